@@ -1,0 +1,157 @@
+"""Additive sufficient statistics: counts, sums, centred moments and histograms by group.
+
+Every metric in pdmetrics is finalized from statistics that can be computed per chunk of
+rows and combined (counts and sums add; centred moments combine with Chan et al.'s
+pairwise update). Here they are computed for all groups of a factorized key at once with
+``np.bincount``: no Python loop over rows or groups.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+def group_sum(codes: np.ndarray, values: np.ndarray, n_groups: int) -> np.ndarray:
+    """Sum of ``values`` per group code (0..n_groups-1), as float64."""
+    return np.bincount(codes, weights=values, minlength=n_groups).astype("float64", copy=False)
+
+
+def group_count(codes: np.ndarray, n_groups: int) -> np.ndarray:
+    """Number of rows per group code."""
+    return np.bincount(codes, minlength=n_groups)
+
+
+def group_min_max(codes: np.ndarray | None, values: np.ndarray,
+                  n_groups: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """Minimum and maximum of ``values`` per group (NaN for an empty group)."""
+    if codes is None:
+        if values.size == 0:
+            return np.array([np.nan]), np.array([np.nan])
+        return np.array([values.min()]), np.array([values.max()])
+    low = np.full(n_groups, np.inf)
+    high = np.full(n_groups, -np.inf)
+    np.minimum.at(low, codes, values)
+    np.maximum.at(high, codes, values)
+    empty = group_count(codes, n_groups) == 0
+    low[empty] = np.nan
+    high[empty] = np.nan
+    return low, high
+
+
+def group_count_where(codes: np.ndarray | None, condition: np.ndarray, n_groups: int = 1) -> np.ndarray:
+    """Number of rows per group where ``condition`` is true."""
+    if codes is None:
+        return np.array([int(np.count_nonzero(condition))])
+    return np.bincount(codes, weights=condition, minlength=n_groups).astype("int64")
+
+
+def group_total(codes: np.ndarray | None, values: np.ndarray, n_groups: int = 1) -> np.ndarray:
+    """Sum of ``values`` per group (one entry when ``codes`` is None)."""
+    if codes is None:
+        return np.array([values.sum()], dtype="float64")
+    return group_sum(codes, values, n_groups)
+
+
+@dataclass(frozen=True)
+class Moments:
+    """Count, mean and centred second moments of paired values ``x`` and ``y`` per group.
+
+    ``m2_x = sum((x - mean_x)**2)``, ``m2_y`` likewise and ``c_xy = sum((x - mean_x) *
+    (y - mean_y))``. Arrays have one entry per group. Two ``Moments`` of disjoint row sets
+    combine with :meth:`combine` (Chan, Golub & LeVeque's pairwise update), which is what
+    lets the same metrics run partition by partition.
+    """
+
+    n: np.ndarray
+    mean_x: np.ndarray
+    mean_y: np.ndarray
+    m2_x: np.ndarray
+    m2_y: np.ndarray
+    c_xy: np.ndarray
+
+    @classmethod
+    def from_arrays(cls, x: np.ndarray, y: np.ndarray, codes: np.ndarray | None = None,
+                    n_groups: int = 1) -> "Moments":
+        """Two-pass (mean, then centred sums) moments of ``x`` and ``y`` per group."""
+        if codes is None:
+            n = np.array([x.size])
+            with np.errstate(invalid="ignore", divide="ignore"):
+                mean_x = np.array([x.mean()]) if x.size else np.array([np.nan])
+                mean_y = np.array([y.mean()]) if y.size else np.array([np.nan])
+            dx = x - mean_x[0]
+            dy = y - mean_y[0]
+            return cls(n, mean_x, mean_y, np.array([dx @ dx]), np.array([dy @ dy]), np.array([dx @ dy]))
+        n = group_count(codes, n_groups)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean_x = group_sum(codes, x, n_groups) / n
+            mean_y = group_sum(codes, y, n_groups) / n
+        dx = x - mean_x[codes]
+        dy = y - mean_y[codes]
+        return cls(n, mean_x, mean_y, group_sum(codes, dx * dx, n_groups),
+                   group_sum(codes, dy * dy, n_groups), group_sum(codes, dx * dy, n_groups))
+
+    def combine(self, other: "Moments") -> "Moments":
+        """Moments of the union of two disjoint row sets (group by group)."""
+        n = self.n + other.n
+        with np.errstate(invalid="ignore", divide="ignore"):
+            wa = np.where(n > 0, self.n / n, 0.0)
+            wb = np.where(n > 0, other.n / n, 0.0)
+            dxm = other.mean_x - self.mean_x
+            dym = other.mean_y - self.mean_y
+            cross = self.n * other.n / np.where(n > 0, n, 1)
+        mean_x = np.where(self.n == 0, other.mean_x, np.where(other.n == 0, self.mean_x,
+                                                               wa * self.mean_x + wb * other.mean_x))
+        mean_y = np.where(self.n == 0, other.mean_y, np.where(other.n == 0, self.mean_y,
+                                                               wa * self.mean_y + wb * other.mean_y))
+        safe = (self.n > 0) & (other.n > 0)
+        m2_x = self.m2_x + other.m2_x + np.where(safe, dxm * dxm * cross, 0.0)
+        m2_y = self.m2_y + other.m2_y + np.where(safe, dym * dym * cross, 0.0)
+        c_xy = self.c_xy + other.c_xy + np.where(safe, dxm * dym * cross, 0.0)
+        return Moments(n, mean_x, mean_y, m2_x, m2_y, c_xy)
+
+    def variance_x(self, ddof: int = 1) -> np.ndarray:
+        """Variance of ``x`` with divisor ``n - ddof`` (NaN where ``n <= ddof``)."""
+        return _divide(self.m2_x, self.n - ddof)
+
+    def variance_y(self, ddof: int = 1) -> np.ndarray:
+        """Variance of ``y`` with divisor ``n - ddof`` (NaN where ``n <= ddof``)."""
+        return _divide(self.m2_y, self.n - ddof)
+
+
+def _divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    denominator = np.asarray(denominator, dtype="float64")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1.0), np.nan)
+
+
+def label_histograms(labels_x: np.ndarray, labels_y: np.ndarray, codes: np.ndarray | None = None,
+                     n_groups: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Histograms of two integer label arrays over their common label range, per group.
+
+    Returns ``(hist_x, hist_y, agree, offset)``: ``hist_*`` have shape
+    ``(n_groups, n_labels)`` (label ``offset + j`` in column ``j``), ``agree`` counts the
+    rows with ``labels_x == labels_y`` per group. Labels are shifted by the minimum, so
+    negative labels are fine; a label range wider than the data is compressed to the
+    labels actually present, so memory stays proportional to the distinct labels.
+    """
+    if labels_x.size == 0:
+        empty = np.zeros((n_groups, 0), dtype="int64")
+        return empty, empty, np.zeros(n_groups, dtype="int64"), 0
+    offset = int(min(labels_x.min(), labels_y.min()))
+    span = int(max(labels_x.max(), labels_y.max())) - offset + 1
+    if span <= 4 * labels_x.size + 1024:
+        ix = (labels_x - offset).astype("int64")
+        iy = (labels_y - offset).astype("int64")
+        n_labels = span
+    else:  # sparse labels over a huge range: index the distinct labels only
+        distinct, inverse = np.unique(np.concatenate([labels_x, labels_y]), return_inverse=True)
+        ix, iy = inverse[: labels_x.size], inverse[labels_x.size:]
+        n_labels = distinct.size
+    if codes is None:
+        codes = np.zeros(labels_x.size, dtype="int64")
+    hist_x = np.bincount(codes * n_labels + ix, minlength=n_groups * n_labels).reshape(n_groups, n_labels)
+    hist_y = np.bincount(codes * n_labels + iy, minlength=n_groups * n_labels).reshape(n_groups, n_labels)
+    agree = np.bincount(codes, weights=(ix == iy), minlength=n_groups).astype("int64")
+    return hist_x, hist_y, agree, offset

@@ -1,0 +1,125 @@
+"""Column checks and the wording of input errors.
+
+Accessors and core functions call these helpers so that every error message has the
+same shape: what is wrong, with which argument/column and value, and how to fix it.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Hashable, Iterable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from pdmetrics.errors import ColumnNotFoundError, InvalidInputError, UndefinedMetricWarning
+
+
+def as_list(value, argument: str) -> list:
+    """Return ``value`` as a list of column names (a single name becomes a 1-list)."""
+    if value is None:
+        raise InvalidInputError(f"`{argument}=` is required: pass a column name or a list of names.")
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        return [value]
+    values = list(value)
+    if not values:
+        raise InvalidInputError(f"`{argument}=` is an empty list: pass at least one column name.")
+    return values
+
+
+def _preview(names: Sequence[Hashable], limit: int = 20) -> str:
+    shown = ", ".join(repr(n) for n in list(names)[:limit])
+    return shown + (f", ... ({len(names)} in all)" if len(names) > limit else "")
+
+
+def require_columns(frame: pd.DataFrame, argument: str, names) -> list:
+    """Check that every name in ``names`` is exactly one column of ``frame``.
+
+    Returns the names as a list. Raises :class:`ColumnNotFoundError` naming the argument
+    and listing the available columns, or :class:`InvalidInputError` for a name that
+    labels more than one column.
+    """
+    names = as_list(names, argument)
+    for name in names:
+        if name not in frame.columns:
+            raise ColumnNotFoundError(
+                f"`{argument}={name!r}`: no such column. "
+                f"Available columns: {_preview(list(frame.columns))}."
+            )
+        if int(np.sum(frame.columns == name)) > 1:
+            raise InvalidInputError(
+                f"`{argument}={name!r}`: the DataFrame has {int(np.sum(frame.columns == name))} "
+                f"columns named {name!r}. Rename or drop the duplicates first "
+                f"(e.g. `df.loc[:, ~df.columns.duplicated()]`)."
+            )
+    return names
+
+
+def numeric_values(series: pd.Series, argument: str) -> np.ndarray:
+    """Return a column as a new float64 array, non-numeric entries as NaN.
+
+    Numbers stored as strings or objects (``"3"``, ``Decimal``) are converted, as RSMTool
+    does; entries that are not numbers (``"TD"``, ``None``) become NaN so the caller can
+    leave those rows out and count them. Raises :class:`InvalidInputError` for boolean
+    columns (ambiguous as scores) and for columns with no numeric value at all.
+    """
+    name = series.name
+    dtype = series.dtype
+    if pd.api.types.is_bool_dtype(dtype):
+        raise InvalidInputError(
+            f"`{argument}={name!r}` is a boolean column; scores must be numbers. "
+            f"If True/False really are the scores 1/0, pass `df.assign({name}=df[{name!r}].astype(int))`."
+        )
+    if pd.api.types.is_numeric_dtype(dtype):
+        values = series.to_numpy(dtype="float64", na_value=np.nan, copy=True)
+    else:
+        if any(isinstance(v, (bool, np.bool_)) for v in series.dropna().head(1000)):
+            raise InvalidInputError(
+                f"`{argument}={name!r}` holds booleans; scores must be numbers. "
+                f"Convert them explicitly, e.g. `.astype(int)`."
+            )
+        converted = pd.to_numeric(series.astype("object"), errors="coerce")
+        values = np.asarray(converted, dtype="float64").copy()
+        if series.notna().any() and not np.isfinite(values).any():
+            example = series[series.notna()].iloc[0]
+            raise InvalidInputError(
+                f"`{argument}={name!r}` has no numeric values (e.g. {example!r}). "
+                f"Pass a column of scores, or convert it with `pd.to_numeric`."
+            )
+    values[np.isinf(values)] = np.nan
+    return values
+
+
+def as_float_array(values, argument: str) -> np.ndarray:
+    """Convert an array-like of scores (list, ndarray, Series) to a 1-D float64 array."""
+    if isinstance(values, pd.Series):
+        return numeric_values(values.rename(argument) if values.name is None else values, argument)
+    try:
+        array = np.asarray(values, dtype="float64")
+    except (TypeError, ValueError):
+        raise InvalidInputError(
+            f"`{argument}` must hold numbers; got {np.asarray(values, dtype=object)[:3].tolist()!r}..."
+            " Convert it with `pd.to_numeric` first."
+        ) from None
+    if array.ndim == 0:
+        array = array.reshape(1)
+    if array.ndim != 1:
+        raise InvalidInputError(f"`{argument}` must be one-dimensional; got shape {array.shape}.")
+    return array
+
+
+def paired_arrays(first, second, names: tuple[str, str]) -> tuple[np.ndarray, np.ndarray]:
+    """Convert two array-likes to float arrays of equal length."""
+    a = as_float_array(first, names[0])
+    b = as_float_array(second, names[1])
+    if a.shape != b.shape:
+        raise InvalidInputError(
+            f"`{names[0]}` has {a.size} values but `{names[1]}` has {b.size}; pass paired scores "
+            f"of equal length."
+        )
+    return a, b
+
+
+def warn_undefined(message: str, stacklevel: int = 3) -> None:
+    """Emit an :class:`UndefinedMetricWarning`."""
+    warnings.warn(message, UndefinedMetricWarning, stacklevel=stacklevel)

@@ -1,0 +1,49 @@
+"""Exceptions and warnings raised by pdmetrics.
+
+Every error a user can trigger with wrong input is one of these, and its message names
+the argument or column, the offending value and the fix.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "PdmetricsError",
+    "ColumnNotFoundError",
+    "InvalidInputError",
+    "PdmetricsWarning",
+    "UndefinedMetricWarning",
+    "ExcludedRowsWarning",
+]
+
+
+class PdmetricsError(Exception):
+    """Base class of every error pdmetrics raises on purpose."""
+
+
+class ColumnNotFoundError(PdmetricsError, KeyError):
+    """A column named in an argument is not in the DataFrame.
+
+    Subclasses :class:`KeyError`, so ``except KeyError`` keeps working.
+    """
+
+    def __str__(self) -> str:  # KeyError would wrap the message in quotes
+        return str(self.args[0]) if self.args else ""
+
+
+class InvalidInputError(PdmetricsError, ValueError):
+    """An argument or a column holds a value pdmetrics cannot use.
+
+    Subclasses :class:`ValueError`.
+    """
+
+
+class PdmetricsWarning(UserWarning):
+    """Base class of every warning pdmetrics emits."""
+
+
+class UndefinedMetricWarning(PdmetricsWarning):
+    """A metric is undefined for the data (zero variance, empty group, ...) and is NaN."""
+
+
+class ExcludedRowsWarning(PdmetricsWarning):
+    """Rows were left out of an evaluation because a score was missing or not numeric."""

@@ -1,0 +1,549 @@
+"""Agreement between two sets of scores, as RSMTool defines it.
+
+Each public function takes two paired array-likes (human scores first, system or second
+human scores second) and returns a Python float. The same numbers for many score columns
+and groups at once come from :func:`pair_statistics` and :func:`agreement_metrics`, which
+is what ``df.scoring.evaluate`` and ``df.scoring.consistency`` use: one pass of additive
+statistics (counts, sums, centred moments, label histograms), then vectorized formulas.
+
+Definitions follow RSMTool 12's "Evaluation Metrics" page; where RSMTool returns ``None``
+pdmetrics returns ``NaN`` with a :class:`pdmetrics.UndefinedMetricWarning`.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from pdmetrics._stats import (
+    Moments,
+    group_count_where,
+    group_min_max,
+    group_total,
+    label_histograms,
+)
+from pdmetrics._validation import paired_arrays, warn_undefined
+from pdmetrics.errors import InvalidInputError, PdmetricsWarning
+
+__all__ = [
+    "agreement",
+    "exact_agreement",
+    "adjacent_agreement",
+    "cohen_kappa",
+    "quadratic_weighted_kappa",
+    "pearson_r",
+    "standardized_mean_difference",
+    "difference_of_standardized_means",
+    "mean_squared_error",
+    "root_mean_squared_error",
+    "r2_score",
+    "PairStatistics",
+    "pair_statistics",
+    "agreement_metrics",
+]
+
+_NAMES = ("human", "system")
+
+
+# --------------------------------------------------------------------------------------
+# statistics
+# --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PairStatistics:
+    """Additive statistics of paired scores ``(h, s)``, one entry per group.
+
+    Attributes
+    ----------
+    moments : Moments
+        Count, means and centred (co)moments of ``h`` and ``s``.
+    h_min, h_max, s_min, s_max : ndarray
+        Extremes per group.
+    sse : ndarray
+        Sum of squared differences ``sum((h - s)**2)``.
+    n_exact, n_adjacent : ndarray
+        Rows with ``|h - s| <= 0`` and ``|h - s| <= 1``.
+    hist_h, hist_s : ndarray
+        Histograms of the rounded scores (shape ``(groups, labels)``), for Cohen's kappa.
+    n_same_label : ndarray
+        Rows whose rounded scores are equal.
+    """
+
+    moments: Moments
+    h_min: np.ndarray
+    h_max: np.ndarray
+    s_min: np.ndarray
+    s_max: np.ndarray
+    sse: np.ndarray
+    n_exact: np.ndarray
+    n_adjacent: np.ndarray
+    hist_h: np.ndarray
+    hist_s: np.ndarray
+    n_same_label: np.ndarray
+
+    @property
+    def n(self) -> np.ndarray:
+        return self.moments.n
+
+
+def pair_statistics(human: np.ndarray, system: np.ndarray, codes: np.ndarray | None = None,
+                    n_groups: int = 1) -> PairStatistics:
+    """Compute :class:`PairStatistics` of finite paired float arrays, per group code.
+
+    ``codes`` (int array, values ``0..n_groups-1``) assigns rows to groups; ``None`` puts
+    every row in one group. The arrays must not contain NaN (drop such rows first).
+    """
+    moments = Moments.from_arrays(human, system, codes, n_groups)
+    h_min, h_max = group_min_max(codes, human, n_groups)
+    s_min, s_max = group_min_max(codes, system, n_groups)
+    diff = np.abs(human - system)
+    sse = group_total(codes, diff * diff, n_groups)
+    n_exact = group_count_where(codes, diff <= 0, n_groups)
+    n_adjacent = group_count_where(codes, diff <= 1, n_groups)
+    hist_h, hist_s, same, _ = label_histograms(_kappa_labels(human, "human"),
+                                               _kappa_labels(system, "system"), codes, n_groups)
+    return PairStatistics(moments, h_min, h_max, s_min, s_max, sse, n_exact, n_adjacent,
+                          hist_h, hist_s, same)
+
+
+def _kappa_labels(values: np.ndarray, argument: str) -> np.ndarray:
+    """Round scores to integer labels (half to even), as SKLL's kappa does."""
+    if not np.isfinite(values).all():
+        bad = values[~np.isfinite(values)][0]
+        raise InvalidInputError(
+            f"Cohen's kappa needs a score for every response, but `{argument}` contains {bad!r}. "
+            f"Drop the rows with missing scores first (the DataFrame methods do this for you)."
+        )
+    return np.rint(values).astype("int64")
+
+
+# --------------------------------------------------------------------------------------
+# formulas on statistics (vectorized over groups)
+# --------------------------------------------------------------------------------------
+def _ratio(numerator, denominator) -> np.ndarray:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.asarray(numerator, dtype="float64") / np.asarray(denominator, dtype="float64")
+
+
+def _sd(m2: np.ndarray, n: np.ndarray, ddof: int = 1) -> np.ndarray:
+    return np.sqrt(_ratio(m2, np.where(n - ddof > 0, n - ddof, np.nan)))
+
+
+def kappa_from_histograms(hist_h: np.ndarray, hist_s: np.ndarray, n_same: np.ndarray,
+                          n: np.ndarray) -> np.ndarray:
+    """Unweighted Cohen's kappa from label histograms, SKLL's way.
+
+    ``1 - (1 - p_o) / (1 - p_e)`` with observed agreement ``p_o`` and chance agreement
+    ``p_e = sum_k p_h(k) p_s(k)``; 1.0 when every score has the same label (SKLL's
+    all-zero weight matrix); NaN for an empty group.
+    """
+    n = np.asarray(n, dtype="float64")
+    p_o = _ratio(n_same, n)
+    p_e = _ratio((hist_h * hist_s).sum(axis=1), n * n)
+    one_label = np.count_nonzero((hist_h + hist_s) > 0, axis=1) <= 1
+    kappa = 1.0 - _ratio(1.0 - p_o, 1.0 - p_e)
+    return np.where(n == 0, np.nan, np.where(one_label, 1.0, kappa))
+
+
+def qwk_from_moments(m: Moments, ddof: int = 0) -> np.ndarray:
+    """Haberman's continuous QWK: ``2 cov / (var_h + var_s + (mean_h - mean_s)**2)``."""
+    dof = np.where(m.n - ddof > 0, m.n - ddof, np.nan)
+    cov = _ratio(m.c_xy, dof)
+    denominator = _ratio(m.m2_x, dof) + _ratio(m.m2_y, dof) + (m.mean_x - m.mean_y) ** 2
+    return _ratio(2.0 * cov, denominator)
+
+
+def pearson_from_moments(m: Moments, h_constant: np.ndarray, s_constant: np.ndarray) -> np.ndarray:
+    """Pearson r; NaN for fewer than two rows or a constant side (as RSMTool)."""
+    r = np.clip(_ratio(m.c_xy, np.sqrt(m.m2_x * m.m2_y)), -1.0, 1.0)
+    return np.where((m.n <= 1) | h_constant | s_constant, np.nan, r)
+
+
+def r2_from_sums(sse: np.ndarray, m2_h: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """``1 - SSE / sum((h - mean_h)**2)``; scikit-learn's 1.0 / 0.0 when ``h`` is constant."""
+    r2 = 1.0 - _ratio(sse, m2_h)
+    r2 = np.where(m2_h == 0, np.where(sse == 0, 1.0, 0.0), r2)
+    return np.where(n <= 1, np.nan, r2)
+
+
+def smd_from_moments(m: Moments, method: str = "unpooled", population_h_sd=None,
+                     population_s_sd=None, ddof: int = 1) -> np.ndarray:
+    """Standardized mean difference ``(mean_s - mean_h) / denominator`` (see the public function)."""
+    method = _smd_method(method)
+    numerator = m.mean_y - m.mean_x
+    if method == "unpooled":
+        denominator = _sd(m.m2_x, m.n, ddof)
+    elif method == "pooled":
+        denominator = np.sqrt((_sd(m.m2_x, m.n, ddof) ** 2 + _sd(m.m2_y, m.n, ddof) ** 2) / 2)
+    elif method == "johnson":
+        if population_h_sd is None:
+            raise InvalidInputError("method='johnson' needs `population_human_sd=`: pass the SD "
+                                    "of the human scores over the whole population.")
+        denominator = np.asarray(population_h_sd, dtype="float64")
+    else:
+        if population_h_sd is None or population_s_sd is None:
+            raise InvalidInputError("method='williamson' needs both `population_human_sd=` and "
+                                    "`population_system_sd=` (SDs over the whole population).")
+        denominator = np.sqrt((np.asarray(population_h_sd, dtype="float64") ** 2
+                               + np.asarray(population_s_sd, dtype="float64") ** 2) / 2)
+    return np.where(denominator == 0, np.nan, _ratio(numerator, denominator))
+
+
+def _smd_method(method: str) -> str:
+    methods = ("unpooled", "pooled", "johnson", "williamson")
+    if not isinstance(method, str) or method.lower() not in methods:
+        raise InvalidInputError(f"method={method!r} is not an SMD method; use one of {methods}.")
+    return method.lower()
+
+
+def agreement_metrics(stats: PairStatistics, smd_method: str = "unpooled") -> dict[str, np.ndarray]:
+    """RSMTool's ``eval`` metrics from :class:`PairStatistics`, one entry per group.
+
+    Keys: ``N, h_mean, h_sd, h_min, h_max, sys_mean, sys_sd, sys_min, sys_max, corr,
+    wtkappa, R2, kappa, exact_agr, adj_agr, SMD, RMSE``.
+    """
+    m = stats.moments
+    n = m.n
+    with np.errstate(invalid="ignore"):
+        h_constant = stats.h_min == stats.h_max
+        s_constant = stats.s_min == stats.s_max
+    return {
+        "N": n,
+        "h_mean": np.where(n > 0, m.mean_x, np.nan),
+        "h_sd": _sd(m.m2_x, n),
+        "h_min": stats.h_min,
+        "h_max": stats.h_max,
+        "sys_mean": np.where(n > 0, m.mean_y, np.nan),
+        "sys_sd": _sd(m.m2_y, n),
+        "sys_min": stats.s_min,
+        "sys_max": stats.s_max,
+        "corr": pearson_from_moments(m, h_constant, s_constant),
+        "wtkappa": qwk_from_moments(m),
+        "R2": r2_from_sums(stats.sse, m.m2_x, n),
+        "kappa": kappa_from_histograms(stats.hist_h, stats.hist_s, stats.n_same_label, n),
+        "exact_agr": _ratio(stats.n_exact, n) * 100,
+        "adj_agr": _ratio(stats.n_adjacent, n) * 100,
+        "SMD": smd_from_moments(m, smd_method),
+        "RMSE": np.sqrt(_ratio(stats.sse, n)),
+    }
+
+
+# --------------------------------------------------------------------------------------
+# public scalar functions
+# --------------------------------------------------------------------------------------
+def _scalar(values: np.ndarray, metric: str, when: str) -> float:
+    value = float(np.asarray(values).reshape(-1)[0])
+    if np.isnan(value) and when:
+        warn_undefined(f"{metric} is undefined {when}; returning NaN.", stacklevel=4)
+    return value
+
+
+def _pairs(human, system) -> tuple[np.ndarray, np.ndarray]:
+    return paired_arrays(human, system, _NAMES)
+
+
+def agreement(human, system, tolerance: float = 0.0) -> float:
+    """Percentage of pairs whose scores differ by at most ``tolerance``.
+
+    Parameters
+    ----------
+    human, system : array-like
+        Paired scores.
+    tolerance : float, default 0
+        Largest absolute difference that still counts as agreement: 0 gives exact
+        agreement, 1 exact-plus-adjacent agreement.
+
+    Returns
+    -------
+    float
+        ``100 * mean(|human - system| <= tolerance)``. A pair with a missing score counts
+        as a disagreement, as in RSMTool (with a warning); NaN for empty input.
+
+    Examples
+    --------
+    >>> from pdmetrics.scoring import agreement
+    >>> agreement([1, 2, 3, 4], [1, 2, 4, 6])
+    50.0
+    >>> agreement([1, 2, 3, 4], [1, 2, 4, 6], tolerance=1)
+    75.0
+    """
+    h, s = _pairs(human, system)
+    if h.size == 0:
+        return _scalar([np.nan], "Agreement", "for empty input")
+    missing = int(np.count_nonzero(np.isnan(h) | np.isnan(s)))
+    if missing:
+        warnings.warn(f"{missing} of {h.size} pairs have a missing score; they count as "
+                      "disagreements, as in RSMTool. Drop those rows to leave them out.",
+                      PdmetricsWarning, stacklevel=2)
+    with np.errstate(invalid="ignore"):
+        agree = np.count_nonzero(np.abs(h - s) <= tolerance)
+    return float(agree / h.size * 100)
+
+
+def exact_agreement(human, system) -> float:
+    """Percentage of pairs with identical scores (:func:`agreement` with tolerance 0).
+
+    Examples
+    --------
+    >>> from pdmetrics.scoring import exact_agreement
+    >>> exact_agreement([1, 2, 3, 4], [1, 2, 4, 6])
+    50.0
+    """
+    return agreement(human, system, 0)
+
+
+def adjacent_agreement(human, system) -> float:
+    """Percentage of pairs within one score point (:func:`agreement` with tolerance 1).
+
+    Examples
+    --------
+    >>> from pdmetrics.scoring import adjacent_agreement
+    >>> adjacent_agreement([1, 2, 3, 4], [1, 2, 4, 6])
+    75.0
+    """
+    return agreement(human, system, 1)
+
+
+def cohen_kappa(human, system) -> float:
+    """Unweighted Cohen's kappa on scores rounded to integers, as SKLL computes it.
+
+    Scores are rounded half to even, the label set is the full range from the lowest to
+    the highest label of both sides (labels missing from the data included; negative
+    labels fine), and kappa is ``1 - (1 - p_o) / (1 - p_e)``.
+
+    Parameters
+    ----------
+    human, system : array-like
+        Paired scores; numbers or numeric strings such as ``"4.0"``.
+
+    Returns
+    -------
+    float
+        Kappa; 1.0 when every rounded score has the same label; NaN (with an
+        :class:`~pdmetrics.UndefinedMetricWarning`) for empty input.
+
+    Raises
+    ------
+    InvalidInputError
+        When a score is missing: kappa needs every pair (RSMTool raises too).
+
+    Examples
+    --------
+    >>> from pdmetrics.scoring import cohen_kappa
+    >>> round(cohen_kappa([1, 2, 3, 4, 2], [1, 3, 3, 2, 2]), 4)
+    0.4444
+    >>> cohen_kappa([-2, -1, 0, 1], [-2, 0, 0, 1])  # doctest: +ELLIPSIS
+    0.666...
+    """
+    h, s = _pairs(human, system)
+    if h.size == 0:
+        return _scalar([np.nan], "Cohen's kappa", "for empty input")
+    hist_h, hist_s, same, _ = label_histograms(_kappa_labels(h, "human"), _kappa_labels(s, "system"))
+    return _scalar(kappa_from_histograms(hist_h, hist_s, same, np.array([h.size])), "kappa", "")
+
+
+def quadratic_weighted_kappa(human, system, ddof: int = 0) -> float:
+    """Quadratic weighted kappa for continuous scores (Haberman, 2019).
+
+    ``QWK = 2 Cov(H, M) / (Var(H) + Var(M) + (mean(M) - mean(H))**2)``, with variances
+    and covariance divided by ``N - ddof`` (``ddof=0``, RSMTool's choice, equals the
+    discrete quadratic-weighted kappa on integer scores).
+
+    Returns
+    -------
+    float
+        QWK; NaN (with a warning) when the denominator is 0 (a single identical pair,
+        or both sides constant and equal) or the input is empty. A missing score makes
+        the result NaN.
+
+    Examples
+    --------
+    >>> from pdmetrics.scoring import quadratic_weighted_kappa
+    >>> round(quadratic_weighted_kappa([1, 2, 3, 4, 2], [1, 3, 3, 2, 2]), 4)
+    0.3902
+    >>> round(quadratic_weighted_kappa([1, 2, 3, 4], [1.2, 2.7, 2.9, 4.4]), 4)
+    0.9333
+    """
+    h, s = _pairs(human, system)
+    if h.size == 0:
+        return _scalar([np.nan], "QWK", "for empty input")
+    value = qwk_from_moments(Moments.from_arrays(h, s), ddof)
+    return _scalar(value, "QWK", "" if np.isnan(h).any() or np.isnan(s).any()
+                   else "when both sides are constant and equal")
+
+
+def pearson_r(human, system) -> float:
+    """Pearson correlation coefficient.
+
+    Returns
+    -------
+    float
+        r; NaN (with a warning) for fewer than two pairs or when either side is constant,
+        where RSMTool returns None. A missing score makes the result NaN.
+
+    Examples
+    --------
+    >>> from pdmetrics.scoring import pearson_r
+    >>> round(pearson_r([1, 2, 3, 4, 5, 3], [1.4, 2.2, 2.6, 4.5, 4.4, 3.5]), 4)
+    0.9422
+    """
+    h, s = _pairs(human, system)
+    m = Moments.from_arrays(h, s)
+    h_min, h_max = group_min_max(None, h)
+    s_min, s_max = group_min_max(None, s)
+    value = pearson_from_moments(m, h_min == h_max, s_min == s_max)
+    return _scalar(value, "Pearson r", "" if np.isnan(h).any() or np.isnan(s).any()
+                   else "for fewer than two pairs or a constant side")
+
+
+def standardized_mean_difference(human, system, method: str = "unpooled",
+                                 population_human_sd: float | None = None,
+                                 population_system_sd: float | None = None,
+                                 ddof: int = 1) -> float:
+    """Standardized mean difference ``(mean(system) - mean(human)) / denominator``.
+
+    Parameters
+    ----------
+    human, system : array-like or float
+        Scores of the group (a scalar is a one-value group).
+    method : {"unpooled", "pooled", "johnson", "williamson"}
+        Denominator: ``"unpooled"`` (RSMTool's human-system SMD) the SD of ``human``;
+        ``"pooled"`` (RSMTool's human-human SMD) ``sqrt((sd_h**2 + sd_s**2) / 2)``;
+        ``"johnson"`` ``population_human_sd``; ``"williamson"``
+        ``sqrt((population_human_sd**2 + population_system_sd**2) / 2)``.
+    population_human_sd, population_system_sd : float, optional
+        Population SDs for the ``"johnson"`` and ``"williamson"`` methods.
+    ddof : int, default 1
+        Divisor ``N - ddof`` for the group SDs.
+
+    Returns
+    -------
+    float
+        SMD; NaN (with a warning) when the denominator is 0 or undefined (one response).
+
+    Examples
+    --------
+    >>> from pdmetrics.scoring import standardized_mean_difference
+    >>> round(standardized_mean_difference([8, 4, 6, 3], [9, 4, 5, 12], ddof=0), 4)
+    1.1717
+    >>> round(standardized_mean_difference([8, 4, 6, 3], [9, 4, 5, 12], method="pooled", ddof=0), 4)
+    0.8523
+    >>> standardized_mean_difference(8, 9, method="williamson",
+    ...                              population_human_sd=4, population_system_sd=4)
+    0.25
+    """
+    h, s = _pairs(human, system)
+    value = smd_from_moments(Moments.from_arrays(h, s), method, population_human_sd,
+                             population_system_sd, ddof)
+    return _scalar(value, "SMD", "when its denominator is 0 or undefined")
+
+
+def difference_of_standardized_means(human, system,
+                                     population_human_mean: float | None = None,
+                                     population_system_mean: float | None = None,
+                                     population_human_sd: float | None = None,
+                                     population_system_sd: float | None = None,
+                                     ddof: int = 1) -> float:
+    """Difference of standardized means (DSM) of a subgroup.
+
+    Both score sets are z-scored with the population (whole evaluation set) mean and SD,
+    then ``DSM = mean(z_system - z_human)`` over the group. Without population values the
+    group's own mean and SD (``ddof``) are used, which makes DSM 0 (with a warning).
+
+    Returns
+    -------
+    float
+        DSM; NaN (with a warning; RSMTool returns None) when a population SD is within
+        1e-7 of zero.
+
+    Raises
+    ------
+    InvalidInputError
+        When only one of a mean/SD pair is given.
+
+    Examples
+    --------
+    >>> from pdmetrics.scoring import difference_of_standardized_means
+    >>> round(difference_of_standardized_means([8, 4, 6, 3], [9, 4, 5, 12],
+    ...       population_human_mean=4.5, population_system_mean=5.1,
+    ...       population_human_sd=1.2, population_system_sd=1.8), 4)
+    0.7083
+    """
+    h, s = _pairs(human, system)
+    for side, mean, sd in (("human", population_human_mean, population_human_sd),
+                           ("system", population_system_mean, population_system_sd)):
+        if (mean is None) != (sd is None):
+            raise InvalidInputError(f"Pass both `population_{side}_mean=` and "
+                                    f"`population_{side}_sd=`, or neither.")
+    if population_human_mean is None or population_system_mean is None:
+        warnings.warn("No population mean and SD given: the group's own are used, so the "
+                      "z-scores centre on zero and DSM is 0.", PdmetricsWarning, stacklevel=2)
+    m = Moments.from_arrays(h, s)
+    h_mean = m.mean_x[0] if population_human_mean is None else population_human_mean
+    h_sd = _sd(m.m2_x, m.n, ddof)[0] if population_human_sd is None else population_human_sd
+    s_mean = m.mean_y[0] if population_system_mean is None else population_system_mean
+    s_sd = _sd(m.m2_y, m.n, ddof)[0] if population_system_sd is None else population_system_sd
+    value = dsm_from_means(m.mean_x, m.mean_y, m.n, h_mean, h_sd, s_mean, s_sd)
+    return _scalar(value, "DSM", "when a population SD is zero")
+
+
+def dsm_from_means(mean_h, mean_s, n, population_h_mean, population_h_sd, population_s_mean,
+                   population_s_sd) -> np.ndarray:
+    """DSM per group from group means: ``(mean_s - M_s)/SD_s - (mean_h - M_h)/SD_h``."""
+    zero_sd = np.isclose(population_h_sd, 0, atol=1e-7) or np.isclose(population_s_sd, 0, atol=1e-7)
+    if zero_sd:
+        return np.full(np.shape(mean_h), np.nan)
+    value = _ratio(mean_s - population_s_mean, population_s_sd) - _ratio(mean_h - population_h_mean,
+                                                                         population_h_sd)
+    return np.where(np.asarray(n) > 0, value, np.nan)
+
+
+def mean_squared_error(human, system) -> float:
+    """Mean squared error ``mean((human - system)**2)``.
+
+    Examples
+    --------
+    >>> from pdmetrics.scoring import mean_squared_error
+    >>> mean_squared_error([1, 2, 3], [1, 2, 5])
+    1.3333333333333333
+    """
+    h, s = _pairs(human, system)
+    if h.size == 0:
+        return _scalar([np.nan], "MSE", "for empty input")
+    return float(np.mean((h - s) ** 2))
+
+
+def root_mean_squared_error(human, system) -> float:
+    """Root mean squared error ``sqrt(mean((human - system)**2))``.
+
+    Examples
+    --------
+    >>> from pdmetrics.scoring import root_mean_squared_error
+    >>> root_mean_squared_error([1, 2, 3, 4], [1, 2, 3, 6])
+    1.0
+    """
+    return float(np.sqrt(mean_squared_error(human, system)))
+
+
+def r2_score(human, system) -> float:
+    """Proportional reduction in mean squared error, ``1 - MSE / Var(human)``.
+
+    Computed as scikit-learn's ``r2_score(human, system)``: ``1 - SSE / SS_human``; when
+    the human scores are constant, 1.0 for a perfect match and 0.0 otherwise.
+
+    Returns
+    -------
+    float
+        R2 (can be negative); NaN (with a warning) for fewer than two responses.
+
+    Examples
+    --------
+    >>> from pdmetrics.scoring import r2_score
+    >>> round(r2_score([1, 2, 3, 4, 5, 3], [1.4, 2.2, 2.6, 4.5, 4.4, 3.5]), 4)
+    0.878
+    """
+    h, s = _pairs(human, system)
+    m = Moments.from_arrays(h, s)
+    value = r2_from_sums(np.array([np.sum((h - s) ** 2)]), m.m2_x, m.n)
+    return _scalar(value, "R2", "for fewer than two responses")

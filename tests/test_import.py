@@ -1,0 +1,26 @@
+import subprocess
+import sys
+
+import pandas as pd
+
+import pdmetrics
+
+
+def test_accessors_registered():
+    frame = pd.DataFrame({"a": [1]})
+    for name in ("scoring", "fairness", "detection"):
+        assert hasattr(frame, name)
+
+
+def test_importing_twice_is_silent():
+    code = "import pdmetrics, importlib; import pdmetrics; import pandas as pd; pd.DataFrame().scoring"
+    result = subprocess.run([sys.executable, "-W", "error", "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+
+
+def test_public_errors_are_standard_exceptions():
+    assert issubclass(pdmetrics.ColumnNotFoundError, KeyError)
+    assert issubclass(pdmetrics.InvalidInputError, ValueError)
+    assert issubclass(pdmetrics.UndefinedMetricWarning, UserWarning)
+    assert str(pdmetrics.ColumnNotFoundError("no such column")) == "no such column"
