@@ -73,7 +73,7 @@ class Moments:
 
     @classmethod
     def from_arrays(cls, x: np.ndarray, y: np.ndarray, codes: np.ndarray | None = None,
-                    n_groups: int = 1) -> "Moments":
+                    n_groups: int = 1) -> Moments:
         """Two-pass (mean, then centred sums) moments of ``x`` and ``y`` per group."""
         if codes is None:
             n = np.array([x.size])
@@ -92,7 +92,7 @@ class Moments:
         return cls(n, mean_x, mean_y, group_sum(codes, dx * dx, n_groups),
                    group_sum(codes, dy * dy, n_groups), group_sum(codes, dx * dy, n_groups))
 
-    def combine(self, other: "Moments") -> "Moments":
+    def combine(self, other: Moments) -> Moments:
         """Moments of the union of two disjoint row sets (group by group)."""
         n = self.n + other.n
         with np.errstate(invalid="ignore", divide="ignore"):

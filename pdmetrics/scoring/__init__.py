@@ -14,6 +14,19 @@ from pdmetrics.scoring.agreement import (
     root_mean_squared_error,
     standardized_mean_difference,
 )
+from pdmetrics.scoring.postprocess import (
+    postprocess_scores,
+    round_scores,
+    scale_scores,
+    scaling_parameters,
+    trim_scores,
+)
+from pdmetrics.scoring.tables import (
+    confusion_matrix_table,
+    consistency_table,
+    evaluation_table,
+    score_distribution_table,
+)
 
 __all__ = [
     "ScoringAccessor",
@@ -28,4 +41,13 @@ __all__ = [
     "r2_score",
     "root_mean_squared_error",
     "standardized_mean_difference",
+    "postprocess_scores",
+    "round_scores",
+    "scale_scores",
+    "scaling_parameters",
+    "trim_scores",
+    "confusion_matrix_table",
+    "consistency_table",
+    "evaluation_table",
+    "score_distribution_table",
 ]

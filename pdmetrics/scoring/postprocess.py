@@ -1,0 +1,216 @@
+"""Score post-processing as RSMTool does it: linear scaling, trimming and rounding.
+
+RSMTool evaluates up to six *score types* derived from one raw system score:
+
+============================  =====================================================
+pdmetrics column              RSMTool score type and meaning
+============================  =====================================================
+``<system>``                  ``raw``: the score as given
+``<system>_trim``             ``raw_trim``: clipped to ``[min - tol, max + tol]``
+``<system>_trim_round``       ``raw_trim_round``: the trimmed score rounded half to even
+``<system>_scale``            ``scale``: linearly scaled to the human mean and SD
+``<system>_scale_trim``       ``scale_trim``: the scaled score, trimmed
+``<system>_scale_trim_round`` ``scale_trim_round``: the scaled trimmed score, rounded
+============================  =====================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from pdmetrics._validation import as_float_array, numeric_values, require_columns
+from pdmetrics.errors import InvalidInputError
+
+__all__ = [
+    "trim_scores",
+    "round_scores",
+    "scaling_parameters",
+    "scale_scores",
+    "postprocess_scores",
+    "SCORE_TYPE_SUFFIXES",
+]
+
+#: Suffix of each derived column, in RSMTool's order of score types.
+SCORE_TYPE_SUFFIXES = ("_trim", "_trim_round", "_scale", "_scale_trim", "_scale_trim_round")
+
+DEFAULT_TRIM_TOLERANCE = 0.4998
+
+
+def _check_trim_range(trim_min, trim_max, tolerance) -> tuple[float, float, float]:
+    values = {}
+    for name, value in (("trim_min", trim_min), ("trim_max", trim_max), ("trim_tolerance", tolerance)):
+        if value is None or isinstance(value, bool) or not np.isscalar(value) or not np.isfinite(value):
+            raise InvalidInputError(f"`{name}={value!r}` must be a finite number, e.g. trim_min=1, "
+                                    "trim_max=6 for a 1-6 score scale.")
+        values[name] = float(value)
+    if values["trim_min"] > values["trim_max"]:
+        raise InvalidInputError(f"`trim_min={trim_min!r}` is above `trim_max={trim_max!r}`; "
+                                "pass the lowest and the highest score point, in that order.")
+    if values["trim_tolerance"] < 0:
+        raise InvalidInputError(f"`trim_tolerance={tolerance!r}` must be >= 0 (RSMTool's default is "
+                                f"{DEFAULT_TRIM_TOLERANCE}).")
+    return values["trim_min"], values["trim_max"], values["trim_tolerance"]
+
+
+def trim_scores(scores, trim_min: float, trim_max: float,
+                tolerance: float = DEFAULT_TRIM_TOLERANCE) -> np.ndarray:
+    """Clip scores to ``[trim_min - tolerance, trim_max + tolerance]``, as RSMTool trims.
+
+    Parameters
+    ----------
+    scores : array-like
+        System scores; NaN stays NaN.
+    trim_min, trim_max : float
+        Lowest and highest score points of the scale.
+    tolerance : float, default 0.4998
+        How far past the scale a trimmed score may lie. RSMTool's default 0.4998 keeps
+        trimmed scores strictly inside the rounding interval of the end points.
+
+    Returns
+    -------
+    numpy.ndarray
+        A new float array.
+
+    Examples
+    --------
+    >>> from pdmetrics.scoring import trim_scores
+    >>> trim_scores([0.2, 3.7, 7.9], trim_min=1, trim_max=6).tolist()
+    [0.5002, 3.7, 6.4998]
+    """
+    low, high, tol = _check_trim_range(trim_min, trim_max, tolerance)
+    return np.clip(as_float_array(scores, "scores"), low - tol, high + tol)
+
+
+def round_scores(scores) -> np.ndarray:
+    """Round scores to the nearest integer, halves to even (``numpy.rint``), as RSMTool.
+
+    Examples
+    --------
+    >>> from pdmetrics.scoring import round_scores
+    >>> round_scores([1.5, 2.5, 3.4999, -0.5]).tolist()
+    [2.0, 2.0, 3.0, -0.0]
+    """
+    return np.rint(as_float_array(scores, "scores"))
+
+
+def scaling_parameters(human, system) -> dict[str, float]:
+    """Means and SDs (``ddof=1``) for RSMTool's linear scaling, from a training sample.
+
+    Missing values are skipped (as pandas' ``mean``/``std``).
+
+    Returns
+    -------
+    dict
+        ``human_mean``, ``human_sd``, ``system_mean``, ``system_sd``.
+
+    Raises
+    ------
+    InvalidInputError
+        When a side has fewer than two values or zero SD (the scaling would divide by 0).
+
+    Examples
+    --------
+    >>> from pdmetrics.scoring import scaling_parameters
+    >>> scaling_parameters(human=[2, 3, 4], system=[0.1, 0.2, 0.3])  # doctest: +ELLIPSIS
+    {'human_mean': 3.0, 'human_sd': 1.0, 'system_mean': 0.2..., 'system_sd': 0.1...}
+    """
+    params = {}
+    for side, values in (("human", human), ("system", system)):
+        array = as_float_array(values, f"scale_with {side} scores")
+        array = array[np.isfinite(array)]
+        sd = float(np.std(array, ddof=1)) if array.size > 1 else np.nan
+        if not sd > 0:
+            raise InvalidInputError(
+                f"Cannot scale: the training {side} scores have {array.size} numeric values and "
+                f"SD {sd}. Pass a training frame with at least two different {side} scores.")
+        params[f"{side}_mean"] = float(np.mean(array))
+        params[f"{side}_sd"] = sd
+    return params
+
+
+def scale_scores(scores, system_mean: float, system_sd: float, human_mean: float,
+                 human_sd: float) -> np.ndarray:
+    """Linearly rescale scores: ``(s - system_mean) / system_sd * human_sd + human_mean``.
+
+    Examples
+    --------
+    >>> from pdmetrics.scoring import scale_scores
+    >>> scale_scores([0.1, 0.3], system_mean=0.2, system_sd=0.1, human_mean=3, human_sd=1).round(6).tolist()
+    [2.0, 4.0]
+    """
+    values = as_float_array(scores, "scores")
+    return (values - system_mean) / system_sd * human_sd + human_mean
+
+
+def postprocess_scores(scores, trim_min: float, trim_max: float,
+                       trim_tolerance: float = DEFAULT_TRIM_TOLERANCE,
+                       scaling: Mapping[str, float] | str | None = None,
+                       name: str = "system") -> pd.DataFrame:
+    """All of RSMTool's derived score types for one system score.
+
+    Parameters
+    ----------
+    scores : array-like or Series
+        Raw system scores (NaN stays NaN).
+    trim_min, trim_max, trim_tolerance : float
+        Trimming range, see :func:`trim_scores`.
+    scaling : {None, "asis"} or mapping, optional
+        ``None``: only ``_trim`` and ``_trim_round``. ``"asis"``: the scores are already on
+        the human scale; the ``_scale*`` columns are added with ``_scale`` equal to the
+        input. A mapping from :func:`scaling_parameters`: linear scaling with those means
+        and SDs.
+    name : str, default "system"
+        Prefix of the returned column names.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``<name>_trim``, ``<name>_trim_round`` and, with scaling,
+        ``<name>_scale``, ``<name>_scale_trim``, ``<name>_scale_trim_round`` (float64;
+        rounded columns hold whole numbers). The index is the Series' index, if any.
+
+    Examples
+    --------
+    >>> from pdmetrics.scoring import postprocess_scores
+    >>> postprocess_scores([0.2, 3.5, 4.5, 7.9], trim_min=1, trim_max=6, name="raw")
+       raw_trim  raw_trim_round
+    0    0.5002             1.0
+    1    3.5000             4.0
+    2    4.5000             4.0
+    3    6.4998             6.0
+    """
+    values = as_float_array(scores, "system")
+    index = scores.index if isinstance(scores, pd.Series) else None
+    columns = {f"{name}_trim": trim_scores(values, trim_min, trim_max, trim_tolerance)}
+    columns[f"{name}_trim_round"] = round_scores(columns[f"{name}_trim"])
+    if scaling is not None:
+        if isinstance(scaling, str):
+            if scaling != "asis":
+                raise InvalidInputError(f"`scale_with={scaling!r}`: pass 'asis' or a training "
+                                        "DataFrame with the same human and system columns.")
+            scaled = values.copy()
+        else:
+            missing = {"human_mean", "human_sd", "system_mean", "system_sd"} - set(scaling)
+            if missing:
+                raise InvalidInputError(f"Scaling parameters lack {sorted(missing)}; build them "
+                                        "with `pdmetrics.scoring.scaling_parameters`.")
+            scaled = scale_scores(values, scaling["system_mean"], scaling["system_sd"],
+                                  scaling["human_mean"], scaling["human_sd"])
+        columns[f"{name}_scale"] = scaled
+        columns[f"{name}_scale_trim"] = trim_scores(scaled, trim_min, trim_max, trim_tolerance)
+        columns[f"{name}_scale_trim_round"] = round_scores(columns[f"{name}_scale_trim"])
+    return pd.DataFrame(columns, index=index)
+
+
+def scaling_from_frame(train: pd.DataFrame, human, system) -> dict[str, float]:
+    """Scaling parameters from a training DataFrame's ``human`` and ``system`` columns."""
+    if human is None:
+        raise InvalidInputError("`scale_with=<DataFrame>` needs `human=`: the name of the human score "
+                                "column in the training frame.")
+    require_columns(train, "human", human)
+    require_columns(train, "system", system)
+    return scaling_parameters(numeric_values(train[human], "human"),
+                              numeric_values(train[system], "system"))

@@ -1,0 +1,321 @@
+"""RSMTool's evaluation tables from score columns: ``eval``, ``consistency``, ``confMatrix``
+and ``score_dist``.
+
+The core functions take Series (or array-likes) of scores and return tidy DataFrames; the
+``df.scoring`` accessor methods are thin wrappers over them. Rows whose human or system
+score is missing or not numeric are left out, as are human scores of 0 when
+``exclude_zero=True`` (RSMTool's preprocessing); what was left out is recorded in
+``table.attrs["pdmetrics"]`` and rows left out for missing scores raise an
+:class:`~pdmetrics.ExcludedRowsWarning`.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from pdmetrics._tables import attach_info, result_table
+from pdmetrics._validation import numeric_values, warn_undefined
+from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
+from pdmetrics.scoring.agreement import agreement_metrics, pair_statistics
+
+__all__ = [
+    "EVAL_COLUMNS",
+    "CONSISTENCY_COLUMNS",
+    "evaluation_table",
+    "consistency_table",
+    "confusion_matrix_table",
+    "score_distribution_table",
+]
+
+#: Metric columns of the ``eval`` table, in RSMTool's order.
+EVAL_COLUMNS = ("N", "h_mean", "h_sd", "h_min", "h_max", "sys_mean", "sys_sd", "sys_min", "sys_max",
+                "corr", "wtkappa", "R2", "kappa", "exact_agr", "adj_agr", "SMD", "RMSE")
+
+#: Metric columns of the ``consistency`` table, in RSMTool's order.
+CONSISTENCY_COLUMNS = ("N", "h1_mean", "h1_sd", "h1_min", "h1_max", "h2_mean", "h2_sd", "h2_min",
+                       "h2_max", "corr", "wtkappa", "kappa", "exact_agr", "adj_agr", "SMD")
+
+
+# --------------------------------------------------------------------------------------
+# choosing the rows to evaluate
+# --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ScoredRows:
+    """The rows an evaluation uses, and why the others were left out."""
+
+    mask: np.ndarray
+    n_input: int
+    n_missing_human: int
+    n_zero_human: int
+    n_missing_other: int
+
+    @property
+    def n_used(self) -> int:
+        return int(self.mask.sum())
+
+    def info(self, other: str) -> dict:
+        return {"n_input": self.n_input, "n_used": self.n_used,
+                "excluded": {"missing_human": self.n_missing_human, "zero_human": self.n_zero_human,
+                             f"missing_{other}": self.n_missing_other}}
+
+
+def select_scored_rows(human: np.ndarray, others: list[np.ndarray], exclude_zero: bool) -> ScoredRows:
+    """Rows with a numeric human score (non-zero if asked) and numeric other scores.
+
+    Exclusions are counted in RSMTool's order: missing human score, then human score of
+    zero, then a missing score in any of ``others``.
+    """
+    valid_human = np.isfinite(human)
+    keep = valid_human.copy()
+    n_zero = 0
+    if exclude_zero:
+        zero = keep & (human == 0)
+        n_zero = int(zero.sum())
+        keep &= ~zero
+    n_after_human = int(keep.sum())
+    for values in others:
+        keep &= np.isfinite(values)
+    return ScoredRows(keep, human.size, int(human.size - valid_human.sum()), n_zero,
+                      n_after_human - int(keep.sum()))
+
+
+def _report_exclusions(rows: ScoredRows, what: str, human_name, other_name) -> None:
+    if rows.n_missing_human or rows.n_missing_other:
+        parts = []
+        if rows.n_missing_human:
+            parts.append(f"{rows.n_missing_human} with a missing or non-numeric human score ({human_name!r})")
+        if rows.n_missing_other:
+            parts.append(f"{rows.n_missing_other} with a missing or non-numeric {what} ({other_name})")
+        warnings.warn(f"Left out {rows.n_input - rows.n_used} of {rows.n_input} rows: " + "; ".join(parts)
+                      + ". Details in result.attrs['pdmetrics'].", ExcludedRowsWarning, stacklevel=4)
+    if rows.n_used == 0:
+        raise InvalidInputError(
+            f"No rows left to evaluate: of {rows.n_input} rows, {rows.n_missing_human} have a missing or "
+            f"non-numeric human score ({human_name!r}), {rows.n_zero_human} a human score of 0 "
+            f"(left out because exclude_zero=True) and {rows.n_missing_other} a missing {what} "
+            f"({other_name}). Check the column names, or pass exclude_zero=False to keep zeros.")
+
+
+def _as_named_series(values, name: str) -> pd.Series:
+    if isinstance(values, pd.Series):
+        return values
+    return pd.Series(np.asarray(values), name=name)
+
+
+def _score_columns(system) -> dict[str, pd.Series]:
+    if isinstance(system, pd.DataFrame):
+        return {name: system.iloc[:, i] for i, name in enumerate(system.columns)}
+    if isinstance(system, Mapping):
+        return {name: _as_named_series(values, name) for name, values in system.items()}
+    series = _as_named_series(system, "system")
+    return {series.name: series}
+
+
+def _warn_undefined_cells(table: pd.DataFrame, id_column: str, metrics: tuple[str, ...]) -> None:
+    cells = []
+    for _, row in table.iterrows():  # one row per evaluated score column, not per response
+        nan = [m for m in metrics if m != "N" and pd.isna(row[m])]
+        if nan:
+            cells.append(f"{row[id_column]!r}: {', '.join(nan)}")
+    if cells:
+        warn_undefined("Some metrics are undefined and are NaN (fewer than two responses, or constant "
+                       "scores): " + "; ".join(cells) + ".", stacklevel=4)
+
+
+# --------------------------------------------------------------------------------------
+# tables
+# --------------------------------------------------------------------------------------
+def evaluation_table(human, system, exclude_zero: bool = True) -> pd.DataFrame:
+    """RSMTool's ``eval`` table: agreement of each system score column with human scores.
+
+    Parameters
+    ----------
+    human : Series or array-like
+        Human scores. Missing or non-numeric entries are left out, as are zeros when
+        ``exclude_zero`` is true.
+    system : Series, DataFrame or mapping of name -> array-like
+        One or more system score columns, paired row by row with ``human``. A row missing
+        any system score is left out of every row of the table (listwise), so all system
+        columns are evaluated on the same responses, as in RSMTool.
+    exclude_zero : bool, default True
+        Leave out responses with a human score of 0 (RSMTool's ``exclude_zero_scores``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per system column: ``system`` (the column name), then RSMTool's columns
+        ``N, h_mean, h_sd, h_min, h_max, sys_mean, sys_sd, sys_min, sys_max, corr, wtkappa,
+        R2, kappa, exact_agr, adj_agr, SMD, RMSE``. ``attrs["pdmetrics"]`` records the rows
+        used and left out.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.scoring import evaluation_table
+    >>> human = pd.Series([1, 2, 3, 4, 5, 3], name="sc1")
+    >>> system = pd.Series([1.4, 2.2, 2.6, 4.5, 4.4, 3.5], name="raw")
+    >>> table = evaluation_table(human, system)
+    >>> table[["system", "N", "corr", "wtkappa", "kappa", "RMSE"]].round(4)
+      system  N    corr  wtkappa   kappa    RMSE
+    0    raw  6  0.9422   0.9315  0.5862  0.4509
+    """
+    human = _as_named_series(human, "human")
+    systems = _score_columns(system)
+    h = numeric_values(human, "human")
+    values = {name: numeric_values(series, "system") for name, series in systems.items()}
+    for name, array in values.items():
+        if array.size != h.size:
+            raise InvalidInputError(f"System column {name!r} has {array.size} values but the human scores "
+                                    f"have {h.size}; pass paired scores.")
+    rows = select_scored_rows(h, list(values.values()), exclude_zero)
+    _report_exclusions(rows, "system score", human.name, ", ".join(repr(n) for n in values))
+    h_used = h[rows.mask]
+    metrics = {column: [] for column in EVAL_COLUMNS}
+    for array in values.values():
+        row = agreement_metrics(pair_statistics(h_used, array[rows.mask]))
+        for column in EVAL_COLUMNS:
+            metrics[column].append(row[column][0])
+    table = result_table({"system": list(values), **metrics}, integer_columns=["N"])
+    _warn_undefined_cells(table, "system", EVAL_COLUMNS)
+    return attach_info(table, **rows.info("system"), exclude_zero=exclude_zero)
+
+
+def consistency_table(human, second_human, exclude_zero: bool = True) -> pd.DataFrame:
+    """RSMTool's ``consistency`` table: agreement between two human raters.
+
+    Computed on the double-scored responses: both scores numeric (and non-zero when
+    ``exclude_zero``). The SMD uses the pooled SD of both raters,
+    ``(mean(h2) - mean(h1)) / sqrt((sd_h1**2 + sd_h2**2) / 2)``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row: ``human``, ``second_human`` (the column names), then ``N, h1_mean, h1_sd,
+        h1_min, h1_max, h2_mean, h2_sd, h2_min, h2_max, corr, wtkappa, kappa, exact_agr,
+        adj_agr, SMD``.
+
+    Raises
+    ------
+    InvalidInputError
+        When no response is double-scored.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.scoring import consistency_table
+    >>> h1 = pd.Series([1, 2, 3, 4, 5, 3], name="sc1")
+    >>> h2 = pd.Series([1, 3, 3, 4, 4, None], name="sc2")
+    >>> consistency_table(h1, h2)[["N", "corr", "kappa", "exact_agr", "SMD"]].round(4)
+       N    corr  kappa  exact_agr  SMD
+    0  5  0.9037    0.5       60.0  0.0
+    """
+    human = _as_named_series(human, "human")
+    second_human = _as_named_series(second_human, "second_human")
+    h1 = numeric_values(human, "human")
+    h2 = numeric_values(second_human, "second_human")
+    if h1.size != h2.size:
+        raise InvalidInputError(f"`human` has {h1.size} values but `second_human` has {h2.size}.")
+    if exclude_zero:
+        h2 = np.where(h2 == 0, np.nan, h2)
+    rows = select_scored_rows(h1, [h2], exclude_zero)
+    if rows.n_used == 0:
+        raise InvalidInputError(
+            f"No double-scored responses: of {rows.n_input} rows none has numeric scores in both "
+            f"{human.name!r} and {second_human.name!r}"
+            + (" (zeros are left out because exclude_zero=True)" if exclude_zero else "") + ".")
+    metrics = agreement_metrics(pair_statistics(h1[rows.mask], h2[rows.mask]), smd_method="pooled")
+    renamed = {name.replace("h_", "h1_").replace("sys_", "h2_"): value for name, value in metrics.items()}
+    table = result_table({"human": [human.name], "second_human": [second_human.name],
+                          **{c: renamed[c] for c in CONSISTENCY_COLUMNS}}, integer_columns=["N"])
+    _warn_undefined_cells(table, "human", CONSISTENCY_COLUMNS)
+    info = rows.info("second_human")
+    info["excluded"]["no_second_human"] = info["excluded"].pop("missing_second_human")
+    return attach_info(table, **info, exclude_zero=exclude_zero)
+
+
+def _rounded_pairs(human, system, exclude_zero: bool):
+    human = _as_named_series(human, "human")
+    systems = _score_columns(system)
+    h = numeric_values(human, "human")
+    values = {name: numeric_values(series, "system") for name, series in systems.items()}
+    rows = select_scored_rows(h, list(values.values()), exclude_zero)
+    _report_exclusions(rows, "system score", human.name, ", ".join(repr(n) for n in values))
+    h_round = np.rint(h[rows.mask]).astype("int64")
+    return h_round, {name: np.rint(v[rows.mask]).astype("int64") for name, v in values.items()}, rows
+
+
+def confusion_matrix_table(human, system, exclude_zero: bool = True) -> pd.DataFrame:
+    """RSMTool's ``confMatrix`` as a tidy table: counts of (human, system) score pairs.
+
+    Both scores are rounded half to even first. Every combination of the score points
+    seen on either side appears, zeros included, so pivoting gives RSMTool's matrix::
+
+        table.pivot(index="human_score", columns="system_score", values="N")
+
+    (rows: human scores, columns: system scores).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``system`` (the system column's name), ``human_score``, ``system_score``,
+        ``N``; sorted by system, human score, system score.
+
+    Examples
+    --------
+    >>> from pdmetrics.scoring import confusion_matrix_table
+    >>> confusion_matrix_table([1, 2, 2, 3], {"raw": [1, 2, 3, 3]}).query("N > 0")
+      system  human_score  system_score  N
+    0    raw            1             1  1
+    4    raw            2             2  1
+    5    raw            2             3  1
+    8    raw            3             3  1
+    """
+    h, systems, rows = _rounded_pairs(human, system, exclude_zero)
+    parts = []
+    for name, s in systems.items():
+        labels = np.union1d(h, s)
+        n_labels = labels.size
+        ih = np.searchsorted(labels, h)
+        js = np.searchsorted(labels, s)
+        counts = np.bincount(ih * n_labels + js, minlength=n_labels * n_labels)
+        parts.append(pd.DataFrame({"system": name, "human_score": np.repeat(labels, n_labels),
+                                   "system_score": np.tile(labels, n_labels), "N": counts}))
+    table = result_table(pd.concat(parts, ignore_index=True), integer_columns=["N"])
+    return attach_info(table, **rows.info("system"), exclude_zero=exclude_zero)
+
+
+def score_distribution_table(human, system, exclude_zero: bool = True) -> pd.DataFrame:
+    """RSMTool's ``score_dist``: percentage of responses at each (rounded) score point.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``system`` (the system column's name), ``score``, ``human`` (percent of
+        responses with that rounded human score), ``sys`` (percent with that rounded system
+        score; RSMTool's ``sys_<score type>``) and ``difference`` (``sys - human``). One row
+        per score point seen on either side, sorted.
+
+    Examples
+    --------
+    >>> from pdmetrics.scoring import score_distribution_table
+    >>> score_distribution_table([1, 2, 2, 3], {"raw": [1, 2, 3, 3]})
+      system  score  human   sys  difference
+    0    raw      1   25.0  25.0         0.0
+    1    raw      2   50.0  25.0       -25.0
+    2    raw      3   25.0  50.0        25.0
+    """
+    h, systems, rows = _rounded_pairs(human, system, exclude_zero)
+    parts = []
+    for name, s in systems.items():
+        labels = np.union1d(h, s)
+        human_pct = np.bincount(np.searchsorted(labels, h), minlength=labels.size) / h.size * 100
+        sys_pct = np.bincount(np.searchsorted(labels, s), minlength=labels.size) / h.size * 100
+        parts.append(pd.DataFrame({"system": name, "score": labels, "human": human_pct, "sys": sys_pct,
+                                   "difference": sys_pct - human_pct}))
+    table = result_table(pd.concat(parts, ignore_index=True))
+    return attach_info(table, **rows.info("system"), exclude_zero=exclude_zero)
