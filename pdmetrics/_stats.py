@@ -142,15 +142,17 @@ def label_histograms(labels_x: np.ndarray, labels_y: np.ndarray, codes: np.ndarr
     offset = int(min(labels_x.min(), labels_y.min()))
     span = int(max(labels_x.max(), labels_y.max())) - offset + 1
     if span <= 4 * labels_x.size + 1024:
-        ix = (labels_x - offset).astype("int64")
-        iy = (labels_y - offset).astype("int64")
+        ix = labels_x - offset if offset else labels_x
+        iy = labels_y - offset if offset else labels_y
         n_labels = span
     else:  # sparse labels over a huge range: index the distinct labels only
         distinct, inverse = np.unique(np.concatenate([labels_x, labels_y]), return_inverse=True)
         ix, iy = inverse[: labels_x.size], inverse[labels_x.size:]
         n_labels = distinct.size
     if codes is None:
-        codes = np.zeros(labels_x.size, dtype="int64")
+        hist_x = np.bincount(ix, minlength=n_labels)[None, :]
+        hist_y = np.bincount(iy, minlength=n_labels)[None, :]
+        return hist_x, hist_y, np.array([np.count_nonzero(ix == iy)]), offset
     hist_x = np.bincount(codes * n_labels + ix, minlength=n_groups * n_labels).reshape(n_groups, n_labels)
     hist_y = np.bincount(codes * n_labels + iy, minlength=n_groups * n_labels).reshape(n_groups, n_labels)
     agree = np.bincount(codes, weights=(ix == iy), minlength=n_groups).astype("int64")

@@ -56,7 +56,9 @@ def require_columns(frame: pd.DataFrame, argument: str, names) -> list:
 
 
 def numeric_values(series: pd.Series, argument: str) -> np.ndarray:
-    """Return a column as a new float64 array, non-numeric entries as NaN.
+    """Return a column as a float64 array, non-numeric entries as NaN.
+
+    The array may share memory with the frame (and be read-only): never write into it.
 
     Numbers stored as strings or objects (``"3"``, ``Decimal``) are converted, as RSMTool
     does; entries that are not numbers (``"TD"``, ``None``) become NaN so the caller can
@@ -71,7 +73,7 @@ def numeric_values(series: pd.Series, argument: str) -> np.ndarray:
             f"If True/False really are the scores 1/0, pass `df.assign({name}=df[{name!r}].astype(int))`."
         )
     if pd.api.types.is_numeric_dtype(dtype):
-        values = series.to_numpy(dtype="float64", na_value=np.nan, copy=True)
+        values = series.to_numpy(dtype="float64", na_value=np.nan)
     else:
         if any(isinstance(v, (bool, np.bool_)) for v in series.dropna().head(1000)):
             raise InvalidInputError(
@@ -86,7 +88,8 @@ def numeric_values(series: pd.Series, argument: str) -> np.ndarray:
                 f"`{argument}={name!r}` has no numeric values (e.g. {example!r}). "
                 f"Pass a column of scores, or convert it with `pd.to_numeric`."
             )
-    values[np.isinf(values)] = np.nan
+    if np.isinf(values).any():
+        values = np.where(np.isinf(values), np.nan, values)
     return values
 
 

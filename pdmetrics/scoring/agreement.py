@@ -88,26 +88,31 @@ class PairStatistics:
 
 
 def pair_statistics(human: np.ndarray, system: np.ndarray, codes: np.ndarray | None = None,
-                    n_groups: int = 1) -> PairStatistics:
+                    n_groups: int = 1, human_labels: np.ndarray | None = None) -> PairStatistics:
     """Compute :class:`PairStatistics` of finite paired float arrays, per group code.
 
     ``codes`` (int array, values ``0..n_groups-1``) assigns rows to groups; ``None`` puts
     every row in one group. The arrays must not contain NaN (drop such rows first).
+    ``human_labels`` (``kappa_labels(human)``) may be passed to reuse them across system
+    columns.
     """
     moments = Moments.from_arrays(human, system, codes, n_groups)
     h_min, h_max = group_min_max(codes, human, n_groups)
     s_min, s_max = group_min_max(codes, system, n_groups)
     diff = np.abs(human - system)
-    sse = group_total(codes, diff * diff, n_groups)
+    sse = np.array([diff @ diff]) if codes is None else group_total(codes, diff * diff, n_groups)
     n_exact = group_count_where(codes, diff <= 0, n_groups)
     n_adjacent = group_count_where(codes, diff <= 1, n_groups)
-    hist_h, hist_s, same, _ = label_histograms(_kappa_labels(human, "human"),
-                                               _kappa_labels(system, "system"), codes, n_groups)
+    del diff
+    if human_labels is None:
+        human_labels = kappa_labels(human, "human")
+    hist_h, hist_s, same, _ = label_histograms(human_labels, kappa_labels(system, "system"),
+                                               codes, n_groups)
     return PairStatistics(moments, h_min, h_max, s_min, s_max, sse, n_exact, n_adjacent,
                           hist_h, hist_s, same)
 
 
-def _kappa_labels(values: np.ndarray, argument: str) -> np.ndarray:
+def kappa_labels(values: np.ndarray, argument: str) -> np.ndarray:
     """Round scores to integer labels (half to even), as SKLL's kappa does."""
     if not np.isfinite(values).all():
         bad = values[~np.isfinite(values)][0]
@@ -339,7 +344,7 @@ def cohen_kappa(human, system) -> float:
     h, s = _pairs(human, system)
     if h.size == 0:
         return _scalar([np.nan], "Cohen's kappa", "for empty input")
-    hist_h, hist_s, same, _ = label_histograms(_kappa_labels(h, "human"), _kappa_labels(s, "system"))
+    hist_h, hist_s, same, _ = label_histograms(kappa_labels(h, "human"), kappa_labels(s, "system"))
     return _scalar(kappa_from_histograms(hist_h, hist_s, same, np.array([h.size])), "kappa", "")
 
 

@@ -21,7 +21,7 @@ import pandas as pd
 from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import numeric_values, warn_undefined
 from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
-from pdmetrics.scoring.agreement import agreement_metrics, pair_statistics
+from pdmetrics.scoring.agreement import agreement_metrics, kappa_labels, pair_statistics
 
 __all__ = [
     "EVAL_COLUMNS",
@@ -174,10 +174,13 @@ def evaluation_table(human, system, exclude_zero: bool = True) -> pd.DataFrame:
                                     f"have {h.size}; pass paired scores.")
     rows = select_scored_rows(h, list(values.values()), exclude_zero)
     _report_exclusions(rows, "system score", human.name, ", ".join(repr(n) for n in values))
-    h_used = h[rows.mask]
+    everything = rows.n_used == rows.n_input
+    h_used = h if everything else h[rows.mask]
+    h_labels = kappa_labels(h_used, "human")
     metrics = {column: [] for column in EVAL_COLUMNS}
-    for array in values.values():
-        row = agreement_metrics(pair_statistics(h_used, array[rows.mask]))
+    for array in values.values():  # a handful of score columns, each one vectorized pass
+        row = agreement_metrics(pair_statistics(h_used, array if everything else array[rows.mask],
+                                                human_labels=h_labels))
         for column in EVAL_COLUMNS:
             metrics[column].append(row[column][0])
     table = result_table({"system": list(values), **metrics}, integer_columns=["N"])
