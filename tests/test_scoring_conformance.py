@@ -365,3 +365,85 @@ def test_real_trimming_with_default_tolerance():
     assert (frame["scale"] < 0.5002).sum() == 4
     assert_close(processed["scale_trim"], frame["scale_trim"])
     assert_close(processed["scale_trim_round"], frame["scale_trim_round"])
+
+
+# --------------------------------------------------------------------------------------
+# subgroups: eval_by_<G>, consistency_by_<G>
+# --------------------------------------------------------------------------------------
+def _by_group_cases():
+    cases = []
+    for name in EXPERIMENTS:
+        folder = CONFORMANCE_EXPERIMENTS / name / "output"
+        for path in sorted(folder.glob("*_eval_by_*.csv")):
+            cases.append((name, path.name.split("_eval_by_")[1][:-4]))
+    return cases
+
+
+from conftest import CONFORMANCE  # noqa: E402
+
+from pdmetrics.scoring import rsmtool_files  # noqa: E402
+
+CONFORMANCE_EXPERIMENTS = CONFORMANCE / "rsmtool" / "tests" / "data" / "experiments"
+BY_GROUP_CASES = _by_group_cases() if CONFORMANCE_EXPERIMENTS.exists() else [("lr-eval", "QUESTION")]
+
+
+def _with_metadata(experiment):
+    frame = experiment.predictions()
+    metadata = experiment.table("test_metadata")
+    return frame.merge(metadata, on="spkitemid")
+
+
+def _compare_sorted(actual: pd.DataFrame, expected: pd.DataFrame, what: str):
+    expected.index = expected.index.astype(str)
+    actual.index = actual.index.astype(str)
+    assert sorted(actual.index) == sorted(expected.index), what
+    assert sorted(actual.columns) == sorted(expected.columns), what
+    actual = actual.loc[sorted(actual.index), sorted(actual.columns)]
+    expected = expected.loc[sorted(expected.index), sorted(expected.columns)]
+    for column in expected.columns:
+        assert_close(actual[column].to_numpy(float), expected[column].to_numpy(float),
+                     what=f"{what}: {column}")
+
+
+@pytest.mark.parametrize(("name", "group"), BY_GROUP_CASES)
+def test_experiment_eval_by_group(name, group):
+    experiment = Experiment(name)
+    expected = experiment.table(f"eval_by_{group}", index_col=0)
+    frame = _with_metadata(experiment)
+    before = frame.copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
+        table = frame.scoring.evaluate(human="sc1", system=experiment.score_columns(frame), by=group,
+                                       exclude_zero=experiment.exclude_zero)
+    pd.testing.assert_frame_equal(frame, before)
+    prefix = experiment.primary
+    actual = rsmtool_files.short_metrics_frame(table, f"{prefix}_trim", f"{prefix}_trim_round", prefix,
+                                               difference="DSM", index="group")
+    _compare_sorted(actual, expected, f"{name} eval_by_{group}")
+
+
+@pytest.mark.parametrize(("name", "group"), BY_GROUP_CASES)
+def test_experiment_consistency_by_group(name, group):
+    experiment = Experiment(name)
+    expected = experiment.table(f"consistency_by_{group}", index_col=0)
+    frame = _with_metadata(experiment)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
+        table = frame.scoring.consistency(human="sc1", second_human="sc2", by=group,
+                                          exclude_zero=experiment.exclude_zero)
+    actual = rsmtool_files.consistency_frame(table, difference="DSM", index="group")
+    _compare_sorted(actual, expected, f"{name} consistency_by_{group}")
+
+
+def test_experiment_eval_short():
+    for name in EXPERIMENTS:
+        experiment = Experiment(name)
+        expected = experiment.table("eval_short", index_col=0)
+        frame = experiment.predictions()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
+            table = frame.scoring.evaluate(human="sc1", system=experiment.score_columns(frame),
+                                           exclude_zero=experiment.exclude_zero)
+        prefix = experiment.primary
+        actual = rsmtool_files.short_metrics_frame(table, f"{prefix}_trim", f"{prefix}_trim_round", prefix)
+        _compare_sorted(actual, expected, f"{name} eval_short")

@@ -21,6 +21,7 @@ from pdmetrics.scoring.postprocess import (
     scaling_parameters,
     trim_scores,
 )
+from pdmetrics.scoring.subgroups import consistency_by_group_table, evaluation_by_group_table
 from pdmetrics.scoring.tables import (
     confusion_matrix_table,
     consistency_table,
@@ -50,4 +51,6 @@ __all__ = [
     "consistency_table",
     "evaluation_table",
     "score_distribution_table",
+    "consistency_by_group_table",
+    "evaluation_by_group_table",
 ]

@@ -8,6 +8,7 @@ import pandas as pd
 from pdmetrics._validation import as_list, numeric_values, require_columns
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.scoring.postprocess import DEFAULT_TRIM_TOLERANCE, postprocess_scores, scaling_from_frame
+from pdmetrics.scoring.subgroups import consistency_by_group_table, evaluation_by_group_table
 from pdmetrics.scoring.tables import (
     confusion_matrix_table,
     consistency_table,
@@ -103,7 +104,7 @@ class ScoringAccessor:
     # ----------------------------------------------------------------------------------
     # evaluation tables
     # ----------------------------------------------------------------------------------
-    def evaluate(self, *, human, system, exclude_zero: bool = True) -> pd.DataFrame:
+    def evaluate(self, *, human, system, by=None, exclude_zero: bool = True) -> pd.DataFrame:
         """RSMTool's ``eval`` table: each system score column against the human scores.
 
         Parameters
@@ -112,6 +113,10 @@ class ScoringAccessor:
             Human score column.
         system : str or list of str
             System score column(s); one table row each.
+        by : str or list of str, optional
+            Subgroup column(s): evaluate every group of each (RSMTool's ``eval_by_<G>``),
+            with an "All data" row and the difference of standardized means ``DSM``; see
+            :func:`pdmetrics.scoring.evaluation_by_group_table`.
         exclude_zero : bool, default True
             Leave out responses with a human score of 0, as RSMTool does by default.
 
@@ -120,9 +125,10 @@ class ScoringAccessor:
         pandas.DataFrame
             ``system, N, h_mean, h_sd, h_min, h_max, sys_mean, sys_sd, sys_min, sys_max,
             corr, wtkappa, R2, kappa, exact_agr, adj_agr, SMD, RMSE``; see
-            :func:`pdmetrics.scoring.evaluation_table`. Rows with a missing or non-numeric
-            score are left out (with an :class:`~pdmetrics.ExcludedRowsWarning`); the
-            counts are in ``result.attrs["pdmetrics"]``.
+            :func:`pdmetrics.scoring.evaluation_table`. With ``by``: ``system, by, group``,
+            the same metrics and ``DSM``. Rows with a missing or non-numeric score are left
+            out (with an :class:`~pdmetrics.ExcludedRowsWarning`); the counts are in
+            ``result.attrs["pdmetrics"]``.
 
         Examples
         --------
@@ -138,15 +144,20 @@ class ScoringAccessor:
         1  raw_trim_round  6  0.894    0.889     66.667  0.000
         """
         human_name = self._column("human", human)
-        systems = self._columns("system", system)
-        return evaluation_table(self._frame[human_name], {s: self._frame[s] for s in systems},
-                                exclude_zero=exclude_zero)
+        systems = {s: self._frame[s] for s in self._columns("system", system)}
+        if by is not None:
+            groups = {g: self._frame[g] for g in self._columns("by", by)}
+            return evaluation_by_group_table(self._frame[human_name], systems, groups,
+                                             exclude_zero=exclude_zero)
+        return evaluation_table(self._frame[human_name], systems, exclude_zero=exclude_zero)
 
-    def consistency(self, *, human, second_human, exclude_zero: bool = True) -> pd.DataFrame:
+    def consistency(self, *, human, second_human, by=None, exclude_zero: bool = True) -> pd.DataFrame:
         """RSMTool's ``consistency`` table: agreement between two human raters.
 
         Uses the double-scored rows only; the SMD is the pooled one. See
-        :func:`pdmetrics.scoring.consistency_table`.
+        :func:`pdmetrics.scoring.consistency_table`. With ``by``, one row per group of
+        each subgroup column plus "All data", with ``DSM`` (RSMTool's
+        ``consistency_by_<G>``; see :func:`pdmetrics.scoring.consistency_by_group_table`).
 
         Examples
         --------
@@ -159,6 +170,10 @@ class ScoringAccessor:
         """
         h1 = self._column("human", human)
         h2 = self._column("second_human", second_human)
+        if by is not None:
+            groups = {g: self._frame[g] for g in self._columns("by", by)}
+            return consistency_by_group_table(self._frame[h1], self._frame[h2], groups,
+                                              exclude_zero=exclude_zero)
         return consistency_table(self._frame[h1], self._frame[h2], exclude_zero=exclude_zero)
 
     def confusion_matrix(self, *, human, system, exclude_zero: bool = True) -> pd.DataFrame:
