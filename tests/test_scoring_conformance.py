@@ -447,3 +447,41 @@ def test_experiment_eval_short():
         prefix = experiment.primary
         actual = rsmtool_files.short_metrics_frame(table, f"{prefix}_trim", f"{prefix}_trim_round", prefix)
         _compare_sorted(actual, expected, f"{name} eval_short")
+
+
+# --------------------------------------------------------------------------------------
+# degradation and disattenuated correlations
+# --------------------------------------------------------------------------------------
+H2_EXPERIMENTS = ["lr-eval-system-score-constant", "lr-eval-with-continuous-human-scores", "lr-eval-with-h2",
+                  "lr-eval-with-scaling-and-h2-keep-zeros", "lr-eval-with-subset-double-scored"]
+
+
+@pytest.mark.parametrize("name", H2_EXPERIMENTS)
+def test_experiment_degradation_and_disattenuated(name):
+    experiment = Experiment(name)
+    frame = experiment.predictions()
+    systems = experiment.score_columns(frame)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
+        degradation = frame.scoring.degradation(human="sc1", second_human="sc2", system=systems,
+                                                exclude_zero=experiment.exclude_zero)
+        corrected = frame.scoring.disattenuated_correlations(human="sc1", second_human="sc2", system=systems,
+                                                             exclude_zero=experiment.exclude_zero)
+    _compare_sorted(degradation.set_index("system"), experiment.table("degradation", index_col=0),
+                    f"{name} degradation")
+    _compare_sorted(corrected.set_index("system"),
+                    experiment.table("disattenuated_correlations", index_col=0), f"{name} disattenuated")
+
+
+@pytest.mark.parametrize(("name", "group"), [c for c in BY_GROUP_CASES if c[0] in H2_EXPERIMENTS])
+def test_experiment_disattenuated_by_group(name, group):
+    experiment = Experiment(name)
+    expected = experiment.table(f"disattenuated_correlations_by_{group}", index_col=0)
+    frame = _with_metadata(experiment)
+    primary = f"{experiment.primary}_trim"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
+        table = frame.scoring.disattenuated_correlations(human="sc1", second_human="sc2", system=primary,
+                                                         by=group, exclude_zero=experiment.exclude_zero)
+    actual = table.set_index("group").drop(columns=["system", "by"])
+    _compare_sorted(actual, expected, f"{name} disattenuated_by_{group}")

@@ -14,6 +14,7 @@ from pdmetrics.scoring.agreement import (
     root_mean_squared_error,
     standardized_mean_difference,
 )
+from pdmetrics.scoring.degradation import degradation_table, disattenuated_correlation_table
 from pdmetrics.scoring.postprocess import (
     postprocess_scores,
     round_scores,
@@ -53,4 +54,6 @@ __all__ = [
     "score_distribution_table",
     "consistency_by_group_table",
     "evaluation_by_group_table",
+    "degradation_table",
+    "disattenuated_correlation_table",
 ]

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from pdmetrics._validation import as_list, numeric_values, require_columns
 from pdmetrics.errors import InvalidInputError
+from pdmetrics.scoring.degradation import degradation_table, disattenuated_correlation_table
 from pdmetrics.scoring.postprocess import DEFAULT_TRIM_TOLERANCE, postprocess_scores, scaling_from_frame
 from pdmetrics.scoring.subgroups import consistency_by_group_table, evaluation_by_group_table
 from pdmetrics.scoring.tables import (
@@ -175,6 +177,71 @@ class ScoringAccessor:
             return consistency_by_group_table(self._frame[h1], self._frame[h2], groups,
                                               exclude_zero=exclude_zero)
         return consistency_table(self._frame[h1], self._frame[h2], exclude_zero=exclude_zero)
+
+    def _human_pair_on_system_rows(self, human, second_human, systems):
+        """Both human scores, with the first set to NaN where a system score is missing.
+
+        RSMTool computes human-human agreement after dropping responses without a numeric
+        system score; blanking the first score leaves those rows out the same way.
+        """
+        valid = np.ones(len(self._frame), dtype=bool)
+        for name in systems:
+            valid &= np.isfinite(numeric_values(self._frame[name], "system"))
+        h1 = numeric_values(self._frame[human], "human")
+        return (pd.Series(np.where(valid, h1, np.nan), name=human, index=self._frame.index),
+                self._frame[second_human])
+
+    def degradation(self, *, human, second_human, system, exclude_zero: bool = True) -> pd.DataFrame:
+        """RSMTool's ``degradation``: system-human agreement minus human-human agreement.
+
+        The human-human figures come from the double-scored responses that also have every
+        system score, as in RSMTool. See :func:`pdmetrics.scoring.degradation_table`.
+
+        Examples
+        --------
+        >>> import pdmetrics
+        >>> from pdmetrics.datasets import simulate_scores
+        >>> df = simulate_scores(2000, seed=3)
+        >>> df.scoring.degradation(human="sc1", second_human="sc2", system="raw")[["system", "corr"]].round(2)
+          system  corr
+        0    raw  -0.0
+        """
+        h1 = self._column("human", human)
+        h2 = self._column("second_human", second_human)
+        systems = self._columns("system", system)
+        evaluation = self.evaluate(human=h1, system=systems, exclude_zero=exclude_zero)
+        first, second = self._human_pair_on_system_rows(h1, h2, systems)
+        return degradation_table(evaluation, consistency_table(first, second, exclude_zero=exclude_zero))
+
+    def disattenuated_correlations(self, *, human, second_human, system, by=None,
+                                   exclude_zero: bool = True) -> pd.DataFrame:
+        """RSMTool's ``disattenuated_correlations`` (and ``..._by_<G>`` with ``by``).
+
+        ``corr_HM / sqrt(corr_HH)``: the human-system correlation corrected for the
+        unreliability of the human scores. See
+        :func:`pdmetrics.scoring.disattenuated_correlation_table`.
+
+        Examples
+        --------
+        >>> import pdmetrics
+        >>> from pdmetrics.datasets import simulate_scores
+        >>> df = simulate_scores(2000, seed=3)
+        >>> df.scoring.disattenuated_correlations(human="sc1", second_human="sc2", system="raw").round(2)
+          system  corr_HM  corr_HH  sqrt_HH  corr_disattenuated
+        0    raw     0.79     0.78     0.88                 0.9
+        """
+        h1 = self._column("human", human)
+        h2 = self._column("second_human", second_human)
+        systems = self._columns("system", system)
+        first, second = self._human_pair_on_system_rows(h1, h2, systems)
+        if by is None:
+            evaluation = self.evaluate(human=h1, system=systems, exclude_zero=exclude_zero)
+            return disattenuated_correlation_table(
+                evaluation, consistency_table(first, second, exclude_zero=exclude_zero))
+        groups = {g: self._frame[g] for g in self._columns("by", by)}
+        evaluation = self.evaluate(human=h1, system=systems, by=by, exclude_zero=exclude_zero)
+        consistency = consistency_by_group_table(first, second, groups, exclude_zero=exclude_zero)
+        return disattenuated_correlation_table(evaluation, consistency, on=["by", "group"])
 
     def confusion_matrix(self, *, human, system, exclude_zero: bool = True) -> pd.DataFrame:
         """RSMTool's ``confMatrix`` as a tidy table of (human, system) score-pair counts.
