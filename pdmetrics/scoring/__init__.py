@@ -14,6 +14,19 @@ from pdmetrics.scoring.agreement import (
     root_mean_squared_error,
     standardized_mean_difference,
 )
+from pdmetrics.scoring.model import (
+    LinearScoringModel,
+    relative_influence,
+    weighted_score_sd,
+)
+from pdmetrics.scoring.reliability import (
+    attenuated_correlation,
+    ep_pp_sample_size_ratio,
+    rating_sd,
+    scaling_precision_table,
+    scaling_standard_error,
+    spearman_brown,
+)
 
 __all__ = [
     "ScoringAccessor",
@@ -28,4 +41,13 @@ __all__ = [
     "r2_score",
     "root_mean_squared_error",
     "standardized_mean_difference",
+    "LinearScoringModel",
+    "relative_influence",
+    "weighted_score_sd",
+    "attenuated_correlation",
+    "ep_pp_sample_size_ratio",
+    "rating_sd",
+    "scaling_precision_table",
+    "scaling_standard_error",
+    "spearman_brown",
 ]
