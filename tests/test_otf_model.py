@@ -31,8 +31,8 @@ def table1_model(**changes) -> LinearScoringModel:
 
 @pytest.fixture(scope="module")
 def essays() -> pd.DataFrame:
-    return simulate_essays(400, n_features=5, feature_means=[10, 20, 0, 5, 1], feature_sds=[2, 5, 1, 0.5, 0.1],
-                           true_weights=[0.4, 0.3, 0.1, 0.1, 0.1], seed=7)
+    return simulate_essays(400, n_features=5, feature_means=[10, 20, 0, 5, 1],
+                           feature_sds=[2, 5, 1, 0.5, 0.1], true_weights=[0.4, 0.3, 0.1, 0.1, 0.1], seed=7)
 
 
 # --------------------------------------------------------------------------------------
@@ -99,7 +99,8 @@ def test_pp_scaling_sample_gets_human_mean_and_sd(essays):
     assert_close(e.mean(), human.mean())
     assert_close(e.std(), human.std())
     z = prior_model(essays).standardized_scores(sample)
-    assert_close([pp.z_mean, pp.z_sd, pp.scale_mean, pp.scale_sd], [z.mean(), z.std(), human.mean(), human.std()])
+    assert_close([pp.z_mean, pp.z_sd, pp.scale_mean, pp.scale_sd],
+                 [z.mean(), z.std(), human.mean(), human.std()])
     # Equations 2 and 3 give the same scores
     assert_close(e, (human.std() / z.std()) * (z - z.mean()) + human.mean())
     assert_close(pp.slope, human.std() / z.std())
