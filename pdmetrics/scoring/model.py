@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -163,17 +164,31 @@ def weighted_score_sd(weights, intercorrelations) -> float:
 # --------------------------------------------------------------------------------------
 # data extraction
 # --------------------------------------------------------------------------------------
+def _numeric_matrix(frame: pd.DataFrame, names: list, argument: str) -> np.ndarray:
+    """The columns as one new float64 matrix (rows x columns), non-numeric entries and inf as NaN."""
+    out = np.empty((len(frame), len(names)), dtype="float64", order="F")
+    for j, name in enumerate(names):
+        column = frame[name]
+        dtype = column.dtype
+        if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
+            out[:, j] = column.to_numpy(dtype="float64", na_value=np.nan)
+        else:  # strings, objects, booleans: the shared conversion and its error messages
+            out[:, j] = numeric_values(column, argument)
+    out[np.isinf(out)] = np.nan
+    return out
+
+
 def _feature_matrix(frame: pd.DataFrame, features, argument: str = "features") -> np.ndarray:
     names = require_columns(frame, argument, list(features))
-    if not names:
-        return np.empty((len(frame), 0))
-    return np.column_stack([numeric_values(frame[name], argument) for name in names])
+    return _numeric_matrix(frame, names, argument)
 
 
 def _human_mean(frame: pd.DataFrame, human) -> np.ndarray:
     """Average of the available human ratings per row (NaN when a row has none)."""
     names = require_columns(frame, "human", as_list(human, "human"))
-    ratings = np.column_stack([numeric_values(frame[name], "human") for name in names])
+    ratings = _numeric_matrix(frame, names, "human")
+    if len(names) == 1:
+        return ratings[:, 0]
     present = np.isfinite(ratings)
     counts = present.sum(axis=1)
     totals = np.where(present, ratings, 0.0).sum(axis=1)
@@ -196,6 +211,47 @@ def _with_column(frame: pd.DataFrame, columns: dict) -> pd.DataFrame:
         if not isinstance(name, str):
             raise InvalidInputError(f"Output column names must be strings; got {name!r}.")
     return frame.assign(**columns)
+
+
+@dataclass(frozen=True)
+class _Regression:
+    """Centred cross-products of features ``x`` and a criterion ``y``: everything OLS needs.
+
+    ``means``, ``sds`` (ddof=1) and ``corr`` of the features, ``sd_y`` and ``r_xy`` (the
+    feature-criterion correlations). Standardized regression coefficients are
+    ``solve(corr, r_xy)``: one p x p solve instead of a least-squares fit on n rows.
+    """
+
+    n: int
+    means: np.ndarray
+    sds: np.ndarray
+    corr: np.ndarray
+    sd_y: float
+    r_xy: np.ndarray
+
+    @classmethod
+    def fit(cls, x: np.ndarray, y: np.ndarray) -> _Regression:
+        n = x.shape[0]
+        means = x.mean(axis=0)
+        centred = x - means
+        cross = centred.T @ centred
+        yc = y - y.mean()
+        ss = np.diag(cross).copy()
+        ss_y = float(yc @ yc)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            scale = np.sqrt(ss)
+            corr = cross / np.outer(scale, scale)
+            r_xy = (centred.T @ yc) / (scale * np.sqrt(ss_y))
+        corr = (corr + corr.T) / 2
+        np.fill_diagonal(corr, 1.0)
+        return cls(n, means, np.sqrt(ss / (n - 1)), np.clip(corr, -1.0, 1.0), float(np.sqrt(ss_y / (n - 1))),
+                   r_xy)
+
+    def std_betas(self) -> np.ndarray:
+        if np.linalg.eigvalsh(self.corr).min() <= 1e-10:
+            raise InvalidInputError("The features are collinear: their regression coefficients are not "
+                                    "identified. Drop a redundant feature.")
+        return np.linalg.solve(self.corr, self.r_xy)
 
 
 def relative_influence(features, composite) -> pd.DataFrame:
@@ -252,23 +308,21 @@ def relative_influence(features, composite) -> pd.DataFrame:
         raise InvalidInputError(f"`composite` has {y.size} values but `features` has {x.shape[0]} rows.")
     keep = np.isfinite(x).all(axis=1) & np.isfinite(y)
     _complete_rows(keep, "feature or composite value", x.shape[1] + 2, "relative_influence")
-    x, y = x[keep], y[keep]
-    xc = x - x.mean(axis=0)
-    yc = y - y.mean()
-    if np.linalg.matrix_rank(xc) < x.shape[1]:
-        raise InvalidInputError("The features are collinear (or one is constant): their regression "
-                                "coefficients are not identified. Drop the redundant feature.")
-    b = np.linalg.lstsq(xc, yc, rcond=None)[0]
-    sd_y = np.sqrt(yc @ yc)
+    if not keep.all():
+        x, y = x[keep], y[keep]
+    stats = _Regression.fit(x, y)
+    if not np.all(stats.sds > 0):
+        raise InvalidInputError(f"Feature {names[int(np.argmin(stats.sds > 0))]!r} is constant: its "
+                                "regression coefficient is not identified. Drop it.")
+    sd_y = stats.sd_y
+    std_beta = stats.std_betas() if sd_y > 0 else np.full(x.shape[1], np.nan)
     with np.errstate(invalid="ignore", divide="ignore"):
-        std_beta = b * np.sqrt((xc * xc).sum(axis=0)) / sd_y
         total = std_beta.sum()
         influence = std_beta / total
     if not (sd_y > 0 and abs(total) > 1e-12):
         warn_undefined("Relative influence is undefined when the composite is constant or the "
                        "standardized betas sum to 0; returning NaN.")
         influence = np.full_like(std_beta, np.nan)
-        std_beta = np.where(sd_y > 0, std_beta, np.nan)
     return result_table({"feature": names, "std_beta": std_beta, "influence": influence})
 
 
@@ -486,7 +540,8 @@ class LinearScoringModel:
     # ----------------------------------------------------------------------------------
     def _z(self, frame: pd.DataFrame) -> np.ndarray:
         x = _feature_matrix(frame, self._features)
-        return ((x - self._means) / self._sds) @ self._weights
+        scaled = self._weights / self._sds
+        return x @ scaled - float(self._means @ scaled)
 
     def standardized_scores(self, frame: pd.DataFrame, name: str = "Z") -> pd.Series:
         r"""Standardized weighted scores :math:`Z = \sum_i w_i (x_i - \mu_i)/\sigma_i` of every row.
@@ -661,25 +716,19 @@ class LinearScoringModel:
         h = _human_mean(frame, human)
         keep = np.isfinite(x).all(axis=1) & np.isfinite(h)
         _complete_rows(keep, "feature value or human score", len(names) + 2, "EP fitting")
-        x, h = x[keep], h[keep]
-        means = x.mean(axis=0)
-        centred = x - means
-        sds = np.sqrt((centred * centred).sum(axis=0) / (x.shape[0] - 1))
+        if not keep.all():
+            x, h = x[keep], h[keep]
+        stats = _Regression.fit(x, h)
+        means, sds, corr = stats.means, stats.sds, stats.corr
         if not np.all(sds > 0):
             bad = names[int(np.argmin(sds > 0))]
             raise InvalidInputError(f"Feature {bad!r} is constant in the training sample; drop it from "
                                     "`features=`.")
-        standardized = centred / sds
-        corr = (standardized.T @ standardized) / (x.shape[0] - 1)
-        corr = (corr + corr.T) / 2
-        np.fill_diagonal(corr, 1.0)
-        corr = np.clip(corr, -1.0, 1.0)
         if weights is None:
-            if np.linalg.matrix_rank(standardized) < len(names):
-                raise InvalidInputError("The features are collinear in the training sample; their OLS "
-                                        "weights are not identified. Drop a redundant feature.")
-            beta = np.linalg.lstsq(standardized, h - h.mean(), rcond=None)[0]
-            weights = dict(zip(names, beta))
+            if not stats.sd_y > 0:
+                raise InvalidInputError("The human scores of the training sample are all equal: no weights "
+                                        "can be estimated. Pass fixed `weights=` or more varied essays.")
+            weights = dict(zip(names, stats.std_betas()))
         else:
             if isinstance(weights, pd.Series):
                 weights = weights.to_dict()
@@ -688,7 +737,7 @@ class LinearScoringModel:
                                         "as keys.")
             weights = {name: weights[name] for name in names}
         return cls(weights, means, sds, intercorrelations=corr, z_mean=0.0,
-                   scale_mean=float(h.mean()), scale_sd=float(np.std(h, ddof=1)))
+                   scale_mean=float(h.mean()), scale_sd=stats.sd_y)
 
     def relative_influence(self, frame: pd.DataFrame) -> pd.DataFrame:
         """Observed relative influence of each feature on this model's scores in ``frame``.
