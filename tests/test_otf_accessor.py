@@ -57,6 +57,15 @@ def test_weighted_score_errors(essays):
         essays.scoring.weighted_score(features=["f1", "f2"])
     with pytest.raises(InvalidInputError, match="string"):
         essays.scoring.weighted_score(features={"f1": 1}, name=0)
+    with pytest.raises(InvalidInputError, match="at least 2 rows"):
+        essays.iloc[:1].scoring.weighted_score(features={"f1": 1})
+    with pytest.raises(InvalidInputError, match="SDs must be positive"):
+        essays.assign(f1=1.0).scoring.weighted_score(features={"f1": 1})
+    empty = essays.iloc[:0].scoring.weighted_score(features={"f1": 1}, means=0, sds=1)
+    assert len(empty) == 0 and "Z" in empty.columns
+    holes = essays.assign(f1=essays["f1"].where(essays.index > 0))
+    out = holes.scoring.weighted_score(features={"f1": 1, "f2": 1})
+    assert np.isnan(out["Z"].iloc[0]) and out["Z"].iloc[1:].notna().all()
 
 
 def test_fit_pp_and_predict_chain(essays):

@@ -202,8 +202,8 @@ def _complete_rows(keep: np.ndarray, what: str, minimum: int, need: str) -> None
         warnings.warn(f"Left out {n_left} of {keep.size} rows with a missing or non-numeric {what}.",
                       ExcludedRowsWarning, stacklevel=4)
     if int(np.count_nonzero(keep)) < minimum:
-        raise InvalidInputError(f"{need} needs at least {minimum} complete rows (every feature and a human "
-                                f"score); got {int(np.count_nonzero(keep))} of {keep.size}.")
+        raise InvalidInputError(f"{need} needs at least {minimum} complete rows (no missing {what}); "
+                                f"got {int(np.count_nonzero(keep))} of {keep.size}.")
 
 
 def _with_column(frame: pd.DataFrame, columns: dict) -> pd.DataFrame:
