@@ -82,6 +82,14 @@ def test_fit_pp_and_predict_chain(essays):
     assert cohen_kappa(scored["h1"], rounded) > 0.2
     with pytest.raises(InvalidInputError, match="LinearScoringModel"):
         essays.scoring.fit_pp(model={"f1": 1}, human="h1")
+    same = scaling.scoring.fit_pp(weights={"f1": 1, "f2": 1, "f3": 1}, means=[5, 50, 0], sds=[1, 10, 0.2],
+                                  human=["h1", "h2"])
+    assert_close([same.z_mean, same.z_sd, same.scale_mean, same.scale_sd],
+                 [pp.z_mean, pp.z_sd, pp.scale_mean, pp.scale_sd])
+    with pytest.raises(InvalidInputError, match="all of `weights=`"):
+        essays.scoring.fit_pp(weights={"f1": 1}, human="h1")
+    with pytest.raises(InvalidInputError, match="not both"):
+        essays.scoring.fit_pp(model=prior, means=[0, 0, 0], human="h1")
 
 
 def test_fit_ep_accessor_equals_classmethod(essays):

@@ -75,19 +75,22 @@ class ScoringAccessor:
             raise InvalidInputError(f"`name={name!r}` must be a string.")
         return self._frame.assign(**{name: model.standardized_scores(self._frame).to_numpy()})
 
-    def fit_pp(self, *, model, human):
+    def fit_pp(self, *, human, model=None, weights=None, means=None, sds=None):
         """Fit the scaling of a predetermined-parameter (PP) model on this scaling sample.
 
-        Keeps the model's weights and feature distributions and estimates only the
+        Keeps the predetermined weights and feature distributions and estimates only the
         scaling (Equations 2-3), so that this frame's scaled scores have its human mean
         and SD. See :meth:`pdmetrics.scoring.LinearScoringModel.fit_scaling`.
 
         Parameters
         ----------
-        model : LinearScoringModel
-            The predetermined parameters (from an earlier EP model or expert judgment).
         human : str or list of str
             Human score column, or rater columns averaged per essay.
+        model : LinearScoringModel, optional
+            The predetermined parameters (from an earlier EP model or expert judgment).
+        weights, means, sds : mapping, optional
+            Instead of ``model``: feature column -> weight, and the assumed feature means
+            and SDs (mappings, sequences in weight order, or single numbers).
 
         Returns
         -------
@@ -98,19 +101,33 @@ class ScoringAccessor:
         --------
         >>> import pandas as pd
         >>> import pdmetrics
-        >>> from pdmetrics.scoring import LinearScoringModel
-        >>> prior = LinearScoringModel({"A": 0.7, "B": 0.3}, means={"A": 100, "B": 0.3},
-        ...                            sds={"A": 10, "B": 0.1})
         >>> bench = pd.DataFrame({"A": [95, 110, 102, 120], "B": [0.2, 0.35, 0.3, 0.5],
         ...                       "h1": [2, 4, 3, 6], "h2": [3, 5, 3, 5]})
-        >>> pp = bench.scoring.fit_pp(model=prior, human=["h1", "h2"])
+        >>> pp = bench.scoring.fit_pp(weights={"A": 70, "B": 30}, means={"A": 100, "B": 0.3},
+        ...                           sds={"A": 10, "B": 0.1}, human=["h1", "h2"])
         >>> round(pp.scale_mean, 3), round(pp.scale_sd, 3)
         (3.875, 1.377)
+        >>> pp.predict(bench).round(2)
+             A     B  h1  h2  e_score
+        0   95  0.20   2   3     2.36
+        1  110  0.35   4   5     4.20
+        2  102  0.30   3   3     3.33
+        3  120  0.50   6   5     5.61
         """
         from pdmetrics.errors import InvalidInputError
         from pdmetrics.scoring.model import LinearScoringModel
 
-        if not isinstance(model, LinearScoringModel):
+        given = [name for name, value in (("weights", weights), ("means", means), ("sds", sds))
+                 if value is not None]
+        if model is None:
+            if len(given) != 3:
+                raise InvalidInputError("Pass the predetermined parameters: either `model=` (a "
+                                        "LinearScoringModel) or all of `weights=`, `means=` and `sds=`.")
+            model = LinearScoringModel(weights, means, sds)
+        elif given:
+            raise InvalidInputError(f"Pass either `model=` or {given!r}, not both: the model already holds "
+                                    "its weights, means and SDs.")
+        elif not isinstance(model, LinearScoringModel):
             raise InvalidInputError(f"`model=` must be a LinearScoringModel; got {type(model).__name__}.")
         return model.fit_scaling(self._frame, human=human)
 
