@@ -15,12 +15,25 @@ from pdmetrics.scoring.agreement import (
     standardized_mean_difference,
 )
 from pdmetrics.scoring.degradation import degradation_table, disattenuated_correlation_table
+from pdmetrics.scoring.model import (
+    LinearScoringModel,
+    relative_influence,
+    weighted_score_sd,
+)
 from pdmetrics.scoring.postprocess import (
     postprocess_scores,
     round_scores,
     scale_scores,
     scaling_parameters,
     trim_scores,
+)
+from pdmetrics.scoring.reliability import (
+    attenuated_correlation,
+    ep_pp_sample_size_ratio,
+    rating_sd,
+    scaling_precision_table,
+    scaling_standard_error,
+    spearman_brown,
 )
 from pdmetrics.scoring.subgroups import consistency_by_group_table, evaluation_by_group_table
 from pdmetrics.scoring.tables import (
@@ -56,4 +69,13 @@ __all__ = [
     "evaluation_by_group_table",
     "degradation_table",
     "disattenuated_correlation_table",
+    "LinearScoringModel",
+    "relative_influence",
+    "weighted_score_sd",
+    "attenuated_correlation",
+    "ep_pp_sample_size_ratio",
+    "rating_sd",
+    "scaling_precision_table",
+    "scaling_standard_error",
+    "spearman_brown",
 ]
