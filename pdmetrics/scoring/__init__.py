@@ -14,6 +14,13 @@ from pdmetrics.scoring.agreement import (
     root_mean_squared_error,
     standardized_mean_difference,
 )
+from pdmetrics.scoring.true_score import (
+    mse_true,
+    prmse_true,
+    true_score_evaluation,
+    true_score_variance,
+    variance_of_errors,
+)
 
 __all__ = [
     "ScoringAccessor",
@@ -28,4 +35,9 @@ __all__ = [
     "r2_score",
     "root_mean_squared_error",
     "standardized_mean_difference",
+    "mse_true",
+    "prmse_true",
+    "true_score_evaluation",
+    "true_score_variance",
+    "variance_of_errors",
 ]
