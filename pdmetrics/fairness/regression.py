@@ -185,9 +185,15 @@ class _Fit:
         # that a model explaining nothing gives exactly F = 0 and p = 1
         self.fitted = design @ self.params
         grand_mean = np.sum(n * mean) / np.sum(n)
-        self.ess = np.float64(np.sum(n * (self.fitted - grand_mean) ** 2))
-        self.ssr = np.float64(within_ss + np.sum(n * (mean - self.fitted) ** 2))
         self.centered_tss = np.float64(centered_tss)
+        # a constant response (e.g. system = human + c): every sum of squares is exactly 0,
+        # and F, R2 and the t-tests are undefined (not float noise over float noise)
+        self.constant = not self.centered_tss > 0
+        if self.constant:
+            self.ess = self.ssr = np.float64(0.0)
+        else:
+            self.ess = np.float64(np.sum(n * (self.fitted - grand_mean) ** 2))
+            self.ssr = np.float64(within_ss + np.sum(n * (mean - self.fitted) ** 2))
         self.df_resid = nobs - self.rank
         self.df_model = self.rank - 1
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -195,7 +201,7 @@ class _Fit:
             self.rsquared = 1.0 - self.ssr / self.centered_tss if self.centered_tss > 0 else np.nan
             self.rsquared_adj = (1.0 - (self.nobs - 1) / self.df_resid * (1.0 - self.rsquared)
                                  if self.df_resid > 0 else np.nan)
-            if self.df_model > 0 and self.df_resid > 0:
+            if self.df_model > 0 and self.df_resid > 0 and not self.constant:
                 mse_model = self.ess / self.df_model
                 self.fvalue = mse_model / self.scale
                 self.f_pvalue = float(stats.f.sf(self.fvalue, self.df_model, self.df_resid))
@@ -210,7 +216,7 @@ class _Fit:
             bse = np.sqrt(np.diag(self.normalized_cov)[:count] * self.scale)
             t = params / bse
         if self.df_resid > 0:
-            p = stats.t.sf(np.abs(t), self.df_resid) * 2
+            p = np.where(bse > 0, stats.t.sf(np.abs(t), self.df_resid) * 2, np.nan)
             q = stats.t.ppf(0.975, self.df_resid)
         else:
             p = np.full(count, np.nan)
@@ -334,7 +340,7 @@ def score_fairness_tables(human, system, group, base_group=None) -> tuple[pd.Dat
     null_fitted = null.fitted[c_level]
     with np.errstate(invalid="ignore", divide="ignore"):
         ss_diff = np.sum(c_n * (csd.fitted - null_fitted) ** 2)
-        csd_f = ss_diff / df_diff / csd.scale if df_diff > 0 else np.nan
+        csd_f = ss_diff / df_diff / csd.scale if df_diff > 0 and not csd.constant else np.nan
     csd_p = float(stats.f.sf(csd_f, df_diff, csd.df_resid)) if np.isfinite(csd_f) else np.nan
     with np.errstate(invalid="ignore"):
         r2 = [fits["osa"].rsquared_adj, fits["osd"].rsquared_adj, csd.rsquared_adj - null.rsquared_adj]
@@ -386,14 +392,19 @@ def _warn_undefined_results(k, n, fits, null, df_diff, metrics) -> None:
         warn_undefined("The score fairness tests need at least two groups, but every response is in "
                        f"group {metrics['base_category'].iat[0]!r}: `sig` is NaN. Pass a `group` column "
                        "with two or more values.", stacklevel=4)
+    elif fits["osd"].constant:
+        warn_undefined("The error (system - human) is the same for every response, so R2, `sig` and "
+                       "the coefficient p-values are undefined (NaN).", stacklevel=4)
     elif any(fit.df_resid <= 0 for fit in fits.values()):
-        warn_undefined(f"With {n} responses the models leave no residual degrees of freedom, so R2, "
-                       "p-values and confidence intervals are NaN. Use larger groups.", stacklevel=4)
+        models = ", ".join(name.upper() for name, fit in fits.items() if fit.df_resid <= 0)
+        warn_undefined(f"With {n} responses the {models} model leaves no residual degrees of freedom "
+                       "(one parameter per response), so its R2, p-values and confidence intervals are "
+                       "NaN. Use more responses per group and human score.", stacklevel=4)
     elif metrics["sig"].isna().any() or metrics["R2"].isna().any():
-        warn_undefined("Some score fairness statistics are undefined (NaN): the error is constant "
-                       "(system = human + constant everywhere), or group membership is fully determined "
-                       "by the human score (no degrees of freedom for the conditional test). "
-                       "See `F`, `df_num` and `df_denom` in the result.", stacklevel=4)
+        warn_undefined("Some score fairness statistics are undefined (NaN): the squared error is "
+                       "constant, or group membership is fully determined by the human score (no degrees "
+                       "of freedom for the conditional test). See `F`, `df_num` and `df_denom`.",
+                       stacklevel=4)
     if not fits["csd"].full_rank and k >= 2:
         warn_undefined("Group membership is partly determined by the human score, so the "
                        "conditional score difference coefficients are not unique (statsmodels' "
