@@ -68,7 +68,7 @@ class ScoringAccessor:
         from pdmetrics._tables import attach_info
         from pdmetrics._validation import numeric_values, require_columns
         from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
-        from pdmetrics.scoring.true_score import true_score_evaluation
+        from pdmetrics.scoring.true_score import check_error_variance, true_score_evaluation
 
         frame = self._frame
         systems = require_columns(frame, "system", system)
@@ -76,17 +76,7 @@ class ScoringAccessor:
         if not isinstance(exclude_zero, (bool, np.bool_)):
             raise InvalidInputError(f"`exclude_zero={exclude_zero!r}` must be True or False.")
         if rater_error_variance is not None:
-            if isinstance(rater_error_variance, bool) or not np.isscalar(rater_error_variance):
-                raise InvalidInputError(f"`rater_error_variance={rater_error_variance!r}` must be a number.")
-            try:
-                value = float(rater_error_variance)
-            except (TypeError, ValueError):
-                raise InvalidInputError(f"`rater_error_variance={rater_error_variance!r}` must be a "
-                                        "number.") from None
-            if not np.isfinite(value) or value < 0:
-                raise InvalidInputError(f"`rater_error_variance={rater_error_variance!r}` must be a "
-                                        "finite number >= 0.")
-            rater_error_variance = value
+            rater_error_variance = check_error_variance(rater_error_variance, "rater_error_variance")
         ratings = np.column_stack([numeric_values(frame[name], "raters") for name in rater_names])
         if exclude_zero:
             ratings[ratings == 0] = np.nan

@@ -169,7 +169,7 @@ def rating_statistics(ratings) -> RatingStatistics:
 # --------------------------------------------------------------------------------------
 def _resolve_variance(stats: RatingStatistics, variance_errors) -> float:
     if variance_errors is not None:
-        return _check_variance(variance_errors)
+        return check_error_variance(variance_errors)
     value = stats.variance_of_errors()
     if np.isnan(value):
         warn_undefined("True score evaluations need the rater error variance, but no response has "
@@ -178,16 +178,17 @@ def _resolve_variance(stats: RatingStatistics, variance_errors) -> float:
     return value
 
 
-def _check_variance(value) -> float:
-    if isinstance(value, bool) or not np.isscalar(value):
-        raise InvalidInputError(f"`variance_errors={value!r}` must be a number (the rater error variance).")
+def check_error_variance(value, argument: str = "variance_errors") -> float:
+    """Validate a rater error variance given by the user: a finite number >= 0."""
+    if isinstance(value, (bool, str, bytes)) or not np.isscalar(value):
+        raise InvalidInputError(f"`{argument}={value!r}` must be a number (the rater error variance).")
     try:
         number = float(value)
     except (TypeError, ValueError):
-        raise InvalidInputError(f"`variance_errors={value!r}` must be a number (the rater error "
+        raise InvalidInputError(f"`{argument}={value!r}` must be a number (the rater error "
                                 "variance).") from None
     if not np.isfinite(number) or number < 0:
-        raise InvalidInputError(f"`variance_errors={value!r}` must be a finite number >= 0 (the rater "
+        raise InvalidInputError(f"`{argument}={value!r}` must be a finite number >= 0 (the rater "
                                 "error variance, e.g. from `variance_of_errors` on another sample).")
     return number
 
