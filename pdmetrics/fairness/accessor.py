@@ -93,13 +93,13 @@ class FairnessAccessor:
         groups = require_columns(frame, "group", group)
         h = numeric_values(frame[human], "human")
         s = numeric_values(frame[system], "system")
-        metrics, estimates = [], []
+        metrics, estimates, rows_used = [], [], {}
         for name in groups:
             m, e = score_fairness_tables(h, s, frame[name], base_group)
+            rows_used[name] = m.attrs["pdmetrics"]["rows_used"]
             metrics.append(m.assign(by=name)[["by", *m.columns]])
             estimates.append(e.assign(by=name)[["by", *e.columns]])
         info = {"human": human, "system": system, "group": groups, "base_group": base_group,
-                "rows_used": {name: m.attrs.get("pdmetrics", {}).get("rows_used") for name, m
-                              in zip(groups, metrics)}}
+                "rows_used": rows_used}
         return (attach_info(pd.concat(metrics, ignore_index=True), **info),
                 attach_info(pd.concat(estimates, ignore_index=True), **info))

@@ -68,7 +68,7 @@ class ScoringAccessor:
         from pdmetrics._tables import attach_info
         from pdmetrics._validation import numeric_values, require_columns
         from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
-        from pdmetrics.scoring.true_score import check_error_variance, true_score_evaluation
+        from pdmetrics.scoring.true_score import check_error_variance, columns_matrix, true_score_evaluation
 
         frame = self._frame
         systems = require_columns(frame, "system", system)
@@ -77,10 +77,10 @@ class ScoringAccessor:
             raise InvalidInputError(f"`exclude_zero={exclude_zero!r}` must be True or False.")
         if rater_error_variance is not None:
             rater_error_variance = check_error_variance(rater_error_variance, "rater_error_variance")
-        ratings = np.column_stack([numeric_values(frame[name], "raters") for name in rater_names])
+        ratings = columns_matrix([numeric_values(frame[name], "raters") for name in rater_names])
         if exclude_zero:
             ratings[ratings == 0] = np.nan
-        scores = np.column_stack([numeric_values(frame[name], "system") for name in systems])
+        scores = columns_matrix([numeric_values(frame[name], "system") for name in systems])
         no_system = np.isnan(scores).any(axis=1)
         unrated = np.isnan(ratings).all(axis=1)
         keep = ~(no_system | unrated)
@@ -95,7 +95,9 @@ class ScoringAccessor:
         if len(frame) and not keep.any():
             raise InvalidInputError("No response has both a system score and a rating; check the "
                                     f"`system={systems!r}` and `raters={rater_names!r}` columns.")
-        table = true_score_evaluation(dict(zip(systems, scores[keep].T)), ratings[keep],
+        if dropped:
+            scores, ratings = scores[keep], ratings[keep]
+        table = true_score_evaluation(dict(zip(systems, scores.T)), ratings,
                                       variance_errors=rater_error_variance)
         return attach_info(table, rows_used=int(keep.sum()), rows_excluded=dropped, raters=rater_names,
                            exclude_zero=bool(exclude_zero), rater_error_variance=rater_error_variance)

@@ -59,13 +59,12 @@ def _ratings_matrix(ratings) -> np.ndarray:
     if isinstance(ratings, pd.DataFrame):
         if ratings.shape[1] == 0:
             raise InvalidInputError("`ratings` has no columns: pass at least one rater column.")
-        columns = [numeric_values(ratings.iloc[:, j].rename(ratings.columns[j]), "ratings")
-                   for j in range(ratings.shape[1])]
-        return np.column_stack(columns) if columns[0].size else np.empty((0, len(columns)))
+        return columns_matrix([numeric_values(ratings.iloc[:, j].rename(ratings.columns[j]), "ratings")
+                               for j in range(ratings.shape[1])])
     if isinstance(ratings, pd.Series):
         return as_float_array(ratings, "ratings").reshape(-1, 1)
     try:
-        matrix = np.array(ratings, dtype="float64")
+        matrix = np.array(ratings, dtype="float64", order="F")  # column-major: fast row reductions
     except (TypeError, ValueError):
         raise InvalidInputError("`ratings` must hold numbers (NaN or None for a missing rating); "
                                 "convert them with `pd.to_numeric` first.") from None
@@ -74,6 +73,14 @@ def _ratings_matrix(ratings) -> np.ndarray:
     if matrix.ndim != 2:
         raise InvalidInputError(f"`ratings` must be 2-D (responses x raters); got shape {matrix.shape}.")
     matrix[np.isinf(matrix)] = np.nan
+    return matrix
+
+
+def columns_matrix(columns) -> np.ndarray:
+    """Stack 1-D float arrays as the columns of a new column-major (Fortran-order) matrix."""
+    matrix = np.empty((columns[0].size if columns else 0, len(columns)), dtype="float64", order="F")
+    for j, column in enumerate(columns):
+        matrix[:, j] = column
     return matrix
 
 
@@ -464,4 +471,4 @@ def _systems(systems, n: int) -> tuple[list, np.ndarray]:
         if column.size != n:
             raise InvalidInputError(f"System scores {name!r} have {column.size} values but `ratings` has "
                                     f"{n} rows; pass one score per response.")
-    return names, np.column_stack(columns) if n else np.empty((0, len(names)))
+    return names, columns_matrix(columns)
