@@ -276,3 +276,13 @@ def test_against_rsmtool_if_installed():
         assert list(ours[name].index) == list(expected.index)
         numeric = [c for c in expected.columns if c != "base_category"]
         assert_close(ours[name][numeric], expected[numeric], what=name)
+
+
+def test_rank_deficient_csd_matches_statsmodels_minimum_norm():
+    """Group b is exactly the responses with human score 3: the CSD design is rank-deficient."""
+    rng = np.random.default_rng(1)
+    human = rng.integers(1, 4, 60).astype(float)
+    group = np.where(human == 3, "b", np.where(rng.random(60) < 0.5, "a", "c"))
+    system = human + rng.normal(0, 0.5, 60)
+    with pytest.warns(UndefinedMetricWarning, match="not unique"):
+        _check_against_full_rows(human, system, group)
