@@ -42,6 +42,13 @@ from pdmetrics.scoring.tables import (
     evaluation_table,
     score_distribution_table,
 )
+from pdmetrics.scoring.true_score import (
+    mse_true,
+    prmse_true,
+    true_score_evaluation,
+    true_score_variance,
+    variance_of_errors,
+)
 
 __all__ = [
     "ScoringAccessor",
@@ -78,4 +85,9 @@ __all__ = [
     "scaling_precision_table",
     "scaling_standard_error",
     "spearman_brown",
+    "mse_true",
+    "prmse_true",
+    "true_score_evaluation",
+    "true_score_variance",
+    "variance_of_errors",
 ]

@@ -1,0 +1,565 @@
+"""Score fairness regressions (Loukina, Madnani & Zechner, 2019), as RSMTool 12 fits them.
+
+Three ordinary-least-squares analyses of the error ``e = system - human``:
+
+* **overall score accuracy** (OSA): squared error ``e**2 ~ group``;
+* **overall score difference** (OSD): error ``e ~ group``;
+* **conditional score difference** (CSD): ``e ~ group + C(human)`` against the null model
+  ``e ~ C(human)`` (human score as a categorical factor), compared with a nested F-test.
+
+Groups and human score levels enter as treatment (dummy) codes. The reference group is
+the largest group, ties broken alphabetically, unless ``base_group`` names one; the
+reference human score level is the most frequent score, ties broken by the lowest score.
+
+How it is fitted
+----------------
+Every model here has only categorical regressors, so all rows of one cell (a group, or a
+group x human score pair) share the same design row. The OLS normal equations then only
+need, per cell, the number of rows, the mean of the response and the within-cell sum of
+squares. pdmetrics computes those with ``np.bincount`` in one pass over the data, fits
+statsmodels OLS on the compact design (one row per cell, rows and response weighted by
+``sqrt(n_cell)``, which has exactly the ``X'X`` and ``X'y`` of the full design, hence the
+same singular values, rank, pseudo-inverse and estimates) and adds the within-cell sum of
+squares back to the residual sum of squares. Standard errors, t and F statistics,
+p-values, confidence intervals and (adjusted) R2 are then the full-data OLS numbers, with
+the full-data degrees of freedom. No formula strings are involved, so any column name or
+group label works.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Hashable
+
+import numpy as np
+import pandas as pd
+import statsmodels.api as sm
+from scipy import stats
+
+from pdmetrics._stats import Moments
+from pdmetrics._tables import attach_info, result_table
+from pdmetrics._validation import as_float_array, warn_undefined
+from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
+
+__all__ = [
+    "score_fairness",
+    "score_fairness_estimates",
+    "score_fairness_tables",
+    "rsmtool_fairness_tables",
+    "rsmtool_coefficient_label",
+    "FAIRNESS_METRICS_COLUMNS",
+    "FAIRNESS_ESTIMATES_COLUMNS",
+]
+
+#: Column order of :func:`score_fairness`.
+FAIRNESS_METRICS_COLUMNS = ["model", "metric", "base_category", "N", "R2", "sig", "F", "df_num",
+                            "df_denom", "R2_unadjusted"]
+#: Column order of :func:`score_fairness_estimates`.
+FAIRNESS_ESTIMATES_COLUMNS = ["model", "term", "group", "rsmtool_label", "N", "estimate", "P>[t]",
+                              "[0.025", "0.975]"]
+
+_MODELS = ("osa", "osd", "csd")
+_METRIC_NAMES = {"osa": "Overall score accuracy", "osd": "Overall score difference",
+                 "csd": "Conditional score difference"}
+#: Largest number of columns of the CSD design (groups + human score levels).
+MAX_DESIGN_COLUMNS = 2000
+
+
+# --------------------------------------------------------------------------------------
+# categories
+# --------------------------------------------------------------------------------------
+def _factorize(values) -> tuple[np.ndarray, np.ndarray]:
+    """Codes (-1 for missing) and distinct values; integer-valued floats take a fast path."""
+    if isinstance(values, np.ndarray) and values.dtype.kind == "f" and values.size:
+        finite = np.isfinite(values)
+        low, high = (values[finite].min(), values[finite].max()) if finite.any() else (0.0, 0.0)
+        if high - low <= 100_000 and np.array_equal(values[finite], np.rint(values[finite])):
+            offset = np.where(finite, values - low, -1.0).astype("int64")
+            present = np.flatnonzero(np.bincount(offset[offset >= 0], minlength=int(high - low) + 1))
+            remap = np.full(int(high - low) + 2, -1, dtype="int64")
+            remap[present] = np.arange(present.size)
+            return remap[offset], present + low
+    codes, uniques = pd.factorize(values, use_na_sentinel=True)
+    return codes, np.asarray(uniques, dtype=object)
+
+
+def _ordered_codes(codes: np.ndarray, uniques: np.ndarray, base=None, argument: str = "group"
+                   ) -> tuple[np.ndarray, list, np.ndarray]:
+    """Recode factor codes so that categories are ordered by size, ties by label.
+
+    Sizes descend; equal sizes are ordered by ascending label (RSMTool's rule). ``base``
+    moves that label to the front. Returns ``(codes, labels, counts)`` with the new codes
+    (-1 stays -1), the labels in category order (reference first) and their counts.
+    """
+    counts = np.bincount(codes[codes >= 0], minlength=len(uniques))
+    table = pd.DataFrame({"label": pd.Series(uniques, dtype=object), "count": counts})
+    try:
+        order = table.sort_values(["count", "label"], ascending=[False, True], kind="mergesort").index
+    except TypeError:  # labels of mixed types: compare their text
+        table["text"] = table["label"].map(str)
+        order = table.sort_values(["count", "text"], ascending=[False, True], kind="mergesort").index
+    order = np.asarray(order)
+    if base is not None:
+        matches = [i for i in order if _same_label(table["label"].iat[i], base)]
+        if not matches:
+            shown = ", ".join(repr(table["label"].iat[i]) for i in order[:20])
+            raise InvalidInputError(
+                f"`base_group={base!r}` is not a value of `{argument}`; pass one of the groups "
+                f"present in the data: {shown}.")
+        order = np.concatenate([[matches[0]], [i for i in order if i != matches[0]]]).astype("int64")
+    rank = np.full(len(order) + 1, -1, dtype="int64")  # last entry: code -1 stays -1
+    rank[order] = np.arange(len(order))
+    labels = [table["label"].iat[i] for i in order]
+    return rank[codes], labels, counts[order]
+
+
+def _same_label(label, base) -> bool:
+    try:
+        return bool(label == base)
+    except (TypeError, ValueError):
+        return False
+
+
+def rsmtool_coefficient_label(label) -> str:
+    """The row label RSMTool 12 writes for a group's coefficient.
+
+    RSMTool names the coefficient of group ``label`` by splitting statsmodels' term name
+    ``group[T.<label>]`` on ``"."`` and keeping the second piece, so a label containing a
+    dot is cut at its first dot (``"x.y"`` becomes ``"x"``) and a trailing ``"]"`` is
+    stripped. Numbers are written as their ``repr``.
+
+    Examples
+    --------
+    >>> from pdmetrics.fairness import rsmtool_coefficient_label
+    >>> rsmtool_coefficient_label("Klingon"), rsmtool_coefficient_label("x.y")
+    ('Klingon', 'x')
+    >>> rsmtool_coefficient_label(2.0)
+    '2'
+    """
+    return f"group[T.{_readable(label)}]".split(".")[1].strip("]")
+
+
+def _readable(label) -> str:
+    if isinstance(label, str):
+        return label
+    if isinstance(label, bytes):
+        return label.decode("utf-8", errors="replace")
+    if isinstance(label, np.generic):
+        label = label.item()
+    return repr(label)
+
+
+def _intercept_label(base) -> str:
+    return f"Intercept ({base})"
+
+
+# --------------------------------------------------------------------------------------
+# compact OLS
+# --------------------------------------------------------------------------------------
+def _pool(n: np.ndarray, mean: np.ndarray, m2: np.ndarray, parent: np.ndarray, n_parents: int
+          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Count, mean and centred sum of squares of unions of cells (``parent`` code per cell)."""
+    total = np.bincount(parent, weights=n, minlength=n_parents)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pooled_mean = np.bincount(parent, weights=n * mean, minlength=n_parents) / total
+    between = n * (mean - pooled_mean[parent]) ** 2
+    pooled_m2 = np.bincount(parent, weights=m2 + between, minlength=n_parents)
+    return total, pooled_mean, pooled_m2
+
+
+class _Fit:
+    """Full-data OLS numbers of a categorical-design model fitted on its cells."""
+
+    def __init__(self, design: np.ndarray, n: np.ndarray, mean: np.ndarray, within_ss: float,
+                 centered_tss: float, nobs: int) -> None:
+        weight = np.sqrt(n)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # statsmodels' rank-deficiency warning: reported below
+            result = sm.OLS(mean * weight, design * weight[:, None]).fit(method="pinv")
+        self.params = np.asarray(result.params, dtype="float64")
+        self.normalized_cov = np.asarray(result.normalized_cov_params, dtype="float64")
+        self.rank = int(result.model.rank)
+        self.full_rank = self.rank == design.shape[1]
+        self.nobs = nobs
+        # fitted cell means; the explained sum of squares is summed directly (not TSS - SSR) so
+        # that a model explaining nothing gives exactly F = 0 and p = 1
+        self.fitted = design @ self.params
+        grand_mean = np.sum(n * mean) / np.sum(n)
+        self.centered_tss = np.float64(centered_tss)
+        # a constant response (e.g. system = human + c): every sum of squares is exactly 0,
+        # and F, R2 and the t-tests are undefined (not float noise over float noise)
+        self.constant = not self.centered_tss > 0
+        if self.constant:
+            self.ess = self.ssr = np.float64(0.0)
+        else:
+            self.ess = np.float64(np.sum(n * (self.fitted - grand_mean) ** 2))
+            self.ssr = np.float64(within_ss + np.sum(n * (mean - self.fitted) ** 2))
+        self.df_resid = nobs - self.rank
+        self.df_model = self.rank - 1
+        with np.errstate(invalid="ignore", divide="ignore"):
+            self.scale = self.ssr / self.df_resid if self.df_resid > 0 else np.nan
+            self.rsquared = 1.0 - self.ssr / self.centered_tss if self.centered_tss > 0 else np.nan
+            self.rsquared_adj = (1.0 - (self.nobs - 1) / self.df_resid * (1.0 - self.rsquared)
+                                 if self.df_resid > 0 else np.nan)
+            if self.df_model > 0 and self.df_resid > 0 and not self.constant:
+                mse_model = self.ess / self.df_model
+                self.fvalue = mse_model / self.scale
+                self.f_pvalue = float(stats.f.sf(self.fvalue, self.df_model, self.df_resid))
+            else:
+                self.fvalue = np.nan
+                self.f_pvalue = np.nan
+
+    def coefficients(self, count: int) -> dict[str, np.ndarray]:
+        """Estimate, p-value and 95% CI of the first ``count`` parameters."""
+        params = self.params[:count]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            bse = np.sqrt(np.diag(self.normalized_cov)[:count] * self.scale)
+            t = params / bse
+        if self.df_resid > 0:
+            p = np.where(bse > 0, stats.t.sf(np.abs(t), self.df_resid) * 2, np.nan)
+            q = stats.t.ppf(0.975, self.df_resid)
+        else:
+            p = np.full(count, np.nan)
+            q = np.nan
+        return {"estimate": params, "P>[t]": p, "[0.025": params - q * bse, "0.975]": params + q * bse}
+
+
+def _treatment_design(codes_a: np.ndarray, k_a: int, codes_b: np.ndarray | None = None,
+                      k_b: int = 0) -> np.ndarray:
+    """Design rows ``[1, dummies of a (k_a - 1), dummies of b (k_b - 1)]`` for given cell codes."""
+    width = k_a + (k_b - 1 if codes_b is not None else 0)
+    design = np.zeros((codes_a.size, width))
+    design[:, 0] = 1.0
+    rows = np.arange(codes_a.size)
+    has_a = codes_a > 0
+    design[rows[has_a], codes_a[has_a]] = 1.0
+    if codes_b is not None:
+        has_b = codes_b > 0
+        design[rows[has_b], k_a - 1 + codes_b[has_b]] = 1.0
+    return design
+
+
+# --------------------------------------------------------------------------------------
+# input
+# --------------------------------------------------------------------------------------
+def _group_series(group, size: int) -> pd.Series:
+    if isinstance(group, pd.Series):
+        series = group.reset_index(drop=True)
+    else:
+        values = np.asarray(group, dtype=object) if not isinstance(group, np.ndarray) else group
+        if values.ndim != 1:
+            raise InvalidInputError(f"`group` must be one-dimensional; got shape {values.shape}.")
+        series = pd.Series(values)
+    if len(series) != size:
+        raise InvalidInputError(f"`group` has {len(series)} values but `human` has {size}; pass "
+                                "one group label per response.")
+    return series
+
+
+def _prepare(human, system, group, base_group):
+    h = as_float_array(human, "human")
+    s = as_float_array(system, "system")
+    if h.shape != s.shape:
+        raise InvalidInputError(f"`human` has {h.size} values but `system` has {s.size}; pass "
+                                "paired scores of equal length.")
+    group_codes, group_uniques = _factorize(_group_series(group, h.size))
+    missing_group = group_codes < 0
+    missing_score = ~(np.isfinite(h) & np.isfinite(s))
+    drop = missing_group | missing_score
+    n_dropped = int(np.count_nonzero(drop))
+    if n_dropped:
+        warnings.warn(
+            f"{n_dropped} of {h.size} responses were left out of the score fairness analyses: "
+            f"{int(np.count_nonzero(missing_score))} without a numeric human and system score, "
+            f"{int(np.count_nonzero(missing_group & ~missing_score))} (more) without a group. "
+            "Drop or fill those rows first to silence this warning.", ExcludedRowsWarning, stacklevel=4)
+        keep = ~drop
+        h, s, group_codes = h[keep], s[keep], group_codes[keep]
+    if h.size == 0:
+        raise InvalidInputError("No response has a numeric human score, a numeric system score and a "
+                                "group; the score fairness analyses need at least one.")
+    group_codes, group_labels, group_counts = _ordered_codes(group_codes, group_uniques, base_group, "group")
+    level_codes, level_labels, _ = _ordered_codes(*_factorize(h), None, "human")
+    return h, s, group_codes, group_labels, group_counts, level_codes, len(level_labels), n_dropped
+
+
+# --------------------------------------------------------------------------------------
+# the analyses
+# --------------------------------------------------------------------------------------
+def score_fairness_tables(human, system, group, base_group=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Fit the OSA, OSD and CSD models once and return both result tables.
+
+    Returns ``(metrics, estimates)``: the tables of :func:`score_fairness` and
+    :func:`score_fairness_estimates` (see those for the columns and the parameters).
+    """
+    h, s, g, labels, g_counts, lv, n_levels, n_dropped = _prepare(human, system, group, base_group)
+    k = len(labels)
+    n = h.size
+    if k + n_levels - 1 > MAX_DESIGN_COLUMNS:
+        raise InvalidInputError(
+            f"`human` has {n_levels} distinct scores; the conditional score difference model treats "
+            f"each as a category, which needs {k + n_levels - 1} columns (at most {MAX_DESIGN_COLUMNS}). "
+            "Round the human scores (e.g. `np.rint`) or bin them first.")
+    error = s - h
+    squared = error * error
+
+    # cells: group x human score level
+    n_cells = k * n_levels
+    cell = g * n_levels + lv
+    m = Moments.from_arrays(error, squared, cell, n_cells)
+    present = np.flatnonzero(m.n > 0)
+    c_n = m.n[present].astype("float64")
+    c_group = present // n_levels
+    c_level = present % n_levels
+    err_mean, err_m2 = m.mean_x[present], m.m2_x[present]
+    sq_mean, sq_m2 = m.mean_y[present], m.m2_y[present]
+
+    # pooled statistics per group, per level and overall
+    zeros = np.zeros(present.size, dtype="int64")
+    gn, g_err_mean, g_err_m2 = _pool(c_n, err_mean, err_m2, c_group, k)
+    _, g_sq_mean, g_sq_m2 = _pool(c_n, sq_mean, sq_m2, c_group, k)
+    ln, l_err_mean, l_err_m2 = _pool(c_n, err_mean, err_m2, c_level, n_levels)
+    _, _, tss_err = _pool(c_n, err_mean, err_m2, zeros, 1)
+    _, _, tss_sq = _pool(c_n, sq_mean, sq_m2, zeros, 1)
+
+    group_design = _treatment_design(np.arange(k), k)
+    fits = {
+        "osa": _Fit(group_design, gn, g_sq_mean, float(g_sq_m2.sum()), tss_sq[0], n),
+        "osd": _Fit(group_design, gn, g_err_mean, float(g_err_m2.sum()), tss_err[0], n),
+        "csd": _Fit(_treatment_design(c_group, k, c_level, n_levels), c_n, err_mean,
+                    float(err_m2.sum()), tss_err[0], n),
+    }
+    null = _Fit(_treatment_design(np.arange(n_levels), n_levels), ln, l_err_mean, float(l_err_m2.sum()),
+                tss_err[0], n)
+
+    # metrics table
+    csd = fits["csd"]
+    df_diff = null.df_resid - csd.df_resid
+    # nested F-test (statsmodels' anova_lm): the extra sum of squares of the full model is
+    # sum n_c (fitted_full - fitted_null)**2 over cells, the null fit being the level means
+    null_fitted = null.fitted[c_level]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ss_diff = np.sum(c_n * (csd.fitted - null_fitted) ** 2)
+        csd_f = ss_diff / df_diff / csd.scale if df_diff > 0 and not csd.constant else np.nan
+    csd_p = float(stats.f.sf(csd_f, df_diff, csd.df_resid)) if np.isfinite(csd_f) else np.nan
+    with np.errstate(invalid="ignore"):
+        r2 = [fits["osa"].rsquared_adj, fits["osd"].rsquared_adj, csd.rsquared_adj - null.rsquared_adj]
+        r2_plain = [fits["osa"].rsquared, fits["osd"].rsquared, csd.rsquared - null.rsquared]
+    sig = [fits["osa"].f_pvalue, fits["osd"].f_pvalue, csd_p]
+    metrics = result_table({
+        "model": list(_MODELS),
+        "metric": [_METRIC_NAMES[name] for name in _MODELS],
+        "base_category": [labels[0]] * 3,
+        "N": [n] * 3,
+        "R2": r2,
+        "sig": sig,
+        "F": [fits["osa"].fvalue, fits["osd"].fvalue, csd_f],
+        "df_num": [fits["osa"].df_model, fits["osd"].df_model, df_diff],
+        "df_denom": [fits["osa"].df_resid, fits["osd"].df_resid, csd.df_resid],
+        "R2_unadjusted": r2_plain,
+    }, FAIRNESS_METRICS_COLUMNS, integer_columns=("N", "df_num", "df_denom"))
+    metrics["base_category"] = metrics["base_category"].astype(object)
+
+    # coefficient table
+    pieces = []
+    for name in _MODELS:
+        coefficients = fits[name].coefficients(k)
+        pieces.append({
+            "model": [name] * k,
+            "term": ["Intercept"] + ["group"] * (k - 1),
+            "group": labels,
+            "rsmtool_label": [_intercept_label(labels[0])]
+            + [rsmtool_coefficient_label(v) for v in labels[1:]],
+            "N": g_counts,
+            **coefficients,
+        })
+    estimates = result_table({column: np.concatenate([np.asarray(p[column], dtype=object)
+                                                      if column in ("group",) else np.asarray(p[column])
+                                                      for p in pieces])
+                              for column in FAIRNESS_ESTIMATES_COLUMNS},
+                             FAIRNESS_ESTIMATES_COLUMNS, integer_columns=("N",))
+    for column in ("estimate", "P>[t]", "[0.025", "0.975]"):
+        estimates[column] = estimates[column].astype("float64")
+
+    _warn_undefined_results(k, n, fits, null, df_diff, metrics)
+    info = {"rows_used": n, "rows_excluded": n_dropped, "base_group": labels[0],
+            "human_levels": n_levels}
+    return attach_info(metrics, **info), attach_info(estimates, **info)
+
+
+def _warn_undefined_results(k, n, fits, null, df_diff, metrics) -> None:
+    if k < 2:
+        warn_undefined("The score fairness tests need at least two groups, but every response is in "
+                       f"group {metrics['base_category'].iat[0]!r}: `sig` is NaN. Pass a `group` column "
+                       "with two or more values.", stacklevel=4)
+    elif fits["osd"].constant:
+        warn_undefined("The error (system - human) is the same for every response, so R2, `sig` and "
+                       "the coefficient p-values are undefined (NaN).", stacklevel=4)
+    elif any(fit.df_resid <= 0 for fit in fits.values()):
+        models = ", ".join(name.upper() for name, fit in fits.items() if fit.df_resid <= 0)
+        warn_undefined(f"With {n} responses the {models} model leaves no residual degrees of freedom "
+                       "(one parameter per response), so its R2, p-values and confidence intervals are "
+                       "NaN. Use more responses per group and human score.", stacklevel=4)
+    elif metrics["sig"].isna().any() or metrics["R2"].isna().any():
+        warn_undefined("Some score fairness statistics are undefined (NaN): the squared error is "
+                       "constant, or group membership is fully determined by the human score (no degrees "
+                       "of freedom for the conditional test). See `F`, `df_num` and `df_denom`.",
+                       stacklevel=4)
+    if not fits["csd"].full_rank and k >= 2:
+        warn_undefined("Group membership is partly determined by the human score, so the "
+                       "conditional score difference coefficients are not unique (statsmodels' "
+                       "minimum-norm solution is reported, as RSMTool does).", stacklevel=4)
+
+
+def score_fairness(human, system, group, base_group=None) -> pd.DataFrame:
+    """Loukina et al.'s (2019) score fairness metrics, as RSMTool's ``fairness_metrics_by_<G>``.
+
+    Three OLS regressions of the error ``e = system - human`` on group membership
+    (treatment-coded, reference group first): overall score accuracy ``e**2 ~ group``,
+    overall score difference ``e ~ group``, and conditional score difference
+    ``e ~ group + C(human)`` compared with ``e ~ C(human)``.
+
+    Parameters
+    ----------
+    human, system : array-like
+        Paired human and system scores (RSMTool uses the trimmed system score,
+        ``raw_trim`` or ``scale_trim``). Rows where either is missing are left out, with an
+        :class:`~pdmetrics.ExcludedRowsWarning`.
+    group : array-like
+        Group label of each response (any hashable values; labels containing dots,
+        spaces or brackets are kept intact). Rows with a missing label are left out.
+    base_group : optional
+        Reference group. Default: the largest group, ties broken alphabetically.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per model, columns ``model`` (``osa``, ``osd``, ``csd``), ``metric``
+        (RSMTool's name), ``base_category``, ``N`` (rows used), ``R2`` (RSMTool's ``R2``:
+        the *adjusted* R2, which can be negative; for CSD the difference of the adjusted R2
+        of the two models), ``sig`` (p-value of the model's F-test; for CSD of the nested
+        F-test), ``F``, ``df_num``, ``df_denom`` (its statistic and degrees of freedom) and
+        ``R2_unadjusted`` (the plain R2, or its difference for CSD).
+
+    Raises
+    ------
+    InvalidInputError
+        When ``base_group`` is not a group in the data, no row is usable, or the human
+        scores have more than 2000 distinct values (the CSD model would be too wide).
+
+    Warns
+    -----
+    UndefinedMetricWarning
+        When ``sig`` (or ``R2``) is undefined: a single group, no residual degrees of
+        freedom, or constant errors.
+
+    See Also
+    --------
+    score_fairness_estimates : the coefficient tables of the same models.
+
+    Examples
+    --------
+    >>> from pdmetrics.fairness import score_fairness
+    >>> human = [1, 2, 3, 4, 2, 3, 4, 5, 3, 3, 2, 4, 3]
+    >>> system = [1.2, 2.2, 2.9, 3.7, 2.5, 3.1, 3.6, 4.4, 3.3, 2.8, 2.1, 4.3, 3.0]
+    >>> group = ["big"] * 5 + ["x.y"] * 4 + ["z"] * 4
+    >>> table = score_fairness(human, system, group)
+    >>> table[["model", "base_category", "N", "R2", "sig"]].round(4)
+      model base_category   N      R2     sig
+    0   osa           big  13  0.0523  0.3072
+    1   osd           big  13 -0.0494  0.5115
+    2   csd           big  13 -0.2050  0.9523
+    """
+    return score_fairness_tables(human, system, group, base_group)[0]
+
+
+def score_fairness_estimates(human, system, group, base_group=None) -> pd.DataFrame:
+    """Coefficients of the score fairness models, as RSMTool's ``estimates_<model>_by_<G>``.
+
+    Parameters are those of :func:`score_fairness`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per model and group: ``model`` (``osa``, ``osd``, ``csd``), ``term``
+        (``"Intercept"`` for the reference group, ``"group"`` for the others), ``group``
+        (the full label), ``rsmtool_label`` (the row label RSMTool writes:
+        ``"Intercept (<base>)"``, and group labels cut at their first ``"."``), ``N`` (rows
+        in the group), ``estimate`` (the intercept: the reference group's mean of the
+        response, at the reference human score for CSD; the others: difference from the
+        reference group), ``P>[t]`` (two-sided t-test p-value), ``[0.025`` and ``0.975]``
+        (95% confidence interval). Groups follow the category order (reference first,
+        then by size, ties alphabetically).
+
+    Examples
+    --------
+    >>> from pdmetrics.fairness import score_fairness_estimates
+    >>> human = [2, 3, 2, 3]
+    >>> system = [1, 1.5, 3, 3.5]
+    >>> group = ["Klingon", "Klingon", "Esperanto", "Esperanto"]
+    >>> table = score_fairness_estimates(human, system, group)
+    >>> table[["model", "term", "group", "estimate"]].round(4)
+      model       term      group  estimate
+    0   osa  Intercept  Esperanto     0.625
+    1   osa      group    Klingon     1.000
+    2   osd  Intercept  Esperanto     0.750
+    3   osd      group    Klingon    -2.000
+    4   csd  Intercept  Esperanto     1.000
+    5   csd      group    Klingon    -2.000
+    """
+    return score_fairness_tables(human, system, group, base_group)[1]
+
+
+def rsmtool_fairness_tables(metrics: pd.DataFrame, estimates: pd.DataFrame, group_name: Hashable,
+                            labels: str = "rsmtool") -> dict[str, pd.DataFrame]:
+    """Lay the score fairness tables out as RSMTool writes its files.
+
+    Parameters
+    ----------
+    metrics, estimates : pandas.DataFrame
+        Results of :func:`score_fairness` and :func:`score_fairness_estimates` (or of
+        :func:`score_fairness_tables`).
+    group_name : str
+        Name of the group column, used in the table names.
+    labels : {"rsmtool", "full"}, default "rsmtool"
+        Row labels of the coefficient tables: RSMTool's (group labels cut at their first
+        ``"."``) or the full group labels.
+
+    Returns
+    -------
+    dict of pandas.DataFrame
+        ``fairness_metrics_by_<G>`` (index ``R2``, ``sig``; columns the three metric names
+        and ``base_category``) and ``estimates_{osa,osd,csd}_by_<G>`` (index the
+        coefficient labels; columns ``estimate, P>[t], [0.025, 0.975]``). Write them with
+        ``frame.to_csv(path)`` (index included) to get RSMTool's files.
+
+    Examples
+    --------
+    >>> from pdmetrics.fairness import score_fairness_tables, rsmtool_fairness_tables
+    >>> metrics, estimates = score_fairness_tables([2, 3, 2, 3, 4], [1, 1.5, 3, 3.5, 4],
+    ...                                            ["K", "K", "E", "E", "E"])
+    >>> tables = rsmtool_fairness_tables(metrics, estimates, "L1")
+    >>> sorted(tables)
+    ['estimates_csd_by_L1', 'estimates_osa_by_L1', 'estimates_osd_by_L1', 'fairness_metrics_by_L1']
+    >>> tables["estimates_osd_by_L1"].index.tolist()
+    ['Intercept (E)', 'K']
+    """
+    if labels not in ("rsmtool", "full"):
+        raise InvalidInputError(f"labels={labels!r}: use 'rsmtool' (RSMTool's row labels) or 'full'.")
+    layout = metrics.set_index("metric")[["R2", "sig"]].T
+    layout = layout[[_METRIC_NAMES[name] for name in _MODELS]]
+    layout.columns.name = None
+    layout["base_category"] = metrics["base_category"].iat[0]
+    tables = {}
+    for name in _MODELS:
+        part = estimates[estimates["model"] == name]
+        if labels == "rsmtool":
+            index = part["rsmtool_label"].tolist()
+        else:
+            index = [_intercept_label(g) if t == "Intercept" else _readable(g)
+                     for t, g in zip(part["term"], part["group"])]
+        frame = part[["estimate", "P>[t]", "[0.025", "0.975]"]].copy()
+        frame.index = pd.Index(index, dtype=object)
+        tables[f"estimates_{name}_by_{group_name}"] = frame
+    tables[f"fairness_metrics_by_{group_name}"] = layout
+    return tables

@@ -1,0 +1,474 @@
+"""Evaluation against true scores: rater error variance, true score variance, MSE and PRMSE.
+
+Test theory sees each human rating as the response's true score plus a rater error. With
+several ratings of some responses, the error variance, the variance of the true scores and
+the mean squared error of a system score against the true score can be estimated. The
+formulas are Matt S. Johnson's general multi-rater estimators that RSMTool 12 implements
+(Loukina et al., 2020): any number of rater columns, any pattern of missing ratings.
+
+Notation, for response ``i`` with ``c_i`` ratings of mean ``Hbar_i`` and system score
+``M_i``; ``N`` responses, ``c. = sum c_i`` ratings, ``Hbar`` the mean of all ratings:
+
+* rater error variance ``s2_e = sum_i sum_j (H_ij - Hbar_i)**2 / sum_i (c_i - 1)``, over the
+  responses with two or more ratings (the pooled within-response variance);
+* true score variance ``s2_T = (sum_i c_i (Hbar_i - Hbar)**2 - (N - 1) s2_e)
+  / (c. - sum_i c_i**2 / c.)``;
+* ``MSE(T|M) = (sum_i c_i (Hbar_i - M_i)**2 - N s2_e) / c.``;
+* ``PRMSE = 1 - MSE(T|M) / s2_T``.
+
+Ratings are passed as a 2-D array-like (one row per response, one column per rater, NaN
+for a missing rating) or as a DataFrame of rater columns; a 1-D array is one rater.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from pdmetrics._tables import result_table
+from pdmetrics._validation import as_float_array, numeric_values, warn_undefined
+from pdmetrics.errors import InvalidInputError
+
+__all__ = [
+    "variance_of_errors",
+    "true_score_variance",
+    "mse_true",
+    "prmse_true",
+    "true_score_evaluation",
+    "RatingStatistics",
+    "rating_statistics",
+    "TRUE_SCORE_COLUMNS",
+]
+
+#: Column order of :func:`true_score_evaluation` (RSMTool's ``true_score_eval``).
+TRUE_SCORE_COLUMNS = ["system", "N", "N raters", "N single", "N multiple", "Variance of errors",
+                      "True score var", "MSE true", "PRMSE true"]
+
+_VE_OPTION = ("pass the rater error variance estimated on another sample "
+              "(`variance_errors=`; `rater_error_variance=` in `df.scoring.true_score`)")
+
+
+# --------------------------------------------------------------------------------------
+# statistics
+# --------------------------------------------------------------------------------------
+def _ratings_matrix(ratings) -> np.ndarray:
+    """Ratings as a new 2-D float array (responses x raters), NaN for a missing rating."""
+    if isinstance(ratings, pd.DataFrame):
+        if ratings.shape[1] == 0:
+            raise InvalidInputError("`ratings` has no columns: pass at least one rater column.")
+        return columns_matrix([numeric_values(ratings.iloc[:, j].rename(ratings.columns[j]), "ratings")
+                               for j in range(ratings.shape[1])])
+    if isinstance(ratings, pd.Series):
+        return as_float_array(ratings, "ratings").reshape(-1, 1)
+    try:
+        matrix = np.array(ratings, dtype="float64", order="F")  # column-major: fast row reductions
+    except (TypeError, ValueError):
+        raise InvalidInputError("`ratings` must hold numbers (NaN or None for a missing rating); "
+                                "convert them with `pd.to_numeric` first.") from None
+    if matrix.ndim == 1:
+        matrix = matrix.reshape(-1, 1)
+    if matrix.ndim != 2:
+        raise InvalidInputError(f"`ratings` must be 2-D (responses x raters); got shape {matrix.shape}.")
+    matrix[np.isinf(matrix)] = np.nan
+    return matrix
+
+
+def columns_matrix(columns) -> np.ndarray:
+    """Stack 1-D float arrays as the columns of a new column-major (Fortran-order) matrix."""
+    matrix = np.empty((columns[0].size if columns else 0, len(columns)), dtype="float64", order="F")
+    for j, column in enumerate(columns):
+        matrix[:, j] = column
+    return matrix
+
+
+@dataclass(frozen=True)
+class RatingStatistics:
+    """Sums over responses of the ratings matrix that the true-score formulas need.
+
+    Attributes
+    ----------
+    n : int
+        Responses (rows, rated or not).
+    n_unrated : int
+        Responses without any rating.
+    n_raters : int
+        Largest number of ratings of one response.
+    n_single, n_multiple : int
+        Responses with exactly one rating / with two or more.
+    n_ratings : int
+        Total number of ratings ``c.``.
+    sum_c_squared : float
+        ``sum_i c_i**2``.
+    within_ss : float
+        ``sum_i sum_j (H_ij - Hbar_i)**2`` over responses with two or more ratings.
+    within_df : int
+        ``sum_i (c_i - 1)`` over the same responses.
+    between_ss : float
+        ``sum_i c_i (Hbar_i - Hbar)**2`` (NaN if a response has no rating).
+    counts, means : ndarray
+        ``c_i`` and ``Hbar_i`` per response (NaN mean for an unrated response).
+    """
+
+    n: int
+    n_unrated: int
+    n_raters: int
+    n_single: int
+    n_multiple: int
+    n_ratings: int
+    sum_c_squared: float
+    within_ss: float
+    within_df: int
+    between_ss: float
+    counts: np.ndarray
+    means: np.ndarray
+
+    def variance_of_errors(self) -> float:
+        """Pooled within-response variance; NaN when no response has two ratings."""
+        return float(self.within_ss / self.within_df) if self.within_df > 0 else np.nan
+
+
+def rating_statistics(ratings) -> RatingStatistics:
+    """Compute :class:`RatingStatistics` of a ratings matrix (one vectorized pass).
+
+    Examples
+    --------
+    >>> from pdmetrics.scoring.true_score import rating_statistics
+    >>> stats = rating_statistics([[1, 2], [2, 2], [3, None], [4, 4], [5, 4]])
+    >>> stats.n, stats.n_single, stats.n_multiple, stats.n_ratings, stats.within_ss
+    (5, 1, 4, 9, 1.0)
+    """
+    matrix = _ratings_matrix(ratings)
+    rated = ~np.isnan(matrix)
+    counts = rated.sum(axis=1)
+    totals = np.where(rated, matrix, 0.0).sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means = totals / counts
+    deviations = np.where(rated, matrix - means[:, None], 0.0)
+    row_ss = (deviations * deviations).sum(axis=1)
+    multiple = counts > 1
+    n_ratings = int(counts.sum())
+    if n_ratings and not (counts == 0).any():
+        grand_mean = totals.sum() / n_ratings
+        between_ss = float(np.sum(counts * (means - grand_mean) ** 2))
+    else:
+        between_ss = np.nan
+    return RatingStatistics(
+        n=int(matrix.shape[0]),
+        n_unrated=int(np.count_nonzero(counts == 0)),
+        n_raters=int(counts.max()) if counts.size else 0,
+        n_single=int(np.count_nonzero(counts == 1)),
+        n_multiple=int(np.count_nonzero(multiple)),
+        n_ratings=n_ratings,
+        sum_c_squared=float(np.sum(counts.astype("float64") ** 2)),
+        within_ss=float(row_ss[multiple].sum()),
+        within_df=int(np.sum(counts[multiple] - 1)),
+        between_ss=between_ss,
+        counts=counts,
+        means=means,
+    )
+
+
+# --------------------------------------------------------------------------------------
+# formulas
+# --------------------------------------------------------------------------------------
+def _resolve_variance(stats: RatingStatistics, variance_errors) -> float:
+    if variance_errors is not None:
+        return check_error_variance(variance_errors)
+    value = stats.variance_of_errors()
+    if np.isnan(value):
+        warn_undefined("True score evaluations need the rater error variance, but no response has "
+                       f"two or more ratings; returning NaN. Add a second rater's scores, or "
+                       f"{_VE_OPTION}.", stacklevel=4)
+    return value
+
+
+def check_error_variance(value, argument: str = "variance_errors") -> float:
+    """Validate a rater error variance given by the user: a finite number >= 0."""
+    if isinstance(value, (bool, str, bytes)) or not np.isscalar(value):
+        raise InvalidInputError(f"`{argument}={value!r}` must be a number (the rater error variance).")
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"`{argument}={value!r}` must be a number (the rater error "
+                                "variance).") from None
+    if not np.isfinite(number) or number < 0:
+        raise InvalidInputError(f"`{argument}={value!r}` must be a finite number >= 0 (the rater "
+                                "error variance, e.g. from `variance_of_errors` on another sample).")
+    return number
+
+
+def _warn_unrated(stats: RatingStatistics, what: str) -> None:
+    if stats.n_unrated:
+        warn_undefined(f"{stats.n_unrated} of {stats.n} responses have no rating, so {what} is NaN "
+                       "(as RSMTool). Drop the unrated responses first (df.scoring.true_score does).",
+                       stacklevel=4)
+
+
+def _true_variance(stats: RatingStatistics, variance: float) -> float:
+    denominator = stats.n_ratings - (stats.sum_c_squared / stats.n_ratings if stats.n_ratings else np.nan)
+    if np.isnan(variance) or np.isnan(stats.between_ss) or not denominator > 0:
+        return np.nan
+    return float((stats.between_ss - (stats.n - 1) * variance) / denominator)
+
+
+def _system_sse(stats: RatingStatistics, systems: np.ndarray) -> np.ndarray:
+    """``sum_i c_i (Hbar_i - M_i)**2`` for each column of ``systems`` (NaN if any value is missing)."""
+    with np.errstate(invalid="ignore"):
+        return np.sum(stats.counts[:, None] * (stats.means[:, None] - systems) ** 2, axis=0)
+
+
+def _mse(stats: RatingStatistics, sse: np.ndarray, variance: float) -> np.ndarray:
+    if not stats.n_ratings:
+        return np.full(sse.shape, np.nan)
+    return (sse - stats.n * variance) / stats.n_ratings
+
+
+def _prmse(mse: np.ndarray, true_variance: float) -> np.ndarray:
+    if not (np.isfinite(true_variance) and true_variance != 0):
+        return np.full(np.shape(mse), np.nan)
+    return 1.0 - mse / true_variance
+
+
+def _system_matrix(system, n: int, argument: str = "system") -> np.ndarray:
+    values = as_float_array(system, argument)
+    if values.size != n:
+        raise InvalidInputError(f"`{argument}` has {values.size} values but `ratings` has {n} rows; pass "
+                                "one system score per response.")
+    return values.reshape(-1, 1)
+
+
+def _warn_system(values: np.ndarray, names) -> None:
+    missing = np.isnan(values).any(axis=0)
+    for name, flag in zip(names, missing):
+        if flag:
+            warn_undefined(f"System scores `{name}` contain missing values, so its MSE true and PRMSE "
+                           "are NaN (as RSMTool). Drop those responses first.", stacklevel=4)
+
+
+def _warn_true_variance(true_variance: float, variance: float, stats: RatingStatistics) -> None:
+    if not np.isnan(variance) and not stats.n_unrated and not (np.isfinite(true_variance)
+                                                               and true_variance != 0):
+        warn_undefined("The true score variance is 0 or undefined (fewer than two responses, or all "
+                       "ratings equal), so PRMSE is NaN.", stacklevel=4)
+
+
+# --------------------------------------------------------------------------------------
+# public functions
+# --------------------------------------------------------------------------------------
+def variance_of_errors(ratings) -> float:
+    """Rater error variance: the pooled within-response variance of the ratings.
+
+    ``sum_i sum_j (H_ij - Hbar_i)**2 / sum_i (c_i - 1)`` over the responses with two or
+    more ratings, which is RSMTool's weighted average of the per-response variances
+    (``ddof=1``) with weights ``c_i - 1``. With two raters it is half the mean squared
+    difference between them.
+
+    Parameters
+    ----------
+    ratings : array-like, shape (n_responses, n_raters)
+        Human ratings, NaN (or None) for a missing rating.
+
+    Returns
+    -------
+    float
+        The variance; NaN with an :class:`~pdmetrics.UndefinedMetricWarning` when no
+        response has two ratings (RSMTool returns None).
+
+    Examples
+    --------
+    >>> from pdmetrics.scoring import variance_of_errors
+    >>> variance_of_errors([[1, 2], [2, 2], [3, None], [4, 4], [5, 4]])
+    0.25
+    """
+    return _resolve_variance(rating_statistics(ratings), None)
+
+
+def true_score_variance(ratings, variance_errors: float | None = None) -> float:
+    """Variance of the true scores, from ratings with any number of raters per response.
+
+    ``(sum_i c_i (Hbar_i - Hbar)**2 - (N - 1) s2_e) / (c. - sum_i c_i**2 / c.)`` with
+    ``c_i`` the number of ratings of response ``i``, ``Hbar_i`` their mean, ``Hbar`` the
+    mean of all ratings, ``c.`` their number and ``s2_e`` the rater error variance.
+
+    Parameters
+    ----------
+    ratings : array-like, shape (n_responses, n_raters)
+        Human ratings, NaN for a missing rating.
+    variance_errors : float, optional
+        Rater error variance; default: :func:`variance_of_errors` of ``ratings``.
+
+    Returns
+    -------
+    float
+        The variance; NaN (with a warning) when the error variance cannot be estimated
+        (only single ratings and no ``variance_errors``; RSMTool returns None), when a
+        response has no rating, or for fewer than two ratings.
+
+    Examples
+    --------
+    >>> from pdmetrics.scoring import true_score_variance
+    >>> true_score_variance([[1, 2], [2, 2], [3, None], [4, 4], [5, 4]])
+    1.6875
+    """
+    stats = rating_statistics(ratings)
+    variance = _resolve_variance(stats, variance_errors)
+    _warn_unrated(stats, "the true score variance")
+    value = _true_variance(stats, variance)
+    if np.isnan(value) and not np.isnan(variance) and not stats.n_unrated:
+        warn_undefined("The true score variance is undefined for fewer than two ratings.", stacklevel=2)
+    return value
+
+
+def mse_true(system, ratings, variance_errors: float | None = None) -> float:
+    """Mean squared error of system scores as predictions of the true scores.
+
+    ``MSE(T|M) = (sum_i c_i (Hbar_i - M_i)**2 - N s2_e) / c.``
+
+    Parameters
+    ----------
+    system : array-like, shape (n_responses,)
+        System scores.
+    ratings : array-like, shape (n_responses, n_raters)
+        Human ratings, NaN for a missing rating.
+    variance_errors : float, optional
+        Rater error variance; default: :func:`variance_of_errors` of ``ratings``.
+
+    Returns
+    -------
+    float
+        The MSE (can be negative in small samples); NaN (with a warning) when the error
+        variance cannot be estimated, or a system score or a response's ratings are all
+        missing.
+
+    Examples
+    --------
+    >>> from pdmetrics.scoring import mse_true
+    >>> round(mse_true([1.2, 2.1, 2.9, 4.2, 4.4], [[1, 2], [2, 2], [3, None], [4, 4], [5, 4]]), 6)
+    -0.104444
+    """
+    stats = rating_statistics(ratings)
+    systems = _system_matrix(system, stats.n)
+    variance = _resolve_variance(stats, variance_errors)
+    _warn_unrated(stats, "MSE true")
+    _warn_system(systems, ["system"])
+    return float(_mse(stats, _system_sse(stats, systems), variance)[0])
+
+
+def prmse_true(system, ratings, variance_errors: float | None = None) -> float:
+    """Proportional reduction in mean squared error for true scores (PRMSE).
+
+    ``PRMSE = 1 - MSE(T|M) / s2_T``: the share of true-score variance the system scores
+    explain. It is usually between 0 and 1, but is negative for a very poor system and
+    can exceed 1 when the rater error variance is poorly estimated (small samples); no
+    clipping is applied, as in RSMTool.
+
+    Parameters
+    ----------
+    system : array-like, shape (n_responses,)
+        System scores.
+    ratings : array-like, shape (n_responses, n_raters) or (n_responses,)
+        Human ratings, NaN for a missing rating; a 1-D array is a single rater (then
+        ``variance_errors`` is needed).
+    variance_errors : float, optional
+        Rater error variance; default: :func:`variance_of_errors` of ``ratings``.
+
+    Returns
+    -------
+    float
+        PRMSE; NaN with an :class:`~pdmetrics.UndefinedMetricWarning` where RSMTool returns
+        None (only single ratings and no ``variance_errors``) or NaN (a missing system
+        score, an unrated response), and when the true score variance is 0.
+
+    Examples
+    --------
+    >>> from pdmetrics.scoring import prmse_true
+    >>> round(prmse_true([1, 2, 3, 4], [[1, 1, 2], [2, 3, None], [3, 3, 3], [4, 5, 4]]), 6)
+    0.993198
+    >>> round(prmse_true([1, 2, 5], [2, 3, 5], variance_errors=0.5), 6)
+    0.909091
+    """
+    stats = rating_statistics(ratings)
+    systems = _system_matrix(system, stats.n)
+    variance = _resolve_variance(stats, variance_errors)
+    _warn_unrated(stats, "PRMSE")
+    _warn_system(systems, ["system"])
+    true_variance = _true_variance(stats, variance)
+    _warn_true_variance(true_variance, variance, stats)
+    mse = _mse(stats, _system_sse(stats, systems), variance)
+    return float(_prmse(mse, true_variance)[0])
+
+
+def true_score_evaluation(systems, ratings, variance_errors: float | None = None) -> pd.DataFrame:
+    """RSMTool's ``true_score_eval`` table: one row per system score column.
+
+    Parameters
+    ----------
+    systems : pandas.DataFrame, mapping of name -> array-like, or array-like
+        System scores: the columns of a DataFrame, the entries of a mapping, or one
+        array (named ``"system"``).
+    ratings : array-like, shape (n_responses, n_raters)
+        Human ratings, NaN for a missing rating.
+    variance_errors : float, optional
+        Rater error variance (RSMTool's ``rater_error_variance``); default: estimated
+        from the responses with two or more ratings.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``system`` (name), ``N`` (responses), ``N raters`` (largest number of
+        ratings of one response), ``N single`` (responses with one rating), ``N
+        multiple`` (with two or more), ``Variance of errors``, ``True score var``, ``MSE
+        true``, ``PRMSE true``; one row per system, in the given order.
+
+    Examples
+    --------
+    >>> from pdmetrics.scoring import true_score_evaluation
+    >>> table = true_score_evaluation({"raw": [1.2, 2.1, 2.9, 4.2, 4.4], "rounded": [1, 2, 3, 4, 4]},
+    ...                               [[1, 2], [2, 2], [3, None], [4, 4], [5, 4]])
+    >>> table[["system", "N", "N single", "N multiple", "PRMSE true"]].round(4)
+        system  N  N single  N multiple  PRMSE true
+    0      raw  5         1           4      1.0619
+    1  rounded  5         1           4      1.0165
+    """
+    stats = rating_statistics(ratings)
+    names, matrix = _systems(systems, stats.n)
+    variance = _resolve_variance(stats, variance_errors)
+    _warn_unrated(stats, "the true score variance, MSE true and PRMSE")
+    _warn_system(matrix, names)
+    true_variance = _true_variance(stats, variance)
+    _warn_true_variance(true_variance, variance, stats)
+    mse = _mse(stats, _system_sse(stats, matrix), variance)
+    k = len(names)
+    return result_table({
+        "system": names,
+        "N": [stats.n] * k,
+        "N raters": [stats.n_raters] * k,
+        "N single": [stats.n_single] * k,
+        "N multiple": [stats.n_multiple] * k,
+        "Variance of errors": [variance] * k,
+        "True score var": [true_variance] * k,
+        "MSE true": mse,
+        "PRMSE true": _prmse(mse, true_variance),
+    }, TRUE_SCORE_COLUMNS, integer_columns=("N", "N raters", "N single", "N multiple"))
+
+
+def _systems(systems, n: int) -> tuple[list, np.ndarray]:
+    if isinstance(systems, pd.DataFrame):
+        names = list(systems.columns)
+        columns = [numeric_values(systems.iloc[:, j].rename(names[j]), "systems") for j in range(len(names))]
+    elif isinstance(systems, Mapping):
+        names = list(systems)
+        columns = [as_float_array(systems[name], f"systems[{name!r}]") for name in names]
+    else:
+        names = ["system"]
+        columns = [as_float_array(systems, "systems")]
+    if not names:
+        raise InvalidInputError("`systems` is empty: pass at least one column of system scores.")
+    for name, column in zip(names, columns):
+        if column.size != n:
+            raise InvalidInputError(f"System scores {name!r} have {column.size} values but `ratings` has "
+                                    f"{n} rows; pass one score per response.")
+    return names, columns_matrix(columns)

@@ -1,0 +1,288 @@
+"""Score fairness: exactness against a full-row statsmodels fit, edge cases, accessor behaviour."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+import statsmodels.api as sm
+from conftest import assert_close, assert_frame_unchanged
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from statsmodels.stats.anova import anova_lm
+
+import pdmetrics  # noqa: F401
+from pdmetrics.errors import (
+    ColumnNotFoundError,
+    ExcludedRowsWarning,
+    InvalidInputError,
+    UndefinedMetricWarning,
+)
+from pdmetrics.fairness import (
+    rsmtool_coefficient_label,
+    rsmtool_fairness_tables,
+    score_fairness,
+    score_fairness_estimates,
+    score_fairness_tables,
+)
+
+LABELS = ["L1 group.a", "b", "c]", "x.y.z", "spa ce"]
+
+
+def _simulate(n, k, levels=5, seed=0):
+    rng = np.random.default_rng(seed)
+    group = rng.choice(LABELS[:k], size=n)
+    human = rng.integers(1, levels + 1, size=n).astype(float)
+    system = human + rng.normal(0, 0.8, size=n) + 0.2 * (group == LABELS[0])
+    return human, system, group
+
+
+def _dummies(values, order):
+    return np.column_stack([(values == v).astype(float) for v in order[1:]]) if len(order) > 1 \
+        else np.empty((len(values), 0))
+
+
+def _order(values):
+    counts = pd.Series(values).value_counts()
+    frame = pd.DataFrame({"label": counts.index, "count": counts.to_numpy()})
+    return frame.sort_values(["count", "label"], ascending=[False, True])["label"].tolist()
+
+
+def _full_row_fits(human, system, group):
+    """The slow, obviously-correct reference: statsmodels OLS on the full N-row design."""
+    error = system - human
+    groups, levels = _order(group), _order(human)
+    g, lv = _dummies(group, groups), _dummies(human, levels)
+    ones = np.ones((len(error), 1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        osa = sm.OLS(error**2, np.hstack([ones, g])).fit()
+        osd = sm.OLS(error, np.hstack([ones, g])).fit()
+        csd = sm.OLS(error, np.hstack([ones, g, lv])).fit()
+        null = sm.OLS(error, np.hstack([ones, lv])).fit()
+        anova = anova_lm(null, csd)
+    return groups, {"osa": osa, "osd": osd, "csd": csd}, null, anova
+
+
+def _check_against_full_rows(human, system, group):
+    groups, fits, null, anova = _full_row_fits(human, system, group)
+    metrics, estimates = score_fairness_tables(human, system, group)
+    assert metrics["base_category"].iat[0] == groups[0]
+    k = len(groups)
+    for name, fit in fits.items():
+        part = estimates[estimates["model"] == name]
+        assert part["group"].tolist() == groups
+        assert_close(part["estimate"], fit.params[:k], what=f"{name} params")
+        assert_close(part["P>[t]"], fit.pvalues[:k], what=f"{name} p")
+        ci = fit.conf_int()
+        assert_close(part["[0.025"], ci[:k, 0], what=f"{name} ci low")
+        assert_close(part["0.975]"], ci[:k, 1], what=f"{name} ci high")
+        row = metrics[metrics["model"] == name].iloc[0]
+        assert row["df_denom"] == fit.df_resid
+    osa, osd = metrics.iloc[0], metrics.iloc[1]
+    assert_close([osa["R2"], osd["R2"]], [fits["osa"].rsquared_adj, fits["osd"].rsquared_adj])
+    assert_close([osa["sig"], osd["sig"]], [fits["osa"].f_pvalue, fits["osd"].f_pvalue])
+    assert_close([osa["F"], osd["F"]], [fits["osa"].fvalue, fits["osd"].fvalue])
+    csd = metrics.iloc[2]
+    assert_close(csd["R2"], fits["csd"].rsquared_adj - null.rsquared_adj)
+    assert_close(csd["R2_unadjusted"], fits["csd"].rsquared - null.rsquared)
+    assert_close(csd["sig"], anova.values[1][-1])
+    assert csd["df_num"] == anova["df_diff"].iat[1]
+
+
+def test_matches_full_row_statsmodels_fit():
+    _check_against_full_rows(*_simulate(5000, 5, seed=1))
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(30, 300), k=st.integers(2, 5), levels=st.integers(2, 6), seed=st.integers(0, 10_000))
+def test_matches_full_row_statsmodels_property(n, k, levels, seed):
+    human, system, group = _simulate(n, k, levels, seed)
+    if len(set(group)) < 2:
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)  # rare rank-deficient draws
+        _check_against_full_rows(human, system, group)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_row_permutation_invariance(seed):
+    human, system, group = _simulate(120, 3, seed=seed)
+    order = np.random.default_rng(seed).permutation(human.size)
+    a_metrics, a_estimates = score_fairness_tables(human, system, group)
+    b_metrics, b_estimates = score_fairness_tables(human[order], system[order], group[order])
+    numeric = ["R2", "sig", "F", "R2_unadjusted"]
+    assert_close(a_metrics[numeric], b_metrics[numeric])
+    assert_close(a_estimates[["estimate", "P>[t]"]], b_estimates[["estimate", "P>[t]"]], atol=1e-10)
+
+
+def test_large_errors_are_flagged():
+    rng = np.random.default_rng(3)
+    n = 2000
+    group = rng.choice(["a", "b"], size=n)
+    human = rng.integers(1, 6, size=n).astype(float)
+    system = human + rng.normal(0, 0.5, size=n) + 0.5 * (group == "b")
+    metrics = score_fairness(human, system, group)
+    assert metrics.loc[metrics["model"] == "osd", "sig"].iat[0] < 1e-10
+    assert metrics.loc[metrics["model"] == "osd", "R2"].iat[0] > 0.1
+
+
+def test_base_group_and_order():
+    human, system, group = _simulate(400, 4, seed=5)
+    estimates = score_fairness_estimates(human, system, group, base_group="c]")
+    assert estimates["group"].iat[0] == "c]"
+    assert estimates["rsmtool_label"].iat[0] == "Intercept (c])"
+    others = estimates.loc[(estimates["model"] == "osa") & (estimates["term"] == "group"), "group"].tolist()
+    sizes = pd.Series(group).value_counts()
+    assert others == sorted(others, key=lambda v: (-sizes[v], v))
+    with pytest.raises(InvalidInputError, match="base_group='nope'"):
+        score_fairness(human, system, group, base_group="nope")
+
+
+def test_labels_with_dots_survive_and_rsmtool_labels():
+    human, system, group = _simulate(300, 5, seed=7)
+    metrics, estimates = score_fairness_tables(human, system, group)
+    assert set(estimates["group"]) == set(LABELS)
+    assert rsmtool_coefficient_label("x.y.z") == "x"
+    assert rsmtool_coefficient_label("L1 group.a") == "L1 group"
+    assert rsmtool_coefficient_label("c]") == "c"
+    full = rsmtool_fairness_tables(metrics, estimates, "L1", labels="full")["estimates_osa_by_L1"]
+    assert set(full.index[1:]) | {metrics["base_category"].iat[0]} == set(LABELS)
+    with pytest.raises(InvalidInputError, match="labels"):
+        rsmtool_fairness_tables(metrics, estimates, "L1", labels="short")
+
+
+def test_numeric_group_labels():
+    human, system, _ = _simulate(200, 2, seed=2)
+    group = np.where(np.arange(200) % 3 == 0, 2.5, 10.0)
+    metrics, estimates = score_fairness_tables(human, system, group)
+    assert metrics["base_category"].iat[0] == 10.0
+    assert estimates["rsmtool_label"].tolist()[:2] == ["Intercept (10.0)", "2"]
+
+
+# ---------------------------------------------------------------------------- edge cases
+def test_empty_input_raises():
+    with pytest.raises(InvalidInputError, match="at least one"):
+        score_fairness([], [], [])
+
+
+def test_one_row_and_one_group_warn():
+    with pytest.warns(UndefinedMetricWarning, match="two groups"):
+        metrics = score_fairness([1.0], [2.0], ["a"])
+    assert metrics["sig"].isna().all()
+    with pytest.warns(UndefinedMetricWarning, match="two groups"):
+        metrics = score_fairness([1, 2, 3, 4, 1, 2], [1.5, 2.1, 2.7, 4.4, 1, 2.5], ["a"] * 6)
+    assert metrics["sig"].isna().all()
+    assert_close(metrics["R2"].iloc[:2], [0.0, 0.0])
+
+
+def test_constant_error_is_undefined():
+    with pytest.warns(UndefinedMetricWarning, match="same for every response"):
+        metrics, estimates = score_fairness_tables([1, 2, 3, 4, 1, 2], [2, 3, 4, 5, 2, 3], list("aabbab"))
+    assert metrics["sig"].isna().all() and metrics["R2"].isna().all()
+    assert estimates["P>[t]"].isna().all()
+    assert_close(estimates.loc[estimates["term"] == "Intercept", "estimate"].iloc[:2], [1.0, 1.0])
+
+
+def test_no_effect_gives_p_one():
+    metrics = score_fairness([1, 1, 4, 4], [0.9, 0.99, 3.99, 3.9], ["K", "E", "K", "E"])
+    assert_close(metrics["sig"], [1.0, 1.0, 1.0])
+
+
+def test_missing_values_are_left_out():
+    human, system, group = _simulate(100, 3, seed=4)
+    human_nan = human.copy()
+    human_nan[:3] = np.nan
+    group_nan = group.astype(object)
+    group_nan[3:5] = None
+    with pytest.warns(ExcludedRowsWarning, match="5 of 100"):
+        with_nan = score_fairness(human_nan, system, group_nan)
+    reference = score_fairness(human[5:], system[5:], group[5:])
+    assert (with_nan["N"] == 95).all()
+    assert_close(with_nan[["R2", "sig"]], reference[["R2", "sig"]])
+
+
+def test_bad_input():
+    with pytest.raises(InvalidInputError, match="equal length"):
+        score_fairness([1, 2, 3], [1, 2], ["a", "b", "c"])
+    with pytest.raises(InvalidInputError, match="one group label per response"):
+        score_fairness([1, 2, 3], [1, 2, 3], ["a", "b"])
+    with pytest.raises(InvalidInputError, match="must hold numbers"):
+        score_fairness(["1", "x", "3"], [1, 2, 3], ["a", "b", "a"])
+    with pytest.raises(InvalidInputError, match="distinct scores"):
+        rng = np.random.default_rng(0)
+        score_fairness(rng.normal(size=3000), rng.normal(size=3000), np.repeat(["a", "b"], 1500))
+
+
+# ------------------------------------------------------------------------------ accessor
+def _frame(n=300, seed=0):
+    human, system, group = _simulate(n, 3, seed=seed)
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame({"human score": human, "sys.trim": system, "L1.group": group,
+                         "Q": rng.choice(["q1", "q2"], size=n)})
+
+
+def test_accessor_matches_core_and_leaves_frame_unchanged():
+    df = _frame()
+    before = df.copy()
+    table = df.fairness.score_fairness(human="human score", system="sys.trim", group=["L1.group", "Q"])
+    assert_frame_unchanged(before, df)
+    assert list(table.columns) == ["by", "model", "metric", "base_category", "N", "R2", "sig", "F",
+                                   "df_num", "df_denom", "R2_unadjusted"]
+    assert table["by"].tolist() == ["L1.group"] * 3 + ["Q"] * 3
+    assert isinstance(table.index, pd.RangeIndex)
+    core = score_fairness(df["human score"], df["sys.trim"], df["L1.group"])
+    assert_close(table[["R2", "sig"]].iloc[:3], core[["R2", "sig"]])
+    estimates = df.fairness.score_fairness_estimates(human="human score", system="sys.trim", group="L1.group")
+    assert_frame_unchanged(before, df)
+    assert estimates.columns[0] == "by" and len(estimates) == 9
+
+
+def test_accessor_errors():
+    df = _frame()
+    with pytest.raises(ColumnNotFoundError, match="human='sc1'"):
+        df.fairness.score_fairness(human="sc1", system="sys.trim", group="L1.group")
+    with pytest.raises(ColumnNotFoundError, match="group="):
+        df.fairness.score_fairness(human="human score", system="sys.trim", group="nope")
+    with pytest.raises(InvalidInputError, match="no numeric values"):
+        df.fairness.score_fairness(human="L1.group", system="sys.trim", group="Q")
+    with pytest.raises(TypeError):
+        df.fairness.score_fairness("human score", "sys.trim", "Q")
+
+
+def test_accessor_string_and_categorical_groups():
+    df = _frame()
+    as_category = df.assign(**{"L1.group": df["L1.group"].astype("category")})
+    a = df.fairness.score_fairness(human="human score", system="sys.trim", group="L1.group")
+    b = as_category.fairness.score_fairness(human="human score", system="sys.trim", group="L1.group")
+    assert_close(a[["R2", "sig"]], b[["R2", "sig"]])
+    assert a["base_category"].tolist() == b["base_category"].tolist()
+
+
+def test_against_rsmtool_if_installed():
+    fairness_utils = pytest.importorskip("rsmtool.fairness_utils")
+    human, system, group = _simulate(500, 4, seed=11)
+    frame = pd.DataFrame({"sc1": human, "raw": system, "grp": group})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _, container = fairness_utils.get_fairness_analyses(frame.copy(), "grp", "raw")
+    metrics, estimates = score_fairness_tables(human, system, group)
+    ours = rsmtool_fairness_tables(metrics, estimates, "grp")
+    for name in container.keys():
+        expected = container[name]
+        assert list(ours[name].index) == list(expected.index)
+        numeric = [c for c in expected.columns if c != "base_category"]
+        assert_close(ours[name][numeric], expected[numeric], what=name)
+
+
+def test_rank_deficient_csd_matches_statsmodels_minimum_norm():
+    """Group b is exactly the responses with human score 3: the CSD design is rank-deficient."""
+    rng = np.random.default_rng(1)
+    human = rng.integers(1, 4, 60).astype(float)
+    group = np.where(human == 3, "b", np.where(rng.random(60) < 0.5, "a", "c"))
+    system = human + rng.normal(0, 0.5, 60)
+    with pytest.warns(UndefinedMetricWarning, match="not unique"):
+        _check_against_full_rows(human, system, group)
