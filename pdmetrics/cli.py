@@ -1,13 +1,20 @@
-"""Command line: ``pdmetrics demo``."""
+"""Command line: ``pdmetrics demo`` and ``pdmetrics evaluate``."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+import time
+import warnings
+from pathlib import Path
 
 import pandas as pd
 
 import pdmetrics
+from pdmetrics.errors import PdmetricsError, PdmetricsWarning
+
+#: Inputs with at least this many rows get progress messages on stderr.
+LARGE_INPUT = 100_000
 
 
 def _show(title: str, table: pd.DataFrame) -> None:
@@ -35,19 +42,101 @@ def demo(rows: int, seed: int) -> int:
     print(matrix.to_string())
     _show("score_dist (percent of responses)",
           scored.scoring.score_distribution(human="sc1", system="raw_trim_round"))
+    _show("eval_by_L1: df.scoring.evaluate(..., by='L1') (raw_trim)",
+          scored.scoring.evaluate(human="sc1", system="raw_trim", by="L1")
+          [["group", "N", "corr", "wtkappa", "SMD", "DSM"]])
+    print("\nThe same from a file: pdmetrics evaluate FILE.csv --human sc1 --system raw "
+          "--second-human sc2 --group L1 --trim-min 1 --trim-max 6 --out results/")
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
+class _Progress:
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.start = time.perf_counter()
+
+    def __call__(self, message: str) -> None:
+        if self.enabled:
+            print(f"[{time.perf_counter() - self.start:6.1f} s] {message}", file=sys.stderr, flush=True)
+
+
+def _read_table(path: Path) -> pd.DataFrame:
+    if not path.exists():
+        raise PdmetricsError(f"{path}: no such file.")
+    if path.suffix.lower() in (".parquet", ".pq"):
+        try:
+            return pd.read_parquet(path)
+        except ImportError:
+            raise PdmetricsError(f"{path}: reading parquet needs pyarrow (pip install pyarrow), "
+                                 "or pass a CSV file.") from None
+    return pd.read_csv(path)
+
+
+def evaluate(args: argparse.Namespace) -> int:
+    """Read a file, run the whole RSMTool evaluation, write the tables, print the headline."""
+    path = Path(args.file)
+    frame = _read_table(path)
+    progress = _Progress(len(frame) >= LARGE_INPUT)
+    progress(f"read {len(frame):,} rows from {path}")
+    scale_with = args.scale_with
+    if scale_with not in (None, "asis"):
+        scale_with = _read_table(Path(scale_with))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", PdmetricsWarning)
+        report = frame.scoring.report(human=args.human, system=args.system, second_human=args.second_human,
+                                      by=args.group or None, trim_min=args.trim_min, trim_max=args.trim_max,
+                                      trim_tolerance=args.trim_tolerance, scale_with=scale_with,
+                                      exclude_zero=not args.keep_zeros)
+    for warning in caught:
+        if issubclass(warning.category, pdmetrics.ExcludedRowsWarning):
+            print(f"note: {warning.message}", file=sys.stderr)
+    progress(f"computed {len(report)} tables")
+    written = report.to_csv(args.out, prefix=args.prefix or path.stem)
+    progress(f"wrote {len(written)} files to {args.out}")
+    print(f"pdmetrics evaluate: {report.info['n_used']:,} of {report.info['n_input']:,} responses; "
+          f"{len(written)} RSMTool tables written to {args.out}")
+    _show("eval", report["eval"])
+    if "consistency" in report:
+        _show("consistency", report["consistency"])
+    if "true_score_eval" in report:
+        _show("true_score_eval", report["true_score_eval"])
+    for group in report.groups:
+        _show(f"fairness_metrics_by_{group}", report[f"fairness_metrics_by_{group}"])
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pdmetrics", description="Evaluate automated scores with pandas.")
     commands = parser.add_subparsers(dest="command", required=True)
     demo_parser = commands.add_parser("demo", help="evaluate simulated double-scored essays")
     demo_parser.add_argument("--rows", type=int, default=5000, help="number of simulated responses")
     demo_parser.add_argument("--seed", type=int, default=0, help="random seed")
-    args = parser.parse_args(argv)
-    if args.command == "demo":
-        return demo(args.rows, args.seed)
-    return 2  # pragma: no cover - argparse rejects unknown commands
+    run = commands.add_parser("evaluate", help="RSMTool's evaluation (rsmeval) of a CSV or parquet file")
+    run.add_argument("file", help="CSV (or parquet, with pyarrow) file, one row per response")
+    run.add_argument("--human", required=True, help="human score column")
+    run.add_argument("--system", required=True, help="raw system score column")
+    run.add_argument("--second-human", help="second human score column")
+    run.add_argument("--group", action="append", help="subgroup column (repeat for several)")
+    run.add_argument("--trim-min", type=float, required=True, help="lowest score point")
+    run.add_argument("--trim-max", type=float, required=True, help="highest score point")
+    run.add_argument("--trim-tolerance", type=float, default=0.4998)
+    run.add_argument("--scale-with", help="'asis' or a training CSV with the same human/system columns")
+    run.add_argument("--keep-zeros", action="store_true", help="keep human scores of 0 (exclude_zero=False)")
+    run.add_argument("--out", required=True, help="output directory for the RSMTool-compatible CSVs")
+    run.add_argument("--prefix", help="file-name prefix (default: the input file's name)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "demo":
+            return demo(args.rows, args.seed)
+        return evaluate(args)
+    except (PdmetricsError, KeyError, ValueError, OSError) as error:
+        message = error.args[0] if isinstance(error, KeyError) and error.args else error
+        print(f"pdmetrics {args.command}: error: {message}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

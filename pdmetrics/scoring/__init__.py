@@ -35,6 +35,7 @@ from pdmetrics.scoring.reliability import (
     scaling_standard_error,
     spearman_brown,
 )
+from pdmetrics.scoring.report import EvaluationReport, evaluation_report
 from pdmetrics.scoring.subgroups import consistency_by_group_table, evaluation_by_group_table
 from pdmetrics.scoring.tables import (
     confusion_matrix_table,
@@ -90,4 +91,6 @@ __all__ = [
     "true_score_evaluation",
     "true_score_variance",
     "variance_of_errors",
+    "EvaluationReport",
+    "evaluation_report",
 ]

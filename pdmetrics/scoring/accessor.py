@@ -10,6 +10,7 @@ from pdmetrics._validation import as_list, numeric_values, require_columns
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.scoring.degradation import degradation_table, disattenuated_correlation_table
 from pdmetrics.scoring.postprocess import DEFAULT_TRIM_TOLERANCE, postprocess_scores, scaling_from_frame
+from pdmetrics.scoring.report import evaluation_report
 from pdmetrics.scoring.subgroups import consistency_by_group_table, evaluation_by_group_table
 from pdmetrics.scoring.tables import (
     confusion_matrix_table,
@@ -177,6 +178,32 @@ class ScoringAccessor:
             return consistency_by_group_table(self._frame[h1], self._frame[h2], groups,
                                               exclude_zero=exclude_zero)
         return consistency_table(self._frame[h1], self._frame[h2], exclude_zero=exclude_zero)
+
+    def report(self, *, human, system, trim_min: float, trim_max: float, second_human=None, by=None,
+               trim_tolerance: float = DEFAULT_TRIM_TOLERANCE, scale_with=None, exclude_zero: bool = True,
+               rater_error_variance: float | None = None):
+        """Run RSMTool's whole evaluation and return every table in one report object.
+
+        See :func:`pdmetrics.scoring.evaluation_report` for the parameters and the tables;
+        ``report[name]`` gives a tidy table, ``report.to_csv(directory, prefix)`` writes
+        rsmeval's files.
+
+        Examples
+        --------
+        >>> import pdmetrics
+        >>> from pdmetrics.datasets import simulate_scores
+        >>> report = simulate_scores(1000, seed=2).scoring.report(
+        ...     human="sc1", system="raw", second_human="sc2", trim_min=1, trim_max=6)
+        >>> report["true_score_eval"][["system", "PRMSE true"]].round(2)
+                   system  PRMSE true
+        0             raw        0.86
+        1        raw_trim        0.86
+        2  raw_trim_round        0.82
+        """
+        return evaluation_report(self._frame, human=human, system=system, second_human=second_human, by=by,
+                                 trim_min=trim_min, trim_max=trim_max, trim_tolerance=trim_tolerance,
+                                 scale_with=scale_with, exclude_zero=exclude_zero,
+                                 rater_error_variance=rater_error_variance)
 
     def _human_pair_on_system_rows(self, human, second_human, systems):
         """Both human scores, with the first set to NaN where a system score is missing.

@@ -1,0 +1,301 @@
+"""The whole RSMTool evaluation from one call: :func:`evaluation_report` and the
+:class:`EvaluationReport` it returns (tidy tables by RSMTool name, an HTML summary in
+Jupyter, and ``to_csv`` writing rsmeval's own files)."""
+
+from __future__ import annotations
+
+import html
+import warnings
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from pdmetrics._validation import numeric_values, require_columns
+from pdmetrics.errors import InvalidInputError
+from pdmetrics.scoring import rsmtool_files
+from pdmetrics.scoring.degradation import degradation_table, disattenuated_correlation_table
+from pdmetrics.scoring.postprocess import DEFAULT_TRIM_TOLERANCE, postprocess_scores, scaling_from_frame
+from pdmetrics.scoring.subgroups import consistency_by_group_table, evaluation_by_group_table
+from pdmetrics.scoring.tables import (
+    _report_exclusions,
+    confusion_matrix_table,
+    consistency_table,
+    evaluation_table,
+    score_distribution_table,
+    select_scored_rows,
+)
+from pdmetrics.scoring.true_score import true_score_evaluation
+
+__all__ = ["EvaluationReport", "evaluation_report"]
+
+_RAW_TYPES = ("raw", "raw_trim", "raw_trim_round")
+_SCALE_TYPES = ("scale", "scale_trim", "scale_trim_round")
+
+
+class EvaluationReport(Mapping):
+    """RSMTool's intermediate tables, by RSMTool's table names.
+
+    A read-only mapping ``name -> DataFrame`` (``report["eval"]``, ``report["eval_by_L1"]``,
+    ...) of tidy tables, whose score columns are named by RSMTool's score types
+    (``raw``, ``raw_trim``, ``raw_trim_round``, ``scale``, ...). In Jupyter it shows an
+    HTML summary; :meth:`to_csv` writes every table as rsmeval does.
+
+    Attributes
+    ----------
+    primary : {"raw", "scale"}
+        The score family used for the short, subgroup, fairness and confusion tables.
+    groups : list
+        The subgroup columns.
+    info : dict
+        Rows used and left out, and the options.
+    """
+
+    def __init__(self, tables: dict[str, pd.DataFrame], files: dict[str, pd.DataFrame], primary: str,
+                 groups: list, info: dict) -> None:
+        self._tables = tables
+        self._files = files
+        self.primary = primary
+        self.groups = groups
+        self.info = info
+
+    def __getitem__(self, name: str) -> pd.DataFrame:
+        try:
+            return self._tables[name]
+        except KeyError:
+            raise KeyError(f"No table {name!r} in this report; it has: {', '.join(self._tables)}.") from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._tables)
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+    def __repr__(self) -> str:
+        lines = [f"EvaluationReport: {self.info['n_used']:,} of {self.info['n_input']:,} responses, "
+                 f"primary score '{self.primary}', {len(self)} tables"]
+        lines += [f"  {name}: {table.shape[0]} x {table.shape[1]}" for name, table in self._tables.items()]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        short = self._files["eval_short"].T.rename(columns={0: "value"})
+        headline = short.to_html(float_format=lambda v: f"{v:.3f}")
+        rows = "".join(f"<tr><td><code>{html.escape(name)}</code></td><td>{table.shape[0]} &times; "
+                       f"{table.shape[1]}</td></tr>" for name, table in self._tables.items())
+        return (f"<div><p><b>EvaluationReport</b>: {self.info['n_used']:,} of {self.info['n_input']:,} "
+                f"responses evaluated; primary score <code>{self.primary}</code>.</p>"
+                f"<p>Headline (<code>eval_short</code>):</p>{headline}"
+                f"<details><summary>{len(self)} tables (report[name])</summary><table>{rows}</table>"
+                f"</details></div>")
+
+    def rsmtool_frames(self) -> dict[str, pd.DataFrame]:
+        """Every table in RSMTool's file layout (index and column names as rsmeval writes)."""
+        return dict(self._files)
+
+    def to_csv(self, directory, prefix: str = "pdmetrics") -> list[Path]:
+        """Write every table as ``<directory>/<prefix>_<name>.csv``, in RSMTool's layout.
+
+        The file names, index, column names and values are those of ``rsmeval``'s output
+        directory, so pipelines that read those files can switch without change.
+
+        Returns
+        -------
+        list of pathlib.Path
+            The files written.
+        """
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        written = []
+        for name, frame in self._files.items():
+            path = directory / f"{prefix}_{name}.csv"
+            frame.to_csv(path)
+            written.append(path)
+        return written
+
+
+def _score_types(scale_with) -> tuple[tuple[str, ...], str]:
+    if scale_with is None:
+        return _RAW_TYPES, "raw"
+    if isinstance(scale_with, str):
+        return _SCALE_TYPES, "scale"
+    return _RAW_TYPES + _SCALE_TYPES, "scale"
+
+
+def _processed_scores(frame, system, trim_min, trim_max, trim_tolerance, scale_with, human) -> dict:
+    """RSMTool's score types of ``system``, keyed by type name."""
+    if isinstance(scale_with, pd.DataFrame):
+        scaling = scaling_from_frame(scale_with, human, system)
+    elif scale_with is None or (isinstance(scale_with, str) and scale_with == "asis"):
+        scaling = scale_with
+    else:
+        raise InvalidInputError(f"`scale_with={scale_with!r}`: pass None, 'asis' or a training DataFrame "
+                                "with the same human and system columns.")
+    raw = numeric_values(frame[system], "system")
+    derived = postprocess_scores(raw, trim_min, trim_max, trim_tolerance, scaling, name="raw")
+    scores = {"raw": raw, **{name: derived[name].to_numpy() for name in derived.columns}}
+    if isinstance(scaling, str):  # "asis": the given scores are the scaled ones
+        scores = {"scale": raw, "scale_trim": scores["raw_scale_trim"],
+                  "scale_trim_round": scores["raw_scale_trim_round"]}
+    else:
+        scores = {name.replace("raw_scale", "scale"): values for name, values in scores.items()}
+    types, _ = _score_types(scale_with)
+    return {name: scores[name] for name in types}
+
+
+def evaluation_report(frame: pd.DataFrame, *, human, system, second_human=None, by=None,
+                      trim_min: float, trim_max: float, trim_tolerance: float = DEFAULT_TRIM_TOLERANCE,
+                      scale_with=None, exclude_zero: bool = True,
+                      rater_error_variance: float | None = None) -> EvaluationReport:
+    """Run RSMTool's whole evaluation (``rsmeval``) on a DataFrame.
+
+    Post-processes the raw system score (trim, round, optional scaling), leaves out the
+    responses RSMTool leaves out (missing or non-numeric human or system score; human
+    score 0 unless ``exclude_zero=False``), and computes every rsmeval table on the
+    remaining responses.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        One row per response.
+    human, system : str
+        Human score column and raw system score column.
+    second_human : str, optional
+        Second human score column (double-scored responses where not missing).
+    by : str or list of str, optional
+        Subgroup columns.
+    trim_min, trim_max, trim_tolerance, scale_with
+        Post-processing options, as ``df.scoring.postprocess``. ``scale_with="asis"``
+        evaluates the ``scale`` score types (the given scores are already scaled); a
+        training DataFrame evaluates all six; ``None`` the ``raw`` types.
+    exclude_zero : bool, default True
+        Leave out human scores of 0 (and treat second human scores of 0 as missing).
+    rater_error_variance : float, optional
+        Rater error variance for the true-score evaluation, when it is known from
+        elsewhere (RSMTool's ``rater_error_variance``).
+
+    Returns
+    -------
+    EvaluationReport
+        Tables ``eval``, ``eval_short``, ``confMatrix``, ``score_dist``; with
+        ``second_human``: ``consistency``, ``degradation``, ``disattenuated_correlations``,
+        ``confMatrix_h1h2``; with ``second_human`` or ``rater_error_variance``:
+        ``true_score_eval``; per subgroup column G: ``eval_by_G``, ``fairness_metrics_by_G``,
+        ``estimates_osa_by_G``, ``estimates_osd_by_G``, ``estimates_csd_by_G`` and, with
+        ``second_human``, ``consistency_by_G`` and ``disattenuated_correlations_by_G``.
+
+    Examples
+    --------
+    >>> import pdmetrics
+    >>> from pdmetrics.datasets import simulate_scores
+    >>> df = simulate_scores(2000, seed=0)
+    >>> report = df.scoring.report(human="sc1", system="raw", second_human="sc2", by="L1",
+    ...                            trim_min=1, trim_max=6)
+    >>> sorted(report)[:5]
+    ['confMatrix', 'confMatrix_h1h2', 'consistency', 'consistency_by_L1', 'degradation']
+    >>> report["eval"][["system", "N", "corr"]].round(3)
+               system     N   corr
+    0             raw  2000  0.785
+    1        raw_trim  2000  0.786
+    2  raw_trim_round  2000  0.768
+    """
+    (human,) = require_columns(frame, "human", [human])
+    (system,) = require_columns(frame, "system", [system])
+    if second_human is not None:
+        (second_human,) = require_columns(frame, "second_human", [second_human])
+    groups = [] if by is None else require_columns(frame, "by", by)
+    scores = _processed_scores(frame, system, trim_min, trim_max, trim_tolerance, scale_with, human)
+    _, primary = _score_types(scale_with)
+
+    h = numeric_values(frame[human], "human")
+    rows = select_scored_rows(h, [numeric_values(frame[system], "system")], exclude_zero)
+    _report_exclusions(rows, "system score", human, repr(system))
+    keep = rows.mask
+    h1 = pd.Series(h[keep], name="sc1")
+    systems = {name: pd.Series(values[keep], name=name) for name, values in scores.items()}
+    group_data = {g: frame[g].to_numpy(dtype=object)[keep] for g in groups}
+    h2 = None
+    if second_human is not None:
+        h2 = numeric_values(frame[second_human], "second_human")[keep]
+        if exclude_zero:
+            h2 = np.where(h2 == 0, np.nan, h2)
+        h2 = pd.Series(h2, name="sc2")
+
+    trim, trim_round = f"{primary}_trim", f"{primary}_trim_round"
+    tables: dict[str, pd.DataFrame] = {}
+    files: dict[str, pd.DataFrame] = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # undefined cells are expected in small groups; the tables show NaN
+        tables["eval"] = evaluation_table(h1, systems, exclude_zero=exclude_zero)
+        files["eval"] = rsmtool_files.eval_frame(tables["eval"])
+        files["eval_short"] = rsmtool_files.short_metrics_frame(tables["eval"], trim, trim_round, primary)
+        tables["eval_short"] = files["eval_short"].reset_index(drop=True)
+        double = h2 is not None and bool(np.isfinite(h2).any())
+        if double:
+            tables["consistency"] = consistency_table(h1, h2, exclude_zero=exclude_zero)
+            files["consistency"] = rsmtool_files.consistency_frame(tables["consistency"])
+            tables["degradation"] = degradation_table(tables["eval"], tables["consistency"])
+            files["degradation"] = tables["degradation"].set_index("system").rename_axis(None)
+            tables["disattenuated_correlations"] = disattenuated_correlation_table(tables["eval"],
+                                                                                   tables["consistency"])
+            files["disattenuated_correlations"] = (tables["disattenuated_correlations"]
+                                                   .set_index("system").rename_axis(None))
+        if double or rater_error_variance is not None:
+            ratings = np.column_stack([h1.to_numpy(), h2.to_numpy()]) if double else h1.to_numpy()[:, None]
+            tables["true_score_eval"] = true_score_evaluation(systems, ratings, rater_error_variance)
+            files["true_score_eval"] = tables["true_score_eval"].set_index("system").rename_axis(None)
+        for group in groups:
+            _subgroup_tables(tables, files, group, group_data[group], h1, h2 if double else None, systems,
+                             trim, trim_round, primary, exclude_zero)
+        tables["confMatrix"] = confusion_matrix_table(h1, {trim_round: systems[trim_round]},
+                                                      exclude_zero=exclude_zero)
+        files["confMatrix"] = rsmtool_files.confusion_matrix_frame(tables["confMatrix"])
+        if double:
+            both = np.isfinite(h2.to_numpy())
+            tables["confMatrix_h1h2"] = confusion_matrix_table(h1[both], {"sc2": h2[both]},
+                                                               exclude_zero=exclude_zero)
+            files["confMatrix_h1h2"] = rsmtool_files.confusion_matrix_frame(tables["confMatrix_h1h2"])
+        tables["score_dist"] = score_distribution_table(h1, {trim_round: systems[trim_round]},
+                                                        exclude_zero=exclude_zero)
+        dist = rsmtool_files.score_distribution_frame(tables["score_dist"], primary)
+        files["score_dist"] = dist.astype(float).set_axis(dist.index.astype(float))
+    info = {**rows.info("system"), "exclude_zero": exclude_zero, "trim_min": trim_min, "trim_max": trim_max,
+            "trim_tolerance": trim_tolerance, "scale_with": "frame" if isinstance(scale_with, pd.DataFrame)
+            else scale_with, "rater_error_variance": rater_error_variance}
+    return EvaluationReport(tables, files, primary, groups, info)
+
+
+def _rsmtool_group_order(frame: pd.DataFrame) -> pd.DataFrame:
+    """Rows in the order RSMTool's groupby gives: labels sorted as text, "All data" among them."""
+    return frame.iloc[np.argsort(frame.index.astype(str), kind="stable")]
+
+
+def _subgroup_tables(tables, files, group, labels, h1, h2, systems, trim, trim_round, primary,
+                     exclude_zero) -> None:
+    from pdmetrics.fairness.regression import rsmtool_fairness_tables, score_fairness_tables
+
+    groups = {group: labels}
+    by_table = evaluation_by_group_table(h1, systems, groups, exclude_zero=exclude_zero)
+    tables[f"eval_by_{group}"] = by_table
+    short = rsmtool_files.short_metrics_frame(by_table, trim, trim_round, primary, difference="DSM",
+                                              index="group")
+    files[f"eval_by_{group}"] = _rsmtool_group_order(short)
+    if h2 is not None:
+        consistency = consistency_by_group_table(h1, h2, groups, exclude_zero=exclude_zero)
+        tables[f"consistency_by_{group}"] = consistency
+        files[f"consistency_by_{group}"] = _rsmtool_group_order(
+            rsmtool_files.consistency_frame(consistency, difference="DSM", index="group"))
+        corrected = disattenuated_correlation_table(by_table[by_table["system"] == trim], consistency,
+                                                    on=["by", "group"])
+        tables[f"disattenuated_correlations_by_{group}"] = corrected
+        files[f"disattenuated_correlations_by_{group}"] = _rsmtool_group_order(
+            corrected.set_index("group")[["corr_HM", "corr_HH", "sqrt_HH", "corr_disattenuated"]]
+            .rename_axis(None))
+    metrics, estimates = score_fairness_tables(h1, systems[trim], pd.Series(labels, name=group))
+    tables[f"fairness_metrics_by_{group}"] = metrics
+    for name, value in rsmtool_fairness_tables(metrics, estimates, group).items():
+        files[name] = value
+        if name.startswith("estimates_"):  # estimates_<model>_by_<group>
+            model = name.split("_")[1]
+            tables[name] = estimates[estimates["model"] == model].reset_index(drop=True)
+

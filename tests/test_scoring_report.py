@@ -1,0 +1,133 @@
+"""df.scoring.report: the whole rsmeval run, and its files against RSMTool's own."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import assert_close, assert_frame_unchanged, conformance_path
+
+import pdmetrics
+from pdmetrics.cli import main
+from pdmetrics.datasets import simulate_scores
+
+RSMEVAL = ["lr-eval", "lr-eval-system-score-constant", "lr-eval-with-continuous-human-scores",
+           "lr-eval-with-h2", "lr-eval-with-missing-scores", "lr-eval-with-scaling-and-h2-keep-zeros",
+           "lr-eval-with-subset-double-scored", "lr-eval-with-trim-tolerance"]
+# rsmeval writes these too; they describe data composition / excluded rows, not metrics
+NOT_METRIC_FILES = ("pred_processed", "data_composition", "test_excluded", "test_metadata",
+                    "test_other_columns", "test_human_scores", "test_responses_with_excluded_flags")
+
+
+def _run(name, tmp_path):
+    folder = conformance_path("rsmtool", "tests", "data", "experiments", name)
+    config = json.loads(next(folder.glob("*.json")).read_text())
+    raw = pd.read_csv(folder / config["predictions_file"])
+    human, system = config["human_score_column"], config["system_score_column"]
+    scale_with = config.get("scale_with")
+    if scale_with not in (None, "asis"):
+        scale_with = pd.read_csv(folder / scale_with).rename(columns={"prediction": system, "sc1": human})
+    groups = config.get("subgroups")
+    groups = [g.strip() for g in groups.split(",")] if isinstance(groups, str) else groups
+    before = raw.copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdmetrics.PdmetricsWarning)
+        report = raw.scoring.report(human=human, system=system, second_human=config.get("second_human_score_column"),
+                                    by=groups or None, trim_min=config["trim_min"], trim_max=config["trim_max"],
+                                    trim_tolerance=config.get("trim_tolerance", 0.4998), scale_with=scale_with,
+                                    exclude_zero=config.get("exclude_zero_scores", True))
+    assert_frame_unchanged(before, raw)
+    written = report.to_csv(tmp_path, prefix=config["experiment_id"])
+    return report, written, folder / "output", config["experiment_id"]
+
+
+def _read(path):
+    frame = pd.read_csv(path, index_col=0)
+    frame.index = ["" if pd.isna(i) else str(i) for i in frame.index]
+    return frame
+
+
+@pytest.mark.parametrize("name", RSMEVAL)
+def test_report_files_match_rsmeval(name, tmp_path):
+    report, written, expected_dir, prefix = _run(name, tmp_path)
+    expected_files = {p.name for p in expected_dir.glob(f"{prefix}_*.csv")
+                      if not any(p.name[len(prefix) + 1:].startswith(n) for n in NOT_METRIC_FILES)}
+    # every metric file rsmeval wrote is written (the fixture of the constant-score experiment
+    # keeps only a subset of rsmeval's files, so pdmetrics may write more)
+    assert expected_files <= {p.name for p in written}
+    assert len(expected_files) >= 5
+    for path in [p for p in written if p.name in expected_files]:
+        actual, expected = _read(path), _read(expected_dir / path.name)
+        assert sorted(actual.index) == sorted(expected.index), path.name
+        assert sorted(actual.columns) == sorted(expected.columns), path.name
+        actual = actual.loc[expected.index, expected.columns]
+        for column in expected.columns:
+            numeric = pd.api.types.is_numeric_dtype
+            if not (numeric(expected[column]) and numeric(actual[column])):
+                assert list(actual[column].astype(str)) == list(expected[column].astype(str)), path.name
+            else:
+                assert_close(actual[column], expected[column], what=f"{path.name}: {column}")
+
+
+def test_report_mapping_repr_and_html():
+    df = simulate_scores(1500, seed=4)
+    report = df.scoring.report(human="sc1", system="raw", second_human="sc2", by="L1", trim_min=1,
+                               trim_max=6)
+    assert set(report) >= {"eval", "eval_short", "consistency", "true_score_eval", "eval_by_L1",
+                           "consistency_by_L1", "fairness_metrics_by_L1", "estimates_csd_by_L1",
+                           "degradation", "disattenuated_correlations", "disattenuated_correlations_by_L1",
+                           "confMatrix", "confMatrix_h1h2", "score_dist"}
+    assert "EvaluationReport: 1,500 of 1,500 responses" in repr(report)
+    assert "<table" in report._repr_html_()
+    with pytest.raises(KeyError, match="No table 'evl'"):
+        report["evl"]
+    assert list(report["eval"]["system"]) == ["raw", "raw_trim", "raw_trim_round"]
+
+
+def test_report_without_second_human_has_no_human_tables():
+    df = simulate_scores(500, seed=5)
+    report = df.scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6)
+    assert "consistency" not in report and "true_score_eval" not in report
+    report = df.scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6, rater_error_variance=0.3)
+    assert_close(report["true_score_eval"]["Variance of errors"], [0.3] * 3)
+
+
+def test_cli_evaluate_writes_files(tmp_path, capsys):
+    path = tmp_path / "responses.csv"
+    simulate_scores(800, seed=6).to_csv(path, index=False)
+    out = tmp_path / "out"
+    code = main(["evaluate", str(path), "--human", "sc1", "--system", "raw", "--second-human", "sc2",
+                 "--group", "L1", "--trim-min", "1", "--trim-max", "6", "--out", str(out)])
+    assert code == 0
+    assert (out / "responses_eval.csv").exists() and (out / "responses_eval_by_L1.csv").exists()
+    printed = capsys.readouterr().out
+    assert "== eval" in printed and "== fairness_metrics_by_L1" in printed
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["missing.csv"], "no such file"),
+    (["{csv}", "--human", "nope"], "`human='nope'`: no such column"),
+    (["{csv}", "--human", "L1"], "has no numeric values"),
+    (["{csv}", "--human", "zero"], "No rows left to evaluate"),
+])
+def test_cli_evaluate_bad_input(tmp_path, capsys, args, message):
+    path = tmp_path / "responses.csv"
+    simulate_scores(50, seed=6).assign(zero=0.0).to_csv(path, index=False)
+    argv = ["evaluate", *[a.format(csv=path) for a in args]]
+    if "--human" not in argv:
+        argv += ["--human", "sc1"]
+    argv += ["--system", "raw", "--trim-min", "1", "--trim-max", "6", "--out", str(tmp_path / "o")]
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_report_is_fast_enough_shape():
+    """Not a timing test: checks the report runs on a larger frame without row loops failing."""
+    df = simulate_scores(20_000, seed=8)
+    report = df.scoring.report(human="sc1", system="raw", second_human="sc2", by="L1", trim_min=1,
+                               trim_max=6, scale_with="asis")
+    assert report.primary == "scale"
+    assert np.isfinite(report["eval"]["corr"]).all()
