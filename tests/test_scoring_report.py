@@ -35,10 +35,11 @@ def _run(name, tmp_path):
     before = raw.copy()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pdmetrics.PdmetricsWarning)
-        report = raw.scoring.report(human=human, system=system, second_human=config.get("second_human_score_column"),
-                                    by=groups or None, trim_min=config["trim_min"], trim_max=config["trim_max"],
-                                    trim_tolerance=config.get("trim_tolerance", 0.4998), scale_with=scale_with,
-                                    exclude_zero=config.get("exclude_zero_scores", True))
+        report = raw.scoring.report(
+            human=human, system=system, second_human=config.get("second_human_score_column"),
+            by=groups or None, trim_min=config["trim_min"], trim_max=config["trim_max"],
+            trim_tolerance=config.get("trim_tolerance", 0.4998), scale_with=scale_with,
+            exclude_zero=config.get("exclude_zero_scores", True))
     assert_frame_unchanged(before, raw)
     written = report.to_csv(tmp_path, prefix=config["experiment_id"])
     return report, written, folder / "output", config["experiment_id"]

@@ -196,9 +196,9 @@ class ScoringAccessor:
         ...     human="sc1", system="raw", second_human="sc2", trim_min=1, trim_max=6)
         >>> report["true_score_eval"][["system", "PRMSE true"]].round(2)
                    system  PRMSE true
-        0             raw        0.86
-        1        raw_trim        0.86
-        2  raw_trim_round        0.82
+        0             raw        0.73
+        1        raw_trim        0.73
+        2  raw_trim_round        0.66
         """
         return evaluation_report(self._frame, human=human, system=system, second_human=second_human, by=by,
                                  trim_min=trim_min, trim_max=trim_max, trim_tolerance=trim_tolerance,

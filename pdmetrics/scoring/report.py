@@ -195,9 +195,9 @@ def evaluation_report(frame: pd.DataFrame, *, human, system, second_human=None, 
     ['confMatrix', 'confMatrix_h1h2', 'consistency', 'consistency_by_L1', 'degradation']
     >>> report["eval"][["system", "N", "corr"]].round(3)
                system     N   corr
-    0             raw  2000  0.785
-    1        raw_trim  2000  0.786
-    2  raw_trim_round  2000  0.768
+    0             raw  2000  0.788
+    1        raw_trim  2000  0.789
+    2  raw_trim_round  2000  0.765
     """
     (human,) = require_columns(frame, "human", [human])
     (system,) = require_columns(frame, "system", [system])
