@@ -28,7 +28,7 @@ from pdmetrics.fairness._inputs import (
     undefined,
     warn_excluded,
 )
-from pdmetrics.fairness.confusion import FN, FP, TN, TP, confusion_counts, rates_from_counts
+from pdmetrics.fairness.confusion import FN, FP, TN, TP, cell_codes, confusion_counts, rates_from_counts
 from pdmetrics.fairness.groups import privileged_groups, resolve_group_options
 
 __all__ = [
@@ -209,13 +209,16 @@ def _group_counts(t_pos, p_pos, label_missing, columns: dict, threshold, invert,
             raise InvalidInputError(f"`privileged=` names {unknown!r}, which are not among the sensitive "
                                     f"columns {list(columns)!r}.")
     counts = np.zeros((len(columns), 3, 4), dtype=np.int64)
+    cell = cell_codes(t_pos, p_pos)
+    any_missing_label = bool(label_missing.any())
     for k, (name, series) in enumerate(columns.items()):  # one pass per sensitive column
         thr, inv, values = resolve_group_options(name, threshold, invert, privileged, single)
         is_priv, missing = privileged_groups(series, thr, inv, values)
-        codes = is_priv.astype(np.intp) + 2 * missing.astype(np.intp)
-        if label_missing.any():
-            codes = np.where(label_missing, -1, codes)
-        counts[k] = confusion_counts(t_pos, p_pos, codes, 3)
+        # key = cell + 4 * group, group 0 unprivileged, 1 privileged, 2 missing sensitive value
+        key = cell | (is_priv.view(np.uint8) << 2) | (missing.view(np.uint8) << 3)
+        if any_missing_label:
+            key[label_missing] = 12  # past the three groups: not counted
+        counts[k] = np.bincount(key, minlength=16)[:12].reshape(3, 4)
     return counts
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["CELLS", "confusion_counts", "rates_from_counts"]
+__all__ = ["CELLS", "cell_codes", "confusion_counts", "counts_from_cells", "rates_from_counts"]
 
 #: Names of the four cells along the last axis of a confusion-count array.
 CELLS = ("TN", "FP", "FN", "TP")
@@ -43,14 +43,25 @@ def confusion_counts(y_true: np.ndarray, y_pred: np.ndarray, codes: np.ndarray |
     array([[0, 0, 1, 1],
            [1, 1, 0, 0]])
     """
-    cell = y_true.astype(np.intp) * 2 + y_pred.astype(np.intp)
+    return counts_from_cells(cell_codes(y_true, y_pred), codes, n_groups)
+
+
+def cell_codes(y_true: np.ndarray, y_pred: np.ndarray) -> np.ndarray:
+    """Cell index ``2 * truth + prediction`` of each row, as uint8 (0 TN, 1 FP, 2 FN, 3 TP)."""
+    t = np.asarray(y_true, dtype=bool)
+    p = np.asarray(y_pred, dtype=bool)
+    return (t.view(np.uint8) << 1) | p.view(np.uint8)
+
+
+def counts_from_cells(cell: np.ndarray, codes: np.ndarray | None = None, n_groups: int = 1) -> np.ndarray:
+    """Confusion counts per group from :func:`cell_codes` (negative codes leave rows out)."""
     if codes is None:
         return np.bincount(cell, minlength=4).astype(np.int64).reshape(1, 4)
     codes = np.asarray(codes, dtype=np.intp)
     keep = codes >= 0
-    key = codes * 4 + cell
     if not keep.all():
-        key = key[keep]
+        codes, cell = codes[keep], cell[keep]
+    key = (codes << 2) | cell
     return np.bincount(key, minlength=4 * n_groups).astype(np.int64).reshape(n_groups, 4)
 
 
