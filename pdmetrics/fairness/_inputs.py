@@ -193,3 +193,35 @@ def group_codes(columns: list[pd.Series]) -> tuple[np.ndarray, pd.DataFrame]:
         rest = rest // size
     frame = pd.DataFrame({s.name: pd.Series(keys[s.name]) for s in columns})
     return out.astype(np.intp, copy=False), frame
+
+
+#: Label of the row that pools every group in the LLM evaluation tables.
+ALL_LABEL = "(all)"
+
+
+def category_counts(category: np.ndarray, n_categories: int, by: list[pd.Series] | None,
+                    names: list[str]) -> tuple[pd.DataFrame, np.ndarray]:
+    """Count rows per category, per group of ``by`` and overall, in one bincount.
+
+    ``category`` holds ``0..n_categories-1`` per row. Returns ``(table, counts)``: the table
+    has the group columns (if any) and one count column per name; one row per group in
+    sorted order, then a final row labelled ``"(all)"`` with every row (rows whose group
+    value is missing count there only). Without ``by`` there is just the overall row.
+    ``counts`` is the same numbers as an int64 array ``(rows, n_categories)``.
+    """
+    category = np.asarray(category, dtype=np.intp)
+    overall = np.bincount(category, minlength=n_categories).astype(np.int64)[None, :]
+    if not by:
+        return pd.DataFrame(overall, columns=names), overall
+    codes, keys = group_codes(by)
+    missing = codes < 0
+    warn_excluded(int(missing.sum()), codes.size,
+                  f"the group value is missing (they count in the {ALL_LABEL!r} row only)")
+    keep = ~missing
+    per_group = np.bincount(codes[keep] * n_categories + category[keep], minlength=len(keys) * n_categories)
+    per_group = per_group.astype(np.int64).reshape(len(keys), n_categories)
+    counts = np.vstack([per_group, overall])
+    table = pd.DataFrame({name: pd.array([*keys[name].tolist(), ALL_LABEL], dtype=object) for name in keys})
+    for i, name in enumerate(names):
+        table[name] = counts[:, i]
+    return table, counts

@@ -240,10 +240,15 @@ def _overall(counts: np.ndarray, zero_division) -> dict[str, float]:
 
 
 def _fairness_table(t_pos, p_pos, label_missing, columns, *, threshold, invert, privileged,
-                    on_undefined, zero_division, extra_counts: dict | None = None) -> pd.DataFrame:
+                    on_undefined, zero_division, extra_counts: dict | None = None,
+                    dropped: np.ndarray | None = None) -> pd.DataFrame:
+    """The classification-fairness table; ``dropped`` rows are left out without a warning."""
     _check_on_undefined(on_undefined)
     n_rows = t_pos.size
-    warn_excluded(int(label_missing.sum()), n_rows, "the label or the prediction is missing")
+    n_missing_label = int(label_missing.sum())
+    warn_excluded(n_missing_label, n_rows, "the label or the prediction is missing")
+    if dropped is not None:
+        label_missing = label_missing | dropped
     counts = _group_counts(t_pos, p_pos, label_missing, columns, threshold, invert, privileged)
     names = list(columns)
     for name, c in zip(names, counts):
@@ -269,7 +274,7 @@ def _fairness_table(t_pos, p_pos, label_missing, columns, *, threshold, invert, 
         table[name] = np.full(k + 1, overall[name])
     table.index = pd.RangeIndex(k + 1)
     return attach_info(table, rows=n_rows, rows_used=int(overall_counts.sum()),
-                       rows_missing_label=int(label_missing.sum()), on_undefined=on_undefined,
+                       rows_missing_label=n_missing_label, on_undefined=on_undefined,
                        confusion_privileged=counts[:, 1].tolist(),
                        confusion_unprivileged=counts[:, 0].tolist())
 
