@@ -53,8 +53,10 @@ def _matches_an_option(response: pd.Series, options) -> np.ndarray:
         flat = options.reset_index(drop=True).explode()
         position = flat.index.to_numpy(dtype=np.intp)
         values = _normalize(flat.reset_index(drop=True))
-        same = (values.to_numpy(dtype=object) == response.to_numpy(dtype=object)[position])
-        same &= values.notna().to_numpy(dtype=bool)
+        # distinct fillers: a missing option never matches a missing response
+        left = values.fillna("\x00option").to_numpy(dtype=object)
+        right = response.fillna("\x00response").to_numpy(dtype=object)[position]
+        same = np.asarray(left == right, dtype=bool)
         return np.bincount(position[same], minlength=n) > 0
     choices = [str(o).strip().casefold() for o in ([options] if isinstance(options, str) else options)]
     return response.isin(choices).to_numpy(dtype=bool, na_value=False)
