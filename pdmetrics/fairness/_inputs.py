@@ -22,12 +22,13 @@ def as_series(values, argument: str) -> pd.Series:
     """Return ``values`` as a Series (a Series is returned as it is, never copied)."""
     if isinstance(values, pd.Series):
         return values if values.name is not None else values.rename(argument)
-    array = np.asarray(values) if not isinstance(values, (pd.Index, pd.api.extensions.ExtensionArray)) \
-        else values
-    if getattr(array, "ndim", 1) == 0:
-        array = np.asarray([array])
-    if getattr(array, "ndim", 1) != 1:
-        raise InvalidInputError(f"`{argument}` must be one-dimensional; got shape {np.shape(array)}.")
+    if isinstance(values, (pd.Index, pd.api.extensions.ExtensionArray)):
+        return pd.Series(values, name=argument)
+    array = np.asarray(values)
+    if array.ndim == 0:
+        array = array.reshape(1)
+    if array.ndim != 1:
+        raise InvalidInputError(f"`{argument}` must be one-dimensional; got shape {array.shape}.")
     return pd.Series(array, name=argument)
 
 
