@@ -385,3 +385,32 @@ def test_row_order_does_not_matter(case, random):
         a = frame.fairness.classification(**kwargs)
         b = shuffled.fairness.classification(**kwargs)
     pd.testing.assert_frame_equal(a, b, check_exact=False, rtol=1e-12)
+
+
+def test_probabilities_instead_of_labels_is_an_error():
+    frame = pd.DataFrame({"y": [1, 0, 1], "score": [0.9, 0.2, 0.6], "g": [1, 0, 1]})
+    with pytest.raises(InvalidInputError, match="Binarize it first"):
+        frame.fairness.classification(y_true="y", y_pred="score", sensitive="g")
+
+
+def test_bad_threshold_and_nullable_sensitive():
+    frame = pd.DataFrame({"y": [1, 0, 0, 1, 1], "pred": [1, 0, 0, 1, 1],
+                          "g": pd.array([1, 0, 1, 0, None], dtype="Int64")})
+    with pytest.raises(InvalidInputError, match="threshold='high'"):
+        frame.fairness.classification(y_true="y", y_pred="pred", sensitive="g", threshold="high")
+    with pytest.warns(ExcludedRowsWarning, match="1 of 5"):
+        table = frame.fairness.classification(y_true="y", y_pred="pred", sensitive="g")
+    assert table.loc[0, ["N_privileged", "N_unprivileged", "N_missing"]].tolist() == [2, 2, 1]
+
+
+def test_average_row_is_mean_of_columns():
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame({"y": rng.integers(0, 2, 200), "pred": rng.integers(0, 2, 200),
+                          "a": rng.integers(0, 2, 200), "b": rng.normal(size=200),
+                          "c": rng.integers(0, 5, 200)})
+    table = frame.fairness.classification(y_true="y", y_pred="pred", sensitive=["a", "b", "c"],
+                                          threshold={"c": 2})
+    for name in COLUMNS[5:10]:
+        assert_close(table.loc[3, name], table.loc[:2, name].mean(), what=name)
+    single = frame.fairness.classification(y_true="y", y_pred="pred", sensitive="c", threshold=2)
+    pd.testing.assert_series_equal(single.iloc[0, 5:], table.iloc[2, 5:], check_names=False)

@@ -103,4 +103,4 @@ def resolve_group_options(name, threshold, invert, privileged, single: bool):
         )
     else:
         chosen = privileged
-    return float(_per_column(threshold, name, 0.0)), bool(_per_column(invert, name, False)), chosen
+    return _per_column(threshold, name, 0.0), bool(_per_column(invert, name, False)), chosen
