@@ -137,8 +137,10 @@ class FairnessAccessor:
         ...                    "male": [1, 1, 0, 0, 1, 0, 0, 1]})
         >>> table = df.fairness.llm_fairness(y_true="label", response="answer", sensitive="male",
         ...                                  positive="H", negative="L")
-        >>> table.loc[0, ["N", "N_invalid", "N_error"]].tolist()
-        [6, 1, 1]
+        >>> table[["sensitive", "N", "N_invalid", "N_error"]]
+           sensitive  N  N_invalid  N_error
+        0       male  6          1        1
+        1  (average)  6          1        1
         """
         return llm_fairness(self._column("y_true", y_true), self._column("response", response),
                             self._columns("sensitive", sensitive), positive=positive, negative=negative,
