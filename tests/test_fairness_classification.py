@@ -414,3 +414,28 @@ def test_average_row_is_mean_of_columns():
         assert_close(table.loc[3, name], table.loc[:2, name].mean(), what=name)
     single = frame.fairness.classification(y_true="y", y_pred="pred", sensitive="c", threshold=2)
     pd.testing.assert_series_equal(single.iloc[0, 5:], table.iloc[2, 5:], check_names=False)
+
+
+def test_bootstrap_intervals_of_fairness_metrics():
+    rng = np.random.default_rng(11)
+    n = 4000
+    frame = pd.DataFrame({"y": rng.integers(0, 2, n), "a": rng.integers(0, 2, n), "b": rng.integers(0, 4, n)})
+    frame["pred"] = np.where(rng.random(n) < 0.7, frame.y, 1 - frame.y)
+    kwargs = dict(y_true="y", y_pred="pred", sensitive=["a", "b"], threshold={"b": 1}, n_boot=400,
+                  random_state=5)
+    table = frame.fairness.classification(**kwargs)
+    pd.testing.assert_frame_equal(table, frame.fairness.classification(**kwargs))
+    assert list(table.columns[len(COLUMNS):]) == [f"{m}_{s}" for m in COLUMNS[5:10] for s in ("low", "high")]
+    for name in COLUMNS[5:10]:
+        assert (table[f"{name}_low"] <= table[f"{name}_high"]).all()
+    # SPD interval width ~ 2 * 1.96 * its standard error
+    counts = table.attrs["pdmetrics"]
+    for i in range(2):
+        priv = np.array(counts["confusion_privileged"][i])
+        unpriv = np.array(counts["confusion_unprivileged"][i])
+        p1, n1 = (priv[1] + priv[3]) / priv.sum(), priv.sum()
+        p2, n2 = (unpriv[1] + unpriv[3]) / unpriv.sum(), unpriv.sum()
+        se = np.sqrt(p1 * (1 - p1) / n1 + p2 * (1 - p2) / n2)
+        row = table.loc[i]
+        width = row["statistical_parity_difference_high"] - row["statistical_parity_difference_low"]
+        assert_close(width, 2 * 1.959964 * se, rtol=0.2)

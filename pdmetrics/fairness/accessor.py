@@ -45,7 +45,8 @@ class FairnessAccessor:
     # Classification fairness (seed 003: SPD, DI, AOD, EOD; per-group rates)
     # ----------------------------------------------------------------------------------
     def classification(self, *, y_true, y_pred, sensitive, pos_label=1, privileged=None, threshold=0.0,
-                       invert=False, on_undefined: str = "worst", zero_division=None) -> pd.DataFrame:
+                       invert=False, on_undefined: str = "worst", zero_division=None, n_boot: int = 0,
+                       confidence: float = 0.95, random_state=None) -> pd.DataFrame:
         """Group fairness of binary predictions, one row per sensitive column plus their average.
 
         A wrapper over :func:`pdmetrics.fairness.classification_fairness`: see it for the
@@ -69,7 +70,8 @@ class FairnessAccessor:
         return classification_fairness(self._column("y_true", y_true), self._column("y_pred", y_pred),
                                        self._columns("sensitive", sensitive),
                                        pos_label=pos_label, privileged=privileged, threshold=threshold,
-                                       invert=invert, on_undefined=on_undefined, zero_division=zero_division)
+                                       invert=invert, on_undefined=on_undefined, zero_division=zero_division,
+                                       n_boot=n_boot, confidence=confidence, random_state=random_state)
 
     def by_group(self, *, y_true, y_pred, by, pos_label=1, zero_division=None, n_boot: int = 0,
                  confidence: float = 0.95, random_state=None) -> pd.DataFrame:

@@ -28,6 +28,7 @@ from pdmetrics.fairness._inputs import (
     undefined,
     warn_excluded,
 )
+from pdmetrics.fairness.bootstrap import bootstrap_counts, percentile_interval
 from pdmetrics.fairness.confusion import FN, FP, TN, TP, cell_codes, confusion_counts, rates_from_counts
 from pdmetrics.fairness.groups import privileged_groups, resolve_group_options
 
@@ -142,7 +143,7 @@ def fairness_from_counts(privileged, unprivileged, on_undefined: str = "worst",
         reason = _missing_side(p["N"] == 0, u["N"] == 0, "rows")
         where = [f"{labels[i]} ({reason[i]})" for i in np.flatnonzero(empty)]
         undefined(f"Fairness metrics are undefined for {'; '.join(where)}: both groups need rows. "
-                       f"They are NaN; check the `threshold=`/`privileged=` definition.")
+                  f"They are NaN; check the `threshold=`/`privileged=` definition.")
     pos_p, pos_u = priv[..., TP] + priv[..., FN], unpriv[..., TP] + unpriv[..., FN]
     neg_p, neg_u = priv[..., TN] + priv[..., FP], unpriv[..., TN] + unpriv[..., FP]
     no_pos = ~empty & ((pos_p == 0) | (pos_u == 0))
@@ -151,7 +152,7 @@ def fairness_from_counts(privileged, unprivileged, on_undefined: str = "worst",
     if both_zero.any() and "disparate_impact" in metrics:
         where = ", ".join(labels[i] for i in np.flatnonzero(both_zero))
         undefined(f"Disparate impact is undefined (0/0: neither group has a predicted positive) for "
-                       f"{where}; it is NaN. Statistical parity difference (0) is still defined.")
+                  f"{where}; it is NaN. Statistical parity difference (0) is still defined.")
     pos_reason = _missing_side(pos_p == 0, pos_u == 0, "actual positives")
     neg_reason = _missing_side(neg_p == 0, neg_u == 0, "actual negatives")
     odds_reason = np.where(no_pos, pos_reason, neg_reason)
@@ -163,6 +164,56 @@ def fairness_from_counts(privileged, unprivileged, on_undefined: str = "worst",
         if name in metrics:
             values[name] = _apply_policy(values[name], is_undefined, on_undefined, title, labels, reason)
     return {name: np.where(empty, np.nan, values[name]) for name in metrics}
+
+
+def _quiet_fairness(privileged: np.ndarray, unprivileged: np.ndarray, on_undefined: str) -> dict:
+    """:func:`fairness_from_counts` without warnings or errors, for bootstrap replicates.
+
+    Undefined odds/opportunity differences are 1.0 with ``"worst"`` and NaN otherwise.
+    """
+    p, u = rates_from_counts(privileged), rates_from_counts(unprivileged)
+    fill = _WORST if on_undefined == "worst" else np.nan
+    empty = (p["N"] == 0) | (u["N"] == 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        d_fpr, d_tpr = u["fpr"] - p["fpr"], u["tpr"] - p["tpr"]
+        values = {
+            "statistical_parity_difference": u["selection_rate"] - p["selection_rate"],
+            "disparate_impact": u["selection_rate"] / p["selection_rate"],
+            "average_odds_difference": (d_fpr + d_tpr) / 2,
+            "average_abs_odds_difference": (np.abs(d_fpr) + np.abs(d_tpr)) / 2,
+            "equal_opportunity_difference": d_tpr,
+        }
+    no_pos = np.isnan(d_tpr)
+    no_odds = no_pos | np.isnan(d_fpr)
+    for name, undefined_here in (("average_odds_difference", no_odds),
+                                 ("average_abs_odds_difference", no_odds),
+                                 ("equal_opportunity_difference", no_pos)):
+        values[name] = np.where(undefined_here, fill, values[name])
+    return {name: np.where(empty, np.nan, value) for name, value in values.items()}
+
+
+def _nanmean_last(values: np.ndarray) -> np.ndarray:
+    """Mean over the last axis of the non-NaN entries (NaN when there is none)."""
+    defined = ~np.isnan(values)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        total = np.where(defined, values, 0.0).sum(axis=-1)
+        count = defined.sum(axis=-1)
+        return np.where(count > 0, total / np.where(count > 0, count, 1), np.nan)
+
+
+def _bootstrap_fairness(counts: np.ndarray, on_undefined: str, n_boot: int, confidence: float,
+                        random_state) -> dict:
+    """Percentile intervals of the fairness metrics (rows: sensitive columns, then their average)."""
+    k = counts.shape[0]
+    replicates = bootstrap_counts(counts[:, :2].reshape(2 * k, 4), n_boot, random_state)
+    replicates = replicates.reshape(n_boot, k, 2, 4)  # (replicate, column, unpriv/priv, cell)
+    values = _quiet_fairness(replicates[:, :, 1], replicates[:, :, 0], on_undefined)
+    out = {}
+    for name in FAIRNESS_METRICS:
+        per_column = values[name]  # (n_boot, k)
+        samples = np.concatenate([per_column, _nanmean_last(per_column)[:, None]], axis=1)
+        out[f"{name}_low"], out[f"{name}_high"] = percentile_interval(samples, confidence)
+    return out
 
 
 # --------------------------------------------------------------------------------------
@@ -241,7 +292,8 @@ def _overall(counts: np.ndarray, zero_division) -> dict[str, float]:
 
 def _fairness_table(t_pos, p_pos, label_missing, columns, *, threshold, invert, privileged,
                     on_undefined, zero_division, extra_counts: dict | None = None,
-                    dropped: np.ndarray | None = None) -> pd.DataFrame:
+                    dropped: np.ndarray | None = None, n_boot: int = 0, confidence: float = 0.95,
+                    random_state=None) -> pd.DataFrame:
     """The classification-fairness table; ``dropped`` rows are left out without a warning."""
     _check_on_undefined(on_undefined)
     n_rows = t_pos.size
@@ -272,11 +324,15 @@ def _fairness_table(t_pos, p_pos, label_missing, columns, *, threshold, invert, 
         table[name] = stacked[name]
     for name in ("accuracy", "precision", "recall"):
         table[name] = np.full(k + 1, overall[name])
+    if n_boot:
+        intervals = _bootstrap_fairness(counts, on_undefined, n_boot, confidence, random_state)
+        for name, values in intervals.items():
+            table[name] = values
     table.index = pd.RangeIndex(k + 1)
     return attach_info(table, rows=n_rows, rows_used=int(overall_counts.sum()),
                        rows_missing_label=n_missing_label, on_undefined=on_undefined,
                        confusion_privileged=counts[:, 1].tolist(),
-                       confusion_unprivileged=counts[:, 0].tolist())
+                       confusion_unprivileged=counts[:, 0].tolist(), n_boot=n_boot)
 
 
 def _mean_skipping_nan(values: np.ndarray) -> float:
@@ -288,7 +344,8 @@ def _mean_skipping_nan(values: np.ndarray) -> float:
 
 
 def classification_fairness(y_true, y_pred, sensitive, *, pos_label=1, privileged=None, threshold=0.0,
-                            invert=False, on_undefined: str = "worst", zero_division=None) -> pd.DataFrame:
+                            invert=False, on_undefined: str = "worst", zero_division=None, n_boot: int = 0,
+                            confidence: float = 0.95, random_state=None) -> pd.DataFrame:
     """Fairness of binary predictions for one or several sensitive attributes.
 
     For each sensitive column the rows split into privileged and unprivileged (see
@@ -325,6 +382,15 @@ def classification_fairness(y_true, y_pred, sensitive, *, pos_label=1, privilege
     zero_division : float, optional
         Value of accuracy/precision/recall when their denominator is 0. By default that
         raises :class:`~pdmetrics.InvalidInputError`, as the reference does.
+    n_boot : int, default 0
+        Bootstrap replicates; when positive, ``<metric>_low`` and ``<metric>_high``
+        columns give percentile intervals of the five fairness metrics, rows resampled
+        within the privileged and unprivileged groups (see :func:`bootstrap_counts`).
+        Replicates where a metric is undefined are skipped (with ``"worst"`` they count 1.0).
+    confidence : float, default 0.95
+        Coverage of the intervals.
+    random_state : int or numpy.random.Generator, optional
+        Seed of the bootstrap.
 
     Returns
     -------
@@ -333,7 +399,8 @@ def classification_fairness(y_true, y_pred, sensitive, *, pos_label=1, privilege
         statistical_parity_difference, disparate_impact, average_odds_difference,
         average_abs_odds_difference, equal_opportunity_difference, accuracy, precision,
         recall``; one row per sensitive column, then the ``"(average)"`` row (its group
-        counts are ``<NA>``; its ``N`` counts every labelled row).
+        counts are ``<NA>``; its ``N`` counts every labelled row), then the interval
+        columns when ``n_boot`` is given.
 
     Examples
     --------
@@ -349,7 +416,8 @@ def classification_fairness(y_true, y_pred, sensitive, *, pos_label=1, privilege
     t_pos, p_pos, label_missing = _labels(y_true, y_pred, pos_label)
     columns = _sensitive_columns(sensitive, t_pos.size)
     return _fairness_table(t_pos, p_pos, label_missing, columns, threshold=threshold, invert=invert,
-                           privileged=privileged, on_undefined=on_undefined, zero_division=zero_division)
+                           privileged=privileged, on_undefined=on_undefined, zero_division=zero_division,
+                           n_boot=n_boot, confidence=confidence, random_state=random_state)
 
 
 # --------------------------------------------------------------------------------------
