@@ -310,7 +310,7 @@ def _fairness_table(t_pos, p_pos, label_missing, columns, *, threshold, invert, 
     labels = [f"sensitive column {name!r}" for name in names]
     metrics = fairness_from_counts(counts[:, 1], counts[:, 0], on_undefined, labels)
     k = len(names)
-    stacked = {m: np.append(v, _mean_skipping_nan(v)) for m, v in metrics.items()}
+    stacked = {m: np.append(v, _nanmean_last(v)) for m, v in metrics.items()}
     table = pd.DataFrame({
         "sensitive": pd.array([*names, AVERAGE_LABEL], dtype=object),
         "N": np.append(counts[:, :2].sum(axis=(1, 2)), overall_counts.sum()).astype(np.int64),
@@ -333,14 +333,6 @@ def _fairness_table(t_pos, p_pos, label_missing, columns, *, threshold, invert, 
                        rows_missing_label=n_missing_label, on_undefined=on_undefined,
                        confusion_privileged=counts[:, 1].tolist(),
                        confusion_unprivileged=counts[:, 0].tolist(), n_boot=n_boot)
-
-
-def _mean_skipping_nan(values: np.ndarray) -> float:
-    defined = values[~np.isnan(values)]
-    if defined.size == 0:
-        return float("nan")
-    with np.errstate(invalid="ignore"):
-        return float(defined.mean())
 
 
 def classification_fairness(y_true, y_pred, sensitive, *, pos_label=1, privileged=None, threshold=0.0,
