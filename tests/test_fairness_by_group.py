@@ -146,9 +146,11 @@ def test_disparity_matches_rates(frame):
 
 
 def test_disparity_bootstrap(frame):
+    before = frame.copy()
     table = frame.fairness.group_disparity(y_true="y", y_pred="pred", by="race", n_boot=200, random_state=1)
     for key in ("difference", "ratio", "difference_to_overall", "ratio_to_overall"):
         assert (table[f"{key}_low"] <= table[f"{key}_high"]).all()
+    assert_frame_unchanged(before, frame)
 
 
 def test_disparity_equal_zero_rates_and_undefined_rates():

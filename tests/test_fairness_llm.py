@@ -167,6 +167,7 @@ def test_counterfactual_rules():
 
 
 def test_counterfactual_by_group_matches_slow_reference(pisa):
+    before = pisa.copy()
     table = pisa.fairness.counterfactual(prediction="answer", counterfactual="answer_cf", sensitive="male",
                                          valid=["H", "L"], error="failed")
     assert table["male"].tolist() == [0, 1, "(all)"]
@@ -187,6 +188,7 @@ def test_counterfactual_by_group_matches_slow_reference(pisa):
         assert table.loc[i, "N"] - table.loc[i, "N_error"] == counted
         assert table.loc[i, "N_changed"] == changed
         assert_close(table.loc[i, "change_rate"], changed / counted)
+    assert_frame_unchanged(before, pisa)
 
 
 def test_counterfactual_all_errors_warns():
@@ -226,8 +228,10 @@ def test_language_by_language_and_fixed_options():
     frame = pd.DataFrame({"lang": ["en", "en", "fr", "fr", "fr"],
                           "response": ["B", "c", "b", "<think>?</think> a ", "z"],
                           "answer": ["b", "b", "B", "A", "A"], "err": [False, False, False, False, True]})
+    before = frame.copy()
     table = frame.fairness.language_accuracy(response="response", answer="answer", options=["A", "B", "C"],
                                              error="err", by="lang")
+    assert_frame_unchanged(before, frame)
     assert table["lang"].tolist() == ["en", "fr", "(all)"]
     assert table[["N_correct", "N_incorrect", "N_invalid", "N_error"]].values.tolist() == \
         [[1, 1, 0, 0], [2, 0, 0, 1], [3, 1, 0, 1]]
