@@ -64,7 +64,7 @@ EXACT_20 = {
 REFERENCE_NAME = {"average_odds_difference": "average_odds_difference_signed"}
 
 
-@pytest.mark.parametrize("threshold", [0.0, 0.5])
+@pytest.mark.parametrize("threshold", [0.0, 0.5, "midrange"])
 def test_twenty_rows_vector(twenty, threshold):
     frame, case = twenty
     table = frame.fairness.classification(y_true="y", y_pred="pred", sensitive="male", threshold=threshold)
@@ -439,3 +439,11 @@ def test_bootstrap_intervals_of_fairness_metrics():
         row = table.loc[i]
         width = row["statistical_parity_difference_high"] - row["statistical_parity_difference_low"]
         assert_close(width, 2 * 1.959964 * se, rtol=0.2)
+
+
+def test_midrange_threshold():
+    frame = pd.DataFrame({"y": [1, 0, 1, 0, 1, 0], "pred": [1, 0, 1, 1, 0, 0],
+                          "age": [20, 30, 40, 50, 60, 60]})
+    mid = frame.fairness.classification(y_true="y", y_pred="pred", sensitive="age", threshold="midrange")
+    explicit = frame.fairness.classification(y_true="y", y_pred="pred", sensitive="age", threshold=40)
+    pd.testing.assert_frame_equal(mid, explicit)

@@ -362,8 +362,9 @@ def classification_fairness(y_true, y_pred, sensitive, *, pos_label=1, privilege
     privileged : scalar, list or dict, optional
         The privileged value(s) of a categorical column (``{column: value(s)}`` for
         several columns). Columns without an entry use the threshold.
-    threshold : float or dict, default 0.0
+    threshold : float, "midrange" or dict, default 0.0
         Privileged means a value greater than ``threshold`` (per column with a dict).
+        ``"midrange"`` uses ``(min + max) / 2`` of the column, the reference code's default.
     invert : bool or dict, default False
         Privileged means a value *less than* the threshold. Values equal to the
         threshold are unprivileged either way.

@@ -50,9 +50,11 @@ def privileged_groups(series: pd.Series, threshold: float = 0.0, invert: bool = 
     ----------
     series : pandas.Series
         The sensitive attribute.
-    threshold : float, default 0.0
+    threshold : float or "midrange", default 0.0
         Rows with a value greater than ``threshold`` are privileged (less than, with
-        ``invert=True``); values equal to the threshold are unprivileged.
+        ``invert=True``); values equal to the threshold are unprivileged. ``"midrange"``
+        uses ``(min + max) / 2`` of the column, what the reference code does when it is
+        given no threshold.
     invert : bool, default False
         Privileged means *below* the threshold.
     privileged : scalar or list, optional
@@ -80,13 +82,18 @@ def privileged_groups(series: pd.Series, threshold: float = 0.0, invert: bool = 
                                                              pd.Index, pd.Series)) else [privileged]
         is_privileged = np.asarray(series.isin(values).to_numpy(dtype=bool, na_value=False), dtype=bool)
         return is_privileged & ~missing, missing
-    try:
-        threshold = float(threshold)
-    except (TypeError, ValueError):
-        raise InvalidInputError(f"`threshold={threshold!r}` for sensitive column {series.name!r} must be "
-                                f"a number.") from None
+    midrange = isinstance(threshold, str) and threshold == "midrange"
+    if not midrange:
+        try:
+            threshold = float(threshold)
+        except (TypeError, ValueError):
+            raise InvalidInputError(f"`threshold={threshold!r}` for sensitive column {series.name!r} must be "
+                                    f"a number or 'midrange'.") from None
     values = _numeric_sensitive(series)
     missing = missing | np.isnan(values)
+    if midrange:  # the reference code's default: halfway between the smallest and largest value
+        present = values[~missing]
+        threshold = (present.min() + present.max()) / 2 if present.size else 0.0
     with np.errstate(invalid="ignore"):
         is_privileged = values < threshold if invert else values > threshold
     return np.asarray(is_privileged & ~missing, dtype=bool), missing
