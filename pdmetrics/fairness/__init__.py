@@ -1,6 +1,27 @@
-"""Fairness of scores and classifiers (``df.fairness``)."""
+"""Fairness of scores, classifiers and LLMs (``df.fairness``)."""
 
 from pdmetrics.fairness.accessor import FairnessAccessor
+from pdmetrics.fairness.averages import average_metrics
+from pdmetrics.fairness.bootstrap import bootstrap_counts, percentile_interval
+from pdmetrics.fairness.by_group import disparity_from_rates, group_disparity, group_rates
+from pdmetrics.fairness.classification import (
+    average_abs_odds_difference,
+    average_odds_difference,
+    classification_fairness,
+    disparate_impact,
+    equal_opportunity_difference,
+    fairness_from_counts,
+    statistical_parity_difference,
+)
+from pdmetrics.fairness.confusion import confusion_counts, rates_from_counts
+from pdmetrics.fairness.context_association import (
+    context_association,
+    context_association_scores,
+    parse_option,
+)
+from pdmetrics.fairness.groups import privileged_groups
+from pdmetrics.fairness.language import language_accuracy, language_scores
+from pdmetrics.fairness.llm import call_errors, counterfactual_changes, llm_fairness
 from pdmetrics.fairness.regression import (
     rsmtool_coefficient_label,
     rsmtool_fairness_tables,
@@ -11,6 +32,33 @@ from pdmetrics.fairness.regression import (
 
 __all__ = [
     "FairnessAccessor",
+    # classification fairness
+    "average_abs_odds_difference",
+    "average_odds_difference",
+    "bootstrap_counts",
+    "classification_fairness",
+    "confusion_counts",
+    "disparate_impact",
+    "disparity_from_rates",
+    "equal_opportunity_difference",
+    "fairness_from_counts",
+    "group_disparity",
+    "group_rates",
+    "percentile_interval",
+    "privileged_groups",
+    "rates_from_counts",
+    "statistical_parity_difference",
+    # LLM evaluation tables
+    "average_metrics",
+    "call_errors",
+    "context_association",
+    "context_association_scores",
+    "counterfactual_changes",
+    "language_accuracy",
+    "language_scores",
+    "llm_fairness",
+    "parse_option",
+    # score fairness (RSMTool)
     "rsmtool_coefficient_label",
     "rsmtool_fairness_tables",
     "score_fairness",

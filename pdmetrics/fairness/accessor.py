@@ -4,6 +4,15 @@ from __future__ import annotations
 
 import pandas as pd
 
+from pdmetrics._validation import require_columns
+from pdmetrics.errors import InvalidInputError
+from pdmetrics.fairness.averages import average_metrics
+from pdmetrics.fairness.by_group import group_disparity, group_rates
+from pdmetrics.fairness.classification import classification_fairness
+from pdmetrics.fairness.context_association import context_association
+from pdmetrics.fairness.language import language_accuracy
+from pdmetrics.fairness.llm import counterfactual_changes, llm_fairness
+
 
 @pd.api.extensions.register_dataframe_accessor("fairness")
 class FairnessAccessor:
@@ -15,6 +24,232 @@ class FairnessAccessor:
 
     def __init__(self, frame: pd.DataFrame) -> None:
         self._frame = frame
+
+    def _columns(self, argument: str, names) -> dict:
+        names = require_columns(self._frame, argument, names)
+        return {name: self._frame[name] for name in names}
+
+    def _column(self, argument: str, name) -> pd.Series:
+        if isinstance(name, (list, tuple)):
+            raise InvalidInputError(f"`{argument}=` takes one column name; got {list(name)!r}.")
+        require_columns(self._frame, argument, name)
+        return self._frame[name]
+
+    def _optional(self, argument: str, name) -> pd.Series | None:
+        return None if name is None else self._column(argument, name)
+
+    def _groups(self, by) -> list | None:
+        return None if by is None else list(self._columns("by", by).values())
+
+    # ----------------------------------------------------------------------------------
+    # Classification fairness (seed 003: SPD, DI, AOD, EOD; per-group rates)
+    # ----------------------------------------------------------------------------------
+    def classification(self, *, y_true, y_pred, sensitive, pos_label=1, privileged=None, threshold=0.0,
+                       invert=False, on_undefined: str = "worst", zero_division=None, n_boot: int = 0,
+                       confidence: float = 0.95, random_state=None) -> pd.DataFrame:
+        """Group fairness of binary predictions, one row per sensitive column plus their average.
+
+        A wrapper over :func:`pdmetrics.fairness.classification_fairness`: see it for the
+        options and the columns. ``y_true`` and ``y_pred`` name the label columns,
+        ``sensitive`` one column or a list.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pdmetrics  # noqa: F401
+        >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 1, 0, 1, 1],
+        ...                    "male": [1, 1, 1, 0, 0, 0], "age": [30, 50, 45, 20, 60, 35]})
+        >>> table = df.fairness.classification(y_true="y", y_pred="pred", sensitive=["male", "age"],
+        ...                                    threshold={"age": 40})
+        >>> table[["sensitive", "N_privileged", "equal_opportunity_difference"]]
+           sensitive  N_privileged  equal_opportunity_difference
+        0       male             3                         -1.00
+        1        age             3                         -0.50
+        2  (average)          <NA>                         -0.75
+        """
+        return classification_fairness(self._column("y_true", y_true), self._column("y_pred", y_pred),
+                                       self._columns("sensitive", sensitive),
+                                       pos_label=pos_label, privileged=privileged, threshold=threshold,
+                                       invert=invert, on_undefined=on_undefined, zero_division=zero_division,
+                                       n_boot=n_boot, confidence=confidence, random_state=random_state)
+
+    def by_group(self, *, y_true, y_pred, by, pos_label=1, zero_division=None, n_boot: int = 0,
+                 confidence: float = 0.95, random_state=None) -> pd.DataFrame:
+        """Confusion counts and rates per group (intersections when ``by`` is a list).
+
+        A wrapper over :func:`pdmetrics.fairness.group_rates`.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pdmetrics  # noqa: F401
+        >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 0, 1, 1, 0],
+        ...                    "sex": ["F", "F", "F", "M", "M", "M"]})
+        >>> df.fairness.by_group(y_true="y", y_pred="pred", by="sex")[["sex", "N", "tpr"]]
+          sex  N  tpr
+        0   F  3  0.5
+        1   M  3  1.0
+        """
+        return group_rates(self._column("y_true", y_true), self._column("y_pred", y_pred),
+                           self._columns("by", by), pos_label=pos_label,
+                           zero_division=zero_division, n_boot=n_boot, confidence=confidence,
+                           random_state=random_state)
+
+    def group_disparity(self, *, y_true, y_pred, by, pos_label=1, n_boot: int = 0,
+                        confidence: float = 0.95, random_state=None) -> pd.DataFrame:
+        """Differences and ratios of the groups' rates, one row per rate.
+
+        A wrapper over :func:`pdmetrics.fairness.group_disparity`.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pdmetrics  # noqa: F401
+        >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 0, 1, 1, 0],
+        ...                    "sex": ["F", "F", "F", "M", "M", "M"]})
+        >>> out = df.fairness.group_disparity(y_true="y", y_pred="pred", by="sex")
+        >>> out[["metric", "difference", "ratio"]].head(2).round(3)
+                   metric  difference  ratio
+        0  selection_rate       0.333    0.5
+        1             tpr       0.500    0.5
+        """
+        return group_disparity(self._column("y_true", y_true), self._column("y_pred", y_pred),
+                               self._columns("by", by),
+                               pos_label=pos_label, n_boot=n_boot, confidence=confidence,
+                               random_state=random_state)
+
+    # ----------------------------------------------------------------------------------
+    # LLM evaluation tables (seed 003: LLM fairness, context association, counterfactual,
+    # language evaluations, averages across data sets)
+    # ----------------------------------------------------------------------------------
+    def llm_fairness(self, *, y_true, response, sensitive, positive, negative, error=None, pos_label=None,
+                     privileged=None, threshold=0.0, invert=False, on_undefined: str = "worst",
+                     zero_division=None) -> pd.DataFrame:
+        """Classification fairness of an LLM's two-way answers (invalid answers and errors counted, left out).
+
+        A wrapper over :func:`pdmetrics.fairness.llm_fairness`; ``error`` names an optional
+        column of call-error flags.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pdmetrics  # noqa: F401
+        >>> df = pd.DataFrame({"label": ["H", "L", "H", "L", "H", "L", "H", "L"],
+        ...                    "answer": ["H", "L", "L", "H", "H?", None, "H", "L"],
+        ...                    "male": [1, 1, 0, 0, 1, 0, 0, 1]})
+        >>> table = df.fairness.llm_fairness(y_true="label", response="answer", sensitive="male",
+        ...                                  positive="H", negative="L")
+        >>> table[["sensitive", "N", "N_invalid", "N_error"]]
+           sensitive  N  N_invalid  N_error
+        0       male  6          1        1
+        1  (average)  6          1        1
+        """
+        return llm_fairness(self._column("y_true", y_true), self._column("response", response),
+                            self._columns("sensitive", sensitive), positive=positive, negative=negative,
+                            error=self._optional("error", error), pos_label=pos_label, privileged=privileged,
+                            threshold=threshold, invert=invert, on_undefined=on_undefined,
+                            zero_division=zero_division)
+
+    def context_association(self, *, response, stereotype, anti_stereotype, unrelated, error=None,
+                            by=None) -> pd.DataFrame:
+        """Context association test counts with LMS, SS and iCAT (0..100), per group and overall.
+
+        ``stereotype``, ``anti_stereotype`` and ``unrelated`` name the columns holding each
+        item's option number (1, 2 or 3) of that answer. A wrapper over
+        :func:`pdmetrics.fairness.context_association`.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pdmetrics  # noqa: F401
+        >>> df = pd.DataFrame({"answer": ["1", " 2 because", "3", "<think>hm</think>1", "none"],
+        ...                    "st": [1, 2, 3, 2, 1], "anti": [2, 1, 2, 1, 2], "unrel": [3, 3, 1, 3, 3]})
+        >>> out = df.fairness.context_association(response="answer", stereotype="st",
+        ...                                       anti_stereotype="anti", unrelated="unrel")
+        >>> out[["N", "N_stereotype", "N_anti_stereotype", "N_other", "lms", "ss", "icat"]]
+           N  N_stereotype  N_anti_stereotype  N_other   lms    ss  icat
+        0  5             3                  1        1  80.0  75.0  40.0
+        """
+        return context_association(self._column("response", response), self._column("stereotype", stereotype),
+                                   self._column("anti_stereotype", anti_stereotype),
+                                   self._column("unrelated", unrelated), error=self._optional("error", error),
+                                   by=self._groups(by))
+
+    def counterfactual(self, *, prediction, counterfactual, sensitive=None, valid=None, error=None,
+                       counterfactual_error=None) -> pd.DataFrame:
+        """Change rate of the answers between each prompt and its counterfactual twin, per original group.
+
+        A wrapper over :func:`pdmetrics.fairness.counterfactual_changes`; ``valid`` is the
+        list of valid answers, ``error``/``counterfactual_error`` name optional flag columns.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pdmetrics  # noqa: F401
+        >>> df = pd.DataFrame({"answer": ["H", "H", "L", "x", "L"], "answer_cf": ["H", "L", "L", "y", None],
+        ...                    "male": [0, 1, 1, 0, 0]})
+        >>> df.fairness.counterfactual(prediction="answer", counterfactual="answer_cf", sensitive="male",
+        ...                            valid=["H", "L"])
+            male  N  N_error  N_changed  change_rate
+        0      0  3        1          0         0.00
+        1      1  2        0          1         0.50
+        2  (all)  5        1          1         0.25
+        """
+        return counterfactual_changes(self._column("prediction", prediction),
+                                      self._column("counterfactual", counterfactual),
+                                      sensitive=self._optional("sensitive", sensitive), valid=valid,
+                                      error=self._optional("error", error),
+                                      counterfactual_error=self._optional("counterfactual_error",
+                                                                          counterfactual_error))
+
+    def language_accuracy(self, *, response, answer, options, error=None, by=None) -> pd.DataFrame:
+        """Format error rate, overall accuracy and accuracy on valid responses, per group and overall.
+
+        ``options`` names a column holding each question's list of options, or is one list
+        of options for every question. A wrapper over
+        :func:`pdmetrics.fairness.language_accuracy`.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pdmetrics  # noqa: F401
+        >>> df = pd.DataFrame({"lang": ["en", "en", "es", "es"],
+        ...                    "response": ["Paris", "Rome", "parís", "No lo sé"],
+        ...                    "answer": ["Paris", "Paris", "París", "París"],
+        ...                    "options": [["Paris", "Rome"], ["Paris", "Rome"], ["París", "Roma"],
+        ...                                ["París", "Roma"]]})
+        >>> out = df.fairness.language_accuracy(response="response", answer="answer", options="options",
+        ...                                     by="lang")
+        >>> out[["lang", "N_correct", "N_incorrect", "N_invalid", "overall_accuracy"]]
+            lang  N_correct  N_incorrect  N_invalid  overall_accuracy
+        0     en          1            1          0               0.5
+        1     es          1            0          1               0.5
+        2  (all)          2            1          1               0.5
+        """
+        if isinstance(options, (list, tuple)):
+            choices = list(options)
+        else:
+            choices = self._column("options", options)
+        return language_accuracy(self._column("response", response), self._column("answer", answer), choices,
+                                 error=self._optional("error", error), by=self._groups(by))
+
+    def average_metrics(self, *, metrics=None, by=None) -> pd.DataFrame:
+        """Mean of each metric over the rows (e.g. concatenated evaluation tables), NaN skipped.
+
+        A wrapper over :func:`pdmetrics.fairness.average_metrics`.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import pandas as pd
+        >>> import pdmetrics  # noqa: F401
+        >>> tables = pd.DataFrame({"dataset": ["pisa", "compas"], "lms": [80.0, 70.0],
+        ...                        "ss": [60.0, np.nan]})
+        >>> tables.fairness.average_metrics()
+           N   lms    ss
+        0  2  75.0  60.0
+        """
+        return average_metrics(self._frame, metrics=metrics, by=by)
 
     # score fairness (RSMTool)
     def score_fairness(self, *, human, system, group, base_group=None) -> pd.DataFrame:

@@ -1,0 +1,93 @@
+"""Averages of evaluation tables across data sets, skipping undefined values.
+
+The reference project averages each metric over the data sets it was evaluated on,
+leaving out a data set where the metric is not set. Here the evaluation tables of several
+data sets are concatenated (``pd.concat``) and each metric column is averaged, NaN
+skipped, optionally per group.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from pdmetrics._tables import attach_info
+from pdmetrics._validation import require_columns
+from pdmetrics.fairness._inputs import group_codes, undefined
+
+__all__ = ["average_metrics"]
+
+
+def _default_metrics(table: pd.DataFrame, exclude) -> list:
+    return [name for name in table.columns
+            if name not in exclude and pd.api.types.is_float_dtype(table[name].dtype)
+            and not str(name).startswith("N")]
+
+
+def average_metrics(table: pd.DataFrame, metrics=None, by=None) -> pd.DataFrame:
+    """Unweighted mean of each metric column, undefined (NaN) values skipped.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        Several evaluation tables concatenated (one row per data set, or per data set and
+        group).
+    metrics : list of str, optional
+        Columns to average. Default: every float column whose name does not start with
+        ``N`` (the counts).
+    by : str or list of str, optional
+        Average within each group of these columns (e.g. ``"sensitive"``), in sorted order.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The group columns, ``N`` (rows averaged), then one column per metric: the mean of
+        its defined values. A metric with no defined value is NaN with an
+        :class:`~pdmetrics.UndefinedMetricWarning`. ``inf`` values (e.g. a disparate impact
+        with a zero privileged rate) are defined and make the mean ``inf``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from pdmetrics.fairness import average_metrics
+    >>> tables = pd.DataFrame({"dataset": ["pisa", "compas"], "accuracy": [0.8, 0.6],
+    ...                        "disparate_impact": [0.9, np.nan]})
+    >>> average_metrics(tables)
+       N  accuracy  disparate_impact
+    0  2       0.7               0.9
+    """
+    by_names = [] if by is None else require_columns(table, "by", by)
+    names = (_default_metrics(table, by_names) if metrics is None
+             else require_columns(table, "metrics", metrics))
+    values = np.column_stack([pd.to_numeric(table[name], errors="coerce").to_numpy(dtype="float64",
+                                                                                    na_value=np.nan)
+                              for name in names]) if names else np.zeros((len(table), 0))
+    defined = ~np.isnan(values)
+    if by_names:
+        codes, keys = group_codes([table[name] for name in by_names])
+        keep = codes >= 0
+        n_groups = len(keys)
+        totals = np.zeros((n_groups, len(names)))
+        counts = np.zeros((n_groups, len(names)))
+        np.add.at(totals, codes[keep], np.where(defined, values, 0.0)[keep])
+        np.add.at(counts, codes[keep], defined[keep])
+        rows = np.bincount(codes[keep], minlength=n_groups)
+        result = keys.copy()
+    else:
+        with np.errstate(invalid="ignore"):
+            totals = np.where(defined, values, 0.0).sum(axis=0, keepdims=True)
+        counts = defined.sum(axis=0, keepdims=True).astype("float64")
+        rows = np.array([len(table)])
+        result = pd.DataFrame(index=range(1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means = np.where(counts > 0, totals / np.where(counts > 0, counts, 1), np.nan)
+    if len(names) and (counts == 0).any():
+        empty = [names[j] for j in np.flatnonzero((counts == 0).any(axis=0))]
+        undefined(f"No defined value to average for {', '.join(map(str, empty))} (in at least one row of "
+                  f"the result); it is NaN there.")
+    result["N"] = rows.astype(np.int64)
+    for j, name in enumerate(names):
+        result[name] = means[:, j]
+    result.index = pd.RangeIndex(len(result))
+    return attach_info(result, metrics=list(names), by=by_names)

@@ -1,0 +1,247 @@
+"""Classification rates per group (intersections of several columns) and their disparities.
+
+One bincount over ``group x truth x prediction`` gives every group's confusion counts;
+rates, differences, ratios and bootstrap intervals are all finalized from those counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from pdmetrics._tables import attach_info
+from pdmetrics.errors import InvalidInputError
+from pdmetrics.fairness._inputs import as_series, group_codes, undefined, warn_excluded
+from pdmetrics.fairness.bootstrap import bootstrap_counts, percentile_interval
+from pdmetrics.fairness.classification import _labels
+from pdmetrics.fairness.confusion import CELLS, confusion_counts, divide, rates_from_counts
+
+__all__ = ["RATES", "group_rates", "group_disparity", "disparity_from_rates"]
+
+#: Rate columns of :func:`group_rates`, in table order.
+RATES = ("selection_rate", "tpr", "fpr", "tnr", "fnr", "accuracy", "precision", "recall")
+_DENOMINATORS = {"tpr": "actual positives", "fnr": "actual positives", "recall": "actual positives",
+                 "fpr": "actual negatives", "tnr": "actual negatives", "precision": "predicted positives",
+                 "selection_rate": "rows", "accuracy": "rows"}
+
+
+def _group_columns(by, n_rows: int) -> list[pd.Series]:
+    if isinstance(by, pd.DataFrame):
+        columns = [by[name] for name in by.columns]
+    elif isinstance(by, pd.Series):
+        columns = [by if by.name is not None else by.rename("group")]
+    elif isinstance(by, Mapping):
+        columns = [as_series(values, str(name)).rename(name) for name, values in by.items()]
+    else:
+        columns = [as_series(by, "group")]
+    if not columns:
+        raise InvalidInputError("`by=` is empty: pass at least one group column.")
+    for series in columns:
+        if len(series) != n_rows:
+            raise InvalidInputError(f"group column {series.name!r} has {len(series)} values but the labels "
+                                    f"have {n_rows}; pass columns of equal length.")
+    return columns
+
+
+def _counts_by_group(y_true, y_pred, by, pos_label):
+    t_pos, p_pos, label_missing = _labels(y_true, y_pred, pos_label)
+    columns = _group_columns(by, t_pos.size)
+    codes, keys = group_codes(columns)
+    missing_group = codes < 0
+    warn_excluded(int(label_missing.sum()), t_pos.size, "the label or the prediction is missing")
+    warn_excluded(int((missing_group & ~label_missing).sum()), t_pos.size, "a group value is missing")
+    if label_missing.any():
+        codes = np.where(label_missing, -1, codes)
+    counts = confusion_counts(t_pos, p_pos, codes, len(keys))
+    info = {"rows": int(t_pos.size), "rows_used": int(counts.sum()),
+            "rows_missing_label": int(label_missing.sum()),
+            "rows_missing_group": int((missing_group & ~label_missing).sum())}
+    return counts, keys, info
+
+
+def _fill_undefined(rates: dict, keys: pd.DataFrame | None, zero_division, warn: bool = True) -> dict:
+    """NaN rates (empty denominators): the ``zero_division`` value, or NaN with one warning."""
+    out = {}
+    problems = []
+    for name in RATES:
+        values = np.asarray(rates[name], dtype="float64")
+        is_nan = np.isnan(values)
+        if is_nan.any():
+            if zero_division is not None:
+                values = np.where(is_nan, float(zero_division), values)
+            elif warn:
+                problems.append(f"{name} ({int(is_nan.sum())} group(s) without {_DENOMINATORS[name]})")
+        out[name] = values
+    if problems:
+        undefined("Undefined rates are NaN: " + "; ".join(problems)
+                       + ". Pass `zero_division=` (e.g. 0.0) to report a value instead.")
+    return out
+
+
+def group_rates(y_true, y_pred, by, *, pos_label=1, zero_division=None, n_boot: int = 0,
+                confidence: float = 0.95, random_state=None) -> pd.DataFrame:
+    """Confusion counts and classification rates per group.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like or Series
+        True and predicted binary labels (one of them ``pos_label``); rows with a missing
+        value are left out with an :class:`~pdmetrics.ExcludedRowsWarning`.
+    by : Series, DataFrame or dict of array-like
+        Group column(s); several columns give their intersections (only the combinations
+        present in the data). Rows with a missing group value are left out.
+    pos_label : scalar, default 1
+        The positive outcome; it must occur in the data.
+    zero_division : float, optional
+        Value of a rate whose denominator is 0 in a group (e.g. ``tpr`` without actual
+        positives). By default such rates are NaN with an
+        :class:`~pdmetrics.UndefinedMetricWarning`.
+    n_boot : int, default 0
+        Number of bootstrap replicates; when positive, ``<rate>_low`` and ``<rate>_high``
+        columns give percentile intervals (see :func:`bootstrap_counts`).
+    confidence : float, default 0.95
+        Coverage of the intervals.
+    random_state : int or numpy.random.Generator, optional
+        Seed of the bootstrap.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The group columns, ``N, TP, FP, FN, TN``, then ``selection_rate, tpr, fpr, tnr,
+        fnr, accuracy, precision, recall`` (then the interval columns), one row per group
+        in sorted order.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.fairness import group_rates
+    >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 0, 1, 1, 0],
+    ...                    "sex": ["F", "F", "F", "M", "M", "M"]})
+    >>> group_rates(df["y"], df["pred"], df["sex"])[["sex", "N", "selection_rate", "tpr", "fpr"]].round(3)
+      sex  N  selection_rate  tpr  fpr
+    0   F  3           0.333  0.5  0.0
+    1   M  3           0.667  1.0  0.5
+    """
+    counts, keys, info = _counts_by_group(y_true, y_pred, by, pos_label)
+    rates = _fill_undefined(rates_from_counts(counts), keys, zero_division)
+    table = keys.copy()
+    table["N"] = counts.sum(axis=1)
+    for i, cell in sorted(enumerate(CELLS), key=lambda item: ("TP", "FP", "FN", "TN").index(item[1])):
+        table[cell] = counts[:, i]
+    for name in RATES:
+        table[name] = rates[name]
+    if n_boot:
+        replicates = _fill_undefined(rates_from_counts(bootstrap_counts(counts, n_boot, random_state)),
+                                     None, zero_division, warn=False)
+        for name in RATES:
+            low, high = percentile_interval(replicates[name], confidence)
+            table[f"{name}_low"] = low
+            table[f"{name}_high"] = high
+    table.index = pd.RangeIndex(len(table))
+    return attach_info(table, pos_label=pos_label, n_boot=n_boot, confidence=confidence, **info)
+
+
+def _extremes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Min, max and count of the non-NaN entries along the last axis (NaN when none)."""
+    defined = ~np.isnan(values)
+    n = defined.sum(axis=-1)
+    low = np.where(defined, values, np.inf).min(axis=-1, initial=np.inf)
+    high = np.where(defined, values, -np.inf).max(axis=-1, initial=-np.inf)
+    return np.where(n > 0, low, np.nan), np.where(n > 0, high, np.nan), n
+
+
+def disparity_from_rates(values, overall) -> dict[str, np.ndarray]:
+    """Between-group and to-overall summaries of per-group values (last axis = groups).
+
+    ``difference = max - min``, ``ratio = min / max``, ``difference_to_overall =
+    max |value - overall|``, ``ratio_to_overall = min(min(value / overall, overall /
+    value))``, each over the groups where the value is defined (two equal values, zeros
+    included, have ratio 1).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pdmetrics.fairness import disparity_from_rates
+    >>> out = disparity_from_rates(np.array([0.2, 0.5, 0.4]), 0.4)
+    >>> [round(float(out[k]), 3) for k in ("difference", "ratio", "difference_to_overall",
+    ...                                     "ratio_to_overall")]
+    [0.3, 0.4, 0.2, 0.5]
+    """
+    values = np.asarray(values, dtype="float64")
+    overall = np.asarray(overall, dtype="float64")[..., None]
+    low, high, _ = _extremes(values)
+    ratio = np.where((low == high) & ~np.isnan(low), 1.0, divide(low, high))
+    with np.errstate(invalid="ignore"):
+        gap = np.abs(values - overall)
+        _, furthest, _ = _extremes(gap)
+        a, b = np.minimum(values, overall), np.maximum(values, overall)
+    pair_ratio = np.where((a == b) & ~np.isnan(a), 1.0, divide(a, b))
+    pair_ratio = np.where(np.isnan(values) | np.isnan(overall), np.nan, pair_ratio)
+    closest, _, _ = _extremes(pair_ratio)
+    return {"min": low, "max": high, "difference": high - low, "ratio": ratio,
+            "difference_to_overall": furthest, "ratio_to_overall": closest}
+
+
+_SUMMARIES = ("difference", "ratio", "difference_to_overall", "ratio_to_overall")
+
+
+def group_disparity(y_true, y_pred, by, *, pos_label=1, n_boot: int = 0, confidence: float = 0.95,
+                    random_state=None) -> pd.DataFrame:
+    """How far apart the groups' rates are: one row per rate (fairlearn's difference/ratio).
+
+    Parameters
+    ----------
+    y_true, y_pred, by, pos_label
+        As :func:`group_rates`.
+    n_boot, confidence, random_state
+        Bootstrap percentile intervals of the four summaries (``<summary>_low``,
+        ``<summary>_high``), from resampled confusion counts.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``metric, N_groups, overall, min, max, difference, ratio,
+        difference_to_overall, ratio_to_overall``: ``N_groups`` counts the groups where
+        the rate is defined (the summaries skip the others), ``overall`` is the rate on
+        all rows. ``difference`` is max - min (fairlearn's ``method="between_groups"``),
+        ``ratio`` min / max; the ``_to_overall`` forms compare each group with the
+        overall value (fairlearn's ``method="to_overall"``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.fairness import group_disparity
+    >>> table = group_disparity([1, 0, 1, 1, 0, 0], [1, 0, 0, 1, 1, 0], ["F", "F", "F", "M", "M", "M"])
+    >>> table.loc[table.metric == "selection_rate", ["difference", "ratio"]].round(3)
+       difference  ratio
+    0       0.333    0.5
+    """
+    counts, _, info = _counts_by_group(y_true, y_pred, by, pos_label)
+    rates = rates_from_counts(counts)
+    overall = rates_from_counts(counts.sum(axis=0))
+    values = np.stack([np.asarray(rates[name], dtype="float64") for name in RATES])
+    summary = disparity_from_rates(values, np.array([overall[name] for name in RATES], dtype="float64"))
+    n_defined = (~np.isnan(values)).sum(axis=1)
+    no_group = [name for name, n in zip(RATES, n_defined) if n == 0]
+    if no_group:
+        undefined(f"Disparity summaries are NaN for {', '.join(no_group)}: no group where the rate is "
+                  f"defined (see `df.fairness.by_group`).")
+    table = pd.DataFrame({"metric": list(RATES), "N_groups": n_defined.astype(np.int64),
+                          "overall": [float(overall[name]) for name in RATES],
+                          **{key: summary[key] for key in ("min", "max", *_SUMMARIES)}})
+    if n_boot:
+        boot_counts = bootstrap_counts(counts, n_boot, random_state)
+        replicates = rates_from_counts(boot_counts)
+        boot_values = np.stack([replicates[name] for name in RATES], axis=1)  # (B, metrics, groups)
+        boot_overall = rates_from_counts(boot_counts.sum(axis=1))
+        boot_summary = disparity_from_rates(
+            boot_values, np.stack([boot_overall[name] for name in RATES], axis=1))
+        for key in _SUMMARIES:
+            low, high = percentile_interval(boot_summary[key], confidence)
+            table[f"{key}_low"] = low
+            table[f"{key}_high"] = high
+    table.index = pd.RangeIndex(len(table))
+    return attach_info(table, pos_label=pos_label, n_boot=n_boot, confidence=confidence, **info)
+

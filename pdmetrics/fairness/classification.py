@@ -1,0 +1,531 @@
+"""Group fairness of a binary classifier: SPD, DI, AOD, EOD between privileged and unprivileged rows.
+
+Definitions follow the seed document (a fairness-audit project) and AIF360's
+``ClassificationMetric``: differences are *unprivileged minus privileged*, ratios
+*unprivileged over privileged*. Everything is finalized from confusion counts
+``[TN, FP, FN, TP]`` of the two groups (:func:`confusion_counts`), counted in one bincount
+per sensitive column.
+
+The average odds difference is signed, as the document and AIF360 define it;
+``average_abs_odds_difference`` is the form with absolute values that the reference project
+actually computes (AIF360's ``average_abs_odds_difference``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import pandas as pd
+
+from pdmetrics._tables import attach_info
+from pdmetrics.errors import InvalidInputError
+from pdmetrics.fairness._inputs import (
+    as_series,
+    binary_outcome,
+    check_binary,
+    check_pos_label_present,
+    undefined,
+    warn_excluded,
+)
+from pdmetrics.fairness.bootstrap import bootstrap_counts, percentile_interval
+from pdmetrics.fairness.confusion import FN, FP, TN, TP, cell_codes, confusion_counts, rates_from_counts
+from pdmetrics.fairness.groups import privileged_groups, resolve_group_options
+
+__all__ = [
+    "FAIRNESS_METRICS",
+    "AVERAGE_LABEL",
+    "statistical_parity_difference",
+    "disparate_impact",
+    "average_odds_difference",
+    "average_abs_odds_difference",
+    "equal_opportunity_difference",
+    "fairness_from_counts",
+    "classification_fairness",
+]
+
+#: Fairness columns of :func:`classification_fairness`, in table order.
+FAIRNESS_METRICS = (
+    "statistical_parity_difference",
+    "disparate_impact",
+    "average_odds_difference",
+    "average_abs_odds_difference",
+    "equal_opportunity_difference",
+)
+#: Value of the ``sensitive`` column on the final row (the mean over the sensitive columns).
+AVERAGE_LABEL = "(average)"
+_ON_UNDEFINED = ("worst", "nan", "raise")
+_WORST = 1.0
+
+
+def _check_on_undefined(on_undefined: str) -> str:
+    if on_undefined not in _ON_UNDEFINED:
+        raise InvalidInputError(f"`on_undefined={on_undefined!r}`: use one of {_ON_UNDEFINED}.")
+    return on_undefined
+
+
+def _apply_policy(values: np.ndarray, is_undefined: np.ndarray, on_undefined: str, metric: str,
+                  labels, reason: np.ndarray) -> np.ndarray:
+    """Replace undefined entries by the worst value (1.0) or NaN, warning; or raise."""
+    if not is_undefined.any():
+        return values
+    where = [f"{labels[i]} ({reason[i]})" for i in np.flatnonzero(is_undefined)]
+    if on_undefined == "raise":
+        raise InvalidInputError(
+            f"{metric} is undefined for {'; '.join(where)}. Pass on_undefined='worst' (1.0) or 'nan'."
+        )
+    fill = _WORST if on_undefined == "worst" else np.nan
+    undefined(
+        f"{metric} is undefined for {'; '.join(where)}; set to {fill} "
+        f"(on_undefined={on_undefined!r}; the other choices are "
+        f"{[o for o in _ON_UNDEFINED if o != on_undefined]})."
+    )
+    return np.where(is_undefined, fill, values)
+
+
+def _missing_side(no_priv: np.ndarray, no_unpriv: np.ndarray, what: str) -> np.ndarray:
+    both = np.where(no_priv & no_unpriv, f"neither group has {what}", "")
+    priv = np.where(no_priv & ~no_unpriv, f"the privileged group has no {what}", "")
+    unpriv = np.where(no_unpriv & ~no_priv, f"the unprivileged group has no {what}", "")
+    return np.char.add(np.char.add(both.astype(str), priv.astype(str)), unpriv.astype(str))
+
+
+def fairness_from_counts(privileged, unprivileged, on_undefined: str = "worst",
+                         labels=None, metrics=FAIRNESS_METRICS) -> dict[str, np.ndarray]:
+    """SPD, DI, AOD (signed and absolute) and EOD from the two groups' confusion counts.
+
+    Parameters
+    ----------
+    privileged, unprivileged : array-like of int, shape ``(..., 4)``
+        Confusion counts ``[TN, FP, FN, TP]`` of each group (one row per comparison).
+    on_undefined : {"worst", "nan", "raise"}, default "worst"
+        What the odds and opportunity differences become when a group has no actual
+        positives (TPR undefined) or, for the odds, no actual negatives (FPR undefined):
+        ``"worst"`` gives 1.0, the worst value, as the seed document says; ``"nan"`` NaN;
+        both warn. ``"raise"`` raises :class:`~pdmetrics.InvalidInputError`.
+    labels : list of str, optional
+        How warnings name each comparison (default ``"comparison i"``).
+    metrics : sequence of str, optional
+        The metrics to return (default all of :data:`FAIRNESS_METRICS`); warnings
+        concern only these.
+
+    Returns
+    -------
+    dict of ndarray
+        Keys :data:`FAIRNESS_METRICS`. An empty group makes every metric NaN (with an
+        :class:`~pdmetrics.UndefinedMetricWarning`). Disparate impact is ``inf`` when the
+        privileged selection rate is 0 and the unprivileged one is not, NaN (with a warning)
+        when both are 0.
+
+    Examples
+    --------
+    >>> from pdmetrics.fairness import fairness_from_counts
+    >>> result = fairness_from_counts([[1, 0, 0, 1]], [[0, 1, 0, 1]])
+    >>> float(result["statistical_parity_difference"][0]), float(result["disparate_impact"][0])
+    (0.5, 2.0)
+    """
+    on_undefined = _check_on_undefined(on_undefined)
+    priv = np.atleast_2d(np.asarray(privileged, dtype=np.int64))
+    unpriv = np.atleast_2d(np.asarray(unprivileged, dtype=np.int64))
+    labels = [f"comparison {i}" for i in range(priv.shape[0])] if labels is None else list(labels)
+    p, u = rates_from_counts(priv), rates_from_counts(unpriv)
+    empty = (p["N"] == 0) | (u["N"] == 0)
+    spd = u["selection_rate"] - p["selection_rate"]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        di = u["selection_rate"] / p["selection_rate"]
+        aod = ((u["fpr"] - p["fpr"]) + (u["tpr"] - p["tpr"])) / 2
+        aod_abs = (np.abs(u["fpr"] - p["fpr"]) + np.abs(u["tpr"] - p["tpr"])) / 2
+    eod = u["tpr"] - p["tpr"]
+    unknown = [m for m in metrics if m not in FAIRNESS_METRICS]
+    if unknown:
+        raise InvalidInputError(f"Unknown fairness metric(s) {unknown!r}; choose from {FAIRNESS_METRICS}.")
+    if empty.any():
+        reason = _missing_side(p["N"] == 0, u["N"] == 0, "rows")
+        where = [f"{labels[i]} ({reason[i]})" for i in np.flatnonzero(empty)]
+        undefined(f"Fairness metrics are undefined for {'; '.join(where)}: both groups need rows. "
+                  f"They are NaN; check the `threshold=`/`privileged=` definition.")
+    pos_p, pos_u = priv[..., TP] + priv[..., FN], unpriv[..., TP] + unpriv[..., FN]
+    neg_p, neg_u = priv[..., TN] + priv[..., FP], unpriv[..., TN] + unpriv[..., FP]
+    no_pos = ~empty & ((pos_p == 0) | (pos_u == 0))
+    no_neg = ~empty & ((neg_p == 0) | (neg_u == 0))
+    both_zero = ~empty & np.isnan(di)
+    if both_zero.any() and "disparate_impact" in metrics:
+        where = ", ".join(labels[i] for i in np.flatnonzero(both_zero))
+        undefined(f"Disparate impact is undefined (0/0: neither group has a predicted positive) for "
+                  f"{where}; it is NaN. Statistical parity difference (0) is still defined.")
+    pos_reason = _missing_side(pos_p == 0, pos_u == 0, "actual positives")
+    neg_reason = _missing_side(neg_p == 0, neg_u == 0, "actual negatives")
+    odds_reason = np.where(no_pos, pos_reason, neg_reason)
+    values = dict(zip(FAIRNESS_METRICS, (spd, di, aod, aod_abs, eod)))
+    for name, is_undefined, reason, title in (
+            ("average_odds_difference", no_pos | no_neg, odds_reason, "Average odds difference"),
+            ("average_abs_odds_difference", no_pos | no_neg, odds_reason, "Average absolute odds difference"),
+            ("equal_opportunity_difference", no_pos, pos_reason, "Equal opportunity difference")):
+        if name in metrics:
+            values[name] = _apply_policy(values[name], is_undefined, on_undefined, title, labels, reason)
+    return {name: np.where(empty, np.nan, values[name]) for name in metrics}
+
+
+def _quiet_fairness(privileged: np.ndarray, unprivileged: np.ndarray, on_undefined: str) -> dict:
+    """:func:`fairness_from_counts` without warnings or errors, for bootstrap replicates.
+
+    Undefined odds/opportunity differences are 1.0 with ``"worst"`` and NaN otherwise.
+    """
+    p, u = rates_from_counts(privileged), rates_from_counts(unprivileged)
+    fill = _WORST if on_undefined == "worst" else np.nan
+    empty = (p["N"] == 0) | (u["N"] == 0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        d_fpr, d_tpr = u["fpr"] - p["fpr"], u["tpr"] - p["tpr"]
+        values = {
+            "statistical_parity_difference": u["selection_rate"] - p["selection_rate"],
+            "disparate_impact": u["selection_rate"] / p["selection_rate"],
+            "average_odds_difference": (d_fpr + d_tpr) / 2,
+            "average_abs_odds_difference": (np.abs(d_fpr) + np.abs(d_tpr)) / 2,
+            "equal_opportunity_difference": d_tpr,
+        }
+    no_pos = np.isnan(d_tpr)
+    no_odds = no_pos | np.isnan(d_fpr)
+    for name, undefined_here in (("average_odds_difference", no_odds),
+                                 ("average_abs_odds_difference", no_odds),
+                                 ("equal_opportunity_difference", no_pos)):
+        values[name] = np.where(undefined_here, fill, values[name])
+    return {name: np.where(empty, np.nan, value) for name, value in values.items()}
+
+
+def _nanmean_last(values: np.ndarray) -> np.ndarray:
+    """Mean over the last axis of the non-NaN entries (NaN when there is none)."""
+    defined = ~np.isnan(values)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        total = np.where(defined, values, 0.0).sum(axis=-1)
+        count = defined.sum(axis=-1)
+        return np.where(count > 0, total / np.where(count > 0, count, 1), np.nan)
+
+
+def _bootstrap_fairness(counts: np.ndarray, on_undefined: str, n_boot: int, confidence: float,
+                        random_state) -> dict:
+    """Percentile intervals of the fairness metrics (rows: sensitive columns, then their average)."""
+    k = counts.shape[0]
+    replicates = bootstrap_counts(counts[:, :2].reshape(2 * k, 4), n_boot, random_state)
+    replicates = replicates.reshape(n_boot, k, 2, 4)  # (replicate, column, unpriv/priv, cell)
+    values = _quiet_fairness(replicates[:, :, 1], replicates[:, :, 0], on_undefined)
+    out = {}
+    for name in FAIRNESS_METRICS:
+        per_column = values[name]  # (n_boot, k)
+        samples = np.concatenate([per_column, _nanmean_last(per_column)[:, None]], axis=1)
+        out[f"{name}_low"], out[f"{name}_high"] = percentile_interval(samples, confidence)
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# counting
+# --------------------------------------------------------------------------------------
+def _labels(y_true, y_pred, pos_label):
+    """Binarized truth and prediction, and the rows where either is missing."""
+    t_series, p_series = as_series(y_true, "y_true"), as_series(y_pred, "y_pred")
+    if len(t_series) != len(p_series):
+        raise InvalidInputError(f"`y_true` has {len(t_series)} values but `y_pred` has {len(p_series)}; "
+                                f"pass paired labels of equal length.")
+    t_pos, t_missing = binary_outcome(t_series, pos_label, "y_true")
+    p_pos, p_missing = binary_outcome(p_series, pos_label, "y_pred")
+    check_pos_label_present([t_pos, p_pos], [t_series, p_series], pos_label)
+    check_binary(t_series, t_pos, t_missing, pos_label, "y_true")
+    check_binary(p_series, p_pos, p_missing, pos_label, "y_pred")
+    return t_pos, p_pos, t_missing | p_missing
+
+
+def _sensitive_columns(sensitive, n_rows: int) -> dict:
+    if isinstance(sensitive, pd.DataFrame):
+        columns = {name: sensitive[name] for name in sensitive.columns}
+    elif isinstance(sensitive, pd.Series):
+        columns = {sensitive.name if sensitive.name is not None else "sensitive": sensitive}
+    elif isinstance(sensitive, Mapping):
+        columns = {name: as_series(values, str(name)).rename(name) for name, values in sensitive.items()}
+    else:
+        columns = {"sensitive": as_series(sensitive, "sensitive")}
+    if not columns:
+        raise InvalidInputError("`sensitive=` is empty: pass at least one sensitive column.")
+    for name, series in columns.items():
+        if len(series) != n_rows:
+            raise InvalidInputError(f"sensitive column {name!r} has {len(series)} values but the labels have "
+                                    f"{n_rows}; pass columns of equal length.")
+    return columns
+
+
+def _group_counts(t_pos, p_pos, label_missing, columns: dict, threshold, invert, privileged):
+    """Confusion counts, shape ``(K, 3, 4)``: unprivileged, privileged, missing-sensitive rows."""
+    single = len(columns) == 1
+    if isinstance(privileged, Mapping):
+        unknown = [name for name in privileged if name not in columns]
+        if unknown:
+            raise InvalidInputError(f"`privileged=` names {unknown!r}, which are not among the sensitive "
+                                    f"columns {list(columns)!r}.")
+    counts = np.zeros((len(columns), 3, 4), dtype=np.int64)
+    cell = cell_codes(t_pos, p_pos)
+    any_missing_label = bool(label_missing.any())
+    for k, (name, series) in enumerate(columns.items()):  # one pass per sensitive column
+        thr, inv, values = resolve_group_options(name, threshold, invert, privileged, single)
+        is_priv, missing = privileged_groups(series, thr, inv, values)
+        # key = cell + 4 * group, group 0 unprivileged, 1 privileged, 2 missing sensitive value
+        key = cell | (is_priv.view(np.uint8) << 2) | (missing.view(np.uint8) << 3)
+        if any_missing_label:
+            key[label_missing] = 12  # past the three groups: not counted
+        counts[k] = np.bincount(key, minlength=16)[:12].reshape(3, 4)
+    return counts
+
+
+def _overall(counts: np.ndarray, zero_division) -> dict[str, float]:
+    """Accuracy, precision and recall of all rows; empty denominators raise unless zero_division."""
+    tn, fp, fn, tp = (int(c) for c in counts)
+    out = {}
+    for name, num, den, why in (("accuracy", tp + tn, tp + tn + fp + fn, "there are no rows"),
+                                ("precision", tp, tp + fp, "there are no predicted positives (TP + FP = 0)"),
+                                ("recall", tp, tp + fn, "there are no actual positives (TP + FN = 0)")):
+        if den == 0:
+            if zero_division is None:
+                raise InvalidInputError(f"{name.capitalize()} is undefined because {why}. Pass "
+                                        f"`zero_division=` (e.g. 0.0 or float('nan')) to report a value.")
+            out[name] = float(zero_division)
+        else:
+            out[name] = num / den
+    return out
+
+
+def _fairness_table(t_pos, p_pos, label_missing, columns, *, threshold, invert, privileged,
+                    on_undefined, zero_division, extra_counts: dict | None = None,
+                    dropped: np.ndarray | None = None, n_boot: int = 0, confidence: float = 0.95,
+                    random_state=None) -> pd.DataFrame:
+    """The classification-fairness table; ``dropped`` rows are left out without a warning."""
+    _check_on_undefined(on_undefined)
+    n_rows = t_pos.size
+    n_missing_label = int(label_missing.sum())
+    warn_excluded(n_missing_label, n_rows, "the label or the prediction is missing")
+    if dropped is not None:
+        label_missing = label_missing | dropped
+    counts = _group_counts(t_pos, p_pos, label_missing, columns, threshold, invert, privileged)
+    names = list(columns)
+    for name, c in zip(names, counts):
+        warn_excluded(int(c[2].sum()), int(c.sum()), f"sensitive column {name!r} is missing")
+    overall_counts = counts[0].sum(axis=0)
+    overall = _overall(overall_counts, zero_division)
+    labels = [f"sensitive column {name!r}" for name in names]
+    metrics = fairness_from_counts(counts[:, 1], counts[:, 0], on_undefined, labels)
+    k = len(names)
+    stacked = {m: np.append(v, _nanmean_last(v)) for m, v in metrics.items()}
+    table = pd.DataFrame({
+        "sensitive": pd.array([*names, AVERAGE_LABEL], dtype=object),
+        "N": np.append(counts[:, :2].sum(axis=(1, 2)), overall_counts.sum()).astype(np.int64),
+        "N_privileged": pd.array([*counts[:, 1].sum(axis=1), None], dtype="Int64"),
+        "N_unprivileged": pd.array([*counts[:, 0].sum(axis=1), None], dtype="Int64"),
+        "N_missing": pd.array([*counts[:, 2].sum(axis=1), None], dtype="Int64"),
+    })
+    for name, values in (extra_counts or {}).items():
+        table[name] = np.full(k + 1, values, dtype=np.int64)
+    for name in FAIRNESS_METRICS:
+        table[name] = stacked[name]
+    for name in ("accuracy", "precision", "recall"):
+        table[name] = np.full(k + 1, overall[name])
+    if n_boot:
+        intervals = _bootstrap_fairness(counts, on_undefined, n_boot, confidence, random_state)
+        for name, values in intervals.items():
+            table[name] = values
+    table.index = pd.RangeIndex(k + 1)
+    return attach_info(table, rows=n_rows, rows_used=int(overall_counts.sum()),
+                       rows_missing_label=n_missing_label, on_undefined=on_undefined,
+                       confusion_privileged=counts[:, 1].tolist(),
+                       confusion_unprivileged=counts[:, 0].tolist(), n_boot=n_boot)
+
+
+def classification_fairness(y_true, y_pred, sensitive, *, pos_label=1, privileged=None, threshold=0.0,
+                            invert=False, on_undefined: str = "worst", zero_division=None, n_boot: int = 0,
+                            confidence: float = 0.95, random_state=None) -> pd.DataFrame:
+    """Fairness of binary predictions for one or several sensitive attributes.
+
+    For each sensitive column the rows split into privileged and unprivileged (see
+    :func:`privileged_groups`), and the table reports statistical parity difference,
+    disparate impact, average odds difference (signed and absolute) and equal opportunity
+    difference, unprivileged minus (over) privileged; a final row ``"(average)"`` holds
+    their unweighted mean over the sensitive columns (undefined values skipped), the
+    reference project's "average over the privileged index definitions". Accuracy,
+    precision and recall are over all rows and repeat on every row.
+
+    Parameters
+    ----------
+    y_true, y_pred : array-like or Series
+        True and predicted labels: two distinct values, one of them ``pos_label``.
+        Rows with a missing label or prediction are left out (with an
+        :class:`~pdmetrics.ExcludedRowsWarning`).
+    sensitive : DataFrame, Series, dict of array-like
+        The sensitive attribute(s), one column each. Rows with a missing value are left out
+        of that column's groups only, and counted in ``N_missing``.
+    pos_label : scalar, default 1
+        The positive (favourable) outcome. It must occur in the data.
+    privileged : scalar, list or dict, optional
+        The privileged value(s) of a categorical column (``{column: value(s)}`` for
+        several columns). Columns without an entry use the threshold.
+    threshold : float, "midrange" or dict, default 0.0
+        Privileged means a value greater than ``threshold`` (per column with a dict).
+        ``"midrange"`` uses ``(min + max) / 2`` of the column, the reference code's default.
+    invert : bool or dict, default False
+        Privileged means a value *less than* the threshold. Values equal to the
+        threshold are unprivileged either way.
+    on_undefined : {"worst", "nan", "raise"}, default "worst"
+        The odds/opportunity differences when a group has no actual positives (or, for
+        the odds, negatives): 1.0 (the document's "worst possible" value), NaN, or an
+        error. See :func:`fairness_from_counts`.
+    zero_division : float, optional
+        Value of accuracy/precision/recall when their denominator is 0. By default that
+        raises :class:`~pdmetrics.InvalidInputError`, as the reference does.
+    n_boot : int, default 0
+        Bootstrap replicates; when positive, ``<metric>_low`` and ``<metric>_high``
+        columns give percentile intervals of the five fairness metrics, rows resampled
+        within the privileged and unprivileged groups (see :func:`bootstrap_counts`).
+        Replicates where a metric is undefined are skipped (with ``"worst"`` they count 1.0).
+    confidence : float, default 0.95
+        Coverage of the intervals.
+    random_state : int or numpy.random.Generator, optional
+        Seed of the bootstrap.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``sensitive, N, N_privileged, N_unprivileged, N_missing,
+        statistical_parity_difference, disparate_impact, average_odds_difference,
+        average_abs_odds_difference, equal_opportunity_difference, accuracy, precision,
+        recall``; one row per sensitive column, then the ``"(average)"`` row (its group
+        counts are ``<NA>``; its ``N`` counts every labelled row), then the interval
+        columns when ``n_boot`` is given.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.fairness import classification_fairness
+    >>> table = classification_fairness([1, 0, 1, 1, 0, 1], [1, 0, 1, 0, 1, 1],
+    ...                                 pd.Series([1, 1, 1, 0, 0, 0], name="male"))
+    >>> table[["sensitive", "N", "statistical_parity_difference", "disparate_impact"]].round(4)
+       sensitive  N  statistical_parity_difference  disparate_impact
+    0       male  6                         0.0000               1.0
+    1  (average)  6                         0.0000               1.0
+    """
+    t_pos, p_pos, label_missing = _labels(y_true, y_pred, pos_label)
+    columns = _sensitive_columns(sensitive, t_pos.size)
+    return _fairness_table(t_pos, p_pos, label_missing, columns, threshold=threshold, invert=invert,
+                           privileged=privileged, on_undefined=on_undefined, zero_division=zero_division,
+                           n_boot=n_boot, confidence=confidence, random_state=random_state)
+
+
+# --------------------------------------------------------------------------------------
+# scalar functions
+# --------------------------------------------------------------------------------------
+def _pair_counts(y_true, y_pred, privileged, pos_label):
+    t_pos, p_pos, label_missing = _labels(y_true, y_pred, pos_label)
+    mask = as_series(privileged, "privileged")
+    if len(mask) != t_pos.size:
+        raise InvalidInputError(f"`privileged` has {len(mask)} values but the labels have {t_pos.size}.")
+    is_priv, missing = privileged_groups(mask, 0.0, False, None)
+    codes = np.where(label_missing | missing, -1, is_priv.astype(np.intp))
+    counts = confusion_counts(t_pos, p_pos, codes, 2)
+    return counts[1:2], counts[0:1]
+
+
+def _scalar_metric(name, y_true, y_pred, privileged, pos_label, on_undefined="worst") -> float:
+    priv, unpriv = _pair_counts(y_true, y_pred, privileged, pos_label)
+    return float(fairness_from_counts(priv, unpriv, on_undefined, ["the data"], (name,))[name][0])
+
+
+_SCALAR_DOC = """
+    Parameters
+    ----------
+    y_true, y_pred : array-like
+        True and predicted binary labels.
+    privileged : array-like of bool
+        True for a privileged row (numbers: greater than 0); a missing value leaves the row out.
+    pos_label : scalar, default 1
+        The positive (favourable) outcome.
+"""
+
+
+def statistical_parity_difference(y_true, y_pred, privileged, *, pos_label=1) -> float:
+    """``P(y_pred = pos | unprivileged) - P(y_pred = pos | privileged)``; fair value 0.
+    {params}
+    Returns
+    -------
+    float
+        NaN (with a warning) when a group is empty.
+
+    Examples
+    --------
+    >>> from pdmetrics.fairness import statistical_parity_difference
+    >>> statistical_parity_difference([1, 0, 1, 0], [1, 0, 1, 1], [True, True, False, False])
+    0.5
+    """
+    return _scalar_metric("statistical_parity_difference", y_true, y_pred, privileged, pos_label)
+
+
+def disparate_impact(y_true, y_pred, privileged, *, pos_label=1) -> float:
+    """``P(y_pred = pos | unprivileged) / P(y_pred = pos | privileged)``; fair value 1.
+    {params}
+    Returns
+    -------
+    float
+        ``inf`` when only the privileged selection rate is 0; NaN (with a warning) when
+        both are 0 or a group is empty.
+
+    Examples
+    --------
+    >>> from pdmetrics.fairness import disparate_impact
+    >>> disparate_impact([1, 0, 1, 0], [1, 0, 1, 1], [True, True, False, False])
+    2.0
+    """
+    return _scalar_metric("disparate_impact", y_true, y_pred, privileged, pos_label)
+
+
+def average_odds_difference(y_true, y_pred, privileged, *, pos_label=1, on_undefined="worst") -> float:
+    """``((FPR_u - FPR_p) + (TPR_u - TPR_p)) / 2``, signed as the document and AIF360; fair value 0.
+    {params}    on_undefined : {{"worst", "nan", "raise"}}, default "worst"
+        When a group has no actual positives or negatives: 1.0, NaN, or an error.
+
+    Examples
+    --------
+    >>> from pdmetrics.fairness import average_odds_difference
+    >>> average_odds_difference([1, 0, 1, 0], [1, 0, 0, 0], [True, True, False, False])
+    -0.5
+    """
+    return _scalar_metric("average_odds_difference", y_true, y_pred, privileged, pos_label, on_undefined)
+
+
+def average_abs_odds_difference(y_true, y_pred, privileged, *, pos_label=1, on_undefined="worst") -> float:
+    """``(|FPR_u - FPR_p| + |TPR_u - TPR_p|) / 2``, the form the reference project computes.
+    {params}    on_undefined : {{"worst", "nan", "raise"}}, default "worst"
+        When a group has no actual positives or negatives: 1.0, NaN, or an error.
+
+    Examples
+    --------
+    >>> from pdmetrics.fairness import average_abs_odds_difference
+    >>> average_abs_odds_difference([1, 0, 1, 0], [1, 0, 0, 0], [True, True, False, False])
+    0.5
+    """
+    return _scalar_metric("average_abs_odds_difference", y_true, y_pred, privileged, pos_label,
+                          on_undefined)
+
+
+def equal_opportunity_difference(y_true, y_pred, privileged, *, pos_label=1,
+                                 on_undefined="worst") -> float:
+    """``TPR_unprivileged - TPR_privileged`` (difference in recall); fair value 0.
+    {params}    on_undefined : {{"worst", "nan", "raise"}}, default "worst"
+        When a group has no actual positives: 1.0 (the document's "worst possible EOD"),
+        NaN, or an error.
+
+    Examples
+    --------
+    >>> from pdmetrics.fairness import equal_opportunity_difference
+    >>> equal_opportunity_difference([1, 1, 1, 1], [1, 1, 1, 0], [True, True, False, False])
+    -0.5
+    """
+    return _scalar_metric("equal_opportunity_difference", y_true, y_pred, privileged, pos_label,
+                          on_undefined)
+
+
+for _function in (statistical_parity_difference, disparate_impact, average_odds_difference,
+                  average_abs_odds_difference, equal_opportunity_difference):
+    _function.__doc__ = _function.__doc__.format(params=_SCALAR_DOC)
+del _function

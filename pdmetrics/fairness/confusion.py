@@ -1,0 +1,100 @@
+"""Confusion counts per group, in one bincount, and the rates computed from them.
+
+Counts are arrays whose last axis holds the four cells ``[TN, FP, FN, TP]`` (cell index
+``2 * truth + prediction``). Every formula here works on any leading shape, so the same
+code finalizes one group, all groups, or ``n_boot`` bootstrap replicates of all groups.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["CELLS", "cell_codes", "confusion_counts", "counts_from_cells", "rates_from_counts"]
+
+#: Names of the four cells along the last axis of a confusion-count array.
+CELLS = ("TN", "FP", "FN", "TP")
+TN, FP, FN, TP = range(4)
+
+
+def confusion_counts(y_true: np.ndarray, y_pred: np.ndarray, codes: np.ndarray | None = None,
+                     n_groups: int = 1) -> np.ndarray:
+    """Confusion counts ``[TN, FP, FN, TP]`` per group, from boolean truth and prediction.
+
+    Parameters
+    ----------
+    y_true, y_pred : bool ndarray
+        Positive (True) or negative outcome per row.
+    codes : int ndarray, optional
+        Group of each row, ``0..n_groups-1``; a negative code leaves the row out. ``None``
+        puts every row in one group.
+    n_groups : int
+        Number of groups.
+
+    Returns
+    -------
+    ndarray of int64, shape ``(n_groups, 4)``
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pdmetrics.fairness import confusion_counts
+    >>> confusion_counts(np.array([1, 1, 0, 0], bool), np.array([1, 0, 1, 0], bool),
+    ...                  np.array([0, 0, 1, 1]), 2)
+    array([[0, 0, 1, 1],
+           [1, 1, 0, 0]])
+    """
+    return counts_from_cells(cell_codes(y_true, y_pred), codes, n_groups)
+
+
+def cell_codes(y_true: np.ndarray, y_pred: np.ndarray) -> np.ndarray:
+    """Cell index ``2 * truth + prediction`` of each row, as uint8 (0 TN, 1 FP, 2 FN, 3 TP)."""
+    t = np.asarray(y_true, dtype=bool)
+    p = np.asarray(y_pred, dtype=bool)
+    return (t.view(np.uint8) << 1) | p.view(np.uint8)
+
+
+def counts_from_cells(cell: np.ndarray, codes: np.ndarray | None = None, n_groups: int = 1) -> np.ndarray:
+    """Confusion counts per group from :func:`cell_codes` (negative codes leave rows out)."""
+    if codes is None:
+        return np.bincount(cell, minlength=4).astype(np.int64).reshape(1, 4)
+    codes = np.asarray(codes, dtype=np.intp)
+    keep = codes >= 0
+    if not keep.all():
+        codes, cell = codes[keep], cell[keep]
+    key = (codes << 2) | cell
+    return np.bincount(key, minlength=4 * n_groups).astype(np.int64).reshape(n_groups, 4)
+
+
+def divide(numerator, denominator) -> np.ndarray:
+    """Elementwise ``numerator / denominator`` as float64, NaN where the denominator is 0."""
+    numerator = np.asarray(numerator, dtype="float64")
+    denominator = np.asarray(denominator, dtype="float64")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(denominator != 0, numerator / np.where(denominator != 0, denominator, 1.0), np.nan)
+
+
+def rates_from_counts(counts: np.ndarray) -> dict[str, np.ndarray]:
+    """Per-group rates from confusion counts (NaN where a denominator is 0).
+
+    Keys: ``N, selection_rate, tpr, fpr, tnr, fnr, accuracy, precision, recall``.
+    ``selection_rate = (TP + FP) / N``, ``tpr = recall = TP / (TP + FN)``, ``fpr = FP /
+    (FP + TN)``, ``tnr = TN / (TN + FP)``, ``fnr = FN / (FN + TP)``, ``accuracy = (TP +
+    TN) / N``, ``precision = TP / (TP + FP)``.
+    """
+    counts = np.asarray(counts)
+    tn, fp, fn, tp = (counts[..., i] for i in range(4))
+    n = tn + fp + fn + tp
+    positives = tp + fn
+    negatives = tn + fp
+    tpr = divide(tp, positives)
+    return {
+        "N": n,
+        "selection_rate": divide(tp + fp, n),
+        "tpr": tpr,
+        "fpr": divide(fp, negatives),
+        "tnr": divide(tn, negatives),
+        "fnr": divide(fn, positives),
+        "accuracy": divide(tp + tn, n),
+        "precision": divide(tp, tp + fp),
+        "recall": tpr,
+    }

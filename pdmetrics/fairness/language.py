@@ -1,0 +1,126 @@
+"""Multiple-choice language evaluations (Kaleidoscope-style): format errors and accuracy.
+
+A response is *correct* when, trimmed and compared case-insensitively, it equals the
+correct answer; otherwise *incorrect* when it equals one of the question's options, and
+*invalid* (a format error) when it matches none. Call errors are left out of every rate.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from pdmetrics._tables import attach_info
+from pdmetrics.errors import InvalidInputError
+from pdmetrics.fairness._inputs import as_series, category_counts, clean_responses, undefined
+from pdmetrics.fairness.confusion import divide
+from pdmetrics.fairness.llm import call_errors
+
+__all__ = ["language_scores", "language_accuracy"]
+
+_COUNTS = ["N_error", "N_correct", "N_incorrect", "N_invalid"]
+_RATES = ("format_error_rate", "overall_accuracy", "accuracy_on_valid")
+
+
+def language_scores(correct, incorrect, invalid) -> dict[str, np.ndarray]:
+    """Format error rate, overall accuracy and accuracy on valid responses from counts.
+
+    ``format_error_rate = invalid / (correct + incorrect + invalid)``,
+    ``overall_accuracy = correct / (correct + incorrect + invalid)``,
+    ``accuracy_on_valid = correct / (correct + incorrect)``; NaN where a denominator is 0
+    (call errors are not in any denominator).
+
+    Examples
+    --------
+    >>> from pdmetrics.fairness import language_scores
+    >>> {k: float(v) for k, v in language_scores(8, 2, 0).items()}
+    {'format_error_rate': 0.0, 'overall_accuracy': 0.8, 'accuracy_on_valid': 0.8}
+    """
+    c, i, v = (np.asarray(x, dtype="float64") for x in (correct, incorrect, invalid))
+    answered = c + i + v
+    return {"format_error_rate": divide(v, answered), "overall_accuracy": divide(c, answered),
+            "accuracy_on_valid": divide(c, c + i)}
+
+
+def _normalize(series: pd.Series) -> pd.Series:
+    return clean_responses(series).str.casefold()
+
+
+def _matches_an_option(response: pd.Series, options) -> np.ndarray:
+    """Whether each normalized response equals one of its row's options (or of a fixed list)."""
+    n = len(response)
+    if isinstance(options, pd.Series):
+        flat = options.reset_index(drop=True).explode()
+        position = flat.index.to_numpy(dtype=np.intp)
+        values = _normalize(flat.reset_index(drop=True))
+        # distinct fillers: a missing option never matches a missing response
+        left = values.fillna("\x00option").to_numpy(dtype=object)
+        right = response.fillna("\x00response").to_numpy(dtype=object)[position]
+        same = np.asarray(left == right, dtype=bool)
+        return np.bincount(position[same], minlength=n) > 0
+    choices = [str(o).strip().casefold() for o in ([options] if isinstance(options, str) else options)]
+    return response.isin(choices).to_numpy(dtype=bool, na_value=False)
+
+
+def language_accuracy(response, answer, options, *, error=None, by=None) -> pd.DataFrame:
+    """Format error rate and accuracy of multiple-choice answers, per group and overall.
+
+    Parameters
+    ----------
+    response : array-like of str
+        The model's answers (already extracted from any JSON wrapper). A missing response
+        counts as a call error; ``<think>`` blocks are dropped before comparing.
+    answer : array-like of str
+        The correct option's text per question.
+    options : Series of lists, or a list of str
+        Each question's options (a Series holding one list per row), or one list for every
+        question.
+    error : array-like, optional
+        Call-error flags; those rows are left out of the rates.
+    by : list of Series, optional
+        Group columns (e.g. the language): one row per group, then an ``"(all)"`` row.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The group columns, ``N, N_error, N_correct, N_incorrect, N_invalid``, then
+        ``format_error_rate, overall_accuracy, accuracy_on_valid`` (see
+        :func:`language_scores`); undefined rates are NaN with an
+        :class:`~pdmetrics.UndefinedMetricWarning`.
+
+    Examples
+    --------
+    >>> from pdmetrics.fairness import language_accuracy
+    >>> table = language_accuracy(["Paris", " paris ", "Lyon", "I think Paris"], ["Paris"] * 4,
+    ...                           ["Paris", "Lyon", "Nice"])
+    >>> table[["N", "N_correct", "N_incorrect", "N_invalid"]]
+       N  N_correct  N_incorrect  N_invalid
+    0  4          2            1          1
+    >>> table[["format_error_rate", "overall_accuracy", "accuracy_on_valid"]].round(3)
+       format_error_rate  overall_accuracy  accuracy_on_valid
+    0               0.25               0.5              0.667
+    """
+    response = as_series(response, "response")
+    answer = as_series(answer, "answer")
+    if len(answer) != len(response):
+        raise InvalidInputError(f"`answer` has {len(answer)} values but `response` has {len(response)}.")
+    if options is None:
+        raise InvalidInputError("`options=` is required: a column of option lists, or one list of options.")
+    if isinstance(options, pd.Series) and len(options) != len(response):
+        raise InvalidInputError(f"`options` has {len(options)} values but `response` has {len(response)}.")
+    is_error = call_errors(response, error)
+    normalized = _normalize(response)
+    correct = (normalized == _normalize(answer)).to_numpy(dtype=bool, na_value=False)
+    an_option = _matches_an_option(normalized, options)
+    category = np.select([is_error, correct, an_option], [0, 1, 2], default=3)
+    table, counts = category_counts(category, 4, by, _COUNTS)
+    table.insert(len(table.columns) - len(_COUNTS), "N", counts.sum(axis=1))
+    scores = language_scores(counts[:, 1], counts[:, 2], counts[:, 3])
+    nan_rows = np.isnan(scores["accuracy_on_valid"])
+    if nan_rows.any():
+        undefined(f"Undefined rates are NaN in {int(nan_rows.sum())} row(s) of the table: accuracy_on_valid "
+                  f"needs a valid response; all three rates need a response without a call error.")
+    for name in _RATES:
+        table[name] = scores[name]
+    table.index = pd.RangeIndex(len(table))
+    return attach_info(table, rows=len(response), rows_error=int(is_error.sum()))

@@ -1,0 +1,280 @@
+"""LLM evaluation tables: context association, LLM fairness, counterfactual, language accuracy, averages."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import assert_close, assert_frame_unchanged, conformance_path
+
+import pdmetrics  # noqa: F401
+from pdmetrics.errors import ColumnNotFoundError, InvalidInputError, UndefinedMetricWarning
+from pdmetrics.fairness import (
+    average_metrics,
+    classification_fairness,
+    context_association,
+    context_association_scores,
+    counterfactual_changes,
+    language_accuracy,
+    language_scores,
+    parse_option,
+)
+
+pytestmark = pytest.mark.filterwarnings("error::pdmetrics.errors.PdmetricsWarning")
+
+
+def _vectors() -> dict:
+    return json.loads(conformance_path("fai3", "expected.json").read_text())
+
+
+# --------------------------------------------------------------------------------------
+# context association tests
+# --------------------------------------------------------------------------------------
+def _cat_frame(counts: dict, errors: int = 0) -> pd.DataFrame:
+    """Rows whose answers produce the given counts; options shuffled per row."""
+    rows = []
+    permutations = [(1, 2, 3), (2, 3, 1), (3, 1, 2), (1, 3, 2)]
+    kinds = ["stereotype"] * counts["stereotype"] + ["anti_stereotype"] * counts["anti_stereotype"] \
+        + ["unrelated"] * counts["neutral"] + ["other"] * counts["other"] + ["error"] * errors
+    for i, kind in enumerate(kinds):
+        st, an, un = permutations[i % 4]
+        answer = {"stereotype": f" {st}. because", "anti_stereotype": f"<think>hmm 1</think>{an}",
+                  "unrelated": f"{un}\n", "other": "I cannot answer", "error": None}[kind]
+        rows.append({"answer": answer, "st": st, "an": an, "un": un, "failed": kind == "error"})
+    return pd.DataFrame(rows, columns=["answer", "st", "an", "un", "failed"])
+
+
+@pytest.mark.parametrize("index", range(5))
+def test_context_association_vectors(index):
+    case = _vectors()["context_association"][index]
+    counts, expected = case["counts"], case["expected"]
+    scores = context_association_scores(counts["stereotype"], counts["anti_stereotype"], counts["neutral"],
+                                        counts["other"])
+    for name, value in expected.items():
+        assert_close(scores[name], value, what=name)
+    frame = _cat_frame(counts, errors=3)
+    before = frame.copy()
+    undefined_ss = counts["stereotype"] + counts["anti_stereotype"] == 0
+    if undefined_ss:
+        with pytest.warns(UndefinedMetricWarning, match="SS and iCAT"):
+            table = frame.fairness.context_association(response="answer", stereotype="st",
+                                                       anti_stereotype="an", unrelated="un", error="failed")
+    else:
+        table = frame.fairness.context_association(response="answer", stereotype="st", anti_stereotype="an",
+                                                   unrelated="un", error="failed")
+    assert list(table.columns) == ["N", "N_error", "N_stereotype", "N_anti_stereotype", "N_unrelated",
+                                   "N_other", "lms", "ss", "icat"]
+    assert table.loc[0, ["N_error", "N_stereotype", "N_anti_stereotype", "N_unrelated", "N_other"]].tolist() \
+        == [3, counts["stereotype"], counts["anti_stereotype"], counts["neutral"], counts["other"]]
+    for name, value in expected.items():
+        assert_close(table.loc[0, name], value, what=name)
+    assert_frame_unchanged(before, frame)
+
+
+def test_parse_option_rules():
+    responses = ["1", "  2  ", "\n3", "<think>I pick 2</think> 1", "<think>\nlong\n</think>\n\n3 is it",
+                 "4", "", "one", None, "12", "a1"]
+    assert parse_option(responses).tolist() == [1, 2, 3, 1, 3, 0, 0, 0, 0, 1, 0]
+
+
+def test_context_association_by_group_and_errors():
+    frame = pd.DataFrame({"answer": ["1", "2", "3", "1", "x", "2"], "st": [1, 1, 1, 2, 2, 2],
+                          "an": [2, 2, 2, 1, 1, 1], "un": [3, 3, 3, 3, 3, 3],
+                          "bias": ["race", "race", "race", "gender", "gender", "gender"],
+                          "err": ["", None, "", "", "", "HTTP 500"]})
+    table = frame.fairness.context_association(response="answer", stereotype="st", anti_stereotype="an",
+                                               unrelated="un", error="err", by="bias")
+    assert table["bias"].tolist() == ["gender", "race", "(all)"]
+    assert table["N_error"].tolist() == [1, 0, 1]
+    gender = table.iloc[0]
+    assert (gender["N_stereotype"], gender["N_anti_stereotype"], gender["N_other"]) == (0, 1, 1)
+    assert table.iloc[2]["N"] == 6
+
+
+def test_context_association_bad_options():
+    with pytest.raises(InvalidInputError, match="same option number"):
+        context_association(["1"], [1], [1], [3])
+    with pytest.raises(InvalidInputError, match="1, 2 or 3"):
+        context_association(["1"], [1], [2], [4])
+    frame = pd.DataFrame({"answer": ["1"], "st": [1], "an": [2]})
+    with pytest.raises(ColumnNotFoundError, match="unrelated='un'"):
+        frame.fairness.context_association(response="answer", stereotype="st", anti_stereotype="an",
+                                           unrelated="un")
+
+
+def test_context_association_empty_and_all_errors():
+    with pytest.warns(UndefinedMetricWarning, match="LMS, SS and iCAT"):
+        table = context_association([None, None], [1, 2], [2, 3], [3, 1])
+    assert table.loc[0, "N_error"] == 2 and table[["lms", "ss", "icat"]].isna().all(axis=None)
+
+
+# --------------------------------------------------------------------------------------
+# LLM fairness on the PISA sample
+# --------------------------------------------------------------------------------------
+@pytest.fixture
+def pisa():
+    frame = pd.read_csv(conformance_path("fai3", "pisa_curated.csv"), index_col=0)
+    rng = np.random.default_rng(4)
+    n = len(frame)
+    flipped = np.where(frame["readingScore"] == "H", "L", "H")
+    answer = np.where(rng.random(n) < 0.7, frame["readingScore"], flipped)
+    answer = answer.astype(object)
+    answer[[2, 7]] = ["<think>it depends</think>I don't know", " h "]  # invalid (case-sensitive)
+    answer[[5, 11]] = [None, "L"]
+    return frame.assign(answer=answer, failed=np.isin(np.arange(n), [11]),
+                        answer_cf=np.where(rng.random(n) < 0.8, answer, "H"))
+
+
+def test_llm_fairness_equals_classification_on_valid_answers(pisa):
+    before = pisa.copy()
+    table = pisa.fairness.llm_fairness(y_true="readingScore", response="answer", sensitive="male",
+                                       positive="H", negative="L", error="failed")
+    assert table.loc[0, ["N_invalid", "N_error"]].tolist() == [2, 2]
+    kept = pisa.drop(index=pisa.index[[2, 5, 7, 11]])
+    expected = classification_fairness(kept["readingScore"], kept["answer"], kept["male"], pos_label="H")
+    shared = [c for c in expected.columns]
+    pd.testing.assert_frame_equal(table[shared], expected, check_exact=False, rtol=1e-12)
+    assert list(table.columns[:7]) == ["sensitive", "N", "N_privileged", "N_unprivileged", "N_missing",
+                                       "N_invalid", "N_error"]
+    assert_frame_unchanged(before, pisa)
+
+
+def test_llm_fairness_errors(pisa):
+    with pytest.raises(InvalidInputError, match="both"):
+        pisa.fairness.llm_fairness(y_true="readingScore", response="answer", sensitive="male",
+                                   positive="H", negative="H")
+    with pytest.raises(InvalidInputError, match="never occurs"):
+        pisa.fairness.llm_fairness(y_true="readingScore", response="answer", sensitive="male",
+                                   positive="High", negative="Low")
+
+
+# --------------------------------------------------------------------------------------
+# counterfactual fairness
+# --------------------------------------------------------------------------------------
+def test_counterfactual_rules():
+    """The document's rule, case by case."""
+    original = ["H", "H", "L", "x", "x", "H", None, "L", " L "]
+    twin = ["H", "L", "y", "y", "H", None, "H", "L", "L"]
+    errors = [False, False, False, False, False, False, False, True, False]
+    table = counterfactual_changes(original, twin, valid=["H", "L"], error=errors)
+    # counted: rows 0-4 and 8 (5: twin missing, 6: original missing, 7: error flag)
+    # changed: 1 (both valid, differ), 2 (valid vs invalid), 4 (invalid vs valid);
+    # unchanged: 0, 3 (both invalid, different texts), 8 (same after trimming)
+    assert table.loc[0, ["N", "N_error", "N_changed"]].tolist() == [9, 3, 3]
+    assert table.loc[0, "change_rate"] == 0.5
+
+
+def test_counterfactual_by_group_matches_slow_reference(pisa):
+    before = pisa.copy()
+    table = pisa.fairness.counterfactual(prediction="answer", counterfactual="answer_cf", sensitive="male",
+                                         valid=["H", "L"], error="failed")
+    assert table["male"].tolist() == [0, 1, "(all)"]
+
+    def slow(rows):
+        counted = changed = 0
+        for a, b, failed in rows:
+            if pd.isna(a) or pd.isna(b) or failed:
+                continue
+            counted += 1
+            va, vb = a.strip() in ("H", "L"), b.strip() in ("H", "L")
+            changed += (va != vb) or (va and vb and a.strip() != b.strip())
+        return counted, changed
+
+    for i, value in enumerate([0, 1]):
+        part = pisa[pisa.male == value]
+        counted, changed = slow(zip(part.answer, part.answer_cf, part.failed))
+        assert table.loc[i, "N"] - table.loc[i, "N_error"] == counted
+        assert table.loc[i, "N_changed"] == changed
+        assert_close(table.loc[i, "change_rate"], changed / counted)
+    assert_frame_unchanged(before, pisa)
+
+
+def test_counterfactual_all_errors_warns():
+    with pytest.warns(UndefinedMetricWarning, match="change_rate"):
+        table = counterfactual_changes([None], ["H"])
+    assert np.isnan(table.loc[0, "change_rate"])
+
+
+# --------------------------------------------------------------------------------------
+# language evaluations
+# --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("index", range(5))
+def test_language_vectors(index):
+    case = _vectors()["language_evaluation"][index]
+    scores = language_scores(case["correct"], case["incorrect"], case["invalid"])
+    for name, value in case["expected"].items():
+        assert_close(scores[name], np.nan if value is None else value, what=name)
+    # the same counts from responses
+    kinds = ["correct"] * case["correct"] + ["incorrect"] * case["incorrect"] \
+        + ["invalid"] * case["invalid"] + ["error"] * case["errors"]
+    text = {"correct": " paris", "incorrect": "Rome ", "invalid": "no idea", "error": None}
+    frame = pd.DataFrame({"response": [text[k] for k in kinds], "answer": "Paris",
+                          "options": [["Paris", "Rome", "Lyon"]] * len(kinds)})
+    undefined = any(v is None for v in case["expected"].values()) or case["correct"] + case["incorrect"] == 0
+    if undefined:
+        with pytest.warns(UndefinedMetricWarning):
+            table = frame.fairness.language_accuracy(response="response", answer="answer", options="options")
+    else:
+        table = frame.fairness.language_accuracy(response="response", answer="answer", options="options")
+    assert table.loc[0, ["N", "N_error", "N_correct", "N_incorrect", "N_invalid"]].tolist() == \
+        [len(kinds), case["errors"], case["correct"], case["incorrect"], case["invalid"]]
+    for name, value in case["expected"].items():
+        assert_close(table.loc[0, name], np.nan if value is None else value, what=name)
+
+
+def test_language_by_language_and_fixed_options():
+    frame = pd.DataFrame({"lang": ["en", "en", "fr", "fr", "fr"],
+                          "response": ["B", "c", "b", "<think>?</think> a ", "z"],
+                          "answer": ["b", "b", "B", "A", "A"], "err": [False, False, False, False, True]})
+    before = frame.copy()
+    table = frame.fairness.language_accuracy(response="response", answer="answer", options=["A", "B", "C"],
+                                             error="err", by="lang")
+    assert_frame_unchanged(before, frame)
+    assert table["lang"].tolist() == ["en", "fr", "(all)"]
+    assert table[["N_correct", "N_incorrect", "N_invalid", "N_error"]].values.tolist() == \
+        [[1, 1, 0, 0], [2, 0, 0, 1], [3, 1, 0, 1]]
+    assert_close(table["accuracy_on_valid"], [0.5, 1.0, 0.75])
+
+
+def test_language_ragged_options_column():
+    frame = pd.DataFrame({"response": ["x", "y", "q", None], "answer": ["x", "x", "x", "x"],
+                          "options": [["x", "y"], ["x", "y", "z"], [], ["x"]]})
+    table = language_accuracy(frame["response"], frame["answer"], frame["options"])
+    assert table.loc[0, ["N_correct", "N_incorrect", "N_invalid", "N_error"]].tolist() == [1, 1, 1, 1]
+    with pytest.raises(InvalidInputError, match="options="):
+        language_accuracy(frame["response"], frame["answer"], None)
+
+
+# --------------------------------------------------------------------------------------
+# averages across data sets
+# --------------------------------------------------------------------------------------
+def test_average_skips_undefined():
+    tables = pd.DataFrame({"dataset": ["pisa", "compas", "other"], "sensitive": ["male", "race", "male"],
+                           "N": [19, 100, 7], "statistical_parity_difference": [-0.2, np.nan, 0.1],
+                           "accuracy": [0.7, 0.5, 0.6]})
+    before = tables.copy()
+    out = tables.fairness.average_metrics()
+    assert list(out.columns) == ["N", "statistical_parity_difference", "accuracy"]
+    assert_close(out.loc[0, ["statistical_parity_difference", "accuracy"]].astype(float), [-0.05, 0.6])
+    with pytest.warns(UndefinedMetricWarning, match="statistical_parity_difference"):
+        grouped = tables.fairness.average_metrics(by="sensitive")
+    assert grouped["sensitive"].tolist() == ["male", "race"] and grouped["N"].tolist() == [2, 1]
+    with pytest.warns(UndefinedMetricWarning, match="statistical_parity_difference"):
+        grouped = average_metrics(tables, metrics=["statistical_parity_difference"], by="sensitive")
+    assert np.isnan(grouped.loc[1, "statistical_parity_difference"])
+    with pytest.raises(ColumnNotFoundError):
+        tables.fairness.average_metrics(metrics=["nope"])
+    assert_frame_unchanged(before, tables)
+
+
+def test_average_of_real_tables(pisa):
+    one = pisa.fairness.llm_fairness(y_true="readingScore", response="answer", sensitive="male",
+                                     positive="H", negative="L", error="failed")
+    two = pisa.fairness.llm_fairness(y_true="readingScore", response="answer_cf", sensitive="male",
+                                     positive="H", negative="L")
+    both = pd.concat([one.tail(1), two.tail(1)], ignore_index=True)
+    out = both.fairness.average_metrics()
+    assert_close(out.loc[0, "accuracy"], (one.loc[0, "accuracy"] + two.loc[0, "accuracy"]) / 2)
+    assert "N_invalid" not in out.columns
