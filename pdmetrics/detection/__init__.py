@@ -1,5 +1,21 @@
 """Classification, object detection and segmentation metrics (``df.detection``)."""
 
 from pdmetrics.detection.accessor import DetectionAccessor
+from pdmetrics.detection.evaluation import (
+    average_precision,
+    average_recall,
+    evaluate_detections,
+    match_detections,
+)
+from pdmetrics.detection.iou import box_area, box_iou, paired_box_iou
 
-__all__ = ["DetectionAccessor"]
+__all__ = [
+    "DetectionAccessor",
+    "average_precision",
+    "average_recall",
+    "box_area",
+    "box_iou",
+    "evaluate_detections",
+    "match_detections",
+    "paired_box_iou",
+]
