@@ -147,8 +147,9 @@ def accumulate(matches: MatchResult, max_dets, *, interpolation: str = "coco",
             fp = matches.fp[a] & within[None, :]
             tp_cum = np.cumsum(tp, axis=1)
             fp_cum = np.cumsum(fp, axis=1)
-            tp_before = np.where(label_start > 0, tp_cum[:, np.maximum(label_start - 1, 0)], 0)
-            fp_before = np.where(label_start > 0, fp_cum[:, np.maximum(label_start - 1, 0)], 0)
+            zero = np.zeros((n_thr, 1), dtype=tp_cum.dtype)
+            tp_before = np.concatenate([zero, tp_cum], axis=1)[:, label_start]  # counts before each label
+            fp_before = np.concatenate([zero, fp_cum], axis=1)[:, label_start]
             t_of, pos = np.nonzero(tp)
             k = (tp_cum[t_of, pos] - tp_before[t_of, label[pos]]).astype("float64")
             f = (fp_cum[t_of, pos] - fp_before[t_of, label[pos]]).astype("float64")

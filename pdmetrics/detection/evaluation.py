@@ -160,7 +160,7 @@ def evaluate_detections(detections: pd.DataFrame, ground_truth: pd.DataFrame, *,
         "value": summary["value"].to_numpy(dtype="float64")})
     if table["value"].isna().any():
         missing = table[table["value"].isna()]
-        described = ", ".join(f"{m} area={a}" for m, a in zip(missing["metric"], missing["area"]))
+        described = ", ".join(sorted({f"{m} area={a!r}" for m, a in zip(missing["metric"], missing["area"])}))
         warn_undefined(
             f"No label has ground truth for {described}: the value is NaN (pycocotools prints -1). "
             f"Change `area_ranges=` or add ground truth in that range.")

@@ -103,10 +103,13 @@ def _id_kind(series: pd.Series, argument: str, table: str) -> str:
         return "str"
     if inferred == "integer":
         return "int"
+    types = series.map(lambda v: type(v).__name__)
+    examples = series.groupby(types.to_numpy(), sort=True).first()
+    shown = ", ".join(f"{value!r} ({kind})" for kind, value in examples.items())
     raise InvalidInputError(
-        f"`{argument}={series.name!r}` in the {table} table mixes value types ({inferred}); e.g. the "
-        f"image id '2299' (a string) and 2299 (an integer) would be two different images. Convert "
-        f"the column to one type, e.g. `.astype(int)` or `.astype(str)`."
+        f"`{argument}={series.name!r}` in the {table} table mixes value types: {shown}. Ids such as "
+        f"'2299' (a string) and 2299 (an integer) would be two different images. Convert the column "
+        f"to one type first, e.g. `.astype(int)` or `.astype(str)`."
     )
 
 
