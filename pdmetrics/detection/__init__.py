@@ -1,6 +1,7 @@
 """Classification, object detection and segmentation metrics (``df.detection``)."""
 
 from pdmetrics.detection.accessor import DetectionAccessor
+from pdmetrics.detection.curves import precision_recall_curve
 from pdmetrics.detection.evaluation import (
     average_precision,
     average_recall,
@@ -18,4 +19,5 @@ __all__ = [
     "evaluate_detections",
     "match_detections",
     "paired_box_iou",
+    "precision_recall_curve",
 ]

@@ -52,8 +52,9 @@ class Accumulation:
     """Precision at the recall points and final recall, like pycocotools' ``eval`` dict.
 
     ``precision`` and ``scores`` have shape ``(T, R, K, A, M)`` (IoU threshold, recall
-    point, label, area range, max_dets), ``recall`` ``(T, K, A, M)``; NaN where the label
-    has no ground truth in that area range. ``n_positive`` is ``(A, K)``.
+    point, label, area range, max_dets), ``recall`` ``(T, K, A, M)``; precision and recall
+    are NaN where the label has no ground truth in that area range. ``n_positive`` is
+    ``(A, K)``.
     """
 
     labels: np.ndarray
@@ -100,6 +101,9 @@ def _first_count_reaching(n_positive: np.ndarray, points: np.ndarray, interpolat
     for _ in range(2):
         k = np.where((k >= 1) & reached(k - 1), k - 1, k)
         k = np.where(~reached(k), k + 1, k)
+    # no ground truth: recall is 0 (valor) -- only the recall point 0 is reached, at once
+    big = np.iinfo("int64").max // 4
+    k = np.where(n == 0, np.where(points[:, None] <= 0, 0.0, float(big)), k)
     return k.astype("int64")
 
 
@@ -176,7 +180,6 @@ def accumulate(matches: MatchResult, max_dets, *, interpolation: str = "coco",
                 rc = n_tp / positive[None, :].astype("float64")
             missing = positive == 0
             q = np.where(missing[None, None, :], np.nan, q)
-            s = np.where(missing[None, None, :], np.nan, s)
             rc = np.where(missing[None, :], np.nan, rc)
             precision[:, :, :, a, m_index] = q
             scores[:, :, :, a, m_index] = s

@@ -8,7 +8,7 @@ with one row per box and the same column names (``image=``, ``label=``, ``box=``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -48,11 +48,13 @@ def run(detections, ground_truth, *, image, label, box, score, box_format, iscro
     thresholds = iou_threshold_array(iou_thresholds)
     limits = max_dets_list(max_dets)
     names, bounds = area_range_table(area_ranges)
-    if score_threshold is not None:
-        detections = detections[pd.to_numeric(detections[score], errors="coerce") >= score_threshold] \
-            if score in detections.columns else detections
     data = prepare_boxes(detections, ground_truth, image=image, label=label, box=box, score=score,
                          box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images)
+    if score_threshold is not None:
+        # drop low-scoring detections but keep every label and image in the evaluation
+        keep = data.dt_score >= float(score_threshold)
+        data = replace(data, dt_image=data.dt_image[keep], dt_label=data.dt_label[keep],
+                       dt_boxes=data.dt_boxes[keep], dt_area=data.dt_area[keep], dt_score=data.dt_score[keep])
     matches = match_boxes(data, thresholds, bounds, max(limits), matching=matching)
     acc = accumulate(matches, limits, interpolation=interpolation, area_names=names)
     return Run(data, matches, acc, names)
