@@ -1,6 +1,7 @@
 """Classification, object detection and segmentation metrics (``df.detection``)."""
 
 from pdmetrics.detection.accessor import DetectionAccessor
+from pdmetrics.detection.confusion import detection_confusion
 from pdmetrics.detection.curves import precision_recall_curve
 from pdmetrics.detection.evaluation import (
     average_precision,
@@ -16,6 +17,7 @@ __all__ = [
     "average_recall",
     "box_area",
     "box_iou",
+    "detection_confusion",
     "evaluate_detections",
     "match_detections",
     "paired_box_iou",

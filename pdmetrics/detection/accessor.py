@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from pdmetrics.detection import evaluation
+from pdmetrics.detection import confusion, curves, evaluation
 
 
 @pd.api.extensions.register_dataframe_accessor("detection")
@@ -91,3 +91,27 @@ class DetectionAccessor:
             self._frame, ground_truth, image=image, label=label, box=box, score=score,
             box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images,
             iou_thresholds=iou_thresholds, max_dets=max_dets, area_range=area_range, matching=matching)
+
+    def pr_curve(self, *, ground_truth: pd.DataFrame, image="image", label="label", box=None,
+                 score="score", box_format: str = "xywh", iscrowd=None, area=None, ignore=None, images=None,
+                 style: str = "coco", iou_thresholds=None, max_dets=100, area_range=(0.0, 1e10),
+                 matching: str = "coco", interpolation: str = "coco", score_thresholds=None,
+                 labels_without_ground_truth: str = "exclude") -> pd.DataFrame:
+        """Precision-recall curves (COCO's 101 points or valor's score thresholds); see
+        :func:`pdmetrics.detection.precision_recall_curve`."""
+        return curves.precision_recall_curve(
+            self._frame, ground_truth, image=image, label=label, box=box, score=score,
+            box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images, style=style,
+            iou_thresholds=iou_thresholds, max_dets=max_dets, area_range=area_range, matching=matching,
+            interpolation=interpolation, score_thresholds=score_thresholds,
+            labels_without_ground_truth=labels_without_ground_truth)
+
+    def confusion(self, *, ground_truth: pd.DataFrame, image="image", label="label", box=None,
+                  score="score", box_format: str = "xywh", images=None, kind: str = "breakdown",
+                  iou_threshold: float = 0.5, score_thresholds=None, max_examples: int = 1) -> pd.DataFrame:
+        """valor's detailed error breakdown or the label x label matrix; see
+        :func:`pdmetrics.detection.detection_confusion`."""
+        return confusion.detection_confusion(
+            self._frame, ground_truth, image=image, label=label, box=box, score=score,
+            box_format=box_format, images=images, kind=kind, iou_threshold=iou_threshold,
+            score_thresholds=score_thresholds, max_examples=max_examples)
