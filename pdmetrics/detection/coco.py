@@ -139,32 +139,38 @@ def accumulate(matches: MatchResult, max_dets, *, interpolation: str = "coco",
     scores = np.zeros_like(precision)
     recall = np.zeros((n_thr, n_lab, n_area, n_max))
 
-    label = data.dt_label[matches.det]
-    score = data.dt_score[matches.det]
-    label_start = np.searchsorted(label, np.arange(n_lab), side="left")
-    for a in range(n_area):
-        positive = matches.n_positive[a]
-        k_min = _first_count_reaching(positive, points, interpolation)  # (R, K)
-        for m_index, max_det in enumerate(max_dets):
-            within = matches.rank < max_det
-            tp = matches.tp[a] & within[None, :]
-            fp = matches.fp[a] & within[None, :]
-            tp_cum = np.cumsum(tp, axis=1)
-            fp_cum = np.cumsum(fp, axis=1)
-            zero = np.zeros((n_thr, 1), dtype=tp_cum.dtype)
-            tp_before = np.concatenate([zero, tp_cum], axis=1)[:, label_start]  # counts before each label
-            fp_before = np.concatenate([zero, fp_cum], axis=1)[:, label_start]
+    all_label = data.dt_label[matches.det]
+    all_score = data.dt_score[matches.det]
+    counted_all = ~matches.ignored  # (A, T, n): true and false positives
+    for m_index, max_det in enumerate(max_dets):
+        # only the detections within the per-image limit take part (a column subset)
+        cols = np.flatnonzero(matches.rank < max_det)
+        full = cols.size == matches.rank.size
+        label = all_label if full else all_label[cols]
+        score = all_score if full else all_score[cols]
+        label_start = np.searchsorted(label, np.arange(n_lab), side="left")
+        for a in range(n_area):
+            positive = matches.n_positive[a]
+            k_min = _first_count_reaching(positive, points, interpolation)  # (R, K)
+            tp = matches.tp[a] if full else matches.tp[a][:, cols]
+            counted = counted_all[a] if full else counted_all[a][:, cols]
+            # detections counted so far (true + false positives), before each label and at each position
+            so_far = np.zeros((n_thr, label.size + 1), dtype="int32")
+            np.cumsum(counted, axis=1, dtype="int32", out=so_far[:, 1:])
+            before_label = so_far[:, label_start]
             t_of, pos = np.nonzero(tp)
-            k = (tp_cum[t_of, pos] - tp_before[t_of, label[pos]]).astype("float64")
-            f = (fp_cum[t_of, pos] - fp_before[t_of, label[pos]]).astype("float64")
+            keys = t_of * n_lab + label[pos]
+            n_tp = np.bincount(keys, minlength=n_thr * n_lab)
+            first = np.cumsum(n_tp) - n_tp
+            k = (np.arange(keys.size) - first[keys] + 1).astype("float64")  # true positives so far
+            f = (so_far[t_of, pos + 1] - before_label[t_of, label[pos]]) - k  # false positives so far
             if interpolation == "coco":
                 pr = k / (f + k + np.spacing(1))
             else:
                 pr = k / (f + k)
-            keys = t_of * n_lab + label[pos]
             envelope = _segment_suffix_max(pr, keys)
-            n_tp = np.bincount(keys, minlength=n_thr * n_lab).reshape(n_thr, n_lab)
-            first = (np.cumsum(n_tp.reshape(-1)) - n_tp.reshape(-1)).reshape(n_thr, n_lab)
+            n_tp = n_tp.reshape(n_thr, n_lab)
+            first = first.reshape(n_thr, n_lab)
             k_eff = np.maximum(k_min, 1)[None, :, :]  # (1, R, K)
             ok = k_eff <= n_tp[:, None, :]
             index = np.where(ok, first[:, None, :] + k_eff - 1, 0)
@@ -172,10 +178,10 @@ def accumulate(matches: MatchResult, max_dets, *, interpolation: str = "coco",
             # score at the read-out point (COCO's `scores` array)
             s = np.where(ok, score[pos[index]] if pos.size else 0.0, 0.0)
             # a recall point reached with zero true positives reads the label's first detection
-            if within.any() and (k_min == 0).any():
-                first_within = _first_within(label, within, n_lab)
-                zero_k = (k_min == 0)[None, :, :] & (first_within >= 0)[None, None, :]
-                s = np.where(zero_k & ~ok, score[np.maximum(first_within, 0)][None, None, :], s)
+            if label.size and (k_min == 0).any():
+                first_det = np.where(np.bincount(label, minlength=n_lab) > 0, label_start, -1)
+                zero_k = (k_min == 0)[None, :, :] & (first_det >= 0)[None, None, :]
+                s = np.where(zero_k & ~ok, score[np.maximum(first_det, 0)][None, None, :], s)
             with np.errstate(divide="ignore", invalid="ignore"):
                 rc = n_tp / positive[None, :].astype("float64")
             missing = positive == 0
@@ -188,16 +194,6 @@ def accumulate(matches: MatchResult, max_dets, *, interpolation: str = "coco",
     return Accumulation(labels=data.labels, iou_thresholds=matches.iou_thresholds, recall_thresholds=points,
                         area_names=names, max_dets=max_dets, precision=precision, recall=recall,
                         scores=scores, n_positive=matches.n_positive)
-
-
-def _first_within(label, within, n_lab) -> np.ndarray:
-    """Position of each label's first detection with ``within`` true (-1 if none)."""
-    positions = np.flatnonzero(within)
-    lab = label[positions]
-    first = np.full(n_lab, -1, dtype="int64")
-    uniq, idx = np.unique(lab, return_index=True)
-    first[uniq] = positions[idx]
-    return first
 
 
 def _mean_defined(values: np.ndarray) -> float:

@@ -112,8 +112,8 @@ def detection_confusion(detections: pd.DataFrame, ground_truth: pd.DataFrame, *,
     limit = np.iinfo("int64").max
     paired = match_boxes(agnostic, [EPSILON], np.array([[-np.inf, np.inf]]), limit, matching="coco")
     det = paired.det
-    gt_of = paired.gt_match[0, 0]  # (n,) ground truth paired with each detection, -1 if none
-    iou_of = np.nan_to_num(paired.iou[0, 0], nan=0.0)
+    gt_of = paired.gt_match[0, 0].astype("int64")  # (n,) ground truth paired with each detection, -1 if none
+    iou_of = np.nan_to_num(paired.matched_iou(0)[0], nan=0.0)
     score_of = data.dt_score[det]
     pd_label = data.dt_label[det]
     gt_label = np.where(gt_of >= 0, data.gt_label[np.maximum(gt_of, 0)], -1)

@@ -373,7 +373,7 @@ def match_detections(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, im
         "rank": np.tile(m.rank, n_thr),
         "iou_threshold": np.repeat(m.iou_thresholds, n),
         "ground_truth": m.gt_match[0].reshape(-1),
-        "iou": m.iou[0].reshape(-1),
+        "iou": m.matched_iou(0).reshape(-1),
         "tp": m.tp[0].reshape(-1),
         "ignored": m.ignored[0].reshape(-1),
     }, integer_columns=["detection", "rank", "ground_truth"])

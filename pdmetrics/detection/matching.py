@@ -53,7 +53,6 @@ class MatchResult:
     det: np.ndarray
     rank: np.ndarray
     gt_match: np.ndarray
-    iou: np.ndarray
     ignored: np.ndarray
     tp: np.ndarray
     gt_ignored: np.ndarray
@@ -62,6 +61,20 @@ class MatchResult:
     @property
     def fp(self) -> np.ndarray:
         return ~self.tp & ~self.ignored
+
+    def matched_iou(self, area_index: int = 0) -> np.ndarray:
+        """IoU of each detection with its matched ground truth, ``(T, n)``; NaN if unmatched."""
+        match = self.gt_match[area_index]
+        rows, cols = np.nonzero(match >= 0)
+        out = np.full(match.shape, np.nan)
+        if rows.size:
+            data = self.data
+            det = self.det[cols]
+            gt = match[rows, cols]
+            de = _edges(data.dt_boxes[det], data.box_format)
+            ge = _edges(data.gt_boxes[gt], data.box_format)
+            out[rows, cols] = _iou_from_edges(de, ge, data.gt_crowd[gt])
+        return out
 
 
 def _rank_within_groups(groups: np.ndarray, keys: tuple) -> tuple[np.ndarray, np.ndarray]:
@@ -159,9 +172,18 @@ def match_boxes(data: BoxData, iou_thresholds, area_ranges, max_det: int,
     pair_det, pair_gt = pair_det[useful], pair_gt[useful]
     pair_iou, pair_rank = pair_iou[useful], pair_rank[useful]
 
-    n_dt = data.n_dt
-    det_match = np.full((n_area, n_thr, n_dt), -1, dtype="int64")
-    det_iou = np.full((n_area, n_thr, n_dt), np.nan)
+    # ranking order of the kept detections: label, score desc, (valor: IoU desc), image, rank;
+    # results are written straight into that order
+    if matching == "coco":
+        order = np.lexsort((rank[kept], data.dt_image[kept], -data.dt_score[kept], data.dt_label[kept]))
+    else:
+        order = np.lexsort((rank[kept], data.dt_image[kept], -bound_iou[kept], -data.dt_score[kept],
+                            data.dt_label[kept]))
+    det = kept[order]
+    position_of = np.full(data.n_dt, -1, dtype="int64")
+    position_of[det] = np.arange(det.size)
+
+    gt_match = np.full((n_area, n_thr, det.size), -1, dtype="int32")
     used = np.zeros((n_area, n_thr, data.n_gt), dtype=bool)
     n_ranks = int(pair_rank.max()) + 1 if pair_rank.size else 0
     bounds = np.searchsorted(pair_rank, np.arange(n_ranks + 1), side="left")
@@ -174,10 +196,11 @@ def match_boxes(data: BoxData, iou_thresholds, area_ranges, max_det: int,
         p_det = pair_det[lo:hi]
         p_gt = pair_gt[lo:hi]
         p_iou = pair_iou[lo:hi]
-        starts = np.flatnonzero(np.r_[True, p_det[1:] != p_det[:-1]])
-        seg = np.cumsum(np.r_[True, p_det[1:] != p_det[:-1]]) - 1
-        free = ~(used[:, :, p_gt] & ~crowd[p_gt])
-        valid = free & (p_iou[None, None, :] >= effective[None, :, None])
+        new_det = np.r_[True, p_det[1:] != p_det[:-1]]
+        starts = np.flatnonzero(new_det)
+        seg = np.cumsum(new_det) - 1
+        valid = p_iou[None, None, :] >= effective[None, :, None]
+        valid = valid & ~(used[:, :, p_gt] & ~crowd[p_gt])
         level = np.where(valid, nonignored[:, None, p_gt].astype("int8"), np.int8(-1))
         best_level = _segment_max(level, starts)
         candidate = valid & (level == best_level[:, :, seg])
@@ -186,28 +209,19 @@ def match_boxes(data: BoxData, iou_thresholds, area_ranges, max_det: int,
         candidate &= key == best_iou[:, :, seg]
         position = np.where(candidate, np.arange(p_det.size)[None, None, :], -1)
         chosen = _segment_max(position, starts)  # (A, T, n_segments)
-        hit = chosen >= 0
-        aa, tt, ss = np.nonzero(hit)
+        aa, tt, ss = np.nonzero(chosen >= 0)
         pos = chosen[aa, tt, ss]
         used[aa, tt, p_gt[pos]] = True
-        det_match[aa, tt, p_det[pos]] = p_gt[pos]
-        det_iou[aa, tt, p_det[pos]] = p_iou[pos]
+        gt_match[aa, tt, position_of[p_det[pos]]] = p_gt[pos]
 
-    # ranking order of the kept detections: label, score desc, (valor: IoU desc), image, rank
-    if matching == "coco":
-        order = np.lexsort((rank[kept], data.dt_image[kept], -data.dt_score[kept], data.dt_label[kept]))
-    else:
-        order = np.lexsort((rank[kept], data.dt_image[kept], -bound_iou[kept], -data.dt_score[kept],
-                            data.dt_label[kept]))
-    det = kept[order]
-    gt_match = det_match[:, :, det]
     matched = gt_match >= 0
-    safe = np.where(matched, gt_match, 0)
-    gt_side = gt_ignored[np.arange(n_area)[:, None, None], safe] if data.n_gt else False
-    ignored = np.where(matched, gt_side, dt_outside[:, None, det])
+    ignored = np.empty(gt_match.shape, dtype=bool)
+    for a in range(n_area):
+        padded = np.r_[gt_ignored[a], False]  # index -1 (unmatched) reads False
+        ignored[a] = padded[gt_match[a]] | (~matched[a] & dt_outside[a, det][None, :])
     tp = matched & ~ignored
     n_positive = np.stack([np.bincount(data.gt_label[nonignored[a]], minlength=data.labels.size)
                            for a in range(n_area)]) if n_area else np.zeros((0, data.labels.size), "int64")
     return MatchResult(data=data, iou_thresholds=thresholds, area_ranges=ranges, max_det=int(max_det),
-                       det=det, rank=rank[det], gt_match=gt_match, iou=det_iou[:, :, det], ignored=ignored,
-                       tp=tp, gt_ignored=gt_ignored, n_positive=n_positive)
+                       det=det, rank=rank[det], gt_match=gt_match, ignored=ignored, tp=tp,
+                       gt_ignored=gt_ignored, n_positive=n_positive)
