@@ -197,3 +197,13 @@ def test_public_namespace():
     for name in ("box_iou", "paired_box_iou", "box_area", "evaluate_detections", "average_precision",
                  "average_recall", "match_detections", "precision_recall_curve", "detection_confusion"):
         assert hasattr(pdmetrics.detection, name)
+
+
+def test_by_option_of_the_per_label_tables():
+    gt, dt = _tables()
+    mean_only = dt.detection.average_precision(ground_truth=gt, iou_thresholds=[0.5], by=None)
+    full = dt.detection.average_precision(ground_truth=gt, iou_thresholds=[0.5])
+    assert mean_only["label"].tolist() == ["mAP"]
+    assert mean_only.loc[0, "AP"] == full.loc[full["label"] == "mAP", "AP"].item()
+    with pytest.raises(InvalidInputError, match="match"):
+        dt.detection.average_recall(ground_truth=gt, by="image")

@@ -59,27 +59,27 @@ class DetectionAccessor:
                           score="score", box_format: str = "xywh", iscrowd=None, area=None, ignore=None,
                           images=None, iou_thresholds=None, max_dets=100, area_ranges=None,
                           matching: str = "coco", interpolation: str = "coco",
-                          labels_without_ground_truth: str = "exclude") -> pd.DataFrame:
+                          labels_without_ground_truth: str = "exclude", by="label") -> pd.DataFrame:
         """AP per label and IoU threshold plus the mAP row; see
         :func:`pdmetrics.detection.average_precision`."""
         return evaluation.average_precision(
             self._frame, ground_truth, image=image, label=label, box=box, score=score,
             box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images,
             iou_thresholds=iou_thresholds, max_dets=max_dets, area_ranges=area_ranges, matching=matching,
-            interpolation=interpolation, labels_without_ground_truth=labels_without_ground_truth)
+            interpolation=interpolation, labels_without_ground_truth=labels_without_ground_truth, by=by)
 
     def average_recall(self, *, ground_truth: pd.DataFrame, image="image", label="label", box=None,
                        score="score", box_format: str = "xywh", iscrowd=None, area=None, ignore=None,
                        images=None, iou_thresholds=None, max_dets=100, area_ranges=None,
                        matching: str = "coco", score_threshold=None,
-                       labels_without_ground_truth: str = "exclude") -> pd.DataFrame:
+                       labels_without_ground_truth: str = "exclude", by="label") -> pd.DataFrame:
         """Recall per label and IoU threshold plus the mAR row; see
         :func:`pdmetrics.detection.average_recall`."""
         return evaluation.average_recall(
             self._frame, ground_truth, image=image, label=label, box=box, score=score,
             box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images,
             iou_thresholds=iou_thresholds, max_dets=max_dets, area_ranges=area_ranges, matching=matching,
-            score_threshold=score_threshold, labels_without_ground_truth=labels_without_ground_truth)
+            score_threshold=score_threshold, labels_without_ground_truth=labels_without_ground_truth, by=by)
 
     def match(self, *, ground_truth: pd.DataFrame, image="image", label="label", box=None,
               score="score", box_format: str = "xywh", iscrowd=None, area=None, ignore=None, images=None,

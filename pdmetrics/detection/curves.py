@@ -8,6 +8,7 @@ import pandas as pd
 from pdmetrics._tables import result_table
 from pdmetrics.detection.evaluation import run
 from pdmetrics.detection.options import LABELS_WITHOUT_GT, check_choice
+from pdmetrics.errors import InvalidInputError
 
 __all__ = ["precision_recall_curve", "VALOR_SCORE_THRESHOLDS"]
 
@@ -93,7 +94,6 @@ def precision_recall_curve(detections: pd.DataFrame, ground_truth: pd.DataFrame,
     try:
         low, high = (float(v) for v in area_range)
     except (TypeError, ValueError):
-        from pdmetrics.errors import InvalidInputError
         raise InvalidInputError(f"`area_range=` must be a (low, high) pair; got {area_range!r}.") from None
     result = run(detections, ground_truth, image=image, label=label, box=box, score=score,
                  box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images,

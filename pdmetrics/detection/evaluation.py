@@ -26,6 +26,7 @@ from pdmetrics.detection.options import (
     iou_threshold_array,
     max_dets_list,
 )
+from pdmetrics.errors import InvalidInputError
 
 __all__ = ["evaluate_detections", "average_precision", "average_recall", "match_detections"]
 
@@ -171,7 +172,11 @@ def evaluate_detections(detections: pd.DataFrame, ground_truth: pd.DataFrame, *,
                        matching=matching, interpolation=interpolation)
 
 
-def _per_label(kind: str, detections, ground_truth, *, max_dets, labels_without_ground_truth, **options):
+def _per_label(kind: str, detections, ground_truth, *, by, max_dets, labels_without_ground_truth, **options):
+    if by not in ("label", None):
+        raise InvalidInputError(
+            f"`by={by!r}` is not supported: use by='label' (one row per label plus the mean) or by=None "
+            f"(the mean only). For other groupings, start from `df.detection.match(...)`.")
     result = run(detections, ground_truth, max_dets=[max_dets] if max_dets is not None else None,
                  **options)
     acc = result.accumulation
@@ -214,6 +219,8 @@ def _per_label(kind: str, detections, ground_truth, *, max_dets, labels_without_
     for t, threshold in enumerate(thresholds):
         columns[f"{kind}@{threshold:.2f}"] = values[:, t]
     table = result_table(columns, integer_columns=["N", "n_detections"])
+    if by is None:
+        table = table[table["label"] == "m" + kind].reset_index(drop=True)
     if table.loc[table["label"] != "m" + kind, kind].isna().any():
         warn_undefined(
             f"Some labels have no ground truth (N = 0): their {kind} is NaN and they are left out "
@@ -225,12 +232,13 @@ def average_precision(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, i
                       label="label", box=None, score="score", box_format: str = "xywh", iscrowd=None,
                       area=None, ignore=None, images=None, iou_thresholds=None, max_dets=100,
                       area_ranges=None, matching: str = "coco", interpolation: str = "coco",
-                      labels_without_ground_truth: str = "exclude") -> pd.DataFrame:
+                      labels_without_ground_truth: str = "exclude", by="label") -> pd.DataFrame:
     """Average precision per label and IoU threshold, with the mAP row.
 
     Same inputs and options as :func:`evaluate_detections`, except ``max_dets`` (one
     limit, default 100, ``None`` for none) and ``area_ranges`` (default only
-    ``{"all": (0, 1e10)}``).
+    ``{"all": (0, 1e10)}``). ``by="label"`` (default) gives one row per label plus the
+    mean row; ``by=None`` only the mean row.
 
     Returns
     -------
@@ -258,7 +266,7 @@ def average_precision(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, i
     """
     if area_ranges is None:
         area_ranges = {"all": (0.0, 1e10)}
-    return _per_label("AP", detections, ground_truth, image=image, label=label, box=box, score=score,
+    return _per_label("AP", detections, ground_truth, by=by, image=image, label=label, box=box, score=score,
                       box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images,
                       iou_thresholds=iou_thresholds, max_dets=max_dets, area_ranges=area_ranges,
                       matching=matching, interpolation=interpolation,
@@ -269,7 +277,7 @@ def average_recall(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, imag
                    label="label", box=None, score="score", box_format: str = "xywh", iscrowd=None,
                    area=None, ignore=None, images=None, iou_thresholds=None, max_dets=100,
                    area_ranges=None, matching: str = "coco", score_threshold=None,
-                   labels_without_ground_truth: str = "exclude") -> pd.DataFrame:
+                   labels_without_ground_truth: str = "exclude", by="label") -> pd.DataFrame:
     """Recall per label and IoU threshold, averaged over thresholds (AR), with the mAR row.
 
     Recall is the share of ground truths (not ignored) matched by a kept detection.
@@ -298,7 +306,7 @@ def average_recall(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, imag
     """
     if area_ranges is None:
         area_ranges = {"all": (0.0, 1e10)}
-    return _per_label("AR", detections, ground_truth, image=image, label=label, box=box, score=score,
+    return _per_label("AR", detections, ground_truth, by=by, image=image, label=label, box=box, score=score,
                       box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images,
                       iou_thresholds=iou_thresholds, max_dets=max_dets, area_ranges=area_ranges,
                       matching=matching, interpolation="coco", score_threshold=score_threshold,
@@ -355,7 +363,6 @@ def match_detections(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, im
     try:
         low, high = (float(v) for v in area_range)
     except (TypeError, ValueError):
-        from pdmetrics.errors import InvalidInputError
         raise InvalidInputError(f"`area_range=` must be a (low, high) pair; got {area_range!r}.") from None
     result = run(detections, ground_truth, image=image, label=label, box=box, score=score,
                  box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images,
