@@ -46,6 +46,12 @@ def test_valor_lite_coco_regression_ap_ar_counts_and_curves():
     for label, value in _by_label(expected["AR"]).items():
         assert ar.loc[label, "AR"] == pytest.approx(value, rel=1e-9, abs=1e-12)
     assert ar.loc["mAR", "AR"] == pytest.approx(expected["mAR"][0]["value"], rel=1e-9)
+    # one score threshold: the averages over score thresholds are the ARs themselves
+    for label, value in _by_label(expected["ARAveragedOverScores"]).items():
+        assert ar.loc[label, "AR"] == pytest.approx(value, rel=1e-9, abs=1e-12)
+    assert ar.loc["mAR", "AR"] == pytest.approx(expected["mARAveragedOverScores"][0]["value"], rel=1e-9)
+    for label, value in _by_label(expected["APAveragedOverIOUs"]).items():
+        assert ap.loc[label, "AP"] == pytest.approx(value, rel=1e-9, abs=1e-12)
 
     counts = precision_recall_curve(dt, gt, style="valor", iou_thresholds=[0.1], score_thresholds=[0.5],
                                     box_format="xyxy", max_dets=None, matching="valor").set_index("label")
@@ -108,6 +114,17 @@ def test_valor_small_cases_valor_answers(index):
     for metric in expected["Counts"]:
         row = counts.loc[(metric["parameters"]["label"], metric["parameters"]["iou_threshold"])]
         assert (row["tp"], row["fp"], row["fn"]) == tuple(metric["value"][k] for k in ("tp", "fp", "fn"))
+    for key, column in (("Precision", "precision"), ("Recall", "recall"), ("F1", "f1")):
+        for metric in expected[key]:
+            row = counts.loc[(metric["parameters"]["label"], metric["parameters"]["iou_threshold"])]
+            assert row[column] == pytest.approx(metric["value"], abs=1e-12)
+    assert ar.loc["mAR", "AR"] == pytest.approx(expected["mARAveragedOverScores"][0]["value"], abs=1e-12)
+    curve = precision_recall_curve(dt, gt, iou_thresholds=thresholds, interpolation="valor", **VALOR)
+    for metric in expected["PrecisionRecallCurve"]:
+        rows = curve[(curve["label"] == metric["parameters"]["label"])
+                     & (curve["iou"] == metric["parameters"]["iou_threshold"])]
+        np.testing.assert_allclose(rows["precision"], metric["value"]["precisions"], atol=1e-12)
+        np.testing.assert_allclose(rows["score"], metric["value"]["scores"], atol=1e-12)
 
 
 @pytest.mark.parametrize("index", [0, 1, 2])
