@@ -88,7 +88,7 @@ def test_faster_coco_eval_ignore_case_refuses_mixed_image_ids_then_matches():
         dt.detection.evaluate(ground_truth=gt, **COCO_OPTIONS)
     gt = gt.assign(image=gt["image"].astype(int))
     dt = dt[dt["score"] >= 0.1]  # loadRes(min_score=0.1)
-    table = _evaluate(gt, dt, ignore="ignore", undefined=True)
+    table = _evaluate(gt, dt, undefined=True)
     expected = [0.7099009900990099, 1.0, 0.8415841584158416, -1, 0.7099009900990099, -1, 0.0,
                 0.45384615384615384, 0.7153846153846154, -1, 0.7153846153846154, -1]
     np.testing.assert_allclose(_stats(table), expected, rtol=0, atol=1e-12)
@@ -128,3 +128,14 @@ def test_per_label_tables_agree_with_the_summary():
         ar = dt.detection.average_recall(ground_truth=gt, **COCO_OPTIONS)
     np.testing.assert_allclose(ar.loc[ar["label"] == "mAR", "AR"].iloc[0], summary[8], rtol=0, atol=1e-12)
     assert ap.loc[ap["label"] != "mAP", "N"].sum() == ap.loc[ap["label"] == "mAP", "N"].iloc[0]
+
+
+def test_ignore_flag_is_honoured_when_passed():
+    # pycocotools and faster-coco-eval overwrite `ignore` with `iscrowd` (AP 0.505 here);
+    # passing ignore= makes the detection on the ignored box neither true nor false positive
+    gt = pd.DataFrame({"image": [1, 1], "label": [1, 1], "x": [0.0, 50], "y": [0.0, 0], "w": [10.0, 10],
+                       "h": [10.0, 10], "ignore": [1, 0]})
+    dt = gt.iloc[:1].drop(columns="ignore").assign(score=0.9)
+    options = {"ground_truth": gt, "area_ranges": {"all": (0, 1e10)}, "iou_thresholds": [0.5]}
+    assert dt.detection.evaluate(**options)["value"].iloc[0] == pytest.approx(51 / 101 * 1.0)
+    assert dt.detection.evaluate(ignore="ignore", **options)["value"].iloc[0] == 0.0

@@ -99,7 +99,9 @@ def evaluate_detections(detections: pd.DataFrame, ground_truth: pd.DataFrame, *,
     iscrowd, area, ignore : str, optional
         Ground-truth columns: crowd regions (matched any number of times, IoU relative to
         the detection's area, never counted as positives), the area used for area ranges
-        (default the box area; COCO files carry the mask area), and boxes to ignore.
+        (default the box area; COCO files carry the mask area), and boxes to ignore
+        (pycocotools overwrites a file's ``ignore`` field with ``iscrowd``: leave
+        ``ignore`` out to reproduce it).
     images : sequence, optional
         Every evaluated image id, when some images have no ground-truth box (their
         detections are false positives). Default: the images of ``ground_truth``.
