@@ -185,12 +185,20 @@ def _box_array(frame: pd.DataFrame, columns: list, table: str, box_format: str) 
     return boxes
 
 
+def _as_float(series: pd.Series) -> np.ndarray:
+    """A column as a float64 array; entries that are not numbers become NaN."""
+    dtype = series.dtype
+    if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
+        return series.to_numpy(dtype="float64", na_value=np.nan)
+    converted = pd.to_numeric(series.astype(object), errors="coerce")
+    return converted.to_numpy(dtype="float64", na_value=np.nan)
+
+
 def _flag(frame: pd.DataFrame, name, argument: str) -> np.ndarray:
     if name is None:
         return np.zeros(len(frame), dtype=bool)
     require_columns(frame, argument, name)
-    values = pd.to_numeric(frame[name].astype(object), errors="coerce").to_numpy(dtype="float64",
-                                                                                   na_value=np.nan)
+    values = _as_float(frame[name])
     if np.isnan(values).any():
         row = int(np.flatnonzero(np.isnan(values))[0])
         raise InvalidInputError(
@@ -259,16 +267,14 @@ def prepare_boxes(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, image
         gt_area = gt_box_area
     else:
         require_columns(ground_truth, "area", area)
-        gt_area = pd.to_numeric(ground_truth[area].astype(object), errors="coerce").to_numpy(
-            dtype="float64", na_value=np.nan)
+        gt_area = _as_float(ground_truth[area])
         if np.isnan(gt_area).any() or (gt_area < 0).any():
             row = int(np.flatnonzero(np.isnan(gt_area) | (gt_area < 0))[0])
             raise InvalidInputError(
                 f"`area={area!r}` must hold non-negative numbers; row {row} has "
                 f"{ground_truth[area].iloc[row]!r}."
             )
-    scores = pd.to_numeric(detections[score].astype(object), errors="coerce").to_numpy(
-        dtype="float64", na_value=np.nan)
+    scores = _as_float(detections[score])
     if not np.isfinite(scores).all():
         row = int(np.flatnonzero(~np.isfinite(scores))[0])
         raise InvalidInputError(
