@@ -207,3 +207,15 @@ def test_by_option_of_the_per_label_tables():
     assert mean_only.loc[0, "AP"] == full.loc[full["label"] == "mAP", "AP"].item()
     with pytest.raises(InvalidInputError, match="match"):
         dt.detection.average_recall(ground_truth=gt, by="image")
+
+
+def test_interpolated_average_precision_edge_cases():
+    from pdmetrics.detection import interpolated_average_precision
+
+    with pytest.warns(UndefinedMetricWarning, match="n_positive"):
+        assert np.isnan(interpolated_average_precision([True], [0.5], 0))
+    with pytest.raises(InvalidInputError, match="one per"):
+        interpolated_average_precision([True, False], [0.5], 1)
+    assert interpolated_average_precision([], [], 3) == 0.0
+    assert interpolated_average_precision([True, True], [0.9, 0.1], 2) == pytest.approx(1.0)
+    assert interpolated_average_precision([False, True], [0.9, 0.1], 1, ignored=[True, False]) == pytest.approx(1.0)

@@ -199,3 +199,25 @@ def test_accessor_leaves_frames_unchanged():
         dt.detection.match(**kwargs)
     assert_frame_unchanged(gt_before, gt)
     assert_frame_unchanged(dt_before, dt)
+
+
+@SETTINGS
+@given(seed=st.integers(0, 10_000), interpolation=st.sampled_from(["coco", "valor"]))
+def test_ap_from_the_match_table_equals_the_per_label_table(seed, interpolation):
+    from pdmetrics.detection import interpolated_average_precision
+
+    gt, dt, n_images, _ = _random_tables(seed, grid=True)
+    options = {"ground_truth": gt, "iscrowd": "iscrowd", "images": range(1, n_images + 1),
+               "iou_thresholds": [0.5]}
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
+        table = dt.detection.average_precision(interpolation=interpolation, **options).set_index("label")
+    matches = dt.detection.match(**options)
+    positives = gt[gt["iscrowd"] == 0].groupby("label").size()
+    for label, n_positive in positives.items():
+        rows = matches[matches["label"] == label]
+        value = interpolated_average_precision(rows["tp"], rows["score"], int(n_positive),
+                                               ignored=rows["ignored"], interpolation=interpolation)
+        assert value == pytest.approx(table.loc[label, "AP@0.50"], abs=1e-12)

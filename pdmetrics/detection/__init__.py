@@ -1,6 +1,7 @@
 """Classification, object detection and segmentation metrics (``df.detection``)."""
 
 from pdmetrics.detection.accessor import DetectionAccessor
+from pdmetrics.detection.coco import interpolated_average_precision
 from pdmetrics.detection.confusion import detection_confusion
 from pdmetrics.detection.curves import precision_recall_curve
 from pdmetrics.detection.evaluation import (
@@ -19,6 +20,7 @@ __all__ = [
     "box_iou",
     "detection_confusion",
     "evaluate_detections",
+    "interpolated_average_precision",
     "match_detections",
     "paired_box_iou",
     "precision_recall_curve",

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from pdmetrics._validation import as_float_array, warn_undefined
 from pdmetrics.detection.matching import MatchResult
 from pdmetrics.errors import InvalidInputError
 
@@ -37,6 +38,7 @@ __all__ = [
     "Accumulation",
     "accumulate",
     "coco_summary",
+    "interpolated_average_precision",
 ]
 
 COCO_IOU_THRESHOLDS = np.linspace(0.5, 0.95, int(np.round((0.95 - 0.5) / 0.05)) + 1, endpoint=True)
@@ -238,3 +240,69 @@ def coco_summary(acc: Accumulation) -> pd.DataFrame:
     frame = pd.DataFrame(rows, columns=["metric", "iou", "area", "max_dets", "value"])
     frame["max_dets"] = frame["max_dets"].astype("int64")
     return frame
+
+
+def interpolated_average_precision(tp, score, n_positive: int, *, ignored=None,
+                                   interpolation: str = "coco") -> float:
+    """101-point interpolated AP of one ranked list of detections (COCO's definition).
+
+    The building block for AP over any grouping of the ``df.detection.match(...)`` table:
+    pass a group's ``tp``, ``score`` and ``ignored`` columns and its number of ground
+    truths that are not ignored.
+
+    Parameters
+    ----------
+    tp : array-like of bool
+        Whether each detection is a true positive.
+    score : array-like of float
+        Detection scores; detections are ranked by descending score (ties keep the
+        given order).
+    n_positive : int
+        Number of ground truths (not ignored) the detections could find.
+    ignored : array-like of bool, optional
+        Detections that count neither as true nor false positives.
+    interpolation : {"coco", "valor"}
+        As in :func:`pdmetrics.detection.evaluate_detections`.
+
+    Returns
+    -------
+    float
+        The mean over the recall points 0, 0.01, ..., 1 of the best precision at that
+        recall or beyond (0 where the recall is never reached). NaN with an
+        :class:`~pdmetrics.errors.UndefinedMetricWarning` when ``n_positive`` is 0.
+
+    Examples
+    --------
+    >>> from pdmetrics.detection import interpolated_average_precision
+    >>> round(interpolated_average_precision([True, False, True], [0.9, 0.8, 0.3], 2), 4)
+    0.835
+    """
+    if interpolation not in INTERPOLATIONS:
+        raise InvalidInputError(f"`interpolation={interpolation!r}` is not supported: use 'coco' or 'valor'.")
+    hits = np.asarray(tp, dtype=bool).reshape(-1)
+    scores = as_float_array(score, "score")
+    if hits.shape != scores.shape:
+        raise InvalidInputError(f"`tp` has {hits.size} values but `score` has {scores.size}; pass one per "
+                                f"detection.")
+    skip = np.zeros(hits.size, dtype=bool) if ignored is None else np.asarray(ignored, dtype=bool).reshape(-1)
+    if n_positive <= 0:
+        warn_undefined("AP is undefined without ground truth (`n_positive` is 0): returning NaN.")
+        return float("nan")
+    order = np.argsort(-scores, kind="stable")
+    keep = ~skip[order]
+    ranked = hits[order][keep]
+    k = np.cumsum(ranked).astype("float64")
+    f = np.cumsum(~ranked).astype("float64")
+    if interpolation == "coco":
+        precision = k / (f + k + np.spacing(1))
+    else:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            precision = np.where(f + k > 0, k / np.maximum(f + k, 1), 0.0)
+    envelope = np.maximum.accumulate(precision[::-1])[::-1] if precision.size else precision
+    k_min = _first_count_reaching(np.array([int(n_positive)]), COCO_RECALL_THRESHOLDS, interpolation)[:, 0]
+    tp_positions = np.flatnonzero(ranked)
+    k_eff = np.maximum(k_min, 1)
+    ok = k_eff <= tp_positions.size
+    values = np.where(ok, envelope[tp_positions[np.where(ok, k_eff - 1, 0)]] if tp_positions.size else 0.0,
+                      0.0)
+    return float(np.mean(values))
