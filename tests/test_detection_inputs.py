@@ -218,4 +218,5 @@ def test_interpolated_average_precision_edge_cases():
         interpolated_average_precision([True, False], [0.5], 1)
     assert interpolated_average_precision([], [], 3) == 0.0
     assert interpolated_average_precision([True, True], [0.9, 0.1], 2) == pytest.approx(1.0)
-    assert interpolated_average_precision([False, True], [0.9, 0.1], 1, ignored=[True, False]) == pytest.approx(1.0)
+    value = interpolated_average_precision([False, True], [0.9, 0.1], 1, ignored=[True, False])
+    assert value == pytest.approx(1.0)
