@@ -98,6 +98,9 @@ def test_matches_pycocotools_precision_and_recall_arrays(seed, grid, variant):
     ours_recall = np.where(np.isnan(acc.recall), -1, acc.recall)
     np.testing.assert_allclose(ours_precision, ref_precision, rtol=0, atol=1e-12)
     np.testing.assert_allclose(ours_recall, ref_recall, rtol=0, atol=1e-12)
+    ref_scores = reference.eval["scores"][:, :, columns]
+    defined = ~np.isnan(acc.precision)
+    np.testing.assert_array_equal(acc.scores[defined], ref_scores[defined])
 
 
 def test_matches_pycocotools_summary_on_continuous_data():

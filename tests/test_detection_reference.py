@@ -30,6 +30,7 @@ def reference_coco(gt, dt, images, labels, thresholds, max_dets, ranges):
     n_t, n_k, n_a, n_m = len(thresholds), len(labels), len(ranges), len(max_dets)
     precision = np.full((n_t, 101, n_k, n_a, n_m), np.nan)
     recall = np.full((n_t, n_k, n_a, n_m), np.nan)
+    read_scores = np.zeros((n_t, 101, n_k, n_a, n_m))
     for k, label in enumerate(labels):
         for a, (low, high) in enumerate(ranges):
             per_image = []  # (scores, tp flags (T, n), ignored flags (T, n)) per image
@@ -83,7 +84,9 @@ def reference_coco(gt, dt, images, labels, thresholds, max_dets, ranges):
                     envelope = np.maximum.accumulate(pr[::-1])[::-1] if pr.size else pr
                     where = np.searchsorted(rc, points, side="left")
                     precision[t, :, k, a, m] = [envelope[w] if w < rc.size else 0.0 for w in where]
-    return precision, recall
+                    ranked = scores[order]
+                    read_scores[t, :, k, a, m] = [ranked[w] if w < rc.size else 0.0 for w in where]
+    return precision, recall, read_scores
 
 
 def _tables(seed):
@@ -113,7 +116,9 @@ def test_vectorized_equals_reference(seed, variant):
                  iscrowd="iscrowd", area="area", ignore=None, images=images, iou_thresholds=thresholds,
                  max_dets=max_dets, area_ranges=ranges, matching="coco", interpolation="coco")
     acc = result.accumulation
-    precision, recall = reference_coco(gt, dt, images, list(acc.labels), thresholds, max_dets,
+    precision, recall, scores = reference_coco(gt, dt, images, list(acc.labels), thresholds, max_dets,
                                        list(ranges.values()))
     np.testing.assert_allclose(acc.precision, precision, rtol=0, atol=1e-12)
     np.testing.assert_allclose(acc.recall, recall, rtol=0, atol=1e-12)
+    defined = ~np.isnan(precision)
+    np.testing.assert_array_equal(acc.scores[defined], scores[defined])

@@ -179,11 +179,12 @@ def accumulate(matches: MatchResult, max_dets, *, interpolation: str = "coco",
             q = np.where(ok, envelope[index] if envelope.size else 0.0, 0.0)
             # score at the read-out point (COCO's `scores` array)
             s = np.where(ok, score[pos[index]] if pos.size else 0.0, 0.0)
-            # a recall point reached with zero true positives reads the label's first detection
+            # a recall point reached with zero true positives (recall 0) reads the label's first
+            # detection, whether or not it is a true positive
             if label.size and (k_min == 0).any():
                 first_det = np.where(np.bincount(label, minlength=n_lab) > 0, label_start, -1)
                 zero_k = (k_min == 0)[None, :, :] & (first_det >= 0)[None, None, :]
-                s = np.where(zero_k & ~ok, score[np.maximum(first_det, 0)][None, None, :], s)
+                s = np.where(zero_k, score[np.maximum(first_det, 0)][None, None, :], s)
             with np.errstate(divide="ignore", invalid="ignore"):
                 rc = n_tp / positive[None, :].astype("float64")
             missing = positive == 0
