@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from pdmetrics.detection.coco import COCO_AREA_RANGES, COCO_IOU_THRESHOLDS, COCO_MAX_DETS
+from pdmetrics.detection.coco import COCO_AREA_RANGES, COCO_IOU_THRESHOLDS
 from pdmetrics.errors import InvalidInputError
 
 __all__ = ["iou_threshold_array", "max_dets_list", "area_range_table", "LABELS_WITHOUT_GT", "check_choice"]
@@ -44,7 +44,7 @@ def max_dets_list(max_dets) -> list:
         return [UNLIMITED]
     values = [max_dets] if np.isscalar(max_dets) else list(max_dets)
     if not values:
-        values = list(COCO_MAX_DETS)
+        raise InvalidInputError("`max_dets=` is empty: pass positive integers, e.g. (1, 10, 100).")
     for value in values:
         if value is None:
             continue
