@@ -1,0 +1,195 @@
+"""Where a detector goes wrong: valor's detailed breakdown and the label x label matrix.
+
+Detections and ground truths are paired one-to-one within each image regardless of
+label, greedily by descending detection score (each detection takes the free ground
+truth it overlaps most; valor-lite's ``ConfusionMatrix`` rule). At an IoU threshold ``t``
+and a score threshold ``s`` a pair counts when its IoU is at least ``t`` and the score at
+least ``s``:
+
+- same label: a true positive;
+- different labels: a misclassification, i.e. a false positive of the predicted label
+  *and* a false negative of the ground-truth label;
+- a detection (score at least ``s``) in no counted pair: a hallucination (false positive);
+- a ground truth in no counted pair: a missed detection (false negative).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+
+from pdmetrics._tables import result_table
+from pdmetrics.detection.curves import VALOR_SCORE_THRESHOLDS
+from pdmetrics.detection.inputs import prepare_boxes
+from pdmetrics.detection.matching import match_boxes
+from pdmetrics.detection.options import check_choice
+from pdmetrics.errors import InvalidInputError
+
+__all__ = ["detection_confusion"]
+
+EPSILON = 1e-9  # valor pairs boxes whose IoU is at least this
+KINDS = ("breakdown", "matrix")
+
+
+def _thresholds(values, argument: str) -> np.ndarray:
+    try:
+        array = np.asarray(values, dtype="float64").reshape(-1)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"`{argument}=` must be numbers; got {values!r}.") from None
+    if array.size == 0 or np.isnan(array).any():
+        raise InvalidInputError(f"`{argument}=` must be a non-empty list of numbers; got {values!r}.")
+    return array
+
+
+def detection_confusion(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, image="image",
+                        label="label", box=None, score="score", box_format: str = "xywh", images=None,
+                        kind: str = "breakdown", iou_threshold: float = 0.5, score_thresholds=None,
+                        max_examples: int = 1) -> pd.DataFrame:
+    """valor's detailed error breakdown per label, or the label x label confusion matrix.
+
+    Parameters
+    ----------
+    detections, ground_truth, image, label, box, score, box_format, images
+        As in :func:`pdmetrics.detection.evaluate_detections`.
+    kind : {"breakdown", "matrix"}
+        The per-label breakdown (one row per label and score threshold) or the matrix.
+    iou_threshold : float
+        Minimum IoU of a counted pair (valor's ``pr_curve_iou_threshold``, default 0.5).
+    score_thresholds : float or sequence of float, optional
+        Minimum detection score; default 0.05, 0.10, ..., 0.95 for the breakdown and 0.5
+        for the matrix.
+    max_examples : int
+        Example ids kept per cell of the breakdown (index labels of the detections for
+        ``tp``/``fp``, of the ground truths for ``fn``).
+
+    Returns
+    -------
+    DataFrame
+        ``kind="breakdown"``: ``label, score_threshold, tp, fp, fp_misclassification,
+        fp_hallucination, fn, fn_misclassification, fn_missed`` and one
+        ``<count>_examples`` list column per count (``fp = fp_misclassification +
+        fp_hallucination``, ``fn = fn_misclassification + fn_missed``).
+        ``kind="matrix"``: one row per ground-truth label and score threshold
+        (``label, score_threshold``), one column per predicted label holding the number of
+        counted pairs, then ``unmatched_predictions`` (detections of that label in no
+        counted pair) and ``unmatched_ground_truths``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.detection import detection_confusion
+    >>> gt = pd.DataFrame({"image": [1, 1], "label": ["cat", "dog"], "x": [0, 50], "y": [0, 0],
+    ...                    "w": [10, 10], "h": [10, 10]})
+    >>> dt = pd.DataFrame({"image": [1, 1], "label": ["cat", "cat"], "x": [0, 50], "y": [0, 0],
+    ...                    "w": [10, 10], "h": [10, 10], "score": [0.9, 0.6]})
+    >>> print(detection_confusion(dt, gt, kind="matrix").to_string())
+      label  score_threshold  cat  dog  unmatched_predictions  unmatched_ground_truths
+    0   cat              0.5    1    0                      0                        0
+    1   dog              0.5    1    0                      0                        0
+    >>> table = detection_confusion(dt, gt, score_thresholds=[0.5, 0.7])
+    >>> print(table[["label", "score_threshold", "tp", "fp_misclassification", "fn_misclassification",
+    ...              "fn_missed"]].to_string())
+      label  score_threshold  tp  fp_misclassification  fn_misclassification  fn_missed
+    0   cat              0.5   1                     1                     0          0
+    1   cat              0.7   1                     0                     0          0
+    2   dog              0.5   0                     0                     1          0
+    3   dog              0.7   0                     0                     0          1
+    """
+    check_choice(kind, "kind", KINDS)
+    if score_thresholds is None:
+        score_thresholds = VALOR_SCORE_THRESHOLDS if kind == "breakdown" else [0.5]
+    scores_at = _thresholds(score_thresholds, "score_thresholds")
+    iou_at = float(_thresholds(iou_threshold, "iou_threshold")[0])
+    if not isinstance(max_examples, (int, np.integer)) or max_examples < 0:
+        raise InvalidInputError(f"`max_examples=` must be a non-negative integer; got {max_examples!r}.")
+    data = prepare_boxes(detections, ground_truth, image=image, label=label, box=box, score=score,
+                         box_format=box_format, images=images)
+    # one-to-one pairing across labels: every box gets the same label for the matching
+    agnostic = replace(data, labels=np.zeros(1, dtype="int64"), gt_label=np.zeros(data.n_gt, dtype="int64"),
+                       dt_label=np.zeros(data.n_dt, dtype="int64"))
+    limit = np.iinfo("int64").max
+    paired = match_boxes(agnostic, [EPSILON], np.array([[-np.inf, np.inf]]), limit, matching="coco")
+    det = paired.det
+    gt_of = paired.gt_match[0, 0].astype("int64")  # (n,) ground truth paired with each detection, -1 if none
+    iou_of = np.nan_to_num(paired.matched_iou(0)[0], nan=0.0)
+    score_of = data.dt_score[det]
+    pd_label = data.dt_label[det]
+    gt_label = np.where(gt_of >= 0, data.gt_label[np.maximum(gt_of, 0)], -1)
+
+    n_lab, n_s = data.labels.size, scores_at.size
+    passes = score_of[None, :] >= scores_at[:, None]  # (S, n)
+    counted = passes & (gt_of >= 0)[None, :] & (iou_of >= iou_at)[None, :]
+    same = (pd_label == gt_label)[None, :]
+    gt_counted = np.zeros((n_s, data.n_gt), dtype=bool)
+    s_idx, d_idx = np.nonzero(counted)
+    gt_counted[s_idx, gt_of[d_idx]] = True
+
+    if kind == "matrix":
+        cells = np.zeros((n_s, n_lab, n_lab), dtype="int64")
+        np.add.at(cells, (s_idx, gt_label[d_idx], pd_label[d_idx]), 1)
+        unmatched_pd = _count(passes & ~counted, pd_label, n_s, n_lab)
+        unmatched_gt = _count(~gt_counted, data.gt_label, n_s, n_lab)
+        lab = np.repeat(np.arange(n_lab), n_s)
+        s_rows = np.tile(np.arange(n_s), n_lab)
+        columns = {"label": data.labels[lab], "score_threshold": scores_at[s_rows]}
+        for j, name in enumerate(data.labels.tolist()):
+            columns[name] = cells[s_rows, lab, j]
+        columns["unmatched_predictions"] = unmatched_pd[s_rows, lab]
+        columns["unmatched_ground_truths"] = unmatched_gt[s_rows, lab]
+        counts = [c for c in columns if c not in ("label", "score_threshold")]
+        return result_table(columns, integer_columns=counts)
+
+    det_ids = detections.index.to_numpy()[det]
+    gt_ids = ground_truth.index.to_numpy()
+    groups = {
+        "tp": (counted & same, pd_label, det_ids),
+        "fp_misclassification": (counted & ~same, pd_label, det_ids),
+        "fp_hallucination": (passes & ~counted, pd_label, det_ids),
+        "fn_misclassification": (_gt_flags(counted & ~same, gt_of, data.n_gt), data.gt_label, gt_ids),
+        "fn_missed": (~gt_counted, data.gt_label, gt_ids),
+    }
+    counts, examples = {}, {}
+    for name, (flags, labels_of, ids) in groups.items():
+        counts[name] = _count(flags, labels_of, n_s, n_lab)
+        examples[name] = _examples(flags, labels_of, ids, n_s, n_lab, max_examples)
+    lab = np.repeat(np.arange(n_lab), n_s)
+    s_rows = np.tile(np.arange(n_s), n_lab)
+    columns = {"label": data.labels[lab], "score_threshold": scores_at[s_rows],
+               "tp": counts["tp"][s_rows, lab],
+               "fp": (counts["fp_misclassification"] + counts["fp_hallucination"])[s_rows, lab],
+               "fp_misclassification": counts["fp_misclassification"][s_rows, lab],
+               "fp_hallucination": counts["fp_hallucination"][s_rows, lab],
+               "fn": (counts["fn_misclassification"] + counts["fn_missed"])[s_rows, lab],
+               "fn_misclassification": counts["fn_misclassification"][s_rows, lab],
+               "fn_missed": counts["fn_missed"][s_rows, lab]}
+    for name in groups:
+        columns[f"{name}_examples"] = [examples[name].get((s, k), []) for s, k in zip(s_rows, lab)]
+    return result_table(columns, integer_columns=["tp", "fp", "fp_misclassification", "fp_hallucination",
+                                                  "fn", "fn_misclassification", "fn_missed"])
+
+
+def _gt_flags(pair_flags: np.ndarray, gt_of: np.ndarray, n_gt: int) -> np.ndarray:
+    """(S, n_gt): ground truths in a flagged pair."""
+    flags = np.zeros((pair_flags.shape[0], n_gt), dtype=bool)
+    s_idx, d_idx = np.nonzero(pair_flags)
+    flags[s_idx, gt_of[d_idx]] = True
+    return flags
+
+
+def _count(flags: np.ndarray, labels_of: np.ndarray, n_s: int, n_lab: int) -> np.ndarray:
+    s_idx, i_idx = np.nonzero(flags)
+    return np.bincount(s_idx * n_lab + labels_of[i_idx], minlength=n_s * n_lab).reshape(n_s, n_lab)
+
+
+def _examples(flags, labels_of, ids, n_s, n_lab, max_examples) -> dict:
+    """The first ``max_examples`` ids per (score threshold, label), in ranking order."""
+    if max_examples == 0:
+        return {}
+    s_idx, i_idx = np.nonzero(flags)
+    if s_idx.size == 0:
+        return {}
+    frame = pd.DataFrame({"s": s_idx, "k": labels_of[i_idx], "id": ids[i_idx]})
+    frame = frame[frame.groupby(["s", "k"], sort=False).cumcount() < max_examples]
+    return frame.groupby(["s", "k"], sort=False)["id"].agg(list).to_dict()

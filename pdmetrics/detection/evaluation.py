@@ -1,0 +1,390 @@
+"""Object-detection metrics from two long tables: COCO summary, per-label AP/AR, matches.
+
+Every function takes the detections table first and the ground-truth table second, both
+with one row per box and the same column names (``image=``, ``label=``, ``box=``), plus
+``score=`` for detections. They are the core behind ``df.detection.evaluate``,
+``average_precision``, ``average_recall`` and ``match``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+
+from pdmetrics._tables import attach_info, result_table
+from pdmetrics._validation import warn_undefined
+from pdmetrics.detection.coco import INTERPOLATIONS, Accumulation, accumulate, coco_summary
+from pdmetrics.detection.inputs import BoxData, prepare_boxes
+from pdmetrics.detection.matching import MATCHING_RULES, MatchResult, match_boxes
+from pdmetrics.detection.options import (
+    LABELS_WITHOUT_GT,
+    UNLIMITED,
+    area_range_table,
+    check_choice,
+    iou_threshold_array,
+    max_dets_list,
+)
+from pdmetrics.errors import InvalidInputError
+
+__all__ = ["evaluate_detections", "average_precision", "average_recall", "match_detections"]
+
+
+@dataclass(frozen=True)
+class Run:
+    """Everything one evaluation computes (internal)."""
+
+    data: BoxData
+    matches: MatchResult
+    accumulation: Accumulation
+    area_names: list
+
+
+def run(detections, ground_truth, *, image, label, box, score, box_format, iscrowd, area, ignore, images,
+        iou_thresholds, max_dets, area_ranges, matching, interpolation, score_threshold=None) -> Run:
+    """Prepare, match and accumulate (shared by the public functions)."""
+    check_choice(matching, "matching", MATCHING_RULES)
+    check_choice(interpolation, "interpolation", INTERPOLATIONS)
+    thresholds = iou_threshold_array(iou_thresholds)
+    limits = max_dets_list(max_dets)
+    names, bounds = area_range_table(area_ranges)
+    data = prepare_boxes(detections, ground_truth, image=image, label=label, box=box, score=score,
+                         box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images)
+    if score_threshold is not None:
+        # drop low-scoring detections but keep every label and image in the evaluation
+        keep = data.dt_score >= float(score_threshold)
+        data = replace(data, dt_image=data.dt_image[keep], dt_label=data.dt_label[keep],
+                       dt_boxes=data.dt_boxes[keep], dt_area=data.dt_area[keep], dt_score=data.dt_score[keep])
+    matches = match_boxes(data, thresholds, bounds, max(limits), matching=matching)
+    acc = accumulate(matches, limits, interpolation=interpolation, area_names=names)
+    return Run(data, matches, acc, names)
+
+
+def _fill_missing_labels(values: np.ndarray, labels_without_ground_truth: str) -> np.ndarray:
+    check_choice(labels_without_ground_truth, "labels_without_ground_truth", LABELS_WITHOUT_GT)
+    if labels_without_ground_truth == "zero":
+        return np.where(np.isnan(values), 0.0, values)
+    return values
+
+
+def _max_dets_column(values) -> pd.Series:
+    return pd.Series([pd.NA if v == UNLIMITED else int(v) for v in values], dtype="Int64")
+
+
+def evaluate_detections(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, image="image",
+                        label="label", box=None, score="score", box_format: str = "xywh", iscrowd=None,
+                        area=None, ignore=None, images=None, iou_thresholds=None, max_dets=(1, 10, 100),
+                        area_ranges=None, matching: str = "coco", interpolation: str = "coco",
+                        labels_without_ground_truth: str = "exclude") -> pd.DataFrame:
+    """The 12 COCO summary numbers (AP, AP50, AP75, AP by area, AR@1/10/100, AR by area).
+
+    With the defaults the numbers are pycocotools' ``COCOeval.summarize()`` for
+    ``iouType="bbox"`` (identical to 1e-12 on the COCO fixtures).
+
+    Parameters
+    ----------
+    detections : DataFrame
+        One row per detected box: image id, label, 4 box coordinates, score.
+    ground_truth : DataFrame
+        One row per ground-truth box: image id, label, 4 box coordinates, and optionally a
+        crowd flag, an area and an ignore flag.
+    image, label, score : str
+        Column names (the same names in both tables; ``score`` only in ``detections``).
+    box : list of 4 str, optional
+        Box columns; default ``["x", "y", "w", "h"]`` for ``box_format="xywh"`` and
+        ``["xmin", "ymin", "xmax", "ymax"]`` for ``"xyxy"``.
+    box_format : {"xywh", "xyxy"}
+        ``(x, y, width, height)`` as COCO, or ``(x_min, y_min, x_max, y_max)`` as valor.
+    iscrowd, area, ignore : str, optional
+        Ground-truth columns: crowd regions (matched any number of times, IoU relative to
+        the detection's area, never counted as positives), the area used for area ranges
+        (default the box area; COCO files carry the mask area), and boxes to ignore
+        (pycocotools overwrites a file's ``ignore`` field with ``iscrowd``: leave
+        ``ignore`` out to reproduce it).
+    images : sequence, optional
+        Every evaluated image id, when some images have no ground-truth box (their
+        detections are false positives). Default: the images of ``ground_truth``.
+    iou_thresholds : sequence of float, optional
+        Default COCO's ``linspace(0.5, 0.95, 10)``.
+    max_dets : sequence of int or None
+        Detections kept per image and label, by descending score; AP rows use the last
+        one. ``None``: no limit.
+    area_ranges : dict, optional
+        ``{name: (low, high)}``, inclusive bounds on the ground-truth area; the first one
+        is the overall range. Default COCO's all/small/medium/large.
+    matching : {"coco", "valor"}
+        Greedy COCO matching, or valor's best-IoU binding (see the user guide).
+    interpolation : {"coco", "valor"}
+        COCO's 101-point read-out, or valor's ``floor(100 * recall)`` bins.
+    labels_without_ground_truth : {"exclude", "zero"}
+        Leave labels without ground truth out of the means (COCO), or count them as 0 (valor).
+
+    Returns
+    -------
+    DataFrame
+        Columns ``metric, iou, area, max_dets, value``: ``metric`` is ``"AP"`` or ``"AR"``,
+        ``iou`` the threshold(s) (``"0.50:0.95"``, ``"0.50"``, ``"0.75"``), ``area`` the
+        area range name, ``max_dets`` the per-image limit (``<NA>`` for none). A value
+        with nothing to average (no ground truth in that area range) is NaN (pycocotools
+        prints -1) with an :class:`~pdmetrics.errors.UndefinedMetricWarning`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.detection import evaluate_detections
+    >>> gt = pd.DataFrame({"image": [1, 1], "label": ["cat", "dog"], "x": [0, 50], "y": [0, 50],
+    ...                    "w": [40, 40], "h": [40, 40]})
+    >>> dt = pd.DataFrame({"image": [1, 1], "label": ["cat", "dog"], "x": [2, 90], "y": [0, 90],
+    ...                    "w": [40, 40], "h": [40, 40], "score": [0.9, 0.8]})
+    >>> table = evaluate_detections(dt, gt, area_ranges={"all": (0, 1e10)})
+    >>> table.round(3)
+      metric        iou area  max_dets  value
+    0     AP  0.50:0.95  all       100   0.45
+    1     AP       0.50  all       100   0.50
+    2     AP       0.75  all       100   0.50
+    3     AR  0.50:0.95  all         1   0.45
+    4     AR  0.50:0.95  all        10   0.45
+    5     AR  0.50:0.95  all       100   0.45
+    """
+    result = run(detections, ground_truth, image=image, label=label, box=box, score=score,
+                 box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images,
+                 iou_thresholds=iou_thresholds, max_dets=max_dets, area_ranges=area_ranges,
+                 matching=matching, interpolation=interpolation)
+    acc = result.accumulation
+    filled = Accumulation(
+        labels=acc.labels, iou_thresholds=acc.iou_thresholds, recall_thresholds=acc.recall_thresholds,
+        area_names=acc.area_names, max_dets=acc.max_dets,
+        precision=_fill_missing_labels(acc.precision, labels_without_ground_truth),
+        recall=_fill_missing_labels(acc.recall, labels_without_ground_truth),
+        scores=acc.scores, n_positive=acc.n_positive)
+    summary = coco_summary(filled)
+    table = result_table({
+        "metric": summary["metric"].to_numpy(), "iou": summary["iou"].to_numpy(),
+        "area": summary["area"].to_numpy(), "max_dets": _max_dets_column(summary["max_dets"]),
+        "value": summary["value"].to_numpy(dtype="float64")})
+    if table["value"].isna().any():
+        missing = table[table["value"].isna()]
+        described = ", ".join(sorted({f"{m} area={a!r}" for m, a in zip(missing["metric"], missing["area"])}))
+        warn_undefined(
+            f"No label has ground truth for {described}: the value is NaN (pycocotools prints -1). "
+            f"Change `area_ranges=` or add ground truth in that range.")
+    return attach_info(table, n_ground_truth=result.data.n_gt, n_detections=result.data.n_dt,
+                       n_images=int(result.data.images.size), n_labels=int(result.data.labels.size),
+                       matching=matching, interpolation=interpolation)
+
+
+def _per_label(kind: str, detections, ground_truth, *, by, max_dets, labels_without_ground_truth, **options):
+    if by not in ("label", None):
+        raise InvalidInputError(
+            f"`by={by!r}` is not supported: use by='label' (one row per label plus the mean) or by=None "
+            f"(the mean only). For other groupings, start from `df.detection.match(...)`.")
+    result = run(detections, ground_truth, max_dets=[max_dets] if max_dets is not None else None,
+                 **options)
+    acc = result.accumulation
+    check_choice(labels_without_ground_truth, "labels_without_ground_truth", LABELS_WITHOUT_GT)
+    n_area = len(acc.area_names)
+    n_lab = acc.labels.size
+    thresholds = acc.iou_thresholds
+    if kind == "AP":
+        with np.errstate(invalid="ignore"):
+            per = acc.precision[:, :, :, :, -1].mean(axis=1)  # (T, K, A); NaN for labels without GT
+    else:
+        per = acc.recall[:, :, :, -1]
+    per = _fill_missing_labels(per, labels_without_ground_truth)
+    rows_label, rows_area, rows_n, rows_nd, rows_values = [], [], [], [], []
+    n_det = np.bincount(result.data.dt_label, minlength=n_lab)
+    for a in range(n_area):
+        rows_label.extend(acc.labels.tolist())
+        rows_area.extend([acc.area_names[a]] * n_lab)
+        rows_n.extend(acc.n_positive[a].tolist())
+        rows_nd.extend(n_det.tolist())
+        rows_values.append(per[:, :, a].T)  # (K, T)
+        # the mean row (mAP / mAR)
+        rows_label.append("m" + kind)
+        rows_area.append(acc.area_names[a])
+        rows_n.append(int(acc.n_positive[a].sum()))
+        rows_nd.append(int(n_det.sum()))
+        with np.errstate(invalid="ignore"):
+            defined = ~np.isnan(per[:, :, a])
+            counts = defined.sum(axis=1)
+            sums = np.where(defined, per[:, :, a], 0.0).sum(axis=1)
+            mean = np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
+        rows_values.append(mean[None, :])
+    values = np.vstack(rows_values) if rows_values else np.zeros((0, thresholds.size))
+    columns = {"label": pd.Series(rows_label, dtype=object), "area": rows_area, "N": rows_n,
+               "n_detections": rows_nd}
+    with np.errstate(invalid="ignore"):
+        defined = ~np.isnan(values)
+        averaged = np.where(defined.all(axis=1), values.mean(axis=1) if values.shape[1] else np.nan, np.nan)
+    columns[kind] = averaged
+    for t, threshold in enumerate(thresholds):
+        columns[f"{kind}@{threshold:.2f}"] = values[:, t]
+    table = result_table(columns, integer_columns=["N", "n_detections"])
+    if by is None:
+        table = table[table["label"] == "m" + kind].reset_index(drop=True)
+    if table.loc[table["label"] != "m" + kind, kind].isna().any():
+        warn_undefined(
+            f"Some labels have no ground truth (N = 0): their {kind} is NaN and they are left out "
+            f"of m{kind}. Pass `labels_without_ground_truth='zero'` to count them as 0 (valor).")
+    return table
+
+
+def average_precision(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, image="image",
+                      label="label", box=None, score="score", box_format: str = "xywh", iscrowd=None,
+                      area=None, ignore=None, images=None, iou_thresholds=None, max_dets=100,
+                      area_ranges=None, matching: str = "coco", interpolation: str = "coco",
+                      labels_without_ground_truth: str = "exclude", by="label") -> pd.DataFrame:
+    """Average precision per label and IoU threshold, with the mAP row.
+
+    Same inputs and options as :func:`evaluate_detections`, except ``max_dets`` (one
+    limit, default 100, ``None`` for none) and ``area_ranges`` (default only
+    ``{"all": (0, 1e10)}``). ``by="label"`` (default) gives one row per label plus the
+    mean row; ``by=None`` only the mean row.
+
+    Returns
+    -------
+    DataFrame
+        One row per label and area range, then a row ``label="mAP"`` (the mean over labels
+        with ground truth, or over all labels with ``labels_without_ground_truth="zero"``).
+        Columns ``label, area, N, n_detections, AP, AP@0.50, ..., AP@0.95``: ``N`` counts
+        the ground truths that are not ignored, ``AP`` is the mean over the IoU
+        thresholds, ``AP@t`` the 101-point AP at threshold ``t``. NaN for a label without
+        ground truth (with an :class:`~pdmetrics.errors.UndefinedMetricWarning`).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.detection import average_precision
+    >>> gt = pd.DataFrame({"image": [1, 1], "label": ["cat", "dog"], "x": [0, 50], "y": [0, 50],
+    ...                    "w": [40, 40], "h": [40, 40]})
+    >>> dt = pd.DataFrame({"image": [1, 1], "label": ["cat", "dog"], "x": [2, 60], "y": [0, 50],
+    ...                    "w": [40, 40], "h": [40, 40], "score": [0.9, 0.8]})
+    >>> average_precision(dt, gt, iou_thresholds=[0.5, 0.75]).round(3)
+      label area  N  n_detections    AP  AP@0.50  AP@0.75
+    0   cat  all  1             1  1.00      1.0      1.0
+    1   dog  all  1             1  0.50      1.0      0.0
+    2   mAP  all  2             2  0.75      1.0      0.5
+    """
+    if area_ranges is None:
+        area_ranges = {"all": (0.0, 1e10)}
+    return _per_label("AP", detections, ground_truth, by=by, image=image, label=label, box=box, score=score,
+                      box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images,
+                      iou_thresholds=iou_thresholds, max_dets=max_dets, area_ranges=area_ranges,
+                      matching=matching, interpolation=interpolation,
+                      labels_without_ground_truth=labels_without_ground_truth)
+
+
+def average_recall(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, image="image",
+                   label="label", box=None, score="score", box_format: str = "xywh", iscrowd=None,
+                   area=None, ignore=None, images=None, iou_thresholds=None, max_dets=100,
+                   area_ranges=None, matching: str = "coco", score_threshold=None,
+                   labels_without_ground_truth: str = "exclude", by="label") -> pd.DataFrame:
+    """Recall per label and IoU threshold, averaged over thresholds (AR), with the mAR row.
+
+    Recall is the share of ground truths (not ignored) matched by a kept detection.
+    Same inputs and options as :func:`average_precision`; ``score_threshold`` keeps only
+    detections scoring at least that much (valor's AR at a score threshold).
+
+    Returns
+    -------
+    DataFrame
+        Columns ``label, area, N, n_detections, AR, AR@0.50, ..., AR@0.95``, then a row
+        ``label="mAR"`` (what COCO calls AR).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.detection import average_recall
+    >>> gt = pd.DataFrame({"image": [1, 1], "label": ["cat", "dog"], "x": [0, 50], "y": [0, 50],
+    ...                    "w": [40, 40], "h": [40, 40]})
+    >>> dt = pd.DataFrame({"image": [1, 1], "label": ["cat", "dog"], "x": [2, 60], "y": [0, 50],
+    ...                    "w": [40, 40], "h": [40, 40], "score": [0.9, 0.8]})
+    >>> average_recall(dt, gt, iou_thresholds=[0.5, 0.75]).round(3)
+      label area  N  n_detections    AR  AR@0.50  AR@0.75
+    0   cat  all  1             1  1.00      1.0      1.0
+    1   dog  all  1             1  0.50      1.0      0.0
+    2   mAR  all  2             2  0.75      1.0      0.5
+    """
+    if area_ranges is None:
+        area_ranges = {"all": (0.0, 1e10)}
+    return _per_label("AR", detections, ground_truth, by=by, image=image, label=label, box=box, score=score,
+                      box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images,
+                      iou_thresholds=iou_thresholds, max_dets=max_dets, area_ranges=area_ranges,
+                      matching=matching, interpolation="coco", score_threshold=score_threshold,
+                      labels_without_ground_truth=labels_without_ground_truth)
+
+
+def match_detections(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, image="image",
+                     label="label", box=None, score="score", box_format: str = "xywh", iscrowd=None,
+                     area=None, ignore=None, images=None, iou_thresholds=None, max_dets=100,
+                     area_range=(0.0, 1e10), matching: str = "coco") -> pd.DataFrame:
+    """One row per detection and IoU threshold: its matched ground truth, IoU and TP flag.
+
+    The tidy intermediate of every AP: group it by any column (image metadata, box size)
+    and compute precision/recall with plain pandas.
+
+    Parameters
+    ----------
+    detections, ground_truth, image, label, box, score, box_format, iscrowd, area, ignore, images
+        As in :func:`evaluate_detections`.
+    iou_thresholds : sequence of float, optional
+        Default COCO's ten.
+    max_dets : int or None
+        Detections kept per image and label (default 100); the others get no row.
+    area_range : (float, float)
+        Ground truths outside it are ignored (COCO's area range; default all).
+    matching : {"coco", "valor"}
+        Matching rule.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``detection, image, label, score, rank, iou_threshold, ground_truth, iou,
+        tp, ignored``: ``detection`` and ``ground_truth`` are row positions in the two
+        input tables (``ground_truth`` is -1 when unmatched, then ``iou`` is NaN),
+        ``rank`` the detection's rank by score within its image and label, ``tp`` whether
+        it is a true positive, ``ignored`` whether it matched an ignored ground truth
+        (crowd, ``ignore``, or outside the area range) or is unmatched outside the area
+        range; ignored detections count neither as true nor as false positives. Rows are
+        ordered by IoU threshold, then label, descending score, image.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.detection import match_detections
+    >>> gt = pd.DataFrame({"image": [1], "label": [0], "x": [0], "y": [0], "w": [10], "h": [10]})
+    >>> dt = pd.DataFrame({"image": [1, 1], "label": [0, 0], "x": [0, 1], "y": [0, 0], "w": [10, 10],
+    ...                    "h": [10, 10], "score": [0.6, 0.9]})
+    >>> matches = match_detections(dt, gt, iou_thresholds=[0.5])
+    >>> matches[["detection", "score", "rank", "ground_truth", "iou", "tp"]].round(3)
+       detection  score  rank  ground_truth    iou     tp
+    0          1    0.9     0             0  0.818   True
+    1          0    0.6     1            -1    NaN  False
+    """
+    try:
+        low, high = (float(v) for v in area_range)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"`area_range=` must be a (low, high) pair; got {area_range!r}.") from None
+    result = run(detections, ground_truth, image=image, label=label, box=box, score=score,
+                 box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images,
+                 iou_thresholds=iou_thresholds, max_dets=[max_dets] if max_dets is not None else None,
+                 area_ranges={"range": (low, high)}, matching=matching, interpolation="coco")
+    m = result.matches
+    data = result.data
+    n_thr, n = m.iou_thresholds.size, m.det.size
+    det = np.tile(m.det, n_thr)
+    table = result_table({
+        "detection": det,
+        "image": data.images[data.dt_image[det]] if n else np.zeros(0, dtype="int64"),
+        "label": data.labels[data.dt_label[det]] if n else np.zeros(0, dtype="int64"),
+        "score": data.dt_score[det],
+        "rank": np.tile(m.rank, n_thr),
+        "iou_threshold": np.repeat(m.iou_thresholds, n),
+        "ground_truth": m.gt_match[0].reshape(-1),
+        "iou": m.matched_iou(0).reshape(-1),
+        "tp": m.tp[0].reshape(-1),
+        "ignored": m.ignored[0].reshape(-1),
+    }, integer_columns=["detection", "rank", "ground_truth"])
+    return attach_info(table, n_ground_truth=data.n_gt, n_positive=m.n_positive[0].tolist(),
+                       labels=data.labels.tolist())

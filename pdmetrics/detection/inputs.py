@@ -1,0 +1,289 @@
+"""Turning the two long box tables into checked, factorized numpy arrays.
+
+Ground truths and detections are DataFrames with one row per box. Both use the same
+column names for the image id, the label and the four box coordinates. Image and label
+ids may be integers or strings, but not a mix (pycocotools silently treats ``"2299"``
+and ``2299`` as different images; here that is an error with a clear message).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from pdmetrics._validation import require_columns
+from pdmetrics.detection.iou import BOX_FORMATS
+from pdmetrics.errors import InvalidInputError
+
+__all__ = ["BoxData", "prepare_boxes", "default_box_columns"]
+
+_DEFAULT_BOX = {"xywh": ["x", "y", "w", "h"], "xyxy": ["xmin", "ymin", "xmax", "ymax"]}
+
+
+def default_box_columns(box, box_format: str) -> list:
+    """The four box column names: ``box`` if given, else the default of ``box_format``."""
+    if box_format not in BOX_FORMATS:
+        raise InvalidInputError(
+            f"`box_format={box_format!r}` is not supported: use 'xywh' (x, y, width, height; COCO) "
+            f"or 'xyxy' (x_min, y_min, x_max, y_max; valor)."
+        )
+    if box is None:
+        return list(_DEFAULT_BOX[box_format])
+    names = [box] if isinstance(box, str) else list(box)
+    if len(names) != 4:
+        raise InvalidInputError(
+            f"`box=` must name 4 columns ({', '.join(_DEFAULT_BOX[box_format])} for "
+            f"box_format={box_format!r}); got {names!r}."
+        )
+    return names
+
+
+@dataclass(frozen=True)
+class BoxData:
+    """Checked ground truths and detections, with image and label ids factorized.
+
+    ``images`` and ``labels`` hold the sorted distinct ids; the ``*_image`` and
+    ``*_label`` arrays hold codes into them. Boxes are float64 arrays of shape (n, 4) in
+    ``box_format``. ``gt_area`` is the area used for area ranges (the ``area=`` column
+    when given, else the box area); ``dt_area`` is always the box area (COCO does the
+    same for bbox results). ``gt_row`` / ``dt_row`` are the row positions in the
+    caller's frames.
+    """
+
+    images: np.ndarray
+    labels: np.ndarray
+    box_format: str
+    gt_image: np.ndarray
+    gt_label: np.ndarray
+    gt_boxes: np.ndarray
+    gt_area: np.ndarray
+    gt_crowd: np.ndarray
+    gt_ignore: np.ndarray
+    dt_image: np.ndarray
+    dt_label: np.ndarray
+    dt_boxes: np.ndarray
+    dt_area: np.ndarray
+    dt_score: np.ndarray
+
+    @property
+    def n_gt(self) -> int:
+        return int(self.gt_image.size)
+
+    @property
+    def n_dt(self) -> int:
+        return int(self.dt_image.size)
+
+
+def _id_kind(series: pd.Series, argument: str, table: str) -> str:
+    """'int' or 'str' for an id column; raises for mixed or unusable ids."""
+    if series.isna().any():
+        raise InvalidInputError(
+            f"`{argument}={series.name!r}` in the {table} table has missing values "
+            f"(row {int(np.flatnonzero(series.isna().to_numpy())[0])}); every box needs an id."
+        )
+    if series.size == 0:
+        return "empty"
+    dtype = series.dtype
+    if pd.api.types.is_bool_dtype(dtype):
+        raise InvalidInputError(f"`{argument}={series.name!r}` is boolean; ids must be integers or strings.")
+    if pd.api.types.is_integer_dtype(dtype):
+        return "int"
+    if pd.api.types.is_float_dtype(dtype):
+        values = series.to_numpy(dtype="float64")
+        if np.all(values == np.round(values)):
+            return "int"
+        raise InvalidInputError(
+            f"`{argument}={series.name!r}` in the {table} table holds non-integer numbers "
+            f"(e.g. {values[values != np.round(values)][0]!r}); ids must be integers or strings."
+        )
+    inferred = pd.api.types.infer_dtype(series, skipna=False)
+    if inferred == "string":
+        return "str"
+    if inferred == "integer":
+        return "int"
+    types = series.map(lambda v: type(v).__name__)
+    examples = series.groupby(types.to_numpy(), sort=True).first()
+    shown = ", ".join(f"{value!r} ({kind})" for kind, value in examples.items())
+    raise InvalidInputError(
+        f"`{argument}={series.name!r}` in the {table} table mixes value types: {shown}. Ids such as "
+        f"'2299' (a string) and 2299 (an integer) would be two different images. Convert the column "
+        f"to one type first, e.g. `.astype(int)` or `.astype(str)`."
+    )
+
+
+def _ids(series: pd.Series, kind: str) -> np.ndarray:
+    if kind == "int":
+        return series.to_numpy(dtype="int64")
+    return series.astype(str).to_numpy(dtype=object)
+
+
+def _factorize_ids(parts: list[tuple[pd.Series | None, str, str]], argument: str):
+    """Factorize the same id column of both tables (and extra ids) with sorted codes."""
+    kinds = {}
+    for series, table, _ in parts:
+        if series is None:
+            continue
+        kind = _id_kind(series, argument, table)
+        if kind != "empty":
+            kinds[table] = kind
+    if len(set(kinds.values())) > 1:
+        described = ", ".join(f"{kind} in the {table} table" for table, kind in kinds.items())
+        raise InvalidInputError(
+            f"`{argument}=` ids have different types ({described}): '2299' and 2299 would never "
+            f"match. Convert both columns to the same type first, e.g. `.astype(int)`."
+        )
+    kind = next(iter(kinds.values()), "int")
+    arrays = [_ids(s, kind) if s is not None else np.zeros(0, dtype="int64") for s, _, _ in parts]
+    if kind == "str":
+        arrays = [a.astype(object) for a in arrays]
+    combined = np.concatenate(arrays) if arrays else np.zeros(0)
+    codes, uniques = pd.factorize(combined, sort=True)
+    out, start = [], 0
+    for array in arrays:
+        out.append(codes[start:start + array.size].astype("int64"))
+        start += array.size
+    return np.asarray(uniques), out
+
+
+def _box_array(frame: pd.DataFrame, columns: list, table: str, box_format: str) -> np.ndarray:
+    boxes = np.empty((len(frame), 4), dtype="float64")
+    for j, name in enumerate(columns):
+        series = frame[name]
+        if not pd.api.types.is_numeric_dtype(series.dtype) or pd.api.types.is_bool_dtype(series.dtype):
+            converted = pd.to_numeric(series.astype(object), errors="coerce")
+            if (converted.isna() & series.notna()).any():
+                bad = series[converted.isna() & series.notna()].iloc[0]
+                raise InvalidInputError(
+                    f"`box=` column {name!r} in the {table} table holds a non-number ({bad!r}); "
+                    f"box coordinates must be numbers."
+                )
+            series = converted
+        boxes[:, j] = series.to_numpy(dtype="float64", na_value=np.nan)
+    bad = ~np.isfinite(boxes).all(axis=1)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise InvalidInputError(
+            f"The {table} table has a missing or infinite box coordinate in row {row} "
+            f"(columns {columns!r}: {boxes[row].tolist()!r}). Drop or fix such rows first."
+        )
+    if box_format == "xywh":
+        size = boxes[:, 2:]
+        what = "width/height"
+    else:
+        size = boxes[:, 2:] - boxes[:, :2]
+        what = "x_max - x_min / y_max - y_min"
+    negative = (size < 0).any(axis=1)
+    if negative.any():
+        row = int(np.flatnonzero(negative)[0])
+        raise InvalidInputError(
+            f"The {table} table has a box with a negative size in row {row} ({what} = "
+            f"{size[row].tolist()!r}, box_format={box_format!r}). Check the box columns and "
+            f"`box_format=` ('xywh' is x, y, width, height; 'xyxy' is x_min, y_min, x_max, y_max)."
+        )
+    return boxes
+
+
+def _as_float(series: pd.Series) -> np.ndarray:
+    """A column as a float64 array; entries that are not numbers become NaN."""
+    dtype = series.dtype
+    if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
+        return series.to_numpy(dtype="float64", na_value=np.nan)
+    converted = pd.to_numeric(series.astype(object), errors="coerce")
+    return converted.to_numpy(dtype="float64", na_value=np.nan)
+
+
+def _flag(frame: pd.DataFrame, name, argument: str) -> np.ndarray:
+    if name is None:
+        return np.zeros(len(frame), dtype=bool)
+    require_columns(frame, argument, name)
+    values = _as_float(frame[name])
+    if np.isnan(values).any():
+        row = int(np.flatnonzero(np.isnan(values))[0])
+        raise InvalidInputError(
+            f"`{argument}={name!r}` must hold 0/1 or True/False; row {row} has {frame[name].iloc[row]!r}."
+        )
+    return values != 0
+
+
+def prepare_boxes(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, image, label, box,
+                  score, box_format: str = "xywh", iscrowd=None, area=None, ignore=None,
+                  images=None) -> BoxData:
+    """Check the two box tables and convert them to :class:`BoxData`.
+
+    Raises :class:`~pdmetrics.errors.ColumnNotFoundError` for a missing column and
+    :class:`~pdmetrics.errors.InvalidInputError` for an empty ground-truth table, missing or
+    negative box sizes, missing scores, mixed id types, or a detection on an image that
+    is neither in the ground-truth table nor in ``images``.
+    """
+    if not isinstance(ground_truth, pd.DataFrame):
+        raise InvalidInputError(
+            f"`ground_truth=` must be a DataFrame with one row per ground-truth box; got "
+            f"{type(ground_truth).__name__}."
+        )
+    columns = default_box_columns(box, box_format)
+    require_columns(ground_truth, "image", image)
+    require_columns(ground_truth, "label", label)
+    require_columns(ground_truth, "box", columns)
+    require_columns(detections, "image", image)
+    require_columns(detections, "label", label)
+    require_columns(detections, "box", columns)
+    require_columns(detections, "score", score)
+    if len(ground_truth) == 0 and images is None:
+        raise InvalidInputError(
+            "The ground-truth table is empty: there is nothing to evaluate against. Pass the "
+            "ground-truth boxes (or `images=` to evaluate detections on images without objects)."
+        )
+    extra = None
+    if images is not None:
+        extra = pd.Series(list(images) if not isinstance(images, pd.Series) else images, name="images")
+    (image_ids, (gt_image, dt_image, extra_image)) = _factorize_ids(
+        [(ground_truth[image], "ground-truth", "gt"), (detections[image], "detections", "dt"),
+         (extra, "images=", "extra")], "image")
+    known = np.zeros(image_ids.size, dtype=bool)
+    known[gt_image] = True
+    known[extra_image] = True
+    unknown = ~known[dt_image]
+    if unknown.any():
+        example = image_ids[dt_image[np.flatnonzero(unknown)[0]]]
+        example = example.item() if hasattr(example, "item") else example
+        raise InvalidInputError(
+            f"{int(unknown.sum())} detection(s) are on images that are not in the ground-truth "
+            f"table (e.g. image {example!r}). If those images really have no objects, list every "
+            f"evaluated image with `images=`; otherwise check the `image=` ids of both tables."
+        )
+    label_ids, (gt_label, dt_label) = _factorize_ids(
+        [(ground_truth[label], "ground-truth", "gt"), (detections[label], "detections", "dt")], "label")
+    gt_boxes = _box_array(ground_truth, columns, "ground-truth", box_format)
+    dt_boxes = _box_array(detections, columns, "detections", box_format)
+    if box_format == "xywh":
+        gt_box_area = gt_boxes[:, 2] * gt_boxes[:, 3]
+        dt_area = dt_boxes[:, 2] * dt_boxes[:, 3]
+    else:
+        gt_box_area = (gt_boxes[:, 2] - gt_boxes[:, 0]) * (gt_boxes[:, 3] - gt_boxes[:, 1])
+        dt_area = (dt_boxes[:, 2] - dt_boxes[:, 0]) * (dt_boxes[:, 3] - dt_boxes[:, 1])
+    if area is None:
+        gt_area = gt_box_area
+    else:
+        require_columns(ground_truth, "area", area)
+        gt_area = _as_float(ground_truth[area])
+        if np.isnan(gt_area).any() or (gt_area < 0).any():
+            row = int(np.flatnonzero(np.isnan(gt_area) | (gt_area < 0))[0])
+            raise InvalidInputError(
+                f"`area={area!r}` must hold non-negative numbers; row {row} has "
+                f"{ground_truth[area].iloc[row]!r}."
+            )
+    scores = _as_float(detections[score])
+    if not np.isfinite(scores).all():
+        row = int(np.flatnonzero(~np.isfinite(scores))[0])
+        raise InvalidInputError(
+            f"`score={score!r}` must hold finite numbers; row {row} of the detections has "
+            f"{detections[score].iloc[row]!r}. Drop or fix such rows first."
+        )
+    return BoxData(
+        images=image_ids, labels=label_ids, box_format=box_format,
+        gt_image=gt_image, gt_label=gt_label, gt_boxes=gt_boxes, gt_area=gt_area,
+        gt_crowd=_flag(ground_truth, iscrowd, "iscrowd"), gt_ignore=_flag(ground_truth, ignore, "ignore"),
+        dt_image=dt_image, dt_label=dt_label, dt_boxes=dt_boxes, dt_area=dt_area, dt_score=scores,
+    )

@@ -1,0 +1,227 @@
+"""Greedy matching of detections to ground truths, vectorized across images and labels.
+
+COCO's rule (``matching="coco"``), per image, label, area range and IoU threshold ``t``:
+detections are taken in order of descending score (ties keep input order) and only the
+first ``max_det`` of them are kept; each detection takes, among the ground truths still
+free (a crowd region is never used up) whose IoU is at least ``min(t, 1 - 1e-10)``, the
+one that is not ignored if there is one, and among those the highest IoU (on an exact
+tie the later ground truth in input order). A ground truth is ignored when it is a crowd
+region, flagged ``ignore``, or its area is outside the area range. A detection matched
+to an ignored ground truth, or unmatched with its own area outside the range, is
+ignored (neither true nor false positive).
+
+valor's rule (``matching="valor"``): each detection is bound once to the ground truth of
+its label with the highest IoU (whether or not that one is still free); detections are
+taken by descending score, then descending IoU, and a detection is a true positive when
+its IoU reaches ``t`` and no earlier detection bound to the same ground truth did. There
+are no crowd regions, ignore flags or per-image limits in valor.
+
+Instead of looping over images, every (image, label) group advances one detection rank
+at a time: iteration ``r`` matches the ``r``-th detection of all groups at once, for all
+area ranges and thresholds, so there are at most ``max_det`` iterations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pdmetrics.detection.inputs import BoxData
+from pdmetrics.detection.iou import _edges, _iou_from_edges
+from pdmetrics.errors import InvalidInputError
+
+__all__ = ["MatchResult", "match_boxes", "MATCHING_RULES"]
+
+MATCHING_RULES = ("coco", "valor")
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """Matching of every kept detection, for each area range and IoU threshold.
+
+    Detection arrays have one entry per kept detection (its ``rank`` within its image
+    and label is below ``max_det``), in ranking order: by label, then descending score,
+    then image, then rank (the order COCO accumulates them in). Arrays of shape
+    ``(A, T, n)`` are per area range and IoU threshold.
+    """
+
+    data: BoxData
+    iou_thresholds: np.ndarray
+    area_ranges: np.ndarray
+    max_det: int
+    det: np.ndarray
+    rank: np.ndarray
+    gt_match: np.ndarray
+    ignored: np.ndarray
+    tp: np.ndarray
+    gt_ignored: np.ndarray
+    n_positive: np.ndarray
+
+    @property
+    def fp(self) -> np.ndarray:
+        return ~self.tp & ~self.ignored
+
+    def matched_iou(self, area_index: int = 0) -> np.ndarray:
+        """IoU of each detection with its matched ground truth, ``(T, n)``; NaN if unmatched."""
+        match = self.gt_match[area_index]
+        rows, cols = np.nonzero(match >= 0)
+        out = np.full(match.shape, np.nan)
+        if rows.size:
+            data = self.data
+            det = self.det[cols]
+            gt = match[rows, cols]
+            de = _edges(data.dt_boxes[det], data.box_format)
+            ge = _edges(data.gt_boxes[gt], data.box_format)
+            out[rows, cols] = _iou_from_edges(de, ge, data.gt_crowd[gt])
+        return out
+
+
+def _rank_within_groups(groups: np.ndarray, keys: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """Order rows by ``groups`` then ``keys`` (lexsort, stable); return order and rank."""
+    order = np.lexsort((np.arange(groups.size),) + tuple(reversed(keys)) + (groups,))
+    sorted_groups = groups[order]
+    start = np.ones(sorted_groups.size, dtype=bool)
+    start[1:] = sorted_groups[1:] != sorted_groups[:-1]
+    first = np.maximum.accumulate(np.where(start, np.arange(sorted_groups.size), 0))
+    rank = np.empty(groups.size, dtype="int64")
+    rank[order] = np.arange(sorted_groups.size) - first
+    return order, rank
+
+
+def _pairs(data: BoxData, dets: np.ndarray, groups_dt: np.ndarray, groups_gt: np.ndarray):
+    """All (detection, ground truth) pairs in the same image and label, in ``dets`` order."""
+    gt_order = np.argsort(groups_gt, kind="stable")
+    sorted_gt = groups_gt[gt_order]
+    left = np.searchsorted(sorted_gt, groups_dt[dets], side="left")
+    right = np.searchsorted(sorted_gt, groups_dt[dets], side="right")
+    counts = right - left
+    total = int(counts.sum())
+    pair_det = np.repeat(dets, counts)
+    offsets = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+    pair_gt = gt_order[np.repeat(left, counts) + offsets]
+    de = _edges(data.dt_boxes[pair_det], data.box_format)
+    ge = _edges(data.gt_boxes[pair_gt], data.box_format)
+    iou = _iou_from_edges(de, ge, data.gt_crowd[pair_gt])
+    return pair_det, pair_gt, iou
+
+
+def _segment_max(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    return np.maximum.reduceat(values, starts, axis=-1)
+
+
+def match_boxes(data: BoxData, iou_thresholds, area_ranges, max_det: int,
+                matching: str = "coco") -> MatchResult:
+    """Match detections to ground truths for every area range and IoU threshold.
+
+    Parameters
+    ----------
+    data : BoxData
+        Checked boxes (see :func:`pdmetrics.detection.inputs.prepare_boxes`).
+    iou_thresholds : array-like of float
+        IoU thresholds ``T``.
+    area_ranges : array-like of shape (A, 2)
+        Inclusive ``[low, high]`` ground-truth area ranges.
+    max_det : int
+        Detections kept per image and label (by descending score).
+    matching : {"coco", "valor"}
+        The matching rule (see the module docstring).
+
+    Returns
+    -------
+    MatchResult
+    """
+    if matching not in MATCHING_RULES:
+        raise InvalidInputError(f"`matching={matching!r}` is not supported: use 'coco' or 'valor'.")
+    thresholds = np.asarray(iou_thresholds, dtype="float64").reshape(-1)
+    ranges = np.asarray(area_ranges, dtype="float64").reshape(-1, 2)
+    n_labels = max(int(data.labels.size), 1)
+    n_thr, n_area = thresholds.size, ranges.shape[0]
+    effective = np.minimum(thresholds, 1 - 1e-10)
+
+    groups_dt = data.dt_image * n_labels + data.dt_label
+    groups_gt = data.gt_image * n_labels + data.gt_label
+    gt_ignored = (data.gt_crowd | data.gt_ignore)[None, :] | (data.gt_area[None, :] < ranges[:, :1]) | (
+        data.gt_area[None, :] > ranges[:, 1:])
+    dt_outside = (data.dt_area[None, :] < ranges[:, :1]) | (data.dt_area[None, :] > ranges[:, 1:])
+
+    if matching == "coco":
+        _, rank = _rank_within_groups(groups_dt, (-data.dt_score,))
+        kept = np.flatnonzero(rank < max_det)
+        by_rank = kept[np.lexsort((kept, rank[kept]))]
+        pair_det, pair_gt, pair_iou = _pairs(data, by_rank, groups_dt, groups_gt)
+    else:
+        all_dets = np.arange(data.n_dt)
+        pair_det, pair_gt, pair_iou = _pairs(data, all_dets, groups_dt, groups_gt)
+        # bind each detection to its best-IoU ground truth (first one on a tie)
+        best = np.lexsort((np.arange(pair_det.size), -pair_iou, pair_det))
+        first = np.ones(best.size, dtype=bool)
+        first[1:] = pair_det[best][1:] != pair_det[best][:-1]
+        best = best[first]
+        bound_iou = np.zeros(data.n_dt)
+        bound_iou[pair_det[best]] = pair_iou[best]
+        pair_det, pair_gt, pair_iou = pair_det[best], pair_gt[best], pair_iou[best]
+        _, rank = _rank_within_groups(groups_dt, (-data.dt_score, -bound_iou))
+        kept = np.flatnonzero(rank < max_det)
+        order = np.argsort(rank[pair_det], kind="stable")
+        pair_det, pair_gt, pair_iou = pair_det[order], pair_gt[order], pair_iou[order]
+
+    # pairs that can never match are dropped up front
+    pair_rank = rank[pair_det]
+    useful = (pair_rank < max_det) & (pair_iou >= (effective.min() if thresholds.size else np.inf))
+    pair_det, pair_gt = pair_det[useful], pair_gt[useful]
+    pair_iou, pair_rank = pair_iou[useful], pair_rank[useful]
+
+    # ranking order of the kept detections: label, score desc, (valor: IoU desc), image, rank;
+    # results are written straight into that order
+    if matching == "coco":
+        order = np.lexsort((rank[kept], data.dt_image[kept], -data.dt_score[kept], data.dt_label[kept]))
+    else:
+        order = np.lexsort((rank[kept], data.dt_image[kept], -bound_iou[kept], -data.dt_score[kept],
+                            data.dt_label[kept]))
+    det = kept[order]
+    position_of = np.full(data.n_dt, -1, dtype="int64")
+    position_of[det] = np.arange(det.size)
+
+    gt_match = np.full((n_area, n_thr, det.size), -1, dtype="int32")
+    used = np.zeros((n_area, n_thr, data.n_gt), dtype=bool)
+    n_ranks = int(pair_rank.max()) + 1 if pair_rank.size else 0
+    bounds = np.searchsorted(pair_rank, np.arange(n_ranks + 1), side="left")
+    nonignored = ~gt_ignored  # (A, n_gt)
+    crowd = data.gt_crowd
+    for r in range(bounds.size - 1):
+        lo, hi = bounds[r], bounds[r + 1]
+        if lo == hi:
+            continue
+        p_det = pair_det[lo:hi]
+        p_gt = pair_gt[lo:hi]
+        p_iou = pair_iou[lo:hi]
+        new_det = np.r_[True, p_det[1:] != p_det[:-1]]
+        starts = np.flatnonzero(new_det)
+        seg = np.cumsum(new_det) - 1
+        valid = p_iou[None, None, :] >= effective[None, :, None]
+        valid = valid & ~(used[:, :, p_gt] & ~crowd[p_gt])
+        level = np.where(valid, nonignored[:, None, p_gt].astype("int8"), np.int8(-1))
+        best_level = _segment_max(level, starts)
+        candidate = valid & (level == best_level[:, :, seg])
+        key = np.where(candidate, p_iou[None, None, :], -1.0)
+        best_iou = _segment_max(key, starts)
+        candidate &= key == best_iou[:, :, seg]
+        position = np.where(candidate, np.arange(p_det.size)[None, None, :], -1)
+        chosen = _segment_max(position, starts)  # (A, T, n_segments)
+        aa, tt, ss = np.nonzero(chosen >= 0)
+        pos = chosen[aa, tt, ss]
+        used[aa, tt, p_gt[pos]] = True
+        gt_match[aa, tt, position_of[p_det[pos]]] = p_gt[pos]
+
+    matched = gt_match >= 0
+    ignored = np.empty(gt_match.shape, dtype=bool)
+    for a in range(n_area):
+        padded = np.r_[gt_ignored[a], False]  # index -1 (unmatched) reads False
+        ignored[a] = padded[gt_match[a]] | (~matched[a] & dt_outside[a, det][None, :])
+    tp = matched & ~ignored
+    n_positive = np.stack([np.bincount(data.gt_label[nonignored[a]], minlength=data.labels.size)
+                           for a in range(n_area)]) if n_area else np.zeros((0, data.labels.size), "int64")
+    return MatchResult(data=data, iou_thresholds=thresholds, area_ranges=ranges, max_det=int(max_det),
+                       det=det, rank=rank[det], gt_match=gt_match, ignored=ignored, tp=tp,
+                       gt_ignored=gt_ignored, n_positive=n_positive)

@@ -1,0 +1,93 @@
+"""Confusion breakdown and matrix of df.detection against valor's answers."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import assert_frame_unchanged, conformance_path
+
+import pdmetrics  # noqa: F401
+
+BOX = ["xmin", "ymin", "xmax", "ymax"]
+
+
+def _small_case(index):
+    folder = conformance_path("valor", "valor_small_examples")
+    case = json.loads((folder / "detection_small_cases.json").read_text())[index]
+    gt_rows, dt_rows = [], []
+    for image, content in enumerate(case["images"]):
+        gt_rows += [(image, str(g[4]), *g[:4]) for g in content["gt"]]
+        dt_rows += [(image, str(p[4]), *p[:4], p[5]) for p in content["pd"]]
+    gt = pd.DataFrame(gt_rows, columns=["image", "label", *BOX])
+    dt = pd.DataFrame(dt_rows, columns=["image", "label", *BOX, "score"])
+    return case, gt, dt
+
+
+@pytest.mark.parametrize("index", [0, 1, 2])
+def test_confusion_matrix_matches_valor_lite(index):
+    case, gt, dt = _small_case(index)
+    for expected in case["expected_valor_lite_0.39.0_confusion_matrix"]:
+        parameters, value = expected["parameters"], expected["value"]
+        matrix = dt.detection.confusion(ground_truth=gt, box_format="xyxy", kind="matrix",
+                                        iou_threshold=parameters["iou_threshold"],
+                                        score_thresholds=[parameters["score_threshold"]]).set_index("label")
+        for gt_label, row in value["confusion_matrix"].items():
+            for pd_label, count in row.items():
+                assert matrix.loc[gt_label, pd_label] == count, (gt_label, pd_label, parameters)
+        for label, count in value["unmatched_predictions"].items():
+            assert matrix.loc[label, "unmatched_predictions"] == count
+        for label, count in value["unmatched_ground_truths"].items():
+            assert matrix.loc[label, "unmatched_ground_truths"] == count
+
+
+def _detailed_example():
+    folder = conformance_path("valor", "valor_small_examples")
+    example = json.loads((folder / "valor_core_detailed_pr_curve_example.json").read_text())
+    boxes = example["boxes_xmin_ymin_xmax_ymax"]
+    gt = pd.DataFrame([(g["datum"], g["label"], *boxes[g["box"]]) for g in example["groundtruths"]],
+                      columns=["image", "label", *BOX])
+    dt = pd.DataFrame([(p["datum"], p["label"], *boxes[p["box"]], p["score"])
+                       for p in example["predictions"]], columns=["image", "label", *BOX, "score"])
+    return example, gt, dt
+
+
+COLUMN = {("tp", "total"): "tp", ("fp", "total"): "fp", ("fn", "total"): "fn",
+          ("fp", "observations", "hallucinations", "count"): "fp_hallucination",
+          ("fp", "observations", "misclassifications", "count"): "fp_misclassification",
+          ("fn", "observations", "no_predictions", "count"): "fn_missed",
+          ("fn", "observations", "misclassifications", "count"): "fn_misclassification"}
+
+
+@pytest.mark.parametrize("iou_threshold", [0.5, 0.45])
+def test_detailed_breakdown_matches_valor_core_example(iou_threshold):
+    example, gt, dt = _detailed_example()
+    key = next(k for k in example if k.startswith(f"expected_at_pr_curve_iou_threshold_{iou_threshold}"))
+    before = dt.copy()
+    table = dt.detection.confusion(ground_truth=gt, box_format="xyxy", iou_threshold=iou_threshold,
+                                   max_examples=1)
+    assert_frame_unchanged(before, dt)
+    table = table.set_index(["label", "score_threshold"])
+    for path, count in example[key]:
+        label, threshold, *rest = path
+        assert table.loc[(label, float(threshold)), COLUMN[tuple(rest)]] == count, path
+    assert (table["fp"] == table["fp_hallucination"] + table["fp_misclassification"]).all()
+    assert (table["fn"] == table["fn_missed"] + table["fn_misclassification"]).all()
+    row = table.loc[("v1", 0.3)]
+    assert row["tp_examples"] == [0]  # the index label of the v1 detection
+    assert row["fn_missed_examples"] == []
+    assert table.loc[("missed_detection", 0.05), "fn_missed_examples"] == [1]
+
+
+def test_confusion_bad_input():
+    _, gt, dt = _detailed_example()
+    with pytest.raises(pdmetrics.InvalidInputError, match="kind"):
+        dt.detection.confusion(ground_truth=gt, box_format="xyxy", kind="table")
+    with pytest.raises(pdmetrics.InvalidInputError, match="max_examples"):
+        dt.detection.confusion(ground_truth=gt, box_format="xyxy", max_examples=-1)
+    empty = dt.iloc[:0]
+    table = empty.detection.confusion(ground_truth=gt, box_format="xyxy", score_thresholds=[0.5])
+    assert table["fn_missed"].sum() == len(gt)
+    assert np.all(table["tp"] == 0)

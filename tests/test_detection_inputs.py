@@ -1,0 +1,222 @@
+"""Input handling of df.detection and pdmetrics.io.read_coco: clear errors, edge cases."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import assert_frame_unchanged
+
+import pdmetrics
+from pdmetrics.errors import ColumnNotFoundError, InvalidInputError, UndefinedMetricWarning
+from pdmetrics.io import coco_image_ids, read_coco
+
+ALL = {"all": (0, 1e10)}
+
+
+def _tables():
+    gt = pd.DataFrame({"image": [1, 1, 2], "label": [1, 2, 1], "x": [0.0, 50, 0], "y": [0.0, 0, 0],
+                       "w": [10.0, 10, 10], "h": [10.0, 10, 10]})
+    dt = pd.DataFrame({"image": [1, 2, 2], "label": [1, 1, 2], "x": [0.0, 1, 30], "y": [0.0, 0, 0],
+                       "w": [10.0, 10, 10], "h": [10.0, 10, 10], "score": [0.9, 0.8, 0.7]})
+    return gt, dt
+
+
+def test_missing_columns_name_the_argument():
+    gt, dt = _tables()
+    with pytest.raises(ColumnNotFoundError, match="score='conf'"):
+        dt.detection.evaluate(ground_truth=gt, score="conf")
+    with pytest.raises(ColumnNotFoundError, match="box='x1'"):
+        dt.detection.evaluate(ground_truth=gt, box=["x1", "y1", "x2", "y2"])
+    with pytest.raises(ColumnNotFoundError, match="iscrowd='crowd'"):
+        dt.detection.evaluate(ground_truth=gt, iscrowd="crowd")
+    with pytest.raises(InvalidInputError, match="4 columns"):
+        dt.detection.evaluate(ground_truth=gt, box=["x", "y"])
+
+
+@pytest.mark.parametrize("table,column,value,match", [
+    ("gt", "w", -1.0, "negative size"),
+    ("dt", "h", -0.5, "negative size"),
+    ("gt", "x", np.nan, "missing or infinite"),
+    ("dt", "y", np.inf, "missing or infinite"),
+    ("dt", "score", np.nan, "finite numbers"),
+])
+def test_bad_box_values(table, column, value, match):
+    gt, dt = _tables()
+    frame = gt if table == "gt" else dt
+    frame.loc[1, column] = value
+    with pytest.raises(InvalidInputError, match=match):
+        dt.detection.evaluate(ground_truth=gt)
+
+
+def test_xyxy_with_inverted_corners_is_refused():
+    gt = pd.DataFrame({"image": [1], "label": [1], "xmin": [10.0], "ymin": [0.0], "xmax": [0.0],
+                       "ymax": [5.0]})
+    dt = gt.assign(score=0.5, xmax=20.0)
+    with pytest.raises(InvalidInputError, match="x_max - x_min"):
+        dt.detection.evaluate(ground_truth=gt, box_format="xyxy")
+    with pytest.raises(InvalidInputError, match="box_format"):
+        dt.detection.evaluate(ground_truth=gt, box_format="cxcywh")
+
+
+def test_detection_on_an_image_without_ground_truth():
+    gt, dt = _tables()
+    extra = pd.concat([dt, dt.iloc[[0]].assign(image=3, score=0.95)], ignore_index=True)
+    with pytest.raises(InvalidInputError, match="images="):
+        extra.detection.evaluate(ground_truth=gt)
+    # listing the image makes its detection a false positive
+    ap = extra.detection.average_precision(ground_truth=gt, images=[1, 2, 3], iou_thresholds=[0.5])
+    baseline = dt.detection.average_precision(ground_truth=gt, images=[1, 2, 3], iou_thresholds=[0.5])
+    assert ap.loc[0, "AP"] < baseline.loc[0, "AP"]
+
+
+def test_mixed_id_types_are_refused():
+    gt, dt = _tables()
+    with pytest.raises(InvalidInputError, match="different types"):
+        dt.assign(image=dt["image"].astype(str)).detection.evaluate(ground_truth=gt)
+    mixed = gt.assign(image=pd.Series(["1", 1, 2], dtype=object))
+    with pytest.raises(InvalidInputError, match="mixes value types"):
+        dt.detection.evaluate(ground_truth=mixed)
+    with pytest.raises(InvalidInputError, match="missing values"):
+        dt.detection.evaluate(ground_truth=gt.assign(label=[1, None, 1]))
+
+
+def test_string_ids_work():
+    gt, dt = _tables()
+    names = {1: "cat", 2: "dog"}
+    ap_int = dt.detection.average_precision(ground_truth=gt, iou_thresholds=[0.5])
+    gt_str = gt.assign(label=gt["label"].map(names), image=gt["image"].map("img{}".format))
+    dt_str = dt.assign(label=dt["label"].map(names), image=dt["image"].map("img{}".format))
+    ap_str = dt_str.detection.average_precision(ground_truth=gt_str, iou_thresholds=[0.5])
+    np.testing.assert_allclose(ap_int["AP"], ap_str["AP"])
+    assert ap_str["label"].tolist() == ["cat", "dog", "mAP"]
+
+
+def test_empty_tables():
+    gt, dt = _tables()
+    with pytest.raises(InvalidInputError, match="ground-truth table is empty"):
+        dt.detection.evaluate(ground_truth=gt.iloc[:0])
+    table = dt.iloc[:0].detection.evaluate(ground_truth=gt, area_ranges=ALL)
+    np.testing.assert_array_equal(table["value"], 0.0)
+    matches = dt.iloc[:0].detection.match(ground_truth=gt)
+    assert matches.empty and list(matches.columns)[:3] == ["detection", "image", "label"]
+
+
+def test_one_row_and_constant_scores():
+    gt, dt = _tables()
+    table = dt.iloc[:1].detection.evaluate(ground_truth=gt.iloc[:1], area_ranges=ALL)
+    np.testing.assert_allclose(table["value"], 1.0)
+    same = dt.assign(score=0.5)
+    assert same.detection.evaluate(ground_truth=gt, area_ranges=ALL)["value"].notna().all()
+
+
+def test_bad_options():
+    gt, dt = _tables()
+    for options, match in [({"iou_thresholds": [1.5]}, "iou_thresholds"), ({"max_dets": [0]}, "max_dets"),
+                           ({"area_ranges": [(0, 1)]}, "area_ranges"),
+                           ({"matching": "hungarian"}, "matching"),
+                           ({"interpolation": "11-point"}, "interpolation"),
+                           ({"labels_without_ground_truth": "drop"}, "labels_without_ground_truth"),
+                           ({"area_ranges": {"all": (10, 1)}}, "low <= high")]:
+        with pytest.raises(InvalidInputError, match=match):
+            dt.detection.evaluate(ground_truth=gt, **options)
+    with pytest.raises(InvalidInputError, match="style"):
+        dt.detection.pr_curve(ground_truth=gt, style="sklearn")
+    with pytest.raises(InvalidInputError, match="ground_truth="):
+        dt.detection.evaluate(ground_truth=[1, 2])
+
+
+def test_labels_without_ground_truth():
+    gt, dt = _tables()
+    extra = pd.concat([dt, dt.iloc[[0]].assign(label=9)], ignore_index=True)
+    with pytest.warns(UndefinedMetricWarning, match="labels_without_ground_truth"):
+        ap = extra.detection.average_precision(ground_truth=gt, iou_thresholds=[0.5])
+    assert np.isnan(ap.loc[ap["label"] == 9, "AP"]).all()
+    zero = extra.detection.average_precision(ground_truth=gt, iou_thresholds=[0.5],
+                                             labels_without_ground_truth="zero")
+    assert zero.loc[zero["label"] == 9, "AP"].item() == 0.0
+    assert zero.loc[zero["label"] == "mAP", "AP"].item() == pytest.approx(
+        ap.loc[ap["label"] == "mAP", "AP"].item() * 2 / 3)
+
+
+def test_evaluate_warns_for_an_empty_area_range():
+    gt, dt = _tables()
+    with pytest.warns(UndefinedMetricWarning, match="area_ranges="):
+        table = dt.detection.evaluate(ground_truth=gt)
+    assert table.loc[(table["area"] == "large"), "value"].isna().all()
+
+
+def test_match_table_and_frames_unchanged():
+    gt, dt = _tables()
+    gt_before, dt_before = gt.copy(), dt.copy()
+    matches = dt.detection.match(ground_truth=gt, iou_thresholds=[0.5, 0.95])
+    assert list(matches.columns) == ["detection", "image", "label", "score", "rank", "iou_threshold",
+                                     "ground_truth", "iou", "tp", "ignored"]
+    assert len(matches) == 2 * len(dt)
+    first = matches[matches["iou_threshold"] == 0.5].set_index("detection")
+    assert first.loc[0, "ground_truth"] == 0 and first.loc[0, "tp"]
+    assert first.loc[2, "ground_truth"] == -1 and np.isnan(first.loc[2, "iou"])
+    for method in ("evaluate", "average_precision", "average_recall", "match", "pr_curve", "confusion"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UndefinedMetricWarning)
+            getattr(dt.detection, method)(ground_truth=gt)
+    assert_frame_unchanged(gt_before, gt)
+    assert_frame_unchanged(dt_before, dt)
+
+
+def test_read_coco_from_paths_and_dicts(tmp_path):
+    dataset = {"images": [{"id": 1}, {"id": 2}], "categories": [{"id": 1}],
+               "annotations": [{"id": 5, "image_id": 1, "category_id": 1, "bbox": [0, 0, 4, 5], "iscrowd": 0},
+                               {"id": 6, "image_id": 1, "category_id": 1, "bbox": [10, 0, 4, 5], "area": 3.0,
+                                "iscrowd": 1, "ignore": 1}]}
+    results = [{"image_id": 2, "category_id": 1, "bbox": [0, 0, 4, 5], "score": 0.3}]
+    path = tmp_path / "gt.json"
+    path.write_text(json.dumps(dataset))
+    gt, dt = read_coco(path, results)
+    assert list(gt.columns) == ["id", "image", "label", "x", "y", "w", "h", "area", "iscrowd", "ignore"]
+    assert gt["area"].tolist() == [20.0, 3.0] and gt["ignore"].tolist() == [0, 1]
+    assert dt["id"].tolist() == [1]
+    assert coco_image_ids(path) == [1, 2]
+    table = dt.detection.evaluate(ground_truth=gt, iscrowd="iscrowd", area="area",
+                                  images=coco_image_ids(path), area_ranges=ALL)
+    np.testing.assert_array_equal(table["value"], 0.0)
+    gt_only, empty = read_coco(dataset)
+    assert empty.empty and list(empty.columns) == ["id", "image", "label", "x", "y", "w", "h", "score"]
+    with pytest.raises(InvalidInputError, match="no such file"):
+        read_coco(tmp_path / "missing.json")
+    with pytest.raises(InvalidInputError, match="bbox"):
+        read_coco({"annotations": [{"image_id": 1}]})
+    with pytest.raises(InvalidInputError, match="annotations"):
+        read_coco({"images": []})
+
+
+def test_public_namespace():
+    for name in ("box_iou", "paired_box_iou", "box_area", "evaluate_detections", "average_precision",
+                 "average_recall", "match_detections", "precision_recall_curve", "detection_confusion"):
+        assert hasattr(pdmetrics.detection, name)
+
+
+def test_by_option_of_the_per_label_tables():
+    gt, dt = _tables()
+    mean_only = dt.detection.average_precision(ground_truth=gt, iou_thresholds=[0.5], by=None)
+    full = dt.detection.average_precision(ground_truth=gt, iou_thresholds=[0.5])
+    assert mean_only["label"].tolist() == ["mAP"]
+    assert mean_only.loc[0, "AP"] == full.loc[full["label"] == "mAP", "AP"].item()
+    with pytest.raises(InvalidInputError, match="match"):
+        dt.detection.average_recall(ground_truth=gt, by="image")
+
+
+def test_interpolated_average_precision_edge_cases():
+    from pdmetrics.detection import interpolated_average_precision
+
+    with pytest.warns(UndefinedMetricWarning, match="n_positive"):
+        assert np.isnan(interpolated_average_precision([True], [0.5], 0))
+    with pytest.raises(InvalidInputError, match="one per"):
+        interpolated_average_precision([True, False], [0.5], 1)
+    assert interpolated_average_precision([], [], 3) == 0.0
+    assert interpolated_average_precision([True, True], [0.9, 0.1], 2) == pytest.approx(1.0)
+    value = interpolated_average_precision([False, True], [0.9, 0.1], 1, ignored=[True, False])
+    assert value == pytest.approx(1.0)
