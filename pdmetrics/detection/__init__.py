@@ -12,6 +12,12 @@ from pdmetrics.detection.classification import (
     roc_auc,
     roc_curve,
 )
+from pdmetrics.detection.segmentation import (
+    mean_iou,
+    pixel_confusion_matrix,
+    segmentation_iou,
+    segmentation_summary,
+)
 
 __all__ = [
     "DetectionAccessor",
@@ -25,4 +31,8 @@ __all__ = [
     "classification_pr_curve",
     "classification_errors",
     "classification_confusion",
+    "pixel_confusion_matrix",
+    "segmentation_iou",
+    "mean_iou",
+    "segmentation_summary",
 ]

@@ -104,6 +104,64 @@ class DetectionAccessor:
         return core.classification_confusion(*args, score_thresholds=score_thresholds, hardmax=hardmax,
                                              max_examples=max_examples)
 
+    def segmentation(self, *, truth, prediction, background: int | None = None,
+                     ignore_index: int | None = None, labels=None, table: str = "labels",
+                     zero_division="warn") -> pd.DataFrame:
+        """Semantic segmentation IoU from one pixel confusion matrix over all images.
+
+        Each cell of the ``truth`` and ``prediction`` columns holds a 2-D integer array of
+        class labels (one row per image; shapes must agree row by row).
+
+        Parameters
+        ----------
+        truth, prediction : column names
+        background : int, optional
+            Value of unlabeled pixels: counted (a class predicted on background is a false
+            positive, background predicted on a class a false negative) but not reported
+            and not in the mean IoU, as valor treats pixels without a label. Default: every
+            value, 0 included, is a class.
+        ignore_index : int, optional
+            Pixels whose truth has this value are removed (e.g. 255).
+        labels : sequence of int, optional
+            Classes to report (default: every value present except ``background``).
+        table : {"labels", "summary", "confusion"}
+            ``"labels"``: :func:`~pdmetrics.detection.segmentation_iou` (``label, N, tp,
+            fp, fn, iou, precision, recall, f1``); ``"summary"``:
+            :func:`~pdmetrics.detection.segmentation_summary` (``N, n_classes,
+            pixel_accuracy, mean_iou``); ``"confusion"``:
+            :func:`~pdmetrics.detection.pixel_confusion_matrix`.
+        zero_division : "warn" or float, default "warn"
+
+        Returns
+        -------
+        DataFrame
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import pandas as pd
+        >>> import pdmetrics  # noqa: F401
+        >>> masks = pd.DataFrame({"gt": [np.array([[0, 1], [1, 1]]), np.array([[2, 2], [0, 0]])],
+        ...                       "pred": [np.array([[0, 1], [0, 1]]), np.array([[2, 2], [2, 0]])]})
+        >>> masks.detection.segmentation(truth="gt", prediction="pred", background=0).round(3)
+           label  N  tp  fp  fn    iou  precision  recall   f1
+        0      1  3   2   0   1  0.667      1.000   0.667  0.8
+        1      2  2   2   1   0  0.667      0.667   1.000  0.8
+        """
+        from pdmetrics.detection import segmentation as core
+
+        tables = ("labels", "summary", "confusion")
+        if table not in tables:
+            raise InvalidInputError(f"table={table!r} is not a segmentation table; use one of {tables}.")
+        require_columns(self._frame, "truth", truth)
+        require_columns(self._frame, "prediction", prediction)
+        truth_masks, prediction_masks = self._frame[truth], self._frame[prediction]
+        if table == "confusion":
+            return core.pixel_confusion_matrix(truth_masks, prediction_masks, ignore_index=ignore_index)
+        function = core.segmentation_iou if table == "labels" else core.segmentation_summary
+        return function(truth_masks, prediction_masks, background=background, ignore_index=ignore_index,
+                        labels=labels, zero_division=zero_division)
+
 
 def _classification_arrays(frame: pd.DataFrame, truth, score, label, datum):
     """Long (truth, label, score, datum) arrays from the long or the wide layout."""
