@@ -306,17 +306,16 @@ def _roc_points(pairs: _Pairs):
 
 
 def _roc_auc_per_label(pairs: _Pairs, undefined: _Undefined) -> np.ndarray:
+    """Trapezoid areas on integer counts, divided once: ``sum(dfp * (tp + tp_prev)) / (2 P N)``."""
     lab, _, fp, tp, positives, negatives = _roc_points(pairs)
-    fpr = _safe_ratio(fp, negatives[lab])
-    tpr = _safe_ratio(tp, positives[lab])
     same = np.r_[False, lab[1:] == lab[:-1]] if lab.size else np.zeros(0, bool)
-    prev_fpr = np.r_[0.0, fpr[:-1]] if lab.size else fpr
-    prev_tpr = np.r_[0.0, tpr[:-1]] if lab.size else tpr
-    area = np.where(same, (fpr - prev_fpr) * (tpr + prev_tpr) / 2.0, 0.0)
-    auc = np.bincount(lab, weights=area, minlength=pairs.n_labels) if lab.size else np.zeros(pairs.n_labels)
-    defined = (positives > 0) & (negatives > 0)
-    return undefined.ratio(np.where(defined, auc, 0.0), defined.astype(float),
-                           "ROC AUC of a label without positives or negatives")
+    prev_fp = np.r_[0, fp[:-1]] if lab.size else fp
+    prev_tp = np.r_[0, tp[:-1]] if lab.size else tp
+    twice_area = np.where(same, (fp - prev_fp) * (tp + prev_tp), 0).astype("float64")
+    numerator = np.bincount(lab, weights=twice_area, minlength=pairs.n_labels) if lab.size else \
+        np.zeros(pairs.n_labels)
+    denominator = 2.0 * positives.astype("float64") * negatives
+    return undefined.ratio(numerator, denominator, "ROC AUC of a label without positives or negatives")
 
 
 def _safe_ratio(numerator, denominator) -> np.ndarray:
