@@ -262,47 +262,50 @@ class _Undefined:
 def _roc_points(pairs: _Pairs):
     """ROC points of every label at once (label, score, fp, tp), ties as one point.
 
-    A datum without a row for a label is scored below every score for that label, so each
-    curve ends at (1, 1).
+    Rows are sorted once by label, then decreasing score; the points are the cumulative
+    counts at the end of each run of equal scores, preceded by (0, 0) for every label. A
+    datum without a row for a label is scored below every score for that label, so a
+    closing point ``(negatives, positives)`` is added where the last run does not reach it.
     """
     n_labels = pairs.n_labels
     positives = np.bincount(pairs.truth, minlength=n_labels) if pairs.n_datums else np.zeros(n_labels, int)
     negatives = pairs.n_datums - positives
-    order = np.lexsort((-pairs.score, pairs.label))
+    order = np.argsort(-pairs.score, kind="stable")
+    order = order[np.argsort(pairs.label[order], kind="stable")]
     lab = pairs.label[order]
     sc = pairs.score[order]
     tp = pairs.match[order].astype("int64")
-    label_start = np.r_[True, lab[1:] != lab[:-1]] if lab.size else np.zeros(0, bool)
-    # cumulative counts within label
+    rows_per_label = np.bincount(lab, minlength=n_labels)
+    first_row = np.cumsum(rows_per_label) - rows_per_label
     cum_tp = np.cumsum(tp)
-    cum_fp = np.cumsum(1 - tp)
-    base = np.flatnonzero(label_start)
-    offset_tp = np.repeat(cum_tp[base] - tp[base], np.diff(np.r_[base, lab.size]))
-    offset_fp = np.repeat(cum_fp[base] - (1 - tp[base]), np.diff(np.r_[base, lab.size]))
-    cum_tp = cum_tp - offset_tp
-    cum_fp = cum_fp - offset_fp
+    before_tp = np.r_[0, cum_tp][first_row]                 # tp of earlier labels
+    cum_tp = cum_tp - np.repeat(before_tp, rows_per_label)
+    cum_fp = np.arange(1, lab.size + 1) - np.repeat(first_row, rows_per_label) - cum_tp
     end = np.r_[(lab[1:] != lab[:-1]) | (sc[1:] != sc[:-1]), True] if lab.size else np.zeros(0, bool)
     p_label, p_score, p_fp, p_tp = lab[end], sc[end], cum_fp[end], cum_tp[end]
-    present = np.zeros(n_labels, bool)
-    present[lab] = True
-    # starting point (0, 0) for every label; closing point (N-, N+) where datums lack a row
-    start_labels = np.arange(n_labels)
-    last = np.full(n_labels, -1)
+    points_per_label = np.bincount(p_label, minlength=n_labels)
     last_fp = np.zeros(n_labels, "int64")
     last_tp = np.zeros(n_labels, "int64")
-    if p_label.size:
-        last_idx = np.flatnonzero(np.r_[p_label[1:] != p_label[:-1], True])
-        last[p_label[last_idx]] = last_idx
-        last_fp[p_label[last_idx]] = p_fp[last_idx]
-        last_tp[p_label[last_idx]] = p_tp[last_idx]
+    has = points_per_label > 0
+    last_idx = np.cumsum(points_per_label) - 1
+    last_fp[has] = p_fp[last_idx[has]]
+    last_tp[has] = p_tp[last_idx[has]]
     close = (last_fp != negatives) | (last_tp != positives)
-    all_label = np.r_[start_labels, p_label, start_labels[close]]
-    all_score = np.r_[np.full(n_labels, np.inf), p_score, np.full(int(close.sum()), -np.inf)]
-    all_fp = np.r_[np.zeros(n_labels, "int64"), p_fp, negatives[close]]
-    all_tp = np.r_[np.zeros(n_labels, "int64"), p_tp, positives[close]]
-    rank = np.r_[np.zeros(n_labels), np.ones(p_label.size), np.full(int(close.sum()), 2.0)]
-    order = np.lexsort((-all_score, rank, all_label))
-    return (all_label[order], all_score[order], all_fp[order], all_tp[order], positives, negatives)
+    # layout per label: start point, its score points, the closing point if any
+    size = 1 + points_per_label + close
+    offset = np.cumsum(size) - size
+    total = int(size.sum())
+    out_label = np.repeat(np.arange(n_labels), size)
+    out_score = np.empty(total)
+    out_fp = np.empty(total, dtype="int64")
+    out_tp = np.empty(total, dtype="int64")
+    out_score[offset], out_fp[offset], out_tp[offset] = np.inf, 0, 0
+    first_point = np.cumsum(points_per_label) - points_per_label
+    where = offset[p_label] + 1 + np.arange(p_label.size) - first_point[p_label]
+    out_score[where], out_fp[where], out_tp[where] = p_score, p_fp, p_tp
+    where = (offset + 1 + points_per_label)[close]
+    out_score[where], out_fp[where], out_tp[where] = -np.inf, negatives[close], positives[close]
+    return out_label, out_score, out_fp, out_tp, positives, negatives
 
 
 def _roc_auc_per_label(pairs: _Pairs, undefined: _Undefined) -> np.ndarray:
