@@ -40,7 +40,8 @@ def long_tables(draw, complete: bool = False, tied: bool = True):
         candidates = LABELS if complete else draw(
             st.lists(st.sampled_from(LABELS), min_size=1, max_size=4, unique=True))
         for label in candidates:
-            score = draw(st.sampled_from(GRID)) if tied else draw(st.floats(0.001, 1.0))
+            # untied: distinct scores, so hardmax has no tie to break by row order
+            score = draw(st.sampled_from(GRID)) if tied else draw(st.floats(0.001, 0.99)) + 1e-6 * len(rows)
             rows.append((f"d{d}", truth, label, score))
     return pd.DataFrame(rows, columns=["datum", "truth", "label", "score"])
 

@@ -184,9 +184,16 @@ def _classification_arrays(frame: pd.DataFrame, truth, score, label, datum):
     n, k = len(frame), len(columns)
     matrix = np.column_stack([numeric_values(frame[c], "score") for c in columns]) if n else np.zeros((0, k))
     keep = np.isfinite(matrix).reshape(-1)
-    datum_values = frame[datum].to_numpy() if datum is not None else np.arange(n)
-    truth_values = frame[truth].to_numpy(dtype=object)
-    labels = np.empty(k, dtype=object)
-    labels[:] = columns
-    return (np.repeat(truth_values, k)[keep], np.tile(labels, n)[keep], matrix.reshape(-1)[keep],
-            np.repeat(datum_values, k)[keep])
+    # categoricals: the core factorizes their codes instead of a million Python objects
+    datum_codes = np.repeat(np.arange(n), k)[keep]
+    datum_names = frame[datum].to_numpy(dtype=object) if datum is not None else np.arange(n)
+    truth_codes, truth_names = pd.factorize(frame[truth].to_numpy(dtype=object), use_na_sentinel=True)
+    truth_long = pd.Categorical.from_codes(np.repeat(truth_codes, k)[keep],
+                                           pd.Index(np.asarray(truth_names, dtype=object)))
+    label_long = pd.Categorical.from_codes(np.tile(np.arange(k), n)[keep],
+                                           pd.Index(pd.Series(columns, dtype=object)))
+    if datum is not None and pd.Index(datum_names).has_duplicates:
+        datum_long = np.repeat(datum_names, k)[keep]
+    else:
+        datum_long = pd.Categorical.from_codes(datum_codes, pd.Index(pd.Series(datum_names, dtype=object)))
+    return truth_long, label_long, matrix.reshape(-1)[keep], datum_long

@@ -76,23 +76,43 @@ class _Pairs:
         return len(self.datums)
 
 
-def _values(values, argument: str) -> np.ndarray:
-    if isinstance(values, (pd.Series, pd.Index)):
-        array = values.to_numpy(dtype=object) if values.dtype == object or isinstance(
-            values.dtype, pd.StringDtype) else values.to_numpy()
+def _values(values, argument: str):
+    """A 1-D array (or a Categorical, kept as codes) with no missing entry."""
+    if isinstance(values, pd.Series) and isinstance(values.dtype, pd.CategoricalDtype):
+        values = values.array
+    if isinstance(values, pd.Categorical):
+        missing = values.codes < 0
+        array = values
     else:
-        array = np.asarray(values)
-    if array.ndim == 0:
-        array = array.reshape(1)
-    if array.ndim != 1:
-        raise InvalidInputError(f"`{argument}` must be one-dimensional; got shape {array.shape}.")
-    missing = pd.isna(array)
+        if isinstance(values, (pd.Series, pd.Index)):
+            array = values.to_numpy(dtype=object) if values.dtype == object or isinstance(
+                values.dtype, pd.StringDtype) else values.to_numpy()
+        else:
+            array = np.asarray(values)
+        if array.ndim == 0:
+            array = array.reshape(1)
+        if array.ndim != 1:
+            raise InvalidInputError(f"`{argument}` must be one-dimensional; got shape {array.shape}.")
+        missing = pd.isna(array)
     if missing.any():
         raise InvalidInputError(
             f"`{argument}` has {int(missing.sum())} missing value(s) (e.g. at position "
             f"{int(np.flatnonzero(missing)[0])}); every row needs a {argument}. Drop those rows first."
         )
     return array
+
+
+def _factorize(values) -> tuple[np.ndarray, pd.Index]:
+    """Codes and unique values (a plain Index) of an array or a Categorical."""
+    if isinstance(values, pd.Categorical):
+        codes = values.codes.astype("int64")
+        present = np.flatnonzero(np.bincount(codes, minlength=len(values.categories)))
+        remap = np.full(len(values.categories), -1, dtype="int64")
+        remap[present] = np.arange(present.size)
+        uniques = np.asarray(values.categories, dtype=object)[present]
+        return remap[codes], pd.Index(uniques.tolist(), dtype=object)
+    codes, uniques = pd.factorize(values)
+    return codes.astype("int64"), pd.Index(np.asarray(uniques, dtype=object).tolist(), dtype=object)
 
 
 def _kind(value) -> str:
@@ -120,7 +140,7 @@ def _prepare(truth, label, score, datum, hardmax: bool = True) -> _Pairs:
     label_v = _values(label, "label")
     datum_v = _values(datum, "datum")
     scores = as_float_array(score, "score")
-    sizes = {"truth": truth_v.size, "label": label_v.size, "score": scores.size, "datum": datum_v.size}
+    sizes = {"truth": len(truth_v), "label": len(label_v), "score": scores.size, "datum": len(datum_v)}
     if len(set(sizes.values())) > 1:
         raise InvalidInputError(f"truth, label, score and datum must have one entry per row; got {sizes}.")
     if not np.isfinite(scores).all():
@@ -129,12 +149,12 @@ def _prepare(truth, label, score, datum, hardmax: bool = True) -> _Pairs:
             f"`score` holds {scores[bad]!r} at position {bad}; every candidate label needs a finite score. "
             f"Drop the rows of labels that were not scored (a missing row means 'not a candidate')."
         )
-    datum_code, datums = pd.factorize(datum_v)
-    truth_code, truth_uniques = pd.factorize(truth_v)
-    label_code, label_uniques = pd.factorize(label_v)
-    labels = _label_index(pd.Index(truth_uniques), pd.Index(label_uniques))
-    truth_code = labels.get_indexer(truth_uniques)[truth_code] if truth_v.size else truth_code
-    label_code = labels.get_indexer(label_uniques)[label_code] if label_v.size else label_code
+    datum_code, datums = _factorize(datum_v)
+    truth_code, truth_uniques = _factorize(truth_v)
+    label_code, label_uniques = _factorize(label_v)
+    labels = _label_index(truth_uniques, label_uniques)
+    truth_code = labels.get_indexer(truth_uniques)[truth_code] if len(truth_v) else truth_code
+    label_code = labels.get_indexer(label_uniques)[label_code] if len(label_v) else label_code
     n_datums, n_labels = len(datums), len(labels)
 
     truth_of_datum = np.full(n_datums, -1, dtype="int64")
@@ -270,7 +290,7 @@ def _roc_points(pairs: _Pairs):
     n_labels = pairs.n_labels
     positives = np.bincount(pairs.truth, minlength=n_labels) if pairs.n_datums else np.zeros(n_labels, int)
     negatives = pairs.n_datums - positives
-    order = np.argsort(-pairs.score, kind="stable")
+    order = np.argsort(-pairs.score)  # ties need no order: only run ends are points
     order = order[np.argsort(pairs.label[order], kind="stable")]
     lab = pairs.label[order]
     sc = pairs.score[order]
