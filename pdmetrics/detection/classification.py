@@ -737,11 +737,11 @@ def classification_errors(truth, label, score, datum, score_thresholds=DEFAULT_C
     each label as its own binary problem (see :func:`classification_pr_curve`), with
 
     * ``tp / all``: datums with truth ``L`` that predict ``L``;
-    * ``fp / misclassification``: datums with another truth that predict ``L`` (every
+    * ``fp / misclassifications``: datums with another truth that predict ``L`` (every
       datum has a truth, so a classification false positive is never a hallucination);
-    * ``fn / misclassification``: datums with truth ``L`` that do not predict ``L`` but
+    * ``fn / misclassifications``: datums with truth ``L`` that do not predict ``L`` but
       predict another label;
-    * ``fn / no_prediction``: datums with truth ``L`` where no label passes the threshold.
+    * ``fn / no_predictions``: datums with truth ``L`` where no label passes the threshold.
 
     Parameters
     ----------
@@ -761,15 +761,15 @@ def classification_errors(truth, label, score, datum, score_thresholds=DEFAULT_C
     ...                                [0.7, 0.3, 0.6, 0.4], ["img1", "img1", "img2", "img2"],
     ...                                score_thresholds=[0.5])
     >>> errors
-      label  score_threshold outcome     observation  count examples
-    0   cat              0.5      tp             all      1   [img1]
-    1   cat              0.5      fp  misclassification      1   [img2]
-    2   cat              0.5      fn  misclassification      0       []
-    3   cat              0.5      fn   no_prediction      0       []
-    4   dog              0.5      tp             all      0       []
-    5   dog              0.5      fp  misclassification      0       []
-    6   dog              0.5      fn  misclassification      1   [img2]
-    7   dog              0.5      fn   no_prediction      0       []
+      label  score_threshold outcome        observation  count examples
+    0   cat              0.5      tp                all      1   [img1]
+    1   cat              0.5      fp  misclassifications      1   [img2]
+    2   cat              0.5      fn  misclassifications      0       []
+    3   cat              0.5      fn     no_predictions      0       []
+    4   dog              0.5      tp                all      0       []
+    5   dog              0.5      fp  misclassifications      0       []
+    6   dog              0.5      fn  misclassifications      1   [img2]
+    7   dog              0.5      fn     no_predictions      0       []
     """
     if not isinstance(max_examples, (int, np.integer)) or max_examples < 0:
         raise InvalidInputError(f"max_examples={max_examples!r}: pass a whole number >= 0.")
@@ -800,7 +800,8 @@ def classification_errors(truth, label, score, datum, score_thresholds=DEFAULT_C
         examples = [values[found[c].get((int(lc), int(tc)), [])].tolist()
                     for lc, tc, c in zip(label_code, thr_code, kind_code)]
     outcome = np.array(["tp", "fp", "fn", "fn"], dtype=object)
-    observation = np.array(["all", "misclassification", "misclassification", "no_prediction"], dtype=object)
+    observation = np.array(["all", "misclassifications", "misclassifications", "no_predictions"],
+                           dtype=object)
     return result_table({
         "label": pairs.labels[label_code], "score_threshold": thresholds[thr_code],
         "outcome": outcome[kind_code], "observation": observation[kind_code],
