@@ -85,15 +85,15 @@ def _values(values, argument: str):
         array = values
     else:
         if isinstance(values, (pd.Series, pd.Index)):
-            array = values.to_numpy(dtype=object) if values.dtype == object or isinstance(
-                values.dtype, pd.StringDtype) else values.to_numpy()
+            array = values.array  # factorized as is (Arrow strings stay Arrow)
+            missing = np.asarray(values.isna())
         else:
             array = np.asarray(values)
-        if array.ndim == 0:
-            array = array.reshape(1)
-        if array.ndim != 1:
-            raise InvalidInputError(f"`{argument}` must be one-dimensional; got shape {array.shape}.")
-        missing = pd.isna(array)
+            if array.ndim == 0:
+                array = array.reshape(1)
+            if array.ndim != 1:
+                raise InvalidInputError(f"`{argument}` must be one-dimensional; got shape {array.shape}.")
+            missing = pd.isna(array)
     if missing.any():
         raise InvalidInputError(
             f"`{argument}` has {int(missing.sum())} missing value(s) (e.g. at position "
