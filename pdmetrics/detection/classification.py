@@ -85,7 +85,9 @@ def _values(values, argument: str):
         array = values
     else:
         if isinstance(values, (pd.Series, pd.Index)):
-            array = values.array  # factorized as is (Arrow strings stay Arrow)
+            # extension arrays (Arrow strings) are factorized as they are
+            extension = isinstance(values.dtype, pd.api.extensions.ExtensionDtype)
+            array = values.array if extension else values.to_numpy()
             missing = np.asarray(values.isna())
         else:
             array = np.asarray(values)
