@@ -41,7 +41,8 @@ class DetectionAccessor:
             ``"labels"``: per label and threshold ``label, score_threshold, N, tp, fp, fn,
             tn, precision, recall, f1, roc_auc``
             (:func:`~pdmetrics.detection.classification_metrics`); ``"summary"``: per
-            threshold ``score_threshold, N, accuracy, mean_roc_auc``; ``"roc_curve"``:
+            threshold ``score_threshold, N, accuracy, mean_roc_auc``
+            (:func:`~pdmetrics.detection.classification_summary`); ``"roc_curve"``:
             :func:`~pdmetrics.detection.roc_curve`; ``"pr_curve"``:
             :func:`~pdmetrics.detection.classification_pr_curve`; ``"errors"``:
             :func:`~pdmetrics.detection.classification_errors`; ``"confusion"``:
@@ -90,9 +91,8 @@ class DetectionAccessor:
             return core.classification_metrics(*args, score_thresholds=score_thresholds, hardmax=hardmax,
                                                zero_division=zero_division)
         if table == "summary":
-            summary = core.classification_accuracy(*args, score_thresholds=score_thresholds, hardmax=hardmax)
-            summary["mean_roc_auc"] = core.mean_roc_auc(*args, zero_division=zero_division)
-            return summary
+            return core.classification_summary(*args, score_thresholds=score_thresholds, hardmax=hardmax,
+                                               zero_division=zero_division)
         if table == "roc_curve":
             return core.roc_curve(*args)
         if table == "pr_curve":

@@ -39,6 +39,7 @@ __all__ = [
     "mean_roc_auc",
     "classification_metrics",
     "classification_accuracy",
+    "classification_summary",
     "classification_pr_curve",
     "classification_errors",
     "classification_confusion",
@@ -620,6 +621,43 @@ def classification_accuracy(truth, label, score, datum, score_thresholds=(0.0,),
     undefined.emit()
     return result_table({"score_threshold": thresholds, "N": np.full(thresholds.size, pairs.n_datums),
                          "accuracy": accuracy}, integer_columns=("N",))
+
+
+def classification_summary(truth, label, score, datum, score_thresholds=(0.0,), hardmax: bool = True,
+                           zero_division="warn") -> pd.DataFrame:
+    """Accuracy and mean ROC AUC per score threshold, from one pass over the rows.
+
+    Returns
+    -------
+    DataFrame
+        ``score_threshold, N, accuracy, mean_roc_auc``: ``N`` datums, ``accuracy`` as
+        :func:`classification_accuracy`, ``mean_roc_auc`` as :func:`mean_roc_auc` (the
+        same on every row).
+
+    Examples
+    --------
+    >>> from pdmetrics.detection import classification_summary
+    >>> classification_summary(["cat", "cat", "dog", "dog"], ["cat", "dog", "cat", "dog"],
+    ...                        [0.7, 0.3, 0.6, 0.4], [1, 1, 2, 2])
+       score_threshold  N  accuracy  mean_roc_auc
+    0              0.0  2       0.5           1.0
+    """
+    pairs = _prepare(truth, label, score, datum)
+    thresholds = _thresholds(score_thresholds)
+    tp, _, _, _ = _counts(pairs, thresholds, bool(hardmax))
+    undefined = _Undefined(zero_division)
+    auc = _roc_auc_per_label(pairs, undefined)
+    undefined.emit()
+    accuracy_undefined = _Undefined("warn")
+    accuracy = accuracy_undefined.ratio(tp.sum(axis=0), np.full(thresholds.size, pairs.n_datums), "accuracy")
+    accuracy_undefined.emit()
+    mean = float(np.nanmean(auc)) if auc.size and not np.isnan(auc).all() else np.nan
+    if np.isnan(mean) and pairs.n_datums:
+        warn_undefined("Mean ROC AUC is undefined: no label has a defined ROC AUC; returning NaN.",
+                       stacklevel=2)
+    return result_table({"score_threshold": thresholds, "N": np.full(thresholds.size, pairs.n_datums),
+                         "accuracy": accuracy, "mean_roc_auc": np.full(thresholds.size, mean)},
+                        integer_columns=("N",))
 
 
 # --------------------------------------------------------------------------------------
