@@ -17,6 +17,7 @@ from pdmetrics.detection import (
     classification_errors,
     classification_metrics,
     classification_pr_curve,
+    classification_summary,
     mean_roc_auc,
     roc_auc,
     roc_curve,
@@ -282,6 +283,11 @@ def test_one_row_and_empty_input():
         empty = classification_accuracy([], [], [], [])
     assert len(empty) == 1 and np.isnan(empty["accuracy"].iloc[0])
     assert len(classification_metrics([], [], [], [])) == 0
+    with pytest.warns(UndefinedMetricWarning):
+        summary = classification_summary([], [], [], [])
+    assert summary["N"].tolist() == [0] and np.isnan(summary["accuracy"].iloc[0])
+    assert len(classification_confusion([], [], [], [])) == 0
+    assert len(roc_curve([], [], [], [])) == 0
     with pytest.warns(UndefinedMetricWarning):
         assert np.isnan(binary_roc_auc([1, 1], [0.3, 0.4]))
     with pytest.warns(UndefinedMetricWarning):

@@ -138,7 +138,7 @@ def _label_index(truth_uniques: pd.Index, label_uniques: pd.Index) -> pd.Index:
         return pd.Index(combined)
 
 
-def _prepare(truth, label, score, datum, hardmax: bool = True) -> _Pairs:
+def _prepare(truth, label, score, datum) -> _Pairs:
     truth_v = _values(truth, "truth")
     label_v = _values(label, "label")
     datum_v = _values(datum, "datum")
