@@ -70,8 +70,11 @@ def _pixels(truth, prediction, ignore_index):
             raise InvalidInputError(f"Image {position}: truth has shape {t.shape} but prediction {p.shape}; "
                                     f"resize the prediction to the truth's shape first.")
     if truth_images:
-        t = np.concatenate([image.reshape(-1) for image in truth_images]).astype("int64", copy=False)
-        p = np.concatenate([image.reshape(-1) for image in prediction_images]).astype("int64", copy=False)
+        # native dtypes (e.g. uint8/uint16 masks) until the bincount key is built
+        t = np.concatenate([image.reshape(-1) for image in truth_images])
+        p = np.concatenate([image.reshape(-1) for image in prediction_images])
+        if t.dtype.kind == "b" or p.dtype.kind == "b":
+            t, p = t.astype("int64"), p.astype("int64")
     else:
         t = p = np.zeros(0, dtype="int64")
     if ignore_index is not None:
@@ -90,12 +93,18 @@ def _confusion(t: np.ndarray, p: np.ndarray, labels=None) -> tuple[np.ndarray, n
     high = int(max(t.max(), p.max(), extra.max(initial=t.max())))
     span = high - low + 1
     if span <= _DENSE_SPAN:
-        full = np.bincount((t - low) * span + (p - low), minlength=span * span).reshape(span, span)
+        key = t.astype("int64")
+        key -= low
+        key *= span
+        key += p
+        key -= low
+        full = np.bincount(key, minlength=span * span).reshape(span, span)
         present = (full.sum(axis=0) + full.sum(axis=1)) > 0
         present[extra - low] = True
         values = np.flatnonzero(present) + low
         return full[np.ix_(present, present)], values
-    values, inverse = np.unique(np.concatenate([t, p, extra]), return_inverse=True)
+    values, inverse = np.unique(np.concatenate([t.astype("int64"), p.astype("int64"), extra]),
+                                return_inverse=True)
     n = values.size
     codes_t, codes_p = inverse[: t.size], inverse[t.size: t.size + p.size]
     return np.bincount(codes_t * n + codes_p, minlength=n * n).reshape(n, n), values
