@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
+from pdmetrics._validation import numeric_values, require_columns
 from pdmetrics.detection import confusion, curves, evaluation
+from pdmetrics.errors import InvalidInputError
 
 
 @pd.api.extensions.register_dataframe_accessor("detection")
@@ -115,3 +118,181 @@ class DetectionAccessor:
             self._frame, ground_truth, image=image, label=label, box=box, score=score,
             box_format=box_format, images=images, kind=kind, iou_threshold=iou_threshold,
             score_thresholds=score_thresholds, max_examples=max_examples)
+
+    # classification and segmentation
+    def classification(self, *, truth, score, label=None, datum=None, table: str = "labels",
+                       score_thresholds=None, hardmax: bool | None = None, zero_division="warn",
+                       max_examples: int = 1) -> pd.DataFrame:
+        """Classification metrics as valor-lite computes them, as a tidy table.
+
+        Two layouts are accepted. *Long*: one row per datum and candidate label, with
+        ``label=`` (the candidate), ``score=`` (one column), ``datum=`` (the datum id) and
+        ``truth=`` (the datum's true label, repeated on its rows). *Wide*: one row per
+        datum, ``score=`` a list of score columns whose names are the labels, ``truth=``
+        the true label (``label=`` not given; ``datum=`` optional, default the row
+        position); a missing score means the label is not a candidate for that row.
+
+        Parameters
+        ----------
+        truth, score, label, datum : column names
+            See above.
+        table : {"labels", "summary", "roc_curve", "pr_curve", "errors", "confusion"}
+            ``"labels"``: per label and threshold ``label, score_threshold, N, tp, fp, fn,
+            tn, precision, recall, f1, roc_auc``
+            (:func:`~pdmetrics.detection.classification_metrics`); ``"summary"``: per
+            threshold ``score_threshold, N, accuracy, mean_roc_auc``
+            (:func:`~pdmetrics.detection.classification_summary`); ``"roc_curve"``:
+            :func:`~pdmetrics.detection.roc_curve`; ``"pr_curve"``:
+            :func:`~pdmetrics.detection.classification_pr_curve`; ``"errors"``:
+            :func:`~pdmetrics.detection.classification_errors`; ``"confusion"``:
+            :func:`~pdmetrics.detection.classification_confusion`.
+        score_thresholds : float or sequence, optional
+            Default ``[0.0]`` (valor's) for ``labels``, ``summary`` and ``confusion``;
+            0.05, 0.10, ..., 0.95 for ``pr_curve`` and ``errors``.
+        hardmax : bool, optional
+            Default True for ``labels``, ``summary`` and ``confusion`` (valor's default),
+            False for ``pr_curve`` and ``errors`` (valor's curves treat each label as its
+            own binary problem).
+        zero_division : "warn" or float, default "warn"
+            Value of 0/0 ratios: NaN with a warning, or a number (valor: 0).
+        max_examples : int, default 1
+            Example datum ids per row of the ``errors`` and ``confusion`` tables.
+
+        Returns
+        -------
+        DataFrame
+            A new table (see ``table``); the caller's frame is not changed.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pdmetrics  # noqa: F401
+        >>> df = pd.DataFrame({"truth": ["cat", "dog", "dog"], "cat": [0.8, 0.3, 0.6],
+        ...                    "dog": [0.2, 0.7, 0.4]})
+        >>> df.detection.classification(truth="truth", score=["cat", "dog"]).round(3)
+          label  score_threshold  N  tp  fp  fn  tn  precision  recall   f1  roc_auc
+        0   cat              0.0  1   1   1   0   1        0.5     1.0  0.667      1.0
+        1   dog              0.0  2   1   0   1   1        1.0     0.5  0.667      1.0
+        """
+        from pdmetrics.detection import classification as core
+
+        tables = ("labels", "summary", "roc_curve", "pr_curve", "errors", "confusion")
+        if table not in tables:
+            raise InvalidInputError(f"table={table!r} is not a classification table; use one of {tables}.")
+        truth_v, label_v, score_v, datum_v = _classification_arrays(self._frame, truth, score, label, datum)
+        curve = table in ("pr_curve", "errors")
+        if score_thresholds is None:
+            score_thresholds = core.DEFAULT_CURVE_THRESHOLDS if curve else (0.0,)
+        if hardmax is None:
+            hardmax = not curve
+        args = (truth_v, label_v, score_v, datum_v)
+        if table == "labels":
+            return core.classification_metrics(*args, score_thresholds=score_thresholds, hardmax=hardmax,
+                                               zero_division=zero_division)
+        if table == "summary":
+            return core.classification_summary(*args, score_thresholds=score_thresholds, hardmax=hardmax,
+                                               zero_division=zero_division)
+        if table == "roc_curve":
+            return core.roc_curve(*args)
+        if table == "pr_curve":
+            return core.classification_pr_curve(*args, score_thresholds=score_thresholds, hardmax=hardmax,
+                                                zero_division=zero_division)
+        if table == "errors":
+            return core.classification_errors(*args, score_thresholds=score_thresholds, hardmax=hardmax,
+                                              max_examples=max_examples)
+        return core.classification_confusion(*args, score_thresholds=score_thresholds, hardmax=hardmax,
+                                             max_examples=max_examples)
+
+    def segmentation(self, *, truth, prediction, background: int | None = None,
+                     ignore_index: int | None = None, labels=None, table: str = "labels",
+                     zero_division="warn") -> pd.DataFrame:
+        """Semantic segmentation IoU from one pixel confusion matrix over all images.
+
+        Each cell of the ``truth`` and ``prediction`` columns holds a 2-D integer array of
+        class labels (one row per image; shapes must agree row by row).
+
+        Parameters
+        ----------
+        truth, prediction : column names
+        background : int, optional
+            Value of unlabeled pixels: counted (a class predicted on background is a false
+            positive, background predicted on a class a false negative) but not reported
+            and not in the mean IoU, as valor treats pixels without a label. Default: every
+            value, 0 included, is a class.
+        ignore_index : int, optional
+            Pixels whose truth has this value are removed (e.g. 255).
+        labels : sequence of int, optional
+            Classes to report (default: every value present except ``background``).
+        table : {"labels", "summary", "confusion"}
+            ``"labels"``: :func:`~pdmetrics.detection.segmentation_iou` (``label, N, tp,
+            fp, fn, iou, precision, recall, f1``); ``"summary"``:
+            :func:`~pdmetrics.detection.segmentation_summary` (``N, n_classes,
+            pixel_accuracy, mean_iou``); ``"confusion"``:
+            :func:`~pdmetrics.detection.pixel_confusion_matrix`.
+        zero_division : "warn" or float, default "warn"
+
+        Returns
+        -------
+        DataFrame
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import pandas as pd
+        >>> import pdmetrics  # noqa: F401
+        >>> masks = pd.DataFrame({"gt": [np.array([[0, 1], [1, 1]]), np.array([[2, 2], [0, 0]])],
+        ...                       "pred": [np.array([[0, 1], [0, 1]]), np.array([[2, 2], [2, 0]])]})
+        >>> masks.detection.segmentation(truth="gt", prediction="pred", background=0).round(3)
+           label  N  tp  fp  fn    iou  precision  recall   f1
+        0      1  3   2   0   1  0.667      1.000   0.667  0.8
+        1      2  2   2   1   0  0.667      0.667   1.000  0.8
+        """
+        from pdmetrics.detection import segmentation as core
+
+        tables = ("labels", "summary", "confusion")
+        if table not in tables:
+            raise InvalidInputError(f"table={table!r} is not a segmentation table; use one of {tables}.")
+        require_columns(self._frame, "truth", truth)
+        require_columns(self._frame, "prediction", prediction)
+        truth_masks, prediction_masks = self._frame[truth], self._frame[prediction]
+        if table == "confusion":
+            return core.pixel_confusion_matrix(truth_masks, prediction_masks, ignore_index=ignore_index)
+        function = core.segmentation_iou if table == "labels" else core.segmentation_summary
+        return function(truth_masks, prediction_masks, background=background, ignore_index=ignore_index,
+                        labels=labels, zero_division=zero_division)
+
+
+def _classification_arrays(frame: pd.DataFrame, truth, score, label, datum):
+    """Long (truth, label, score, datum) arrays from the long or the wide layout."""
+    require_columns(frame, "truth", truth)
+    if label is not None:
+        if not isinstance(score, (str, int)) and not (isinstance(score, list) and len(score) == 1):
+            raise InvalidInputError("With `label=` (long layout) pass one score column as `score=`; "
+                                    "for one score column per class leave `label=` out (wide layout).")
+        score = score[0] if isinstance(score, list) else score
+        require_columns(frame, "label", label)
+        require_columns(frame, "score", score)
+        if datum is None:
+            raise InvalidInputError("The long layout (one row per datum and candidate label) needs `datum=`: "
+                                    "the column that says which rows belong to the same datum.")
+        require_columns(frame, "datum", datum)
+        return frame[truth], frame[label], numeric_values(frame[score], "score"), frame[datum]
+    columns = require_columns(frame, "score", score)
+    if datum is not None:
+        require_columns(frame, "datum", datum)
+    n, k = len(frame), len(columns)
+    matrix = np.column_stack([numeric_values(frame[c], "score") for c in columns]) if n else np.zeros((0, k))
+    keep = np.isfinite(matrix).reshape(-1)
+    # categoricals: the core factorizes their codes instead of a million Python objects
+    datum_codes = np.repeat(np.arange(n), k)[keep]
+    datum_names = frame[datum].to_numpy(dtype=object) if datum is not None else np.arange(n)
+    truth_codes, truth_names = pd.factorize(frame[truth].to_numpy(dtype=object), use_na_sentinel=True)
+    truth_long = pd.Categorical.from_codes(np.repeat(truth_codes, k)[keep],
+                                           pd.Index(np.asarray(truth_names, dtype=object)))
+    label_long = pd.Categorical.from_codes(np.tile(np.arange(k), n)[keep],
+                                           pd.Index(pd.Series(columns, dtype=object)))
+    if datum is not None and pd.Index(datum_names).has_duplicates:
+        datum_long = np.repeat(datum_names, k)[keep]
+    else:
+        datum_long = pd.Categorical.from_codes(datum_codes, pd.Index(pd.Series(datum_names, dtype=object)))
+    return truth_long, label_long, matrix.reshape(-1)[keep], datum_long

@@ -1,0 +1,279 @@
+"""Semantic segmentation: per-class IoU from one pixel confusion matrix.
+
+Each image is a 2-D integer array of class labels (one per pixel) for the truth and one
+for the prediction. All pixels of all images go into one confusion matrix with a single
+``np.bincount`` of ``truth * n + prediction``; every metric is a ratio of its cells:
+
+* ``tp`` = pixels of class ``c`` predicted ``c`` (the diagonal), ``fp`` = pixels predicted
+  ``c`` whose truth is another value, ``fn`` = pixels of truth ``c`` predicted otherwise;
+* ``iou = tp / (tp + fp + fn)`` (intersection over union of the two pixel sets), and
+  ``precision``, ``recall``, ``f1`` from the same counts; the mean IoU averages ``iou``
+  over the reported classes (valor's ``mIOU``).
+
+Background: ``background=`` names the value of unlabeled pixels (valor's "no label"). Those
+pixels stay in the matrix (predicting ``c`` on background is a false positive of ``c``,
+predicting background on ``c`` a false negative of ``c``, background predicted as
+background counts towards pixel accuracy) but background is not a class: it has no row
+and is left out of the mean IoU. ``ignore_index=`` (e.g. 255) instead removes the pixels
+whose truth has that value altogether, as mmsegmentation and torchmetrics do.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from pdmetrics._tables import result_table
+from pdmetrics._validation import warn_undefined
+from pdmetrics.detection.classification import _Undefined
+from pdmetrics.errors import InvalidInputError
+
+__all__ = ["pixel_confusion_matrix", "segmentation_iou", "mean_iou", "segmentation_summary"]
+
+_DENSE_SPAN = 2048  # label ranges up to this width use a dense bincount
+
+
+def _images(values, argument: str) -> list[np.ndarray]:
+    if isinstance(values, pd.Series):
+        values = values.tolist()
+    elif isinstance(values, np.ndarray) and values.ndim == 2 and values.dtype != object:
+        values = [values]
+    images = []
+    for position, image in enumerate(values):
+        array = np.asarray(image)
+        if array.ndim != 2:
+            raise InvalidInputError(f"`{argument}` entry {position} has shape {array.shape}; each image must "
+                                    f"be a 2-D array of integer class labels.")
+        if array.dtype.kind not in "iub":
+            if array.dtype.kind == "f" and array.size and np.all(np.isfinite(array)) and np.all(
+                    array == np.round(array)):
+                array = array.astype("int64")
+            elif array.size:
+                raise InvalidInputError(
+                    f"`{argument}` entry {position} holds {array.dtype} values; class labels must be "
+                    f"integers. Convert the mask, e.g. `mask.astype(int)` (after filling missing pixels)."
+                )
+            else:
+                array = array.astype("int64")
+        images.append(array)
+    return images
+
+
+def _pixels(truth, prediction, ignore_index):
+    truth_images = _images(truth, "truth")
+    prediction_images = _images(prediction, "prediction")
+    if len(truth_images) != len(prediction_images):
+        raise InvalidInputError(f"`truth` has {len(truth_images)} images but `prediction` has "
+                                f"{len(prediction_images)}; pass one prediction per image.")
+    for position, (t, p) in enumerate(zip(truth_images, prediction_images)):
+        if t.shape != p.shape:
+            raise InvalidInputError(f"Image {position}: truth has shape {t.shape} but prediction {p.shape}; "
+                                    f"resize the prediction to the truth's shape first.")
+    if truth_images:
+        # native dtypes (e.g. uint8/uint16 masks) until the bincount key is built
+        t = np.concatenate([image.reshape(-1) for image in truth_images])
+        p = np.concatenate([image.reshape(-1) for image in prediction_images])
+        if t.dtype.kind == "b" or p.dtype.kind == "b":
+            t, p = t.astype("int64"), p.astype("int64")
+    else:
+        t = p = np.zeros(0, dtype="int64")
+    if ignore_index is not None:
+        keep = t != ignore_index
+        t, p = t[keep], p[keep]
+    return t, p
+
+
+def _confusion(t: np.ndarray, p: np.ndarray, labels=None) -> tuple[np.ndarray, np.ndarray]:
+    """Confusion counts over the values present (plus ``labels``), as (matrix, values)."""
+    extra = np.asarray([] if labels is None else list(labels), dtype="int64")
+    if t.size == 0:
+        values = np.unique(extra)
+        return np.zeros((values.size, values.size), dtype="int64"), values
+    low = int(min(t.min(), p.min(), extra.min(initial=t.min())))
+    high = int(max(t.max(), p.max(), extra.max(initial=t.max())))
+    span = high - low + 1
+    if span <= _DENSE_SPAN:
+        key = t.astype("int64")
+        key -= low
+        key *= span
+        key += p
+        key -= low
+        full = np.bincount(key, minlength=span * span).reshape(span, span)
+        present = (full.sum(axis=0) + full.sum(axis=1)) > 0
+        present[extra - low] = True
+        values = np.flatnonzero(present) + low
+        return full[np.ix_(present, present)], values
+    values, inverse = np.unique(np.concatenate([t.astype("int64"), p.astype("int64"), extra]),
+                                return_inverse=True)
+    n = values.size
+    codes_t, codes_p = inverse[: t.size], inverse[t.size: t.size + p.size]
+    return np.bincount(codes_t * n + codes_p, minlength=n * n).reshape(n, n), values
+
+
+def pixel_confusion_matrix(truth, prediction, ignore_index: int | None = None) -> pd.DataFrame:
+    """Pixel counts of every (true value, predicted value) pair over all images.
+
+    Parameters
+    ----------
+    truth, prediction : sequence of 2-D int arrays (or one 2-D array)
+        Class label per pixel; image ``i`` of ``prediction`` must have the shape of image
+        ``i`` of ``truth``.
+    ignore_index : int, optional
+        Pixels whose truth has this value are left out.
+
+    Returns
+    -------
+    DataFrame
+        ``truth, prediction, count``: one row per pair of values present, zero cells
+        included, truth-major.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pdmetrics.detection import pixel_confusion_matrix
+    >>> pixel_confusion_matrix(np.array([[0, 1], [1, 1]]), np.array([[0, 1], [0, 1]]))
+       truth  prediction  count
+    0      0           0      1
+    1      0           1      0
+    2      1           0      1
+    3      1           1      2
+    """
+    t, p = _pixels(truth, prediction, ignore_index)
+    matrix, values = _confusion(t, p)
+    n = values.size
+    return result_table({"truth": np.repeat(values, n), "prediction": np.tile(values, n),
+                         "count": matrix.reshape(-1)}, integer_columns=("truth", "prediction", "count"))
+
+
+def _class_table(truth, prediction, background, ignore_index, labels, zero_division):
+    t, p = _pixels(truth, prediction, ignore_index)
+    if labels is not None:
+        labels = np.asarray(list(labels), dtype="int64")
+    matrix, values = _confusion(t, p, labels)
+    row, col, diag = matrix.sum(axis=1), matrix.sum(axis=0), np.diag(matrix)
+    if labels is None:
+        report = values != background if background is not None else np.ones(values.size, bool)
+        chosen = np.flatnonzero(report)
+    else:
+        chosen = np.searchsorted(values, labels)
+    tp = diag[chosen]
+    fp = col[chosen] - tp
+    fn = row[chosen] - tp
+    undefined = _Undefined(zero_division)
+    table = result_table({
+        "label": values[chosen], "N": row[chosen], "tp": tp, "fp": fp, "fn": fn,
+        "iou": undefined.ratio(tp, tp + fp + fn, "IoU of a class absent from truth and prediction"),
+        "precision": undefined.ratio(tp, tp + fp, "precision of a class never predicted"),
+        "recall": undefined.ratio(tp, tp + fn, "recall of a class absent from the truth"),
+        "f1": undefined.ratio(2 * tp, 2 * tp + fp + fn, "F1"),
+    }, integer_columns=("label", "N", "tp", "fp", "fn"))
+    undefined.emit()
+    accuracy = float(np.trace(matrix) / matrix.sum()) if matrix.sum() else np.nan
+    return table, accuracy, int(matrix.sum())
+
+
+def segmentation_iou(truth, prediction, background: int | None = None, ignore_index: int | None = None,
+                     labels=None, zero_division="warn") -> pd.DataFrame:
+    """Per-class IoU, precision, recall and F1 of semantic segmentation masks.
+
+    Parameters
+    ----------
+    truth, prediction : sequence of 2-D int arrays (or one 2-D array)
+        Class label per pixel, one array per image (shapes must agree image by image).
+    background : int, optional
+        Value of unlabeled pixels: kept in the pixel counts (so it adds false positives
+        and false negatives to the classes) but not reported as a class nor averaged in
+        the mean IoU (valor's handling of pixels without a label). Default: every value,
+        0 included, is a class.
+    ignore_index : int, optional
+        Pixels whose truth has this value are removed before counting (e.g. 255).
+    labels : sequence of int, optional
+        Classes to report, in this order; by default every value present in the truth or
+        the prediction (except ``background``), sorted.
+    zero_division : "warn" or float, default "warn"
+        Value for a class with no pixel in either mask (0/0): NaN with a warning, or a
+        number (valor: 0).
+
+    Returns
+    -------
+    DataFrame
+        ``label, N, tp, fp, fn, iou, precision, recall, f1``, ``N`` the class's truth
+        pixels, ``iou = tp / (tp + fp + fn)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pdmetrics.detection import segmentation_iou
+    >>> truth = np.array([[0, 0, 1], [0, 1, 1], [2, 2, 2]])
+    >>> pred = np.array([[0, 1, 1], [0, 1, 1], [2, 2, 0]])
+    >>> segmentation_iou(truth, pred).round(3)
+       label  N  tp  fp  fn    iou  precision  recall     f1
+    0      0  3   2   1   1  0.500      0.667   0.667  0.667
+    1      1  3   3   1   0  0.750      0.750   1.000  0.857
+    2      2  3   2   0   1  0.667      1.000   0.667  0.800
+    >>> segmentation_iou(truth, pred, background=0)["label"].tolist()
+    [1, 2]
+    """
+    table, _, _ = _class_table(truth, prediction, background, ignore_index, labels, zero_division)
+    return table
+
+
+def mean_iou(truth, prediction, background: int | None = None, ignore_index: int | None = None,
+             labels=None, zero_division="warn") -> float:
+    """Mean of the per-class IoUs of :func:`segmentation_iou` (valor's ``mIOU``).
+
+    Classes whose IoU is undefined (NaN, ``zero_division="warn"``) are left out of the
+    mean; NaN with a warning when no class is left.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pdmetrics.detection import mean_iou
+    >>> truth = np.array([[0, 0, 1], [0, 1, 1], [2, 2, 2]])
+    >>> pred = np.array([[0, 1, 1], [0, 1, 1], [2, 2, 0]])
+    >>> round(mean_iou(truth, pred), 4)
+    0.6389
+    >>> round(mean_iou(truth, pred, background=0), 4)
+    0.7083
+    """
+    table, _, _ = _class_table(truth, prediction, background, ignore_index, labels, zero_division)
+    iou = table["iou"].to_numpy()
+    if iou.size == 0 or np.isnan(iou).all():
+        warn_undefined("Mean IoU is undefined: no class has a defined IoU; returning NaN.")
+        return float("nan")
+    return float(np.nanmean(iou))
+
+
+def segmentation_summary(truth, prediction, background: int | None = None, ignore_index: int | None = None,
+                         labels=None, zero_division="warn") -> pd.DataFrame:
+    """Pixel accuracy and mean IoU in a one-row table.
+
+    Parameters are those of :func:`segmentation_iou`.
+
+    Returns
+    -------
+    DataFrame
+        ``N, n_classes, pixel_accuracy, mean_iou``: ``N`` pixels counted, ``n_classes``
+        classes reported, ``pixel_accuracy`` the share of pixels (background included)
+        whose predicted value equals the truth (valor's ``Accuracy``), ``mean_iou`` as
+        :func:`mean_iou`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pdmetrics.detection import segmentation_summary
+    >>> truth = np.array([[0, 0, 1], [0, 1, 1], [2, 2, 2]])
+    >>> pred = np.array([[0, 1, 1], [0, 1, 1], [2, 2, 0]])
+    >>> segmentation_summary(truth, pred, background=0).round(4)
+       N  n_classes  pixel_accuracy  mean_iou
+    0  9          2          0.7778    0.7083
+    """
+    table, accuracy, n_pixels = _class_table(truth, prediction, background, ignore_index, labels,
+                                             zero_division)
+    iou = table["iou"].to_numpy()
+    if n_pixels == 0:
+        warn_undefined("Pixel accuracy and mean IoU are undefined without pixels; returning NaN.",
+                       stacklevel=3)
+    value = float(np.nanmean(iou)) if iou.size and not np.isnan(iou).all() else np.nan
+    return result_table({"N": [n_pixels], "n_classes": [len(table)], "pixel_accuracy": [accuracy],
+                         "mean_iou": [value]}, integer_columns=("N", "n_classes"))

@@ -1,0 +1,347 @@
+"""Classification metrics: slow references, properties, valor-lite cross-check and bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import assert_close, assert_frame_unchanged
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import pdmetrics  # noqa: F401
+from pdmetrics.detection import (
+    binary_roc_auc,
+    classification_accuracy,
+    classification_confusion,
+    classification_errors,
+    classification_metrics,
+    classification_pr_curve,
+    classification_summary,
+    mean_roc_auc,
+    roc_auc,
+    roc_curve,
+)
+from pdmetrics.errors import ColumnNotFoundError, InvalidInputError, UndefinedMetricWarning
+
+LABELS = ["a", "b", "c", "d"]
+GRID = [0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0]  # coarse: forces ties
+THRESHOLDS = [0.0, 0.25, 0.5, 0.8]
+
+
+# --------------------------------------------------------------------------------------
+# random data and slow references written from valor's rules
+# --------------------------------------------------------------------------------------
+@st.composite
+def long_tables(draw, complete: bool = False, tied: bool = True):
+    n_datums = draw(st.integers(1, 7))
+    rows = []
+    for d in range(n_datums):
+        truth = draw(st.sampled_from(LABELS))
+        candidates = LABELS if complete else draw(
+            st.lists(st.sampled_from(LABELS), min_size=1, max_size=4, unique=True))
+        for label in candidates:
+            # untied: distinct scores, so hardmax has no tie to break by row order
+            score = draw(st.sampled_from(GRID)) if tied else draw(st.floats(0.001, 0.99)) + 1e-6 * len(rows)
+            rows.append((f"d{d}", truth, label, score))
+    return pd.DataFrame(rows, columns=["datum", "truth", "label", "score"])
+
+
+def _datums(frame):
+    out = []
+    for datum, rows in frame.groupby("datum", sort=False):
+        out.append((datum, rows["truth"].iloc[0], list(zip(rows["label"], rows["score"]))))
+    return out
+
+
+def _positive(rows, threshold, hardmax):
+    top = int(np.argmax([s for _, s in rows]))
+    return {label for i, (label, s) in enumerate(rows)
+            if s >= threshold and abs(s) > 1e-8 and (not hardmax or i == top)}
+
+
+def slow_counts(frame, threshold, hardmax):
+    counts = {label: dict(tp=0, fp=0, fn=0, tn=0) for label in sorted(set(frame.truth) | set(frame.label))}
+    for _, truth, rows in _datums(frame):
+        positive = _positive(rows, threshold, hardmax)
+        flagged = False
+        for label, _ in rows:
+            if label == truth:
+                counts[label]["tp"] += label in positive
+                flagged |= label not in positive
+            else:
+                counts[label]["fp"] += label in positive
+                counts[label]["tn"] += label not in positive
+                flagged |= label in positive
+        counts[truth]["fn"] += flagged
+    return counts
+
+
+def slow_auc(frame, label):
+    """P(score_pos > score_neg) + P(tie)/2 over datums; a missing row scores -inf."""
+    pos, neg = [], []
+    for _, truth, rows in _datums(frame):
+        score = dict(rows).get(label, -np.inf)
+        (pos if truth == label else neg).append(score)
+    if not pos or not neg:
+        return np.nan
+    wins = sum((p > q) + 0.5 * (p == q) for p in pos for q in neg)
+    return wins / (len(pos) * len(neg))
+
+
+# --------------------------------------------------------------------------------------
+# agreement with the slow references
+# --------------------------------------------------------------------------------------
+def _args(frame):
+    return frame["truth"], frame["label"], frame["score"], frame["datum"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(long_tables(), st.booleans())
+def test_counts_match_slow_reference(frame, hardmax):
+    table = classification_metrics(*_args(frame), score_thresholds=THRESHOLDS, hardmax=hardmax,
+                                   zero_division=0)
+    for threshold in THRESHOLDS:
+        expected = slow_counts(frame, threshold, hardmax)
+        got = table[table.score_threshold == threshold].set_index("label")
+        for label, counts in expected.items():
+            assert got.loc[label, ["tp", "fp", "fn", "tn"]].tolist() == list(counts.values())
+            p = counts["tp"] / (counts["tp"] + counts["fp"]) if counts["tp"] + counts["fp"] else 0.0
+            assert_close(got.loc[label, "precision"], p)
+        accuracy = classification_accuracy(*_args(frame), score_thresholds=[threshold], hardmax=hardmax)
+        n = frame["datum"].nunique()
+        assert_close(accuracy["accuracy"].iloc[0], sum(c["tp"] for c in expected.values()) / n)
+
+
+@settings(max_examples=40, deadline=None)
+@given(long_tables())
+def test_roc_auc_matches_slow_reference(frame):
+    table = roc_auc(*_args(frame), zero_division=np.nan).set_index("label")
+    for label in table.index:
+        assert_close(table.loc[label, "roc_auc"], slow_auc(frame, label), what=label)
+    curve = roc_curve(*_args(frame))
+    assert ((curve.fpr >= 0) & (curve.fpr <= 1) & (curve.tpr >= 0) & (curve.tpr <= 1)).all()
+
+
+@settings(max_examples=40, deadline=None)
+@given(long_tables(), st.booleans())
+def test_confusion_and_curves_match_slow_reference(frame, hardmax):
+    confusion = classification_confusion(*_args(frame), score_thresholds=THRESHOLDS, hardmax=hardmax)
+    curve = classification_pr_curve(*_args(frame), score_thresholds=THRESHOLDS, hardmax=hardmax,
+                                    zero_division=0)
+    errors = classification_errors(*_args(frame), score_thresholds=THRESHOLDS, hardmax=hardmax,
+                                   max_examples=2)
+    labels = sorted(set(frame.truth) | set(frame.label))
+    for threshold in THRESHOLDS:
+        cells = {(t, p): 0 for t in labels for p in labels}
+        unmatched = dict.fromkeys(labels, 0)
+        binary = {label: dict(tp=0, fp=0, fn=0, tn=0, fn_mis=0, fn_none=0) for label in labels}
+        examples = {}
+        for datum, truth, rows in _datums(frame):
+            positive = _positive(rows, threshold, hardmax)
+            for label in positive:
+                cells[(truth, label)] += 1
+            unmatched[truth] += not positive
+            for label in labels:
+                if label in positive:
+                    kind = "tp" if label == truth else "fp"
+                elif label == truth:
+                    kind = "fn_mis" if positive else "fn_none"
+                    binary[label]["fn"] += 1
+                else:
+                    kind = "tn"
+                binary[label][kind] += 1
+                examples.setdefault((label, kind), []).append(datum)
+        at = confusion[confusion.score_threshold == threshold]
+        got = {(t, p): c for t, p, c in zip(at.truth, at.prediction, at["count"]) if isinstance(p, str)}
+        assert got == cells
+        assert dict(zip(at.truth[at.prediction.isna()], at["count"][at.prediction.isna()])) == unmatched
+        at = curve[curve.score_threshold == threshold].set_index("label")
+        at_errors = errors[errors.score_threshold == threshold]
+        for label in labels:
+            b = binary[label]
+            assert at.loc[label, ["tp", "fp", "fn", "tn"]].tolist() == [b["tp"], b["fp"], b["fn"], b["tn"]]
+            rows = at_errors[at_errors.label == label]
+            assert rows["count"].tolist() == [b["tp"], b["fp"], b["fn_mis"], b["fn_none"]]
+            for (_, row), kind in zip(rows.iterrows(), ["tp", "fp", "fn_mis", "fn_none"]):
+                assert row["examples"] == examples.get((label, kind), [])[:2]
+
+
+# --------------------------------------------------------------------------------------
+# properties
+# --------------------------------------------------------------------------------------
+@settings(max_examples=30, deadline=None)
+@given(long_tables(tied=False), st.randoms(use_true_random=False))
+def test_row_order_does_not_matter(frame, random):
+    order = list(range(len(frame)))
+    random.shuffle(order)
+    shuffled = frame.iloc[order].reset_index(drop=True)
+    for kwargs in ({"table": "labels", "zero_division": 0}, {"table": "summary", "zero_division": 0},
+                   {"table": "confusion", "max_examples": 0}, {"table": "pr_curve", "zero_division": 0},
+                   {"table": "roc_curve"}):
+        a = frame.detection.classification(truth="truth", label="label", score="score", datum="datum",
+                                           **kwargs)
+        b = shuffled.detection.classification(truth="truth", label="label", score="score", datum="datum",
+                                              **kwargs)
+        pd.testing.assert_frame_equal(a, b)
+
+
+@settings(max_examples=30, deadline=None)
+@given(long_tables(complete=True))
+def test_bounds_and_identities(frame):
+    table = classification_metrics(*_args(frame), score_thresholds=THRESHOLDS, hardmax=True, zero_division=0)
+    for column in ("precision", "recall", "f1", "roc_auc"):
+        assert ((table[column] >= 0) & (table[column] <= 1)).all()
+    curve = classification_pr_curve(*_args(frame), score_thresholds=THRESHOLDS, zero_division=0)
+    n = frame["datum"].nunique()
+    assert (curve[["tp", "fp", "fn", "tn"]].sum(axis=1) == n).all()
+    # with hardmax at threshold 0 the positives are the datums' top labels: the confusion matrix
+    # holds one count per datum whose top score is not zero
+    confusion = classification_confusion(*_args(frame))
+    assert confusion["count"].sum() == n
+
+
+def test_perfect_classifier_scores_one():
+    truth = np.repeat(["x", "y", "z"], 3)
+    frame = pd.DataFrame({"truth": truth, "x": (truth == "x") * 0.9 + 0.05, "y": (truth == "y") * 0.9 + 0.05,
+                          "z": (truth == "z") * 0.9 + 0.05})
+    table = frame.detection.classification(truth="truth", score=["x", "y", "z"])
+    assert (table[["precision", "recall", "f1", "roc_auc"]] == 1.0).all().all()
+    summary = frame.detection.classification(truth="truth", score=["x", "y", "z"], table="summary")
+    assert summary["accuracy"].iloc[0] == 1.0
+
+
+def test_binary_roc_auc_matches_sklearn():
+    metrics = pytest.importorskip("sklearn.metrics")
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 500)
+    s = np.round(rng.random(500) + 0.3 * y, 1)  # many ties
+    assert_close(binary_roc_auc(y, s), metrics.roc_auc_score(y, s))
+    assert_close(binary_roc_auc(y.astype(bool), s), metrics.roc_auc_score(y, s))
+
+
+def test_random_data_matches_valor_lite():
+    valor = pytest.importorskip("valor_lite.classification")
+    rng = np.random.default_rng(7)
+    n, labels = 60, ["p", "q", "r", "s"]
+    scores = rng.dirichlet(np.ones(4), n)
+    truth = rng.choice(labels, n)
+    loader = valor.Loader.in_memory()
+    loader.add_data([valor.Classification(uid=str(i), groundtruth=truth[i], predictions=labels,
+                                          scores=scores[i].tolist()) for i in range(n)])
+    evaluator = loader.finalize()
+    frame = pd.DataFrame(scores, columns=labels).assign(truth=truth)
+    for hardmax in (True, False):
+        expected = evaluator.compute_precision_recall(score_thresholds=[0.1, 0.3, 0.6], hardmax=hardmax)
+        table = frame.detection.classification(truth="truth", score=labels, score_thresholds=[0.1, 0.3, 0.6],
+                                               hardmax=hardmax, zero_division=0)
+        table = table.set_index(["label", "score_threshold"])
+        for metric in expected[valor.metric.MetricType.Counts]:
+            key = (metric.parameters["label"], metric.parameters["score_threshold"])
+            assert table.loc[key, ["tp", "fp", "fn", "tn"]].tolist() == [metric.value[f] for f in
+                                                                        ("tp", "fp", "fn", "tn")]
+        for kind, column in ((valor.metric.MetricType.F1, "f1"), (valor.metric.MetricType.Recall, "recall")):
+            for metric in expected[kind]:
+                key = (metric.parameters["label"], metric.parameters["score_threshold"])
+                assert_close(table.loc[key, column], metric.value)
+    rocauc = evaluator.compute_rocauc()
+    table = frame.detection.classification(truth="truth", score=labels).set_index("label")
+    for metric in rocauc[valor.metric.MetricType.ROCAUC]:
+        assert_close(table.loc[metric.parameters["label"], "roc_auc"], metric.value)
+
+
+# --------------------------------------------------------------------------------------
+# edge cases and bad input
+# --------------------------------------------------------------------------------------
+def _frame():
+    return pd.DataFrame({"datum": [1, 1, 2, 2], "truth": ["cat", "cat", "dog", "dog"],
+                         "label": ["cat", "dog", "cat", "dog"], "score": [0.7, 0.3, 0.6, 0.4]})
+
+
+@pytest.mark.parametrize("table", ["labels", "summary", "roc_curve", "pr_curve", "errors", "confusion"])
+def test_accessor_tables_leave_frame_unchanged(table):
+    frame = _frame()
+    before = frame.copy()
+    out = frame.detection.classification(truth="truth", label="label", score="score", datum="datum",
+                                         table=table, zero_division=0)
+    assert_frame_unchanged(before, frame)
+    assert isinstance(out.index, pd.RangeIndex) and len(out) > 0
+
+
+def test_undefined_precision_warns_and_is_nan():
+    with pytest.warns(UndefinedMetricWarning, match="zero_division=0"):
+        table = classification_metrics(*_args(_frame()))
+    assert np.isnan(table.loc[table.label == "dog", "precision"]).all()
+
+
+def test_one_row_and_empty_input():
+    with pytest.warns(UndefinedMetricWarning):
+        table = classification_metrics(["a"], ["a"], [0.9], [1])
+    assert table[["tp", "fp", "fn", "tn"]].iloc[0].tolist() == [1, 0, 0, 0]
+    assert np.isnan(table["roc_auc"].iloc[0])
+    with pytest.warns(UndefinedMetricWarning):
+        empty = classification_accuracy([], [], [], [])
+    assert len(empty) == 1 and np.isnan(empty["accuracy"].iloc[0])
+    assert len(classification_metrics([], [], [], [])) == 0
+    with pytest.warns(UndefinedMetricWarning):
+        summary = classification_summary([], [], [], [])
+    assert summary["N"].tolist() == [0] and np.isnan(summary["accuracy"].iloc[0])
+    assert len(classification_confusion([], [], [], [])) == 0
+    assert len(roc_curve([], [], [], [])) == 0
+    with pytest.warns(UndefinedMetricWarning):
+        assert np.isnan(binary_roc_auc([1, 1], [0.3, 0.4]))
+    with pytest.warns(UndefinedMetricWarning):
+        assert np.isnan(mean_roc_auc(["a"], ["a"], [0.9], [1]))
+
+
+def test_bad_input_messages():
+    frame = _frame()
+    with pytest.raises(ColumnNotFoundError, match="truth='nope'"):
+        frame.detection.classification(truth="nope", label="label", score="score", datum="datum")
+    with pytest.raises(InvalidInputError, match="needs `datum=`"):
+        frame.detection.classification(truth="truth", label="label", score="score")
+    with pytest.raises(InvalidInputError, match="not a classification table"):
+        frame.detection.classification(truth="truth", label="label", score="score", datum="datum",
+                                       table="roc")
+    with pytest.raises(InvalidInputError, match="finite score"):
+        classification_metrics(frame.truth, frame.label, frame.score.where(frame.index != 1), frame.datum)
+    with pytest.raises(InvalidInputError, match="more than one truth"):
+        classification_metrics(["cat", "dog"], ["cat", "dog"], [0.5, 0.5], [1, 1])
+    with pytest.raises(InvalidInputError, match="rows for label"):
+        classification_metrics(["cat", "cat"], ["cat", "cat"], [0.5, 0.4], [1, 1])
+    with pytest.raises(InvalidInputError, match="mix strings and numbers"):
+        classification_metrics(["1", "1"], [1, 2], [0.5, 0.4], [1, 1])
+    with pytest.raises(InvalidInputError, match="missing value"):
+        classification_metrics(["a", None], ["a", "a"], [0.5, 0.4], [1, 2])
+    with pytest.raises(InvalidInputError, match="zero_division"):
+        classification_metrics(*_args(frame), zero_division="zero")
+    with pytest.raises(InvalidInputError, match="max_examples"):
+        classification_errors(*_args(frame), max_examples=-1)
+    with pytest.raises(InvalidInputError, match="score_thresholds"):
+        classification_metrics(*_args(frame), score_thresholds=[np.nan])
+    with pytest.raises(InvalidInputError, match="boolean"):
+        frame.assign(score=frame.score > 0.5).detection.classification(
+            truth="truth", label="label", score="score", datum="datum")
+
+
+def test_wide_missing_score_means_not_a_candidate():
+    wide = pd.DataFrame({"truth": ["a", "b"], "a": [0.8, np.nan], "b": [0.2, 0.9]})
+    long = pd.DataFrame({"datum": [0, 0, 1], "truth": ["a", "a", "b"], "label": ["a", "b", "b"],
+                         "score": [0.8, 0.2, 0.9]})
+    a = wide.detection.classification(truth="truth", score=["a", "b"], zero_division=0)
+    b = long.detection.classification(truth="truth", label="label", score="score", datum="datum",
+                                      zero_division=0)
+    pd.testing.assert_frame_equal(a, b)
+
+
+def test_errors_examples_and_confusion_examples():
+    frame = _frame()
+    errors = frame.detection.classification(truth="truth", label="label", score="score", datum="datum",
+                                            table="errors", score_thresholds=[0.5])
+    fp = errors[(errors.label == "cat") & (errors.outcome == "fp")]
+    assert fp["examples"].iloc[0] == [2]
+    confusion = frame.detection.classification(truth="truth", label="label", score="score", datum="datum",
+                                               table="confusion", max_examples=3)
+    row = confusion[(confusion.truth == "dog") & (confusion.prediction == "cat")]
+    assert row["count"].iloc[0] == 1 and row["examples"].iloc[0] == [2]
+    assert list(confusion.columns) == ["score_threshold", "truth", "prediction", "count", "examples"]
