@@ -44,8 +44,7 @@ def rsmtool_tables(frame: pd.DataFrame):
     from rsmtool.analyzer import Analyzer
 
     processed = frame.scoring.postprocess(system="raw", trim_min=1, trim_max=6)
-    data = processed.rename(columns={"raw_trim": "raw_trim", "raw_trim_round": "raw_trim_round"})
-    data = data[["sc1", "raw", "raw_trim", "raw_trim_round", "sc2"]]
+    data = processed[["sc1", "raw", "raw_trim", "raw_trim_round", "sc2"]]
     evaluation, _, consistency = Analyzer().compute_metrics(data, include_second_score=True)
     return evaluation, consistency
 
