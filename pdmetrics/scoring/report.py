@@ -213,7 +213,8 @@ def evaluation_report(frame: pd.DataFrame, *, human, system, second_human=None, 
     keep = rows.mask
     h1 = pd.Series(h[keep], name="sc1")
     systems = {name: pd.Series(values[keep], name=name) for name, values in scores.items()}
-    group_data = {g: frame[g].to_numpy(dtype=object)[keep] for g in groups}
+    # factorized once (a categorical), so every subgroup table and fit reuses the codes
+    group_data = {g: pd.Series(pd.Categorical(frame[g].to_numpy()[keep]), name=g) for g in groups}
     h2 = None
     if second_human is not None:
         h2 = numeric_values(frame[second_human], "second_human")[keep]
@@ -291,7 +292,7 @@ def _subgroup_tables(tables, files, group, labels, h1, h2, systems, trim, trim_r
         files[f"disattenuated_correlations_by_{group}"] = _rsmtool_group_order(
             corrected.set_index("group")[["corr_HM", "corr_HH", "sqrt_HH", "corr_disattenuated"]]
             .rename_axis(None))
-    metrics, estimates = score_fairness_tables(h1, systems[trim], pd.Series(labels, name=group))
+    metrics, estimates = score_fairness_tables(h1, systems[trim], labels)
     tables[f"fairness_metrics_by_{group}"] = metrics
     for name, value in rsmtool_fairness_tables(metrics, estimates, group).items():
         files[name] = value

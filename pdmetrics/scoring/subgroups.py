@@ -45,11 +45,10 @@ def _group_columns(groups) -> dict[str, pd.Series]:
 
 def _group_codes(series: pd.Series, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Sorted group labels of the used rows and each used row's code (missing -> "No info")."""
-    values = series.to_numpy(dtype=object)[mask]
-    missing = pd.isna(values)
+    values = series.reset_index(drop=True)[mask] if not mask.all() else series.reset_index(drop=True)
+    missing = values.isna()
     if missing.any():
-        values = values.copy()
-        values[missing] = MISSING_GROUP
+        values = values.astype(object).where(~missing, MISSING_GROUP)
     try:
         codes, labels = pd.factorize(values, sort=True)
     except TypeError:  # mixed types (e.g. numbers and "No info"): sort by their text
