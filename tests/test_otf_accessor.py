@@ -66,6 +66,10 @@ def test_weighted_score_errors(essays):
     holes = essays.assign(f1=essays["f1"].where(essays.index > 0))
     out = holes.scoring.weighted_score(features={"f1": 1, "f2": 1})
     assert np.isnan(out["Z"].iloc[0]) and out["Z"].iloc[1:].notna().all()
+    # the message counts complete rows, not all rows
+    sparse = essays.assign(f1=essays["f1"].where(essays.index == 0))
+    with pytest.raises(InvalidInputError, match=r"got 1 of 300 rows"):
+        sparse.scoring.weighted_score(features={"f1": 1, "f2": 1})
 
 
 def test_fit_pp_and_predict_chain(essays):
@@ -179,6 +183,18 @@ def test_simulate_essays_groups_and_effects():
     (dict(groups=["A"], group_effects={"C": 1}), "unknown"),
     (dict(group_effects={"A": 1}), "needs `groups=`"),
     (dict(score_sd=-1), "score_sd"),
+    (dict(n_features="x"), "n_features"),
+    (dict(n_features=2.5), "n_features"),
+    (dict(n_features=0), "n_features"),
+    (dict(n_raters="x"), "n_raters"),
+    (dict(n_raters=1.5), "n_raters"),
+    (dict(reliability_single="high"), "reliability_single"),
+    (dict(score_mean="a"), "score_mean"),
+    (dict(score_sd=float("nan")), "score_sd"),
+    (dict(score_range=(1,)), "score_range"),
+    (dict(score_range=(6, 1)), "score_range"),
+    (dict(feature_sds=-1.0), "feature_sds"),
+    (dict(feature_means=["a"] * 10), "feature_means"),
 ])
 def test_simulate_essays_rejects_bad_arguments(kwargs, match):
     kwargs.setdefault("n_essays", 10)

@@ -52,6 +52,13 @@ def _finite(value, argument: str) -> float:
     return number
 
 
+def _float_array(values, argument: str) -> np.ndarray:
+    try:
+        return np.array(values, dtype="float64")
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"`{argument}` must hold numbers only; got {values!r:.200}.") from None
+
+
 def _parse_weights(weights) -> tuple[tuple, np.ndarray]:
     if isinstance(weights, pd.Series):
         weights = weights.to_dict()
@@ -64,7 +71,7 @@ def _parse_weights(weights) -> tuple[tuple, np.ndarray]:
     total = values.sum()
     if not total > 1e-12 * max(1.0, np.abs(values).sum()):
         raise InvalidInputError(
-            f"The weights sum to {total!r}; relative weights are the weights divided by their sum, "
+            f"The weights sum to {float(total)!r}; relative weights are the weights divided by their sum, "
             "so the sum must be positive. Pass positive weights (e.g. percentages).")
     return features, values / total
 
@@ -80,7 +87,7 @@ def _parse_vector(values, features: tuple, argument: str) -> np.ndarray:
         return np.array([_finite(values[f], f"{argument}[{f!r}]") for f in features], dtype="float64")
     if np.ndim(values) == 0:
         return np.full(len(features), _finite(values, argument))
-    array = np.asarray(values, dtype="float64").reshape(-1)
+    array = _float_array(values, argument).reshape(-1)
     if array.size != len(features) or not np.isfinite(array).all():
         raise InvalidInputError(f"`{argument}=` must give one finite number per feature "
                                 f"({len(features)}: {list(features)!r}); got {values!r}.")
@@ -102,7 +109,7 @@ def _parse_corr(intercorrelations, features: tuple) -> np.ndarray | None:
         matrix = np.full((p, p), r)
         np.fill_diagonal(matrix, 1.0)
     else:
-        matrix = np.array(intercorrelations, dtype="float64")
+        matrix = _float_array(intercorrelations, "intercorrelations")
     if matrix.shape != (p, p):
         raise InvalidInputError(f"`intercorrelations=` must be a number or a {p}x{p} matrix "
                                 f"(features {list(features)!r}); got shape {matrix.shape}.")
@@ -148,7 +155,7 @@ def weighted_score_sd(weights, intercorrelations) -> float:
         features = tuple(weights)
         w = np.array([_finite(weights[f], f"weights[{f!r}]") for f in features], dtype="float64")
     else:
-        w = np.asarray(weights, dtype="float64").reshape(-1)
+        w = _float_array(weights, "weights").reshape(-1)
         features = tuple(range(w.size))
         if not np.isfinite(w).all():
             raise InvalidInputError("`weights` must be finite numbers.")
@@ -297,13 +304,15 @@ def relative_influence(features, composite) -> pd.DataFrame:
         names = list(features.columns)
         x = _feature_matrix(features, names)
     else:
-        x = np.array(features, dtype="float64")
+        x = _float_array(features, "features")
         if x.ndim != 2:
             raise InvalidInputError("`features` must be two-dimensional (rows x features); got shape "
                                     f"{x.shape}.")
         names = list(range(x.shape[1]))
-    y = np.asarray(composite.to_numpy(dtype="float64", na_value=np.nan) if isinstance(composite, pd.Series)
-                   else composite, dtype="float64").reshape(-1)
+    if isinstance(composite, pd.Series):
+        y = numeric_values(composite, "composite")
+    else:
+        y = _float_array(composite, "composite").reshape(-1)
     if y.size != x.shape[0]:
         raise InvalidInputError(f"`composite` has {y.size} values but `features` has {x.shape[0]} rows.")
     keep = np.isfinite(x).all(axis=1) & np.isfinite(y)
@@ -392,15 +401,25 @@ class LinearScoringModel:
         s = _parse_vector(sds, features, "sds")
         if not np.all(s > 0):
             bad = features[int(np.argmin(s > 0))]
-            raise InvalidInputError(f"`sds[{bad!r}]` is {s[features.index(bad)]!r}; feature SDs must be "
-                                    "positive (a constant feature cannot be standardized).")
+            raise InvalidInputError(f"`sds[{bad!r}]` is {float(s[features.index(bad)])!r}; feature SDs "
+                                    "must be positive (a constant feature cannot be standardized).")
         corr = _parse_corr(intercorrelations, features)
+        if corr is not None and np.linalg.eigvalsh(corr).min() < -1e-10:
+            raise InvalidInputError("`intercorrelations=` is not a valid correlation matrix: it is not "
+                                    "positive semi-definite (no set of features has these correlations). "
+                                    "Use a correlation matrix estimated from data, e.g. "
+                                    "`df[features].corr()`.")
         for array in (w, m, s):
             array.flags.writeable = False
         self._features, self._weights, self._means, self._sds, self._corr = features, w, m, s, corr
         self._z_mean = _finite(z_mean, "z_mean")
         if z_sd is None:
             z_sd = self.implied_z_sd
+            if z_sd is not None and not z_sd > 1e-12:
+                raise InvalidInputError(
+                    "The weights and `intercorrelations=` imply that every essay has the same standardized "
+                    "weighted score (SD of Z is 0), so scores cannot be scaled. Check the correlations "
+                    "(perfectly correlated features whose weights cancel), or pass `z_sd=`.")
         elif not _finite(z_sd, "z_sd") > 0:
             raise InvalidInputError(f"`z_sd={z_sd!r}` must be positive.")
         self._z_sd = None if z_sd is None or np.isnan(z_sd) else float(z_sd)
@@ -568,10 +587,10 @@ class LinearScoringModel:
         """
         self._require_scaled()
         if np.ndim(z) == 0:
-            return float(self.slope * float(z) + self.intercept)
+            return float(self.slope * _finite(z, "z") + self.intercept)
         if isinstance(z, pd.Series):
-            return z * self.slope + self.intercept
-        return np.asarray(z, dtype="float64") * self.slope + self.intercept
+            return pd.Series(numeric_values(z, "z") * self.slope + self.intercept, index=z.index, name=z.name)
+        return _float_array(z, "z") * self.slope + self.intercept
 
     def predict(self, frame: pd.DataFrame, *, name: str = "e_score",
                 z_name: str | None = None) -> pd.DataFrame:
@@ -628,7 +647,7 @@ class LinearScoringModel:
         ------
         InvalidInputError
             With fewer than two complete rows, or when every essay has the same
-            standardized score.
+            standardized score or the same human score.
         """
         z = self._z(frame)
         h = _human_mean(frame, human)
@@ -640,8 +659,14 @@ class LinearScoringModel:
             raise InvalidInputError("Every essay of the scaling sample has the same standardized weighted "
                                     "score, so its SD is 0 and the scaling is undefined. Use essays that "
                                     "differ in quality.")
+        h_sd = float(np.std(h, ddof=1))
+        if not h_sd > 1e-12 * max(1.0, float(np.abs(h).max())):
+            raise InvalidInputError(f"Every essay of the scaling sample has the same human score "
+                                    f"({float(h[0])!r}), so the human SD is 0 and every scaled score would "
+                                    "equal it. Use essays that differ in quality (or set the scale with "
+                                    "`adjust(mean=, sd=)`).")
         return self.replace(z_mean=float(np.mean(z)), z_sd=z_sd, scale_mean=float(np.mean(h)),
-                            scale_sd=float(np.std(h, ddof=1)))
+                            scale_sd=h_sd)
 
     def adjust(self, *, mean: float | None = None, sd: float | None = None, mean_shift: float = 0.0,
                sd_factor: float = 1.0) -> LinearScoringModel:
@@ -708,8 +733,8 @@ class LinearScoringModel:
         Raises
         ------
         InvalidInputError
-            With fewer rows than features plus two, a constant or collinear feature, or
-            OLS weights summing to a non-positive number.
+            With fewer rows than features plus two, a constant or collinear feature,
+            human scores that are all equal, or OLS weights summing to a non-positive number.
         """
         names = require_columns(frame, "features", as_list(features, "features"))
         x = _feature_matrix(frame, names)
@@ -724,11 +749,18 @@ class LinearScoringModel:
             bad = names[int(np.argmin(sds > 0))]
             raise InvalidInputError(f"Feature {bad!r} is constant in the training sample; drop it from "
                                     "`features=`.")
+        if not stats.sd_y > 0:
+            raise InvalidInputError("The human scores of the training sample are all equal (SD 0): no OLS "
+                                    "weights can be estimated and every scaled score would be the same. "
+                                    "Use essays that differ in quality.")
         if weights is None:
-            if not stats.sd_y > 0:
-                raise InvalidInputError("The human scores of the training sample are all equal: no weights "
-                                        "can be estimated. Pass fixed `weights=` or more varied essays.")
-            weights = dict(zip(names, stats.std_betas()))
+            betas = stats.std_betas()
+            if not betas.sum() > 1e-12 * np.abs(betas).sum():
+                raise InvalidInputError(
+                    f"The OLS weights of the features {names!r} sum to {float(betas.sum()):.4g}, so they "
+                    "cannot be made relative (divided by their sum). The features mostly predict the human "
+                    "score negatively: reverse the sign of such features or pass fixed `weights=`.")
+            weights = dict(zip(names, betas))
         else:
             if isinstance(weights, pd.Series):
                 weights = weights.to_dict()
