@@ -58,6 +58,10 @@ def test_ep_pp_ratio_two_raters_about_4_5():
     ratio = ep_pp_sample_size_ratio(2)
     assert round(math.sqrt(ratio), 1) == 2.1          # "sigma_H is more than two times (2.1) larger"
     assert abs(ratio - 4.5) < 0.1                      # "a random sample 4.5 times larger" (exact: 4.56)
+    assert_close(ratio, 1.64 / 0.36)                   # (1 + rho_SS) / (1 + rho_SS - 2 rho_SE^2)
+    # the printed 4.5 is 4.56 cut to one decimal (documented): not 2.1^2 = 4.41, and not the
+    # 4.43 that rounding rho_HE to .88 first would give
+    assert math.floor(ratio * 10) / 10 == 4.5 and round(ratio, 1) == 4.6
 
 
 def test_ep_pp_ratio_five_raters_about_10():

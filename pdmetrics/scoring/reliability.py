@@ -277,9 +277,11 @@ def ep_pp_sample_size_ratio(k, rho_single=0.80, reliability_single=0.64):
 
     Notes
     -----
-    The paper quotes "about 4.5" for two raters and "more than 10 (3.2 squared)" for five.
-    The exact values are 4.56 and 9.89; the paper's 3.2 and 10.3 come from first rounding
-    :math:`\rho_{HE}` to two decimals (0.95 for five raters): ``1 / (1 - 0.95**2) = 10.26``.
+    The paper quotes "4.5 times (2.1 squared)" for two raters and "more than 10 (3.2
+    squared)" for five. The exact values are 4.56 (square root 2.13) and 9.89 (square root
+    3.14). The paper's 4.5 is 4.56 cut to one decimal (rounded it is 4.6); its 3.2 and
+    "more than 10" come from first rounding :math:`\rho_{HE}` to two decimals (0.95 for
+    five raters): ``1 / (1 - 0.95**2) = 10.26``.
 
     Examples
     --------
