@@ -70,9 +70,11 @@ def test_weighted_score_sd_equation_1():
     assert_close(weighted_score_sd({"a": 1.0}, 0.3), 1.0)
 
 
-def test_weighted_score_sd_not_psd_warns():
-    with pytest.warns(UndefinedMetricWarning, match="positive semi-definite"):
-        assert np.isnan(weighted_score_sd([1, 1, 1], -0.9))
+def test_weighted_score_sd_not_psd_raises():
+    with pytest.raises(InvalidInputError, match="positive semi-definite"):
+        weighted_score_sd([1, 1, 1], -0.9)                               # variance would be negative
+    with pytest.raises(InvalidInputError, match="positive semi-definite"):
+        weighted_score_sd([1, 1, 1], [[1, 0.9, 0.9], [0.9, 1, -0.9], [0.9, -0.9, 1]])  # or positive
 
 
 def test_implied_sd_equals_sample_sd_of_z(essays):

@@ -122,6 +122,14 @@ def _parse_corr(intercorrelations, features: tuple) -> np.ndarray | None:
     return matrix
 
 
+def _require_psd(matrix: np.ndarray) -> None:
+    if np.linalg.eigvalsh(matrix).min() < -1e-10:
+        raise InvalidInputError("`intercorrelations=` is not a valid correlation matrix: it is not "
+                                "positive semi-definite (no set of features has these correlations). "
+                                "Use a correlation matrix estimated from data, e.g. "
+                                "`df[features].corr()`.")
+
+
 def weighted_score_sd(weights, intercorrelations) -> float:
     r"""SD of a weighted sum of standardized features (Equation 1).
 
@@ -138,8 +146,14 @@ def weighted_score_sd(weights, intercorrelations) -> float:
     Returns
     -------
     float
-        The SD; NaN (with a warning) when ``R`` is not positive semi-definite and the
-        variance comes out negative.
+        The SD.
+
+    Raises
+    ------
+    InvalidInputError
+        When ``R`` is not a correlation matrix: not symmetric, not ones on the diagonal,
+        values outside [-1, 1], or not positive semi-definite (no features can have these
+        correlations, and the "variance" may come out negative).
 
     Examples
     --------
@@ -160,12 +174,8 @@ def weighted_score_sd(weights, intercorrelations) -> float:
         if not np.isfinite(w).all():
             raise InvalidInputError("`weights` must be finite numbers.")
     matrix = _parse_corr(intercorrelations, features)
-    variance = float(w @ matrix @ w)
-    if variance < -1e-12:
-        warn_undefined("The weighted-score variance is negative: `intercorrelations` is not a valid "
-                       "(positive semi-definite) correlation matrix; returning NaN.")
-        return float("nan")
-    return float(np.sqrt(max(variance, 0.0)))
+    _require_psd(matrix)
+    return float(np.sqrt(max(float(w @ matrix @ w), 0.0)))
 
 
 # --------------------------------------------------------------------------------------
@@ -404,11 +414,8 @@ class LinearScoringModel:
             raise InvalidInputError(f"`sds[{bad!r}]` is {float(s[features.index(bad)])!r}; feature SDs "
                                     "must be positive (a constant feature cannot be standardized).")
         corr = _parse_corr(intercorrelations, features)
-        if corr is not None and np.linalg.eigvalsh(corr).min() < -1e-10:
-            raise InvalidInputError("`intercorrelations=` is not a valid correlation matrix: it is not "
-                                    "positive semi-definite (no set of features has these correlations). "
-                                    "Use a correlation matrix estimated from data, e.g. "
-                                    "`df[features].corr()`.")
+        if corr is not None:
+            _require_psd(corr)
         for array in (w, m, s):
             array.flags.writeable = False
         self._features, self._weights, self._means, self._sds, self._corr = features, w, m, s, corr
