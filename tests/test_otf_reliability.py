@@ -190,6 +190,13 @@ def test_standard_error_agrees_with_simulated_scaling_samples():
     lambda: ep_pp_sample_size_ratio([1, 0]),
     lambda: scaling_precision_table(sigma_h=[1, 2]),
     lambda: rating_sd(-1, 0.5, 2),
+    lambda: rating_sd(np.inf, 0.5, 2),
+    lambda: scaling_standard_error(10, 2, sigma_h=np.inf),
+    lambda: spearman_brown([0.5, 0.6], [1, 2, 3]),                # shapes that do not broadcast
+    lambda: attenuated_correlation(0.8, [0.64, 0.7], [1, 2, 3]),
+    lambda: rating_sd(1.0, [0.6, 0.7], [1, 2, 3]),
+    lambda: scaling_standard_error([10, 20], [1, 2, 3]),
+    lambda: ep_pp_sample_size_ratio([1, 2, 3], [0.7, 0.8]),
 ])
 def test_bad_input_raises_invalid_input(call):
     with pytest.raises(InvalidInputError):
@@ -199,3 +206,7 @@ def test_bad_input_raises_invalid_input(call):
 def test_error_message_names_argument_and_value():
     with pytest.raises(InvalidInputError, match=r"reliability.*1\.2"):
         spearman_brown(1.2, 2)
+    with pytest.raises(InvalidInputError, match=r"got 0\.0\.$"):        # a plain number, not np.float64(...)
+        scaling_standard_error(0, 5)
+    with pytest.raises(InvalidInputError, match=r"n \(2,\), k \(3,\)"):
+        scaling_standard_error([10, 20], [1, 2, 3])
