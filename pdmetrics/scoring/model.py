@@ -578,6 +578,14 @@ class LinearScoringModel:
         -------
         pandas.Series
             Aligned with ``frame.index``, named ``name``.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from pdmetrics.scoring import LinearScoringModel
+        >>> m = LinearScoringModel({"A": 70, "B": 30}, means={"A": 100, "B": 0.3}, sds={"A": 10, "B": 0.1})
+        >>> m.standardized_scores(pd.DataFrame({"A": [110.0, 90.0], "B": [0.35, 0.30]})).round(2).tolist()
+        [0.85, -0.7]
         """
         return pd.Series(self._z(frame), index=frame.index, name=name)
 
@@ -618,6 +626,17 @@ class LinearScoringModel:
             A new frame (the input is not modified; a column of the same name is
             replaced), so the result chains into ``.scoring.postprocess`` and
             ``.scoring.evaluate``. Rows with a missing feature get NaN.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from pdmetrics.scoring import LinearScoringModel
+        >>> m = LinearScoringModel({"A": 70, "B": 30}, means={"A": 100, "B": 0.3}, sds={"A": 10, "B": 0.1},
+        ...                        intercorrelations=0.5, scale_mean=3.5, scale_sd=1.2)
+        >>> m.predict(pd.DataFrame({"A": [110.0, 90.0], "B": [0.35, 0.30]}), z_name="Z").round(2)
+               A     B     Z  e_score
+        0  110.0  0.35  0.85     4.65
+        1   90.0  0.30 -0.70     2.55
         """
         self._require_scaled()
         z = self._z(frame)
@@ -655,6 +674,19 @@ class LinearScoringModel:
         InvalidInputError
             With fewer than two complete rows, or when every essay has the same
             standardized score or the same human score.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from pdmetrics.scoring import LinearScoringModel
+        >>> prior = LinearScoringModel({"A": 70, "B": 30}, means={"A": 100, "B": 0.3},
+        ...                            sds={"A": 10, "B": 0.1})
+        >>> bench = pd.DataFrame({"A": [95, 110, 102, 120], "B": [0.2, 0.35, 0.3, 0.5], "h": [2, 4, 3, 6]})
+        >>> pp = prior.fit_scaling(bench, human="h")
+        >>> round(pp.z_mean, 3), round(pp.z_sd, 3), round(pp.scale_mean, 3), round(pp.scale_sd, 3)
+        (0.585, 1.125, 3.75, 1.708)
+        >>> pp.predict(bench)["e_score"].round(2).tolist()
+        [1.87, 4.15, 3.07, 5.9]
         """
         z = self._z(frame)
         h = _human_mean(frame, human)
@@ -742,6 +774,15 @@ class LinearScoringModel:
         InvalidInputError
             With fewer rows than features plus two, a constant or collinear feature,
             human scores that are all equal, or OLS weights summing to a non-positive number.
+
+        Examples
+        --------
+        >>> from pdmetrics.datasets import simulate_essays
+        >>> from pdmetrics.scoring import LinearScoringModel
+        >>> train = simulate_essays(1000, n_features=2, true_weights=[0.7, 0.3], seed=3)
+        >>> ep = LinearScoringModel.fit_ep(train, features=["f1", "f2"], human=["h1", "h2"])
+        >>> ep.weights.round(2).tolist(), round(ep.z_mean, 2), round(ep.scale_mean, 2)
+        ([0.69, 0.31], 0.0, 3.49)
         """
         names = require_columns(frame, "features", as_list(features, "features"))
         x = _feature_matrix(frame, names)
@@ -790,6 +831,20 @@ class LinearScoringModel:
         pandas.DataFrame
             ``feature, weight, std_beta, influence, influence_ratio`` where
             ``influence_ratio = influence / weight``.
+
+        Examples
+        --------
+        Feature ``f1`` standardized with an assumed SD of 0.5 while its actual SD is 1:
+        it gets about twice the influence of ``f2`` despite equal weights.
+
+        >>> from pdmetrics.datasets import simulate_essays
+        >>> from pdmetrics.scoring import LinearScoringModel
+        >>> essays = simulate_essays(1000, n_features=2, seed=0)
+        >>> wrong = LinearScoringModel({"f1": 1, "f2": 1}, means=0, sds=[0.5, 1.0])
+        >>> wrong.relative_influence(essays).round(2)
+          feature  weight  std_beta  influence  influence_ratio
+        0      f1     0.5      0.80       0.67             1.34
+        1      f2     0.5      0.39       0.33             0.66
         """
         x = _feature_matrix(frame, self._features)
         table = relative_influence(x, ((x - self._means) / self._sds) @ self._weights)
