@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from pdmetrics._validation import finite_number
 from pdmetrics.errors import InvalidInputError
 
 __all__ = ["simulate_essays", "simulate_scores"]
@@ -71,16 +72,6 @@ def simulate_scores(n: int = 2000, *, seed: int = 0, double_scored: float = 0.5,
     raw = proficiency + rng.normal(0, 0.5, n) + np.where(group == "Arabic", 0.2, 0.0)
     return pd.DataFrame({"id": [f"R{i:06d}" for i in range(1, n + 1)], "L1": group,
                          "sc1": sc1, "sc2": sc2, "raw": raw})
-
-
-def _number(value, argument: str) -> float:
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise InvalidInputError(f"`{argument}={value!r}` must be a number.") from None
-    if not np.isfinite(number):
-        raise InvalidInputError(f"`{argument}={value!r}` must be a finite number.")
-    return number
 
 
 def _count(value, argument: str, minimum: int) -> int:
@@ -234,17 +225,17 @@ def simulate_essays(n_essays: int = 500, *, n_features: int = 10, feature_names:
     if reserved & set(names):
         raise InvalidInputError(f"Feature names {sorted(reserved & set(names))!r} clash with the output "
                                 "columns essay/group/true_score/h1..hk; rename them.")
-    if not 0.0 <= _number(reliability_single, "reliability_single") <= 1.0:
+    if not 0.0 <= finite_number(reliability_single, "reliability_single") <= 1.0:
         raise InvalidInputError(f"`reliability_single={reliability_single!r}` must lie between 0 and 1.")
-    if not -1.0 <= _number(true_score_corr, "true_score_corr") <= 1.0:
+    if not -1.0 <= finite_number(true_score_corr, "true_score_corr") <= 1.0:
         raise InvalidInputError(f"`true_score_corr={true_score_corr!r}` must lie between -1 and 1.")
-    score_mean = _number(score_mean, "score_mean")
-    if not _number(score_sd, "score_sd") >= 0:
+    score_mean = finite_number(score_mean, "score_mean")
+    if not finite_number(score_sd, "score_sd") >= 0:
         raise InvalidInputError(f"`score_sd={score_sd!r}` must be non-negative.")
     score_sd = float(score_sd)
     if score_range is not None:
         try:
-            low, high = (_number(v, "score_range") for v in score_range)
+            low, high = (finite_number(v, "score_range") for v in score_range)
         except (TypeError, ValueError):
             raise InvalidInputError(f"`score_range={score_range!r}` must be a pair (lowest, highest) "
                                     "or None.") from None

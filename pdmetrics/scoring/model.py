@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._tables import result_table
-from pdmetrics._validation import as_list, numeric_values, require_columns, warn_undefined
+from pdmetrics._validation import as_list, finite_number, numeric_values, require_columns, warn_undefined
 from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
 
 __all__ = ["LinearScoringModel", "weighted_score_sd", "relative_influence"]
@@ -42,16 +42,6 @@ __all__ = ["LinearScoringModel", "weighted_score_sd", "relative_influence"]
 # --------------------------------------------------------------------------------------
 # parameter parsing
 # --------------------------------------------------------------------------------------
-def _finite(value, argument: str) -> float:
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise InvalidInputError(f"`{argument}={value!r}` must be a number.") from None
-    if not np.isfinite(number):
-        raise InvalidInputError(f"`{argument}={value!r}` must be a finite number.")
-    return number
-
-
 def _float_array(values, argument: str) -> np.ndarray:
     try:
         return np.array(values, dtype="float64")
@@ -67,7 +57,7 @@ def _parse_weights(weights) -> tuple[tuple, np.ndarray]:
             f"`weights={weights!r}` must be a non-empty mapping of feature column -> weight, "
             "e.g. {'grammar': 0.3, 'organization': 0.7}.")
     features = tuple(weights)
-    values = np.array([_finite(weights[f], f"weights[{f!r}]") for f in features], dtype="float64")
+    values = np.array([finite_number(weights[f], f"weights[{f!r}]") for f in features], dtype="float64")
     total = values.sum()
     if not total > 1e-12 * max(1.0, np.abs(values).sum()):
         raise InvalidInputError(
@@ -84,9 +74,9 @@ def _parse_vector(values, features: tuple, argument: str) -> np.ndarray:
         if missing:
             raise InvalidInputError(f"`{argument}=` has no value for feature(s) {missing!r}; give one "
                                     f"for every weighted feature {list(features)!r}.")
-        return np.array([_finite(values[f], f"{argument}[{f!r}]") for f in features], dtype="float64")
+        return np.array([finite_number(values[f], f"{argument}[{f!r}]") for f in features], dtype="float64")
     if np.ndim(values) == 0:
-        return np.full(len(features), _finite(values, argument))
+        return np.full(len(features), finite_number(values, argument))
     array = _float_array(values, argument).reshape(-1)
     if array.size != len(features) or not np.isfinite(array).all():
         raise InvalidInputError(f"`{argument}=` must give one finite number per feature "
@@ -105,7 +95,7 @@ def _parse_corr(intercorrelations, features: tuple) -> np.ndarray | None:
             raise InvalidInputError(f"`intercorrelations=` has no row/column for feature(s) {missing!r}.")
         matrix = intercorrelations.loc[list(features), list(features)].to_numpy(dtype="float64", copy=True)
     elif np.ndim(intercorrelations) == 0:
-        r = _finite(intercorrelations, "intercorrelations")
+        r = finite_number(intercorrelations, "intercorrelations")
         matrix = np.full((p, p), r)
         np.fill_diagonal(matrix, 1.0)
     else:
@@ -167,7 +157,7 @@ def weighted_score_sd(weights, intercorrelations) -> float:
         weights = weights.to_dict()
     if isinstance(weights, Mapping):
         features = tuple(weights)
-        w = np.array([_finite(weights[f], f"weights[{f!r}]") for f in features], dtype="float64")
+        w = np.array([finite_number(weights[f], f"weights[{f!r}]") for f in features], dtype="float64")
     else:
         w = _float_array(weights, "weights").reshape(-1)
         features = tuple(range(w.size))
@@ -419,7 +409,7 @@ class LinearScoringModel:
         for array in (w, m, s):
             array.flags.writeable = False
         self._features, self._weights, self._means, self._sds, self._corr = features, w, m, s, corr
-        self._z_mean = _finite(z_mean, "z_mean")
+        self._z_mean = finite_number(z_mean, "z_mean")
         if z_sd is None:
             z_sd = self.implied_z_sd
             if z_sd is not None and not z_sd > 1e-12:
@@ -427,13 +417,13 @@ class LinearScoringModel:
                     "The weights and `intercorrelations=` imply that every essay has the same standardized "
                     "weighted score (SD of Z is 0), so scores cannot be scaled. Check the correlations "
                     "(perfectly correlated features whose weights cancel), or pass `z_sd=`.")
-        elif not _finite(z_sd, "z_sd") > 0:
+        elif not finite_number(z_sd, "z_sd") > 0:
             raise InvalidInputError(f"`z_sd={z_sd!r}` must be positive.")
         self._z_sd = None if z_sd is None or np.isnan(z_sd) else float(z_sd)
         if (scale_mean is None) != (scale_sd is None):
             raise InvalidInputError("Give both `scale_mean=` and `scale_sd=` (the human scale), or neither.")
-        self._scale_mean = None if scale_mean is None else _finite(scale_mean, "scale_mean")
-        self._scale_sd = None if scale_sd is None else _finite(scale_sd, "scale_sd")
+        self._scale_mean = None if scale_mean is None else finite_number(scale_mean, "scale_mean")
+        self._scale_sd = None if scale_sd is None else finite_number(scale_sd, "scale_sd")
         if self._scale_sd is not None and self._scale_sd < 0:
             raise InvalidInputError(f"`scale_sd={scale_sd!r}` must be non-negative.")
 
@@ -602,7 +592,7 @@ class LinearScoringModel:
         """
         self._require_scaled()
         if np.ndim(z) == 0:
-            return float(self.slope * _finite(z, "z") + self.intercept)
+            return float(self.slope * finite_number(z, "z") + self.intercept)
         if isinstance(z, pd.Series):
             return pd.Series(numeric_values(z, "z") * self.slope + self.intercept, index=z.index, name=z.name)
         return _float_array(z, "z") * self.slope + self.intercept
@@ -730,11 +720,11 @@ class LinearScoringModel:
             sd = self._scale_sd
         if mean is None or sd is None:
             raise InvalidInputError("The model has no score scale yet: pass both `mean=` and `sd=`.")
-        factor = _finite(sd_factor, "sd_factor")
+        factor = finite_number(sd_factor, "sd_factor")
         if factor < 0:
             raise InvalidInputError(f"`sd_factor={sd_factor!r}` must be non-negative.")
-        return self.replace(scale_mean=_finite(mean, "mean") + _finite(mean_shift, "mean_shift"),
-                            scale_sd=_finite(sd, "sd") * factor)
+        return self.replace(scale_mean=finite_number(mean, "mean") + finite_number(mean_shift, "mean_shift"),
+                            scale_sd=finite_number(sd, "sd") * factor)
 
     @classmethod
     def fit_ep(cls, frame: pd.DataFrame, *, features, human, weights=None) -> LinearScoringModel:
