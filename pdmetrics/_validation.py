@@ -126,3 +126,14 @@ def paired_arrays(first, second, names: tuple[str, str]) -> tuple[np.ndarray, np
 def warn_undefined(message: str, stacklevel: int = 3) -> None:
     """Emit an :class:`UndefinedMetricWarning`."""
     warnings.warn(message, UndefinedMetricWarning, stacklevel=stacklevel)
+
+
+def finite_number(value, argument: str) -> float:
+    """A scalar argument as a Python float; InvalidInputError naming it unless it is a finite number."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"`{argument}={value!r}` must be a number.") from None
+    if not np.isfinite(number):
+        raise InvalidInputError(f"`{argument}={value!r}` must be a finite number.")
+    return number

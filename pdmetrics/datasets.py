@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from pdmetrics._validation import finite_number
 from pdmetrics.errors import InvalidInputError
 
 __all__ = ["simulate_essays", "simulate_scores"]
@@ -73,8 +74,22 @@ def simulate_scores(n: int = 2000, *, seed: int = 0, double_scored: float = 0.5,
                          "sc1": sc1, "sc2": sc2, "raw": raw})
 
 
+def _count(value, argument: str, minimum: int) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError, OverflowError):
+        number = None
+    if number is None or number != value or number < minimum:
+        raise InvalidInputError(f"`{argument}={value!r}` must be an integer of at least {minimum}.")
+    return number
+
+
 def _per_feature(value, p: int, argument: str) -> np.ndarray:
-    array = np.asarray(value, dtype="float64")
+    try:
+        array = np.asarray(value, dtype="float64")
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"`{argument}=` must be one number or {p} of them (one per feature); "
+                                f"got {value!r}.") from None
     if array.ndim == 0:
         array = np.full(p, float(array))
     array = array.reshape(-1)
@@ -198,26 +213,40 @@ def simulate_essays(n_essays: int = 500, *, n_features: int = 10, feature_names:
         raise InvalidInputError(f"`n_essays={n_essays!r}` must be a non-negative integer.") from None
     if n < 0 or n != n_essays:
         raise InvalidInputError(f"`n_essays={n_essays!r}` must be a non-negative integer.")
-    names = [f"f{i + 1}" for i in range(int(n_features))] if feature_names is None else list(feature_names)
+    if feature_names is None:
+        names = [f"f{i + 1}" for i in range(_count(n_features, "n_features", 1))]
+    else:
+        names = list(feature_names)
     p = len(names)
     if p < 1 or len(set(names)) != p:
         raise InvalidInputError(f"Need at least one feature with distinct names; got {names!r}.")
-    reserved = {"essay", "group", "true_score"} | {f"h{j + 1}" for j in range(max(int(n_raters), 0))}
+    k = _count(n_raters, "n_raters", 1)
+    reserved = {"essay", "group", "true_score"} | {f"h{j + 1}" for j in range(k)}
     if reserved & set(names):
         raise InvalidInputError(f"Feature names {sorted(reserved & set(names))!r} clash with the output "
                                 "columns essay/group/true_score/h1..hk; rename them.")
-    k = int(n_raters)
-    if k < 1 or k != n_raters:
-        raise InvalidInputError(f"`n_raters={n_raters!r}` must be a positive integer.")
-    if not 0.0 <= float(reliability_single) <= 1.0:
+    if not 0.0 <= finite_number(reliability_single, "reliability_single") <= 1.0:
         raise InvalidInputError(f"`reliability_single={reliability_single!r}` must lie between 0 and 1.")
-    if not -1.0 <= float(true_score_corr) <= 1.0:
+    if not -1.0 <= finite_number(true_score_corr, "true_score_corr") <= 1.0:
         raise InvalidInputError(f"`true_score_corr={true_score_corr!r}` must lie between -1 and 1.")
-    if not float(score_sd) >= 0:
+    score_mean = finite_number(score_mean, "score_mean")
+    if not finite_number(score_sd, "score_sd") >= 0:
         raise InvalidInputError(f"`score_sd={score_sd!r}` must be non-negative.")
+    score_sd = float(score_sd)
+    if score_range is not None:
+        try:
+            low, high = (finite_number(v, "score_range") for v in score_range)
+        except (TypeError, ValueError):
+            raise InvalidInputError(f"`score_range={score_range!r}` must be a pair (lowest, highest) "
+                                    "or None.") from None
+        if not low < high:
+            raise InvalidInputError(f"`score_range={score_range!r}`: the lowest score must be below the "
+                                    "highest.")
     corr = _correlation(feature_corr, p)
     means = _per_feature(feature_means, p, "feature_means")
     sds = _per_feature(feature_sds, p, "feature_sds")
+    if not np.all(sds >= 0):
+        raise InvalidInputError(f"`feature_sds=` must be non-negative; got {feature_sds!r}.")
     weights = _per_feature(1.0 if true_weights is None else true_weights, p, "true_weights")
     composite_sd = float(np.sqrt(max(weights @ corr @ weights, 0.0)))
     if not composite_sd > 0:
@@ -253,7 +282,6 @@ def simulate_essays(n_essays: int = 500, *, n_features: int = 10, feature_names:
     ratings = score_mean + score_sd * (np.sqrt(rel) * true[:, None]
                                        + np.sqrt(1.0 - rel) * rng.standard_normal((n, k)))
     if score_range is not None:
-        low, high = score_range
         ratings = np.clip(np.rint(ratings), low, high)
     for j in range(k):
         columns[f"h{j + 1}"] = ratings[:, j]

@@ -10,7 +10,7 @@ from conftest import assert_close, assert_frame_unchanged
 import pdmetrics  # noqa: F401
 from pdmetrics.datasets import simulate_essays
 from pdmetrics.errors import ColumnNotFoundError, ExcludedRowsWarning, InvalidInputError
-from pdmetrics.scoring import LinearScoringModel, cohen_kappa, pearson_r
+from pdmetrics.scoring import LinearScoringModel, cohen_kappa, exact_agreement, pearson_r
 
 FEATURES = ["f1", "f2", "f3"]
 
@@ -66,6 +66,10 @@ def test_weighted_score_errors(essays):
     holes = essays.assign(f1=essays["f1"].where(essays.index > 0))
     out = holes.scoring.weighted_score(features={"f1": 1, "f2": 1})
     assert np.isnan(out["Z"].iloc[0]) and out["Z"].iloc[1:].notna().all()
+    # the message counts complete rows, not all rows
+    sparse = essays.assign(f1=essays["f1"].where(essays.index == 0))
+    with pytest.raises(InvalidInputError, match=r"got 1 of 300 rows"):
+        sparse.scoring.weighted_score(features={"f1": 1, "f2": 1})
 
 
 def test_fit_pp_and_predict_chain(essays):
@@ -112,14 +116,22 @@ def test_fit_ep_excludes_incomplete_rows(essays):
     assert_close(a.weights, b.weights)
 
 
-def test_chain_into_evaluate_when_available(essays):
+def test_chain_into_postprocess_and_evaluate(essays):
+    # the paper's agreement tables (5, 8, 12): kappa, correlation and exact agreement of the
+    # rounded scaled scores with a human score, all from one chain
     pp = essays.iloc[:30].scoring.fit_pp(model=essays.scoring.fit_ep(features=FEATURES, human="h1"),
                                          human="h1")
-    scored = pp.predict(essays.iloc[30:])
-    if not hasattr(scored.scoring, "evaluate"):
-        pytest.skip("df.scoring.evaluate is not in this branch yet")
-    table = scored.scoring.evaluate(human="h1", system="e_score")
-    assert table.loc[0, "N"] == 270
+    rest = essays.iloc[30:]
+    before = rest.copy(deep=True)
+    scored = pp.predict(rest).scoring.postprocess(system="e_score", trim_min=1, trim_max=6)
+    table = scored.scoring.evaluate(human="h1", system=["e_score", "e_score_trim_round"])
+    assert_frame_unchanged(before, rest)
+    assert table["N"].tolist() == [270, 270]
+    e = pp.predict(rest)["e_score"]
+    rounded = np.clip(np.rint(e), 1, 6)
+    assert_close(table.loc[0, "corr"], pearson_r(rest["h1"], e))
+    assert_close(table.loc[1, "kappa"], cohen_kappa(rest["h1"], rounded))
+    assert_close(table.loc[1, "exact_agr"], exact_agreement(rest["h1"], rounded))
 
 
 # --------------------------------------------------------------------------------------
@@ -179,8 +191,42 @@ def test_simulate_essays_groups_and_effects():
     (dict(groups=["A"], group_effects={"C": 1}), "unknown"),
     (dict(group_effects={"A": 1}), "needs `groups=`"),
     (dict(score_sd=-1), "score_sd"),
+    (dict(n_features="x"), "n_features"),
+    (dict(n_features=2.5), "n_features"),
+    (dict(n_features=0), "n_features"),
+    (dict(n_raters="x"), "n_raters"),
+    (dict(n_raters=1.5), "n_raters"),
+    (dict(reliability_single="high"), "reliability_single"),
+    (dict(score_mean="a"), "score_mean"),
+    (dict(score_sd=float("nan")), "score_sd"),
+    (dict(score_range=(1,)), "score_range"),
+    (dict(score_range=(6, 1)), "score_range"),
+    (dict(feature_sds=-1.0), "feature_sds"),
+    (dict(feature_means=["a"] * 10), "feature_means"),
 ])
 def test_simulate_essays_rejects_bad_arguments(kwargs, match):
     kwargs.setdefault("n_essays", 10)
     with pytest.raises(InvalidInputError, match=match):
         simulate_essays(**kwargs)
+
+
+def test_accessor_methods_accept_pandas_dtypes_and_leave_the_frame_unchanged(essays):
+    # nullable Int64/Float64, numeric strings and categoricals give the same numbers as float64
+    plain = essays.assign(h1=essays["h1"].astype("float64"))
+    odd = plain.assign(f1=plain["f1"].astype("Float64"), f2=plain["f2"].astype(str),
+                       f3=pd.Categorical(plain["f3"]), h1=plain["h1"].astype("Int64"))
+    before = odd.copy(deep=True)
+    weights = {"f1": 2, "f2": 1, "f3": 1}
+    assert_close(odd.scoring.weighted_score(features=weights)["Z"],
+                 plain.scoring.weighted_score(features=weights)["Z"])
+    ep_odd = odd.scoring.fit_ep(features=FEATURES, human="h1")
+    ep = plain.scoring.fit_ep(features=FEATURES, human="h1")
+    assert_close(ep_odd.weights, ep.weights)
+    pp_odd = odd.iloc[:30].scoring.fit_pp(model=ep, human="h1")
+    pp = plain.iloc[:30].scoring.fit_pp(model=ep, human="h1")
+    assert_close([pp_odd.z_mean, pp_odd.z_sd, pp_odd.scale_mean, pp_odd.scale_sd],
+                 [pp.z_mean, pp.z_sd, pp.scale_mean, pp.scale_sd])
+    assert_close(pp_odd.predict(odd)["e_score"], pp.predict(plain)["e_score"])
+    assert_frame_unchanged(before, odd)
+    with pytest.raises(InvalidInputError, match="boolean"):
+        plain.assign(h1=plain["h1"] > 3).scoring.fit_pp(model=ep, human="h1")

@@ -70,9 +70,11 @@ def test_weighted_score_sd_equation_1():
     assert_close(weighted_score_sd({"a": 1.0}, 0.3), 1.0)
 
 
-def test_weighted_score_sd_not_psd_warns():
-    with pytest.warns(UndefinedMetricWarning, match="positive semi-definite"):
-        assert np.isnan(weighted_score_sd([1, 1, 1], -0.9))
+def test_weighted_score_sd_not_psd_raises():
+    with pytest.raises(InvalidInputError, match="positive semi-definite"):
+        weighted_score_sd([1, 1, 1], -0.9)                               # variance would be negative
+    with pytest.raises(InvalidInputError, match="positive semi-definite"):
+        weighted_score_sd([1, 1, 1], [[1, 0.9, 0.9], [0.9, 1, -0.9], [0.9, -0.9, 1]])  # or positive
 
 
 def test_implied_sd_equals_sample_sd_of_z(essays):
@@ -372,3 +374,69 @@ def test_wrong_dtypes_and_missing_columns(essays):
         model.fit_scaling(flags, human="h1")
     numeric_strings = essays.assign(h1=essays["h1"].astype(str))
     assert_close(model.fit_scaling(numeric_strings, human="h1").scale_mean, essays["h1"].mean())
+
+
+# --------------------------------------------------------------------------------------
+# invalid parameters and degenerate samples (clear errors, no internal tracebacks)
+# --------------------------------------------------------------------------------------
+def test_constructor_rejects_correlations_no_features_can_have():
+    not_psd = [[1, 0.9, 0.9], [0.9, 1, -0.9], [0.9, -0.9, 1]]     # Equation 1 still gives a positive SD
+    with pytest.raises(InvalidInputError, match="positive semi-definite"):
+        LinearScoringModel({"a": 1, "b": 1, "c": 1}, means=0, sds=1, intercorrelations=not_psd)
+    with pytest.raises(InvalidInputError, match="positive semi-definite"):
+        LinearScoringModel({"a": 1, "b": 1, "c": 1}, means=0, sds=1, intercorrelations=-0.9)
+    # singular but valid: perfectly correlated features are fine for Equation 1
+    assert_close(LinearScoringModel({"a": 7, "b": 3}, means=0, sds=1, intercorrelations=1.0).z_sd, 1.0)
+    assert_close(LinearScoringModel({"a": 7, "b": 3}, means=0, sds=1, intercorrelations=-1.0).z_sd, 0.4)
+
+
+def test_singular_correlations_implying_zero_sd_raise_instead_of_dividing_by_zero():
+    with pytest.raises(InvalidInputError, match="SD of Z is 0"):
+        LinearScoringModel({"a": 1, "b": 1}, means=0, sds=1, intercorrelations=-1.0, scale_mean=3, scale_sd=1)
+    # an explicit z_sd is still accepted
+    model = LinearScoringModel({"a": 1, "b": 1}, means=0, sds=1, intercorrelations=-1.0, z_sd=1.0)
+    assert model.z_sd == 1.0
+
+
+def test_messages_show_plain_numbers():
+    with pytest.raises(InvalidInputError, match=r"`sds\['a'\]` is -1.0;"):
+        LinearScoringModel({"a": 1}, means=0, sds=-1)
+    with pytest.raises(InvalidInputError, match=r"sum to -0.5;"):
+        LinearScoringModel({"a": 0.5, "b": -1}, means=0, sds=1)
+
+
+def test_constant_human_scores_raise(essays):
+    constant = essays.iloc[:10].assign(h1=3.0)
+    with pytest.raises(InvalidInputError, match="same human score"):
+        prior_model(essays).fit_scaling(constant, human="h1")
+    with pytest.raises(InvalidInputError, match="all equal"):
+        essays.assign(h1=3.0).scoring.fit_ep(features=FEATURES, human="h1",
+                                             weights=dict.fromkeys(FEATURES, 1))
+
+
+def test_ep_ols_weights_summing_to_negative_names_the_fix(essays):
+    reversed_human = essays.assign(h=-essays[FEATURES].sum(axis=1))
+    with pytest.raises(InvalidInputError, match="OLS weights.*reverse the sign"):
+        reversed_human.scoring.fit_ep(features=FEATURES, human="h")
+
+
+@pytest.mark.parametrize("call", [
+    lambda: table1_model().rescale("high"),
+    lambda: table1_model().rescale(["a", "b"]),
+    lambda: table1_model().rescale(pd.Series([True, False])),
+    lambda: weighted_score_sd(["a", 0.3], 0.5),
+    lambda: weighted_score_sd([0.7, 0.3], [["a", 1], [1, 1]]),
+    lambda: relative_influence([["a", "b"], ["c", "d"]], [1, 2]),
+    lambda: relative_influence(np.ones((6, 2)), ["x"] * 6),
+    lambda: LinearScoringModel({"a": 1, "b": 1}, means=["x", 0], sds=1),
+])
+def test_non_numeric_arguments_raise_invalid_input(call):
+    with pytest.raises(InvalidInputError):
+        call()
+
+
+def test_rescale_series_keeps_index():
+    z = pd.Series([0.85, 0.0], index=[5, 9], name="Z")
+    out = table1_model().rescale(z)
+    assert out.index.tolist() == [5, 9] and out.name == "Z"
+    assert_close(out, [1.2 / np.sqrt(0.79) * 0.85 + 3.5, 3.5])

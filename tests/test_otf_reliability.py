@@ -58,6 +58,10 @@ def test_ep_pp_ratio_two_raters_about_4_5():
     ratio = ep_pp_sample_size_ratio(2)
     assert round(math.sqrt(ratio), 1) == 2.1          # "sigma_H is more than two times (2.1) larger"
     assert abs(ratio - 4.5) < 0.1                      # "a random sample 4.5 times larger" (exact: 4.56)
+    assert_close(ratio, 1.64 / 0.36)                   # (1 + rho_SS) / (1 + rho_SS - 2 rho_SE^2)
+    # the printed 4.5 is 4.56 cut to one decimal (documented): not 2.1^2 = 4.41, and not the
+    # 4.43 that rounding rho_HE to .88 first would give
+    assert math.floor(ratio * 10) / 10 == 4.5 and round(ratio, 1) == 4.6
 
 
 def test_ep_pp_ratio_five_raters_about_10():
@@ -186,6 +190,13 @@ def test_standard_error_agrees_with_simulated_scaling_samples():
     lambda: ep_pp_sample_size_ratio([1, 0]),
     lambda: scaling_precision_table(sigma_h=[1, 2]),
     lambda: rating_sd(-1, 0.5, 2),
+    lambda: rating_sd(np.inf, 0.5, 2),
+    lambda: scaling_standard_error(10, 2, sigma_h=np.inf),
+    lambda: spearman_brown([0.5, 0.6], [1, 2, 3]),                # shapes that do not broadcast
+    lambda: attenuated_correlation(0.8, [0.64, 0.7], [1, 2, 3]),
+    lambda: rating_sd(1.0, [0.6, 0.7], [1, 2, 3]),
+    lambda: scaling_standard_error([10, 20], [1, 2, 3]),
+    lambda: ep_pp_sample_size_ratio([1, 2, 3], [0.7, 0.8]),
 ])
 def test_bad_input_raises_invalid_input(call):
     with pytest.raises(InvalidInputError):
@@ -195,3 +206,7 @@ def test_bad_input_raises_invalid_input(call):
 def test_error_message_names_argument_and_value():
     with pytest.raises(InvalidInputError, match=r"reliability.*1\.2"):
         spearman_brown(1.2, 2)
+    with pytest.raises(InvalidInputError, match=r"got 0\.0\.$"):        # a plain number, not np.float64(...)
+        scaling_standard_error(0, 5)
+    with pytest.raises(InvalidInputError, match=r"n \(2,\), k \(3,\)"):
+        scaling_standard_error([10, 20], [1, 2, 3])

@@ -363,10 +363,12 @@ class ScoringAccessor:
             names = require_columns(self._frame, "features", list(features))
             if means is None or sds is None:
                 x = pd.DataFrame(_feature_matrix(self._frame, names), columns=names)
-                if int(x.notna().all(axis=1).sum()) < 2:
+                complete = int(x.notna().all(axis=1).sum())
+                if complete < 2:
                     raise InvalidInputError(
                         "weighted_score estimates the feature means and SDs from the frame, which needs "
-                        f"at least 2 rows with every feature; got {len(x)} rows. Pass `means=` and `sds=`.")
+                        f"at least 2 rows with every feature; got {complete} of {len(x)} rows. Pass `means=` "
+                        "and `sds=`.")
                 means = x.mean() if means is None else means
                 sds = x.std(ddof=1) if sds is None else sds
             model = LinearScoringModel(dict(features), means, sds)

@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._tables import result_table
-from pdmetrics._validation import as_list, numeric_values, require_columns, warn_undefined
+from pdmetrics._validation import as_list, finite_number, numeric_values, require_columns, warn_undefined
 from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
 
 __all__ = ["LinearScoringModel", "weighted_score_sd", "relative_influence"]
@@ -42,14 +42,11 @@ __all__ = ["LinearScoringModel", "weighted_score_sd", "relative_influence"]
 # --------------------------------------------------------------------------------------
 # parameter parsing
 # --------------------------------------------------------------------------------------
-def _finite(value, argument: str) -> float:
+def _float_array(values, argument: str) -> np.ndarray:
     try:
-        number = float(value)
+        return np.array(values, dtype="float64")
     except (TypeError, ValueError):
-        raise InvalidInputError(f"`{argument}={value!r}` must be a number.") from None
-    if not np.isfinite(number):
-        raise InvalidInputError(f"`{argument}={value!r}` must be a finite number.")
-    return number
+        raise InvalidInputError(f"`{argument}` must hold numbers only; got {values!r:.200}.") from None
 
 
 def _parse_weights(weights) -> tuple[tuple, np.ndarray]:
@@ -60,11 +57,11 @@ def _parse_weights(weights) -> tuple[tuple, np.ndarray]:
             f"`weights={weights!r}` must be a non-empty mapping of feature column -> weight, "
             "e.g. {'grammar': 0.3, 'organization': 0.7}.")
     features = tuple(weights)
-    values = np.array([_finite(weights[f], f"weights[{f!r}]") for f in features], dtype="float64")
+    values = np.array([finite_number(weights[f], f"weights[{f!r}]") for f in features], dtype="float64")
     total = values.sum()
     if not total > 1e-12 * max(1.0, np.abs(values).sum()):
         raise InvalidInputError(
-            f"The weights sum to {total!r}; relative weights are the weights divided by their sum, "
+            f"The weights sum to {float(total)!r}; relative weights are the weights divided by their sum, "
             "so the sum must be positive. Pass positive weights (e.g. percentages).")
     return features, values / total
 
@@ -77,10 +74,10 @@ def _parse_vector(values, features: tuple, argument: str) -> np.ndarray:
         if missing:
             raise InvalidInputError(f"`{argument}=` has no value for feature(s) {missing!r}; give one "
                                     f"for every weighted feature {list(features)!r}.")
-        return np.array([_finite(values[f], f"{argument}[{f!r}]") for f in features], dtype="float64")
+        return np.array([finite_number(values[f], f"{argument}[{f!r}]") for f in features], dtype="float64")
     if np.ndim(values) == 0:
-        return np.full(len(features), _finite(values, argument))
-    array = np.asarray(values, dtype="float64").reshape(-1)
+        return np.full(len(features), finite_number(values, argument))
+    array = _float_array(values, argument).reshape(-1)
     if array.size != len(features) or not np.isfinite(array).all():
         raise InvalidInputError(f"`{argument}=` must give one finite number per feature "
                                 f"({len(features)}: {list(features)!r}); got {values!r}.")
@@ -98,11 +95,11 @@ def _parse_corr(intercorrelations, features: tuple) -> np.ndarray | None:
             raise InvalidInputError(f"`intercorrelations=` has no row/column for feature(s) {missing!r}.")
         matrix = intercorrelations.loc[list(features), list(features)].to_numpy(dtype="float64", copy=True)
     elif np.ndim(intercorrelations) == 0:
-        r = _finite(intercorrelations, "intercorrelations")
+        r = finite_number(intercorrelations, "intercorrelations")
         matrix = np.full((p, p), r)
         np.fill_diagonal(matrix, 1.0)
     else:
-        matrix = np.array(intercorrelations, dtype="float64")
+        matrix = _float_array(intercorrelations, "intercorrelations")
     if matrix.shape != (p, p):
         raise InvalidInputError(f"`intercorrelations=` must be a number or a {p}x{p} matrix "
                                 f"(features {list(features)!r}); got shape {matrix.shape}.")
@@ -113,6 +110,14 @@ def _parse_corr(intercorrelations, features: tuple) -> np.ndarray | None:
                                 "diagonal, values between -1 and 1.")
     matrix.flags.writeable = False
     return matrix
+
+
+def _require_psd(matrix: np.ndarray) -> None:
+    if np.linalg.eigvalsh(matrix).min() < -1e-10:
+        raise InvalidInputError("`intercorrelations=` is not a valid correlation matrix: it is not "
+                                "positive semi-definite (no set of features has these correlations). "
+                                "Use a correlation matrix estimated from data, e.g. "
+                                "`df[features].corr()`.")
 
 
 def weighted_score_sd(weights, intercorrelations) -> float:
@@ -131,8 +136,14 @@ def weighted_score_sd(weights, intercorrelations) -> float:
     Returns
     -------
     float
-        The SD; NaN (with a warning) when ``R`` is not positive semi-definite and the
-        variance comes out negative.
+        The SD.
+
+    Raises
+    ------
+    InvalidInputError
+        When ``R`` is not a correlation matrix: not symmetric, not ones on the diagonal,
+        values outside [-1, 1], or not positive semi-definite (no features can have these
+        correlations, and the "variance" may come out negative).
 
     Examples
     --------
@@ -146,19 +157,15 @@ def weighted_score_sd(weights, intercorrelations) -> float:
         weights = weights.to_dict()
     if isinstance(weights, Mapping):
         features = tuple(weights)
-        w = np.array([_finite(weights[f], f"weights[{f!r}]") for f in features], dtype="float64")
+        w = np.array([finite_number(weights[f], f"weights[{f!r}]") for f in features], dtype="float64")
     else:
-        w = np.asarray(weights, dtype="float64").reshape(-1)
+        w = _float_array(weights, "weights").reshape(-1)
         features = tuple(range(w.size))
         if not np.isfinite(w).all():
             raise InvalidInputError("`weights` must be finite numbers.")
     matrix = _parse_corr(intercorrelations, features)
-    variance = float(w @ matrix @ w)
-    if variance < -1e-12:
-        warn_undefined("The weighted-score variance is negative: `intercorrelations` is not a valid "
-                       "(positive semi-definite) correlation matrix; returning NaN.")
-        return float("nan")
-    return float(np.sqrt(max(variance, 0.0)))
+    _require_psd(matrix)
+    return float(np.sqrt(max(float(w @ matrix @ w), 0.0)))
 
 
 # --------------------------------------------------------------------------------------
@@ -297,13 +304,15 @@ def relative_influence(features, composite) -> pd.DataFrame:
         names = list(features.columns)
         x = _feature_matrix(features, names)
     else:
-        x = np.array(features, dtype="float64")
+        x = _float_array(features, "features")
         if x.ndim != 2:
             raise InvalidInputError("`features` must be two-dimensional (rows x features); got shape "
                                     f"{x.shape}.")
         names = list(range(x.shape[1]))
-    y = np.asarray(composite.to_numpy(dtype="float64", na_value=np.nan) if isinstance(composite, pd.Series)
-                   else composite, dtype="float64").reshape(-1)
+    if isinstance(composite, pd.Series):
+        y = numeric_values(composite, "composite")
+    else:
+        y = _float_array(composite, "composite").reshape(-1)
     if y.size != x.shape[0]:
         raise InvalidInputError(f"`composite` has {y.size} values but `features` has {x.shape[0]} rows.")
     keep = np.isfinite(x).all(axis=1) & np.isfinite(y)
@@ -392,22 +401,29 @@ class LinearScoringModel:
         s = _parse_vector(sds, features, "sds")
         if not np.all(s > 0):
             bad = features[int(np.argmin(s > 0))]
-            raise InvalidInputError(f"`sds[{bad!r}]` is {s[features.index(bad)]!r}; feature SDs must be "
-                                    "positive (a constant feature cannot be standardized).")
+            raise InvalidInputError(f"`sds[{bad!r}]` is {float(s[features.index(bad)])!r}; feature SDs "
+                                    "must be positive (a constant feature cannot be standardized).")
         corr = _parse_corr(intercorrelations, features)
+        if corr is not None:
+            _require_psd(corr)
         for array in (w, m, s):
             array.flags.writeable = False
         self._features, self._weights, self._means, self._sds, self._corr = features, w, m, s, corr
-        self._z_mean = _finite(z_mean, "z_mean")
+        self._z_mean = finite_number(z_mean, "z_mean")
         if z_sd is None:
             z_sd = self.implied_z_sd
-        elif not _finite(z_sd, "z_sd") > 0:
+            if z_sd is not None and not z_sd > 1e-12:
+                raise InvalidInputError(
+                    "The weights and `intercorrelations=` imply that every essay has the same standardized "
+                    "weighted score (SD of Z is 0), so scores cannot be scaled. Check the correlations "
+                    "(perfectly correlated features whose weights cancel), or pass `z_sd=`.")
+        elif not finite_number(z_sd, "z_sd") > 0:
             raise InvalidInputError(f"`z_sd={z_sd!r}` must be positive.")
         self._z_sd = None if z_sd is None or np.isnan(z_sd) else float(z_sd)
         if (scale_mean is None) != (scale_sd is None):
             raise InvalidInputError("Give both `scale_mean=` and `scale_sd=` (the human scale), or neither.")
-        self._scale_mean = None if scale_mean is None else _finite(scale_mean, "scale_mean")
-        self._scale_sd = None if scale_sd is None else _finite(scale_sd, "scale_sd")
+        self._scale_mean = None if scale_mean is None else finite_number(scale_mean, "scale_mean")
+        self._scale_sd = None if scale_sd is None else finite_number(scale_sd, "scale_sd")
         if self._scale_sd is not None and self._scale_sd < 0:
             raise InvalidInputError(f"`scale_sd={scale_sd!r}` must be non-negative.")
 
@@ -552,6 +568,14 @@ class LinearScoringModel:
         -------
         pandas.Series
             Aligned with ``frame.index``, named ``name``.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from pdmetrics.scoring import LinearScoringModel
+        >>> m = LinearScoringModel({"A": 70, "B": 30}, means={"A": 100, "B": 0.3}, sds={"A": 10, "B": 0.1})
+        >>> m.standardized_scores(pd.DataFrame({"A": [110.0, 90.0], "B": [0.35, 0.30]})).round(2).tolist()
+        [0.85, -0.7]
         """
         return pd.Series(self._z(frame), index=frame.index, name=name)
 
@@ -568,10 +592,10 @@ class LinearScoringModel:
         """
         self._require_scaled()
         if np.ndim(z) == 0:
-            return float(self.slope * float(z) + self.intercept)
+            return float(self.slope * finite_number(z, "z") + self.intercept)
         if isinstance(z, pd.Series):
-            return z * self.slope + self.intercept
-        return np.asarray(z, dtype="float64") * self.slope + self.intercept
+            return pd.Series(numeric_values(z, "z") * self.slope + self.intercept, index=z.index, name=z.name)
+        return _float_array(z, "z") * self.slope + self.intercept
 
     def predict(self, frame: pd.DataFrame, *, name: str = "e_score",
                 z_name: str | None = None) -> pd.DataFrame:
@@ -592,6 +616,17 @@ class LinearScoringModel:
             A new frame (the input is not modified; a column of the same name is
             replaced), so the result chains into ``.scoring.postprocess`` and
             ``.scoring.evaluate``. Rows with a missing feature get NaN.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from pdmetrics.scoring import LinearScoringModel
+        >>> m = LinearScoringModel({"A": 70, "B": 30}, means={"A": 100, "B": 0.3}, sds={"A": 10, "B": 0.1},
+        ...                        intercorrelations=0.5, scale_mean=3.5, scale_sd=1.2)
+        >>> m.predict(pd.DataFrame({"A": [110.0, 90.0], "B": [0.35, 0.30]}), z_name="Z").round(2)
+               A     B     Z  e_score
+        0  110.0  0.35  0.85     4.65
+        1   90.0  0.30 -0.70     2.55
         """
         self._require_scaled()
         z = self._z(frame)
@@ -628,7 +663,20 @@ class LinearScoringModel:
         ------
         InvalidInputError
             With fewer than two complete rows, or when every essay has the same
-            standardized score.
+            standardized score or the same human score.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from pdmetrics.scoring import LinearScoringModel
+        >>> prior = LinearScoringModel({"A": 70, "B": 30}, means={"A": 100, "B": 0.3},
+        ...                            sds={"A": 10, "B": 0.1})
+        >>> bench = pd.DataFrame({"A": [95, 110, 102, 120], "B": [0.2, 0.35, 0.3, 0.5], "h": [2, 4, 3, 6]})
+        >>> pp = prior.fit_scaling(bench, human="h")
+        >>> round(pp.z_mean, 3), round(pp.z_sd, 3), round(pp.scale_mean, 3), round(pp.scale_sd, 3)
+        (0.585, 1.125, 3.75, 1.708)
+        >>> pp.predict(bench)["e_score"].round(2).tolist()
+        [1.87, 4.15, 3.07, 5.9]
         """
         z = self._z(frame)
         h = _human_mean(frame, human)
@@ -640,8 +688,14 @@ class LinearScoringModel:
             raise InvalidInputError("Every essay of the scaling sample has the same standardized weighted "
                                     "score, so its SD is 0 and the scaling is undefined. Use essays that "
                                     "differ in quality.")
+        h_sd = float(np.std(h, ddof=1))
+        if not h_sd > 1e-12 * max(1.0, float(np.abs(h).max())):
+            raise InvalidInputError(f"Every essay of the scaling sample has the same human score "
+                                    f"({float(h[0])!r}), so the human SD is 0 and every scaled score would "
+                                    "equal it. Use essays that differ in quality (or set the scale with "
+                                    "`adjust(mean=, sd=)`).")
         return self.replace(z_mean=float(np.mean(z)), z_sd=z_sd, scale_mean=float(np.mean(h)),
-                            scale_sd=float(np.std(h, ddof=1)))
+                            scale_sd=h_sd)
 
     def adjust(self, *, mean: float | None = None, sd: float | None = None, mean_shift: float = 0.0,
                sd_factor: float = 1.0) -> LinearScoringModel:
@@ -666,11 +720,11 @@ class LinearScoringModel:
             sd = self._scale_sd
         if mean is None or sd is None:
             raise InvalidInputError("The model has no score scale yet: pass both `mean=` and `sd=`.")
-        factor = _finite(sd_factor, "sd_factor")
+        factor = finite_number(sd_factor, "sd_factor")
         if factor < 0:
             raise InvalidInputError(f"`sd_factor={sd_factor!r}` must be non-negative.")
-        return self.replace(scale_mean=_finite(mean, "mean") + _finite(mean_shift, "mean_shift"),
-                            scale_sd=_finite(sd, "sd") * factor)
+        return self.replace(scale_mean=finite_number(mean, "mean") + finite_number(mean_shift, "mean_shift"),
+                            scale_sd=finite_number(sd, "sd") * factor)
 
     @classmethod
     def fit_ep(cls, frame: pd.DataFrame, *, features, human, weights=None) -> LinearScoringModel:
@@ -708,8 +762,17 @@ class LinearScoringModel:
         Raises
         ------
         InvalidInputError
-            With fewer rows than features plus two, a constant or collinear feature, or
-            OLS weights summing to a non-positive number.
+            With fewer rows than features plus two, a constant or collinear feature,
+            human scores that are all equal, or OLS weights summing to a non-positive number.
+
+        Examples
+        --------
+        >>> from pdmetrics.datasets import simulate_essays
+        >>> from pdmetrics.scoring import LinearScoringModel
+        >>> train = simulate_essays(1000, n_features=2, true_weights=[0.7, 0.3], seed=3)
+        >>> ep = LinearScoringModel.fit_ep(train, features=["f1", "f2"], human=["h1", "h2"])
+        >>> ep.weights.round(2).tolist(), round(ep.z_mean, 2), round(ep.scale_mean, 2)
+        ([0.69, 0.31], 0.0, 3.49)
         """
         names = require_columns(frame, "features", as_list(features, "features"))
         x = _feature_matrix(frame, names)
@@ -724,11 +787,18 @@ class LinearScoringModel:
             bad = names[int(np.argmin(sds > 0))]
             raise InvalidInputError(f"Feature {bad!r} is constant in the training sample; drop it from "
                                     "`features=`.")
+        if not stats.sd_y > 0:
+            raise InvalidInputError("The human scores of the training sample are all equal (SD 0): no OLS "
+                                    "weights can be estimated and every scaled score would be the same. "
+                                    "Use essays that differ in quality.")
         if weights is None:
-            if not stats.sd_y > 0:
-                raise InvalidInputError("The human scores of the training sample are all equal: no weights "
-                                        "can be estimated. Pass fixed `weights=` or more varied essays.")
-            weights = dict(zip(names, stats.std_betas()))
+            betas = stats.std_betas()
+            if not betas.sum() > 1e-12 * np.abs(betas).sum():
+                raise InvalidInputError(
+                    f"The OLS weights of the features {names!r} sum to {float(betas.sum()):.4g}, so they "
+                    "cannot be made relative (divided by their sum). The features mostly predict the human "
+                    "score negatively: reverse the sign of such features or pass fixed `weights=`.")
+            weights = dict(zip(names, betas))
         else:
             if isinstance(weights, pd.Series):
                 weights = weights.to_dict()
@@ -751,6 +821,20 @@ class LinearScoringModel:
         pandas.DataFrame
             ``feature, weight, std_beta, influence, influence_ratio`` where
             ``influence_ratio = influence / weight``.
+
+        Examples
+        --------
+        Feature ``f1`` standardized with an assumed SD of 0.5 while its actual SD is 1:
+        it gets about twice the influence of ``f2`` despite equal weights.
+
+        >>> from pdmetrics.datasets import simulate_essays
+        >>> from pdmetrics.scoring import LinearScoringModel
+        >>> essays = simulate_essays(1000, n_features=2, seed=0)
+        >>> wrong = LinearScoringModel({"f1": 1, "f2": 1}, means=0, sds=[0.5, 1.0])
+        >>> wrong.relative_influence(essays).round(2)
+          feature  weight  std_beta  influence  influence_ratio
+        0      f1     0.5      0.80       0.67             1.34
+        1      f2     0.5      0.39       0.33             0.66
         """
         x = _feature_matrix(frame, self._features)
         table = relative_influence(x, ((x - self._means) / self._sds) @ self._weights)

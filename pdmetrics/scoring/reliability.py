@@ -42,7 +42,18 @@ def _array(value, argument: str) -> np.ndarray:
 def _check(array: np.ndarray, argument: str, ok: np.ndarray, rule: str) -> None:
     if not np.all(ok):
         bad = array[~ok] if array.ndim else array
-        raise InvalidInputError(f"`{argument}` must be {rule}; got {np.ravel(bad)[0]!r}.")
+        raise InvalidInputError(f"`{argument}` must be {rule}; got {float(np.ravel(bad)[0])!r}.")
+
+
+def _broadcastable(**arrays: np.ndarray) -> None:
+    """Raise a clear error when array arguments cannot be broadcast against each other."""
+    try:
+        np.broadcast_shapes(*(a.shape for a in arrays.values()))
+    except ValueError:
+        shapes = ", ".join(f"{name} {a.shape}" for name, a in arrays.items() if a.ndim)
+        raise InvalidInputError(f"The array arguments have shapes that do not broadcast together ({shapes}). "
+                                "Give them the same length, or use `n[:, None]` and `k[None, :]` for a "
+                                "grid.") from None
 
 
 def _reliability(value, argument: str) -> np.ndarray:
@@ -108,6 +119,7 @@ def spearman_brown(reliability, k):
     """
     rel = _reliability(reliability, "reliability")
     kk = _raters(k)
+    _broadcastable(reliability=rel, k=kk)
     with np.errstate(invalid="ignore", divide="ignore"):
         value = np.where(rel == 0, 0.0, kk * rel / (1.0 + (kk - 1.0) * rel))
     return _result(value, reliability, k)
@@ -158,6 +170,7 @@ def attenuated_correlation(rho_single, reliability_single, k):
     _check(rho, "rho_single", (rho >= -1) & (rho <= 1), "a correlation between -1 and 1")
     rel = _reliability(reliability_single, "reliability_single")
     kk = _raters(k)
+    _broadcastable(rho_single=rho, reliability_single=rel, k=kk)
     return _result(_attenuated(rho, rel, kk), rho_single, reliability_single, k)
 
 
@@ -186,9 +199,10 @@ def rating_sd(sigma_single, reliability_single, k):
     0.8438
     """
     sigma = _array(sigma_single, "sigma_single")
-    _check(sigma, "sigma_single", sigma >= 0, "a non-negative SD")
+    _check(sigma, "sigma_single", np.isfinite(sigma) & (sigma >= 0), "a finite, non-negative SD")
     rel = _reliability(reliability_single, "reliability_single")
     kk = _raters(k)
+    _broadcastable(sigma_single=sigma, reliability_single=rel, k=kk)
     return _result(sigma * np.sqrt((1.0 + (kk - 1.0) * rel) / kk), sigma_single, reliability_single, k)
 
 
@@ -240,10 +254,11 @@ def scaling_standard_error(n, k, sigma_h=1.0, rho_single=0.80, reliability_singl
     _check(nn, "n", np.isfinite(nn) & (nn > 0), "a positive number of essays")
     kk = _raters(k)
     sigma = _array(sigma_h, "sigma_h")
-    _check(sigma, "sigma_h", sigma >= 0, "a non-negative SD")
+    _check(sigma, "sigma_h", np.isfinite(sigma) & (sigma >= 0), "a finite, non-negative SD")
     rho = _array(rho_single, "rho_single")
     _check(rho, "rho_single", (rho >= -1) & (rho <= 1), "a correlation between -1 and 1")
     rel = _reliability(reliability_single, "reliability_single")
+    _broadcastable(n=nn, k=kk, sigma_h=sigma, rho_single=rho, reliability_single=rel)
     rho_he = _attenuated(rho, rel, kk)
     sd_h = sigma * np.sqrt((1.0 + (kk - 1.0) * rel) / kk)
     value = sd_h * np.sqrt(np.maximum(1.0 - rho_he ** 2, 0.0)) / np.sqrt(nn)
@@ -277,9 +292,11 @@ def ep_pp_sample_size_ratio(k, rho_single=0.80, reliability_single=0.64):
 
     Notes
     -----
-    The paper quotes "about 4.5" for two raters and "more than 10 (3.2 squared)" for five.
-    The exact values are 4.56 and 9.89; the paper's 3.2 and 10.3 come from first rounding
-    :math:`\rho_{HE}` to two decimals (0.95 for five raters): ``1 / (1 - 0.95**2) = 10.26``.
+    The paper quotes "4.5 times (2.1 squared)" for two raters and "more than 10 (3.2
+    squared)" for five. The exact values are 4.56 (square root 2.13) and 9.89 (square root
+    3.14). The paper's 4.5 is 4.56 cut to one decimal (rounded it is 4.6); its 3.2 and
+    "more than 10" come from first rounding :math:`\rho_{HE}` to two decimals (0.95 for
+    five raters): ``1 / (1 - 0.95**2) = 10.26``.
 
     Examples
     --------
@@ -291,6 +308,7 @@ def ep_pp_sample_size_ratio(k, rho_single=0.80, reliability_single=0.64):
     rho = _array(rho_single, "rho_single")
     _check(rho, "rho_single", (rho >= -1) & (rho <= 1), "a correlation between -1 and 1")
     rel = _reliability(reliability_single, "reliability_single")
+    _broadcastable(k=kk, rho_single=rho, reliability_single=rel)
     rho_he = _attenuated(rho, rel, kk)
     with np.errstate(divide="ignore"):
         value = 1.0 / np.maximum(1.0 - rho_he ** 2, 0.0)
