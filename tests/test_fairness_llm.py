@@ -278,3 +278,36 @@ def test_average_of_real_tables(pisa):
     out = both.fairness.average_metrics()
     assert_close(out.loc[0, "accuracy"], (one.loc[0, "accuracy"] + two.loc[0, "accuracy"]) / 2)
     assert "N_invalid" not in out.columns
+
+
+# --------------------------------------------------------------------------------------
+# review fixes
+# --------------------------------------------------------------------------------------
+def test_counterfactual_numeric_answers():
+    """Numeric answers: 1.0 is the valid answer 1 (it used to be invalid, so nothing 'changed')."""
+    table = counterfactual_changes([1.0, 0.0, 2.0, 1.0], [1.0, 1.0, 2.0, 1], valid=[0, 1])
+    # changed: row 1 (0 vs 1); unchanged: row 0, row 2 (both invalid), row 3 (1.0 and 1 are the same)
+    assert table.loc[0, ["N", "N_error", "N_changed"]].tolist() == [4, 0, 1]
+
+
+def test_counterfactual_core_function_ignores_series_index():
+    table = counterfactual_changes(pd.Series(["H", "L"], index=[5, 6]), pd.Series(["H", "H"], index=[0, 1]),
+                                   valid=["H", "L"])
+    assert table.loc[0, "N_changed"] == 1
+
+
+def test_language_options_as_text_is_an_error():
+    frame = pd.DataFrame({"response": ["Paris", "Rome"], "answer": ["Paris", "Paris"],
+                          "options": ["Paris|Rome", "Paris|Rome"]})
+    with pytest.raises(InvalidInputError, match="str.split"):
+        frame.fairness.language_accuracy(response="response", answer="answer", options="options")
+
+
+def test_unhashable_error_flags_and_text_metric_columns_are_clear_errors():
+    frame = pd.DataFrame({"answer": ["1", "2"], "st": [1, 2], "an": [2, 1], "un": [3, 3], "err": [[1], []]})
+    with pytest.raises(InvalidInputError, match="error='err'"):
+        frame.fairness.context_association(response="answer", stereotype="st", anti_stereotype="an",
+                                           unrelated="un", error="err")
+    tables = pd.DataFrame({"dataset": ["a", "b"], "lms": [1.0, 2.0]})
+    with pytest.raises(InvalidInputError, match="not numeric"):
+        tables.fairness.average_metrics(metrics=["dataset"])

@@ -67,7 +67,11 @@ def percentile_interval(samples: np.ndarray, confidence: float = 0.95) -> tuple[
     if not 0 < confidence < 1:
         raise InvalidInputError(f"`confidence={confidence!r}` must be between 0 and 1 (e.g. 0.95).")
     alpha = (1 - confidence) / 2
+    samples = np.asarray(samples, dtype="float64")
+    if samples.size == 0:  # no replicate or no group: nothing to summarize
+        empty = np.full(samples.shape[1:], np.nan)
+        return empty, empty.copy()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN slices give NaN, on purpose
-        low, high = np.nanquantile(np.asarray(samples, dtype="float64"), [alpha, 1 - alpha], axis=0)
+        low, high = np.nanquantile(samples, [alpha, 1 - alpha], axis=0)
     return low, high

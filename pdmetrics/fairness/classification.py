@@ -25,6 +25,7 @@ from pdmetrics.fairness._inputs import (
     binary_outcome,
     check_binary,
     check_pos_label_present,
+    check_zero_division,
     undefined,
     warn_excluded,
 )
@@ -254,11 +255,12 @@ def _sensitive_columns(sensitive, n_rows: int) -> dict:
 def _group_counts(t_pos, p_pos, label_missing, columns: dict, threshold, invert, privileged):
     """Confusion counts, shape ``(K, 3, 4)``: unprivileged, privileged, missing-sensitive rows."""
     single = len(columns) == 1
-    if isinstance(privileged, Mapping):
-        unknown = [name for name in privileged if name not in columns]
-        if unknown:
-            raise InvalidInputError(f"`privileged=` names {unknown!r}, which are not among the sensitive "
-                                    f"columns {list(columns)!r}.")
+    for option, value in (("privileged", privileged), ("threshold", threshold), ("invert", invert)):
+        if isinstance(value, Mapping):
+            unknown = [name for name in value if name not in columns]
+            if unknown:
+                raise InvalidInputError(f"`{option}=` names {unknown!r}, which are not among the sensitive "
+                                        f"columns {list(columns)!r}.")
     counts = np.zeros((len(columns), 3, 4), dtype=np.int64)
     cell = cell_codes(t_pos, p_pos)
     any_missing_label = bool(label_missing.any())
@@ -296,6 +298,7 @@ def _fairness_table(t_pos, p_pos, label_missing, columns, *, threshold, invert, 
                     random_state=None) -> pd.DataFrame:
     """The classification-fairness table; ``dropped`` rows are left out without a warning."""
     _check_on_undefined(on_undefined)
+    zero_division = check_zero_division(zero_division)
     n_rows = t_pos.size
     n_missing_label = int(label_missing.sum())
     warn_excluded(n_missing_label, n_rows, "the label or the prediction is missing")

@@ -108,6 +108,14 @@ def language_accuracy(response, answer, options, *, error=None, by=None) -> pd.D
         raise InvalidInputError("`options=` is required: a column of option lists, or one list of options.")
     if isinstance(options, pd.Series) and len(options) != len(response):
         raise InvalidInputError(f"`options` has {len(options)} values but `response` has {len(response)}.")
+    if isinstance(options, pd.Series) and options.notna().any() \
+            and pd.api.types.infer_dtype(options, skipna=True) == "string":
+        example = options.dropna().iloc[0]
+        raise InvalidInputError(
+            f"`options={options.name!r}` holds text such as {example!r}, not a list of options per row. "
+            f"Split it first, e.g. `df.assign({options.name}=df[{options.name!r}].str.split('|'))`, or pass "
+            f"one list of options for every question."
+        )
     is_error = call_errors(response, error)
     normalized = _normalize(response)
     correct = (normalized == _normalize(answer)).to_numpy(dtype=bool, na_value=False)
