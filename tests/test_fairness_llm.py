@@ -311,3 +311,11 @@ def test_unhashable_error_flags_and_text_metric_columns_are_clear_errors():
     tables = pd.DataFrame({"dataset": ["a", "b"], "lms": [1.0, 2.0]})
     with pytest.raises(InvalidInputError, match="not numeric"):
         tables.fairness.average_metrics(metrics=["dataset"])
+
+
+def test_language_core_function_pairs_rows_by_position():
+    """Review: Series with different indexes used to raise pandas' 'identically-labeled' ValueError."""
+    table = language_accuracy(pd.Series(["a", "b"], index=[3, 4]), pd.Series(["a", "a"]), ["a", "b"],
+                              by=[pd.Series(["x", "y"], name="lang")])
+    assert table[["lang", "N_correct", "N_incorrect"]].values.tolist() == [["x", 1, 0], ["y", 0, 1],
+                                                                           ["(all)", 1, 1]]

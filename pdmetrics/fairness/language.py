@@ -100,8 +100,8 @@ def language_accuracy(response, answer, options, *, error=None, by=None) -> pd.D
        format_error_rate  overall_accuracy  accuracy_on_valid
     0               0.25               0.5              0.667
     """
-    response = as_series(response, "response")
-    answer = as_series(answer, "answer")
+    response = as_series(response, "response").reset_index(drop=True)  # rows pair up by position
+    answer = as_series(answer, "answer").reset_index(drop=True)
     if len(answer) != len(response):
         raise InvalidInputError(f"`answer` has {len(answer)} values but `response` has {len(response)}.")
     if options is None:
