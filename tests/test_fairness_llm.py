@@ -319,3 +319,15 @@ def test_language_core_function_pairs_rows_by_position():
                               by=[pd.Series(["x", "y"], name="lang")])
     assert table[["lang", "N_correct", "N_incorrect"]].values.tolist() == [["x", 1, 0], ["y", 0, 1],
                                                                            ["(all)", 1, 1]]
+
+
+def test_llm_fairness_every_answer_invalid():
+    """Review: the error used to say 'there are no rows' on a 4-row table of invalid answers."""
+    frame = pd.DataFrame({"y": ["H", "L", "H", "L"], "answer": ["?", "maybe", "x", None],
+                          "male": [1, 1, 0, 0]})
+    kwargs = dict(y_true="y", response="answer", sensitive="male", positive="H", negative="L")
+    with pytest.raises(InvalidInputError, match="invalid answers and call errors are left out"):
+        frame.fairness.llm_fairness(**kwargs)
+    with pytest.warns(UndefinedMetricWarning, match="both groups need rows"):
+        table = frame.fairness.llm_fairness(**kwargs, zero_division=np.nan)
+    assert table.loc[0, ["N", "N_invalid", "N_error"]].tolist() == [0, 3, 1]

@@ -279,7 +279,9 @@ def _overall(counts: np.ndarray, zero_division) -> dict[str, float]:
     """Accuracy, precision and recall of all rows; empty denominators raise unless zero_division."""
     tn, fp, fn, tp = (int(c) for c in counts)
     out = {}
-    for name, num, den, why in (("accuracy", tp + tn, tp + tn + fp + fn, "there are no rows"),
+    for name, num, den, why in (("accuracy", tp + tn, tp + tn + fp + fn,
+                                 "no row is left to evaluate (rows with a missing label or prediction, "
+                                 "invalid answers and call errors are left out)"),
                                 ("precision", tp, tp + fp, "there are no predicted positives (TP + FP = 0)"),
                                 ("recall", tp, tp + fn, "there are no actual positives (TP + FN = 0)")):
         if den == 0:
