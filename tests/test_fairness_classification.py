@@ -477,3 +477,10 @@ def test_pos_label_of_another_type_names_the_column_not_a_third_value(column, po
     with pytest.raises(InvalidInputError, match="never holds pos_label") as info:
         frame.fairness.classification(y_true="y", y_pred="pred", sensitive="g", pos_label=pos_label)
     assert suggestion in str(info.value) and "more than two values" not in str(info.value)
+
+
+def test_invert_accepts_zero_and_one():
+    frame = pd.DataFrame({"y": [1, 0, 1, 0], "pred": [1, 0, 0, 1], "g": [1, 1, 0, 0]})
+    kwargs = dict(y_true="y", y_pred="pred", sensitive="g", threshold=0.5)
+    pd.testing.assert_frame_equal(frame.fairness.classification(**kwargs, invert=1),
+                                  frame.fairness.classification(**kwargs, invert=True))

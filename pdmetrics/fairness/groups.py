@@ -114,6 +114,6 @@ def resolve_group_options(name, threshold, invert, privileged, single: bool):
     else:
         chosen = privileged
     inv = _per_column(invert, name, False)
-    if not isinstance(inv, (bool, np.bool_)):
+    if not (isinstance(inv, (bool, np.bool_)) or (isinstance(inv, (int, np.integer)) and inv in (0, 1))):
         raise InvalidInputError(f"`invert={inv!r}` for sensitive column {name!r} must be True or False.")
     return _per_column(threshold, name, 0.0), bool(inv), chosen
