@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 from conftest import assert_close, assert_frame_unchanged, conformance_path
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import pdmetrics  # noqa: F401
 from pdmetrics.errors import ColumnNotFoundError, InvalidInputError, UndefinedMetricWarning
@@ -331,3 +334,50 @@ def test_llm_fairness_every_answer_invalid():
     with pytest.warns(UndefinedMetricWarning, match="both groups need rows"):
         table = frame.fairness.llm_fairness(**kwargs, zero_division=np.nan)
     assert table.loc[0, ["N", "N_invalid", "N_error"]].tolist() == [0, 3, 1]
+
+
+# --------------------------------------------------------------------------------------
+# properties: parsing and counting rules against slow, obviously-correct references
+# --------------------------------------------------------------------------------------
+_PIECES = ["1", "2", "3", "4", "x", " ", "\n", "\t", "<think>", "</think>", "2.", "Paris", "PARIS", "rome"]
+
+
+def _slow_first_option(text):
+    if text is None:
+        return 0
+    while "<think>" in text and "</think>" in text[text.index("<think>"):]:
+        start = text.index("<think>")
+        end = text.index("</think>", start) + len("</think>")
+        text = text[:start] + text[end:]
+    text = text.strip()
+    return int(text[0]) if text[:1] in ("1", "2", "3") else 0
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.lists(st.sampled_from(_PIECES), max_size=6).map("".join)),
+                max_size=15))
+def test_parse_option_matches_slow_reference(responses):
+    assert parse_option(responses).tolist() == [_slow_first_option(r) for r in responses]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.one_of(st.none(), st.sampled_from(["Paris", " paris ", "ROME", "Lyon", "x"])),
+                          st.sampled_from(["Paris", "Rome"]), st.booleans(), st.sampled_from(["en", "fr"])),
+                max_size=20))
+def test_language_counts_match_slow_reference(rows):
+    frame = pd.DataFrame(rows, columns=["response", "answer", "failed", "lang"])
+    options = ["Paris", "Rome"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        table = language_accuracy(frame["response"], frame["answer"], options, error=frame["failed"])
+    counts = {"N_error": 0, "N_correct": 0, "N_incorrect": 0, "N_invalid": 0}
+    for response, answer, failed, _ in rows:
+        if response is None or failed:
+            counts["N_error"] += 1
+        elif response.strip().lower() == answer.lower():
+            counts["N_correct"] += 1
+        elif response.strip().lower() in [o.lower() for o in options]:
+            counts["N_incorrect"] += 1
+        else:
+            counts["N_invalid"] += 1
+    assert table.loc[0, list(counts)].tolist() == list(counts.values())
