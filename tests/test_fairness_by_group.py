@@ -198,3 +198,13 @@ def test_bootstrap_without_groups_and_bad_zero_division():
     frame = pd.DataFrame({"y": [1, 0, 1, 0], "pred": [1, 1, 0, 0], "g": ["a", "a", "b", "b"]})
     with pytest.raises(InvalidInputError, match="zero_division='zero'"):
         frame.fairness.by_group(y_true="y", y_pred="pred", by="g", zero_division="zero")
+
+
+def test_unhashable_group_values_and_bad_random_state_are_clear_errors():
+    """Review: list-valued group cells and a text random_state used to raise TypeError."""
+    frame = pd.DataFrame({"y": [1, 0, 1, 0], "pred": [1, 1, 0, 0], "g": [[1], [0], [1], [0]],
+                          "h": ["a", "a", "b", "b"]})
+    with pytest.raises(InvalidInputError, match="group column 'g'.*astype\\(str\\)"):
+        frame.fairness.by_group(y_true="y", y_pred="pred", by="g")
+    with pytest.raises(InvalidInputError, match="random_state='seed'"):
+        frame.fairness.by_group(y_true="y", y_pred="pred", by="h", n_boot=10, random_state="seed")

@@ -179,7 +179,14 @@ def _sorted_codes_one(series: pd.Series) -> tuple[np.ndarray, pd.Index]:
             lookup[present] = np.arange(present.size, dtype=np.intp)
             uniques = (present + int(low)).astype(values.dtype)
             return lookup[shifted], pd.Index(uniques, name=series.name)
-    codes, uniques = pd.factorize(series, sort=True, use_na_sentinel=True)
+    try:
+        codes, uniques = pd.factorize(series, sort=True, use_na_sentinel=True)
+    except TypeError:  # unhashable (lists, dicts) or unorderable mixed values
+        raise InvalidInputError(
+            f"group column {series.name!r} holds values that cannot be grouped and sorted "
+            f"({_distinct_preview(series, 3)}); use one scalar value of one type per row, e.g. "
+            f"`df[{series.name!r}].astype(str)`."
+        ) from None
     return codes.astype(np.intp, copy=False), pd.Index(uniques, name=series.name)
 
 

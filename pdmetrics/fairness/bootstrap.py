@@ -49,7 +49,11 @@ def bootstrap_counts(counts: np.ndarray, n_boot: int, random_state=None) -> np.n
     sizes = counts.sum(axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):
         proportions = np.where(sizes[:, None] > 0, counts / np.where(sizes > 0, sizes, 1)[:, None], 0.25)
-    rng = np.random.default_rng(random_state)
+    try:
+        rng = np.random.default_rng(random_state)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"`random_state={random_state!r}` must be an integer seed, a "
+                                f"numpy.random.Generator, or None.") from None
     return rng.multinomial(sizes, proportions, size=(int(n_boot), counts.shape[0])).astype(np.int64)
 
 
