@@ -207,4 +207,5 @@ def test_unhashable_group_values_and_bad_random_state_are_clear_errors():
     with pytest.raises(InvalidInputError, match="group column 'g'.*astype\\(str\\)"):
         frame.fairness.by_group(y_true="y", y_pred="pred", by="g")
     with pytest.raises(InvalidInputError, match="random_state='seed'"):
-        frame.fairness.by_group(y_true="y", y_pred="pred", by="h", n_boot=10, random_state="seed")
+        frame.fairness.by_group(y_true="y", y_pred="pred", by="h", n_boot=10, random_state="seed",
+                                zero_division=0.0)
