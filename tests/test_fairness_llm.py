@@ -381,3 +381,14 @@ def test_language_counts_match_slow_reference(rows):
         else:
             counts["N_invalid"] += 1
     assert table.loc[0, list(counts)].tolist() == list(counts.values())
+
+
+def test_language_missing_answer_is_an_error_unless_the_call_failed():
+    """Review: a missing correct answer used to count the response as incorrect, silently."""
+    frame = pd.DataFrame({"response": ["Paris", "Rome", None], "answer": ["Paris", None, None],
+                          "options": [["Paris", "Rome"]] * 3})
+    with pytest.raises(InvalidInputError, match="answer='answer'.*1 row"):
+        frame.fairness.language_accuracy(response="response", answer="answer", options="options")
+    table = frame.iloc[[0, 2]].fairness.language_accuracy(response="response", answer="answer",
+                                                          options="options")
+    assert table.loc[0, ["N_correct", "N_error"]].tolist() == [1, 1]

@@ -71,7 +71,8 @@ def language_accuracy(response, answer, options, *, error=None, by=None) -> pd.D
         The model's answers (already extracted from any JSON wrapper). A missing response
         counts as a call error; ``<think>`` blocks are dropped before comparing.
     answer : array-like of str
-        The correct option's text per question.
+        The correct option's text per question; a missing answer on a row without a call
+        error raises :class:`~pdmetrics.InvalidInputError`.
     options : Series of lists, or a list of str
         Each question's options (a Series holding one list per row), or one list for every
         question.
@@ -117,6 +118,13 @@ def language_accuracy(response, answer, options, *, error=None, by=None) -> pd.D
             f"one list of options for every question."
         )
     is_error = call_errors(response, error)
+    no_answer = answer.isna().to_numpy(dtype=bool) & ~is_error
+    if no_answer.any():
+        raise InvalidInputError(
+            f"`answer={answer.name!r}` is missing on {int(no_answer.sum())} row(s) (first: row "
+            f"{int(np.argmax(no_answer))}), so those responses cannot be scored. Drop them first, "
+            f"e.g. `df.dropna(subset=[{answer.name!r}])`."
+        )
     normalized = _normalize(response)
     correct = (normalized == _normalize(answer)).to_numpy(dtype=bool, na_value=False)
     an_option = _matches_an_option(normalized, options)

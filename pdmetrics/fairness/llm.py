@@ -128,9 +128,10 @@ def counterfactual_changes(prediction, counterfactual, *, sensitive=None, valid=
         row = same pair).
     sensitive : Series, optional
         The original sensitive value of each pair: one row per value, then ``"(all)"``.
-    valid : sequence of str, optional
-        The valid answers (e.g. ``["H", "L"]``); anything else is invalid. Default: every
-        answer that is not a call error is valid.
+    valid : sequence, optional
+        The valid answers (e.g. ``["H", "L"]``); anything else is invalid. An answer is
+        valid when its cleaned text, or its value (numbers: ``1.0`` is ``1``), is one of
+        them. Default: every answer that is not a call error is valid.
     error, counterfactual_error : array-like, optional
         Call-error flags of each side (a missing answer is a call error too).
 
