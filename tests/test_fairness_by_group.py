@@ -187,3 +187,25 @@ def test_core_function_accepts_arrays():
     assert table["selection_rate"].tolist() == [1.0, 0.0]
     out = group_disparity([1, 0, 1, 0], [1, 1, 1, 0], {"g": ["a", "a", "b", "b"]})
     assert out.loc[0, "difference"] == 0.5
+
+
+def test_bootstrap_without_groups_and_bad_zero_division():
+    """Review: an empty table with n_boot, and a non-numeric zero_division, used to raise ValueError."""
+    empty = pd.DataFrame({"y": pd.Series([], dtype="int64"), "pred": pd.Series([], dtype="int64"),
+                          "g": pd.Series([], dtype="object")})
+    table = empty.fairness.by_group(y_true="y", y_pred="pred", by="g", n_boot=20, random_state=0)
+    assert len(table) == 0 and "tpr_low" in table.columns
+    frame = pd.DataFrame({"y": [1, 0, 1, 0], "pred": [1, 1, 0, 0], "g": ["a", "a", "b", "b"]})
+    with pytest.raises(InvalidInputError, match="zero_division='zero'"):
+        frame.fairness.by_group(y_true="y", y_pred="pred", by="g", zero_division="zero")
+
+
+def test_unhashable_group_values_and_bad_random_state_are_clear_errors():
+    """Review: list-valued group cells and a text random_state used to raise TypeError."""
+    frame = pd.DataFrame({"y": [1, 0, 1, 0], "pred": [1, 1, 0, 0], "g": [[1], [0], [1], [0]],
+                          "h": ["a", "a", "b", "b"]})
+    with pytest.raises(InvalidInputError, match="group column 'g'.*astype\\(str\\)"):
+        frame.fairness.by_group(y_true="y", y_pred="pred", by="g")
+    with pytest.raises(InvalidInputError, match="random_state='seed'"):
+        frame.fairness.by_group(y_true="y", y_pred="pred", by="h", n_boot=10, random_state="seed",
+                                zero_division=0.0)

@@ -447,3 +447,40 @@ def test_midrange_threshold():
     mid = frame.fairness.classification(y_true="y", y_pred="pred", sensitive="age", threshold="midrange")
     explicit = frame.fairness.classification(y_true="y", y_pred="pred", sensitive="age", threshold=40)
     pd.testing.assert_frame_equal(mid, explicit)
+
+
+# --------------------------------------------------------------------------------------
+# option validation (review): clear errors instead of numpy/Python exceptions or silent groups
+# --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("kwargs, message", [
+    ({"zero_division": "x"}, "zero_division='x'.*must be a number"),
+    ({"threshold": float("nan")}, "threshold=nan.*'g'"),
+    ({"invert": "yes"}, "invert='yes'.*True or False"),
+    ({"sensitive": ["g", "h"], "threshold": {"gg": 1}}, "threshold=.*names \\['gg'\\]"),
+    ({"sensitive": ["g", "h"], "invert": {"hh": True}}, "invert=.*names \\['hh'\\]"),
+])
+def test_bad_options_are_clear_errors(kwargs, message):
+    frame = pd.DataFrame({"y": [1, 0, 1, 0], "pred": [1, 0, 0, 1], "g": [1, 1, 0, 0], "h": [3, 1, 2, 0]})
+    before = frame.copy()
+    with pytest.raises(InvalidInputError, match=message):
+        frame.fairness.classification(**{"y_true": "y", "y_pred": "pred", "sensitive": "g", **kwargs})
+    assert_frame_unchanged(before, frame)
+
+
+@pytest.mark.parametrize("column, pos_label, suggestion", [
+    (["1", "0", "1", "0"], 1, "pos_label='1'"),   # numbers stored as text
+    ([True, False, True, False], "H", "pos_label=True"),
+])
+def test_pos_label_of_another_type_names_the_column_not_a_third_value(column, pos_label, suggestion):
+    frame = pd.DataFrame({"y": column, "pred": [pos_label, pos_label, column[1], column[1]],
+                          "g": [1, 1, 0, 0]})
+    with pytest.raises(InvalidInputError, match="never holds pos_label") as info:
+        frame.fairness.classification(y_true="y", y_pred="pred", sensitive="g", pos_label=pos_label)
+    assert suggestion in str(info.value) and "more than two values" not in str(info.value)
+
+
+def test_invert_accepts_zero_and_one():
+    frame = pd.DataFrame({"y": [1, 0, 1, 0], "pred": [1, 0, 0, 1], "g": [1, 1, 0, 0]})
+    kwargs = dict(y_true="y", y_pred="pred", sensitive="g", threshold=0.5)
+    pd.testing.assert_frame_equal(frame.fairness.classification(**kwargs, invert=1),
+                                  frame.fairness.classification(**kwargs, invert=True))

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 from conftest import assert_close, assert_frame_unchanged, conformance_path
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import pdmetrics  # noqa: F401
 from pdmetrics.errors import ColumnNotFoundError, InvalidInputError, UndefinedMetricWarning
@@ -278,3 +281,114 @@ def test_average_of_real_tables(pisa):
     out = both.fairness.average_metrics()
     assert_close(out.loc[0, "accuracy"], (one.loc[0, "accuracy"] + two.loc[0, "accuracy"]) / 2)
     assert "N_invalid" not in out.columns
+
+
+# --------------------------------------------------------------------------------------
+# review fixes
+# --------------------------------------------------------------------------------------
+def test_counterfactual_numeric_answers():
+    """Numeric answers: 1.0 is the valid answer 1 (it used to be invalid, so nothing 'changed')."""
+    table = counterfactual_changes([1.0, 0.0, 2.0, 1.0], [1.0, 1.0, 2.0, 1], valid=[0, 1])
+    # changed: row 1 (0 vs 1); unchanged: row 0, row 2 (both invalid), row 3 (1.0 and 1 are the same)
+    assert table.loc[0, ["N", "N_error", "N_changed"]].tolist() == [4, 0, 1]
+
+
+def test_counterfactual_core_function_ignores_series_index():
+    table = counterfactual_changes(pd.Series(["H", "L"], index=[5, 6]), pd.Series(["H", "H"], index=[0, 1]),
+                                   valid=["H", "L"])
+    assert table.loc[0, "N_changed"] == 1
+
+
+def test_language_options_as_text_is_an_error():
+    frame = pd.DataFrame({"response": ["Paris", "Rome"], "answer": ["Paris", "Paris"],
+                          "options": ["Paris|Rome", "Paris|Rome"]})
+    with pytest.raises(InvalidInputError, match="str.split"):
+        frame.fairness.language_accuracy(response="response", answer="answer", options="options")
+
+
+def test_unhashable_error_flags_and_text_metric_columns_are_clear_errors():
+    frame = pd.DataFrame({"answer": ["1", "2"], "st": [1, 2], "an": [2, 1], "un": [3, 3], "err": [[1], []]})
+    with pytest.raises(InvalidInputError, match="error='err'"):
+        frame.fairness.context_association(response="answer", stereotype="st", anti_stereotype="an",
+                                           unrelated="un", error="err")
+    tables = pd.DataFrame({"dataset": ["a", "b"], "lms": [1.0, 2.0]})
+    with pytest.raises(InvalidInputError, match="not numeric"):
+        tables.fairness.average_metrics(metrics=["dataset"])
+
+
+def test_language_core_function_pairs_rows_by_position():
+    """Review: Series with different indexes used to raise pandas' 'identically-labeled' ValueError."""
+    table = language_accuracy(pd.Series(["a", "b"], index=[3, 4]), pd.Series(["a", "a"]), ["a", "b"],
+                              by=[pd.Series(["x", "y"], name="lang")])
+    assert table[["lang", "N_correct", "N_incorrect"]].values.tolist() == [["x", 1, 0], ["y", 0, 1],
+                                                                           ["(all)", 1, 1]]
+
+
+def test_llm_fairness_every_answer_invalid():
+    """Review: the error used to say 'there are no rows' on a 4-row table of invalid answers."""
+    frame = pd.DataFrame({"y": ["H", "L", "H", "L"], "answer": ["?", "maybe", "x", None],
+                          "male": [1, 1, 0, 0]})
+    kwargs = dict(y_true="y", response="answer", sensitive="male", positive="H", negative="L")
+    with pytest.raises(InvalidInputError, match="invalid answers and call errors are left out"):
+        frame.fairness.llm_fairness(**kwargs)
+    with pytest.warns(UndefinedMetricWarning, match="both groups need rows"):
+        table = frame.fairness.llm_fairness(**kwargs, zero_division=np.nan)
+    assert table.loc[0, ["N", "N_invalid", "N_error"]].tolist() == [0, 3, 1]
+
+
+# --------------------------------------------------------------------------------------
+# properties: parsing and counting rules against slow, obviously-correct references
+# --------------------------------------------------------------------------------------
+_PIECES = ["1", "2", "3", "4", "x", " ", "\n", "\t", "<think>", "</think>", "2.", "Paris", "PARIS", "rome"]
+
+
+def _slow_first_option(text):
+    if text is None:
+        return 0
+    while "<think>" in text and "</think>" in text[text.index("<think>"):]:
+        start = text.index("<think>")
+        end = text.index("</think>", start) + len("</think>")
+        text = text[:start] + text[end:]
+    text = text.strip()
+    return int(text[0]) if text[:1] in ("1", "2", "3") else 0
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.lists(st.sampled_from(_PIECES), max_size=6).map("".join)),
+                max_size=15))
+def test_parse_option_matches_slow_reference(responses):
+    assert parse_option(responses).tolist() == [_slow_first_option(r) for r in responses]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.one_of(st.none(), st.sampled_from(["Paris", " paris ", "ROME", "Lyon", "x"])),
+                          st.sampled_from(["Paris", "Rome"]), st.booleans(), st.sampled_from(["en", "fr"])),
+                max_size=20))
+def test_language_counts_match_slow_reference(rows):
+    frame = pd.DataFrame(rows, columns=["response", "answer", "failed", "lang"])
+    options = ["Paris", "Rome"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        table = language_accuracy(frame["response"], frame["answer"], options, error=frame["failed"])
+    counts = {"N_error": 0, "N_correct": 0, "N_incorrect": 0, "N_invalid": 0}
+    for response, answer, failed, _ in rows:
+        if response is None or failed:
+            counts["N_error"] += 1
+        elif response.strip().lower() == answer.lower():
+            counts["N_correct"] += 1
+        elif response.strip().lower() in [o.lower() for o in options]:
+            counts["N_incorrect"] += 1
+        else:
+            counts["N_invalid"] += 1
+    assert table.loc[0, list(counts)].tolist() == list(counts.values())
+
+
+def test_language_missing_answer_is_an_error_unless_the_call_failed():
+    """Review: a missing correct answer used to count the response as incorrect, silently."""
+    frame = pd.DataFrame({"response": ["Paris", "Rome", None], "answer": ["Paris", None, None],
+                          "options": [["Paris", "Rome"]] * 3})
+    with pytest.raises(InvalidInputError, match="answer='answer'.*1 row"):
+        frame.fairness.language_accuracy(response="response", answer="answer", options="options")
+    table = frame.iloc[[0, 2]].fairness.language_accuracy(response="response", answer="answer",
+                                                          options="options")
+    assert table.loc[0, ["N_correct", "N_error"]].tolist() == [1, 1]

@@ -33,8 +33,26 @@ def as_series(values, argument: str) -> pd.Series:
 
 
 def _distinct_preview(series: pd.Series, limit: int = 6) -> str:
-    values = pd.unique(series.dropna())[:limit]
-    return ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in values)
+    try:
+        values = pd.unique(series.dropna())[:limit]
+    except TypeError:  # unhashable values (lists, dicts): show the first ones as they are
+        values = series.dropna().head(limit).tolist()
+    return ", ".join(repr(_plain(v)) for v in values)
+
+
+def _plain(value):
+    """A numpy scalar as the Python value it holds (for readable messages)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def check_zero_division(zero_division, argument: str = "zero_division"):
+    """Return ``zero_division`` as a float (or None); raise a clear error for anything else."""
+    if zero_division is None:
+        return None
+    if isinstance(zero_division, (bool, np.bool_)) or not isinstance(zero_division, (int, float, np.number)):
+        raise InvalidInputError(f"`{argument}={zero_division!r}` must be a number (e.g. 0.0, 1.0 or "
+                                f"float('nan')) or None.")
+    return float(zero_division)
 
 
 def binary_outcome(series: pd.Series, pos_label, argument: str) -> tuple[np.ndarray, np.ndarray]:
@@ -57,7 +75,13 @@ def check_binary(series: pd.Series, positive: np.ndarray, missing: np.ndarray, p
         first = series.iloc[int(np.argmax(negative))]
         other = (series != first).to_numpy(dtype=bool, na_value=False) & negative
         if other.any():
-            third = series.iloc[int(np.argmax(other))]
+            first, third = (_plain(v) for v in (first, series.iloc[int(np.argmax(other))]))
+            if not positive.any() and series.nunique(dropna=True) == 2:
+                raise InvalidInputError(
+                    f"`{argument}={series.name!r}` never holds pos_label={pos_label!r} (its values: "
+                    f"{_distinct_preview(series)}). Pass the positive class as it is spelled in this "
+                    f"column, e.g. `pos_label={first!r}`, or convert the column to the type of pos_label."
+                )
             raise InvalidInputError(
                 f"`{argument}={series.name!r}` holds more than two values ({_distinct_preview(series)}"
                 f", ... e.g. {first!r} and {third!r} besides pos_label={pos_label!r}); fairness metrics "
@@ -155,7 +179,14 @@ def _sorted_codes_one(series: pd.Series) -> tuple[np.ndarray, pd.Index]:
             lookup[present] = np.arange(present.size, dtype=np.intp)
             uniques = (present + int(low)).astype(values.dtype)
             return lookup[shifted], pd.Index(uniques, name=series.name)
-    codes, uniques = pd.factorize(series, sort=True, use_na_sentinel=True)
+    try:
+        codes, uniques = pd.factorize(series, sort=True, use_na_sentinel=True)
+    except TypeError:  # unhashable (lists, dicts) or unorderable mixed values
+        raise InvalidInputError(
+            f"group column {series.name!r} holds values that cannot be grouped and sorted "
+            f"({_distinct_preview(series, 3)}); use one scalar value of one type per row, e.g. "
+            f"`df[{series.name!r}].astype(str)`."
+        ) from None
     return codes.astype(np.intp, copy=False), pd.Index(uniques, name=series.name)
 
 

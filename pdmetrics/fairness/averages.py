@@ -13,6 +13,7 @@ import pandas as pd
 
 from pdmetrics._tables import attach_info
 from pdmetrics._validation import require_columns
+from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness._inputs import group_codes, undefined
 
 __all__ = ["average_metrics"]
@@ -60,6 +61,14 @@ def average_metrics(table: pd.DataFrame, metrics=None, by=None) -> pd.DataFrame:
     by_names = [] if by is None else require_columns(table, "by", by)
     names = (_default_metrics(table, by_names) if metrics is None
              else require_columns(table, "metrics", metrics))
+    not_numeric = [name for name in names if not (pd.api.types.is_numeric_dtype(table[name].dtype)
+                                                  and not pd.api.types.is_bool_dtype(table[name].dtype))]
+    if not_numeric:
+        raise InvalidInputError(
+            f"`metrics=` names column(s) {not_numeric!r} that are not numeric "
+            f"(dtype {table[not_numeric[0]].dtype}); average only metric columns, e.g. "
+            f"`metrics=['statistical_parity_difference', 'accuracy']`."
+        )
     values = np.column_stack([pd.to_numeric(table[name], errors="coerce").to_numpy(dtype="float64",
                                                                                     na_value=np.nan)
                               for name in names]) if names else np.zeros((len(table), 0))

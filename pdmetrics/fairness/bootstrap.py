@@ -49,7 +49,11 @@ def bootstrap_counts(counts: np.ndarray, n_boot: int, random_state=None) -> np.n
     sizes = counts.sum(axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):
         proportions = np.where(sizes[:, None] > 0, counts / np.where(sizes > 0, sizes, 1)[:, None], 0.25)
-    rng = np.random.default_rng(random_state)
+    try:
+        rng = np.random.default_rng(random_state)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"`random_state={random_state!r}` must be an integer seed, a "
+                                f"numpy.random.Generator, or None.") from None
     return rng.multinomial(sizes, proportions, size=(int(n_boot), counts.shape[0])).astype(np.int64)
 
 
@@ -67,7 +71,11 @@ def percentile_interval(samples: np.ndarray, confidence: float = 0.95) -> tuple[
     if not 0 < confidence < 1:
         raise InvalidInputError(f"`confidence={confidence!r}` must be between 0 and 1 (e.g. 0.95).")
     alpha = (1 - confidence) / 2
+    samples = np.asarray(samples, dtype="float64")
+    if samples.size == 0:  # no replicate or no group: nothing to summarize
+        empty = np.full(samples.shape[1:], np.nan)
+        return empty, empty.copy()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN slices give NaN, on purpose
-        low, high = np.nanquantile(np.asarray(samples, dtype="float64"), [alpha, 1 - alpha], axis=0)
+        low, high = np.nanquantile(samples, [alpha, 1 - alpha], axis=0)
     return low, high

@@ -13,7 +13,7 @@ import pandas as pd
 
 from pdmetrics._tables import attach_info
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.fairness._inputs import as_series, group_codes, undefined, warn_excluded
+from pdmetrics.fairness._inputs import as_series, check_zero_division, group_codes, undefined, warn_excluded
 from pdmetrics.fairness.bootstrap import bootstrap_counts, percentile_interval
 from pdmetrics.fairness.classification import _labels
 from pdmetrics.fairness.confusion import CELLS, confusion_counts, divide, rates_from_counts
@@ -124,6 +124,7 @@ def group_rates(y_true, y_pred, by, *, pos_label=1, zero_division=None, n_boot: 
     0   F  3           0.333  0.5  0.0
     1   M  3           0.667  1.0  0.5
     """
+    zero_division = check_zero_division(zero_division)
     counts, keys, info = _counts_by_group(y_true, y_pred, by, pos_label)
     rates = _fill_undefined(rates_from_counts(counts), keys, zero_division)
     table = keys.copy()

@@ -25,6 +25,7 @@ from pdmetrics.fairness._inputs import (
     binary_outcome,
     check_binary,
     check_pos_label_present,
+    check_zero_division,
     undefined,
     warn_excluded,
 )
@@ -254,11 +255,12 @@ def _sensitive_columns(sensitive, n_rows: int) -> dict:
 def _group_counts(t_pos, p_pos, label_missing, columns: dict, threshold, invert, privileged):
     """Confusion counts, shape ``(K, 3, 4)``: unprivileged, privileged, missing-sensitive rows."""
     single = len(columns) == 1
-    if isinstance(privileged, Mapping):
-        unknown = [name for name in privileged if name not in columns]
-        if unknown:
-            raise InvalidInputError(f"`privileged=` names {unknown!r}, which are not among the sensitive "
-                                    f"columns {list(columns)!r}.")
+    for option, value in (("privileged", privileged), ("threshold", threshold), ("invert", invert)):
+        if isinstance(value, Mapping):
+            unknown = [name for name in value if name not in columns]
+            if unknown:
+                raise InvalidInputError(f"`{option}=` names {unknown!r}, which are not among the sensitive "
+                                        f"columns {list(columns)!r}.")
     counts = np.zeros((len(columns), 3, 4), dtype=np.int64)
     cell = cell_codes(t_pos, p_pos)
     any_missing_label = bool(label_missing.any())
@@ -277,7 +279,9 @@ def _overall(counts: np.ndarray, zero_division) -> dict[str, float]:
     """Accuracy, precision and recall of all rows; empty denominators raise unless zero_division."""
     tn, fp, fn, tp = (int(c) for c in counts)
     out = {}
-    for name, num, den, why in (("accuracy", tp + tn, tp + tn + fp + fn, "there are no rows"),
+    for name, num, den, why in (("accuracy", tp + tn, tp + tn + fp + fn,
+                                 "no row is left to evaluate (rows with a missing label or prediction, "
+                                 "invalid answers and call errors are left out)"),
                                 ("precision", tp, tp + fp, "there are no predicted positives (TP + FP = 0)"),
                                 ("recall", tp, tp + fn, "there are no actual positives (TP + FN = 0)")):
         if den == 0:
@@ -296,6 +300,7 @@ def _fairness_table(t_pos, p_pos, label_missing, columns, *, threshold, invert, 
                     random_state=None) -> pd.DataFrame:
     """The classification-fairness table; ``dropped`` rows are left out without a warning."""
     _check_on_undefined(on_undefined)
+    zero_division = check_zero_division(zero_division)
     n_rows = t_pos.size
     n_missing_label = int(label_missing.sum())
     warn_excluded(n_missing_label, n_rows, "the label or the prediction is missing")

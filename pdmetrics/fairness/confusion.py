@@ -80,6 +80,13 @@ def rates_from_counts(counts: np.ndarray) -> dict[str, np.ndarray]:
     ``selection_rate = (TP + FP) / N``, ``tpr = recall = TP / (TP + FN)``, ``fpr = FP /
     (FP + TN)``, ``tnr = TN / (TN + FP)``, ``fnr = FN / (FN + TP)``, ``accuracy = (TP +
     TN) / N``, ``precision = TP / (TP + FP)``.
+
+    Examples
+    --------
+    >>> from pdmetrics.fairness import rates_from_counts
+    >>> rates = rates_from_counts([[3, 1, 2, 4], [5, 0, 0, 0]])  # [TN, FP, FN, TP] per group
+    >>> rates["N"].tolist(), rates["tpr"].round(3).tolist(), rates["precision"].tolist()
+    ([10, 5], [0.667, nan], [0.8, nan])
     """
     counts = np.asarray(counts)
     tn, fp, fn, tp = (counts[..., i] for i in range(4))

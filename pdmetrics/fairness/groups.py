@@ -89,6 +89,9 @@ def privileged_groups(series: pd.Series, threshold: float = 0.0, invert: bool = 
         except (TypeError, ValueError):
             raise InvalidInputError(f"`threshold={threshold!r}` for sensitive column {series.name!r} must be "
                                     f"a number or 'midrange'.") from None
+        if np.isnan(threshold):
+            raise InvalidInputError(f"`threshold=nan` for sensitive column {series.name!r}: every row would "
+                                    f"be unprivileged. Pass a number or 'midrange'.")
     values = _numeric_sensitive(series)
     missing = missing | np.isnan(values)
     if midrange:  # the reference code's default: halfway between the smallest and largest value
@@ -110,4 +113,7 @@ def resolve_group_options(name, threshold, invert, privileged, single: bool):
         )
     else:
         chosen = privileged
-    return _per_column(threshold, name, 0.0), bool(_per_column(invert, name, False)), chosen
+    inv = _per_column(invert, name, False)
+    if not (isinstance(inv, (bool, np.bool_)) or (isinstance(inv, (int, np.integer)) and inv in (0, 1))):
+        raise InvalidInputError(f"`invert={inv!r}` for sensitive column {name!r} must be True or False.")
+    return _per_column(threshold, name, 0.0), bool(inv), chosen

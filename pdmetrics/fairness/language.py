@@ -71,7 +71,8 @@ def language_accuracy(response, answer, options, *, error=None, by=None) -> pd.D
         The model's answers (already extracted from any JSON wrapper). A missing response
         counts as a call error; ``<think>`` blocks are dropped before comparing.
     answer : array-like of str
-        The correct option's text per question.
+        The correct option's text per question; a missing answer on a row without a call
+        error raises :class:`~pdmetrics.InvalidInputError`.
     options : Series of lists, or a list of str
         Each question's options (a Series holding one list per row), or one list for every
         question.
@@ -100,15 +101,30 @@ def language_accuracy(response, answer, options, *, error=None, by=None) -> pd.D
        format_error_rate  overall_accuracy  accuracy_on_valid
     0               0.25               0.5              0.667
     """
-    response = as_series(response, "response")
-    answer = as_series(answer, "answer")
+    response = as_series(response, "response").reset_index(drop=True)  # rows pair up by position
+    answer = as_series(answer, "answer").reset_index(drop=True)
     if len(answer) != len(response):
         raise InvalidInputError(f"`answer` has {len(answer)} values but `response` has {len(response)}.")
     if options is None:
         raise InvalidInputError("`options=` is required: a column of option lists, or one list of options.")
     if isinstance(options, pd.Series) and len(options) != len(response):
         raise InvalidInputError(f"`options` has {len(options)} values but `response` has {len(response)}.")
+    if isinstance(options, pd.Series) and options.notna().any() \
+            and pd.api.types.infer_dtype(options, skipna=True) == "string":
+        example = options.dropna().iloc[0]
+        raise InvalidInputError(
+            f"`options={options.name!r}` holds text such as {example!r}, not a list of options per row. "
+            f"Split it first, e.g. `df.assign({options.name}=df[{options.name!r}].str.split('|'))`, or pass "
+            f"one list of options for every question."
+        )
     is_error = call_errors(response, error)
+    no_answer = answer.isna().to_numpy(dtype=bool) & ~is_error
+    if no_answer.any():
+        raise InvalidInputError(
+            f"`answer={answer.name!r}` is missing on {int(no_answer.sum())} row(s) (first: row "
+            f"{int(np.argmax(no_answer))}), so those responses cannot be scored. Drop them first, "
+            f"e.g. `df.dropna(subset=[{answer.name!r}])`."
+        )
     normalized = _normalize(response)
     correct = (normalized == _normalize(answer)).to_numpy(dtype=bool, na_value=False)
     an_option = _matches_an_option(normalized, options)

@@ -128,9 +128,10 @@ def counterfactual_changes(prediction, counterfactual, *, sensitive=None, valid=
         row = same pair).
     sensitive : Series, optional
         The original sensitive value of each pair: one row per value, then ``"(all)"``.
-    valid : sequence of str, optional
-        The valid answers (e.g. ``["H", "L"]``); anything else is invalid. Default: every
-        answer that is not a call error is valid.
+    valid : sequence, optional
+        The valid answers (e.g. ``["H", "L"]``); anything else is invalid. An answer is
+        valid when its cleaned text, or its value (numbers: ``1.0`` is ``1``), is one of
+        them. Default: every answer that is not a call error is valid.
     error, counterfactual_error : array-like, optional
         Call-error flags of each side (a missing answer is a call error too).
 
@@ -149,8 +150,8 @@ def counterfactual_changes(prediction, counterfactual, *, sensitive=None, valid=
        N  N_error  N_changed  change_rate
     0  5        1          1         0.25
     """
-    original = as_series(prediction, "prediction")
-    twin = as_series(counterfactual, "counterfactual")
+    original = as_series(prediction, "prediction").reset_index(drop=True)
+    twin = as_series(counterfactual, "counterfactual").reset_index(drop=True)
     if len(original) != len(twin):
         raise InvalidInputError(f"`prediction` has {len(original)} values but `counterfactual` has "
                                 f"{len(twin)}.")
@@ -159,10 +160,14 @@ def counterfactual_changes(prediction, counterfactual, *, sensitive=None, valid=
     if valid is None:
         valid_a, valid_b = ~errored, ~errored
     else:
-        answers = [str(v) for v in ([valid] if isinstance(valid, str) else valid)]
-        valid_a = a.isin(answers).to_numpy(dtype=bool, na_value=False)
-        valid_b = b.isin(answers).to_numpy(dtype=bool, na_value=False)
-    differ = (a != b).to_numpy(dtype=bool, na_value=True)
+        values = [valid] if isinstance(valid, str) else list(valid)
+        answers = [str(v) for v in values]
+        # the cleaned text is a valid answer, or the raw value is one (numbers: 1.0 is 1)
+        valid_a = (a.isin(answers) | original.isin(values)).to_numpy(dtype=bool, na_value=False) & ~errored
+        valid_b = (b.isin(answers) | twin.isin(values)).to_numpy(dtype=bool, na_value=False) & ~errored
+    # different after cleaning, and different as values (so 1.0 and 1 are the same answer)
+    raw_differ = (original.astype(object) != twin.astype(object)).to_numpy(dtype=bool, na_value=True)
+    differ = (a != b).to_numpy(dtype=bool, na_value=True) & raw_differ
     changed = (valid_a != valid_b) | (valid_a & valid_b & differ)
     category = np.where(errored, 0, np.where(changed, 2, 1))
     by = None
