@@ -132,3 +132,25 @@ def test_report_is_fast_enough_shape():
                                trim_max=6, scale_with="asis")
     assert report.primary == "scale"
     assert np.isfinite(report["eval"]["corr"]).all()
+
+
+def test_report_missing_group_is_no_info_in_every_table():
+    # RSMTool reads an empty subgroup value as the group "No info", in the subgroup tables
+    # and in the fairness fits alike: both must use the same rows
+    df = simulate_scores(400, seed=3)
+    df["L1"] = df["L1"].where(np.arange(len(df)) % 5 != 0)
+    before = df.copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdmetrics.PdmetricsWarning)
+        report = df.scoring.report(human="sc1", system="raw", second_human="sc2", by="L1", trim_min=1,
+                                   trim_max=6)
+    assert_frame_unchanged(before, df)
+    assert "No info" in set(report["eval_by_L1"]["group"])
+    assert list(report["fairness_metrics_by_L1"]["N"]) == [400] * 3
+    assert "No info" in set(report["estimates_osa_by_L1"]["group"])
+    numeric = df.assign(g=np.where(np.arange(len(df)) % 5 == 0, np.nan, np.arange(len(df)) % 3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdmetrics.PdmetricsWarning)
+        report = numeric.scoring.report(human="sc1", system="raw", by="g", trim_min=1, trim_max=6)
+    assert list(report["fairness_metrics_by_g"]["N"]) == [400] * 3
+    assert int(report["eval_by_g"].query("group == 'No info'")["N"].iloc[0]) == 80

@@ -17,7 +17,7 @@ from pdmetrics.errors import InvalidInputError
 from pdmetrics.scoring import rsmtool_files
 from pdmetrics.scoring.degradation import degradation_table, disattenuated_correlation_table
 from pdmetrics.scoring.postprocess import DEFAULT_TRIM_TOLERANCE, postprocess_scores, scaling_from_frame
-from pdmetrics.scoring.subgroups import consistency_by_group_table, evaluation_by_group_table
+from pdmetrics.scoring.subgroups import MISSING_GROUP, consistency_by_group_table, evaluation_by_group_table
 from pdmetrics.scoring.tables import (
     _report_exclusions,
     confusion_matrix_table,
@@ -214,7 +214,7 @@ def evaluation_report(frame: pd.DataFrame, *, human, system, second_human=None, 
     h1 = pd.Series(h[keep], name="sc1")
     systems = {name: pd.Series(values[keep], name=name) for name, values in scores.items()}
     # factorized once (a categorical), so every subgroup table and fit reuses the codes
-    group_data = {g: pd.Series(pd.Categorical(frame[g].to_numpy()[keep]), name=g) for g in groups}
+    group_data = {g: _group_labels(frame[g], keep) for g in groups}
     h2 = None
     if second_human is not None:
         h2 = numeric_values(frame[second_human], "second_human")[keep]
@@ -264,6 +264,20 @@ def evaluation_report(frame: pd.DataFrame, *, human, system, second_human=None, 
             "trim_tolerance": trim_tolerance, "scale_with": "frame" if isinstance(scale_with, pd.DataFrame)
             else scale_with, "rater_error_variance": rater_error_variance}
     return EvaluationReport(tables, files, primary, groups, info)
+
+
+def _group_labels(column: pd.Series, keep: np.ndarray) -> pd.Series:
+    """A subgroup column's labels on the evaluated rows, as a categorical.
+
+    Missing labels become the group ``"No info"``, as RSMTool reads empty subgroup values,
+    so the subgroup tables and the fairness fits use the same groups and rows.
+    """
+    labels = pd.Categorical(column.to_numpy()[keep])
+    if labels.isna().any():
+        if MISSING_GROUP not in labels.categories:
+            labels = labels.add_categories([MISSING_GROUP])
+        labels = labels.fillna(MISSING_GROUP)
+    return pd.Series(labels, name=column.name)
 
 
 def _rsmtool_group_order(frame: pd.DataFrame) -> pd.DataFrame:
