@@ -63,13 +63,31 @@ class _Progress:
 def _read_table(path: Path) -> pd.DataFrame:
     if not path.exists():
         raise PdmetricsError(f"{path}: no such file.")
+    if not path.is_file():
+        raise PdmetricsError(f"{path}: not a file; pass a CSV (or parquet) file.")
     if path.suffix.lower() in (".parquet", ".pq"):
         try:
             return pd.read_parquet(path)
         except ImportError:
             raise PdmetricsError(f"{path}: reading parquet needs pyarrow (pip install pyarrow), "
                                  "or pass a CSV file.") from None
-    return pd.read_csv(path)
+    try:
+        return pd.read_csv(path)
+    except pd.errors.EmptyDataError:
+        raise PdmetricsError(f"{path}: the file is empty; pass a CSV file with a header row.") from None
+    except (pd.errors.ParserError, UnicodeDecodeError) as error:
+        raise PdmetricsError(f"{path}: not a readable CSV file ({str(error).strip()}).") from None
+
+
+def _training_frame(path: Path, human: str, system: str) -> pd.DataFrame:
+    """The --scale-with training file, checked for the human and system columns."""
+    train = _read_table(path)
+    missing = [name for name in (human, system) if name not in train.columns]
+    if missing:
+        raise PdmetricsError(f"--scale-with {path}: no column {', '.join(repr(m) for m in missing)}; the "
+                             f"training file needs the same --human ({human!r}) and --system ({system!r}) "
+                             f"columns as the input. It has: {', '.join(repr(c) for c in train.columns)}.")
+    return train
 
 
 def evaluate(args: argparse.Namespace) -> int:
@@ -80,7 +98,7 @@ def evaluate(args: argparse.Namespace) -> int:
     progress(f"read {len(frame):,} rows from {path}")
     scale_with = args.scale_with
     if scale_with not in (None, "asis"):
-        scale_with = _read_table(Path(scale_with))
+        scale_with = _training_frame(Path(scale_with), args.human, args.system)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", PdmetricsWarning)
         report = frame.scoring.report(human=args.human, system=args.system, second_human=args.second_human,
@@ -135,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
         return evaluate(args)
     except (PdmetricsError, KeyError, ValueError, OSError) as error:
         message = error.args[0] if isinstance(error, KeyError) and error.args else error
+        message = " ".join(str(message).split())  # one line, whatever the source of the message
         print(f"pdmetrics {args.command}: error: {message}", file=sys.stderr)
         return 2
 

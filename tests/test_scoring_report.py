@@ -113,16 +113,31 @@ def test_cli_evaluate_writes_files(tmp_path, capsys):
     (["{csv}", "--human", "nope"], "`human='nope'`: no such column"),
     (["{csv}", "--human", "L1"], "has no numeric values"),
     (["{csv}", "--human", "zero"], "No rows left to evaluate"),
+    (["{csv}", "--group", "nope"], "`by='nope'`: no such column"),
+    (["{csv}", "--second-human", "nope"], "`second_human='nope'`: no such column"),
+    (["{empty}"], "the file is empty"),
+    (["{ragged}"], "not a readable CSV file"),
+    (["{dir}"], "not a file"),
+    (["{csv}", "--scale-with", "{dir}/missing.csv"], "no such file"),
+    (["{csv}", "--scale-with", "{train}"], "--scale-with"),
+    (["{csv}", "--scale-with", "{empty}"], "the file is empty"),
 ])
 def test_cli_evaluate_bad_input(tmp_path, capsys, args, message):
     path = tmp_path / "responses.csv"
     simulate_scores(50, seed=6).assign(zero=0.0).to_csv(path, index=False)
-    argv = ["evaluate", *[a.format(csv=path) for a in args]]
+    (tmp_path / "empty.csv").write_text("")
+    (tmp_path / "ragged.csv").write_text("sc1,raw\n1,2\n3,4,5,6\n")
+    pd.DataFrame({"foo": [1, 2]}).to_csv(tmp_path / "train.csv", index=False)
+    files = {"csv": path, "empty": tmp_path / "empty.csv", "ragged": tmp_path / "ragged.csv",
+             "dir": tmp_path, "train": tmp_path / "train.csv"}
+    argv = ["evaluate", *[a.format(**files) for a in args]]
     if "--human" not in argv:
         argv += ["--human", "sc1"]
     argv += ["--system", "raw", "--trim-min", "1", "--trim-max", "6", "--out", str(tmp_path / "o")]
     assert main(argv) == 2
-    assert message in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert message in err
+    assert err.count("\n") == 1 and err.startswith("pdmetrics evaluate: error: ")  # one line
 
 
 def test_report_is_fast_enough_shape():
