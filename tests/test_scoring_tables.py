@@ -156,6 +156,15 @@ def test_postprocess_returns_new_frame_and_keeps_nan(frame):
     pd.testing.assert_series_equal(again["raw_trim_round"], out["raw_trim_round"])
 
 
+def test_postprocess_scale_with_frame_missing_column_names_the_training_frame(frame):
+    train = frame.rename(columns={"sc1": "human"})
+    with pytest.raises(ColumnNotFoundError, match=r"scale_with` training frame: `human='sc1'`.*'human'"):
+        frame.scoring.postprocess(system="raw", trim_min=1, trim_max=6, human="sc1", scale_with=train)
+    with pytest.raises(ColumnNotFoundError, match=r"scale_with` training frame: `system='raw'`"):
+        frame.scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6,
+                             scale_with=frame.drop(columns="raw"))
+
+
 def test_every_accessor_call_leaves_the_frame_unchanged(frame):
     before = frame.copy()
     with warnings.catch_warnings():
