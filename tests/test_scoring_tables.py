@@ -257,3 +257,16 @@ def test_trim_and_round_bounds(values):
     assert (trimmed >= 1 - 0.4998).all() and (trimmed <= 6 + 0.4998).all()
     rounded = scoring.round_scores(trimmed)
     assert set(np.unique(rounded)) <= {1.0, 2.0, 3.0, 4.0, 5.0, 6.0}
+
+
+def test_scores_too_large_for_integer_labels_raise_a_clear_error(frame):
+    # kappa and the confusion matrix round scores to integer labels; 1e20 would overflow int64
+    data = frame.assign(raw=frame["raw"].where(frame.index != 5, 1e20))
+    with pytest.raises(InvalidInputError, match=r"contains 1e\+20, too large to round"):
+        data.scoring.evaluate(human="sc1", system="raw")
+    with pytest.raises(InvalidInputError, match="too large to round"):
+        data.scoring.confusion_matrix(human="sc1", system="raw")
+    with pytest.raises(InvalidInputError, match="too large to round"):
+        scoring.cohen_kappa([1, 2], [1, -1e300])
+    trimmed = data.scoring.postprocess(system="raw", trim_min=1, trim_max=6)
+    assert trimmed.scoring.evaluate(human="sc1", system="raw_trim_round").loc[0, "N"] == 60

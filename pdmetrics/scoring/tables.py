@@ -248,8 +248,8 @@ def _rounded_pairs(human, system, exclude_zero: bool):
     values = {name: numeric_values(series, "system") for name, series in systems.items()}
     rows = select_scored_rows(h, list(values.values()), exclude_zero)
     _report_exclusions(rows, "system score", human.name, ", ".join(repr(n) for n in values))
-    h_round = np.rint(h[rows.mask]).astype("int64")
-    return h_round, {name: np.rint(v[rows.mask]).astype("int64") for name, v in values.items()}, rows
+    h_round = kappa_labels(h[rows.mask], "human")
+    return h_round, {name: kappa_labels(v[rows.mask], repr(name)) for name, v in values.items()}, rows
 
 
 def confusion_matrix_table(human, system, exclude_zero: bool = True) -> pd.DataFrame:
