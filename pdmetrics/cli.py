@@ -26,6 +26,9 @@ def demo(rows: int, seed: int) -> int:
     """Simulate double-scored essays, post-process the system score, print the tables."""
     from pdmetrics.datasets import simulate_scores
 
+    if rows < 2:
+        raise PdmetricsError(f"--rows {rows}: the demo needs at least 2 responses "
+                             "(one of them double-scored).")
     df = simulate_scores(rows, seed=seed)
     print(f"pdmetrics {pdmetrics.__version__} demo: {len(df):,} simulated responses "
           f"({int(df['sc2'].notna().sum()):,} double-scored), subgroup column 'L1'.")
@@ -45,8 +48,14 @@ def demo(rows: int, seed: int) -> int:
     _show("eval_by_L1: df.scoring.evaluate(..., by='L1') (raw_trim)",
           scored.scoring.evaluate(human="sc1", system="raw_trim", by="L1")
           [["group", "N", "corr", "wtkappa", "SMD", "DSM"]])
-    print("\nThe same from a file: pdmetrics evaluate FILE.csv --human sc1 --system raw "
-          "--second-human sc2 --group L1 --trim-min 1 --trim-max 6 --out results/")
+    report = df.scoring.report(human="sc1", system="raw", second_human="sc2", by="L1", trim_min=1, trim_max=6)
+    print(f"\nThe whole rsmeval run in one call: df.scoring.report(human='sc1', system='raw', "
+          f"second_human='sc2', by='L1', trim_min=1, trim_max=6) -> {len(report)} RSMTool tables:")
+    print("  " + ", ".join(report))
+    _show("true_score_eval", report["true_score_eval"])
+    _show("fairness_metrics_by_L1", report["fairness_metrics_by_L1"])
+    print("\nThe same from a file (report.to_csv writes rsmeval's files): pdmetrics evaluate FILE.csv "
+          "--human sc1 --system raw --second-human sc2 --group L1 --trim-min 1 --trim-max 6 --out results/")
     return 0
 
 
