@@ -169,3 +169,14 @@ def test_report_missing_group_is_no_info_in_every_table():
         report = numeric.scoring.report(human="sc1", system="raw", by="g", trim_min=1, trim_max=6)
     assert list(report["fairness_metrics_by_g"]["N"]) == [400] * 3
     assert int(report["eval_by_g"].query("group == 'No info'")["N"].iloc[0]) == 80
+
+
+@pytest.mark.parametrize(("argument", "value"), [("system", ["raw", "sc2"]), ("human", ["sc1", "sc2"]),
+                                                 ("second_human", [["sc2"]])])
+def test_report_takes_one_column_per_score_argument(argument, value):
+    df = simulate_scores(100, seed=1)
+    arguments = {"human": "sc1", "system": "raw", "trim_min": 1, "trim_max": 6, argument: value}
+    with pytest.raises(pdmetrics.InvalidInputError, match=f"report\\(\\) takes one {argument} column"):
+        df.scoring.report(**arguments)
+    one = df.scoring.report(human="sc1", system=["raw"], trim_min=1, trim_max=6)  # a 1-list is fine
+    assert list(one["eval"]["system"]) == ["raw", "raw_trim", "raw_trim_round"]
