@@ -69,7 +69,9 @@ class _Progress:
             print(f"[{time.perf_counter() - self.start:6.1f} s] {message}", file=sys.stderr, flush=True)
 
 
-def _read_table(path: Path) -> pd.DataFrame:
+def _read_table(path: Path, text_columns=()) -> pd.DataFrame:
+    """Read a CSV or parquet file; ``text_columns`` of a CSV are read as text (RSMTool reads
+    subgroup columns so: group ``1`` is the label ``"1"``, not ``1.0``)."""
     if not path.exists():
         raise PdmetricsError(f"{path}: no such file.")
     if not path.is_file():
@@ -81,7 +83,7 @@ def _read_table(path: Path) -> pd.DataFrame:
             raise PdmetricsError(f"{path}: reading parquet needs pyarrow (pip install pyarrow), "
                                  "or pass a CSV file.") from None
     try:
-        return pd.read_csv(path)
+        return pd.read_csv(path, dtype={name: str for name in text_columns} or None)
     except pd.errors.EmptyDataError:
         raise PdmetricsError(f"{path}: the file is empty; pass a CSV file with a header row.") from None
     except (pd.errors.ParserError, UnicodeDecodeError) as error:
@@ -102,7 +104,7 @@ def _training_frame(path: Path, human: str, system: str) -> pd.DataFrame:
 def evaluate(args: argparse.Namespace) -> int:
     """Read a file, run the whole RSMTool evaluation, write the tables, print the headline."""
     path = Path(args.file)
-    frame = _read_table(path)
+    frame = _read_table(path, text_columns=args.group or ())
     progress = _Progress(len(frame) >= LARGE_INPUT)
     progress(f"read {len(frame):,} rows from {path}")
     scale_with = args.scale_with

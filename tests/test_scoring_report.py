@@ -180,3 +180,21 @@ def test_report_takes_one_column_per_score_argument(argument, value):
         df.scoring.report(**arguments)
     one = df.scoring.report(human="sc1", system=["raw"], trim_min=1, trim_max=6)  # a 1-list is fine
     assert list(one["eval"]["system"]) == ["raw", "raw_trim", "raw_trim_round"]
+
+
+def test_cli_reads_group_columns_as_text_like_rsmeval(tmp_path):
+    # rsmeval reads subgroup columns as text: a numeric group column with blanks gives the
+    # labels "8", "9", "10" and "No info" (not 8.0, 9.0, 10.0)
+    df = simulate_scores(300, seed=1)
+    df["grade"] = pd.array(np.where(np.arange(300) % 7 == 0, None, 8 + np.arange(300) % 3), dtype="Int64")
+    df.to_csv(tmp_path / "in.csv", index=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdmetrics.PdmetricsWarning)
+        code = main(["evaluate", str(tmp_path / "in.csv"), "--human", "sc1", "--system", "raw", "--group",
+                     "grade", "--trim-min", "1", "--trim-max", "6", "--out", str(tmp_path / "out")])
+    assert code == 0
+    written = pd.read_csv(tmp_path / "out" / "in_eval_by_grade.csv", index_col=0, dtype={0: str})
+    assert list(written.index) == ["10", "8", "9", "All data", "No info"]
+    assert written.loc["No info", "N"] == 43
+    estimates = pd.read_csv(tmp_path / "out" / "in_estimates_osa_by_grade.csv", index_col=0)
+    assert "No info" in estimates.index and "Intercept (10)" in estimates.index
