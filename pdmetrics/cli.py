@@ -91,13 +91,21 @@ def _read_table(path: Path, text_columns=()) -> pd.DataFrame:
 
 
 def _training_frame(path: Path, human: str, system: str) -> pd.DataFrame:
-    """The --scale-with training file, checked for the human and system columns."""
+    """The --scale-with training file, checked for the human and system columns.
+
+    Without those columns, rsmeval's own layout (``sc1`` and ``prediction``) is accepted.
+    """
     train = _read_table(path)
+    fallback = {rsmeval: name for name, rsmeval in ((human, "sc1"), (system, "prediction"))
+                if name not in train.columns and rsmeval in train.columns}
+    if fallback:
+        train = train.rename(columns=fallback)
     missing = [name for name in (human, system) if name not in train.columns]
     if missing:
         raise PdmetricsError(f"--scale-with {path}: no column {', '.join(repr(m) for m in missing)}; the "
                              f"training file needs the same --human ({human!r}) and --system ({system!r}) "
-                             f"columns as the input. It has: {', '.join(repr(c) for c in train.columns)}.")
+                             f"columns as the input (or rsmeval's 'sc1' and 'prediction'). "
+                             f"It has: {', '.join(repr(c) for c in train.columns)}.")
     return train
 
 
@@ -149,7 +157,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--trim-min", type=float, required=True, help="lowest score point")
     run.add_argument("--trim-max", type=float, required=True, help="highest score point")
     run.add_argument("--trim-tolerance", type=float, default=0.4998)
-    run.add_argument("--scale-with", help="'asis' or a training CSV with the same human/system columns")
+    run.add_argument("--scale-with", help="'asis' or a training CSV with the same human/system columns "
+                     "(or rsmeval's 'sc1' and 'prediction')")
     run.add_argument("--keep-zeros", action="store_true", help="keep human scores of 0 (exclude_zero=False)")
     run.add_argument("--out", required=True, help="output directory for the RSMTool-compatible CSVs")
     run.add_argument("--prefix", help="file-name prefix (default: the input file's name)")

@@ -198,3 +198,21 @@ def test_cli_reads_group_columns_as_text_like_rsmeval(tmp_path):
     assert written.loc["No info", "N"] == 43
     estimates = pd.read_csv(tmp_path / "out" / "in_estimates_osa_by_grade.csv", index_col=0)
     assert "No info" in estimates.index and "Intercept (10)" in estimates.index
+
+
+def test_cli_scale_with_accepts_rsmeval_training_file_layout(tmp_path):
+    # rsmeval's scale_with file has the columns sc1 and prediction
+    df = simulate_scores(400, seed=2).rename(columns={"sc1": "human", "raw": "score"})
+    df.to_csv(tmp_path / "in.csv", index=False)
+    train = simulate_scores(500, seed=3)
+    rsmeval_layout = train.rename(columns={"raw": "prediction"})[["sc1", "prediction"]]
+    rsmeval_layout.to_csv(tmp_path / "train.csv", index=False)
+    argv = ["evaluate", str(tmp_path / "in.csv"), "--human", "human", "--system", "score", "--trim-min", "1",
+            "--trim-max", "6", "--scale-with", str(tmp_path / "train.csv"), "--out", str(tmp_path / "out")]
+    assert main(argv) == 0
+    written = pd.read_csv(tmp_path / "out" / "in_eval.csv", index_col=0)
+    expected = df.scoring.report(human="human", system="score", trim_min=1, trim_max=6,
+                                 scale_with=train.rename(columns={"sc1": "human", "raw": "score"}))
+    assert list(written.index) == ["raw", "raw_trim", "raw_trim_round", "scale", "scale_trim",
+                                   "scale_trim_round"]
+    assert_close(written["sys_mean"].to_numpy(), expected["eval"]["sys_mean"].to_numpy())
