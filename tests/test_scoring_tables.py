@@ -270,3 +270,12 @@ def test_scores_too_large_for_integer_labels_raise_a_clear_error(frame):
         scoring.cohen_kappa([1, 2], [1, -1e300])
     trimmed = data.scoring.postprocess(system="raw", trim_min=1, trim_max=6)
     assert trimmed.scoring.evaluate(human="sc1", system="raw_trim_round").loc[0, "N"] == 60
+
+
+@pytest.mark.parametrize("call", ["evaluate", "consistency", "confusion_matrix", "report"])
+def test_exclude_zero_must_be_a_boolean(frame, call):
+    arguments = {"evaluate": {"system": "raw"}, "consistency": {"second_human": "sc2"},
+                 "confusion_matrix": {"system": "raw"},
+                 "report": {"system": "raw", "trim_min": 1, "trim_max": 6}}
+    with pytest.raises(InvalidInputError, match="`exclude_zero='no'` must be True or False"):
+        getattr(frame.scoring, call)(human="sc1", exclude_zero="no", **arguments[call])

@@ -70,6 +70,8 @@ def select_scored_rows(human: np.ndarray, others: list[np.ndarray], exclude_zero
     Exclusions are counted in RSMTool's order: missing human score, then human score of
     zero, then a missing score in any of ``others``.
     """
+    if not isinstance(exclude_zero, (bool, np.bool_)):  # "no" would silently mean True
+        raise InvalidInputError(f"`exclude_zero={exclude_zero!r}` must be True or False.")
     valid_human = np.isfinite(human)
     keep = valid_human.copy()
     n_zero = 0
