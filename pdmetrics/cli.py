@@ -26,6 +26,9 @@ def demo(rows: int, seed: int) -> int:
     """Simulate double-scored essays, post-process the system score, print the tables."""
     from pdmetrics.datasets import simulate_scores
 
+    if rows < 2:
+        raise PdmetricsError(f"--rows {rows}: the demo needs at least 2 responses "
+                             "(one of them double-scored).")
     df = simulate_scores(rows, seed=seed)
     print(f"pdmetrics {pdmetrics.__version__} demo: {len(df):,} simulated responses "
           f"({int(df['sc2'].notna().sum()):,} double-scored), subgroup column 'L1'.")
@@ -45,8 +48,14 @@ def demo(rows: int, seed: int) -> int:
     _show("eval_by_L1: df.scoring.evaluate(..., by='L1') (raw_trim)",
           scored.scoring.evaluate(human="sc1", system="raw_trim", by="L1")
           [["group", "N", "corr", "wtkappa", "SMD", "DSM"]])
-    print("\nThe same from a file: pdmetrics evaluate FILE.csv --human sc1 --system raw "
-          "--second-human sc2 --group L1 --trim-min 1 --trim-max 6 --out results/")
+    report = df.scoring.report(human="sc1", system="raw", second_human="sc2", by="L1", trim_min=1, trim_max=6)
+    print(f"\nThe whole rsmeval run in one call: df.scoring.report(human='sc1', system='raw', "
+          f"second_human='sc2', by='L1', trim_min=1, trim_max=6) -> {len(report)} RSMTool tables:")
+    print("  " + ", ".join(report))
+    _show("true_score_eval", report["true_score_eval"])
+    _show("fairness_metrics_by_L1", report["fairness_metrics_by_L1"])
+    print("\nThe same from a file (report.to_csv writes rsmeval's files): pdmetrics evaluate FILE.csv "
+          "--human sc1 --system raw --second-human sc2 --group L1 --trim-min 1 --trim-max 6 --out results/")
     return 0
 
 
@@ -60,27 +69,55 @@ class _Progress:
             print(f"[{time.perf_counter() - self.start:6.1f} s] {message}", file=sys.stderr, flush=True)
 
 
-def _read_table(path: Path) -> pd.DataFrame:
+def _read_table(path: Path, text_columns=()) -> pd.DataFrame:
+    """Read a CSV or parquet file; ``text_columns`` of a CSV are read as text (RSMTool reads
+    subgroup columns so: group ``1`` is the label ``"1"``, not ``1.0``)."""
     if not path.exists():
         raise PdmetricsError(f"{path}: no such file.")
+    if not path.is_file():
+        raise PdmetricsError(f"{path}: not a file; pass a CSV (or parquet) file.")
     if path.suffix.lower() in (".parquet", ".pq"):
         try:
             return pd.read_parquet(path)
         except ImportError:
             raise PdmetricsError(f"{path}: reading parquet needs pyarrow (pip install pyarrow), "
                                  "or pass a CSV file.") from None
-    return pd.read_csv(path)
+    try:
+        return pd.read_csv(path, dtype={name: str for name in text_columns} or None)
+    except pd.errors.EmptyDataError:
+        raise PdmetricsError(f"{path}: the file is empty; pass a CSV file with a header row.") from None
+    except (pd.errors.ParserError, UnicodeDecodeError) as error:
+        raise PdmetricsError(f"{path}: not a readable CSV file ({str(error).strip()}).") from None
+
+
+def _training_frame(path: Path, human: str, system: str) -> pd.DataFrame:
+    """The --scale-with training file, checked for the human and system columns.
+
+    Without those columns, rsmeval's own layout (``sc1`` and ``prediction``) is accepted.
+    """
+    train = _read_table(path)
+    fallback = {rsmeval: name for name, rsmeval in ((human, "sc1"), (system, "prediction"))
+                if name not in train.columns and rsmeval in train.columns}
+    if fallback:
+        train = train.rename(columns=fallback)
+    missing = [name for name in (human, system) if name not in train.columns]
+    if missing:
+        raise PdmetricsError(f"--scale-with {path}: no column {', '.join(repr(m) for m in missing)}; the "
+                             f"training file needs the same --human ({human!r}) and --system ({system!r}) "
+                             f"columns as the input (or rsmeval's 'sc1' and 'prediction'). "
+                             f"It has: {', '.join(repr(c) for c in train.columns)}.")
+    return train
 
 
 def evaluate(args: argparse.Namespace) -> int:
     """Read a file, run the whole RSMTool evaluation, write the tables, print the headline."""
     path = Path(args.file)
-    frame = _read_table(path)
+    frame = _read_table(path, text_columns=args.group or ())
     progress = _Progress(len(frame) >= LARGE_INPUT)
     progress(f"read {len(frame):,} rows from {path}")
     scale_with = args.scale_with
     if scale_with not in (None, "asis"):
-        scale_with = _read_table(Path(scale_with))
+        scale_with = _training_frame(Path(scale_with), args.human, args.system)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", PdmetricsWarning)
         report = frame.scoring.report(human=args.human, system=args.system, second_human=args.second_human,
@@ -120,7 +157,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--trim-min", type=float, required=True, help="lowest score point")
     run.add_argument("--trim-max", type=float, required=True, help="highest score point")
     run.add_argument("--trim-tolerance", type=float, default=0.4998)
-    run.add_argument("--scale-with", help="'asis' or a training CSV with the same human/system columns")
+    run.add_argument("--scale-with", help="'asis' or a training CSV with the same human/system columns "
+                     "(or rsmeval's 'sc1' and 'prediction')")
     run.add_argument("--keep-zeros", action="store_true", help="keep human scores of 0 (exclude_zero=False)")
     run.add_argument("--out", required=True, help="output directory for the RSMTool-compatible CSVs")
     run.add_argument("--prefix", help="file-name prefix (default: the input file's name)")
@@ -135,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
         return evaluate(args)
     except (PdmetricsError, KeyError, ValueError, OSError) as error:
         message = error.args[0] if isinstance(error, KeyError) and error.args else error
+        message = " ".join(str(message).split())  # one line, whatever the source of the message
         print(f"pdmetrics {args.command}: error: {message}", file=sys.stderr)
         return 2
 

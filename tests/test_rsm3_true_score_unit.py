@@ -198,6 +198,9 @@ def test_accessor_errors():
             df.scoring.true_score(system="raw", raters=["human 1"], rater_error_variance=bad)
     with pytest.raises(InvalidInputError, match="exclude_zero"):
         df.scoring.true_score(system="raw", raters=["human 1"], exclude_zero="yes")
+    # the same column twice would pass for two perfectly agreeing raters (error variance 0)
+    with pytest.raises(InvalidInputError, match="names 'human 1' more than once"):
+        df.scoring.true_score(system="raw", raters=["human 1", "human 1"])
     with pytest.raises(InvalidInputError, match="no numeric values"):
         df.assign(text="TD").scoring.true_score(system="raw", raters=["text"])
     with pytest.raises(InvalidInputError, match="No response"):

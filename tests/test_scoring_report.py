@@ -113,16 +113,31 @@ def test_cli_evaluate_writes_files(tmp_path, capsys):
     (["{csv}", "--human", "nope"], "`human='nope'`: no such column"),
     (["{csv}", "--human", "L1"], "has no numeric values"),
     (["{csv}", "--human", "zero"], "No rows left to evaluate"),
+    (["{csv}", "--group", "nope"], "`by='nope'`: no such column"),
+    (["{csv}", "--second-human", "nope"], "`second_human='nope'`: no such column"),
+    (["{empty}"], "the file is empty"),
+    (["{ragged}"], "not a readable CSV file"),
+    (["{dir}"], "not a file"),
+    (["{csv}", "--scale-with", "{dir}/missing.csv"], "no such file"),
+    (["{csv}", "--scale-with", "{train}"], "--scale-with"),
+    (["{csv}", "--scale-with", "{empty}"], "the file is empty"),
 ])
 def test_cli_evaluate_bad_input(tmp_path, capsys, args, message):
     path = tmp_path / "responses.csv"
     simulate_scores(50, seed=6).assign(zero=0.0).to_csv(path, index=False)
-    argv = ["evaluate", *[a.format(csv=path) for a in args]]
+    (tmp_path / "empty.csv").write_text("")
+    (tmp_path / "ragged.csv").write_text("sc1,raw\n1,2\n3,4,5,6\n")
+    pd.DataFrame({"foo": [1, 2]}).to_csv(tmp_path / "train.csv", index=False)
+    files = {"csv": path, "empty": tmp_path / "empty.csv", "ragged": tmp_path / "ragged.csv",
+             "dir": tmp_path, "train": tmp_path / "train.csv"}
+    argv = ["evaluate", *[a.format(**files) for a in args]]
     if "--human" not in argv:
         argv += ["--human", "sc1"]
     argv += ["--system", "raw", "--trim-min", "1", "--trim-max", "6", "--out", str(tmp_path / "o")]
     assert main(argv) == 2
-    assert message in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert message in err
+    assert err.count("\n") == 1 and err.startswith("pdmetrics evaluate: error: ")  # one line
 
 
 def test_report_is_fast_enough_shape():
@@ -132,3 +147,72 @@ def test_report_is_fast_enough_shape():
                                trim_max=6, scale_with="asis")
     assert report.primary == "scale"
     assert np.isfinite(report["eval"]["corr"]).all()
+
+
+def test_report_missing_group_is_no_info_in_every_table():
+    # RSMTool reads an empty subgroup value as the group "No info", in the subgroup tables
+    # and in the fairness fits alike: both must use the same rows
+    df = simulate_scores(400, seed=3)
+    df["L1"] = df["L1"].where(np.arange(len(df)) % 5 != 0)
+    before = df.copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdmetrics.PdmetricsWarning)
+        report = df.scoring.report(human="sc1", system="raw", second_human="sc2", by="L1", trim_min=1,
+                                   trim_max=6)
+    assert_frame_unchanged(before, df)
+    assert "No info" in set(report["eval_by_L1"]["group"])
+    assert list(report["fairness_metrics_by_L1"]["N"]) == [400] * 3
+    assert "No info" in set(report["estimates_osa_by_L1"]["group"])
+    numeric = df.assign(g=np.where(np.arange(len(df)) % 5 == 0, np.nan, np.arange(len(df)) % 3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdmetrics.PdmetricsWarning)
+        report = numeric.scoring.report(human="sc1", system="raw", by="g", trim_min=1, trim_max=6)
+    assert list(report["fairness_metrics_by_g"]["N"]) == [400] * 3
+    assert int(report["eval_by_g"].query("group == 'No info'")["N"].iloc[0]) == 80
+
+
+@pytest.mark.parametrize(("argument", "value"), [("system", ["raw", "sc2"]), ("human", ["sc1", "sc2"]),
+                                                 ("second_human", [["sc2"]])])
+def test_report_takes_one_column_per_score_argument(argument, value):
+    df = simulate_scores(100, seed=1)
+    arguments = {"human": "sc1", "system": "raw", "trim_min": 1, "trim_max": 6, argument: value}
+    with pytest.raises(pdmetrics.InvalidInputError, match=f"report\\(\\) takes one {argument} column"):
+        df.scoring.report(**arguments)
+    one = df.scoring.report(human="sc1", system=["raw"], trim_min=1, trim_max=6)  # a 1-list is fine
+    assert list(one["eval"]["system"]) == ["raw", "raw_trim", "raw_trim_round"]
+
+
+def test_cli_reads_group_columns_as_text_like_rsmeval(tmp_path):
+    # rsmeval reads subgroup columns as text: a numeric group column with blanks gives the
+    # labels "8", "9", "10" and "No info" (not 8.0, 9.0, 10.0)
+    df = simulate_scores(300, seed=1)
+    df["grade"] = pd.array(np.where(np.arange(300) % 7 == 0, None, 8 + np.arange(300) % 3), dtype="Int64")
+    df.to_csv(tmp_path / "in.csv", index=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdmetrics.PdmetricsWarning)
+        code = main(["evaluate", str(tmp_path / "in.csv"), "--human", "sc1", "--system", "raw", "--group",
+                     "grade", "--trim-min", "1", "--trim-max", "6", "--out", str(tmp_path / "out")])
+    assert code == 0
+    written = pd.read_csv(tmp_path / "out" / "in_eval_by_grade.csv", index_col=0, dtype={0: str})
+    assert list(written.index) == ["10", "8", "9", "All data", "No info"]
+    assert written.loc["No info", "N"] == 43
+    estimates = pd.read_csv(tmp_path / "out" / "in_estimates_osa_by_grade.csv", index_col=0)
+    assert "No info" in estimates.index and "Intercept (10)" in estimates.index
+
+
+def test_cli_scale_with_accepts_rsmeval_training_file_layout(tmp_path):
+    # rsmeval's scale_with file has the columns sc1 and prediction
+    df = simulate_scores(400, seed=2).rename(columns={"sc1": "human", "raw": "score"})
+    df.to_csv(tmp_path / "in.csv", index=False)
+    train = simulate_scores(500, seed=3)
+    rsmeval_layout = train.rename(columns={"raw": "prediction"})[["sc1", "prediction"]]
+    rsmeval_layout.to_csv(tmp_path / "train.csv", index=False)
+    argv = ["evaluate", str(tmp_path / "in.csv"), "--human", "human", "--system", "score", "--trim-min", "1",
+            "--trim-max", "6", "--scale-with", str(tmp_path / "train.csv"), "--out", str(tmp_path / "out")]
+    assert main(argv) == 0
+    written = pd.read_csv(tmp_path / "out" / "in_eval.csv", index_col=0)
+    expected = df.scoring.report(human="human", system="score", trim_min=1, trim_max=6,
+                                 scale_with=train.rename(columns={"sc1": "human", "raw": "score"}))
+    assert list(written.index) == ["raw", "raw_trim", "raw_trim_round", "scale", "scale_trim",
+                                   "scale_trim_round"]
+    assert_close(written["sys_mean"].to_numpy(), expected["eval"]["sys_mean"].to_numpy())

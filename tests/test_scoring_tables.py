@@ -156,6 +156,15 @@ def test_postprocess_returns_new_frame_and_keeps_nan(frame):
     pd.testing.assert_series_equal(again["raw_trim_round"], out["raw_trim_round"])
 
 
+def test_postprocess_scale_with_frame_missing_column_names_the_training_frame(frame):
+    train = frame.rename(columns={"sc1": "human"})
+    with pytest.raises(ColumnNotFoundError, match=r"scale_with` training frame: `human='sc1'`.*'human'"):
+        frame.scoring.postprocess(system="raw", trim_min=1, trim_max=6, human="sc1", scale_with=train)
+    with pytest.raises(ColumnNotFoundError, match=r"scale_with` training frame: `system='raw'`"):
+        frame.scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6,
+                             scale_with=frame.drop(columns="raw"))
+
+
 def test_every_accessor_call_leaves_the_frame_unchanged(frame):
     before = frame.copy()
     with warnings.catch_warnings():
@@ -248,3 +257,25 @@ def test_trim_and_round_bounds(values):
     assert (trimmed >= 1 - 0.4998).all() and (trimmed <= 6 + 0.4998).all()
     rounded = scoring.round_scores(trimmed)
     assert set(np.unique(rounded)) <= {1.0, 2.0, 3.0, 4.0, 5.0, 6.0}
+
+
+def test_scores_too_large_for_integer_labels_raise_a_clear_error(frame):
+    # kappa and the confusion matrix round scores to integer labels; 1e20 would overflow int64
+    data = frame.assign(raw=frame["raw"].where(frame.index != 5, 1e20))
+    with pytest.raises(InvalidInputError, match=r"contains 1e\+20, too large to round"):
+        data.scoring.evaluate(human="sc1", system="raw")
+    with pytest.raises(InvalidInputError, match="too large to round"):
+        data.scoring.confusion_matrix(human="sc1", system="raw")
+    with pytest.raises(InvalidInputError, match="too large to round"):
+        scoring.cohen_kappa([1, 2], [1, -1e300])
+    trimmed = data.scoring.postprocess(system="raw", trim_min=1, trim_max=6)
+    assert trimmed.scoring.evaluate(human="sc1", system="raw_trim_round").loc[0, "N"] == 60
+
+
+@pytest.mark.parametrize("call", ["evaluate", "consistency", "confusion_matrix", "report"])
+def test_exclude_zero_must_be_a_boolean(frame, call):
+    arguments = {"evaluate": {"system": "raw"}, "consistency": {"second_human": "sc2"},
+                 "confusion_matrix": {"system": "raw"},
+                 "report": {"system": "raw", "trim_min": 1, "trim_max": 6}}
+    with pytest.raises(InvalidInputError, match="`exclude_zero='no'` must be True or False"):
+        getattr(frame.scoring, call)(human="sc1", exclude_zero="no", **arguments[call])

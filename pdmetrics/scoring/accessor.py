@@ -522,6 +522,10 @@ class ScoringAccessor:
         frame = self._frame
         systems = require_columns(frame, "system", system)
         rater_names = require_columns(frame, "raters", raters)
+        repeated = sorted({repr(name) for name in rater_names if rater_names.count(name) > 1})
+        if repeated:  # the same ratings twice would look like perfect rater agreement
+            raise InvalidInputError(f"`raters={rater_names!r}` names {', '.join(repeated)} more than once; "
+                                    "pass each rater's column once.")
         if not isinstance(exclude_zero, (bool, np.bool_)):
             raise InvalidInputError(f"`exclude_zero={exclude_zero!r}` must be True or False.")
         if rater_error_variance is not None:

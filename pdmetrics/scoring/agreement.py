@@ -120,7 +120,19 @@ def kappa_labels(values: np.ndarray, argument: str) -> np.ndarray:
             f"Cohen's kappa needs a score for every response, but `{argument}` contains {bad!r}. "
             f"Drop the rows with missing scores first (the DataFrame methods do this for you)."
         )
-    return np.rint(values).astype("int64")
+    rounded = np.rint(values)
+    if rounded.size and np.abs(rounded).max() > _LARGEST_LABEL:
+        bad = values[np.abs(rounded) > _LARGEST_LABEL][0]
+        raise InvalidInputError(
+            f"`{argument}` contains {float(bad)!r}, too large to round to an integer score label "
+            f"(at most {_LARGEST_LABEL:.0e} in absolute value). Check the column for corrupt "
+            f"values, or trim the scores first (`df.scoring.postprocess`)."
+        )
+    return rounded.astype("int64")
+
+
+#: Largest score label (in absolute value) rounded exactly: floats are exact integers up to 2**53.
+_LARGEST_LABEL = float(2**53)
 
 
 # --------------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._validation import as_float_array, numeric_values, require_columns
-from pdmetrics.errors import InvalidInputError
+from pdmetrics.errors import ColumnNotFoundError, InvalidInputError
 
 __all__ = [
     "trim_scores",
@@ -210,7 +210,10 @@ def scaling_from_frame(train: pd.DataFrame, human, system) -> dict[str, float]:
     if human is None:
         raise InvalidInputError("`scale_with=<DataFrame>` needs `human=`: the name of the human score "
                                 "column in the training frame.")
-    require_columns(train, "human", human)
-    require_columns(train, "system", system)
+    try:
+        require_columns(train, "human", human)
+        require_columns(train, "system", system)
+    except ColumnNotFoundError as error:  # say which frame lacks the column
+        raise ColumnNotFoundError(f"In the `scale_with` training frame: {error.args[0]}") from None
     return scaling_parameters(numeric_values(train[human], "human"),
                               numeric_values(train[system], "system"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import html
 import warnings
-from collections.abc import Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +17,7 @@ from pdmetrics.errors import InvalidInputError
 from pdmetrics.scoring import rsmtool_files
 from pdmetrics.scoring.degradation import degradation_table, disattenuated_correlation_table
 from pdmetrics.scoring.postprocess import DEFAULT_TRIM_TOLERANCE, postprocess_scores, scaling_from_frame
-from pdmetrics.scoring.subgroups import consistency_by_group_table, evaluation_by_group_table
+from pdmetrics.scoring.subgroups import MISSING_GROUP, consistency_by_group_table, evaluation_by_group_table
 from pdmetrics.scoring.tables import (
     _report_exclusions,
     confusion_matrix_table,
@@ -199,10 +199,10 @@ def evaluation_report(frame: pd.DataFrame, *, human, system, second_human=None, 
     1        raw_trim  2000  0.789
     2  raw_trim_round  2000  0.765
     """
-    (human,) = require_columns(frame, "human", [human])
-    (system,) = require_columns(frame, "system", [system])
+    human = _one_column(frame, "human", human)
+    system = _one_column(frame, "system", system)
     if second_human is not None:
-        (second_human,) = require_columns(frame, "second_human", [second_human])
+        second_human = _one_column(frame, "second_human", second_human)
     groups = [] if by is None else require_columns(frame, "by", by)
     scores = _processed_scores(frame, system, trim_min, trim_max, trim_tolerance, scale_with, human)
     _, primary = _score_types(scale_with)
@@ -214,7 +214,7 @@ def evaluation_report(frame: pd.DataFrame, *, human, system, second_human=None, 
     h1 = pd.Series(h[keep], name="sc1")
     systems = {name: pd.Series(values[keep], name=name) for name, values in scores.items()}
     # factorized once (a categorical), so every subgroup table and fit reuses the codes
-    group_data = {g: pd.Series(pd.Categorical(frame[g].to_numpy()[keep]), name=g) for g in groups}
+    group_data = {g: _group_labels(frame[g], keep) for g in groups}
     h2 = None
     if second_human is not None:
         h2 = numeric_values(frame[second_human], "second_human")[keep]
@@ -264,6 +264,30 @@ def evaluation_report(frame: pd.DataFrame, *, human, system, second_human=None, 
             "trim_tolerance": trim_tolerance, "scale_with": "frame" if isinstance(scale_with, pd.DataFrame)
             else scale_with, "rater_error_variance": rater_error_variance}
     return EvaluationReport(tables, files, primary, groups, info)
+
+
+def _one_column(frame: pd.DataFrame, argument: str, name):
+    """Check that ``name`` is one column of ``frame`` (a 1-list is fine) and return it."""
+    names = name if isinstance(name, (list, tuple)) else [name]
+    if len(names) != 1 or not isinstance(names[0], Hashable):
+        raise InvalidInputError(
+            f"`{argument}={name!r}`: report() takes one {argument} column. To evaluate several system "
+            "columns, use `df.scoring.evaluate(system=[...])` or call report() once per column.")
+    return require_columns(frame, argument, names)[0]
+
+
+def _group_labels(column: pd.Series, keep: np.ndarray) -> pd.Series:
+    """A subgroup column's labels on the evaluated rows, as a categorical.
+
+    Missing labels become the group ``"No info"``, as RSMTool reads empty subgroup values,
+    so the subgroup tables and the fairness fits use the same groups and rows.
+    """
+    labels = pd.Categorical(column.to_numpy()[keep])
+    if labels.isna().any():
+        if MISSING_GROUP not in labels.categories:
+            labels = labels.add_categories([MISSING_GROUP])
+        labels = labels.fillna(MISSING_GROUP)
+    return pd.Series(labels, name=column.name)
 
 
 def _rsmtool_group_order(frame: pd.DataFrame) -> pd.DataFrame:

@@ -70,6 +70,8 @@ def select_scored_rows(human: np.ndarray, others: list[np.ndarray], exclude_zero
     Exclusions are counted in RSMTool's order: missing human score, then human score of
     zero, then a missing score in any of ``others``.
     """
+    if not isinstance(exclude_zero, (bool, np.bool_)):  # "no" would silently mean True
+        raise InvalidInputError(f"`exclude_zero={exclude_zero!r}` must be True or False.")
     valid_human = np.isfinite(human)
     keep = valid_human.copy()
     n_zero = 0
@@ -248,8 +250,8 @@ def _rounded_pairs(human, system, exclude_zero: bool):
     values = {name: numeric_values(series, "system") for name, series in systems.items()}
     rows = select_scored_rows(h, list(values.values()), exclude_zero)
     _report_exclusions(rows, "system score", human.name, ", ".join(repr(n) for n in values))
-    h_round = np.rint(h[rows.mask]).astype("int64")
-    return h_round, {name: np.rint(v[rows.mask]).astype("int64") for name, v in values.items()}, rows
+    h_round = kappa_labels(h[rows.mask], "human")
+    return h_round, {name: kappa_labels(v[rows.mask], repr(name)) for name, v in values.items()}, rows
 
 
 def confusion_matrix_table(human, system, exclude_zero: bool = True) -> pd.DataFrame:
