@@ -220,3 +220,32 @@ def test_interpolated_average_precision_edge_cases():
     assert interpolated_average_precision([True, True], [0.9, 0.1], 2) == pytest.approx(1.0)
     value = interpolated_average_precision([False, True], [0.9, 0.1], 1, ignored=[True, False])
     assert value == pytest.approx(1.0)
+
+
+def test_valor_curve_zero_division_follows_the_project_convention():
+    gt, dt = _tables()
+    options = {"ground_truth": gt, "style": "valor", "score_thresholds": [0.5, 0.95]}
+    with pytest.warns(UndefinedMetricWarning, match="zero_division=0"):
+        curve = dt.detection.pr_curve(**options)
+    high = curve[curve["score_threshold"] == 0.95]
+    assert high["precision"].isna().all()  # no detection at or above 0.95: 0/0
+    assert (high["recall"] == 0).all() and (high["f1"] == 0).all()  # defined: tp = 0 of N > 0
+    valor = dt.detection.pr_curve(zero_division=0, **options)
+    assert (valor.loc[valor["score_threshold"] == 0.95, "precision"] == 0).all()
+    pd.testing.assert_frame_equal(valor[curve["precision"].notna()], curve[curve["precision"].notna()])
+    with pytest.raises(InvalidInputError, match="zero_division"):
+        dt.detection.pr_curve(zero_division="zero", **options)
+
+
+@pytest.mark.parametrize("method,options,match", [
+    ("pr_curve", {"style": "valor", "score_thresholds": ["high"]}, "score_thresholds="),
+    ("pr_curve", {"style": "valor", "score_thresholds": []}, "score_thresholds="),
+    ("average_recall", {"score_threshold": "high"}, "score_threshold="),
+    ("average_recall", {"score_threshold": [0.1, 0.2]}, "one number"),
+    ("match", {"area_range": 5}, "area_range="),
+    ("pr_curve", {"area_range": ("a", "b")}, "area_range="),
+])
+def test_bad_threshold_options_are_clear_errors(method, options, match):
+    gt, dt = _tables()
+    with pytest.raises(InvalidInputError, match=match):
+        getattr(dt.detection, method)(ground_truth=gt, **options)

@@ -99,7 +99,7 @@ class DetectionAccessor:
                  score="score", box_format: str = "xywh", iscrowd=None, area=None, ignore=None, images=None,
                  style: str = "coco", iou_thresholds=None, max_dets=100, area_range=(0.0, 1e10),
                  matching: str = "coco", interpolation: str = "coco", score_thresholds=None,
-                 labels_without_ground_truth: str = "exclude") -> pd.DataFrame:
+                 labels_without_ground_truth: str = "exclude", zero_division="warn") -> pd.DataFrame:
         """Precision-recall curves (COCO's 101 points or valor's score thresholds); see
         :func:`pdmetrics.detection.precision_recall_curve`."""
         return curves.precision_recall_curve(
@@ -107,7 +107,7 @@ class DetectionAccessor:
             box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images, style=style,
             iou_thresholds=iou_thresholds, max_dets=max_dets, area_range=area_range, matching=matching,
             interpolation=interpolation, score_thresholds=score_thresholds,
-            labels_without_ground_truth=labels_without_ground_truth)
+            labels_without_ground_truth=labels_without_ground_truth, zero_division=zero_division)
 
     def confusion(self, *, ground_truth: pd.DataFrame, image="image", label="label", box=None,
                   score="score", box_format: str = "xywh", images=None, kind: str = "breakdown",
