@@ -249,3 +249,16 @@ def test_bad_threshold_options_are_clear_errors(method, options, match):
     gt, dt = _tables()
     with pytest.raises(InvalidInputError, match=match):
         getattr(dt.detection, method)(ground_truth=gt, **options)
+
+
+@pytest.mark.parametrize("column", ["label", "image"])
+def test_categorical_ids_work_like_their_categories(column):
+    gt, dt = _tables()
+    expected = dt.detection.average_precision(ground_truth=gt, iou_thresholds=[0.5])
+    for cat_dt, cat_gt in [(True, True), (True, False)]:
+        d = dt.astype({column: "category"}) if cat_dt else dt
+        g = gt.astype({column: "category"}) if cat_gt else gt
+        before = d.copy()
+        got = d.detection.average_precision(ground_truth=g, iou_thresholds=[0.5])
+        pd.testing.assert_frame_equal(got, expected)
+        assert_frame_unchanged(before, d)

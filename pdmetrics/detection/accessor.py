@@ -185,6 +185,9 @@ class DetectionAccessor:
             score_thresholds = core.DEFAULT_CURVE_THRESHOLDS if curve else (0.0,)
         if hardmax is None:
             hardmax = not curve
+        if not isinstance(hardmax, (bool, np.bool_)):
+            raise InvalidInputError(f"hardmax={hardmax!r}: pass True (one prediction per datum, valor's "
+                                    f"default) or False (every label scored above the threshold).")
         args = (truth_v, label_v, score_v, datum_v)
         if table == "labels":
             return core.classification_metrics(*args, score_thresholds=score_thresholds, hardmax=hardmax,

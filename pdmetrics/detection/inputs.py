@@ -119,9 +119,17 @@ def _ids(series: pd.Series, kind: str) -> np.ndarray:
     return series.astype(str).to_numpy(dtype=object)
 
 
+def _decategorize(series: pd.Series | None) -> pd.Series | None:
+    """A categorical id column as a column of its categories' type (ints stay ints)."""
+    if series is not None and isinstance(series.dtype, pd.CategoricalDtype):
+        return pd.Series(np.asarray(series), index=series.index, name=series.name)
+    return series
+
+
 def _factorize_ids(parts: list[tuple[pd.Series | None, str, str]], argument: str):
     """Factorize the same id column of both tables (and extra ids) with sorted codes."""
     kinds = {}
+    parts = [(_decategorize(series), table, extra) for series, table, extra in parts]
     for series, table, _ in parts:
         if series is None:
             continue
