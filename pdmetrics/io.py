@@ -129,6 +129,10 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
         det_scores = np.array(_field(results, "score"), dtype="float64")
     except (TypeError, ValueError):
         raise InvalidInputError("results_json: every detection needs a numeric 'score'.") from None
+    if np.isnan(det_scores).any():
+        position = int(np.flatnonzero(np.isnan(det_scores))[0])
+        raise InvalidInputError(f"results_json: detection {position} (0-based, in file order) has no "
+                                f"'score'; every detection needs a numeric 'score'.")
     detections = pd.DataFrame({
         "id": np.arange(1, len(results) + 1, dtype="int64"),
         "image": _field(results, "image_id"),

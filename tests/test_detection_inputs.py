@@ -262,3 +262,11 @@ def test_categorical_ids_work_like_their_categories(column):
         got = d.detection.average_precision(ground_truth=g, iou_thresholds=[0.5])
         pd.testing.assert_frame_equal(got, expected)
         assert_frame_unchanged(before, d)
+
+
+def test_read_coco_refuses_a_result_without_score():
+    annotations = {"annotations": [{"image_id": 1, "category_id": 1, "bbox": [1, 2, 3, 4]}]}
+    results = [{"image_id": 1, "category_id": 1, "bbox": [1, 2, 3, 4], "score": 0.5},
+               {"image_id": 1, "category_id": 1, "bbox": [1, 2, 3, 4]}]
+    with pytest.raises(InvalidInputError, match="detection 1 .* has no 'score'"):
+        read_coco(annotations, results)
