@@ -43,10 +43,14 @@ def test_missing_columns_name_the_argument():
     ("gt", "x", np.nan, "missing or infinite"),
     ("dt", "y", np.inf, "missing or infinite"),
     ("dt", "score", np.nan, "finite numbers"),
+    ("dt", "score", "high", "finite numbers"),
+    ("gt", "x", "left", "non-number"),
 ])
 def test_bad_box_values(table, column, value, match):
     gt, dt = _tables()
     frame = gt if table == "gt" else dt
+    if isinstance(value, str):
+        frame[column] = frame[column].astype(object)
     frame.loc[1, column] = value
     with pytest.raises(InvalidInputError, match=match):
         dt.detection.evaluate(ground_truth=gt)
@@ -270,3 +274,14 @@ def test_read_coco_refuses_a_result_without_score():
                {"image_id": 1, "category_id": 1, "bbox": [1, 2, 3, 4]}]
     with pytest.raises(InvalidInputError, match="detection 1 .* has no 'score'"):
         read_coco(annotations, results)
+
+
+@pytest.mark.parametrize("table,column", [("dt", "score"), ("dt", "x"), ("gt", "w")])
+def test_boolean_score_or_box_columns_are_refused(table, column):
+    gt, dt = _tables()
+    if table == "dt":
+        dt = dt.assign(**{column: dt[column] > 0.5})
+    else:
+        gt = gt.assign(**{column: gt[column] > 0.5})
+    with pytest.raises(InvalidInputError, match="boolean"):
+        dt.detection.evaluate(ground_truth=gt)

@@ -159,7 +159,10 @@ def _box_array(frame: pd.DataFrame, columns: list, table: str, box_format: str) 
     boxes = np.empty((len(frame), 4), dtype="float64")
     for j, name in enumerate(columns):
         series = frame[name]
-        if not pd.api.types.is_numeric_dtype(series.dtype) or pd.api.types.is_bool_dtype(series.dtype):
+        if pd.api.types.is_bool_dtype(series.dtype):
+            raise InvalidInputError(f"`box=` column {name!r} in the {table} table is boolean; box "
+                                    f"coordinates must be numbers.")
+        if not pd.api.types.is_numeric_dtype(series.dtype):
             converted = pd.to_numeric(series.astype(object), errors="coerce")
             if (converted.isna() & series.notna()).any():
                 bad = series[converted.isna() & series.notna()].iloc[0]
@@ -282,6 +285,10 @@ def prepare_boxes(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, image
                 f"`area={area!r}` must hold non-negative numbers; row {row} has "
                 f"{ground_truth[area].iloc[row]!r}."
             )
+    if pd.api.types.is_bool_dtype(detections[score].dtype):
+        raise InvalidInputError(
+            f"`score={score!r}` is a boolean column; scores must be numbers. If True/False really are "
+            f"the scores 1/0, pass `df.assign({score}=df[{score!r}].astype(int))`.")
     scores = _as_float(detections[score])
     if not np.isfinite(scores).all():
         row = int(np.flatnonzero(~np.isfinite(scores))[0])
