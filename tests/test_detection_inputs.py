@@ -285,3 +285,20 @@ def test_boolean_score_or_box_columns_are_refused(table, column):
         gt = gt.assign(**{column: gt[column] > 0.5})
     with pytest.raises(InvalidInputError, match="boolean"):
         dt.detection.evaluate(ground_truth=gt)
+
+
+@pytest.mark.parametrize("function,args,match", [
+    ("box_iou", ([[np.nan, 0, 1, 1]], [[0, 0, 1, 1]]), "missing or infinite"),
+    ("box_iou", ([[0, 0, 1, 1]], [[0, 0, -1, 1]]), "negative size"),
+    ("paired_box_iou", ([[0, 0, 1, 1]], [[5, 0, 1, -1]]), "negative size"),
+    ("box_area", ([[0, 0, np.inf, 1]],), "missing or infinite"),
+    ("interpolated_average_precision", ([True], [np.nan], 1), "finite"),
+    ("interpolated_average_precision", ([True], [0.5], -1), "n_positive"),
+    ("interpolated_average_precision", ([True], [0.5], 1.5), "n_positive"),
+    ("interpolated_average_precision", ([True, True], [0.5, 0.4], 1), "matched once"),
+])
+def test_public_helpers_refuse_bad_values(function, args, match):
+    with pytest.raises(InvalidInputError, match=match):
+        getattr(pdmetrics.detection, function)(*args)
+    with pytest.raises(InvalidInputError, match="ignored"):
+        pdmetrics.detection.interpolated_average_precision([True, False], [0.5, 0.4], 1, ignored=[True])
