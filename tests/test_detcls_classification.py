@@ -358,3 +358,11 @@ def test_bad_options_are_clear_errors(options, match):
     with pytest.raises(InvalidInputError, match=match):
         frame.detection.classification(truth="truth", label="label", score="score", datum="datum",
                                        zero_division=0, **options)
+
+
+def test_wide_layout_refuses_text_in_a_score_column():
+    wide = pd.DataFrame({"truth": ["a", "b", "a"], "a": [0.8, "high", 0.4], "b": [0.2, 0.9, 0.6]})
+    with pytest.raises(InvalidInputError, match="'high'"):
+        wide.detection.classification(truth="truth", score=["a", "b"], zero_division=0)
+    with pytest.raises(InvalidInputError, match="inf"):
+        wide.assign(a=[0.8, np.inf, 0.4]).detection.classification(truth="truth", score=["a", "b"])

@@ -265,6 +265,18 @@ class DetectionAccessor:
                         labels=labels, zero_division=zero_division)
 
 
+def _wide_scores(series: pd.Series) -> np.ndarray:
+    """One wide score column as floats: missing means "not a candidate"; text or inf is an error."""
+    values = numeric_values(series, "score")
+    bad = ~np.isfinite(values) & series.notna().to_numpy()
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise InvalidInputError(
+            f"`score=` column {series.name!r} holds {series.iloc[row]!r} (row {row}), not a finite number; "
+            f"leave a cell missing (NaN) when the label is not a candidate, otherwise give a number.")
+    return values
+
+
 def _classification_arrays(frame: pd.DataFrame, truth, score, label, datum):
     """Long (truth, label, score, datum) arrays from the long or the wide layout."""
     require_columns(frame, "truth", truth)
@@ -284,7 +296,7 @@ def _classification_arrays(frame: pd.DataFrame, truth, score, label, datum):
     if datum is not None:
         require_columns(frame, "datum", datum)
     n, k = len(frame), len(columns)
-    matrix = np.column_stack([numeric_values(frame[c], "score") for c in columns]) if n else np.zeros((0, k))
+    matrix = np.column_stack([_wide_scores(frame[c]) for c in columns]) if n else np.zeros((0, k))
     keep = np.isfinite(matrix).reshape(-1)
     # categoricals: the core factorizes their codes instead of a million Python objects
     datum_codes = np.repeat(np.arange(n), k)[keep]
