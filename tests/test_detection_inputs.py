@@ -302,3 +302,13 @@ def test_public_helpers_refuse_bad_values(function, args, match):
         getattr(pdmetrics.detection, function)(*args)
     with pytest.raises(InvalidInputError, match="ignored"):
         pdmetrics.detection.interpolated_average_precision([True, False], [0.5, 0.4], 1, ignored=[True])
+
+
+def test_close_iou_thresholds_get_distinct_columns():
+    gt, dt = _tables()
+    ap = dt.detection.average_precision(ground_truth=gt, iou_thresholds=[0.5, 0.501])
+    assert [c for c in ap.columns if c.startswith("AP@")] == ["AP@0.500", "AP@0.501"]
+    ar = dt.detection.average_recall(ground_truth=gt, iou_thresholds=[0.5, 0.75])
+    assert [c for c in ar.columns if c.startswith("AR@")] == ["AR@0.50", "AR@0.75"]
+    with pytest.raises(InvalidInputError, match="twice"):
+        dt.detection.average_precision(ground_truth=gt, iou_thresholds=[0.5, 0.5])

@@ -73,6 +73,18 @@ def run_one_range(detections, ground_truth, *, max_dets, area_range, **options) 
                area_ranges={"range": (low, high)}, **options)
 
 
+def _threshold_names(thresholds: np.ndarray) -> list[str]:
+    """Column suffixes: two decimals, more when two thresholds would share a name."""
+    if np.unique(thresholds).size != thresholds.size:
+        raise InvalidInputError(f"`iou_thresholds=` lists a threshold twice ({thresholds.tolist()!r}); "
+                                f"pass each threshold once.")
+    for decimals in range(2, 17):
+        names = [f"{t:.{decimals}f}" for t in thresholds]
+        if len(set(names)) == len(names):
+            return names
+    return [repr(float(t)) for t in thresholds]
+
+
 def _one_number(value, argument: str) -> float:
     values = number_array(value, argument)
     if values.size != 1:
@@ -237,8 +249,8 @@ def _per_label(kind: str, detections, ground_truth, *, by, max_dets, labels_with
         defined = ~np.isnan(values)
         averaged = np.where(defined.all(axis=1), values.mean(axis=1) if values.shape[1] else np.nan, np.nan)
     columns[kind] = averaged
-    for t, threshold in enumerate(thresholds):
-        columns[f"{kind}@{threshold:.2f}"] = values[:, t]
+    for t, name in enumerate(_threshold_names(thresholds)):
+        columns[f"{kind}@{name}"] = values[:, t]
     table = result_table(columns, integer_columns=["N", "n_detections"])
     if by is None:
         table = table[table["label"] == "m" + kind].reset_index(drop=True)
