@@ -312,3 +312,19 @@ def test_close_iou_thresholds_get_distinct_columns():
     assert [c for c in ar.columns if c.startswith("AR@")] == ["AR@0.50", "AR@0.75"]
     with pytest.raises(InvalidInputError, match="twice"):
         dt.detection.average_precision(ground_truth=gt, iou_thresholds=[0.5, 0.5])
+
+
+@pytest.mark.parametrize("extra,match", [
+    ({"iscrowd": None}, "'iscrowd' = None"),
+    ({"area": "big"}, "'area' = 'big'"),
+    ({"ignore": "x"}, "'ignore' = 'x'"),
+    ({"image_id": None}, "no 'image_id'"),
+    ({"category_id": None}, "no 'category_id'"),
+])
+def test_read_coco_names_the_bad_field(extra, match):
+    good = {"image_id": 1, "category_id": 1, "bbox": [1, 2, 3, 4]}
+    bad = {**good, **extra}
+    if "image_id" in extra or "category_id" in extra:  # the id field is absent
+        bad = {k: v for k, v in bad.items() if v is not None}
+    with pytest.raises(InvalidInputError, match=match):
+        read_coco({"annotations": [good, bad]})
