@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._validation import require_columns
-from pdmetrics.detection.iou import BOX_FORMATS
+from pdmetrics.detection.iou import BOX_FORMATS, check_box_values
 from pdmetrics.errors import InvalidInputError
 
 __all__ = ["BoxData", "prepare_boxes", "default_box_columns"]
@@ -172,27 +172,7 @@ def _box_array(frame: pd.DataFrame, columns: list, table: str, box_format: str) 
                 )
             series = converted
         boxes[:, j] = series.to_numpy(dtype="float64", na_value=np.nan)
-    bad = ~np.isfinite(boxes).all(axis=1)
-    if bad.any():
-        row = int(np.flatnonzero(bad)[0])
-        raise InvalidInputError(
-            f"The {table} table has a missing or infinite box coordinate in row {row} "
-            f"(columns {columns!r}: {boxes[row].tolist()!r}). Drop or fix such rows first."
-        )
-    if box_format == "xywh":
-        size = boxes[:, 2:]
-        what = "width/height"
-    else:
-        size = boxes[:, 2:] - boxes[:, :2]
-        what = "x_max - x_min / y_max - y_min"
-    negative = (size < 0).any(axis=1)
-    if negative.any():
-        row = int(np.flatnonzero(negative)[0])
-        raise InvalidInputError(
-            f"The {table} table has a box with a negative size in row {row} ({what} = "
-            f"{size[row].tolist()!r}, box_format={box_format!r}). Check the box columns and "
-            f"`box_format=` ('xywh' is x, y, width, height; 'xyxy' is x_min, y_min, x_max, y_max)."
-        )
+    check_box_values(boxes, box_format, f"The {table} table (box columns {columns!r})")
     return boxes
 
 

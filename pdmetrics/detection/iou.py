@@ -34,22 +34,33 @@ def _as_boxes(boxes, argument: str) -> np.ndarray:
     return array
 
 
-def _checked_boxes(boxes, argument: str, box_format: str) -> np.ndarray:
-    """:func:`_as_boxes` refusing missing/infinite coordinates and negative sizes."""
-    array = _as_boxes(boxes, argument)
-    bad = ~np.isfinite(array).all(axis=1)
+def check_box_values(boxes: np.ndarray, box_format: str, source: str) -> None:
+    """Raise for a box with a missing/infinite coordinate or a negative size.
+
+    ``source`` starts the message, e.g. ``"The detections table"``.
+    """
+    bad = ~np.isfinite(boxes).all(axis=1)
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        raise InvalidInputError(f"`{argument}` row {row} has a missing or infinite coordinate "
-                                f"({array[row].tolist()!r}); drop or fix such boxes first.")
-    size = array[:, 2:] if box_format == "xywh" else array[:, 2:] - array[:, :2]
+        raise InvalidInputError(f"{source} has a missing or infinite box coordinate in row {row} "
+                                f"({boxes[row].tolist()!r}). Drop or fix such rows first.")
+    if box_format == "xywh":
+        size, what = boxes[:, 2:], "width/height"
+    else:
+        size, what = boxes[:, 2:] - boxes[:, :2], "x_max - x_min / y_max - y_min"
     negative = (size < 0).any(axis=1)
     if negative.any():
         row = int(np.flatnonzero(negative)[0])
         raise InvalidInputError(
-            f"`{argument}` row {row} is a box with a negative size ({array[row].tolist()!r}, "
-            f"box_format={box_format!r}); check `box_format=` ('xywh' is x, y, width, height; 'xyxy' is "
-            f"x_min, y_min, x_max, y_max).")
+            f"{source} has a box with a negative size in row {row} ({what} = {size[row].tolist()!r}, "
+            f"box_format={box_format!r}). Check the box columns and `box_format=` ('xywh' is x, y, "
+            f"width, height; 'xyxy' is x_min, y_min, x_max, y_max).")
+
+
+def _checked_boxes(boxes, argument: str, box_format: str) -> np.ndarray:
+    """:func:`_as_boxes` refusing missing/infinite coordinates and negative sizes."""
+    array = _as_boxes(boxes, argument)
+    check_box_values(array, box_format, f"`{argument}`")
     return array
 
 
