@@ -84,7 +84,8 @@ def main() -> None:
         lambda: frame.detection.classification(truth="truth", score=labels, table="confusion",
                                                score_thresholds=THRESHOLDS, max_examples=0))
     run("pdmetrics PR curve (19 thresholds)",
-        lambda: frame.detection.classification(truth="truth", score=labels, table="pr_curve"))
+        lambda: frame.detection.classification(truth="truth", score=labels, table="pr_curve",
+                                               zero_division=0))
     run("pdmetrics errors breakdown (19 thresholds, 1 example)",
         lambda: frame.detection.classification(truth="truth", score=labels, table="errors"))
     ours = results["pdmetrics labels table (wide, P/R/F1/counts + ROC AUC)"]

@@ -53,6 +53,34 @@ def _field(records: list, name: str, default=None) -> list:
     return [r.get(name, default) for r in records]
 
 
+def _number_field(records: list, name: str, default, dtype: str, what: str) -> np.ndarray:
+    """A numeric field of every record (``default`` when absent) as an array, or a clear error."""
+    values = _field(records, name, default)
+    try:
+        return np.array(values, dtype=dtype)
+    except (TypeError, ValueError):
+        position = next((i for i, v in enumerate(values) if not _converts(v, dtype)), 0)
+        raise InvalidInputError(f"{what}: entry {position} (0-based) has {name!r} = {values[position]!r}; it "
+                                f"must be a number.") from None
+
+
+def _converts(value, dtype: str) -> bool:
+    try:
+        np.array(value, dtype=dtype)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _id_field(records: list, name: str, what: str) -> list:
+    values = _field(records, name)
+    missing = [i for i, v in enumerate(values) if v is None]
+    if missing:
+        raise InvalidInputError(f"{what}: entry {missing[0]} (0-based) has no {name!r}; every entry needs "
+                                f"one.")
+    return values
+
+
 def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Read COCO ground truths (and detection results) into two long tables.
 
@@ -104,18 +132,18 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
     annotations = content["annotations"]
     boxes = _boxes(annotations, "annotations_json")
     width, height = boxes[:, 2], boxes[:, 3]
-    area = np.array(_field(annotations, "area", np.nan), dtype="float64")
+    area = _number_field(annotations, "area", np.nan, "float64", "annotations_json")
     area = np.where(np.isnan(area), width * height, area)
     ground_truth = pd.DataFrame({
         "id": _field(annotations, "id"),
-        "image": _field(annotations, "image_id"),
-        "label": _field(annotations, "category_id"),
+        "image": _id_field(annotations, "image_id", "annotations_json"),
+        "label": _id_field(annotations, "category_id", "annotations_json"),
         "x": boxes[:, 0], "y": boxes[:, 1], "w": width, "h": height,
         "area": area,
-        "iscrowd": np.array(_field(annotations, "iscrowd", 0), dtype="int64"),
+        "iscrowd": _number_field(annotations, "iscrowd", 0, "int64", "annotations_json"),
     }, columns=GROUND_TRUTH_COLUMNS)
     if any("ignore" in a for a in annotations):
-        ground_truth["ignore"] = np.array(_field(annotations, "ignore", 0), dtype="int64")
+        ground_truth["ignore"] = _number_field(annotations, "ignore", 0, "int64", "annotations_json")
     if results_json is None:
         results = []
     else:
@@ -129,10 +157,14 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
         det_scores = np.array(_field(results, "score"), dtype="float64")
     except (TypeError, ValueError):
         raise InvalidInputError("results_json: every detection needs a numeric 'score'.") from None
+    if np.isnan(det_scores).any():
+        position = int(np.flatnonzero(np.isnan(det_scores))[0])
+        raise InvalidInputError(f"results_json: detection {position} (0-based, in file order) has no "
+                                f"'score'; every detection needs a numeric 'score'.")
     detections = pd.DataFrame({
         "id": np.arange(1, len(results) + 1, dtype="int64"),
-        "image": _field(results, "image_id"),
-        "label": _field(results, "category_id"),
+        "image": _id_field(results, "image_id", "results_json"),
+        "label": _id_field(results, "category_id", "results_json"),
         "x": det_boxes[:, 0], "y": det_boxes[:, 1], "w": det_boxes[:, 2], "h": det_boxes[:, 3],
         "score": det_scores,
     }, columns=DETECTION_COLUMNS)

@@ -345,3 +345,24 @@ def test_errors_examples_and_confusion_examples():
     row = confusion[(confusion.truth == "dog") & (confusion.prediction == "cat")]
     assert row["count"].iloc[0] == 1 and row["examples"].iloc[0] == [2]
     assert list(confusion.columns) == ["score_threshold", "truth", "prediction", "count", "examples"]
+
+
+@pytest.mark.parametrize("options,match", [
+    ({"score_thresholds": ["high"]}, "score_thresholds"),
+    ({"score_thresholds": [[0.1], [0.2, 0.3]]}, "score_thresholds"),
+    ({"hardmax": "yes"}, "hardmax"),
+    ({"hardmax": 1}, "hardmax"),
+])
+def test_bad_options_are_clear_errors(options, match):
+    frame = _frame()
+    with pytest.raises(InvalidInputError, match=match):
+        frame.detection.classification(truth="truth", label="label", score="score", datum="datum",
+                                       zero_division=0, **options)
+
+
+def test_wide_layout_refuses_text_in_a_score_column():
+    wide = pd.DataFrame({"truth": ["a", "b", "a"], "a": [0.8, "high", 0.4], "b": [0.2, 0.9, 0.6]})
+    with pytest.raises(InvalidInputError, match="'high'"):
+        wide.detection.classification(truth="truth", score=["a", "b"], zero_division=0)
+    with pytest.raises(InvalidInputError, match="inf"):
+        wide.assign(a=[0.8, np.inf, 0.4]).detection.classification(truth="truth", score=["a", "b"])

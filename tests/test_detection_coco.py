@@ -63,13 +63,10 @@ def test_coco_val2014_100_area_must_come_from_the_file():
 def test_detectron2_small_bbox_stats():
     folder = conformance_path("coco", "detectron2_small")
     gt, dt = read_coco(folder / "gt.json", folder / "dt.json")
-    expected = json.loads((folder / "expected.json").read_text())
-    bbox = expected["bbox"] if isinstance(expected, dict) and "bbox" in expected else expected
-    if isinstance(bbox, dict):
-        bbox = list(bbox.values())
+    expected = json.loads((folder / "expected.json").read_text())["bbox"]
+    assert expected == [0.7504950495049505, 1.0, 1.0, 0.7, 0.8, -1.0, 0.4, 0.75, 0.75, 0.7, 0.8, -1.0]
     table = _evaluate(gt, dt, undefined=True)
-    np.testing.assert_allclose(_stats(table), [0.7504950495049505, 1.0, 1.0, 0.7, 0.8, -1.0, 0.4, 0.75, 0.75,
-                                               0.7, 0.8, -1.0], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(_stats(table), expected, rtol=0, atol=1e-12)
 
 
 def test_faster_coco_eval_small_bbox_stats():

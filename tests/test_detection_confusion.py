@@ -41,6 +41,11 @@ def test_confusion_matrix_matches_valor_lite(index):
             assert matrix.loc[label, "unmatched_predictions"] == count
         for label, count in value["unmatched_ground_truths"].items():
             assert matrix.loc[label, "unmatched_ground_truths"] == count
+        # no count beyond the expected cells
+        cells = matrix.drop(columns=["score_threshold", "unmatched_predictions", "unmatched_ground_truths"])
+        assert cells.to_numpy().sum() == sum(sum(row.values()) for row in value["confusion_matrix"].values())
+        assert matrix["unmatched_predictions"].sum() == sum(value["unmatched_predictions"].values())
+        assert matrix["unmatched_ground_truths"].sum() == sum(value["unmatched_ground_truths"].values())
 
 
 def _detailed_example():

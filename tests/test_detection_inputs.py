@@ -43,10 +43,14 @@ def test_missing_columns_name_the_argument():
     ("gt", "x", np.nan, "missing or infinite"),
     ("dt", "y", np.inf, "missing or infinite"),
     ("dt", "score", np.nan, "finite numbers"),
+    ("dt", "score", "high", "finite numbers"),
+    ("gt", "x", "left", "non-number"),
 ])
 def test_bad_box_values(table, column, value, match):
     gt, dt = _tables()
     frame = gt if table == "gt" else dt
+    if isinstance(value, str):
+        frame[column] = frame[column].astype(object)
     frame.loc[1, column] = value
     with pytest.raises(InvalidInputError, match=match):
         dt.detection.evaluate(ground_truth=gt)
@@ -220,3 +224,107 @@ def test_interpolated_average_precision_edge_cases():
     assert interpolated_average_precision([True, True], [0.9, 0.1], 2) == pytest.approx(1.0)
     value = interpolated_average_precision([False, True], [0.9, 0.1], 1, ignored=[True, False])
     assert value == pytest.approx(1.0)
+
+
+def test_valor_curve_zero_division_follows_the_project_convention():
+    gt, dt = _tables()
+    options = {"ground_truth": gt, "style": "valor", "score_thresholds": [0.5, 0.95]}
+    with pytest.warns(UndefinedMetricWarning, match="zero_division=0"):
+        curve = dt.detection.pr_curve(**options)
+    high = curve[curve["score_threshold"] == 0.95]
+    assert high["precision"].isna().all()  # no detection at or above 0.95: 0/0
+    assert (high["recall"] == 0).all() and (high["f1"] == 0).all()  # defined: tp = 0 of N > 0
+    valor = dt.detection.pr_curve(zero_division=0, **options)
+    assert (valor.loc[valor["score_threshold"] == 0.95, "precision"] == 0).all()
+    pd.testing.assert_frame_equal(valor[curve["precision"].notna()], curve[curve["precision"].notna()])
+    with pytest.raises(InvalidInputError, match="zero_division"):
+        dt.detection.pr_curve(zero_division="zero", **options)
+
+
+@pytest.mark.parametrize("method,options,match", [
+    ("pr_curve", {"style": "valor", "score_thresholds": ["high"]}, "score_thresholds="),
+    ("pr_curve", {"style": "valor", "score_thresholds": []}, "score_thresholds="),
+    ("average_recall", {"score_threshold": "high"}, "score_threshold="),
+    ("average_recall", {"score_threshold": [0.1, 0.2]}, "one number"),
+    ("match", {"area_range": 5}, "area_range="),
+    ("pr_curve", {"area_range": ("a", "b")}, "area_range="),
+])
+def test_bad_threshold_options_are_clear_errors(method, options, match):
+    gt, dt = _tables()
+    with pytest.raises(InvalidInputError, match=match):
+        getattr(dt.detection, method)(ground_truth=gt, **options)
+
+
+@pytest.mark.parametrize("column", ["label", "image"])
+def test_categorical_ids_work_like_their_categories(column):
+    gt, dt = _tables()
+    expected = dt.detection.average_precision(ground_truth=gt, iou_thresholds=[0.5])
+    for cat_dt, cat_gt in [(True, True), (True, False)]:
+        d = dt.astype({column: "category"}) if cat_dt else dt
+        g = gt.astype({column: "category"}) if cat_gt else gt
+        before = d.copy()
+        got = d.detection.average_precision(ground_truth=g, iou_thresholds=[0.5])
+        pd.testing.assert_frame_equal(got, expected)
+        assert_frame_unchanged(before, d)
+
+
+def test_read_coco_refuses_a_result_without_score():
+    annotations = {"annotations": [{"image_id": 1, "category_id": 1, "bbox": [1, 2, 3, 4]}]}
+    results = [{"image_id": 1, "category_id": 1, "bbox": [1, 2, 3, 4], "score": 0.5},
+               {"image_id": 1, "category_id": 1, "bbox": [1, 2, 3, 4]}]
+    with pytest.raises(InvalidInputError, match="detection 1 .* has no 'score'"):
+        read_coco(annotations, results)
+
+
+@pytest.mark.parametrize("table,column", [("dt", "score"), ("dt", "x"), ("gt", "w")])
+def test_boolean_score_or_box_columns_are_refused(table, column):
+    gt, dt = _tables()
+    if table == "dt":
+        dt = dt.assign(**{column: dt[column] > 0.5})
+    else:
+        gt = gt.assign(**{column: gt[column] > 0.5})
+    with pytest.raises(InvalidInputError, match="boolean"):
+        dt.detection.evaluate(ground_truth=gt)
+
+
+@pytest.mark.parametrize("function,args,match", [
+    ("box_iou", ([[np.nan, 0, 1, 1]], [[0, 0, 1, 1]]), "missing or infinite"),
+    ("box_iou", ([[0, 0, 1, 1]], [[0, 0, -1, 1]]), "negative size"),
+    ("paired_box_iou", ([[0, 0, 1, 1]], [[5, 0, 1, -1]]), "negative size"),
+    ("box_area", ([[0, 0, np.inf, 1]],), "missing or infinite"),
+    ("interpolated_average_precision", ([True], [np.nan], 1), "finite"),
+    ("interpolated_average_precision", ([True], [0.5], -1), "n_positive"),
+    ("interpolated_average_precision", ([True], [0.5], 1.5), "n_positive"),
+    ("interpolated_average_precision", ([True, True], [0.5, 0.4], 1), "matched once"),
+])
+def test_public_helpers_refuse_bad_values(function, args, match):
+    with pytest.raises(InvalidInputError, match=match):
+        getattr(pdmetrics.detection, function)(*args)
+    with pytest.raises(InvalidInputError, match="ignored"):
+        pdmetrics.detection.interpolated_average_precision([True, False], [0.5, 0.4], 1, ignored=[True])
+
+
+def test_close_iou_thresholds_get_distinct_columns():
+    gt, dt = _tables()
+    ap = dt.detection.average_precision(ground_truth=gt, iou_thresholds=[0.5, 0.501])
+    assert [c for c in ap.columns if c.startswith("AP@")] == ["AP@0.500", "AP@0.501"]
+    ar = dt.detection.average_recall(ground_truth=gt, iou_thresholds=[0.5, 0.75])
+    assert [c for c in ar.columns if c.startswith("AR@")] == ["AR@0.50", "AR@0.75"]
+    with pytest.raises(InvalidInputError, match="twice"):
+        dt.detection.average_precision(ground_truth=gt, iou_thresholds=[0.5, 0.5])
+
+
+@pytest.mark.parametrize("extra,match", [
+    ({"iscrowd": None}, "'iscrowd' = None"),
+    ({"area": "big"}, "'area' = 'big'"),
+    ({"ignore": "x"}, "'ignore' = 'x'"),
+    ({"image_id": None}, "no 'image_id'"),
+    ({"category_id": None}, "no 'category_id'"),
+])
+def test_read_coco_names_the_bad_field(extra, match):
+    good = {"image_id": 1, "category_id": 1, "bbox": [1, 2, 3, 4]}
+    bad = {**good, **extra}
+    if "image_id" in extra or "category_id" in extra:  # the id field is absent
+        bad = {k: v for k, v in bad.items() if v is not None}
+    with pytest.raises(InvalidInputError, match=match):
+        read_coco({"annotations": [good, bad]})

@@ -224,3 +224,35 @@ def test_ap_from_the_match_table_equals_the_per_label_table(seed, interpolation)
         value = interpolated_average_precision(rows["tp"], rows["score"], int(n_positive),
                                                ignored=rows["ignored"], interpolation=interpolation)
         assert value == pytest.approx(table.loc[label, "AP@0.50"], abs=1e-12)
+
+
+@SETTINGS
+@given(seed=st.integers(0, 10_000))
+def test_valor_counts_and_confusion_ignore_row_order(seed):
+    gt, dt, n_images, _ = _random_tables(seed, grid=False)  # continuous scores: no ties
+    gt = gt.drop(columns=["iscrowd", "area"])
+    if gt.empty:
+        return
+    rng = np.random.default_rng(seed)
+    shuffled_gt = gt.sample(frac=1, random_state=rng.integers(1 << 30))
+    shuffled_dt = dt.sample(frac=1, random_state=rng.integers(1 << 30))
+    images = range(1, n_images + 1)
+    options = {"style": "valor", "score_thresholds": [0.25, 0.5], "matching": "valor", "max_dets": None,
+               "zero_division": 0, "images": images}
+    first = dt.detection.pr_curve(ground_truth=gt, **options)
+    second = shuffled_dt.detection.pr_curve(ground_truth=shuffled_gt, **options)
+    pd.testing.assert_frame_equal(first, second)
+    valor = {"iou_thresholds": [0.3, 0.5], "matching": "valor", "interpolation": "valor", "max_dets": None,
+             "labels_without_ground_truth": "zero", "images": images}
+    pd.testing.assert_frame_equal(dt.detection.average_precision(ground_truth=gt, **valor),
+                                  shuffled_dt.detection.average_precision(ground_truth=shuffled_gt, **valor))
+    counts = ["tp", "fp", "fp_misclassification", "fp_hallucination", "fn", "fn_misclassification",
+              "fn_missed"]
+    first = dt.detection.confusion(ground_truth=gt, images=images, score_thresholds=[0.25, 0.5])
+    second = shuffled_dt.detection.confusion(ground_truth=shuffled_gt, images=images,
+                                             score_thresholds=[0.25, 0.5])
+    pd.testing.assert_frame_equal(first[["label", "score_threshold", *counts]],
+                                  second[["label", "score_threshold", *counts]])
+    first = dt.detection.confusion(ground_truth=gt, images=images, kind="matrix")
+    second = shuffled_dt.detection.confusion(ground_truth=shuffled_gt, images=images, kind="matrix")
+    pd.testing.assert_frame_equal(first, second)

@@ -54,7 +54,8 @@ def test_valor_lite_coco_regression_ap_ar_counts_and_curves():
         assert ap.loc[label, "AP"] == pytest.approx(value, rel=1e-9, abs=1e-12)
 
     counts = precision_recall_curve(dt, gt, style="valor", iou_thresholds=[0.1], score_thresholds=[0.5],
-                                    box_format="xyxy", max_dets=None, matching="valor").set_index("label")
+                                    box_format="xyxy", max_dets=None, matching="valor",
+                                    zero_division=0).set_index("label")
     for metric in expected["Counts"]:
         row = counts.loc[metric["parameters"]["label"]]
         assert (row["tp"], row["fp"], row["fn"]) == (metric["value"]["tp"], metric["value"]["fp"],
@@ -110,7 +111,7 @@ def test_valor_small_cases_valor_answers(index):
     assert ar.loc["mAR", "AR"] == pytest.approx(expected["mAR"][0]["value"], abs=1e-12)
     counts = precision_recall_curve(dt, gt, style="valor", iou_thresholds=thresholds,
                                     score_thresholds=[score_threshold], box_format="xyxy", max_dets=None,
-                                    matching="valor").set_index(["label", "iou"])
+                                    matching="valor", zero_division=0).set_index(["label", "iou"])
     for metric in expected["Counts"]:
         row = counts.loc[(metric["parameters"]["label"], metric["parameters"]["iou_threshold"])]
         assert (row["tp"], row["fp"], row["fn"]) == tuple(metric["value"][k] for k in ("tp", "fp", "fn"))

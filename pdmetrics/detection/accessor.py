@@ -99,7 +99,7 @@ class DetectionAccessor:
                  score="score", box_format: str = "xywh", iscrowd=None, area=None, ignore=None, images=None,
                  style: str = "coco", iou_thresholds=None, max_dets=100, area_range=(0.0, 1e10),
                  matching: str = "coco", interpolation: str = "coco", score_thresholds=None,
-                 labels_without_ground_truth: str = "exclude") -> pd.DataFrame:
+                 labels_without_ground_truth: str = "exclude", zero_division="warn") -> pd.DataFrame:
         """Precision-recall curves (COCO's 101 points or valor's score thresholds); see
         :func:`pdmetrics.detection.precision_recall_curve`."""
         return curves.precision_recall_curve(
@@ -107,7 +107,7 @@ class DetectionAccessor:
             box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images, style=style,
             iou_thresholds=iou_thresholds, max_dets=max_dets, area_range=area_range, matching=matching,
             interpolation=interpolation, score_thresholds=score_thresholds,
-            labels_without_ground_truth=labels_without_ground_truth)
+            labels_without_ground_truth=labels_without_ground_truth, zero_division=zero_division)
 
     def confusion(self, *, ground_truth: pd.DataFrame, image="image", label="label", box=None,
                   score="score", box_format: str = "xywh", images=None, kind: str = "breakdown",
@@ -185,6 +185,9 @@ class DetectionAccessor:
             score_thresholds = core.DEFAULT_CURVE_THRESHOLDS if curve else (0.0,)
         if hardmax is None:
             hardmax = not curve
+        if not isinstance(hardmax, (bool, np.bool_)):
+            raise InvalidInputError(f"hardmax={hardmax!r}: pass True (one prediction per datum, valor's "
+                                    f"default) or False (every label scored above the threshold).")
         args = (truth_v, label_v, score_v, datum_v)
         if table == "labels":
             return core.classification_metrics(*args, score_thresholds=score_thresholds, hardmax=hardmax,
@@ -262,6 +265,18 @@ class DetectionAccessor:
                         labels=labels, zero_division=zero_division)
 
 
+def _wide_scores(series: pd.Series) -> np.ndarray:
+    """One wide score column as floats: missing means "not a candidate"; text or inf is an error."""
+    values = numeric_values(series, "score")
+    bad = ~np.isfinite(values) & series.notna().to_numpy()
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise InvalidInputError(
+            f"`score=` column {series.name!r} holds {series.iloc[row]!r} (row {row}), not a finite number; "
+            f"leave a cell missing (NaN) when the label is not a candidate, otherwise give a number.")
+    return values
+
+
 def _classification_arrays(frame: pd.DataFrame, truth, score, label, datum):
     """Long (truth, label, score, datum) arrays from the long or the wide layout."""
     require_columns(frame, "truth", truth)
@@ -281,7 +296,7 @@ def _classification_arrays(frame: pd.DataFrame, truth, score, label, datum):
     if datum is not None:
         require_columns(frame, "datum", datum)
     n, k = len(frame), len(columns)
-    matrix = np.column_stack([numeric_values(frame[c], "score") for c in columns]) if n else np.zeros((0, k))
+    matrix = np.column_stack([_wide_scores(frame[c]) for c in columns]) if n else np.zeros((0, k))
     keep = np.isfinite(matrix).reshape(-1)
     # categoricals: the core factorizes their codes instead of a million Python objects
     datum_codes = np.repeat(np.arange(n), k)[keep]

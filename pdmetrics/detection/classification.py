@@ -204,8 +204,11 @@ def _winners(datum_code: np.ndarray, scores: np.ndarray, n_datums: int) -> np.nd
 
 
 def _thresholds(score_thresholds, argument: str = "score_thresholds") -> np.ndarray:
-    values = np.atleast_1d(np.asarray(score_thresholds, dtype="float64")) if not isinstance(
-        score_thresholds, (int, float)) else np.array([float(score_thresholds)])
+    try:
+        values = np.atleast_1d(np.asarray(score_thresholds, dtype="float64")) if not isinstance(
+            score_thresholds, (int, float)) else np.array([float(score_thresholds)])
+    except (TypeError, ValueError):
+        values = np.zeros(0)
     if values.size == 0 or not np.isfinite(values).all():
         raise InvalidInputError(f"`{argument}` must be one or more finite numbers; got {score_thresholds!r}.")
     return np.unique(values)

@@ -285,10 +285,27 @@ def interpolated_average_precision(tp, score, n_positive: int, *, ignored=None,
     if hits.shape != scores.shape:
         raise InvalidInputError(f"`tp` has {hits.size} values but `score` has {scores.size}; pass one per "
                                 f"detection.")
+    if not np.isfinite(scores).all():
+        row = int(np.flatnonzero(~np.isfinite(scores))[0])
+        raise InvalidInputError(f"`score` must hold finite numbers; position {row} has {scores[row]!r}.")
     skip = np.zeros(hits.size, dtype=bool) if ignored is None else np.asarray(ignored, dtype=bool).reshape(-1)
+    if skip.shape != hits.shape:
+        raise InvalidInputError(f"`ignored` has {skip.size} values but `tp` has {hits.size}; pass one per "
+                                f"detection.")
+    try:
+        valid_count = float(n_positive) == int(n_positive) and int(n_positive) >= 0
+    except (TypeError, ValueError):
+        valid_count = False
+    if not valid_count:
+        raise InvalidInputError(f"`n_positive` must be a whole number >= 0 (the ground truths that are not "
+                                f"ignored); got {n_positive!r}.")
     if n_positive <= 0:
         warn_undefined("AP is undefined without ground truth (`n_positive` is 0): returning NaN.")
         return float("nan")
+    if int((hits & ~skip).sum()) > int(n_positive):
+        raise InvalidInputError(
+            f"{int((hits & ~skip).sum())} counted true positives but `n_positive` is {int(n_positive)}: "
+            f"a ground truth can be matched once. Pass the group's number of non-ignored ground truths.")
     order = np.argsort(-scores, kind="stable")
     keep = ~skip[order]
     ranked = hits[order][keep]

@@ -24,23 +24,13 @@ from pdmetrics._tables import result_table
 from pdmetrics.detection.curves import VALOR_SCORE_THRESHOLDS
 from pdmetrics.detection.inputs import prepare_boxes
 from pdmetrics.detection.matching import match_boxes
-from pdmetrics.detection.options import check_choice
+from pdmetrics.detection.options import check_choice, number_array
 from pdmetrics.errors import InvalidInputError
 
 __all__ = ["detection_confusion"]
 
 EPSILON = 1e-9  # valor pairs boxes whose IoU is at least this
 KINDS = ("breakdown", "matrix")
-
-
-def _thresholds(values, argument: str) -> np.ndarray:
-    try:
-        array = np.asarray(values, dtype="float64").reshape(-1)
-    except (TypeError, ValueError):
-        raise InvalidInputError(f"`{argument}=` must be numbers; got {values!r}.") from None
-    if array.size == 0 or np.isnan(array).any():
-        raise InvalidInputError(f"`{argument}=` must be a non-empty list of numbers; got {values!r}.")
-    return array
 
 
 def detection_confusion(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, image="image",
@@ -100,8 +90,8 @@ def detection_confusion(detections: pd.DataFrame, ground_truth: pd.DataFrame, *,
     check_choice(kind, "kind", KINDS)
     if score_thresholds is None:
         score_thresholds = VALOR_SCORE_THRESHOLDS if kind == "breakdown" else [0.5]
-    scores_at = _thresholds(score_thresholds, "score_thresholds")
-    iou_at = float(_thresholds(iou_threshold, "iou_threshold")[0])
+    scores_at = number_array(score_thresholds, "score_thresholds")
+    iou_at = float(number_array(iou_threshold, "iou_threshold")[0])
     if not isinstance(max_examples, (int, np.integer)) or max_examples < 0:
         raise InvalidInputError(f"`max_examples=` must be a non-negative integer; got {max_examples!r}.")
     data = prepare_boxes(detections, ground_truth, image=image, label=label, box=box, score=score,

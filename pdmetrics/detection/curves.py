@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._tables import result_table
-from pdmetrics.detection.evaluation import run
-from pdmetrics.detection.options import LABELS_WITHOUT_GT, check_choice
-from pdmetrics.errors import InvalidInputError
+from pdmetrics.detection.classification import _Undefined
+from pdmetrics.detection.evaluation import run_one_range
+from pdmetrics.detection.options import LABELS_WITHOUT_GT, check_choice, number_array
 
 __all__ = ["precision_recall_curve", "VALOR_SCORE_THRESHOLDS"]
 
@@ -16,19 +16,13 @@ VALOR_SCORE_THRESHOLDS = np.round(np.arange(1, 20) * 0.05, 2)
 STYLES = ("coco", "valor")
 
 
-def _safe_ratio(numerator, denominator) -> np.ndarray:
-    numerator = np.asarray(numerator, dtype="float64")
-    denominator = np.asarray(denominator, dtype="float64")
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1.0), 0.0)
-
-
 def precision_recall_curve(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, image="image",
                            label="label", box=None, score="score", box_format: str = "xywh", iscrowd=None,
                            area=None, ignore=None, images=None, style: str = "coco", iou_thresholds=None,
                            max_dets=100, area_range=(0.0, 1e10), matching: str = "coco",
                            interpolation: str = "coco", score_thresholds=None,
-                           labels_without_ground_truth: str = "exclude") -> pd.DataFrame:
+                           labels_without_ground_truth: str = "exclude",
+                           zero_division="warn") -> pd.DataFrame:
     """Precision-recall curve per label and IoU threshold.
 
     Parameters
@@ -53,6 +47,10 @@ def precision_recall_curve(detections: pd.DataFrame, ground_truth: pd.DataFrame,
         ``style="coco"``: leave labels without ground truth out, or keep them with
         precision 0 (valor's curve: recall stays 0, the score at recall 0 is the label's
         top score).
+    zero_division : "warn" or float, default "warn"
+        ``style="valor"``: the value of a 0/0 precision, recall or F1 (no detection at
+        or above the threshold, or a label without ground truth). ``"warn"``: NaN with
+        an :class:`~pdmetrics.UndefinedMetricWarning`; ``0`` gives valor's numbers.
 
     Returns
     -------
@@ -63,8 +61,9 @@ def precision_recall_curve(detections: pd.DataFrame, ground_truth: pd.DataFrame,
         is first reached.
         ``style="valor"``: ``label, iou, score_threshold, N, tp, fp, fn, precision,
         recall, f1`` counting detections with ``score >= score_threshold``: ``tp`` matched,
-        ``fp`` not matched (and not ignored), ``fn = N - tp``; precision, recall and F1 are
-        0 where their denominator is 0 (valor's convention).
+        ``fp`` not matched (and not ignored), ``fn = N - tp``, ``precision = tp / (tp + fp)``,
+        ``recall = tp / N``, ``f1 = 2 tp / (2 tp + fp + fn)`` (valor's ``2 p r / (p + r)``);
+        a 0/0 ratio is NaN with a warning, or ``zero_division`` (valor: 0).
 
     Examples
     --------
@@ -88,22 +87,21 @@ def precision_recall_curve(detections: pd.DataFrame, ground_truth: pd.DataFrame,
     1              0.1   2   1   0      0.667     1.0
     """
     check_choice(style, "style", STYLES)
+    undefined = _Undefined(zero_division)
     check_choice(labels_without_ground_truth, "labels_without_ground_truth", LABELS_WITHOUT_GT)
-    if iou_thresholds is None and style == "valor":
-        iou_thresholds = [0.5]
-    try:
-        low, high = (float(v) for v in area_range)
-    except (TypeError, ValueError):
-        raise InvalidInputError(f"`area_range=` must be a (low, high) pair; got {area_range!r}.") from None
-    result = run(detections, ground_truth, image=image, label=label, box=box, score=score,
-                 box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images,
-                 iou_thresholds=iou_thresholds, max_dets=[max_dets] if max_dets is not None else None,
-                 area_ranges={"range": (low, high)}, matching=matching, interpolation=interpolation)
+    if style == "valor":
+        iou_thresholds = [0.5] if iou_thresholds is None else iou_thresholds
+        thresholds = VALOR_SCORE_THRESHOLDS if score_thresholds is None else number_array(
+            score_thresholds, "score_thresholds")
+    result = run_one_range(detections, ground_truth, image=image, label=label, box=box, score=score,
+                           box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images,
+                           iou_thresholds=iou_thresholds, max_dets=max_dets, area_range=area_range,
+                           matching=matching, interpolation=interpolation)
     if style == "coco":
         return _coco_curve(result, keep_missing=labels_without_ground_truth == "zero")
-    thresholds = VALOR_SCORE_THRESHOLDS if score_thresholds is None else np.asarray(
-        score_thresholds, dtype="float64").reshape(-1)
-    return _valor_curve(result, thresholds)
+    table = _valor_curve(result, thresholds, undefined)
+    undefined.emit()
+    return table
 
 
 def _coco_curve(result, keep_missing: bool) -> pd.DataFrame:
@@ -126,7 +124,7 @@ def _coco_curve(result, keep_missing: bool) -> pd.DataFrame:
     })
 
 
-def _valor_curve(result, thresholds: np.ndarray) -> pd.DataFrame:
+def _valor_curve(result, thresholds: np.ndarray, undefined: _Undefined) -> pd.DataFrame:
     m = result.matches
     data = result.data
     n_thr, n_lab, n_s = m.iou_thresholds.size, data.labels.size, thresholds.size
@@ -149,11 +147,10 @@ def _valor_curve(result, thresholds: np.ndarray) -> pd.DataFrame:
     fp = counts(m.fp[0])
     n_gt = m.n_positive[0]
     fn = n_gt[None, :, None] - tp
-    precision = _safe_ratio(tp, tp + fp)
-    recall = _safe_ratio(tp, np.broadcast_to(n_gt[None, :, None], tp.shape))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        total = precision + recall
-        f1 = np.where(total > 1e-9, 2 * precision * recall / np.where(total > 1e-9, total, 1.0), 0.0)
+    precision = undefined.ratio(tp, tp + fp, "precision (no detection at or above the score threshold)")
+    recall = undefined.ratio(tp, np.broadcast_to(n_gt[None, :, None], tp.shape),
+                             "recall (label without ground truth)")
+    f1 = undefined.ratio(2 * tp, 2 * tp + fp + fn, "F1")
     back = np.empty_like(order)
     back[order] = np.arange(n_s)  # column of each requested threshold
     # rows ordered by label, IoU threshold, then the requested score thresholds

@@ -25,6 +25,7 @@ from pdmetrics.detection.options import (
     check_choice,
     iou_threshold_array,
     max_dets_list,
+    number_array,
 )
 from pdmetrics.errors import InvalidInputError
 
@@ -53,12 +54,42 @@ def run(detections, ground_truth, *, image, label, box, score, box_format, iscro
                          box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images)
     if score_threshold is not None:
         # drop low-scoring detections but keep every label and image in the evaluation
-        keep = data.dt_score >= float(score_threshold)
+        keep = data.dt_score >= _one_number(score_threshold, "score_threshold")
         data = replace(data, dt_image=data.dt_image[keep], dt_label=data.dt_label[keep],
                        dt_boxes=data.dt_boxes[keep], dt_area=data.dt_area[keep], dt_score=data.dt_score[keep])
     matches = match_boxes(data, thresholds, bounds, max(limits), matching=matching)
     acc = accumulate(matches, limits, interpolation=interpolation, area_names=names)
     return Run(data, matches, acc, names)
+
+
+def run_one_range(detections, ground_truth, *, max_dets, area_range, **options) -> Run:
+    """:func:`run` with one ``max_dets`` limit (int or None) and one ``(low, high)`` area range."""
+    try:
+        low, high = (float(v) for v in area_range)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"`area_range=` must be a (low, high) pair such as (0, 1e10); "
+                                f"got {area_range!r}.") from None
+    return run(detections, ground_truth, max_dets=[max_dets] if max_dets is not None else None,
+               area_ranges={"range": (low, high)}, **options)
+
+
+def _threshold_names(thresholds: np.ndarray) -> list[str]:
+    """Column suffixes: two decimals, more when two thresholds would share a name."""
+    if np.unique(thresholds).size != thresholds.size:
+        raise InvalidInputError(f"`iou_thresholds=` lists a threshold twice ({thresholds.tolist()!r}); "
+                                f"pass each threshold once.")
+    for decimals in range(2, 17):
+        names = [f"{t:.{decimals}f}" for t in thresholds]
+        if len(set(names)) == len(names):
+            return names
+    return [repr(float(t)) for t in thresholds]
+
+
+def _one_number(value, argument: str) -> float:
+    values = number_array(value, argument)
+    if values.size != 1:
+        raise InvalidInputError(f"`{argument}=` must be one number; got {value!r}.")
+    return float(values[0])
 
 
 def _fill_missing_labels(values: np.ndarray, labels_without_ground_truth: str) -> np.ndarray:
@@ -218,8 +249,8 @@ def _per_label(kind: str, detections, ground_truth, *, by, max_dets, labels_with
         defined = ~np.isnan(values)
         averaged = np.where(defined.all(axis=1), values.mean(axis=1) if values.shape[1] else np.nan, np.nan)
     columns[kind] = averaged
-    for t, threshold in enumerate(thresholds):
-        columns[f"{kind}@{threshold:.2f}"] = values[:, t]
+    for t, name in enumerate(_threshold_names(thresholds)):
+        columns[f"{kind}@{name}"] = values[:, t]
     table = result_table(columns, integer_columns=["N", "n_detections"])
     if by is None:
         table = table[table["label"] == "m" + kind].reset_index(drop=True)
@@ -362,14 +393,10 @@ def match_detections(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, im
     0          1    0.9     0             0  0.818   True
     1          0    0.6     1            -1    NaN  False
     """
-    try:
-        low, high = (float(v) for v in area_range)
-    except (TypeError, ValueError):
-        raise InvalidInputError(f"`area_range=` must be a (low, high) pair; got {area_range!r}.") from None
-    result = run(detections, ground_truth, image=image, label=label, box=box, score=score,
-                 box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images,
-                 iou_thresholds=iou_thresholds, max_dets=[max_dets] if max_dets is not None else None,
-                 area_ranges={"range": (low, high)}, matching=matching, interpolation="coco")
+    result = run_one_range(detections, ground_truth, image=image, label=label, box=box, score=score,
+                           box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images,
+                           iou_thresholds=iou_thresholds, max_dets=max_dets, area_range=area_range,
+                           matching=matching, interpolation="coco")
     m = result.matches
     data = result.data
     n_thr, n = m.iou_thresholds.size, m.det.size

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._validation import require_columns
-from pdmetrics.detection.iou import BOX_FORMATS
+from pdmetrics.detection.iou import BOX_FORMATS, check_box_values
 from pdmetrics.errors import InvalidInputError
 
 __all__ = ["BoxData", "prepare_boxes", "default_box_columns"]
@@ -119,9 +119,17 @@ def _ids(series: pd.Series, kind: str) -> np.ndarray:
     return series.astype(str).to_numpy(dtype=object)
 
 
+def _decategorize(series: pd.Series | None) -> pd.Series | None:
+    """A categorical id column as a column of its categories' type (ints stay ints)."""
+    if series is not None and isinstance(series.dtype, pd.CategoricalDtype):
+        return pd.Series(np.asarray(series), index=series.index, name=series.name)
+    return series
+
+
 def _factorize_ids(parts: list[tuple[pd.Series | None, str, str]], argument: str):
     """Factorize the same id column of both tables (and extra ids) with sorted codes."""
     kinds = {}
+    parts = [(_decategorize(series), table, extra) for series, table, extra in parts]
     for series, table, _ in parts:
         if series is None:
             continue
@@ -151,7 +159,10 @@ def _box_array(frame: pd.DataFrame, columns: list, table: str, box_format: str) 
     boxes = np.empty((len(frame), 4), dtype="float64")
     for j, name in enumerate(columns):
         series = frame[name]
-        if not pd.api.types.is_numeric_dtype(series.dtype) or pd.api.types.is_bool_dtype(series.dtype):
+        if pd.api.types.is_bool_dtype(series.dtype):
+            raise InvalidInputError(f"`box=` column {name!r} in the {table} table is boolean; box "
+                                    f"coordinates must be numbers.")
+        if not pd.api.types.is_numeric_dtype(series.dtype):
             converted = pd.to_numeric(series.astype(object), errors="coerce")
             if (converted.isna() & series.notna()).any():
                 bad = series[converted.isna() & series.notna()].iloc[0]
@@ -161,27 +172,7 @@ def _box_array(frame: pd.DataFrame, columns: list, table: str, box_format: str) 
                 )
             series = converted
         boxes[:, j] = series.to_numpy(dtype="float64", na_value=np.nan)
-    bad = ~np.isfinite(boxes).all(axis=1)
-    if bad.any():
-        row = int(np.flatnonzero(bad)[0])
-        raise InvalidInputError(
-            f"The {table} table has a missing or infinite box coordinate in row {row} "
-            f"(columns {columns!r}: {boxes[row].tolist()!r}). Drop or fix such rows first."
-        )
-    if box_format == "xywh":
-        size = boxes[:, 2:]
-        what = "width/height"
-    else:
-        size = boxes[:, 2:] - boxes[:, :2]
-        what = "x_max - x_min / y_max - y_min"
-    negative = (size < 0).any(axis=1)
-    if negative.any():
-        row = int(np.flatnonzero(negative)[0])
-        raise InvalidInputError(
-            f"The {table} table has a box with a negative size in row {row} ({what} = "
-            f"{size[row].tolist()!r}, box_format={box_format!r}). Check the box columns and "
-            f"`box_format=` ('xywh' is x, y, width, height; 'xyxy' is x_min, y_min, x_max, y_max)."
-        )
+    check_box_values(boxes, box_format, f"The {table} table (box columns {columns!r})")
     return boxes
 
 
@@ -274,6 +265,10 @@ def prepare_boxes(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, image
                 f"`area={area!r}` must hold non-negative numbers; row {row} has "
                 f"{ground_truth[area].iloc[row]!r}."
             )
+    if pd.api.types.is_bool_dtype(detections[score].dtype):
+        raise InvalidInputError(
+            f"`score={score!r}` is a boolean column; scores must be numbers. If True/False really are "
+            f"the scores 1/0, pass `df.assign({score}=df[{score!r}].astype(int))`.")
     scores = _as_float(detections[score])
     if not np.isfinite(scores).all():
         row = int(np.flatnonzero(~np.isfinite(scores))[0])

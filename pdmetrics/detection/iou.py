@@ -34,6 +34,36 @@ def _as_boxes(boxes, argument: str) -> np.ndarray:
     return array
 
 
+def check_box_values(boxes: np.ndarray, box_format: str, source: str) -> None:
+    """Raise for a box with a missing/infinite coordinate or a negative size.
+
+    ``source`` starts the message, e.g. ``"The detections table"``.
+    """
+    bad = ~np.isfinite(boxes).all(axis=1)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise InvalidInputError(f"{source} has a missing or infinite box coordinate in row {row} "
+                                f"({boxes[row].tolist()!r}). Drop or fix such rows first.")
+    if box_format == "xywh":
+        size, what = boxes[:, 2:], "width/height"
+    else:
+        size, what = boxes[:, 2:] - boxes[:, :2], "x_max - x_min / y_max - y_min"
+    negative = (size < 0).any(axis=1)
+    if negative.any():
+        row = int(np.flatnonzero(negative)[0])
+        raise InvalidInputError(
+            f"{source} has a box with a negative size in row {row} ({what} = {size[row].tolist()!r}, "
+            f"box_format={box_format!r}). Check the box columns and `box_format=` ('xywh' is x, y, "
+            f"width, height; 'xyxy' is x_min, y_min, x_max, y_max).")
+
+
+def _checked_boxes(boxes, argument: str, box_format: str) -> np.ndarray:
+    """:func:`_as_boxes` refusing missing/infinite coordinates and negative sizes."""
+    array = _as_boxes(boxes, argument)
+    check_box_values(array, box_format, f"`{argument}`")
+    return array
+
+
 def _check_format(box_format: str) -> None:
     if box_format not in BOX_FORMATS:
         raise InvalidInputError(
@@ -74,7 +104,7 @@ def box_area(boxes, box_format: str = "xywh") -> np.ndarray:
     [6.0, 1.0]
     """
     _check_format(box_format)
-    return _edges(_as_boxes(boxes, "boxes"), box_format)[4]
+    return _edges(_checked_boxes(boxes, "boxes", box_format), box_format)[4]
 
 
 def _iou_from_edges(d, g, crowd) -> np.ndarray:
@@ -117,8 +147,8 @@ def paired_box_iou(detections, ground_truths, iscrowd=None, box_format: str = "x
     [0.3333, 1.0]
     """
     _check_format(box_format)
-    d = _as_boxes(detections, "detections")
-    g = _as_boxes(ground_truths, "ground_truths")
+    d = _checked_boxes(detections, "detections", box_format)
+    g = _checked_boxes(ground_truths, "ground_truths", box_format)
     if d.shape[0] != g.shape[0]:
         raise InvalidInputError(
             f"`detections` has {d.shape[0]} boxes but `ground_truths` has {g.shape[0]}; "
@@ -155,8 +185,8 @@ def box_iou(detections, ground_truths, iscrowd=None, box_format: str = "xywh") -
     array([[0.3333, 1.    ]])
     """
     _check_format(box_format)
-    d = _as_boxes(detections, "detections")
-    g = _as_boxes(ground_truths, "ground_truths")
+    d = _checked_boxes(detections, "detections", box_format)
+    g = _checked_boxes(ground_truths, "ground_truths", box_format)
     crowd = np.zeros(g.shape[0], dtype=bool) if iscrowd is None else np.asarray(iscrowd, dtype=bool)
     if crowd.shape != (g.shape[0],):
         raise InvalidInputError(

@@ -9,7 +9,8 @@ import numpy as np
 from pdmetrics.detection.coco import COCO_AREA_RANGES, COCO_IOU_THRESHOLDS
 from pdmetrics.errors import InvalidInputError
 
-__all__ = ["iou_threshold_array", "max_dets_list", "area_range_table", "LABELS_WITHOUT_GT", "check_choice"]
+__all__ = ["iou_threshold_array", "max_dets_list", "area_range_table", "LABELS_WITHOUT_GT", "check_choice",
+           "number_array"]
 
 LABELS_WITHOUT_GT = ("exclude", "zero")
 UNLIMITED = np.iinfo("int64").max
@@ -20,6 +21,17 @@ def check_choice(value, argument: str, choices) -> str:
         listed = " or ".join(repr(c) for c in choices)
         raise InvalidInputError(f"`{argument}={value!r}` is not supported: use {listed}.")
     return value
+
+
+def number_array(values, argument: str) -> np.ndarray:
+    """A non-empty float64 array of non-NaN numbers from ``values`` (a number or a list)."""
+    try:
+        array = np.asarray(values, dtype="float64").reshape(-1)
+    except (TypeError, ValueError):
+        raise InvalidInputError(f"`{argument}=` must be numbers; got {values!r}.") from None
+    if array.size == 0 or np.isnan(array).any():
+        raise InvalidInputError(f"`{argument}=` must be a non-empty list of numbers; got {values!r}.")
+    return array
 
 
 def iou_threshold_array(iou_thresholds) -> np.ndarray:
