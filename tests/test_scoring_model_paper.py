@@ -1,7 +1,7 @@
 """Attali (2007) reproduced: Table 3's simulation and a K-12-style PP-vs-EP experiment (Table 5).
 
 (Table 1, the rater correlations, the standard errors, the EP/PP ratios and Figure 1 are in
-test_otf_model.py and test_otf_reliability.py.)
+test_scoring_model_object.py and test_scoring_model_reliability.py.)
 """
 
 from __future__ import annotations
