@@ -15,11 +15,10 @@ the largest difference between the numbers.
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 
 import numpy as np
 import pandas as pd
+from timing import median_time
 
 import pdmetrics  # noqa: F401
 
@@ -38,14 +37,6 @@ def simulate(n_datums: int, n_classes: int, seed: int) -> pd.DataFrame:
     frame.insert(0, "truth", np.array(labels, dtype=object)[truth])
     return frame
 
-
-def timed(function, repeat: int):
-    times, result = [], None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
 
 
 def main() -> None:
@@ -68,7 +59,7 @@ def main() -> None:
     results = {}
 
     def run(name, function, repeat=args.repeat):
-        seconds, value = timed(function, repeat)
+        seconds, value = median_time(function, repeat)
         results[name] = (seconds, value)
         print(f"  {name:<52s} {seconds:8.3f} s")
 
@@ -153,8 +144,9 @@ def segmentation(args) -> None:
                   for t in truth]
     masks = pd.DataFrame({"gt": truth, "pred": prediction})
     print(f"segmentation: {args.images} images of 512 x 512 pixels, 4 classes + background")
-    ours, table = timed(lambda: masks.detection.segmentation(truth="gt", prediction="pred", background=0,
-                                                             table="summary"), args.repeat)
+    ours, table = median_time(lambda: masks.detection.segmentation(truth="gt", prediction="pred",
+                                                                   background=0, table="summary"),
+                              args.repeat)
     print(f"  {'pdmetrics segmentation summary (mean IoU)':<52s} {ours:8.3f} s")
     try:
         from valor_lite.semantic_segmentation import Loader, Segmentation
@@ -168,7 +160,7 @@ def segmentation(args) -> None:
                          for i, (t, p) in enumerate(zip(truth, prediction))])
         return loader.finalize().compute_precision_recall_iou()
 
-    seconds, metrics = timed(valor, args.reference_repeat)
+    seconds, metrics = median_time(valor, args.reference_repeat)
     miou = next(m.value for ms in metrics.values() for m in ms if m.type == "mIOU")
     print(f"  {'valor-lite semantic segmentation':<52s} {seconds:8.3f} s")
     print(f"    ratio valor-lite / pdmetrics: {seconds / ours:.1f}x; mean IoU difference "

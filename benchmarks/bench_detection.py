@@ -14,10 +14,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import time
 
 import numpy as np
 import pandas as pd
+from timing import median_time
 
 import pdmetrics  # noqa: F401  (registers the accessors)
 
@@ -75,14 +75,6 @@ def to_coco(gt: pd.DataFrame, det: pd.DataFrame, n_classes: int, n_images: int) 
     return dataset, results
 
 
-def time_median(function, repeat: int) -> tuple[float, object]:
-    times, result = [], None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times)), result
-
 
 def reference_runner(module: str, dataset: dict, results: list):
     if module == "pycocotools":
@@ -128,7 +120,7 @@ def main() -> None:
     all_images = np.arange(1, args.images + 1)
 
     dt_frame = det
-    ours_time, table = time_median(ours, args.repeat)
+    ours_time, table = median_time(ours, args.repeat)
     stats = table["value"].to_numpy()
     print(f"pdmetrics evaluate        median {ours_time:8.3f} s")
 
@@ -141,7 +133,7 @@ def main() -> None:
         except ImportError:
             print(f"{module:25s} not installed")
             continue
-        ref_time, ref_stats = time_median(run, args.repeat if module != "pycocotools" else 1)
+        ref_time, ref_stats = median_time(run, args.repeat if module != "pycocotools" else 1)
         ref_stats = np.where(ref_stats == -1, np.nan, ref_stats)
         diff = np.nanmax(np.abs(ref_stats - stats))
         print(f"{module:25s} median {ref_time:8.3f} s   ratio {ref_time / ours_time:6.2f}x   "

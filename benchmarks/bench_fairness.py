@@ -10,12 +10,11 @@ and AIF360's ClassificationMetric on the same data (ratios printed against pdmet
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 import warnings
 
 import numpy as np
 import pandas as pd
+from timing import median_time
 
 import pdmetrics  # noqa: F401
 
@@ -30,14 +29,6 @@ def simulate(rows: int, seed: int = 0) -> pd.DataFrame:
     pred = np.where((sex == 0) & (rng.random(rows) < 0.1), 0, pred)  # the bias
     return pd.DataFrame({"y": y, "pred": pred, "sex": sex, "region": region})
 
-
-def timed(function, repeat: int) -> tuple[float, object]:
-    times, result = [], None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
 
 
 def main() -> None:
@@ -62,13 +53,13 @@ def main() -> None:
         return ours_classification(), ours_by_group()
 
     ours_both()  # warm-up
-    t_cls, table = timed(ours_classification, args.repeat)
-    t_grp, _ = timed(ours_by_group, args.repeat)
-    t_both, _ = timed(ours_both, args.repeat)
+    t_cls, table = median_time(ours_classification, args.repeat)
+    t_grp, _ = median_time(ours_by_group, args.repeat)
+    t_both, _ = median_time(ours_both, args.repeat)
     print(f"pdmetrics classification (2 columns)         median {t_cls * 1000:8.1f} ms")
     print(f"pdmetrics by_group (sex, region)             median {t_grp * 1000:8.1f} ms")
     print(f"pdmetrics classification + by_group          median {t_both * 1000:8.1f} ms  (target < 100 ms)")
-    t_boot, _ = timed(lambda: df.fairness.by_group(y_true="y", y_pred="pred", by="region", n_boot=1000,
+    t_boot, _ = median_time(lambda: df.fairness.by_group(y_true="y", y_pred="pred", by="region", n_boot=1000,
                                                    random_state=0), args.repeat)
     print(f"pdmetrics by_group region, n_boot=1000       median {t_boot * 1000:8.1f} ms")
 
@@ -87,7 +78,7 @@ def main() -> None:
                 return [MetricFrame(metrics=metrics, y_true=df["y"], y_pred=df["pred"],
                                     sensitive_features=df[column]).by_group for column in ("sex", "region")]
 
-            t_fl, _ = timed(fairlearn_both, args.reference_repeat)
+            t_fl, _ = median_time(fairlearn_both, args.reference_repeat)
             print(f"fairlearn MetricFrame (sex, region; 6 metrics) median {t_fl * 1000:8.1f} ms  "
                   f"ratio {t_fl / t_both:6.1f}x slower than pdmetrics classification + by_group")
 
@@ -116,7 +107,7 @@ def main() -> None:
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            t_aif, values = timed(aif360_metrics, args.reference_repeat)
+            t_aif, values = median_time(aif360_metrics, args.reference_repeat)
         print(f"AIF360 ClassificationMetric (2 columns)      median {t_aif * 1000:8.1f} ms  "
               f"ratio {t_aif / t_cls:6.1f}x slower than pdmetrics classification")
         ours = table.set_index("sensitive")

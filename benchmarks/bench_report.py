@@ -14,12 +14,12 @@ metrics (``Analyzer.compute_metrics_by_group``) and fairness analyses
 from __future__ import annotations
 
 import argparse
-import statistics
 import time
 import warnings
 
 import numpy as np
 import pandas as pd
+from timing import median_time
 
 import pdmetrics  # noqa: F401
 
@@ -34,14 +34,6 @@ def simulate(rows: int, seed: int = 0) -> pd.DataFrame:
     system = true + rng.normal(0, 0.5, rows) + np.where(group == "Arabic", 0.1, 0.0)
     return pd.DataFrame({"L1": group, "sc1": human, "sc2": second, "raw": system})
 
-
-def timed(function, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def main() -> None:
@@ -60,8 +52,8 @@ def main() -> None:
         return frame.fairness.score_fairness(human="sc1", system="raw", group="L1")
 
     report()  # warm-up
-    ours_report = timed(report, args.repeats)
-    ours_fairness = timed(fairness, args.repeats)
+    ours_report = median_time(report, args.repeats)[0]
+    ours_fairness = median_time(fairness, args.repeats)[0]
     print(f"rows: {args.rows:,}, 4 groups, second human on half")
     print(f"pdmetrics report() end to end ({len(report())} tables): median {ours_report:.3f} s "
           f"over {args.repeats} runs")

@@ -6,11 +6,11 @@ Usage: python benchmarks/bench_score_fairness.py [--rows 1000000] [--groups 4] [
 from __future__ import annotations
 
 import argparse
-import time
 import warnings
 
 import numpy as np
 import pandas as pd
+from timing import median_time
 
 import pdmetrics  # noqa: F401  (registers the accessors)
 from pdmetrics.fairness import score_fairness, score_fairness_tables
@@ -25,14 +25,6 @@ def simulate(rows: int, groups: int, seed: int = 0) -> pd.DataFrame:
     return pd.DataFrame({"sc1": human, "raw_trim": system, "L1": group})
 
 
-def median_time(function, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times))
-
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -44,11 +36,11 @@ def main() -> None:
 
     frame = simulate(args.rows, args.groups)
     print(f"{args.rows:,} rows, {args.groups} groups, median of {args.repeat} runs")
-    core = median_time(lambda: score_fairness(frame["sc1"], frame["raw_trim"], frame["L1"]), args.repeat)
+    core = median_time(lambda: score_fairness(frame["sc1"], frame["raw_trim"], frame["L1"]), args.repeat)[0]
     both = median_time(lambda: score_fairness_tables(frame["sc1"], frame["raw_trim"], frame["L1"]),
-                       args.repeat)
+                       args.repeat)[0]
     accessor = median_time(lambda: frame.fairness.score_fairness(human="sc1", system="raw_trim", group="L1"),
-                           args.repeat)
+                           args.repeat)[0]
     print(f"pdmetrics score_fairness (core)          {core:8.3f} s")
     print(f"pdmetrics score_fairness_tables (both)   {both:8.3f} s")
     print(f"pdmetrics df.fairness.score_fairness     {accessor:8.3f} s")
@@ -60,7 +52,7 @@ def main() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         reference = median_time(lambda: get_fairness_analyses(frame.copy(), "L1", "raw_trim"),
-                                args.reference_repeat)
+                                args.reference_repeat)[0]
     print(f"rsmtool get_fairness_analyses            {reference:8.3f} s "
           f"(median of {args.reference_repeat})")
     print(f"ratio rsmtool / pdmetrics core           {reference / core:8.1f} x")

@@ -12,13 +12,12 @@ difference in any cell.
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 import tracemalloc
 import warnings
 
 import numpy as np
 import pandas as pd
+from timing import median_time
 
 import pdmetrics  # noqa: F401
 
@@ -49,14 +48,6 @@ def rsmtool_tables(frame: pd.DataFrame):
     return evaluation, consistency
 
 
-def timed(function, frame, repeats: int) -> tuple[float, object]:
-    times, result = [], None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = function(frame)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
-
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -68,7 +59,7 @@ def main() -> None:
     frame = simulate(args.rows)
     warnings.simplefilter("ignore")
     pdmetrics_tables(frame)  # warm-up
-    ours, (evaluation, consistency) = timed(pdmetrics_tables, frame, args.repeats)
+    ours, (evaluation, consistency) = median_time(lambda: pdmetrics_tables(frame), args.repeats)
 
     tracemalloc.start()
     pdmetrics_tables(frame)
@@ -86,7 +77,7 @@ def main() -> None:
     except ImportError:
         print("rsmtool not installed: no reference timing (pip install rsmtool to compare)")
         return
-    theirs, (ref_eval, ref_consistency) = timed(rsmtool_tables, frame, args.rsmtool_repeats)
+    theirs, (ref_eval, ref_consistency) = median_time(lambda: rsmtool_tables(frame), args.rsmtool_repeats)
     ours_eval = evaluation.set_index("system")[ref_eval.columns]
     diff_eval = np.nanmax(np.abs(ours_eval.to_numpy(float) - ref_eval.to_numpy(float))
                           / np.maximum(np.abs(ref_eval.to_numpy(float)), 1e-12))

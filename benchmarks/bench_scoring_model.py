@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import argparse
 import math
-import statistics
-import time
 
 import numpy as np
 import pandas as pd
+from timing import median_time
 
 import pdmetrics  # noqa: F401
 from pdmetrics.datasets import simulate_essays
@@ -23,14 +22,6 @@ from pdmetrics.scoring import LinearScoringModel, scaling_precision_table, scali
 
 FEATURES = [f"f{i}" for i in range(1, 9)]
 
-
-def median_time(function, repeat: int) -> tuple[float, object]:
-    times, result = [], None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), result
 
 
 def baseline_fit_predict(df: pd.DataFrame) -> pd.Series:

@@ -6,11 +6,11 @@ Usage: python benchmarks/bench_true_score.py [--rows 1000000] [--raters 2] [--re
 from __future__ import annotations
 
 import argparse
-import time
 import warnings
 
 import numpy as np
 import pandas as pd
+from timing import median_time
 
 import pdmetrics  # noqa: F401  (registers the accessors)
 
@@ -29,14 +29,6 @@ def simulate(rows: int, raters: int, seed: int = 0) -> pd.DataFrame:
     return pd.DataFrame(frame)
 
 
-def median_time(function, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times))
-
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -49,7 +41,7 @@ def main() -> None:
     raters = [f"h{j + 1}" for j in range(args.raters)]
     systems = ["raw_trim", "raw_trim_round"]
     print(f"{args.rows:,} rows, {args.raters} raters, 2 system columns, median of {args.repeat} runs")
-    ours = median_time(lambda: frame.scoring.true_score(system=systems, raters=raters), args.repeat)
+    ours = median_time(lambda: frame.scoring.true_score(system=systems, raters=raters), args.repeat)[0]
     print(f"pdmetrics df.scoring.true_score            {ours:8.3f} s")
     try:
         from rsmtool.utils.prmse import get_true_score_evaluations
@@ -58,7 +50,7 @@ def main() -> None:
         return
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        reference = median_time(lambda: get_true_score_evaluations(frame, systems, raters), args.repeat)
+        reference = median_time(lambda: get_true_score_evaluations(frame, systems, raters), args.repeat)[0]
     print(f"rsmtool get_true_score_evaluations         {reference:8.3f} s")
     print(f"ratio rsmtool / pdmetrics                  {reference / ours:8.1f} x")
 
