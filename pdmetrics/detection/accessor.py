@@ -64,7 +64,22 @@ class DetectionAccessor:
                           matching: str = "coco", interpolation: str = "coco",
                           labels_without_ground_truth: str = "exclude", by="label") -> pd.DataFrame:
         """AP per label and IoU threshold plus the mAP row; see
-        :func:`pdmetrics.detection.average_precision`."""
+        :func:`pdmetrics.detection.average_precision`.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pdmetrics  # noqa: F401
+        >>> gt = pd.DataFrame({"image": [1, 2], "label": [0, 0], "x": [0, 5], "y": [0, 5],
+        ...                    "w": [20, 20], "h": [20, 20]})
+        >>> dt = pd.DataFrame({"image": [1, 2], "label": [0, 0], "x": [1, 5], "y": [0, 5],
+        ...                    "w": [20, 20], "h": [20, 20], "score": [0.9, 0.4]})
+        >>> table = dt.detection.average_precision(ground_truth=gt, area_ranges={"all": (0, 1e10)})
+        >>> table[["label", "area", "N", "n_detections", "AP", "AP@0.50"]].round(3)
+          label area  N  n_detections     AP  AP@0.50
+        0     0  all  2             2  0.925      1.0
+        1   mAP  all  2             2  0.925      1.0
+        """
         return evaluation.average_precision(
             self._frame, ground_truth, image=image, label=label, box=box, score=score,
             box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images,
@@ -77,7 +92,22 @@ class DetectionAccessor:
                        matching: str = "coco", score_threshold=None,
                        labels_without_ground_truth: str = "exclude", by="label") -> pd.DataFrame:
         """Recall per label and IoU threshold plus the mAR row; see
-        :func:`pdmetrics.detection.average_recall`."""
+        :func:`pdmetrics.detection.average_recall`.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pdmetrics  # noqa: F401
+        >>> gt = pd.DataFrame({"image": [1, 2], "label": [0, 0], "x": [0, 5], "y": [0, 5],
+        ...                    "w": [20, 20], "h": [20, 20]})
+        >>> dt = pd.DataFrame({"image": [1, 2], "label": [0, 0], "x": [1, 5], "y": [0, 5],
+        ...                    "w": [20, 20], "h": [20, 20], "score": [0.9, 0.4]})
+        >>> table = dt.detection.average_recall(ground_truth=gt, area_ranges={"all": (0, 1e10)})
+        >>> table[["label", "area", "N", "n_detections", "AR", "AR@0.50"]].round(3)
+          label area  N  n_detections    AR  AR@0.50
+        0     0  all  2             2  0.95      1.0
+        1   mAR  all  2             2  0.95      1.0
+        """
         return evaluation.average_recall(
             self._frame, ground_truth, image=image, label=label, box=box, score=score,
             box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images,
@@ -89,7 +119,24 @@ class DetectionAccessor:
               iou_thresholds=None, max_dets=100, area_range=(0.0, 1e10),
               matching: str = "coco") -> pd.DataFrame:
         """One row per detection and IoU threshold with its match; see
-        :func:`pdmetrics.detection.match_detections`."""
+        :func:`pdmetrics.detection.match_detections`.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pdmetrics  # noqa: F401
+        >>> gt = pd.DataFrame({"image": [1, 2], "label": [0, 0], "x": [0, 5], "y": [0, 5],
+        ...                    "w": [20, 20], "h": [20, 20]})
+        >>> dt = pd.DataFrame({"image": [1, 2], "label": [0, 0], "x": [1, 5], "y": [0, 5],
+        ...                    "w": [20, 20], "h": [20, 20], "score": [0.9, 0.4]})
+        >>> matches = dt.detection.match(ground_truth=gt, iou_thresholds=[0.5, 0.95])
+        >>> matches[["image", "score", "iou_threshold", "ground_truth", "iou", "tp"]].round(3)
+           image  score  iou_threshold  ground_truth    iou     tp
+        0      1    0.9           0.50             0  0.905   True
+        1      2    0.4           0.50             1  1.000   True
+        2      1    0.9           0.95            -1    NaN  False
+        3      2    0.4           0.95             1  1.000   True
+        """
         return evaluation.match_detections(
             self._frame, ground_truth, image=image, label=label, box=box, score=score,
             box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images,
@@ -101,7 +148,24 @@ class DetectionAccessor:
                  matching: str = "coco", interpolation: str = "coco", score_thresholds=None,
                  labels_without_ground_truth: str = "exclude", zero_division="warn") -> pd.DataFrame:
         """Precision-recall curves (COCO's 101 points or valor's score thresholds); see
-        :func:`pdmetrics.detection.precision_recall_curve`."""
+        :func:`pdmetrics.detection.precision_recall_curve`.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pdmetrics  # noqa: F401
+        >>> gt = pd.DataFrame({"image": [1, 2], "label": [0, 0], "x": [0, 5], "y": [0, 5],
+        ...                    "w": [20, 20], "h": [20, 20]})
+        >>> dt = pd.DataFrame({"image": [1, 2], "label": [0, 0], "x": [1, 5], "y": [0, 5],
+        ...                    "w": [20, 20], "h": [20, 20], "score": [0.9, 0.4]})
+        >>> curve = dt.detection.pr_curve(ground_truth=gt, iou_thresholds=[0.5])
+        >>> curve.shape
+        (101, 5)
+        >>> curve.head(2)
+           label  iou  recall  precision  score
+        0      0  0.5    0.00        1.0    0.9
+        1      0  0.5    0.01        1.0    0.9
+        """
         return curves.precision_recall_curve(
             self._frame, ground_truth, image=image, label=label, box=box, score=score,
             box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images, style=style,
@@ -113,7 +177,20 @@ class DetectionAccessor:
                   score="score", box_format: str = "xywh", images=None, kind: str = "breakdown",
                   iou_threshold: float = 0.5, score_thresholds=None, max_examples: int = 1) -> pd.DataFrame:
         """valor's detailed error breakdown or the label x label matrix; see
-        :func:`pdmetrics.detection.detection_confusion`."""
+        :func:`pdmetrics.detection.detection_confusion`.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pdmetrics  # noqa: F401
+        >>> gt = pd.DataFrame({"image": [1, 2], "label": [0, 0], "x": [0, 5], "y": [0, 5],
+        ...                    "w": [20, 20], "h": [20, 20]})
+        >>> dt = pd.DataFrame({"image": [1, 2], "label": [0, 0], "x": [1, 5], "y": [0, 5],
+        ...                    "w": [20, 20], "h": [20, 20], "score": [0.9, 0.4]})
+        >>> dt.detection.confusion(ground_truth=gt, kind="matrix")
+           label  score_threshold  0  unmatched_predictions  unmatched_ground_truths
+        0      0              0.5  1                      0                        1
+        """
         return confusion.detection_confusion(
             self._frame, ground_truth, image=image, label=label, box=box, score=score,
             box_format=box_format, images=images, kind=kind, iou_threshold=iou_threshold,

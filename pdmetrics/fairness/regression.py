@@ -291,6 +291,22 @@ def score_fairness_tables(human, system, group, base_group=None) -> tuple[pd.Dat
 
     Returns ``(metrics, estimates)``: the tables of :func:`score_fairness` and
     :func:`score_fairness_estimates` (see those for the columns and the parameters).
+
+    Examples
+    --------
+    >>> from pdmetrics.fairness import score_fairness_tables
+    >>> metrics, estimates = score_fairness_tables(
+    ...     [2, 3, 2, 3, 4, 3, 4, 2], [1.5, 2.5, 3, 3.5, 4, 3, 3.8, 2.4],
+    ...     ["K", "K", "E", "E", "E", "K", "E", "K"])
+    >>> metrics[["model", "R2", "sig"]].round(3)
+      model     R2    sig
+    0   osa -0.088  0.536
+    1   osd  0.112  0.219
+    2   csd  0.693  0.052
+    >>> estimates[["model", "term", "group", "estimate"]].head(2).round(3)
+      model       term group  estimate
+    0   osa  Intercept     E     0.322
+    1   osa      group     K    -0.158
     """
     h, s, g, labels, g_counts, lv, n_levels, n_dropped = _prepare(human, system, group, base_group)
     k = len(labels)

@@ -50,6 +50,21 @@ class EvaluationReport(Mapping):
         The subgroup columns.
     info : dict
         Rows used and left out, and the options.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> import pdmetrics
+    >>> from pdmetrics.datasets import simulate_scores
+    >>> report = simulate_scores(500, seed=1).scoring.report(human="sc1", system="raw", trim_min=1,
+    ...                                                      trim_max=6)
+    >>> list(report)
+    ['eval', 'eval_short', 'confMatrix', 'score_dist']
+    >>> report.primary
+    'raw'
+    >>> with tempfile.TemporaryDirectory() as directory:
+    ...     [path.name for path in report.to_csv(directory, prefix="demo")]
+    ['demo_eval.csv', 'demo_eval_short.csv', 'demo_confMatrix.csv', 'demo_score_dist.csv']
     """
 
     def __init__(self, tables: dict[str, pd.DataFrame], files: dict[str, pd.DataFrame], primary: str,
