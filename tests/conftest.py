@@ -29,3 +29,20 @@ def assert_close(actual, expected, rtol: float = 1e-9, atol: float = 1e-12, what
 def assert_frame_unchanged(before: pd.DataFrame, after: pd.DataFrame) -> None:
     """The caller's frame must be exactly as it was (values, dtypes, columns, index)."""
     pd.testing.assert_frame_equal(before, after, check_exact=True)
+
+
+def slow_true_scores(system, ratings, variance=None):
+    """RSMTool's multi-rater true-score formulas written plainly with numpy's NaN-aware
+    reductions: a slow, obviously correct reference. Returns (variance of errors, true score
+    variance, MSE true, PRMSE true)."""
+    ratings = np.asarray(ratings, dtype=float)
+    counts = (~np.isnan(ratings)).sum(axis=1)
+    multiple = counts > 1
+    if variance is None:
+        variance = np.average(np.nanvar(ratings[multiple], ddof=1, axis=1), weights=counts[multiple] - 1)
+    means = np.nanmean(ratings, axis=1)
+    total = counts.sum()
+    true_var = ((counts * (means - np.nanmean(ratings)) ** 2).sum() - (len(ratings) - 1) * variance) / (
+        total - (counts**2).sum() / total)
+    mse = ((counts * (means - system) ** 2).sum() - len(system) * variance) / total
+    return variance, true_var, mse, 1 - mse / true_var

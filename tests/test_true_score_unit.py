@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import assert_close, assert_frame_unchanged
+from conftest import assert_close, assert_frame_unchanged, slow_true_scores
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -54,18 +54,6 @@ def test_two_raters_all_double_scored_match_simple_formulas():
                  1 - (np.mean((hhat - system) ** 2) - ve / 2) / (np.var(hhat, ddof=1) - ve / 2))
 
 
-def _reference(system, ratings, variance=None):
-    counts = (~np.isnan(ratings)).sum(axis=1)
-    multiple = counts > 1
-    if variance is None:
-        variance = np.average(np.nanvar(ratings[multiple], ddof=1, axis=1), weights=counts[multiple] - 1)
-    means = np.nanmean(ratings, axis=1)
-    total = counts.sum()
-    true_var = ((counts * (means - np.nanmean(ratings)) ** 2).sum() - (len(ratings) - 1) * variance) / (
-        total - (counts**2).sum() / total)
-    mse = ((counts * (means - system) ** 2).sum() - len(system) * variance) / total
-    return [variance, true_var, mse, 1 - mse / true_var]
-
 
 @settings(max_examples=40, deadline=None)
 @given(n=st.integers(3, 200), raters=st.integers(2, 5), missing=st.floats(0, 0.7), seed=st.integers(0, 9999))
@@ -73,7 +61,7 @@ def test_agrees_with_reference_and_is_invariant(n, raters, missing, seed):
     system, ratings = _simulate(n, raters, missing, seed)
     if not ((~np.isnan(ratings)).sum(axis=1) > 1).any():
         return
-    expected = _reference(system, ratings)
+    expected = slow_true_scores(system, ratings)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)  # degenerate draws (true var 0)
         values = [variance_of_errors(ratings), true_score_variance(ratings), mse_true(system, ratings),
@@ -91,7 +79,7 @@ def test_agrees_with_reference_and_is_invariant(n, raters, missing, seed):
 
 def test_given_error_variance_is_used():
     system, ratings = _simulate(100, 2, seed=1)
-    assert_close(prmse_true(system, ratings, variance_errors=0.3), _reference(system, ratings, 0.3)[3])
+    assert_close(prmse_true(system, ratings, variance_errors=0.3), slow_true_scores(system, ratings, 0.3)[3])
     assert_close(prmse_true(system, ratings[:, 0], variance_errors=0.0),
                  1 - np.mean((ratings[:, 0] - system) ** 2) / np.var(ratings[:, 0], ddof=1))
     for bad in (-1, np.nan, "0.5", True, [0.1]):
