@@ -45,4 +45,5 @@ def slow_true_scores(system, ratings, variance=None):
     true_var = ((counts * (means - np.nanmean(ratings)) ** 2).sum() - (len(ratings) - 1) * variance) / (
         total - (counts**2).sum() / total)
     mse = ((counts * (means - system) ** 2).sum() - len(system) * variance) / total
-    return variance, true_var, mse, 1 - mse / true_var
+    with np.errstate(divide="ignore", invalid="ignore"):  # zero true-score variance: inf/NaN
+        return variance, true_var, mse, 1 - mse / true_var

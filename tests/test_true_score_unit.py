@@ -61,7 +61,7 @@ def test_agrees_with_reference_and_is_invariant(n, raters, missing, seed):
     system, ratings = _simulate(n, raters, missing, seed)
     if not ((~np.isnan(ratings)).sum(axis=1) > 1).any():
         return
-    expected = slow_true_scores(system, ratings)
+    expected = list(slow_true_scores(system, ratings))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)  # degenerate draws (true var 0)
         values = [variance_of_errors(ratings), true_score_variance(ratings), mse_true(system, ratings),
