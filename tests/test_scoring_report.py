@@ -140,8 +140,7 @@ def test_cli_evaluate_bad_input(tmp_path, capsys, args, message):
     assert err.count("\n") == 1 and err.startswith("pdmetrics evaluate: error: ")  # one line
 
 
-def test_report_is_fast_enough_shape():
-    """Not a timing test: checks the report runs on a larger frame without row loops failing."""
+def test_report_with_asis_scaling_uses_the_scale_family():
     df = simulate_scores(20_000, seed=8)
     report = df.scoring.report(human="sc1", system="raw", second_human="sc2", by="L1", trim_min=1,
                                trim_max=6, scale_with="asis")

@@ -8,8 +8,6 @@ of the whole evaluation set.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import numpy as np
 import pandas as pd
 
@@ -21,8 +19,8 @@ from pdmetrics.scoring.tables import (
     CONSISTENCY_COLUMNS,
     EVAL_COLUMNS,
     _as_named_series,
+    _named_columns,
     _report_exclusions,
-    _score_columns,
     select_scored_rows,
 )
 
@@ -32,15 +30,6 @@ __all__ = ["ALL_DATA", "MISSING_GROUP", "evaluation_by_group_table", "consistenc
 ALL_DATA = "All data"
 #: Label given to rows whose group value is missing (RSMTool's label for empty values).
 MISSING_GROUP = "No info"
-
-
-def _group_columns(groups) -> dict[str, pd.Series]:
-    if isinstance(groups, pd.DataFrame):
-        return {name: groups.iloc[:, i] for i, name in enumerate(groups.columns)}
-    if isinstance(groups, Mapping):
-        return {name: _as_named_series(values, name) for name, values in groups.items()}
-    series = _as_named_series(groups, "group")
-    return {series.name: series}
 
 
 def _group_codes(series: pd.Series, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -123,8 +112,8 @@ def evaluation_by_group_table(human, system, groups, exclude_zero: bool = True) 
     2    raw  L1         b  3  0.817  0.122
     """
     human = _as_named_series(human, "human")
-    systems = _score_columns(system)
-    group_columns = _group_columns(groups)
+    systems = _named_columns(system)
+    group_columns = _named_columns(groups, "group")
     h = numeric_values(human, "human")
     values = {name: numeric_values(series, "system") for name, series in systems.items()}
     _check_lengths(h, {**values, **group_columns})
@@ -185,7 +174,7 @@ def consistency_by_group_table(human, second_human, groups, exclude_zero: bool =
     """
     human = _as_named_series(human, "human")
     second_human = _as_named_series(second_human, "second_human")
-    group_columns = _group_columns(groups)
+    group_columns = _named_columns(groups, "group")
     h1 = numeric_values(human, "human")
     h2 = numeric_values(second_human, "second_human")
     _check_lengths(h1, {second_human.name: h2, **group_columns})

@@ -109,12 +109,14 @@ def _as_named_series(values, name: str) -> pd.Series:
     return pd.Series(np.asarray(values), name=name)
 
 
-def _score_columns(system) -> dict[str, pd.Series]:
-    if isinstance(system, pd.DataFrame):
-        return {name: system.iloc[:, i] for i, name in enumerate(system.columns)}
-    if isinstance(system, Mapping):
-        return {name: _as_named_series(values, name) for name, values in system.items()}
-    series = _as_named_series(system, "system")
+def _named_columns(values, default_name: str = "system") -> dict[str, pd.Series]:
+    """One or more columns (DataFrame, mapping of name -> values, or one Series/array) as
+    a dict of named Series."""
+    if isinstance(values, pd.DataFrame):
+        return {name: values.iloc[:, i] for i, name in enumerate(values.columns)}
+    if isinstance(values, Mapping):
+        return {name: _as_named_series(column, name) for name, column in values.items()}
+    series = _as_named_series(values, default_name)
     return {series.name: series}
 
 
@@ -167,7 +169,7 @@ def evaluation_table(human, system, exclude_zero: bool = True) -> pd.DataFrame:
     0    raw  6  0.9422   0.9315  0.5862  0.4509
     """
     human = _as_named_series(human, "human")
-    systems = _score_columns(system)
+    systems = _named_columns(system)
     h = numeric_values(human, "human")
     values = {name: numeric_values(series, "system") for name, series in systems.items()}
     for name, array in values.items():
@@ -245,7 +247,7 @@ def consistency_table(human, second_human, exclude_zero: bool = True) -> pd.Data
 
 def _rounded_pairs(human, system, exclude_zero: bool):
     human = _as_named_series(human, "human")
-    systems = _score_columns(system)
+    systems = _named_columns(system)
     h = numeric_values(human, "human")
     values = {name: numeric_values(series, "system") for name, series in systems.items()}
     rows = select_scored_rows(h, list(values.values()), exclude_zero)
