@@ -38,7 +38,6 @@ def simulate(n_datums: int, n_classes: int, seed: int) -> pd.DataFrame:
     return frame
 
 
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--datums", type=int, default=100_000)
@@ -53,8 +52,10 @@ def main() -> None:
     labels = [c for c in frame.columns if c != "truth"]
     long = frame.melt(id_vars="truth", var_name="label", value_name="score", ignore_index=False)
     long = long.rename_axis("datum").reset_index()
-    print(f"{args.datums:,} datums x {args.classes} classes = {len(long):,} (datum, label) rows; "
-          f"thresholds {THRESHOLDS}; median of {args.repeat}")
+    print(
+        f"{args.datums:,} datums x {args.classes} classes = {len(long):,} (datum, label) rows; "
+        f"thresholds {THRESHOLDS}; median of {args.repeat}"
+    )
 
     results = {}
 
@@ -63,22 +64,38 @@ def main() -> None:
         results[name] = (seconds, value)
         print(f"  {name:<52s} {seconds:8.3f} s")
 
-    run("pdmetrics labels table (wide, P/R/F1/counts + ROC AUC)",
-        lambda: frame.detection.classification(truth="truth", score=labels, score_thresholds=THRESHOLDS))
-    run("pdmetrics labels table (long)",
-        lambda: long.detection.classification(truth="truth", label="label", score="score", datum="datum",
-                                              score_thresholds=THRESHOLDS))
-    run("pdmetrics summary (accuracy + mean ROC AUC)",
-        lambda: frame.detection.classification(truth="truth", score=labels, table="summary",
-                                               score_thresholds=THRESHOLDS))
-    run("pdmetrics confusion matrix",
-        lambda: frame.detection.classification(truth="truth", score=labels, table="confusion",
-                                               score_thresholds=THRESHOLDS, max_examples=0))
-    run("pdmetrics PR curve (19 thresholds)",
-        lambda: frame.detection.classification(truth="truth", score=labels, table="pr_curve",
-                                               zero_division=0))
-    run("pdmetrics errors breakdown (19 thresholds, 1 example)",
-        lambda: frame.detection.classification(truth="truth", score=labels, table="errors"))
+    run(
+        "pdmetrics labels table (wide, P/R/F1/counts + ROC AUC)",
+        lambda: frame.detection.classification(truth="truth", score=labels, score_thresholds=THRESHOLDS),
+    )
+    run(
+        "pdmetrics labels table (long)",
+        lambda: long.detection.classification(
+            truth="truth", label="label", score="score", datum="datum", score_thresholds=THRESHOLDS
+        ),
+    )
+    run(
+        "pdmetrics summary (accuracy + mean ROC AUC)",
+        lambda: frame.detection.classification(
+            truth="truth", score=labels, table="summary", score_thresholds=THRESHOLDS
+        ),
+    )
+    run(
+        "pdmetrics confusion matrix",
+        lambda: frame.detection.classification(
+            truth="truth", score=labels, table="confusion", score_thresholds=THRESHOLDS, max_examples=0
+        ),
+    )
+    run(
+        "pdmetrics PR curve (19 thresholds)",
+        lambda: frame.detection.classification(
+            truth="truth", score=labels, table="pr_curve", zero_division=0
+        ),
+    )
+    run(
+        "pdmetrics errors breakdown (19 thresholds, 1 example)",
+        lambda: frame.detection.classification(truth="truth", score=labels, table="errors"),
+    )
     ours = results["pdmetrics labels table (wide, P/R/F1/counts + ROC AUC)"]
 
     try:
@@ -91,8 +108,14 @@ def main() -> None:
 
         def valor():
             loader = Loader.in_memory()
-            loader.add_data([Classification(uid=str(i), groundtruth=truth[i], predictions=labels,
-                                            scores=scores[i].tolist()) for i in range(len(truth))])
+            loader.add_data(
+                [
+                    Classification(
+                        uid=str(i), groundtruth=truth[i], predictions=labels, scores=scores[i].tolist()
+                    )
+                    for i in range(len(truth))
+                ]
+            )
             evaluator = loader.finalize()
             pr = evaluator.compute_precision_recall(score_thresholds=THRESHOLDS, hardmax=True)
             roc = evaluator.compute_rocauc()
@@ -104,12 +127,16 @@ def main() -> None:
         worst_count = 0
         for metric in pr[list(pr)[1]]:  # Counts
             key = (metric.parameters["label"], metric.parameters["score_threshold"])
-            worst_count = max(worst_count, max(abs(int(table.loc[key, f]) - metric.value[f])
-                                               for f in ("tp", "fp", "fn", "tn")))
+            worst_count = max(
+                worst_count,
+                max(abs(int(table.loc[key, f]) - metric.value[f]) for f in ("tp", "fp", "fn", "tn")),
+            )
         auc = table.groupby(level="label")["roc_auc"].first()
         worst_auc = max(abs(auc[m.parameters["label"]] - m.value) for m in roc[list(roc)[0]])
-        print(f"    ratio valor-lite / pdmetrics: {seconds / ours[0]:.1f}x; largest difference: counts "
-              f"{worst_count}, ROC AUC {worst_auc:.2e}")
+        print(
+            f"    ratio valor-lite / pdmetrics: {seconds / ours[0]:.1f}x; largest difference: counts "
+            f"{worst_count}, ROC AUC {worst_auc:.2e}"
+        )
 
     try:
         from sklearn.metrics import precision_recall_fscore_support, roc_auc_score
@@ -128,10 +155,12 @@ def main() -> None:
         run("scikit-learn roc_auc_score(ovr) + P/R/F1 at argmax", sklearn)
         seconds, (auc, prf) = results["scikit-learn roc_auc_score(ovr) + P/R/F1 at argmax"]
         table = ours[1][ours[1]["score_threshold"] == 0.0].set_index("label").loc[labels]
-        print(f"    ratio scikit-learn / pdmetrics: {seconds / ours[0]:.1f}x; largest difference: ROC AUC "
-              f"{np.max(np.abs(table['roc_auc'].to_numpy() - auc)):.2e}, precision "
-              f"{np.max(np.abs(table['precision'].to_numpy() - prf[0])):.2e}, recall "
-              f"{np.max(np.abs(table['recall'].to_numpy() - prf[1])):.2e}")
+        print(
+            f"    ratio scikit-learn / pdmetrics: {seconds / ours[0]:.1f}x; largest difference: ROC AUC "
+            f"{np.max(np.abs(table['roc_auc'].to_numpy() - auc)):.2e}, precision "
+            f"{np.max(np.abs(table['precision'].to_numpy() - prf[0])):.2e}, recall "
+            f"{np.max(np.abs(table['recall'].to_numpy() - prf[1])):.2e}"
+        )
 
     if args.images:
         segmentation(args)
@@ -140,13 +169,15 @@ def main() -> None:
 def segmentation(args) -> None:
     rng = np.random.default_rng(args.seed)
     truth = [rng.integers(0, 5, (512, 512)).astype(np.uint16) for _ in range(args.images)]
-    prediction = [np.where(rng.random(t.shape) < 0.8, t, rng.integers(0, 5, t.shape)).astype(np.uint16)
-                  for t in truth]
+    prediction = [
+        np.where(rng.random(t.shape) < 0.8, t, rng.integers(0, 5, t.shape)).astype(np.uint16) for t in truth
+    ]
     masks = pd.DataFrame({"gt": truth, "pred": prediction})
     print(f"segmentation: {args.images} images of 512 x 512 pixels, 4 classes + background")
-    ours, table = median_time(lambda: masks.detection.segmentation(truth="gt", prediction="pred",
-                                                                   background=0, table="summary"),
-                              args.repeat)
+    ours, table = median_time(
+        lambda: masks.detection.segmentation(truth="gt", prediction="pred", background=0, table="summary"),
+        args.repeat,
+    )
     print(f"  {'pdmetrics segmentation summary (mean IoU)':<52s} {ours:8.3f} s")
     try:
         from valor_lite.semantic_segmentation import Loader, Segmentation
@@ -156,15 +187,21 @@ def segmentation(args) -> None:
 
     def valor():
         loader = Loader.in_memory()
-        loader.add_data([Segmentation(uid=str(i), groundtruths=t, predictions=p, labels=["1", "2", "3", "4"])
-                         for i, (t, p) in enumerate(zip(truth, prediction))])
+        loader.add_data(
+            [
+                Segmentation(uid=str(i), groundtruths=t, predictions=p, labels=["1", "2", "3", "4"])
+                for i, (t, p) in enumerate(zip(truth, prediction))
+            ]
+        )
         return loader.finalize().compute_precision_recall_iou()
 
     seconds, metrics = median_time(valor, args.reference_repeat)
     miou = next(m.value for ms in metrics.values() for m in ms if m.type == "mIOU")
     print(f"  {'valor-lite semantic segmentation':<52s} {seconds:8.3f} s")
-    print(f"    ratio valor-lite / pdmetrics: {seconds / ours:.1f}x; mean IoU difference "
-          f"{abs(miou - table['mean_iou'].iloc[0]):.2e}")
+    print(
+        f"    ratio valor-lite / pdmetrics: {seconds / ours:.1f}x; mean IoU difference "
+        f"{abs(miou - table['mean_iou'].iloc[0]):.2e}"
+    )
 
 
 if __name__ == "__main__":

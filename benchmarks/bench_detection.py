@@ -31,9 +31,17 @@ def simulate(n_images: int, n_classes: int, seed: int) -> tuple[pd.DataFrame, pd
     h = w * np.exp(rng.normal(0, 0.4, n))
     x = rng.uniform(0, 640, n)
     y = rng.uniform(0, 480, n)
-    gt = pd.DataFrame({"image": gt_image, "label": rng.integers(1, n_classes + 1, n),
-                       "x": x.round(2), "y": y.round(2), "w": w.round(2), "h": h.round(2),
-                       "iscrowd": (rng.random(n) < 0.01).astype(int)})
+    gt = pd.DataFrame(
+        {
+            "image": gt_image,
+            "label": rng.integers(1, n_classes + 1, n),
+            "x": x.round(2),
+            "y": y.round(2),
+            "w": w.round(2),
+            "h": h.round(2),
+            "iscrowd": (rng.random(n) < 0.01).astype(int),
+        }
+    )
     gt["area"] = (gt["w"] * gt["h"] * rng.uniform(0.5, 0.9, n)).round(2)
     # detections: jittered copies of ground truths (some with the wrong label) plus clutter
     copies = rng.integers(0, 5, n)
@@ -43,19 +51,31 @@ def simulate(n_images: int, n_classes: int, seed: int) -> tuple[pd.DataFrame, pd
     label = gt["label"].to_numpy()[src].copy()
     wrong = rng.random(m) < 0.1
     label[wrong] = rng.integers(1, n_classes + 1, int(wrong.sum()))
-    det = pd.DataFrame({
-        "image": gt_image[src], "label": label,
-        "x": (x[src] + jitter[:, 0] * w[src]).round(2), "y": (y[src] + jitter[:, 1] * h[src]).round(2),
-        "w": (w[src] * np.exp(jitter[:, 2])).round(2), "h": (h[src] * np.exp(jitter[:, 3])).round(2),
-        "score": rng.beta(4, 2, m).round(4)})
+    det = pd.DataFrame(
+        {
+            "image": gt_image[src],
+            "label": label,
+            "x": (x[src] + jitter[:, 0] * w[src]).round(2),
+            "y": (y[src] + jitter[:, 1] * h[src]).round(2),
+            "w": (w[src] * np.exp(jitter[:, 2])).round(2),
+            "h": (h[src] * np.exp(jitter[:, 3])).round(2),
+            "score": rng.beta(4, 2, m).round(4),
+        }
+    )
     n_clutter = rng.integers(0, 61, n_images)
     k = int(n_clutter.sum())
     cw = np.exp(rng.uniform(np.log(8), np.log(300), k))
-    clutter = pd.DataFrame({
-        "image": np.repeat(np.arange(1, n_images + 1), n_clutter), "label": rng.integers(1, n_classes + 1, k),
-        "x": rng.uniform(0, 640, k).round(2), "y": rng.uniform(0, 480, k).round(2),
-        "w": cw.round(2), "h": (cw * np.exp(rng.normal(0, 0.4, k))).round(2),
-        "score": rng.beta(2, 4, k).round(4)})
+    clutter = pd.DataFrame(
+        {
+            "image": np.repeat(np.arange(1, n_images + 1), n_clutter),
+            "label": rng.integers(1, n_classes + 1, k),
+            "x": rng.uniform(0, 640, k).round(2),
+            "y": rng.uniform(0, 480, k).round(2),
+            "w": cw.round(2),
+            "h": (cw * np.exp(rng.normal(0, 0.4, k))).round(2),
+            "score": rng.beta(2, 4, k).round(4),
+        }
+    )
     det = pd.concat([det, clutter], ignore_index=True)
     # at most 100 detections per image (the highest scores), as detectors emit
     det = det.sort_values(["image", "score"], ascending=[True, False], kind="stable")
@@ -64,16 +84,33 @@ def simulate(n_images: int, n_classes: int, seed: int) -> tuple[pd.DataFrame, pd
 
 
 def to_coco(gt: pd.DataFrame, det: pd.DataFrame, n_classes: int, n_images: int) -> tuple[dict, list]:
-    annotations = [{"id": i + 1, "image_id": int(r.image), "category_id": int(r.label),
-                    "bbox": [r.x, r.y, r.w, r.h], "area": r.area, "iscrowd": int(r.iscrowd)}
-                   for i, r in enumerate(gt.itertuples(index=False))]
+    annotations = [
+        {
+            "id": i + 1,
+            "image_id": int(r.image),
+            "category_id": int(r.label),
+            "bbox": [r.x, r.y, r.w, r.h],
+            "area": r.area,
+            "iscrowd": int(r.iscrowd),
+        }
+        for i, r in enumerate(gt.itertuples(index=False))
+    ]
     images = [{"id": i} for i in range(1, n_images + 1)]
-    dataset = {"images": images, "annotations": annotations,
-               "categories": [{"id": c} for c in range(1, n_classes + 1)]}
-    results = [{"image_id": int(r.image), "category_id": int(r.label), "bbox": [r.x, r.y, r.w, r.h],
-                "score": r.score} for r in det.itertuples(index=False)]
+    dataset = {
+        "images": images,
+        "annotations": annotations,
+        "categories": [{"id": c} for c in range(1, n_classes + 1)],
+    }
+    results = [
+        {
+            "image_id": int(r.image),
+            "category_id": int(r.label),
+            "bbox": [r.x, r.y, r.w, r.h],
+            "score": r.score,
+        }
+        for r in det.itertuples(index=False)
+    ]
     return dataset, results
-
 
 
 def reference_runner(module: str, dataset: dict, results: list):
@@ -101,14 +138,16 @@ def reference_runner(module: str, dataset: dict, results: list):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--images", type=int, default=5000)
     parser.add_argument("--classes", type=int, default=80)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--skip", nargs="*", default=[],
-                        help="references to skip: pycocotools faster_coco_eval")
+    parser.add_argument(
+        "--skip", nargs="*", default=[], help="references to skip: pycocotools faster_coco_eval"
+    )
     args = parser.parse_args()
 
     gt, det = simulate(args.images, args.classes, args.seed)
@@ -136,8 +175,10 @@ def main() -> None:
         ref_time, ref_stats = median_time(run, args.repeat if module != "pycocotools" else 1)
         ref_stats = np.where(ref_stats == -1, np.nan, ref_stats)
         diff = np.nanmax(np.abs(ref_stats - stats))
-        print(f"{module:25s} median {ref_time:8.3f} s   ratio {ref_time / ours_time:6.2f}x   "
-              f"max |stat difference| {diff:.2e}")
+        print(
+            f"{module:25s} median {ref_time:8.3f} s   ratio {ref_time / ours_time:6.2f}x   "
+            f"max |stat difference| {diff:.2e}"
+        )
 
 
 if __name__ == "__main__":

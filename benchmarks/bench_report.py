@@ -26,14 +26,15 @@ import pdmetrics  # noqa: F401
 
 def simulate(rows: int, seed: int = 0) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
-    group = rng.choice(np.array(["Arabic", "Hindi", "Mandarin", "Spanish"]), size=rows, p=[.2, .1, .3, .4])
+    group = rng.choice(
+        np.array(["Arabic", "Hindi", "Mandarin", "Spanish"]), size=rows, p=[0.2, 0.1, 0.3, 0.4]
+    )
     true = rng.normal(3.5, 1.0, rows)
     human = np.clip(np.rint(true + rng.normal(0, 0.5, rows)), 1, 6)
     second = np.clip(np.rint(true + rng.normal(0, 0.5, rows)), 1, 6)
     second[rng.random(rows) < 0.5] = np.nan
     system = true + rng.normal(0, 0.5, rows) + np.where(group == "Arabic", 0.1, 0.0)
     return pd.DataFrame({"L1": group, "sc1": human, "sc2": second, "raw": system})
-
 
 
 def main() -> None:
@@ -45,8 +46,9 @@ def main() -> None:
     warnings.simplefilter("ignore")
 
     def report():
-        return frame.scoring.report(human="sc1", system="raw", second_human="sc2", by="L1",
-                                    trim_min=1, trim_max=6)
+        return frame.scoring.report(
+            human="sc1", system="raw", second_human="sc2", by="L1", trim_min=1, trim_max=6
+        )
 
     def fairness():
         return frame.fairness.score_fairness(human="sc1", system="raw", group="L1")
@@ -55,8 +57,10 @@ def main() -> None:
     ours_report = median_time(report, args.repeats)[0]
     ours_fairness = median_time(fairness, args.repeats)[0]
     print(f"rows: {args.rows:,}, 4 groups, second human on half")
-    print(f"pdmetrics report() end to end ({len(report())} tables): median {ours_report:.3f} s "
-          f"over {args.repeats} runs")
+    print(
+        f"pdmetrics report() end to end ({len(report())} tables): median {ours_report:.3f} s "
+        f"over {args.repeats} runs"
+    )
     print(f"pdmetrics score_fairness alone: median {ours_fairness:.3f} s")
     try:
         from rsmtool.analyzer import Analyzer
@@ -75,8 +79,10 @@ def main() -> None:
     fairness_ref = time.perf_counter() - start
     print(f"rsmtool compute_metrics_by_group (eval_by + consistency_by): {by_group:.1f} s (1 run)")
     print(f"rsmtool get_fairness_analyses: {fairness_ref:.2f} s (1 run)")
-    print(f"ratios: by-group tables alone vs whole pdmetrics report {by_group / ours_report:.0f}x; "
-          f"fairness {fairness_ref / ours_fairness:.0f}x")
+    print(
+        f"ratios: by-group tables alone vs whole pdmetrics report {by_group / ours_report:.0f}x; "
+        f"fairness {fairness_ref / ours_fairness:.0f}x"
+    )
 
 
 if __name__ == "__main__":

@@ -25,7 +25,6 @@ def simulate(rows: int, groups: int, seed: int = 0) -> pd.DataFrame:
     return pd.DataFrame({"sc1": human, "raw_trim": system, "L1": group})
 
 
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
@@ -37,10 +36,12 @@ def main() -> None:
     frame = simulate(args.rows, args.groups)
     print(f"{args.rows:,} rows, {args.groups} groups, median of {args.repeat} runs")
     core = median_time(lambda: score_fairness(frame["sc1"], frame["raw_trim"], frame["L1"]), args.repeat)[0]
-    both = median_time(lambda: score_fairness_tables(frame["sc1"], frame["raw_trim"], frame["L1"]),
-                       args.repeat)[0]
-    accessor = median_time(lambda: frame.fairness.score_fairness(human="sc1", system="raw_trim", group="L1"),
-                           args.repeat)[0]
+    both = median_time(
+        lambda: score_fairness_tables(frame["sc1"], frame["raw_trim"], frame["L1"]), args.repeat
+    )[0]
+    accessor = median_time(
+        lambda: frame.fairness.score_fairness(human="sc1", system="raw_trim", group="L1"), args.repeat
+    )[0]
     print(f"pdmetrics score_fairness (core)          {core:8.3f} s")
     print(f"pdmetrics score_fairness_tables (both)   {both:8.3f} s")
     print(f"pdmetrics df.fairness.score_fairness     {accessor:8.3f} s")
@@ -51,10 +52,10 @@ def main() -> None:
         return
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        reference = median_time(lambda: get_fairness_analyses(frame.copy(), "L1", "raw_trim"),
-                                args.reference_repeat)[0]
-    print(f"rsmtool get_fairness_analyses            {reference:8.3f} s "
-          f"(median of {args.reference_repeat})")
+        reference = median_time(
+            lambda: get_fairness_analyses(frame.copy(), "L1", "raw_trim"), args.reference_repeat
+        )[0]
+    print(f"rsmtool get_fairness_analyses            {reference:8.3f} s (median of {args.reference_repeat})")
     print(f"ratio rsmtool / pdmetrics core           {reference / core:8.1f} x")
     print(f"ratio rsmtool / pdmetrics both tables    {reference / both:8.1f} x")
 

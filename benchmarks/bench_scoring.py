@@ -48,7 +48,6 @@ def rsmtool_tables(frame: pd.DataFrame):
     return evaluation, consistency
 
 
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
@@ -68,10 +67,14 @@ def main() -> None:
     used = frame[["sc1", "sc2", "raw"]].memory_usage(index=False).sum()
 
     print(f"rows: {args.rows:,}")
-    print(f"pdmetrics postprocess + evaluate(3 score types) + consistency: median {ours:.3f} s "
-          f"over {args.repeats} runs")
-    print(f"pdmetrics peak traced memory: {peak / 2**20:.0f} MiB = {peak / used:.2f}x the "
-          f"{used / 2**20:.0f} MiB of input columns")
+    print(
+        f"pdmetrics postprocess + evaluate(3 score types) + consistency: median {ours:.3f} s "
+        f"over {args.repeats} runs"
+    )
+    print(
+        f"pdmetrics peak traced memory: {peak / 2**20:.0f} MiB = {peak / used:.2f}x the "
+        f"{used / 2**20:.0f} MiB of input columns"
+    )
     try:
         import rsmtool  # noqa: F401
     except ImportError:
@@ -79,15 +82,23 @@ def main() -> None:
         return
     theirs, (ref_eval, ref_consistency) = median_time(lambda: rsmtool_tables(frame), args.rsmtool_repeats)
     ours_eval = evaluation.set_index("system")[ref_eval.columns]
-    diff_eval = np.nanmax(np.abs(ours_eval.to_numpy(float) - ref_eval.to_numpy(float))
-                          / np.maximum(np.abs(ref_eval.to_numpy(float)), 1e-12))
+    diff_eval = np.nanmax(
+        np.abs(ours_eval.to_numpy(float) - ref_eval.to_numpy(float))
+        / np.maximum(np.abs(ref_eval.to_numpy(float)), 1e-12)
+    )
     ours_cons = consistency[ref_consistency.columns].to_numpy(float)
-    diff_cons = np.nanmax(np.abs(ours_cons - ref_consistency.to_numpy(float))
-                          / np.maximum(np.abs(ref_consistency.to_numpy(float)), 1e-12))
-    print(f"rsmtool Analyzer.compute_metrics (same tables): median {theirs:.3f} s over "
-          f"{args.rsmtool_repeats} run(s)")
-    print(f"speed-up: {theirs / ours:.0f}x; largest relative difference: eval {diff_eval:.1e}, "
-          f"consistency {diff_cons:.1e}")
+    diff_cons = np.nanmax(
+        np.abs(ours_cons - ref_consistency.to_numpy(float))
+        / np.maximum(np.abs(ref_consistency.to_numpy(float)), 1e-12)
+    )
+    print(
+        f"rsmtool Analyzer.compute_metrics (same tables): median {theirs:.3f} s over "
+        f"{args.rsmtool_repeats} run(s)"
+    )
+    print(
+        f"speed-up: {theirs / ours:.0f}x; largest relative difference: eval {diff_eval:.1e}, "
+        f"consistency {diff_cons:.1e}"
+    )
 
 
 if __name__ == "__main__":

@@ -23,7 +23,6 @@ from pdmetrics.scoring import LinearScoringModel, scaling_precision_table, scali
 FEATURES = [f"f{i}" for i in range(1, 9)]
 
 
-
 def baseline_fit_predict(df: pd.DataFrame) -> pd.Series:
     import statsmodels.api as sm
 
@@ -51,7 +50,7 @@ def baseline_grid() -> np.ndarray:
         for j, k in enumerate(GRID_K):
             rho = 0.8 * math.sqrt(k / (1 + (k - 1) * 0.64))
             sd = math.sqrt((1 + (k - 1) * 0.64) / k)
-            out[i, j] = sd * math.sqrt(1 - rho ** 2) / math.sqrt(n)
+            out[i, j] = sd * math.sqrt(1 - rho**2) / math.sqrt(n)
     return out
 
 
@@ -62,6 +61,7 @@ def main() -> None:
     args = parser.parse_args()
     try:
         import statsmodels.api  # noqa: F401
+
         have_baseline = True
     except ImportError:
         have_baseline = False
@@ -75,8 +75,9 @@ def main() -> None:
             base, expected = median_time(lambda df=df: baseline_fit_predict(df), args.repeat)
             np.testing.assert_allclose(scores.to_numpy(), expected.to_numpy(), rtol=1e-9, atol=1e-9)
         print(f"{'fit_ep + predict (8 features)':<34}{n:>10}{ours:>14.4f}{base:>14.4f}{base / ours:>8.1f}")
-        ours, _ = median_time(lambda df=df: prior.fit_scaling(df, human=["h1", "h2"]).predict(df),
-                              args.repeat)
+        ours, _ = median_time(
+            lambda df=df: prior.fit_scaling(df, human=["h1", "h2"]).predict(df), args.repeat
+        )
         print(f"{'fit_scaling (PP) + predict':<34}{n:>10}{ours:>14.4f}{'':>14}{'':>8}")
     ours, _ = median_time(scaling_precision_table, args.repeat)
     print(f"{'Figure 1 table (60 cells)':<34}{60:>10}{ours:>14.5f}{'':>14}{'':>8}")

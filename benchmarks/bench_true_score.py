@@ -29,7 +29,6 @@ def simulate(rows: int, raters: int, seed: int = 0) -> pd.DataFrame:
     return pd.DataFrame(frame)
 
 
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)

@@ -23,8 +23,9 @@ def group_count(codes: np.ndarray, n_groups: int) -> np.ndarray:
     return np.bincount(codes, minlength=n_groups)
 
 
-def group_min_max(codes: np.ndarray | None, values: np.ndarray,
-                  n_groups: int = 1) -> tuple[np.ndarray, np.ndarray]:
+def group_min_max(
+    codes: np.ndarray | None, values: np.ndarray, n_groups: int = 1
+) -> tuple[np.ndarray, np.ndarray]:
     """Minimum and maximum of ``values`` per group (NaN for an empty group)."""
     if codes is None:
         if values.size == 0:
@@ -72,8 +73,9 @@ class Moments:
     c_xy: np.ndarray
 
     @classmethod
-    def from_arrays(cls, x: np.ndarray, y: np.ndarray, codes: np.ndarray | None = None,
-                    n_groups: int = 1) -> Moments:
+    def from_arrays(
+        cls, x: np.ndarray, y: np.ndarray, codes: np.ndarray | None = None, n_groups: int = 1
+    ) -> Moments:
         """Two-pass (mean, then centred sums) moments of ``x`` and ``y`` per group."""
         if codes is None:
             n = np.array([x.size])
@@ -89,8 +91,14 @@ class Moments:
             mean_y = group_sum(codes, y, n_groups) / n
         dx = x - mean_x[codes]
         dy = y - mean_y[codes]
-        return cls(n, mean_x, mean_y, group_sum(codes, dx * dx, n_groups),
-                   group_sum(codes, dy * dy, n_groups), group_sum(codes, dx * dy, n_groups))
+        return cls(
+            n,
+            mean_x,
+            mean_y,
+            group_sum(codes, dx * dx, n_groups),
+            group_sum(codes, dy * dy, n_groups),
+            group_sum(codes, dx * dy, n_groups),
+        )
 
     def combine(self, other: Moments) -> Moments:
         """Moments of the union of two disjoint row sets (group by group)."""
@@ -101,10 +109,16 @@ class Moments:
             dxm = other.mean_x - self.mean_x
             dym = other.mean_y - self.mean_y
             cross = self.n * other.n / np.where(n > 0, n, 1)
-        mean_x = np.where(self.n == 0, other.mean_x, np.where(other.n == 0, self.mean_x,
-                                                               wa * self.mean_x + wb * other.mean_x))
-        mean_y = np.where(self.n == 0, other.mean_y, np.where(other.n == 0, self.mean_y,
-                                                               wa * self.mean_y + wb * other.mean_y))
+        mean_x = np.where(
+            self.n == 0,
+            other.mean_x,
+            np.where(other.n == 0, self.mean_x, wa * self.mean_x + wb * other.mean_x),
+        )
+        mean_y = np.where(
+            self.n == 0,
+            other.mean_y,
+            np.where(other.n == 0, self.mean_y, wa * self.mean_y + wb * other.mean_y),
+        )
         safe = (self.n > 0) & (other.n > 0)
         m2_x = self.m2_x + other.m2_x + np.where(safe, dxm * dxm * cross, 0.0)
         m2_y = self.m2_y + other.m2_y + np.where(safe, dym * dym * cross, 0.0)
@@ -126,8 +140,9 @@ def _divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
         return np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1.0), np.nan)
 
 
-def label_histograms(labels_x: np.ndarray, labels_y: np.ndarray, codes: np.ndarray | None = None,
-                     n_groups: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+def label_histograms(
+    labels_x: np.ndarray, labels_y: np.ndarray, codes: np.ndarray | None = None, n_groups: int = 1
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """Histograms of two integer label arrays over their common label range, per group.
 
     Returns ``(hist_x, hist_y, agree, offset)``: ``hist_*`` have shape
@@ -147,7 +162,7 @@ def label_histograms(labels_x: np.ndarray, labels_y: np.ndarray, codes: np.ndarr
         n_labels = span
     else:  # sparse labels over a huge range: index the distinct labels only
         distinct, inverse = np.unique(np.concatenate([labels_x, labels_y]), return_inverse=True)
-        ix, iy = inverse[: labels_x.size], inverse[labels_x.size:]
+        ix, iy = inverse[: labels_x.size], inverse[labels_x.size :]
         n_labels = distinct.size
     if codes is None:
         hist_x = np.bincount(ix, minlength=n_labels)[None, :]

@@ -8,8 +8,9 @@ import numpy as np
 import pandas as pd
 
 
-def result_table(columns: Mapping[str, object], order: Sequence[str] | None = None,
-                 integer_columns: Sequence[str] = ()) -> pd.DataFrame:
+def result_table(
+    columns: Mapping[str, object], order: Sequence[str] | None = None, integer_columns: Sequence[str] = ()
+) -> pd.DataFrame:
     """Assemble a result table from a mapping of column name -> values.
 
     ``order`` fixes the column order (default: the mapping's order); the index is a fresh

@@ -6,19 +6,33 @@ same shape: what is wrong, with which argument/column and value, and how to fix 
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Hashable, Iterable, Sequence
 
 import numpy as np
 import pandas as pd
 
-from pdmetrics.errors import ColumnNotFoundError, InvalidInputError, UndefinedMetricWarning
+from pdmetrics.errors import ColumnNotFoundError, InvalidInputError
+
+
+def plain(value):
+    """A numpy scalar as the Python value it holds, so messages print ``1.5``, not ``np.float64(1.5)``."""
+    return value.item() if isinstance(value, np.generic) else value
 
 
 def as_list(value, argument: str) -> list:
-    """Return ``value`` as a list of column names (a single name becomes a 1-list)."""
+    """Return ``value`` as a list of column names (a single name becomes a 1-list).
+
+    A tuple is one name when it labels a column of a MultiIndex frame; ``require_columns``
+    handles that case before calling this.
+    """
     if value is None:
         raise InvalidInputError(f"`{argument}=` is required: pass a column name or a list of names.")
+    if isinstance(value, (pd.Series, pd.DataFrame, np.ndarray, pd.Index)):
+        raise InvalidInputError(
+            f"`{argument}=` takes a column name, not a {type(value).__name__} of values. Add the values "
+            f"as a column and pass its name, e.g. `df.assign(my_col=values).<accessor>.<method>("
+            f"{argument}='my_col')`."
+        )
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         return [value]
     values = list(value)
@@ -27,8 +41,10 @@ def as_list(value, argument: str) -> list:
     return values
 
 
-def _preview(names: Sequence[Hashable], limit: int = 20) -> str:
-    shown = ", ".join(repr(n) for n in list(names)[:limit])
+def preview(names: Sequence[Hashable], limit: int = 20) -> str:
+    """The first ``limit`` values, repr'd and comma-separated, with the total when cut."""
+    names = list(names)
+    shown = ", ".join(repr(plain(n)) for n in names[:limit])
     return shown + (f", ... ({len(names)} in all)" if len(names) > limit else "")
 
 
@@ -39,12 +55,18 @@ def require_columns(frame: pd.DataFrame, argument: str, names) -> list:
     and listing the available columns, or :class:`InvalidInputError` for a name that
     labels more than one column.
     """
+    if isinstance(names, tuple) and isinstance(frame.columns, pd.MultiIndex) and names in frame.columns:
+        names = [names]
     names = as_list(names, argument)
     for name in names:
+        if isinstance(name, (list, dict, set, pd.Series, np.ndarray)):
+            raise InvalidInputError(
+                f"`{argument}=` holds a {type(name).__name__} where a column name is expected; pass "
+                f"column names, e.g. `{argument}=['a', 'b']`."
+            )
         if name not in frame.columns:
             raise ColumnNotFoundError(
-                f"`{argument}={name!r}`: no such column. "
-                f"Available columns: {_preview(list(frame.columns))}."
+                f"`{argument}={name!r}`: no such column. Available columns: {preview(list(frame.columns))}."
             )
         if int(np.sum(frame.columns == name)) > 1:
             raise InvalidInputError(
@@ -123,17 +145,12 @@ def paired_arrays(first, second, names: tuple[str, str]) -> tuple[np.ndarray, np
     return a, b
 
 
-def warn_undefined(message: str, stacklevel: int = 3) -> None:
-    """Emit an :class:`UndefinedMetricWarning`."""
-    warnings.warn(message, UndefinedMetricWarning, stacklevel=stacklevel)
-
-
 def finite_number(value, argument: str) -> float:
     """A scalar argument as a Python float; InvalidInputError naming it unless it is a finite number."""
     try:
         number = float(value)
     except (TypeError, ValueError):
-        raise InvalidInputError(f"`{argument}={value!r}` must be a number.") from None
+        raise InvalidInputError(f"`{argument}={plain(value)!r}` must be a number.") from None
     if not np.isfinite(number):
-        raise InvalidInputError(f"`{argument}={value!r}` must be a finite number.")
+        raise InvalidInputError(f"`{argument}={plain(value)!r}` must be a finite number.")
     return number

@@ -27,35 +27,52 @@ def demo(rows: int, seed: int) -> int:
     from pdmetrics.datasets import simulate_scores
 
     if rows < 2:
-        raise PdmetricsError(f"--rows {rows}: the demo needs at least 2 responses "
-                             "(one of them double-scored).")
+        raise PdmetricsError(
+            f"--rows {rows}: the demo needs at least 2 responses (one of them double-scored)."
+        )
     df = simulate_scores(rows, seed=seed)
-    print(f"pdmetrics {pdmetrics.__version__} demo: {len(df):,} simulated responses "
-          f"({int(df['sc2'].notna().sum()):,} double-scored), subgroup column 'L1'.")
+    print(
+        f"pdmetrics {pdmetrics.__version__} demo: {len(df):,} simulated responses "
+        f"({int(df['sc2'].notna().sum()):,} double-scored), subgroup column 'L1'."
+    )
     print("df.scoring.postprocess(system='raw', trim_min=1, trim_max=6)")
     scored = df.scoring.postprocess(system="raw", trim_min=1, trim_max=6)
     systems = ["raw", "raw_trim", "raw_trim_round"]
-    _show("eval: df.scoring.evaluate(human='sc1', system=['raw', 'raw_trim', 'raw_trim_round'])",
-          scored.scoring.evaluate(human="sc1", system=systems))
-    _show("consistency: df.scoring.consistency(human='sc1', second_human='sc2')",
-          scored.scoring.consistency(human="sc1", second_human="sc2"))
-    matrix = (scored.scoring.confusion_matrix(human="sc1", system="raw_trim_round")
-              .pivot(index="human_score", columns="system_score", values="N"))
+    _show(
+        "eval: df.scoring.evaluate(human='sc1', system=['raw', 'raw_trim', 'raw_trim_round'])",
+        scored.scoring.evaluate(human="sc1", system=systems),
+    )
+    _show(
+        "consistency: df.scoring.consistency(human='sc1', second_human='sc2')",
+        scored.scoring.consistency(human="sc1", second_human="sc2"),
+    )
+    matrix = scored.scoring.confusion_matrix(human="sc1", system="raw_trim_round").pivot(
+        index="human_score", columns="system_score", values="N"
+    )
     print("\n== confMatrix (rows: human score, columns: system score)")
     print(matrix.to_string())
-    _show("score_dist (percent of responses)",
-          scored.scoring.score_distribution(human="sc1", system="raw_trim_round"))
-    _show("eval_by_L1: df.scoring.evaluate(..., by='L1') (raw_trim)",
-          scored.scoring.evaluate(human="sc1", system="raw_trim", by="L1")
-          [["group", "N", "corr", "wtkappa", "SMD", "DSM"]])
+    _show(
+        "score_dist (percent of responses)",
+        scored.scoring.score_distribution(human="sc1", system="raw_trim_round"),
+    )
+    _show(
+        "eval_by_L1: df.scoring.evaluate(..., by='L1') (raw_trim)",
+        scored.scoring.evaluate(human="sc1", system="raw_trim", by="L1")[
+            ["group", "N", "corr", "wtkappa", "SMD", "DSM"]
+        ],
+    )
     report = df.scoring.report(human="sc1", system="raw", second_human="sc2", by="L1", trim_min=1, trim_max=6)
-    print(f"\nThe whole rsmeval run in one call: df.scoring.report(human='sc1', system='raw', "
-          f"second_human='sc2', by='L1', trim_min=1, trim_max=6) -> {len(report)} RSMTool tables:")
+    print(
+        f"\nThe whole rsmeval run in one call: df.scoring.report(human='sc1', system='raw', "
+        f"second_human='sc2', by='L1', trim_min=1, trim_max=6) -> {len(report)} RSMTool tables:"
+    )
     print("  " + ", ".join(report))
     _show("true_score_eval", report["true_score_eval"])
     _show("fairness_metrics_by_L1", report["fairness_metrics_by_L1"])
-    print("\nThe same from a file (report.to_csv writes rsmeval's files): pdmetrics evaluate FILE.csv "
-          "--human sc1 --system raw --second-human sc2 --group L1 --trim-min 1 --trim-max 6 --out results/")
+    print(
+        "\nThe same from a file (report.to_csv writes rsmeval's files): pdmetrics evaluate FILE.csv "
+        "--human sc1 --system raw --second-human sc2 --group L1 --trim-min 1 --trim-max 6 --out results/"
+    )
     _on_the_fly_demo(max(rows, 200), seed)
     return 0
 
@@ -71,12 +88,17 @@ def _on_the_fly_demo(rows: int, seed: int) -> None:
     pp = benchmark.scoring.fit_pp(model=ep, human=["h1", "h2"])  # same weights, scaling from 30 essays
     scored = pp.predict(ep.predict(rest, name="EP"), name="PP")
     scored = scored.scoring.postprocess(system=["EP", "PP"], trim_min=1, trim_max=6)
-    print(f"\nOn-the-fly scoring (Attali 2007), {len(essays):,} simulated essays with {len(features)} "
-          "features: an estimated-parameter model (fit_ep) vs the same weights scaled on 30 benchmark "
-          "essays (fit_pp)")
-    _show("eval against h1 (rounded scores)",
-          scored.scoring.evaluate(human="h1", system=["EP_trim_round", "PP_trim_round"])
-          [["system", "N", "sys_mean", "sys_sd", "corr", "kappa", "wtkappa", "exact_agr"]])
+    print(
+        f"\nOn-the-fly scoring (Attali 2007), {len(essays):,} simulated essays with {len(features)} "
+        "features: an estimated-parameter model (fit_ep) vs the same weights scaled on 30 benchmark "
+        "essays (fit_pp)"
+    )
+    _show(
+        "eval against h1 (rounded scores)",
+        scored.scoring.evaluate(human="h1", system=["EP_trim_round", "PP_trim_round"])[
+            ["system", "N", "sys_mean", "sys_sd", "corr", "kappa", "wtkappa", "exact_agr"]
+        ],
+    )
 
 
 class _Progress:
@@ -100,8 +122,9 @@ def _read_table(path: Path, text_columns=()) -> pd.DataFrame:
         try:
             return pd.read_parquet(path)
         except ImportError:
-            raise PdmetricsError(f"{path}: reading parquet needs pyarrow (pip install pyarrow), "
-                                 "or pass a CSV file.") from None
+            raise PdmetricsError(
+                f"{path}: reading parquet needs pyarrow (pip install pyarrow), or pass a CSV file."
+            ) from None
     try:
         return pd.read_csv(path, dtype={name: str for name in text_columns} or None)
     except pd.errors.EmptyDataError:
@@ -116,16 +139,21 @@ def _training_frame(path: Path, human: str, system: str) -> pd.DataFrame:
     Without those columns, rsmeval's own layout (``sc1`` and ``prediction``) is accepted.
     """
     train = _read_table(path)
-    fallback = {rsmeval: name for name, rsmeval in ((human, "sc1"), (system, "prediction"))
-                if name not in train.columns and rsmeval in train.columns}
+    fallback = {
+        rsmeval: name
+        for name, rsmeval in ((human, "sc1"), (system, "prediction"))
+        if name not in train.columns and rsmeval in train.columns
+    }
     if fallback:
         train = train.rename(columns=fallback)
     missing = [name for name in (human, system) if name not in train.columns]
     if missing:
-        raise PdmetricsError(f"--scale-with {path}: no column {', '.join(repr(m) for m in missing)}; the "
-                             f"training file needs the same --human ({human!r}) and --system ({system!r}) "
-                             f"columns as the input (or rsmeval's 'sc1' and 'prediction'). "
-                             f"It has: {', '.join(repr(c) for c in train.columns)}.")
+        raise PdmetricsError(
+            f"--scale-with {path}: no column {', '.join(repr(m) for m in missing)}; the "
+            f"training file needs the same --human ({human!r}) and --system ({system!r}) "
+            f"columns as the input (or rsmeval's 'sc1' and 'prediction'). "
+            f"It has: {', '.join(repr(c) for c in train.columns)}."
+        )
     return train
 
 
@@ -140,18 +168,27 @@ def evaluate(args: argparse.Namespace) -> int:
         scale_with = _training_frame(Path(scale_with), args.human, args.system)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", PdmetricsWarning)
-        report = frame.scoring.report(human=args.human, system=args.system, second_human=args.second_human,
-                                      by=args.group or None, trim_min=args.trim_min, trim_max=args.trim_max,
-                                      trim_tolerance=args.trim_tolerance, scale_with=scale_with,
-                                      exclude_zero=not args.keep_zeros)
+        report = frame.scoring.report(
+            human=args.human,
+            system=args.system,
+            second_human=args.second_human,
+            by=args.group or None,
+            trim_min=args.trim_min,
+            trim_max=args.trim_max,
+            trim_tolerance=args.trim_tolerance,
+            scale_with=scale_with,
+            exclude_zero=not args.keep_zeros,
+        )
     for warning in caught:
         if issubclass(warning.category, pdmetrics.ExcludedRowsWarning):
             print(f"note: {warning.message}", file=sys.stderr)
     progress(f"computed {len(report)} tables")
     written = report.to_csv(args.out, prefix=args.prefix or path.stem)
     progress(f"wrote {len(written)} files to {args.out}")
-    print(f"pdmetrics evaluate: {report.info['n_used']:,} of {report.info['n_input']:,} responses; "
-          f"{len(written)} RSMTool tables written to {args.out}")
+    print(
+        f"pdmetrics evaluate: {report.info['n_used']:,} of {report.info['n_input']:,} responses; "
+        f"{len(written)} RSMTool tables written to {args.out}"
+    )
     _show("eval", report["eval"])
     if "consistency" in report:
         _show("consistency", report["consistency"])
@@ -177,8 +214,11 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--trim-min", type=float, required=True, help="lowest score point")
     run.add_argument("--trim-max", type=float, required=True, help="highest score point")
     run.add_argument("--trim-tolerance", type=float, default=0.4998)
-    run.add_argument("--scale-with", help="'asis' or a training CSV with the same human/system columns "
-                     "(or rsmeval's 'sc1' and 'prediction')")
+    run.add_argument(
+        "--scale-with",
+        help="'asis' or a training CSV with the same human/system columns "
+        "(or rsmeval's 'sc1' and 'prediction')",
+    )
     run.add_argument("--keep-zeros", action="store_true", help="keep human scores of 0 (exclude_zero=False)")
     run.add_argument("--out", required=True, help="output directory for the RSMTool-compatible CSVs")
     run.add_argument("--prefix", help="file-name prefix (default: the input file's name)")

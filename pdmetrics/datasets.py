@@ -21,8 +21,9 @@ from pdmetrics.errors import InvalidInputError
 __all__ = ["simulate_essays", "simulate_scores"]
 
 
-def simulate_scores(n: int = 2000, *, seed: int = 0, double_scored: float = 0.5,
-                    score_range: tuple[int, int] = (1, 6)) -> pd.DataFrame:
+def simulate_scores(
+    n: int = 2000, *, seed: int = 0, double_scored: float = 0.5, score_range: tuple[int, int] = (1, 6)
+) -> pd.DataFrame:
     """Simulate a double-scored essay-scoring data set with a subgroup column.
 
     Each response has a latent proficiency; two human raters score it with independent
@@ -70,8 +71,9 @@ def simulate_scores(n: int = 2000, *, seed: int = 0, double_scored: float = 0.5,
     sc2 = rate(0.45)
     sc2[rng.permutation(n)[: n - int(round(double_scored * n))]] = np.nan
     raw = proficiency + rng.normal(0, 0.5, n) + np.where(group == "Arabic", 0.2, 0.0)
-    return pd.DataFrame({"id": [f"R{i:06d}" for i in range(1, n + 1)], "L1": group,
-                         "sc1": sc1, "sc2": sc2, "raw": raw})
+    return pd.DataFrame(
+        {"id": [f"R{i:06d}" for i in range(1, n + 1)], "L1": group, "sc1": sc1, "sc2": sc2, "raw": raw}
+    )
 
 
 def _count(value, argument: str, minimum: int) -> int:
@@ -88,14 +90,16 @@ def _per_feature(value, p: int, argument: str) -> np.ndarray:
     try:
         array = np.asarray(value, dtype="float64")
     except (TypeError, ValueError):
-        raise InvalidInputError(f"`{argument}=` must be one number or {p} of them (one per feature); "
-                                f"got {value!r}.") from None
+        raise InvalidInputError(
+            f"`{argument}=` must be one number or {p} of them (one per feature); got {value!r}."
+        ) from None
     if array.ndim == 0:
         array = np.full(p, float(array))
     array = array.reshape(-1)
     if array.size != p or not np.isfinite(array).all():
-        raise InvalidInputError(f"`{argument}=` must be one finite number or {p} of them (one per "
-                                f"feature); got {value!r}.")
+        raise InvalidInputError(
+            f"`{argument}=` must be one finite number or {p} of them (one per feature); got {value!r}."
+        )
     return array
 
 
@@ -103,18 +107,22 @@ def _correlation(feature_corr, p: int) -> np.ndarray:
     if np.ndim(feature_corr) == 0:
         r = float(feature_corr)
         if not -1.0 / max(p - 1, 1) <= r <= 1.0:
-            raise InvalidInputError(f"`feature_corr={feature_corr!r}`: a common correlation of {p} features "
-                                    f"must lie between {-1.0 / max(p - 1, 1):.3g} and 1.")
+            raise InvalidInputError(
+                f"`feature_corr={feature_corr!r}`: a common correlation of {p} features "
+                f"must lie between {-1.0 / max(p - 1, 1):.3g} and 1."
+            )
         matrix = np.full((p, p), r)
         np.fill_diagonal(matrix, 1.0)
         return matrix
     matrix = np.asarray(feature_corr, dtype="float64")
     if matrix.shape != (p, p) or not np.allclose(matrix, matrix.T) or not np.allclose(np.diag(matrix), 1):
-        raise InvalidInputError(f"`feature_corr=` must be a number or a symmetric {p}x{p} correlation "
-                                "matrix.")
+        raise InvalidInputError(
+            f"`feature_corr=` must be a number or a symmetric {p}x{p} correlation matrix."
+        )
     if np.linalg.eigvalsh(matrix).min() < -1e-10:
-        raise InvalidInputError("`feature_corr=` is not positive semi-definite: no features have these "
-                                "correlations.")
+        raise InvalidInputError(
+            "`feature_corr=` is not positive semi-definite: no features have these correlations."
+        )
     return matrix
 
 
@@ -126,17 +134,32 @@ def _group_spec(groups) -> tuple[list, np.ndarray]:
             raise InvalidInputError("`groups=` proportions must be non-negative with a positive sum.")
         return labels, probs / probs.sum()
     if isinstance(groups, (str, bytes)) or not isinstance(groups, Sequence) or len(groups) == 0:
-        raise InvalidInputError(f"`groups={groups!r}` must be a list of labels or a mapping label -> "
-                                "proportion.")
+        raise InvalidInputError(
+            f"`groups={groups!r}` must be a list of labels or a mapping label -> proportion."
+        )
     labels = list(groups)
     return labels, np.full(len(labels), 1.0 / len(labels))
 
 
-def simulate_essays(n_essays: int = 500, *, n_features: int = 10, feature_names: Sequence[str] | None = None,
-                    feature_corr=0.35, feature_means=0.0, feature_sds=1.0, true_weights=None,
-                    true_score_corr: float = 1.0, n_raters: int = 2, reliability_single: float = 0.64,
-                    score_mean: float = 3.5, score_sd: float = 1.2, score_range: tuple | None = (1, 6),
-                    groups=None, group_effects: Mapping | None = None, seed=None) -> pd.DataFrame:
+def simulate_essays(
+    n_essays: int = 500,
+    *,
+    n_features: int = 10,
+    feature_names: Sequence[str] | None = None,
+    feature_corr=0.35,
+    feature_means=0.0,
+    feature_sds=1.0,
+    true_weights=None,
+    true_score_corr: float = 1.0,
+    n_raters: int = 2,
+    reliability_single: float = 0.64,
+    score_mean: float = 3.5,
+    score_sd: float = 1.2,
+    score_range: tuple | None = (1, 6),
+    groups=None,
+    group_effects: Mapping | None = None,
+    seed=None,
+) -> pd.DataFrame:
     r"""Simulate essays with correlated features and ratings by ``n_raters`` human raters.
 
     The model behind the data:
@@ -223,8 +246,10 @@ def simulate_essays(n_essays: int = 500, *, n_features: int = 10, feature_names:
     k = _count(n_raters, "n_raters", 1)
     reserved = {"essay", "group", "true_score"} | {f"h{j + 1}" for j in range(k)}
     if reserved & set(names):
-        raise InvalidInputError(f"Feature names {sorted(reserved & set(names))!r} clash with the output "
-                                "columns essay/group/true_score/h1..hk; rename them.")
+        raise InvalidInputError(
+            f"Feature names {sorted(reserved & set(names))!r} clash with the output "
+            "columns essay/group/true_score/h1..hk; rename them."
+        )
     if not 0.0 <= finite_number(reliability_single, "reliability_single") <= 1.0:
         raise InvalidInputError(f"`reliability_single={reliability_single!r}` must lie between 0 and 1.")
     if not -1.0 <= finite_number(true_score_corr, "true_score_corr") <= 1.0:
@@ -237,11 +262,13 @@ def simulate_essays(n_essays: int = 500, *, n_features: int = 10, feature_names:
         try:
             low, high = (finite_number(v, "score_range") for v in score_range)
         except (TypeError, ValueError):
-            raise InvalidInputError(f"`score_range={score_range!r}` must be a pair (lowest, highest) "
-                                    "or None.") from None
+            raise InvalidInputError(
+                f"`score_range={score_range!r}` must be a pair (lowest, highest) or None."
+            ) from None
         if not low < high:
-            raise InvalidInputError(f"`score_range={score_range!r}`: the lowest score must be below the "
-                                    "highest.")
+            raise InvalidInputError(
+                f"`score_range={score_range!r}`: the lowest score must be below the highest."
+            )
     corr = _correlation(feature_corr, p)
     means = _per_feature(feature_means, p, "feature_means")
     sds = _per_feature(feature_sds, p, "feature_sds")
@@ -250,8 +277,9 @@ def simulate_essays(n_essays: int = 500, *, n_features: int = 10, feature_names:
     weights = _per_feature(1.0 if true_weights is None else true_weights, p, "true_weights")
     composite_sd = float(np.sqrt(max(weights @ corr @ weights, 0.0)))
     if not composite_sd > 0:
-        raise InvalidInputError("`true_weights=` give a composite with zero variance; use weights that "
-                                "are not all zero.")
+        raise InvalidInputError(
+            "`true_weights=` give a composite with zero variance; use weights that are not all zero."
+        )
 
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     eigenvalues, eigenvectors = np.linalg.eigh(corr)
@@ -268,8 +296,9 @@ def simulate_essays(n_essays: int = 500, *, n_features: int = 10, feature_names:
         if group_effects:
             unknown = [g for g in group_effects if g not in labels]
             if unknown:
-                raise InvalidInputError(f"`group_effects=` names unknown group(s) {unknown!r}; groups are "
-                                        f"{labels!r}.")
+                raise InvalidInputError(
+                    f"`group_effects=` names unknown group(s) {unknown!r}; groups are {labels!r}."
+                )
             shifts = np.array([float(group_effects.get(g, 0.0)) for g in labels])
             true = true + shifts[codes]
     elif group_effects:
@@ -279,8 +308,9 @@ def simulate_essays(n_essays: int = 500, *, n_features: int = 10, feature_names:
         columns[name] = raw[:, j]
     rel = float(reliability_single)
     columns["true_score"] = score_mean + score_sd * np.sqrt(rel) * true
-    ratings = score_mean + score_sd * (np.sqrt(rel) * true[:, None]
-                                       + np.sqrt(1.0 - rel) * rng.standard_normal((n, k)))
+    ratings = score_mean + score_sd * (
+        np.sqrt(rel) * true[:, None] + np.sqrt(1.0 - rel) * rng.standard_normal((n, k))
+    )
     if score_range is not None:
         ratings = np.clip(np.rint(ratings), low, high)
     for j in range(k):

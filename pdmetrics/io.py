@@ -31,8 +31,9 @@ def _load(source, what: str):
             raise InvalidInputError(f"{what}: no such file {str(source)!r}.") from None
         except json.JSONDecodeError as error:
             raise InvalidInputError(f"{what}: {str(source)!r} is not valid JSON ({error}).") from None
-    raise InvalidInputError(f"{what} must be a path to a COCO JSON file or its parsed content; "
-                            f"got {type(source).__name__}.")
+    raise InvalidInputError(
+        f"{what} must be a path to a COCO JSON file or its parsed content; got {type(source).__name__}."
+    )
 
 
 def _boxes(records: list, what: str) -> np.ndarray:
@@ -60,8 +61,9 @@ def _number_field(records: list, name: str, default, dtype: str, what: str) -> n
         return np.array(values, dtype=dtype)
     except (TypeError, ValueError):
         position = next((i for i, v in enumerate(values) if not _converts(v, dtype)), 0)
-        raise InvalidInputError(f"{what}: entry {position} (0-based) has {name!r} = {values[position]!r}; it "
-                                f"must be a number.") from None
+        raise InvalidInputError(
+            f"{what}: entry {position} (0-based) has {name!r} = {values[position]!r}; it must be a number."
+        ) from None
 
 
 def _converts(value, dtype: str) -> bool:
@@ -76,8 +78,9 @@ def _id_field(records: list, name: str, what: str) -> list:
     values = _field(records, name)
     missing = [i for i, v in enumerate(values) if v is None]
     if missing:
-        raise InvalidInputError(f"{what}: entry {missing[0]} (0-based) has no {name!r}; every entry needs "
-                                f"one.")
+        raise InvalidInputError(
+            f"{what}: entry {missing[0]} (0-based) has no {name!r}; every entry needs one."
+        )
     return values
 
 
@@ -134,14 +137,20 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
     width, height = boxes[:, 2], boxes[:, 3]
     area = _number_field(annotations, "area", np.nan, "float64", "annotations_json")
     area = np.where(np.isnan(area), width * height, area)
-    ground_truth = pd.DataFrame({
-        "id": _field(annotations, "id"),
-        "image": _id_field(annotations, "image_id", "annotations_json"),
-        "label": _id_field(annotations, "category_id", "annotations_json"),
-        "x": boxes[:, 0], "y": boxes[:, 1], "w": width, "h": height,
-        "area": area,
-        "iscrowd": _number_field(annotations, "iscrowd", 0, "int64", "annotations_json"),
-    }, columns=GROUND_TRUTH_COLUMNS)
+    ground_truth = pd.DataFrame(
+        {
+            "id": _field(annotations, "id"),
+            "image": _id_field(annotations, "image_id", "annotations_json"),
+            "label": _id_field(annotations, "category_id", "annotations_json"),
+            "x": boxes[:, 0],
+            "y": boxes[:, 1],
+            "w": width,
+            "h": height,
+            "area": area,
+            "iscrowd": _number_field(annotations, "iscrowd", 0, "int64", "annotations_json"),
+        },
+        columns=GROUND_TRUTH_COLUMNS,
+    )
     if any("ignore" in a for a in annotations):
         ground_truth["ignore"] = _number_field(annotations, "ignore", 0, "int64", "annotations_json")
     if results_json is None:
@@ -159,15 +168,23 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
         raise InvalidInputError("results_json: every detection needs a numeric 'score'.") from None
     if np.isnan(det_scores).any():
         position = int(np.flatnonzero(np.isnan(det_scores))[0])
-        raise InvalidInputError(f"results_json: detection {position} (0-based, in file order) has no "
-                                f"'score'; every detection needs a numeric 'score'.")
-    detections = pd.DataFrame({
-        "id": np.arange(1, len(results) + 1, dtype="int64"),
-        "image": _id_field(results, "image_id", "results_json"),
-        "label": _id_field(results, "category_id", "results_json"),
-        "x": det_boxes[:, 0], "y": det_boxes[:, 1], "w": det_boxes[:, 2], "h": det_boxes[:, 3],
-        "score": det_scores,
-    }, columns=DETECTION_COLUMNS)
+        raise InvalidInputError(
+            f"results_json: detection {position} (0-based, in file order) has no "
+            f"'score'; every detection needs a numeric 'score'."
+        )
+    detections = pd.DataFrame(
+        {
+            "id": np.arange(1, len(results) + 1, dtype="int64"),
+            "image": _id_field(results, "image_id", "results_json"),
+            "label": _id_field(results, "category_id", "results_json"),
+            "x": det_boxes[:, 0],
+            "y": det_boxes[:, 1],
+            "w": det_boxes[:, 2],
+            "h": det_boxes[:, 3],
+            "score": det_scores,
+        },
+        columns=DETECTION_COLUMNS,
+    )
     return ground_truth, detections
 
 

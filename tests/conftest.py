@@ -22,8 +22,14 @@ def conformance_path(*parts: str) -> Path:
 
 def assert_close(actual, expected, rtol: float = 1e-9, atol: float = 1e-12, what: str = "") -> None:
     """Compare numbers/arrays at the project's conformance tolerance (NaN equals NaN)."""
-    np.testing.assert_allclose(np.asarray(actual, dtype=float), np.asarray(expected, dtype=float),
-                               rtol=rtol, atol=atol, equal_nan=True, err_msg=what)
+    np.testing.assert_allclose(
+        np.asarray(actual, dtype=float),
+        np.asarray(expected, dtype=float),
+        rtol=rtol,
+        atol=atol,
+        equal_nan=True,
+        err_msg=what,
+    )
 
 
 def assert_frame_unchanged(before: pd.DataFrame, after: pd.DataFrame) -> None:
@@ -43,7 +49,8 @@ def slow_true_scores(system, ratings, variance=None):
     means = np.nanmean(ratings, axis=1)
     total = counts.sum()
     true_var = ((counts * (means - np.nanmean(ratings)) ** 2).sum() - (len(ratings) - 1) * variance) / (
-        total - (counts**2).sum() / total)
+        total - (counts**2).sum() / total
+    )
     mse = ((counts * (means - system) ** 2).sum() - len(system) * variance) / total
     with np.errstate(divide="ignore", invalid="ignore"):  # zero true-score variance: inf/NaN
         return variance, true_var, mse, 1 - mse / true_var

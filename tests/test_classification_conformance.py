@@ -55,8 +55,9 @@ def test_roc_auc_matches_valor(name):
 def test_counts_precision_recall_f1_accuracy_match_valor(name, hardmax):
     example = _load()[name]
     expected = example["expected_valor_lite_0.39.0"][f"precision_recall_hardmax_{hardmax}"]
-    table = classification_metrics(*_arrays(_long(example)), score_thresholds=THRESHOLDS, hardmax=hardmax,
-                                   zero_division=0).set_index(["label", "score_threshold"])
+    table = classification_metrics(
+        *_arrays(_long(example)), score_thresholds=THRESHOLDS, hardmax=hardmax, zero_division=0
+    ).set_index(["label", "score_threshold"])
     checked = 0
     for item in expected["Counts"]:
         key = (item["parameters"]["label"], item["parameters"]["score_threshold"])
@@ -68,8 +69,9 @@ def test_counts_precision_recall_f1_accuracy_match_valor(name, hardmax):
         for item in expected[metric]:
             key = (item["parameters"]["label"], item["parameters"]["score_threshold"])
             assert_close(table.loc[key, column], item["value"], what=f"{name} {metric} {key}")
-    accuracy = classification_accuracy(*_arrays(_long(example)), score_thresholds=THRESHOLDS,
-                                       hardmax=hardmax).set_index("score_threshold")["accuracy"]
+    accuracy = classification_accuracy(
+        *_arrays(_long(example)), score_thresholds=THRESHOLDS, hardmax=hardmax
+    ).set_index("score_threshold")["accuracy"]
     for item in expected["Accuracy"]:
         assert_close(accuracy.loc[item["parameters"]["score_threshold"]], item["value"], what=name)
 
@@ -105,15 +107,17 @@ def test_wide_form_matches_valor(name):
     labels = sorted(example["predictions"][0])
     frame = _wide(example, labels)
     before = frame.copy()
-    table = frame.detection.classification(truth="truth", score=labels, score_thresholds=THRESHOLDS,
-                                           zero_division=0)
+    table = frame.detection.classification(
+        truth="truth", score=labels, score_thresholds=THRESHOLDS, zero_division=0
+    )
     assert_frame_unchanged(before, frame)
     expected = example["expected_valor_lite_0.39.0"]["precision_recall_hardmax_True"]
     table = table.set_index(["label", "score_threshold"])
     for item in expected["Counts"]:
         key = (item["parameters"]["label"], item["parameters"]["score_threshold"])
         assert [int(table.loc[key, f]) for f in ("tp", "fp", "fn", "tn")] == [
-            item["value"][f] for f in ("tp", "fp", "fn", "tn")]
+            item["value"][f] for f in ("tp", "fp", "fn", "tn")
+        ]
     for item in example["expected_valor_lite_0.39.0"]["rocauc"]["ROCAUC"]:
         assert_close(table.xs(item["parameters"]["label"], level="label")["roc_auc"].iloc[0], item["value"])
 
@@ -122,8 +126,15 @@ def test_accessor_long_form_summary_matches_valor():
     example = _load()["animal"]
     frame = _long(example)
     before = frame.copy()
-    summary = frame.detection.classification(truth="truth", label="label", score="score", datum="datum",
-                                             table="summary", score_thresholds=THRESHOLDS, zero_division=0)
+    summary = frame.detection.classification(
+        truth="truth",
+        label="label",
+        score="score",
+        datum="datum",
+        table="summary",
+        score_thresholds=THRESHOLDS,
+        zero_division=0,
+    )
     assert_frame_unchanged(before, frame)
     assert list(summary.columns) == ["score_threshold", "N", "accuracy", "mean_roc_auc"]
     expected = example["expected_valor_lite_0.39.0"]

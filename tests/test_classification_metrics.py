@@ -38,8 +38,11 @@ def long_tables(draw, complete: bool = False, tied: bool = True):
     rows = []
     for d in range(n_datums):
         truth = draw(st.sampled_from(LABELS))
-        candidates = LABELS if complete else draw(
-            st.lists(st.sampled_from(LABELS), min_size=1, max_size=4, unique=True))
+        candidates = (
+            LABELS
+            if complete
+            else draw(st.lists(st.sampled_from(LABELS), min_size=1, max_size=4, unique=True))
+        )
         for label in candidates:
             # untied: distinct scores, so hardmax has no tie to break by row order
             score = draw(st.sampled_from(GRID)) if tied else draw(st.floats(0.001, 0.99)) + 1e-6 * len(rows)
@@ -56,8 +59,11 @@ def _datums(frame):
 
 def _positive(rows, threshold, hardmax):
     top = int(np.argmax([s for _, s in rows]))
-    return {label for i, (label, s) in enumerate(rows)
-            if s >= threshold and abs(s) > 1e-8 and (not hardmax or i == top)}
+    return {
+        label
+        for i, (label, s) in enumerate(rows)
+        if s >= threshold and abs(s) > 1e-8 and (not hardmax or i == top)
+    }
 
 
 def slow_counts(frame, threshold, hardmax):
@@ -99,8 +105,9 @@ def _args(frame):
 @settings(max_examples=40, deadline=None)
 @given(long_tables(), st.booleans())
 def test_counts_match_slow_reference(frame, hardmax):
-    table = classification_metrics(*_args(frame), score_thresholds=THRESHOLDS, hardmax=hardmax,
-                                   zero_division=0)
+    table = classification_metrics(
+        *_args(frame), score_thresholds=THRESHOLDS, hardmax=hardmax, zero_division=0
+    )
     for threshold in THRESHOLDS:
         expected = slow_counts(frame, threshold, hardmax)
         got = table[table.score_threshold == threshold].set_index("label")
@@ -127,10 +134,12 @@ def test_roc_auc_matches_slow_reference(frame):
 @given(long_tables(), st.booleans())
 def test_confusion_and_curves_match_slow_reference(frame, hardmax):
     confusion = classification_confusion(*_args(frame), score_thresholds=THRESHOLDS, hardmax=hardmax)
-    curve = classification_pr_curve(*_args(frame), score_thresholds=THRESHOLDS, hardmax=hardmax,
-                                    zero_division=0)
-    errors = classification_errors(*_args(frame), score_thresholds=THRESHOLDS, hardmax=hardmax,
-                                   max_examples=2)
+    curve = classification_pr_curve(
+        *_args(frame), score_thresholds=THRESHOLDS, hardmax=hardmax, zero_division=0
+    )
+    errors = classification_errors(
+        *_args(frame), score_thresholds=THRESHOLDS, hardmax=hardmax, max_examples=2
+    )
     labels = sorted(set(frame.truth) | set(frame.label))
     for threshold in THRESHOLDS:
         cells = {(t, p): 0 for t in labels for p in labels}
@@ -176,13 +185,19 @@ def test_row_order_does_not_matter(frame, random):
     order = list(range(len(frame)))
     random.shuffle(order)
     shuffled = frame.iloc[order].reset_index(drop=True)
-    for kwargs in ({"table": "labels", "zero_division": 0}, {"table": "summary", "zero_division": 0},
-                   {"table": "confusion", "max_examples": 0}, {"table": "pr_curve", "zero_division": 0},
-                   {"table": "roc_curve"}):
-        a = frame.detection.classification(truth="truth", label="label", score="score", datum="datum",
-                                           **kwargs)
-        b = shuffled.detection.classification(truth="truth", label="label", score="score", datum="datum",
-                                              **kwargs)
+    for kwargs in (
+        {"table": "labels", "zero_division": 0},
+        {"table": "summary", "zero_division": 0},
+        {"table": "confusion", "max_examples": 0},
+        {"table": "pr_curve", "zero_division": 0},
+        {"table": "roc_curve"},
+    ):
+        a = frame.detection.classification(
+            truth="truth", label="label", score="score", datum="datum", **kwargs
+        )
+        b = shuffled.detection.classification(
+            truth="truth", label="label", score="score", datum="datum", **kwargs
+        )
         pd.testing.assert_frame_equal(a, b)
 
 
@@ -203,8 +218,14 @@ def test_bounds_and_identities(frame):
 
 def test_perfect_classifier_scores_one():
     truth = np.repeat(["x", "y", "z"], 3)
-    frame = pd.DataFrame({"truth": truth, "x": (truth == "x") * 0.9 + 0.05, "y": (truth == "y") * 0.9 + 0.05,
-                          "z": (truth == "z") * 0.9 + 0.05})
+    frame = pd.DataFrame(
+        {
+            "truth": truth,
+            "x": (truth == "x") * 0.9 + 0.05,
+            "y": (truth == "y") * 0.9 + 0.05,
+            "z": (truth == "z") * 0.9 + 0.05,
+        }
+    )
     table = frame.detection.classification(truth="truth", score=["x", "y", "z"])
     assert (table[["precision", "recall", "f1", "roc_auc"]] == 1.0).all().all()
     summary = frame.detection.classification(truth="truth", score=["x", "y", "z"], table="summary")
@@ -227,19 +248,27 @@ def test_random_data_matches_valor_lite():
     scores = rng.dirichlet(np.ones(4), n)
     truth = rng.choice(labels, n)
     loader = valor.Loader.in_memory()
-    loader.add_data([valor.Classification(uid=str(i), groundtruth=truth[i], predictions=labels,
-                                          scores=scores[i].tolist()) for i in range(n)])
+    loader.add_data(
+        [
+            valor.Classification(
+                uid=str(i), groundtruth=truth[i], predictions=labels, scores=scores[i].tolist()
+            )
+            for i in range(n)
+        ]
+    )
     evaluator = loader.finalize()
     frame = pd.DataFrame(scores, columns=labels).assign(truth=truth)
     for hardmax in (True, False):
         expected = evaluator.compute_precision_recall(score_thresholds=[0.1, 0.3, 0.6], hardmax=hardmax)
-        table = frame.detection.classification(truth="truth", score=labels, score_thresholds=[0.1, 0.3, 0.6],
-                                               hardmax=hardmax, zero_division=0)
+        table = frame.detection.classification(
+            truth="truth", score=labels, score_thresholds=[0.1, 0.3, 0.6], hardmax=hardmax, zero_division=0
+        )
         table = table.set_index(["label", "score_threshold"])
         for metric in expected[valor.metric.MetricType.Counts]:
             key = (metric.parameters["label"], metric.parameters["score_threshold"])
-            assert table.loc[key, ["tp", "fp", "fn", "tn"]].tolist() == [metric.value[f] for f in
-                                                                        ("tp", "fp", "fn", "tn")]
+            assert table.loc[key, ["tp", "fp", "fn", "tn"]].tolist() == [
+                metric.value[f] for f in ("tp", "fp", "fn", "tn")
+            ]
         for kind, column in ((valor.metric.MetricType.F1, "f1"), (valor.metric.MetricType.Recall, "recall")):
             for metric in expected[kind]:
                 key = (metric.parameters["label"], metric.parameters["score_threshold"])
@@ -254,16 +283,23 @@ def test_random_data_matches_valor_lite():
 # edge cases and bad input
 # --------------------------------------------------------------------------------------
 def _frame():
-    return pd.DataFrame({"datum": [1, 1, 2, 2], "truth": ["cat", "cat", "dog", "dog"],
-                         "label": ["cat", "dog", "cat", "dog"], "score": [0.7, 0.3, 0.6, 0.4]})
+    return pd.DataFrame(
+        {
+            "datum": [1, 1, 2, 2],
+            "truth": ["cat", "cat", "dog", "dog"],
+            "label": ["cat", "dog", "cat", "dog"],
+            "score": [0.7, 0.3, 0.6, 0.4],
+        }
+    )
 
 
 @pytest.mark.parametrize("table", ["labels", "summary", "roc_curve", "pr_curve", "errors", "confusion"])
 def test_accessor_tables_leave_frame_unchanged(table):
     frame = _frame()
     before = frame.copy()
-    out = frame.detection.classification(truth="truth", label="label", score="score", datum="datum",
-                                         table=table, zero_division=0)
+    out = frame.detection.classification(
+        truth="truth", label="label", score="score", datum="datum", table=table, zero_division=0
+    )
     assert_frame_unchanged(before, frame)
     assert isinstance(out.index, pd.RangeIndex) and len(out) > 0
 
@@ -301,8 +337,9 @@ def test_bad_input_messages():
     with pytest.raises(InvalidInputError, match="needs `datum=`"):
         frame.detection.classification(truth="truth", label="label", score="score")
     with pytest.raises(InvalidInputError, match="not a classification table"):
-        frame.detection.classification(truth="truth", label="label", score="score", datum="datum",
-                                       table="roc")
+        frame.detection.classification(
+            truth="truth", label="label", score="score", datum="datum", table="roc"
+        )
     with pytest.raises(InvalidInputError, match="finite score"):
         classification_metrics(frame.truth, frame.label, frame.score.where(frame.index != 1), frame.datum)
     with pytest.raises(InvalidInputError, match="more than one truth"):
@@ -321,43 +358,52 @@ def test_bad_input_messages():
         classification_metrics(*_args(frame), score_thresholds=[np.nan])
     with pytest.raises(InvalidInputError, match="boolean"):
         frame.assign(score=frame.score > 0.5).detection.classification(
-            truth="truth", label="label", score="score", datum="datum")
+            truth="truth", label="label", score="score", datum="datum"
+        )
 
 
 def test_wide_missing_score_means_not_a_candidate():
     wide = pd.DataFrame({"truth": ["a", "b"], "a": [0.8, np.nan], "b": [0.2, 0.9]})
-    long = pd.DataFrame({"datum": [0, 0, 1], "truth": ["a", "a", "b"], "label": ["a", "b", "b"],
-                         "score": [0.8, 0.2, 0.9]})
+    long = pd.DataFrame(
+        {"datum": [0, 0, 1], "truth": ["a", "a", "b"], "label": ["a", "b", "b"], "score": [0.8, 0.2, 0.9]}
+    )
     a = wide.detection.classification(truth="truth", score=["a", "b"], zero_division=0)
-    b = long.detection.classification(truth="truth", label="label", score="score", datum="datum",
-                                      zero_division=0)
+    b = long.detection.classification(
+        truth="truth", label="label", score="score", datum="datum", zero_division=0
+    )
     pd.testing.assert_frame_equal(a, b)
 
 
 def test_errors_examples_and_confusion_examples():
     frame = _frame()
-    errors = frame.detection.classification(truth="truth", label="label", score="score", datum="datum",
-                                            table="errors", score_thresholds=[0.5])
+    errors = frame.detection.classification(
+        truth="truth", label="label", score="score", datum="datum", table="errors", score_thresholds=[0.5]
+    )
     fp = errors[(errors.label == "cat") & (errors.outcome == "fp")]
     assert fp["examples"].iloc[0] == [2]
-    confusion = frame.detection.classification(truth="truth", label="label", score="score", datum="datum",
-                                               table="confusion", max_examples=3)
+    confusion = frame.detection.classification(
+        truth="truth", label="label", score="score", datum="datum", table="confusion", max_examples=3
+    )
     row = confusion[(confusion.truth == "dog") & (confusion.prediction == "cat")]
     assert row["count"].iloc[0] == 1 and row["examples"].iloc[0] == [2]
     assert list(confusion.columns) == ["score_threshold", "truth", "prediction", "count", "examples"]
 
 
-@pytest.mark.parametrize("options,match", [
-    ({"score_thresholds": ["high"]}, "score_thresholds"),
-    ({"score_thresholds": [[0.1], [0.2, 0.3]]}, "score_thresholds"),
-    ({"hardmax": "yes"}, "hardmax"),
-    ({"hardmax": 1}, "hardmax"),
-])
+@pytest.mark.parametrize(
+    "options,match",
+    [
+        ({"score_thresholds": ["high"]}, "score_thresholds"),
+        ({"score_thresholds": [[0.1], [0.2, 0.3]]}, "score_thresholds"),
+        ({"hardmax": "yes"}, "hardmax"),
+        ({"hardmax": 1}, "hardmax"),
+    ],
+)
 def test_bad_options_are_clear_errors(options, match):
     frame = _frame()
     with pytest.raises(InvalidInputError, match=match):
-        frame.detection.classification(truth="truth", label="label", score="score", datum="datum",
-                                       zero_division=0, **options)
+        frame.detection.classification(
+            truth="truth", label="label", score="score", datum="datum", zero_division=0, **options
+        )
 
 
 def test_wide_layout_refuses_text_in_a_score_column():

@@ -20,20 +20,30 @@ def test_simulate_scores_is_seeded_and_realistic():
 def test_demo_prints_the_tables(capsys):
     assert main(["demo", "--rows", "500"]) == 0
     out = capsys.readouterr().out
-    for title in ("== eval", "== consistency", "== confMatrix", "== score_dist", "df.scoring.report(",
-                  "== true_score_eval", "== fairness_metrics_by_L1", "pdmetrics evaluate FILE.csv"):
+    for title in (
+        "== eval",
+        "== consistency",
+        "== confMatrix",
+        "== score_dist",
+        "df.scoring.report(",
+        "== true_score_eval",
+        "== fairness_metrics_by_L1",
+        "pdmetrics evaluate FILE.csv",
+    ):
         assert title in out
 
 
 def test_demo_with_too_few_rows_is_a_one_line_error(capsys):
     assert main(["demo", "--rows", "1"]) == 2
     err = capsys.readouterr().err
-    assert err == ("pdmetrics demo: error: --rows 1: the demo needs at least 2 responses "
-                   "(one of them double-scored).\n")
+    assert err == (
+        "pdmetrics demo: error: --rows 1: the demo needs at least 2 responses (one of them double-scored).\n"
+    )
 
 
 def test_console_script_runs():
-    result = subprocess.run([sys.executable, "-m", "pdmetrics.cli", "demo", "--rows", "300"],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "pdmetrics.cli", "demo", "--rows", "300"], capture_output=True, text=True
+    )
     assert result.returncode == 0, result.stderr
     assert "raw_trim_round" in result.stdout

@@ -31,9 +31,13 @@ def test_confusion_matrix_matches_valor_lite(index):
     case, gt, dt = _small_case(index)
     for expected in case["expected_valor_lite_0.39.0_confusion_matrix"]:
         parameters, value = expected["parameters"], expected["value"]
-        matrix = dt.detection.confusion(ground_truth=gt, box_format="xyxy", kind="matrix",
-                                        iou_threshold=parameters["iou_threshold"],
-                                        score_thresholds=[parameters["score_threshold"]]).set_index("label")
+        matrix = dt.detection.confusion(
+            ground_truth=gt,
+            box_format="xyxy",
+            kind="matrix",
+            iou_threshold=parameters["iou_threshold"],
+            score_thresholds=[parameters["score_threshold"]],
+        ).set_index("label")
         for gt_label, row in value["confusion_matrix"].items():
             for pd_label, count in row.items():
                 assert matrix.loc[gt_label, pd_label] == count, (gt_label, pd_label, parameters)
@@ -52,18 +56,26 @@ def _detailed_example():
     folder = conformance_path("valor", "valor_small_examples")
     example = json.loads((folder / "valor_core_detailed_pr_curve_example.json").read_text())
     boxes = example["boxes_xmin_ymin_xmax_ymax"]
-    gt = pd.DataFrame([(g["datum"], g["label"], *boxes[g["box"]]) for g in example["groundtruths"]],
-                      columns=["image", "label", *BOX])
-    dt = pd.DataFrame([(p["datum"], p["label"], *boxes[p["box"]], p["score"])
-                       for p in example["predictions"]], columns=["image", "label", *BOX, "score"])
+    gt = pd.DataFrame(
+        [(g["datum"], g["label"], *boxes[g["box"]]) for g in example["groundtruths"]],
+        columns=["image", "label", *BOX],
+    )
+    dt = pd.DataFrame(
+        [(p["datum"], p["label"], *boxes[p["box"]], p["score"]) for p in example["predictions"]],
+        columns=["image", "label", *BOX, "score"],
+    )
     return example, gt, dt
 
 
-COLUMN = {("tp", "total"): "tp", ("fp", "total"): "fp", ("fn", "total"): "fn",
-          ("fp", "observations", "hallucinations", "count"): "fp_hallucination",
-          ("fp", "observations", "misclassifications", "count"): "fp_misclassification",
-          ("fn", "observations", "no_predictions", "count"): "fn_missed",
-          ("fn", "observations", "misclassifications", "count"): "fn_misclassification"}
+COLUMN = {
+    ("tp", "total"): "tp",
+    ("fp", "total"): "fp",
+    ("fn", "total"): "fn",
+    ("fp", "observations", "hallucinations", "count"): "fp_hallucination",
+    ("fp", "observations", "misclassifications", "count"): "fp_misclassification",
+    ("fn", "observations", "no_predictions", "count"): "fn_missed",
+    ("fn", "observations", "misclassifications", "count"): "fn_misclassification",
+}
 
 
 @pytest.mark.parametrize("iou_threshold", [0.5, 0.45])
@@ -71,8 +83,9 @@ def test_detailed_breakdown_matches_valor_core_example(iou_threshold):
     example, gt, dt = _detailed_example()
     key = next(k for k in example if k.startswith(f"expected_at_pr_curve_iou_threshold_{iou_threshold}"))
     before = dt.copy()
-    table = dt.detection.confusion(ground_truth=gt, box_format="xyxy", iou_threshold=iou_threshold,
-                                   max_examples=1)
+    table = dt.detection.confusion(
+        ground_truth=gt, box_format="xyxy", iou_threshold=iou_threshold, max_examples=1
+    )
     assert_frame_unchanged(before, dt)
     table = table.set_index(["label", "score_threshold"])
     for path, count in example[key]:

@@ -18,10 +18,27 @@ ALL = {"all": (0, 1e10)}
 
 
 def _tables():
-    gt = pd.DataFrame({"image": [1, 1, 2], "label": [1, 2, 1], "x": [0.0, 50, 0], "y": [0.0, 0, 0],
-                       "w": [10.0, 10, 10], "h": [10.0, 10, 10]})
-    dt = pd.DataFrame({"image": [1, 2, 2], "label": [1, 1, 2], "x": [0.0, 1, 30], "y": [0.0, 0, 0],
-                       "w": [10.0, 10, 10], "h": [10.0, 10, 10], "score": [0.9, 0.8, 0.7]})
+    gt = pd.DataFrame(
+        {
+            "image": [1, 1, 2],
+            "label": [1, 2, 1],
+            "x": [0.0, 50, 0],
+            "y": [0.0, 0, 0],
+            "w": [10.0, 10, 10],
+            "h": [10.0, 10, 10],
+        }
+    )
+    dt = pd.DataFrame(
+        {
+            "image": [1, 2, 2],
+            "label": [1, 1, 2],
+            "x": [0.0, 1, 30],
+            "y": [0.0, 0, 0],
+            "w": [10.0, 10, 10],
+            "h": [10.0, 10, 10],
+            "score": [0.9, 0.8, 0.7],
+        }
+    )
     return gt, dt
 
 
@@ -37,15 +54,18 @@ def test_missing_columns_name_the_argument():
         dt.detection.evaluate(ground_truth=gt, box=["x", "y"])
 
 
-@pytest.mark.parametrize("table,column,value,match", [
-    ("gt", "w", -1.0, "negative size"),
-    ("dt", "h", -0.5, "negative size"),
-    ("gt", "x", np.nan, "missing or infinite"),
-    ("dt", "y", np.inf, "missing or infinite"),
-    ("dt", "score", np.nan, "finite numbers"),
-    ("dt", "score", "high", "finite numbers"),
-    ("gt", "x", "left", "non-number"),
-])
+@pytest.mark.parametrize(
+    "table,column,value,match",
+    [
+        ("gt", "w", -1.0, "negative size"),
+        ("dt", "h", -0.5, "negative size"),
+        ("gt", "x", np.nan, "missing or infinite"),
+        ("dt", "y", np.inf, "missing or infinite"),
+        ("dt", "score", np.nan, "finite numbers"),
+        ("dt", "score", "high", "finite numbers"),
+        ("gt", "x", "left", "non-number"),
+    ],
+)
 def test_bad_box_values(table, column, value, match):
     gt, dt = _tables()
     frame = gt if table == "gt" else dt
@@ -57,8 +77,9 @@ def test_bad_box_values(table, column, value, match):
 
 
 def test_xyxy_with_inverted_corners_is_refused():
-    gt = pd.DataFrame({"image": [1], "label": [1], "xmin": [10.0], "ymin": [0.0], "xmax": [0.0],
-                       "ymax": [5.0]})
+    gt = pd.DataFrame(
+        {"image": [1], "label": [1], "xmin": [10.0], "ymin": [0.0], "xmax": [0.0], "ymax": [5.0]}
+    )
     dt = gt.assign(score=0.5, xmax=20.0)
     with pytest.raises(InvalidInputError, match="x_max - x_min"):
         dt.detection.evaluate(ground_truth=gt, box_format="xyxy")
@@ -119,12 +140,15 @@ def test_one_row_and_constant_scores():
 
 def test_bad_options():
     gt, dt = _tables()
-    for options, match in [({"iou_thresholds": [1.5]}, "iou_thresholds"), ({"max_dets": [0]}, "max_dets"),
-                           ({"area_ranges": [(0, 1)]}, "area_ranges"),
-                           ({"matching": "hungarian"}, "matching"),
-                           ({"interpolation": "11-point"}, "interpolation"),
-                           ({"labels_without_ground_truth": "drop"}, "labels_without_ground_truth"),
-                           ({"area_ranges": {"all": (10, 1)}}, "low <= high")]:
+    for options, match in [
+        ({"iou_thresholds": [1.5]}, "iou_thresholds"),
+        ({"max_dets": [0]}, "max_dets"),
+        ({"area_ranges": [(0, 1)]}, "area_ranges"),
+        ({"matching": "hungarian"}, "matching"),
+        ({"interpolation": "11-point"}, "interpolation"),
+        ({"labels_without_ground_truth": "drop"}, "labels_without_ground_truth"),
+        ({"area_ranges": {"all": (10, 1)}}, "low <= high"),
+    ]:
         with pytest.raises(InvalidInputError, match=match):
             dt.detection.evaluate(ground_truth=gt, **options)
     with pytest.raises(InvalidInputError, match="style"):
@@ -139,11 +163,13 @@ def test_labels_without_ground_truth():
     with pytest.warns(UndefinedMetricWarning, match="labels_without_ground_truth"):
         ap = extra.detection.average_precision(ground_truth=gt, iou_thresholds=[0.5])
     assert np.isnan(ap.loc[ap["label"] == 9, "AP"]).all()
-    zero = extra.detection.average_precision(ground_truth=gt, iou_thresholds=[0.5],
-                                             labels_without_ground_truth="zero")
+    zero = extra.detection.average_precision(
+        ground_truth=gt, iou_thresholds=[0.5], labels_without_ground_truth="zero"
+    )
     assert zero.loc[zero["label"] == 9, "AP"].item() == 0.0
     assert zero.loc[zero["label"] == "mAP", "AP"].item() == pytest.approx(
-        ap.loc[ap["label"] == "mAP", "AP"].item() * 2 / 3)
+        ap.loc[ap["label"] == "mAP", "AP"].item() * 2 / 3
+    )
 
 
 def test_evaluate_warns_for_an_empty_area_range():
@@ -157,8 +183,18 @@ def test_match_table_and_frames_unchanged():
     gt, dt = _tables()
     gt_before, dt_before = gt.copy(), dt.copy()
     matches = dt.detection.match(ground_truth=gt, iou_thresholds=[0.5, 0.95])
-    assert list(matches.columns) == ["detection", "image", "label", "score", "rank", "iou_threshold",
-                                     "ground_truth", "iou", "tp", "ignored"]
+    assert list(matches.columns) == [
+        "detection",
+        "image",
+        "label",
+        "score",
+        "rank",
+        "iou_threshold",
+        "ground_truth",
+        "iou",
+        "tp",
+        "ignored",
+    ]
     assert len(matches) == 2 * len(dt)
     first = matches[matches["iou_threshold"] == 0.5].set_index("detection")
     assert first.loc[0, "ground_truth"] == 0 and first.loc[0, "tp"]
@@ -172,10 +208,22 @@ def test_match_table_and_frames_unchanged():
 
 
 def test_read_coco_from_paths_and_dicts(tmp_path):
-    dataset = {"images": [{"id": 1}, {"id": 2}], "categories": [{"id": 1}],
-               "annotations": [{"id": 5, "image_id": 1, "category_id": 1, "bbox": [0, 0, 4, 5], "iscrowd": 0},
-                               {"id": 6, "image_id": 1, "category_id": 1, "bbox": [10, 0, 4, 5], "area": 3.0,
-                                "iscrowd": 1, "ignore": 1}]}
+    dataset = {
+        "images": [{"id": 1}, {"id": 2}],
+        "categories": [{"id": 1}],
+        "annotations": [
+            {"id": 5, "image_id": 1, "category_id": 1, "bbox": [0, 0, 4, 5], "iscrowd": 0},
+            {
+                "id": 6,
+                "image_id": 1,
+                "category_id": 1,
+                "bbox": [10, 0, 4, 5],
+                "area": 3.0,
+                "iscrowd": 1,
+                "ignore": 1,
+            },
+        ],
+    }
     results = [{"image_id": 2, "category_id": 1, "bbox": [0, 0, 4, 5], "score": 0.3}]
     path = tmp_path / "gt.json"
     path.write_text(json.dumps(dataset))
@@ -184,8 +232,9 @@ def test_read_coco_from_paths_and_dicts(tmp_path):
     assert gt["area"].tolist() == [20.0, 3.0] and gt["ignore"].tolist() == [0, 1]
     assert dt["id"].tolist() == [1]
     assert coco_image_ids(path) == [1, 2]
-    table = dt.detection.evaluate(ground_truth=gt, iscrowd="iscrowd", area="area",
-                                  images=coco_image_ids(path), area_ranges=ALL)
+    table = dt.detection.evaluate(
+        ground_truth=gt, iscrowd="iscrowd", area="area", images=coco_image_ids(path), area_ranges=ALL
+    )
     np.testing.assert_array_equal(table["value"], 0.0)
     gt_only, empty = read_coco(dataset)
     assert empty.empty and list(empty.columns) == ["id", "image", "label", "x", "y", "w", "h", "score"]
@@ -198,8 +247,17 @@ def test_read_coco_from_paths_and_dicts(tmp_path):
 
 
 def test_public_namespace():
-    for name in ("box_iou", "paired_box_iou", "box_area", "evaluate_detections", "average_precision",
-                 "average_recall", "match_detections", "precision_recall_curve", "detection_confusion"):
+    for name in (
+        "box_iou",
+        "paired_box_iou",
+        "box_area",
+        "evaluate_detections",
+        "average_precision",
+        "average_recall",
+        "match_detections",
+        "precision_recall_curve",
+        "detection_confusion",
+    ):
         assert hasattr(pdmetrics.detection, name)
 
 
@@ -241,14 +299,17 @@ def test_valor_curve_zero_division_follows_the_project_convention():
         dt.detection.pr_curve(zero_division="zero", **options)
 
 
-@pytest.mark.parametrize("method,options,match", [
-    ("pr_curve", {"style": "valor", "score_thresholds": ["high"]}, "score_thresholds="),
-    ("pr_curve", {"style": "valor", "score_thresholds": []}, "score_thresholds="),
-    ("average_recall", {"score_threshold": "high"}, "score_threshold="),
-    ("average_recall", {"score_threshold": [0.1, 0.2]}, "one number"),
-    ("match", {"area_range": 5}, "area_range="),
-    ("pr_curve", {"area_range": ("a", "b")}, "area_range="),
-])
+@pytest.mark.parametrize(
+    "method,options,match",
+    [
+        ("pr_curve", {"style": "valor", "score_thresholds": ["high"]}, "score_thresholds="),
+        ("pr_curve", {"style": "valor", "score_thresholds": []}, "score_thresholds="),
+        ("average_recall", {"score_threshold": "high"}, "score_threshold="),
+        ("average_recall", {"score_threshold": [0.1, 0.2]}, "one number"),
+        ("match", {"area_range": 5}, "area_range="),
+        ("pr_curve", {"area_range": ("a", "b")}, "area_range="),
+    ],
+)
 def test_bad_threshold_options_are_clear_errors(method, options, match):
     gt, dt = _tables()
     with pytest.raises(InvalidInputError, match=match):
@@ -270,8 +331,10 @@ def test_categorical_ids_work_like_their_categories(column):
 
 def test_read_coco_refuses_a_result_without_score():
     annotations = {"annotations": [{"image_id": 1, "category_id": 1, "bbox": [1, 2, 3, 4]}]}
-    results = [{"image_id": 1, "category_id": 1, "bbox": [1, 2, 3, 4], "score": 0.5},
-               {"image_id": 1, "category_id": 1, "bbox": [1, 2, 3, 4]}]
+    results = [
+        {"image_id": 1, "category_id": 1, "bbox": [1, 2, 3, 4], "score": 0.5},
+        {"image_id": 1, "category_id": 1, "bbox": [1, 2, 3, 4]},
+    ]
     with pytest.raises(InvalidInputError, match="detection 1 .* has no 'score'"):
         read_coco(annotations, results)
 
@@ -287,16 +350,19 @@ def test_boolean_score_or_box_columns_are_refused(table, column):
         dt.detection.evaluate(ground_truth=gt)
 
 
-@pytest.mark.parametrize("function,args,match", [
-    ("box_iou", ([[np.nan, 0, 1, 1]], [[0, 0, 1, 1]]), "missing or infinite"),
-    ("box_iou", ([[0, 0, 1, 1]], [[0, 0, -1, 1]]), "negative size"),
-    ("paired_box_iou", ([[0, 0, 1, 1]], [[5, 0, 1, -1]]), "negative size"),
-    ("box_area", ([[0, 0, np.inf, 1]],), "missing or infinite"),
-    ("interpolated_average_precision", ([True], [np.nan], 1), "finite"),
-    ("interpolated_average_precision", ([True], [0.5], -1), "n_positive"),
-    ("interpolated_average_precision", ([True], [0.5], 1.5), "n_positive"),
-    ("interpolated_average_precision", ([True, True], [0.5, 0.4], 1), "matched once"),
-])
+@pytest.mark.parametrize(
+    "function,args,match",
+    [
+        ("box_iou", ([[np.nan, 0, 1, 1]], [[0, 0, 1, 1]]), "missing or infinite"),
+        ("box_iou", ([[0, 0, 1, 1]], [[0, 0, -1, 1]]), "negative size"),
+        ("paired_box_iou", ([[0, 0, 1, 1]], [[5, 0, 1, -1]]), "negative size"),
+        ("box_area", ([[0, 0, np.inf, 1]],), "missing or infinite"),
+        ("interpolated_average_precision", ([True], [np.nan], 1), "finite"),
+        ("interpolated_average_precision", ([True], [0.5], -1), "n_positive"),
+        ("interpolated_average_precision", ([True], [0.5], 1.5), "n_positive"),
+        ("interpolated_average_precision", ([True, True], [0.5, 0.4], 1), "matched once"),
+    ],
+)
 def test_public_helpers_refuse_bad_values(function, args, match):
     with pytest.raises(InvalidInputError, match=match):
         getattr(pdmetrics.detection, function)(*args)
@@ -314,13 +380,16 @@ def test_close_iou_thresholds_get_distinct_columns():
         dt.detection.average_precision(ground_truth=gt, iou_thresholds=[0.5, 0.5])
 
 
-@pytest.mark.parametrize("extra,match", [
-    ({"iscrowd": None}, "'iscrowd' = None"),
-    ({"area": "big"}, "'area' = 'big'"),
-    ({"ignore": "x"}, "'ignore' = 'x'"),
-    ({"image_id": None}, "no 'image_id'"),
-    ({"category_id": None}, "no 'category_id'"),
-])
+@pytest.mark.parametrize(
+    "extra,match",
+    [
+        ({"iscrowd": None}, "'iscrowd' = None"),
+        ({"area": "big"}, "'area' = 'big'"),
+        ({"ignore": "x"}, "'ignore' = 'x'"),
+        ({"image_id": None}, "no 'image_id'"),
+        ({"category_id": None}, "no 'category_id'"),
+    ],
+)
 def test_read_coco_names_the_bad_field(extra, match):
     good = {"image_id": 1, "category_id": 1, "bbox": [1, 2, 3, 4]}
     bad = {**good, **extra}

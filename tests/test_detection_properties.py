@@ -27,18 +27,33 @@ def _random_tables(seed: int, grid: bool = True):
         for _ in range(int(rng.integers(0, 6))):
             x, y = rng.integers(0, 30, 2) if grid else rng.uniform(0, 30, 2)
             w, h = rng.integers(1, 40, 2) if grid else rng.uniform(0.5, 40, 2)
-            gt_rows.append((image, int(rng.integers(1, n_labels + 1)), float(x), float(y), float(w), float(h),
-                            int(rng.random() < 0.15), float(rng.choice([w * h, rng.uniform(1, 12000)]))))
+            gt_rows.append(
+                (
+                    image,
+                    int(rng.integers(1, n_labels + 1)),
+                    float(x),
+                    float(y),
+                    float(w),
+                    float(h),
+                    int(rng.random() < 0.15),
+                    float(rng.choice([w * h, rng.uniform(1, 12000)])),
+                )
+            )
         for _ in range(int(rng.integers(0, 9))):
             x, y = rng.integers(0, 30, 2) if grid else rng.uniform(0, 30, 2)
             w, h = rng.integers(1, 40, 2) if grid else rng.uniform(0.5, 40, 2)
             score = float(rng.choice([0.1, 0.5, 0.9])) if grid else float(rng.random())
-            dt_rows.append((image, int(rng.integers(1, n_labels + 1)), float(x), float(y), float(w), float(h),
-                            score))
+            dt_rows.append(
+                (image, int(rng.integers(1, n_labels + 1)), float(x), float(y), float(w), float(h), score)
+            )
     gt = pd.DataFrame(gt_rows, columns=["image", "label", "x", "y", "w", "h", "iscrowd", "area"])
     dt = pd.DataFrame(dt_rows, columns=["image", "label", "x", "y", "w", "h", "score"])
-    return gt.astype({"image": "int64", "label": "int64", "iscrowd": "int64"}), \
-        dt.astype({"image": "int64", "label": "int64"}), n_images, n_labels
+    return (
+        gt.astype({"image": "int64", "label": "int64", "iscrowd": "int64"}),
+        dt.astype({"image": "int64", "label": "int64"}),
+        n_images,
+        n_labels,
+    )
 
 
 def _pycocotools_stats(gt, dt, n_images, n_labels, iou_thrs=None, max_dets=None, area_rng=None):
@@ -49,12 +64,27 @@ def _pycocotools_stats(gt, dt, n_images, n_labels, iou_thrs=None, max_dets=None,
     dataset = {
         "images": [{"id": i} for i in range(1, n_images + 1)],
         "categories": [{"id": c} for c in range(1, n_labels + 1)],
-        "annotations": [{"id": i + 1, "image_id": int(r.image), "category_id": int(r.label),
-                         "bbox": [r.x, r.y, r.w, r.h], "area": r.area, "iscrowd": int(r.iscrowd)}
-                        for i, r in enumerate(gt.itertuples(index=False))],
+        "annotations": [
+            {
+                "id": i + 1,
+                "image_id": int(r.image),
+                "category_id": int(r.label),
+                "bbox": [r.x, r.y, r.w, r.h],
+                "area": r.area,
+                "iscrowd": int(r.iscrowd),
+            }
+            for i, r in enumerate(gt.itertuples(index=False))
+        ],
     }
-    results = [{"image_id": int(r.image), "category_id": int(r.label), "bbox": [r.x, r.y, r.w, r.h],
-                "score": r.score} for r in dt.itertuples(index=False)]
+    results = [
+        {
+            "image_id": int(r.image),
+            "category_id": int(r.label),
+            "bbox": [r.x, r.y, r.w, r.h],
+            "score": r.score,
+        }
+        for r in dt.itertuples(index=False)
+    ]
     with contextlib.redirect_stdout(io.StringIO()):
         coco_gt = COCO()
         coco_gt.dataset = dataset
@@ -79,16 +109,32 @@ def test_matches_pycocotools_precision_and_recall_arrays(seed, grid, variant):
     gt, dt, n_images, n_labels = _random_tables(seed, grid)
     if dt.empty:
         return
-    options = [{}, {"iou_thrs": [0.1, 0.3, 0.5], "max_dets": [1, 2, 3]},
-               {"max_dets": [1, 3, 100],
-                "area_rng": {"all": (0, 1e10), "tiny": (0, 100), "big": (100, 1e10)}}][variant]
+    options = [
+        {},
+        {"iou_thrs": [0.1, 0.3, 0.5], "max_dets": [1, 2, 3]},
+        {"max_dets": [1, 3, 100], "area_rng": {"all": (0, 1e10), "tiny": (0, 100), "big": (100, 1e10)}},
+    ][variant]
     reference = _pycocotools_stats(gt, dt, n_images, n_labels, **options)
     from pdmetrics.detection.evaluation import run
 
-    result = run(dt, gt, image="image", label="label", box=None, score="score", box_format="xywh",
-                 iscrowd="iscrowd", area="area", ignore=None, images=range(1, n_images + 1),
-                 iou_thresholds=options.get("iou_thrs"), max_dets=options.get("max_dets", (1, 10, 100)),
-                 area_ranges=options.get("area_rng"), matching="coco", interpolation="coco")
+    result = run(
+        dt,
+        gt,
+        image="image",
+        label="label",
+        box=None,
+        score="score",
+        box_format="xywh",
+        iscrowd="iscrowd",
+        area="area",
+        ignore=None,
+        images=range(1, n_images + 1),
+        iou_thresholds=options.get("iou_thrs"),
+        max_dets=options.get("max_dets", (1, 10, 100)),
+        area_ranges=options.get("area_rng"),
+        matching="coco",
+        interpolation="coco",
+    )
     acc = result.accumulation
     # our label axis holds the labels present in either table; pycocotools' holds 1..n_labels
     columns = np.asarray(acc.labels, dtype=int) - 1
@@ -116,8 +162,9 @@ def test_matches_pycocotools_summary_on_continuous_data():
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
-            table = dt.detection.evaluate(ground_truth=gt, iscrowd="iscrowd", area="area",
-                                          images=range(1, n_images + 1))
+            table = dt.detection.evaluate(
+                ground_truth=gt, iscrowd="iscrowd", area="area", images=range(1, n_images + 1)
+            )
         ours = np.where(table["value"].isna(), -1, table["value"])
         np.testing.assert_allclose(ours, reference.stats, rtol=0, atol=1e-12)
 
@@ -135,9 +182,12 @@ def test_permuting_rows_changes_nothing(seed):
         return
     rng = np.random.default_rng(seed)
     first = _simple_evaluate(gt, dt, iscrowd="iscrowd", images=range(1, n_images + 1))
-    second = _simple_evaluate(gt.sample(frac=1, random_state=rng.integers(1 << 30)),
-                              dt.sample(frac=1, random_state=rng.integers(1 << 30)), iscrowd="iscrowd",
-                              images=range(1, n_images + 1))
+    second = _simple_evaluate(
+        gt.sample(frac=1, random_state=rng.integers(1 << 30)),
+        dt.sample(frac=1, random_state=rng.integers(1 << 30)),
+        iscrowd="iscrowd",
+        images=range(1, n_images + 1),
+    )
     np.testing.assert_allclose(first, second, rtol=0, atol=1e-15)
 
 
@@ -146,9 +196,16 @@ def test_permuting_rows_changes_nothing(seed):
 def test_perfect_detector_scores_one_and_duplicates_are_false_positives(seed):
     rng = np.random.default_rng(seed)
     n = int(rng.integers(1, 30))
-    gt = pd.DataFrame({"image": rng.integers(0, 4, n), "label": rng.choice(["a", "b", "c"], n),
-                       "x": 100.0 * np.arange(n), "y": rng.uniform(0, 50, n),
-                       "w": rng.uniform(5, 90, n), "h": rng.uniform(5, 90, n)})
+    gt = pd.DataFrame(
+        {
+            "image": rng.integers(0, 4, n),
+            "label": rng.choice(["a", "b", "c"], n),
+            "x": 100.0 * np.arange(n),
+            "y": rng.uniform(0, 50, n),
+            "w": rng.uniform(5, 90, n),
+            "h": rng.uniform(5, 90, n),
+        }
+    )
     perfect = gt.assign(score=rng.uniform(0.5, 1.0, n))
     np.testing.assert_allclose(_simple_evaluate(gt, perfect, max_dets=[100]), 1.0)
     # each detection twice: the copy, scored lower, cannot match a used ground truth
@@ -210,8 +267,12 @@ def test_ap_from_the_match_table_equals_the_per_label_table(seed, interpolation)
     from pdmetrics.detection import interpolated_average_precision
 
     gt, dt, n_images, _ = _random_tables(seed, grid=True)
-    options = {"ground_truth": gt, "iscrowd": "iscrowd", "images": range(1, n_images + 1),
-               "iou_thresholds": [0.5]}
+    options = {
+        "ground_truth": gt,
+        "iscrowd": "iscrowd",
+        "images": range(1, n_images + 1),
+        "iou_thresholds": [0.5],
+    }
     import warnings
 
     with warnings.catch_warnings():
@@ -221,8 +282,9 @@ def test_ap_from_the_match_table_equals_the_per_label_table(seed, interpolation)
     positives = gt[gt["iscrowd"] == 0].groupby("label").size()
     for label, n_positive in positives.items():
         rows = matches[matches["label"] == label]
-        value = interpolated_average_precision(rows["tp"], rows["score"], int(n_positive),
-                                               ignored=rows["ignored"], interpolation=interpolation)
+        value = interpolated_average_precision(
+            rows["tp"], rows["score"], int(n_positive), ignored=rows["ignored"], interpolation=interpolation
+        )
         assert value == pytest.approx(table.loc[label, "AP@0.50"], abs=1e-12)
 
 
@@ -237,22 +299,45 @@ def test_valor_counts_and_confusion_ignore_row_order(seed):
     shuffled_gt = gt.sample(frac=1, random_state=rng.integers(1 << 30))
     shuffled_dt = dt.sample(frac=1, random_state=rng.integers(1 << 30))
     images = range(1, n_images + 1)
-    options = {"style": "valor", "score_thresholds": [0.25, 0.5], "matching": "valor", "max_dets": None,
-               "zero_division": 0, "images": images}
+    options = {
+        "style": "valor",
+        "score_thresholds": [0.25, 0.5],
+        "matching": "valor",
+        "max_dets": None,
+        "zero_division": 0,
+        "images": images,
+    }
     first = dt.detection.pr_curve(ground_truth=gt, **options)
     second = shuffled_dt.detection.pr_curve(ground_truth=shuffled_gt, **options)
     pd.testing.assert_frame_equal(first, second)
-    valor = {"iou_thresholds": [0.3, 0.5], "matching": "valor", "interpolation": "valor", "max_dets": None,
-             "labels_without_ground_truth": "zero", "images": images}
-    pd.testing.assert_frame_equal(dt.detection.average_precision(ground_truth=gt, **valor),
-                                  shuffled_dt.detection.average_precision(ground_truth=shuffled_gt, **valor))
-    counts = ["tp", "fp", "fp_misclassification", "fp_hallucination", "fn", "fn_misclassification",
-              "fn_missed"]
+    valor = {
+        "iou_thresholds": [0.3, 0.5],
+        "matching": "valor",
+        "interpolation": "valor",
+        "max_dets": None,
+        "labels_without_ground_truth": "zero",
+        "images": images,
+    }
+    pd.testing.assert_frame_equal(
+        dt.detection.average_precision(ground_truth=gt, **valor),
+        shuffled_dt.detection.average_precision(ground_truth=shuffled_gt, **valor),
+    )
+    counts = [
+        "tp",
+        "fp",
+        "fp_misclassification",
+        "fp_hallucination",
+        "fn",
+        "fn_misclassification",
+        "fn_missed",
+    ]
     first = dt.detection.confusion(ground_truth=gt, images=images, score_thresholds=[0.25, 0.5])
-    second = shuffled_dt.detection.confusion(ground_truth=shuffled_gt, images=images,
-                                             score_thresholds=[0.25, 0.5])
-    pd.testing.assert_frame_equal(first[["label", "score_threshold", *counts]],
-                                  second[["label", "score_threshold", *counts]])
+    second = shuffled_dt.detection.confusion(
+        ground_truth=shuffled_gt, images=images, score_thresholds=[0.25, 0.5]
+    )
+    pd.testing.assert_frame_equal(
+        first[["label", "score_threshold", *counts]], second[["label", "score_threshold", *counts]]
+    )
     first = dt.detection.confusion(ground_truth=gt, images=images, kind="matrix")
     second = shuffled_dt.detection.confusion(ground_truth=shuffled_gt, images=images, kind="matrix")
     pd.testing.assert_frame_equal(first, second)

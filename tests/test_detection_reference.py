@@ -93,15 +93,32 @@ def _tables(seed):
     rng = np.random.default_rng(seed)
     n_images, n_labels = int(rng.integers(1, 4)), int(rng.integers(1, 4))
     n_gt, n_dt = int(rng.integers(1, 12)), int(rng.integers(0, 16))
-    def boxes(n):
-        return {"x": rng.integers(0, 20, n).astype(float), "y": rng.integers(0, 20, n).astype(float),
-                "w": rng.integers(1, 30, n).astype(float), "h": rng.integers(1, 30, n).astype(float)}
 
-    gt = pd.DataFrame({"image": rng.integers(0, n_images, n_gt), "label": rng.integers(0, n_labels, n_gt),
-                       **boxes(n_gt), "iscrowd": (rng.random(n_gt) < 0.15).astype(int)})
+    def boxes(n):
+        return {
+            "x": rng.integers(0, 20, n).astype(float),
+            "y": rng.integers(0, 20, n).astype(float),
+            "w": rng.integers(1, 30, n).astype(float),
+            "h": rng.integers(1, 30, n).astype(float),
+        }
+
+    gt = pd.DataFrame(
+        {
+            "image": rng.integers(0, n_images, n_gt),
+            "label": rng.integers(0, n_labels, n_gt),
+            **boxes(n_gt),
+            "iscrowd": (rng.random(n_gt) < 0.15).astype(int),
+        }
+    )
     gt["area"] = gt["w"] * gt["h"] * rng.choice([1.0, 0.5], n_gt)
-    dt = pd.DataFrame({"image": rng.integers(0, n_images, n_dt), "label": rng.integers(0, n_labels, n_dt),
-                       **boxes(n_dt), "score": rng.choice([0.2, 0.5, 0.7, 0.9], n_dt)})
+    dt = pd.DataFrame(
+        {
+            "image": rng.integers(0, n_images, n_dt),
+            "label": rng.integers(0, n_labels, n_dt),
+            **boxes(n_dt),
+            "score": rng.choice([0.2, 0.5, 0.7, 0.9], n_dt),
+        }
+    )
     return gt, dt, list(range(n_images))
 
 
@@ -112,12 +129,28 @@ def test_vectorized_equals_reference(seed, variant):
     thresholds = [0.5, 0.75, 0.95] if variant == 0 else [0.1, 0.3]
     max_dets = [1, 2, 100] if variant == 0 else [3]
     ranges = {"all": (0, 1e10), "small": (0, 150), "big": (150, 1e10)}
-    result = run(dt, gt, image="image", label="label", box=None, score="score", box_format="xywh",
-                 iscrowd="iscrowd", area="area", ignore=None, images=images, iou_thresholds=thresholds,
-                 max_dets=max_dets, area_ranges=ranges, matching="coco", interpolation="coco")
+    result = run(
+        dt,
+        gt,
+        image="image",
+        label="label",
+        box=None,
+        score="score",
+        box_format="xywh",
+        iscrowd="iscrowd",
+        area="area",
+        ignore=None,
+        images=images,
+        iou_thresholds=thresholds,
+        max_dets=max_dets,
+        area_ranges=ranges,
+        matching="coco",
+        interpolation="coco",
+    )
     acc = result.accumulation
-    precision, recall, scores = reference_coco(gt, dt, images, list(acc.labels), thresholds, max_dets,
-                                       list(ranges.values()))
+    precision, recall, scores = reference_coco(
+        gt, dt, images, list(acc.labels), thresholds, max_dets, list(ranges.values())
+    )
     np.testing.assert_allclose(acc.precision, precision, rtol=0, atol=1e-12)
     np.testing.assert_allclose(acc.recall, recall, rtol=0, atol=1e-12)
     defined = ~np.isnan(precision)

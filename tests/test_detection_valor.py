@@ -21,10 +21,22 @@ def _regression_tables():
     folder = conformance_path("valor", "valor_lite_coco_regression")
     images = json.loads((folder / "coco_input.json").read_text())
     expected = json.loads((folder / "coco_output.json").read_text())
-    gt = pd.DataFrame([(d["uid"], a["labels"][0], a["xmin"], a["ymin"], a["xmax"], a["ymax"])
-                       for d in images for a in d["groundtruths"]], columns=["image", "label", *BOX])
-    dt = pd.DataFrame([(d["uid"], a["labels"][0], a["xmin"], a["ymin"], a["xmax"], a["ymax"], a["scores"][0])
-                       for d in images for a in d["predictions"]], columns=["image", "label", *BOX, "score"])
+    gt = pd.DataFrame(
+        [
+            (d["uid"], a["labels"][0], a["xmin"], a["ymin"], a["xmax"], a["ymax"])
+            for d in images
+            for a in d["groundtruths"]
+        ],
+        columns=["image", "label", *BOX],
+    )
+    dt = pd.DataFrame(
+        [
+            (d["uid"], a["labels"][0], a["xmin"], a["ymin"], a["xmax"], a["ymax"], a["scores"][0])
+            for d in images
+            for a in d["predictions"]
+        ],
+        columns=["image", "label", *BOX, "score"],
+    )
     return gt, dt, expected
 
 
@@ -53,13 +65,24 @@ def test_valor_lite_coco_regression_ap_ar_counts_and_curves():
     for label, value in _by_label(expected["APAveragedOverIOUs"]).items():
         assert ap.loc[label, "AP"] == pytest.approx(value, rel=1e-9, abs=1e-12)
 
-    counts = precision_recall_curve(dt, gt, style="valor", iou_thresholds=[0.1], score_thresholds=[0.5],
-                                    box_format="xyxy", max_dets=None, matching="valor",
-                                    zero_division=0).set_index("label")
+    counts = precision_recall_curve(
+        dt,
+        gt,
+        style="valor",
+        iou_thresholds=[0.1],
+        score_thresholds=[0.5],
+        box_format="xyxy",
+        max_dets=None,
+        matching="valor",
+        zero_division=0,
+    ).set_index("label")
     for metric in expected["Counts"]:
         row = counts.loc[metric["parameters"]["label"]]
-        assert (row["tp"], row["fp"], row["fn"]) == (metric["value"]["tp"], metric["value"]["fp"],
-                                                     metric["value"]["fn"])
+        assert (row["tp"], row["fp"], row["fn"]) == (
+            metric["value"]["tp"],
+            metric["value"]["fp"],
+            metric["value"]["fn"],
+        )
     for key, column in (("Precision", "precision"), ("Recall", "recall"), ("F1", "f1")):
         for label, value in _by_label(expected[key]).items():
             assert counts.loc[label, column] == pytest.approx(value, rel=1e-9, abs=1e-12)
@@ -92,8 +115,9 @@ def test_valor_small_cases_valor_answers(index):
     gt, dt = _small_tables(case)
     expected = case["expected_valor_lite_0.39.0"]
     thresholds = case["iou_thresholds"]
-    ap = dt.detection.average_precision(ground_truth=gt, iou_thresholds=thresholds, interpolation="valor",
-                                        **VALOR).set_index("label")
+    ap = dt.detection.average_precision(
+        ground_truth=gt, iou_thresholds=thresholds, interpolation="valor", **VALOR
+    ).set_index("label")
     for metric in expected["AP"]:
         column = f"AP@{metric['parameters']['iou_threshold']:.2f}"
         assert ap.loc[metric["parameters"]["label"], column] == pytest.approx(metric["value"], abs=1e-12)
@@ -104,14 +128,23 @@ def test_valor_small_cases_valor_answers(index):
     for label, value in _by_label(expected["APAveragedOverIOUs"]).items():
         assert ap.loc[label, "AP"] == pytest.approx(value, abs=1e-12)
     score_threshold = case["score_thresholds"][0]
-    ar = dt.detection.average_recall(ground_truth=gt, iou_thresholds=thresholds,
-                                     score_threshold=score_threshold, **VALOR).set_index("label")
+    ar = dt.detection.average_recall(
+        ground_truth=gt, iou_thresholds=thresholds, score_threshold=score_threshold, **VALOR
+    ).set_index("label")
     for label, value in _by_label(expected["AR"]).items():
         assert ar.loc[label, "AR"] == pytest.approx(value, abs=1e-12)
     assert ar.loc["mAR", "AR"] == pytest.approx(expected["mAR"][0]["value"], abs=1e-12)
-    counts = precision_recall_curve(dt, gt, style="valor", iou_thresholds=thresholds,
-                                    score_thresholds=[score_threshold], box_format="xyxy", max_dets=None,
-                                    matching="valor", zero_division=0).set_index(["label", "iou"])
+    counts = precision_recall_curve(
+        dt,
+        gt,
+        style="valor",
+        iou_thresholds=thresholds,
+        score_thresholds=[score_threshold],
+        box_format="xyxy",
+        max_dets=None,
+        matching="valor",
+        zero_division=0,
+    ).set_index(["label", "iou"])
     for metric in expected["Counts"]:
         row = counts.loc[(metric["parameters"]["label"], metric["parameters"]["iou_threshold"])]
         assert (row["tp"], row["fp"], row["fn"]) == tuple(metric["value"][k] for k in ("tp", "fp", "fn"))
@@ -122,8 +155,10 @@ def test_valor_small_cases_valor_answers(index):
     assert ar.loc["mAR", "AR"] == pytest.approx(expected["mARAveragedOverScores"][0]["value"], abs=1e-12)
     curve = precision_recall_curve(dt, gt, iou_thresholds=thresholds, interpolation="valor", **VALOR)
     for metric in expected["PrecisionRecallCurve"]:
-        rows = curve[(curve["label"] == metric["parameters"]["label"])
-                     & (curve["iou"] == metric["parameters"]["iou_threshold"])]
+        rows = curve[
+            (curve["label"] == metric["parameters"]["label"])
+            & (curve["iou"] == metric["parameters"]["iou_threshold"])
+        ]
         np.testing.assert_allclose(rows["precision"], metric["value"]["precisions"], atol=1e-12)
         np.testing.assert_allclose(rows["score"], metric["value"]["scores"], atol=1e-12)
 
@@ -134,10 +169,12 @@ def test_valor_small_cases_coco_answers(index):
     gt, dt = _small_tables(case)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
-        ap = dt.detection.average_precision(ground_truth=gt, iou_thresholds=case["iou_thresholds"],
-                                            box_format="xyxy").set_index("label")
-        ar = dt.detection.average_recall(ground_truth=gt, iou_thresholds=case["iou_thresholds"],
-                                         box_format="xyxy").set_index("label")
+        ap = dt.detection.average_precision(
+            ground_truth=gt, iou_thresholds=case["iou_thresholds"], box_format="xyxy"
+        ).set_index("label")
+        ar = dt.detection.average_recall(
+            ground_truth=gt, iou_thresholds=case["iou_thresholds"], box_format="xyxy"
+        ).set_index("label")
     for key, value in case["expected_pycocotools_2.0.11_AP_per_label_iou"].items():
         label, threshold = key.split("@")
         got = ap.loc[label, f"AP@{float(threshold):.2f}"]

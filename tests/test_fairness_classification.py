@@ -32,9 +32,21 @@ from pdmetrics.fairness import (
 
 pytestmark = pytest.mark.filterwarnings("error::pdmetrics.errors.PdmetricsWarning")
 
-COLUMNS = ["sensitive", "N", "N_privileged", "N_unprivileged", "N_missing",
-           "statistical_parity_difference", "disparate_impact", "average_odds_difference",
-           "average_abs_odds_difference", "equal_opportunity_difference", "accuracy", "precision", "recall"]
+COLUMNS = [
+    "sensitive",
+    "N",
+    "N_privileged",
+    "N_unprivileged",
+    "N_missing",
+    "statistical_parity_difference",
+    "disparate_impact",
+    "average_odds_difference",
+    "average_abs_odds_difference",
+    "equal_opportunity_difference",
+    "accuracy",
+    "precision",
+    "recall",
+]
 
 
 def _vectors() -> dict:
@@ -54,7 +66,9 @@ def twenty():
 # The reference prints 7 significant digits (f32); the exact values are these fractions
 # (counts: privileged TN, FP, FN, TP = 2, 2, 1, 6; unprivileged 3, 2, 1, 3).
 EXACT_20 = {
-    "accuracy": Fraction(14, 20), "precision": Fraction(9, 13), "recall": Fraction(9, 11),
+    "accuracy": Fraction(14, 20),
+    "precision": Fraction(9, 13),
+    "recall": Fraction(9, 11),
     "statistical_parity_difference": Fraction(5, 9) - Fraction(8, 11),
     "disparate_impact": Fraction(5, 9) / Fraction(8, 11),
     "average_odds_difference": ((Fraction(2, 5) - Fraction(2, 4)) + (Fraction(3, 4) - Fraction(6, 7))) / 2,
@@ -77,7 +91,7 @@ def test_twenty_rows_vector(twenty, threshold):
         # the reference's printed digits: equal within the vector's stated tolerance
         assert abs(table.loc[0, name] - expected) <= case["tolerance"], name
         decimals = len(repr(expected).split(".")[1])  # the exact value rounds to the printed digits
-        assert abs(float(exact) - expected) <= 0.5 * 10.0 ** -decimals, name
+        assert abs(float(exact) - expected) <= 0.5 * 10.0**-decimals, name
 
 
 def test_twenty_rows_signed_and_absolute_aod(twenty):
@@ -119,10 +133,13 @@ def test_unit_case_aod_identical_groups():
     assert average_abs_odds_difference(y_true, y_pred, mask) == 0.0
 
 
-@pytest.mark.parametrize("index, metric, y_true, y_pred", [
-    (3, "precision", [1, 1, 0, 0], [1, 1, 1, 1]),
-    (4, "recall", [1, 1, 0, 0], [1, 0, 0, 0]),
-])
+@pytest.mark.parametrize(
+    "index, metric, y_true, y_pred",
+    [
+        (3, "precision", [1, 1, 0, 0], [1, 1, 1, 1]),
+        (4, "recall", [1, 1, 0, 0], [1, 0, 0, 0]),
+    ],
+)
 def test_unit_case_precision_recall(index, metric, y_true, y_pred):
     case = _vectors()["unit_cases"][index]
     sensitive = pd.Series([1, 0, 1, 0], name="g")
@@ -132,8 +149,13 @@ def test_unit_case_precision_recall(index, metric, y_true, y_pred):
 
 def test_unit_case_empty_data_and_single_group():
     """unit case 5: the reference traps; we raise clearly or follow the undefined-value policy."""
-    empty = pd.DataFrame({"y": pd.Series([], dtype="int64"), "pred": pd.Series([], dtype="int64"),
-                          "g": pd.Series([], dtype="float64")})
+    empty = pd.DataFrame(
+        {
+            "y": pd.Series([], dtype="int64"),
+            "pred": pd.Series([], dtype="int64"),
+            "g": pd.Series([], dtype="float64"),
+        }
+    )
     with pytest.raises(InvalidInputError, match="zero_division"):
         empty.fairness.classification(y_true="y", y_pred="pred", sensitive="g")
     with pytest.warns(UndefinedMetricWarning, match="both groups need rows"):
@@ -151,12 +173,14 @@ def test_unit_case_empty_data_and_single_group():
 # --------------------------------------------------------------------------------------
 @pytest.fixture
 def two_columns():
-    return pd.DataFrame({
-        "y":    [1, 0, 1, 0, 1, 0, 1, 0],
-        "pred": [1, 0, 1, 1, 0, 0, 1, 1],
-        "a":    [1, 1, 1, 1, 0, 0, 0, 0],
-        "b":    [5, 5, 5, 5, 5, 5, 5, 5],  # everybody privileged: empty unprivileged group
-    })
+    return pd.DataFrame(
+        {
+            "y": [1, 0, 1, 0, 1, 0, 1, 0],
+            "pred": [1, 0, 1, 1, 0, 0, 1, 1],
+            "a": [1, 1, 1, 1, 0, 0, 0, 0],
+            "b": [5, 5, 5, 5, 5, 5, 5, 5],  # everybody privileged: empty unprivileged group
+        }
+    )
 
 
 def test_empty_group_is_nan_and_spares_other_columns(two_columns):
@@ -206,10 +230,13 @@ def test_no_negatives_affects_odds_not_opportunity():
     assert out["equal_opportunity_difference"][0] == pytest.approx(0.5 - 2 / 3)
 
 
-@pytest.mark.parametrize("y_true, y_pred, message", [
-    ([0, 0, 0, 0], [1, 0, 1, 0], "Recall is undefined"),
-    ([1, 0, 1, 0], [0, 0, 0, 0], "Precision is undefined"),
-])
+@pytest.mark.parametrize(
+    "y_true, y_pred, message",
+    [
+        ([0, 0, 0, 0], [1, 0, 1, 0], "Recall is undefined"),
+        ([1, 0, 1, 0], [0, 0, 0, 0], "Precision is undefined"),
+    ],
+)
 def test_overall_metrics_raise_unless_zero_division(y_true, y_pred, message):
     frame = pd.DataFrame({"y": y_true, "pred": y_pred, "g": [1, 0, 1, 0]})
     with pytest.raises(InvalidInputError, match=message):
@@ -220,8 +247,9 @@ def test_overall_metrics_raise_unless_zero_division(y_true, y_pred, message):
 
 
 def test_missing_sensitive_rows_left_out_and_counted():
-    frame = pd.DataFrame({"y": [1, 0, 1, 0, 1, 0, 1], "pred": [1, 0, 0, 1, 1, 0, 1],
-                          "g": [1, 1, 0, 0, np.nan, 1, 0]})
+    frame = pd.DataFrame(
+        {"y": [1, 0, 1, 0, 1, 0, 1], "pred": [1, 0, 0, 1, 1, 0, 1], "g": [1, 1, 0, 0, np.nan, 1, 0]}
+    )
     before = frame.copy()
     with pytest.warns(ExcludedRowsWarning, match="1 of 7 rows"):
         table = frame.fairness.classification(y_true="y", y_pred="pred", sensitive="g")
@@ -236,8 +264,9 @@ def test_missing_sensitive_rows_left_out_and_counted():
 def test_missing_labels_left_out():
     frame = pd.DataFrame({"y": [1, 0, None, 0, 1, 0], "pred": [1, 0, 1, 1, None, 0], "g": [1, 1, 1, 0, 0, 0]})
     with pytest.warns(ExcludedRowsWarning, match="2 of 6 rows"), pytest.warns(UndefinedMetricWarning):
-        table = frame.fairness.classification(y_true="y", y_pred="pred", sensitive="g", zero_division=0.0,
-                                              on_undefined="nan")
+        table = frame.fairness.classification(
+            y_true="y", y_pred="pred", sensitive="g", zero_division=0.0, on_undefined="nan"
+        )
     assert table.loc[0, "N"] == 4
     assert table.attrs["pdmetrics"]["rows_missing_label"] == 2
 
@@ -269,18 +298,21 @@ def test_categorical_sensitive_needs_privileged():
     coded = frame.assign(sex=(frame.sex == "M").astype(int))
     by_code = coded.fairness.classification(y_true="y", y_pred="pred", sensitive="sex")
     pd.testing.assert_frame_equal(by_name, by_code)
-    as_dict = frame.fairness.classification(y_true="y", y_pred="pred", sensitive=["sex"],
-                                            privileged={"sex": ["M"]})
+    as_dict = frame.fairness.classification(
+        y_true="y", y_pred="pred", sensitive=["sex"], privileged={"sex": ["M"]}
+    )
     pd.testing.assert_frame_equal(as_dict, by_code)
 
 
 def test_threshold_boundary_and_invert():
-    frame = pd.DataFrame({"y": [1, 0, 1, 0, 1, 0], "pred": [1, 0, 1, 1, 0, 0],
-                          "age": [30, 40, 50, 30, 40, 50]})
+    frame = pd.DataFrame(
+        {"y": [1, 0, 1, 0, 1, 0], "pred": [1, 0, 1, 1, 0, 0], "age": [30, 40, 50, 30, 40, 50]}
+    )
     up = frame.fairness.classification(y_true="y", y_pred="pred", sensitive="age", threshold=40)
     assert up.loc[0, ["N_privileged", "N_unprivileged"]].tolist() == [2, 4]  # 40 is unprivileged
-    down = frame.fairness.classification(y_true="y", y_pred="pred", sensitive="age", threshold=40,
-                                         invert=True)
+    down = frame.fairness.classification(
+        y_true="y", y_pred="pred", sensitive="age", threshold=40, invert=True
+    )
     assert down.loc[0, ["N_privileged", "N_unprivileged"]].tolist() == [2, 4]  # 40 still unprivileged
 
 
@@ -315,6 +347,7 @@ def test_one_row():
 # --------------------------------------------------------------------------------------
 def _slow_reference(y_true, y_pred, privileged):
     """AIF360's ClassificationMetric definitions, row by row in plain Python."""
+
     def rate(rows, numerator, denominator):
         den = [r for r in rows if denominator(r)]
         return sum(1 for r in den if numerator(r)) / len(den)
@@ -337,8 +370,13 @@ def _slow_reference(y_true, y_pred, privileged):
 def _data(draw):
     n = draw(st.integers(8, 60))
     levels = draw(st.integers(2, 5))
-    rows = draw(st.lists(st.tuples(st.integers(0, 1), st.integers(0, 1), st.integers(0, levels - 1)),
-                         min_size=n, max_size=n))
+    rows = draw(
+        st.lists(
+            st.tuples(st.integers(0, 1), st.integers(0, 1), st.integers(0, levels - 1)),
+            min_size=n,
+            max_size=n,
+        )
+    )
     threshold = draw(st.integers(0, levels - 2))
     invert = draw(st.booleans())
     threshold = threshold + 0.5 * draw(st.integers(0, 1))
@@ -361,8 +399,9 @@ def test_matches_slow_reference(case):
     if not _defined(frame, privileged):
         return
     before = frame.copy()
-    table = frame.fairness.classification(y_true="y", y_pred="pred", sensitive="level", threshold=threshold,
-                                          invert=invert)
+    table = frame.fairness.classification(
+        y_true="y", y_pred="pred", sensitive="level", threshold=threshold, invert=invert
+    )
     expected = _slow_reference(frame.y.tolist(), frame.pred.tolist(), privileged.tolist())
     for name, value in expected.items():
         assert_close(table.loc[0, name], value, what=name)
@@ -378,8 +417,15 @@ def test_row_order_does_not_matter(case, random):
     order = list(range(len(frame)))
     random.shuffle(order)
     shuffled = frame.iloc[order]
-    kwargs = dict(y_true="y", y_pred="pred", sensitive="level", threshold=threshold, invert=invert,
-                  on_undefined="nan", zero_division=np.nan)
+    kwargs = dict(
+        y_true="y",
+        y_pred="pred",
+        sensitive="level",
+        threshold=threshold,
+        invert=invert,
+        on_undefined="nan",
+        zero_division=np.nan,
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         a = frame.fairness.classification(**kwargs)
@@ -394,8 +440,9 @@ def test_probabilities_instead_of_labels_is_an_error():
 
 
 def test_bad_threshold_and_nullable_sensitive():
-    frame = pd.DataFrame({"y": [1, 0, 0, 1, 1], "pred": [1, 0, 0, 1, 1],
-                          "g": pd.array([1, 0, 1, 0, None], dtype="Int64")})
+    frame = pd.DataFrame(
+        {"y": [1, 0, 0, 1, 1], "pred": [1, 0, 0, 1, 1], "g": pd.array([1, 0, 1, 0, None], dtype="Int64")}
+    )
     with pytest.raises(InvalidInputError, match="threshold='high'"):
         frame.fairness.classification(y_true="y", y_pred="pred", sensitive="g", threshold="high")
     with pytest.warns(ExcludedRowsWarning, match="1 of 5"):
@@ -405,11 +452,18 @@ def test_bad_threshold_and_nullable_sensitive():
 
 def test_average_row_is_mean_of_columns():
     rng = np.random.default_rng(3)
-    frame = pd.DataFrame({"y": rng.integers(0, 2, 200), "pred": rng.integers(0, 2, 200),
-                          "a": rng.integers(0, 2, 200), "b": rng.normal(size=200),
-                          "c": rng.integers(0, 5, 200)})
-    table = frame.fairness.classification(y_true="y", y_pred="pred", sensitive=["a", "b", "c"],
-                                          threshold={"c": 2})
+    frame = pd.DataFrame(
+        {
+            "y": rng.integers(0, 2, 200),
+            "pred": rng.integers(0, 2, 200),
+            "a": rng.integers(0, 2, 200),
+            "b": rng.normal(size=200),
+            "c": rng.integers(0, 5, 200),
+        }
+    )
+    table = frame.fairness.classification(
+        y_true="y", y_pred="pred", sensitive=["a", "b", "c"], threshold={"c": 2}
+    )
     for name in COLUMNS[5:10]:
         assert_close(table.loc[3, name], table.loc[:2, name].mean(), what=name)
     single = frame.fairness.classification(y_true="y", y_pred="pred", sensitive="c", threshold=2)
@@ -421,11 +475,12 @@ def test_bootstrap_intervals_of_fairness_metrics():
     n = 4000
     frame = pd.DataFrame({"y": rng.integers(0, 2, n), "a": rng.integers(0, 2, n), "b": rng.integers(0, 4, n)})
     frame["pred"] = np.where(rng.random(n) < 0.7, frame.y, 1 - frame.y)
-    kwargs = dict(y_true="y", y_pred="pred", sensitive=["a", "b"], threshold={"b": 1}, n_boot=400,
-                  random_state=5)
+    kwargs = dict(
+        y_true="y", y_pred="pred", sensitive=["a", "b"], threshold={"b": 1}, n_boot=400, random_state=5
+    )
     table = frame.fairness.classification(**kwargs)
     pd.testing.assert_frame_equal(table, frame.fairness.classification(**kwargs))
-    assert list(table.columns[len(COLUMNS):]) == [f"{m}_{s}" for m in COLUMNS[5:10] for s in ("low", "high")]
+    assert list(table.columns[len(COLUMNS) :]) == [f"{m}_{s}" for m in COLUMNS[5:10] for s in ("low", "high")]
     for name in COLUMNS[5:10]:
         assert (table[f"{name}_low"] <= table[f"{name}_high"]).all()
     # SPD interval width ~ 2 * 1.96 * its standard error
@@ -442,8 +497,9 @@ def test_bootstrap_intervals_of_fairness_metrics():
 
 
 def test_midrange_threshold():
-    frame = pd.DataFrame({"y": [1, 0, 1, 0, 1, 0], "pred": [1, 0, 1, 1, 0, 0],
-                          "age": [20, 30, 40, 50, 60, 60]})
+    frame = pd.DataFrame(
+        {"y": [1, 0, 1, 0, 1, 0], "pred": [1, 0, 1, 1, 0, 0], "age": [20, 30, 40, 50, 60, 60]}
+    )
     mid = frame.fairness.classification(y_true="y", y_pred="pred", sensitive="age", threshold="midrange")
     explicit = frame.fairness.classification(y_true="y", y_pred="pred", sensitive="age", threshold=40)
     pd.testing.assert_frame_equal(mid, explicit)
@@ -452,13 +508,16 @@ def test_midrange_threshold():
 # --------------------------------------------------------------------------------------
 # option validation (review): clear errors instead of numpy/Python exceptions or silent groups
 # --------------------------------------------------------------------------------------
-@pytest.mark.parametrize("kwargs, message", [
-    ({"zero_division": "x"}, "zero_division='x'.*must be a number"),
-    ({"threshold": float("nan")}, "threshold=nan.*'g'"),
-    ({"invert": "yes"}, "invert='yes'.*True or False"),
-    ({"sensitive": ["g", "h"], "threshold": {"gg": 1}}, "threshold=.*names \\['gg'\\]"),
-    ({"sensitive": ["g", "h"], "invert": {"hh": True}}, "invert=.*names \\['hh'\\]"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"zero_division": "x"}, "zero_division='x'.*must be a number"),
+        ({"threshold": float("nan")}, "threshold=nan.*'g'"),
+        ({"invert": "yes"}, "invert='yes'.*True or False"),
+        ({"sensitive": ["g", "h"], "threshold": {"gg": 1}}, "threshold=.*names \\['gg'\\]"),
+        ({"sensitive": ["g", "h"], "invert": {"hh": True}}, "invert=.*names \\['hh'\\]"),
+    ],
+)
 def test_bad_options_are_clear_errors(kwargs, message):
     frame = pd.DataFrame({"y": [1, 0, 1, 0], "pred": [1, 0, 0, 1], "g": [1, 1, 0, 0], "h": [3, 1, 2, 0]})
     before = frame.copy()
@@ -467,13 +526,17 @@ def test_bad_options_are_clear_errors(kwargs, message):
     assert_frame_unchanged(before, frame)
 
 
-@pytest.mark.parametrize("column, pos_label, suggestion", [
-    (["1", "0", "1", "0"], 1, "pos_label='1'"),   # numbers stored as text
-    ([True, False, True, False], "H", "pos_label=True"),
-])
+@pytest.mark.parametrize(
+    "column, pos_label, suggestion",
+    [
+        (["1", "0", "1", "0"], 1, "pos_label='1'"),  # numbers stored as text
+        ([True, False, True, False], "H", "pos_label=True"),
+    ],
+)
 def test_pos_label_of_another_type_names_the_column_not_a_third_value(column, pos_label, suggestion):
-    frame = pd.DataFrame({"y": column, "pred": [pos_label, pos_label, column[1], column[1]],
-                          "g": [1, 1, 0, 0]})
+    frame = pd.DataFrame(
+        {"y": column, "pred": [pos_label, pos_label, column[1], column[1]], "g": [1, 1, 0, 0]}
+    )
     with pytest.raises(InvalidInputError, match="never holds pos_label") as info:
         frame.fairness.classification(y_true="y", y_pred="pred", sensitive="g", pos_label=pos_label)
     assert suggestion in str(info.value) and "more than two values" not in str(info.value)
@@ -482,5 +545,7 @@ def test_pos_label_of_another_type_names_the_column_not_a_third_value(column, po
 def test_invert_accepts_zero_and_one():
     frame = pd.DataFrame({"y": [1, 0, 1, 0], "pred": [1, 0, 0, 1], "g": [1, 1, 0, 0]})
     kwargs = dict(y_true="y", y_pred="pred", sensitive="g", threshold=0.5)
-    pd.testing.assert_frame_equal(frame.fairness.classification(**kwargs, invert=1),
-                                  frame.fairness.classification(**kwargs, invert=True))
+    pd.testing.assert_frame_equal(
+        frame.fairness.classification(**kwargs, invert=1),
+        frame.fairness.classification(**kwargs, invert=True),
+    )

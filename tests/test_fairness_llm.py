@@ -39,12 +39,22 @@ def _cat_frame(counts: dict, errors: int = 0) -> pd.DataFrame:
     """Rows whose answers produce the given counts; options shuffled per row."""
     rows = []
     permutations = [(1, 2, 3), (2, 3, 1), (3, 1, 2), (1, 3, 2)]
-    kinds = ["stereotype"] * counts["stereotype"] + ["anti_stereotype"] * counts["anti_stereotype"] \
-        + ["unrelated"] * counts["neutral"] + ["other"] * counts["other"] + ["error"] * errors
+    kinds = (
+        ["stereotype"] * counts["stereotype"]
+        + ["anti_stereotype"] * counts["anti_stereotype"]
+        + ["unrelated"] * counts["neutral"]
+        + ["other"] * counts["other"]
+        + ["error"] * errors
+    )
     for i, kind in enumerate(kinds):
         st, an, un = permutations[i % 4]
-        answer = {"stereotype": f" {st}. because", "anti_stereotype": f"<think>hmm 1</think>{an}",
-                  "unrelated": f"{un}\n", "other": "I cannot answer", "error": None}[kind]
+        answer = {
+            "stereotype": f" {st}. because",
+            "anti_stereotype": f"<think>hmm 1</think>{an}",
+            "unrelated": f"{un}\n",
+            "other": "I cannot answer",
+            "error": None,
+        }[kind]
         rows.append({"answer": answer, "st": st, "an": an, "un": un, "failed": kind == "error"})
     return pd.DataFrame(rows, columns=["answer", "st", "an", "un", "failed"])
 
@@ -53,8 +63,9 @@ def _cat_frame(counts: dict, errors: int = 0) -> pd.DataFrame:
 def test_context_association_vectors(index):
     case = _vectors()["context_association"][index]
     counts, expected = case["counts"], case["expected"]
-    scores = context_association_scores(counts["stereotype"], counts["anti_stereotype"], counts["neutral"],
-                                        counts["other"])
+    scores = context_association_scores(
+        counts["stereotype"], counts["anti_stereotype"], counts["neutral"], counts["other"]
+    )
     for name, value in expected.items():
         assert_close(scores[name], value, what=name)
     frame = _cat_frame(counts, errors=3)
@@ -62,33 +73,63 @@ def test_context_association_vectors(index):
     undefined_ss = counts["stereotype"] + counts["anti_stereotype"] == 0
     if undefined_ss:
         with pytest.warns(UndefinedMetricWarning, match="SS and iCAT"):
-            table = frame.fairness.context_association(response="answer", stereotype="st",
-                                                       anti_stereotype="an", unrelated="un", error="failed")
+            table = frame.fairness.context_association(
+                response="answer", stereotype="st", anti_stereotype="an", unrelated="un", error="failed"
+            )
     else:
-        table = frame.fairness.context_association(response="answer", stereotype="st", anti_stereotype="an",
-                                                   unrelated="un", error="failed")
-    assert list(table.columns) == ["N", "N_error", "N_stereotype", "N_anti_stereotype", "N_unrelated",
-                                   "N_other", "lms", "ss", "icat"]
-    assert table.loc[0, ["N_error", "N_stereotype", "N_anti_stereotype", "N_unrelated", "N_other"]].tolist() \
-        == [3, counts["stereotype"], counts["anti_stereotype"], counts["neutral"], counts["other"]]
+        table = frame.fairness.context_association(
+            response="answer", stereotype="st", anti_stereotype="an", unrelated="un", error="failed"
+        )
+    assert list(table.columns) == [
+        "N",
+        "N_error",
+        "N_stereotype",
+        "N_anti_stereotype",
+        "N_unrelated",
+        "N_other",
+        "lms",
+        "ss",
+        "icat",
+    ]
+    assert table.loc[
+        0, ["N_error", "N_stereotype", "N_anti_stereotype", "N_unrelated", "N_other"]
+    ].tolist() == [3, counts["stereotype"], counts["anti_stereotype"], counts["neutral"], counts["other"]]
     for name, value in expected.items():
         assert_close(table.loc[0, name], value, what=name)
     assert_frame_unchanged(before, frame)
 
 
 def test_parse_option_rules():
-    responses = ["1", "  2  ", "\n3", "<think>I pick 2</think> 1", "<think>\nlong\n</think>\n\n3 is it",
-                 "4", "", "one", None, "12", "a1"]
+    responses = [
+        "1",
+        "  2  ",
+        "\n3",
+        "<think>I pick 2</think> 1",
+        "<think>\nlong\n</think>\n\n3 is it",
+        "4",
+        "",
+        "one",
+        None,
+        "12",
+        "a1",
+    ]
     assert parse_option(responses).tolist() == [1, 2, 3, 1, 3, 0, 0, 0, 0, 1, 0]
 
 
 def test_context_association_by_group_and_errors():
-    frame = pd.DataFrame({"answer": ["1", "2", "3", "1", "x", "2"], "st": [1, 1, 1, 2, 2, 2],
-                          "an": [2, 2, 2, 1, 1, 1], "un": [3, 3, 3, 3, 3, 3],
-                          "bias": ["race", "race", "race", "gender", "gender", "gender"],
-                          "err": ["", None, "", "", "", "HTTP 500"]})
-    table = frame.fairness.context_association(response="answer", stereotype="st", anti_stereotype="an",
-                                               unrelated="un", error="err", by="bias")
+    frame = pd.DataFrame(
+        {
+            "answer": ["1", "2", "3", "1", "x", "2"],
+            "st": [1, 1, 1, 2, 2, 2],
+            "an": [2, 2, 2, 1, 1, 1],
+            "un": [3, 3, 3, 3, 3, 3],
+            "bias": ["race", "race", "race", "gender", "gender", "gender"],
+            "err": ["", None, "", "", "", "HTTP 500"],
+        }
+    )
+    table = frame.fairness.context_association(
+        response="answer", stereotype="st", anti_stereotype="an", unrelated="un", error="err", by="bias"
+    )
     assert table["bias"].tolist() == ["gender", "race", "(all)"]
     assert table["N_error"].tolist() == [1, 0, 1]
     gender = table.iloc[0]
@@ -103,8 +144,9 @@ def test_context_association_bad_options():
         context_association(["1"], [1], [2], [4])
     frame = pd.DataFrame({"answer": ["1"], "st": [1], "an": [2]})
     with pytest.raises(ColumnNotFoundError, match="unrelated='un'"):
-        frame.fairness.context_association(response="answer", stereotype="st", anti_stereotype="an",
-                                           unrelated="un")
+        frame.fairness.context_association(
+            response="answer", stereotype="st", anti_stereotype="an", unrelated="un"
+        )
 
 
 def test_context_association_empty_and_all_errors():
@@ -126,31 +168,44 @@ def pisa():
     answer = answer.astype(object)
     answer[[2, 7]] = ["<think>it depends</think>I don't know", " h "]  # invalid (case-sensitive)
     answer[[5, 11]] = [None, "L"]
-    return frame.assign(answer=answer, failed=np.isin(np.arange(n), [11]),
-                        answer_cf=np.where(rng.random(n) < 0.8, answer, "H"))
+    return frame.assign(
+        answer=answer,
+        failed=np.isin(np.arange(n), [11]),
+        answer_cf=np.where(rng.random(n) < 0.8, answer, "H"),
+    )
 
 
 def test_llm_fairness_equals_classification_on_valid_answers(pisa):
     before = pisa.copy()
-    table = pisa.fairness.llm_fairness(y_true="readingScore", response="answer", sensitive="male",
-                                       positive="H", negative="L", error="failed")
+    table = pisa.fairness.llm_fairness(
+        y_true="readingScore", response="answer", sensitive="male", positive="H", negative="L", error="failed"
+    )
     assert table.loc[0, ["N_invalid", "N_error"]].tolist() == [2, 2]
     kept = pisa.drop(index=pisa.index[[2, 5, 7, 11]])
     expected = classification_fairness(kept["readingScore"], kept["answer"], kept["male"], pos_label="H")
     shared = [c for c in expected.columns]
     pd.testing.assert_frame_equal(table[shared], expected, check_exact=False, rtol=1e-12)
-    assert list(table.columns[:7]) == ["sensitive", "N", "N_privileged", "N_unprivileged", "N_missing",
-                                       "N_invalid", "N_error"]
+    assert list(table.columns[:7]) == [
+        "sensitive",
+        "N",
+        "N_privileged",
+        "N_unprivileged",
+        "N_missing",
+        "N_invalid",
+        "N_error",
+    ]
     assert_frame_unchanged(before, pisa)
 
 
 def test_llm_fairness_errors(pisa):
     with pytest.raises(InvalidInputError, match="both"):
-        pisa.fairness.llm_fairness(y_true="readingScore", response="answer", sensitive="male",
-                                   positive="H", negative="H")
+        pisa.fairness.llm_fairness(
+            y_true="readingScore", response="answer", sensitive="male", positive="H", negative="H"
+        )
     with pytest.raises(InvalidInputError, match="never occurs"):
-        pisa.fairness.llm_fairness(y_true="readingScore", response="answer", sensitive="male",
-                                   positive="High", negative="Low")
+        pisa.fairness.llm_fairness(
+            y_true="readingScore", response="answer", sensitive="male", positive="High", negative="Low"
+        )
 
 
 # --------------------------------------------------------------------------------------
@@ -171,8 +226,9 @@ def test_counterfactual_rules():
 
 def test_counterfactual_by_group_matches_slow_reference(pisa):
     before = pisa.copy()
-    table = pisa.fairness.counterfactual(prediction="answer", counterfactual="answer_cf", sensitive="male",
-                                         valid=["H", "L"], error="failed")
+    table = pisa.fairness.counterfactual(
+        prediction="answer", counterfactual="answer_cf", sensitive="male", valid=["H", "L"], error="failed"
+    )
     assert table["male"].tolist() == [0, 1, "(all)"]
 
     def slow(rows):
@@ -210,40 +266,68 @@ def test_language_vectors(index):
     for name, value in case["expected"].items():
         assert_close(scores[name], np.nan if value is None else value, what=name)
     # the same counts from responses
-    kinds = ["correct"] * case["correct"] + ["incorrect"] * case["incorrect"] \
-        + ["invalid"] * case["invalid"] + ["error"] * case["errors"]
+    kinds = (
+        ["correct"] * case["correct"]
+        + ["incorrect"] * case["incorrect"]
+        + ["invalid"] * case["invalid"]
+        + ["error"] * case["errors"]
+    )
     text = {"correct": " paris", "incorrect": "Rome ", "invalid": "no idea", "error": None}
-    frame = pd.DataFrame({"response": [text[k] for k in kinds], "answer": "Paris",
-                          "options": [["Paris", "Rome", "Lyon"]] * len(kinds)})
+    frame = pd.DataFrame(
+        {
+            "response": [text[k] for k in kinds],
+            "answer": "Paris",
+            "options": [["Paris", "Rome", "Lyon"]] * len(kinds),
+        }
+    )
     undefined = any(v is None for v in case["expected"].values()) or case["correct"] + case["incorrect"] == 0
     if undefined:
         with pytest.warns(UndefinedMetricWarning):
             table = frame.fairness.language_accuracy(response="response", answer="answer", options="options")
     else:
         table = frame.fairness.language_accuracy(response="response", answer="answer", options="options")
-    assert table.loc[0, ["N", "N_error", "N_correct", "N_incorrect", "N_invalid"]].tolist() == \
-        [len(kinds), case["errors"], case["correct"], case["incorrect"], case["invalid"]]
+    assert table.loc[0, ["N", "N_error", "N_correct", "N_incorrect", "N_invalid"]].tolist() == [
+        len(kinds),
+        case["errors"],
+        case["correct"],
+        case["incorrect"],
+        case["invalid"],
+    ]
     for name, value in case["expected"].items():
         assert_close(table.loc[0, name], np.nan if value is None else value, what=name)
 
 
 def test_language_by_language_and_fixed_options():
-    frame = pd.DataFrame({"lang": ["en", "en", "fr", "fr", "fr"],
-                          "response": ["B", "c", "b", "<think>?</think> a ", "z"],
-                          "answer": ["b", "b", "B", "A", "A"], "err": [False, False, False, False, True]})
+    frame = pd.DataFrame(
+        {
+            "lang": ["en", "en", "fr", "fr", "fr"],
+            "response": ["B", "c", "b", "<think>?</think> a ", "z"],
+            "answer": ["b", "b", "B", "A", "A"],
+            "err": [False, False, False, False, True],
+        }
+    )
     before = frame.copy()
-    table = frame.fairness.language_accuracy(response="response", answer="answer", options=["A", "B", "C"],
-                                             error="err", by="lang")
+    table = frame.fairness.language_accuracy(
+        response="response", answer="answer", options=["A", "B", "C"], error="err", by="lang"
+    )
     assert_frame_unchanged(before, frame)
     assert table["lang"].tolist() == ["en", "fr", "(all)"]
-    assert table[["N_correct", "N_incorrect", "N_invalid", "N_error"]].values.tolist() == \
-        [[1, 1, 0, 0], [2, 0, 0, 1], [3, 1, 0, 1]]
+    assert table[["N_correct", "N_incorrect", "N_invalid", "N_error"]].values.tolist() == [
+        [1, 1, 0, 0],
+        [2, 0, 0, 1],
+        [3, 1, 0, 1],
+    ]
     assert_close(table["accuracy_on_valid"], [0.5, 1.0, 0.75])
 
 
 def test_language_ragged_options_column():
-    frame = pd.DataFrame({"response": ["x", "y", "q", None], "answer": ["x", "x", "x", "x"],
-                          "options": [["x", "y"], ["x", "y", "z"], [], ["x"]]})
+    frame = pd.DataFrame(
+        {
+            "response": ["x", "y", "q", None],
+            "answer": ["x", "x", "x", "x"],
+            "options": [["x", "y"], ["x", "y", "z"], [], ["x"]],
+        }
+    )
     table = language_accuracy(frame["response"], frame["answer"], frame["options"])
     assert table.loc[0, ["N_correct", "N_incorrect", "N_invalid", "N_error"]].tolist() == [1, 1, 1, 1]
     with pytest.raises(InvalidInputError, match="options="):
@@ -254,9 +338,15 @@ def test_language_ragged_options_column():
 # averages across data sets
 # --------------------------------------------------------------------------------------
 def test_average_skips_undefined():
-    tables = pd.DataFrame({"dataset": ["pisa", "compas", "other"], "sensitive": ["male", "race", "male"],
-                           "N": [19, 100, 7], "statistical_parity_difference": [-0.2, np.nan, 0.1],
-                           "accuracy": [0.7, 0.5, 0.6]})
+    tables = pd.DataFrame(
+        {
+            "dataset": ["pisa", "compas", "other"],
+            "sensitive": ["male", "race", "male"],
+            "N": [19, 100, 7],
+            "statistical_parity_difference": [-0.2, np.nan, 0.1],
+            "accuracy": [0.7, 0.5, 0.6],
+        }
+    )
     before = tables.copy()
     out = tables.fairness.average_metrics()
     assert list(out.columns) == ["N", "statistical_parity_difference", "accuracy"]
@@ -273,10 +363,12 @@ def test_average_skips_undefined():
 
 
 def test_average_of_real_tables(pisa):
-    one = pisa.fairness.llm_fairness(y_true="readingScore", response="answer", sensitive="male",
-                                     positive="H", negative="L", error="failed")
-    two = pisa.fairness.llm_fairness(y_true="readingScore", response="answer_cf", sensitive="male",
-                                     positive="H", negative="L")
+    one = pisa.fairness.llm_fairness(
+        y_true="readingScore", response="answer", sensitive="male", positive="H", negative="L", error="failed"
+    )
+    two = pisa.fairness.llm_fairness(
+        y_true="readingScore", response="answer_cf", sensitive="male", positive="H", negative="L"
+    )
     both = pd.concat([one.tail(1), two.tail(1)], ignore_index=True)
     out = both.fairness.average_metrics()
     assert_close(out.loc[0, "accuracy"], (one.loc[0, "accuracy"] + two.loc[0, "accuracy"]) / 2)
@@ -294,14 +386,16 @@ def test_counterfactual_numeric_answers():
 
 
 def test_counterfactual_core_function_ignores_series_index():
-    table = counterfactual_changes(pd.Series(["H", "L"], index=[5, 6]), pd.Series(["H", "H"], index=[0, 1]),
-                                   valid=["H", "L"])
+    table = counterfactual_changes(
+        pd.Series(["H", "L"], index=[5, 6]), pd.Series(["H", "H"], index=[0, 1]), valid=["H", "L"]
+    )
     assert table.loc[0, "N_changed"] == 1
 
 
 def test_language_options_as_text_is_an_error():
-    frame = pd.DataFrame({"response": ["Paris", "Rome"], "answer": ["Paris", "Paris"],
-                          "options": ["Paris|Rome", "Paris|Rome"]})
+    frame = pd.DataFrame(
+        {"response": ["Paris", "Rome"], "answer": ["Paris", "Paris"], "options": ["Paris|Rome", "Paris|Rome"]}
+    )
     with pytest.raises(InvalidInputError, match="str.split"):
         frame.fairness.language_accuracy(response="response", answer="answer", options="options")
 
@@ -309,8 +403,9 @@ def test_language_options_as_text_is_an_error():
 def test_unhashable_error_flags_and_text_metric_columns_are_clear_errors():
     frame = pd.DataFrame({"answer": ["1", "2"], "st": [1, 2], "an": [2, 1], "un": [3, 3], "err": [[1], []]})
     with pytest.raises(InvalidInputError, match="error='err'"):
-        frame.fairness.context_association(response="answer", stereotype="st", anti_stereotype="an",
-                                           unrelated="un", error="err")
+        frame.fairness.context_association(
+            response="answer", stereotype="st", anti_stereotype="an", unrelated="un", error="err"
+        )
     tables = pd.DataFrame({"dataset": ["a", "b"], "lms": [1.0, 2.0]})
     with pytest.raises(InvalidInputError, match="not numeric"):
         tables.fairness.average_metrics(metrics=["dataset"])
@@ -318,16 +413,24 @@ def test_unhashable_error_flags_and_text_metric_columns_are_clear_errors():
 
 def test_language_core_function_pairs_rows_by_position():
     """Review: Series with different indexes used to raise pandas' 'identically-labeled' ValueError."""
-    table = language_accuracy(pd.Series(["a", "b"], index=[3, 4]), pd.Series(["a", "a"]), ["a", "b"],
-                              by=[pd.Series(["x", "y"], name="lang")])
-    assert table[["lang", "N_correct", "N_incorrect"]].values.tolist() == [["x", 1, 0], ["y", 0, 1],
-                                                                           ["(all)", 1, 1]]
+    table = language_accuracy(
+        pd.Series(["a", "b"], index=[3, 4]),
+        pd.Series(["a", "a"]),
+        ["a", "b"],
+        by=[pd.Series(["x", "y"], name="lang")],
+    )
+    assert table[["lang", "N_correct", "N_incorrect"]].values.tolist() == [
+        ["x", 1, 0],
+        ["y", 0, 1],
+        ["(all)", 1, 1],
+    ]
 
 
 def test_llm_fairness_every_answer_invalid():
     """Review: the error used to say 'there are no rows' on a 4-row table of invalid answers."""
-    frame = pd.DataFrame({"y": ["H", "L", "H", "L"], "answer": ["?", "maybe", "x", None],
-                          "male": [1, 1, 0, 0]})
+    frame = pd.DataFrame(
+        {"y": ["H", "L", "H", "L"], "answer": ["?", "maybe", "x", None], "male": [1, 1, 0, 0]}
+    )
     kwargs = dict(y_true="y", response="answer", sensitive="male", positive="H", negative="L")
     with pytest.raises(InvalidInputError, match="invalid answers and call errors are left out"):
         frame.fairness.llm_fairness(**kwargs)
@@ -345,7 +448,7 @@ _PIECES = ["1", "2", "3", "4", "x", " ", "\n", "\t", "<think>", "</think>", "2."
 def _slow_first_option(text):
     if text is None:
         return 0
-    while "<think>" in text and "</think>" in text[text.index("<think>"):]:
+    while "<think>" in text and "</think>" in text[text.index("<think>") :]:
         start = text.index("<think>")
         end = text.index("</think>", start) + len("</think>")
         text = text[:start] + text[end:]
@@ -354,16 +457,25 @@ def _slow_first_option(text):
 
 
 @settings(max_examples=50, deadline=None)
-@given(st.lists(st.one_of(st.none(), st.lists(st.sampled_from(_PIECES), max_size=6).map("".join)),
-                max_size=15))
+@given(
+    st.lists(st.one_of(st.none(), st.lists(st.sampled_from(_PIECES), max_size=6).map("".join)), max_size=15)
+)
 def test_parse_option_matches_slow_reference(responses):
     assert parse_option(responses).tolist() == [_slow_first_option(r) for r in responses]
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.tuples(st.one_of(st.none(), st.sampled_from(["Paris", " paris ", "ROME", "Lyon", "x"])),
-                          st.sampled_from(["Paris", "Rome"]), st.booleans(), st.sampled_from(["en", "fr"])),
-                max_size=20))
+@given(
+    st.lists(
+        st.tuples(
+            st.one_of(st.none(), st.sampled_from(["Paris", " paris ", "ROME", "Lyon", "x"])),
+            st.sampled_from(["Paris", "Rome"]),
+            st.booleans(),
+            st.sampled_from(["en", "fr"]),
+        ),
+        max_size=20,
+    )
+)
 def test_language_counts_match_slow_reference(rows):
     frame = pd.DataFrame(rows, columns=["response", "answer", "failed", "lang"])
     options = ["Paris", "Rome"]
@@ -385,10 +497,16 @@ def test_language_counts_match_slow_reference(rows):
 
 def test_language_missing_answer_is_an_error_unless_the_call_failed():
     """Review: a missing correct answer used to count the response as incorrect, silently."""
-    frame = pd.DataFrame({"response": ["Paris", "Rome", None], "answer": ["Paris", None, None],
-                          "options": [["Paris", "Rome"]] * 3})
+    frame = pd.DataFrame(
+        {
+            "response": ["Paris", "Rome", None],
+            "answer": ["Paris", None, None],
+            "options": [["Paris", "Rome"]] * 3,
+        }
+    )
     with pytest.raises(InvalidInputError, match="answer='answer'.*1 row"):
         frame.fairness.language_accuracy(response="response", answer="answer", options="options")
-    table = frame.iloc[[0, 2]].fairness.language_accuracy(response="response", answer="answer",
-                                                          options="options")
+    table = frame.iloc[[0, 2]].fairness.language_accuracy(
+        response="response", answer="answer", options="options"
+    )
     assert table.loc[0, ["N_correct", "N_error"]].tolist() == [1, 1]

@@ -33,21 +33,30 @@ def test_against_aif360(seed, column, threshold):
         aif_metrics = pytest.importorskip("aif360.metrics")
     df = _simulate(600, seed)
     frame = pd.DataFrame({"y": df["y"].astype(float), "priv": (df[column] > threshold).astype(float)})
-    truth = aif_datasets.BinaryLabelDataset(df=frame, label_names=["y"], protected_attribute_names=["priv"],
-                                            favorable_label=1.0, unfavorable_label=0.0)
+    truth = aif_datasets.BinaryLabelDataset(
+        df=frame,
+        label_names=["y"],
+        protected_attribute_names=["priv"],
+        favorable_label=1.0,
+        unfavorable_label=0.0,
+    )
     predicted = truth.copy()
     predicted.labels = df[["pred"]].to_numpy(dtype=float)
-    metric = aif_metrics.ClassificationMetric(truth, predicted, unprivileged_groups=[{"priv": 0.0}],
-                                              privileged_groups=[{"priv": 1.0}])
+    metric = aif_metrics.ClassificationMetric(
+        truth, predicted, unprivileged_groups=[{"priv": 0.0}], privileged_groups=[{"priv": 1.0}]
+    )
     table = df.fairness.classification(y_true="y", y_pred="pred", sensitive=column, threshold=threshold)
     row = table.iloc[0]
-    for ours, theirs in [("statistical_parity_difference", metric.statistical_parity_difference()),
-                         ("disparate_impact", metric.disparate_impact()),
-                         ("average_odds_difference", metric.average_odds_difference()),
-                         ("average_abs_odds_difference", metric.average_abs_odds_difference()),
-                         ("equal_opportunity_difference", metric.equal_opportunity_difference()),
-                         ("accuracy", metric.accuracy()), ("precision", metric.precision()),
-                         ("recall", metric.recall())]:
+    for ours, theirs in [
+        ("statistical_parity_difference", metric.statistical_parity_difference()),
+        ("disparate_impact", metric.disparate_impact()),
+        ("average_odds_difference", metric.average_odds_difference()),
+        ("average_abs_odds_difference", metric.average_abs_odds_difference()),
+        ("equal_opportunity_difference", metric.equal_opportunity_difference()),
+        ("accuracy", metric.accuracy()),
+        ("precision", metric.precision()),
+        ("recall", metric.recall()),
+    ]:
         assert_close(row[ours], theirs, what=ours)
 
 
@@ -63,10 +72,18 @@ def test_against_fairlearn():
     assert_close(fl.equalized_odds_difference(**args, agg="mean"), row["average_abs_odds_difference"])
 
     rates = df.fairness.by_group(y_true="y", y_pred="pred", by="region")
-    frame = fl.MetricFrame(metrics={"selection_rate": fl.selection_rate, "tpr": fl.true_positive_rate,
-                                    "fpr": fl.false_positive_rate, "tnr": fl.true_negative_rate,
-                                    "fnr": fl.false_negative_rate},
-                           y_true=df["y"], y_pred=df["pred"], sensitive_features=df["region"])
+    frame = fl.MetricFrame(
+        metrics={
+            "selection_rate": fl.selection_rate,
+            "tpr": fl.true_positive_rate,
+            "fpr": fl.false_positive_rate,
+            "tnr": fl.true_negative_rate,
+            "fnr": fl.false_negative_rate,
+        },
+        y_true=df["y"],
+        y_pred=df["pred"],
+        sensitive_features=df["region"],
+    )
     for name in ("selection_rate", "tpr", "fpr", "tnr", "fnr"):
         assert_close(rates[name], frame.by_group[name].to_numpy(), what=name)
     disparity = df.fairness.group_disparity(y_true="y", y_pred="pred", by="region").set_index("metric")

@@ -95,8 +95,9 @@ def test_unit_fairness_values():
     assert len(cases) == 6
     for case in cases:
         df = pd.DataFrame(case["args"]["df"])
-        metrics, estimates = score_fairness_tables(df["sc1"], df["raw"], df["L1"],
-                                                   base_group=case["args"].get("base_group"))
+        metrics, estimates = score_fairness_tables(
+            df["sc1"], df["raw"], df["L1"], base_group=case["args"].get("base_group")
+        )
         sig = dict(zip(metrics["metric"], metrics["sig"]))
         expected = case["expected"]
         for metric, value in expected.get("sig", {}).items():

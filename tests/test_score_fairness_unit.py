@@ -40,8 +40,11 @@ def _simulate(n, k, levels=5, seed=0):
 
 
 def _dummies(values, order):
-    return np.column_stack([(values == v).astype(float) for v in order[1:]]) if len(order) > 1 \
+    return (
+        np.column_stack([(values == v).astype(float) for v in order[1:]])
+        if len(order) > 1
         else np.empty((len(values), 0))
+    )
 
 
 def _order(values):
@@ -221,8 +224,9 @@ def test_bad_input():
 def _frame(n=300, seed=0):
     human, system, group = _simulate(n, 3, seed=seed)
     rng = np.random.default_rng(seed)
-    return pd.DataFrame({"human score": human, "sys.trim": system, "L1.group": group,
-                         "Q": rng.choice(["q1", "q2"], size=n)})
+    return pd.DataFrame(
+        {"human score": human, "sys.trim": system, "L1.group": group, "Q": rng.choice(["q1", "q2"], size=n)}
+    )
 
 
 def test_accessor_matches_core_and_leaves_frame_unchanged():
@@ -230,8 +234,19 @@ def test_accessor_matches_core_and_leaves_frame_unchanged():
     before = df.copy()
     table = df.fairness.score_fairness(human="human score", system="sys.trim", group=["L1.group", "Q"])
     assert_frame_unchanged(before, df)
-    assert list(table.columns) == ["by", "model", "metric", "base_category", "N", "R2", "sig", "F",
-                                   "df_num", "df_denom", "R2_unadjusted"]
+    assert list(table.columns) == [
+        "by",
+        "model",
+        "metric",
+        "base_category",
+        "N",
+        "R2",
+        "sig",
+        "F",
+        "df_num",
+        "df_denom",
+        "R2_unadjusted",
+    ]
     assert table["by"].tolist() == ["L1.group"] * 3 + ["Q"] * 3
     assert isinstance(table.index, pd.RangeIndex)
     core = score_fairness(df["human score"], df["sys.trim"], df["L1.group"])

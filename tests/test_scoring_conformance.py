@@ -35,16 +35,26 @@ def _quiet(function, *args, **kwargs):
 # --------------------------------------------------------------------------------------
 # unit values transcribed from RSMTool's own tests
 # --------------------------------------------------------------------------------------
-SMD_ARGS = {"y_true_observed": "human", "y_pred": "system",
-            "population_y_true_observed_sd": "population_human_sd",
-            "population_y_pred_sd": "population_system_sd", "method": "method", "ddof": "ddof"}
-DSM_ARGS = {"y_true_observed": "human", "y_pred": "system",
-            "population_y_true_observed_mn": "population_human_mean",
-            "population_y_pred_mn": "population_system_mean",
-            "population_y_true_observed_sd": "population_human_sd",
-            "population_y_pred_sd": "population_system_sd", "pop_h_mn": "population_human_mean",
-            "pop_s_mn": "population_system_mean", "pop_h_sd": "population_human_sd",
-            "pop_s_sd": "population_system_sd"}
+SMD_ARGS = {
+    "y_true_observed": "human",
+    "y_pred": "system",
+    "population_y_true_observed_sd": "population_human_sd",
+    "population_y_pred_sd": "population_system_sd",
+    "method": "method",
+    "ddof": "ddof",
+}
+DSM_ARGS = {
+    "y_true_observed": "human",
+    "y_pred": "system",
+    "population_y_true_observed_mn": "population_human_mean",
+    "population_y_pred_mn": "population_system_mean",
+    "population_y_true_observed_sd": "population_human_sd",
+    "population_y_pred_sd": "population_system_sd",
+    "pop_h_mn": "population_human_mean",
+    "pop_s_mn": "population_system_mean",
+    "pop_h_sd": "population_human_sd",
+    "pop_s_sd": "population_system_sd",
+}
 
 
 def _unit_cases(function):
@@ -73,8 +83,9 @@ def test_unit_quadratic_weighted_kappa():
 
 
 def _eval_row(human, system):
-    table = _quiet(scoring.evaluation_table, pd.Series(human, name="h"), pd.Series(system, name="s"),
-                   exclude_zero=False)
+    table = _quiet(
+        scoring.evaluation_table, pd.Series(human, name="h"), pd.Series(system, name="s"), exclude_zero=False
+    )
     return table.iloc[0]
 
 
@@ -85,8 +96,13 @@ def test_unit_metrics_helper_population_sds():
     for key, value in case["expected"].items():
         assert_close(row[key], value, what=key)
     # call 2: SMD with population SDs (williamson): 0.066259 in RSMTool's test (6 digits)
-    smd = scoring.standardized_mean_difference(train["score"], train["score2"], method="williamson",
-                                               population_human_sd=0.5, population_system_sd=0.4)
+    smd = scoring.standardized_mean_difference(
+        train["score"],
+        train["score2"],
+        method="williamson",
+        population_human_sd=0.5,
+        population_system_sd=0.4,
+    )
     assert round(smd, 6) == 0.066259
 
 
@@ -100,7 +116,8 @@ def test_unit_metrics_helper_zero_system_sd():
 def test_unit_metrics_helper_one_row_and_same_label():
     row = _eval_row([3.0], [2.4])
     assert sorted(k for k in row.index if k != "system" and pd.isna(row[k])) == sorted(
-        ["SMD", "corr", "R2", "h_sd", "sys_sd"])
+        ["SMD", "corr", "R2", "h_sd", "sys_sd"]
+    )
     rng = np.random.default_rng(0)
     row = _eval_row([3] * 10, rng.uniform(1, 5, 10))
     assert sorted(k for k in row.index if k != "system" and pd.isna(row[k])) == ["SMD", "corr"]
@@ -137,16 +154,21 @@ def test_edge_kappa():
 def test_edge_quadratic_weighted_kappa():
     for case in _edge_cases("quadratic_weighted_kappa"):
         args = case["args"]
-        actual = _quiet(scoring.quadratic_weighted_kappa, _nan_list(args["y_true_observed"]),
-                        _nan_list(args["y_pred"]))
+        actual = _quiet(
+            scoring.quadratic_weighted_kappa, _nan_list(args["y_true_observed"]), _nan_list(args["y_pred"])
+        )
         assert_close(actual, _expected(case["result"]), what=json.dumps(args))
 
 
 def test_edge_agreement():
     for case in _edge_cases("agreement"):
         args = case["args"]
-        actual = _quiet(scoring.agreement, _nan_list(args["score1"]), _nan_list(args["score2"]),
-                        tolerance=args["tolerance"])
+        actual = _quiet(
+            scoring.agreement,
+            _nan_list(args["score1"]),
+            _nan_list(args["score2"]),
+            tolerance=args["tolerance"],
+        )
         assert_close(actual, case["result"], what=json.dumps(args))
 
 
@@ -180,10 +202,13 @@ def test_edge_metrics_helper():
         expected = dict(case["result"])
         if "DSM" in expected:
             dsm = scoring.difference_of_standardized_means(
-                human, system, population_human_mean=args["population_human_score_mn"],
+                human,
+                system,
+                population_human_mean=args["population_human_score_mn"],
                 population_system_mean=args["population_system_score_mn"],
                 population_human_sd=args["population_human_score_sd"],
-                population_system_sd=args["population_system_score_sd"])
+                population_system_sd=args["population_system_score_sd"],
+            )
             assert_close(dsm, expected.pop("DSM"))
         for key, value in expected.items():
             assert_close(row[key], _expected(value), what=f"{case['function']} {key}")
@@ -192,10 +217,19 @@ def test_edge_metrics_helper():
 # --------------------------------------------------------------------------------------
 # experiments: eval, consistency, confMatrix, score_dist from RSMTool's processed inputs
 # --------------------------------------------------------------------------------------
-EXPERIMENTS = ["lr-eval", "lr-eval-system-score-constant", "lr-eval-with-continuous-human-scores",
-               "lr-eval-with-h2", "lr-eval-with-missing-scores", "lr-eval-with-scaling-and-h2-keep-zeros",
-               "lr-eval-with-subset-double-scored", "lr-eval-with-trim-tolerance",
-               "lr-no-h2-and-rater-error-variance", "lr-rsmtool-rsmpredict", "lr-subgroups-with-edge-cases"]
+EXPERIMENTS = [
+    "lr-eval",
+    "lr-eval-system-score-constant",
+    "lr-eval-with-continuous-human-scores",
+    "lr-eval-with-h2",
+    "lr-eval-with-missing-scores",
+    "lr-eval-with-scaling-and-h2-keep-zeros",
+    "lr-eval-with-subset-double-scored",
+    "lr-eval-with-trim-tolerance",
+    "lr-no-h2-and-rater-error-variance",
+    "lr-rsmtool-rsmpredict",
+    "lr-subgroups-with-edge-cases",
+]
 SCORE_TYPES = ["raw", "raw_trim", "raw_trim_round", "scale", "scale_trim", "scale_trim_round"]
 
 
@@ -232,8 +266,9 @@ class Experiment:
 def _compare(actual: pd.DataFrame, expected: pd.DataFrame, what: str):
     assert list(actual.columns) == list(expected.columns), what
     for column in expected.columns:
-        assert_close(actual[column].to_numpy(float), expected[column].to_numpy(float),
-                     what=f"{what}: {column}")
+        assert_close(
+            actual[column].to_numpy(float), expected[column].to_numpy(float), what=f"{what}: {column}"
+        )
 
 
 @pytest.mark.parametrize("name", EXPERIMENTS)
@@ -244,8 +279,9 @@ def test_experiment_eval(name):
     before = frame.copy()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
-        actual = frame.scoring.evaluate(human="sc1", system=experiment.score_columns(frame),
-                                        exclude_zero=experiment.exclude_zero)
+        actual = frame.scoring.evaluate(
+            human="sc1", system=experiment.score_columns(frame), exclude_zero=experiment.exclude_zero
+        )
     pd.testing.assert_frame_equal(frame, before)
     assert list(actual["system"]) == list(expected.index)
     _compare(actual.drop(columns="system"), expected[list(actual.columns[1:])], f"{name} eval")
@@ -258,10 +294,14 @@ def test_experiment_consistency(name):
     frame = experiment.predictions()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
-        actual = frame.scoring.consistency(human="sc1", second_human="sc2",
-                                           exclude_zero=experiment.exclude_zero)
-    _compare(actual.drop(columns=["human", "second_human"]), expected[list(actual.columns[2:])],
-             f"{name} consistency")
+        actual = frame.scoring.consistency(
+            human="sc1", second_human="sc2", exclude_zero=experiment.exclude_zero
+        )
+    _compare(
+        actual.drop(columns=["human", "second_human"]),
+        expected[list(actual.columns[2:])],
+        f"{name} consistency",
+    )
 
 
 def _pivot(tidy):
@@ -276,8 +316,9 @@ def test_experiment_confusion_matrix(name):
     experiment = Experiment(name)
     expected = experiment.table("confMatrix", index_col=0)
     frame = experiment.predictions()
-    actual = frame.scoring.confusion_matrix(human="sc1", system=f"{experiment.primary}_trim_round",
-                                            exclude_zero=experiment.exclude_zero)
+    actual = frame.scoring.confusion_matrix(
+        human="sc1", system=f"{experiment.primary}_trim_round", exclude_zero=experiment.exclude_zero
+    )
     matrix = _pivot(actual)
     assert list(matrix.index) == [int(float(c)) for c in expected.index]
     assert list(matrix.columns) == [int(float(c)) for c in expected.columns]
@@ -291,8 +332,9 @@ def test_experiment_confusion_matrix_h1h2(name):
     frame = experiment.predictions()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pdmetrics.ExcludedRowsWarning)  # single-scored rows
-        actual = frame.scoring.confusion_matrix(human="sc1", system="sc2",
-                                                exclude_zero=experiment.exclude_zero)
+        actual = frame.scoring.confusion_matrix(
+            human="sc1", system="sc2", exclude_zero=experiment.exclude_zero
+        )
     matrix = _pivot(actual.drop(columns="system"))
     assert list(matrix.columns) == [int(float(c)) for c in expected.columns]
     assert (matrix.to_numpy() == expected.to_numpy()).all()
@@ -303,8 +345,9 @@ def test_experiment_score_distribution(name):
     experiment = Experiment(name)
     expected = experiment.table("score_dist", index_col=0)
     frame = experiment.predictions()
-    actual = frame.scoring.score_distribution(human="sc1", system=f"{experiment.primary}_trim_round",
-                                              exclude_zero=experiment.exclude_zero)
+    actual = frame.scoring.score_distribution(
+        human="sc1", system=f"{experiment.primary}_trim_round", exclude_zero=experiment.exclude_zero
+    )
     actual = actual.drop(columns="system").rename(columns={"sys": f"sys_{experiment.primary}"})
     _compare(actual, expected, f"{name} score_dist")
 
@@ -328,15 +371,20 @@ def test_rsmeval_end_to_end(name):
     before = raw.copy()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pdmetrics.PdmetricsWarning)
-        processed = raw.scoring.postprocess(system=system, trim_min=config["trim_min"],
-                                            trim_max=config["trim_max"],
-                                            trim_tolerance=config.get("trim_tolerance", 0.4998),
-                                            scale_with=scale_with, human=human)
+        processed = raw.scoring.postprocess(
+            system=system,
+            trim_min=config["trim_min"],
+            trim_max=config["trim_max"],
+            trim_tolerance=config.get("trim_tolerance", 0.4998),
+            scale_with=scale_with,
+            human=human,
+        )
         expected = experiment.table("eval", index_col=0)
         # raw* -> score, score_trim, ...; scale* -> score_scale, ... (with "asis" RSMTool calls
         # the given, already scaled scores "scale": our score_scale is a copy of them)
-        columns = [t.replace("raw", system) if t.startswith("raw") else f"{system}_{t}"
-                   for t in expected.index]
+        columns = [
+            t.replace("raw", system) if t.startswith("raw") else f"{system}_{t}" for t in expected.index
+        ]
         actual = processed.scoring.evaluate(human=human, system=columns, exclude_zero=experiment.exclude_zero)
     pd.testing.assert_frame_equal(raw, before)
     _compare(actual.drop(columns="system"), expected[list(actual.columns[1:])], f"{name} end-to-end eval")
@@ -346,13 +394,23 @@ def test_postprocessing_matches_pred_processed():
     experiment = Experiment("lr-eval-with-scaling-and-h2-keep-zeros")
     raw = pd.read_csv(experiment.folder / experiment.config["predictions_file"])
     train = pd.read_csv(experiment.folder / experiment.config["scale_with"])
-    processed = raw.scoring.postprocess(system="score", human="h1", trim_min=1, trim_max=6,
-                                        scale_with=train.rename(columns={"prediction": "score", "sc1": "h1"}))
+    processed = raw.scoring.postprocess(
+        system="score",
+        human="h1",
+        trim_min=1,
+        trim_max=6,
+        scale_with=train.rename(columns={"prediction": "score", "sc1": "h1"}),
+    )
     expected = experiment.table("pred_processed")
     merged = expected.merge(processed, left_on="spkitemid", right_on="spkitemid")
-    for ours, theirs in [("score", "raw"), ("score_trim", "raw_trim"), ("score_trim_round", "raw_trim_round"),
-                         ("score_scale", "scale"), ("score_scale_trim", "scale_trim"),
-                         ("score_scale_trim_round", "scale_trim_round")]:
+    for ours, theirs in [
+        ("score", "raw"),
+        ("score_trim", "raw_trim"),
+        ("score_trim_round", "raw_trim_round"),
+        ("score_scale", "scale"),
+        ("score_scale_trim", "scale_trim"),
+        ("score_scale_trim_round", "scale_trim_round"),
+    ]:
         assert_close(merged[ours], merged[theirs], what=ours)
 
 
@@ -360,8 +418,9 @@ def test_real_trimming_with_default_tolerance():
     experiment = Experiment("lr-rsmtool-rsmpredict")
     frame = experiment.table("pred_processed")
     params = experiment.table("postprocessing_params").iloc[0]
-    processed = frame.scoring.postprocess(system="scale", trim_min=params["trim_min"],
-                                          trim_max=params["trim_max"])
+    processed = frame.scoring.postprocess(
+        system="scale", trim_min=params["trim_min"], trim_max=params["trim_max"]
+    )
     assert (frame["scale"] < 0.5002).sum() == 4
     assert_close(processed["scale_trim"], frame["scale_trim"])
     assert_close(processed["scale_trim_round"], frame["scale_trim_round"])
@@ -401,8 +460,9 @@ def _compare_sorted(actual: pd.DataFrame, expected: pd.DataFrame, what: str):
     actual = actual.loc[sorted(actual.index), sorted(actual.columns)]
     expected = expected.loc[sorted(expected.index), sorted(expected.columns)]
     for column in expected.columns:
-        assert_close(actual[column].to_numpy(float), expected[column].to_numpy(float),
-                     what=f"{what}: {column}")
+        assert_close(
+            actual[column].to_numpy(float), expected[column].to_numpy(float), what=f"{what}: {column}"
+        )
 
 
 @pytest.mark.parametrize(("name", "group"), BY_GROUP_CASES)
@@ -413,12 +473,17 @@ def test_experiment_eval_by_group(name, group):
     before = frame.copy()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
-        table = frame.scoring.evaluate(human="sc1", system=experiment.score_columns(frame), by=group,
-                                       exclude_zero=experiment.exclude_zero)
+        table = frame.scoring.evaluate(
+            human="sc1",
+            system=experiment.score_columns(frame),
+            by=group,
+            exclude_zero=experiment.exclude_zero,
+        )
     pd.testing.assert_frame_equal(frame, before)
     prefix = experiment.primary
-    actual = rsmtool_files.short_metrics_frame(table, f"{prefix}_trim", f"{prefix}_trim_round", prefix,
-                                               difference="DSM", index="group")
+    actual = rsmtool_files.short_metrics_frame(
+        table, f"{prefix}_trim", f"{prefix}_trim_round", prefix, difference="DSM", index="group"
+    )
     _compare_sorted(actual, expected, f"{name} eval_by_{group}")
 
 
@@ -429,8 +494,9 @@ def test_experiment_consistency_by_group(name, group):
     frame = _with_metadata(experiment)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
-        table = frame.scoring.consistency(human="sc1", second_human="sc2", by=group,
-                                          exclude_zero=experiment.exclude_zero)
+        table = frame.scoring.consistency(
+            human="sc1", second_human="sc2", by=group, exclude_zero=experiment.exclude_zero
+        )
     actual = rsmtool_files.consistency_frame(table, difference="DSM", index="group")
     _compare_sorted(actual, expected, f"{name} consistency_by_{group}")
 
@@ -442,8 +508,9 @@ def test_experiment_eval_short():
         frame = experiment.predictions()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
-            table = frame.scoring.evaluate(human="sc1", system=experiment.score_columns(frame),
-                                           exclude_zero=experiment.exclude_zero)
+            table = frame.scoring.evaluate(
+                human="sc1", system=experiment.score_columns(frame), exclude_zero=experiment.exclude_zero
+            )
         prefix = experiment.primary
         actual = rsmtool_files.short_metrics_frame(table, f"{prefix}_trim", f"{prefix}_trim_round", prefix)
         _compare_sorted(actual, expected, f"{name} eval_short")
@@ -452,8 +519,13 @@ def test_experiment_eval_short():
 # --------------------------------------------------------------------------------------
 # degradation and disattenuated correlations
 # --------------------------------------------------------------------------------------
-H2_EXPERIMENTS = ["lr-eval-system-score-constant", "lr-eval-with-continuous-human-scores", "lr-eval-with-h2",
-                  "lr-eval-with-scaling-and-h2-keep-zeros", "lr-eval-with-subset-double-scored"]
+H2_EXPERIMENTS = [
+    "lr-eval-system-score-constant",
+    "lr-eval-with-continuous-human-scores",
+    "lr-eval-with-h2",
+    "lr-eval-with-scaling-and-h2-keep-zeros",
+    "lr-eval-with-subset-double-scored",
+]
 
 
 @pytest.mark.parametrize("name", H2_EXPERIMENTS)
@@ -463,14 +535,20 @@ def test_experiment_degradation_and_disattenuated(name):
     systems = experiment.score_columns(frame)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
-        degradation = frame.scoring.degradation(human="sc1", second_human="sc2", system=systems,
-                                                exclude_zero=experiment.exclude_zero)
-        corrected = frame.scoring.disattenuated_correlations(human="sc1", second_human="sc2", system=systems,
-                                                             exclude_zero=experiment.exclude_zero)
-    _compare_sorted(degradation.set_index("system"), experiment.table("degradation", index_col=0),
-                    f"{name} degradation")
-    _compare_sorted(corrected.set_index("system"),
-                    experiment.table("disattenuated_correlations", index_col=0), f"{name} disattenuated")
+        degradation = frame.scoring.degradation(
+            human="sc1", second_human="sc2", system=systems, exclude_zero=experiment.exclude_zero
+        )
+        corrected = frame.scoring.disattenuated_correlations(
+            human="sc1", second_human="sc2", system=systems, exclude_zero=experiment.exclude_zero
+        )
+    _compare_sorted(
+        degradation.set_index("system"), experiment.table("degradation", index_col=0), f"{name} degradation"
+    )
+    _compare_sorted(
+        corrected.set_index("system"),
+        experiment.table("disattenuated_correlations", index_col=0),
+        f"{name} disattenuated",
+    )
 
 
 @pytest.mark.parametrize(("name", "group"), [c for c in BY_GROUP_CASES if c[0] in H2_EXPERIMENTS])
@@ -481,7 +559,8 @@ def test_experiment_disattenuated_by_group(name, group):
     primary = f"{experiment.primary}_trim"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
-        table = frame.scoring.disattenuated_correlations(human="sc1", second_human="sc2", system=primary,
-                                                         by=group, exclude_zero=experiment.exclude_zero)
+        table = frame.scoring.disattenuated_correlations(
+            human="sc1", second_human="sc2", system=primary, by=group, exclude_zero=experiment.exclude_zero
+        )
     actual = table.set_index("group").drop(columns=["system", "by"])
     _compare_sorted(actual, expected, f"{name} disattenuated_by_{group}")

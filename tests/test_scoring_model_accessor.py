@@ -17,8 +17,9 @@ FEATURES = ["f1", "f2", "f3"]
 
 @pytest.fixture
 def essays() -> pd.DataFrame:
-    return simulate_essays(300, n_features=3, feature_means=[5, 50, 0], feature_sds=[1, 10, 0.2],
-                           groups=["A", "B"], seed=2)
+    return simulate_essays(
+        300, n_features=3, feature_means=[5, 50, 0], feature_sds=[1, 10, 0.2], groups=["A", "B"], seed=2
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -86,10 +87,13 @@ def test_fit_pp_and_predict_chain(essays):
     assert cohen_kappa(scored["h1"], rounded) > 0.2
     with pytest.raises(InvalidInputError, match="LinearScoringModel"):
         essays.scoring.fit_pp(model={"f1": 1}, human="h1")
-    same = scaling.scoring.fit_pp(weights={"f1": 1, "f2": 1, "f3": 1}, means=[5, 50, 0], sds=[1, 10, 0.2],
-                                  human=["h1", "h2"])
-    assert_close([same.z_mean, same.z_sd, same.scale_mean, same.scale_sd],
-                 [pp.z_mean, pp.z_sd, pp.scale_mean, pp.scale_sd])
+    same = scaling.scoring.fit_pp(
+        weights={"f1": 1, "f2": 1, "f3": 1}, means=[5, 50, 0], sds=[1, 10, 0.2], human=["h1", "h2"]
+    )
+    assert_close(
+        [same.z_mean, same.z_sd, same.scale_mean, same.scale_sd],
+        [pp.z_mean, pp.z_sd, pp.scale_mean, pp.scale_sd],
+    )
     with pytest.raises(InvalidInputError, match="all of `weights=`"):
         essays.scoring.fit_pp(weights={"f1": 1}, human="h1")
     with pytest.raises(InvalidInputError, match="not both"):
@@ -119,8 +123,9 @@ def test_fit_ep_excludes_incomplete_rows(essays):
 def test_chain_into_postprocess_and_evaluate(essays):
     # the paper's agreement tables (5, 8, 12): kappa, correlation and exact agreement of the
     # rounded scaled scores with a human score, all from one chain
-    pp = essays.iloc[:30].scoring.fit_pp(model=essays.scoring.fit_ep(features=FEATURES, human="h1"),
-                                         human="h1")
+    pp = essays.iloc[:30].scoring.fit_pp(
+        model=essays.scoring.fit_ep(features=FEATURES, human="h1"), human="h1"
+    )
     rest = essays.iloc[30:]
     before = rest.copy(deep=True)
     scored = pp.predict(rest).scoring.postprocess(system="e_score", trim_min=1, trim_max=6)
@@ -149,61 +154,73 @@ def test_simulate_essays_is_seeded_and_shaped():
 
 
 def test_simulate_essays_statistics():
-    df = simulate_essays(20000, n_features=10, feature_means=3.0, feature_sds=2.0, score_range=None,
-                         score_mean=3.5, score_sd=1.2, seed=4)
+    df = simulate_essays(
+        20000,
+        n_features=10,
+        feature_means=3.0,
+        feature_sds=2.0,
+        score_range=None,
+        score_mean=3.5,
+        score_sd=1.2,
+        seed=4,
+    )
     x = df[[f"f{i}" for i in range(1, 11)]]
     assert_close(x.mean(), [3.0] * 10, atol=0.05)
     assert_close(x.std(), [2.0] * 10, atol=0.05)
     corr = x.corr().to_numpy()
     assert_close(corr[np.triu_indices(10, 1)].mean(), 0.35, atol=0.01)
     assert_close([df["h1"].mean(), df["h1"].std()], [3.5, 1.2], atol=0.03)
-    assert_close(df["h1"].corr(df["h2"]), 0.64, atol=0.015)          # single-rater reliability
-    assert_close(df["h1"].corr(x.sum(axis=1)), 0.80, atol=0.015)     # the paper's rho_SE
+    assert_close(df["h1"].corr(df["h2"]), 0.64, atol=0.015)  # single-rater reliability
+    assert_close(df["h1"].corr(x.sum(axis=1)), 0.80, atol=0.015)  # the paper's rho_SE
     assert_close(df["true_score"].corr(x.sum(axis=1)), 1.0)
 
 
 def test_simulate_essays_groups_and_effects():
-    df = simulate_essays(6000, groups={"A": 0.75, "B": 0.25}, group_effects={"B": -0.5}, score_range=None,
-                         seed=8)
+    df = simulate_essays(
+        6000, groups={"A": 0.75, "B": 0.25}, group_effects={"B": -0.5}, score_range=None, seed=8
+    )
     assert df.columns[1] == "group"
     assert_close((df["group"] == "B").mean(), 0.25, atol=0.02)
     features = df[[f"f{i}" for i in range(1, 11)]].sum(axis=1)
     by_group = df.assign(c=features).groupby("group")[["c", "h1"]].mean()
-    assert abs(by_group.loc["A", "c"] - by_group.loc["B", "c"]) < 0.3      # features don't see it
+    assert abs(by_group.loc["A", "c"] - by_group.loc["B", "c"]) < 0.3  # features don't see it
     assert_close(by_group.loc["A", "h1"] - by_group.loc["B", "h1"], 0.5 * 1.2 * 0.8, atol=0.1)
     assert set(simulate_essays(20, groups=["x", "y", "z"], seed=0)["group"]) <= {"x", "y", "z"}
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(n_essays=-1), "n_essays"),
-    (dict(n_essays=2.5), "n_essays"),
-    (dict(n_raters=0), "n_raters"),
-    (dict(reliability_single=1.5), "reliability_single"),
-    (dict(true_score_corr=2), "true_score_corr"),
-    (dict(feature_corr=-0.5), "feature_corr"),
-    (dict(n_features=2, feature_corr=[[1, 0.9], [0.1, 1]]), "symmetric"),
-    (dict(n_features=3, feature_corr=[[1, 0.9, -0.9], [0.9, 1, 0.9], [-0.9, 0.9, 1]]), "semi-definite"),
-    (dict(n_features=2, feature_sds=[1, 2, 3]), "feature_sds"),
-    (dict(n_features=2, true_weights=[0, 0]), "zero variance"),
-    (dict(feature_names=["a", "a"]), "distinct"),
-    (dict(feature_names=["h1", "x"]), "clash"),
-    (dict(groups="AB"), "groups"),
-    (dict(groups=["A"], group_effects={"C": 1}), "unknown"),
-    (dict(group_effects={"A": 1}), "needs `groups=`"),
-    (dict(score_sd=-1), "score_sd"),
-    (dict(n_features="x"), "n_features"),
-    (dict(n_features=2.5), "n_features"),
-    (dict(n_features=0), "n_features"),
-    (dict(n_raters="x"), "n_raters"),
-    (dict(n_raters=1.5), "n_raters"),
-    (dict(reliability_single="high"), "reliability_single"),
-    (dict(score_mean="a"), "score_mean"),
-    (dict(score_sd=float("nan")), "score_sd"),
-    (dict(score_range=(1,)), "score_range"),
-    (dict(score_range=(6, 1)), "score_range"),
-    (dict(feature_sds=-1.0), "feature_sds"),
-    (dict(feature_means=["a"] * 10), "feature_means"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(n_essays=-1), "n_essays"),
+        (dict(n_essays=2.5), "n_essays"),
+        (dict(n_raters=0), "n_raters"),
+        (dict(reliability_single=1.5), "reliability_single"),
+        (dict(true_score_corr=2), "true_score_corr"),
+        (dict(feature_corr=-0.5), "feature_corr"),
+        (dict(n_features=2, feature_corr=[[1, 0.9], [0.1, 1]]), "symmetric"),
+        (dict(n_features=3, feature_corr=[[1, 0.9, -0.9], [0.9, 1, 0.9], [-0.9, 0.9, 1]]), "semi-definite"),
+        (dict(n_features=2, feature_sds=[1, 2, 3]), "feature_sds"),
+        (dict(n_features=2, true_weights=[0, 0]), "zero variance"),
+        (dict(feature_names=["a", "a"]), "distinct"),
+        (dict(feature_names=["h1", "x"]), "clash"),
+        (dict(groups="AB"), "groups"),
+        (dict(groups=["A"], group_effects={"C": 1}), "unknown"),
+        (dict(group_effects={"A": 1}), "needs `groups=`"),
+        (dict(score_sd=-1), "score_sd"),
+        (dict(n_features="x"), "n_features"),
+        (dict(n_features=2.5), "n_features"),
+        (dict(n_features=0), "n_features"),
+        (dict(n_raters="x"), "n_raters"),
+        (dict(n_raters=1.5), "n_raters"),
+        (dict(reliability_single="high"), "reliability_single"),
+        (dict(score_mean="a"), "score_mean"),
+        (dict(score_sd=float("nan")), "score_sd"),
+        (dict(score_range=(1,)), "score_range"),
+        (dict(score_range=(6, 1)), "score_range"),
+        (dict(feature_sds=-1.0), "feature_sds"),
+        (dict(feature_means=["a"] * 10), "feature_means"),
+    ],
+)
 def test_simulate_essays_rejects_bad_arguments(kwargs, match):
     kwargs.setdefault("n_essays", 10)
     with pytest.raises(InvalidInputError, match=match):
@@ -213,19 +230,26 @@ def test_simulate_essays_rejects_bad_arguments(kwargs, match):
 def test_accessor_methods_accept_pandas_dtypes_and_leave_the_frame_unchanged(essays):
     # nullable Int64/Float64, numeric strings and categoricals give the same numbers as float64
     plain = essays.assign(h1=essays["h1"].astype("float64"))
-    odd = plain.assign(f1=plain["f1"].astype("Float64"), f2=plain["f2"].astype(str),
-                       f3=pd.Categorical(plain["f3"]), h1=plain["h1"].astype("Int64"))
+    odd = plain.assign(
+        f1=plain["f1"].astype("Float64"),
+        f2=plain["f2"].astype(str),
+        f3=pd.Categorical(plain["f3"]),
+        h1=plain["h1"].astype("Int64"),
+    )
     before = odd.copy(deep=True)
     weights = {"f1": 2, "f2": 1, "f3": 1}
-    assert_close(odd.scoring.weighted_score(features=weights)["Z"],
-                 plain.scoring.weighted_score(features=weights)["Z"])
+    assert_close(
+        odd.scoring.weighted_score(features=weights)["Z"], plain.scoring.weighted_score(features=weights)["Z"]
+    )
     ep_odd = odd.scoring.fit_ep(features=FEATURES, human="h1")
     ep = plain.scoring.fit_ep(features=FEATURES, human="h1")
     assert_close(ep_odd.weights, ep.weights)
     pp_odd = odd.iloc[:30].scoring.fit_pp(model=ep, human="h1")
     pp = plain.iloc[:30].scoring.fit_pp(model=ep, human="h1")
-    assert_close([pp_odd.z_mean, pp_odd.z_sd, pp_odd.scale_mean, pp_odd.scale_sd],
-                 [pp.z_mean, pp.z_sd, pp.scale_mean, pp.scale_sd])
+    assert_close(
+        [pp_odd.z_mean, pp_odd.z_sd, pp_odd.scale_mean, pp_odd.scale_sd],
+        [pp.z_mean, pp.z_sd, pp.scale_mean, pp.scale_sd],
+    )
     assert_close(pp_odd.predict(odd)["e_score"], pp.predict(plain)["e_score"])
     assert_frame_unchanged(before, odd)
     with pytest.raises(InvalidInputError, match="boolean"):

@@ -23,16 +23,28 @@ FEATURES = [f"f{i}" for i in range(1, 6)]
 
 
 def table1_model(**changes) -> LinearScoringModel:
-    arguments = dict(weights={"A": 70, "B": 30}, means={"A": 100.0, "B": 0.30}, sds={"A": 10.0, "B": 0.10},
-                     intercorrelations=0.5, scale_mean=3.5, scale_sd=1.2)
+    arguments = dict(
+        weights={"A": 70, "B": 30},
+        means={"A": 100.0, "B": 0.30},
+        sds={"A": 10.0, "B": 0.10},
+        intercorrelations=0.5,
+        scale_mean=3.5,
+        scale_sd=1.2,
+    )
     arguments.update(changes)
     return LinearScoringModel(**arguments)
 
 
 @pytest.fixture(scope="module")
 def essays() -> pd.DataFrame:
-    return simulate_essays(400, n_features=5, feature_means=[10, 20, 0, 5, 1],
-                           feature_sds=[2, 5, 1, 0.5, 0.1], true_weights=[0.4, 0.3, 0.1, 0.1, 0.1], seed=7)
+    return simulate_essays(
+        400,
+        n_features=5,
+        feature_means=[10, 20, 0, 5, 1],
+        feature_sds=[2, 5, 1, 0.5, 0.1],
+        true_weights=[0.4, 0.3, 0.1, 0.1, 0.1],
+        seed=7,
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -42,8 +54,8 @@ def test_table1_example_essay():
     model = table1_model()
     essay = pd.DataFrame({"A": [110.0], "B": [0.35]})
     z = model.standardized_scores(essay)
-    assert_close(z.iloc[0], 0.85)                                 # 1.0 x 70% + 0.5 x 30%
-    assert_close(model.implied_z_sd, np.sqrt(0.79))               # Equation 1: .49 + .09 + .21
+    assert_close(z.iloc[0], 0.85)  # 1.0 x 70% + 0.5 x 30%
+    assert_close(model.implied_z_sd, np.sqrt(0.79))  # Equation 1: .49 + .09 + .21
     assert round(model.z_sd, 2) == 0.89
     scored = model.predict(essay)
     assert round(float(scored["e_score"].iloc[0]), 2) == 4.65
@@ -64,23 +76,25 @@ def test_weighted_score_sd_equation_1():
     assert_close(weighted_score_sd([0.7, 0.3], 0.5), np.sqrt(0.79))
     r = np.array([[1, 0.2, 0.4], [0.2, 1, 0.1], [0.4, 0.1, 1]])
     w = np.array([0.5, 0.3, 0.2])
-    pairwise = sum(w[i] ** 2 for i in range(3)) + 2 * sum(w[i] * w[j] * r[i, j] for i in range(3)
-                                                           for j in range(i + 1, 3))
+    pairwise = sum(w[i] ** 2 for i in range(3)) + 2 * sum(
+        w[i] * w[j] * r[i, j] for i in range(3) for j in range(i + 1, 3)
+    )
     assert_close(weighted_score_sd(w, r), np.sqrt(pairwise))
     assert_close(weighted_score_sd({"a": 1.0}, 0.3), 1.0)
 
 
 def test_weighted_score_sd_not_psd_raises():
     with pytest.raises(InvalidInputError, match="positive semi-definite"):
-        weighted_score_sd([1, 1, 1], -0.9)                               # variance would be negative
+        weighted_score_sd([1, 1, 1], -0.9)  # variance would be negative
     with pytest.raises(InvalidInputError, match="positive semi-definite"):
         weighted_score_sd([1, 1, 1], [[1, 0.9, 0.9], [0.9, 1, -0.9], [0.9, -0.9, 1]])  # or positive
 
 
 def test_implied_sd_equals_sample_sd_of_z(essays):
     x = essays[FEATURES]
-    model = LinearScoringModel(dict(zip(FEATURES, [5, 4, 3, 2, 1])), means=x.mean(), sds=x.std(),
-                               intercorrelations=x.corr())
+    model = LinearScoringModel(
+        dict(zip(FEATURES, [5, 4, 3, 2, 1])), means=x.mean(), sds=x.std(), intercorrelations=x.corr()
+    )
     assert_close(model.standardized_scores(essays).std(), model.implied_z_sd)
 
 
@@ -89,8 +103,9 @@ def test_implied_sd_equals_sample_sd_of_z(essays):
 # --------------------------------------------------------------------------------------
 def prior_model(essays) -> LinearScoringModel:
     # "predetermined" parameters: expert weights and rough feature distributions
-    return LinearScoringModel(dict(zip(FEATURES, [40, 30, 10, 10, 10])), means=[9, 21, 0.2, 5, 1.1],
-                              sds=[2.2, 4.5, 1.1, 0.55, 0.09])
+    return LinearScoringModel(
+        dict(zip(FEATURES, [40, 30, 10, 10, 10])), means=[9, 21, 0.2, 5, 1.1], sds=[2.2, 4.5, 1.1, 0.55, 0.09]
+    )
 
 
 def test_pp_scaling_sample_gets_human_mean_and_sd(essays):
@@ -101,8 +116,9 @@ def test_pp_scaling_sample_gets_human_mean_and_sd(essays):
     assert_close(e.mean(), human.mean())
     assert_close(e.std(), human.std())
     z = prior_model(essays).standardized_scores(sample)
-    assert_close([pp.z_mean, pp.z_sd, pp.scale_mean, pp.scale_sd],
-                 [z.mean(), z.std(), human.mean(), human.std()])
+    assert_close(
+        [pp.z_mean, pp.z_sd, pp.scale_mean, pp.scale_sd], [z.mean(), z.std(), human.mean(), human.std()]
+    )
     # Equations 2 and 3 give the same scores
     assert_close(e, (human.std() / z.std()) * (z - z.mean()) + human.mean())
     assert_close(pp.slope, human.std() / z.std())
@@ -121,11 +137,11 @@ def test_pp_scores_do_not_depend_on_assumed_means(essays):
 
 def test_pp_single_human_column_and_missing_ratings(essays):
     sample = essays.iloc[:20].copy()
-    sample.loc[sample.index[0], "h2"] = np.nan              # one rating missing: average of the other
+    sample.loc[sample.index[0], "h2"] = np.nan  # one rating missing: average of the other
     pp = prior_model(essays).fit_scaling(sample, human=["h1", "h2"])
-    human = sample[["h1", "h2"]].mean(axis=1)              # pandas skips NaN, as we do
+    human = sample[["h1", "h2"]].mean(axis=1)  # pandas skips NaN, as we do
     assert_close(pp.scale_mean, human.mean())
-    sample.loc[sample.index[1], ["h1", "h2"]] = np.nan      # no rating at all: row left out
+    sample.loc[sample.index[1], ["h1", "h2"]] = np.nan  # no rating at all: row left out
     with pytest.warns(ExcludedRowsWarning, match="1 of 20"):
         pp = prior_model(essays).fit_scaling(sample, human=["h1", "h2"])
     assert_close(pp.scale_mean, sample[["h1", "h2"]].mean(axis=1).dropna().mean())
@@ -139,8 +155,10 @@ def test_pp_scaling_is_permutation_invariant_and_affine_equivariant(essays, seed
     base = prior_model(essays)
     pp = base.fit_scaling(sample, human="h1")
     shuffled = base.fit_scaling(sample.sample(frac=1.0, random_state=seed), human="h1")
-    assert_close([pp.z_mean, pp.z_sd, pp.scale_mean, pp.scale_sd],
-                 [shuffled.z_mean, shuffled.z_sd, shuffled.scale_mean, shuffled.scale_sd])
+    assert_close(
+        [pp.z_mean, pp.z_sd, pp.scale_mean, pp.scale_sd],
+        [shuffled.z_mean, shuffled.z_sd, shuffled.scale_mean, shuffled.scale_sd],
+    )
     transformed = base.fit_scaling(sample.assign(h1=a * sample["h1"] + b), human="h1")
     assert_close(transformed.predict(essays)["e_score"], a * pp.predict(essays)["e_score"] + b)
 
@@ -170,8 +188,14 @@ def test_ep_fit_matches_ols_reference(essays):
 
 
 def test_ep_recovers_true_weights():
-    df = simulate_essays(20000, n_features=4, true_weights=[0.4, 0.3, 0.2, 0.1], feature_sds=[1, 2, 3, 4],
-                         score_range=None, seed=5)
+    df = simulate_essays(
+        20000,
+        n_features=4,
+        true_weights=[0.4, 0.3, 0.2, 0.1],
+        feature_sds=[1, 2, 3, 4],
+        score_range=None,
+        seed=5,
+    )
     ep = df.scoring.fit_ep(features=["f1", "f2", "f3", "f4"], human=["h1", "h2"])
     assert_close(ep.weights, [0.4, 0.3, 0.2, 0.1], atol=0.02)
 
@@ -212,8 +236,8 @@ def test_adjust_mean_and_sd(essays):
     shifted = pp.adjust(mean_shift=0.25, sd_factor=0.5)
     assert_close([shifted.scale_mean, shifted.scale_sd], [pp.scale_mean + 0.25, pp.scale_sd * 0.5])
     before = pp.predict(essays)["e_score"].rank()
-    assert_close(shifted.predict(essays)["e_score"].rank(), before)       # rank order unchanged
-    assert pp.scale_mean != shifted.scale_mean                             # the original is immutable
+    assert_close(shifted.predict(essays)["e_score"].rank(), before)  # rank order unchanged
+    assert pp.scale_mean != shifted.scale_mean  # the original is immutable
 
 
 def test_adjust_unscaled_needs_both():
@@ -248,7 +272,7 @@ def test_model_relative_influence_reflects_sd_discrepancy(essays):
     assert table.columns.tolist() == ["feature", "weight", "std_beta", "influence", "influence_ratio"]
     assert_close(table["influence"], [0.2] * 5)
     assert_close(table["influence_ratio"], [1.0] * 5)
-    wrong = right.replace(sds=x.std() * [2, 1, 1, 1, 1])   # feature 1's SD overstated: less influence
+    wrong = right.replace(sds=x.std() * [2, 1, 1, 1, 1])  # feature 1's SD overstated: less influence
     ratio = wrong.relative_influence(essays)["influence_ratio"]
     assert ratio.iloc[0] < 1 < ratio.iloc[1]
     assert_close(ratio.iloc[1] / ratio.iloc[0], 2.0)
@@ -274,11 +298,15 @@ def test_relative_influence_bad_shapes():
 # construction and validation
 # --------------------------------------------------------------------------------------
 def test_constructor_forms():
-    a = LinearScoringModel({"a": 2, "b": 2}, means=[1, 2], sds={"a": 1, "b": 3},
-                           intercorrelations=[[1, 0.3], [0.3, 1]])
-    b = LinearScoringModel(pd.Series({"a": 0.5, "b": 0.5}), means=pd.Series({"b": 2, "a": 1}), sds=[1, 3],
-                           intercorrelations=pd.DataFrame([[1, 0.3], [0.3, 1]], index=["b", "a"],
-                                                          columns=["b", "a"]))
+    a = LinearScoringModel(
+        {"a": 2, "b": 2}, means=[1, 2], sds={"a": 1, "b": 3}, intercorrelations=[[1, 0.3], [0.3, 1]]
+    )
+    b = LinearScoringModel(
+        pd.Series({"a": 0.5, "b": 0.5}),
+        means=pd.Series({"b": 2, "a": 1}),
+        sds=[1, 3],
+        intercorrelations=pd.DataFrame([[1, 0.3], [0.3, 1]], index=["b", "a"], columns=["b", "a"]),
+    )
     for m in (a, b):
         assert_close(m.weights, [0.5, 0.5])
         assert_close(m.means, [1, 2])
@@ -290,20 +318,23 @@ def test_constructor_forms():
     assert LinearScoringModel({"a": 1}, means=0, sds=1).intercorrelations is None
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    (dict(weights={}, means=0, sds=1), "non-empty mapping"),
-    (dict(weights=[0.5, 0.5], means=0, sds=1), "mapping"),
-    (dict(weights={"a": 1, "b": -1}, means=0, sds=1), "sum"),
-    (dict(weights={"a": np.nan}, means=0, sds=1), "finite"),
-    (dict(weights={"a": 1}, means={"b": 0}, sds=1), "no value for feature"),
-    (dict(weights={"a": 1, "b": 1}, means=[0, 1, 2], sds=1), "one finite number per feature"),
-    (dict(weights={"a": 1}, means=0, sds=0), "positive"),
-    (dict(weights={"a": 1}, means=0, sds=1, intercorrelations=[[1, 2], [2, 1]]), "shape"),
-    (dict(weights={"a": 1, "b": 1}, means=0, sds=1, intercorrelations=[[1, 2], [2, 1]]), "correlation"),
-    (dict(weights={"a": 1}, means=0, sds=1, z_sd=0), "positive"),
-    (dict(weights={"a": 1}, means=0, sds=1, scale_mean=3), "both"),
-    (dict(weights={"a": 1}, means=0, sds=1, z_sd=1, scale_mean=3, scale_sd=-1), "non-negative"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        (dict(weights={}, means=0, sds=1), "non-empty mapping"),
+        (dict(weights=[0.5, 0.5], means=0, sds=1), "mapping"),
+        (dict(weights={"a": 1, "b": -1}, means=0, sds=1), "sum"),
+        (dict(weights={"a": np.nan}, means=0, sds=1), "finite"),
+        (dict(weights={"a": 1}, means={"b": 0}, sds=1), "no value for feature"),
+        (dict(weights={"a": 1, "b": 1}, means=[0, 1, 2], sds=1), "one finite number per feature"),
+        (dict(weights={"a": 1}, means=0, sds=0), "positive"),
+        (dict(weights={"a": 1}, means=0, sds=1, intercorrelations=[[1, 2], [2, 1]]), "shape"),
+        (dict(weights={"a": 1, "b": 1}, means=0, sds=1, intercorrelations=[[1, 2], [2, 1]]), "correlation"),
+        (dict(weights={"a": 1}, means=0, sds=1, z_sd=0), "positive"),
+        (dict(weights={"a": 1}, means=0, sds=1, scale_mean=3), "both"),
+        (dict(weights={"a": 1}, means=0, sds=1, z_sd=1, scale_mean=3, scale_sd=-1), "non-negative"),
+    ],
+)
 def test_constructor_rejects_bad_parameters(kwargs, match):
     with pytest.raises(InvalidInputError, match=match):
         LinearScoringModel(**kwargs)
@@ -380,7 +411,7 @@ def test_wrong_dtypes_and_missing_columns(essays):
 # invalid parameters and degenerate samples (clear errors, no internal tracebacks)
 # --------------------------------------------------------------------------------------
 def test_constructor_rejects_correlations_no_features_can_have():
-    not_psd = [[1, 0.9, 0.9], [0.9, 1, -0.9], [0.9, -0.9, 1]]     # Equation 1 still gives a positive SD
+    not_psd = [[1, 0.9, 0.9], [0.9, 1, -0.9], [0.9, -0.9, 1]]  # Equation 1 still gives a positive SD
     with pytest.raises(InvalidInputError, match="positive semi-definite"):
         LinearScoringModel({"a": 1, "b": 1, "c": 1}, means=0, sds=1, intercorrelations=not_psd)
     with pytest.raises(InvalidInputError, match="positive semi-definite"):
@@ -410,8 +441,9 @@ def test_constant_human_scores_raise(essays):
     with pytest.raises(InvalidInputError, match="same human score"):
         prior_model(essays).fit_scaling(constant, human="h1")
     with pytest.raises(InvalidInputError, match="all equal"):
-        essays.assign(h1=3.0).scoring.fit_ep(features=FEATURES, human="h1",
-                                             weights=dict.fromkeys(FEATURES, 1))
+        essays.assign(h1=3.0).scoring.fit_ep(
+            features=FEATURES, human="h1", weights=dict.fromkeys(FEATURES, 1)
+        )
 
 
 def test_ep_ols_weights_summing_to_negative_names_the_fix(essays):
@@ -420,16 +452,19 @@ def test_ep_ols_weights_summing_to_negative_names_the_fix(essays):
         reversed_human.scoring.fit_ep(features=FEATURES, human="h")
 
 
-@pytest.mark.parametrize("call", [
-    lambda: table1_model().rescale("high"),
-    lambda: table1_model().rescale(["a", "b"]),
-    lambda: table1_model().rescale(pd.Series([True, False])),
-    lambda: weighted_score_sd(["a", 0.3], 0.5),
-    lambda: weighted_score_sd([0.7, 0.3], [["a", 1], [1, 1]]),
-    lambda: relative_influence([["a", "b"], ["c", "d"]], [1, 2]),
-    lambda: relative_influence(np.ones((6, 2)), ["x"] * 6),
-    lambda: LinearScoringModel({"a": 1, "b": 1}, means=["x", 0], sds=1),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: table1_model().rescale("high"),
+        lambda: table1_model().rescale(["a", "b"]),
+        lambda: table1_model().rescale(pd.Series([True, False])),
+        lambda: weighted_score_sd(["a", 0.3], 0.5),
+        lambda: weighted_score_sd([0.7, 0.3], [["a", 1], [1, 1]]),
+        lambda: relative_influence([["a", "b"], ["c", "d"]], [1, 2]),
+        lambda: relative_influence(np.ones((6, 2)), ["x"] * 6),
+        lambda: LinearScoringModel({"a": 1, "b": 1}, means=["x", 0], sds=1),
+    ],
+)
 def test_non_numeric_arguments_raise_invalid_input(call):
     with pytest.raises(InvalidInputError):
         call()

@@ -30,9 +30,16 @@ def table3(seed: int) -> tuple[pd.DataFrame, float]:
     actual = LinearScoringModel(dict.fromkeys(TEN, 0.1), means=0.0, sds=1.0)
     with_assumed = assumed.relative_influence(essays)
     with_actual = actual.relative_influence(essays)
-    table = pd.DataFrame({"feature": range(1, 11), "assumed_sd": ASSUMED_SDS, "actual_sd": 1.0,
-                          "inverse_sd_ratio": 1.0 / ASSUMED_SDS,
-                          "beta_assumed": with_assumed["influence"], "beta_actual": with_actual["influence"]})
+    table = pd.DataFrame(
+        {
+            "feature": range(1, 11),
+            "assumed_sd": ASSUMED_SDS,
+            "actual_sd": 1.0,
+            "inverse_sd_ratio": 1.0 / ASSUMED_SDS,
+            "beta_assumed": with_assumed["influence"],
+            "beta_actual": with_actual["influence"],
+        }
+    )
     table["beta_ratio"] = table["beta_assumed"] / table["beta_actual"]
     corr = float(np.corrcoef(assumed.standardized_scores(essays), actual.standardized_scores(essays))[0, 1])
     return table, corr
@@ -69,24 +76,43 @@ def test_table3_simulation(seed):
 # --------------------------------------------------------------------------------------
 # K-12-style experiment: PP scaling from 30 essays vs six-fold EP on the rest (Table 5)
 # --------------------------------------------------------------------------------------
-FEATURES = ["grammar", "usage", "mechanics", "style", "organization", "development", "vocabulary",
-            "word_length"]
-GRADE9_WEIGHTS = [11, 15, 11, 8, 28, 13, 9, 6]                       # the paper's ninth-grade EP model
-FEATURE_SDS = np.array([0.72, 0.65, 0.95, 0.08, 0.53, 0.44, 5.18, 0.29])   # Table 2, mean SDs
-FEATURE_MEANS = np.array([-0.8, -0.6, -1.2, 0.1, 1.6, 1.2, 55.0, 4.4])     # invented
-GRADES = pd.DataFrame({"grade": [6, 7, 8, 10, 11, 12], "prompts": [5, 4, 5, 7, 6, 5],   # Table 4
-                       "essays": [203, 212, 218, 217, 212, 203],
-                       "h_mean": [3.01, 3.21, 3.50, 3.39, 3.90, 3.61],
-                       "h_sd": [1.16, 1.20, 1.29, 1.23, 1.08, 1.22]})
+FEATURES = [
+    "grammar",
+    "usage",
+    "mechanics",
+    "style",
+    "organization",
+    "development",
+    "vocabulary",
+    "word_length",
+]
+GRADE9_WEIGHTS = [11, 15, 11, 8, 28, 13, 9, 6]  # the paper's ninth-grade EP model
+FEATURE_SDS = np.array([0.72, 0.65, 0.95, 0.08, 0.53, 0.44, 5.18, 0.29])  # Table 2, mean SDs
+FEATURE_MEANS = np.array([-0.8, -0.6, -1.2, 0.1, 1.6, 1.2, 55.0, 4.4])  # invented
+GRADES = pd.DataFrame(
+    {
+        "grade": [6, 7, 8, 10, 11, 12],
+        "prompts": [5, 4, 5, 7, 6, 5],  # Table 4
+        "essays": [203, 212, 218, 217, 212, 203],
+        "h_mean": [3.01, 3.21, 3.50, 3.39, 3.90, 3.61],
+        "h_sd": [1.16, 1.20, 1.29, 1.23, 1.08, 1.22],
+    }
+)
 
 
 def simulate_topic(n, grade, h_mean, h_sd, rng):
     # each topic: feature SDs off by ~13% (Table 2's CVs), its own "true" weights, grade-level means
-    return simulate_essays(n, feature_names=FEATURES,
-                           feature_means=FEATURE_MEANS + (grade - 9) * 0.15 * FEATURE_SDS,
-                           feature_sds=FEATURE_SDS * np.exp(rng.normal(0, 0.13, 8)),
-                           true_weights=np.array(GRADE9_WEIGHTS) * np.exp(rng.normal(0, 0.25, 8)),
-                           reliability_single=0.68, score_mean=h_mean, score_sd=h_sd, seed=rng)
+    return simulate_essays(
+        n,
+        feature_names=FEATURES,
+        feature_means=FEATURE_MEANS + (grade - 9) * 0.15 * FEATURE_SDS,
+        feature_sds=FEATURE_SDS * np.exp(rng.normal(0, 0.13, 8)),
+        true_weights=np.array(GRADE9_WEIGHTS) * np.exp(rng.normal(0, 0.25, 8)),
+        reliability_single=0.68,
+        score_mean=h_mean,
+        score_sd=h_sd,
+        seed=rng,
+    )
 
 
 def agreement_with_h1(h1, e) -> tuple[float, float, float]:

@@ -29,15 +29,15 @@ K_GRID = list(range(1, 11))
 # slow, obviously-correct references written from the paper's equations
 # --------------------------------------------------------------------------------------
 def ref_rho_he(rho_se, rho_ss, k):
-    rho_hh = k * rho_ss / (1 + (k - 1) * rho_ss)          # Equation 7
-    rho_te = rho_se / math.sqrt(rho_ss)                     # Equation 6 for one rater (rho_EE = 1)
-    return rho_te * math.sqrt(rho_hh)                       # Equation 6 for k raters == Equation 8
+    rho_hh = k * rho_ss / (1 + (k - 1) * rho_ss)  # Equation 7
+    rho_te = rho_se / math.sqrt(rho_ss)  # Equation 6 for one rater (rho_EE = 1)
+    return rho_te * math.sqrt(rho_hh)  # Equation 6 for k raters == Equation 8
 
 
 def ref_se(n, k, sigma_1=1.0, rho_se=0.8, rho_ss=0.64):
-    variance_k = sigma_1 ** 2 * (rho_ss + (1 - rho_ss) / k)  # true variance + error variance / k
+    variance_k = sigma_1**2 * (rho_ss + (1 - rho_ss) / k)  # true variance + error variance / k
     rho = ref_rho_he(rho_se, rho_ss, k)
-    return math.sqrt(variance_k) * math.sqrt(1 - rho ** 2) / math.sqrt(n)  # Equations 5 and 9
+    return math.sqrt(variance_k) * math.sqrt(1 - rho**2) / math.sqrt(n)  # Equations 5 and 9
 
 
 # --------------------------------------------------------------------------------------
@@ -56,9 +56,9 @@ def test_standard_errors_for_20_and_50_essays_with_5_raters_as_printed():
 
 def test_ep_pp_ratio_two_raters_about_4_5():
     ratio = ep_pp_sample_size_ratio(2)
-    assert round(math.sqrt(ratio), 1) == 2.1          # "sigma_H is more than two times (2.1) larger"
-    assert abs(ratio - 4.5) < 0.1                      # "a random sample 4.5 times larger" (exact: 4.56)
-    assert_close(ratio, 1.64 / 0.36)                   # (1 + rho_SS) / (1 + rho_SS - 2 rho_SE^2)
+    assert round(math.sqrt(ratio), 1) == 2.1  # "sigma_H is more than two times (2.1) larger"
+    assert abs(ratio - 4.5) < 0.1  # "a random sample 4.5 times larger" (exact: 4.56)
+    assert_close(ratio, 1.64 / 0.36)  # (1 + rho_SS) / (1 + rho_SS - 2 rho_SE^2)
     # the printed 4.5 is 4.56 cut to one decimal (documented): not 2.1^2 = 4.41, and not the
     # 4.43 that rounding rho_HE to .88 first would give
     assert math.floor(ratio * 10) / 10 == 4.5 and round(ratio, 1) == 4.6
@@ -66,15 +66,15 @@ def test_ep_pp_ratio_two_raters_about_4_5():
 
 def test_ep_pp_ratio_five_raters_about_10():
     ratio = ep_pp_sample_size_ratio(5)
-    assert round(ratio) == 10                          # exact: 9.89
+    assert round(ratio) == 10  # exact: 9.89
     assert round(math.sqrt(ratio), 2) == 3.14
-    assert_close(ratio, 3.56 / 0.36)                 # (1 + 4 rho_SS) / (1 + 4 rho_SS - 5 rho_SE^2)
+    assert_close(ratio, 3.56 / 0.36)  # (1 + 4 rho_SS) / (1 + 4 rho_SS - 5 rho_SE^2)
     # The paper's "3.2" and "more than 10 (3.2 squared)" follow when rho_HE is first rounded
     # to the two decimals it prints (.95): documented in ep_pp_sample_size_ratio's Notes.
     rho_printed = round(float(attenuated_correlation(0.80, 0.64, 5)), 2)
     assert rho_printed == 0.95
-    assert round(1 / math.sqrt(1 - rho_printed ** 2), 1) == 3.2
-    assert 1 / (1 - rho_printed ** 2) > 10
+    assert round(1 / math.sqrt(1 - rho_printed**2), 1) == 3.2
+    assert 1 / (1 - rho_printed**2) > 10
 
 
 def test_figure_1_grid_matches_reference_and_shape():
@@ -130,13 +130,19 @@ def test_rating_sd_values():
 
 
 @settings(max_examples=50, deadline=None)
-@given(rel=st.floats(0.01, 1.0), k=st.integers(1, 30), rho_frac=st.floats(0.0, 1.0),
-       n=st.integers(1, 500), sigma=st.floats(0.1, 5.0))
+@given(
+    rel=st.floats(0.01, 1.0),
+    k=st.integers(1, 30),
+    rho_frac=st.floats(0.0, 1.0),
+    n=st.integers(1, 500),
+    sigma=st.floats(0.1, 5.0),
+)
 def test_vectorized_equals_reference(rel, k, rho_frac, n, sigma):
     rho = rho_frac * math.sqrt(rel)
     assert_close(attenuated_correlation(rho, rel, k), ref_rho_he(rho, rel, k), rtol=1e-9, atol=1e-12)
-    assert_close(scaling_standard_error(n, k, sigma, rho, rel), ref_se(n, k, sigma, rho, rel),
-                 rtol=1e-9, atol=1e-12)
+    assert_close(
+        scaling_standard_error(n, k, sigma, rho, rel), ref_se(n, k, sigma, rho, rel), rtol=1e-9, atol=1e-12
+    )
     sb = spearman_brown(rel, k)
     assert rel - 1e-12 <= sb <= 1.0 + 1e-12
     assert spearman_brown(rel, k + 1) >= sb - 1e-12
@@ -159,8 +165,9 @@ def test_attenuated_correlation_agrees_with_simulation():
     composite = df[[f"f{i}" for i in range(1, 11)]].sum(axis=1)
     for k in (1, 2, 5):
         human = df[[f"h{j}" for j in range(1, k + 1)]].mean(axis=1)
-        assert np.corrcoef(human, composite)[0, 1] == pytest.approx(attenuated_correlation(0.8, 0.64, k),
-                                                                     abs=0.01)
+        assert np.corrcoef(human, composite)[0, 1] == pytest.approx(
+            attenuated_correlation(0.8, 0.64, k), abs=0.01
+        )
 
 
 def test_standard_error_agrees_with_simulated_scaling_samples():
@@ -169,35 +176,38 @@ def test_standard_error_agrees_with_simulated_scaling_samples():
     n, k, reps = 20, 5, 4000
     rho_he = attenuated_correlation(0.8, 0.64, k)
     sd_h = rating_sd(1.0, 0.64, k)
-    residual = sd_h * np.sqrt(1 - rho_he ** 2) * rng.standard_normal((reps, n))
+    residual = sd_h * np.sqrt(1 - rho_he**2) * rng.standard_normal((reps, n))
     assert residual.mean(axis=1).std() == pytest.approx(scaling_standard_error(n, k), rel=0.05)
 
 
 # --------------------------------------------------------------------------------------
 # bad input
 # --------------------------------------------------------------------------------------
-@pytest.mark.parametrize("call", [
-    lambda: spearman_brown(1.2, 2),
-    lambda: spearman_brown(-0.1, 2),
-    lambda: spearman_brown(0.5, 0),
-    lambda: spearman_brown(np.nan, 2),
-    lambda: spearman_brown("high", 2),
-    lambda: attenuated_correlation(0.9, 0.64, 2),      # rho_single > sqrt(reliability)
-    lambda: attenuated_correlation(1.5, 0.64, 2),
-    lambda: scaling_standard_error(0, 5),
-    lambda: scaling_standard_error(10, -1),
-    lambda: scaling_standard_error(10, 2, sigma_h=-1),
-    lambda: ep_pp_sample_size_ratio([1, 0]),
-    lambda: scaling_precision_table(sigma_h=[1, 2]),
-    lambda: rating_sd(-1, 0.5, 2),
-    lambda: rating_sd(np.inf, 0.5, 2),
-    lambda: scaling_standard_error(10, 2, sigma_h=np.inf),
-    lambda: spearman_brown([0.5, 0.6], [1, 2, 3]),                # shapes that do not broadcast
-    lambda: attenuated_correlation(0.8, [0.64, 0.7], [1, 2, 3]),
-    lambda: rating_sd(1.0, [0.6, 0.7], [1, 2, 3]),
-    lambda: scaling_standard_error([10, 20], [1, 2, 3]),
-    lambda: ep_pp_sample_size_ratio([1, 2, 3], [0.7, 0.8]),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: spearman_brown(1.2, 2),
+        lambda: spearman_brown(-0.1, 2),
+        lambda: spearman_brown(0.5, 0),
+        lambda: spearman_brown(np.nan, 2),
+        lambda: spearman_brown("high", 2),
+        lambda: attenuated_correlation(0.9, 0.64, 2),  # rho_single > sqrt(reliability)
+        lambda: attenuated_correlation(1.5, 0.64, 2),
+        lambda: scaling_standard_error(0, 5),
+        lambda: scaling_standard_error(10, -1),
+        lambda: scaling_standard_error(10, 2, sigma_h=-1),
+        lambda: ep_pp_sample_size_ratio([1, 0]),
+        lambda: scaling_precision_table(sigma_h=[1, 2]),
+        lambda: rating_sd(-1, 0.5, 2),
+        lambda: rating_sd(np.inf, 0.5, 2),
+        lambda: scaling_standard_error(10, 2, sigma_h=np.inf),
+        lambda: spearman_brown([0.5, 0.6], [1, 2, 3]),  # shapes that do not broadcast
+        lambda: attenuated_correlation(0.8, [0.64, 0.7], [1, 2, 3]),
+        lambda: rating_sd(1.0, [0.6, 0.7], [1, 2, 3]),
+        lambda: scaling_standard_error([10, 20], [1, 2, 3]),
+        lambda: ep_pp_sample_size_ratio([1, 2, 3], [0.7, 0.8]),
+    ],
+)
 def test_bad_input_raises_invalid_input(call):
     with pytest.raises(InvalidInputError):
         call()
@@ -206,7 +216,7 @@ def test_bad_input_raises_invalid_input(call):
 def test_error_message_names_argument_and_value():
     with pytest.raises(InvalidInputError, match=r"reliability.*1\.2"):
         spearman_brown(1.2, 2)
-    with pytest.raises(InvalidInputError, match=r"got 0\.0\.$"):        # a plain number, not np.float64(...)
+    with pytest.raises(InvalidInputError, match=r"got 0\.0\.$"):  # a plain number, not np.float64(...)
         scaling_standard_error(0, 5)
     with pytest.raises(InvalidInputError, match=r"n \(2,\), k \(3,\)"):
         scaling_standard_error([10, 20], [1, 2, 3])

@@ -14,12 +14,26 @@ import pdmetrics
 from pdmetrics.cli import main
 from pdmetrics.datasets import simulate_scores
 
-RSMEVAL = ["lr-eval", "lr-eval-system-score-constant", "lr-eval-with-continuous-human-scores",
-           "lr-eval-with-h2", "lr-eval-with-missing-scores", "lr-eval-with-scaling-and-h2-keep-zeros",
-           "lr-eval-with-subset-double-scored", "lr-eval-with-trim-tolerance"]
+RSMEVAL = [
+    "lr-eval",
+    "lr-eval-system-score-constant",
+    "lr-eval-with-continuous-human-scores",
+    "lr-eval-with-h2",
+    "lr-eval-with-missing-scores",
+    "lr-eval-with-scaling-and-h2-keep-zeros",
+    "lr-eval-with-subset-double-scored",
+    "lr-eval-with-trim-tolerance",
+]
 # rsmeval writes these too; they describe data composition / excluded rows, not metrics
-NOT_METRIC_FILES = ("pred_processed", "data_composition", "test_excluded", "test_metadata",
-                    "test_other_columns", "test_human_scores", "test_responses_with_excluded_flags")
+NOT_METRIC_FILES = (
+    "pred_processed",
+    "data_composition",
+    "test_excluded",
+    "test_metadata",
+    "test_other_columns",
+    "test_human_scores",
+    "test_responses_with_excluded_flags",
+)
 
 
 def _run(name, tmp_path):
@@ -36,10 +50,16 @@ def _run(name, tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pdmetrics.PdmetricsWarning)
         report = raw.scoring.report(
-            human=human, system=system, second_human=config.get("second_human_score_column"),
-            by=groups or None, trim_min=config["trim_min"], trim_max=config["trim_max"],
-            trim_tolerance=config.get("trim_tolerance", 0.4998), scale_with=scale_with,
-            exclude_zero=config.get("exclude_zero_scores", True))
+            human=human,
+            system=system,
+            second_human=config.get("second_human_score_column"),
+            by=groups or None,
+            trim_min=config["trim_min"],
+            trim_max=config["trim_max"],
+            trim_tolerance=config.get("trim_tolerance", 0.4998),
+            scale_with=scale_with,
+            exclude_zero=config.get("exclude_zero_scores", True),
+        )
     assert_frame_unchanged(before, raw)
     written = report.to_csv(tmp_path, prefix=config["experiment_id"])
     return report, written, folder / "output", config["experiment_id"]
@@ -54,8 +74,11 @@ def _read(path):
 @pytest.mark.parametrize("name", RSMEVAL)
 def test_report_files_match_rsmeval(name, tmp_path):
     report, written, expected_dir, prefix = _run(name, tmp_path)
-    expected_files = {p.name for p in expected_dir.glob(f"{prefix}_*.csv")
-                      if not any(p.name[len(prefix) + 1:].startswith(n) for n in NOT_METRIC_FILES)}
+    expected_files = {
+        p.name
+        for p in expected_dir.glob(f"{prefix}_*.csv")
+        if not any(p.name[len(prefix) + 1 :].startswith(n) for n in NOT_METRIC_FILES)
+    }
     # every metric file rsmeval wrote is written (the fixture of the constant-score experiment
     # keeps only a subset of rsmeval's files, so pdmetrics may write more)
     assert expected_files <= {p.name for p in written}
@@ -75,12 +98,23 @@ def test_report_files_match_rsmeval(name, tmp_path):
 
 def test_report_mapping_repr_and_html():
     df = simulate_scores(1500, seed=4)
-    report = df.scoring.report(human="sc1", system="raw", second_human="sc2", by="L1", trim_min=1,
-                               trim_max=6)
-    assert set(report) >= {"eval", "eval_short", "consistency", "true_score_eval", "eval_by_L1",
-                           "consistency_by_L1", "fairness_metrics_by_L1", "estimates_csd_by_L1",
-                           "degradation", "disattenuated_correlations", "disattenuated_correlations_by_L1",
-                           "confMatrix", "confMatrix_h1h2", "score_dist"}
+    report = df.scoring.report(human="sc1", system="raw", second_human="sc2", by="L1", trim_min=1, trim_max=6)
+    assert set(report) >= {
+        "eval",
+        "eval_short",
+        "consistency",
+        "true_score_eval",
+        "eval_by_L1",
+        "consistency_by_L1",
+        "fairness_metrics_by_L1",
+        "estimates_csd_by_L1",
+        "degradation",
+        "disattenuated_correlations",
+        "disattenuated_correlations_by_L1",
+        "confMatrix",
+        "confMatrix_h1h2",
+        "score_dist",
+    }
     assert "EvaluationReport: 1,500 of 1,500 responses" in repr(report)
     assert "<table" in report._repr_html_()
     with pytest.raises(KeyError, match="No table 'evl'"):
@@ -100,36 +134,62 @@ def test_cli_evaluate_writes_files(tmp_path, capsys):
     path = tmp_path / "responses.csv"
     simulate_scores(800, seed=6).to_csv(path, index=False)
     out = tmp_path / "out"
-    code = main(["evaluate", str(path), "--human", "sc1", "--system", "raw", "--second-human", "sc2",
-                 "--group", "L1", "--trim-min", "1", "--trim-max", "6", "--out", str(out)])
+    code = main(
+        [
+            "evaluate",
+            str(path),
+            "--human",
+            "sc1",
+            "--system",
+            "raw",
+            "--second-human",
+            "sc2",
+            "--group",
+            "L1",
+            "--trim-min",
+            "1",
+            "--trim-max",
+            "6",
+            "--out",
+            str(out),
+        ]
+    )
     assert code == 0
     assert (out / "responses_eval.csv").exists() and (out / "responses_eval_by_L1.csv").exists()
     printed = capsys.readouterr().out
     assert "== eval" in printed and "== fairness_metrics_by_L1" in printed
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["missing.csv"], "no such file"),
-    (["{csv}", "--human", "nope"], "`human='nope'`: no such column"),
-    (["{csv}", "--human", "L1"], "has no numeric values"),
-    (["{csv}", "--human", "zero"], "No rows left to evaluate"),
-    (["{csv}", "--group", "nope"], "`by='nope'`: no such column"),
-    (["{csv}", "--second-human", "nope"], "`second_human='nope'`: no such column"),
-    (["{empty}"], "the file is empty"),
-    (["{ragged}"], "not a readable CSV file"),
-    (["{dir}"], "not a file"),
-    (["{csv}", "--scale-with", "{dir}/missing.csv"], "no such file"),
-    (["{csv}", "--scale-with", "{train}"], "--scale-with"),
-    (["{csv}", "--scale-with", "{empty}"], "the file is empty"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["missing.csv"], "no such file"),
+        (["{csv}", "--human", "nope"], "`human='nope'`: no such column"),
+        (["{csv}", "--human", "L1"], "has no numeric values"),
+        (["{csv}", "--human", "zero"], "No rows left to evaluate"),
+        (["{csv}", "--group", "nope"], "`by='nope'`: no such column"),
+        (["{csv}", "--second-human", "nope"], "`second_human='nope'`: no such column"),
+        (["{empty}"], "the file is empty"),
+        (["{ragged}"], "not a readable CSV file"),
+        (["{dir}"], "not a file"),
+        (["{csv}", "--scale-with", "{dir}/missing.csv"], "no such file"),
+        (["{csv}", "--scale-with", "{train}"], "--scale-with"),
+        (["{csv}", "--scale-with", "{empty}"], "the file is empty"),
+    ],
+)
 def test_cli_evaluate_bad_input(tmp_path, capsys, args, message):
     path = tmp_path / "responses.csv"
     simulate_scores(50, seed=6).assign(zero=0.0).to_csv(path, index=False)
     (tmp_path / "empty.csv").write_text("")
     (tmp_path / "ragged.csv").write_text("sc1,raw\n1,2\n3,4,5,6\n")
     pd.DataFrame({"foo": [1, 2]}).to_csv(tmp_path / "train.csv", index=False)
-    files = {"csv": path, "empty": tmp_path / "empty.csv", "ragged": tmp_path / "ragged.csv",
-             "dir": tmp_path, "train": tmp_path / "train.csv"}
+    files = {
+        "csv": path,
+        "empty": tmp_path / "empty.csv",
+        "ragged": tmp_path / "ragged.csv",
+        "dir": tmp_path,
+        "train": tmp_path / "train.csv",
+    }
     argv = ["evaluate", *[a.format(**files) for a in args]]
     if "--human" not in argv:
         argv += ["--human", "sc1"]
@@ -142,8 +202,9 @@ def test_cli_evaluate_bad_input(tmp_path, capsys, args, message):
 
 def test_report_with_asis_scaling_uses_the_scale_family():
     df = simulate_scores(20_000, seed=8)
-    report = df.scoring.report(human="sc1", system="raw", second_human="sc2", by="L1", trim_min=1,
-                               trim_max=6, scale_with="asis")
+    report = df.scoring.report(
+        human="sc1", system="raw", second_human="sc2", by="L1", trim_min=1, trim_max=6, scale_with="asis"
+    )
     assert report.primary == "scale"
     assert np.isfinite(report["eval"]["corr"]).all()
 
@@ -156,8 +217,9 @@ def test_report_missing_group_is_no_info_in_every_table():
     before = df.copy()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pdmetrics.PdmetricsWarning)
-        report = df.scoring.report(human="sc1", system="raw", second_human="sc2", by="L1", trim_min=1,
-                                   trim_max=6)
+        report = df.scoring.report(
+            human="sc1", system="raw", second_human="sc2", by="L1", trim_min=1, trim_max=6
+        )
     assert_frame_unchanged(before, df)
     assert "No info" in set(report["eval_by_L1"]["group"])
     assert list(report["fairness_metrics_by_L1"]["N"]) == [400] * 3
@@ -170,8 +232,10 @@ def test_report_missing_group_is_no_info_in_every_table():
     assert int(report["eval_by_g"].query("group == 'No info'")["N"].iloc[0]) == 80
 
 
-@pytest.mark.parametrize(("argument", "value"), [("system", ["raw", "sc2"]), ("human", ["sc1", "sc2"]),
-                                                 ("second_human", [["sc2"]])])
+@pytest.mark.parametrize(
+    ("argument", "value"),
+    [("system", ["raw", "sc2"]), ("human", ["sc1", "sc2"]), ("second_human", [["sc2"]])],
+)
 def test_report_takes_one_column_per_score_argument(argument, value):
     df = simulate_scores(100, seed=1)
     arguments = {"human": "sc1", "system": "raw", "trim_min": 1, "trim_max": 6, argument: value}
@@ -189,8 +253,24 @@ def test_cli_reads_group_columns_as_text_like_rsmeval(tmp_path):
     df.to_csv(tmp_path / "in.csv", index=False)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pdmetrics.PdmetricsWarning)
-        code = main(["evaluate", str(tmp_path / "in.csv"), "--human", "sc1", "--system", "raw", "--group",
-                     "grade", "--trim-min", "1", "--trim-max", "6", "--out", str(tmp_path / "out")])
+        code = main(
+            [
+                "evaluate",
+                str(tmp_path / "in.csv"),
+                "--human",
+                "sc1",
+                "--system",
+                "raw",
+                "--group",
+                "grade",
+                "--trim-min",
+                "1",
+                "--trim-max",
+                "6",
+                "--out",
+                str(tmp_path / "out"),
+            ]
+        )
     assert code == 0
     written = pd.read_csv(tmp_path / "out" / "in_eval_by_grade.csv", index_col=0, dtype={0: str})
     assert list(written.index) == ["10", "8", "9", "All data", "No info"]
@@ -206,12 +286,37 @@ def test_cli_scale_with_accepts_rsmeval_training_file_layout(tmp_path):
     train = simulate_scores(500, seed=3)
     rsmeval_layout = train.rename(columns={"raw": "prediction"})[["sc1", "prediction"]]
     rsmeval_layout.to_csv(tmp_path / "train.csv", index=False)
-    argv = ["evaluate", str(tmp_path / "in.csv"), "--human", "human", "--system", "score", "--trim-min", "1",
-            "--trim-max", "6", "--scale-with", str(tmp_path / "train.csv"), "--out", str(tmp_path / "out")]
+    argv = [
+        "evaluate",
+        str(tmp_path / "in.csv"),
+        "--human",
+        "human",
+        "--system",
+        "score",
+        "--trim-min",
+        "1",
+        "--trim-max",
+        "6",
+        "--scale-with",
+        str(tmp_path / "train.csv"),
+        "--out",
+        str(tmp_path / "out"),
+    ]
     assert main(argv) == 0
     written = pd.read_csv(tmp_path / "out" / "in_eval.csv", index_col=0)
-    expected = df.scoring.report(human="human", system="score", trim_min=1, trim_max=6,
-                                 scale_with=train.rename(columns={"sc1": "human", "raw": "score"}))
-    assert list(written.index) == ["raw", "raw_trim", "raw_trim_round", "scale", "scale_trim",
-                                   "scale_trim_round"]
+    expected = df.scoring.report(
+        human="human",
+        system="score",
+        trim_min=1,
+        trim_max=6,
+        scale_with=train.rename(columns={"sc1": "human", "raw": "score"}),
+    )
+    assert list(written.index) == [
+        "raw",
+        "raw_trim",
+        "raw_trim_round",
+        "scale",
+        "scale_trim",
+        "scale_trim_round",
+    ]
     assert_close(written["sys_mean"].to_numpy(), expected["eval"]["sys_mean"].to_numpy())

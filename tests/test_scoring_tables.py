@@ -21,8 +21,14 @@ def frame():
     rng = np.random.default_rng(1)
     n = 60
     human = rng.integers(1, 7, n).astype(float)
-    return pd.DataFrame({"sc1": human, "sc2": np.where(rng.random(n) < 0.5, np.nan, human),
-                         "raw": human + rng.normal(0, 0.7, n), "grade": rng.choice(["8", "9"], n)})
+    return pd.DataFrame(
+        {
+            "sc1": human,
+            "sc2": np.where(rng.random(n) < 0.5, np.nan, human),
+            "raw": human + rng.normal(0, 0.7, n),
+            "grade": rng.choice(["8", "9"], n),
+        }
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -93,8 +99,9 @@ def test_bad_trim_arguments(frame):
     with pytest.raises(InvalidInputError, match="'asis' or a training"):
         frame.scoring.postprocess(system="raw", trim_min=1, trim_max=6, scale_with="train.csv")
     with pytest.raises(InvalidInputError, match="SD 0.0"):
-        frame.scoring.postprocess(system="raw", human="sc1", trim_min=1, trim_max=6,
-                                  scale_with=frame.assign(raw=1.0))
+        frame.scoring.postprocess(
+            system="raw", human="sc1", trim_min=1, trim_max=6, scale_with=frame.assign(raw=1.0)
+        )
 
 
 def test_length_mismatch_in_core_functions():
@@ -147,8 +154,13 @@ def test_postprocess_returns_new_frame_and_keeps_nan(frame):
     before = data.copy()
     out = data.scoring.postprocess(system="raw", trim_min=1, trim_max=6, scale_with="asis")
     assert_frame_unchanged(before, data)
-    assert list(out.columns[-5:]) == ["raw_trim", "raw_trim_round", "raw_scale", "raw_scale_trim",
-                                      "raw_scale_trim_round"]
+    assert list(out.columns[-5:]) == [
+        "raw_trim",
+        "raw_trim_round",
+        "raw_scale",
+        "raw_scale_trim",
+        "raw_scale_trim_round",
+    ]
     assert np.isnan(out.loc[0, "raw_trim_round"])
     assert (out["raw_trim"].dropna().between(0.5002, 6.4998)).all()
     again = out.scoring.postprocess(system="raw", trim_min=1, trim_max=6)  # re-running a cell is fine
@@ -161,8 +173,9 @@ def test_postprocess_scale_with_frame_missing_column_names_the_training_frame(fr
     with pytest.raises(ColumnNotFoundError, match=r"scale_with` training frame: `human='sc1'`.*'human'"):
         frame.scoring.postprocess(system="raw", trim_min=1, trim_max=6, human="sc1", scale_with=train)
     with pytest.raises(ColumnNotFoundError, match=r"scale_with` training frame: `system='raw'`"):
-        frame.scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6,
-                             scale_with=frame.drop(columns="raw"))
+        frame.scoring.report(
+            human="sc1", system="raw", trim_min=1, trim_max=6, scale_with=frame.drop(columns="raw")
+        )
 
 
 def test_every_accessor_call_leaves_the_frame_unchanged(frame):
@@ -225,8 +238,12 @@ def test_evaluate_is_invariant_to_row_order_and_bounded(h, noise, seed):
         warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
         a = data.scoring.evaluate(human="h", system="s")
         b = shuffled.scoring.evaluate(human="h", system="s")
-    assert_close(a.drop(columns="system").to_numpy(float), b.drop(columns="system").to_numpy(float),
-                 rtol=1e-9, atol=1e-9)
+    assert_close(
+        a.drop(columns="system").to_numpy(float),
+        b.drop(columns="system").to_numpy(float),
+        rtol=1e-9,
+        atol=1e-9,
+    )
     row = a.iloc[0]
     assert 0 <= row["exact_agr"] <= row["adj_agr"] <= 100
     assert np.isnan(row["corr"]) or -1 <= row["corr"] <= 1
@@ -274,8 +291,11 @@ def test_scores_too_large_for_integer_labels_raise_a_clear_error(frame):
 
 @pytest.mark.parametrize("call", ["evaluate", "consistency", "confusion_matrix", "report"])
 def test_exclude_zero_must_be_a_boolean(frame, call):
-    arguments = {"evaluate": {"system": "raw"}, "consistency": {"second_human": "sc2"},
-                 "confusion_matrix": {"system": "raw"},
-                 "report": {"system": "raw", "trim_min": 1, "trim_max": 6}}
+    arguments = {
+        "evaluate": {"system": "raw"},
+        "consistency": {"second_human": "sc2"},
+        "confusion_matrix": {"system": "raw"},
+        "report": {"system": "raw", "trim_min": 1, "trim_max": 6},
+    }
     with pytest.raises(InvalidInputError, match="`exclude_zero='no'` must be True or False"):
         getattr(frame.scoring, call)(human="sc1", exclude_zero="no", **arguments[call])

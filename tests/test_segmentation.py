@@ -49,8 +49,10 @@ def test_iou_matches_slow_reference(masks, background):
     assert table["label"].tolist() == list(expected)
     assert_close(table["iou"], list(expected.values()))
     if expected:
-        assert_close(mean_iou(truth, prediction, background=background, zero_division=0),
-                     np.mean(list(expected.values())))
+        assert_close(
+            mean_iou(truth, prediction, background=background, zero_division=0),
+            np.mean(list(expected.values())),
+        )
     t = np.concatenate([m.ravel() for m in truth])
     p = np.concatenate([m.ravel() for m in prediction])
     summary = segmentation_summary(truth, prediction, background=background, zero_division=0)
@@ -78,9 +80,17 @@ def test_matches_valor_lite():
     prediction = [np.where(rng.random(t.shape) < 0.7, t, rng.integers(0, 4, t.shape)) for t in truth]
     loader = valor.Loader.in_memory()
     # valor-lite's label maps: 0 is background, value i is labels[i - 1]
-    loader.add_data([valor.Segmentation(uid=str(i), groundtruths=t.astype(np.uint16),
-                                        predictions=p.astype(np.uint16), labels=["1", "2", "3"])
-                     for i, (t, p) in enumerate(zip(truth, prediction))])
+    loader.add_data(
+        [
+            valor.Segmentation(
+                uid=str(i),
+                groundtruths=t.astype(np.uint16),
+                predictions=p.astype(np.uint16),
+                labels=["1", "2", "3"],
+            )
+            for i, (t, p) in enumerate(zip(truth, prediction))
+        ]
+    )
     metrics = loader.finalize().compute_precision_recall_iou()
     table = segmentation_iou(truth, prediction, background=0).set_index("label")
     by_type = {m.type: m for ms in metrics.values() for m in ms if m.type in ("mIOU", "Accuracy")}
@@ -111,8 +121,12 @@ def test_ignore_index_labels_and_large_values():
 
 
 def test_accessor_leaves_frame_unchanged_and_tables():
-    frame = pd.DataFrame({"gt": [np.array([[0, 1], [1, 1]]), np.array([[2, 2], [0, 0]])],
-                          "pd": [np.array([[0, 1], [0, 1]]), np.array([[2, 2], [2, 0]])]})
+    frame = pd.DataFrame(
+        {
+            "gt": [np.array([[0, 1], [1, 1]]), np.array([[2, 2], [0, 0]])],
+            "pd": [np.array([[0, 1], [0, 1]]), np.array([[2, 2], [2, 0]])],
+        }
+    )
     before = frame.copy()
     for table in ("labels", "summary", "confusion"):
         out = frame.detection.segmentation(truth="gt", prediction="pd", table=table)

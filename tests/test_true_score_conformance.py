@@ -44,9 +44,12 @@ def test_experiment_true_score_eval(expected_file):
         raters = ["sc1", "sc2"]
     systems = [c for c in SCORE_TYPES if c in frame.columns]
     before = frame.copy()
-    table = frame.scoring.true_score(system=systems, raters=raters,
-                                     rater_error_variance=config.get("rater_error_variance"),
-                                     exclude_zero=config.get("exclude_zero_scores", True))
+    table = frame.scoring.true_score(
+        system=systems,
+        raters=raters,
+        rater_error_variance=config.get("rater_error_variance"),
+        exclude_zero=config.get("exclude_zero_scores", True),
+    )
     pd.testing.assert_frame_equal(frame, before)
     expected = pd.read_csv(expected_file, index_col=0)
     actual = table.set_index("system").loc[expected.index]
@@ -60,7 +63,6 @@ EDGE = ("rsmtool", "unit", "rsmtool_edge_cases_generated.json")
 
 def _cases(parts):
     return json.loads(conformance_path(*parts).read_text())["cases"]
-
 
 
 @pytest.mark.parametrize("name", ["prmse_data.csv", "prmse_data_sparse_matrix.csv"])
@@ -77,19 +79,29 @@ def test_prmse_benchmark_data(name):
         assert round(row[column], 7) == pytest.approx(expected[column], abs=1e-7), column
     # the published values have 7 decimals: check at 1e-9 against the reference formulas too
     reference = slow_true_scores(data["system"].to_numpy(), ratings.to_numpy())
-    assert_close([variance_of_errors(ratings), true_score_variance(ratings),
-                  mse_true(data["system"], ratings), prmse_true(data["system"], ratings)], reference)
+    assert_close(
+        [
+            variance_of_errors(ratings),
+            true_score_variance(ratings),
+            mse_true(data["system"], ratings),
+            prmse_true(data["system"], ratings),
+        ],
+        reference,
+    )
 
 
 def test_unit_values():
     for case in _cases(UNIT):
         args = case.get("args", {})
         if case["function"] == "prmse_true":
-            assert_close(prmse_true(args["system"], args["human_scores"],
-                                    variance_errors=args["variance_errors_human"]), case["expected"])
+            assert_close(
+                prmse_true(
+                    args["system"], args["human_scores"], variance_errors=args["variance_errors_human"]
+                ),
+                case["expected"],
+            )
         elif case["function"] == "get_n_human_scores":
-            table = true_score_evaluation([0.0] * 4, pd.DataFrame(args["human_scores"]),
-                                          variance_errors=0.5)
+            table = true_score_evaluation([0.0] * 4, pd.DataFrame(args["human_scores"]), variance_errors=0.5)
             counts = case["expected"]
             assert table["N raters"].iat[0] == max(counts)
             assert table["N single"].iat[0] == counts.count(1)
@@ -102,8 +114,10 @@ def test_unit_values():
 
 
 def _edge_ratings(values):
-    return np.array([[np.nan if v is None else v for v in (row if isinstance(row, list) else [row])]
-                     for row in values], dtype=float)
+    return np.array(
+        [[np.nan if v is None else v for v in (row if isinstance(row, list) else [row])] for row in values],
+        dtype=float,
+    )
 
 
 def test_edge_cases():
@@ -114,8 +128,11 @@ def test_edge_cases():
         if "human_scores" not in args:
             continue
         ratings = _edge_ratings(args["human_scores"])
-        system = None if "system" not in args else np.array(
-            [np.nan if v is None else v for v in args["system"]], dtype=float)
+        system = (
+            None
+            if "system" not in args
+            else np.array([np.nan if v is None else v for v in args["system"]], dtype=float)
+        )
         variance = args.get("variance_errors_human")
         expected_nan = result in (None, "NaN")
         if name in functions:

@@ -50,9 +50,10 @@ def test_two_raters_all_double_scored_match_simple_formulas():
     assert_close(variance_of_errors(ratings), ve)
     assert_close(true_score_variance(ratings), np.var(hhat, ddof=1) - ve / 2)
     assert_close(mse_true(system, ratings), np.mean((hhat - system) ** 2) - ve / 2)
-    assert_close(prmse_true(system, ratings),
-                 1 - (np.mean((hhat - system) ** 2) - ve / 2) / (np.var(hhat, ddof=1) - ve / 2))
-
+    assert_close(
+        prmse_true(system, ratings),
+        1 - (np.mean((hhat - system) ** 2) - ve / 2) / (np.var(hhat, ddof=1) - ve / 2),
+    )
 
 
 @settings(max_examples=40, deadline=None)
@@ -64,8 +65,12 @@ def test_agrees_with_reference_and_is_invariant(n, raters, missing, seed):
     expected = list(slow_true_scores(system, ratings))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)  # degenerate draws (true var 0)
-        values = [variance_of_errors(ratings), true_score_variance(ratings), mse_true(system, ratings),
-                  prmse_true(system, ratings)]
+        values = [
+            variance_of_errors(ratings),
+            true_score_variance(ratings),
+            mse_true(system, ratings),
+            prmse_true(system, ratings),
+        ]
         if expected[1] == 0:  # zero true-score variance: PRMSE is NaN here (the reference divides by 0)
             expected[3] = np.nan
         assert_close(values, expected)
@@ -80,8 +85,10 @@ def test_agrees_with_reference_and_is_invariant(n, raters, missing, seed):
 def test_given_error_variance_is_used():
     system, ratings = _simulate(100, 2, seed=1)
     assert_close(prmse_true(system, ratings, variance_errors=0.3), slow_true_scores(system, ratings, 0.3)[3])
-    assert_close(prmse_true(system, ratings[:, 0], variance_errors=0.0),
-                 1 - np.mean((ratings[:, 0] - system) ** 2) / np.var(ratings[:, 0], ddof=1))
+    assert_close(
+        prmse_true(system, ratings[:, 0], variance_errors=0.0),
+        1 - np.mean((ratings[:, 0] - system) ** 2) / np.var(ratings[:, 0], ddof=1),
+    )
     for bad in (-1, np.nan, "0.5", True, [0.1]):
         with pytest.raises(InvalidInputError, match="variance_errors"):
             prmse_true(system, ratings, variance_errors=bad)
@@ -119,8 +126,17 @@ def test_constant_ratings_and_tiny_input():
 def test_table_columns_and_shapes():
     system, ratings = _simulate(50, 3, seed=2)
     table = true_score_evaluation(pd.DataFrame({"s1": system, "s2": system + 1}), ratings)
-    assert list(table.columns) == ["system", "N", "N raters", "N single", "N multiple",
-                                   "Variance of errors", "True score var", "MSE true", "PRMSE true"]
+    assert list(table.columns) == [
+        "system",
+        "N",
+        "N raters",
+        "N single",
+        "N multiple",
+        "Variance of errors",
+        "True score var",
+        "MSE true",
+        "PRMSE true",
+    ]
     assert table["system"].tolist() == ["s1", "s2"]
     assert isinstance(table.index, pd.RangeIndex)
     assert table["N"].dtype == "int64"
@@ -135,8 +151,9 @@ def test_table_columns_and_shapes():
 # ------------------------------------------------------------------------------ accessor
 def _frame(n=200, seed=0):
     system, ratings = _simulate(n, 2, missing=0.5, seed=seed)
-    return pd.DataFrame({"human 1": ratings[:, 0], "human.2": ratings[:, 1], "raw": system,
-                         "raw_round": np.rint(system)})
+    return pd.DataFrame(
+        {"human 1": ratings[:, 0], "human.2": ratings[:, 1], "raw": system, "raw_round": np.rint(system)}
+    )
 
 
 def test_accessor_matches_core_and_leaves_frame_unchanged():

@@ -28,11 +28,26 @@ class DetectionAccessor:
     # ------------------------------------------------------------------------------
     # object detection
     # ------------------------------------------------------------------------------
-    def evaluate(self, *, ground_truth: pd.DataFrame, image="image", label="label", box=None,
-                 score="score", box_format: str = "xywh", iscrowd=None, area=None, ignore=None,
-                 images=None, iou_thresholds=None, max_dets=(1, 10, 100), area_ranges=None,
-                 matching: str = "coco", interpolation: str = "coco",
-                 labels_without_ground_truth: str = "exclude") -> pd.DataFrame:
+    def evaluate(
+        self,
+        *,
+        ground_truth: pd.DataFrame,
+        image="image",
+        label="label",
+        box=None,
+        score="score",
+        box_format: str = "xywh",
+        iscrowd=None,
+        area=None,
+        ignore=None,
+        images=None,
+        iou_thresholds=None,
+        max_dets=(1, 10, 100),
+        area_ranges=None,
+        matching: str = "coco",
+        interpolation: str = "coco",
+        labels_without_ground_truth: str = "exclude",
+    ) -> pd.DataFrame:
         """The 12 COCO summary numbers; see :func:`pdmetrics.detection.evaluate_detections`.
 
         Examples
@@ -53,16 +68,46 @@ class DetectionAccessor:
         5     AR  0.50:0.95  all       100  0.950
         """
         return evaluation.evaluate_detections(
-            self._frame, ground_truth, image=image, label=label, box=box, score=score,
-            box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images,
-            iou_thresholds=iou_thresholds, max_dets=max_dets, area_ranges=area_ranges, matching=matching,
-            interpolation=interpolation, labels_without_ground_truth=labels_without_ground_truth)
+            self._frame,
+            ground_truth,
+            image=image,
+            label=label,
+            box=box,
+            score=score,
+            box_format=box_format,
+            iscrowd=iscrowd,
+            area=area,
+            ignore=ignore,
+            images=images,
+            iou_thresholds=iou_thresholds,
+            max_dets=max_dets,
+            area_ranges=area_ranges,
+            matching=matching,
+            interpolation=interpolation,
+            labels_without_ground_truth=labels_without_ground_truth,
+        )
 
-    def average_precision(self, *, ground_truth: pd.DataFrame, image="image", label="label", box=None,
-                          score="score", box_format: str = "xywh", iscrowd=None, area=None, ignore=None,
-                          images=None, iou_thresholds=None, max_dets=100, area_ranges=None,
-                          matching: str = "coco", interpolation: str = "coco",
-                          labels_without_ground_truth: str = "exclude", by="label") -> pd.DataFrame:
+    def average_precision(
+        self,
+        *,
+        ground_truth: pd.DataFrame,
+        image="image",
+        label="label",
+        box=None,
+        score="score",
+        box_format: str = "xywh",
+        iscrowd=None,
+        area=None,
+        ignore=None,
+        images=None,
+        iou_thresholds=None,
+        max_dets=100,
+        area_ranges=None,
+        matching: str = "coco",
+        interpolation: str = "coco",
+        labels_without_ground_truth: str = "exclude",
+        by="label",
+    ) -> pd.DataFrame:
         """AP per label and IoU threshold plus the mAP row; see
         :func:`pdmetrics.detection.average_precision`.
 
@@ -81,16 +126,47 @@ class DetectionAccessor:
         1   mAP  all  2             2  0.925      1.0
         """
         return evaluation.average_precision(
-            self._frame, ground_truth, image=image, label=label, box=box, score=score,
-            box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images,
-            iou_thresholds=iou_thresholds, max_dets=max_dets, area_ranges=area_ranges, matching=matching,
-            interpolation=interpolation, labels_without_ground_truth=labels_without_ground_truth, by=by)
+            self._frame,
+            ground_truth,
+            image=image,
+            label=label,
+            box=box,
+            score=score,
+            box_format=box_format,
+            iscrowd=iscrowd,
+            area=area,
+            ignore=ignore,
+            images=images,
+            iou_thresholds=iou_thresholds,
+            max_dets=max_dets,
+            area_ranges=area_ranges,
+            matching=matching,
+            interpolation=interpolation,
+            labels_without_ground_truth=labels_without_ground_truth,
+            by=by,
+        )
 
-    def average_recall(self, *, ground_truth: pd.DataFrame, image="image", label="label", box=None,
-                       score="score", box_format: str = "xywh", iscrowd=None, area=None, ignore=None,
-                       images=None, iou_thresholds=None, max_dets=100, area_ranges=None,
-                       matching: str = "coco", score_threshold=None,
-                       labels_without_ground_truth: str = "exclude", by="label") -> pd.DataFrame:
+    def average_recall(
+        self,
+        *,
+        ground_truth: pd.DataFrame,
+        image="image",
+        label="label",
+        box=None,
+        score="score",
+        box_format: str = "xywh",
+        iscrowd=None,
+        area=None,
+        ignore=None,
+        images=None,
+        iou_thresholds=None,
+        max_dets=100,
+        area_ranges=None,
+        matching: str = "coco",
+        score_threshold=None,
+        labels_without_ground_truth: str = "exclude",
+        by="label",
+    ) -> pd.DataFrame:
         """Recall per label and IoU threshold plus the mAR row; see
         :func:`pdmetrics.detection.average_recall`.
 
@@ -109,15 +185,44 @@ class DetectionAccessor:
         1   mAR  all  2             2  0.95      1.0
         """
         return evaluation.average_recall(
-            self._frame, ground_truth, image=image, label=label, box=box, score=score,
-            box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images,
-            iou_thresholds=iou_thresholds, max_dets=max_dets, area_ranges=area_ranges, matching=matching,
-            score_threshold=score_threshold, labels_without_ground_truth=labels_without_ground_truth, by=by)
+            self._frame,
+            ground_truth,
+            image=image,
+            label=label,
+            box=box,
+            score=score,
+            box_format=box_format,
+            iscrowd=iscrowd,
+            area=area,
+            ignore=ignore,
+            images=images,
+            iou_thresholds=iou_thresholds,
+            max_dets=max_dets,
+            area_ranges=area_ranges,
+            matching=matching,
+            score_threshold=score_threshold,
+            labels_without_ground_truth=labels_without_ground_truth,
+            by=by,
+        )
 
-    def match(self, *, ground_truth: pd.DataFrame, image="image", label="label", box=None,
-              score="score", box_format: str = "xywh", iscrowd=None, area=None, ignore=None, images=None,
-              iou_thresholds=None, max_dets=100, area_range=(0.0, 1e10),
-              matching: str = "coco") -> pd.DataFrame:
+    def match(
+        self,
+        *,
+        ground_truth: pd.DataFrame,
+        image="image",
+        label="label",
+        box=None,
+        score="score",
+        box_format: str = "xywh",
+        iscrowd=None,
+        area=None,
+        ignore=None,
+        images=None,
+        iou_thresholds=None,
+        max_dets=100,
+        area_range=(0.0, 1e10),
+        matching: str = "coco",
+    ) -> pd.DataFrame:
         """One row per detection and IoU threshold with its match; see
         :func:`pdmetrics.detection.match_detections`.
 
@@ -138,15 +243,46 @@ class DetectionAccessor:
         3      2    0.4           0.95             1  1.000   True
         """
         return evaluation.match_detections(
-            self._frame, ground_truth, image=image, label=label, box=box, score=score,
-            box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images,
-            iou_thresholds=iou_thresholds, max_dets=max_dets, area_range=area_range, matching=matching)
+            self._frame,
+            ground_truth,
+            image=image,
+            label=label,
+            box=box,
+            score=score,
+            box_format=box_format,
+            iscrowd=iscrowd,
+            area=area,
+            ignore=ignore,
+            images=images,
+            iou_thresholds=iou_thresholds,
+            max_dets=max_dets,
+            area_range=area_range,
+            matching=matching,
+        )
 
-    def pr_curve(self, *, ground_truth: pd.DataFrame, image="image", label="label", box=None,
-                 score="score", box_format: str = "xywh", iscrowd=None, area=None, ignore=None, images=None,
-                 style: str = "coco", iou_thresholds=None, max_dets=100, area_range=(0.0, 1e10),
-                 matching: str = "coco", interpolation: str = "coco", score_thresholds=None,
-                 labels_without_ground_truth: str = "exclude", zero_division="warn") -> pd.DataFrame:
+    def pr_curve(
+        self,
+        *,
+        ground_truth: pd.DataFrame,
+        image="image",
+        label="label",
+        box=None,
+        score="score",
+        box_format: str = "xywh",
+        iscrowd=None,
+        area=None,
+        ignore=None,
+        images=None,
+        style: str = "coco",
+        iou_thresholds=None,
+        max_dets=100,
+        area_range=(0.0, 1e10),
+        matching: str = "coco",
+        interpolation: str = "coco",
+        score_thresholds=None,
+        labels_without_ground_truth: str = "exclude",
+        zero_division="warn",
+    ) -> pd.DataFrame:
         """Precision-recall curves (COCO's 101 points or valor's score thresholds); see
         :func:`pdmetrics.detection.precision_recall_curve`.
 
@@ -167,15 +303,43 @@ class DetectionAccessor:
         1      0  0.5    0.01        1.0    0.9
         """
         return curves.precision_recall_curve(
-            self._frame, ground_truth, image=image, label=label, box=box, score=score,
-            box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images, style=style,
-            iou_thresholds=iou_thresholds, max_dets=max_dets, area_range=area_range, matching=matching,
-            interpolation=interpolation, score_thresholds=score_thresholds,
-            labels_without_ground_truth=labels_without_ground_truth, zero_division=zero_division)
+            self._frame,
+            ground_truth,
+            image=image,
+            label=label,
+            box=box,
+            score=score,
+            box_format=box_format,
+            iscrowd=iscrowd,
+            area=area,
+            ignore=ignore,
+            images=images,
+            style=style,
+            iou_thresholds=iou_thresholds,
+            max_dets=max_dets,
+            area_range=area_range,
+            matching=matching,
+            interpolation=interpolation,
+            score_thresholds=score_thresholds,
+            labels_without_ground_truth=labels_without_ground_truth,
+            zero_division=zero_division,
+        )
 
-    def confusion(self, *, ground_truth: pd.DataFrame, image="image", label="label", box=None,
-                  score="score", box_format: str = "xywh", images=None, kind: str = "breakdown",
-                  iou_threshold: float = 0.5, score_thresholds=None, max_examples: int = 1) -> pd.DataFrame:
+    def confusion(
+        self,
+        *,
+        ground_truth: pd.DataFrame,
+        image="image",
+        label="label",
+        box=None,
+        score="score",
+        box_format: str = "xywh",
+        images=None,
+        kind: str = "breakdown",
+        iou_threshold: float = 0.5,
+        score_thresholds=None,
+        max_examples: int = 1,
+    ) -> pd.DataFrame:
         """valor's detailed error breakdown or the label x label matrix; see
         :func:`pdmetrics.detection.detection_confusion`.
 
@@ -192,14 +356,34 @@ class DetectionAccessor:
         0      0              0.5  1                      0                        1
         """
         return confusion.detection_confusion(
-            self._frame, ground_truth, image=image, label=label, box=box, score=score,
-            box_format=box_format, images=images, kind=kind, iou_threshold=iou_threshold,
-            score_thresholds=score_thresholds, max_examples=max_examples)
+            self._frame,
+            ground_truth,
+            image=image,
+            label=label,
+            box=box,
+            score=score,
+            box_format=box_format,
+            images=images,
+            kind=kind,
+            iou_threshold=iou_threshold,
+            score_thresholds=score_thresholds,
+            max_examples=max_examples,
+        )
 
     # classification and segmentation
-    def classification(self, *, truth, score, label=None, datum=None, table: str = "labels",
-                       score_thresholds=None, hardmax: bool | None = None, zero_division="warn",
-                       max_examples: int = 1) -> pd.DataFrame:
+    def classification(
+        self,
+        *,
+        truth,
+        score,
+        label=None,
+        datum=None,
+        table: str = "labels",
+        score_thresholds=None,
+        hardmax: bool | None = None,
+        zero_division="warn",
+        max_examples: int = 1,
+    ) -> pd.DataFrame:
         """Classification metrics as valor-lite computes them, as a tidy table.
 
         Two layouts are accepted. *Long*: one row per datum and candidate label, with
@@ -263,29 +447,44 @@ class DetectionAccessor:
         if hardmax is None:
             hardmax = not curve
         if not isinstance(hardmax, (bool, np.bool_)):
-            raise InvalidInputError(f"hardmax={hardmax!r}: pass True (one prediction per datum, valor's "
-                                    f"default) or False (every label scored above the threshold).")
+            raise InvalidInputError(
+                f"hardmax={hardmax!r}: pass True (one prediction per datum, valor's "
+                f"default) or False (every label scored above the threshold)."
+            )
         args = (truth_v, label_v, score_v, datum_v)
         if table == "labels":
-            return core.classification_metrics(*args, score_thresholds=score_thresholds, hardmax=hardmax,
-                                               zero_division=zero_division)
+            return core.classification_metrics(
+                *args, score_thresholds=score_thresholds, hardmax=hardmax, zero_division=zero_division
+            )
         if table == "summary":
-            return core.classification_summary(*args, score_thresholds=score_thresholds, hardmax=hardmax,
-                                               zero_division=zero_division)
+            return core.classification_summary(
+                *args, score_thresholds=score_thresholds, hardmax=hardmax, zero_division=zero_division
+            )
         if table == "roc_curve":
             return core.roc_curve(*args)
         if table == "pr_curve":
-            return core.classification_pr_curve(*args, score_thresholds=score_thresholds, hardmax=hardmax,
-                                                zero_division=zero_division)
+            return core.classification_pr_curve(
+                *args, score_thresholds=score_thresholds, hardmax=hardmax, zero_division=zero_division
+            )
         if table == "errors":
-            return core.classification_errors(*args, score_thresholds=score_thresholds, hardmax=hardmax,
-                                              max_examples=max_examples)
-        return core.classification_confusion(*args, score_thresholds=score_thresholds, hardmax=hardmax,
-                                             max_examples=max_examples)
+            return core.classification_errors(
+                *args, score_thresholds=score_thresholds, hardmax=hardmax, max_examples=max_examples
+            )
+        return core.classification_confusion(
+            *args, score_thresholds=score_thresholds, hardmax=hardmax, max_examples=max_examples
+        )
 
-    def segmentation(self, *, truth, prediction, background: int | None = None,
-                     ignore_index: int | None = None, labels=None, table: str = "labels",
-                     zero_division="warn") -> pd.DataFrame:
+    def segmentation(
+        self,
+        *,
+        truth,
+        prediction,
+        background: int | None = None,
+        ignore_index: int | None = None,
+        labels=None,
+        table: str = "labels",
+        zero_division="warn",
+    ) -> pd.DataFrame:
         """Semantic segmentation IoU from one pixel confusion matrix over all images.
 
         Each cell of the ``truth`` and ``prediction`` columns holds a 2-D integer array of
@@ -338,8 +537,14 @@ class DetectionAccessor:
         if table == "confusion":
             return core.pixel_confusion_matrix(truth_masks, prediction_masks, ignore_index=ignore_index)
         function = core.segmentation_iou if table == "labels" else core.segmentation_summary
-        return function(truth_masks, prediction_masks, background=background, ignore_index=ignore_index,
-                        labels=labels, zero_division=zero_division)
+        return function(
+            truth_masks,
+            prediction_masks,
+            background=background,
+            ignore_index=ignore_index,
+            labels=labels,
+            zero_division=zero_division,
+        )
 
 
 def _wide_scores(series: pd.Series) -> np.ndarray:
@@ -350,7 +555,8 @@ def _wide_scores(series: pd.Series) -> np.ndarray:
         row = int(np.flatnonzero(bad)[0])
         raise InvalidInputError(
             f"`score=` column {series.name!r} holds {series.iloc[row]!r} (row {row}), not a finite number; "
-            f"leave a cell missing (NaN) when the label is not a candidate, otherwise give a number.")
+            f"leave a cell missing (NaN) when the label is not a candidate, otherwise give a number."
+        )
     return values
 
 
@@ -359,14 +565,18 @@ def _classification_arrays(frame: pd.DataFrame, truth, score, label, datum):
     require_columns(frame, "truth", truth)
     if label is not None:
         if not isinstance(score, (str, int)) and not (isinstance(score, list) and len(score) == 1):
-            raise InvalidInputError("With `label=` (long layout) pass one score column as `score=`; "
-                                    "for one score column per class leave `label=` out (wide layout).")
+            raise InvalidInputError(
+                "With `label=` (long layout) pass one score column as `score=`; "
+                "for one score column per class leave `label=` out (wide layout)."
+            )
         score = score[0] if isinstance(score, list) else score
         require_columns(frame, "label", label)
         require_columns(frame, "score", score)
         if datum is None:
-            raise InvalidInputError("The long layout (one row per datum and candidate label) needs `datum=`: "
-                                    "the column that says which rows belong to the same datum.")
+            raise InvalidInputError(
+                "The long layout (one row per datum and candidate label) needs `datum=`: "
+                "the column that says which rows belong to the same datum."
+            )
         require_columns(frame, "datum", datum)
         return frame[truth], frame[label], numeric_values(frame[score], "score"), frame[datum]
     columns = require_columns(frame, "score", score)
@@ -379,10 +589,12 @@ def _classification_arrays(frame: pd.DataFrame, truth, score, label, datum):
     datum_codes = np.repeat(np.arange(n), k)[keep]
     datum_names = frame[datum].to_numpy(dtype=object) if datum is not None else np.arange(n)
     truth_codes, truth_names = pd.factorize(frame[truth].to_numpy(dtype=object), use_na_sentinel=True)
-    truth_long = pd.Categorical.from_codes(np.repeat(truth_codes, k)[keep],
-                                           pd.Index(np.asarray(truth_names, dtype=object)))
-    label_long = pd.Categorical.from_codes(np.tile(np.arange(k), n)[keep],
-                                           pd.Index(pd.Series(columns, dtype=object)))
+    truth_long = pd.Categorical.from_codes(
+        np.repeat(truth_codes, k)[keep], pd.Index(np.asarray(truth_names, dtype=object))
+    )
+    label_long = pd.Categorical.from_codes(
+        np.tile(np.arange(k), n)[keep], pd.Index(pd.Series(columns, dtype=object))
+    )
     if datum is not None and pd.Index(datum_names).has_duplicates:
         datum_long = np.repeat(datum_names, k)[keep]
     else:

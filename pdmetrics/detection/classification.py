@@ -29,7 +29,8 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._tables import result_table
-from pdmetrics._validation import as_float_array, warn_undefined
+from pdmetrics._validation import as_float_array
+from pdmetrics._warnings import warn_undefined
 from pdmetrics.errors import InvalidInputError
 
 __all__ = [
@@ -59,14 +60,14 @@ _ZERO_SCORE = 1e-8  # valor: np.isclose(score, 0) -> not a prediction
 class _Pairs:
     """Integer-coded (datum, candidate label) rows."""
 
-    labels: pd.Index          # label values, sorted
-    datums: pd.Index          # datum values, order of first appearance
-    datum: np.ndarray         # datum code per row
-    label: np.ndarray         # label code per row
-    score: np.ndarray         # float64 per row
-    truth: np.ndarray         # truth label code per datum
-    match: np.ndarray         # row's label is its datum's truth
-    winner: np.ndarray        # row is its datum's first top-scored row
+    labels: pd.Index  # label values, sorted
+    datums: pd.Index  # datum values, order of first appearance
+    datum: np.ndarray  # datum code per row
+    label: np.ndarray  # label code per row
+    score: np.ndarray  # float64 per row
+    truth: np.ndarray  # truth label code per datum
+    match: np.ndarray  # row's label is its datum's truth
+    winner: np.ndarray  # row is its datum's first top-scored row
 
     @property
     def n_labels(self) -> int:
@@ -183,8 +184,16 @@ def _prepare(truth, label, score, datum) -> _Pairs:
             f"{labels[first % n_labels]!r}; give each (datum, label) pair one row with its score."
         )
     match = label_code == truth_code
-    return _Pairs(labels, pd.Index(datums), datum_code.astype("int64"), label_code.astype("int64"),
-                  scores, truth_of_datum, match, _winners(datum_code, scores, n_datums))
+    return _Pairs(
+        labels,
+        pd.Index(datums),
+        datum_code.astype("int64"),
+        label_code.astype("int64"),
+        scores,
+        truth_of_datum,
+        match,
+        _winners(datum_code, scores, n_datums),
+    )
 
 
 def _winners(datum_code: np.ndarray, scores: np.ndarray, n_datums: int) -> np.ndarray:
@@ -205,8 +214,11 @@ def _winners(datum_code: np.ndarray, scores: np.ndarray, n_datums: int) -> np.nd
 
 def _thresholds(score_thresholds, argument: str = "score_thresholds") -> np.ndarray:
     try:
-        values = np.atleast_1d(np.asarray(score_thresholds, dtype="float64")) if not isinstance(
-            score_thresholds, (int, float)) else np.array([float(score_thresholds)])
+        values = (
+            np.atleast_1d(np.asarray(score_thresholds, dtype="float64"))
+            if not isinstance(score_thresholds, (int, float))
+            else np.array([float(score_thresholds)])
+        )
     except (TypeError, ValueError):
         values = np.zeros(0)
     if values.size == 0 or not np.isfinite(values).all():
@@ -230,13 +242,15 @@ def _positive_counts(codes: np.ndarray, k: np.ndarray, n_codes: int, n_threshold
     return np.cumsum(hist[:, ::-1], axis=1)[:, ::-1][:, 1:]
 
 
-def _interval_counts(codes: np.ndarray, start: np.ndarray, stop: np.ndarray, n_codes: int,
-                     n_thresholds: int) -> np.ndarray:
+def _interval_counts(
+    codes: np.ndarray, start: np.ndarray, stop: np.ndarray, n_codes: int, n_thresholds: int
+) -> np.ndarray:
     """``(n_codes, T)`` counts of items whose threshold interval ``[start, stop)`` contains ``j``."""
     stop = np.maximum(stop, start)
     width = n_thresholds + 1
-    diff = (np.bincount(codes * width + start, minlength=n_codes * width)
-            - np.bincount(codes * width + stop, minlength=n_codes * width))
+    diff = np.bincount(codes * width + start, minlength=n_codes * width) - np.bincount(
+        codes * width + stop, minlength=n_codes * width
+    )
     return np.cumsum(diff.reshape(n_codes, width), axis=1)[:, :n_thresholds]
 
 
@@ -255,8 +269,10 @@ class _Undefined:
     def __init__(self, zero_division) -> None:
         if isinstance(zero_division, str):
             if zero_division != "warn":
-                raise InvalidInputError(f"zero_division={zero_division!r}: use 'warn' (NaN with a warning) "
-                                        f"or a number such as 0 (valor's convention).")
+                raise InvalidInputError(
+                    f"zero_division={zero_division!r}: use 'warn' (NaN with a warning) "
+                    f"or a number such as 0 (valor's convention)."
+                )
             self.fill, self.warn = np.nan, True
         else:
             try:
@@ -277,9 +293,11 @@ class _Undefined:
 
     def emit(self) -> None:
         if self.notes:
-            warn_undefined("Undefined (0/0) and returned as NaN: " + "; ".join(self.notes)
-                           + ". Pass zero_division=0 for valor's convention (0 instead of NaN).",
-                           stacklevel=4)
+            warn_undefined(
+                "Undefined (0/0) and returned as NaN: "
+                + "; ".join(self.notes)
+                + ". Pass zero_division=0 for valor's convention (0 instead of NaN)."
+            )
 
 
 # --------------------------------------------------------------------------------------
@@ -304,7 +322,7 @@ def _roc_points(pairs: _Pairs):
     rows_per_label = np.bincount(lab, minlength=n_labels)
     first_row = np.cumsum(rows_per_label) - rows_per_label
     cum_tp = np.cumsum(tp)
-    before_tp = np.r_[0, cum_tp][first_row]                 # tp of earlier labels
+    before_tp = np.r_[0, cum_tp][first_row]  # tp of earlier labels
     cum_tp = cum_tp - np.repeat(before_tp, rows_per_label)
     cum_fp = np.arange(1, lab.size + 1) - np.repeat(first_row, rows_per_label) - cum_tp
     end = np.r_[(lab[1:] != lab[:-1]) | (sc[1:] != sc[:-1]), True] if lab.size else np.zeros(0, bool)
@@ -341,8 +359,11 @@ def _roc_auc_per_label(pairs: _Pairs, undefined: _Undefined) -> np.ndarray:
     prev_fp = np.r_[0, fp[:-1]] if lab.size else fp
     prev_tp = np.r_[0, tp[:-1]] if lab.size else tp
     twice_area = np.where(same, (fp - prev_fp) * (tp + prev_tp), 0).astype("float64")
-    numerator = np.bincount(lab, weights=twice_area, minlength=pairs.n_labels) if lab.size else \
-        np.zeros(pairs.n_labels)
+    numerator = (
+        np.bincount(lab, weights=twice_area, minlength=pairs.n_labels)
+        if lab.size
+        else np.zeros(pairs.n_labels)
+    )
     denominator = 2.0 * positives.astype("float64") * negatives
     return undefined.ratio(numerator, denominator, "ROC AUC of a label without positives or negatives")
 
@@ -386,8 +407,9 @@ def binary_roc_auc(y_true, y_score) -> float:
     if truth.dtype != bool:
         values = as_float_array(truth, "y_true")
         if not np.isin(values, (0.0, 1.0)).all():
-            raise InvalidInputError("`y_true` must hold booleans or 0/1; convert it with "
-                                    "`== positive_label`.")
+            raise InvalidInputError(
+                "`y_true` must hold booleans or 0/1; convert it with `== positive_label`."
+            )
         truth = values == 1.0
     scores = as_float_array(y_score, "y_score")
     if truth.shape != scores.shape:
@@ -439,8 +461,14 @@ def roc_curve(truth, label, score, datum) -> pd.DataFrame:
     """
     pairs = _prepare(truth, label, score, datum)
     lab, sc, fp, tp, positives, negatives = _roc_points(pairs)
-    return result_table({"label": pairs.labels[lab], "score": sc, "fpr": _safe_ratio(fp, negatives[lab]),
-                         "tpr": _safe_ratio(tp, positives[lab])})
+    return result_table(
+        {
+            "label": pairs.labels[lab],
+            "score": sc,
+            "fpr": _safe_ratio(fp, negatives[lab]),
+            "tpr": _safe_ratio(tp, positives[lab]),
+        }
+    )
 
 
 def roc_auc(truth, label, score, datum, zero_division="warn") -> pd.DataFrame:
@@ -477,8 +505,15 @@ def roc_auc(truth, label, score, datum, zero_division="warn") -> pd.DataFrame:
     auc = _roc_auc_per_label(pairs, undefined)
     undefined.emit()
     n_true = np.bincount(pairs.truth, minlength=pairs.n_labels)
-    return result_table({"label": pairs.labels, "N": np.full(pairs.n_labels, pairs.n_datums),
-                         "n_true": n_true, "roc_auc": auc}, integer_columns=("N", "n_true"))
+    return result_table(
+        {
+            "label": pairs.labels,
+            "N": np.full(pairs.n_labels, pairs.n_datums),
+            "n_true": n_true,
+            "roc_auc": auc,
+        },
+        integer_columns=("N", "n_true"),
+    )
 
 
 def mean_roc_auc(truth, label, score, datum, zero_division="warn") -> float:
@@ -522,8 +557,9 @@ def _counts(pairs: _Pairs, thresholds: np.ndarray, hardmax: bool):
     b = np.full(pairs.n_datums, n_thr, dtype="int64")
     b[pairs.datum[match]] = k[match]
     zeros = np.zeros(pairs.n_datums, dtype="int64")
-    fn = (_interval_counts(pairs.truth, zeros, a, n_labels, n_thr)
-          + _interval_counts(pairs.truth, np.maximum(b, a), np.full_like(b, n_thr), n_labels, n_thr))
+    fn = _interval_counts(pairs.truth, zeros, a, n_labels, n_thr) + _interval_counts(
+        pairs.truth, np.maximum(b, a), np.full_like(b, n_thr), n_labels, n_thr
+    )
     return tp, fp, fn, tn
 
 
@@ -532,8 +568,9 @@ def _long_by_label(pairs: _Pairs, thresholds: np.ndarray) -> dict:
     return {"label": pairs.labels.repeat(n_thr), "score_threshold": np.tile(thresholds, n_labels)}
 
 
-def classification_metrics(truth, label, score, datum, score_thresholds=(0.0,), hardmax: bool = True,
-                           zero_division="warn") -> pd.DataFrame:
+def classification_metrics(
+    truth, label, score, datum, score_thresholds=(0.0,), hardmax: bool = True, zero_division="warn"
+) -> pd.DataFrame:
     """Per-label counts, precision, recall, F1 and ROC AUC at score thresholds (valor-lite).
 
     Parameters
@@ -581,20 +618,26 @@ def classification_metrics(truth, label, score, datum, score_thresholds=(0.0,), 
     auc = _roc_auc_per_label(pairs, undefined)
     n_true = np.bincount(pairs.truth, minlength=pairs.n_labels)
     columns = _long_by_label(pairs, thresholds)
-    columns.update({
-        "N": np.repeat(n_true, thresholds.size), "tp": tp.ravel(), "fp": fp.ravel(), "fn": fn.ravel(),
-        "tn": tn.ravel(),
-        "precision": undefined.ratio(tp, tp + fp, "precision").ravel(),
-        "recall": undefined.ratio(tp, tp + fn, "recall").ravel(),
-        "f1": undefined.ratio(2 * tp, 2 * tp + fp + fn, "F1").ravel(),
-        "roc_auc": np.repeat(auc, thresholds.size),
-    })
+    columns.update(
+        {
+            "N": np.repeat(n_true, thresholds.size),
+            "tp": tp.ravel(),
+            "fp": fp.ravel(),
+            "fn": fn.ravel(),
+            "tn": tn.ravel(),
+            "precision": undefined.ratio(tp, tp + fp, "precision").ravel(),
+            "recall": undefined.ratio(tp, tp + fn, "recall").ravel(),
+            "f1": undefined.ratio(2 * tp, 2 * tp + fp + fn, "F1").ravel(),
+            "roc_auc": np.repeat(auc, thresholds.size),
+        }
+    )
     undefined.emit()
     return result_table(columns, integer_columns=("N", "tp", "fp", "fn", "tn"))
 
 
-def classification_accuracy(truth, label, score, datum, score_thresholds=(0.0,),
-                            hardmax: bool = True) -> pd.DataFrame:
+def classification_accuracy(
+    truth, label, score, datum, score_thresholds=(0.0,), hardmax: bool = True
+) -> pd.DataFrame:
     """Accuracy at score thresholds: the share of datums whose true label is predicted.
 
     valor-lite's ``Accuracy``: the true positives of all labels over the number of
@@ -622,12 +665,15 @@ def classification_accuracy(truth, label, score, datum, score_thresholds=(0.0,),
     undefined = _Undefined("warn")
     accuracy = undefined.ratio(tp.sum(axis=0), np.full(thresholds.size, pairs.n_datums), "accuracy")
     undefined.emit()
-    return result_table({"score_threshold": thresholds, "N": np.full(thresholds.size, pairs.n_datums),
-                         "accuracy": accuracy}, integer_columns=("N",))
+    return result_table(
+        {"score_threshold": thresholds, "N": np.full(thresholds.size, pairs.n_datums), "accuracy": accuracy},
+        integer_columns=("N",),
+    )
 
 
-def classification_summary(truth, label, score, datum, score_thresholds=(0.0,), hardmax: bool = True,
-                           zero_division="warn") -> pd.DataFrame:
+def classification_summary(
+    truth, label, score, datum, score_thresholds=(0.0,), hardmax: bool = True, zero_division="warn"
+) -> pd.DataFrame:
     """Accuracy and mean ROC AUC per score threshold, from one pass over the rows.
 
     Returns
@@ -656,11 +702,16 @@ def classification_summary(truth, label, score, datum, score_thresholds=(0.0,), 
     accuracy_undefined.emit()
     mean = float(np.nanmean(auc)) if auc.size and not np.isnan(auc).all() else np.nan
     if np.isnan(mean) and pairs.n_datums:
-        warn_undefined("Mean ROC AUC is undefined: no label has a defined ROC AUC; returning NaN.",
-                       stacklevel=2)
-    return result_table({"score_threshold": thresholds, "N": np.full(thresholds.size, pairs.n_datums),
-                         "accuracy": accuracy, "mean_roc_auc": np.full(thresholds.size, mean)},
-                        integer_columns=("N",))
+        warn_undefined("Mean ROC AUC is undefined: no label has a defined ROC AUC; returning NaN.")
+    return result_table(
+        {
+            "score_threshold": thresholds,
+            "N": np.full(thresholds.size, pairs.n_datums),
+            "accuracy": accuracy,
+            "mean_roc_auc": np.full(thresholds.size, mean),
+        },
+        integer_columns=("N",),
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -673,8 +724,8 @@ def _binary_parts(pairs: _Pairs, thresholds: np.ndarray, hardmax: bool):
     match, other = pairs.match, ~pairs.match
     tp = _positive_counts(pairs.label[match], k[match], n_labels, n_thr)
     fp = _positive_counts(pairs.label[other], k[other], n_labels, n_thr)
-    a = _datum_max(pairs, k, other, 0)                      # another label positive at j < a
-    b = np.zeros(pairs.n_datums, dtype="int64")             # own label positive at j < b
+    a = _datum_max(pairs, k, other, 0)  # another label positive at j < a
+    b = np.zeros(pairs.n_datums, dtype="int64")  # own label positive at j < b
     b[pairs.datum[match]] = k[match]
     end = np.full(pairs.n_datums, n_thr, dtype="int64")
     fn_misclassified = _interval_counts(pairs.truth, b, a, n_labels, n_thr)
@@ -682,8 +733,15 @@ def _binary_parts(pairs: _Pairs, thresholds: np.ndarray, hardmax: bool):
     return k, a, b, tp, fp, fn_misclassified, fn_no_prediction
 
 
-def classification_pr_curve(truth, label, score, datum, score_thresholds=DEFAULT_CURVE_THRESHOLDS,
-                            hardmax: bool = False, zero_division="warn") -> pd.DataFrame:
+def classification_pr_curve(
+    truth,
+    label,
+    score,
+    datum,
+    score_thresholds=DEFAULT_CURVE_THRESHOLDS,
+    hardmax: bool = False,
+    zero_division="warn",
+) -> pd.DataFrame:
     """Precision-recall curve of each label as its own binary problem (valor's ``PrecisionRecallCurve``).
 
     At threshold ``t`` a datum predicts label ``L`` when its ``L`` score is ``>= t`` (and
@@ -723,19 +781,31 @@ def classification_pr_curve(truth, label, score, datum, score_thresholds=DEFAULT
     n_true = np.bincount(pairs.truth, minlength=pairs.n_labels)[:, None]
     tn = pairs.n_datums - n_true - fp
     columns = _long_by_label(pairs, thresholds)
-    columns.update({
-        "N": np.repeat(n_true[:, 0], thresholds.size), "tp": tp.ravel(), "fp": fp.ravel(),
-        "fn": fn.ravel(), "tn": tn.ravel(),
-        "precision": undefined.ratio(tp, tp + fp, "precision").ravel(),
-        "recall": undefined.ratio(tp, tp + fn, "recall").ravel(),
-        "f1": undefined.ratio(2 * tp, 2 * tp + fp + fn, "F1").ravel(),
-    })
+    columns.update(
+        {
+            "N": np.repeat(n_true[:, 0], thresholds.size),
+            "tp": tp.ravel(),
+            "fp": fp.ravel(),
+            "fn": fn.ravel(),
+            "tn": tn.ravel(),
+            "precision": undefined.ratio(tp, tp + fp, "precision").ravel(),
+            "recall": undefined.ratio(tp, tp + fn, "recall").ravel(),
+            "f1": undefined.ratio(2 * tp, 2 * tp + fp + fn, "F1").ravel(),
+        }
+    )
     undefined.emit()
     return result_table(columns, integer_columns=("N", "tp", "fp", "fn", "tn"))
 
 
-def _examples(keys: np.ndarray, datum: np.ndarray, start: np.ndarray, stop: np.ndarray, n_keys: int,
-              n_thresholds: int, max_examples: int) -> dict[tuple[int, int], list[int]]:
+def _examples(
+    keys: np.ndarray,
+    datum: np.ndarray,
+    start: np.ndarray,
+    stop: np.ndarray,
+    n_keys: int,
+    n_thresholds: int,
+    max_examples: int,
+) -> dict[tuple[int, int], list[int]]:
     """First ``max_examples`` datum codes per (key, threshold) among items valid on ``[start, stop)``."""
     out: dict[tuple[int, int], list[int]] = {}
     if max_examples <= 0 or keys.size == 0:
@@ -772,8 +842,15 @@ def _example_column(found: dict, keys: np.ndarray, thr: np.ndarray, datums: pd.I
     return [values[found.get((int(k), int(j)), [])].tolist() for k, j in zip(keys, thr)]
 
 
-def classification_errors(truth, label, score, datum, score_thresholds=DEFAULT_CURVE_THRESHOLDS,
-                          hardmax: bool = False, max_examples: int = 1) -> pd.DataFrame:
+def classification_errors(
+    truth,
+    label,
+    score,
+    datum,
+    score_thresholds=DEFAULT_CURVE_THRESHOLDS,
+    hardmax: bool = False,
+    max_examples: int = 1,
+) -> pd.DataFrame:
     """Detailed breakdown of true positives, false positives and false negatives, with examples.
 
     Valor's ``DetailedPrecisionRecallCurve`` for classification: per label and threshold,
@@ -822,7 +899,7 @@ def classification_errors(truth, label, score, datum, score_thresholds=DEFAULT_C
     k, a, b, tp, fp, fn_m, fn_n = _binary_parts(pairs, thresholds, bool(hardmax))
     match, other = pairs.match, ~pairs.match
     kinds = 4
-    counts = np.stack([tp, fp, fn_m, fn_n], axis=2)          # (K, T, 4)
+    counts = np.stack([tp, fp, fn_m, fn_n], axis=2)  # (K, T, 4)
     label_code = np.repeat(np.arange(n_labels), n_thr * kinds)
     thr_code = np.tile(np.repeat(np.arange(n_thr), kinds), n_labels)
     kind_code = np.tile(np.arange(kinds), n_labels * n_thr)
@@ -831,32 +908,57 @@ def classification_errors(truth, label, score, datum, score_thresholds=DEFAULT_C
         zeros_rows = np.zeros(pairs.score.size, dtype="int64")
         end = np.full(pairs.n_datums, n_thr, dtype="int64")
         found = [
-            _examples(pairs.label[match], pairs.datum[match], zeros_rows[match], k[match], n_labels, n_thr,
-                      max_examples),
-            _examples(pairs.label[other], pairs.datum[other], zeros_rows[other], k[other], n_labels, n_thr,
-                      max_examples),
+            _examples(
+                pairs.label[match],
+                pairs.datum[match],
+                zeros_rows[match],
+                k[match],
+                n_labels,
+                n_thr,
+                max_examples,
+            ),
+            _examples(
+                pairs.label[other],
+                pairs.datum[other],
+                zeros_rows[other],
+                k[other],
+                n_labels,
+                n_thr,
+                max_examples,
+            ),
             _examples(pairs.truth, np.arange(pairs.n_datums), b, a, n_labels, n_thr, max_examples),
-            _examples(pairs.truth, np.arange(pairs.n_datums), np.maximum(a, b), end, n_labels, n_thr,
-                      max_examples),
+            _examples(
+                pairs.truth, np.arange(pairs.n_datums), np.maximum(a, b), end, n_labels, n_thr, max_examples
+            ),
         ]
         values = np.asarray(pairs.datums, dtype=object)
-        examples = [values[found[c].get((int(lc), int(tc)), [])].tolist()
-                    for lc, tc, c in zip(label_code, thr_code, kind_code)]
+        examples = [
+            values[found[c].get((int(lc), int(tc)), [])].tolist()
+            for lc, tc, c in zip(label_code, thr_code, kind_code)
+        ]
     outcome = np.array(["tp", "fp", "fn", "fn"], dtype=object)
-    observation = np.array(["all", "misclassifications", "misclassifications", "no_predictions"],
-                           dtype=object)
-    return result_table({
-        "label": pairs.labels[label_code], "score_threshold": thresholds[thr_code],
-        "outcome": outcome[kind_code], "observation": observation[kind_code],
-        "count": counts.reshape(-1), "examples": examples,
-    }, integer_columns=("count",))
+    observation = np.array(
+        ["all", "misclassifications", "misclassifications", "no_predictions"], dtype=object
+    )
+    return result_table(
+        {
+            "label": pairs.labels[label_code],
+            "score_threshold": thresholds[thr_code],
+            "outcome": outcome[kind_code],
+            "observation": observation[kind_code],
+            "count": counts.reshape(-1),
+            "examples": examples,
+        },
+        integer_columns=("count",),
+    )
 
 
 # --------------------------------------------------------------------------------------
 # confusion matrix
 # --------------------------------------------------------------------------------------
-def classification_confusion(truth, label, score, datum, score_thresholds=(0.0,), hardmax: bool = True,
-                             max_examples: int = 0) -> pd.DataFrame:
+def classification_confusion(
+    truth, label, score, datum, score_thresholds=(0.0,), hardmax: bool = True, max_examples: int = 0
+) -> pd.DataFrame:
     """Confusion matrix of true against predicted labels at score thresholds (valor-lite).
 
     Cell ``(truth=g, prediction=p)`` counts the datums with truth ``g`` on which label ``p``
@@ -901,7 +1003,7 @@ def classification_confusion(truth, label, score, datum, score_thresholds=(0.0,)
     n_labels, n_thr = pairs.n_labels, thresholds.size
     k = _positive_until(pairs, thresholds, bool(hardmax))
     cell = pairs.truth[pairs.datum] * n_labels + pairs.label
-    cells = _positive_counts(cell, k, n_labels * n_labels, n_thr)             # (K*K, T)
+    cells = _positive_counts(cell, k, n_labels * n_labels, n_thr)  # (K*K, T)
     top = _datum_max(pairs, k, np.ones(k.size, dtype=bool), 0)
     unmatched = _interval_counts(pairs.truth, top, np.full(pairs.n_datums, n_thr), n_labels, n_thr)
     n_rows = n_labels * (n_labels + 1)
@@ -914,15 +1016,28 @@ def classification_confusion(truth, label, score, datum, score_thresholds=(0.0,)
     labels = np.asarray(pairs.labels, dtype=object)
     prediction = np.empty(cell_code.size, dtype=object)
     prediction[is_cell] = labels[pred_code[is_cell]]
-    columns = {"score_threshold": thresholds[thr_code], "truth": labels[truth_code] if labels.size else
-               np.empty(0, object), "prediction": prediction, "count": count}
+    columns = {
+        "score_threshold": thresholds[thr_code],
+        "truth": labels[truth_code] if labels.size else np.empty(0, object),
+        "prediction": prediction,
+        "count": count,
+    }
     if max_examples > 0:
-        found = _examples(cell, pairs.datum, np.zeros(k.size, dtype="int64"), k, n_labels * n_labels, n_thr,
-                          max_examples)
-        missing = _examples(pairs.truth, np.arange(pairs.n_datums), top, np.full(pairs.n_datums, n_thr),
-                            n_labels, n_thr, max_examples)
+        found = _examples(
+            cell, pairs.datum, np.zeros(k.size, dtype="int64"), k, n_labels * n_labels, n_thr, max_examples
+        )
+        missing = _examples(
+            pairs.truth,
+            np.arange(pairs.n_datums),
+            top,
+            np.full(pairs.n_datums, n_thr),
+            n_labels,
+            n_thr,
+            max_examples,
+        )
         values = np.asarray(pairs.datums, dtype=object)
         columns["examples"] = [
             values[found.get((int(c), int(j)), []) if inside else missing.get((int(t), int(j)), [])].tolist()
-            for c, t, j, inside in zip(cell_code, truth_code, thr_code, is_cell)]
+            for c, t, j, inside in zip(cell_code, truth_code, thr_code, is_cell)
+        ]
     return result_table(columns, integer_columns=("count",))

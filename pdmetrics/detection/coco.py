@@ -26,7 +26,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pdmetrics._validation import as_float_array, warn_undefined
+from pdmetrics._validation import as_float_array
+from pdmetrics._warnings import warn_undefined
 from pdmetrics.detection.matching import MatchResult
 from pdmetrics.errors import InvalidInputError
 
@@ -43,8 +44,12 @@ __all__ = [
 
 COCO_IOU_THRESHOLDS = np.linspace(0.5, 0.95, int(np.round((0.95 - 0.5) / 0.05)) + 1, endpoint=True)
 COCO_RECALL_THRESHOLDS = np.linspace(0.0, 1.00, int(np.round((1.00 - 0.0) / 0.01)) + 1, endpoint=True)
-COCO_AREA_RANGES = {"all": (0.0, 1e5 ** 2), "small": (0.0, 32.0 ** 2), "medium": (32.0 ** 2, 96.0 ** 2),
-                    "large": (96.0 ** 2, 1e5 ** 2)}
+COCO_AREA_RANGES = {
+    "all": (0.0, 1e5**2),
+    "small": (0.0, 32.0**2),
+    "medium": (32.0**2, 96.0**2),
+    "large": (96.0**2, 1e5**2),
+}
 COCO_MAX_DETS = (1, 10, 100)
 INTERPOLATIONS = ("coco", "valor")
 
@@ -97,6 +102,7 @@ def _first_count_reaching(n_positive: np.ndarray, points: np.ndarray, interpolat
         def reached(k):
             with np.errstate(divide="ignore", invalid="ignore"):
                 return np.floor((k / n) * 100.0) >= target
+
     with np.errstate(invalid="ignore"):
         k = np.ceil(points[:, None] * n)
     k = np.where(np.isfinite(k), k, 0.0)
@@ -109,8 +115,14 @@ def _first_count_reaching(n_positive: np.ndarray, points: np.ndarray, interpolat
     return k.astype("int64")
 
 
-def accumulate(matches: MatchResult, max_dets, *, interpolation: str = "coco",
-               area_names=None, recall_thresholds=COCO_RECALL_THRESHOLDS) -> Accumulation:
+def accumulate(
+    matches: MatchResult,
+    max_dets,
+    *,
+    interpolation: str = "coco",
+    area_names=None,
+    recall_thresholds=COCO_RECALL_THRESHOLDS,
+) -> Accumulation:
     """Precision at the recall points and recall per threshold, label, area and max_dets.
 
     Parameters
@@ -194,9 +206,17 @@ def accumulate(matches: MatchResult, max_dets, *, interpolation: str = "coco",
             scores[:, :, :, a, m_index] = s
             recall[:, :, a, m_index] = rc
     names = list(area_names) if area_names is not None else [str(i) for i in range(n_area)]
-    return Accumulation(labels=data.labels, iou_thresholds=matches.iou_thresholds, recall_thresholds=points,
-                        area_names=names, max_dets=max_dets, precision=precision, recall=recall,
-                        scores=scores, n_positive=matches.n_positive)
+    return Accumulation(
+        labels=data.labels,
+        iou_thresholds=matches.iou_thresholds,
+        recall_thresholds=points,
+        area_names=names,
+        max_dets=max_dets,
+        precision=precision,
+        recall=recall,
+        scores=scores,
+        n_positive=matches.n_positive,
+    )
 
 
 def _mean_defined(values: np.ndarray) -> float:
@@ -243,8 +263,9 @@ def coco_summary(acc: Accumulation) -> pd.DataFrame:
     return frame
 
 
-def interpolated_average_precision(tp, score, n_positive: int, *, ignored=None,
-                                   interpolation: str = "coco") -> float:
+def interpolated_average_precision(
+    tp, score, n_positive: int, *, ignored=None, interpolation: str = "coco"
+) -> float:
     """101-point interpolated AP of one ranked list of detections (COCO's definition).
 
     The building block for AP over any grouping of the ``df.detection.match(...)`` table:
@@ -283,29 +304,34 @@ def interpolated_average_precision(tp, score, n_positive: int, *, ignored=None,
     hits = np.asarray(tp, dtype=bool).reshape(-1)
     scores = as_float_array(score, "score")
     if hits.shape != scores.shape:
-        raise InvalidInputError(f"`tp` has {hits.size} values but `score` has {scores.size}; pass one per "
-                                f"detection.")
+        raise InvalidInputError(
+            f"`tp` has {hits.size} values but `score` has {scores.size}; pass one per detection."
+        )
     if not np.isfinite(scores).all():
         row = int(np.flatnonzero(~np.isfinite(scores))[0])
         raise InvalidInputError(f"`score` must hold finite numbers; position {row} has {scores[row]!r}.")
     skip = np.zeros(hits.size, dtype=bool) if ignored is None else np.asarray(ignored, dtype=bool).reshape(-1)
     if skip.shape != hits.shape:
-        raise InvalidInputError(f"`ignored` has {skip.size} values but `tp` has {hits.size}; pass one per "
-                                f"detection.")
+        raise InvalidInputError(
+            f"`ignored` has {skip.size} values but `tp` has {hits.size}; pass one per detection."
+        )
     try:
         valid_count = float(n_positive) == int(n_positive) and int(n_positive) >= 0
     except (TypeError, ValueError):
         valid_count = False
     if not valid_count:
-        raise InvalidInputError(f"`n_positive` must be a whole number >= 0 (the ground truths that are not "
-                                f"ignored); got {n_positive!r}.")
+        raise InvalidInputError(
+            f"`n_positive` must be a whole number >= 0 (the ground truths that are not "
+            f"ignored); got {n_positive!r}."
+        )
     if n_positive <= 0:
         warn_undefined("AP is undefined without ground truth (`n_positive` is 0): returning NaN.")
         return float("nan")
     if int((hits & ~skip).sum()) > int(n_positive):
         raise InvalidInputError(
             f"{int((hits & ~skip).sum())} counted true positives but `n_positive` is {int(n_positive)}: "
-            f"a ground truth can be matched once. Pass the group's number of non-ignored ground truths.")
+            f"a ground truth can be matched once. Pass the group's number of non-ignored ground truths."
+        )
     order = np.argsort(-scores, kind="stable")
     keep = ~skip[order]
     ranked = hits[order][keep]
@@ -321,6 +347,7 @@ def interpolated_average_precision(tp, score, n_positive: int, *, ignored=None,
     tp_positions = np.flatnonzero(ranked)
     k_eff = np.maximum(k_min, 1)
     ok = k_eff <= tp_positions.size
-    values = np.where(ok, envelope[tp_positions[np.where(ok, k_eff - 1, 0)]] if tp_positions.size else 0.0,
-                      0.0)
+    values = np.where(
+        ok, envelope[tp_positions[np.where(ok, k_eff - 1, 0)]] if tp_positions.size else 0.0, 0.0
+    )
     return float(np.mean(values))

@@ -33,10 +33,21 @@ EPSILON = 1e-9  # valor pairs boxes whose IoU is at least this
 KINDS = ("breakdown", "matrix")
 
 
-def detection_confusion(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, image="image",
-                        label="label", box=None, score="score", box_format: str = "xywh", images=None,
-                        kind: str = "breakdown", iou_threshold: float = 0.5, score_thresholds=None,
-                        max_examples: int = 1) -> pd.DataFrame:
+def detection_confusion(
+    detections: pd.DataFrame,
+    ground_truth: pd.DataFrame,
+    *,
+    image="image",
+    label="label",
+    box=None,
+    score="score",
+    box_format: str = "xywh",
+    images=None,
+    kind: str = "breakdown",
+    iou_threshold: float = 0.5,
+    score_thresholds=None,
+    max_examples: int = 1,
+) -> pd.DataFrame:
     """valor's detailed error breakdown per label, or the label x label confusion matrix.
 
     Parameters
@@ -94,11 +105,23 @@ def detection_confusion(detections: pd.DataFrame, ground_truth: pd.DataFrame, *,
     iou_at = float(number_array(iou_threshold, "iou_threshold")[0])
     if not isinstance(max_examples, (int, np.integer)) or max_examples < 0:
         raise InvalidInputError(f"`max_examples=` must be a non-negative integer; got {max_examples!r}.")
-    data = prepare_boxes(detections, ground_truth, image=image, label=label, box=box, score=score,
-                         box_format=box_format, images=images)
+    data = prepare_boxes(
+        detections,
+        ground_truth,
+        image=image,
+        label=label,
+        box=box,
+        score=score,
+        box_format=box_format,
+        images=images,
+    )
     # one-to-one pairing across labels: every box gets the same label for the matching
-    agnostic = replace(data, labels=np.zeros(1, dtype="int64"), gt_label=np.zeros(data.n_gt, dtype="int64"),
-                       dt_label=np.zeros(data.n_dt, dtype="int64"))
+    agnostic = replace(
+        data,
+        labels=np.zeros(1, dtype="int64"),
+        gt_label=np.zeros(data.n_gt, dtype="int64"),
+        dt_label=np.zeros(data.n_dt, dtype="int64"),
+    )
     limit = np.iinfo("int64").max
     paired = match_boxes(agnostic, [EPSILON], np.array([[-np.inf, np.inf]]), limit, matching="coco")
     det = paired.det
@@ -146,18 +169,31 @@ def detection_confusion(detections: pd.DataFrame, ground_truth: pd.DataFrame, *,
         examples[name] = _examples(flags, labels_of, ids, n_s, n_lab, max_examples)
     lab = np.repeat(np.arange(n_lab), n_s)
     s_rows = np.tile(np.arange(n_s), n_lab)
-    columns = {"label": data.labels[lab], "score_threshold": scores_at[s_rows],
-               "tp": counts["tp"][s_rows, lab],
-               "fp": (counts["fp_misclassification"] + counts["fp_hallucination"])[s_rows, lab],
-               "fp_misclassification": counts["fp_misclassification"][s_rows, lab],
-               "fp_hallucination": counts["fp_hallucination"][s_rows, lab],
-               "fn": (counts["fn_misclassification"] + counts["fn_missed"])[s_rows, lab],
-               "fn_misclassification": counts["fn_misclassification"][s_rows, lab],
-               "fn_missed": counts["fn_missed"][s_rows, lab]}
+    columns = {
+        "label": data.labels[lab],
+        "score_threshold": scores_at[s_rows],
+        "tp": counts["tp"][s_rows, lab],
+        "fp": (counts["fp_misclassification"] + counts["fp_hallucination"])[s_rows, lab],
+        "fp_misclassification": counts["fp_misclassification"][s_rows, lab],
+        "fp_hallucination": counts["fp_hallucination"][s_rows, lab],
+        "fn": (counts["fn_misclassification"] + counts["fn_missed"])[s_rows, lab],
+        "fn_misclassification": counts["fn_misclassification"][s_rows, lab],
+        "fn_missed": counts["fn_missed"][s_rows, lab],
+    }
     for name in groups:
         columns[f"{name}_examples"] = [examples[name].get((s, k), []) for s, k in zip(s_rows, lab)]
-    return result_table(columns, integer_columns=["tp", "fp", "fp_misclassification", "fp_hallucination",
-                                                  "fn", "fn_misclassification", "fn_missed"])
+    return result_table(
+        columns,
+        integer_columns=[
+            "tp",
+            "fp",
+            "fp_misclassification",
+            "fp_hallucination",
+            "fn",
+            "fn_misclassification",
+            "fn_missed",
+        ],
+    )
 
 
 def _gt_flags(pair_flags: np.ndarray, gt_of: np.ndarray, n_gt: int) -> np.ndarray:

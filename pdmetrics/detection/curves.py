@@ -16,13 +16,29 @@ VALOR_SCORE_THRESHOLDS = np.round(np.arange(1, 20) * 0.05, 2)
 STYLES = ("coco", "valor")
 
 
-def precision_recall_curve(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, image="image",
-                           label="label", box=None, score="score", box_format: str = "xywh", iscrowd=None,
-                           area=None, ignore=None, images=None, style: str = "coco", iou_thresholds=None,
-                           max_dets=100, area_range=(0.0, 1e10), matching: str = "coco",
-                           interpolation: str = "coco", score_thresholds=None,
-                           labels_without_ground_truth: str = "exclude",
-                           zero_division="warn") -> pd.DataFrame:
+def precision_recall_curve(
+    detections: pd.DataFrame,
+    ground_truth: pd.DataFrame,
+    *,
+    image="image",
+    label="label",
+    box=None,
+    score="score",
+    box_format: str = "xywh",
+    iscrowd=None,
+    area=None,
+    ignore=None,
+    images=None,
+    style: str = "coco",
+    iou_thresholds=None,
+    max_dets=100,
+    area_range=(0.0, 1e10),
+    matching: str = "coco",
+    interpolation: str = "coco",
+    score_thresholds=None,
+    labels_without_ground_truth: str = "exclude",
+    zero_division="warn",
+) -> pd.DataFrame:
     """Precision-recall curve per label and IoU threshold.
 
     Parameters
@@ -91,12 +107,29 @@ def precision_recall_curve(detections: pd.DataFrame, ground_truth: pd.DataFrame,
     check_choice(labels_without_ground_truth, "labels_without_ground_truth", LABELS_WITHOUT_GT)
     if style == "valor":
         iou_thresholds = [0.5] if iou_thresholds is None else iou_thresholds
-        thresholds = VALOR_SCORE_THRESHOLDS if score_thresholds is None else number_array(
-            score_thresholds, "score_thresholds")
-    result = run_one_range(detections, ground_truth, image=image, label=label, box=box, score=score,
-                           box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images,
-                           iou_thresholds=iou_thresholds, max_dets=max_dets, area_range=area_range,
-                           matching=matching, interpolation=interpolation)
+        thresholds = (
+            VALOR_SCORE_THRESHOLDS
+            if score_thresholds is None
+            else number_array(score_thresholds, "score_thresholds")
+        )
+    result = run_one_range(
+        detections,
+        ground_truth,
+        image=image,
+        label=label,
+        box=box,
+        score=score,
+        box_format=box_format,
+        iscrowd=iscrowd,
+        area=area,
+        ignore=ignore,
+        images=images,
+        iou_thresholds=iou_thresholds,
+        max_dets=max_dets,
+        area_range=area_range,
+        matching=matching,
+        interpolation=interpolation,
+    )
     if style == "coco":
         return _coco_curve(result, keep_missing=labels_without_ground_truth == "zero")
     table = _valor_curve(result, thresholds, undefined)
@@ -115,13 +148,15 @@ def _coco_curve(result, keep_missing: bool) -> pd.DataFrame:
     lab = np.repeat(labels, n_thr * n_rec)
     thr = np.tile(np.repeat(np.arange(n_thr), n_rec), labels.size)
     rec = np.tile(np.arange(n_rec), labels.size * n_thr)
-    return result_table({
-        "label": acc.labels[lab] if lab.size else np.zeros(0, dtype=acc.labels.dtype),
-        "iou": acc.iou_thresholds[thr],
-        "recall": acc.recall_thresholds[rec],
-        "precision": precision[thr, rec, lab],
-        "score": scores[thr, rec, lab],
-    })
+    return result_table(
+        {
+            "label": acc.labels[lab] if lab.size else np.zeros(0, dtype=acc.labels.dtype),
+            "iou": acc.iou_thresholds[thr],
+            "recall": acc.recall_thresholds[rec],
+            "precision": precision[thr, rec, lab],
+            "score": scores[thr, rec, lab],
+        }
+    )
 
 
 def _valor_curve(result, thresholds: np.ndarray, undefined: _Undefined) -> pd.DataFrame:
@@ -148,8 +183,9 @@ def _valor_curve(result, thresholds: np.ndarray, undefined: _Undefined) -> pd.Da
     n_gt = m.n_positive[0]
     fn = n_gt[None, :, None] - tp
     precision = undefined.ratio(tp, tp + fp, "precision (no detection at or above the score threshold)")
-    recall = undefined.ratio(tp, np.broadcast_to(n_gt[None, :, None], tp.shape),
-                             "recall (label without ground truth)")
+    recall = undefined.ratio(
+        tp, np.broadcast_to(n_gt[None, :, None], tp.shape), "recall (label without ground truth)"
+    )
     f1 = undefined.ratio(2 * tp, 2 * tp + fp + fn, "F1")
     back = np.empty_like(order)
     back[order] = np.arange(n_s)  # column of each requested threshold
@@ -157,11 +193,18 @@ def _valor_curve(result, thresholds: np.ndarray, undefined: _Undefined) -> pd.Da
     lab = np.repeat(np.arange(n_lab), n_thr * n_s)
     thr = np.tile(np.repeat(np.arange(n_thr), n_s), n_lab)
     col = np.tile(back, n_lab * n_thr)
-    return result_table({
-        "label": data.labels[lab] if lab.size else np.zeros(0, dtype=data.labels.dtype),
-        "iou": m.iou_thresholds[thr],
-        "score_threshold": thresholds[np.tile(np.arange(n_s), n_lab * n_thr)],
-        "N": n_gt[lab],
-        "tp": tp[thr, lab, col], "fp": fp[thr, lab, col], "fn": fn[thr, lab, col],
-        "precision": precision[thr, lab, col], "recall": recall[thr, lab, col], "f1": f1[thr, lab, col],
-    }, integer_columns=["N", "tp", "fp", "fn"])
+    return result_table(
+        {
+            "label": data.labels[lab] if lab.size else np.zeros(0, dtype=data.labels.dtype),
+            "iou": m.iou_thresholds[thr],
+            "score_threshold": thresholds[np.tile(np.arange(n_s), n_lab * n_thr)],
+            "N": n_gt[lab],
+            "tp": tp[thr, lab, col],
+            "fp": fp[thr, lab, col],
+            "fn": fn[thr, lab, col],
+            "precision": precision[thr, lab, col],
+            "recall": recall[thr, lab, col],
+            "f1": f1[thr, lab, col],
+        },
+        integer_columns=["N", "tp", "fp", "fn"],
+    )

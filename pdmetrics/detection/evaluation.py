@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._tables import attach_info, result_table
-from pdmetrics._validation import warn_undefined
+from pdmetrics._warnings import warn_undefined
 from pdmetrics.detection.coco import INTERPOLATIONS, Accumulation, accumulate, coco_summary
 from pdmetrics.detection.inputs import BoxData, prepare_boxes
 from pdmetrics.detection.matching import MATCHING_RULES, MatchResult, match_boxes
@@ -42,21 +42,56 @@ class Run:
     area_names: list
 
 
-def run(detections, ground_truth, *, image, label, box, score, box_format, iscrowd, area, ignore, images,
-        iou_thresholds, max_dets, area_ranges, matching, interpolation, score_threshold=None) -> Run:
+def run(
+    detections,
+    ground_truth,
+    *,
+    image,
+    label,
+    box,
+    score,
+    box_format,
+    iscrowd,
+    area,
+    ignore,
+    images,
+    iou_thresholds,
+    max_dets,
+    area_ranges,
+    matching,
+    interpolation,
+    score_threshold=None,
+) -> Run:
     """Prepare, match and accumulate (shared by the public functions)."""
     check_choice(matching, "matching", MATCHING_RULES)
     check_choice(interpolation, "interpolation", INTERPOLATIONS)
     thresholds = iou_threshold_array(iou_thresholds)
     limits = max_dets_list(max_dets)
     names, bounds = area_range_table(area_ranges)
-    data = prepare_boxes(detections, ground_truth, image=image, label=label, box=box, score=score,
-                         box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images)
+    data = prepare_boxes(
+        detections,
+        ground_truth,
+        image=image,
+        label=label,
+        box=box,
+        score=score,
+        box_format=box_format,
+        iscrowd=iscrowd,
+        area=area,
+        ignore=ignore,
+        images=images,
+    )
     if score_threshold is not None:
         # drop low-scoring detections but keep every label and image in the evaluation
         keep = data.dt_score >= _one_number(score_threshold, "score_threshold")
-        data = replace(data, dt_image=data.dt_image[keep], dt_label=data.dt_label[keep],
-                       dt_boxes=data.dt_boxes[keep], dt_area=data.dt_area[keep], dt_score=data.dt_score[keep])
+        data = replace(
+            data,
+            dt_image=data.dt_image[keep],
+            dt_label=data.dt_label[keep],
+            dt_boxes=data.dt_boxes[keep],
+            dt_area=data.dt_area[keep],
+            dt_score=data.dt_score[keep],
+        )
     matches = match_boxes(data, thresholds, bounds, max(limits), matching=matching)
     acc = accumulate(matches, limits, interpolation=interpolation, area_names=names)
     return Run(data, matches, acc, names)
@@ -67,17 +102,24 @@ def run_one_range(detections, ground_truth, *, max_dets, area_range, **options) 
     try:
         low, high = (float(v) for v in area_range)
     except (TypeError, ValueError):
-        raise InvalidInputError(f"`area_range=` must be a (low, high) pair such as (0, 1e10); "
-                                f"got {area_range!r}.") from None
-    return run(detections, ground_truth, max_dets=[max_dets] if max_dets is not None else None,
-               area_ranges={"range": (low, high)}, **options)
+        raise InvalidInputError(
+            f"`area_range=` must be a (low, high) pair such as (0, 1e10); got {area_range!r}."
+        ) from None
+    return run(
+        detections,
+        ground_truth,
+        max_dets=[max_dets] if max_dets is not None else None,
+        area_ranges={"range": (low, high)},
+        **options,
+    )
 
 
 def _threshold_names(thresholds: np.ndarray) -> list[str]:
     """Column suffixes: two decimals, more when two thresholds would share a name."""
     if np.unique(thresholds).size != thresholds.size:
-        raise InvalidInputError(f"`iou_thresholds=` lists a threshold twice ({thresholds.tolist()!r}); "
-                                f"pass each threshold once.")
+        raise InvalidInputError(
+            f"`iou_thresholds=` lists a threshold twice ({thresholds.tolist()!r}); pass each threshold once."
+        )
     for decimals in range(2, 17):
         names = [f"{t:.{decimals}f}" for t in thresholds]
         if len(set(names)) == len(names):
@@ -103,11 +145,26 @@ def _max_dets_column(values) -> pd.Series:
     return pd.Series([pd.NA if v == UNLIMITED else int(v) for v in values], dtype="Int64")
 
 
-def evaluate_detections(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, image="image",
-                        label="label", box=None, score="score", box_format: str = "xywh", iscrowd=None,
-                        area=None, ignore=None, images=None, iou_thresholds=None, max_dets=(1, 10, 100),
-                        area_ranges=None, matching: str = "coco", interpolation: str = "coco",
-                        labels_without_ground_truth: str = "exclude") -> pd.DataFrame:
+def evaluate_detections(
+    detections: pd.DataFrame,
+    ground_truth: pd.DataFrame,
+    *,
+    image="image",
+    label="label",
+    box=None,
+    score="score",
+    box_format: str = "xywh",
+    iscrowd=None,
+    area=None,
+    ignore=None,
+    images=None,
+    iou_thresholds=None,
+    max_dets=(1, 10, 100),
+    area_ranges=None,
+    matching: str = "coco",
+    interpolation: str = "coco",
+    labels_without_ground_truth: str = "exclude",
+) -> pd.DataFrame:
     """The 12 COCO summary numbers (AP, AP50, AP75, AP by area, AR@1/10/100, AR by area).
 
     With the defaults the numbers are pycocotools' ``COCOeval.summarize()`` for
@@ -178,40 +235,71 @@ def evaluate_detections(detections: pd.DataFrame, ground_truth: pd.DataFrame, *,
     4     AR  0.50:0.95  all        10   0.45
     5     AR  0.50:0.95  all       100   0.45
     """
-    result = run(detections, ground_truth, image=image, label=label, box=box, score=score,
-                 box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images,
-                 iou_thresholds=iou_thresholds, max_dets=max_dets, area_ranges=area_ranges,
-                 matching=matching, interpolation=interpolation)
+    result = run(
+        detections,
+        ground_truth,
+        image=image,
+        label=label,
+        box=box,
+        score=score,
+        box_format=box_format,
+        iscrowd=iscrowd,
+        area=area,
+        ignore=ignore,
+        images=images,
+        iou_thresholds=iou_thresholds,
+        max_dets=max_dets,
+        area_ranges=area_ranges,
+        matching=matching,
+        interpolation=interpolation,
+    )
     acc = result.accumulation
     filled = Accumulation(
-        labels=acc.labels, iou_thresholds=acc.iou_thresholds, recall_thresholds=acc.recall_thresholds,
-        area_names=acc.area_names, max_dets=acc.max_dets,
+        labels=acc.labels,
+        iou_thresholds=acc.iou_thresholds,
+        recall_thresholds=acc.recall_thresholds,
+        area_names=acc.area_names,
+        max_dets=acc.max_dets,
         precision=_fill_missing_labels(acc.precision, labels_without_ground_truth),
         recall=_fill_missing_labels(acc.recall, labels_without_ground_truth),
-        scores=acc.scores, n_positive=acc.n_positive)
+        scores=acc.scores,
+        n_positive=acc.n_positive,
+    )
     summary = coco_summary(filled)
-    table = result_table({
-        "metric": summary["metric"].to_numpy(), "iou": summary["iou"].to_numpy(),
-        "area": summary["area"].to_numpy(), "max_dets": _max_dets_column(summary["max_dets"]),
-        "value": summary["value"].to_numpy(dtype="float64")})
+    table = result_table(
+        {
+            "metric": summary["metric"].to_numpy(),
+            "iou": summary["iou"].to_numpy(),
+            "area": summary["area"].to_numpy(),
+            "max_dets": _max_dets_column(summary["max_dets"]),
+            "value": summary["value"].to_numpy(dtype="float64"),
+        }
+    )
     if table["value"].isna().any():
         missing = table[table["value"].isna()]
         described = ", ".join(sorted({f"{m} area={a!r}" for m, a in zip(missing["metric"], missing["area"])}))
         warn_undefined(
             f"No label has ground truth for {described}: the value is NaN (pycocotools prints -1). "
-            f"Change `area_ranges=` or add ground truth in that range.")
-    return attach_info(table, n_ground_truth=result.data.n_gt, n_detections=result.data.n_dt,
-                       n_images=int(result.data.images.size), n_labels=int(result.data.labels.size),
-                       matching=matching, interpolation=interpolation)
+            f"Change `area_ranges=` or add ground truth in that range."
+        )
+    return attach_info(
+        table,
+        n_ground_truth=result.data.n_gt,
+        n_detections=result.data.n_dt,
+        n_images=int(result.data.images.size),
+        n_labels=int(result.data.labels.size),
+        matching=matching,
+        interpolation=interpolation,
+    )
 
 
 def _per_label(kind: str, detections, ground_truth, *, by, max_dets, labels_without_ground_truth, **options):
     if by not in ("label", None):
         raise InvalidInputError(
             f"`by={by!r}` is not supported: use by='label' (one row per label plus the mean) or by=None "
-            f"(the mean only). For other groupings, start from `df.detection.match(...)`.")
-    result = run(detections, ground_truth, max_dets=[max_dets] if max_dets is not None else None,
-                 **options)
+            f"(the mean only). For other groupings, start from `df.detection.match(...)`."
+        )
+    result = run(detections, ground_truth, max_dets=[max_dets] if max_dets is not None else None, **options)
     acc = result.accumulation
     check_choice(labels_without_ground_truth, "labels_without_ground_truth", LABELS_WITHOUT_GT)
     n_area = len(acc.area_names)
@@ -243,8 +331,12 @@ def _per_label(kind: str, detections, ground_truth, *, by, max_dets, labels_with
             mean = np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
         rows_values.append(mean[None, :])
     values = np.vstack(rows_values) if rows_values else np.zeros((0, thresholds.size))
-    columns = {"label": pd.Series(rows_label, dtype=object), "area": rows_area, "N": rows_n,
-               "n_detections": rows_nd}
+    columns = {
+        "label": pd.Series(rows_label, dtype=object),
+        "area": rows_area,
+        "N": rows_n,
+        "n_detections": rows_nd,
+    }
     with np.errstate(invalid="ignore"):
         defined = ~np.isnan(values)
         averaged = np.where(defined.all(axis=1), values.mean(axis=1) if values.shape[1] else np.nan, np.nan)
@@ -257,15 +349,32 @@ def _per_label(kind: str, detections, ground_truth, *, by, max_dets, labels_with
     if table.loc[table["label"] != "m" + kind, kind].isna().any():
         warn_undefined(
             f"Some labels have no ground truth (N = 0): their {kind} is NaN and they are left out "
-            f"of m{kind}. Pass `labels_without_ground_truth='zero'` to count them as 0 (valor).")
+            f"of m{kind}. Pass `labels_without_ground_truth='zero'` to count them as 0 (valor)."
+        )
     return table
 
 
-def average_precision(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, image="image",
-                      label="label", box=None, score="score", box_format: str = "xywh", iscrowd=None,
-                      area=None, ignore=None, images=None, iou_thresholds=None, max_dets=100,
-                      area_ranges=None, matching: str = "coco", interpolation: str = "coco",
-                      labels_without_ground_truth: str = "exclude", by="label") -> pd.DataFrame:
+def average_precision(
+    detections: pd.DataFrame,
+    ground_truth: pd.DataFrame,
+    *,
+    image="image",
+    label="label",
+    box=None,
+    score="score",
+    box_format: str = "xywh",
+    iscrowd=None,
+    area=None,
+    ignore=None,
+    images=None,
+    iou_thresholds=None,
+    max_dets=100,
+    area_ranges=None,
+    matching: str = "coco",
+    interpolation: str = "coco",
+    labels_without_ground_truth: str = "exclude",
+    by="label",
+) -> pd.DataFrame:
     """Average precision per label and IoU threshold, with the mAP row.
 
     Same inputs and options as :func:`evaluate_detections`, except ``max_dets`` (one
@@ -299,18 +408,50 @@ def average_precision(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, i
     """
     if area_ranges is None:
         area_ranges = {"all": (0.0, 1e10)}
-    return _per_label("AP", detections, ground_truth, by=by, image=image, label=label, box=box, score=score,
-                      box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images,
-                      iou_thresholds=iou_thresholds, max_dets=max_dets, area_ranges=area_ranges,
-                      matching=matching, interpolation=interpolation,
-                      labels_without_ground_truth=labels_without_ground_truth)
+    return _per_label(
+        "AP",
+        detections,
+        ground_truth,
+        by=by,
+        image=image,
+        label=label,
+        box=box,
+        score=score,
+        box_format=box_format,
+        iscrowd=iscrowd,
+        area=area,
+        ignore=ignore,
+        images=images,
+        iou_thresholds=iou_thresholds,
+        max_dets=max_dets,
+        area_ranges=area_ranges,
+        matching=matching,
+        interpolation=interpolation,
+        labels_without_ground_truth=labels_without_ground_truth,
+    )
 
 
-def average_recall(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, image="image",
-                   label="label", box=None, score="score", box_format: str = "xywh", iscrowd=None,
-                   area=None, ignore=None, images=None, iou_thresholds=None, max_dets=100,
-                   area_ranges=None, matching: str = "coco", score_threshold=None,
-                   labels_without_ground_truth: str = "exclude", by="label") -> pd.DataFrame:
+def average_recall(
+    detections: pd.DataFrame,
+    ground_truth: pd.DataFrame,
+    *,
+    image="image",
+    label="label",
+    box=None,
+    score="score",
+    box_format: str = "xywh",
+    iscrowd=None,
+    area=None,
+    ignore=None,
+    images=None,
+    iou_thresholds=None,
+    max_dets=100,
+    area_ranges=None,
+    matching: str = "coco",
+    score_threshold=None,
+    labels_without_ground_truth: str = "exclude",
+    by="label",
+) -> pd.DataFrame:
     """Recall per label and IoU threshold, averaged over thresholds (AR), with the mAR row.
 
     Recall is the share of ground truths (not ignored) matched by a kept detection.
@@ -339,17 +480,48 @@ def average_recall(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, imag
     """
     if area_ranges is None:
         area_ranges = {"all": (0.0, 1e10)}
-    return _per_label("AR", detections, ground_truth, by=by, image=image, label=label, box=box, score=score,
-                      box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images,
-                      iou_thresholds=iou_thresholds, max_dets=max_dets, area_ranges=area_ranges,
-                      matching=matching, interpolation="coco", score_threshold=score_threshold,
-                      labels_without_ground_truth=labels_without_ground_truth)
+    return _per_label(
+        "AR",
+        detections,
+        ground_truth,
+        by=by,
+        image=image,
+        label=label,
+        box=box,
+        score=score,
+        box_format=box_format,
+        iscrowd=iscrowd,
+        area=area,
+        ignore=ignore,
+        images=images,
+        iou_thresholds=iou_thresholds,
+        max_dets=max_dets,
+        area_ranges=area_ranges,
+        matching=matching,
+        interpolation="coco",
+        score_threshold=score_threshold,
+        labels_without_ground_truth=labels_without_ground_truth,
+    )
 
 
-def match_detections(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, image="image",
-                     label="label", box=None, score="score", box_format: str = "xywh", iscrowd=None,
-                     area=None, ignore=None, images=None, iou_thresholds=None, max_dets=100,
-                     area_range=(0.0, 1e10), matching: str = "coco") -> pd.DataFrame:
+def match_detections(
+    detections: pd.DataFrame,
+    ground_truth: pd.DataFrame,
+    *,
+    image="image",
+    label="label",
+    box=None,
+    score="score",
+    box_format: str = "xywh",
+    iscrowd=None,
+    area=None,
+    ignore=None,
+    images=None,
+    iou_thresholds=None,
+    max_dets=100,
+    area_range=(0.0, 1e10),
+    matching: str = "coco",
+) -> pd.DataFrame:
     """One row per detection and IoU threshold: its matched ground truth, IoU and TP flag.
 
     The tidy intermediate of every AP: group it by any column (image metadata, box size)
@@ -393,25 +565,43 @@ def match_detections(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, im
     0          1    0.9     0             0  0.818   True
     1          0    0.6     1            -1    NaN  False
     """
-    result = run_one_range(detections, ground_truth, image=image, label=label, box=box, score=score,
-                           box_format=box_format, iscrowd=iscrowd, area=area, ignore=ignore, images=images,
-                           iou_thresholds=iou_thresholds, max_dets=max_dets, area_range=area_range,
-                           matching=matching, interpolation="coco")
+    result = run_one_range(
+        detections,
+        ground_truth,
+        image=image,
+        label=label,
+        box=box,
+        score=score,
+        box_format=box_format,
+        iscrowd=iscrowd,
+        area=area,
+        ignore=ignore,
+        images=images,
+        iou_thresholds=iou_thresholds,
+        max_dets=max_dets,
+        area_range=area_range,
+        matching=matching,
+        interpolation="coco",
+    )
     m = result.matches
     data = result.data
     n_thr, n = m.iou_thresholds.size, m.det.size
     det = np.tile(m.det, n_thr)
-    table = result_table({
-        "detection": det,
-        "image": data.images[data.dt_image[det]] if n else np.zeros(0, dtype="int64"),
-        "label": data.labels[data.dt_label[det]] if n else np.zeros(0, dtype="int64"),
-        "score": data.dt_score[det],
-        "rank": np.tile(m.rank, n_thr),
-        "iou_threshold": np.repeat(m.iou_thresholds, n),
-        "ground_truth": m.gt_match[0].reshape(-1),
-        "iou": m.matched_iou(0).reshape(-1),
-        "tp": m.tp[0].reshape(-1),
-        "ignored": m.ignored[0].reshape(-1),
-    }, integer_columns=["detection", "rank", "ground_truth"])
-    return attach_info(table, n_ground_truth=data.n_gt, n_positive=m.n_positive[0].tolist(),
-                       labels=data.labels.tolist())
+    table = result_table(
+        {
+            "detection": det,
+            "image": data.images[data.dt_image[det]] if n else np.zeros(0, dtype="int64"),
+            "label": data.labels[data.dt_label[det]] if n else np.zeros(0, dtype="int64"),
+            "score": data.dt_score[det],
+            "rank": np.tile(m.rank, n_thr),
+            "iou_threshold": np.repeat(m.iou_thresholds, n),
+            "ground_truth": m.gt_match[0].reshape(-1),
+            "iou": m.matched_iou(0).reshape(-1),
+            "tp": m.tp[0].reshape(-1),
+            "ignored": m.ignored[0].reshape(-1),
+        },
+        integer_columns=["detection", "rank", "ground_truth"],
+    )
+    return attach_info(
+        table, n_ground_truth=data.n_gt, n_positive=m.n_positive[0].tolist(), labels=data.labels.tolist()
+    )

@@ -150,7 +150,7 @@ def _factorize_ids(parts: list[tuple[pd.Series | None, str, str]], argument: str
     codes, uniques = pd.factorize(combined, sort=True)
     out, start = [], 0
     for array in arrays:
-        out.append(codes[start:start + array.size].astype("int64"))
+        out.append(codes[start : start + array.size].astype("int64"))
         start += array.size
     return np.asarray(uniques), out
 
@@ -160,8 +160,9 @@ def _box_array(frame: pd.DataFrame, columns: list, table: str, box_format: str) 
     for j, name in enumerate(columns):
         series = frame[name]
         if pd.api.types.is_bool_dtype(series.dtype):
-            raise InvalidInputError(f"`box=` column {name!r} in the {table} table is boolean; box "
-                                    f"coordinates must be numbers.")
+            raise InvalidInputError(
+                f"`box=` column {name!r} in the {table} table is boolean; box coordinates must be numbers."
+            )
         if not pd.api.types.is_numeric_dtype(series.dtype):
             converted = pd.to_numeric(series.astype(object), errors="coerce")
             if (converted.isna() & series.notna()).any():
@@ -198,9 +199,20 @@ def _flag(frame: pd.DataFrame, name, argument: str) -> np.ndarray:
     return values != 0
 
 
-def prepare_boxes(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, image, label, box,
-                  score, box_format: str = "xywh", iscrowd=None, area=None, ignore=None,
-                  images=None) -> BoxData:
+def prepare_boxes(
+    detections: pd.DataFrame,
+    ground_truth: pd.DataFrame,
+    *,
+    image,
+    label,
+    box,
+    score,
+    box_format: str = "xywh",
+    iscrowd=None,
+    area=None,
+    ignore=None,
+    images=None,
+) -> BoxData:
     """Check the two box tables and convert them to :class:`BoxData`.
 
     Raises :class:`~pdmetrics.errors.ColumnNotFoundError` for a missing column and
@@ -230,8 +242,13 @@ def prepare_boxes(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, image
     if images is not None:
         extra = pd.Series(list(images) if not isinstance(images, pd.Series) else images, name="images")
     (image_ids, (gt_image, dt_image, extra_image)) = _factorize_ids(
-        [(ground_truth[image], "ground-truth", "gt"), (detections[image], "detections", "dt"),
-         (extra, "images=", "extra")], "image")
+        [
+            (ground_truth[image], "ground-truth", "gt"),
+            (detections[image], "detections", "dt"),
+            (extra, "images=", "extra"),
+        ],
+        "image",
+    )
     known = np.zeros(image_ids.size, dtype=bool)
     known[gt_image] = True
     known[extra_image] = True
@@ -245,7 +262,8 @@ def prepare_boxes(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, image
             f"evaluated image with `images=`; otherwise check the `image=` ids of both tables."
         )
     label_ids, (gt_label, dt_label) = _factorize_ids(
-        [(ground_truth[label], "ground-truth", "gt"), (detections[label], "detections", "dt")], "label")
+        [(ground_truth[label], "ground-truth", "gt"), (detections[label], "detections", "dt")], "label"
+    )
     gt_boxes = _box_array(ground_truth, columns, "ground-truth", box_format)
     dt_boxes = _box_array(detections, columns, "detections", box_format)
     if box_format == "xywh":
@@ -268,7 +286,8 @@ def prepare_boxes(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, image
     if pd.api.types.is_bool_dtype(detections[score].dtype):
         raise InvalidInputError(
             f"`score={score!r}` is a boolean column; scores must be numbers. If True/False really are "
-            f"the scores 1/0, pass `df.assign({score}=df[{score!r}].astype(int))`.")
+            f"the scores 1/0, pass `df.assign({score}=df[{score!r}].astype(int))`."
+        )
     scores = _as_float(detections[score])
     if not np.isfinite(scores).all():
         row = int(np.flatnonzero(~np.isfinite(scores))[0])
@@ -277,8 +296,18 @@ def prepare_boxes(detections: pd.DataFrame, ground_truth: pd.DataFrame, *, image
             f"{detections[score].iloc[row]!r}. Drop or fix such rows first."
         )
     return BoxData(
-        images=image_ids, labels=label_ids, box_format=box_format,
-        gt_image=gt_image, gt_label=gt_label, gt_boxes=gt_boxes, gt_area=gt_area,
-        gt_crowd=_flag(ground_truth, iscrowd, "iscrowd"), gt_ignore=_flag(ground_truth, ignore, "ignore"),
-        dt_image=dt_image, dt_label=dt_label, dt_boxes=dt_boxes, dt_area=dt_area, dt_score=scores,
+        images=image_ids,
+        labels=label_ids,
+        box_format=box_format,
+        gt_image=gt_image,
+        gt_label=gt_label,
+        gt_boxes=gt_boxes,
+        gt_area=gt_area,
+        gt_crowd=_flag(ground_truth, iscrowd, "iscrowd"),
+        gt_ignore=_flag(ground_truth, ignore, "ignore"),
+        dt_image=dt_image,
+        dt_label=dt_label,
+        dt_boxes=dt_boxes,
+        dt_area=dt_area,
+        dt_score=scores,
     )

@@ -42,8 +42,10 @@ def check_box_values(boxes: np.ndarray, box_format: str, source: str) -> None:
     bad = ~np.isfinite(boxes).all(axis=1)
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
-        raise InvalidInputError(f"{source} has a missing or infinite box coordinate in row {row} "
-                                f"({boxes[row].tolist()!r}). Drop or fix such rows first.")
+        raise InvalidInputError(
+            f"{source} has a missing or infinite box coordinate in row {row} "
+            f"({boxes[row].tolist()!r}). Drop or fix such rows first."
+        )
     if box_format == "xywh":
         size, what = boxes[:, 2:], "width/height"
     else:
@@ -54,7 +56,8 @@ def check_box_values(boxes: np.ndarray, box_format: str, source: str) -> None:
         raise InvalidInputError(
             f"{source} has a box with a negative size in row {row} ({what} = {size[row].tolist()!r}, "
             f"box_format={box_format!r}). Check the box columns and `box_format=` ('xywh' is x, y, "
-            f"width, height; 'xyxy' is x_min, y_min, x_max, y_max).")
+            f"width, height; 'xyxy' is x_min, y_min, x_max, y_max)."
+        )
 
 
 def _checked_boxes(boxes, argument: str, box_format: str) -> np.ndarray:

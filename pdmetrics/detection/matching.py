@@ -110,8 +110,9 @@ def _segment_max(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return np.maximum.reduceat(values, starts, axis=-1)
 
 
-def match_boxes(data: BoxData, iou_thresholds, area_ranges, max_det: int,
-                matching: str = "coco") -> MatchResult:
+def match_boxes(
+    data: BoxData, iou_thresholds, area_ranges, max_det: int, matching: str = "coco"
+) -> MatchResult:
     """Match detections to ground truths for every area range and IoU threshold.
 
     Parameters
@@ -141,8 +142,11 @@ def match_boxes(data: BoxData, iou_thresholds, area_ranges, max_det: int,
 
     groups_dt = data.dt_image * n_labels + data.dt_label
     groups_gt = data.gt_image * n_labels + data.gt_label
-    gt_ignored = (data.gt_crowd | data.gt_ignore)[None, :] | (data.gt_area[None, :] < ranges[:, :1]) | (
-        data.gt_area[None, :] > ranges[:, 1:])
+    gt_ignored = (
+        (data.gt_crowd | data.gt_ignore)[None, :]
+        | (data.gt_area[None, :] < ranges[:, :1])
+        | (data.gt_area[None, :] > ranges[:, 1:])
+    )
     dt_outside = (data.dt_area[None, :] < ranges[:, :1]) | (data.dt_area[None, :] > ranges[:, 1:])
 
     if matching == "coco":
@@ -177,8 +181,9 @@ def match_boxes(data: BoxData, iou_thresholds, area_ranges, max_det: int,
     if matching == "coco":
         order = np.lexsort((rank[kept], data.dt_image[kept], -data.dt_score[kept], data.dt_label[kept]))
     else:
-        order = np.lexsort((rank[kept], data.dt_image[kept], -bound_iou[kept], -data.dt_score[kept],
-                            data.dt_label[kept]))
+        order = np.lexsort(
+            (rank[kept], data.dt_image[kept], -bound_iou[kept], -data.dt_score[kept], data.dt_label[kept])
+        )
     det = kept[order]
     position_of = np.full(data.n_dt, -1, dtype="int64")
     position_of[det] = np.arange(det.size)
@@ -220,8 +225,23 @@ def match_boxes(data: BoxData, iou_thresholds, area_ranges, max_det: int,
         padded = np.r_[gt_ignored[a], False]  # index -1 (unmatched) reads False
         ignored[a] = padded[gt_match[a]] | (~matched[a] & dt_outside[a, det][None, :])
     tp = matched & ~ignored
-    n_positive = np.stack([np.bincount(data.gt_label[nonignored[a]], minlength=data.labels.size)
-                           for a in range(n_area)]) if n_area else np.zeros((0, data.labels.size), "int64")
-    return MatchResult(data=data, iou_thresholds=thresholds, area_ranges=ranges, max_det=int(max_det),
-                       det=det, rank=rank[det], gt_match=gt_match, ignored=ignored, tp=tp,
-                       gt_ignored=gt_ignored, n_positive=n_positive)
+    n_positive = (
+        np.stack(
+            [np.bincount(data.gt_label[nonignored[a]], minlength=data.labels.size) for a in range(n_area)]
+        )
+        if n_area
+        else np.zeros((0, data.labels.size), "int64")
+    )
+    return MatchResult(
+        data=data,
+        iou_thresholds=thresholds,
+        area_ranges=ranges,
+        max_det=int(max_det),
+        det=det,
+        rank=rank[det],
+        gt_match=gt_match,
+        ignored=ignored,
+        tp=tp,
+        gt_ignored=gt_ignored,
+        n_positive=n_positive,
+    )

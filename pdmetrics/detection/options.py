@@ -9,8 +9,14 @@ import numpy as np
 from pdmetrics.detection.coco import COCO_AREA_RANGES, COCO_IOU_THRESHOLDS
 from pdmetrics.errors import InvalidInputError
 
-__all__ = ["iou_threshold_array", "max_dets_list", "area_range_table", "LABELS_WITHOUT_GT", "check_choice",
-           "number_array"]
+__all__ = [
+    "iou_threshold_array",
+    "max_dets_list",
+    "area_range_table",
+    "LABELS_WITHOUT_GT",
+    "check_choice",
+    "number_array",
+]
 
 LABELS_WITHOUT_GT = ("exclude", "zero")
 UNLIMITED = np.iinfo("int64").max
@@ -42,7 +48,8 @@ def iou_threshold_array(iou_thresholds) -> np.ndarray:
         values = np.asarray(iou_thresholds, dtype="float64").reshape(-1)
     except (TypeError, ValueError):
         raise InvalidInputError(
-            f"`iou_thresholds=` must be numbers in [0, 1]; got {iou_thresholds!r}.") from None
+            f"`iou_thresholds=` must be numbers in [0, 1]; got {iou_thresholds!r}."
+        ) from None
     if values.size == 0 or not np.all((values >= 0) & (values <= 1)):
         raise InvalidInputError(
             f"`iou_thresholds=` must be a non-empty list of numbers in [0, 1]; got {iou_thresholds!r}."

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._tables import result_table
-from pdmetrics._validation import warn_undefined
+from pdmetrics._warnings import warn_undefined
 from pdmetrics.detection.classification import _Undefined
 from pdmetrics.errors import InvalidInputError
 
@@ -42,11 +42,17 @@ def _images(values, argument: str) -> list[np.ndarray]:
     for position, image in enumerate(values):
         array = np.asarray(image)
         if array.ndim != 2:
-            raise InvalidInputError(f"`{argument}` entry {position} has shape {array.shape}; each image must "
-                                    f"be a 2-D array of integer class labels.")
+            raise InvalidInputError(
+                f"`{argument}` entry {position} has shape {array.shape}; each image must "
+                f"be a 2-D array of integer class labels."
+            )
         if array.dtype.kind not in "iub":
-            if array.dtype.kind == "f" and array.size and np.all(np.isfinite(array)) and np.all(
-                    array == np.round(array)):
+            if (
+                array.dtype.kind == "f"
+                and array.size
+                and np.all(np.isfinite(array))
+                and np.all(array == np.round(array))
+            ):
                 array = array.astype("int64")
             elif array.size:
                 raise InvalidInputError(
@@ -63,12 +69,16 @@ def _pixels(truth, prediction, ignore_index):
     truth_images = _images(truth, "truth")
     prediction_images = _images(prediction, "prediction")
     if len(truth_images) != len(prediction_images):
-        raise InvalidInputError(f"`truth` has {len(truth_images)} images but `prediction` has "
-                                f"{len(prediction_images)}; pass one prediction per image.")
+        raise InvalidInputError(
+            f"`truth` has {len(truth_images)} images but `prediction` has "
+            f"{len(prediction_images)}; pass one prediction per image."
+        )
     for position, (t, p) in enumerate(zip(truth_images, prediction_images)):
         if t.shape != p.shape:
-            raise InvalidInputError(f"Image {position}: truth has shape {t.shape} but prediction {p.shape}; "
-                                    f"resize the prediction to the truth's shape first.")
+            raise InvalidInputError(
+                f"Image {position}: truth has shape {t.shape} but prediction {p.shape}; "
+                f"resize the prediction to the truth's shape first."
+            )
     if truth_images:
         # native dtypes (e.g. uint8/uint16 masks) until the bincount key is built
         t = np.concatenate([image.reshape(-1) for image in truth_images])
@@ -103,10 +113,11 @@ def _confusion(t: np.ndarray, p: np.ndarray, labels=None) -> tuple[np.ndarray, n
         present[extra - low] = True
         values = np.flatnonzero(present) + low
         return full[np.ix_(present, present)], values
-    values, inverse = np.unique(np.concatenate([t.astype("int64"), p.astype("int64"), extra]),
-                                return_inverse=True)
+    values, inverse = np.unique(
+        np.concatenate([t.astype("int64"), p.astype("int64"), extra]), return_inverse=True
+    )
     n = values.size
-    codes_t, codes_p = inverse[: t.size], inverse[t.size: t.size + p.size]
+    codes_t, codes_p = inverse[: t.size], inverse[t.size : t.size + p.size]
     return np.bincount(codes_t * n + codes_p, minlength=n * n).reshape(n, n), values
 
 
@@ -141,8 +152,10 @@ def pixel_confusion_matrix(truth, prediction, ignore_index: int | None = None) -
     t, p = _pixels(truth, prediction, ignore_index)
     matrix, values = _confusion(t, p)
     n = values.size
-    return result_table({"truth": np.repeat(values, n), "prediction": np.tile(values, n),
-                         "count": matrix.reshape(-1)}, integer_columns=("truth", "prediction", "count"))
+    return result_table(
+        {"truth": np.repeat(values, n), "prediction": np.tile(values, n), "count": matrix.reshape(-1)},
+        integer_columns=("truth", "prediction", "count"),
+    )
 
 
 def _class_table(truth, prediction, background, ignore_index, labels, zero_division):
@@ -160,20 +173,33 @@ def _class_table(truth, prediction, background, ignore_index, labels, zero_divis
     fp = col[chosen] - tp
     fn = row[chosen] - tp
     undefined = _Undefined(zero_division)
-    table = result_table({
-        "label": values[chosen], "N": row[chosen], "tp": tp, "fp": fp, "fn": fn,
-        "iou": undefined.ratio(tp, tp + fp + fn, "IoU of a class absent from truth and prediction"),
-        "precision": undefined.ratio(tp, tp + fp, "precision of a class never predicted"),
-        "recall": undefined.ratio(tp, tp + fn, "recall of a class absent from the truth"),
-        "f1": undefined.ratio(2 * tp, 2 * tp + fp + fn, "F1"),
-    }, integer_columns=("label", "N", "tp", "fp", "fn"))
+    table = result_table(
+        {
+            "label": values[chosen],
+            "N": row[chosen],
+            "tp": tp,
+            "fp": fp,
+            "fn": fn,
+            "iou": undefined.ratio(tp, tp + fp + fn, "IoU of a class absent from truth and prediction"),
+            "precision": undefined.ratio(tp, tp + fp, "precision of a class never predicted"),
+            "recall": undefined.ratio(tp, tp + fn, "recall of a class absent from the truth"),
+            "f1": undefined.ratio(2 * tp, 2 * tp + fp + fn, "F1"),
+        },
+        integer_columns=("label", "N", "tp", "fp", "fn"),
+    )
     undefined.emit()
     accuracy = float(np.trace(matrix) / matrix.sum()) if matrix.sum() else np.nan
     return table, accuracy, int(matrix.sum())
 
 
-def segmentation_iou(truth, prediction, background: int | None = None, ignore_index: int | None = None,
-                     labels=None, zero_division="warn") -> pd.DataFrame:
+def segmentation_iou(
+    truth,
+    prediction,
+    background: int | None = None,
+    ignore_index: int | None = None,
+    labels=None,
+    zero_division="warn",
+) -> pd.DataFrame:
     """Per-class IoU, precision, recall and F1 of semantic segmentation masks.
 
     Parameters
@@ -218,8 +244,14 @@ def segmentation_iou(truth, prediction, background: int | None = None, ignore_in
     return table
 
 
-def mean_iou(truth, prediction, background: int | None = None, ignore_index: int | None = None,
-             labels=None, zero_division="warn") -> float:
+def mean_iou(
+    truth,
+    prediction,
+    background: int | None = None,
+    ignore_index: int | None = None,
+    labels=None,
+    zero_division="warn",
+) -> float:
     """Mean of the per-class IoUs of :func:`segmentation_iou` (valor's ``mIOU``).
 
     Classes whose IoU is undefined (NaN, ``zero_division="warn"``) are left out of the
@@ -244,8 +276,14 @@ def mean_iou(truth, prediction, background: int | None = None, ignore_index: int
     return float(np.nanmean(iou))
 
 
-def segmentation_summary(truth, prediction, background: int | None = None, ignore_index: int | None = None,
-                         labels=None, zero_division="warn") -> pd.DataFrame:
+def segmentation_summary(
+    truth,
+    prediction,
+    background: int | None = None,
+    ignore_index: int | None = None,
+    labels=None,
+    zero_division="warn",
+) -> pd.DataFrame:
     """Pixel accuracy and mean IoU in a one-row table.
 
     Parameters are those of :func:`segmentation_iou`.
@@ -268,12 +306,14 @@ def segmentation_summary(truth, prediction, background: int | None = None, ignor
        N  n_classes  pixel_accuracy  mean_iou
     0  9          2          0.7778    0.7083
     """
-    table, accuracy, n_pixels = _class_table(truth, prediction, background, ignore_index, labels,
-                                             zero_division)
+    table, accuracy, n_pixels = _class_table(
+        truth, prediction, background, ignore_index, labels, zero_division
+    )
     iou = table["iou"].to_numpy()
     if n_pixels == 0:
-        warn_undefined("Pixel accuracy and mean IoU are undefined without pixels; returning NaN.",
-                       stacklevel=3)
+        warn_undefined("Pixel accuracy and mean IoU are undefined without pixels; returning NaN.")
     value = float(np.nanmean(iou)) if iou.size and not np.isnan(iou).all() else np.nan
-    return result_table({"N": [n_pixels], "n_classes": [len(table)], "pixel_accuracy": [accuracy],
-                         "mean_iou": [value]}, integer_columns=("N", "n_classes"))
+    return result_table(
+        {"N": [n_pixels], "n_classes": [len(table)], "pixel_accuracy": [accuracy], "mean_iou": [value]},
+        integer_columns=("N", "n_classes"),
+    )

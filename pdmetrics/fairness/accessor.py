@@ -44,9 +44,22 @@ class FairnessAccessor:
     # ----------------------------------------------------------------------------------
     # Classification fairness (seed 003: SPD, DI, AOD, EOD; per-group rates)
     # ----------------------------------------------------------------------------------
-    def classification(self, *, y_true, y_pred, sensitive, pos_label=1, privileged=None, threshold=0.0,
-                       invert=False, on_undefined: str = "worst", zero_division=None, n_boot: int = 0,
-                       confidence: float = 0.95, random_state=None) -> pd.DataFrame:
+    def classification(
+        self,
+        *,
+        y_true,
+        y_pred,
+        sensitive,
+        pos_label=1,
+        privileged=None,
+        threshold=0.0,
+        invert=False,
+        on_undefined: str = "worst",
+        zero_division=None,
+        n_boot: int = 0,
+        confidence: float = 0.95,
+        random_state=None,
+    ) -> pd.DataFrame:
         """Group fairness of binary predictions, one row per sensitive column plus their average.
 
         A wrapper over :func:`pdmetrics.fairness.classification_fairness`: see it for the
@@ -67,14 +80,33 @@ class FairnessAccessor:
         1        age             3                         -0.50
         2  (average)          <NA>                         -0.75
         """
-        return classification_fairness(self._column("y_true", y_true), self._column("y_pred", y_pred),
-                                       self._columns("sensitive", sensitive),
-                                       pos_label=pos_label, privileged=privileged, threshold=threshold,
-                                       invert=invert, on_undefined=on_undefined, zero_division=zero_division,
-                                       n_boot=n_boot, confidence=confidence, random_state=random_state)
+        return classification_fairness(
+            self._column("y_true", y_true),
+            self._column("y_pred", y_pred),
+            self._columns("sensitive", sensitive),
+            pos_label=pos_label,
+            privileged=privileged,
+            threshold=threshold,
+            invert=invert,
+            on_undefined=on_undefined,
+            zero_division=zero_division,
+            n_boot=n_boot,
+            confidence=confidence,
+            random_state=random_state,
+        )
 
-    def by_group(self, *, y_true, y_pred, by, pos_label=1, zero_division=None, n_boot: int = 0,
-                 confidence: float = 0.95, random_state=None) -> pd.DataFrame:
+    def by_group(
+        self,
+        *,
+        y_true,
+        y_pred,
+        by,
+        pos_label=1,
+        zero_division=None,
+        n_boot: int = 0,
+        confidence: float = 0.95,
+        random_state=None,
+    ) -> pd.DataFrame:
         """Confusion counts and rates per group (intersections when ``by`` is a list).
 
         A wrapper over :func:`pdmetrics.fairness.group_rates`.
@@ -90,13 +122,20 @@ class FairnessAccessor:
         0   F  3  0.5
         1   M  3  1.0
         """
-        return group_rates(self._column("y_true", y_true), self._column("y_pred", y_pred),
-                           self._columns("by", by), pos_label=pos_label,
-                           zero_division=zero_division, n_boot=n_boot, confidence=confidence,
-                           random_state=random_state)
+        return group_rates(
+            self._column("y_true", y_true),
+            self._column("y_pred", y_pred),
+            self._columns("by", by),
+            pos_label=pos_label,
+            zero_division=zero_division,
+            n_boot=n_boot,
+            confidence=confidence,
+            random_state=random_state,
+        )
 
-    def group_disparity(self, *, y_true, y_pred, by, pos_label=1, n_boot: int = 0,
-                        confidence: float = 0.95, random_state=None) -> pd.DataFrame:
+    def group_disparity(
+        self, *, y_true, y_pred, by, pos_label=1, n_boot: int = 0, confidence: float = 0.95, random_state=None
+    ) -> pd.DataFrame:
         """Differences and ratios of the groups' rates, one row per rate.
 
         A wrapper over :func:`pdmetrics.fairness.group_disparity`.
@@ -113,18 +152,36 @@ class FairnessAccessor:
         0  selection_rate       0.333    0.5
         1             tpr       0.500    0.5
         """
-        return group_disparity(self._column("y_true", y_true), self._column("y_pred", y_pred),
-                               self._columns("by", by),
-                               pos_label=pos_label, n_boot=n_boot, confidence=confidence,
-                               random_state=random_state)
+        return group_disparity(
+            self._column("y_true", y_true),
+            self._column("y_pred", y_pred),
+            self._columns("by", by),
+            pos_label=pos_label,
+            n_boot=n_boot,
+            confidence=confidence,
+            random_state=random_state,
+        )
 
     # ----------------------------------------------------------------------------------
     # LLM evaluation tables (seed 003: LLM fairness, context association, counterfactual,
     # language evaluations, averages across data sets)
     # ----------------------------------------------------------------------------------
-    def llm_fairness(self, *, y_true, response, sensitive, positive, negative, error=None, pos_label=None,
-                     privileged=None, threshold=0.0, invert=False, on_undefined: str = "worst",
-                     zero_division=None) -> pd.DataFrame:
+    def llm_fairness(
+        self,
+        *,
+        y_true,
+        response,
+        sensitive,
+        positive,
+        negative,
+        error=None,
+        pos_label=None,
+        privileged=None,
+        threshold=0.0,
+        invert=False,
+        on_undefined: str = "worst",
+        zero_division=None,
+    ) -> pd.DataFrame:
         """Classification fairness of an LLM's two-way answers (invalid answers and errors counted, left out).
 
         A wrapper over :func:`pdmetrics.fairness.llm_fairness`; ``error`` names an optional
@@ -144,14 +201,24 @@ class FairnessAccessor:
         0       male  6          1        1
         1  (average)  6          1        1
         """
-        return llm_fairness(self._column("y_true", y_true), self._column("response", response),
-                            self._columns("sensitive", sensitive), positive=positive, negative=negative,
-                            error=self._optional("error", error), pos_label=pos_label, privileged=privileged,
-                            threshold=threshold, invert=invert, on_undefined=on_undefined,
-                            zero_division=zero_division)
+        return llm_fairness(
+            self._column("y_true", y_true),
+            self._column("response", response),
+            self._columns("sensitive", sensitive),
+            positive=positive,
+            negative=negative,
+            error=self._optional("error", error),
+            pos_label=pos_label,
+            privileged=privileged,
+            threshold=threshold,
+            invert=invert,
+            on_undefined=on_undefined,
+            zero_division=zero_division,
+        )
 
-    def context_association(self, *, response, stereotype, anti_stereotype, unrelated, error=None,
-                            by=None) -> pd.DataFrame:
+    def context_association(
+        self, *, response, stereotype, anti_stereotype, unrelated, error=None, by=None
+    ) -> pd.DataFrame:
         """Context association test counts with LMS, SS and iCAT (0..100), per group and overall.
 
         ``stereotype``, ``anti_stereotype`` and ``unrelated`` name the columns holding each
@@ -170,13 +237,18 @@ class FairnessAccessor:
            N  N_stereotype  N_anti_stereotype  N_other   lms    ss  icat
         0  5             3                  1        1  80.0  75.0  40.0
         """
-        return context_association(self._column("response", response), self._column("stereotype", stereotype),
-                                   self._column("anti_stereotype", anti_stereotype),
-                                   self._column("unrelated", unrelated), error=self._optional("error", error),
-                                   by=self._groups(by))
+        return context_association(
+            self._column("response", response),
+            self._column("stereotype", stereotype),
+            self._column("anti_stereotype", anti_stereotype),
+            self._column("unrelated", unrelated),
+            error=self._optional("error", error),
+            by=self._groups(by),
+        )
 
-    def counterfactual(self, *, prediction, counterfactual, sensitive=None, valid=None, error=None,
-                       counterfactual_error=None) -> pd.DataFrame:
+    def counterfactual(
+        self, *, prediction, counterfactual, sensitive=None, valid=None, error=None, counterfactual_error=None
+    ) -> pd.DataFrame:
         """Change rate of the answers between each prompt and its counterfactual twin, per original group.
 
         A wrapper over :func:`pdmetrics.fairness.counterfactual_changes`; ``valid`` is the
@@ -195,12 +267,14 @@ class FairnessAccessor:
         1      1  2        0          1         0.50
         2  (all)  5        1          1         0.25
         """
-        return counterfactual_changes(self._column("prediction", prediction),
-                                      self._column("counterfactual", counterfactual),
-                                      sensitive=self._optional("sensitive", sensitive), valid=valid,
-                                      error=self._optional("error", error),
-                                      counterfactual_error=self._optional("counterfactual_error",
-                                                                          counterfactual_error))
+        return counterfactual_changes(
+            self._column("prediction", prediction),
+            self._column("counterfactual", counterfactual),
+            sensitive=self._optional("sensitive", sensitive),
+            valid=valid,
+            error=self._optional("error", error),
+            counterfactual_error=self._optional("counterfactual_error", counterfactual_error),
+        )
 
     def language_accuracy(self, *, response, answer, options, error=None, by=None) -> pd.DataFrame:
         """Format error rate, overall accuracy and accuracy on valid responses, per group and overall.
@@ -230,8 +304,13 @@ class FairnessAccessor:
             choices = list(options)
         else:
             choices = self._column("options", options)
-        return language_accuracy(self._column("response", response), self._column("answer", answer), choices,
-                                 error=self._optional("error", error), by=self._groups(by))
+        return language_accuracy(
+            self._column("response", response),
+            self._column("answer", answer),
+            choices,
+            error=self._optional("error", error),
+            by=self._groups(by),
+        )
 
     def average_metrics(self, *, metrics=None, by=None) -> pd.DataFrame:
         """Mean of each metric over the rows (e.g. concatenated evaluation tables), NaN skipped.
@@ -334,7 +413,14 @@ class FairnessAccessor:
             rows_used[name] = m.attrs["pdmetrics"]["rows_used"]
             metrics.append(m.assign(by=name)[["by", *m.columns]])
             estimates.append(e.assign(by=name)[["by", *e.columns]])
-        info = {"human": human, "system": system, "group": groups, "base_group": base_group,
-                "rows_used": rows_used}
-        return (attach_info(pd.concat(metrics, ignore_index=True), **info),
-                attach_info(pd.concat(estimates, ignore_index=True), **info))
+        info = {
+            "human": human,
+            "system": system,
+            "group": groups,
+            "base_group": base_group,
+            "rows_used": rows_used,
+        }
+        return (
+            attach_info(pd.concat(metrics, ignore_index=True), **info),
+            attach_info(pd.concat(estimates, ignore_index=True), **info),
+        )

@@ -11,18 +11,23 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from pdmetrics._groups import group_codes
 from pdmetrics._tables import attach_info
 from pdmetrics._validation import require_columns
+from pdmetrics._warnings import warn_undefined
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.fairness._inputs import group_codes, undefined
 
 __all__ = ["average_metrics"]
 
 
 def _default_metrics(table: pd.DataFrame, exclude) -> list:
-    return [name for name in table.columns
-            if name not in exclude and pd.api.types.is_float_dtype(table[name].dtype)
-            and not str(name).startswith("N")]
+    return [
+        name
+        for name in table.columns
+        if name not in exclude
+        and pd.api.types.is_float_dtype(table[name].dtype)
+        and not str(name).startswith("N")
+    ]
 
 
 def average_metrics(table: pd.DataFrame, metrics=None, by=None) -> pd.DataFrame:
@@ -59,19 +64,33 @@ def average_metrics(table: pd.DataFrame, metrics=None, by=None) -> pd.DataFrame:
     0  2       0.7               0.9
     """
     by_names = [] if by is None else require_columns(table, "by", by)
-    names = (_default_metrics(table, by_names) if metrics is None
-             else require_columns(table, "metrics", metrics))
-    not_numeric = [name for name in names if not (pd.api.types.is_numeric_dtype(table[name].dtype)
-                                                  and not pd.api.types.is_bool_dtype(table[name].dtype))]
+    names = (
+        _default_metrics(table, by_names) if metrics is None else require_columns(table, "metrics", metrics)
+    )
+    not_numeric = [
+        name
+        for name in names
+        if not (
+            pd.api.types.is_numeric_dtype(table[name].dtype)
+            and not pd.api.types.is_bool_dtype(table[name].dtype)
+        )
+    ]
     if not_numeric:
         raise InvalidInputError(
             f"`metrics=` names column(s) {not_numeric!r} that are not numeric "
             f"(dtype {table[not_numeric[0]].dtype}); average only metric columns, e.g. "
             f"`metrics=['statistical_parity_difference', 'accuracy']`."
         )
-    values = np.column_stack([pd.to_numeric(table[name], errors="coerce").to_numpy(dtype="float64",
-                                                                                    na_value=np.nan)
-                              for name in names]) if names else np.zeros((len(table), 0))
+    values = (
+        np.column_stack(
+            [
+                pd.to_numeric(table[name], errors="coerce").to_numpy(dtype="float64", na_value=np.nan)
+                for name in names
+            ]
+        )
+        if names
+        else np.zeros((len(table), 0))
+    )
     defined = ~np.isnan(values)
     if by_names:
         codes, keys = group_codes([table[name] for name in by_names])
@@ -93,8 +112,10 @@ def average_metrics(table: pd.DataFrame, metrics=None, by=None) -> pd.DataFrame:
         means = np.where(counts > 0, totals / np.where(counts > 0, counts, 1), np.nan)
     if len(names) and (counts == 0).any():
         empty = [names[j] for j in np.flatnonzero((counts == 0).any(axis=0))]
-        undefined(f"No defined value to average for {', '.join(map(str, empty))} (in at least one row of "
-                  f"the result); it is NaN there.")
+        warn_undefined(
+            f"No defined value to average for {', '.join(map(str, empty))} (in at least one row of "
+            f"the result); it is NaN there."
+        )
     result["N"] = rows.astype(np.int64)
     for j, name in enumerate(names):
         result[name] = means[:, j]

@@ -52,8 +52,9 @@ def bootstrap_counts(counts: np.ndarray, n_boot: int, random_state=None) -> np.n
     try:
         rng = np.random.default_rng(random_state)
     except (TypeError, ValueError):
-        raise InvalidInputError(f"`random_state={random_state!r}` must be an integer seed, a "
-                                f"numpy.random.Generator, or None.") from None
+        raise InvalidInputError(
+            f"`random_state={random_state!r}` must be an integer seed, a numpy.random.Generator, or None."
+        ) from None
     return rng.multinomial(sizes, proportions, size=(int(n_boot), counts.shape[0])).astype(np.int64)
 
 

@@ -11,9 +11,11 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from pdmetrics._groups import group_codes
 from pdmetrics._tables import attach_info
+from pdmetrics._warnings import warn_excluded, warn_undefined
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.fairness._inputs import as_series, check_zero_division, group_codes, undefined, warn_excluded
+from pdmetrics.fairness._inputs import as_series, check_zero_division
 from pdmetrics.fairness.bootstrap import bootstrap_counts, percentile_interval
 from pdmetrics.fairness.classification import _labels
 from pdmetrics.fairness.confusion import CELLS, confusion_counts, divide, rates_from_counts
@@ -22,9 +24,16 @@ __all__ = ["RATES", "group_rates", "group_disparity", "disparity_from_rates"]
 
 #: Rate columns of :func:`group_rates`, in table order.
 RATES = ("selection_rate", "tpr", "fpr", "tnr", "fnr", "accuracy", "precision", "recall")
-_DENOMINATORS = {"tpr": "actual positives", "fnr": "actual positives", "recall": "actual positives",
-                 "fpr": "actual negatives", "tnr": "actual negatives", "precision": "predicted positives",
-                 "selection_rate": "rows", "accuracy": "rows"}
+_DENOMINATORS = {
+    "tpr": "actual positives",
+    "fnr": "actual positives",
+    "recall": "actual positives",
+    "fpr": "actual negatives",
+    "tnr": "actual negatives",
+    "precision": "predicted positives",
+    "selection_rate": "rows",
+    "accuracy": "rows",
+}
 
 
 def _group_columns(by, n_rows: int) -> list[pd.Series]:
@@ -40,8 +49,10 @@ def _group_columns(by, n_rows: int) -> list[pd.Series]:
         raise InvalidInputError("`by=` is empty: pass at least one group column.")
     for series in columns:
         if len(series) != n_rows:
-            raise InvalidInputError(f"group column {series.name!r} has {len(series)} values but the labels "
-                                    f"have {n_rows}; pass columns of equal length.")
+            raise InvalidInputError(
+                f"group column {series.name!r} has {len(series)} values but the labels "
+                f"have {n_rows}; pass columns of equal length."
+            )
     return columns
 
 
@@ -55,9 +66,12 @@ def _counts_by_group(y_true, y_pred, by, pos_label):
     if label_missing.any():
         codes = np.where(label_missing, -1, codes)
     counts = confusion_counts(t_pos, p_pos, codes, len(keys))
-    info = {"rows": int(t_pos.size), "rows_used": int(counts.sum()),
-            "rows_missing_label": int(label_missing.sum()),
-            "rows_missing_group": int((missing_group & ~label_missing).sum())}
+    info = {
+        "rows": int(t_pos.size),
+        "rows_used": int(counts.sum()),
+        "rows_missing_label": int(label_missing.sum()),
+        "rows_missing_group": int((missing_group & ~label_missing).sum()),
+    }
     return counts, keys, info
 
 
@@ -75,13 +89,25 @@ def _fill_undefined(rates: dict, keys: pd.DataFrame | None, zero_division, warn:
                 problems.append(f"{name} ({int(is_nan.sum())} group(s) without {_DENOMINATORS[name]})")
         out[name] = values
     if problems:
-        undefined("Undefined rates are NaN: " + "; ".join(problems)
-                       + ". Pass `zero_division=` (e.g. 0.0) to report a value instead.")
+        warn_undefined(
+            "Undefined rates are NaN: "
+            + "; ".join(problems)
+            + ". Pass `zero_division=` (e.g. 0.0) to report a value instead."
+        )
     return out
 
 
-def group_rates(y_true, y_pred, by, *, pos_label=1, zero_division=None, n_boot: int = 0,
-                confidence: float = 0.95, random_state=None) -> pd.DataFrame:
+def group_rates(
+    y_true,
+    y_pred,
+    by,
+    *,
+    pos_label=1,
+    zero_division=None,
+    n_boot: int = 0,
+    confidence: float = 0.95,
+    random_state=None,
+) -> pd.DataFrame:
     """Confusion counts and classification rates per group.
 
     Parameters
@@ -134,8 +160,9 @@ def group_rates(y_true, y_pred, by, *, pos_label=1, zero_division=None, n_boot: 
     for name in RATES:
         table[name] = rates[name]
     if n_boot:
-        replicates = _fill_undefined(rates_from_counts(bootstrap_counts(counts, n_boot, random_state)),
-                                     None, zero_division, warn=False)
+        replicates = _fill_undefined(
+            rates_from_counts(bootstrap_counts(counts, n_boot, random_state)), None, zero_division, warn=False
+        )
         for name in RATES:
             low, high = percentile_interval(replicates[name], confidence)
             table[f"{name}_low"] = low
@@ -181,15 +208,22 @@ def disparity_from_rates(values, overall) -> dict[str, np.ndarray]:
     pair_ratio = np.where((a == b) & ~np.isnan(a), 1.0, divide(a, b))
     pair_ratio = np.where(np.isnan(values) | np.isnan(overall), np.nan, pair_ratio)
     closest, _, _ = _extremes(pair_ratio)
-    return {"min": low, "max": high, "difference": high - low, "ratio": ratio,
-            "difference_to_overall": furthest, "ratio_to_overall": closest}
+    return {
+        "min": low,
+        "max": high,
+        "difference": high - low,
+        "ratio": ratio,
+        "difference_to_overall": furthest,
+        "ratio_to_overall": closest,
+    }
 
 
 _SUMMARIES = ("difference", "ratio", "difference_to_overall", "ratio_to_overall")
 
 
-def group_disparity(y_true, y_pred, by, *, pos_label=1, n_boot: int = 0, confidence: float = 0.95,
-                    random_state=None) -> pd.DataFrame:
+def group_disparity(
+    y_true, y_pred, by, *, pos_label=1, n_boot: int = 0, confidence: float = 0.95, random_state=None
+) -> pd.DataFrame:
     """How far apart the groups' rates are: one row per rate (fairlearn's difference/ratio).
 
     Parameters
@@ -227,22 +261,29 @@ def group_disparity(y_true, y_pred, by, *, pos_label=1, n_boot: int = 0, confide
     n_defined = (~np.isnan(values)).sum(axis=1)
     no_group = [name for name, n in zip(RATES, n_defined) if n == 0]
     if no_group:
-        undefined(f"Disparity summaries are NaN for {', '.join(no_group)}: no group where the rate is "
-                  f"defined (see `df.fairness.by_group`).")
-    table = pd.DataFrame({"metric": list(RATES), "N_groups": n_defined.astype(np.int64),
-                          "overall": [float(overall[name]) for name in RATES],
-                          **{key: summary[key] for key in ("min", "max", *_SUMMARIES)}})
+        warn_undefined(
+            f"Disparity summaries are NaN for {', '.join(no_group)}: no group where the rate is "
+            f"defined (see `df.fairness.by_group`)."
+        )
+    table = pd.DataFrame(
+        {
+            "metric": list(RATES),
+            "N_groups": n_defined.astype(np.int64),
+            "overall": [float(overall[name]) for name in RATES],
+            **{key: summary[key] for key in ("min", "max", *_SUMMARIES)},
+        }
+    )
     if n_boot:
         boot_counts = bootstrap_counts(counts, n_boot, random_state)
         replicates = rates_from_counts(boot_counts)
         boot_values = np.stack([replicates[name] for name in RATES], axis=1)  # (B, metrics, groups)
         boot_overall = rates_from_counts(boot_counts.sum(axis=1))
         boot_summary = disparity_from_rates(
-            boot_values, np.stack([boot_overall[name] for name in RATES], axis=1))
+            boot_values, np.stack([boot_overall[name] for name in RATES], axis=1)
+        )
         for key in _SUMMARIES:
             low, high = percentile_interval(boot_summary[key], confidence)
             table[f"{key}_low"] = low
             table[f"{key}_high"] = high
     table.index = pd.RangeIndex(len(table))
     return attach_info(table, pos_label=pos_label, n_boot=n_boot, confidence=confidence, **info)
-

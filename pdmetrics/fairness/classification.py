@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._tables import attach_info
+from pdmetrics._warnings import warn_excluded, warn_undefined
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness._inputs import (
     as_series,
@@ -26,8 +27,6 @@ from pdmetrics.fairness._inputs import (
     check_binary,
     check_pos_label_present,
     check_zero_division,
-    undefined,
-    warn_excluded,
 )
 from pdmetrics.fairness.bootstrap import bootstrap_counts, percentile_interval
 from pdmetrics.fairness.confusion import FN, FP, TN, TP, cell_codes, confusion_counts, rates_from_counts
@@ -65,8 +64,9 @@ def _check_on_undefined(on_undefined: str) -> str:
     return on_undefined
 
 
-def _apply_policy(values: np.ndarray, is_undefined: np.ndarray, on_undefined: str, metric: str,
-                  labels, reason: np.ndarray) -> np.ndarray:
+def _apply_policy(
+    values: np.ndarray, is_undefined: np.ndarray, on_undefined: str, metric: str, labels, reason: np.ndarray
+) -> np.ndarray:
     """Replace undefined entries by the worst value (1.0) or NaN, warning; or raise."""
     if not is_undefined.any():
         return values
@@ -76,7 +76,7 @@ def _apply_policy(values: np.ndarray, is_undefined: np.ndarray, on_undefined: st
             f"{metric} is undefined for {'; '.join(where)}. Pass on_undefined='worst' (1.0) or 'nan'."
         )
     fill = _WORST if on_undefined == "worst" else np.nan
-    undefined(
+    warn_undefined(
         f"{metric} is undefined for {'; '.join(where)}; set to {fill} "
         f"(on_undefined={on_undefined!r}; the other choices are "
         f"{[o for o in _ON_UNDEFINED if o != on_undefined]})."
@@ -91,8 +91,9 @@ def _missing_side(no_priv: np.ndarray, no_unpriv: np.ndarray, what: str) -> np.n
     return np.char.add(np.char.add(both.astype(str), priv.astype(str)), unpriv.astype(str))
 
 
-def fairness_from_counts(privileged, unprivileged, on_undefined: str = "worst",
-                         labels=None, metrics=FAIRNESS_METRICS) -> dict[str, np.ndarray]:
+def fairness_from_counts(
+    privileged, unprivileged, on_undefined: str = "worst", labels=None, metrics=FAIRNESS_METRICS
+) -> dict[str, np.ndarray]:
     """SPD, DI, AOD (signed and absolute) and EOD from the two groups' confusion counts.
 
     Parameters
@@ -143,8 +144,10 @@ def fairness_from_counts(privileged, unprivileged, on_undefined: str = "worst",
     if empty.any():
         reason = _missing_side(p["N"] == 0, u["N"] == 0, "rows")
         where = [f"{labels[i]} ({reason[i]})" for i in np.flatnonzero(empty)]
-        undefined(f"Fairness metrics are undefined for {'; '.join(where)}: both groups need rows. "
-                  f"They are NaN; check the `threshold=`/`privileged=` definition.")
+        warn_undefined(
+            f"Fairness metrics are undefined for {'; '.join(where)}: both groups need rows. "
+            f"They are NaN; check the `threshold=`/`privileged=` definition."
+        )
     pos_p, pos_u = priv[..., TP] + priv[..., FN], unpriv[..., TP] + unpriv[..., FN]
     neg_p, neg_u = priv[..., TN] + priv[..., FP], unpriv[..., TN] + unpriv[..., FP]
     no_pos = ~empty & ((pos_p == 0) | (pos_u == 0))
@@ -152,16 +155,19 @@ def fairness_from_counts(privileged, unprivileged, on_undefined: str = "worst",
     both_zero = ~empty & np.isnan(di)
     if both_zero.any() and "disparate_impact" in metrics:
         where = ", ".join(labels[i] for i in np.flatnonzero(both_zero))
-        undefined(f"Disparate impact is undefined (0/0: neither group has a predicted positive) for "
-                  f"{where}; it is NaN. Statistical parity difference (0) is still defined.")
+        warn_undefined(
+            f"Disparate impact is undefined (0/0: neither group has a predicted positive) for "
+            f"{where}; it is NaN. Statistical parity difference (0) is still defined."
+        )
     pos_reason = _missing_side(pos_p == 0, pos_u == 0, "actual positives")
     neg_reason = _missing_side(neg_p == 0, neg_u == 0, "actual negatives")
     odds_reason = np.where(no_pos, pos_reason, neg_reason)
     values = dict(zip(FAIRNESS_METRICS, (spd, di, aod, aod_abs, eod)))
     for name, is_undefined, reason, title in (
-            ("average_odds_difference", no_pos | no_neg, odds_reason, "Average odds difference"),
-            ("average_abs_odds_difference", no_pos | no_neg, odds_reason, "Average absolute odds difference"),
-            ("equal_opportunity_difference", no_pos, pos_reason, "Equal opportunity difference")):
+        ("average_odds_difference", no_pos | no_neg, odds_reason, "Average odds difference"),
+        ("average_abs_odds_difference", no_pos | no_neg, odds_reason, "Average absolute odds difference"),
+        ("equal_opportunity_difference", no_pos, pos_reason, "Equal opportunity difference"),
+    ):
         if name in metrics:
             values[name] = _apply_policy(values[name], is_undefined, on_undefined, title, labels, reason)
     return {name: np.where(empty, np.nan, values[name]) for name in metrics}
@@ -186,9 +192,11 @@ def _quiet_fairness(privileged: np.ndarray, unprivileged: np.ndarray, on_undefin
         }
     no_pos = np.isnan(d_tpr)
     no_odds = no_pos | np.isnan(d_fpr)
-    for name, undefined_here in (("average_odds_difference", no_odds),
-                                 ("average_abs_odds_difference", no_odds),
-                                 ("equal_opportunity_difference", no_pos)):
+    for name, undefined_here in (
+        ("average_odds_difference", no_odds),
+        ("average_abs_odds_difference", no_odds),
+        ("equal_opportunity_difference", no_pos),
+    ):
         values[name] = np.where(undefined_here, fill, values[name])
     return {name: np.where(empty, np.nan, value) for name, value in values.items()}
 
@@ -202,8 +210,9 @@ def _nanmean_last(values: np.ndarray) -> np.ndarray:
         return np.where(count > 0, total / np.where(count > 0, count, 1), np.nan)
 
 
-def _bootstrap_fairness(counts: np.ndarray, on_undefined: str, n_boot: int, confidence: float,
-                        random_state) -> dict:
+def _bootstrap_fairness(
+    counts: np.ndarray, on_undefined: str, n_boot: int, confidence: float, random_state
+) -> dict:
     """Percentile intervals of the fairness metrics (rows: sensitive columns, then their average)."""
     k = counts.shape[0]
     replicates = bootstrap_counts(counts[:, :2].reshape(2 * k, 4), n_boot, random_state)
@@ -224,8 +233,10 @@ def _labels(y_true, y_pred, pos_label):
     """Binarized truth and prediction, and the rows where either is missing."""
     t_series, p_series = as_series(y_true, "y_true"), as_series(y_pred, "y_pred")
     if len(t_series) != len(p_series):
-        raise InvalidInputError(f"`y_true` has {len(t_series)} values but `y_pred` has {len(p_series)}; "
-                                f"pass paired labels of equal length.")
+        raise InvalidInputError(
+            f"`y_true` has {len(t_series)} values but `y_pred` has {len(p_series)}; "
+            f"pass paired labels of equal length."
+        )
     t_pos, t_missing = binary_outcome(t_series, pos_label, "y_true")
     p_pos, p_missing = binary_outcome(p_series, pos_label, "y_pred")
     check_pos_label_present([t_pos, p_pos], [t_series, p_series], pos_label)
@@ -247,8 +258,10 @@ def _sensitive_columns(sensitive, n_rows: int) -> dict:
         raise InvalidInputError("`sensitive=` is empty: pass at least one sensitive column.")
     for name, series in columns.items():
         if len(series) != n_rows:
-            raise InvalidInputError(f"sensitive column {name!r} has {len(series)} values but the labels have "
-                                    f"{n_rows}; pass columns of equal length.")
+            raise InvalidInputError(
+                f"sensitive column {name!r} has {len(series)} values but the labels have "
+                f"{n_rows}; pass columns of equal length."
+            )
     return columns
 
 
@@ -259,8 +272,10 @@ def _group_counts(t_pos, p_pos, label_missing, columns: dict, threshold, invert,
         if isinstance(value, Mapping):
             unknown = [name for name in value if name not in columns]
             if unknown:
-                raise InvalidInputError(f"`{option}=` names {unknown!r}, which are not among the sensitive "
-                                        f"columns {list(columns)!r}.")
+                raise InvalidInputError(
+                    f"`{option}=` names {unknown!r}, which are not among the sensitive "
+                    f"columns {list(columns)!r}."
+                )
     counts = np.zeros((len(columns), 3, 4), dtype=np.int64)
     cell = cell_codes(t_pos, p_pos)
     any_missing_label = bool(label_missing.any())
@@ -279,25 +294,46 @@ def _overall(counts: np.ndarray, zero_division) -> dict[str, float]:
     """Accuracy, precision and recall of all rows; empty denominators raise unless zero_division."""
     tn, fp, fn, tp = (int(c) for c in counts)
     out = {}
-    for name, num, den, why in (("accuracy", tp + tn, tp + tn + fp + fn,
-                                 "no row is left to evaluate (rows with a missing label or prediction, "
-                                 "invalid answers and call errors are left out)"),
-                                ("precision", tp, tp + fp, "there are no predicted positives (TP + FP = 0)"),
-                                ("recall", tp, tp + fn, "there are no actual positives (TP + FN = 0)")):
+    for name, num, den, why in (
+        (
+            "accuracy",
+            tp + tn,
+            tp + tn + fp + fn,
+            "no row is left to evaluate (rows with a missing label or prediction, "
+            "invalid answers and call errors are left out)",
+        ),
+        ("precision", tp, tp + fp, "there are no predicted positives (TP + FP = 0)"),
+        ("recall", tp, tp + fn, "there are no actual positives (TP + FN = 0)"),
+    ):
         if den == 0:
             if zero_division is None:
-                raise InvalidInputError(f"{name.capitalize()} is undefined because {why}. Pass "
-                                        f"`zero_division=` (e.g. 0.0 or float('nan')) to report a value.")
+                raise InvalidInputError(
+                    f"{name.capitalize()} is undefined because {why}. Pass "
+                    f"`zero_division=` (e.g. 0.0 or float('nan')) to report a value."
+                )
             out[name] = float(zero_division)
         else:
             out[name] = num / den
     return out
 
 
-def _fairness_table(t_pos, p_pos, label_missing, columns, *, threshold, invert, privileged,
-                    on_undefined, zero_division, extra_counts: dict | None = None,
-                    dropped: np.ndarray | None = None, n_boot: int = 0, confidence: float = 0.95,
-                    random_state=None) -> pd.DataFrame:
+def _fairness_table(
+    t_pos,
+    p_pos,
+    label_missing,
+    columns,
+    *,
+    threshold,
+    invert,
+    privileged,
+    on_undefined,
+    zero_division,
+    extra_counts: dict | None = None,
+    dropped: np.ndarray | None = None,
+    n_boot: int = 0,
+    confidence: float = 0.95,
+    random_state=None,
+) -> pd.DataFrame:
     """The classification-fairness table; ``dropped`` rows are left out without a warning."""
     _check_on_undefined(on_undefined)
     zero_division = check_zero_division(zero_division)
@@ -316,13 +352,15 @@ def _fairness_table(t_pos, p_pos, label_missing, columns, *, threshold, invert, 
     metrics = fairness_from_counts(counts[:, 1], counts[:, 0], on_undefined, labels)
     k = len(names)
     stacked = {m: np.append(v, _nanmean_last(v)) for m, v in metrics.items()}
-    table = pd.DataFrame({
-        "sensitive": pd.array([*names, AVERAGE_LABEL], dtype=object),
-        "N": np.append(counts[:, :2].sum(axis=(1, 2)), overall_counts.sum()).astype(np.int64),
-        "N_privileged": pd.array([*counts[:, 1].sum(axis=1), None], dtype="Int64"),
-        "N_unprivileged": pd.array([*counts[:, 0].sum(axis=1), None], dtype="Int64"),
-        "N_missing": pd.array([*counts[:, 2].sum(axis=1), None], dtype="Int64"),
-    })
+    table = pd.DataFrame(
+        {
+            "sensitive": pd.array([*names, AVERAGE_LABEL], dtype=object),
+            "N": np.append(counts[:, :2].sum(axis=(1, 2)), overall_counts.sum()).astype(np.int64),
+            "N_privileged": pd.array([*counts[:, 1].sum(axis=1), None], dtype="Int64"),
+            "N_unprivileged": pd.array([*counts[:, 0].sum(axis=1), None], dtype="Int64"),
+            "N_missing": pd.array([*counts[:, 2].sum(axis=1), None], dtype="Int64"),
+        }
+    )
     for name, values in (extra_counts or {}).items():
         table[name] = np.full(k + 1, values, dtype=np.int64)
     for name in FAIRNESS_METRICS:
@@ -334,15 +372,33 @@ def _fairness_table(t_pos, p_pos, label_missing, columns, *, threshold, invert, 
         for name, values in intervals.items():
             table[name] = values
     table.index = pd.RangeIndex(k + 1)
-    return attach_info(table, rows=n_rows, rows_used=int(overall_counts.sum()),
-                       rows_missing_label=n_missing_label, on_undefined=on_undefined,
-                       confusion_privileged=counts[:, 1].tolist(),
-                       confusion_unprivileged=counts[:, 0].tolist(), n_boot=n_boot)
+    return attach_info(
+        table,
+        rows=n_rows,
+        rows_used=int(overall_counts.sum()),
+        rows_missing_label=n_missing_label,
+        on_undefined=on_undefined,
+        confusion_privileged=counts[:, 1].tolist(),
+        confusion_unprivileged=counts[:, 0].tolist(),
+        n_boot=n_boot,
+    )
 
 
-def classification_fairness(y_true, y_pred, sensitive, *, pos_label=1, privileged=None, threshold=0.0,
-                            invert=False, on_undefined: str = "worst", zero_division=None, n_boot: int = 0,
-                            confidence: float = 0.95, random_state=None) -> pd.DataFrame:
+def classification_fairness(
+    y_true,
+    y_pred,
+    sensitive,
+    *,
+    pos_label=1,
+    privileged=None,
+    threshold=0.0,
+    invert=False,
+    on_undefined: str = "worst",
+    zero_division=None,
+    n_boot: int = 0,
+    confidence: float = 0.95,
+    random_state=None,
+) -> pd.DataFrame:
     """Fairness of binary predictions for one or several sensitive attributes.
 
     For each sensitive column the rows split into privileged and unprivileged (see
@@ -413,9 +469,20 @@ def classification_fairness(y_true, y_pred, sensitive, *, pos_label=1, privilege
     """
     t_pos, p_pos, label_missing = _labels(y_true, y_pred, pos_label)
     columns = _sensitive_columns(sensitive, t_pos.size)
-    return _fairness_table(t_pos, p_pos, label_missing, columns, threshold=threshold, invert=invert,
-                           privileged=privileged, on_undefined=on_undefined, zero_division=zero_division,
-                           n_boot=n_boot, confidence=confidence, random_state=random_state)
+    return _fairness_table(
+        t_pos,
+        p_pos,
+        label_missing,
+        columns,
+        threshold=threshold,
+        invert=invert,
+        privileged=privileged,
+        on_undefined=on_undefined,
+        zero_division=zero_division,
+        n_boot=n_boot,
+        confidence=confidence,
+        random_state=random_state,
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -509,12 +576,10 @@ def average_abs_odds_difference(y_true, y_pred, privileged, *, pos_label=1, on_u
     >>> average_abs_odds_difference([1, 0, 1, 0], [1, 0, 0, 0], [True, True, False, False])
     0.5
     """
-    return _scalar_metric("average_abs_odds_difference", y_true, y_pred, privileged, pos_label,
-                          on_undefined)
+    return _scalar_metric("average_abs_odds_difference", y_true, y_pred, privileged, pos_label, on_undefined)
 
 
-def equal_opportunity_difference(y_true, y_pred, privileged, *, pos_label=1,
-                                 on_undefined="worst") -> float:
+def equal_opportunity_difference(y_true, y_pred, privileged, *, pos_label=1, on_undefined="worst") -> float:
     """``TPR_unprivileged - TPR_privileged`` (difference in recall); fair value 0.
     {params}    on_undefined : {{"worst", "nan", "raise"}}, default "worst"
         When a group has no actual positives: 1.0 (the document's "worst possible EOD"),
@@ -526,11 +591,15 @@ def equal_opportunity_difference(y_true, y_pred, privileged, *, pos_label=1,
     >>> equal_opportunity_difference([1, 1, 1, 1], [1, 1, 1, 0], [True, True, False, False])
     -0.5
     """
-    return _scalar_metric("equal_opportunity_difference", y_true, y_pred, privileged, pos_label,
-                          on_undefined)
+    return _scalar_metric("equal_opportunity_difference", y_true, y_pred, privileged, pos_label, on_undefined)
 
 
-for _function in (statistical_parity_difference, disparate_impact, average_odds_difference,
-                  average_abs_odds_difference, equal_opportunity_difference):
+for _function in (
+    statistical_parity_difference,
+    disparate_impact,
+    average_odds_difference,
+    average_abs_odds_difference,
+    equal_opportunity_difference,
+):
     _function.__doc__ = _function.__doc__.format(params=_SCALAR_DOC)
 del _function

@@ -16,8 +16,9 @@ CELLS = ("TN", "FP", "FN", "TP")
 TN, FP, FN, TP = range(4)
 
 
-def confusion_counts(y_true: np.ndarray, y_pred: np.ndarray, codes: np.ndarray | None = None,
-                     n_groups: int = 1) -> np.ndarray:
+def confusion_counts(
+    y_true: np.ndarray, y_pred: np.ndarray, codes: np.ndarray | None = None, n_groups: int = 1
+) -> np.ndarray:
     """Confusion counts ``[TN, FP, FN, TP]`` per group, from boolean truth and prediction.
 
     Parameters

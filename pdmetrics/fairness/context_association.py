@@ -14,8 +14,9 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._tables import attach_info
+from pdmetrics._warnings import warn_undefined
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.fairness._inputs import as_series, category_counts, clean_responses, flag_values, undefined
+from pdmetrics.fairness._inputs import as_series, category_counts, clean_responses, flag_values
 from pdmetrics.fairness.confusion import divide
 
 __all__ = ["parse_option", "context_association_scores", "context_association"]
@@ -76,8 +77,9 @@ def _option_numbers(values, argument: str) -> np.ndarray:
     return numbers.astype(np.int64)
 
 
-def context_association(response, stereotype, anti_stereotype, unrelated, *, error=None,
-                        by=None) -> pd.DataFrame:
+def context_association(
+    response, stereotype, anti_stereotype, unrelated, *, error=None, by=None
+) -> pd.DataFrame:
     """Counts of stereotypical, anti-stereotypical, unrelated and invalid answers, with LMS, SS, iCAT.
 
     Parameters
@@ -111,8 +113,14 @@ def context_association(response, stereotype, anti_stereotype, unrelated, *, err
     """
     response = as_series(response, "response")
     n = len(response)
-    options = {name: _option_numbers(values, name) for name, values in
-               (("stereotype", stereotype), ("anti_stereotype", anti_stereotype), ("unrelated", unrelated))}
+    options = {
+        name: _option_numbers(values, name)
+        for name, values in (
+            ("stereotype", stereotype),
+            ("anti_stereotype", anti_stereotype),
+            ("unrelated", unrelated),
+        )
+    }
     for name, values in options.items():
         if values.size != n:
             raise InvalidInputError(f"`{name}` has {values.size} values but `response` has {n}.")
@@ -120,9 +128,11 @@ def context_association(response, stereotype, anti_stereotype, unrelated, *, err
     clash = (st == an) | (st == un) | (an == un)
     if clash.any():
         row = int(np.argmax(clash))
-        raise InvalidInputError(f"Row {row} gives the same option number to two answers (stereotype "
-                                f"{st[row]}, anti_stereotype {an[row]}, unrelated {un[row]}); each item "
-                                f"needs options 1, 2 and 3 once each.")
+        raise InvalidInputError(
+            f"Row {row} gives the same option number to two answers (stereotype "
+            f"{st[row]}, anti_stereotype {an[row]}, unrelated {un[row]}); each item "
+            f"needs options 1, 2 and 3 once each."
+        )
     is_error = response.isna().to_numpy(dtype=bool)
     if error is not None:
         flags = flag_values(as_series(error, "error"), "error")
@@ -142,16 +152,21 @@ def context_association(response, stereotype, anti_stereotype, unrelated, *, err
 
 
 def _warn_undefined_scores(table: pd.DataFrame, scores: dict, by) -> None:
-    labels = (table[[s.name for s in by]].astype(str).agg("/".join, axis=1).tolist() if by
-              else ["all rows"])
+    labels = table[[s.name for s in by]].astype(str).agg("/".join, axis=1).tolist() if by else ["all rows"]
     messages = []
     no_lms = np.isnan(scores["lms"])
     if no_lms.any():
-        messages.append("LMS, SS and iCAT for " + ", ".join(np.asarray(labels)[no_lms])
-                        + " (no answer without a call error)")
+        messages.append(
+            "LMS, SS and iCAT for "
+            + ", ".join(np.asarray(labels)[no_lms])
+            + " (no answer without a call error)"
+        )
     no_ss = np.isnan(scores["ss"]) & ~no_lms
     if no_ss.any():
-        messages.append("SS and iCAT for " + ", ".join(np.asarray(labels)[no_ss])
-                        + " (no stereotypical or anti-stereotypical answer)")
+        messages.append(
+            "SS and iCAT for "
+            + ", ".join(np.asarray(labels)[no_ss])
+            + " (no stereotypical or anti-stereotypical answer)"
+        )
     if messages:
-        undefined("Undefined and NaN: " + "; ".join(messages) + ".")
+        warn_undefined("Undefined and NaN: " + "; ".join(messages) + ".")

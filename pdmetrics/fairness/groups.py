@@ -42,8 +42,9 @@ def _numeric_sensitive(series: pd.Series) -> np.ndarray:
     return values
 
 
-def privileged_groups(series: pd.Series, threshold: float = 0.0, invert: bool = False,
-                      privileged=None) -> tuple[np.ndarray, np.ndarray]:
+def privileged_groups(
+    series: pd.Series, threshold: float = 0.0, invert: bool = False, privileged=None
+) -> tuple[np.ndarray, np.ndarray]:
     """Split the rows of a sensitive column into privileged and unprivileged.
 
     Parameters
@@ -78,8 +79,11 @@ def privileged_groups(series: pd.Series, threshold: float = 0.0, invert: bool = 
     """
     missing = np.asarray(series.isna().to_numpy(dtype=bool), dtype=bool)
     if privileged is not None:
-        values = list(privileged) if isinstance(privileged, (list, tuple, set, frozenset, np.ndarray,
-                                                             pd.Index, pd.Series)) else [privileged]
+        values = (
+            list(privileged)
+            if isinstance(privileged, (list, tuple, set, frozenset, np.ndarray, pd.Index, pd.Series))
+            else [privileged]
+        )
         is_privileged = np.asarray(series.isin(values).to_numpy(dtype=bool, na_value=False), dtype=bool)
         return is_privileged & ~missing, missing
     midrange = isinstance(threshold, str) and threshold == "midrange"
@@ -87,11 +91,15 @@ def privileged_groups(series: pd.Series, threshold: float = 0.0, invert: bool = 
         try:
             threshold = float(threshold)
         except (TypeError, ValueError):
-            raise InvalidInputError(f"`threshold={threshold!r}` for sensitive column {series.name!r} must be "
-                                    f"a number or 'midrange'.") from None
+            raise InvalidInputError(
+                f"`threshold={threshold!r}` for sensitive column {series.name!r} must be "
+                f"a number or 'midrange'."
+            ) from None
         if np.isnan(threshold):
-            raise InvalidInputError(f"`threshold=nan` for sensitive column {series.name!r}: every row would "
-                                    f"be unprivileged. Pass a number or 'midrange'.")
+            raise InvalidInputError(
+                f"`threshold=nan` for sensitive column {series.name!r}: every row would "
+                f"be unprivileged. Pass a number or 'midrange'."
+            )
     values = _numeric_sensitive(series)
     missing = missing | np.isnan(values)
     if midrange:  # the reference code's default: halfway between the smallest and largest value

@@ -11,8 +11,9 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._tables import attach_info
+from pdmetrics._warnings import warn_undefined
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.fairness._inputs import as_series, category_counts, clean_responses, undefined
+from pdmetrics.fairness._inputs import as_series, category_counts, clean_responses
 from pdmetrics.fairness.confusion import divide
 from pdmetrics.fairness.llm import call_errors
 
@@ -38,8 +39,11 @@ def language_scores(correct, incorrect, invalid) -> dict[str, np.ndarray]:
     """
     c, i, v = (np.asarray(x, dtype="float64") for x in (correct, incorrect, invalid))
     answered = c + i + v
-    return {"format_error_rate": divide(v, answered), "overall_accuracy": divide(c, answered),
-            "accuracy_on_valid": divide(c, c + i)}
+    return {
+        "format_error_rate": divide(v, answered),
+        "overall_accuracy": divide(c, answered),
+        "accuracy_on_valid": divide(c, c + i),
+    }
 
 
 def _normalize(series: pd.Series) -> pd.Series:
@@ -109,8 +113,11 @@ def language_accuracy(response, answer, options, *, error=None, by=None) -> pd.D
         raise InvalidInputError("`options=` is required: a column of option lists, or one list of options.")
     if isinstance(options, pd.Series) and len(options) != len(response):
         raise InvalidInputError(f"`options` has {len(options)} values but `response` has {len(response)}.")
-    if isinstance(options, pd.Series) and options.notna().any() \
-            and pd.api.types.infer_dtype(options, skipna=True) == "string":
+    if (
+        isinstance(options, pd.Series)
+        and options.notna().any()
+        and pd.api.types.infer_dtype(options, skipna=True) == "string"
+    ):
         example = options.dropna().iloc[0]
         raise InvalidInputError(
             f"`options={options.name!r}` holds text such as {example!r}, not a list of options per row. "
@@ -134,8 +141,10 @@ def language_accuracy(response, answer, options, *, error=None, by=None) -> pd.D
     scores = language_scores(counts[:, 1], counts[:, 2], counts[:, 3])
     nan_rows = np.isnan(scores["accuracy_on_valid"])
     if nan_rows.any():
-        undefined(f"Undefined rates are NaN in {int(nan_rows.sum())} row(s) of the table: accuracy_on_valid "
-                  f"needs a valid response; all three rates need a response without a call error.")
+        warn_undefined(
+            f"Undefined rates are NaN in {int(nan_rows.sum())} row(s) of the table: accuracy_on_valid "
+            f"needs a valid response; all three rates need a response without a call error."
+        )
     for name in _RATES:
         table[name] = scores[name]
     table.index = pd.RangeIndex(len(table))

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._tables import attach_info
+from pdmetrics._warnings import warn_undefined
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness._inputs import (
     as_series,
@@ -23,7 +24,6 @@ from pdmetrics.fairness._inputs import (
     check_pos_label_present,
     clean_responses,
     flag_values,
-    undefined,
 )
 from pdmetrics.fairness.classification import _fairness_table, _sensitive_columns
 from pdmetrics.fairness.confusion import divide
@@ -51,9 +51,21 @@ def call_errors(response: pd.Series, error=None) -> np.ndarray:
     return is_error | flags
 
 
-def llm_fairness(y_true, response, sensitive, *, positive, negative, error=None, pos_label=None,
-                 privileged=None, threshold=0.0, invert=False, on_undefined: str = "worst",
-                 zero_division=None) -> pd.DataFrame:
+def llm_fairness(
+    y_true,
+    response,
+    sensitive,
+    *,
+    positive,
+    negative,
+    error=None,
+    pos_label=None,
+    privileged=None,
+    threshold=0.0,
+    invert=False,
+    on_undefined: str = "worst",
+    zero_division=None,
+) -> pd.DataFrame:
     """Classification fairness of an LLM's two-way answers, invalid answers and call errors left out.
 
     Parameters
@@ -108,17 +120,28 @@ def llm_fairness(y_true, response, sensitive, *, positive, negative, error=None,
     check_pos_label_present([t_pos, predicted_positive], [t_series, r_series], pos_label)
     check_binary(t_series, t_pos, t_missing, pos_label, "y_true")
     columns = _sensitive_columns(sensitive, t_pos.size)
-    table = _fairness_table(t_pos, predicted_positive, t_missing, columns, threshold=threshold,
-                            invert=invert, privileged=privileged, on_undefined=on_undefined,
-                            zero_division=zero_division, dropped=is_error | invalid,
-                            extra_counts={"N_invalid": int(invalid.sum()), "N_error": int(is_error.sum())})
-    table.attrs["pdmetrics"].update(positive=positive, negative=negative, rows_invalid=int(invalid.sum()),
-                                    rows_error=int(is_error.sum()))
+    table = _fairness_table(
+        t_pos,
+        predicted_positive,
+        t_missing,
+        columns,
+        threshold=threshold,
+        invert=invert,
+        privileged=privileged,
+        on_undefined=on_undefined,
+        zero_division=zero_division,
+        dropped=is_error | invalid,
+        extra_counts={"N_invalid": int(invalid.sum()), "N_error": int(is_error.sum())},
+    )
+    table.attrs["pdmetrics"].update(
+        positive=positive, negative=negative, rows_invalid=int(invalid.sum()), rows_error=int(is_error.sum())
+    )
     return table
 
 
-def counterfactual_changes(prediction, counterfactual, *, sensitive=None, valid=None, error=None,
-                           counterfactual_error=None) -> pd.DataFrame:
+def counterfactual_changes(
+    prediction, counterfactual, *, sensitive=None, valid=None, error=None, counterfactual_error=None
+) -> pd.DataFrame:
     """How often the answer changes when only the sensitive attribute of the prompt changes.
 
     Parameters
@@ -153,8 +176,9 @@ def counterfactual_changes(prediction, counterfactual, *, sensitive=None, valid=
     original = as_series(prediction, "prediction").reset_index(drop=True)
     twin = as_series(counterfactual, "counterfactual").reset_index(drop=True)
     if len(original) != len(twin):
-        raise InvalidInputError(f"`prediction` has {len(original)} values but `counterfactual` has "
-                                f"{len(twin)}.")
+        raise InvalidInputError(
+            f"`prediction` has {len(original)} values but `counterfactual` has {len(twin)}."
+        )
     errored = call_errors(original, error) | call_errors(twin, counterfactual_error)
     a, b = clean_responses(original), clean_responses(twin)
     if valid is None:
@@ -174,15 +198,18 @@ def counterfactual_changes(prediction, counterfactual, *, sensitive=None, valid=
     if sensitive is not None:
         group = as_series(sensitive, "sensitive")
         if len(group) != len(original):
-            raise InvalidInputError(f"`sensitive` has {len(group)} values but the answers have "
-                                    f"{len(original)}.")
+            raise InvalidInputError(
+                f"`sensitive` has {len(group)} values but the answers have {len(original)}."
+            )
         by = [group]
     table, counts = category_counts(category, 3, by, ["N_error", "N_unchanged", "N_changed"])
     counted = counts[:, 1] + counts[:, 2]
     rate = divide(counts[:, 2], counted)
     if np.isnan(rate).any():
-        undefined(f"change_rate is NaN for {int(np.isnan(rate).sum())} row(s) of the table: every pair "
-                  f"there has a call error.")
+        warn_undefined(
+            f"change_rate is NaN for {int(np.isnan(rate).sum())} row(s) of the table: every pair "
+            f"there has a call error."
+        )
     table.insert(len(table.columns) - 3, "N", counts.sum(axis=1))
     table = table.drop(columns="N_unchanged")
     table["change_rate"] = rate

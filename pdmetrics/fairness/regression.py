@@ -38,7 +38,8 @@ from scipy import stats
 
 from pdmetrics._stats import Moments
 from pdmetrics._tables import attach_info, result_table
-from pdmetrics._validation import as_float_array, warn_undefined
+from pdmetrics._validation import as_float_array
+from pdmetrics._warnings import warn_undefined
 from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
 
 __all__ = [
@@ -52,15 +53,37 @@ __all__ = [
 ]
 
 #: Column order of :func:`score_fairness`.
-FAIRNESS_METRICS_COLUMNS = ["model", "metric", "base_category", "N", "R2", "sig", "F", "df_num",
-                            "df_denom", "R2_unadjusted"]
+FAIRNESS_METRICS_COLUMNS = [
+    "model",
+    "metric",
+    "base_category",
+    "N",
+    "R2",
+    "sig",
+    "F",
+    "df_num",
+    "df_denom",
+    "R2_unadjusted",
+]
 #: Column order of :func:`score_fairness_estimates`.
-FAIRNESS_ESTIMATES_COLUMNS = ["model", "term", "group", "rsmtool_label", "N", "estimate", "P>[t]",
-                              "[0.025", "0.975]"]
+FAIRNESS_ESTIMATES_COLUMNS = [
+    "model",
+    "term",
+    "group",
+    "rsmtool_label",
+    "N",
+    "estimate",
+    "P>[t]",
+    "[0.025",
+    "0.975]",
+]
 
 _MODELS = ("osa", "osd", "csd")
-_METRIC_NAMES = {"osa": "Overall score accuracy", "osd": "Overall score difference",
-                 "csd": "Conditional score difference"}
+_METRIC_NAMES = {
+    "osa": "Overall score accuracy",
+    "osd": "Overall score difference",
+    "csd": "Conditional score difference",
+}
 #: Largest number of columns of the CSD design (groups + human score levels).
 MAX_DESIGN_COLUMNS = 2000
 
@@ -83,8 +106,9 @@ def _factorize(values) -> tuple[np.ndarray, np.ndarray]:
     return codes, np.asarray(uniques, dtype=object)
 
 
-def _ordered_codes(codes: np.ndarray, uniques: np.ndarray, base=None, argument: str = "group"
-                   ) -> tuple[np.ndarray, list, np.ndarray]:
+def _ordered_codes(
+    codes: np.ndarray, uniques: np.ndarray, base=None, argument: str = "group"
+) -> tuple[np.ndarray, list, np.ndarray]:
     """Recode factor codes so that categories are ordered by size, ties by label.
 
     Sizes descend; equal sizes are ordered by ascending label (RSMTool's rule). ``base``
@@ -105,7 +129,8 @@ def _ordered_codes(codes: np.ndarray, uniques: np.ndarray, base=None, argument: 
             shown = ", ".join(repr(table["label"].iat[i]) for i in order[:20])
             raise InvalidInputError(
                 f"`base_group={base!r}` is not a value of `{argument}`; pass one of the groups "
-                f"present in the data: {shown}.")
+                f"present in the data: {shown}."
+            )
         order = np.concatenate([[matches[0]], [i for i in order if i != matches[0]]]).astype("int64")
     rank = np.full(len(order) + 1, -1, dtype="int64")  # last entry: code -1 stays -1
     rank[order] = np.arange(len(order))
@@ -156,8 +181,9 @@ def _intercept_label(base) -> str:
 # --------------------------------------------------------------------------------------
 # compact OLS
 # --------------------------------------------------------------------------------------
-def _pool(n: np.ndarray, mean: np.ndarray, m2: np.ndarray, parent: np.ndarray, n_parents: int
-          ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _pool(
+    n: np.ndarray, mean: np.ndarray, m2: np.ndarray, parent: np.ndarray, n_parents: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Count, mean and centred sum of squares of unions of cells (``parent`` code per cell)."""
     total = np.bincount(parent, weights=n, minlength=n_parents)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -170,8 +196,15 @@ def _pool(n: np.ndarray, mean: np.ndarray, m2: np.ndarray, parent: np.ndarray, n
 class _Fit:
     """Full-data OLS numbers of a categorical-design model fitted on its cells."""
 
-    def __init__(self, design: np.ndarray, n: np.ndarray, mean: np.ndarray, within_ss: float,
-                 centered_tss: float, nobs: int) -> None:
+    def __init__(
+        self,
+        design: np.ndarray,
+        n: np.ndarray,
+        mean: np.ndarray,
+        within_ss: float,
+        centered_tss: float,
+        nobs: int,
+    ) -> None:
         weight = np.sqrt(n)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # statsmodels' rank-deficiency warning: reported below
@@ -199,8 +232,9 @@ class _Fit:
         with np.errstate(invalid="ignore", divide="ignore"):
             self.scale = self.ssr / self.df_resid if self.df_resid > 0 else np.nan
             self.rsquared = 1.0 - self.ssr / self.centered_tss if self.centered_tss > 0 else np.nan
-            self.rsquared_adj = (1.0 - (self.nobs - 1) / self.df_resid * (1.0 - self.rsquared)
-                                 if self.df_resid > 0 else np.nan)
+            self.rsquared_adj = (
+                1.0 - (self.nobs - 1) / self.df_resid * (1.0 - self.rsquared) if self.df_resid > 0 else np.nan
+            )
             if self.df_model > 0 and self.df_resid > 0 and not self.constant:
                 mse_model = self.ess / self.df_model
                 self.fvalue = mse_model / self.scale
@@ -224,8 +258,9 @@ class _Fit:
         return {"estimate": params, "P>[t]": p, "[0.025": params - q * bse, "0.975]": params + q * bse}
 
 
-def _treatment_design(codes_a: np.ndarray, k_a: int, codes_b: np.ndarray | None = None,
-                      k_b: int = 0) -> np.ndarray:
+def _treatment_design(
+    codes_a: np.ndarray, k_a: int, codes_b: np.ndarray | None = None, k_b: int = 0
+) -> np.ndarray:
     """Design rows ``[1, dummies of a (k_a - 1), dummies of b (k_b - 1)]`` for given cell codes."""
     width = k_a + (k_b - 1 if codes_b is not None else 0)
     design = np.zeros((codes_a.size, width))
@@ -251,8 +286,9 @@ def _group_series(group, size: int) -> pd.Series:
             raise InvalidInputError(f"`group` must be one-dimensional; got shape {values.shape}.")
         series = pd.Series(values)
     if len(series) != size:
-        raise InvalidInputError(f"`group` has {len(series)} values but `human` has {size}; pass "
-                                "one group label per response.")
+        raise InvalidInputError(
+            f"`group` has {len(series)} values but `human` has {size}; pass one group label per response."
+        )
     return series
 
 
@@ -260,8 +296,9 @@ def _prepare(human, system, group, base_group):
     h = as_float_array(human, "human")
     s = as_float_array(system, "system")
     if h.shape != s.shape:
-        raise InvalidInputError(f"`human` has {h.size} values but `system` has {s.size}; pass "
-                                "paired scores of equal length.")
+        raise InvalidInputError(
+            f"`human` has {h.size} values but `system` has {s.size}; pass paired scores of equal length."
+        )
     group_codes, group_uniques = _factorize(_group_series(group, h.size))
     missing_group = group_codes < 0
     missing_score = ~(np.isfinite(h) & np.isfinite(s))
@@ -272,12 +309,17 @@ def _prepare(human, system, group, base_group):
             f"{n_dropped} of {h.size} responses were left out of the score fairness analyses: "
             f"{int(np.count_nonzero(missing_score))} without a numeric human and system score, "
             f"{int(np.count_nonzero(missing_group & ~missing_score))} (more) without a group. "
-            "Drop or fill those rows first to silence this warning.", ExcludedRowsWarning, stacklevel=4)
+            "Drop or fill those rows first to silence this warning.",
+            ExcludedRowsWarning,
+            stacklevel=4,
+        )
         keep = ~drop
         h, s, group_codes = h[keep], s[keep], group_codes[keep]
     if h.size == 0:
-        raise InvalidInputError("No response has a numeric human score, a numeric system score and a "
-                                "group; the score fairness analyses need at least one.")
+        raise InvalidInputError(
+            "No response has a numeric human score, a numeric system score and a "
+            "group; the score fairness analyses need at least one."
+        )
     group_codes, group_labels, group_counts = _ordered_codes(group_codes, group_uniques, base_group, "group")
     level_codes, level_labels, _ = _ordered_codes(*_factorize(h), None, "human")
     return h, s, group_codes, group_labels, group_counts, level_codes, len(level_labels), n_dropped
@@ -315,7 +357,8 @@ def score_fairness_tables(human, system, group, base_group=None) -> tuple[pd.Dat
         raise InvalidInputError(
             f"`human` has {n_levels} distinct scores; the conditional score difference model treats "
             f"each as a category, which needs {k + n_levels - 1} columns (at most {MAX_DESIGN_COLUMNS}). "
-            "Round the human scores (e.g. `np.rint`) or bin them first.")
+            "Round the human scores (e.g. `np.rint`) or bin them first."
+        )
     error = s - h
     squared = error * error
 
@@ -342,11 +385,18 @@ def score_fairness_tables(human, system, group, base_group=None) -> tuple[pd.Dat
     fits = {
         "osa": _Fit(group_design, gn, g_sq_mean, float(g_sq_m2.sum()), tss_sq[0], n),
         "osd": _Fit(group_design, gn, g_err_mean, float(g_err_m2.sum()), tss_err[0], n),
-        "csd": _Fit(_treatment_design(c_group, k, c_level, n_levels), c_n, err_mean,
-                    float(err_m2.sum()), tss_err[0], n),
+        "csd": _Fit(
+            _treatment_design(c_group, k, c_level, n_levels),
+            c_n,
+            err_mean,
+            float(err_m2.sum()),
+            tss_err[0],
+            n,
+        ),
     }
-    null = _Fit(_treatment_design(np.arange(n_levels), n_levels), ln, l_err_mean, float(l_err_m2.sum()),
-                tss_err[0], n)
+    null = _Fit(
+        _treatment_design(np.arange(n_levels), n_levels), ln, l_err_mean, float(l_err_m2.sum()), tss_err[0], n
+    )
 
     # metrics table
     csd = fits["csd"]
@@ -362,69 +412,91 @@ def score_fairness_tables(human, system, group, base_group=None) -> tuple[pd.Dat
         r2 = [fits["osa"].rsquared_adj, fits["osd"].rsquared_adj, csd.rsquared_adj - null.rsquared_adj]
         r2_plain = [fits["osa"].rsquared, fits["osd"].rsquared, csd.rsquared - null.rsquared]
     sig = [fits["osa"].f_pvalue, fits["osd"].f_pvalue, csd_p]
-    metrics = result_table({
-        "model": list(_MODELS),
-        "metric": [_METRIC_NAMES[name] for name in _MODELS],
-        "base_category": [labels[0]] * 3,
-        "N": [n] * 3,
-        "R2": r2,
-        "sig": sig,
-        "F": [fits["osa"].fvalue, fits["osd"].fvalue, csd_f],
-        "df_num": [fits["osa"].df_model, fits["osd"].df_model, df_diff],
-        "df_denom": [fits["osa"].df_resid, fits["osd"].df_resid, csd.df_resid],
-        "R2_unadjusted": r2_plain,
-    }, FAIRNESS_METRICS_COLUMNS, integer_columns=("N", "df_num", "df_denom"))
+    metrics = result_table(
+        {
+            "model": list(_MODELS),
+            "metric": [_METRIC_NAMES[name] for name in _MODELS],
+            "base_category": [labels[0]] * 3,
+            "N": [n] * 3,
+            "R2": r2,
+            "sig": sig,
+            "F": [fits["osa"].fvalue, fits["osd"].fvalue, csd_f],
+            "df_num": [fits["osa"].df_model, fits["osd"].df_model, df_diff],
+            "df_denom": [fits["osa"].df_resid, fits["osd"].df_resid, csd.df_resid],
+            "R2_unadjusted": r2_plain,
+        },
+        FAIRNESS_METRICS_COLUMNS,
+        integer_columns=("N", "df_num", "df_denom"),
+    )
     metrics["base_category"] = metrics["base_category"].astype(object)
 
     # coefficient table
     pieces = []
     for name in _MODELS:
         coefficients = fits[name].coefficients(k)
-        pieces.append({
-            "model": [name] * k,
-            "term": ["Intercept"] + ["group"] * (k - 1),
-            "group": labels,
-            "rsmtool_label": [_intercept_label(labels[0])]
-            + [rsmtool_coefficient_label(v) for v in labels[1:]],
-            "N": g_counts,
-            **coefficients,
-        })
-    estimates = result_table({column: np.concatenate([np.asarray(p[column], dtype=object)
-                                                      if column in ("group",) else np.asarray(p[column])
-                                                      for p in pieces])
-                              for column in FAIRNESS_ESTIMATES_COLUMNS},
-                             FAIRNESS_ESTIMATES_COLUMNS, integer_columns=("N",))
+        pieces.append(
+            {
+                "model": [name] * k,
+                "term": ["Intercept"] + ["group"] * (k - 1),
+                "group": labels,
+                "rsmtool_label": [_intercept_label(labels[0])]
+                + [rsmtool_coefficient_label(v) for v in labels[1:]],
+                "N": g_counts,
+                **coefficients,
+            }
+        )
+    estimates = result_table(
+        {
+            column: np.concatenate(
+                [
+                    np.asarray(p[column], dtype=object) if column in ("group",) else np.asarray(p[column])
+                    for p in pieces
+                ]
+            )
+            for column in FAIRNESS_ESTIMATES_COLUMNS
+        },
+        FAIRNESS_ESTIMATES_COLUMNS,
+        integer_columns=("N",),
+    )
     for column in ("estimate", "P>[t]", "[0.025", "0.975]"):
         estimates[column] = estimates[column].astype("float64")
 
     _warn_undefined_results(k, n, fits, null, df_diff, metrics)
-    info = {"rows_used": n, "rows_excluded": n_dropped, "base_group": labels[0],
-            "human_levels": n_levels}
+    info = {"rows_used": n, "rows_excluded": n_dropped, "base_group": labels[0], "human_levels": n_levels}
     return attach_info(metrics, **info), attach_info(estimates, **info)
 
 
 def _warn_undefined_results(k, n, fits, null, df_diff, metrics) -> None:
     if k < 2:
-        warn_undefined("The score fairness tests need at least two groups, but every response is in "
-                       f"group {metrics['base_category'].iat[0]!r}: `sig` is NaN. Pass a `group` column "
-                       "with two or more values.", stacklevel=4)
+        warn_undefined(
+            "The score fairness tests need at least two groups, but every response is in "
+            f"group {metrics['base_category'].iat[0]!r}: `sig` is NaN. Pass a `group` column "
+            "with two or more values."
+        )
     elif fits["osd"].constant:
-        warn_undefined("The error (system - human) is the same for every response, so R2, `sig` and "
-                       "the coefficient p-values are undefined (NaN).", stacklevel=4)
+        warn_undefined(
+            "The error (system - human) is the same for every response, so R2, `sig` and "
+            "the coefficient p-values are undefined (NaN)."
+        )
     elif any(fit.df_resid <= 0 for fit in fits.values()):
         models = ", ".join(name.upper() for name, fit in fits.items() if fit.df_resid <= 0)
-        warn_undefined(f"With {n} responses the {models} model leaves no residual degrees of freedom "
-                       "(one parameter per response), so its R2, p-values and confidence intervals are "
-                       "NaN. Use more responses per group and human score.", stacklevel=4)
+        warn_undefined(
+            f"With {n} responses the {models} model leaves no residual degrees of freedom "
+            "(one parameter per response), so its R2, p-values and confidence intervals are "
+            "NaN. Use more responses per group and human score."
+        )
     elif metrics["sig"].isna().any() or metrics["R2"].isna().any():
-        warn_undefined("Some score fairness statistics are undefined (NaN): the squared error is "
-                       "constant, or group membership is fully determined by the human score (no degrees "
-                       "of freedom for the conditional test). See `F`, `df_num` and `df_denom`.",
-                       stacklevel=4)
+        warn_undefined(
+            "Some score fairness statistics are undefined (NaN): the squared error is "
+            "constant, or group membership is fully determined by the human score (no degrees "
+            "of freedom for the conditional test). See `F`, `df_num` and `df_denom`."
+        )
     if not fits["csd"].full_rank and k >= 2:
-        warn_undefined("Group membership is partly determined by the human score, so the "
-                       "conditional score difference coefficients are not unique (statsmodels' "
-                       "minimum-norm solution is reported, as RSMTool does).", stacklevel=4)
+        warn_undefined(
+            "Group membership is partly determined by the human score, so the "
+            "conditional score difference coefficients are not unique (statsmodels' "
+            "minimum-norm solution is reported, as RSMTool does)."
+        )
 
 
 def score_fairness(human, system, group, base_group=None) -> pd.DataFrame:
@@ -526,8 +598,9 @@ def score_fairness_estimates(human, system, group, base_group=None) -> pd.DataFr
     return score_fairness_tables(human, system, group, base_group)[1]
 
 
-def rsmtool_fairness_tables(metrics: pd.DataFrame, estimates: pd.DataFrame, group_name: Hashable,
-                            labels: str = "rsmtool") -> dict[str, pd.DataFrame]:
+def rsmtool_fairness_tables(
+    metrics: pd.DataFrame, estimates: pd.DataFrame, group_name: Hashable, labels: str = "rsmtool"
+) -> dict[str, pd.DataFrame]:
     """Lay the score fairness tables out as RSMTool writes its files.
 
     Parameters
@@ -572,8 +645,10 @@ def rsmtool_fairness_tables(metrics: pd.DataFrame, estimates: pd.DataFrame, grou
         if labels == "rsmtool":
             index = part["rsmtool_label"].tolist()
         else:
-            index = [_intercept_label(g) if t == "Intercept" else _readable(g)
-                     for t, g in zip(part["term"], part["group"])]
+            index = [
+                _intercept_label(g) if t == "Intercept" else _readable(g)
+                for t, g in zip(part["term"], part["group"])
+            ]
         frame = part[["estimate", "P>[t]", "[0.025", "0.975]"]].copy()
         frame.index = pd.Index(index, dtype=object)
         tables[f"estimates_{name}_by_{group_name}"] = frame

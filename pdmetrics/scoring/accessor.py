@@ -43,9 +43,16 @@ class ScoringAccessor:
     # ----------------------------------------------------------------------------------
     # post-processing
     # ----------------------------------------------------------------------------------
-    def postprocess(self, *, system, trim_min: float, trim_max: float,
-                    trim_tolerance: float = DEFAULT_TRIM_TOLERANCE, scale_with=None,
-                    human=None) -> pd.DataFrame:
+    def postprocess(
+        self,
+        *,
+        system,
+        trim_min: float,
+        trim_max: float,
+        trim_tolerance: float = DEFAULT_TRIM_TOLERANCE,
+        scale_with=None,
+        human=None,
+    ) -> pd.DataFrame:
         """Add RSMTool's trimmed, rounded and (optionally) scaled score columns.
 
         Parameters
@@ -88,18 +95,29 @@ class ScoringAccessor:
         scaling = scale_with
         if isinstance(scale_with, pd.DataFrame):
             if human is None:
-                raise InvalidInputError("`scale_with=<DataFrame>` needs `human=`: the human score column "
-                                        "of the training frame.")
+                raise InvalidInputError(
+                    "`scale_with=<DataFrame>` needs `human=`: the human score column of the training frame."
+                )
         elif scale_with is not None and not (isinstance(scale_with, str) and scale_with == "asis"):
-            raise InvalidInputError(f"`scale_with={scale_with!r}`: pass None, 'asis' or a training "
-                                    "DataFrame with the same human and system columns.")
+            raise InvalidInputError(
+                f"`scale_with={scale_with!r}`: pass None, 'asis' or a training "
+                "DataFrame with the same human and system columns."
+            )
         added = []
         for name in systems:
             if isinstance(scale_with, pd.DataFrame):
                 scaling = scaling_from_frame(scale_with, human, name)
             values = numeric_values(self._frame[name], "system")
-            added.append(postprocess_scores(pd.Series(values, index=self._frame.index), trim_min, trim_max,
-                                            trim_tolerance, scaling, name=str(name)))
+            added.append(
+                postprocess_scores(
+                    pd.Series(values, index=self._frame.index),
+                    trim_min,
+                    trim_max,
+                    trim_tolerance,
+                    scaling,
+                    name=str(name),
+                )
+            )
         new = pd.concat(added, axis=1)
         kept = self._frame.drop(columns=[c for c in new.columns if c in self._frame.columns])
         return pd.concat([kept, new], axis=1)
@@ -150,8 +168,9 @@ class ScoringAccessor:
         systems = {s: self._frame[s] for s in self._columns("system", system)}
         if by is not None:
             groups = {g: self._frame[g] for g in self._columns("by", by)}
-            return evaluation_by_group_table(self._frame[human_name], systems, groups,
-                                             exclude_zero=exclude_zero)
+            return evaluation_by_group_table(
+                self._frame[human_name], systems, groups, exclude_zero=exclude_zero
+            )
         return evaluation_table(self._frame[human_name], systems, exclude_zero=exclude_zero)
 
     def consistency(self, *, human, second_human, by=None, exclude_zero: bool = True) -> pd.DataFrame:
@@ -175,13 +194,25 @@ class ScoringAccessor:
         h2 = self._column("second_human", second_human)
         if by is not None:
             groups = {g: self._frame[g] for g in self._columns("by", by)}
-            return consistency_by_group_table(self._frame[h1], self._frame[h2], groups,
-                                              exclude_zero=exclude_zero)
+            return consistency_by_group_table(
+                self._frame[h1], self._frame[h2], groups, exclude_zero=exclude_zero
+            )
         return consistency_table(self._frame[h1], self._frame[h2], exclude_zero=exclude_zero)
 
-    def report(self, *, human, system, trim_min: float, trim_max: float, second_human=None, by=None,
-               trim_tolerance: float = DEFAULT_TRIM_TOLERANCE, scale_with=None, exclude_zero: bool = True,
-               rater_error_variance: float | None = None):
+    def report(
+        self,
+        *,
+        human,
+        system,
+        trim_min: float,
+        trim_max: float,
+        second_human=None,
+        by=None,
+        trim_tolerance: float = DEFAULT_TRIM_TOLERANCE,
+        scale_with=None,
+        exclude_zero: bool = True,
+        rater_error_variance: float | None = None,
+    ):
         """Run RSMTool's whole evaluation and return every table in one report object.
 
         See :func:`pdmetrics.scoring.evaluation_report` for the parameters and the tables;
@@ -200,10 +231,19 @@ class ScoringAccessor:
         1        raw_trim        0.73
         2  raw_trim_round        0.66
         """
-        return evaluation_report(self._frame, human=human, system=system, second_human=second_human, by=by,
-                                 trim_min=trim_min, trim_max=trim_max, trim_tolerance=trim_tolerance,
-                                 scale_with=scale_with, exclude_zero=exclude_zero,
-                                 rater_error_variance=rater_error_variance)
+        return evaluation_report(
+            self._frame,
+            human=human,
+            system=system,
+            second_human=second_human,
+            by=by,
+            trim_min=trim_min,
+            trim_max=trim_max,
+            trim_tolerance=trim_tolerance,
+            scale_with=scale_with,
+            exclude_zero=exclude_zero,
+            rater_error_variance=rater_error_variance,
+        )
 
     def _human_pair_on_system_rows(self, human, second_human, systems):
         """Both human scores, with the first set to NaN where a system score is missing.
@@ -215,8 +255,10 @@ class ScoringAccessor:
         for name in systems:
             valid &= np.isfinite(numeric_values(self._frame[name], "system"))
         h1 = numeric_values(self._frame[human], "human")
-        return (pd.Series(np.where(valid, h1, np.nan), name=human, index=self._frame.index),
-                self._frame[second_human])
+        return (
+            pd.Series(np.where(valid, h1, np.nan), name=human, index=self._frame.index),
+            self._frame[second_human],
+        )
 
     def degradation(self, *, human, second_human, system, exclude_zero: bool = True) -> pd.DataFrame:
         """RSMTool's ``degradation``: system-human agreement minus human-human agreement.
@@ -240,8 +282,9 @@ class ScoringAccessor:
         first, second = self._human_pair_on_system_rows(h1, h2, systems)
         return degradation_table(evaluation, consistency_table(first, second, exclude_zero=exclude_zero))
 
-    def disattenuated_correlations(self, *, human, second_human, system, by=None,
-                                   exclude_zero: bool = True) -> pd.DataFrame:
+    def disattenuated_correlations(
+        self, *, human, second_human, system, by=None, exclude_zero: bool = True
+    ) -> pd.DataFrame:
         """RSMTool's ``disattenuated_correlations`` (and ``..._by_<G>`` with ``by``).
 
         ``corr_HM / sqrt(corr_HH)``: the human-system correlation corrected for the
@@ -264,7 +307,8 @@ class ScoringAccessor:
         if by is None:
             evaluation = self.evaluate(human=h1, system=systems, exclude_zero=exclude_zero)
             return disattenuated_correlation_table(
-                evaluation, consistency_table(first, second, exclude_zero=exclude_zero))
+                evaluation, consistency_table(first, second, exclude_zero=exclude_zero)
+            )
         groups = {g: self._frame[g] for g in self._columns("by", by)}
         evaluation = self.evaluate(human=h1, system=systems, by=by, exclude_zero=exclude_zero)
         consistency = consistency_by_group_table(first, second, groups, exclude_zero=exclude_zero)
@@ -291,8 +335,9 @@ class ScoringAccessor:
         """
         h = self._column("human", human)
         systems = self._columns("system", system)
-        return confusion_matrix_table(self._frame[h], {s: self._frame[s] for s in systems},
-                                      exclude_zero=exclude_zero)
+        return confusion_matrix_table(
+            self._frame[h], {s: self._frame[s] for s in systems}, exclude_zero=exclude_zero
+        )
 
     def score_distribution(self, *, human, system, exclude_zero: bool = True) -> pd.DataFrame:
         """RSMTool's ``score_dist``: percent of responses at each rounded score point.
@@ -312,8 +357,9 @@ class ScoringAccessor:
         """
         h = self._column("human", human)
         systems = self._columns("system", system)
-        return score_distribution_table(self._frame[h], {s: self._frame[s] for s in systems},
-                                        exclude_zero=exclude_zero)
+        return score_distribution_table(
+            self._frame[h], {s: self._frame[s] for s in systems}, exclude_zero=exclude_zero
+        )
 
     # on-the-fly scoring models (Attali 2007)
     def weighted_score(self, *, features, means=None, sds=None, name: str = "Z") -> pd.DataFrame:
@@ -353,13 +399,16 @@ class ScoringAccessor:
 
         if isinstance(features, LinearScoringModel):
             if means is not None or sds is not None:
-                raise InvalidInputError("Pass `means=`/`sds=` only with a mapping of weights; a model "
-                                        "already holds them.")
+                raise InvalidInputError(
+                    "Pass `means=`/`sds=` only with a mapping of weights; a model already holds them."
+                )
             model = features
         else:
             if not isinstance(features, (dict, pd.Series)) or len(features) == 0:
-                raise InvalidInputError(f"`features={features!r}` must be a mapping of feature column -> "
-                                        "weight, or a LinearScoringModel.")
+                raise InvalidInputError(
+                    f"`features={features!r}` must be a mapping of feature column -> "
+                    "weight, or a LinearScoringModel."
+                )
             names = require_columns(self._frame, "features", list(features))
             if means is None or sds is None:
                 x = pd.DataFrame(_feature_matrix(self._frame, names), columns=names)
@@ -368,7 +417,8 @@ class ScoringAccessor:
                     raise InvalidInputError(
                         "weighted_score estimates the feature means and SDs from the frame, which needs "
                         f"at least 2 rows with every feature; got {complete} of {len(x)} rows. Pass `means=` "
-                        "and `sds=`.")
+                        "and `sds=`."
+                    )
                 means = x.mean() if means is None else means
                 sds = x.std(ddof=1) if sds is None else sds
             model = LinearScoringModel(dict(features), means, sds)
@@ -418,16 +468,23 @@ class ScoringAccessor:
         from pdmetrics.errors import InvalidInputError
         from pdmetrics.scoring.model import LinearScoringModel
 
-        given = [name for name, value in (("weights", weights), ("means", means), ("sds", sds))
-                 if value is not None]
+        given = [
+            name
+            for name, value in (("weights", weights), ("means", means), ("sds", sds))
+            if value is not None
+        ]
         if model is None:
             if len(given) != 3:
-                raise InvalidInputError("Pass the predetermined parameters: either `model=` (a "
-                                        "LinearScoringModel) or all of `weights=`, `means=` and `sds=`.")
+                raise InvalidInputError(
+                    "Pass the predetermined parameters: either `model=` (a "
+                    "LinearScoringModel) or all of `weights=`, `means=` and `sds=`."
+                )
             model = LinearScoringModel(weights, means, sds)
         elif given:
-            raise InvalidInputError(f"Pass either `model=` or {given!r}, not both: the model already holds "
-                                    "its weights, means and SDs.")
+            raise InvalidInputError(
+                f"Pass either `model=` or {given!r}, not both: the model already holds "
+                "its weights, means and SDs."
+            )
         elif not isinstance(model, LinearScoringModel):
             raise InvalidInputError(f"`model=` must be a LinearScoringModel; got {type(model).__name__}.")
         return model.fit_scaling(self._frame, human=human)
@@ -524,8 +581,10 @@ class ScoringAccessor:
         rater_names = require_columns(frame, "raters", raters)
         repeated = sorted({repr(name) for name in rater_names if rater_names.count(name) > 1})
         if repeated:  # the same ratings twice would look like perfect rater agreement
-            raise InvalidInputError(f"`raters={rater_names!r}` names {', '.join(repeated)} more than once; "
-                                    "pass each rater's column once.")
+            raise InvalidInputError(
+                f"`raters={rater_names!r}` names {', '.join(repeated)} more than once; "
+                "pass each rater's column once."
+            )
         if not isinstance(exclude_zero, (bool, np.bool_)):
             raise InvalidInputError(f"`exclude_zero={exclude_zero!r}` must be True or False.")
         if rater_error_variance is not None:
@@ -543,14 +602,26 @@ class ScoringAccessor:
                 f"{dropped} of {len(frame)} responses were left out of the true score evaluation: "
                 f"{int(np.count_nonzero(no_system))} with a missing or non-numeric system score, "
                 f"{int(np.count_nonzero(unrated & ~no_system))} (more) without any rating"
-                + (" (zeros count as missing: exclude_zero=True)" if exclude_zero else "") + ".",
-                ExcludedRowsWarning, stacklevel=2)
+                + (" (zeros count as missing: exclude_zero=True)" if exclude_zero else "")
+                + ".",
+                ExcludedRowsWarning,
+                stacklevel=2,
+            )
         if len(frame) and not keep.any():
-            raise InvalidInputError("No response has both a system score and a rating; check the "
-                                    f"`system={systems!r}` and `raters={rater_names!r}` columns.")
+            raise InvalidInputError(
+                "No response has both a system score and a rating; check the "
+                f"`system={systems!r}` and `raters={rater_names!r}` columns."
+            )
         if dropped:
             scores, ratings = scores[keep], ratings[keep]
-        table = true_score_evaluation(dict(zip(systems, scores.T)), ratings,
-                                      variance_errors=rater_error_variance)
-        return attach_info(table, rows_used=int(keep.sum()), rows_excluded=dropped, raters=rater_names,
-                           exclude_zero=bool(exclude_zero), rater_error_variance=rater_error_variance)
+        table = true_score_evaluation(
+            dict(zip(systems, scores.T)), ratings, variance_errors=rater_error_variance
+        )
+        return attach_info(
+            table,
+            rows_used=int(keep.sum()),
+            rows_excluded=dropped,
+            raters=rater_names,
+            exclude_zero=bool(exclude_zero),
+            rater_error_variance=rater_error_variance,
+        )

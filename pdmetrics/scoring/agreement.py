@@ -12,7 +12,6 @@ pdmetrics returns ``NaN`` with a :class:`pdmetrics.UndefinedMetricWarning`.
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,7 +23,8 @@ from pdmetrics._stats import (
     group_total,
     label_histograms,
 )
-from pdmetrics._validation import paired_arrays, warn_undefined
+from pdmetrics._validation import paired_arrays
+from pdmetrics._warnings import emit, warn_undefined
 from pdmetrics.errors import InvalidInputError, PdmetricsWarning
 
 __all__ = [
@@ -87,8 +87,13 @@ class PairStatistics:
         return self.moments.n
 
 
-def pair_statistics(human: np.ndarray, system: np.ndarray, codes: np.ndarray | None = None,
-                    n_groups: int = 1, human_labels: np.ndarray | None = None) -> PairStatistics:
+def pair_statistics(
+    human: np.ndarray,
+    system: np.ndarray,
+    codes: np.ndarray | None = None,
+    n_groups: int = 1,
+    human_labels: np.ndarray | None = None,
+) -> PairStatistics:
     """Compute :class:`PairStatistics` of finite paired float arrays, per group code.
 
     ``codes`` (int array, values ``0..n_groups-1``) assigns rows to groups; ``None`` puts
@@ -106,10 +111,8 @@ def pair_statistics(human: np.ndarray, system: np.ndarray, codes: np.ndarray | N
     del diff
     if human_labels is None:
         human_labels = kappa_labels(human, "human")
-    hist_h, hist_s, same, _ = label_histograms(human_labels, kappa_labels(system, "system"),
-                                               codes, n_groups)
-    return PairStatistics(moments, h_min, h_max, s_min, s_max, sse, n_exact, n_adjacent,
-                          hist_h, hist_s, same)
+    hist_h, hist_s, same, _ = label_histograms(human_labels, kappa_labels(system, "system"), codes, n_groups)
+    return PairStatistics(moments, h_min, h_max, s_min, s_max, sse, n_exact, n_adjacent, hist_h, hist_s, same)
 
 
 def kappa_labels(values: np.ndarray, argument: str) -> np.ndarray:
@@ -147,8 +150,9 @@ def _sd(m2: np.ndarray, n: np.ndarray, ddof: int = 1) -> np.ndarray:
     return np.sqrt(_ratio(m2, np.where(n - ddof > 0, n - ddof, np.nan)))
 
 
-def kappa_from_histograms(hist_h: np.ndarray, hist_s: np.ndarray, n_same: np.ndarray,
-                          n: np.ndarray) -> np.ndarray:
+def kappa_from_histograms(
+    hist_h: np.ndarray, hist_s: np.ndarray, n_same: np.ndarray, n: np.ndarray
+) -> np.ndarray:
     """Unweighted Cohen's kappa from label histograms, SKLL's way.
 
     ``1 - (1 - p_o) / (1 - p_e)`` with observed agreement ``p_o`` and chance agreement
@@ -184,8 +188,9 @@ def r2_from_sums(sse: np.ndarray, m2_h: np.ndarray, n: np.ndarray) -> np.ndarray
     return np.where(n <= 1, np.nan, r2)
 
 
-def smd_from_moments(m: Moments, method: str = "unpooled", population_h_sd=None,
-                     population_s_sd=None, ddof: int = 1) -> np.ndarray:
+def smd_from_moments(
+    m: Moments, method: str = "unpooled", population_h_sd=None, population_s_sd=None, ddof: int = 1
+) -> np.ndarray:
     """Standardized mean difference ``(mean_s - mean_h) / denominator`` (see the public function)."""
     method = _smd_method(method)
     numerator = m.mean_y - m.mean_x
@@ -195,15 +200,24 @@ def smd_from_moments(m: Moments, method: str = "unpooled", population_h_sd=None,
         denominator = np.sqrt((_sd(m.m2_x, m.n, ddof) ** 2 + _sd(m.m2_y, m.n, ddof) ** 2) / 2)
     elif method == "johnson":
         if population_h_sd is None:
-            raise InvalidInputError("method='johnson' needs `population_human_sd=`: pass the SD "
-                                    "of the human scores over the whole population.")
+            raise InvalidInputError(
+                "method='johnson' needs `population_human_sd=`: pass the SD "
+                "of the human scores over the whole population."
+            )
         denominator = np.asarray(population_h_sd, dtype="float64")
     else:
         if population_h_sd is None or population_s_sd is None:
-            raise InvalidInputError("method='williamson' needs both `population_human_sd=` and "
-                                    "`population_system_sd=` (SDs over the whole population).")
-        denominator = np.sqrt((np.asarray(population_h_sd, dtype="float64") ** 2
-                               + np.asarray(population_s_sd, dtype="float64") ** 2) / 2)
+            raise InvalidInputError(
+                "method='williamson' needs both `population_human_sd=` and "
+                "`population_system_sd=` (SDs over the whole population)."
+            )
+        denominator = np.sqrt(
+            (
+                np.asarray(population_h_sd, dtype="float64") ** 2
+                + np.asarray(population_s_sd, dtype="float64") ** 2
+            )
+            / 2
+        )
     return np.where(denominator == 0, np.nan, _ratio(numerator, denominator))
 
 
@@ -252,7 +266,7 @@ def agreement_metrics(stats: PairStatistics, smd_method: str = "unpooled") -> di
 def _scalar(values: np.ndarray, metric: str, when: str) -> float:
     value = float(np.asarray(values).reshape(-1)[0])
     if np.isnan(value) and when:
-        warn_undefined(f"{metric} is undefined {when}; returning NaN.", stacklevel=4)
+        warn_undefined(f"{metric} is undefined {when}; returning NaN.")
     return value
 
 
@@ -290,9 +304,11 @@ def agreement(human, system, tolerance: float = 0.0) -> float:
         return _scalar([np.nan], "Agreement", "for empty input")
     missing = int(np.count_nonzero(np.isnan(h) | np.isnan(s)))
     if missing:
-        warnings.warn(f"{missing} of {h.size} pairs have a missing score; they count as "
-                      "disagreements, as in RSMTool. Drop those rows to leave them out.",
-                      PdmetricsWarning, stacklevel=2)
+        emit(
+            f"{missing} of {h.size} pairs have a missing score; they count as "
+            "disagreements, as in RSMTool. Drop those rows to leave them out.",
+            PdmetricsWarning,
+        )
     with np.errstate(invalid="ignore"):
         agree = np.count_nonzero(np.abs(h - s) <= tolerance)
     return float(agree / h.size * 100)
@@ -386,8 +402,11 @@ def quadratic_weighted_kappa(human, system, ddof: int = 0) -> float:
     if h.size == 0:
         return _scalar([np.nan], "QWK", "for empty input")
     value = qwk_from_moments(Moments.from_arrays(h, s), ddof)
-    return _scalar(value, "QWK", "" if np.isnan(h).any() or np.isnan(s).any()
-                   else "when both sides are constant and equal")
+    return _scalar(
+        value,
+        "QWK",
+        "" if np.isnan(h).any() or np.isnan(s).any() else "when both sides are constant and equal",
+    )
 
 
 def pearson_r(human, system) -> float:
@@ -410,14 +429,21 @@ def pearson_r(human, system) -> float:
     h_min, h_max = group_min_max(None, h)
     s_min, s_max = group_min_max(None, s)
     value = pearson_from_moments(m, h_min == h_max, s_min == s_max)
-    return _scalar(value, "Pearson r", "" if np.isnan(h).any() or np.isnan(s).any()
-                   else "for fewer than two pairs or a constant side")
+    return _scalar(
+        value,
+        "Pearson r",
+        "" if np.isnan(h).any() or np.isnan(s).any() else "for fewer than two pairs or a constant side",
+    )
 
 
-def standardized_mean_difference(human, system, method: str = "unpooled",
-                                 population_human_sd: float | None = None,
-                                 population_system_sd: float | None = None,
-                                 ddof: int = 1) -> float:
+def standardized_mean_difference(
+    human,
+    system,
+    method: str = "unpooled",
+    population_human_sd: float | None = None,
+    population_system_sd: float | None = None,
+    ddof: int = 1,
+) -> float:
     """Standardized mean difference ``(mean(system) - mean(human)) / denominator``.
 
     Parameters
@@ -451,17 +477,21 @@ def standardized_mean_difference(human, system, method: str = "unpooled",
     0.25
     """
     h, s = _pairs(human, system)
-    value = smd_from_moments(Moments.from_arrays(h, s), method, population_human_sd,
-                             population_system_sd, ddof)
+    value = smd_from_moments(
+        Moments.from_arrays(h, s), method, population_human_sd, population_system_sd, ddof
+    )
     return _scalar(value, "SMD", "when its denominator is 0 or undefined")
 
 
-def difference_of_standardized_means(human, system,
-                                     population_human_mean: float | None = None,
-                                     population_system_mean: float | None = None,
-                                     population_human_sd: float | None = None,
-                                     population_system_sd: float | None = None,
-                                     ddof: int = 1) -> float:
+def difference_of_standardized_means(
+    human,
+    system,
+    population_human_mean: float | None = None,
+    population_system_mean: float | None = None,
+    population_human_sd: float | None = None,
+    population_system_sd: float | None = None,
+    ddof: int = 1,
+) -> float:
     """Difference of standardized means (DSM) of a subgroup.
 
     Both score sets are z-scored with the population (whole evaluation set) mean and SD,
@@ -488,14 +518,20 @@ def difference_of_standardized_means(human, system,
     0.7083
     """
     h, s = _pairs(human, system)
-    for side, mean, sd in (("human", population_human_mean, population_human_sd),
-                           ("system", population_system_mean, population_system_sd)):
+    for side, mean, sd in (
+        ("human", population_human_mean, population_human_sd),
+        ("system", population_system_mean, population_system_sd),
+    ):
         if (mean is None) != (sd is None):
-            raise InvalidInputError(f"Pass both `population_{side}_mean=` and "
-                                    f"`population_{side}_sd=`, or neither.")
+            raise InvalidInputError(
+                f"Pass both `population_{side}_mean=` and `population_{side}_sd=`, or neither."
+            )
     if population_human_mean is None or population_system_mean is None:
-        warnings.warn("No population mean and SD given: the group's own are used, so the "
-                      "z-scores centre on zero and DSM is 0.", PdmetricsWarning, stacklevel=2)
+        emit(
+            "No population mean and SD given: the group's own are used, so the "
+            "z-scores centre on zero and DSM is 0.",
+            PdmetricsWarning,
+        )
     m = Moments.from_arrays(h, s)
     h_mean = m.mean_x[0] if population_human_mean is None else population_human_mean
     h_sd = _sd(m.m2_x, m.n, ddof)[0] if population_human_sd is None else population_human_sd
@@ -505,14 +541,16 @@ def difference_of_standardized_means(human, system,
     return _scalar(value, "DSM", "when a population SD is zero")
 
 
-def dsm_from_means(mean_h, mean_s, n, population_h_mean, population_h_sd, population_s_mean,
-                   population_s_sd) -> np.ndarray:
+def dsm_from_means(
+    mean_h, mean_s, n, population_h_mean, population_h_sd, population_s_mean, population_s_sd
+) -> np.ndarray:
     """DSM per group from group means: ``(mean_s - M_s)/SD_s - (mean_h - M_h)/SD_h``."""
     zero_sd = np.isclose(population_h_sd, 0, atol=1e-7) or np.isclose(population_s_sd, 0, atol=1e-7)
     if zero_sd:
         return np.full(np.shape(mean_h), np.nan)
-    value = _ratio(mean_s - population_s_mean, population_s_sd) - _ratio(mean_h - population_h_mean,
-                                                                         population_h_sd)
+    value = _ratio(mean_s - population_s_mean, population_s_sd) - _ratio(
+        mean_h - population_h_mean, population_h_sd
+    )
     return np.where(np.asarray(n) > 0, value, np.nan)
 
 

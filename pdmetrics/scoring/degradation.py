@@ -18,8 +18,10 @@ DEGRADATION_METRICS = ("corr", "kappa", "wtkappa", "exact_agr", "adj_agr", "SMD"
 def _require(table: pd.DataFrame, columns, what: str) -> None:
     missing = [c for c in columns if c not in table.columns]
     if missing:
-        raise InvalidInputError(f"The {what} table lacks the columns {missing}; pass the output of "
-                                f"`df.scoring.{'evaluate' if what == 'evaluation' else 'consistency'}`.")
+        raise InvalidInputError(
+            f"The {what} table lacks the columns {missing}; pass the output of "
+            f"`df.scoring.{'evaluate' if what == 'evaluation' else 'consistency'}`."
+        )
 
 
 def degradation_table(evaluation: pd.DataFrame, consistency: pd.DataFrame) -> pd.DataFrame:
@@ -57,12 +59,17 @@ def degradation_table(evaluation: pd.DataFrame, consistency: pd.DataFrame) -> pd
     _require(consistency, DEGRADATION_METRICS, "consistency")
     human_human = consistency[list(DEGRADATION_METRICS)].iloc[0].to_numpy(dtype=float)
     differences = evaluation[list(DEGRADATION_METRICS)].to_numpy(dtype=float) - human_human
-    return result_table({"system": evaluation["system"].to_numpy(),
-                         **{m: differences[:, i] for i, m in enumerate(DEGRADATION_METRICS)}})
+    return result_table(
+        {
+            "system": evaluation["system"].to_numpy(),
+            **{m: differences[:, i] for i, m in enumerate(DEGRADATION_METRICS)},
+        }
+    )
 
 
-def disattenuated_correlation_table(evaluation: pd.DataFrame, consistency: pd.DataFrame,
-                                    on=None) -> pd.DataFrame:
+def disattenuated_correlation_table(
+    evaluation: pd.DataFrame, consistency: pd.DataFrame, on=None
+) -> pd.DataFrame:
     """Human-system correlations corrected for the unreliability of human scores.
 
     ``corr_disattenuated = corr_HM / sqrt(corr_HH)``: the human-system correlation
@@ -103,12 +110,20 @@ def disattenuated_correlation_table(evaluation: pd.DataFrame, consistency: pd.Da
     else:
         on = list(on)
         keys = (["system"] if "system" in evaluation.columns else []) + on
-        merged = evaluation[[*keys, "corr"]].merge(consistency[[*on, "corr"]], on=on, how="left",
-                                                   suffixes=("_HM", "_HH"), sort=False)
+        merged = evaluation[[*keys, "corr"]].merge(
+            consistency[[*on, "corr"]], on=on, how="left", suffixes=("_HM", "_HH"), sort=False
+        )
         ids = {name: merged[name].to_numpy() for name in keys}
         corr_hm = merged["corr_HM"].to_numpy(dtype=float)
         corr_hh = merged["corr_HH"].to_numpy(dtype=float)
     with np.errstate(invalid="ignore"):
         sqrt_hh = np.sqrt(corr_hh)
-        return result_table({**ids, "corr_HM": corr_hm, "corr_HH": corr_hh, "sqrt_HH": sqrt_hh,
-                             "corr_disattenuated": corr_hm / sqrt_hh})
+        return result_table(
+            {
+                **ids,
+                "corr_HM": corr_hm,
+                "corr_HH": corr_hh,
+                "sqrt_HH": sqrt_hh,
+                "corr_disattenuated": corr_hm / sqrt_hh,
+            }
+        )

@@ -25,7 +25,6 @@ Models are immutable: fitting, scaling and adjusting return new models.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -33,7 +32,8 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._tables import result_table
-from pdmetrics._validation import as_list, finite_number, numeric_values, require_columns, warn_undefined
+from pdmetrics._validation import as_list, finite_number, numeric_values, require_columns
+from pdmetrics._warnings import emit, warn_undefined
 from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
 
 __all__ = ["LinearScoringModel", "weighted_score_sd", "relative_influence"]
@@ -55,14 +55,16 @@ def _parse_weights(weights) -> tuple[tuple, np.ndarray]:
     if not isinstance(weights, Mapping) or not weights:
         raise InvalidInputError(
             f"`weights={weights!r}` must be a non-empty mapping of feature column -> weight, "
-            "e.g. {'grammar': 0.3, 'organization': 0.7}.")
+            "e.g. {'grammar': 0.3, 'organization': 0.7}."
+        )
     features = tuple(weights)
     values = np.array([finite_number(weights[f], f"weights[{f!r}]") for f in features], dtype="float64")
     total = values.sum()
     if not total > 1e-12 * max(1.0, np.abs(values).sum()):
         raise InvalidInputError(
             f"The weights sum to {float(total)!r}; relative weights are the weights divided by their sum, "
-            "so the sum must be positive. Pass positive weights (e.g. percentages).")
+            "so the sum must be positive. Pass positive weights (e.g. percentages)."
+        )
     return features, values / total
 
 
@@ -72,15 +74,19 @@ def _parse_vector(values, features: tuple, argument: str) -> np.ndarray:
     if isinstance(values, Mapping):
         missing = [f for f in features if f not in values]
         if missing:
-            raise InvalidInputError(f"`{argument}=` has no value for feature(s) {missing!r}; give one "
-                                    f"for every weighted feature {list(features)!r}.")
+            raise InvalidInputError(
+                f"`{argument}=` has no value for feature(s) {missing!r}; give one "
+                f"for every weighted feature {list(features)!r}."
+            )
         return np.array([finite_number(values[f], f"{argument}[{f!r}]") for f in features], dtype="float64")
     if np.ndim(values) == 0:
         return np.full(len(features), finite_number(values, argument))
     array = _float_array(values, argument).reshape(-1)
     if array.size != len(features) or not np.isfinite(array).all():
-        raise InvalidInputError(f"`{argument}=` must give one finite number per feature "
-                                f"({len(features)}: {list(features)!r}); got {values!r}.")
+        raise InvalidInputError(
+            f"`{argument}=` must give one finite number per feature "
+            f"({len(features)}: {list(features)!r}); got {values!r}."
+        )
     return array
 
 
@@ -101,23 +107,33 @@ def _parse_corr(intercorrelations, features: tuple) -> np.ndarray | None:
     else:
         matrix = _float_array(intercorrelations, "intercorrelations")
     if matrix.shape != (p, p):
-        raise InvalidInputError(f"`intercorrelations=` must be a number or a {p}x{p} matrix "
-                                f"(features {list(features)!r}); got shape {matrix.shape}.")
-    ok = (np.isfinite(matrix).all() and np.allclose(matrix, matrix.T) and np.allclose(np.diag(matrix), 1.0)
-          and np.all(np.abs(matrix) <= 1.0 + 1e-12))
+        raise InvalidInputError(
+            f"`intercorrelations=` must be a number or a {p}x{p} matrix "
+            f"(features {list(features)!r}); got shape {matrix.shape}."
+        )
+    ok = (
+        np.isfinite(matrix).all()
+        and np.allclose(matrix, matrix.T)
+        and np.allclose(np.diag(matrix), 1.0)
+        and np.all(np.abs(matrix) <= 1.0 + 1e-12)
+    )
     if not ok:
-        raise InvalidInputError("`intercorrelations=` must be a symmetric correlation matrix: ones on the "
-                                "diagonal, values between -1 and 1.")
+        raise InvalidInputError(
+            "`intercorrelations=` must be a symmetric correlation matrix: ones on the "
+            "diagonal, values between -1 and 1."
+        )
     matrix.flags.writeable = False
     return matrix
 
 
 def _require_psd(matrix: np.ndarray) -> None:
     if np.linalg.eigvalsh(matrix).min() < -1e-10:
-        raise InvalidInputError("`intercorrelations=` is not a valid correlation matrix: it is not "
-                                "positive semi-definite (no set of features has these correlations). "
-                                "Use a correlation matrix estimated from data, e.g. "
-                                "`df[features].corr()`.")
+        raise InvalidInputError(
+            "`intercorrelations=` is not a valid correlation matrix: it is not "
+            "positive semi-definite (no set of features has these correlations). "
+            "Use a correlation matrix estimated from data, e.g. "
+            "`df[features].corr()`."
+        )
 
 
 def weighted_score_sd(weights, intercorrelations) -> float:
@@ -206,11 +222,15 @@ def _human_mean(frame: pd.DataFrame, human) -> np.ndarray:
 def _complete_rows(keep: np.ndarray, what: str, minimum: int, need: str) -> None:
     n_left = int(np.count_nonzero(~keep))
     if n_left:
-        warnings.warn(f"Left out {n_left} of {keep.size} rows with a missing or non-numeric {what}.",
-                      ExcludedRowsWarning, stacklevel=4)
+        emit(
+            f"Left out {n_left} of {keep.size} rows with a missing or non-numeric {what}.",
+            ExcludedRowsWarning,
+        )
     if int(np.count_nonzero(keep)) < minimum:
-        raise InvalidInputError(f"{need} needs at least {minimum} complete rows (no missing {what}); "
-                                f"got {int(np.count_nonzero(keep))} of {keep.size}.")
+        raise InvalidInputError(
+            f"{need} needs at least {minimum} complete rows (no missing {what}); "
+            f"got {int(np.count_nonzero(keep))} of {keep.size}."
+        )
 
 
 def _with_column(frame: pd.DataFrame, columns: dict) -> pd.DataFrame:
@@ -251,13 +271,16 @@ class _Regression:
             r_xy = (centred.T @ yc) / (scale * np.sqrt(ss_y))
         corr = (corr + corr.T) / 2
         np.fill_diagonal(corr, 1.0)
-        return cls(n, means, np.sqrt(ss / (n - 1)), np.clip(corr, -1.0, 1.0), float(np.sqrt(ss_y / (n - 1))),
-                   r_xy)
+        return cls(
+            n, means, np.sqrt(ss / (n - 1)), np.clip(corr, -1.0, 1.0), float(np.sqrt(ss_y / (n - 1))), r_xy
+        )
 
     def std_betas(self) -> np.ndarray:
         if np.linalg.eigvalsh(self.corr).min() <= 1e-10:
-            raise InvalidInputError("The features are collinear: their regression coefficients are not "
-                                    "identified. Drop a redundant feature.")
+            raise InvalidInputError(
+                "The features are collinear: their regression coefficients are not "
+                "identified. Drop a redundant feature."
+            )
         return np.linalg.solve(self.corr, self.r_xy)
 
 
@@ -306,8 +329,9 @@ def relative_influence(features, composite) -> pd.DataFrame:
     else:
         x = _float_array(features, "features")
         if x.ndim != 2:
-            raise InvalidInputError("`features` must be two-dimensional (rows x features); got shape "
-                                    f"{x.shape}.")
+            raise InvalidInputError(
+                f"`features` must be two-dimensional (rows x features); got shape {x.shape}."
+            )
         names = list(range(x.shape[1]))
     if isinstance(composite, pd.Series):
         y = numeric_values(composite, "composite")
@@ -321,16 +345,20 @@ def relative_influence(features, composite) -> pd.DataFrame:
         x, y = x[keep], y[keep]
     stats = _Regression.fit(x, y)
     if not np.all(stats.sds > 0):
-        raise InvalidInputError(f"Feature {names[int(np.argmin(stats.sds > 0))]!r} is constant: its "
-                                "regression coefficient is not identified. Drop it.")
+        raise InvalidInputError(
+            f"Feature {names[int(np.argmin(stats.sds > 0))]!r} is constant: its "
+            "regression coefficient is not identified. Drop it."
+        )
     sd_y = stats.sd_y
     std_beta = stats.std_betas() if sd_y > 0 else np.full(x.shape[1], np.nan)
     with np.errstate(invalid="ignore", divide="ignore"):
         total = std_beta.sum()
         influence = std_beta / total
     if not (sd_y > 0 and abs(total) > 1e-12):
-        warn_undefined("Relative influence is undefined when the composite is constant or the "
-                       "standardized betas sum to 0; returning NaN.")
+        warn_undefined(
+            "Relative influence is undefined when the composite is constant or the "
+            "standardized betas sum to 0; returning NaN."
+        )
         influence = np.full_like(std_beta, np.nan)
     return result_table({"feature": names, "std_beta": std_beta, "influence": influence})
 
@@ -390,19 +418,39 @@ class LinearScoringModel:
     0  110.0  0.35     4.65
     """
 
-    __slots__ = ("_features", "_weights", "_means", "_sds", "_corr", "_z_mean", "_z_sd",
-                 "_scale_mean", "_scale_sd")
+    __slots__ = (
+        "_features",
+        "_weights",
+        "_means",
+        "_sds",
+        "_corr",
+        "_z_mean",
+        "_z_sd",
+        "_scale_mean",
+        "_scale_sd",
+    )
 
-    def __init__(self, weights, means, sds, *, intercorrelations=None, z_mean: float = 0.0,
-                 z_sd: float | None = None, scale_mean: float | None = None,
-                 scale_sd: float | None = None) -> None:
+    def __init__(
+        self,
+        weights,
+        means,
+        sds,
+        *,
+        intercorrelations=None,
+        z_mean: float = 0.0,
+        z_sd: float | None = None,
+        scale_mean: float | None = None,
+        scale_sd: float | None = None,
+    ) -> None:
         features, w = _parse_weights(weights)
         m = _parse_vector(means, features, "means")
         s = _parse_vector(sds, features, "sds")
         if not np.all(s > 0):
             bad = features[int(np.argmin(s > 0))]
-            raise InvalidInputError(f"`sds[{bad!r}]` is {float(s[features.index(bad)])!r}; feature SDs "
-                                    "must be positive (a constant feature cannot be standardized).")
+            raise InvalidInputError(
+                f"`sds[{bad!r}]` is {float(s[features.index(bad)])!r}; feature SDs "
+                "must be positive (a constant feature cannot be standardized)."
+            )
         corr = _parse_corr(intercorrelations, features)
         if corr is not None:
             _require_psd(corr)
@@ -416,7 +464,8 @@ class LinearScoringModel:
                 raise InvalidInputError(
                     "The weights and `intercorrelations=` imply that every essay has the same standardized "
                     "weighted score (SD of Z is 0), so scores cannot be scaled. Check the correlations "
-                    "(perfectly correlated features whose weights cancel), or pass `z_sd=`.")
+                    "(perfectly correlated features whose weights cancel), or pass `z_sd=`."
+                )
         elif not finite_number(z_sd, "z_sd") > 0:
             raise InvalidInputError(f"`z_sd={z_sd!r}` must be positive.")
         self._z_sd = None if z_sd is None or np.isnan(z_sd) else float(z_sd)
@@ -504,11 +553,13 @@ class LinearScoringModel:
         if self._z_sd is None:
             raise InvalidInputError(
                 "The model has no SD of standardized scores (z_sd): fit the scaling on human-scored "
-                "essays with `fit_scaling` / `df.scoring.fit_pp`, or give `intercorrelations=` or `z_sd=`.")
+                "essays with `fit_scaling` / `df.scoring.fit_pp`, or give `intercorrelations=` or `z_sd=`."
+            )
         if self._scale_mean is None:
             raise InvalidInputError(
                 "The model has no score scale: fit it on human-scored essays with `fit_scaling` / "
-                "`df.scoring.fit_pp`, or set it with `adjust(mean=..., sd=...)`.")
+                "`df.scoring.fit_pp`, or set it with `adjust(mean=..., sd=...)`."
+            )
 
     def to_frame(self) -> pd.DataFrame:
         """The feature parameters as a table: ``feature, weight, mean, sd``.
@@ -521,8 +572,14 @@ class LinearScoringModel:
         0       A    0.75   0.0  1.0
         1       B    0.25   0.0  2.0
         """
-        return result_table({"feature": list(self._features), "weight": self._weights.copy(),
-                             "mean": self._means.copy(), "sd": self._sds.copy()})
+        return result_table(
+            {
+                "feature": list(self._features),
+                "weight": self._weights.copy(),
+                "mean": self._means.copy(),
+                "sd": self._sds.copy(),
+            }
+        )
 
     def replace(self, **changes) -> LinearScoringModel:
         """A copy of the model with some constructor arguments changed.
@@ -534,20 +591,31 @@ class LinearScoringModel:
         >>> m.replace(scale_mean=4).scale_mean
         4.0
         """
-        arguments = {"weights": dict(zip(self._features, self._weights)), "means": self._means,
-                     "sds": self._sds, "intercorrelations": self._corr, "z_mean": self._z_mean,
-                     "z_sd": self._z_sd, "scale_mean": self._scale_mean, "scale_sd": self._scale_sd}
+        arguments = {
+            "weights": dict(zip(self._features, self._weights)),
+            "means": self._means,
+            "sds": self._sds,
+            "intercorrelations": self._corr,
+            "z_mean": self._z_mean,
+            "z_sd": self._z_sd,
+            "scale_mean": self._scale_mean,
+            "scale_sd": self._scale_sd,
+        }
         unknown = set(changes) - set(arguments)
         if unknown:
-            raise InvalidInputError(f"replace() got unknown parameter(s) {sorted(unknown)!r}; "
-                                    f"use {sorted(arguments)!r}.")
+            raise InvalidInputError(
+                f"replace() got unknown parameter(s) {sorted(unknown)!r}; use {sorted(arguments)!r}."
+            )
         arguments.update(changes)
         return LinearScoringModel(**arguments)
 
     def __repr__(self) -> str:
         weights = ", ".join(f"{f!r}: {w:.3g}" for f, w in zip(self._features, self._weights))
-        scale = (f"scale_mean={self._scale_mean:.4g}, scale_sd={self._scale_sd:.4g}"
-                 if self._scale_mean is not None else "unscaled")
+        scale = (
+            f"scale_mean={self._scale_mean:.4g}, scale_sd={self._scale_sd:.4g}"
+            if self._scale_mean is not None
+            else "unscaled"
+        )
         z_sd = "None" if self._z_sd is None else f"{self._z_sd:.4g}"
         return f"LinearScoringModel(weights={{{weights}}}, z_mean={self._z_mean:.4g}, z_sd={z_sd}, {scale})"
 
@@ -597,8 +665,9 @@ class LinearScoringModel:
             return pd.Series(numeric_values(z, "z") * self.slope + self.intercept, index=z.index, name=z.name)
         return _float_array(z, "z") * self.slope + self.intercept
 
-    def predict(self, frame: pd.DataFrame, *, name: str = "e_score",
-                z_name: str | None = None) -> pd.DataFrame:
+    def predict(
+        self, frame: pd.DataFrame, *, name: str = "e_score", z_name: str | None = None
+    ) -> pd.DataFrame:
         """Score every row: a copy of ``frame`` with the scaled score column appended.
 
         Parameters
@@ -685,20 +754,29 @@ class LinearScoringModel:
         z, h = z[keep], h[keep]
         z_sd = float(np.std(z, ddof=1))
         if not z_sd > 1e-12 * max(1.0, float(np.abs(z).max())):
-            raise InvalidInputError("Every essay of the scaling sample has the same standardized weighted "
-                                    "score, so its SD is 0 and the scaling is undefined. Use essays that "
-                                    "differ in quality.")
+            raise InvalidInputError(
+                "Every essay of the scaling sample has the same standardized weighted "
+                "score, so its SD is 0 and the scaling is undefined. Use essays that "
+                "differ in quality."
+            )
         h_sd = float(np.std(h, ddof=1))
         if not h_sd > 1e-12 * max(1.0, float(np.abs(h).max())):
-            raise InvalidInputError(f"Every essay of the scaling sample has the same human score "
-                                    f"({float(h[0])!r}), so the human SD is 0 and every scaled score would "
-                                    "equal it. Use essays that differ in quality (or set the scale with "
-                                    "`adjust(mean=, sd=)`).")
-        return self.replace(z_mean=float(np.mean(z)), z_sd=z_sd, scale_mean=float(np.mean(h)),
-                            scale_sd=h_sd)
+            raise InvalidInputError(
+                f"Every essay of the scaling sample has the same human score "
+                f"({float(h[0])!r}), so the human SD is 0 and every scaled score would "
+                "equal it. Use essays that differ in quality (or set the scale with "
+                "`adjust(mean=, sd=)`)."
+            )
+        return self.replace(z_mean=float(np.mean(z)), z_sd=z_sd, scale_mean=float(np.mean(h)), scale_sd=h_sd)
 
-    def adjust(self, *, mean: float | None = None, sd: float | None = None, mean_shift: float = 0.0,
-               sd_factor: float = 1.0) -> LinearScoringModel:
+    def adjust(
+        self,
+        *,
+        mean: float | None = None,
+        sd: float | None = None,
+        mean_shift: float = 0.0,
+        sd_factor: float = 1.0,
+    ) -> LinearScoringModel:
         """Adjust the scoring standards (mean) and variability (SD) of the scaled scores.
 
         The paper's interactive application, steps 3 and 4: ``mean`` / ``sd`` set the target
@@ -723,8 +801,10 @@ class LinearScoringModel:
         factor = finite_number(sd_factor, "sd_factor")
         if factor < 0:
             raise InvalidInputError(f"`sd_factor={sd_factor!r}` must be non-negative.")
-        return self.replace(scale_mean=finite_number(mean, "mean") + finite_number(mean_shift, "mean_shift"),
-                            scale_sd=finite_number(sd, "sd") * factor)
+        return self.replace(
+            scale_mean=finite_number(mean, "mean") + finite_number(mean_shift, "mean_shift"),
+            scale_sd=finite_number(sd, "sd") * factor,
+        )
 
     @classmethod
     def fit_ep(cls, frame: pd.DataFrame, *, features, human, weights=None) -> LinearScoringModel:
@@ -785,29 +865,41 @@ class LinearScoringModel:
         means, sds, corr = stats.means, stats.sds, stats.corr
         if not np.all(sds > 0):
             bad = names[int(np.argmin(sds > 0))]
-            raise InvalidInputError(f"Feature {bad!r} is constant in the training sample; drop it from "
-                                    "`features=`.")
+            raise InvalidInputError(
+                f"Feature {bad!r} is constant in the training sample; drop it from `features=`."
+            )
         if not stats.sd_y > 0:
-            raise InvalidInputError("The human scores of the training sample are all equal (SD 0): no OLS "
-                                    "weights can be estimated and every scaled score would be the same. "
-                                    "Use essays that differ in quality.")
+            raise InvalidInputError(
+                "The human scores of the training sample are all equal (SD 0): no OLS "
+                "weights can be estimated and every scaled score would be the same. "
+                "Use essays that differ in quality."
+            )
         if weights is None:
             betas = stats.std_betas()
             if not betas.sum() > 1e-12 * np.abs(betas).sum():
                 raise InvalidInputError(
                     f"The OLS weights of the features {names!r} sum to {float(betas.sum()):.4g}, so they "
                     "cannot be made relative (divided by their sum). The features mostly predict the human "
-                    "score negatively: reverse the sign of such features or pass fixed `weights=`.")
+                    "score negatively: reverse the sign of such features or pass fixed `weights=`."
+                )
             weights = dict(zip(names, betas))
         else:
             if isinstance(weights, pd.Series):
                 weights = weights.to_dict()
             if not isinstance(weights, Mapping) or set(weights) != set(names):
-                raise InvalidInputError(f"`weights=` must be a mapping with exactly the features {names!r} "
-                                        "as keys.")
+                raise InvalidInputError(
+                    f"`weights=` must be a mapping with exactly the features {names!r} as keys."
+                )
             weights = {name: weights[name] for name in names}
-        return cls(weights, means, sds, intercorrelations=corr, z_mean=0.0,
-                   scale_mean=float(h.mean()), scale_sd=stats.sd_y)
+        return cls(
+            weights,
+            means,
+            sds,
+            intercorrelations=corr,
+            z_mean=0.0,
+            scale_mean=float(h.mean()),
+            scale_sd=stats.sd_y,
+        )
 
     def relative_influence(self, frame: pd.DataFrame) -> pd.DataFrame:
         """Observed relative influence of each feature on this model's scores in ``frame``.
@@ -840,6 +932,12 @@ class LinearScoringModel:
         table = relative_influence(x, ((x - self._means) / self._sds) @ self._weights)
         with np.errstate(invalid="ignore", divide="ignore"):
             ratio = table["influence"].to_numpy() / self._weights
-        return result_table({"feature": list(self._features), "weight": self._weights.copy(),
-                             "std_beta": table["std_beta"].to_numpy(),
-                             "influence": table["influence"].to_numpy(), "influence_ratio": ratio})
+        return result_table(
+            {
+                "feature": list(self._features),
+                "weight": self._weights.copy(),
+                "std_beta": table["std_beta"].to_numpy(),
+                "influence": table["influence"].to_numpy(),
+                "influence_ratio": ratio,
+            }
+        )

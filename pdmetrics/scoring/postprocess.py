@@ -43,20 +43,26 @@ def _check_trim_range(trim_min, trim_max, tolerance) -> tuple[float, float, floa
     values = {}
     for name, value in (("trim_min", trim_min), ("trim_max", trim_max), ("trim_tolerance", tolerance)):
         if value is None or isinstance(value, bool) or not np.isscalar(value) or not np.isfinite(value):
-            raise InvalidInputError(f"`{name}={value!r}` must be a finite number, e.g. trim_min=1, "
-                                    "trim_max=6 for a 1-6 score scale.")
+            raise InvalidInputError(
+                f"`{name}={value!r}` must be a finite number, e.g. trim_min=1, "
+                "trim_max=6 for a 1-6 score scale."
+            )
         values[name] = float(value)
     if values["trim_min"] > values["trim_max"]:
-        raise InvalidInputError(f"`trim_min={trim_min!r}` is above `trim_max={trim_max!r}`; "
-                                "pass the lowest and the highest score point, in that order.")
+        raise InvalidInputError(
+            f"`trim_min={trim_min!r}` is above `trim_max={trim_max!r}`; "
+            "pass the lowest and the highest score point, in that order."
+        )
     if values["trim_tolerance"] < 0:
-        raise InvalidInputError(f"`trim_tolerance={tolerance!r}` must be >= 0 (RSMTool's default is "
-                                f"{DEFAULT_TRIM_TOLERANCE}).")
+        raise InvalidInputError(
+            f"`trim_tolerance={tolerance!r}` must be >= 0 (RSMTool's default is {DEFAULT_TRIM_TOLERANCE})."
+        )
     return values["trim_min"], values["trim_max"], values["trim_tolerance"]
 
 
-def trim_scores(scores, trim_min: float, trim_max: float,
-                tolerance: float = DEFAULT_TRIM_TOLERANCE) -> np.ndarray:
+def trim_scores(
+    scores, trim_min: float, trim_max: float, tolerance: float = DEFAULT_TRIM_TOLERANCE
+) -> np.ndarray:
     """Clip scores to ``[trim_min - tolerance, trim_max + tolerance]``, as RSMTool trims.
 
     Parameters
@@ -125,14 +131,16 @@ def scaling_parameters(human, system) -> dict[str, float]:
         if not sd > 0:
             raise InvalidInputError(
                 f"Cannot scale: the training {side} scores have {array.size} numeric values and "
-                f"SD {sd}. Pass a training frame with at least two different {side} scores.")
+                f"SD {sd}. Pass a training frame with at least two different {side} scores."
+            )
         params[f"{side}_mean"] = float(np.mean(array))
         params[f"{side}_sd"] = sd
     return params
 
 
-def scale_scores(scores, system_mean: float, system_sd: float, human_mean: float,
-                 human_sd: float) -> np.ndarray:
+def scale_scores(
+    scores, system_mean: float, system_sd: float, human_mean: float, human_sd: float
+) -> np.ndarray:
     """Linearly rescale scores: ``(s - system_mean) / system_sd * human_sd + human_mean``.
 
     Examples
@@ -145,10 +153,14 @@ def scale_scores(scores, system_mean: float, system_sd: float, human_mean: float
     return (values - system_mean) / system_sd * human_sd + human_mean
 
 
-def postprocess_scores(scores, trim_min: float, trim_max: float,
-                       trim_tolerance: float = DEFAULT_TRIM_TOLERANCE,
-                       scaling: Mapping[str, float] | str | None = None,
-                       name: str = "system") -> pd.DataFrame:
+def postprocess_scores(
+    scores,
+    trim_min: float,
+    trim_max: float,
+    trim_tolerance: float = DEFAULT_TRIM_TOLERANCE,
+    scaling: Mapping[str, float] | str | None = None,
+    name: str = "system",
+) -> pd.DataFrame:
     """All of RSMTool's derived score types for one system score.
 
     Parameters
@@ -189,16 +201,25 @@ def postprocess_scores(scores, trim_min: float, trim_max: float,
     if scaling is not None:
         if isinstance(scaling, str):
             if scaling != "asis":
-                raise InvalidInputError(f"`scale_with={scaling!r}`: pass 'asis' or a training "
-                                        "DataFrame with the same human and system columns.")
+                raise InvalidInputError(
+                    f"`scale_with={scaling!r}`: pass 'asis' or a training "
+                    "DataFrame with the same human and system columns."
+                )
             scaled = values.copy()
         else:
             missing = {"human_mean", "human_sd", "system_mean", "system_sd"} - set(scaling)
             if missing:
-                raise InvalidInputError(f"Scaling parameters lack {sorted(missing)}; build them "
-                                        "with `pdmetrics.scoring.scaling_parameters`.")
-            scaled = scale_scores(values, scaling["system_mean"], scaling["system_sd"],
-                                  scaling["human_mean"], scaling["human_sd"])
+                raise InvalidInputError(
+                    f"Scaling parameters lack {sorted(missing)}; build them "
+                    "with `pdmetrics.scoring.scaling_parameters`."
+                )
+            scaled = scale_scores(
+                values,
+                scaling["system_mean"],
+                scaling["system_sd"],
+                scaling["human_mean"],
+                scaling["human_sd"],
+            )
         columns[f"{name}_scale"] = scaled
         columns[f"{name}_scale_trim"] = trim_scores(scaled, trim_min, trim_max, trim_tolerance)
         columns[f"{name}_scale_trim_round"] = round_scores(columns[f"{name}_scale_trim"])
@@ -208,12 +229,13 @@ def postprocess_scores(scores, trim_min: float, trim_max: float,
 def scaling_from_frame(train: pd.DataFrame, human, system) -> dict[str, float]:
     """Scaling parameters from a training DataFrame's ``human`` and ``system`` columns."""
     if human is None:
-        raise InvalidInputError("`scale_with=<DataFrame>` needs `human=`: the name of the human score "
-                                "column in the training frame.")
+        raise InvalidInputError(
+            "`scale_with=<DataFrame>` needs `human=`: the name of the human score "
+            "column in the training frame."
+        )
     try:
         require_columns(train, "human", human)
         require_columns(train, "system", system)
     except ColumnNotFoundError as error:  # say which frame lacks the column
         raise ColumnNotFoundError(f"In the `scale_with` training frame: {error.args[0]}") from None
-    return scaling_parameters(numeric_values(train[human], "human"),
-                              numeric_values(train[system], "system"))
+    return scaling_parameters(numeric_values(train[human], "human"), numeric_values(train[system], "system"))

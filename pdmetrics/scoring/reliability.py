@@ -51,9 +51,11 @@ def _broadcastable(**arrays: np.ndarray) -> None:
         np.broadcast_shapes(*(a.shape for a in arrays.values()))
     except ValueError:
         shapes = ", ".join(f"{name} {a.shape}" for name, a in arrays.items() if a.ndim)
-        raise InvalidInputError(f"The array arguments have shapes that do not broadcast together ({shapes}). "
-                                "Give them the same length, or use `n[:, None]` and `k[None, :]` for a "
-                                "grid.") from None
+        raise InvalidInputError(
+            f"The array arguments have shapes that do not broadcast together ({shapes}). "
+            "Give them the same length, or use `n[:, None]` and `k[None, :]` for a "
+            "grid."
+        ) from None
 
 
 def _reliability(value, argument: str) -> np.ndarray:
@@ -75,11 +77,12 @@ def _result(value: np.ndarray, *inputs) -> float | np.ndarray:
 
 
 def _attenuated(rho: np.ndarray, rel: np.ndarray, k: np.ndarray) -> np.ndarray:
-    if np.any(rho ** 2 > rel * (1 + 1e-12)):
+    if np.any(rho**2 > rel * (1 + 1e-12)):
         raise InvalidInputError(
             "`rho_single` cannot exceed sqrt(`reliability_single`): the correlation of machine scores "
             "with one rating is bounded by the square root of that rating's reliability (Equation 6). "
-            f"Got rho_single={np.ravel(rho)[0]!r} with reliability_single={np.ravel(rel)[0]!r}.")
+            f"Got rho_single={np.ravel(rho)[0]!r} with reliability_single={np.ravel(rel)[0]!r}."
+        )
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.minimum(rho * np.sqrt(k / (1.0 + (k - 1.0) * rel)), 1.0)
 
@@ -261,7 +264,7 @@ def scaling_standard_error(n, k, sigma_h=1.0, rho_single=0.80, reliability_singl
     _broadcastable(n=nn, k=kk, sigma_h=sigma, rho_single=rho, reliability_single=rel)
     rho_he = _attenuated(rho, rel, kk)
     sd_h = sigma * np.sqrt((1.0 + (kk - 1.0) * rel) / kk)
-    value = sd_h * np.sqrt(np.maximum(1.0 - rho_he ** 2, 0.0)) / np.sqrt(nn)
+    value = sd_h * np.sqrt(np.maximum(1.0 - rho_he**2, 0.0)) / np.sqrt(nn)
     return _result(value, n, k, sigma_h, rho_single, reliability_single)
 
 
@@ -311,12 +314,13 @@ def ep_pp_sample_size_ratio(k, rho_single=0.80, reliability_single=0.64):
     _broadcastable(k=kk, rho_single=rho, reliability_single=rel)
     rho_he = _attenuated(rho, rel, kk)
     with np.errstate(divide="ignore"):
-        value = 1.0 / np.maximum(1.0 - rho_he ** 2, 0.0)
+        value = 1.0 / np.maximum(1.0 - rho_he**2, 0.0)
     return _result(value, k, rho_single, reliability_single)
 
 
-def scaling_precision_table(n=(1, 2, 5, 10, 20, 50), k=tuple(range(1, 11)), sigma_h=1.0,
-                            rho_single=0.80, reliability_single=0.64) -> pd.DataFrame:
+def scaling_precision_table(
+    n=(1, 2, 5, 10, 20, 50), k=tuple(range(1, 11)), sigma_h=1.0, rho_single=0.80, reliability_single=0.64
+) -> pd.DataFrame:
     r"""Precision of the scaling mean for every combination of essays ``n`` and raters ``k``.
 
     The defaults are the grid of the paper's Figure 1. One row per ``(n, k)``, ``n``
@@ -357,11 +361,16 @@ def scaling_precision_table(n=(1, 2, 5, 10, 20, 50), k=tuple(range(1, 11)), sigm
     """
     nn = _array(n, "n").reshape(-1)
     kk = _raters(k, "k").reshape(-1)
-    for scalar, name in ((sigma_h, "sigma_h"), (rho_single, "rho_single"),
-                         (reliability_single, "reliability_single")):
+    for scalar, name in (
+        (sigma_h, "sigma_h"),
+        (rho_single, "rho_single"),
+        (reliability_single, "reliability_single"),
+    ):
         if np.ndim(scalar) != 0:
-            raise InvalidInputError(f"`{name}=` must be a single number in scaling_precision_table; "
-                                    "call scaling_standard_error for arrays of it.")
+            raise InvalidInputError(
+                f"`{name}=` must be a single number in scaling_precision_table; "
+                "call scaling_standard_error for arrays of it."
+            )
     n_grid = np.repeat(nn, kk.size)
     k_grid = np.tile(kk, nn.size)
     se_pp = np.asarray(scaling_standard_error(n_grid, k_grid, sigma_h, rho_single, reliability_single))

@@ -67,8 +67,14 @@ class EvaluationReport(Mapping):
     ['demo_eval.csv', 'demo_eval_short.csv', 'demo_confMatrix.csv', 'demo_score_dist.csv']
     """
 
-    def __init__(self, tables: dict[str, pd.DataFrame], files: dict[str, pd.DataFrame], primary: str,
-                 groups: list, info: dict) -> None:
+    def __init__(
+        self,
+        tables: dict[str, pd.DataFrame],
+        files: dict[str, pd.DataFrame],
+        primary: str,
+        groups: list,
+        info: dict,
+    ) -> None:
         self._tables = tables
         self._files = files
         self.primary = primary
@@ -88,21 +94,28 @@ class EvaluationReport(Mapping):
         return len(self._tables)
 
     def __repr__(self) -> str:
-        lines = [f"EvaluationReport: {self.info['n_used']:,} of {self.info['n_input']:,} responses, "
-                 f"primary score '{self.primary}', {len(self)} tables"]
+        lines = [
+            f"EvaluationReport: {self.info['n_used']:,} of {self.info['n_input']:,} responses, "
+            f"primary score '{self.primary}', {len(self)} tables"
+        ]
         lines += [f"  {name}: {table.shape[0]} x {table.shape[1]}" for name, table in self._tables.items()]
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
         short = self._files["eval_short"].T.rename(columns={0: "value"})
         headline = short.to_html(float_format=lambda v: f"{v:.3f}")
-        rows = "".join(f"<tr><td><code>{html.escape(name)}</code></td><td>{table.shape[0]} &times; "
-                       f"{table.shape[1]}</td></tr>" for name, table in self._tables.items())
-        return (f"<div><p><b>EvaluationReport</b>: {self.info['n_used']:,} of {self.info['n_input']:,} "
-                f"responses evaluated; primary score <code>{self.primary}</code>.</p>"
-                f"<p>Headline (<code>eval_short</code>):</p>{headline}"
-                f"<details><summary>{len(self)} tables (report[name])</summary><table>{rows}</table>"
-                f"</details></div>")
+        rows = "".join(
+            f"<tr><td><code>{html.escape(name)}</code></td><td>{table.shape[0]} &times; "
+            f"{table.shape[1]}</td></tr>"
+            for name, table in self._tables.items()
+        )
+        return (
+            f"<div><p><b>EvaluationReport</b>: {self.info['n_used']:,} of {self.info['n_input']:,} "
+            f"responses evaluated; primary score <code>{self.primary}</code>.</p>"
+            f"<p>Headline (<code>eval_short</code>):</p>{headline}"
+            f"<details><summary>{len(self)} tables (report[name])</summary><table>{rows}</table>"
+            f"</details></div>"
+        )
 
     def rsmtool_frames(self) -> dict[str, pd.DataFrame]:
         """Every table in RSMTool's file layout (index and column names as rsmeval writes)."""
@@ -144,24 +157,39 @@ def _processed_scores(frame, system, trim_min, trim_max, trim_tolerance, scale_w
     elif scale_with is None or (isinstance(scale_with, str) and scale_with == "asis"):
         scaling = scale_with
     else:
-        raise InvalidInputError(f"`scale_with={scale_with!r}`: pass None, 'asis' or a training DataFrame "
-                                "with the same human and system columns.")
+        raise InvalidInputError(
+            f"`scale_with={scale_with!r}`: pass None, 'asis' or a training DataFrame "
+            "with the same human and system columns."
+        )
     raw = numeric_values(frame[system], "system")
     derived = postprocess_scores(raw, trim_min, trim_max, trim_tolerance, scaling, name="raw")
     scores = {"raw": raw, **{name: derived[name].to_numpy() for name in derived.columns}}
     if isinstance(scaling, str):  # "asis": the given scores are the scaled ones
-        scores = {"scale": raw, "scale_trim": scores["raw_scale_trim"],
-                  "scale_trim_round": scores["raw_scale_trim_round"]}
+        scores = {
+            "scale": raw,
+            "scale_trim": scores["raw_scale_trim"],
+            "scale_trim_round": scores["raw_scale_trim_round"],
+        }
     else:
         scores = {name.replace("raw_scale", "scale"): values for name, values in scores.items()}
     types, _ = _score_types(scale_with)
     return {name: scores[name] for name in types}
 
 
-def evaluation_report(frame: pd.DataFrame, *, human, system, second_human=None, by=None,
-                      trim_min: float, trim_max: float, trim_tolerance: float = DEFAULT_TRIM_TOLERANCE,
-                      scale_with=None, exclude_zero: bool = True,
-                      rater_error_variance: float | None = None) -> EvaluationReport:
+def evaluation_report(
+    frame: pd.DataFrame,
+    *,
+    human,
+    system,
+    second_human=None,
+    by=None,
+    trim_min: float,
+    trim_max: float,
+    trim_tolerance: float = DEFAULT_TRIM_TOLERANCE,
+    scale_with=None,
+    exclude_zero: bool = True,
+    rater_error_variance: float | None = None,
+) -> EvaluationReport:
     """Run RSMTool's whole evaluation (``rsmeval``) on a DataFrame.
 
     Post-processes the raw system score (trim, round, optional scaling), leaves out the
@@ -252,32 +280,54 @@ def evaluation_report(frame: pd.DataFrame, *, human, system, second_human=None, 
             files["consistency"] = rsmtool_files.consistency_frame(tables["consistency"])
             tables["degradation"] = degradation_table(tables["eval"], tables["consistency"])
             files["degradation"] = tables["degradation"].set_index("system").rename_axis(None)
-            tables["disattenuated_correlations"] = disattenuated_correlation_table(tables["eval"],
-                                                                                   tables["consistency"])
-            files["disattenuated_correlations"] = (tables["disattenuated_correlations"]
-                                                   .set_index("system").rename_axis(None))
+            tables["disattenuated_correlations"] = disattenuated_correlation_table(
+                tables["eval"], tables["consistency"]
+            )
+            files["disattenuated_correlations"] = (
+                tables["disattenuated_correlations"].set_index("system").rename_axis(None)
+            )
         if double or rater_error_variance is not None:
             ratings = np.column_stack([h1.to_numpy(), h2.to_numpy()]) if double else h1.to_numpy()[:, None]
             tables["true_score_eval"] = true_score_evaluation(systems, ratings, rater_error_variance)
             files["true_score_eval"] = tables["true_score_eval"].set_index("system").rename_axis(None)
         for group in groups:
-            _subgroup_tables(tables, files, group, group_data[group], h1, h2 if double else None, systems,
-                             trim, trim_round, primary, exclude_zero)
-        tables["confMatrix"] = confusion_matrix_table(h1, {trim_round: systems[trim_round]},
-                                                      exclude_zero=exclude_zero)
+            _subgroup_tables(
+                tables,
+                files,
+                group,
+                group_data[group],
+                h1,
+                h2 if double else None,
+                systems,
+                trim,
+                trim_round,
+                primary,
+                exclude_zero,
+            )
+        tables["confMatrix"] = confusion_matrix_table(
+            h1, {trim_round: systems[trim_round]}, exclude_zero=exclude_zero
+        )
         files["confMatrix"] = rsmtool_files.confusion_matrix_frame(tables["confMatrix"])
         if double:
             both = np.isfinite(h2.to_numpy())
-            tables["confMatrix_h1h2"] = confusion_matrix_table(h1[both], {"sc2": h2[both]},
-                                                               exclude_zero=exclude_zero)
+            tables["confMatrix_h1h2"] = confusion_matrix_table(
+                h1[both], {"sc2": h2[both]}, exclude_zero=exclude_zero
+            )
             files["confMatrix_h1h2"] = rsmtool_files.confusion_matrix_frame(tables["confMatrix_h1h2"])
-        tables["score_dist"] = score_distribution_table(h1, {trim_round: systems[trim_round]},
-                                                        exclude_zero=exclude_zero)
+        tables["score_dist"] = score_distribution_table(
+            h1, {trim_round: systems[trim_round]}, exclude_zero=exclude_zero
+        )
         dist = rsmtool_files.score_distribution_frame(tables["score_dist"], primary)
         files["score_dist"] = dist.astype(float).set_axis(dist.index.astype(float))
-    info = {**rows.info("system"), "exclude_zero": exclude_zero, "trim_min": trim_min, "trim_max": trim_max,
-            "trim_tolerance": trim_tolerance, "scale_with": "frame" if isinstance(scale_with, pd.DataFrame)
-            else scale_with, "rater_error_variance": rater_error_variance}
+    info = {
+        **rows.info("system"),
+        "exclude_zero": exclude_zero,
+        "trim_min": trim_min,
+        "trim_max": trim_max,
+        "trim_tolerance": trim_tolerance,
+        "scale_with": "frame" if isinstance(scale_with, pd.DataFrame) else scale_with,
+        "rater_error_variance": rater_error_variance,
+    }
     return EvaluationReport(tables, files, primary, groups, info)
 
 
@@ -287,7 +337,8 @@ def _one_column(frame: pd.DataFrame, argument: str, name):
     if len(names) != 1 or not isinstance(names[0], Hashable):
         raise InvalidInputError(
             f"`{argument}={name!r}`: report() takes one {argument} column. To evaluate several system "
-            "columns, use `df.scoring.evaluate(system=[...])` or call report() once per column.")
+            "columns, use `df.scoring.evaluate(system=[...])` or call report() once per column."
+        )
     return require_columns(frame, argument, names)[0]
 
 
@@ -310,27 +361,33 @@ def _rsmtool_group_order(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.iloc[np.argsort(frame.index.astype(str), kind="stable")]
 
 
-def _subgroup_tables(tables, files, group, labels, h1, h2, systems, trim, trim_round, primary,
-                     exclude_zero) -> None:
+def _subgroup_tables(
+    tables, files, group, labels, h1, h2, systems, trim, trim_round, primary, exclude_zero
+) -> None:
     from pdmetrics.fairness.regression import rsmtool_fairness_tables, score_fairness_tables
 
     groups = {group: labels}
     by_table = evaluation_by_group_table(h1, systems, groups, exclude_zero=exclude_zero)
     tables[f"eval_by_{group}"] = by_table
-    short = rsmtool_files.short_metrics_frame(by_table, trim, trim_round, primary, difference="DSM",
-                                              index="group")
+    short = rsmtool_files.short_metrics_frame(
+        by_table, trim, trim_round, primary, difference="DSM", index="group"
+    )
     files[f"eval_by_{group}"] = _rsmtool_group_order(short)
     if h2 is not None:
         consistency = consistency_by_group_table(h1, h2, groups, exclude_zero=exclude_zero)
         tables[f"consistency_by_{group}"] = consistency
         files[f"consistency_by_{group}"] = _rsmtool_group_order(
-            rsmtool_files.consistency_frame(consistency, difference="DSM", index="group"))
-        corrected = disattenuated_correlation_table(by_table[by_table["system"] == trim], consistency,
-                                                    on=["by", "group"])
+            rsmtool_files.consistency_frame(consistency, difference="DSM", index="group")
+        )
+        corrected = disattenuated_correlation_table(
+            by_table[by_table["system"] == trim], consistency, on=["by", "group"]
+        )
         tables[f"disattenuated_correlations_by_{group}"] = corrected
         files[f"disattenuated_correlations_by_{group}"] = _rsmtool_group_order(
-            corrected.set_index("group")[["corr_HM", "corr_HH", "sqrt_HH", "corr_disattenuated"]]
-            .rename_axis(None))
+            corrected.set_index("group")[["corr_HM", "corr_HH", "sqrt_HH", "corr_disattenuated"]].rename_axis(
+                None
+            )
+        )
     metrics, estimates = score_fairness_tables(h1, systems[trim], labels)
     tables[f"fairness_metrics_by_{group}"] = metrics
     for name, value in rsmtool_fairness_tables(metrics, estimates, group).items():
@@ -338,4 +395,3 @@ def _subgroup_tables(tables, files, group, labels, h1, h2, systems, trim, trim_r
         if name.startswith("estimates_"):  # estimates_<model>_by_<group>
             model = name.split("_")[1]
             tables[name] = estimates[estimates["model"] == model].reset_index(drop=True)
-

@@ -13,17 +13,35 @@ import pandas as pd
 
 from pdmetrics.scoring.tables import CONSISTENCY_COLUMNS, EVAL_COLUMNS
 
-__all__ = ["SHORT_METRICS", "eval_frame", "short_metrics_frame", "consistency_frame",
-           "confusion_matrix_frame", "score_distribution_frame"]
+__all__ = [
+    "SHORT_METRICS",
+    "eval_frame",
+    "short_metrics_frame",
+    "consistency_frame",
+    "confusion_matrix_frame",
+    "score_distribution_frame",
+]
 
 #: RSMTool's ``filter_metrics``: which metrics of which score type go in ``eval_short`` and
 #: ``eval_by_<G>`` (``{X}`` is ``raw`` or ``scale``; SMD becomes DSM in the subgroup tables).
-SHORT_METRICS = (("N", "{X}_trim"), ("h_mean", "{X}_trim"), ("h_sd", "{X}_trim"),
-                 ("sys_mean", "{X}_trim"), ("sys_sd", "{X}_trim"), ("wtkappa", "{X}_trim"),
-                 ("corr", "{X}_trim"), ("{D}", "{X}_trim"), ("RMSE", "{X}_trim"), ("R2", "{X}_trim"),
-                 ("sys_mean", "{X}_trim_round"), ("sys_sd", "{X}_trim_round"),
-                 ("kappa", "{X}_trim_round"), ("exact_agr", "{X}_trim_round"),
-                 ("adj_agr", "{X}_trim_round"), ("{D}", "{X}_trim_round"))
+SHORT_METRICS = (
+    ("N", "{X}_trim"),
+    ("h_mean", "{X}_trim"),
+    ("h_sd", "{X}_trim"),
+    ("sys_mean", "{X}_trim"),
+    ("sys_sd", "{X}_trim"),
+    ("wtkappa", "{X}_trim"),
+    ("corr", "{X}_trim"),
+    ("{D}", "{X}_trim"),
+    ("RMSE", "{X}_trim"),
+    ("R2", "{X}_trim"),
+    ("sys_mean", "{X}_trim_round"),
+    ("sys_sd", "{X}_trim_round"),
+    ("kappa", "{X}_trim_round"),
+    ("exact_agr", "{X}_trim_round"),
+    ("adj_agr", "{X}_trim_round"),
+    ("{D}", "{X}_trim_round"),
+)
 _UNSUFFIXED = ("N", "h_mean", "h_sd")
 
 
@@ -38,8 +56,9 @@ def eval_frame(table: pd.DataFrame, score_types: dict | None = None) -> pd.DataF
     return frame
 
 
-def short_metrics_frame(table: pd.DataFrame, trim: str, trim_round: str, prefix: str,
-                        difference: str = "SMD", index=None) -> pd.DataFrame:
+def short_metrics_frame(
+    table: pd.DataFrame, trim: str, trim_round: str, prefix: str, difference: str = "SMD", index=None
+) -> pd.DataFrame:
     """RSMTool's ``eval_short`` / ``eval_by_<G>`` layout from a tidy eval table.
 
     Parameters

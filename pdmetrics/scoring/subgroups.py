@@ -12,7 +12,8 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._tables import attach_info, result_table
-from pdmetrics._validation import numeric_values, warn_undefined
+from pdmetrics._validation import numeric_values
+from pdmetrics._warnings import warn_undefined
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.scoring.agreement import agreement_metrics, dsm_from_means, kappa_labels, pair_statistics
 from pdmetrics.scoring.tables import (
@@ -59,8 +60,10 @@ def _stack(overall: dict, by_group: dict, columns) -> dict:
 def _check_lengths(reference: np.ndarray, named: dict[str, np.ndarray]) -> None:
     for name, values in named.items():
         if len(values) != reference.size:
-            raise InvalidInputError(f"Column {name!r} has {len(values)} values but the human scores have "
-                                    f"{reference.size}; pass columns of the same frame.")
+            raise InvalidInputError(
+                f"Column {name!r} has {len(values)} values but the human scores have "
+                f"{reference.size}; pass columns of the same frame."
+            )
 
 
 def _warn_nan_cells(table: pd.DataFrame, metrics) -> None:
@@ -68,8 +71,10 @@ def _warn_nan_cells(table: pd.DataFrame, metrics) -> None:
     if nan.to_numpy().any():
         counts = nan.sum()
         listed = ", ".join(f"{name} ({int(n)})" for name, n in counts[counts > 0].items())
-        warn_undefined(f"Some subgroup metrics are undefined and are NaN (groups with one response or "
-                       f"constant scores, or a whole-set SD of zero for DSM): {listed} rows.", stacklevel=4)
+        warn_undefined(
+            f"Some subgroup metrics are undefined and are NaN (groups with one response or "
+            f"constant scores, or a whole-set SD of zero for DSM): {listed} rows."
+        )
 
 
 def evaluation_by_group_table(human, system, groups, exclude_zero: bool = True) -> pd.DataFrame:
@@ -129,15 +134,24 @@ def evaluation_by_group_table(human, system, groups, exclude_zero: bool = True) 
             s_used = array[rows.mask]
             s_mean, s_sd = _population(s_used)
             overall = agreement_metrics(pair_statistics(h_used, s_used, human_labels=h_labels))
-            grouped = agreement_metrics(pair_statistics(h_used, s_used, codes, labels.size,
-                                                        human_labels=h_labels))
+            grouped = agreement_metrics(
+                pair_statistics(h_used, s_used, codes, labels.size, human_labels=h_labels)
+            )
             for metrics in (overall, grouped):
-                metrics["DSM"] = dsm_from_means(metrics["h_mean"], metrics["sys_mean"], metrics["N"],
-                                                h_mean, h_sd, s_mean, s_sd)
+                metrics["DSM"] = dsm_from_means(
+                    metrics["h_mean"], metrics["sys_mean"], metrics["N"], h_mean, h_sd, s_mean, s_sd
+                )
             columns = [*EVAL_COLUMNS, "DSM"]
-            parts.append(pd.DataFrame({"system": name, "by": by,
-                                       "group": np.concatenate([[ALL_DATA], labels]),
-                                       **_stack(overall, grouped, columns)}))
+            parts.append(
+                pd.DataFrame(
+                    {
+                        "system": name,
+                        "by": by,
+                        "group": np.concatenate([[ALL_DATA], labels]),
+                        **_stack(overall, grouped, columns),
+                    }
+                )
+            )
     table = result_table(pd.concat(parts, ignore_index=True), integer_columns=["N"])
     _warn_nan_cells(table, [*EVAL_COLUMNS, "DSM"])
     return attach_info(table, **rows.info("system"), exclude_zero=exclude_zero)
@@ -198,8 +212,15 @@ def consistency_by_group_table(human, second_human, groups, exclude_zero: bool =
             m = {name.replace("h_", "h1_").replace("sys_", "h2_"): value for name, value in m.items()}
             m["DSM"] = dsm_from_means(m["h1_mean"], m["h2_mean"], m["N"], h1_mean, h1_sd, h2_mean, h2_sd)
             metrics.append(m)
-        parts.append(pd.DataFrame({"by": by, "group": np.concatenate([[ALL_DATA], labels]),
-                                   **_stack(metrics[0], metrics[1], columns)}))
+        parts.append(
+            pd.DataFrame(
+                {
+                    "by": by,
+                    "group": np.concatenate([[ALL_DATA], labels]),
+                    **_stack(metrics[0], metrics[1], columns),
+                }
+            )
+        )
     table = result_table(pd.concat(parts, ignore_index=True), integer_columns=["N"])
     _warn_nan_cells(table, columns)
     info = double.info("second_human")

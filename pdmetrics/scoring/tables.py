@@ -11,7 +11,6 @@ score is missing or not numeric are left out, as are human scores of 0 when
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -19,7 +18,8 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._tables import attach_info, result_table
-from pdmetrics._validation import numeric_values, warn_undefined
+from pdmetrics._validation import numeric_values
+from pdmetrics._warnings import emit, warn_undefined
 from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
 from pdmetrics.scoring.agreement import agreement_metrics, kappa_labels, pair_statistics
 
@@ -33,12 +33,44 @@ __all__ = [
 ]
 
 #: Metric columns of the ``eval`` table, in RSMTool's order.
-EVAL_COLUMNS = ("N", "h_mean", "h_sd", "h_min", "h_max", "sys_mean", "sys_sd", "sys_min", "sys_max",
-                "corr", "wtkappa", "R2", "kappa", "exact_agr", "adj_agr", "SMD", "RMSE")
+EVAL_COLUMNS = (
+    "N",
+    "h_mean",
+    "h_sd",
+    "h_min",
+    "h_max",
+    "sys_mean",
+    "sys_sd",
+    "sys_min",
+    "sys_max",
+    "corr",
+    "wtkappa",
+    "R2",
+    "kappa",
+    "exact_agr",
+    "adj_agr",
+    "SMD",
+    "RMSE",
+)
 
 #: Metric columns of the ``consistency`` table, in RSMTool's order.
-CONSISTENCY_COLUMNS = ("N", "h1_mean", "h1_sd", "h1_min", "h1_max", "h2_mean", "h2_sd", "h2_min",
-                       "h2_max", "corr", "wtkappa", "kappa", "exact_agr", "adj_agr", "SMD")
+CONSISTENCY_COLUMNS = (
+    "N",
+    "h1_mean",
+    "h1_sd",
+    "h1_min",
+    "h1_max",
+    "h2_mean",
+    "h2_sd",
+    "h2_min",
+    "h2_max",
+    "corr",
+    "wtkappa",
+    "kappa",
+    "exact_agr",
+    "adj_agr",
+    "SMD",
+)
 
 
 # --------------------------------------------------------------------------------------
@@ -59,9 +91,15 @@ class ScoredRows:
         return int(self.mask.sum())
 
     def info(self, other: str) -> dict:
-        return {"n_input": self.n_input, "n_used": self.n_used,
-                "excluded": {"missing_human": self.n_missing_human, "zero_human": self.n_zero_human,
-                             f"missing_{other}": self.n_missing_other}}
+        return {
+            "n_input": self.n_input,
+            "n_used": self.n_used,
+            "excluded": {
+                "missing_human": self.n_missing_human,
+                "zero_human": self.n_zero_human,
+                f"missing_{other}": self.n_missing_other,
+            },
+        }
 
 
 def select_scored_rows(human: np.ndarray, others: list[np.ndarray], exclude_zero: bool) -> ScoredRows:
@@ -82,8 +120,9 @@ def select_scored_rows(human: np.ndarray, others: list[np.ndarray], exclude_zero
     n_after_human = int(keep.sum())
     for values in others:
         keep &= np.isfinite(values)
-    return ScoredRows(keep, human.size, int(human.size - valid_human.sum()), n_zero,
-                      n_after_human - int(keep.sum()))
+    return ScoredRows(
+        keep, human.size, int(human.size - valid_human.sum()), n_zero, n_after_human - int(keep.sum())
+    )
 
 
 def _report_exclusions(rows: ScoredRows, what: str, human_name, other_name) -> None:
@@ -93,14 +132,19 @@ def _report_exclusions(rows: ScoredRows, what: str, human_name, other_name) -> N
             parts.append(f"{rows.n_missing_human} with a missing or non-numeric human score ({human_name!r})")
         if rows.n_missing_other:
             parts.append(f"{rows.n_missing_other} with a missing or non-numeric {what} ({other_name})")
-        warnings.warn(f"Left out {rows.n_input - rows.n_used} of {rows.n_input} rows: " + "; ".join(parts)
-                      + ". Details in result.attrs['pdmetrics'].", ExcludedRowsWarning, stacklevel=4)
+        emit(
+            f"Left out {rows.n_input - rows.n_used} of {rows.n_input} rows: "
+            + "; ".join(parts)
+            + ". Details in result.attrs['pdmetrics'].",
+            ExcludedRowsWarning,
+        )
     if rows.n_used == 0:
         raise InvalidInputError(
             f"No rows left to evaluate: of {rows.n_input} rows, {rows.n_missing_human} have a missing or "
             f"non-numeric human score ({human_name!r}), {rows.n_zero_human} a human score of 0 "
             f"(left out because exclude_zero=True) and {rows.n_missing_other} a missing {what} "
-            f"({other_name}). Check the column names, or pass exclude_zero=False to keep zeros.")
+            f"({other_name}). Check the column names, or pass exclude_zero=False to keep zeros."
+        )
 
 
 def _as_named_series(values, name: str) -> pd.Series:
@@ -127,8 +171,10 @@ def _warn_undefined_cells(table: pd.DataFrame, id_column: str, metrics: tuple[st
         if nan:
             cells.append(f"{row[id_column]!r}: {', '.join(nan)}")
     if cells:
-        warn_undefined("Some metrics are undefined and are NaN (fewer than two responses, or constant "
-                       "scores): " + "; ".join(cells) + ".", stacklevel=4)
+        warn_undefined(
+            "Some metrics are undefined and are NaN (fewer than two responses, or constant "
+            "scores): " + "; ".join(cells) + "."
+        )
 
 
 # --------------------------------------------------------------------------------------
@@ -174,8 +220,10 @@ def evaluation_table(human, system, exclude_zero: bool = True) -> pd.DataFrame:
     values = {name: numeric_values(series, "system") for name, series in systems.items()}
     for name, array in values.items():
         if array.size != h.size:
-            raise InvalidInputError(f"System column {name!r} has {array.size} values but the human scores "
-                                    f"have {h.size}; pass paired scores.")
+            raise InvalidInputError(
+                f"System column {name!r} has {array.size} values but the human scores "
+                f"have {h.size}; pass paired scores."
+            )
     rows = select_scored_rows(h, list(values.values()), exclude_zero)
     _report_exclusions(rows, "system score", human.name, ", ".join(repr(n) for n in values))
     everything = rows.n_used == rows.n_input
@@ -183,8 +231,9 @@ def evaluation_table(human, system, exclude_zero: bool = True) -> pd.DataFrame:
     h_labels = kappa_labels(h_used, "human")
     metrics = {column: [] for column in EVAL_COLUMNS}
     for array in values.values():  # a handful of score columns, each one vectorized pass
-        row = agreement_metrics(pair_statistics(h_used, array if everything else array[rows.mask],
-                                                human_labels=h_labels))
+        row = agreement_metrics(
+            pair_statistics(h_used, array if everything else array[rows.mask], human_labels=h_labels)
+        )
         for column in EVAL_COLUMNS:
             metrics[column].append(row[column][0])
     table = result_table({"system": list(values), **metrics}, integer_columns=["N"])
@@ -234,11 +283,19 @@ def consistency_table(human, second_human, exclude_zero: bool = True) -> pd.Data
         raise InvalidInputError(
             f"No double-scored responses: of {rows.n_input} rows none has numeric scores in both "
             f"{human.name!r} and {second_human.name!r}"
-            + (" (zeros are left out because exclude_zero=True)" if exclude_zero else "") + ".")
+            + (" (zeros are left out because exclude_zero=True)" if exclude_zero else "")
+            + "."
+        )
     metrics = agreement_metrics(pair_statistics(h1[rows.mask], h2[rows.mask]), smd_method="pooled")
     renamed = {name.replace("h_", "h1_").replace("sys_", "h2_"): value for name, value in metrics.items()}
-    table = result_table({"human": [human.name], "second_human": [second_human.name],
-                          **{c: renamed[c] for c in CONSISTENCY_COLUMNS}}, integer_columns=["N"])
+    table = result_table(
+        {
+            "human": [human.name],
+            "second_human": [second_human.name],
+            **{c: renamed[c] for c in CONSISTENCY_COLUMNS},
+        },
+        integer_columns=["N"],
+    )
     _warn_undefined_cells(table, "human", CONSISTENCY_COLUMNS)
     info = rows.info("second_human")
     info["excluded"]["no_second_human"] = info["excluded"].pop("missing_second_human")
@@ -290,8 +347,16 @@ def confusion_matrix_table(human, system, exclude_zero: bool = True) -> pd.DataF
         ih = np.searchsorted(labels, h)
         js = np.searchsorted(labels, s)
         counts = np.bincount(ih * n_labels + js, minlength=n_labels * n_labels)
-        parts.append(pd.DataFrame({"system": name, "human_score": np.repeat(labels, n_labels),
-                                   "system_score": np.tile(labels, n_labels), "N": counts}))
+        parts.append(
+            pd.DataFrame(
+                {
+                    "system": name,
+                    "human_score": np.repeat(labels, n_labels),
+                    "system_score": np.tile(labels, n_labels),
+                    "N": counts,
+                }
+            )
+        )
     table = result_table(pd.concat(parts, ignore_index=True), integer_columns=["N"])
     return attach_info(table, **rows.info("system"), exclude_zero=exclude_zero)
 
@@ -322,7 +387,16 @@ def score_distribution_table(human, system, exclude_zero: bool = True) -> pd.Dat
         labels = np.union1d(h, s)
         human_pct = np.bincount(np.searchsorted(labels, h), minlength=labels.size) / h.size * 100
         sys_pct = np.bincount(np.searchsorted(labels, s), minlength=labels.size) / h.size * 100
-        parts.append(pd.DataFrame({"system": name, "score": labels, "human": human_pct, "sys": sys_pct,
-                                   "difference": sys_pct - human_pct}))
+        parts.append(
+            pd.DataFrame(
+                {
+                    "system": name,
+                    "score": labels,
+                    "human": human_pct,
+                    "sys": sys_pct,
+                    "difference": sys_pct - human_pct,
+                }
+            )
+        )
     table = result_table(pd.concat(parts, ignore_index=True))
     return attach_info(table, **rows.info("system"), exclude_zero=exclude_zero)

@@ -29,7 +29,8 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._tables import result_table
-from pdmetrics._validation import as_float_array, numeric_values, warn_undefined
+from pdmetrics._validation import as_float_array, numeric_values
+from pdmetrics._warnings import warn_undefined
 from pdmetrics.errors import InvalidInputError
 
 __all__ = [
@@ -44,11 +45,22 @@ __all__ = [
 ]
 
 #: Column order of :func:`true_score_evaluation` (RSMTool's ``true_score_eval``).
-TRUE_SCORE_COLUMNS = ["system", "N", "N raters", "N single", "N multiple", "Variance of errors",
-                      "True score var", "MSE true", "PRMSE true"]
+TRUE_SCORE_COLUMNS = [
+    "system",
+    "N",
+    "N raters",
+    "N single",
+    "N multiple",
+    "Variance of errors",
+    "True score var",
+    "MSE true",
+    "PRMSE true",
+]
 
-_VE_OPTION = ("pass the rater error variance estimated on another sample "
-              "(`variance_errors=`; `rater_error_variance=` in `df.scoring.true_score`)")
+_VE_OPTION = (
+    "pass the rater error variance estimated on another sample "
+    "(`variance_errors=`; `rater_error_variance=` in `df.scoring.true_score`)"
+)
 
 
 # --------------------------------------------------------------------------------------
@@ -59,15 +71,21 @@ def _ratings_matrix(ratings) -> np.ndarray:
     if isinstance(ratings, pd.DataFrame):
         if ratings.shape[1] == 0:
             raise InvalidInputError("`ratings` has no columns: pass at least one rater column.")
-        return columns_matrix([numeric_values(ratings.iloc[:, j].rename(ratings.columns[j]), "ratings")
-                               for j in range(ratings.shape[1])])
+        return columns_matrix(
+            [
+                numeric_values(ratings.iloc[:, j].rename(ratings.columns[j]), "ratings")
+                for j in range(ratings.shape[1])
+            ]
+        )
     if isinstance(ratings, pd.Series):
         return as_float_array(ratings, "ratings").reshape(-1, 1)
     try:
         matrix = np.array(ratings, dtype="float64", order="F")  # column-major: fast row reductions
     except (TypeError, ValueError):
-        raise InvalidInputError("`ratings` must hold numbers (NaN or None for a missing rating); "
-                                "convert them with `pd.to_numeric` first.") from None
+        raise InvalidInputError(
+            "`ratings` must hold numbers (NaN or None for a missing rating); "
+            "convert them with `pd.to_numeric` first."
+        ) from None
     if matrix.ndim == 1:
         matrix = matrix.reshape(-1, 1)
     if matrix.ndim != 2:
@@ -179,9 +197,11 @@ def _resolve_variance(stats: RatingStatistics, variance_errors) -> float:
         return check_error_variance(variance_errors)
     value = stats.variance_of_errors()
     if np.isnan(value):
-        warn_undefined("True score evaluations need the rater error variance, but no response has "
-                       f"two or more ratings; returning NaN. Add a second rater's scores, or "
-                       f"{_VE_OPTION}.", stacklevel=4)
+        warn_undefined(
+            "True score evaluations need the rater error variance, but no response has "
+            f"two or more ratings; returning NaN. Add a second rater's scores, or "
+            f"{_VE_OPTION}."
+        )
     return value
 
 
@@ -192,19 +212,23 @@ def check_error_variance(value, argument: str = "variance_errors") -> float:
     try:
         number = float(value)
     except (TypeError, ValueError):
-        raise InvalidInputError(f"`{argument}={value!r}` must be a number (the rater error "
-                                "variance).") from None
+        raise InvalidInputError(
+            f"`{argument}={value!r}` must be a number (the rater error variance)."
+        ) from None
     if not np.isfinite(number) or number < 0:
-        raise InvalidInputError(f"`{argument}={value!r}` must be a finite number >= 0 (the rater "
-                                "error variance, e.g. from `variance_of_errors` on another sample).")
+        raise InvalidInputError(
+            f"`{argument}={value!r}` must be a finite number >= 0 (the rater "
+            "error variance, e.g. from `variance_of_errors` on another sample)."
+        )
     return number
 
 
 def _warn_unrated(stats: RatingStatistics, what: str) -> None:
     if stats.n_unrated:
-        warn_undefined(f"{stats.n_unrated} of {stats.n} responses have no rating, so {what} is NaN "
-                       "(as RSMTool). Drop the unrated responses first (df.scoring.true_score does).",
-                       stacklevel=4)
+        warn_undefined(
+            f"{stats.n_unrated} of {stats.n} responses have no rating, so {what} is NaN "
+            "(as RSMTool). Drop the unrated responses first (df.scoring.true_score does)."
+        )
 
 
 def _true_variance(stats: RatingStatistics, variance: float) -> float:
@@ -235,8 +259,10 @@ def _prmse(mse: np.ndarray, true_variance: float) -> np.ndarray:
 def _system_matrix(system, n: int, argument: str = "system") -> np.ndarray:
     values = as_float_array(system, argument)
     if values.size != n:
-        raise InvalidInputError(f"`{argument}` has {values.size} values but `ratings` has {n} rows; pass "
-                                "one system score per response.")
+        raise InvalidInputError(
+            f"`{argument}` has {values.size} values but `ratings` has {n} rows; pass "
+            "one system score per response."
+        )
     return values.reshape(-1, 1)
 
 
@@ -244,15 +270,22 @@ def _warn_system(values: np.ndarray, names) -> None:
     missing = np.isnan(values).any(axis=0)
     for name, flag in zip(names, missing):
         if flag:
-            warn_undefined(f"System scores `{name}` contain missing values, so its MSE true and PRMSE "
-                           "are NaN (as RSMTool). Drop those responses first.", stacklevel=4)
+            warn_undefined(
+                f"System scores `{name}` contain missing values, so its MSE true and PRMSE "
+                "are NaN (as RSMTool). Drop those responses first."
+            )
 
 
 def _warn_true_variance(true_variance: float, variance: float, stats: RatingStatistics) -> None:
-    if not np.isnan(variance) and not stats.n_unrated and not (np.isfinite(true_variance)
-                                                               and true_variance != 0):
-        warn_undefined("The true score variance is 0 or undefined (fewer than two responses, or all "
-                       "ratings equal), so PRMSE is NaN.", stacklevel=4)
+    if (
+        not np.isnan(variance)
+        and not stats.n_unrated
+        and not (np.isfinite(true_variance) and true_variance != 0)
+    ):
+        warn_undefined(
+            "The true score variance is 0 or undefined (fewer than two responses, or all "
+            "ratings equal), so PRMSE is NaN."
+        )
 
 
 # --------------------------------------------------------------------------------------
@@ -318,7 +351,7 @@ def true_score_variance(ratings, variance_errors: float | None = None) -> float:
     _warn_unrated(stats, "the true score variance")
     value = _true_variance(stats, variance)
     if np.isnan(value) and not np.isnan(variance) and not stats.n_unrated:
-        warn_undefined("The true score variance is undefined for fewer than two ratings.", stacklevel=2)
+        warn_undefined("The true score variance is undefined for fewer than two ratings.")
     return value
 
 
@@ -442,17 +475,21 @@ def true_score_evaluation(systems, ratings, variance_errors: float | None = None
     _warn_true_variance(true_variance, variance, stats)
     mse = _mse(stats, _system_sse(stats, matrix), variance)
     k = len(names)
-    return result_table({
-        "system": names,
-        "N": [stats.n] * k,
-        "N raters": [stats.n_raters] * k,
-        "N single": [stats.n_single] * k,
-        "N multiple": [stats.n_multiple] * k,
-        "Variance of errors": [variance] * k,
-        "True score var": [true_variance] * k,
-        "MSE true": mse,
-        "PRMSE true": _prmse(mse, true_variance),
-    }, TRUE_SCORE_COLUMNS, integer_columns=("N", "N raters", "N single", "N multiple"))
+    return result_table(
+        {
+            "system": names,
+            "N": [stats.n] * k,
+            "N raters": [stats.n_raters] * k,
+            "N single": [stats.n_single] * k,
+            "N multiple": [stats.n_multiple] * k,
+            "Variance of errors": [variance] * k,
+            "True score var": [true_variance] * k,
+            "MSE true": mse,
+            "PRMSE true": _prmse(mse, true_variance),
+        },
+        TRUE_SCORE_COLUMNS,
+        integer_columns=("N", "N raters", "N single", "N multiple"),
+    )
 
 
 def _systems(systems, n: int) -> tuple[list, np.ndarray]:
@@ -469,6 +506,8 @@ def _systems(systems, n: int) -> tuple[list, np.ndarray]:
         raise InvalidInputError("`systems` is empty: pass at least one column of system scores.")
     for name, column in zip(names, columns):
         if column.size != n:
-            raise InvalidInputError(f"System scores {name!r} have {column.size} values but `ratings` has "
-                                    f"{n} rows; pass one score per response.")
+            raise InvalidInputError(
+                f"System scores {name!r} have {column.size} values but `ratings` has "
+                f"{n} rows; pass one score per response."
+            )
     return names, columns_matrix(columns)

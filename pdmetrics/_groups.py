@@ -1,0 +1,147 @@
+"""Group columns: reading them from a frame, encoding them as integer codes, the pooled row.
+
+One encoder (:func:`group_codes`) turns one or several group columns into codes ``0..k-1``
+of the combinations present, in sorted order, with ``-1`` for a row whose group value is
+missing. Every per-group table in pdmetrics is built from these codes with one
+``bincount`` pass.
+
+Every table that adds a row pooling all groups (or averaging over labels or columns)
+labels it :data:`POOLED_LABEL`; a data value equal to that label is refused, so the pooled
+row can never be confused with a group.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from pdmetrics._validation import plain, preview, require_columns
+from pdmetrics.errors import InvalidInputError
+
+#: Label of the row that pools (or averages over) every group, label or column of a table.
+POOLED_LABEL = "(all)"
+
+
+def group_columns(frame: pd.DataFrame, by, argument: str = "by") -> list[pd.Series]:
+    """The columns named by ``by`` (one name or a list) as Series, checked and named."""
+    names = require_columns(frame, argument, by)
+    return [frame[name] for name in names]
+
+
+def check_not_pooled(values, argument: str) -> None:
+    """Refuse a group, label or column name equal to :data:`POOLED_LABEL`."""
+    values = pd.Index(values) if not isinstance(values, pd.Index) else values
+    if values.dtype == object or pd.api.types.is_string_dtype(values.dtype):
+        if (values == POOLED_LABEL).any():
+            raise InvalidInputError(
+                f"`{argument}` holds the value {POOLED_LABEL!r}, which pdmetrics uses to label the row "
+                f"that pools every group; rename that value first, e.g. "
+                f"`.replace({{{POOLED_LABEL!r}: 'all'}})`."
+            )
+
+
+def _check_scalar_cells(series: pd.Series, argument: str) -> None:
+    """Refuse list-, dict-, set- or array-valued cells in a group or label column."""
+    if series.dtype != object:
+        return
+    sample = series.dropna()
+    kinds = sample.map(type)
+    bad = kinds.isin([list, dict, set, tuple, np.ndarray])
+    if bad.any():
+        example = sample[bad.to_numpy()].iloc[0]
+        raise InvalidInputError(
+            f"`{argument}={series.name!r}` holds {type(example).__name__} values (e.g. {example!r}); "
+            f"group and label columns need one scalar per row. Explode or join them first, e.g. "
+            f"`df.explode({series.name!r})` or `df[{series.name!r}].map(str)`."
+        )
+
+
+def _sorted_codes_one(series: pd.Series, argument: str) -> tuple[np.ndarray, pd.Index]:
+    """Codes ``0..k-1`` of a column in sorted order of its present values; -1 for missing."""
+    dtype = series.dtype
+    if (pd.api.types.is_integer_dtype(dtype) and isinstance(dtype, np.dtype)) or dtype == np.bool_:
+        values = series.to_numpy()
+        if values.size == 0:
+            return np.zeros(0, dtype=np.intp), pd.Index(values, name=series.name)
+        low, high = values.min(), values.max()
+        span = int(high) - int(low) + 1
+        if span <= max(4 * values.size, 1 << 16):
+            shifted = (values.astype(np.int64, copy=False) - int(low)).astype(np.intp, copy=False)
+            present = np.flatnonzero(np.bincount(shifted, minlength=span))
+            lookup = np.full(span, -1, dtype=np.intp)
+            lookup[present] = np.arange(present.size, dtype=np.intp)
+            uniques = (present + int(low)).astype(values.dtype)
+            return lookup[shifted], pd.Index(uniques, name=series.name)
+    if isinstance(dtype, pd.CategoricalDtype):
+        # the categories' codes, compressed to the categories present, in category order
+        raw = series.cat.codes.to_numpy()
+        used = np.flatnonzero(np.bincount(raw[raw >= 0], minlength=len(dtype.categories)))
+        lookup = np.full(len(dtype.categories), -1, dtype=np.intp)
+        lookup[used] = np.arange(used.size, dtype=np.intp)
+        codes = np.where(raw >= 0, lookup[np.maximum(raw, 0)], -1).astype(np.intp)
+        return codes, pd.Index(dtype.categories.take(used), name=series.name)
+    _check_scalar_cells(series, argument)
+    try:
+        codes, uniques = pd.factorize(series, sort=True, use_na_sentinel=True)
+    except TypeError:  # unorderable mixed values (e.g. 1 and "a")
+        raise InvalidInputError(
+            f"`{argument}={series.name!r}` mixes values that cannot be sorted together "
+            f"({preview([plain(v) for v in pd.unique(series.dropna())], 3)}); use one type per column, "
+            f"e.g. `df[{series.name!r}].astype(str)`."
+        ) from None
+    return codes.astype(np.intp, copy=False), pd.Index(uniques, name=series.name)
+
+
+def group_codes(columns: list[pd.Series], argument: str = "by") -> tuple[np.ndarray, pd.DataFrame]:
+    """Encode one or several group columns as codes of the combinations present.
+
+    Returns ``(codes, keys)``: ``codes[i]`` is row ``i``'s group (``-1`` when any of its
+    group values is missing) and ``keys`` has one row per group present, in sorted order
+    (category order for categoricals), with the group values under the columns' names.
+
+    >>> codes, keys = group_codes([pd.Series(["b", "a", None, "b"], name="sex")])
+    >>> codes.tolist(), keys["sex"].tolist()
+    ([1, 0, -1, 1], ['a', 'b'])
+    """
+    parts = [_sorted_codes_one(s, argument) for s in columns]
+    if len(parts) == 1:
+        codes, uniques = parts[0]
+        return codes, pd.DataFrame({columns[0].name: uniques}).reset_index(drop=True)
+    sizes = [max(len(u), 1) for _, u in parts]
+    n_rows = len(columns[0])
+    missing = np.zeros(n_rows, dtype=bool)
+    for codes, _ in parts:
+        missing |= codes < 0
+    total = float(np.prod(sizes, dtype=np.float64))
+    if total >= 2.0**62:  # a combined code would overflow int64: rank the code tuples instead
+        stacked = np.column_stack([codes for codes, _ in parts])
+        present_rows, inverse = np.unique(stacked[~missing], axis=0, return_inverse=True)
+        out = np.full(n_rows, -1, dtype=np.intp)
+        out[~missing] = inverse.reshape(-1)
+        frame = pd.DataFrame(
+            {
+                s.name: uniques.take(present_rows[:, i])
+                for i, ((_, uniques), s) in enumerate(zip(parts, columns))
+            }
+        )
+        return out, frame.reset_index(drop=True)
+    combined = np.zeros(n_rows, dtype=np.int64)
+    for (codes, _), size in zip(parts, sizes):
+        combined = combined * size + codes
+    valid = combined[~missing]
+    if total <= max(4 * n_rows, 1 << 16):
+        present = np.flatnonzero(np.bincount(valid, minlength=int(total)))
+        lookup = np.full(int(total), -1, dtype=np.intp)
+        lookup[present] = np.arange(present.size, dtype=np.intp)
+        out = np.where(missing, -1, lookup[np.where(missing, 0, combined)])
+    else:
+        present, inverse = np.unique(valid, return_inverse=True)
+        out = np.full(n_rows, -1, dtype=np.intp)
+        out[~missing] = inverse
+    keys = {}
+    rest = present
+    for (_codes, uniques), size, series in reversed(list(zip(parts, sizes, columns))):
+        keys[series.name] = uniques.take(rest % size) if len(uniques) else uniques
+        rest = rest // size
+    frame = pd.DataFrame({s.name: pd.Series(keys[s.name]) for s in columns})
+    return out.astype(np.intp, copy=False), frame
