@@ -140,8 +140,13 @@ def test_rating_sd_values():
 def test_vectorized_equals_reference(rel, k, rho_frac, n, sigma):
     rho = rho_frac * math.sqrt(rel)
     assert_close(attenuated_correlation(rho, rel, k), ref_rho_he(rho, rel, k), rtol=1e-9, atol=1e-12)
+    # the SE carries sqrt(1 - rho_HE**2): when rho_HE rounds to 1 the two formulas meet a float
+    # residue of order sqrt(machine epsilon) * sigma, not a difference in the algebra
     assert_close(
-        scaling_standard_error(n, k, sigma, rho, rel), ref_se(n, k, sigma, rho, rel), rtol=1e-9, atol=1e-12
+        scaling_standard_error(n, k, sigma, rho, rel),
+        ref_se(n, k, sigma, rho, rel),
+        rtol=1e-9,
+        atol=2e-8 * sigma,
     )
     sb = spearman_brown(rel, k)
     assert rel - 1e-12 <= sb <= 1.0 + 1e-12

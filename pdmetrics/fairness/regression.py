@@ -345,10 +345,10 @@ def score_fairness_tables(human, system, group, base_group=None) -> tuple[pd.Dat
     0   osa -0.088  0.536
     1   osd  0.112  0.219
     2   csd  0.693  0.052
-    >>> estimates[["model", "term", "group", "estimate"]].head(2).round(3)
+    >>> estimates[["model", "term", "group", "estimate"]].head(2).round(2)
       model       term group  estimate
-    0   osa  Intercept     E     0.322
-    1   osa      group     K    -0.158
+    0   osa  Intercept     E      0.32
+    1   osa      group     K     -0.16
     """
     h, s, g, labels, g_counts, lv, n_levels, n_dropped = _prepare(human, system, group, base_group)
     k = len(labels)
