@@ -40,6 +40,28 @@ def check_not_pooled(values, argument: str) -> None:
             )
 
 
+def check_identifier_names(names, result_columns, argument: str) -> None:
+    """Refuse identifier columns (``by=``, ``sensitive=``, ...) named like a result column.
+
+    A tidy table keeps its identifier columns under the caller's names, beside fixed metric
+    columns (``N``, ``lms``, ...); a group column called ``N`` would overwrite the counts.
+
+    >>> check_identifier_names(["sex"], ["N", "tpr"], "by")
+    >>> check_identifier_names(["N"], ["N", "tpr"], "by")
+    Traceback (most recent call last):
+    ...
+    pdmetrics.errors.InvalidInputError: `by='N'` names a column that is also a column of the result table ...
+    """
+    clashes = [name for name in names if name in set(result_columns)]
+    if clashes:
+        name = clashes[0]
+        raise InvalidInputError(
+            f"`{argument}={plain(name)!r}` names a column that is also a column of the result table "
+            f"({preview(list(result_columns), 12)}), so the two would overwrite each other. Rename it "
+            f"first, e.g. `df.rename(columns={{{plain(name)!r}: '{plain(name)}_group'}})`."
+        )
+
+
 def _check_scalar_cells(series: pd.Series, argument: str) -> None:
     """Refuse list-, dict-, set- or array-valued cells in a group or label column."""
     if series.dtype != object:
