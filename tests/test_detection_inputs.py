@@ -256,7 +256,7 @@ def test_public_namespace():
         "average_recall",
         "match_detections",
         "precision_recall_curve",
-        "detection_confusion",
+        "confusion",
     ):
         assert hasattr(pdmetrics.detection, name)
 

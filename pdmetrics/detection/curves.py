@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from pdmetrics._division import check_zero_division, divide
 from pdmetrics._tables import result_table
-from pdmetrics.detection.classification import _Undefined
 from pdmetrics.detection.evaluation import run_one_range
 from pdmetrics.detection.options import LABELS_WITHOUT_GT, check_choice, number_array
 
@@ -103,7 +103,7 @@ def precision_recall_curve(
     1              0.1   2   1   0      0.667     1.0
     """
     check_choice(style, "style", STYLES)
-    undefined = _Undefined(zero_division)
+    zero_division = check_zero_division(zero_division)
     check_choice(labels_without_ground_truth, "labels_without_ground_truth", LABELS_WITHOUT_GT)
     if style == "valor":
         iou_thresholds = [0.5] if iou_thresholds is None else iou_thresholds
@@ -132,8 +132,7 @@ def precision_recall_curve(
     )
     if style == "coco":
         return _coco_curve(result, keep_missing=labels_without_ground_truth == "zero")
-    table = _valor_curve(result, thresholds, undefined)
-    undefined.emit()
+    table = _valor_curve(result, thresholds, zero_division)
     return table
 
 
@@ -159,7 +158,7 @@ def _coco_curve(result, keep_missing: bool) -> pd.DataFrame:
     )
 
 
-def _valor_curve(result, thresholds: np.ndarray, undefined: _Undefined) -> pd.DataFrame:
+def _valor_curve(result, thresholds: np.ndarray, zero_division) -> pd.DataFrame:
     m = result.matches
     data = result.data
     n_thr, n_lab, n_s = m.iou_thresholds.size, data.labels.size, thresholds.size
@@ -182,11 +181,16 @@ def _valor_curve(result, thresholds: np.ndarray, undefined: _Undefined) -> pd.Da
     fp = counts(m.fp[0])
     n_gt = m.n_positive[0]
     fn = n_gt[None, :, None] - tp
-    precision = undefined.ratio(tp, tp + fp, "precision (no detection at or above the score threshold)")
-    recall = undefined.ratio(
-        tp, np.broadcast_to(n_gt[None, :, None], tp.shape), "recall (label without ground truth)"
+    precision = divide(
+        tp, tp + fp, zero_division, what="precision (no detection at or above the score threshold)"
     )
-    f1 = undefined.ratio(2 * tp, 2 * tp + fp + fn, "F1")
+    recall = divide(
+        tp,
+        np.broadcast_to(n_gt[None, :, None], tp.shape),
+        zero_division,
+        what="recall (label without ground truth)",
+    )
+    f1 = divide(2 * tp, 2 * tp + fp + fn, zero_division, what="F1")
     back = np.empty_like(order)
     back[order] = np.arange(n_s)  # column of each requested threshold
     # rows ordered by label, IoU threshold, then the requested score thresholds
