@@ -160,9 +160,8 @@ def confusion(
         limit = np.iinfo("int64").max
         paired = match_boxes(agnostic, [EPSILON], np.array([[-np.inf, np.inf]]), limit, matching="coco")
         det = paired.det
-        gt_of = paired.gt_match[0, 0].astype(
-            "int64"
-        )  # (n,) ground truth paired with each detection, -1 if none
+        # (n,) ground truth paired with each detection, -1 if none
+        gt_of = paired.gt_match[0, 0].astype("int64")
         iou_of = np.nan_to_num(paired.matched_iou(0)[0], nan=0.0)
     else:  # no ground truth: every detection is unmatched
         det = np.argsort(-data.dt_score, kind="stable")
@@ -170,7 +169,8 @@ def confusion(
         iou_of = np.zeros(det.size)
     score_of = data.dt_score[det]
     pd_label = data.dt_label[det]
-    gt_label = np.where(gt_of >= 0, data.gt_label[np.maximum(gt_of, 0)], -1)
+    gt_label = np.full(gt_of.size, -1, dtype="int64")
+    gt_label[gt_of >= 0] = data.gt_label[gt_of[gt_of >= 0]]
 
     n_lab, n_s = data.labels.size, scores_at.size
     passes = score_of[None, :] >= scores_at[:, None]  # (S, n)
