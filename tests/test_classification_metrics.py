@@ -410,3 +410,32 @@ def test_wide_layout_refuses_text_in_a_score_column():
         wide.detection.classification(y_true="truth", score=["a", "b"], zero_division=0)
     with pytest.raises(InvalidInputError, match="inf"):
         wide.assign(a=[0.8, np.inf, 0.4]).detection.classification(y_true="truth", score=["a", "b"])
+
+
+@pytest.mark.parametrize("column", ["truth", "label", "datum"])
+@pytest.mark.parametrize("cell", [["cat"], {"a": 1}])
+def test_list_or_dict_cells_are_a_clear_error(column, cell):
+    long = pd.DataFrame(
+        {
+            "truth": ["cat", "cat", "dog"],
+            "label": ["cat", "dog", "cat"],
+            "score": [0.6, 0.4, 0.3],
+            "datum": [1, 1, 2],
+        }
+    )
+    long[column] = long[column].astype(object)
+    long.at[0, column] = cell
+    with pytest.raises(InvalidInputError, match=f"{column}"):
+        long.detection.classification(y_true="truth", label="label", score="score", datum="datum")
+    if column == "truth":
+        wide = pd.DataFrame({"truth": [cell, "dog"], "cat": [0.6, 0.3], "dog": [0.4, 0.7]})
+        with pytest.raises(InvalidInputError, match="y_true='truth'"):
+            wide.detection.classification(y_true="truth", score=["cat", "dog"])
+
+
+def test_options_are_checked_before_the_columns():
+    frame = pd.DataFrame({"truth": ["a"], "a": [1.0]})
+    with pytest.raises(InvalidInputError, match="zero_division"):
+        frame.detection.classification(y_true="missing", score=["a"], zero_division="zero")
+    with pytest.raises(InvalidInputError, match="max_examples=-1"):
+        frame.detection.classification(y_true="missing", score=["a"], max_examples=-1)

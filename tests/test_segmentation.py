@@ -159,3 +159,24 @@ def test_bad_input():
         summary = segmentation(pd.DataFrame({"gt": [], "pd": []}), y_true="gt", y_pred="pd", table="summary")
     assert summary["N"].iloc[0] == 0 and np.isnan(summary["pixel_accuracy"].iloc[0])
     assert len(segmentation_iou([], [])) == 0
+
+
+@pytest.mark.parametrize("labels", ["abc", 3, [1.5], ["a"], [1, 1]])
+def test_bad_labels_are_a_clear_error(labels):
+    frame = pd.DataFrame({"gt": [np.zeros((2, 2), int)], "pd": [np.zeros((2, 2), int)]})
+    with pytest.raises(InvalidInputError, match="labels="):
+        frame.detection.segmentation(y_true="gt", y_pred="pd", labels=labels)
+
+
+def test_image_without_foreground_is_undefined_or_valors_zero():
+    frame = pd.DataFrame({"gt": [np.zeros((2, 2), int)], "pd": [np.zeros((2, 2), int)]})
+    with pytest.warns(UndefinedMetricWarning, match="zero_division=0"):
+        summary = frame.detection.segmentation(y_true="gt", y_pred="pd", background=0, table="summary")
+    assert summary["n_classes"].iloc[0] == 0 and np.isnan(summary["mean_iou"].iloc[0])
+    assert summary["pixel_accuracy"].iloc[0] == 1.0
+    valor_like = frame.detection.segmentation(
+        y_true="gt", y_pred="pd", background=0, table="summary", zero_division=0
+    )
+    assert valor_like["mean_iou"].iloc[0] == 0.0  # valor-lite's mIOU without labels
+    with pytest.warns(UndefinedMetricWarning, match="Mean IoU"):
+        assert np.isnan(mean_iou([np.zeros((2, 2), int)], [np.zeros((2, 2), int)], background=0))
