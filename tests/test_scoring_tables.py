@@ -78,15 +78,19 @@ def test_duplicate_column_names_are_an_error(frame):
 def test_empty_after_exclusion_is_an_error(frame):
     with pytest.raises(InvalidInputError, match="No rows left to evaluate"):
         frame.assign(sc1=0.0).scoring.evaluate(human="sc1", system="raw")
-    with pytest.raises(InvalidInputError, match="No rows left"), pytest.warns(pdmetrics.ExcludedRowsWarning):
+    with pytest.raises(InvalidInputError, match="`system='raw'`: all 60 values are missing"):
         frame.assign(raw=np.nan).scoring.evaluate(human="sc1", system="raw")
     with pytest.raises(InvalidInputError, match="No rows left"):
         frame.iloc[:0].scoring.evaluate(human="sc1", system="raw")
 
 
 def test_no_double_scored_rows_is_an_error(frame):
-    with pytest.raises(InvalidInputError, match="No double-scored responses"):
+    with pytest.raises(InvalidInputError, match="`second_human='sc2'`: all 60 values are missing"):
         frame.assign(sc2=np.nan).scoring.consistency(human="sc1", second_human="sc2")
+    with pytest.raises(InvalidInputError, match="No double-scored responses"):
+        frame.assign(
+            sc1=np.r_[np.zeros(30), np.ones(30)], sc2=np.r_[np.ones(30), np.full(30, np.nan)]
+        ).scoring.consistency(human="sc1", second_human="sc2")
 
 
 def test_bad_trim_arguments(frame):
@@ -191,11 +195,11 @@ def test_every_accessor_call_leaves_the_frame_unchanged(frame):
 
 
 def test_table_layout(frame):
-    table = frame.scoring.evaluate(human="sc1", system=["raw", "sc1"])
+    table = frame.assign(other=frame["raw"] + 1).scoring.evaluate(human="sc1", system=["raw", "other"])
     assert list(table.columns) == ["system", *scoring.tables.EVAL_COLUMNS]
     assert isinstance(table.index, pd.RangeIndex)
     assert table["N"].dtype == np.int64
-    assert list(table["system"]) == ["raw", "sc1"]
+    assert list(table["system"]) == ["raw", "other"]
 
 
 # --------------------------------------------------------------------------------------
