@@ -23,7 +23,7 @@ import pandas as pd
 
 from pdmetrics._validation import as_float_array, numeric_values, plain, require_columns
 from pdmetrics.errors import ColumnNotFoundError, InvalidInputError
-from pdmetrics.scoring.scored_rows import named_columns
+from pdmetrics.scoring.scored_rows import check_flat_names, named_columns
 
 __all__ = [
     "trim_scores",
@@ -278,8 +278,10 @@ def postprocess(
     """
     check_trim_range(trim_min, trim_max, trim_tolerance)
     check_scale_with(scale_with, human)
+    systems = named_columns(system)
+    check_flat_names(systems, "system", "postprocess (it names new columns after them)")
     parts = []
-    for name, scores in named_columns(system).items():  # a handful of score columns
+    for name, scores in systems.items():  # a handful of score columns
         scaling = (
             scaling_from_frame(scale_with, human, name)
             if isinstance(scale_with, pd.DataFrame)

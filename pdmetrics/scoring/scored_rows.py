@@ -207,3 +207,13 @@ def require_scores(columns: Mapping, argument: str) -> None:
                 f"`{argument}={plain(name)!r}`: all {values.size} values are missing or not numbers, so "
                 "no response can be evaluated. Check the column name, or fill in the scores."
             )
+
+
+def check_flat_names(names, argument: str, what: str) -> None:
+    """Refuse a tuple (MultiIndex) column name where ``what`` builds text labels from it."""
+    for name in names:
+        if isinstance(name, tuple):
+            raise InvalidInputError(
+                f"`{argument}={name!r}`: {what} needs flat column names, not MultiIndex tuples. Flatten "
+                "the columns first, e.g. `df.columns = ['_'.join(map(str, c)) for c in df.columns]`."
+            )

@@ -25,6 +25,7 @@ from pdmetrics.scoring.scored_rows import (
     as_named_series,
     check_distinct_columns,
     check_exclude_zero,
+    check_flat_names,
     column_names,
     named_columns,
     report_exclusions,
@@ -124,6 +125,9 @@ def evaluate(human, system, by=None, exclude_zero: bool = True) -> pd.DataFrame:
     """
     human, systems = named_scores(human, system, exclude_zero)
     if by is not None:
+        by = named_columns(by, "by")
+        check_flat_names(systems, "system", "the subgroup table")
+        check_flat_names(by, "by", "the subgroup table")
         return evaluation_by_group_table(human, systems, by, exclude_zero=exclude_zero)
     h, values = score_arrays(human, systems)
     rows = select_scored_rows(h, list(values.values()), exclude_zero)
@@ -179,6 +183,8 @@ def consistency(human, second_human, by=None, exclude_zero: bool = True) -> pd.D
     second_human = as_named_series(second_human, "second_human")
     check_distinct_columns(human=human.name, second_human=second_human.name)
     if by is not None:
+        by = named_columns(by, "by")
+        check_flat_names(by, "by", "the subgroup table")
         return consistency_by_group_table(human, second_human, by, exclude_zero=exclude_zero)
     h1 = numeric_values(human, "human")
     h2 = numeric_values(second_human, "second_human")
@@ -258,7 +264,7 @@ def confusion_matrix(human, system, exclude_zero: bool = True) -> pd.DataFrame:
         parts.append(
             pd.DataFrame(
                 {
-                    "system": name,
+                    "system": [name] * counts.size,  # a list: a tuple name (MultiIndex) is one value
                     "human_score": np.repeat(labels, n_labels),
                     "system_score": np.tile(labels, n_labels),
                     "N": counts,
@@ -298,7 +304,7 @@ def score_distribution(human, system, exclude_zero: bool = True) -> pd.DataFrame
         parts.append(
             pd.DataFrame(
                 {
-                    "system": name,
+                    "system": [name] * labels.size,
                     "score": labels,
                     "human": human_pct,
                     "sys": sys_pct,

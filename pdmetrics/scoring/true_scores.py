@@ -37,6 +37,7 @@ from pdmetrics.scoring.scored_rows import (
     check_exclude_zero,
     column_names,
     named_columns,
+    require_scores,
 )
 
 __all__ = [
@@ -563,7 +564,9 @@ def true_score(system, raters, rater_error_variance=None, exclude_zero: bool = T
     ratings = ratings_from(raters)
     if exclude_zero:
         ratings[ratings == 0] = np.nan
-    scores = columns_matrix([numeric_values(series, "system") for series in systems.values()])
+    system_values = {name: numeric_values(series, "system") for name, series in systems.items()}
+    require_scores(system_values, "system")
+    scores = columns_matrix(list(system_values.values()))
     if scores.shape[0] != ratings.shape[0]:
         raise InvalidInputError(
             f"The system scores have {scores.shape[0]} rows but `raters` has {ratings.shape[0]}; "
