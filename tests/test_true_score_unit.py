@@ -208,9 +208,14 @@ def test_accessor_errors():
         df.scoring.true_score(system="raw", raters=["human 1", "human 1"])
     with pytest.raises(InvalidInputError, match="no numeric values"):
         df.assign(text="TD").scoring.true_score(system="raw", raters=["text"])
+    with pytest.raises(InvalidInputError, match="`system='raw'`: all 200 values are missing"):
+        df.assign(raw=np.nan).scoring.true_score(system="raw", raters=["human 1"])
     with pytest.raises(InvalidInputError, match="No response"):
-        with pytest.warns(ExcludedRowsWarning):
-            df.assign(raw=np.nan).scoring.true_score(system="raw", raters=["human 1"])
+        with pytest.warns(ExcludedRowsWarning, match="left out of the true score evaluation"):
+            odd = np.arange(len(df)) % 2 == 1
+            df.assign(raw=np.where(odd, 3.0, np.nan), r=np.where(odd, np.nan, 2.0)).scoring.true_score(
+                system="raw", raters=["r"]
+            )
 
 
 def test_accessor_non_numeric_ratings_are_missing():
