@@ -84,7 +84,7 @@ def test_unit_quadratic_weighted_kappa():
 
 def _eval_row(human, system):
     table = _quiet(
-        scoring.evaluation_table, pd.Series(human, name="h"), pd.Series(system, name="s"), exclude_zero=False
+        scoring.evaluate, pd.Series(human, name="h"), pd.Series(system, name="s"), exclude_zero=False
     )
     return table.iloc[0]
 
@@ -193,7 +193,7 @@ def test_edge_metrics_helper():
         if isinstance(case["result"], dict) and "raises" in case["result"]:
             # RSMTool's kappa raises on the missing score; the table leaves that row out
             with pytest.warns(pdmetrics.ExcludedRowsWarning):
-                table = scoring.evaluation_table(human, system, exclude_zero=False)
+                table = scoring.evaluate(human, system, exclude_zero=False)
             assert table.loc[0, "N"] == 3
             with pytest.raises(InvalidInputError):
                 scoring.cohen_kappa(human, system)
