@@ -18,7 +18,7 @@ from pdmetrics.errors import (
     InvalidInputError,
     UndefinedMetricWarning,
 )
-from pdmetrics.fairness import bootstrap_counts, group_disparity, group_rates
+from pdmetrics.fairness import bootstrap_counts, by_group, group_disparity
 
 pytestmark = pytest.mark.filterwarnings("error::pdmetrics.errors.PdmetricsWarning")
 
@@ -218,7 +218,7 @@ def test_by_group_row_order_invariant(rows, random):
 
 def test_core_function_accepts_arrays():
     with pytest.warns(UndefinedMetricWarning, match="precision"):
-        table = group_rates([1, 0, 1, 0], [1, 1, 0, 0], pd.Series(["a", "a", "b", "b"], name="g"))
+        table = by_group([1, 0, 1, 0], [1, 1, 0, 0], pd.Series(["a", "a", "b", "b"], name="g"))
     assert table["selection_rate"].tolist() == [1.0, 0.0]
     out = group_disparity([1, 0, 1, 0], [1, 1, 1, 0], {"g": ["a", "a", "b", "b"]})
     assert out.loc[0, "difference"] == 0.5
