@@ -71,6 +71,23 @@ def named_columns(columns, n_rows: int, argument: str) -> list[pd.Series]:
     return out
 
 
+def check_group_names(columns: list[pd.Series], result_columns, argument: str = "by") -> None:
+    """Refuse group columns whose names cannot head a column of a flat result table.
+
+    A name equal to a result column (``N``, ``tpr``, ...) would overwrite it; a tuple (a
+    MultiIndex column) would turn the table's columns into a MultiIndex.
+    """
+    names = [series.name for series in columns]
+    for name in names:
+        if isinstance(name, tuple):
+            raise InvalidInputError(
+                f"`{argument}={name!r}` is a MultiIndex column; group columns head a column of the result "
+                f"table, so flatten the names first, e.g. "
+                f"`df.columns = ['_'.join(map(str, c)) for c in df.columns]`."
+            )
+    check_identifier_names(names, result_columns, argument)
+
+
 def binary_labels(y_true, y_pred, pos_label) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Binarized truth and prediction, and the rows where either is missing."""
     t_series, p_series = as_series(y_true, "y_true"), as_series(y_pred, "y_pred")
@@ -114,14 +131,14 @@ def check_binary(
             first, third = (plain(v) for v in (first, series.iloc[int(np.argmax(other))]))
             if not positive.any() and series.nunique(dropna=True) == 2:
                 raise InvalidInputError(
-                    f"`{argument}={series.name!r}` never holds pos_label={pos_label!r} (its values: "
+                    f"`{argument}={series.name!r}` never holds pos_label={plain(pos_label)!r} (its values: "
                     f"{_distinct_preview(series)}). Pass the positive class as it is spelled in this "
                     f"column, e.g. `pos_label={first!r}`, or convert the column to the type of pos_label."
                 )
             raise InvalidInputError(
                 f"`{argument}={series.name!r}` holds more than two values ({_distinct_preview(series)}"
-                f", ... e.g. {first!r} and {third!r} besides pos_label={pos_label!r}); fairness metrics "
-                f"need a binary outcome. Binarize it first, e.g. `df.assign(pred=df['score'] >= 0.5)`."
+                f", ... e.g. {first!r} and {third!r} besides pos_label={plain(pos_label)!r}); fairness "
+                f"metrics need a binary outcome. Binarize it first, e.g. `df.assign(pred=df['score'] >= 0.5)`."
             )
 
 
@@ -133,7 +150,7 @@ def check_pos_label_present(positives: list[np.ndarray], series: list[pd.Series]
         return  # no labels at all: the empty-data policy applies instead
     seen = ", ".join(f"{s.name!r}: {_distinct_preview(s)}" for s in series)
     raise InvalidInputError(
-        f"`pos_label={pos_label!r}` never occurs in the labels or predictions (values seen: {seen}). "
+        f"`pos_label={plain(pos_label)!r}` never occurs in the labels or predictions (values seen: {seen}). "
         f"Pass the positive class as it is spelled in the data, e.g. `pos_label=1` or `pos_label='H'`."
     )
 
@@ -190,7 +207,7 @@ def category_counts(
     overall = np.bincount(category, minlength=n_categories).astype(np.int64)[None, :]
     if not by:
         return pd.DataFrame(overall, columns=names), overall
-    check_identifier_names([series.name for series in by], result_columns, "by")
+    check_group_names(by, result_columns)
     codes, keys = group_codes(by)
     for name in keys:
         check_not_pooled(keys[name], f"by={plain(name)!r}")

@@ -10,10 +10,10 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._division import WARN, check_zero_division, divide
-from pdmetrics._groups import check_identifier_names, group_codes
+from pdmetrics._groups import group_codes
 from pdmetrics._tables import attach_info
 from pdmetrics._warnings import warn_excluded, warn_undefined
-from pdmetrics.fairness._inputs import binary_labels, named_columns
+from pdmetrics.fairness._inputs import binary_labels, check_group_names, named_columns
 from pdmetrics.fairness.bootstrap import bootstrap_counts, check_bootstrap_options, percentile_interval
 from pdmetrics.fairness.confusion import CELLS, confusion_counts, rates_from_counts
 
@@ -36,7 +36,7 @@ _DENOMINATORS = {
 def _counts_by_group(y_true, y_pred, by, pos_label, result_columns=()):
     t_pos, p_pos, label_missing = binary_labels(y_true, y_pred, pos_label)
     columns = named_columns(by, t_pos.size, "by")
-    check_identifier_names([series.name for series in columns], result_columns, "by")
+    check_group_names(columns, result_columns)
     codes, keys = group_codes(columns)
     missing_group = codes < 0
     warn_excluded(int(label_missing.sum()), t_pos.size, "the label or the prediction is missing")
