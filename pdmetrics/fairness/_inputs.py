@@ -138,7 +138,8 @@ def check_binary(
             raise InvalidInputError(
                 f"`{argument}={series.name!r}` holds more than two values ({_distinct_preview(series)}"
                 f", ... e.g. {first!r} and {third!r} besides pos_label={plain(pos_label)!r}); fairness "
-                f"metrics need a binary outcome. Binarize it first, e.g. `df.assign(pred=df['score'] >= 0.5)`."
+                f"metrics need a binary outcome. Binarize it first, e.g. "
+                f"`df.assign(pred=df['score'] >= 0.5)`."
             )
 
 
