@@ -567,3 +567,28 @@ def test_invert_accepts_zero_and_one():
         frame.fairness.classification(**kwargs, invert=1),
         frame.fairness.classification(**kwargs, invert=True),
     )
+
+
+_CLASSIFICATION_COLUMNS = ["sensitive", "N", "N_privileged", "statistical_parity_difference", "(average)"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    names=st.lists(
+        st.sampled_from([*_CLASSIFICATION_COLUMNS, "(all)", "male"]), min_size=1, max_size=3, unique=True
+    )
+)
+def test_sensitive_names_never_collide_with_the_pooled_row(names):
+    """Review: a sensitive column named '(average)' gave two '(average)' rows."""
+    frame = pd.DataFrame({"y": [1, 0, 1, 0, 1, 0], "pred": [1, 1, 0, 0, 1, 0]})
+    for name in names:
+        frame[name] = [1, 1, 1, 0, 0, 0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        if "(all)" in names:
+            with pytest.raises(InvalidInputError, match="holds the value '\\(all\\)'"):
+                frame.fairness.classification(y_true="y", y_pred="pred", sensitive=names)
+        else:
+            table = frame.fairness.classification(y_true="y", y_pred="pred", sensitive=names)
+            assert table["sensitive"].tolist() == [*names, "(all)"]
+            assert table.columns.is_unique

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import assert_close, assert_frame_unchanged, conformance_path
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import pdmetrics  # noqa: F401
@@ -518,3 +518,91 @@ def test_language_missing_answer_is_an_error_unless_the_call_failed():
         response="response", answer="answer", options="options"
     )
     assert table.loc[0, ["N_correct", "N_error"]].tolist() == [1, 1]
+
+
+# --------------------------------------------------------------------------------------
+# issue 10: group names and values that look like result columns or the pooled label
+# --------------------------------------------------------------------------------------
+_LLM_TABLES = {
+    "context_association": [
+        "N",
+        "N_error",
+        "N_stereotype",
+        "N_anti_stereotype",
+        "N_unrelated",
+        "N_other",
+        "lms",
+    ],
+    "counterfactual": ["N", "N_error", "N_changed", "change_rate"],
+    "language_accuracy": ["N", "N_error", "N_correct", "N_invalid", "overall_accuracy"],
+}
+
+
+def _call(method, frame, by):
+    calls = {
+        "context_association": lambda: frame.fairness.context_association(
+            response="resp", stereotype="st", anti_stereotype="an", unrelated="un", by=by
+        ),
+        "counterfactual": lambda: frame.fairness.counterfactual(
+            prediction="resp", counterfactual="cf", by=by
+        ),
+        "language_accuracy": lambda: frame.fairness.language_accuracy(
+            response="resp", answer="ans", options=["1", "2", "3"], by=by
+        ),
+    }
+    return calls[method]()
+
+
+_ALL_NAMES = sorted({name for names in _LLM_TABLES.values() for name in names})
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    method=st.sampled_from(sorted(_LLM_TABLES)),
+    name=st.sampled_from([*_ALL_NAMES, "(all)", "g", "resp"]),
+    values=st.lists(st.sampled_from([*_ALL_NAMES, "(all)", "a"]), min_size=3, max_size=9),
+)
+def test_llm_tables_names_and_values_never_collide(method, name, values):
+    assume(name != "resp")  # the group column would replace the responses
+    n = len(values)
+    frame = pd.DataFrame(
+        {
+            "resp": (["1", "2", "3", "x"] * n)[:n],
+            "cf": (["1", "1", "2"] * n)[:n],
+            "st": 1,
+            "an": 2,
+            "un": 3,
+            "ans": "1",
+            name: values,
+        }
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        if name in _LLM_TABLES[method]:
+            with pytest.raises(InvalidInputError, match="column of the result table"):
+                _call(method, frame, name)
+        elif "(all)" in values:
+            with pytest.raises(InvalidInputError, match="holds the value '\\(all\\)'"):
+                _call(method, frame, name)
+        else:
+            table = _call(method, frame, name)
+            assert table.columns.is_unique and table.columns[:2].tolist() == [name, "N"]
+            assert table[name].tolist() == [*sorted(set(values)), "(all)"]
+            assert table["N"].iloc[-1] == n and table["N"].iloc[:-1].sum() == n
+
+
+def test_counterfactual_valid_must_be_a_list_of_answers():
+    frame = pd.DataFrame({"a": ["H", "L"], "b": ["H", "H"]})
+    for bad in (5, {"H": 1}, [["H"]]):
+        with pytest.raises(InvalidInputError, match="`valid=.*list of valid answers"):
+            frame.fairness.counterfactual(prediction="a", counterfactual="b", valid=bad)
+
+
+def test_zero_division_number_fills_llm_tables():
+    frame = pd.DataFrame({"resp": [None, "1"], "st": [1, 1], "an": [2, 2], "un": [3, 3], "g": ["a", "b"]})
+    table = frame.fairness.context_association(
+        response="resp", stereotype="st", anti_stereotype="an", unrelated="un", by="g", zero_division=0
+    )
+    assert table.loc[0, ["lms", "ss", "icat"]].tolist() == [0.0, 0.0, 0.0]
+    with pytest.raises(InvalidInputError, match="zero_division=None.*not an option"):
+        frame.fairness.counterfactual(prediction="resp", counterfactual="resp", zero_division=None)
