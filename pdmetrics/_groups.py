@@ -62,7 +62,7 @@ def check_identifier_names(names, result_columns, argument: str) -> None:
         )
 
 
-def _check_scalar_cells(series: pd.Series, argument: str) -> None:
+def check_scalar_cells(series: pd.Series, argument: str) -> None:
     """Refuse list-, dict-, set- or array-valued cells in a group or label column."""
     if series.dtype != object:
         return
@@ -102,7 +102,7 @@ def _sorted_codes_one(series: pd.Series, argument: str) -> tuple[np.ndarray, pd.
         lookup[used] = np.arange(used.size, dtype=np.intp)
         codes = np.where(raw >= 0, lookup[np.maximum(raw, 0)], -1).astype(np.intp)
         return codes, pd.Index(dtype.categories.take(used), name=series.name)
-    _check_scalar_cells(series, argument)
+    check_scalar_cells(series, argument)
     try:
         codes, uniques = pd.factorize(series, sort=True, use_na_sentinel=True)
     except TypeError:  # unorderable mixed values (e.g. 1 and "a")

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import pandas as pd
 
+from pdmetrics._groups import group_columns
 from pdmetrics._validation import require_columns
 from pdmetrics.errors import InvalidInputError
+from pdmetrics.fairness import llm
+from pdmetrics.fairness.association import context_association
 from pdmetrics.fairness.averages import average_metrics
-from pdmetrics.fairness.by_group import group_disparity, group_rates
-from pdmetrics.fairness.classification import classification_fairness
-from pdmetrics.fairness.context_association import context_association
+from pdmetrics.fairness.group_rates import by_group, group_disparity
 from pdmetrics.fairness.language import language_accuracy
-from pdmetrics.fairness.llm import counterfactual_changes, llm_fairness
+from pdmetrics.fairness.llm import llm_fairness
+from pdmetrics.fairness.parity import classification
 
 
 @pd.api.extensions.register_dataframe_accessor("fairness")
@@ -25,21 +27,17 @@ class FairnessAccessor:
     def __init__(self, frame: pd.DataFrame) -> None:
         self._frame = frame
 
-    def _columns(self, argument: str, names) -> dict:
-        names = require_columns(self._frame, argument, names)
-        return {name: self._frame[name] for name in names}
-
     def _column(self, argument: str, name) -> pd.Series:
-        if isinstance(name, (list, tuple)):
-            raise InvalidInputError(f"`{argument}=` takes one column name; got {list(name)!r}.")
-        require_columns(self._frame, argument, name)
-        return self._frame[name]
+        names = require_columns(self._frame, argument, name)  # a tuple names a MultiIndex column
+        if isinstance(name, list) or len(names) != 1:
+            raise InvalidInputError(f"`{argument}=` takes one column name; got {names!r}.")
+        return self._frame[names[0]]
 
     def _optional(self, argument: str, name) -> pd.Series | None:
         return None if name is None else self._column(argument, name)
 
-    def _groups(self, by) -> list | None:
-        return None if by is None else list(self._columns("by", by).values())
+    def _groups(self, by, argument: str = "by") -> list | None:
+        return None if by is None else group_columns(self._frame, by, argument)
 
     # ----------------------------------------------------------------------------------
     # Classification fairness (seed 003: SPD, DI, AOD, EOD; per-group rates)
@@ -55,14 +53,14 @@ class FairnessAccessor:
         threshold=0.0,
         invert=False,
         on_undefined: str = "worst",
-        zero_division=None,
+        zero_division="warn",
         n_boot: int = 0,
         confidence: float = 0.95,
         random_state=None,
     ) -> pd.DataFrame:
         """Group fairness of binary predictions, one row per sensitive column plus their average.
 
-        A wrapper over :func:`pdmetrics.fairness.classification_fairness`: see it for the
+        A wrapper over :func:`pdmetrics.fairness.classification`: see it for the
         options and the columns. ``y_true`` and ``y_pred`` name the label columns,
         ``sensitive`` one column or a list.
 
@@ -78,12 +76,12 @@ class FairnessAccessor:
            sensitive  N_privileged  equal_opportunity_difference
         0       male             3                         -1.00
         1        age             3                         -0.50
-        2  (average)          <NA>                         -0.75
+        2      (all)          <NA>                         -0.75
         """
-        return classification_fairness(
+        return classification(
             self._column("y_true", y_true),
             self._column("y_pred", y_pred),
-            self._columns("sensitive", sensitive),
+            self._groups(sensitive, "sensitive"),
             pos_label=pos_label,
             privileged=privileged,
             threshold=threshold,
@@ -102,14 +100,14 @@ class FairnessAccessor:
         y_pred,
         by,
         pos_label=1,
-        zero_division=None,
+        zero_division="warn",
         n_boot: int = 0,
         confidence: float = 0.95,
         random_state=None,
     ) -> pd.DataFrame:
         """Confusion counts and rates per group (intersections when ``by`` is a list).
 
-        A wrapper over :func:`pdmetrics.fairness.group_rates`.
+        A wrapper over :func:`pdmetrics.fairness.by_group`.
 
         Examples
         --------
@@ -122,10 +120,10 @@ class FairnessAccessor:
         0   F  3  0.5
         1   M  3  1.0
         """
-        return group_rates(
+        return by_group(
             self._column("y_true", y_true),
             self._column("y_pred", y_pred),
-            self._columns("by", by),
+            self._groups(by),
             pos_label=pos_label,
             zero_division=zero_division,
             n_boot=n_boot,
@@ -155,7 +153,7 @@ class FairnessAccessor:
         return group_disparity(
             self._column("y_true", y_true),
             self._column("y_pred", y_pred),
-            self._columns("by", by),
+            self._groups(by),
             pos_label=pos_label,
             n_boot=n_boot,
             confidence=confidence,
@@ -180,7 +178,7 @@ class FairnessAccessor:
         threshold=0.0,
         invert=False,
         on_undefined: str = "worst",
-        zero_division=None,
+        zero_division="warn",
     ) -> pd.DataFrame:
         """Classification fairness of an LLM's two-way answers (invalid answers and errors counted, left out).
 
@@ -199,12 +197,12 @@ class FairnessAccessor:
         >>> table[["sensitive", "N", "N_invalid", "N_error"]]
            sensitive  N  N_invalid  N_error
         0       male  6          1        1
-        1  (average)  6          1        1
+        1      (all)  6          1        1
         """
         return llm_fairness(
             self._column("y_true", y_true),
             self._column("response", response),
-            self._columns("sensitive", sensitive),
+            self._groups(sensitive, "sensitive"),
             positive=positive,
             negative=negative,
             error=self._optional("error", error),
@@ -217,7 +215,7 @@ class FairnessAccessor:
         )
 
     def context_association(
-        self, *, response, stereotype, anti_stereotype, unrelated, error=None, by=None
+        self, *, response, stereotype, anti_stereotype, unrelated, error=None, by=None, zero_division="warn"
     ) -> pd.DataFrame:
         """Context association test counts with LMS, SS and iCAT (0..100), per group and overall.
 
@@ -244,15 +242,25 @@ class FairnessAccessor:
             self._column("unrelated", unrelated),
             error=self._optional("error", error),
             by=self._groups(by),
+            zero_division=zero_division,
         )
 
     def counterfactual(
-        self, *, prediction, counterfactual, sensitive=None, valid=None, error=None, counterfactual_error=None
+        self,
+        *,
+        prediction,
+        counterfactual,
+        by=None,
+        valid=None,
+        error=None,
+        counterfactual_error=None,
+        zero_division="warn",
     ) -> pd.DataFrame:
         """Change rate of the answers between each prompt and its counterfactual twin, per original group.
 
-        A wrapper over :func:`pdmetrics.fairness.counterfactual_changes`; ``valid`` is the
-        list of valid answers, ``error``/``counterfactual_error`` name optional flag columns.
+        A wrapper over :func:`pdmetrics.fairness.counterfactual`; ``valid`` is the
+        list of valid answers, ``error``/``counterfactual_error`` name optional flag columns,
+        ``by`` the group column(s) (e.g. the original sensitive value of each pair).
 
         Examples
         --------
@@ -260,23 +268,26 @@ class FairnessAccessor:
         >>> import pdmetrics  # noqa: F401
         >>> df = pd.DataFrame({"answer": ["H", "H", "L", "x", "L"], "answer_cf": ["H", "L", "L", "y", None],
         ...                    "male": [0, 1, 1, 0, 0]})
-        >>> df.fairness.counterfactual(prediction="answer", counterfactual="answer_cf", sensitive="male",
+        >>> df.fairness.counterfactual(prediction="answer", counterfactual="answer_cf", by="male",
         ...                            valid=["H", "L"])
             male  N  N_error  N_changed  change_rate
         0      0  3        1          0         0.00
         1      1  2        0          1         0.50
         2  (all)  5        1          1         0.25
         """
-        return counterfactual_changes(
+        return llm.counterfactual(  # the module: the argument `counterfactual` hides the function
             self._column("prediction", prediction),
             self._column("counterfactual", counterfactual),
-            sensitive=self._optional("sensitive", sensitive),
+            by=self._groups(by),
             valid=valid,
             error=self._optional("error", error),
             counterfactual_error=self._optional("counterfactual_error", counterfactual_error),
+            zero_division=zero_division,
         )
 
-    def language_accuracy(self, *, response, answer, options, error=None, by=None) -> pd.DataFrame:
+    def language_accuracy(
+        self, *, response, answer, options, error=None, by=None, zero_division="warn"
+    ) -> pd.DataFrame:
         """Format error rate, overall accuracy and accuracy on valid responses, per group and overall.
 
         ``options`` names a column holding each question's list of options, or is one list
@@ -310,6 +321,7 @@ class FairnessAccessor:
             choices,
             error=self._optional("error", error),
             by=self._groups(by),
+            zero_division=zero_division,
         )
 
     def average_metrics(self, *, metrics=None, by=None) -> pd.DataFrame:
