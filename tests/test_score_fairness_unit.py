@@ -232,7 +232,7 @@ def _frame(n=300, seed=0):
 def test_accessor_matches_core_and_leaves_frame_unchanged():
     df = _frame()
     before = df.copy()
-    table = df.fairness.score_fairness(human="human score", system="sys.trim", group=["L1.group", "Q"])
+    table = df.fairness.score_fairness(human="human score", system="sys.trim", by=["L1.group", "Q"])
     assert_frame_unchanged(before, df)
     assert list(table.columns) == [
         "by",
@@ -251,7 +251,7 @@ def test_accessor_matches_core_and_leaves_frame_unchanged():
     assert isinstance(table.index, pd.RangeIndex)
     core = score_fairness(df["human score"], df["sys.trim"], df["L1.group"])
     assert_close(table[["R2", "sig"]].iloc[:3], core[["R2", "sig"]])
-    estimates = df.fairness.score_fairness_estimates(human="human score", system="sys.trim", group="L1.group")
+    estimates = df.fairness.score_fairness_estimates(human="human score", system="sys.trim", by="L1.group")
     assert_frame_unchanged(before, df)
     assert estimates.columns[0] == "by" and len(estimates) == 9
 
@@ -259,11 +259,11 @@ def test_accessor_matches_core_and_leaves_frame_unchanged():
 def test_accessor_errors():
     df = _frame()
     with pytest.raises(ColumnNotFoundError, match="human='sc1'"):
-        df.fairness.score_fairness(human="sc1", system="sys.trim", group="L1.group")
-    with pytest.raises(ColumnNotFoundError, match="group="):
-        df.fairness.score_fairness(human="human score", system="sys.trim", group="nope")
+        df.fairness.score_fairness(human="sc1", system="sys.trim", by="L1.group")
+    with pytest.raises(ColumnNotFoundError, match="by='nope'"):
+        df.fairness.score_fairness(human="human score", system="sys.trim", by="nope")
     with pytest.raises(InvalidInputError, match="no numeric values"):
-        df.fairness.score_fairness(human="L1.group", system="sys.trim", group="Q")
+        df.fairness.score_fairness(human="L1.group", system="sys.trim", by="Q")
     with pytest.raises(TypeError):
         df.fairness.score_fairness("human score", "sys.trim", "Q")
 
@@ -271,8 +271,8 @@ def test_accessor_errors():
 def test_accessor_string_and_categorical_groups():
     df = _frame()
     as_category = df.assign(**{"L1.group": df["L1.group"].astype("category")})
-    a = df.fairness.score_fairness(human="human score", system="sys.trim", group="L1.group")
-    b = as_category.fairness.score_fairness(human="human score", system="sys.trim", group="L1.group")
+    a = df.fairness.score_fairness(human="human score", system="sys.trim", by="L1.group")
+    b = as_category.fairness.score_fairness(human="human score", system="sys.trim", by="L1.group")
     assert_close(a[["R2", "sig"]], b[["R2", "sig"]])
     assert a["base_category"].tolist() == b["base_category"].tolist()
 
