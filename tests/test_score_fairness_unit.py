@@ -398,7 +398,7 @@ def test_options_are_checked_before_any_fit():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         with pytest.raises(InvalidInputError, match="list values"):
-            score_fairness(human, system, {"one": ["a"] * 60, "two": pd.Series([[1]] * 60)})
+            score_fairness(human, system, {"one": [None] + ["a"] * 59, "two": pd.Series([[1]] * 60)})
 
 
 # --------------------------------------------------------------------- several group columns

@@ -366,12 +366,10 @@ class _Inputs:
         group_missing = codes < 0
         keep = ~(group_missing | score_missing)
         self.rows_excluded = int(h.size - np.count_nonzero(keep))
-        warn_excluded(
-            self.rows_excluded,
-            h.size,
+        self.excluded_because = (
             f"the score fairness analyses by {plain(self.name)!r} need a numeric human and system score "
             f"({int(np.count_nonzero(score_missing))} rows have none) and a group "
-            f"({int(np.count_nonzero(group_missing & ~score_missing))} more have none)",
+            f"({int(np.count_nonzero(group_missing & ~score_missing))} more have none)"
         )
         if not keep.any():
             raise InvalidInputError(
@@ -432,6 +430,8 @@ def score_fairness_tables(human, system, by, base_group=None) -> tuple[pd.DataFr
     score_missing = ~(np.isfinite(h) & np.isfinite(s))
     # every group column is checked before the first model is fitted
     inputs = [_Inputs(h, s, score_missing, series, base_group) for series in by_columns(by, h.size)]
+    for one in inputs:
+        warn_excluded(one.rows_excluded, h.size, one.excluded_because)
     metrics, estimates = zip(*(_analyse(one) for one in inputs))
     info = {
         "human": getattr(human, "name", None),
