@@ -51,7 +51,7 @@ def main() -> None:
         )
 
     def fairness():
-        return frame.fairness.score_fairness(human="sc1", system="raw", group="L1")
+        return frame.fairness.score_fairness(human="sc1", system="raw", by="L1")
 
     report()  # warm-up
     ours_report = median_time(report, args.repeats)[0]
