@@ -382,7 +382,7 @@ class FairnessAccessor:
         return score_fairness(
             self._column("human", human),
             self._column("system", system),
-            self._columns("by", by),
+            {column.name: column for column in self._groups(by)},
             base_group=base_group,
         )
 
@@ -414,6 +414,6 @@ class FairnessAccessor:
         return score_fairness_estimates(
             self._column("human", human),
             self._column("system", system),
-            self._columns("by", by),
+            {column.name: column for column in self._groups(by)},
             base_group=base_group,
         )
