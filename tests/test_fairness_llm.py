@@ -282,7 +282,7 @@ def test_language_vectors(index):
     )
     undefined = any(v is None for v in case["expected"].values()) or case["correct"] + case["incorrect"] == 0
     if undefined:
-        with pytest.warns(UndefinedMetricWarning):
+        with pytest.warns(UndefinedMetricWarning, match="Undefined rates"):
             table = frame.fairness.language_accuracy(response="response", answer="answer", options="options")
     else:
         table = frame.fairness.language_accuracy(response="response", answer="answer", options="options")

@@ -151,7 +151,7 @@ def test_bad_input():
         segmentation_iou([np.zeros((2, 2), int)], [])
     with pytest.raises(InvalidInputError, match="segmentation table"):
         frame.detection.segmentation(truth="gt", prediction="gt", table="iou")
-    with pytest.warns(UndefinedMetricWarning):
+    with pytest.warns(UndefinedMetricWarning, match="without pixels"):
         summary = segmentation_summary([], [])
     assert summary["N"].iloc[0] == 0 and np.isnan(summary["pixel_accuracy"].iloc[0])
     assert len(segmentation_iou([], [])) == 0

@@ -116,7 +116,7 @@ def test_unrated_response_and_missing_system():
 def test_constant_ratings_and_tiny_input():
     with pytest.warns(UndefinedMetricWarning, match="0 or undefined"):
         assert np.isnan(prmse_true([1, 2], [[3, 3], [3, 3]]))
-    with pytest.warns(UndefinedMetricWarning):
+    with pytest.warns(UndefinedMetricWarning, match="rater error variance"):
         assert np.isnan(prmse_true([], np.empty((0, 2))))
     table = true_score_evaluation([2.0, 3.0], [[2, 3], [3, 4]])
     assert table["N"].iat[0] == 2
@@ -208,7 +208,7 @@ def test_accessor_errors():
     with pytest.raises(InvalidInputError, match="no numeric values"):
         df.assign(text="TD").scoring.true_score(system="raw", raters=["text"])
     with pytest.raises(InvalidInputError, match="No response"):
-        with pytest.warns(ExcludedRowsWarning):
+        with pytest.warns(ExcludedRowsWarning, match="left out"):
             df.assign(raw=np.nan).scoring.true_score(system="raw", raters=["human 1"])
 
 
