@@ -14,7 +14,7 @@ from docutils.core import publish_doctree
 from docutils.parsers.rst import Directive, directives, roles
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
-PAGES = sorted(p for p in DOCS.rglob("*.rst") if "_build" not in p.parts)
+PAGES = sorted(p for p in DOCS.rglob("*.rst") if not {"_build", "generated"} & set(p.parts))  # not built
 
 # Sphinx's roles and directives that the pages use, checked by sphinx-build itself; docutils
 # alone only needs to know they exist. Any other role is unknown and reported.
@@ -66,7 +66,7 @@ def problems(text: str, source: str = "<page>") -> list[str]:
     """Every problem found in one page's source, as ``source:line: what`` strings."""
     tree = doctree(text, source)
     found = [
-        f"{source}:{message.get('line', '?')}: {message.astext().splitlines()[0]}"
+        f"{source}:{message.get('line', '?')}: {message.children[0].astext()}"
         for message in tree.findall(nodes.system_message)
         if message["level"] >= 2
     ]
