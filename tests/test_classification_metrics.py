@@ -309,22 +309,22 @@ def test_undefined_precision_warns_and_is_nan():
 
 
 def test_one_row_and_empty_input():
-    with pytest.warns(UndefinedMetricWarning):
+    with pytest.warns(UndefinedMetricWarning, match="ROC AUC"):
         table = classification_metrics(["a"], ["a"], [0.9], [1])
     assert table[["tp", "fp", "fn", "tn"]].iloc[0].tolist() == [1, 0, 0, 0]
     assert np.isnan(table["roc_auc"].iloc[0])
-    with pytest.warns(UndefinedMetricWarning):
+    with pytest.warns(UndefinedMetricWarning, match="accuracy"):
         empty = classification_accuracy([], [], [], [])
     assert len(empty) == 1 and np.isnan(empty["accuracy"].iloc[0])
     assert len(classification_metrics([], [], [], [])) == 0
-    with pytest.warns(UndefinedMetricWarning):
+    with pytest.warns(UndefinedMetricWarning, match="accuracy"):
         summary = classification_summary([], [], [], [])
     assert summary["N"].tolist() == [0] and np.isnan(summary["accuracy"].iloc[0])
     assert len(classification_confusion([], [], [], [])) == 0
     assert len(roc_curve([], [], [], [])) == 0
-    with pytest.warns(UndefinedMetricWarning):
+    with pytest.warns(UndefinedMetricWarning, match="ROC AUC"):
         assert np.isnan(binary_roc_auc([1, 1], [0.3, 0.4]))
-    with pytest.warns(UndefinedMetricWarning):
+    with pytest.warns(UndefinedMetricWarning, match="ROC AUC"):
         assert np.isnan(mean_roc_auc(["a"], ["a"], [0.9], [1]))
 
 

@@ -277,7 +277,10 @@ def test_missing_sensitive_rows_left_out_and_counted():
 
 def test_missing_labels_left_out():
     frame = pd.DataFrame({"y": [1, 0, None, 0, 1, 0], "pred": [1, 0, 1, 1, None, 0], "g": [1, 1, 1, 0, 0, 0]})
-    with pytest.warns(ExcludedRowsWarning, match="2 of 6 rows"), pytest.warns(UndefinedMetricWarning):
+    with (
+        pytest.warns(ExcludedRowsWarning, match="2 of 6 rows"),
+        pytest.warns(UndefinedMetricWarning, match="(odds|opportunity) difference"),
+    ):
         table = frame.fairness.classification(
             y_true="y", y_pred="pred", sensitive="g", zero_division=0.0, on_undefined="nan"
         )
@@ -351,7 +354,7 @@ def test_missing_column_and_bad_privileged_mapping(two_columns):
 
 
 def test_one_row():
-    with pytest.warns(UndefinedMetricWarning):
+    with pytest.warns(UndefinedMetricWarning, match="zero denominator|undefined|no rows"):
         table = classification([1], [1], pd.Series([1], name="g"))
     assert table.loc[0, "accuracy"] == 1.0 and np.isnan(table.loc[0, "statistical_parity_difference"])
 
@@ -410,8 +413,7 @@ def _defined(frame, privileged):
 def test_matches_slow_reference(case):
     frame, threshold, invert = case
     privileged = (frame.level < threshold) if invert else (frame.level > threshold)
-    if not _defined(frame, privileged):
-        return
+    assume(_defined(frame, privileged))
     before = frame.copy()
     table = frame.fairness.classification(
         y_true="y", y_pred="pred", sensitive="level", threshold=threshold, invert=invert

@@ -127,15 +127,15 @@ def test_one_row_gives_nan_with_a_warning():
 
 def test_constant_system_score():
     data = pd.DataFrame({"h": [1.0, 2, 3, 4], "s": [2.5] * 4})
-    with pytest.warns(pdmetrics.UndefinedMetricWarning):
+    with pytest.warns(pdmetrics.UndefinedMetricWarning, match="corr"):
         row = data.scoring.evaluate(human="h", system="s").iloc[0]
     assert np.isnan(row["corr"]) and row["sys_sd"] == 0 and row["wtkappa"] == 0
 
 
 def test_empty_core_input_is_nan_with_warning():
-    with pytest.warns(pdmetrics.UndefinedMetricWarning):
+    with pytest.warns(pdmetrics.UndefinedMetricWarning, match="kappa"):
         assert np.isnan(scoring.cohen_kappa([], []))
-    with pytest.warns(pdmetrics.UndefinedMetricWarning):
+    with pytest.warns(pdmetrics.UndefinedMetricWarning, match="QWK"):
         assert np.isnan(scoring.quadratic_weighted_kappa([], []))
 
 
@@ -149,7 +149,7 @@ def test_zero_scores_kept_when_asked(frame):
 
 def test_infinite_scores_are_left_out(frame):
     data = frame.assign(raw=frame["raw"].where(frame.index != 3, np.inf))
-    with pytest.warns(pdmetrics.ExcludedRowsWarning):
+    with pytest.warns(pdmetrics.ExcludedRowsWarning, match="1 of 60 rows"):
         assert data.scoring.evaluate(human="sc1", system="raw").loc[0, "N"] == 59
 
 

@@ -143,7 +143,7 @@ def test_edge_cases():
             value = mse_true(system, ratings)
         elif name.startswith("prmse_true"):
             if expected_nan:
-                with pytest.warns(UndefinedMetricWarning):
+                with pytest.warns(UndefinedMetricWarning, match="PRMSE|rater error variance"):
                     value = prmse_true(system, ratings, variance_errors=variance)
             else:
                 value = prmse_true(system, ratings, variance_errors=variance)
