@@ -117,7 +117,7 @@ def test_string_ids_work():
     dt_str = dt.assign(label=dt["label"].map(names), image=dt["image"].map("img{}".format))
     ap_str = dt_str.detection.average_precision(ground_truth=gt_str, iou_thresholds=[0.5])
     np.testing.assert_allclose(ap_int["AP"], ap_str["AP"])
-    assert ap_str["label"].tolist() == ["cat", "dog", "mAP"]
+    assert ap_str["label"].tolist() == ["cat", "dog", "(all)"]
 
 
 def test_empty_tables():
@@ -167,8 +167,8 @@ def test_labels_without_ground_truth():
         ground_truth=gt, iou_thresholds=[0.5], labels_without_ground_truth="zero"
     )
     assert zero.loc[zero["label"] == 9, "AP"].item() == 0.0
-    assert zero.loc[zero["label"] == "mAP", "AP"].item() == pytest.approx(
-        ap.loc[ap["label"] == "mAP", "AP"].item() * 2 / 3
+    assert zero.loc[zero["label"] == "(all)", "AP"].item() == pytest.approx(
+        ap.loc[ap["label"] == "(all)", "AP"].item() * 2 / 3
     )
 
 
@@ -228,7 +228,19 @@ def test_read_coco_from_paths_and_dicts(tmp_path):
     path = tmp_path / "gt.json"
     path.write_text(json.dumps(dataset))
     gt, dt = read_coco(path, results)
-    assert list(gt.columns) == ["id", "image", "label", "x", "y", "w", "h", "area", "iscrowd", "ignore"]
+    assert list(gt.columns) == [
+        "id",
+        "image",
+        "label",
+        "category",
+        "x",
+        "y",
+        "w",
+        "h",
+        "area",
+        "iscrowd",
+        "ignore",
+    ]
     assert gt["area"].tolist() == [20.0, 3.0] and gt["ignore"].tolist() == [0, 1]
     assert dt["id"].tolist() == [1]
     assert coco_image_ids(path) == [1, 2]
@@ -237,7 +249,17 @@ def test_read_coco_from_paths_and_dicts(tmp_path):
     )
     np.testing.assert_array_equal(table["value"], 0.0)
     gt_only, empty = read_coco(dataset)
-    assert empty.empty and list(empty.columns) == ["id", "image", "label", "x", "y", "w", "h", "score"]
+    assert empty.empty and list(empty.columns) == [
+        "id",
+        "image",
+        "label",
+        "category",
+        "x",
+        "y",
+        "w",
+        "h",
+        "score",
+    ]
     with pytest.raises(InvalidInputError, match="no such file"):
         read_coco(tmp_path / "missing.json")
     with pytest.raises(InvalidInputError, match="bbox"):
@@ -251,11 +273,11 @@ def test_public_namespace():
         "box_iou",
         "paired_box_iou",
         "box_area",
-        "evaluate_detections",
+        "evaluate",
         "average_precision",
         "average_recall",
-        "match_detections",
-        "precision_recall_curve",
+        "match",
+        "pr_curve",
         "detection_confusion",
     ):
         assert hasattr(pdmetrics.detection, name)
@@ -265,8 +287,8 @@ def test_by_option_of_the_per_label_tables():
     gt, dt = _tables()
     mean_only = dt.detection.average_precision(ground_truth=gt, iou_thresholds=[0.5], by=None)
     full = dt.detection.average_precision(ground_truth=gt, iou_thresholds=[0.5])
-    assert mean_only["label"].tolist() == ["mAP"]
-    assert mean_only.loc[0, "AP"] == full.loc[full["label"] == "mAP", "AP"].item()
+    assert mean_only["label"].tolist() == ["(all)"]
+    assert mean_only.loc[0, "AP"] == full.loc[full["label"] == "(all)", "AP"].item()
     with pytest.raises(InvalidInputError, match="match"):
         dt.detection.average_recall(ground_truth=gt, by="image")
 
@@ -335,7 +357,7 @@ def test_read_coco_refuses_a_result_without_score():
         {"image_id": 1, "category_id": 1, "bbox": [1, 2, 3, 4], "score": 0.5},
         {"image_id": 1, "category_id": 1, "bbox": [1, 2, 3, 4]},
     ]
-    with pytest.raises(InvalidInputError, match="detection 1 .* has no 'score'"):
+    with pytest.raises(InvalidInputError, match="entry 1 .* of 'results' has no 'score'"):
         read_coco(annotations, results)
 
 

@@ -11,7 +11,7 @@ import pytest
 from conftest import conformance_path
 
 import pdmetrics  # noqa: F401
-from pdmetrics.detection import precision_recall_curve
+from pdmetrics.detection import pr_curve
 
 BOX = ["xmin", "ymin", "xmax", "ymax"]
 VALOR = {"box_format": "xyxy", "max_dets": None, "matching": "valor", "labels_without_ground_truth": "zero"}
@@ -51,21 +51,21 @@ def test_valor_lite_coco_regression_ap_ar_counts_and_curves():
     for label, value in _by_label(expected["AP"]).items():
         assert ap.loc[label, "AP@0.10"] == pytest.approx(value, rel=1e-9, abs=1e-12)
     assert len(ap) == 64 + 1
-    assert ap.loc["mAP", "AP"] == pytest.approx(expected["mAP"][0]["value"], rel=1e-9)
-    assert ap.loc["mAP", "AP"] == pytest.approx(expected["mAPAveragedOverIOUs"][0]["value"], rel=1e-9)
+    assert ap.loc["(all)", "AP"] == pytest.approx(expected["mAP"][0]["value"], rel=1e-9)
+    assert ap.loc["(all)", "AP"] == pytest.approx(expected["mAPAveragedOverIOUs"][0]["value"], rel=1e-9)
 
     ar = dt.detection.average_recall(score_threshold=0.5, **options).set_index("label")
     for label, value in _by_label(expected["AR"]).items():
         assert ar.loc[label, "AR"] == pytest.approx(value, rel=1e-9, abs=1e-12)
-    assert ar.loc["mAR", "AR"] == pytest.approx(expected["mAR"][0]["value"], rel=1e-9)
+    assert ar.loc["(all)", "AR"] == pytest.approx(expected["mAR"][0]["value"], rel=1e-9)
     # one score threshold: the averages over score thresholds are the ARs themselves
     for label, value in _by_label(expected["ARAveragedOverScores"]).items():
         assert ar.loc[label, "AR"] == pytest.approx(value, rel=1e-9, abs=1e-12)
-    assert ar.loc["mAR", "AR"] == pytest.approx(expected["mARAveragedOverScores"][0]["value"], rel=1e-9)
+    assert ar.loc["(all)", "AR"] == pytest.approx(expected["mARAveragedOverScores"][0]["value"], rel=1e-9)
     for label, value in _by_label(expected["APAveragedOverIOUs"]).items():
         assert ap.loc[label, "AP"] == pytest.approx(value, rel=1e-9, abs=1e-12)
 
-    counts = precision_recall_curve(
+    counts = pr_curve(
         dt,
         gt,
         style="valor",
@@ -87,7 +87,7 @@ def test_valor_lite_coco_regression_ap_ar_counts_and_curves():
         for label, value in _by_label(expected[key]).items():
             assert counts.loc[label, column] == pytest.approx(value, rel=1e-9, abs=1e-12)
 
-    curve = precision_recall_curve(dt, gt, iou_thresholds=[0.1], interpolation="valor", **VALOR)
+    curve = pr_curve(dt, gt, iou_thresholds=[0.1], interpolation="valor", **VALOR)
     for metric in expected["PrecisionRecallCurve"]:
         rows = curve[curve["label"] == metric["parameters"]["label"]]
         np.testing.assert_allclose(rows["precision"], metric["value"]["precisions"], rtol=1e-9, atol=1e-12)
@@ -123,8 +123,8 @@ def test_valor_small_cases_valor_answers(index):
         assert ap.loc[metric["parameters"]["label"], column] == pytest.approx(metric["value"], abs=1e-12)
     for metric in expected["mAP"]:
         column = f"AP@{metric['parameters']['iou_threshold']:.2f}"
-        assert ap.loc["mAP", column] == pytest.approx(metric["value"], abs=1e-12)
-    assert ap.loc["mAP", "AP"] == pytest.approx(expected["mAPAveragedOverIOUs"][0]["value"], abs=1e-12)
+        assert ap.loc["(all)", column] == pytest.approx(metric["value"], abs=1e-12)
+    assert ap.loc["(all)", "AP"] == pytest.approx(expected["mAPAveragedOverIOUs"][0]["value"], abs=1e-12)
     for label, value in _by_label(expected["APAveragedOverIOUs"]).items():
         assert ap.loc[label, "AP"] == pytest.approx(value, abs=1e-12)
     score_threshold = case["score_thresholds"][0]
@@ -133,8 +133,8 @@ def test_valor_small_cases_valor_answers(index):
     ).set_index("label")
     for label, value in _by_label(expected["AR"]).items():
         assert ar.loc[label, "AR"] == pytest.approx(value, abs=1e-12)
-    assert ar.loc["mAR", "AR"] == pytest.approx(expected["mAR"][0]["value"], abs=1e-12)
-    counts = precision_recall_curve(
+    assert ar.loc["(all)", "AR"] == pytest.approx(expected["mAR"][0]["value"], abs=1e-12)
+    counts = pr_curve(
         dt,
         gt,
         style="valor",
@@ -152,8 +152,8 @@ def test_valor_small_cases_valor_answers(index):
         for metric in expected[key]:
             row = counts.loc[(metric["parameters"]["label"], metric["parameters"]["iou_threshold"])]
             assert row[column] == pytest.approx(metric["value"], abs=1e-12)
-    assert ar.loc["mAR", "AR"] == pytest.approx(expected["mARAveragedOverScores"][0]["value"], abs=1e-12)
-    curve = precision_recall_curve(dt, gt, iou_thresholds=thresholds, interpolation="valor", **VALOR)
+    assert ar.loc["(all)", "AR"] == pytest.approx(expected["mARAveragedOverScores"][0]["value"], abs=1e-12)
+    curve = pr_curve(dt, gt, iou_thresholds=thresholds, interpolation="valor", **VALOR)
     for metric in expected["PrecisionRecallCurve"]:
         rows = curve[
             (curve["label"] == metric["parameters"]["label"])
