@@ -14,8 +14,10 @@ valor's rule (``matching="valor"``): each detection is bound once to the ground 
 its label with the highest IoU (whether or not that one is still free; on an exact IoU tie
 the earlier ground truth in input order), among those it overlaps with an IoU of at least
 valor's ``EPSILON`` (1e-9: without overlap there is no match, even at ``t = 0``);
-detections are taken by descending score, then descending IoU, then image (in sorted id
-order, where valor uses the order images were added) and input order, and a detection is
+detections are taken by descending score, then descending IoU (for a detection that
+overlaps no ground truth of its label: its best IoU with a ground truth of another label,
+as valor ranks it), then image (in sorted id order, where valor uses the order images were
+added) and input order, and a detection is
 a true positive when its IoU reaches ``t`` and no earlier detection bound to the same
 ground truth did. There are no crowd regions, ignore flags or per-image limits in valor.
 Detections scoring at most ``EPSILON`` are dropped before matching (by
@@ -171,6 +173,14 @@ def match_boxes(
         bound_iou = np.zeros(data.n_dt)
         bound_iou[pair_det[best]] = pair_iou[best]
         pair_det, pair_gt, pair_iou = pair_det[best], pair_gt[best], pair_iou[best]
+        # valor ranks a detection that overlaps no ground truth of its label by its best IoU
+        # with a ground truth of another label in the same image (never a match)
+        lone = np.ones(data.n_dt, dtype=bool)
+        lone[pair_det] = False
+        if lone.any() and data.n_gt:
+            cross_det, cross_gt, cross_iou = _pairs(data, np.flatnonzero(lone), data.dt_image, data.gt_image)
+            other = (data.gt_label[cross_gt] != data.dt_label[cross_det]) & (cross_iou >= VALOR_EPSILON)
+            np.maximum.at(bound_iou, cross_det[other], cross_iou[other])
         _, rank = _rank_within_groups(groups_dt, (-data.dt_score, -bound_iou))
         kept = np.flatnonzero(rank < max_det)
         order = np.argsort(rank[pair_det], kind="stable")
