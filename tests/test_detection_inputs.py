@@ -9,8 +9,11 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import assert_frame_unchanged
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 import pdmetrics
+from pdmetrics._groups import POOLED_LABEL
 from pdmetrics.errors import ColumnNotFoundError, InvalidInputError, UndefinedMetricWarning
 from pdmetrics.io import coco_image_ids, read_coco
 
@@ -419,3 +422,136 @@ def test_read_coco_names_the_bad_field(extra, match):
         bad = {k: v for k, v in bad.items() if v is not None}
     with pytest.raises(InvalidInputError, match=match):
         read_coco({"annotations": [good, bad]})
+
+
+GOOD_ANNOTATION = {"image_id": 1, "category_id": 1, "bbox": [1, 2, 3, 4]}
+
+
+@pytest.mark.parametrize(
+    "annotations,results,match",
+    [
+        ({"annotations": {"a": 1}}, None, "'annotations' must be a list of objects; got dict"),
+        (
+            {"annotations": [GOOD_ANNOTATION, [1, 2]]},
+            None,
+            r"entry 1 .* of 'annotations' is a list of 2 values",
+        ),
+        (
+            {"annotations": [GOOD_ANNOTATION, {**GOOD_ANNOTATION, "bbox": {"x": 1}}]},
+            None,
+            r"entry 1 .* 'bbox' that is an object \(dict\)",
+        ),
+        (
+            {"annotations": [{**GOOD_ANNOTATION, "bbox": [1, 2, 3]}]},
+            None,
+            r"entry 0 .* 'bbox' that has 3 values",
+        ),
+        (
+            {"annotations": [{**GOOD_ANNOTATION, "bbox": [1, "2", 3, 4]}]},
+            None,
+            r"'bbox' that holds '2' \(str\)",
+        ),
+        (
+            {"annotations": [GOOD_ANNOTATION]},
+            [{**GOOD_ANNOTATION, "score": float("nan")}],
+            r"'score' = nan.*finite",
+        ),
+        (
+            {"annotations": [GOOD_ANNOTATION]},
+            [{**GOOD_ANNOTATION, "score": "high"}],
+            r"'score' = 'high' \(str\)",
+        ),
+        (
+            {"annotations": [GOOD_ANNOTATION]},
+            [{**GOOD_ANNOTATION}],
+            r"entry 0 .* of 'results' has no 'score'",
+        ),
+        (
+            {"annotations": [GOOD_ANNOTATION]},
+            [{**GOOD_ANNOTATION, "score": 1, "image_id": [1]}],
+            r"'image_id' = a list",
+        ),
+        ({"annotations": [GOOD_ANNOTATION], "images": [{"file": "a.jpg"}]}, None, r"entry 0 .* of 'images'"),
+    ],
+)
+def test_read_coco_errors_name_the_entry_and_the_cause(annotations, results, match):
+    with pytest.raises(InvalidInputError, match=match):
+        read_coco(annotations, results)
+
+
+@pytest.mark.parametrize("scale", [1e200, 1e155, -1e200])
+def test_huge_coordinates_give_a_clear_error_or_a_plain_number(scale):
+    gt, dt = _tables()
+    every = {"area_ranges": {"all": (0, 1e10)}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no numpy RuntimeWarning may leak
+        overflowing = dt.assign(x=scale, w=abs(scale), h=abs(scale))
+        with pytest.raises(InvalidInputError, match="too large for float64.*Rescale"):
+            overflowing.detection.evaluate(ground_truth=gt, **every)
+        with pytest.raises(InvalidInputError, match="too large for float64"):
+            dt.detection.evaluate(ground_truth=gt.assign(y=scale, h=abs(scale), w=abs(scale)), **every)
+        # huge but representable boxes, and boxes far apart: plain numbers
+        far = dt.assign(x=dt["x"] + scale, w=abs(scale) / 1e10)
+        table = far.detection.average_precision(
+            ground_truth=gt.assign(x=gt["x"] - scale), iou_thresholds=[0.5]
+        )
+        assert (table["AP"] == 0).all()
+        same = dt.assign(x=dt["x"] * 0 + scale, w=abs(scale) / 1e10)
+        table = same.detection.average_precision(
+            ground_truth=same.drop(columns="score"), iou_thresholds=[0.5], area_ranges={"all": (0, np.inf)}
+        )
+        np.testing.assert_allclose(table["AP"], 1.0)
+
+
+def test_options_are_checked_before_any_work():
+    gt, dt = _tables()
+    no_columns = dt.drop(columns=["x", "score"])
+    for method, options, match in [
+        ("evaluate", {"labels_without_ground_truth": "none"}, "labels_without_ground_truth"),
+        ("evaluate", {"iou_thresholds": [0.5, 0.5]}, "twice"),
+        ("average_precision", {"labels_without_ground_truth": "none"}, "labels_without_ground_truth"),
+        ("average_recall", {"score_threshold": "high"}, "score_threshold"),
+        ("average_recall", {"by": "image"}, "by="),
+        ("match", {"area_range": 5}, "area_range"),
+        ("pr_curve", {"zero_division": None}, "zero_division"),
+        ("pr_curve", {"style": "voc"}, "style"),
+    ]:
+        with pytest.raises(InvalidInputError, match=match):
+            getattr(no_columns.detection, method)(ground_truth=gt, **options)
+
+
+def test_messages_print_plain_numbers():
+    gt, dt = _tables()
+    with pytest.raises(InvalidInputError, match=r"got \[0\.5, 2\.0\]"):
+        dt.detection.evaluate(ground_truth=gt, iou_thresholds=np.array([0.5, 2.0]))
+    with pytest.raises(InvalidInputError, match=r"got 0\.5\.") as error:
+        dt.detection.average_precision(ground_truth=gt, max_dets=np.float64(0.5))
+    assert "np." not in str(error.value)
+
+
+RESULT_NAMES = ["label", "area", "N", "n_detections", "AP", "AP@0.50", "AR", "AR@0.50", "mAP", "mAR"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    names=st.lists(st.sampled_from([*RESULT_NAMES, "cat", POOLED_LABEL]), min_size=1, max_size=3, unique=True)
+)
+def test_labels_named_like_result_columns_or_summaries_never_collide(names):
+    gt, dt = _tables()
+    codes = {1: names[0], 2: names[-1] if len(names) > 1 else "other"}
+    gt = gt.assign(label=gt["label"].map(codes))
+    dt = dt.assign(label=dt["label"].map(codes))
+    labels = sorted(set(codes.values()))
+    for method, kind in (("average_precision", "AP"), ("average_recall", "AR")):
+        if POOLED_LABEL in labels:
+            with pytest.raises(InvalidInputError, match=r"\(all\)"):
+                getattr(dt.detection, method)(ground_truth=gt, iou_thresholds=[0.5])
+            continue
+        table = getattr(dt.detection, method)(ground_truth=gt, iou_thresholds=[0.5])
+        assert list(table.columns) == ["label", "area", "N", "n_detections", kind, f"{kind}@0.50"]
+        assert table["label"].tolist() == [*labels, POOLED_LABEL]
+        assert table["N"].tolist() == [int((gt["label"] == name).sum()) for name in labels] + [len(gt)]
+        mean = getattr(dt.detection, method)(ground_truth=gt, iou_thresholds=[0.5], by=None)
+        assert mean["label"].tolist() == [POOLED_LABEL]
+        assert mean[kind].item() == table[kind].iloc[-1]
+    assume(POOLED_LABEL not in labels)
