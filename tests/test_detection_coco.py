@@ -204,20 +204,36 @@ def test_ignore_flag_is_honoured_when_passed():
     assert dt.detection.evaluate(ignore="ignore", **options)["value"].iloc[0] == 0.0
 
 
-def _pycocotools_stats(dataset: dict, results: list) -> np.ndarray:
-    """pycocotools' 12 numbers for a COCO dataset and result list (quietly)."""
+def _pycocotools_stats(dataset: dict, results: list, area_ranges=None) -> np.ndarray:
+    """pycocotools' 12 numbers (``summarize``), or the same read-out on other area ranges."""
     coco = pytest.importorskip("pycocotools.coco")
     cocoeval = pytest.importorskip("pycocotools.cocoeval")
     with contextlib.redirect_stdout(io.StringIO()):
         gt = coco.COCO()
         gt.dataset = copy.deepcopy(dataset)
         gt.createIndex()
-        dt = gt.loadRes(copy.deepcopy(results))
-        evaluator = cocoeval.COCOeval(gt, dt, "bbox")
+        evaluator = cocoeval.COCOeval(gt, gt.loadRes(copy.deepcopy(results)), "bbox")
+        if area_ranges is not None:
+            evaluator.params.areaRng = [list(bounds) for bounds in area_ranges.values()]
+            evaluator.params.areaRngLbl = list(area_ranges)
         evaluator.evaluate()
         evaluator.accumulate()
-        evaluator.summarize()
-    return evaluator.stats
+        if area_ranges is None:
+            evaluator.summarize()
+            return evaluator.stats
+    precision, recall = evaluator.eval["precision"], evaluator.eval["recall"]
+
+    def mean(values):
+        values = values[values > -1]
+        return float(np.mean(values)) if values.size else -1.0
+
+    iou, others = evaluator.params.iouThrs, range(1, len(area_ranges))
+    stats = [mean(precision[:, :, :, 0, -1])]
+    stats += [mean(precision[iou == t][:, :, :, 0, -1]) for t in (0.5, 0.75)]
+    stats += [mean(precision[:, :, :, a, -1]) for a in others]
+    stats += [mean(recall[:, :, 0, m]) for m in range(3)]
+    stats += [mean(recall[:, :, a, -1]) for a in others]
+    return np.array(stats)
 
 
 SMALL_COCO = {
@@ -298,6 +314,9 @@ def _quiet():
         yield
 
 
+RANGES = {"all": (0, 1e10), "small": (0, 32), "big": (32, 1e10)}
+
+
 @st.composite
 def _coco_files(draw):
     n_images = draw(st.integers(1, 4))
@@ -339,36 +358,6 @@ def test_natural_path_equals_pycocotools_on_random_files(files):
     dataset, results = files
     gt, dt = read_coco(dataset, results)
     with _quiet():
-        table = dt.detection.evaluate(
-            ground_truth=gt, area_ranges={"all": (0, 1e10), "small": (0, 32), "big": (32, 1e10)}
-        )
-    reference = _pycocotools_on_ranges(dataset, results)
+        table = dt.detection.evaluate(ground_truth=gt, area_ranges=RANGES)
+    reference = _pycocotools_stats(dataset, results, RANGES)
     np.testing.assert_allclose(_stats(table), reference, rtol=0, atol=1e-12)
-
-
-def _pycocotools_on_ranges(dataset, results):
-    coco = pytest.importorskip("pycocotools.coco")
-    cocoeval = pytest.importorskip("pycocotools.cocoeval")
-    with contextlib.redirect_stdout(io.StringIO()):
-        gt = coco.COCO()
-        gt.dataset = copy.deepcopy(dataset)
-        gt.createIndex()
-        dt = gt.loadRes(copy.deepcopy(results))
-        evaluator = cocoeval.COCOeval(gt, dt, "bbox")
-        evaluator.params.areaRng = [[0, 1e10], [0, 32], [32, 1e10]]
-        evaluator.params.areaRngLbl = ["all", "small", "big"]
-        evaluator.evaluate()
-        evaluator.accumulate()
-    precision, recall = evaluator.eval["precision"], evaluator.eval["recall"]
-
-    def mean(values):
-        values = values[values > -1]
-        return float(np.mean(values)) if values.size else -1.0
-
-    iou = evaluator.params.iouThrs
-    stats = [mean(precision[:, :, :, 0, -1])]
-    stats += [mean(precision[iou == t][:, :, :, 0, -1]) for t in (0.5, 0.75)]
-    stats += [mean(precision[:, :, :, a, -1]) for a in (1, 2)]
-    stats += [mean(recall[:, :, 0, m]) for m in range(3)]
-    stats += [mean(recall[:, :, a, -1]) for a in (1, 2)]
-    return np.array(stats)

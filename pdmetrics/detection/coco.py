@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pdmetrics._validation import as_float_array
+from pdmetrics._validation import as_float_array, plain
 from pdmetrics._warnings import warn_undefined
 from pdmetrics.detection.matching import MatchResult
 from pdmetrics.detection.options import (
@@ -304,7 +304,9 @@ def interpolated_average_precision(
         )
     if not np.isfinite(scores).all():
         row = int(np.flatnonzero(~np.isfinite(scores))[0])
-        raise InvalidInputError(f"`score` must hold finite numbers; position {row} has {scores[row]!r}.")
+        raise InvalidInputError(
+            f"`score` must hold finite numbers; position {row} has {plain(scores[row])!r}."
+        )
     skip = np.zeros(hits.size, dtype=bool) if ignored is None else np.asarray(ignored, dtype=bool).reshape(-1)
     if skip.shape != hits.shape:
         raise InvalidInputError(
@@ -317,7 +319,7 @@ def interpolated_average_precision(
     if not valid_count:
         raise InvalidInputError(
             f"`n_positive` must be a whole number >= 0 (the ground truths that are not "
-            f"ignored); got {n_positive!r}."
+            f"ignored); got {plain(n_positive)!r}."
         )
     if n_positive <= 0:
         warn_undefined("AP is undefined without ground truth (`n_positive` is 0): returning NaN.")

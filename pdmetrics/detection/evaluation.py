@@ -15,6 +15,7 @@ import pandas as pd
 
 from pdmetrics._groups import POOLED_LABEL, check_not_pooled
 from pdmetrics._tables import attach_info, result_table
+from pdmetrics._validation import plain
 from pdmetrics._warnings import warn_undefined
 from pdmetrics.detection.coco import Accumulation, accumulate, coco_summary
 from pdmetrics.detection.inputs import BoxColumns, BoxData
@@ -261,13 +262,15 @@ def _per_label(
 ):
     if by not in ("label", None):
         raise InvalidInputError(
-            f"`by={by!r}` is not supported: use by='label' (one row per label plus the mean over "
+            f"`by={plain(by)!r}` is not supported: use by='label' (one row per label plus the mean over "
             f"labels, labelled {POOLED_LABEL!r}) or by=None (the mean only). For other groupings, "
             f"start from `df.detection.match(...)`."
         )
     check_choice(labels_without_ground_truth, "labels_without_ground_truth", LABELS_WITHOUT_GT)
     if max_dets is not None and not np.isscalar(max_dets):
-        raise InvalidInputError(f"`max_dets=` must be one positive integer or None here; got {max_dets!r}.")
+        raise InvalidInputError(
+            f"`max_dets=` must be one positive integer or None here; got {plain(max_dets)!r}."
+        )
     result = run(
         detections, ground_truth, columns, max_dets=[max_dets] if max_dets is not None else None, **options
     )

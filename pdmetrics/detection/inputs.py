@@ -117,7 +117,7 @@ def _id_kind(series: pd.Series, argument: str, table: str) -> str:
             return "int"
         raise InvalidInputError(
             f"`{argument}={series.name!r}` in the {table} table holds non-integer numbers "
-            f"(e.g. {values[values != np.round(values)][0]!r}); ids must be integers or strings."
+            f"(e.g. {plain(values[values != np.round(values)][0])!r}); ids must be integers or strings."
         )
     inferred = pd.api.types.infer_dtype(series, skipna=False)
     if inferred == "string":
@@ -126,7 +126,7 @@ def _id_kind(series: pd.Series, argument: str, table: str) -> str:
         return "int"
     types = series.map(lambda v: type(v).__name__)
     examples = series.groupby(types.to_numpy(), sort=True).first()
-    shown = ", ".join(f"{value!r} ({kind})" for kind, value in examples.items())
+    shown = ", ".join(f"{plain(value)!r} ({kind})" for kind, value in examples.items())
     raise InvalidInputError(
         f"`{argument}={series.name!r}` in the {table} table mixes value types: {shown}. Ids such as "
         f"'2299' (a string) and 2299 (an integer) would be two different images. Convert the column "
@@ -215,7 +215,8 @@ def _flag(frame: pd.DataFrame, name, argument: str) -> np.ndarray:
     if np.isnan(values).any():
         row = int(np.flatnonzero(np.isnan(values))[0])
         raise InvalidInputError(
-            f"`{argument}={name!r}` must hold 0/1 or True/False; row {row} has {frame[name].iloc[row]!r}."
+            f"`{argument}={name!r}` must hold 0/1 or True/False; row {row} has "
+            f"{plain(frame[name].iloc[row])!r}."
         )
     return values != 0
 
@@ -339,7 +340,7 @@ def prepare_boxes(
             row = int(np.flatnonzero(np.isnan(gt_area) | (gt_area < 0))[0])
             raise InvalidInputError(
                 f"`area={area!r}` must hold non-negative numbers; row {row} has "
-                f"{ground_truth[area].iloc[row]!r}."
+                f"{plain(ground_truth[area].iloc[row])!r}."
             )
     if pd.api.types.is_bool_dtype(detections[score].dtype):
         raise InvalidInputError(
@@ -351,7 +352,7 @@ def prepare_boxes(
         row = int(np.flatnonzero(~np.isfinite(scores))[0])
         raise InvalidInputError(
             f"`score={score!r}` must hold finite numbers; row {row} of the detections has "
-            f"{detections[score].iloc[row]!r}. Drop or fix such rows first."
+            f"{plain(detections[score].iloc[row])!r}. Drop or fix such rows first."
         )
     return BoxData(
         images=image_ids,

@@ -41,35 +41,42 @@ def check_box_values(boxes: np.ndarray, box_format: str, source: str) -> None:
 
     ``source`` starts the message, e.g. ``"The detections table"``.
     """
-    bad = ~np.isfinite(boxes).all(axis=1)
-    if bad.any():
-        row = int(np.flatnonzero(bad)[0])
-        raise InvalidInputError(
+    _refuse(
+        ~np.isfinite(boxes).all(axis=1),
+        lambda row: (
             f"{source} has a missing or infinite box coordinate in row {row} "
             f"({boxes[row].tolist()!r}). Drop or fix such rows first."
-        )
+        ),
+    )
     if box_format == "xywh":
         size, what = boxes[:, 2:], "width/height"
     else:
         size, what = boxes[:, 2:] - boxes[:, :2], "x_max - x_min / y_max - y_min"
-    negative = (size < 0).any(axis=1)
-    if negative.any():
-        row = int(np.flatnonzero(negative)[0])
-        raise InvalidInputError(
-            f"{source} has a box with a negative size in row {row} ({what} = {size[row].tolist()!r}, "
-            f"box_format={box_format!r}). Check the box columns and `box_format=` ('xywh' is x, y, "
-            f"width, height; 'xyxy' is x_min, y_min, x_max, y_max)."
-        )
+    _refuse(
+        (size < 0).any(axis=1),
+        lambda row: (
+            f"{source} has a box with a negative size in row {row} ({what} = "
+            f"{size[row].tolist()!r}, box_format={box_format!r}). Check the box columns and "
+            f"`box_format=` ('xywh' is x, y, width, height; 'xyxy' is x_min, y_min, x_max, y_max)."
+        ),
+    )
     with np.errstate(over="ignore", invalid="ignore"):
         edges = box_edges(boxes, box_format)
         huge = ~(np.isfinite(edges[2]) & np.isfinite(edges[3]) & (edges[4] <= MAX_AREA))
-    if huge.any():
-        row = int(np.flatnonzero(huge)[0])
-        raise InvalidInputError(
+    _refuse(
+        huge,
+        lambda row: (
             f"{source} has a box too large for float64 arithmetic in row {row} "
             f"({boxes[row].tolist()!r}): its area or far edge exceeds {MAX_AREA:g}. Rescale the "
             f"coordinates (e.g. divide them all by the same factor: IoU does not change)."
-        )
+        ),
+    )
+
+
+def _refuse(bad: np.ndarray, message) -> None:
+    """Raise ``InvalidInputError(message(row))`` for the first row flagged in ``bad``."""
+    if bad.any():
+        raise InvalidInputError(message(int(np.flatnonzero(bad)[0])))
 
 
 def _checked_boxes(boxes, argument: str, box_format: str) -> np.ndarray:

@@ -147,11 +147,17 @@ def area_range_table(area_ranges) -> tuple[list, np.ndarray]:
         bounds = np.array([tuple(area_ranges[n]) for n in names], dtype="float64").reshape(len(names), 2)
     except (TypeError, ValueError):
         raise InvalidInputError(
-            f"`area_ranges=` values must be (low, high) pairs of numbers; got {area_ranges!r}."
+            f"`area_ranges=` values must be (low, high) pairs of numbers; got {_shown_ranges(area_ranges)}."
         ) from None
     if np.isnan(bounds).any() or (bounds[:, 0] > bounds[:, 1]).any():
-        raise InvalidInputError(f"`area_ranges=` needs low <= high for every range; got {area_ranges!r}.")
+        raise InvalidInputError(
+            f"`area_ranges=` needs low <= high for every range; got {_shown_ranges(area_ranges)}."
+        )
     return names, bounds
+
+
+def _shown_ranges(area_ranges) -> str:
+    return "{" + ", ".join(f"{plain(k)!r}: {_shown(v)}" for k, v in area_ranges.items()) + "}"
 
 
 def one_area_range(area_range) -> dict:
@@ -160,6 +166,6 @@ def one_area_range(area_range) -> dict:
         low, high = (float(v) for v in area_range)
     except (TypeError, ValueError):
         raise InvalidInputError(
-            f"`area_range=` must be a (low, high) pair such as (0, 1e10); got {area_range!r}."
+            f"`area_range=` must be a (low, high) pair such as (0, 1e10); got {_shown(area_range)}."
         ) from None
     return {"range": (low, high)}
