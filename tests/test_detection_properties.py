@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 
 import pdmetrics  # noqa: F401
 from pdmetrics.detection import box_iou, paired_box_iou
+from pdmetrics.detection.evaluation import run
+from pdmetrics.detection.inputs import BoxColumns
 
 SETTINGS = settings(max_examples=40, deadline=None)
 
@@ -114,20 +116,10 @@ def test_matches_pycocotools_precision_and_recall_arrays(seed, grid, variant):
         {"max_dets": [1, 3, 100], "area_rng": {"all": (0, 1e10), "tiny": (0, 100), "big": (100, 1e10)}},
     ][variant]
     reference = _pycocotools_stats(gt, dt, n_images, n_labels, **options)
-    from pdmetrics.detection.evaluation import run
-
     result = run(
         dt,
         gt,
-        image="image",
-        label="label",
-        box=None,
-        score="score",
-        box_format="xywh",
-        iscrowd="iscrowd",
-        area="area",
-        ignore=None,
-        images=range(1, n_images + 1),
+        BoxColumns(iscrowd="iscrowd", area="area", images=range(1, n_images + 1)),
         iou_thresholds=options.get("iou_thrs"),
         max_dets=options.get("max_dets", (1, 10, 100)),
         area_ranges=options.get("area_rng"),

@@ -3,12 +3,12 @@
 from pdmetrics.detection.accessor import DetectionAccessor
 from pdmetrics.detection.box_confusion import confusion
 from pdmetrics.detection.coco import interpolated_average_precision
-from pdmetrics.detection.curves import precision_recall_curve
+from pdmetrics.detection.curves import pr_curve
 from pdmetrics.detection.evaluation import (
     average_precision,
     average_recall,
-    evaluate_detections,
-    match_detections,
+    evaluate,
+    match,
 )
 from pdmetrics.detection.iou import box_area, box_iou, paired_box_iou
 from pdmetrics.detection.label_metrics import classification_accuracy
@@ -24,11 +24,11 @@ __all__ = [
     "box_area",
     "box_iou",
     "confusion",
-    "evaluate_detections",
+    "evaluate",
     "interpolated_average_precision",
-    "match_detections",
+    "match",
     "paired_box_iou",
-    "precision_recall_curve",
+    "pr_curve",
     # classification and segmentation
     "classification",
     "binary_roc_auc",

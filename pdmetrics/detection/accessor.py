@@ -16,7 +16,7 @@ class DetectionAccessor:
 
     Object-detection methods are called on the detections table (one row per detected
     box) with the ground-truth table passed as ``ground_truth=``; see
-    :func:`pdmetrics.detection.evaluate_detections` for the shared arguments.
+    :func:`pdmetrics.detection.evaluate` for the shared arguments.
     """
 
     def __init__(self, frame: pd.DataFrame) -> None:
@@ -45,7 +45,7 @@ class DetectionAccessor:
         interpolation: str = "coco",
         labels_without_ground_truth: str = "exclude",
     ) -> pd.DataFrame:
-        """The 12 COCO summary numbers; see :func:`pdmetrics.detection.evaluate_detections`.
+        """The 12 COCO summary numbers; see :func:`pdmetrics.detection.evaluate`.
 
         Examples
         --------
@@ -64,7 +64,7 @@ class DetectionAccessor:
         4     AR  0.50:0.95  all        10  0.950
         5     AR  0.50:0.95  all       100  0.950
         """
-        return evaluation.evaluate_detections(
+        return evaluation.evaluate(
             self._frame,
             ground_truth,
             image=image,
@@ -105,7 +105,7 @@ class DetectionAccessor:
         labels_without_ground_truth: str = "exclude",
         by="label",
     ) -> pd.DataFrame:
-        """AP per label and IoU threshold plus the mAP row; see
+        """AP per label and IoU threshold plus the mean over labels (mAP, row ``(all)``); see
         :func:`pdmetrics.detection.average_precision`.
 
         Examples
@@ -120,7 +120,7 @@ class DetectionAccessor:
         >>> table[["label", "area", "N", "n_detections", "AP", "AP@0.50"]].round(3)
           label area  N  n_detections     AP  AP@0.50
         0     0  all  2             2  0.925      1.0
-        1   mAP  all  2             2  0.925      1.0
+        1  (all)  all  2             2  0.925      1.0
         """
         return evaluation.average_precision(
             self._frame,
@@ -164,7 +164,7 @@ class DetectionAccessor:
         labels_without_ground_truth: str = "exclude",
         by="label",
     ) -> pd.DataFrame:
-        """Recall per label and IoU threshold plus the mAR row; see
+        """Recall per label and IoU threshold plus the mean over labels (mAR, row ``(all)``); see
         :func:`pdmetrics.detection.average_recall`.
 
         Examples
@@ -179,7 +179,7 @@ class DetectionAccessor:
         >>> table[["label", "area", "N", "n_detections", "AR", "AR@0.50"]].round(3)
           label area  N  n_detections    AR  AR@0.50
         0     0  all  2             2  0.95      1.0
-        1   mAR  all  2             2  0.95      1.0
+        1  (all)  all  2             2  0.95      1.0
         """
         return evaluation.average_recall(
             self._frame,
@@ -221,7 +221,7 @@ class DetectionAccessor:
         matching: str = "coco",
     ) -> pd.DataFrame:
         """One row per detection and IoU threshold with its match; see
-        :func:`pdmetrics.detection.match_detections`.
+        :func:`pdmetrics.detection.match`.
 
         Examples
         --------
@@ -239,7 +239,7 @@ class DetectionAccessor:
         2      1    0.9           0.95            -1    NaN  False
         3      2    0.4           0.95             1  1.000   True
         """
-        return evaluation.match_detections(
+        return evaluation.match(
             self._frame,
             ground_truth,
             image=image,
@@ -281,7 +281,7 @@ class DetectionAccessor:
         zero_division="warn",
     ) -> pd.DataFrame:
         """Precision-recall curves (COCO's 101 points or valor's score thresholds); see
-        :func:`pdmetrics.detection.precision_recall_curve`.
+        :func:`pdmetrics.detection.pr_curve`.
 
         Examples
         --------
@@ -299,7 +299,7 @@ class DetectionAccessor:
         0      0  0.5    0.00        1.0    0.9
         1      0  0.5    0.01        1.0    0.9
         """
-        return curves.precision_recall_curve(
+        return curves.pr_curve(
             self._frame,
             ground_truth,
             image=image,

@@ -65,7 +65,7 @@ def confusion(
     Parameters
     ----------
     detections, ground_truth, image, label, box, score, box_format, images
-        As in :func:`pdmetrics.detection.evaluate_detections`.
+        As in :func:`pdmetrics.detection.evaluate`.
     kind : {"breakdown", "matrix"}
         The per-label breakdown (one row per label and score threshold) or the matrix.
     iou_threshold : float
