@@ -10,7 +10,7 @@ from pdmetrics._validation import as_list, numeric_values, require_columns
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.scoring.degradation import degradation_table, disattenuated_correlation_table
 from pdmetrics.scoring.postprocess import DEFAULT_TRIM_TOLERANCE, postprocess_scores, scaling_from_frame
-from pdmetrics.scoring.report import evaluation_report
+from pdmetrics.scoring.reporting import report
 from pdmetrics.scoring.subgroups import consistency_by_group_table, evaluation_by_group_table
 from pdmetrics.scoring.tables import (
     confusion_matrix_table,
@@ -215,7 +215,7 @@ class ScoringAccessor:
     ):
         """Run RSMTool's whole evaluation and return every table in one report object.
 
-        See :func:`pdmetrics.scoring.evaluation_report` for the parameters and the tables;
+        See :func:`pdmetrics.scoring.report` for the parameters and the tables;
         ``report[name]`` gives a tidy table, ``report.to_csv(directory, prefix)`` writes
         rsmeval's files.
 
@@ -231,7 +231,7 @@ class ScoringAccessor:
         1        raw_trim        0.73
         2  raw_trim_round        0.66
         """
-        return evaluation_report(
+        return report(
             self._frame,
             human=human,
             system=system,

@@ -9,12 +9,16 @@ switch without change.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
+from pdmetrics._groups import POOLED_LABEL
 from pdmetrics.scoring.tables import CONSISTENCY_COLUMNS, EVAL_COLUMNS
 
 __all__ = [
+    "ALL_DATA",
     "SHORT_METRICS",
+    "group_frame",
     "eval_frame",
     "short_metrics_frame",
     "consistency_frame",
@@ -43,6 +47,19 @@ SHORT_METRICS = (
     ("{D}", "{X}_trim_round"),
 )
 _UNSUFFIXED = ("N", "h_mean", "h_sd")
+
+#: RSMTool's label of the row of all responses in its subgroup files (pdmetrics' tidy tables
+#: label that row ``"(all)"``).
+ALL_DATA = "All data"
+
+
+def group_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """A subgroup file as RSMTool writes it: the pooled row labelled "All data", and the rows
+    in the order of RSMTool's groupby (labels sorted as text, "All data" among them)."""
+    labels = np.where(frame.index == POOLED_LABEL, ALL_DATA, frame.index.astype(str))
+    order = np.argsort(labels, kind="stable")
+    index = frame.index.where(frame.index != POOLED_LABEL, ALL_DATA)
+    return frame.set_axis(index).iloc[order]
 
 
 def eval_frame(table: pd.DataFrame, score_types: dict | None = None) -> pd.DataFrame:

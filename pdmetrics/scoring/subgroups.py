@@ -1,9 +1,10 @@
 """Per-subgroup evaluation tables: RSMTool's ``eval_by_<G>`` and ``consistency_by_<G>``.
 
 Every group of every ``by`` column is evaluated in the same vectorized pass (bincounts over
-the group codes), plus an "All data" row. Subgroup differences are measured with the
-difference of standardized means (DSM), which z-scores both sides with the means and SDs
-of the whole evaluation set.
+the group codes), plus a row pooling the whole evaluation set, labelled ``"(all)"``
+(:data:`pdmetrics._groups.POOLED_LABEL`; RSMTool's files call it "All data"). Subgroup
+differences are measured with the difference of standardized means (DSM), which z-scores
+both sides with the means and SDs of the whole evaluation set.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from pdmetrics._groups import POOLED_LABEL, check_not_pooled, group_codes
 from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import numeric_values
 from pdmetrics._warnings import warn_undefined
@@ -25,25 +27,37 @@ from pdmetrics.scoring.tables import (
     select_scored_rows,
 )
 
-__all__ = ["ALL_DATA", "MISSING_GROUP", "evaluation_by_group_table", "consistency_by_group_table"]
+__all__ = ["MISSING_GROUP", "evaluation_by_group_table", "consistency_by_group_table"]
 
-#: Label of the row computed over the whole evaluation set (RSMTool's).
-ALL_DATA = "All data"
 #: Label given to rows whose group value is missing (RSMTool's label for empty values).
 MISSING_GROUP = "No info"
 
 
-def _group_codes(series: pd.Series, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Sorted group labels of the used rows and each used row's code (missing -> "No info")."""
-    values = series.reset_index(drop=True)[mask] if not mask.all() else series.reset_index(drop=True)
-    missing = values.isna()
+def subgroup_codes(series: pd.Series, mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Each used row's group code ``0..k-1`` and the ``k`` group labels of a subgroup column.
+
+    ``mask`` selects the used rows (all rows when None); only the groups present on them
+    are kept, in sorted order (category order for a categorical). Rows whose value is
+    missing form RSMTool's group ``"No info"`` (the last group, unless the column already
+    has that value). A value equal to the pooled row's label ``"(all)"`` is refused.
+    """
+    codes, keys = group_codes([series], "by")
+    labels = keys.iloc[:, 0].to_numpy(dtype=object)
+    check_not_pooled(labels, "by")
+    if mask is not None and not mask.all():
+        codes = codes[mask]
+        present = np.bincount(codes[codes >= 0], minlength=labels.size) > 0
+        if not present.all():
+            lookup = np.cumsum(present) - 1
+            codes = np.where(codes >= 0, lookup[np.maximum(codes, 0)], -1)
+            labels = labels[present]
+    missing = codes < 0
     if missing.any():
-        values = values.astype(object).where(~missing, MISSING_GROUP)
-    try:
-        codes, labels = pd.factorize(values, sort=True)
-    except TypeError:  # mixed types (e.g. numbers and "No info"): sort by their text
-        codes, labels = pd.factorize(values.astype(str), sort=True)
-    return np.asarray(codes, dtype="int64"), np.asarray(labels, dtype=object)
+        known = np.flatnonzero(labels == MISSING_GROUP)
+        if len(known) == 0:
+            labels = np.append(labels, np.array([MISSING_GROUP], dtype=object))
+        codes = np.where(missing, known[0] if len(known) else labels.size - 1, codes)
+    return codes, labels
 
 
 def _population(values: np.ndarray) -> tuple[float, float]:
@@ -95,7 +109,7 @@ def evaluation_by_group_table(human, system, groups, exclude_zero: bool = True) 
     Returns
     -------
     pandas.DataFrame
-        One row per system column x subgroup column x group, the "All data" row (the
+        One row per system column x subgroup column x group, the ``"(all)"`` row (the
         whole evaluation set) first: ``system, by`` (the subgroup column), ``group`` (its
         value; missing values are the group "No info"), then the ``eval`` columns and
         ``DSM``, the difference of standardized means: ``mean(z_M - z_H)`` over the group
@@ -111,10 +125,10 @@ def evaluation_by_group_table(human, system, groups, exclude_zero: bool = True) 
     ...                    "L1": ["a", "a", "a", "b", "b", "b"]})
     >>> table = evaluation_by_group_table(df["sc1"], df["raw"], df["L1"])
     >>> table[["system", "by", "group", "N", "corr", "DSM"]].round(3)
-      system  by     group  N   corr    DSM
-    0    raw  L1  All data  6  0.942  0.000
-    1    raw  L1         a  3  0.982 -0.122
-    2    raw  L1         b  3  0.817  0.122
+      system  by  group  N   corr    DSM
+    0    raw  L1  (all)  6  0.942  0.000
+    1    raw  L1      a  3  0.982 -0.122
+    2    raw  L1      b  3  0.817  0.122
     """
     human = _as_named_series(human, "human")
     systems = _named_columns(system)
@@ -127,27 +141,33 @@ def evaluation_by_group_table(human, system, groups, exclude_zero: bool = True) 
     h_used = h[rows.mask]
     h_labels = kappa_labels(h_used, "human")
     h_mean, h_sd = _population(h_used)
+    columns = [*EVAL_COLUMNS, "DSM"]
+    used = {name: array[rows.mask] for name, array in values.items()}
+    whole = {}  # per score column: its population mean and SD, and the pooled row's metrics
+    for name, s_used in used.items():  # a handful of score columns
+        s_mean, s_sd = _population(s_used)
+        overall = agreement_metrics(pair_statistics(h_used, s_used, human_labels=h_labels))
+        overall["DSM"] = dsm_from_means(
+            overall["h_mean"], overall["sys_mean"], overall["N"], h_mean, h_sd, s_mean, s_sd
+        )
+        whole[name] = (s_mean, s_sd, overall)
     parts = []
     for by, series in group_columns.items():
-        codes, labels = _group_codes(series, rows.mask)
-        for name, array in values.items():  # a handful of score columns
-            s_used = array[rows.mask]
-            s_mean, s_sd = _population(s_used)
-            overall = agreement_metrics(pair_statistics(h_used, s_used, human_labels=h_labels))
+        codes, labels = subgroup_codes(series, rows.mask)
+        for name, s_used in used.items():
+            s_mean, s_sd, overall = whole[name]
             grouped = agreement_metrics(
                 pair_statistics(h_used, s_used, codes, labels.size, human_labels=h_labels)
             )
-            for metrics in (overall, grouped):
-                metrics["DSM"] = dsm_from_means(
-                    metrics["h_mean"], metrics["sys_mean"], metrics["N"], h_mean, h_sd, s_mean, s_sd
-                )
-            columns = [*EVAL_COLUMNS, "DSM"]
+            grouped["DSM"] = dsm_from_means(
+                grouped["h_mean"], grouped["sys_mean"], grouped["N"], h_mean, h_sd, s_mean, s_sd
+            )
             parts.append(
                 pd.DataFrame(
                     {
                         "system": name,
                         "by": by,
-                        "group": np.concatenate([[ALL_DATA], labels]),
+                        "group": np.concatenate([np.array([POOLED_LABEL], dtype=object), labels]),
                         **_stack(overall, grouped, columns),
                     }
                 )
@@ -171,7 +191,7 @@ def consistency_by_group_table(human, second_human, groups, exclude_zero: bool =
     -------
     pandas.DataFrame
         ``by, group, N, h1_mean, h1_sd, h1_min, h1_max, h2_mean, h2_sd, h2_min, h2_max,
-        corr, wtkappa, kappa, exact_agr, adj_agr, SMD, DSM``; the "All data" row first.
+        corr, wtkappa, kappa, exact_agr, adj_agr, SMD, DSM``; the ``"(all)"`` row (all responses) first.
 
     Examples
     --------
@@ -180,11 +200,11 @@ def consistency_by_group_table(human, second_human, groups, exclude_zero: bool =
     >>> df = pd.DataFrame({"sc1": [1, 2, 3, 4, 5, 3], "sc2": [1, 3, 3, 4, 5, None],
     ...                    "L1": ["a", "a", "a", "b", "b", "c"]})
     >>> consistency_by_group_table(df["sc1"], df["sc2"], df["L1"])[["group", "N", "exact_agr"]]
-          group  N   exact_agr
-    0  All data  5   80.000000
-    1         a  3   66.666667
-    2         b  2  100.000000
-    3         c  0         NaN
+       group  N   exact_agr
+    0  (all)  5   80.000000
+    1      a  3   66.666667
+    2      b  2  100.000000
+    3      c  0         NaN
     """
     human = _as_named_series(human, "human")
     second_human = _as_named_series(second_human, "second_human")
@@ -205,7 +225,7 @@ def consistency_by_group_table(human, second_human, groups, exclude_zero: bool =
     columns = [*CONSISTENCY_COLUMNS, "DSM"]
     parts = []
     for by, series in group_columns.items():
-        codes, labels = _group_codes(series, scored.mask)
+        codes, labels = subgroup_codes(series, scored.mask)
         metrics = []
         for stats in (pair_statistics(a, b), pair_statistics(a, b, codes[in_double], labels.size)):
             m = agreement_metrics(stats, smd_method="pooled")
@@ -216,7 +236,7 @@ def consistency_by_group_table(human, second_human, groups, exclude_zero: bool =
             pd.DataFrame(
                 {
                     "by": by,
-                    "group": np.concatenate([[ALL_DATA], labels]),
+                    "group": np.concatenate([np.array([POOLED_LABEL], dtype=object), labels]),
                     **_stack(metrics[0], metrics[1], columns),
                 }
             )

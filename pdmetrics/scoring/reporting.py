@@ -1,4 +1,4 @@
-"""The whole RSMTool evaluation from one call: :func:`evaluation_report` and the
+"""The whole RSMTool evaluation from one call: :func:`report` and the
 :class:`EvaluationReport` it returns (tidy tables by RSMTool name, an HTML summary in
 Jupyter, and ``to_csv`` writing rsmeval's own files)."""
 
@@ -12,12 +12,12 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pdmetrics._validation import numeric_values, require_columns
+from pdmetrics._validation import numeric_values, plain, require_columns
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.scoring import rsmtool_files
 from pdmetrics.scoring.degradation import degradation_table, disattenuated_correlation_table
 from pdmetrics.scoring.postprocess import DEFAULT_TRIM_TOLERANCE, postprocess_scores, scaling_from_frame
-from pdmetrics.scoring.subgroups import MISSING_GROUP, consistency_by_group_table, evaluation_by_group_table
+from pdmetrics.scoring.subgroups import consistency_by_group_table, evaluation_by_group_table, subgroup_codes
 from pdmetrics.scoring.tables import (
     _report_exclusions,
     confusion_matrix_table,
@@ -28,7 +28,7 @@ from pdmetrics.scoring.tables import (
 )
 from pdmetrics.scoring.true_score import true_score_evaluation
 
-__all__ = ["EvaluationReport", "evaluation_report"]
+__all__ = ["EvaluationReport", "report"]
 
 _RAW_TYPES = ("raw", "raw_trim", "raw_trim_round")
 _SCALE_TYPES = ("scale", "scale_trim", "scale_trim_round")
@@ -176,7 +176,7 @@ def _processed_scores(frame, system, trim_min, trim_max, trim_tolerance, scale_w
     return {name: scores[name] for name in types}
 
 
-def evaluation_report(
+def report(
     frame: pd.DataFrame,
     *,
     human,
@@ -231,12 +231,13 @@ def evaluation_report(
     --------
     >>> import pdmetrics
     >>> from pdmetrics.datasets import simulate_scores
+    >>> from pdmetrics.scoring import report
     >>> df = simulate_scores(2000, seed=0)
-    >>> report = df.scoring.report(human="sc1", system="raw", second_human="sc2", by="L1",
-    ...                            trim_min=1, trim_max=6)
-    >>> sorted(report)[:5]
+    >>> tables = report(df, human="sc1", system="raw", second_human="sc2", by="L1",
+    ...                 trim_min=1, trim_max=6)
+    >>> sorted(tables)[:5]
     ['confMatrix', 'confMatrix_h1h2', 'consistency', 'consistency_by_L1', 'degradation']
-    >>> report["eval"][["system", "N", "corr"]].round(3)
+    >>> tables["eval"][["system", "N", "corr"]].round(3)
                system     N   corr
     0             raw  2000  0.788
     1        raw_trim  2000  0.789
@@ -254,10 +255,14 @@ def evaluation_report(
     rows = select_scored_rows(h, [numeric_values(frame[system], "system")], exclude_zero)
     _report_exclusions(rows, "system score", human, repr(system))
     keep = rows.mask
-    h1 = pd.Series(h[keep], name="sc1")
-    systems = {name: pd.Series(values[keep], name=name) for name, values in scores.items()}
-    # factorized once (a categorical), so every subgroup table and fit reuses the codes
-    group_data = {g: _group_labels(frame[g], keep) for g in groups}
+    everything = bool(keep.all())  # then no row selection (and no copy) is needed
+    h1 = pd.Series(h if everything else h[keep], name="sc1", copy=False)
+    systems = {
+        name: pd.Series(values if everything else values[keep], name=name, copy=False)
+        for name, values in scores.items()
+    }
+    # each group column encoded once (a categorical), so every subgroup table and fit reuses the codes
+    group_data = {g: _group_labels(frame[g], None if everything else keep) for g in groups}
     h2 = None
     if second_human is not None:
         h2 = numeric_values(frame[second_human], "second_human")[keep]
@@ -342,23 +347,22 @@ def _one_column(frame: pd.DataFrame, argument: str, name):
     return require_columns(frame, argument, names)[0]
 
 
-def _group_labels(column: pd.Series, keep: np.ndarray) -> pd.Series:
+def _group_labels(column: pd.Series, keep: np.ndarray | None) -> pd.Series:
     """A subgroup column's labels on the evaluated rows, as a categorical.
 
     Missing labels become the group ``"No info"``, as RSMTool reads empty subgroup values,
-    so the subgroup tables and the fairness fits use the same groups and rows.
+    so the subgroup tables and the fairness fits use the same groups and rows. A label equal
+    to RSMTool's "All data" (the pooled row of its files) is refused.
     """
-    labels = pd.Categorical(column.to_numpy()[keep])
-    if labels.isna().any():
-        if MISSING_GROUP not in labels.categories:
-            labels = labels.add_categories([MISSING_GROUP])
-        labels = labels.fillna(MISSING_GROUP)
-    return pd.Series(labels, name=column.name)
-
-
-def _rsmtool_group_order(frame: pd.DataFrame) -> pd.DataFrame:
-    """Rows in the order RSMTool's groupby gives: labels sorted as text, "All data" among them."""
-    return frame.iloc[np.argsort(frame.index.astype(str), kind="stable")]
+    codes, labels = subgroup_codes(column, keep)
+    if (labels == rsmtool_files.ALL_DATA).any():
+        raise InvalidInputError(
+            f"`by={plain(column.name)!r}` holds the value {rsmtool_files.ALL_DATA!r}, which RSMTool's "
+            f"files use for the row of all responses; rename that value first, e.g. "
+            f"`.replace({{{rsmtool_files.ALL_DATA!r}: 'all data (group)'}})`."
+        )
+    categories = pd.Index(labels.tolist())  # the labels' own dtype (int, str, ...) where they share one
+    return pd.Series(pd.Categorical.from_codes(codes, categories=categories), name=column.name, copy=False)
 
 
 def _subgroup_tables(
@@ -372,18 +376,18 @@ def _subgroup_tables(
     short = rsmtool_files.short_metrics_frame(
         by_table, trim, trim_round, primary, difference="DSM", index="group"
     )
-    files[f"eval_by_{group}"] = _rsmtool_group_order(short)
+    files[f"eval_by_{group}"] = rsmtool_files.group_frame(short)
     if h2 is not None:
         consistency = consistency_by_group_table(h1, h2, groups, exclude_zero=exclude_zero)
         tables[f"consistency_by_{group}"] = consistency
-        files[f"consistency_by_{group}"] = _rsmtool_group_order(
+        files[f"consistency_by_{group}"] = rsmtool_files.group_frame(
             rsmtool_files.consistency_frame(consistency, difference="DSM", index="group")
         )
         corrected = disattenuated_correlation_table(
             by_table[by_table["system"] == trim], consistency, on=["by", "group"]
         )
         tables[f"disattenuated_correlations_by_{group}"] = corrected
-        files[f"disattenuated_correlations_by_{group}"] = _rsmtool_group_order(
+        files[f"disattenuated_correlations_by_{group}"] = rsmtool_files.group_frame(
             corrected.set_index("group")[["corr_HM", "corr_HH", "sqrt_HH", "corr_disattenuated"]].rename_axis(
                 None
             )
