@@ -295,19 +295,24 @@ def report(
             ratings = np.column_stack([h1.to_numpy(), h2.to_numpy()]) if double else h1.to_numpy()[:, None]
             tables["true_score_eval"] = true_score_evaluation(systems, ratings, rater_error_variance)
             files["true_score_eval"] = tables["true_score_eval"].set_index("system").rename_axis(None)
+        if groups:  # every group column in one pass over the rows, then one table per column
+            by_table = evaluation_by_group_table(h1, systems, group_data, exclude_zero=exclude_zero)
+            by_consistency = (
+                consistency_by_group_table(h1, h2, group_data, exclude_zero=exclude_zero) if double else None
+            )
         for group in groups:
             _subgroup_tables(
                 tables,
                 files,
                 group,
                 group_data[group],
+                _one_group_column(by_table, group),
+                None if by_consistency is None else _one_group_column(by_consistency, group),
                 h1,
-                h2 if double else None,
                 systems,
                 trim,
                 trim_round,
                 primary,
-                exclude_zero,
             )
         tables["confMatrix"] = confusion_matrix_table(
             h1, {trim_round: systems[trim_round]}, exclude_zero=exclude_zero
@@ -365,20 +370,22 @@ def _group_labels(column: pd.Series, keep: np.ndarray | None) -> pd.Series:
     return pd.Series(pd.Categorical.from_codes(codes, categories=categories), name=column.name, copy=False)
 
 
+def _one_group_column(table: pd.DataFrame, group) -> pd.DataFrame:
+    """The rows of a subgroup table that belong to one group column."""
+    return table[(table["by"] == group).to_numpy()].reset_index(drop=True)
+
+
 def _subgroup_tables(
-    tables, files, group, labels, h1, h2, systems, trim, trim_round, primary, exclude_zero
+    tables, files, group, labels, by_table, consistency, h1, systems, trim, trim_round, primary
 ) -> None:
     from pdmetrics.fairness.regression import rsmtool_fairness_tables, score_fairness_tables
 
-    groups = {group: labels}
-    by_table = evaluation_by_group_table(h1, systems, groups, exclude_zero=exclude_zero)
     tables[f"eval_by_{group}"] = by_table
     short = rsmtool_files.short_metrics_frame(
         by_table, trim, trim_round, primary, difference="DSM", index="group"
     )
     files[f"eval_by_{group}"] = rsmtool_files.group_frame(short)
-    if h2 is not None:
-        consistency = consistency_by_group_table(h1, h2, groups, exclude_zero=exclude_zero)
+    if consistency is not None:
         tables[f"consistency_by_{group}"] = consistency
         files[f"consistency_by_{group}"] = rsmtool_files.group_frame(
             rsmtool_files.consistency_frame(consistency, difference="DSM", index="group")
