@@ -136,7 +136,7 @@ class ScoringAccessor:
             System score column(s); one table row each.
         by : str or list of str, optional
             Subgroup column(s): evaluate every group of each (RSMTool's ``eval_by_<G>``),
-            with an "All data" row and the difference of standardized means ``DSM``; see
+            with an "(all)" row and the difference of standardized means ``DSM``; see
             :func:`pdmetrics.scoring.evaluation_by_group_table`.
         exclude_zero : bool, default True
             Leave out responses with a human score of 0, as RSMTool does by default.
@@ -178,7 +178,7 @@ class ScoringAccessor:
 
         Uses the double-scored rows only; the SMD is the pooled one. See
         :func:`pdmetrics.scoring.consistency_table`. With ``by``, one row per group of
-        each subgroup column plus "All data", with ``DSM`` (RSMTool's
+        each subgroup column plus "(all)", with ``DSM`` (RSMTool's
         ``consistency_by_<G>``; see :func:`pdmetrics.scoring.consistency_by_group_table`).
 
         Examples
