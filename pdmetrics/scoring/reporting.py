@@ -143,6 +143,8 @@ class EvaluationReport(Mapping):
 
 
 def _score_types(scale_with) -> tuple[tuple[str, ...], str]:
+    # TODO(issue 10): validate scale_with with scoring-api's one public check
+    # (postprocessing.check_scale_with) once it is on main, instead of _processed_scores' branch.
     if scale_with is None:
         return _RAW_TYPES, "raw"
     if isinstance(scale_with, str):
