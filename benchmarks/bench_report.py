@@ -64,9 +64,8 @@ def main() -> None:
     data = processed[["sc1", "raw", "raw_trim", "raw_trim_round", "sc2", "L1"]]
     start = time.perf_counter()
     Analyzer().compute_metrics_by_group(data, "L1", include_second_score=True)
-    print(
-        f"rsmtool compute_metrics_by_group (eval_by + consistency_by, L1 only): {time.perf_counter() - start:.1f} s"
-    )
+    seconds = time.perf_counter() - start
+    print(f"rsmtool compute_metrics_by_group (eval_by + consistency_by, L1 only): {seconds:.1f} s")
 
 
 if __name__ == "__main__":
