@@ -102,15 +102,17 @@ def _sorted_codes_one(series: pd.Series, argument: str) -> tuple[np.ndarray, pd.
         lookup[used] = np.arange(used.size, dtype=np.intp)
         codes = np.where(raw >= 0, lookup[np.maximum(raw, 0)], -1).astype(np.intp)
         return codes, pd.Index(dtype.categories.take(used), name=series.name)
-    _check_scalar_cells(series, argument)
     try:
         codes, uniques = pd.factorize(series, sort=True, use_na_sentinel=True)
-    except TypeError:  # unorderable mixed values (e.g. 1 and "a")
+    except TypeError:  # unhashable cells (lists, dicts) or unorderable mixed values (e.g. 1 and "a")
+        _check_scalar_cells(series, argument)
         raise InvalidInputError(
             f"`{argument}={series.name!r}` mixes values that cannot be sorted together "
             f"({preview([plain(v) for v in pd.unique(series.dropna())], 3)}); use one type per column, "
             f"e.g. `df[{series.name!r}].astype(str)`."
         ) from None
+    # hashable non-scalar cells (tuples) factorize: check the distinct values only, not every row
+    _check_scalar_cells(pd.Series(uniques, dtype=object, name=series.name), argument)
     return codes.astype(np.intp, copy=False), pd.Index(uniques, name=series.name)
 
 
