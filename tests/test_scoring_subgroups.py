@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import pdmetrics
 from pdmetrics._groups import POOLED_LABEL
-from pdmetrics._stats import label_index
+from pdmetrics._stats import label_histograms, label_index
 from pdmetrics.datasets import simulate_scores
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.scoring import consistency_by_group_table, evaluation_by_group_table, report
@@ -152,3 +152,22 @@ def test_label_index_equals_union_and_searchsorted(a, b):
     np.testing.assert_array_equal(labels, expected)
     np.testing.assert_array_equal(ia, np.searchsorted(expected, a))
     np.testing.assert_array_equal(ib, np.searchsorted(expected, b))
+
+
+@given(
+    x=st.lists(st.integers(-3, 8), min_size=1, max_size=40),
+    shift=st.integers(-2, 2),
+    groups=st.integers(1, 4),
+    seed=st.integers(0, 100),
+)
+def test_label_histograms_count_every_label_pair(x, shift, groups, seed):
+    x = np.array(x, dtype=np.int64)
+    y = np.random.default_rng(seed).permutation(x) + shift
+    codes = np.arange(x.size) % groups
+    hist_x, hist_y, agree, offset = label_histograms(x, y, codes, groups)
+    for g in range(groups):
+        rows = codes == g
+        labels = np.arange(hist_x.shape[1]) + offset
+        np.testing.assert_array_equal(hist_x[g], [(x[rows] == v).sum() for v in labels])
+        np.testing.assert_array_equal(hist_y[g], [(y[rows] == v).sum() for v in labels])
+        assert agree[g] == (x[rows] == y[rows]).sum()

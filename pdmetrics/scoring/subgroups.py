@@ -251,7 +251,8 @@ def evaluation_by_group_table(human, system, groups, exclude_zero: bool = True) 
     _check_lengths(h, {**values, **group_columns})
     rows = select_scored_rows(h, list(values.values()), exclude_zero)
     _report_exclusions(rows, "system score", human.name, ", ".join(repr(n) for n in values))
-    h_used = h[rows.mask]
+    every_row = bool(rows.mask.all())  # then no copies of the score columns are needed
+    h_used = h if every_row else h[rows.mask]
     h_labels = kappa_labels(h_used, "human")
     columns = [*EVAL_COLUMNS, "DSM"]
     encoded = {by: subgroup_codes(series, rows.mask) for by, series in group_columns.items()}
@@ -259,7 +260,7 @@ def evaluation_by_group_table(human, system, groups, exclude_zero: bool = True) 
     parts = {by: [] for by in encoded}
     h_mean, h_sd = _population(h_used)  # the whole set's mean and SD standardize both sides of DSM
     for name, array in values.items():  # a handful of score columns
-        s_used = array[rows.mask]
+        s_used = array if every_row else array[rows.mask]
         s_mean, s_sd = _population(s_used)
         pooled, by_column = _grouped_statistics(h_used, s_used, passes, human_labels=h_labels)
         overall = agreement_metrics(pooled)
