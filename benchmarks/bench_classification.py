@@ -66,35 +66,35 @@ def main() -> None:
 
     run(
         "pdmetrics labels table (wide, P/R/F1/counts + ROC AUC)",
-        lambda: frame.detection.classification(truth="truth", score=labels, score_thresholds=THRESHOLDS),
+        lambda: frame.detection.classification(y_true="truth", score=labels, score_thresholds=THRESHOLDS),
     )
     run(
         "pdmetrics labels table (long)",
         lambda: long.detection.classification(
-            truth="truth", label="label", score="score", datum="datum", score_thresholds=THRESHOLDS
+            y_true="truth", label="label", score="score", datum="datum", score_thresholds=THRESHOLDS
         ),
     )
     run(
         "pdmetrics summary (accuracy + mean ROC AUC)",
         lambda: frame.detection.classification(
-            truth="truth", score=labels, table="summary", score_thresholds=THRESHOLDS
+            y_true="truth", score=labels, table="summary", score_thresholds=THRESHOLDS
         ),
     )
     run(
         "pdmetrics confusion matrix",
         lambda: frame.detection.classification(
-            truth="truth", score=labels, table="confusion", score_thresholds=THRESHOLDS, max_examples=0
+            y_true="truth", score=labels, table="confusion", score_thresholds=THRESHOLDS, max_examples=0
         ),
     )
     run(
         "pdmetrics PR curve (19 thresholds)",
         lambda: frame.detection.classification(
-            truth="truth", score=labels, table="pr_curve", zero_division=0
+            y_true="truth", score=labels, table="pr_curve", zero_division=0
         ),
     )
     run(
         "pdmetrics errors breakdown (19 thresholds, 1 example)",
-        lambda: frame.detection.classification(truth="truth", score=labels, table="errors"),
+        lambda: frame.detection.classification(y_true="truth", score=labels, table="errors"),
     )
     ours = results["pdmetrics labels table (wide, P/R/F1/counts + ROC AUC)"]
 
@@ -175,7 +175,7 @@ def segmentation(args) -> None:
     masks = pd.DataFrame({"gt": truth, "pred": prediction})
     print(f"segmentation: {args.images} images of 512 x 512 pixels, 4 classes + background")
     ours, table = median_time(
-        lambda: masks.detection.segmentation(truth="gt", prediction="pred", background=0, table="summary"),
+        lambda: masks.detection.segmentation(y_true="gt", y_pred="pred", background=0, table="summary"),
         args.repeat,
     )
     print(f"  {'pdmetrics segmentation summary (mean IoU)':<52s} {ours:8.3f} s")

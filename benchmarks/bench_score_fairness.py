@@ -40,7 +40,7 @@ def main() -> None:
         lambda: score_fairness_tables(frame["sc1"], frame["raw_trim"], frame["L1"]), args.repeat
     )[0]
     accessor = median_time(
-        lambda: frame.fairness.score_fairness(human="sc1", system="raw_trim", group="L1"), args.repeat
+        lambda: frame.fairness.score_fairness(human="sc1", system="raw_trim", by="L1"), args.repeat
     )[0]
     print(f"pdmetrics score_fairness (core)          {core:8.3f} s")
     print(f"pdmetrics score_fairness_tables (both)   {both:8.3f} s")

@@ -62,7 +62,7 @@ def check_identifier_names(names, result_columns, argument: str) -> None:
         )
 
 
-def _check_scalar_cells(series: pd.Series, argument: str) -> None:
+def check_scalar_cells(series: pd.Series, argument: str) -> None:
     """Refuse list-, dict-, set- or array-valued cells in a group or label column."""
     if series.dtype != object:
         return
@@ -105,14 +105,14 @@ def _sorted_codes_one(series: pd.Series, argument: str) -> tuple[np.ndarray, pd.
     try:
         codes, uniques = pd.factorize(series, sort=True, use_na_sentinel=True)
     except TypeError:  # unhashable cells (lists, dicts) or unorderable mixed values (e.g. 1 and "a")
-        _check_scalar_cells(series, argument)
+        check_scalar_cells(series, argument)
         raise InvalidInputError(
             f"`{argument}={series.name!r}` mixes values that cannot be sorted together "
             f"({preview([plain(v) for v in pd.unique(series.dropna())], 3)}); use one type per column, "
             f"e.g. `df[{series.name!r}].astype(str)`."
         ) from None
     # hashable non-scalar cells (tuples) factorize: check the distinct values only, not every row
-    _check_scalar_cells(pd.Series(uniques, dtype=object, name=series.name), argument)
+    check_scalar_cells(pd.Series(uniques, dtype=object, name=series.name), argument)
     return codes.astype(np.intp, copy=False), pd.Index(uniques, name=series.name)
 
 

@@ -7,17 +7,20 @@
 from __future__ import annotations
 
 import json
+from numbers import Integral, Real
 from os import PathLike
 
 import numpy as np
 import pandas as pd
 
+from pdmetrics._validation import plain
+from pdmetrics.detection.options import COCO_ATTRS
 from pdmetrics.errors import InvalidInputError
 
 __all__ = ["read_coco", "coco_image_ids"]
 
-GROUND_TRUTH_COLUMNS = ["id", "image", "label", "x", "y", "w", "h", "area", "iscrowd"]
-DETECTION_COLUMNS = ["id", "image", "label", "x", "y", "w", "h", "score"]
+GROUND_TRUTH_COLUMNS = ["id", "image", "label", "category", "x", "y", "w", "h", "area", "iscrowd"]
+DETECTION_COLUMNS = ["id", "image", "label", "category", "x", "y", "w", "h", "score"]
 
 
 def _load(source, what: str):
@@ -36,50 +39,114 @@ def _load(source, what: str):
     )
 
 
-def _boxes(records: list, what: str) -> np.ndarray:
-    try:
-        boxes = np.array([r["bbox"] for r in records], dtype="float64")
-    except KeyError:
-        raise InvalidInputError(f"{what}: every entry needs a 'bbox' [x, y, width, height].") from None
-    except (TypeError, ValueError):
-        raise InvalidInputError(f"{what}: every 'bbox' must be 4 numbers [x, y, width, height].") from None
-    if boxes.size == 0:
-        return boxes.reshape(0, 4)
-    if boxes.ndim != 2 or boxes.shape[1] != 4:
-        raise InvalidInputError(f"{what}: every 'bbox' must be 4 numbers [x, y, width, height].")
-    return boxes
+def _entries(content, key: str, what: str) -> list:
+    """``content[key]`` as a list of objects (dicts), or an error naming the first bad entry."""
+    entries = content[key] if isinstance(content, dict) else content
+    if not isinstance(entries, list):
+        where = f"'{key}'" if isinstance(content, dict) else "the file"
+        raise InvalidInputError(f"{what}: {where} must be a list of objects; got {type(entries).__name__}.")
+    bad = next((i for i, entry in enumerate(entries) if not isinstance(entry, dict)), None)
+    if bad is not None:
+        raise InvalidInputError(
+            f"{what}: entry {bad} (0-based) of {key!r} is {_kind(entries[bad])}; every entry must be an "
+            f"object such as {{'image_id': 1, 'category_id': 3, 'bbox': [x, y, width, height], ...}}."
+        )
+    return entries
+
+
+def _kind(value) -> str:
+    """How a JSON value is described in a message."""
+    if isinstance(value, dict):
+        return "an object (dict)"
+    if isinstance(value, list):
+        return f"a list of {len(value)} values"
+    return f"{value!r} ({type(value).__name__})"
+
+
+def _bbox_problem(value) -> str | None:
+    """Why ``value`` is not a COCO bbox, or None when it is one."""
+    if not isinstance(value, (list, tuple)):
+        return f"is {_kind(value)}"
+    if len(value) != 4:
+        return f"has {len(value)} values"
+    for item in value:
+        if isinstance(item, bool) or not isinstance(item, Real):
+            return f"holds {_kind(item)}, which is not a number"
+    return None
+
+
+def _boxes(records: list, what: str, key: str) -> np.ndarray:
+    missing = next((i for i, r in enumerate(records) if "bbox" not in r), None)
+    if missing is not None:
+        raise InvalidInputError(
+            f"{what}: entry {missing} (0-based) of {key!r} has no 'bbox'; every entry needs "
+            f"'bbox': [x, y, width, height]."
+        )
+    values = [r["bbox"] for r in records]
+    position = next((i for i, v in enumerate(values) if _bbox_problem(v)), None)
+    if position is not None:
+        raise InvalidInputError(
+            f"{what}: entry {position} (0-based) of {key!r} has a 'bbox' that "
+            f"{_bbox_problem(values[position])}; it must be a list of 4 numbers [x, y, width, height]."
+        )
+    return np.array(values, dtype="float64").reshape(-1, 4)
 
 
 def _field(records: list, name: str, default=None) -> list:
     return [r.get(name, default) for r in records]
 
 
-def _number_field(records: list, name: str, default, dtype: str, what: str) -> np.ndarray:
-    """A numeric field of every record (``default`` when absent) as an array, or a clear error."""
+def _number_field(
+    records: list, name: str, default, dtype: str, what: str, key: str, *, finite: bool = False
+) -> np.ndarray:
+    """A numeric field of every record (``default`` when absent) as an array, or a clear error.
+
+    ``default=None`` makes the field required; ``finite=True`` refuses NaN and infinities.
+    """
+    if default is None:
+        missing = next((i for i, r in enumerate(records) if name not in r), None)
+        if missing is not None:
+            raise InvalidInputError(
+                f"{what}: entry {missing} (0-based) of {key!r} has no {name!r}; every entry needs a "
+                f"numeric {name!r}."
+            )
     values = _field(records, name, default)
-    try:
-        return np.array(values, dtype=dtype)
-    except (TypeError, ValueError):
-        position = next((i for i, v in enumerate(values) if not _converts(v, dtype)), 0)
+    position = next(
+        (i for i, v in enumerate(values) if not _number(v, dtype)),
+        None,
+    )
+    if position is not None:
         raise InvalidInputError(
-            f"{what}: entry {position} (0-based) has {name!r} = {values[position]!r}; it must be a number."
-        ) from None
+            f"{what}: entry {position} (0-based) of {key!r} has {name!r} = {_kind(values[position])}; "
+            f"it must be a number."
+        )
+    array = np.array(values, dtype=dtype)
+    if finite and array.size and not np.isfinite(array).all():
+        position = int(np.flatnonzero(~np.isfinite(array))[0])
+        raise InvalidInputError(
+            f"{what}: entry {position} (0-based) of {key!r} has {name!r} = {plain(array[position])}; "
+            f"it must be a finite number."
+        )
+    return array
 
 
-def _converts(value, dtype: str) -> bool:
-    try:
-        np.array(value, dtype=dtype)
-    except (TypeError, ValueError):
-        return False
-    return True
+def _number(value, dtype: str) -> bool:
+    """A JSON number for ``dtype`` (null reads as NaN in a float field; true/false only in an int one)."""
+    if dtype == "float64":
+        return value is None or (isinstance(value, Real) and not isinstance(value, bool))
+    return isinstance(value, Real) and float(value) == int(value)
 
 
-def _id_field(records: list, name: str, what: str) -> list:
+def _id_field(records: list, name: str, what: str, key: str) -> list:
     values = _field(records, name)
-    missing = [i for i, v in enumerate(values) if v is None]
-    if missing:
+    position = next(
+        (i for i, v in enumerate(values) if isinstance(v, bool) or not isinstance(v, (Integral, str))), None
+    )
+    if position is not None:
+        problem = f"no {name!r}" if values[position] is None else f"{name!r} = {_kind(values[position])}"
         raise InvalidInputError(
-            f"{what}: entry {missing[0]} (0-based) has no {name!r}; every entry needs one."
+            f"{what}: entry {position} (0-based) of {key!r} has {problem}; every entry needs an "
+            f"integer or string {name!r}."
         )
     return values
 
@@ -99,20 +166,23 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
     Returns
     -------
     ground_truth : DataFrame
-        One row per annotation: ``id, image, label, x, y, w, h, area, iscrowd`` (plus
-        ``ignore`` when the file has that field). ``area`` is the file's ``area`` (the mask
-        area for COCO), which is what COCO's area ranges use; ``w * h`` when absent.
+        One row per annotation: ``id, image, label, category, x, y, w, h, area, iscrowd``
+        (plus ``ignore`` when the file has that field). ``label`` is the ``category_id``,
+        ``category`` its name from the file's ``categories`` (the id as a string when the
+        file names none). ``area`` is the file's ``area`` (the mask area for COCO), which is
+        what COCO's area ranges use; ``w * h`` when absent.
     detections : DataFrame
-        One row per result: ``id, image, label, x, y, w, h, score`` (``id`` numbers the
-        results from 1 in file order, as pycocotools does).
+        One row per result: ``id, image, label, category, x, y, w, h, score`` (``id``
+        numbers the results from 1 in file order, as pycocotools does).
 
     Notes
     -----
-    Pass ``image="image", label="label", box=["x", "y", "w", "h"], iscrowd="iscrowd",
-    area="area"`` (the defaults of ``df.detection`` methods, except ``iscrowd`` and
-    ``area`` which must be named) to reproduce pycocotools. Images listed in the file
-    without any annotation are returned by :func:`coco_image_ids`; pass them as
-    ``images=`` so that detections on them count as false positives.
+    ``ground_truth.attrs["pdmetrics.coco"]`` records what pycocotools uses beyond the
+    boxes: the file's image list (images without annotations included) and the crowd and
+    area columns. ``df.detection`` methods use them when ``images=``, ``iscrowd=`` and
+    ``area=`` are not given, so ``dt.detection.evaluate(ground_truth=gt)`` alone gives
+    pycocotools' 12 numbers. Pass ``label="category"`` for tables by category name. A
+    table built by hand has no such record and uses the arguments given.
 
     Examples
     --------
@@ -122,9 +192,9 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
     ...      "annotations": [{"id": 7, "image_id": 1, "category_id": 3, "bbox": [0, 0, 10, 10],
     ...                       "area": 90.0, "iscrowd": 0}]},
     ...     [{"image_id": 1, "category_id": 3, "bbox": [1, 1, 10, 10], "score": 0.9}])
-    >>> gt[["image", "label", "w", "area"]]
-       image  label     w  area
-    0      1      3  10.0  90.0
+    >>> gt[["image", "label", "category", "w", "area"]]
+       image  label category     w  area
+    0      1      3        3  10.0  90.0
     >>> dt[["id", "label", "score"]]
        id  label  score
     0   1      3    0.9
@@ -132,51 +202,57 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
     content = _load(annotations_json, "annotations_json")
     if not isinstance(content, dict) or "annotations" not in content:
         raise InvalidInputError("annotations_json must be a COCO annotation file with an 'annotations' list.")
-    annotations = content["annotations"]
-    boxes = _boxes(annotations, "annotations_json")
+    what, key = "annotations_json", "annotations"
+    annotations = _entries(content, key, what)
+    names = _category_names(content)
+    images = _image_ids(content) if "images" in content else None
+    boxes = _boxes(annotations, what, key)
     width, height = boxes[:, 2], boxes[:, 3]
-    area = _number_field(annotations, "area", np.nan, "float64", "annotations_json")
+    area = _number_field(annotations, "area", np.nan, "float64", what, key)
     area = np.where(np.isnan(area), width * height, area)
+    labels = _id_field(annotations, "category_id", what, key)
     ground_truth = pd.DataFrame(
         {
             "id": _field(annotations, "id"),
-            "image": _id_field(annotations, "image_id", "annotations_json"),
-            "label": _id_field(annotations, "category_id", "annotations_json"),
+            "image": _id_field(annotations, "image_id", what, key),
+            "label": labels,
+            "category": _names_of(labels, names),
             "x": boxes[:, 0],
             "y": boxes[:, 1],
             "w": width,
             "h": height,
             "area": area,
-            "iscrowd": _number_field(annotations, "iscrowd", 0, "int64", "annotations_json"),
+            "iscrowd": _number_field(annotations, "iscrowd", 0, "int64", what, key),
         },
         columns=GROUND_TRUTH_COLUMNS,
     )
     if any("ignore" in a for a in annotations):
-        ground_truth["ignore"] = _number_field(annotations, "ignore", 0, "int64", "annotations_json")
+        ground_truth["ignore"] = _number_field(annotations, "ignore", 0, "int64", what, key)
+    ground_truth.attrs[COCO_ATTRS] = {
+        "images": None if images is None else tuple(images),
+        "iscrowd": "iscrowd",
+        "area": "area",
+    }
     if results_json is None:
-        results = []
+        results, rkey = [], "results"
     else:
         results = _load(results_json, "results_json")
-        if isinstance(results, dict) and "annotations" in results:
-            results = results["annotations"]
-        if not isinstance(results, list):
-            raise InvalidInputError("results_json must be a COCO result file: a list of detections.")
-    det_boxes = _boxes(results, "results_json")
-    try:
-        det_scores = np.array(_field(results, "score"), dtype="float64")
-    except (TypeError, ValueError):
-        raise InvalidInputError("results_json: every detection needs a numeric 'score'.") from None
-    if np.isnan(det_scores).any():
-        position = int(np.flatnonzero(np.isnan(det_scores))[0])
-        raise InvalidInputError(
-            f"results_json: detection {position} (0-based, in file order) has no "
-            f"'score'; every detection needs a numeric 'score'."
-        )
+        rkey = "annotations" if isinstance(results, dict) and "annotations" in results else "results"
+        if isinstance(results, dict) and rkey != "annotations":
+            raise InvalidInputError(
+                "results_json must be a COCO result file: a list of detections; got an object without "
+                "an 'annotations' list."
+            )
+        results = _entries(results, rkey, "results_json")
+    det_boxes = _boxes(results, "results_json", rkey)
+    det_scores = _number_field(results, "score", None, "float64", "results_json", rkey, finite=True)
+    det_labels = _id_field(results, "category_id", "results_json", rkey)
     detections = pd.DataFrame(
         {
             "id": np.arange(1, len(results) + 1, dtype="int64"),
-            "image": _id_field(results, "image_id", "results_json"),
-            "label": _id_field(results, "category_id", "results_json"),
+            "image": _id_field(results, "image_id", "results_json", rkey),
+            "label": det_labels,
+            "category": _names_of(det_labels, names),
             "x": det_boxes[:, 0],
             "y": det_boxes[:, 1],
             "w": det_boxes[:, 2],
@@ -186,6 +262,36 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
         columns=DETECTION_COLUMNS,
     )
     return ground_truth, detections
+
+
+def _category_names(content: dict) -> dict:
+    """``{category id: name}`` from the file's ``categories`` (ids without a name map to nothing)."""
+    categories = content.get("categories") or []
+    if not isinstance(categories, list):
+        return {}
+    return {c["id"]: str(c["name"]) for c in categories if isinstance(c, dict) and "id" in c and "name" in c}
+
+
+def _names_of(labels: list, names: dict) -> pd.Series:
+    """The category name of each label id; the id as a string when the file names no such category."""
+    return pd.Series([names.get(label, str(label)) for label in labels], dtype=object)
+
+
+def _image_ids(content: dict) -> list:
+    images = content["images"]
+    if not isinstance(images, list):
+        raise InvalidInputError(
+            f"annotations_json: 'images' must be a list of objects; got {type(images).__name__}."
+        )
+    position = next(
+        (i for i, image in enumerate(images) if not isinstance(image, dict) or "id" not in image), None
+    )
+    if position is not None:
+        raise InvalidInputError(
+            f"annotations_json: entry {position} (0-based) of 'images' is {_kind(images[position])} "
+            f"without an 'id'; every image needs one."
+        )
+    return [image["id"] for image in images]
 
 
 def coco_image_ids(annotations_json) -> list:
@@ -200,4 +306,4 @@ def coco_image_ids(annotations_json) -> list:
     content = _load(annotations_json, "annotations_json")
     if not isinstance(content, dict) or "images" not in content:
         raise InvalidInputError("annotations_json must be a COCO annotation file with an 'images' list.")
-    return [image["id"] for image in content["images"]]
+    return _image_ids(content)

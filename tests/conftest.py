@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -12,12 +13,43 @@ ROOT = Path(__file__).resolve().parents[1]
 CONFORMANCE = ROOT.parent / "shared" / "conformance"
 
 
+def running_in_ci() -> bool:
+    """True when the environment variable ``CI`` is ``true`` or ``1`` (as CI services set it)."""
+    return os.environ.get("CI", "").strip().lower() in {"true", "1"}
+
+
+def _missing_in_ci(path: Path) -> str:
+    return (
+        f"conformance data missing in CI (CI={os.environ.get('CI')}): {path} does not exist. The "
+        f"conformance suites (reference inputs and answers from RSMTool, pycocotools, valor and "
+        f"AIF360/fai3) live in the `shared/conformance` folder beside the project checkout "
+        f"({CONFORMANCE}); CI must provide it. Unset CI to skip these tests instead."
+    )
+
+
 def conformance_path(*parts: str) -> Path:
-    """Path inside ``../shared/conformance``; skips the test when it is absent."""
+    """Path inside ``../shared/conformance``; skips the test when it is absent (a user's clone)
+    and fails it in CI, where the data must be present."""
     path = CONFORMANCE.joinpath(*parts)
     if not path.exists():
+        if running_in_ci():
+            pytest.fail(_missing_in_ci(path))
         pytest.skip(f"conformance data not available: {path}")
     return path
+
+
+def require_conformance_in_ci() -> None:
+    """Fail when running in CI without the conformance folder (tests that decide to skip at
+    collection time, from an empty list of cases, would otherwise pass by skipping)."""
+    if running_in_ci() and not CONFORMANCE.is_dir():
+        pytest.fail(_missing_in_ci(CONFORMANCE))
+
+
+def pytest_sessionstart(session) -> None:
+    try:
+        require_conformance_in_ci()
+    except pytest.fail.Exception as error:
+        raise pytest.UsageError(str(error)) from None
 
 
 def assert_close(actual, expected, rtol: float = 1e-9, atol: float = 1e-12, what: str = "") -> None:

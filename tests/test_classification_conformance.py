@@ -12,11 +12,11 @@ from conftest import assert_close, assert_frame_unchanged, conformance_path
 import pdmetrics  # noqa: F401
 from pdmetrics.detection import (
     classification_accuracy,
-    classification_confusion,
-    classification_metrics,
     mean_roc_auc,
     roc_auc,
 )
+from pdmetrics.detection.label_confusion import classification_confusion
+from pdmetrics.detection.label_metrics import classification_metrics
 
 EXAMPLES = ("animal", "color", "tabular", "image")
 THRESHOLDS = [0.25, 0.75]
@@ -108,7 +108,7 @@ def test_wide_form_matches_valor(name):
     frame = _wide(example, labels)
     before = frame.copy()
     table = frame.detection.classification(
-        truth="truth", score=labels, score_thresholds=THRESHOLDS, zero_division=0
+        y_true="truth", score=labels, score_thresholds=THRESHOLDS, zero_division=0
     )
     assert_frame_unchanged(before, frame)
     expected = example["expected_valor_lite_0.39.0"]["precision_recall_hardmax_True"]
@@ -127,7 +127,7 @@ def test_accessor_long_form_summary_matches_valor():
     frame = _long(example)
     before = frame.copy()
     summary = frame.detection.classification(
-        truth="truth",
+        y_true="truth",
         label="label",
         score="score",
         datum="datum",

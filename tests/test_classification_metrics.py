@@ -13,15 +13,13 @@ import pdmetrics  # noqa: F401
 from pdmetrics.detection import (
     binary_roc_auc,
     classification_accuracy,
-    classification_confusion,
-    classification_errors,
-    classification_metrics,
-    classification_pr_curve,
-    classification_summary,
     mean_roc_auc,
     roc_auc,
     roc_curve,
 )
+from pdmetrics.detection.label_confusion import classification_confusion
+from pdmetrics.detection.label_curves import classification_errors, classification_pr_curve
+from pdmetrics.detection.label_metrics import classification_metrics, classification_summary
 from pdmetrics.errors import ColumnNotFoundError, InvalidInputError, UndefinedMetricWarning
 
 LABELS = ["a", "b", "c", "d"]
@@ -193,10 +191,10 @@ def test_row_order_does_not_matter(frame, random):
         {"table": "roc_curve"},
     ):
         a = frame.detection.classification(
-            truth="truth", label="label", score="score", datum="datum", **kwargs
+            y_true="truth", label="label", score="score", datum="datum", **kwargs
         )
         b = shuffled.detection.classification(
-            truth="truth", label="label", score="score", datum="datum", **kwargs
+            y_true="truth", label="label", score="score", datum="datum", **kwargs
         )
         pd.testing.assert_frame_equal(a, b)
 
@@ -226,9 +224,9 @@ def test_perfect_classifier_scores_one():
             "z": (truth == "z") * 0.9 + 0.05,
         }
     )
-    table = frame.detection.classification(truth="truth", score=["x", "y", "z"])
+    table = frame.detection.classification(y_true="truth", score=["x", "y", "z"])
     assert (table[["precision", "recall", "f1", "roc_auc"]] == 1.0).all().all()
-    summary = frame.detection.classification(truth="truth", score=["x", "y", "z"], table="summary")
+    summary = frame.detection.classification(y_true="truth", score=["x", "y", "z"], table="summary")
     assert summary["accuracy"].iloc[0] == 1.0
 
 
@@ -261,7 +259,7 @@ def test_random_data_matches_valor_lite():
     for hardmax in (True, False):
         expected = evaluator.compute_precision_recall(score_thresholds=[0.1, 0.3, 0.6], hardmax=hardmax)
         table = frame.detection.classification(
-            truth="truth", score=labels, score_thresholds=[0.1, 0.3, 0.6], hardmax=hardmax, zero_division=0
+            y_true="truth", score=labels, score_thresholds=[0.1, 0.3, 0.6], hardmax=hardmax, zero_division=0
         )
         table = table.set_index(["label", "score_threshold"])
         for metric in expected[valor.metric.MetricType.Counts]:
@@ -274,7 +272,7 @@ def test_random_data_matches_valor_lite():
                 key = (metric.parameters["label"], metric.parameters["score_threshold"])
                 assert_close(table.loc[key, column], metric.value)
     rocauc = evaluator.compute_rocauc()
-    table = frame.detection.classification(truth="truth", score=labels).set_index("label")
+    table = frame.detection.classification(y_true="truth", score=labels).set_index("label")
     for metric in rocauc[valor.metric.MetricType.ROCAUC]:
         assert_close(table.loc[metric.parameters["label"], "roc_auc"], metric.value)
 
@@ -298,7 +296,7 @@ def test_accessor_tables_leave_frame_unchanged(table):
     frame = _frame()
     before = frame.copy()
     out = frame.detection.classification(
-        truth="truth", label="label", score="score", datum="datum", table=table, zero_division=0
+        y_true="truth", label="label", score="score", datum="datum", table=table, zero_division=0
     )
     assert_frame_unchanged(before, frame)
     assert isinstance(out.index, pd.RangeIndex) and len(out) > 0
@@ -311,34 +309,34 @@ def test_undefined_precision_warns_and_is_nan():
 
 
 def test_one_row_and_empty_input():
-    with pytest.warns(UndefinedMetricWarning):
+    with pytest.warns(UndefinedMetricWarning, match="ROC AUC"):
         table = classification_metrics(["a"], ["a"], [0.9], [1])
     assert table[["tp", "fp", "fn", "tn"]].iloc[0].tolist() == [1, 0, 0, 0]
     assert np.isnan(table["roc_auc"].iloc[0])
-    with pytest.warns(UndefinedMetricWarning):
+    with pytest.warns(UndefinedMetricWarning, match="accuracy"):
         empty = classification_accuracy([], [], [], [])
     assert len(empty) == 1 and np.isnan(empty["accuracy"].iloc[0])
     assert len(classification_metrics([], [], [], [])) == 0
-    with pytest.warns(UndefinedMetricWarning):
+    with pytest.warns(UndefinedMetricWarning, match="accuracy"):
         summary = classification_summary([], [], [], [])
     assert summary["N"].tolist() == [0] and np.isnan(summary["accuracy"].iloc[0])
     assert len(classification_confusion([], [], [], [])) == 0
     assert len(roc_curve([], [], [], [])) == 0
-    with pytest.warns(UndefinedMetricWarning):
+    with pytest.warns(UndefinedMetricWarning, match="ROC AUC"):
         assert np.isnan(binary_roc_auc([1, 1], [0.3, 0.4]))
-    with pytest.warns(UndefinedMetricWarning):
+    with pytest.warns(UndefinedMetricWarning, match="ROC AUC"):
         assert np.isnan(mean_roc_auc(["a"], ["a"], [0.9], [1]))
 
 
 def test_bad_input_messages():
     frame = _frame()
-    with pytest.raises(ColumnNotFoundError, match="truth='nope'"):
-        frame.detection.classification(truth="nope", label="label", score="score", datum="datum")
+    with pytest.raises(ColumnNotFoundError, match="y_true=.nope."):
+        frame.detection.classification(y_true="nope", label="label", score="score", datum="datum")
     with pytest.raises(InvalidInputError, match="needs `datum=`"):
-        frame.detection.classification(truth="truth", label="label", score="score")
+        frame.detection.classification(y_true="truth", label="label", score="score")
     with pytest.raises(InvalidInputError, match="not a classification table"):
         frame.detection.classification(
-            truth="truth", label="label", score="score", datum="datum", table="roc"
+            y_true="truth", label="label", score="score", datum="datum", table="roc"
         )
     with pytest.raises(InvalidInputError, match="finite score"):
         classification_metrics(frame.truth, frame.label, frame.score.where(frame.index != 1), frame.datum)
@@ -358,7 +356,7 @@ def test_bad_input_messages():
         classification_metrics(*_args(frame), score_thresholds=[np.nan])
     with pytest.raises(InvalidInputError, match="boolean"):
         frame.assign(score=frame.score > 0.5).detection.classification(
-            truth="truth", label="label", score="score", datum="datum"
+            y_true="truth", label="label", score="score", datum="datum"
         )
 
 
@@ -367,9 +365,9 @@ def test_wide_missing_score_means_not_a_candidate():
     long = pd.DataFrame(
         {"datum": [0, 0, 1], "truth": ["a", "a", "b"], "label": ["a", "b", "b"], "score": [0.8, 0.2, 0.9]}
     )
-    a = wide.detection.classification(truth="truth", score=["a", "b"], zero_division=0)
+    a = wide.detection.classification(y_true="truth", score=["a", "b"], zero_division=0)
     b = long.detection.classification(
-        truth="truth", label="label", score="score", datum="datum", zero_division=0
+        y_true="truth", label="label", score="score", datum="datum", zero_division=0
     )
     pd.testing.assert_frame_equal(a, b)
 
@@ -377,12 +375,12 @@ def test_wide_missing_score_means_not_a_candidate():
 def test_errors_examples_and_confusion_examples():
     frame = _frame()
     errors = frame.detection.classification(
-        truth="truth", label="label", score="score", datum="datum", table="errors", score_thresholds=[0.5]
+        y_true="truth", label="label", score="score", datum="datum", table="errors", score_thresholds=[0.5]
     )
     fp = errors[(errors.label == "cat") & (errors.outcome == "fp")]
     assert fp["examples"].iloc[0] == [2]
     confusion = frame.detection.classification(
-        truth="truth", label="label", score="score", datum="datum", table="confusion", max_examples=3
+        y_true="truth", label="label", score="score", datum="datum", table="confusion", max_examples=3
     )
     row = confusion[(confusion.truth == "dog") & (confusion.prediction == "cat")]
     assert row["count"].iloc[0] == 1 and row["examples"].iloc[0] == [2]
@@ -402,13 +400,42 @@ def test_bad_options_are_clear_errors(options, match):
     frame = _frame()
     with pytest.raises(InvalidInputError, match=match):
         frame.detection.classification(
-            truth="truth", label="label", score="score", datum="datum", zero_division=0, **options
+            y_true="truth", label="label", score="score", datum="datum", zero_division=0, **options
         )
 
 
 def test_wide_layout_refuses_text_in_a_score_column():
     wide = pd.DataFrame({"truth": ["a", "b", "a"], "a": [0.8, "high", 0.4], "b": [0.2, 0.9, 0.6]})
     with pytest.raises(InvalidInputError, match="'high'"):
-        wide.detection.classification(truth="truth", score=["a", "b"], zero_division=0)
+        wide.detection.classification(y_true="truth", score=["a", "b"], zero_division=0)
     with pytest.raises(InvalidInputError, match="inf"):
-        wide.assign(a=[0.8, np.inf, 0.4]).detection.classification(truth="truth", score=["a", "b"])
+        wide.assign(a=[0.8, np.inf, 0.4]).detection.classification(y_true="truth", score=["a", "b"])
+
+
+@pytest.mark.parametrize("column", ["truth", "label", "datum"])
+@pytest.mark.parametrize("cell", [["cat"], {"a": 1}])
+def test_list_or_dict_cells_are_a_clear_error(column, cell):
+    long = pd.DataFrame(
+        {
+            "truth": ["cat", "cat", "dog"],
+            "label": ["cat", "dog", "cat"],
+            "score": [0.6, 0.4, 0.3],
+            "datum": [1, 1, 2],
+        }
+    )
+    long[column] = long[column].astype(object)
+    long.at[0, column] = cell
+    with pytest.raises(InvalidInputError, match=f"{column}"):
+        long.detection.classification(y_true="truth", label="label", score="score", datum="datum")
+    if column == "truth":
+        wide = pd.DataFrame({"truth": [cell, "dog"], "cat": [0.6, 0.3], "dog": [0.4, 0.7]})
+        with pytest.raises(InvalidInputError, match="y_true='truth'"):
+            wide.detection.classification(y_true="truth", score=["cat", "dog"])
+
+
+def test_options_are_checked_before_the_columns():
+    frame = pd.DataFrame({"truth": ["a"], "a": [1.0]})
+    with pytest.raises(InvalidInputError, match="zero_division"):
+        frame.detection.classification(y_true="missing", score=["a"], zero_division="zero")
+    with pytest.raises(InvalidInputError, match="max_examples=-1"):
+        frame.detection.classification(y_true="missing", score=["a"], max_examples=-1)

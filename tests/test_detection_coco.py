@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
+import copy
+import io
 import json
+import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 from conftest import assert_frame_unchanged, conformance_path
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import pdmetrics  # noqa: F401
 from pdmetrics.errors import UndefinedMetricWarning
-from pdmetrics.io import read_coco
+from pdmetrics.io import coco_image_ids, read_coco
 
 COCO_OPTIONS = {"iscrowd": "iscrowd", "area": "area"}
 
@@ -21,8 +27,10 @@ def _stats(table: pd.DataFrame) -> np.ndarray:
 
 
 def _evaluate(gt, dt, **options):
-    with pytest.warns(UndefinedMetricWarning) if options.pop("undefined", False) else _nullcontext():
-        return dt.detection.evaluate(ground_truth=gt, **COCO_OPTIONS, **options)
+    """COCO's natural path: the tables of ``read_coco`` and no other argument."""
+    undefined = options.pop("undefined", False)
+    with pytest.warns(UndefinedMetricWarning, match="pycocotools prints -1") if undefined else _nullcontext():
+        return dt.detection.evaluate(ground_truth=gt, **options)
 
 
 class _nullcontext:
@@ -72,7 +80,8 @@ def test_coco_val2014_100_area_must_come_from_the_file():
     gt, dt = read_coco(
         folder / "instances_val2014_100.json", folder / "instances_val2014_fakebbox100_results.json"
     )
-    table = dt.detection.evaluate(ground_truth=gt, iscrowd="iscrowd")  # box area instead of mask area
+    # without the file's area column, the box area is used instead of the mask area
+    table = dt.detection.evaluate(ground_truth=gt.drop(columns="area"), iscrowd="iscrowd")
     np.testing.assert_allclose(_stats(table)[3:6], [0.5938, 0.5595, 0.4894], atol=5e-5)
 
 
@@ -162,17 +171,17 @@ def test_per_label_tables_agree_with_the_summary():
         folder / "instances_val2014_100.json", folder / "instances_val2014_fakebbox100_results.json"
     )
     summary = _stats(_evaluate(gt, dt))
-    with pytest.warns(UndefinedMetricWarning):  # some categories have no ground truth here
+    with pytest.warns(UndefinedMetricWarning, match="no ground truth"):
         ap = dt.detection.average_precision(ground_truth=gt, **COCO_OPTIONS)
     assert list(ap.columns[:5]) == ["label", "area", "N", "n_detections", "AP"]
-    mean = ap[ap["label"] == "mAP"].iloc[0]
+    mean = ap[ap["label"] == "(all)"].iloc[0]
     np.testing.assert_allclose(
         [mean["AP"], mean["AP@0.50"], mean["AP@0.75"]], summary[:3], rtol=0, atol=1e-12
     )
-    with pytest.warns(UndefinedMetricWarning):
+    with pytest.warns(UndefinedMetricWarning, match="no ground truth"):
         ar = dt.detection.average_recall(ground_truth=gt, **COCO_OPTIONS)
-    np.testing.assert_allclose(ar.loc[ar["label"] == "mAR", "AR"].iloc[0], summary[8], rtol=0, atol=1e-12)
-    assert ap.loc[ap["label"] != "mAP", "N"].sum() == ap.loc[ap["label"] == "mAP", "N"].iloc[0]
+    np.testing.assert_allclose(ar.loc[ar["label"] == "(all)", "AR"].iloc[0], summary[8], rtol=0, atol=1e-12)
+    assert ap.loc[ap["label"] != "(all)", "N"].sum() == ap.loc[ap["label"] == "(all)", "N"].iloc[0]
 
 
 def test_ignore_flag_is_honoured_when_passed():
@@ -193,3 +202,162 @@ def test_ignore_flag_is_honoured_when_passed():
     options = {"ground_truth": gt, "area_ranges": {"all": (0, 1e10)}, "iou_thresholds": [0.5]}
     assert dt.detection.evaluate(**options)["value"].iloc[0] == pytest.approx(51 / 101 * 1.0)
     assert dt.detection.evaluate(ignore="ignore", **options)["value"].iloc[0] == 0.0
+
+
+def _pycocotools_stats(dataset: dict, results: list, area_ranges=None) -> np.ndarray:
+    """pycocotools' 12 numbers (``summarize``), or the same read-out on other area ranges."""
+    coco = pytest.importorskip("pycocotools.coco")
+    cocoeval = pytest.importorskip("pycocotools.cocoeval")
+    with contextlib.redirect_stdout(io.StringIO()):
+        gt = coco.COCO()
+        gt.dataset = copy.deepcopy(dataset)
+        gt.createIndex()
+        evaluator = cocoeval.COCOeval(gt, gt.loadRes(copy.deepcopy(results)), "bbox")
+        if area_ranges is not None:
+            evaluator.params.areaRng = [list(bounds) for bounds in area_ranges.values()]
+            evaluator.params.areaRngLbl = list(area_ranges)
+        evaluator.evaluate()
+        evaluator.accumulate()
+        if area_ranges is None:
+            evaluator.summarize()
+            return evaluator.stats
+    precision, recall = evaluator.eval["precision"], evaluator.eval["recall"]
+
+    def mean(values):
+        values = values[values > -1]
+        return float(np.mean(values)) if values.size else -1.0
+
+    iou, others = evaluator.params.iouThrs, range(1, len(area_ranges))
+    stats = [mean(precision[:, :, :, 0, -1])]
+    stats += [mean(precision[iou == t][:, :, :, 0, -1]) for t in (0.5, 0.75)]
+    stats += [mean(precision[:, :, :, a, -1]) for a in others]
+    stats += [mean(recall[:, :, 0, m]) for m in range(3)]
+    stats += [mean(recall[:, :, a, -1]) for a in others]
+    return np.array(stats)
+
+
+SMALL_COCO = {
+    "images": [{"id": 1}, {"id": 2}, {"id": 3}],
+    "categories": [{"id": 1, "name": "cat"}, {"id": 2, "name": "dog"}],
+    "annotations": [
+        {"id": 1, "image_id": 1, "category_id": 1, "bbox": [0, 0, 40, 40], "area": 900.0, "iscrowd": 0},
+        {"id": 2, "image_id": 1, "category_id": 1, "bbox": [50, 50, 100, 100], "area": 9000.0, "iscrowd": 1},
+        {"id": 3, "image_id": 2, "category_id": 2, "bbox": [10, 10, 20, 20], "area": 100.0, "iscrowd": 0},
+    ],
+}
+SMALL_RESULTS = [
+    {"image_id": 1, "category_id": 1, "bbox": [2, 0, 40, 40], "score": 0.9},
+    {"image_id": 1, "category_id": 1, "bbox": [60, 60, 30, 30], "score": 0.8},
+    {"image_id": 2, "category_id": 2, "bbox": [10, 12, 20, 20], "score": 0.7},
+    {"image_id": 3, "category_id": 2, "bbox": [0, 0, 20, 20], "score": 0.95},
+    {"image_id": 3, "category_id": 1, "bbox": [0, 0, 20, 20], "score": 0.3},
+]
+
+
+def test_read_coco_then_evaluate_alone_equals_pycocotools_with_empty_images_and_crowds():
+    gt, dt = read_coco(SMALL_COCO, SMALL_RESULTS)
+    with pytest.warns(UndefinedMetricWarning, match="pycocotools prints -1"):
+        table = dt.detection.evaluate(ground_truth=gt)
+    np.testing.assert_allclose(
+        _stats(table), _pycocotools_stats(SMALL_COCO, SMALL_RESULTS), rtol=0, atol=1e-12
+    )
+    # the same numbers with the explicit arguments (a table built by hand needs them)
+    plain_gt = pd.DataFrame(gt)
+    plain_gt.attrs.clear()
+    with pytest.warns(UndefinedMetricWarning, match="pycocotools prints -1"):
+        explicit = dt.detection.evaluate(
+            ground_truth=plain_gt, iscrowd="iscrowd", area="area", images=coco_image_ids(SMALL_COCO)
+        )
+    pd.testing.assert_frame_equal(explicit, table)
+    # without the record, image 3 is unknown: the error names the way out
+    with pytest.raises(pdmetrics.InvalidInputError, match="images=.*coco_image_ids"):
+        dt.detection.evaluate(ground_truth=plain_gt)
+
+
+def test_read_coco_category_names_for_the_tables():
+    gt, dt = read_coco(
+        SMALL_COCO, [*SMALL_RESULTS, {"image_id": 3, "category_id": 7, "bbox": [0, 0, 1, 1], "score": 0.1}]
+    )
+    assert gt["category"].tolist() == ["cat", "cat", "dog"]
+    assert dt["category"].tolist() == ["cat", "cat", "dog", "dog", "cat", "7"]
+    with pytest.warns(UndefinedMetricWarning, match="no ground truth"):
+        by_name = dt.detection.average_precision(ground_truth=gt, label="category", iou_thresholds=[0.5])
+    with pytest.warns(UndefinedMetricWarning, match="no ground truth"):
+        by_id = dt.detection.average_precision(ground_truth=gt, iou_thresholds=[0.5])
+    assert by_name["label"].tolist() == ["7", "cat", "dog", "(all)"]
+    np.testing.assert_allclose(by_name["AP"], by_id["AP"].to_numpy()[[2, 0, 1, 3]])
+
+
+@pytest.mark.parametrize(
+    "folder,annotations,results",
+    [
+        ("coco_val2014_100", "instances_val2014_100.json", "instances_val2014_fakebbox100_results.json"),
+        ("detectron2_small", "gt.json", "dt.json"),
+        ("faster_coco_eval_small", "gt_dataset.json", "dt_dataset.json"),
+    ],
+)
+def test_natural_path_equals_pycocotools_on_the_conformance_files(folder, annotations, results):
+    path = conformance_path("coco", folder)
+    gt, dt = read_coco(path / annotations, path / results)
+    with _quiet():
+        table = dt.detection.evaluate(ground_truth=gt)
+    dataset = json.loads((path / annotations).read_text())
+    expected = _pycocotools_stats(dataset, json.loads((path / results).read_text()))
+    np.testing.assert_allclose(_stats(table), expected, rtol=0, atol=1e-12)
+
+
+@contextlib.contextmanager
+def _quiet():
+    """Undefined area ranges warn on some files; the numbers are what is checked."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        yield
+
+
+RANGES = {"all": (0, 1e10), "small": (0, 32), "big": (32, 1e10)}
+
+
+@st.composite
+def _coco_files(draw):
+    n_images = draw(st.integers(1, 4))
+    coordinate = st.integers(0, 12).map(float)
+    size = st.integers(1, 8).map(float)
+    annotations = []
+    for index in range(draw(st.integers(1, 8))):
+        bbox = [draw(coordinate), draw(coordinate), draw(size), draw(size)]
+        annotations.append(
+            {
+                "id": index + 1,
+                "image_id": draw(st.integers(1, n_images)),
+                "category_id": draw(st.integers(1, 2)),
+                "bbox": bbox,
+                "area": draw(st.sampled_from([bbox[2] * bbox[3], 1.0, 30.0, 2000.0])),
+                "iscrowd": draw(st.sampled_from([0, 0, 0, 1])),
+            }
+        )
+    results = [
+        {
+            "image_id": draw(st.integers(1, n_images)),
+            "category_id": draw(st.integers(1, 2)),
+            "bbox": [draw(coordinate), draw(coordinate), draw(size), draw(size)],
+            "score": draw(st.sampled_from([0.1, 0.5, 0.5, 0.9])),
+        }
+        for _ in range(draw(st.integers(1, 10)))
+    ]
+    dataset = {
+        "images": [{"id": i} for i in range(1, n_images + 1)],
+        "categories": [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}],
+        "annotations": annotations,
+    }
+    return dataset, results
+
+
+@settings(max_examples=40, deadline=None)
+@given(files=_coco_files())
+def test_natural_path_equals_pycocotools_on_random_files(files):
+    dataset, results = files
+    gt, dt = read_coco(dataset, results)
+    with _quiet():
+        table = dt.detection.evaluate(ground_truth=gt, area_ranges=RANGES)
+    reference = _pycocotools_stats(dataset, results, RANGES)
+    np.testing.assert_allclose(_stats(table), reference, rtol=0, atol=1e-12)

@@ -8,6 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import assert_frame_unchanged, conformance_path
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import pdmetrics  # noqa: F401
 
@@ -37,19 +39,21 @@ def test_confusion_matrix_matches_valor_lite(index):
             kind="matrix",
             iou_threshold=parameters["iou_threshold"],
             score_thresholds=[parameters["score_threshold"]],
-        ).set_index("label")
+        )
+        cells = matrix.dropna(subset=["truth", "prediction"]).set_index(["truth", "prediction"])["count"]
+        unmatched_gt = matrix[matrix["prediction"].isna()].set_index("truth")["count"]
+        unmatched_pd = matrix[matrix["truth"].isna()].set_index("prediction")["count"]
         for gt_label, row in value["confusion_matrix"].items():
             for pd_label, count in row.items():
-                assert matrix.loc[gt_label, pd_label] == count, (gt_label, pd_label, parameters)
+                assert cells.loc[(gt_label, pd_label)] == count, (gt_label, pd_label, parameters)
         for label, count in value["unmatched_predictions"].items():
-            assert matrix.loc[label, "unmatched_predictions"] == count
+            assert unmatched_pd.loc[label] == count
         for label, count in value["unmatched_ground_truths"].items():
-            assert matrix.loc[label, "unmatched_ground_truths"] == count
+            assert unmatched_gt.loc[label] == count
         # no count beyond the expected cells
-        cells = matrix.drop(columns=["score_threshold", "unmatched_predictions", "unmatched_ground_truths"])
-        assert cells.to_numpy().sum() == sum(sum(row.values()) for row in value["confusion_matrix"].values())
-        assert matrix["unmatched_predictions"].sum() == sum(value["unmatched_predictions"].values())
-        assert matrix["unmatched_ground_truths"].sum() == sum(value["unmatched_ground_truths"].values())
+        assert cells.sum() == sum(sum(row.values()) for row in value["confusion_matrix"].values())
+        assert unmatched_pd.sum() == sum(value["unmatched_predictions"].values())
+        assert unmatched_gt.sum() == sum(value["unmatched_ground_truths"].values())
 
 
 def _detailed_example():
@@ -109,3 +113,81 @@ def test_confusion_bad_input():
     table = empty.detection.confusion(ground_truth=gt, box_format="xyxy", score_thresholds=[0.5])
     assert table["fn_missed"].sum() == len(gt)
     assert np.all(table["tp"] == 0)
+
+
+def test_confusion_without_ground_truth_counts_every_detection_unmatched():
+    _, gt, dt = _detailed_example()
+    empty = gt.iloc[:0]
+    images = dt["image"].unique().tolist()
+    table = dt.detection.confusion(
+        ground_truth=empty, images=images, box_format="xyxy", score_thresholds=[0.0]
+    )
+    assert table["fp_hallucination"].sum() == len(dt)
+    assert table["tp"].sum() == 0 and table["fn"].sum() == 0
+    matrix = dt.detection.confusion(
+        ground_truth=empty, images=images, box_format="xyxy", kind="matrix", score_thresholds=[0.0]
+    )
+    assert matrix.loc[matrix["truth"].isna(), "count"].sum() == len(dt)
+    assert matrix.loc[matrix["truth"].notna(), "count"].sum() == 0
+
+
+@pytest.mark.parametrize("iou_threshold", [2, -0.1, [0.5, 0.6], "high", float("nan")])
+def test_confusion_refuses_iou_threshold_outside_0_1(iou_threshold):
+    _, gt, dt = _detailed_example()
+    with pytest.raises(pdmetrics.InvalidInputError, match="iou_threshold"):
+        dt.detection.confusion(ground_truth=gt, box_format="xyxy", iou_threshold=iou_threshold)
+
+
+RESULT_NAMES = [
+    "label",
+    "score_threshold",
+    "truth",
+    "prediction",
+    "count",
+    "unmatched_predictions",
+    "unmatched_ground_truths",
+    "tp",
+    "fp",
+    "fn",
+    "(all)",
+]
+
+
+@settings(max_examples=40, deadline=None)
+@given(names=st.lists(st.sampled_from(RESULT_NAMES), min_size=2, max_size=4, unique=True))
+def test_class_names_equal_to_result_columns_stay_values(names):
+    gt = pd.DataFrame(
+        {
+            "image": [0, 0, 1],
+            "label": [names[0], names[1], names[-1]],
+            "x": [0, 50, 0],
+            "y": [0, 0, 0],
+            "w": [10, 10, 10],
+            "h": [10, 10, 10],
+        }
+    )
+    dt = pd.DataFrame(
+        {
+            "image": [0, 0, 1],
+            "label": [names[0], names[0], names[1]],
+            "x": [0, 50, 0],
+            "y": [0, 0, 0],
+            "w": [10, 10, 10],
+            "h": [10, 10, 10],
+            "score": [0.9, 0.6, 0.7],
+        }
+    )
+    matrix = dt.detection.confusion(ground_truth=gt, kind="matrix")
+    assert list(matrix.columns) == ["score_threshold", "truth", "prediction", "count"]
+    labels = sorted(set(names[:2]) | {names[-1]})
+    k = len(labels)
+    assert len(matrix) == k * k + 2 * k
+    cells = matrix.dropna(subset=["truth", "prediction"]).set_index(["truth", "prediction"])["count"]
+    # image 0: both detections pair with their overlapping ground truths; image 1: a mislabel
+    expected = pd.Series(0, index=pd.MultiIndex.from_product([labels, labels]))
+    for g, p in [(names[0], names[0]), (names[1], names[0]), (names[-1], names[1])]:
+        expected[(g, p)] += 1
+    assert cells.sort_index().tolist() == expected.sort_index().tolist()
+    breakdown = dt.detection.confusion(ground_truth=gt, score_thresholds=[0.5])
+    assert sorted(breakdown["label"]) == labels
+    assert breakdown["tp"].sum() == 1 + (names[-1] == names[1])

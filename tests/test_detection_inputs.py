@@ -9,8 +9,11 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import assert_frame_unchanged
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 import pdmetrics
+from pdmetrics._groups import POOLED_LABEL
 from pdmetrics.errors import ColumnNotFoundError, InvalidInputError, UndefinedMetricWarning
 from pdmetrics.io import coco_image_ids, read_coco
 
@@ -117,7 +120,7 @@ def test_string_ids_work():
     dt_str = dt.assign(label=dt["label"].map(names), image=dt["image"].map("img{}".format))
     ap_str = dt_str.detection.average_precision(ground_truth=gt_str, iou_thresholds=[0.5])
     np.testing.assert_allclose(ap_int["AP"], ap_str["AP"])
-    assert ap_str["label"].tolist() == ["cat", "dog", "mAP"]
+    assert ap_str["label"].tolist() == ["cat", "dog", "(all)"]
 
 
 def test_empty_tables():
@@ -167,8 +170,8 @@ def test_labels_without_ground_truth():
         ground_truth=gt, iou_thresholds=[0.5], labels_without_ground_truth="zero"
     )
     assert zero.loc[zero["label"] == 9, "AP"].item() == 0.0
-    assert zero.loc[zero["label"] == "mAP", "AP"].item() == pytest.approx(
-        ap.loc[ap["label"] == "mAP", "AP"].item() * 2 / 3
+    assert zero.loc[zero["label"] == "(all)", "AP"].item() == pytest.approx(
+        ap.loc[ap["label"] == "(all)", "AP"].item() * 2 / 3
     )
 
 
@@ -228,7 +231,7 @@ def test_read_coco_from_paths_and_dicts(tmp_path):
     path = tmp_path / "gt.json"
     path.write_text(json.dumps(dataset))
     gt, dt = read_coco(path, results)
-    assert list(gt.columns) == ["id", "image", "label", "x", "y", "w", "h", "area", "iscrowd", "ignore"]
+    assert " ".join(gt.columns) == "id image label category x y w h area iscrowd ignore"
     assert gt["area"].tolist() == [20.0, 3.0] and gt["ignore"].tolist() == [0, 1]
     assert dt["id"].tolist() == [1]
     assert coco_image_ids(path) == [1, 2]
@@ -237,7 +240,7 @@ def test_read_coco_from_paths_and_dicts(tmp_path):
     )
     np.testing.assert_array_equal(table["value"], 0.0)
     gt_only, empty = read_coco(dataset)
-    assert empty.empty and list(empty.columns) == ["id", "image", "label", "x", "y", "w", "h", "score"]
+    assert empty.empty and " ".join(empty.columns) == "id image label category x y w h score"
     with pytest.raises(InvalidInputError, match="no such file"):
         read_coco(tmp_path / "missing.json")
     with pytest.raises(InvalidInputError, match="bbox"):
@@ -251,12 +254,12 @@ def test_public_namespace():
         "box_iou",
         "paired_box_iou",
         "box_area",
-        "evaluate_detections",
+        "evaluate",
         "average_precision",
         "average_recall",
-        "match_detections",
-        "precision_recall_curve",
-        "detection_confusion",
+        "match",
+        "pr_curve",
+        "confusion",
     ):
         assert hasattr(pdmetrics.detection, name)
 
@@ -265,8 +268,8 @@ def test_by_option_of_the_per_label_tables():
     gt, dt = _tables()
     mean_only = dt.detection.average_precision(ground_truth=gt, iou_thresholds=[0.5], by=None)
     full = dt.detection.average_precision(ground_truth=gt, iou_thresholds=[0.5])
-    assert mean_only["label"].tolist() == ["mAP"]
-    assert mean_only.loc[0, "AP"] == full.loc[full["label"] == "mAP", "AP"].item()
+    assert mean_only["label"].tolist() == ["(all)"]
+    assert mean_only.loc[0, "AP"] == full.loc[full["label"] == "(all)", "AP"].item()
     with pytest.raises(InvalidInputError, match="match"):
         dt.detection.average_recall(ground_truth=gt, by="image")
 
@@ -335,7 +338,7 @@ def test_read_coco_refuses_a_result_without_score():
         {"image_id": 1, "category_id": 1, "bbox": [1, 2, 3, 4], "score": 0.5},
         {"image_id": 1, "category_id": 1, "bbox": [1, 2, 3, 4]},
     ]
-    with pytest.raises(InvalidInputError, match="detection 1 .* has no 'score'"):
+    with pytest.raises(InvalidInputError, match="entry 1 .* of 'results' has no 'score'"):
         read_coco(annotations, results)
 
 
@@ -397,3 +400,136 @@ def test_read_coco_names_the_bad_field(extra, match):
         bad = {k: v for k, v in bad.items() if v is not None}
     with pytest.raises(InvalidInputError, match=match):
         read_coco({"annotations": [good, bad]})
+
+
+GOOD_ANNOTATION = {"image_id": 1, "category_id": 1, "bbox": [1, 2, 3, 4]}
+
+
+@pytest.mark.parametrize(
+    "annotations,results,match",
+    [
+        ({"annotations": {"a": 1}}, None, "'annotations' must be a list of objects; got dict"),
+        (
+            {"annotations": [GOOD_ANNOTATION, [1, 2]]},
+            None,
+            r"entry 1 .* of 'annotations' is a list of 2 values",
+        ),
+        (
+            {"annotations": [GOOD_ANNOTATION, {**GOOD_ANNOTATION, "bbox": {"x": 1}}]},
+            None,
+            r"entry 1 .* 'bbox' that is an object \(dict\)",
+        ),
+        (
+            {"annotations": [{**GOOD_ANNOTATION, "bbox": [1, 2, 3]}]},
+            None,
+            r"entry 0 .* 'bbox' that has 3 values",
+        ),
+        (
+            {"annotations": [{**GOOD_ANNOTATION, "bbox": [1, "2", 3, 4]}]},
+            None,
+            r"'bbox' that holds '2' \(str\)",
+        ),
+        (
+            {"annotations": [GOOD_ANNOTATION]},
+            [{**GOOD_ANNOTATION, "score": float("nan")}],
+            r"'score' = nan.*finite",
+        ),
+        (
+            {"annotations": [GOOD_ANNOTATION]},
+            [{**GOOD_ANNOTATION, "score": "high"}],
+            r"'score' = 'high' \(str\)",
+        ),
+        (
+            {"annotations": [GOOD_ANNOTATION]},
+            [{**GOOD_ANNOTATION}],
+            r"entry 0 .* of 'results' has no 'score'",
+        ),
+        (
+            {"annotations": [GOOD_ANNOTATION]},
+            [{**GOOD_ANNOTATION, "score": 1, "image_id": [1]}],
+            r"'image_id' = a list",
+        ),
+        ({"annotations": [GOOD_ANNOTATION], "images": [{"file": "a.jpg"}]}, None, r"entry 0 .* of 'images'"),
+    ],
+)
+def test_read_coco_errors_name_the_entry_and_the_cause(annotations, results, match):
+    with pytest.raises(InvalidInputError, match=match):
+        read_coco(annotations, results)
+
+
+@pytest.mark.parametrize("scale", [1e200, 1e155, -1e200])
+def test_huge_coordinates_give_a_clear_error_or_a_plain_number(scale):
+    gt, dt = _tables()
+    every = {"area_ranges": {"all": (0, 1e10)}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no numpy RuntimeWarning may leak
+        overflowing = dt.assign(x=scale, w=abs(scale), h=abs(scale))
+        with pytest.raises(InvalidInputError, match="too large for float64.*Rescale"):
+            overflowing.detection.evaluate(ground_truth=gt, **every)
+        with pytest.raises(InvalidInputError, match="too large for float64"):
+            dt.detection.evaluate(ground_truth=gt.assign(y=scale, h=abs(scale), w=abs(scale)), **every)
+        # huge but representable boxes, and boxes far apart: plain numbers
+        far = dt.assign(x=dt["x"] + scale, w=abs(scale) / 1e10)
+        table = far.detection.average_precision(
+            ground_truth=gt.assign(x=gt["x"] - scale), iou_thresholds=[0.5]
+        )
+        assert (table["AP"] == 0).all()
+        same = dt.assign(x=dt["x"] * 0 + scale, w=abs(scale) / 1e10)
+        table = same.detection.average_precision(
+            ground_truth=same.drop(columns="score"), iou_thresholds=[0.5], area_ranges={"all": (0, np.inf)}
+        )
+        np.testing.assert_allclose(table["AP"], 1.0)
+
+
+def test_options_are_checked_before_any_work():
+    gt, dt = _tables()
+    no_columns = dt.drop(columns=["x", "score"])
+    for method, options, match in [
+        ("evaluate", {"labels_without_ground_truth": "none"}, "labels_without_ground_truth"),
+        ("evaluate", {"iou_thresholds": [0.5, 0.5]}, "twice"),
+        ("average_precision", {"labels_without_ground_truth": "none"}, "labels_without_ground_truth"),
+        ("average_recall", {"score_threshold": "high"}, "score_threshold"),
+        ("average_recall", {"by": "image"}, "by="),
+        ("match", {"area_range": 5}, "area_range"),
+        ("pr_curve", {"zero_division": None}, "zero_division"),
+        ("pr_curve", {"style": "voc"}, "style"),
+    ]:
+        with pytest.raises(InvalidInputError, match=match):
+            getattr(no_columns.detection, method)(ground_truth=gt, **options)
+
+
+def test_messages_print_plain_numbers():
+    gt, dt = _tables()
+    with pytest.raises(InvalidInputError, match=r"got \[0\.5, 2\.0\]"):
+        dt.detection.evaluate(ground_truth=gt, iou_thresholds=np.array([0.5, 2.0]))
+    with pytest.raises(InvalidInputError, match=r"got 0\.5\.") as error:
+        dt.detection.average_precision(ground_truth=gt, max_dets=np.float64(0.5))
+    assert "np." not in str(error.value)
+
+
+RESULT_NAMES = ["label", "area", "N", "n_detections", "AP", "AP@0.50", "AR", "AR@0.50", "mAP", "mAR"]
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    names=st.lists(st.sampled_from([*RESULT_NAMES, "cat", POOLED_LABEL]), min_size=1, max_size=3, unique=True)
+)
+def test_labels_named_like_result_columns_or_summaries_never_collide(names):
+    gt, dt = _tables()
+    codes = {1: names[0], 2: names[-1] if len(names) > 1 else "other"}
+    gt = gt.assign(label=gt["label"].map(codes))
+    dt = dt.assign(label=dt["label"].map(codes))
+    labels = sorted(set(codes.values()))
+    for method, kind in (("average_precision", "AP"), ("average_recall", "AR")):
+        if POOLED_LABEL in labels:
+            with pytest.raises(InvalidInputError, match=r"\(all\)"):
+                getattr(dt.detection, method)(ground_truth=gt, iou_thresholds=[0.5])
+            continue
+        table = getattr(dt.detection, method)(ground_truth=gt, iou_thresholds=[0.5])
+        assert list(table.columns) == ["label", "area", "N", "n_detections", kind, f"{kind}@0.50"]
+        assert table["label"].tolist() == [*labels, POOLED_LABEL]
+        assert table["N"].tolist() == [int((gt["label"] == name).sum()) for name in labels] + [len(gt)]
+        mean = getattr(dt.detection, method)(ground_truth=gt, iou_thresholds=[0.5], by=None)
+        assert mean["label"].tolist() == [POOLED_LABEL]
+        assert mean[kind].item() == table[kind].iloc[-1]
+    assume(POOLED_LABEL not in labels)

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdmetrics.detection.evaluation import run
+from pdmetrics.detection.inputs import BoxColumns
 
 
 def _iou(d, g, crowd):
@@ -132,15 +133,7 @@ def test_vectorized_equals_reference(seed, variant):
     result = run(
         dt,
         gt,
-        image="image",
-        label="label",
-        box=None,
-        score="score",
-        box_format="xywh",
-        iscrowd="iscrowd",
-        area="area",
-        ignore=None,
-        images=images,
+        BoxColumns(iscrowd="iscrowd", area="area", images=images),
         iou_thresholds=thresholds,
         max_dets=max_dets,
         area_ranges=ranges,

@@ -11,7 +11,7 @@ import pytest
 from conftest import conformance_path
 
 import pdmetrics  # noqa: F401
-from pdmetrics.detection import precision_recall_curve
+from pdmetrics.detection import pr_curve
 
 BOX = ["xmin", "ymin", "xmax", "ymax"]
 VALOR = {"box_format": "xyxy", "max_dets": None, "matching": "valor", "labels_without_ground_truth": "zero"}
@@ -51,21 +51,21 @@ def test_valor_lite_coco_regression_ap_ar_counts_and_curves():
     for label, value in _by_label(expected["AP"]).items():
         assert ap.loc[label, "AP@0.10"] == pytest.approx(value, rel=1e-9, abs=1e-12)
     assert len(ap) == 64 + 1
-    assert ap.loc["mAP", "AP"] == pytest.approx(expected["mAP"][0]["value"], rel=1e-9)
-    assert ap.loc["mAP", "AP"] == pytest.approx(expected["mAPAveragedOverIOUs"][0]["value"], rel=1e-9)
+    assert ap.loc["(all)", "AP"] == pytest.approx(expected["mAP"][0]["value"], rel=1e-9)
+    assert ap.loc["(all)", "AP"] == pytest.approx(expected["mAPAveragedOverIOUs"][0]["value"], rel=1e-9)
 
     ar = dt.detection.average_recall(score_threshold=0.5, **options).set_index("label")
     for label, value in _by_label(expected["AR"]).items():
         assert ar.loc[label, "AR"] == pytest.approx(value, rel=1e-9, abs=1e-12)
-    assert ar.loc["mAR", "AR"] == pytest.approx(expected["mAR"][0]["value"], rel=1e-9)
+    assert ar.loc["(all)", "AR"] == pytest.approx(expected["mAR"][0]["value"], rel=1e-9)
     # one score threshold: the averages over score thresholds are the ARs themselves
     for label, value in _by_label(expected["ARAveragedOverScores"]).items():
         assert ar.loc[label, "AR"] == pytest.approx(value, rel=1e-9, abs=1e-12)
-    assert ar.loc["mAR", "AR"] == pytest.approx(expected["mARAveragedOverScores"][0]["value"], rel=1e-9)
+    assert ar.loc["(all)", "AR"] == pytest.approx(expected["mARAveragedOverScores"][0]["value"], rel=1e-9)
     for label, value in _by_label(expected["APAveragedOverIOUs"]).items():
         assert ap.loc[label, "AP"] == pytest.approx(value, rel=1e-9, abs=1e-12)
 
-    counts = precision_recall_curve(
+    counts = pr_curve(
         dt,
         gt,
         style="valor",
@@ -87,7 +87,7 @@ def test_valor_lite_coco_regression_ap_ar_counts_and_curves():
         for label, value in _by_label(expected[key]).items():
             assert counts.loc[label, column] == pytest.approx(value, rel=1e-9, abs=1e-12)
 
-    curve = precision_recall_curve(dt, gt, iou_thresholds=[0.1], interpolation="valor", **VALOR)
+    curve = pr_curve(dt, gt, iou_thresholds=[0.1], interpolation="valor", **VALOR)
     for metric in expected["PrecisionRecallCurve"]:
         rows = curve[curve["label"] == metric["parameters"]["label"]]
         np.testing.assert_allclose(rows["precision"], metric["value"]["precisions"], rtol=1e-9, atol=1e-12)
@@ -123,8 +123,8 @@ def test_valor_small_cases_valor_answers(index):
         assert ap.loc[metric["parameters"]["label"], column] == pytest.approx(metric["value"], abs=1e-12)
     for metric in expected["mAP"]:
         column = f"AP@{metric['parameters']['iou_threshold']:.2f}"
-        assert ap.loc["mAP", column] == pytest.approx(metric["value"], abs=1e-12)
-    assert ap.loc["mAP", "AP"] == pytest.approx(expected["mAPAveragedOverIOUs"][0]["value"], abs=1e-12)
+        assert ap.loc["(all)", column] == pytest.approx(metric["value"], abs=1e-12)
+    assert ap.loc["(all)", "AP"] == pytest.approx(expected["mAPAveragedOverIOUs"][0]["value"], abs=1e-12)
     for label, value in _by_label(expected["APAveragedOverIOUs"]).items():
         assert ap.loc[label, "AP"] == pytest.approx(value, abs=1e-12)
     score_threshold = case["score_thresholds"][0]
@@ -133,8 +133,8 @@ def test_valor_small_cases_valor_answers(index):
     ).set_index("label")
     for label, value in _by_label(expected["AR"]).items():
         assert ar.loc[label, "AR"] == pytest.approx(value, abs=1e-12)
-    assert ar.loc["mAR", "AR"] == pytest.approx(expected["mAR"][0]["value"], abs=1e-12)
-    counts = precision_recall_curve(
+    assert ar.loc["(all)", "AR"] == pytest.approx(expected["mAR"][0]["value"], abs=1e-12)
+    counts = pr_curve(
         dt,
         gt,
         style="valor",
@@ -152,8 +152,8 @@ def test_valor_small_cases_valor_answers(index):
         for metric in expected[key]:
             row = counts.loc[(metric["parameters"]["label"], metric["parameters"]["iou_threshold"])]
             assert row[column] == pytest.approx(metric["value"], abs=1e-12)
-    assert ar.loc["mAR", "AR"] == pytest.approx(expected["mARAveragedOverScores"][0]["value"], abs=1e-12)
-    curve = precision_recall_curve(dt, gt, iou_thresholds=thresholds, interpolation="valor", **VALOR)
+    assert ar.loc["(all)", "AR"] == pytest.approx(expected["mARAveragedOverScores"][0]["value"], abs=1e-12)
+    curve = pr_curve(dt, gt, iou_thresholds=thresholds, interpolation="valor", **VALOR)
     for metric in expected["PrecisionRecallCurve"]:
         rows = curve[
             (curve["label"] == metric["parameters"]["label"])
@@ -183,3 +183,139 @@ def test_valor_small_cases_coco_answers(index):
         label, threshold = key.split("@")
         got = ar.loc[label, f"AR@{float(threshold):.2f}"]
         assert (-1.0 if np.isnan(got) else got) == pytest.approx(value, abs=1e-12)
+
+
+def _valor_lite(gt, dt, iou_thresholds, score_thresholds):
+    """valor-lite 0.39's precision/recall metrics for two xyxy box tables."""
+    od = pytest.importorskip("valor_lite.object_detection")
+
+    def boxes(frame, scored):
+        return [
+            od.BoundingBox(
+                uid=f"{'p' if scored else 'g'}{i}",
+                xmin=r.xmin,
+                xmax=r.xmax,
+                ymin=r.ymin,
+                ymax=r.ymax,
+                labels=[r.label],
+                **({"scores": [r.score]} if scored else {}),
+            )
+            for i, r in frame.iterrows()
+        ]
+
+    loader = od.Loader.in_memory()
+    loader.add_bounding_boxes(
+        [
+            od.Detection(
+                uid=str(image),
+                groundtruths=boxes(gt[gt["image"] == image], False),
+                predictions=boxes(dt[dt["image"] == image], True),
+            )
+            for image in sorted(set(gt["image"]) | set(dt["image"]))
+        ]
+    )
+    return loader.finalize().compute_precision_recall(
+        iou_thresholds=iou_thresholds, score_thresholds=score_thresholds
+    )
+
+
+def _valor_counts(metrics):
+    od = pytest.importorskip("valor_lite.object_detection")
+    return {
+        (m.parameters["label"], m.parameters["iou_threshold"], m.parameters["score_threshold"]): (
+            m.value["tp"],
+            m.value["fp"],
+            m.value["fn"],
+        )
+        for m in metrics[od.MetricType.Counts]
+    }
+
+
+def _our_counts(dt, gt, iou_thresholds, score_thresholds, images):
+    table = pr_curve(
+        dt,
+        gt,
+        style="valor",
+        iou_thresholds=iou_thresholds,
+        score_thresholds=score_thresholds,
+        images=images,
+        box_format="xyxy",
+        max_dets=None,
+        matching="valor",
+        zero_division=0,
+    )
+    return {(row.label, row.iou, row.score_threshold): (row.tp, row.fp, row.fn) for row in table.itertuples()}
+
+
+def _box_table(rows, scored):
+    columns = ["image", "label", *BOX] + (["score"] if scored else [])
+    return pd.DataFrame(rows, columns=columns)
+
+
+def test_valor_drops_zero_scores_from_every_count():
+    gt = _box_table([(0, "a", 0.0, 0.0, 10.0, 10.0), (0, "a", 20.0, 0.0, 30.0, 10.0)], False)
+    dt = _box_table([(0, "a", 0.0, 0.0, 10.0, 10.0, 0.9), (0, "a", 20.0, 0.0, 30.0, 10.0, 1e-9)], True)
+    ours = _our_counts(dt, gt, [0.5], [0.0, 0.5], [0])
+    assert ours == _valor_counts(_valor_lite(gt, dt, [0.5], [0.0, 0.5]))
+    assert ours[("a", 0.5, 0.0)] == (1, 0, 1)  # the 1e-9 detection is neither a tp nor a fp
+    ar = dt.detection.average_recall(ground_truth=gt, iou_thresholds=[0.5], **VALOR)
+    assert ar["AR"].tolist() == [0.5, 0.5]  # agrees with the curve: recall 1/2
+    assert ar["n_detections"].tolist() == [1, 1]
+    coco = dt.detection.average_recall(ground_truth=gt, iou_thresholds=[0.5], box_format="xyxy")
+    assert coco["AR"].tolist() == [1.0, 1.0]  # COCO counts every detection
+
+
+def test_valor_iou_threshold_zero_needs_overlap():
+    gt = _box_table([(0, "a", 0.0, 0.0, 10.0, 10.0)], False)
+    dt = _box_table([(0, "a", 10.0, 0.0, 20.0, 10.0, 0.9), (0, "a", 50.0, 50.0, 60.0, 60.0, 0.8)], True)
+    ours = _our_counts(dt, gt, [0.0], [0.5], [0])
+    assert ours[("a", 0.0, 0.5)] == (0, 2, 1)  # touching or far boxes never match
+    # valor-lite 0.39 itself finds no true positive at all at iou_threshold=0 (its test
+    # `previous IoU < threshold` starts from 0); we follow "IoU > 0", which is valor at any
+    # threshold in (0, 1e-9]
+    overlapping = _box_table([(0, "a", 5.0, 0.0, 15.0, 10.0, 0.9)], True)
+    assert _our_counts(overlapping, gt, [0.0], [0.5], [0])[("a", 0.0, 0.5)] == (1, 0, 0)
+    reference = _valor_counts(_valor_lite(gt, overlapping, [0.0, 1e-9], [0.5]))
+    assert reference[("a", 0.0, 0.5)] == (0, 1, 1)
+    assert reference[("a", 1e-9, 0.5)] == (1, 0, 0)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_valor_score_ties_follow_valor_lite(seed):
+    """Score ties everywhere (scores in {0, 0.5, 1}, boxes on a small grid, two labels).
+
+    valor ranks by score, then IoU, where a detection overlapping no ground truth of its label
+    takes its best IoU with a ground truth of another label; then image and input order.
+    """
+    rng = np.random.default_rng(seed)
+
+    def table(n, scored):
+        x, y = rng.integers(0, 6, n).astype(float), rng.integers(0, 6, n).astype(float)
+        frame = pd.DataFrame(
+            {
+                "image": rng.integers(0, 2, n),
+                "label": rng.choice(["a", "b"], n),
+                "xmin": x,
+                "ymin": y,
+                "xmax": x + rng.integers(1, 4, n),
+                "ymax": y + rng.integers(1, 4, n),
+            }
+        )
+        return frame.assign(score=rng.choice([0.0, 0.5, 1.0], n)) if scored else frame
+
+    gt, dt = table(int(rng.integers(1, 8)), False), table(int(rng.integers(1, 10)), True)
+    thresholds = [0.1, 0.5]
+    metrics = _valor_lite(gt, dt, thresholds, [0.5])
+    od = pytest.importorskip("valor_lite.object_detection")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
+        ap = dt.detection.average_precision(
+            ground_truth=gt, iou_thresholds=thresholds, interpolation="valor", images=[0, 1], **VALOR
+        ).set_index("label")
+    for metric in metrics[od.MetricType.AP]:
+        label, threshold = metric.parameters["label"], metric.parameters["iou_threshold"]
+        ours = ap.loc[label, f"AP@{threshold:.2f}"] if label in ap.index else 0.0
+        assert ours == pytest.approx(metric.value, abs=1e-12)
+    expected = _valor_counts(metrics)
+    ours = _our_counts(dt, gt, thresholds, [0.5], [0, 1])
+    assert {key: ours.get(key, (0, 0, 0)) for key in expected} == expected

@@ -18,7 +18,7 @@ from pdmetrics.errors import (
     InvalidInputError,
     UndefinedMetricWarning,
 )
-from pdmetrics.fairness import bootstrap_counts, group_disparity, group_rates
+from pdmetrics.fairness import bootstrap_counts, by_group, group_disparity
 
 pytestmark = pytest.mark.filterwarnings("error::pdmetrics.errors.PdmetricsWarning")
 
@@ -218,7 +218,7 @@ def test_by_group_row_order_invariant(rows, random):
 
 def test_core_function_accepts_arrays():
     with pytest.warns(UndefinedMetricWarning, match="precision"):
-        table = group_rates([1, 0, 1, 0], [1, 1, 0, 0], pd.Series(["a", "a", "b", "b"], name="g"))
+        table = by_group([1, 0, 1, 0], [1, 1, 0, 0], pd.Series(["a", "a", "b", "b"], name="g"))
     assert table["selection_rate"].tolist() == [1.0, 0.0]
     out = group_disparity([1, 0, 1, 0], [1, 1, 1, 0], {"g": ["a", "a", "b", "b"]})
     assert out.loc[0, "difference"] == 0.5
@@ -251,3 +251,76 @@ def test_unhashable_group_values_and_bad_random_state_are_clear_errors():
         frame.fairness.by_group(
             y_true="y", y_pred="pred", by="h", n_boot=10, random_state="seed", zero_division=0.0
         )
+
+
+# --------------------------------------------------------------------------------------
+# issue 10: identifier names and values that look like result columns; bad input first
+# --------------------------------------------------------------------------------------
+_BY_GROUP_COLUMNS = ["N", "TP", "FP", "FN", "TN", "selection_rate", "tpr", "fpr", "tnr", "fnr", "accuracy"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    name=st.sampled_from([*_BY_GROUP_COLUMNS, "(all)", "g", "sensitive"]),
+    values=st.lists(st.sampled_from([*_BY_GROUP_COLUMNS, "(all)", "a"]), min_size=4, max_size=12),
+)
+def test_by_group_names_and_values_never_collide(name, values):
+    n = len(values)
+    frame = pd.DataFrame({"y": ([1, 0] * n)[:n], "pred": ([1, 1, 0] * n)[:n], name: values})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        if name in _BY_GROUP_COLUMNS:
+            with pytest.raises(InvalidInputError, match="column of the result table"):
+                frame.fairness.by_group(y_true="y", y_pred="pred", by=name)
+        else:
+            table = frame.fairness.by_group(y_true="y", y_pred="pred", by=name)
+            assert list(table.columns[:2]) == [name, "N"] and table.columns.is_unique
+            assert sorted(table[name]) == sorted(set(values))
+            assert table["N"].sum() == n
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"n_boot": "many"}, "n_boot='many'"),
+        ({"n_boot": -1}, "n_boot=-1"),
+        ({"confidence": 95}, "confidence=95"),
+        ({"zero_division": None}, "zero_division=None.*not an option"),
+    ],
+)
+def test_by_group_options_refused_before_any_work(kwargs, message):
+    """Review: by_group(n_boot='many') warned about missing labels before refusing the option."""
+    frame = pd.DataFrame({"y": [1, 0, None, 1], "pred": [1, 0, 1, 1], "g": ["a", "a", "b", "b"]})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(InvalidInputError, match=message):
+            frame.fairness.by_group(y_true="y", y_pred="pred", by="g", **kwargs)
+    assert not caught
+
+
+@pytest.mark.parametrize(
+    "column, value",
+    [("pred", [1]), ("y", {"a": 1}), ("g", ["a"])],
+)
+def test_list_and_dict_cells_are_clear_errors(column, value):
+    frame = pd.DataFrame({"y": [1, 0, 1, 0], "pred": [1, 1, 0, 0], "g": ["a", "a", "b", "b"]})
+    frame[column] = [value] * 4
+    argument = {"pred": "y_pred", "y": "y_true", "g": "by"}[column]
+    for method in (frame.fairness.by_group, frame.fairness.group_disparity):
+        with pytest.raises(InvalidInputError, match=f"`{argument}='{column}'` holds .* values"):
+            method(y_true="y", y_pred="pred", by="g")
+
+
+def test_multiindex_columns_work_or_say_flatten():
+    frame = pd.DataFrame({("a", "y"): [1, 0, 1, 0], ("a", "p"): [1, 1, 0, 0], ("b", "g"): [1, 1, 0, 0]})
+    with pytest.raises(InvalidInputError, match="MultiIndex column.*flatten"):
+        frame.fairness.by_group(y_true=("a", "y"), y_pred=("a", "p"), by=("b", "g"))
+    table = frame.fairness.classification(y_true=("a", "y"), y_pred=("a", "p"), sensitive=("b", "g"))
+    assert table["sensitive"].tolist() == [("b", "g"), "(all)"]
+
+
+def test_undefined_rate_warning_is_short_with_many_groups():
+    frame = pd.DataFrame({"y": [1] * 5000, "pred": 1, "g": np.arange(5000)})
+    with pytest.warns(UndefinedMetricWarning, match="5000 group.*zero_division=0") as caught:
+        frame.fairness.by_group(y_true="y", y_pred="pred", by="g")
+    assert all(len(str(w.message)) < 400 for w in caught)

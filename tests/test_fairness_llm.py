@@ -9,17 +9,17 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import assert_close, assert_frame_unchanged, conformance_path
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import pdmetrics  # noqa: F401
 from pdmetrics.errors import ColumnNotFoundError, InvalidInputError, UndefinedMetricWarning
 from pdmetrics.fairness import (
     average_metrics,
-    classification_fairness,
+    classification,
     context_association,
     context_association_scores,
-    counterfactual_changes,
+    counterfactual,
     language_accuracy,
     language_scores,
     parse_option,
@@ -64,7 +64,7 @@ def test_context_association_vectors(index):
     case = _vectors()["context_association"][index]
     counts, expected = case["counts"], case["expected"]
     scores = context_association_scores(
-        counts["stereotype"], counts["anti_stereotype"], counts["neutral"], counts["other"]
+        counts["stereotype"], counts["anti_stereotype"], counts["neutral"], counts["other"], np.nan
     )
     for name, value in expected.items():
         assert_close(scores[name], value, what=name)
@@ -72,7 +72,7 @@ def test_context_association_vectors(index):
     before = frame.copy()
     undefined_ss = counts["stereotype"] + counts["anti_stereotype"] == 0
     if undefined_ss:
-        with pytest.warns(UndefinedMetricWarning, match="SS and iCAT"):
+        with pytest.warns(UndefinedMetricWarning, match="ss .no stereotypical or anti-stereotypical"):
             table = frame.fairness.context_association(
                 response="answer", stereotype="st", anti_stereotype="an", unrelated="un", error="failed"
             )
@@ -150,8 +150,12 @@ def test_context_association_bad_options():
 
 
 def test_context_association_empty_and_all_errors():
-    with pytest.warns(UndefinedMetricWarning, match="LMS, SS and iCAT"):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         table = context_association([None, None], [1, 2], [2, 3], [3, 1])
+    messages = [str(w.message) for w in caught]
+    assert any(m.startswith("lms (no answer without a call error)") for m in messages), messages
+    assert all(len(m) < 300 for m in messages)
     assert table.loc[0, "N_error"] == 2 and table[["lms", "ss", "icat"]].isna().all(axis=None)
 
 
@@ -182,7 +186,7 @@ def test_llm_fairness_equals_classification_on_valid_answers(pisa):
     )
     assert table.loc[0, ["N_invalid", "N_error"]].tolist() == [2, 2]
     kept = pisa.drop(index=pisa.index[[2, 5, 7, 11]])
-    expected = classification_fairness(kept["readingScore"], kept["answer"], kept["male"], pos_label="H")
+    expected = classification(kept["readingScore"], kept["answer"], kept["male"], pos_label="H")
     shared = [c for c in expected.columns]
     pd.testing.assert_frame_equal(table[shared], expected, check_exact=False, rtol=1e-12)
     assert list(table.columns[:7]) == [
@@ -216,7 +220,7 @@ def test_counterfactual_rules():
     original = ["H", "H", "L", "x", "x", "H", None, "L", " L "]
     twin = ["H", "L", "y", "y", "H", None, "H", "L", "L"]
     errors = [False, False, False, False, False, False, False, True, False]
-    table = counterfactual_changes(original, twin, valid=["H", "L"], error=errors)
+    table = counterfactual(original, twin, valid=["H", "L"], error=errors)
     # counted: rows 0-4 and 8 (5: twin missing, 6: original missing, 7: error flag)
     # changed: 1 (both valid, differ), 2 (valid vs invalid), 4 (invalid vs valid);
     # unchanged: 0, 3 (both invalid, different texts), 8 (same after trimming)
@@ -227,7 +231,7 @@ def test_counterfactual_rules():
 def test_counterfactual_by_group_matches_slow_reference(pisa):
     before = pisa.copy()
     table = pisa.fairness.counterfactual(
-        prediction="answer", counterfactual="answer_cf", sensitive="male", valid=["H", "L"], error="failed"
+        prediction="answer", counterfactual="answer_cf", by="male", valid=["H", "L"], error="failed"
     )
     assert table["male"].tolist() == [0, 1, "(all)"]
 
@@ -252,7 +256,7 @@ def test_counterfactual_by_group_matches_slow_reference(pisa):
 
 def test_counterfactual_all_errors_warns():
     with pytest.warns(UndefinedMetricWarning, match="change_rate"):
-        table = counterfactual_changes([None], ["H"])
+        table = counterfactual([None], ["H"])
     assert np.isnan(table.loc[0, "change_rate"])
 
 
@@ -262,7 +266,7 @@ def test_counterfactual_all_errors_warns():
 @pytest.mark.parametrize("index", range(5))
 def test_language_vectors(index):
     case = _vectors()["language_evaluation"][index]
-    scores = language_scores(case["correct"], case["incorrect"], case["invalid"])
+    scores = language_scores(case["correct"], case["incorrect"], case["invalid"], np.nan)
     for name, value in case["expected"].items():
         assert_close(scores[name], np.nan if value is None else value, what=name)
     # the same counts from responses
@@ -282,7 +286,7 @@ def test_language_vectors(index):
     )
     undefined = any(v is None for v in case["expected"].values()) or case["correct"] + case["incorrect"] == 0
     if undefined:
-        with pytest.warns(UndefinedMetricWarning):
+        with pytest.warns(UndefinedMetricWarning, match="zero denominator.*zero_division=0"):
             table = frame.fairness.language_accuracy(response="response", answer="answer", options="options")
     else:
         table = frame.fairness.language_accuracy(response="response", answer="answer", options="options")
@@ -380,13 +384,13 @@ def test_average_of_real_tables(pisa):
 # --------------------------------------------------------------------------------------
 def test_counterfactual_numeric_answers():
     """Numeric answers: 1.0 is the valid answer 1 (it used to be invalid, so nothing 'changed')."""
-    table = counterfactual_changes([1.0, 0.0, 2.0, 1.0], [1.0, 1.0, 2.0, 1], valid=[0, 1])
+    table = counterfactual([1.0, 0.0, 2.0, 1.0], [1.0, 1.0, 2.0, 1], valid=[0, 1])
     # changed: row 1 (0 vs 1); unchanged: row 0, row 2 (both invalid), row 3 (1.0 and 1 are the same)
     assert table.loc[0, ["N", "N_error", "N_changed"]].tolist() == [4, 0, 1]
 
 
 def test_counterfactual_core_function_ignores_series_index():
-    table = counterfactual_changes(
+    table = counterfactual(
         pd.Series(["H", "L"], index=[5, 6]), pd.Series(["H", "H"], index=[0, 1]), valid=["H", "L"]
     )
     assert table.loc[0, "N_changed"] == 1
@@ -432,10 +436,14 @@ def test_llm_fairness_every_answer_invalid():
         {"y": ["H", "L", "H", "L"], "answer": ["?", "maybe", "x", None], "male": [1, 1, 0, 0]}
     )
     kwargs = dict(y_true="y", response="answer", sensitive="male", positive="H", negative="L")
-    with pytest.raises(InvalidInputError, match="invalid answers and call errors are left out"):
-        frame.fairness.llm_fairness(**kwargs)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        table = frame.fairness.llm_fairness(**kwargs)
+    assert any("invalid answers and call errors are left out" in str(w.message) for w in caught)
+    assert table[["accuracy", "precision", "recall"]].isna().all(axis=None)
     with pytest.warns(UndefinedMetricWarning, match="both groups need rows"):
-        table = frame.fairness.llm_fairness(**kwargs, zero_division=np.nan)
+        table = frame.fairness.llm_fairness(**kwargs, zero_division=0)
+    assert (table["accuracy"] == 0).all()
     assert table.loc[0, ["N", "N_invalid", "N_error"]].tolist() == [0, 3, 1]
 
 
@@ -510,3 +518,91 @@ def test_language_missing_answer_is_an_error_unless_the_call_failed():
         response="response", answer="answer", options="options"
     )
     assert table.loc[0, ["N_correct", "N_error"]].tolist() == [1, 1]
+
+
+# --------------------------------------------------------------------------------------
+# issue 10: group names and values that look like result columns or the pooled label
+# --------------------------------------------------------------------------------------
+_LLM_TABLES = {
+    "context_association": [
+        "N",
+        "N_error",
+        "N_stereotype",
+        "N_anti_stereotype",
+        "N_unrelated",
+        "N_other",
+        "lms",
+    ],
+    "counterfactual": ["N", "N_error", "N_changed", "change_rate"],
+    "language_accuracy": ["N", "N_error", "N_correct", "N_invalid", "overall_accuracy"],
+}
+
+
+def _call(method, frame, by):
+    calls = {
+        "context_association": lambda: frame.fairness.context_association(
+            response="resp", stereotype="st", anti_stereotype="an", unrelated="un", by=by
+        ),
+        "counterfactual": lambda: frame.fairness.counterfactual(
+            prediction="resp", counterfactual="cf", by=by
+        ),
+        "language_accuracy": lambda: frame.fairness.language_accuracy(
+            response="resp", answer="ans", options=["1", "2", "3"], by=by
+        ),
+    }
+    return calls[method]()
+
+
+_ALL_NAMES = sorted({name for names in _LLM_TABLES.values() for name in names})
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    method=st.sampled_from(sorted(_LLM_TABLES)),
+    name=st.sampled_from([*_ALL_NAMES, "(all)", "g", "resp"]),
+    values=st.lists(st.sampled_from([*_ALL_NAMES, "(all)", "a"]), min_size=3, max_size=9),
+)
+def test_llm_tables_names_and_values_never_collide(method, name, values):
+    assume(name != "resp")  # the group column would replace the responses
+    n = len(values)
+    frame = pd.DataFrame(
+        {
+            "resp": (["1", "2", "3", "x"] * n)[:n],
+            "cf": (["1", "1", "2"] * n)[:n],
+            "st": 1,
+            "an": 2,
+            "un": 3,
+            "ans": "1",
+            name: values,
+        }
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)
+        if name in _LLM_TABLES[method]:
+            with pytest.raises(InvalidInputError, match="column of the result table"):
+                _call(method, frame, name)
+        elif "(all)" in values:
+            with pytest.raises(InvalidInputError, match="holds the value '\\(all\\)'"):
+                _call(method, frame, name)
+        else:
+            table = _call(method, frame, name)
+            assert table.columns.is_unique and table.columns[:2].tolist() == [name, "N"]
+            assert table[name].tolist() == [*sorted(set(values)), "(all)"]
+            assert table["N"].iloc[-1] == n and table["N"].iloc[:-1].sum() == n
+
+
+def test_counterfactual_valid_must_be_a_list_of_answers():
+    frame = pd.DataFrame({"a": ["H", "L"], "b": ["H", "H"]})
+    for bad in (5, {"H": 1}, [["H"]]):
+        with pytest.raises(InvalidInputError, match="`valid=.*list of valid answers"):
+            frame.fairness.counterfactual(prediction="a", counterfactual="b", valid=bad)
+
+
+def test_zero_division_number_fills_llm_tables():
+    frame = pd.DataFrame({"resp": [None, "1"], "st": [1, 1], "an": [2, 2], "un": [3, 3], "g": ["a", "b"]})
+    table = frame.fairness.context_association(
+        response="resp", stereotype="st", anti_stereotype="an", unrelated="un", by="g", zero_division=0
+    )
+    assert table.loc[0, ["lms", "ss", "icat"]].tolist() == [0.0, 0.0, 0.0]
+    with pytest.raises(InvalidInputError, match="zero_division=None.*not an option"):
+        frame.fairness.counterfactual(prediction="resp", counterfactual="resp", zero_division=None)

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 import statsmodels.api as sm
 from conftest import assert_close, assert_frame_unchanged
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from statsmodels.stats.anova import anova_lm
 
@@ -27,6 +31,7 @@ from pdmetrics.fairness import (
     score_fairness_estimates,
     score_fairness_tables,
 )
+from pdmetrics.fairness.regression import FAIRNESS_ESTIMATES_COLUMNS, FAIRNESS_METRICS_COLUMNS
 
 LABELS = ["L1 group.a", "b", "c]", "x.y.z", "spa ce"]
 
@@ -103,8 +108,7 @@ def test_matches_full_row_statsmodels_fit():
 @given(n=st.integers(30, 300), k=st.integers(2, 5), levels=st.integers(2, 6), seed=st.integers(0, 10_000))
 def test_matches_full_row_statsmodels_property(n, k, levels, seed):
     human, system, group = _simulate(n, k, levels, seed)
-    if len(set(group)) < 2:
-        return
+    assume(len(set(group)) >= 2)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)  # rare rank-deficient draws
         _check_against_full_rows(human, system, group)
@@ -232,7 +236,7 @@ def _frame(n=300, seed=0):
 def test_accessor_matches_core_and_leaves_frame_unchanged():
     df = _frame()
     before = df.copy()
-    table = df.fairness.score_fairness(human="human score", system="sys.trim", group=["L1.group", "Q"])
+    table = df.fairness.score_fairness(human="human score", system="sys.trim", by=["L1.group", "Q"])
     assert_frame_unchanged(before, df)
     assert list(table.columns) == [
         "by",
@@ -251,7 +255,7 @@ def test_accessor_matches_core_and_leaves_frame_unchanged():
     assert isinstance(table.index, pd.RangeIndex)
     core = score_fairness(df["human score"], df["sys.trim"], df["L1.group"])
     assert_close(table[["R2", "sig"]].iloc[:3], core[["R2", "sig"]])
-    estimates = df.fairness.score_fairness_estimates(human="human score", system="sys.trim", group="L1.group")
+    estimates = df.fairness.score_fairness_estimates(human="human score", system="sys.trim", by="L1.group")
     assert_frame_unchanged(before, df)
     assert estimates.columns[0] == "by" and len(estimates) == 9
 
@@ -259,11 +263,11 @@ def test_accessor_matches_core_and_leaves_frame_unchanged():
 def test_accessor_errors():
     df = _frame()
     with pytest.raises(ColumnNotFoundError, match="human='sc1'"):
-        df.fairness.score_fairness(human="sc1", system="sys.trim", group="L1.group")
-    with pytest.raises(ColumnNotFoundError, match="group="):
-        df.fairness.score_fairness(human="human score", system="sys.trim", group="nope")
+        df.fairness.score_fairness(human="sc1", system="sys.trim", by="L1.group")
+    with pytest.raises(ColumnNotFoundError, match="by='nope'"):
+        df.fairness.score_fairness(human="human score", system="sys.trim", by="nope")
     with pytest.raises(InvalidInputError, match="no numeric values"):
-        df.fairness.score_fairness(human="L1.group", system="sys.trim", group="Q")
+        df.fairness.score_fairness(human="L1.group", system="sys.trim", by="Q")
     with pytest.raises(TypeError):
         df.fairness.score_fairness("human score", "sys.trim", "Q")
 
@@ -271,8 +275,8 @@ def test_accessor_errors():
 def test_accessor_string_and_categorical_groups():
     df = _frame()
     as_category = df.assign(**{"L1.group": df["L1.group"].astype("category")})
-    a = df.fairness.score_fairness(human="human score", system="sys.trim", group="L1.group")
-    b = as_category.fairness.score_fairness(human="human score", system="sys.trim", group="L1.group")
+    a = df.fairness.score_fairness(human="human score", system="sys.trim", by="L1.group")
+    b = as_category.fairness.score_fairness(human="human score", system="sys.trim", by="L1.group")
     assert_close(a[["R2", "sig"]], b[["R2", "sig"]])
     assert a["base_category"].tolist() == b["base_category"].tolist()
 
@@ -301,3 +305,149 @@ def test_rank_deficient_csd_matches_statsmodels_minimum_norm():
     system = human + rng.normal(0, 0.5, 60)
     with pytest.warns(UndefinedMetricWarning, match="not unique"):
         _check_against_full_rows(human, system, group)
+
+
+# ------------------------------------------------------------------ degenerate fits (issue 10)
+@pytest.mark.parametrize("n", [50, 1000])
+@pytest.mark.parametrize("offset", [0.0, 7.0, 1e3])
+@pytest.mark.parametrize("scale", [1e-6, 1.0, 1e6])
+def test_constant_difference_is_undefined_at_any_scale(scale, offset, n):
+    """system = human + c: every sum of squares is rounding noise, so no test is 'significant'."""
+    rng = np.random.default_rng(0)
+    human = np.rint(rng.uniform(1, 6, n)) * scale + offset
+    system = human + 0.37 * scale
+    group = rng.choice(["a", "b", "c"], n)
+    with pytest.warns(UndefinedMetricWarning, match="same for every response"):
+        metrics, estimates = score_fairness_tables(human, system, group)
+    assert metrics[["R2", "sig", "F", "R2_unadjusted"]].isna().all().all()
+    assert estimates[["P>[t]", "[0.025", "0.975]"]].isna().all().all()
+    size = scale * 6 + offset
+    intercepts = estimates.loc[(estimates["term"] == "Intercept") & (estimates["model"] != "osa"), "estimate"]
+    assert np.allclose(intercepts, 0.37 * scale, rtol=0, atol=1e-9 * size)
+    differences = estimates.loc[(estimates["term"] == "group") & (estimates["model"] != "osa"), "estimate"]
+    assert np.allclose(differences, 0.0, rtol=0, atol=1e-9 * size)
+
+
+def test_csd_whose_models_both_fit_exactly_is_undefined():
+    """The error is a function of the human score: the nested CSD test is 0/0 up to rounding."""
+    rng = np.random.default_rng(1)
+    human = rng.integers(1, 6, 200).astype(float)
+    system = human * 1.1 + 0.3
+    group = rng.choice(["a", "b"], 200)
+    with pytest.warns(UndefinedMetricWarning, match="compares 0 with 0"):
+        metrics = score_fairness(human, system, group)
+    csd = metrics.iloc[2]
+    assert np.isnan(csd["F"]) and np.isnan(csd["sig"])
+    assert np.isfinite(metrics["sig"].iloc[:2]).all()  # OSA and OSD are ordinary fits
+
+
+def test_exact_group_fit_is_significant_not_noise():
+    """The error differs by group only (no spread within groups): F is infinite and p is 0."""
+    human = np.tile([1.0, 2.0, 3.0, 4.0], 25)
+    group = np.repeat(["a", "b"], 50)
+    system = human + np.where(group == "a", 0.1, 0.3)
+    metrics = score_fairness(human, system, group)
+    osd = metrics.iloc[1]
+    assert osd["F"] == np.inf and osd["sig"] == 0.0
+
+
+# ------------------------------------------------------------------------- bad input (issue 10)
+def test_list_and_dict_cells_in_the_group_column_are_refused():
+    df = _frame(60)
+    for bad in ([1, 2], {"a": 1}):
+        cells = df.assign(**{"L1.group": [bad] * len(df)})
+        with pytest.raises(InvalidInputError, match=r"`by='L1.group'` holds (list|dict) values"):
+            cells.fairness.score_fairness(human="human score", system="sys.trim", by="L1.group")
+
+
+def test_a_list_where_one_column_is_expected_is_refused():
+    df = _frame(60)
+    with pytest.raises(InvalidInputError, match=r"`human=` takes one column name"):
+        df.fairness.score_fairness(human=["human score", "sys.trim"], system="sys.trim", by="Q")
+    with pytest.raises(InvalidInputError, match=r"`system=` takes one column name"):
+        df.fairness.score_fairness_estimates(human="human score", system=["sys.trim"], by="Q")
+
+
+def test_id_like_group_column_names_the_groups():
+    rng = np.random.default_rng(0)
+    human = rng.integers(1, 6, 3000).astype(float)
+    ids = np.arange(3000)
+    with pytest.raises(InvalidInputError, match=r"`by='id'` has 3000 groups"):
+        score_fairness(human, human + rng.normal(size=3000), {"id": ids})
+
+
+@pytest.mark.filterwarnings("ignore:Group membership:pdmetrics.UndefinedMetricWarning")
+def test_one_group_per_response_names_the_groups():
+    human = np.tile([1.0, 2.0], 10)
+    system = human + np.linspace(0, 1, 20)
+    with pytest.warns(UndefinedMetricWarning, match=r"`by='id'` has 20 groups among 20 responses"):
+        metrics = score_fairness(human, system, pd.Series(np.arange(20), name="id"))
+    assert metrics["sig"].isna().all()
+
+
+def test_messages_print_plain_numbers():
+    human, system, _ = _simulate(60, 2)
+    with pytest.raises(InvalidInputError, match=r"`base_group=1.5` is not a value of `by='g'`"):
+        score_fairness(human, system, {"g": np.repeat([1.0, 2.0], 30)}, base_group=np.float64(1.5))
+
+
+def test_options_are_checked_before_any_fit():
+    """A bad second group column is refused before the first is fitted (no warning first)."""
+    human, system, group = _simulate(60, 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(InvalidInputError, match="list values"):
+            score_fairness(human, system, {"one": [None] + ["a"] * 59, "two": pd.Series([[1]] * 60)})
+
+
+# --------------------------------------------------------------------- several group columns
+def test_several_group_columns_in_the_core():
+    df = _frame()
+    both = score_fairness_tables(df["human score"], df["sys.trim"], df[["L1.group", "Q"]])
+    one = score_fairness_tables(df["human score"], df["sys.trim"], df["Q"])
+    assert both[0]["by"].tolist() == ["L1.group"] * 3 + ["Q"] * 3
+    assert_close(both[0][["R2", "sig"]].iloc[3:], one[0][["R2", "sig"]])
+    assert set(both[1]["by"]) == {"L1.group", "Q"}
+    files = rsmtool_fairness_tables(*both, "Q")
+    assert_close(
+        files["fairness_metrics_by_Q"][list(files["fairness_metrics_by_Q"].columns[:3])],
+        rsmtool_fairness_tables(*one, "Q")["fairness_metrics_by_Q"].iloc[:, :3],
+    )
+    with pytest.raises(InvalidInputError, match="group_name='nope'"):
+        rsmtool_fairness_tables(*both, "nope")
+    assert score_fairness([1, 2, 1, 2], [1, 3, 2, 2], ["a", "a", "b", "b"])["by"].tolist() == ["group"] * 3
+
+
+_RESULT_NAMES = sorted(
+    set(FAIRNESS_METRICS_COLUMNS) | set(FAIRNESS_ESTIMATES_COLUMNS) | {"(all)", "Intercept"}
+)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    name=st.sampled_from(_RESULT_NAMES),
+    labels=st.lists(st.sampled_from(_RESULT_NAMES), min_size=2, max_size=2, unique=True),
+)
+def test_group_names_and_values_like_result_columns(name, labels):
+    """Group column names and values never become column names: the tables keep their layout."""
+    df = _frame(120)
+    df = df.assign(**{name: np.where(df["Q"] == "q1", labels[0], labels[1])})
+    table = df.fairness.score_fairness(human="human score", system="sys.trim", by=name)
+    estimates = df.fairness.score_fairness_estimates(human="human score", system="sys.trim", by=name)
+    assert list(table.columns) == FAIRNESS_METRICS_COLUMNS
+    assert list(estimates.columns) == FAIRNESS_ESTIMATES_COLUMNS
+    assert table["by"].tolist() == [name] * 3
+    assert set(estimates["group"]) == set(labels)
+    reference = score_fairness(df["human score"], df["sys.trim"], df["Q"])
+    assert_close(table[["R2", "sig", "F"]], reference[["R2", "sig", "F"]])
+
+
+# ------------------------------------------------------------------------------ import cost
+def test_import_pdmetrics_leaves_heavy_modules_unloaded():
+    code = (
+        "import sys, pdmetrics; "
+        "print(' '.join(m for m in ('statsmodels', 'scipy.stats', 'matplotlib', 'dask') if m in sys.modules))"
+    )
+    env = {**os.environ, "PYTHONPATH": str(Path(pdmetrics.__file__).parents[1])}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    assert out.stdout.strip() == "", f"`import pdmetrics` loaded: {out.stdout.strip()}"

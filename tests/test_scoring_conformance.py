@@ -84,7 +84,7 @@ def test_unit_quadratic_weighted_kappa():
 
 def _eval_row(human, system):
     table = _quiet(
-        scoring.evaluation_table, pd.Series(human, name="h"), pd.Series(system, name="s"), exclude_zero=False
+        scoring.evaluate, pd.Series(human, name="h"), pd.Series(system, name="s"), exclude_zero=False
     )
     return table.iloc[0]
 
@@ -175,12 +175,12 @@ def test_edge_agreement():
 def test_edge_smd_and_dsm():
     for case in _edge_cases("standardized_mean_difference"):
         args = case["args"]
-        with pytest.warns(pdmetrics.UndefinedMetricWarning):
+        with pytest.warns(pdmetrics.UndefinedMetricWarning, match="SMD"):
             actual = scoring.standardized_mean_difference(args["y_true_observed"], args["y_pred"])
         assert np.isnan(actual) and case["result"] == "NaN"
     (case,) = _edge_cases("difference_of_standardized_means")
     kwargs = {DSM_ARGS[k]: v for k, v in case["args"].items()}
-    with pytest.warns(pdmetrics.UndefinedMetricWarning):
+    with pytest.warns(pdmetrics.UndefinedMetricWarning, match="DSM"):
         assert np.isnan(scoring.difference_of_standardized_means(**kwargs))
 
 
@@ -192,8 +192,8 @@ def test_edge_metrics_helper():
         human, system = _nan_list(args["human_scores"]), _nan_list(args["system_scores"])
         if isinstance(case["result"], dict) and "raises" in case["result"]:
             # RSMTool's kappa raises on the missing score; the table leaves that row out
-            with pytest.warns(pdmetrics.ExcludedRowsWarning):
-                table = scoring.evaluation_table(human, system, exclude_zero=False)
+            with pytest.warns(pdmetrics.ExcludedRowsWarning, match="1 of 4 rows"):
+                table = scoring.evaluate(human, system, exclude_zero=False)
             assert table.loc[0, "N"] == 3
             with pytest.raises(InvalidInputError):
                 scoring.cohen_kappa(human, system)

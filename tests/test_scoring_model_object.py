@@ -280,7 +280,7 @@ def test_model_relative_influence_reflects_sd_discrepancy(essays):
 
 def test_relative_influence_constant_composite_warns():
     x = np.random.default_rng(1).normal(size=(20, 2))
-    with pytest.warns(UndefinedMetricWarning):
+    with pytest.warns(UndefinedMetricWarning, match="Relative influence"):
         table = relative_influence(x, np.ones(20))
     assert table["influence"].isna().all()
 

@@ -78,15 +78,19 @@ def test_duplicate_column_names_are_an_error(frame):
 def test_empty_after_exclusion_is_an_error(frame):
     with pytest.raises(InvalidInputError, match="No rows left to evaluate"):
         frame.assign(sc1=0.0).scoring.evaluate(human="sc1", system="raw")
-    with pytest.raises(InvalidInputError, match="No rows left"), pytest.warns(pdmetrics.ExcludedRowsWarning):
+    with pytest.raises(InvalidInputError, match="`system='raw'`: all 60 values are missing"):
         frame.assign(raw=np.nan).scoring.evaluate(human="sc1", system="raw")
     with pytest.raises(InvalidInputError, match="No rows left"):
         frame.iloc[:0].scoring.evaluate(human="sc1", system="raw")
 
 
 def test_no_double_scored_rows_is_an_error(frame):
-    with pytest.raises(InvalidInputError, match="No double-scored responses"):
+    with pytest.raises(InvalidInputError, match="`second_human='sc2'`: all 60 values are missing"):
         frame.assign(sc2=np.nan).scoring.consistency(human="sc1", second_human="sc2")
+    with pytest.raises(InvalidInputError, match="No double-scored responses"):
+        frame.assign(
+            sc1=np.r_[np.zeros(30), np.ones(30)], sc2=np.r_[np.ones(30), np.full(30, np.nan)]
+        ).scoring.consistency(human="sc1", second_human="sc2")
 
 
 def test_bad_trim_arguments(frame):
@@ -123,15 +127,15 @@ def test_one_row_gives_nan_with_a_warning():
 
 def test_constant_system_score():
     data = pd.DataFrame({"h": [1.0, 2, 3, 4], "s": [2.5] * 4})
-    with pytest.warns(pdmetrics.UndefinedMetricWarning):
+    with pytest.warns(pdmetrics.UndefinedMetricWarning, match="corr"):
         row = data.scoring.evaluate(human="h", system="s").iloc[0]
     assert np.isnan(row["corr"]) and row["sys_sd"] == 0 and row["wtkappa"] == 0
 
 
 def test_empty_core_input_is_nan_with_warning():
-    with pytest.warns(pdmetrics.UndefinedMetricWarning):
+    with pytest.warns(pdmetrics.UndefinedMetricWarning, match="kappa"):
         assert np.isnan(scoring.cohen_kappa([], []))
-    with pytest.warns(pdmetrics.UndefinedMetricWarning):
+    with pytest.warns(pdmetrics.UndefinedMetricWarning, match="QWK"):
         assert np.isnan(scoring.quadratic_weighted_kappa([], []))
 
 
@@ -145,7 +149,7 @@ def test_zero_scores_kept_when_asked(frame):
 
 def test_infinite_scores_are_left_out(frame):
     data = frame.assign(raw=frame["raw"].where(frame.index != 3, np.inf))
-    with pytest.warns(pdmetrics.ExcludedRowsWarning):
+    with pytest.warns(pdmetrics.ExcludedRowsWarning, match="1 of 60 rows"):
         assert data.scoring.evaluate(human="sc1", system="raw").loc[0, "N"] == 59
 
 
@@ -191,11 +195,11 @@ def test_every_accessor_call_leaves_the_frame_unchanged(frame):
 
 
 def test_table_layout(frame):
-    table = frame.scoring.evaluate(human="sc1", system=["raw", "sc1"])
+    table = frame.assign(other=frame["raw"] + 1).scoring.evaluate(human="sc1", system=["raw", "other"])
     assert list(table.columns) == ["system", *scoring.tables.EVAL_COLUMNS]
     assert isinstance(table.index, pd.RangeIndex)
     assert table["N"].dtype == np.int64
-    assert list(table["system"]) == ["raw", "sc1"]
+    assert list(table["system"]) == ["raw", "other"]
 
 
 # --------------------------------------------------------------------------------------
@@ -299,3 +303,160 @@ def test_exclude_zero_must_be_a_boolean(frame, call):
     }
     with pytest.raises(InvalidInputError, match="`exclude_zero='no'` must be True or False"):
         getattr(frame.scoring, call)(human="sc1", exclude_zero="no", **arguments[call])
+
+
+# --------------------------------------------------------------------------------------
+# issue 10: same column twice, plain messages, thin accessor over same-named core functions
+# --------------------------------------------------------------------------------------
+SAME_COLUMN_CALLS = {
+    "evaluate": lambda df: df.scoring.evaluate(human="sc1", system=["raw", "sc1"]),
+    "evaluate_by": lambda df: df.scoring.evaluate(human="sc1", system="sc1", by="grade"),
+    "consistency": lambda df: df.scoring.consistency(human="sc1", second_human="sc1"),
+    "degradation": lambda df: df.scoring.degradation(human="sc1", second_human="sc1", system="raw"),
+    "disattenuated": lambda df: df.scoring.disattenuated_correlations(
+        human="sc1", second_human="sc2", system="sc2"
+    ),
+    "confusion_matrix": lambda df: df.scoring.confusion_matrix(human="sc1", system="sc1"),
+    "score_distribution": lambda df: df.scoring.score_distribution(human="sc1", system="sc1"),
+    "true_score_rater_twice": lambda df: df.scoring.true_score(system="raw", raters=["sc1", "sc1"]),
+    "true_score_system_rater": lambda df: df.scoring.true_score(system="sc1", raters=["sc1", "sc2"]),
+    "report": lambda df: df.scoring.report(human="sc1", system="sc1", trim_min=1, trim_max=6),
+    "report_second": lambda df: df.scoring.report(
+        human="sc1", second_human="sc1", system="raw", trim_min=1, trim_max=6
+    ),
+    "core_evaluate": lambda df: scoring.evaluate(df["sc1"], df[["raw", "sc1"]]),
+    "system_twice": lambda df: df.scoring.evaluate(human="sc1", system=["raw", "raw"]),
+}
+
+
+@pytest.mark.parametrize("call", SAME_COLUMN_CALLS, ids=list(SAME_COLUMN_CALLS))
+def test_same_column_twice_is_refused(frame, call):
+    """Today these reported perfect agreement of a column with itself."""
+    with pytest.raises(InvalidInputError, match="'(sc1|sc2|raw)'.*(twice|more than once|itself)"):
+        SAME_COLUMN_CALLS[call](frame)
+
+
+def test_messages_print_plain_numbers(frame):
+    with pytest.raises(InvalidInputError, match=r"^`trim_min=6\.5` is above `trim_max=1\.5`"):
+        frame.scoring.postprocess(system="raw", trim_min=np.float64(6.5), trim_max=np.float64(1.5))
+    with pytest.raises(InvalidInputError, match=r"^`exclude_zero=1` must be True or False"):
+        frame.scoring.evaluate(human="sc1", system="raw", exclude_zero=np.int64(1))
+    with pytest.raises(InvalidInputError, match=r"^`rater_error_variance=-1\.5` must be"):
+        frame.scoring.true_score(system="raw", raters=["sc1"], rater_error_variance=np.float64(-1.5))
+    with pytest.raises(InvalidInputError, match=r"^`scale_with=1\.5`: pass None"):
+        frame.scoring.postprocess(system="raw", trim_min=1, trim_max=6, scale_with=np.float64(1.5))
+
+
+def test_all_missing_column_is_named(frame):
+    with pytest.raises(InvalidInputError, match="`system='empty'`: all 60 values are missing"):
+        frame.assign(empty=np.nan).scoring.evaluate(human="sc1", system=["raw", "empty"])
+    with pytest.raises(InvalidInputError, match="`human='sc1'` has no numeric values"):
+        frame.assign(sc1="n/a").scoring.confusion_matrix(human="sc1", system="raw")
+    with pytest.raises(InvalidInputError, match="`system='empty'`: all 60 values are missing"):
+        frame.assign(empty=np.nan).scoring.true_score(system="empty", raters=["sc1", "sc2"])
+
+
+def test_options_are_checked_before_any_work(frame):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no ExcludedRowsWarning before the option error
+        with pytest.raises(InvalidInputError, match="exclude_zero='no'"):
+            frame.assign(raw=np.where(frame.index < 5, np.nan, frame["raw"])).scoring.true_score(
+                system="raw", raters=["sc1", "sc2"], exclude_zero="no"
+            )
+        with pytest.raises(InvalidInputError, match="exclude_zero='no'"):
+            frame.scoring.consistency(human="sc1", second_human="sc2", exclude_zero="no")
+
+
+METHOD_CALLS = {
+    "evaluate": lambda df, v: df.scoring.evaluate(human=v, system="raw"),
+    "consistency": lambda df, v: df.scoring.consistency(human="sc1", second_human=v),
+    "degradation": lambda df, v: df.scoring.degradation(human="sc1", second_human="sc2", system=v),
+    "disattenuated": lambda df, v: df.scoring.disattenuated_correlations(
+        human="sc1", second_human="sc2", system=v
+    ),
+    "confusion_matrix": lambda df, v: df.scoring.confusion_matrix(human="sc1", system=v),
+    "score_distribution": lambda df, v: df.scoring.score_distribution(human=v, system="raw"),
+    "postprocess": lambda df, v: df.scoring.postprocess(system=v, trim_min=1, trim_max=6),
+    "true_score": lambda df, v: df.scoring.true_score(system="raw", raters=v),
+    "by": lambda df, v: df.scoring.evaluate(human="sc1", system="raw", by=v),
+}
+
+
+@pytest.mark.parametrize("call", METHOD_CALLS, ids=list(METHOD_CALLS))
+def test_series_where_a_name_is_expected_says_so(frame, call):
+    with pytest.raises(InvalidInputError, match="takes a column name, not a Series"):
+        METHOD_CALLS[call](frame, frame["sc2"])
+
+
+def test_multiindex_columns_work_or_say_flatten(frame):
+    wide = frame.copy()
+    wide.columns = pd.MultiIndex.from_tuples([("s", c) for c in frame.columns])
+    table = wide.scoring.evaluate(human=("s", "sc1"), system=[("s", "raw")])
+    flat = frame.scoring.evaluate(human="sc1", system="raw")
+    assert table["system"].tolist() == [("s", "raw")]
+    pd.testing.assert_frame_equal(table.drop(columns="system"), flat.drop(columns="system"))
+    matrix = wide.scoring.confusion_matrix(human=("s", "sc1"), system=("s", "raw"))
+    assert matrix["N"].tolist() == frame.scoring.confusion_matrix(human="sc1", system="raw")["N"].tolist()
+    with pytest.raises(InvalidInputError, match="flatten the columns first|Flatten the columns first"):
+        wide.scoring.postprocess(system=("s", "raw"), trim_min=1, trim_max=6)
+    with pytest.raises(InvalidInputError, match="Flatten the columns first"):
+        wide.scoring.evaluate(human=("s", "sc1"), system=("s", "raw"), by=("s", "grade"))
+
+
+def test_accessor_methods_are_thin_wrappers_over_same_named_core_functions(frame):
+    pairs = [
+        (
+            lambda: frame.scoring.degradation(human="sc1", second_human="sc2", system="raw"),
+            lambda: scoring.degradation(frame["sc1"], frame["sc2"], frame[["raw"]]),
+        ),
+        (
+            lambda: frame.scoring.disattenuated_correlations(
+                human="sc1", second_human="sc2", system="raw", by="grade"
+            ),
+            lambda: scoring.disattenuated_correlations(
+                frame["sc1"], frame["sc2"], frame[["raw"]], frame[["grade"]]
+            ),
+        ),
+        (
+            lambda: frame.scoring.evaluate(human="sc1", system="raw", by="grade"),
+            lambda: scoring.evaluate(frame["sc1"], frame[["raw"]], by=frame["grade"]),
+        ),
+        (
+            lambda: frame.scoring.true_score(system="raw", raters=["sc1", "sc2"]),
+            lambda: scoring.true_score(frame[["raw"]], frame[["sc1", "sc2"]]),
+        ),
+        (
+            lambda: frame.scoring.postprocess(system="raw", trim_min=1, trim_max=6),
+            lambda: pd.concat([frame, scoring.postprocess(frame["raw"], 1, 6)], axis=1),
+        ),
+        (
+            lambda: frame.scoring.weighted_score(features={"raw": 1.0, "sc1": 1.0}),
+            lambda: scoring.weighted_score(frame, features={"raw": 1.0, "sc1": 1.0}),
+        ),
+    ]
+    for method, core in pairs:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            pd.testing.assert_frame_equal(method(), core())
+
+
+names_from_tables = st.sampled_from([*scoring.tables.EVAL_COLUMNS, "system", "(all)", "human", "N", "sc1"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(human_name=names_from_tables, system_names=st.lists(names_from_tables, min_size=1, max_size=3))
+def test_score_column_names_drawn_from_result_columns(human_name, system_names):
+    """A score column named like a result column is a value of the ``system`` column, never a column."""
+    rng = np.random.default_rng(0)
+    h = pd.Series(rng.integers(1, 7, 30).astype(float), name=human_name)
+    systems = {name: h.to_numpy() + rng.normal(0, 0.5, 30) for name in system_names}
+    frame = pd.DataFrame(np.column_stack(list(systems.values())), columns=list(systems))
+    frame = frame[system_names]  # a name drawn twice stays twice
+    if human_name in system_names or len(set(system_names)) < len(system_names):
+        with pytest.raises(InvalidInputError, match="twice|both name|more than once"):
+            scoring.evaluate(h, frame)
+    else:
+        table = scoring.evaluate(h, frame)
+        assert list(table.columns) == ["system", *scoring.tables.EVAL_COLUMNS]
+        assert table["system"].tolist() == system_names
+        assert table["N"].tolist() == [30] * len(system_names)

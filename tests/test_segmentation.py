@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import pdmetrics  # noqa: F401
-from pdmetrics.detection import mean_iou, pixel_confusion_matrix, segmentation_iou, segmentation_summary
+from pdmetrics.detection import mean_iou, pixel_confusion_matrix, segmentation, segmentation_iou
 from pdmetrics.errors import ColumnNotFoundError, InvalidInputError, UndefinedMetricWarning
 
 
@@ -55,7 +55,10 @@ def test_iou_matches_slow_reference(masks, background):
         )
     t = np.concatenate([m.ravel() for m in truth])
     p = np.concatenate([m.ravel() for m in prediction])
-    summary = segmentation_summary(truth, prediction, background=background, zero_division=0)
+    masks = pd.DataFrame({"gt": list(truth), "pd": list(prediction)})
+    summary = segmentation(
+        masks, y_true="gt", y_pred="pd", background=background, table="summary", zero_division=0
+    )
     assert_close(summary["pixel_accuracy"].iloc[0], np.mean(t == p))
     confusion = pixel_confusion_matrix(truth, prediction)
     assert confusion["count"].sum() == t.size
@@ -68,8 +71,8 @@ def test_image_order_does_not_matter(masks, random):
     frame = pd.DataFrame({"gt": pd.Series(truth, dtype=object), "pd": pd.Series(prediction, dtype=object)})
     order = list(range(len(frame)))
     random.shuffle(order)
-    a = frame.detection.segmentation(truth="gt", prediction="pd", zero_division=0)
-    b = frame.iloc[order].detection.segmentation(truth="gt", prediction="pd", zero_division=0)
+    a = frame.detection.segmentation(y_true="gt", y_pred="pd", zero_division=0)
+    b = frame.iloc[order].detection.segmentation(y_true="gt", y_pred="pd", zero_division=0)
     pd.testing.assert_frame_equal(a, b)
 
 
@@ -100,7 +103,8 @@ def test_matches_valor_lite():
         assert_close(table.loc[int(m.parameters["label"]), "precision"], m.value)
     for m in metrics[valor.MetricType.Recall]:
         assert_close(table.loc[int(m.parameters["label"]), "recall"], m.value)
-    summary = segmentation_summary(truth, prediction, background=0)
+    masks = pd.DataFrame({"gt": list(truth), "pd": list(prediction)})
+    summary = segmentation(masks, y_true="gt", y_pred="pd", background=0, table="summary")
     assert_close(summary["mean_iou"].iloc[0], by_type["mIOU"].value)
     assert_close(summary["pixel_accuracy"].iloc[0], by_type["Accuracy"].value)
 
@@ -129,7 +133,7 @@ def test_accessor_leaves_frame_unchanged_and_tables():
     )
     before = frame.copy()
     for table in ("labels", "summary", "confusion"):
-        out = frame.detection.segmentation(truth="gt", prediction="pd", table=table)
+        out = frame.detection.segmentation(y_true="gt", y_pred="pd", table=table)
         assert isinstance(out.index, pd.RangeIndex)
     pd.testing.assert_frame_equal(frame.drop(columns=["gt", "pd"]), before.drop(columns=["gt", "pd"]))
     for a, b in zip(frame["gt"], before["gt"]):
@@ -140,9 +144,9 @@ def test_accessor_leaves_frame_unchanged_and_tables():
 def test_bad_input():
     frame = pd.DataFrame({"gt": [np.zeros((2, 2), int)], "pd": [np.zeros((2, 3), int)]})
     with pytest.raises(InvalidInputError, match="shape"):
-        frame.detection.segmentation(truth="gt", prediction="pd")
+        frame.detection.segmentation(y_true="gt", y_pred="pd")
     with pytest.raises(ColumnNotFoundError):
-        frame.detection.segmentation(truth="mask", prediction="pd")
+        frame.detection.segmentation(y_true="mask", y_pred="pd")
     with pytest.raises(InvalidInputError, match="integers"):
         segmentation_iou([np.full((2, 2), 0.5)], [np.zeros((2, 2))])
     with pytest.raises(InvalidInputError, match="2-D"):
@@ -150,8 +154,29 @@ def test_bad_input():
     with pytest.raises(InvalidInputError, match="images"):
         segmentation_iou([np.zeros((2, 2), int)], [])
     with pytest.raises(InvalidInputError, match="segmentation table"):
-        frame.detection.segmentation(truth="gt", prediction="gt", table="iou")
-    with pytest.warns(UndefinedMetricWarning):
-        summary = segmentation_summary([], [])
+        frame.detection.segmentation(y_true="gt", y_pred="gt", table="iou")
+    with pytest.warns(UndefinedMetricWarning, match="zero denominator|pixel"):
+        summary = segmentation(pd.DataFrame({"gt": [], "pd": []}), y_true="gt", y_pred="pd", table="summary")
     assert summary["N"].iloc[0] == 0 and np.isnan(summary["pixel_accuracy"].iloc[0])
     assert len(segmentation_iou([], [])) == 0
+
+
+@pytest.mark.parametrize("labels", ["abc", 3, [1.5], ["a"], [1, 1]])
+def test_bad_labels_are_a_clear_error(labels):
+    frame = pd.DataFrame({"gt": [np.zeros((2, 2), int)], "pd": [np.zeros((2, 2), int)]})
+    with pytest.raises(InvalidInputError, match="labels="):
+        frame.detection.segmentation(y_true="gt", y_pred="pd", labels=labels)
+
+
+def test_image_without_foreground_is_undefined_or_valors_zero():
+    frame = pd.DataFrame({"gt": [np.zeros((2, 2), int)], "pd": [np.zeros((2, 2), int)]})
+    with pytest.warns(UndefinedMetricWarning, match="zero_division=0"):
+        summary = frame.detection.segmentation(y_true="gt", y_pred="pd", background=0, table="summary")
+    assert summary["n_classes"].iloc[0] == 0 and np.isnan(summary["mean_iou"].iloc[0])
+    assert summary["pixel_accuracy"].iloc[0] == 1.0
+    valor_like = frame.detection.segmentation(
+        y_true="gt", y_pred="pd", background=0, table="summary", zero_division=0
+    )
+    assert valor_like["mean_iou"].iloc[0] == 0.0  # valor-lite's mIOU without labels
+    with pytest.warns(UndefinedMetricWarning, match="Mean IoU"):
+        assert np.isnan(mean_iou([np.zeros((2, 2), int)], [np.zeros((2, 2), int)], background=0))

@@ -14,7 +14,7 @@ from pdmetrics.errors import UndefinedMetricWarning
 from pdmetrics.scoring import (
     mse_true,
     prmse_true,
-    true_score_evaluation,
+    true_score,
     true_score_variance,
     variance_of_errors,
 )
@@ -71,7 +71,7 @@ def test_prmse_benchmark_data(name):
     (case,) = [c for c in _cases(UNIT) if c.get("input_file", "").endswith("/" + name)]
     expected = case["expected"]
     ratings = data[case["human_columns"]]
-    table = true_score_evaluation(data[["system"]], ratings)
+    table = true_score(data[["system"]], ratings, exclude_zero=False)
     row = table.iloc[0]
     for column in ("N", "N raters", "N single", "N multiple"):
         assert row[column] == expected[column]
@@ -101,7 +101,9 @@ def test_unit_values():
                 case["expected"],
             )
         elif case["function"] == "get_n_human_scores":
-            table = true_score_evaluation([0.0] * 4, pd.DataFrame(args["human_scores"]), variance_errors=0.5)
+            table = true_score(
+                [0.0] * 4, pd.DataFrame(args["human_scores"]), rater_error_variance=0.5, exclude_zero=False
+            )
             counts = case["expected"]
             assert table["N raters"].iat[0] == max(counts)
             assert table["N single"].iat[0] == counts.count(1)
@@ -141,7 +143,7 @@ def test_edge_cases():
             value = mse_true(system, ratings)
         elif name.startswith("prmse_true"):
             if expected_nan:
-                with pytest.warns(UndefinedMetricWarning):
+                with pytest.warns(UndefinedMetricWarning, match="PRMSE|rater error variance"):
                     value = prmse_true(system, ratings, variance_errors=variance)
             else:
                 value = prmse_true(system, ratings, variance_errors=variance)

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import assert_close, assert_frame_unchanged, slow_true_scores
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import pdmetrics  # noqa: F401
@@ -21,7 +21,7 @@ from pdmetrics.errors import (
 from pdmetrics.scoring import (
     mse_true,
     prmse_true,
-    true_score_evaluation,
+    true_score,
     true_score_variance,
     variance_of_errors,
 )
@@ -60,8 +60,7 @@ def test_two_raters_all_double_scored_match_simple_formulas():
 @given(n=st.integers(3, 200), raters=st.integers(2, 5), missing=st.floats(0, 0.7), seed=st.integers(0, 9999))
 def test_agrees_with_reference_and_is_invariant(n, raters, missing, seed):
     system, ratings = _simulate(n, raters, missing, seed)
-    if not ((~np.isnan(ratings)).sum(axis=1) > 1).any():
-        return
+    assume(((~np.isnan(ratings)).sum(axis=1) > 1).any())
     expected = list(slow_true_scores(system, ratings))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)  # degenerate draws (true var 0)
@@ -102,7 +101,7 @@ def test_single_ratings_only_give_nan_with_warning():
     with pytest.warns(UndefinedMetricWarning, match="variance_errors="):
         assert np.isnan(mse_true([1, 2, 3], ratings))
     with pytest.warns(UndefinedMetricWarning, match="variance_errors="):
-        table = true_score_evaluation({"a": [1, 2, 3], "b": [1, 1, 1]}, ratings)
+        table = true_score({"a": [1, 2, 3], "b": [1, 1, 1]}, ratings)
     assert table[["Variance of errors", "True score var", "MSE true", "PRMSE true"]].isna().all().all()
     assert table["N single"].tolist() == [3, 3] and table["N multiple"].tolist() == [0, 0]
 
@@ -117,15 +116,15 @@ def test_unrated_response_and_missing_system():
 def test_constant_ratings_and_tiny_input():
     with pytest.warns(UndefinedMetricWarning, match="0 or undefined"):
         assert np.isnan(prmse_true([1, 2], [[3, 3], [3, 3]]))
-    with pytest.warns(UndefinedMetricWarning):
+    with pytest.warns(UndefinedMetricWarning, match="rater error variance"):
         assert np.isnan(prmse_true([], np.empty((0, 2))))
-    table = true_score_evaluation([2.0, 3.0], [[2, 3], [3, 4]])
+    table = true_score([2.0, 3.0], [[2, 3], [3, 4]])
     assert table["N"].iat[0] == 2
 
 
 def test_table_columns_and_shapes():
     system, ratings = _simulate(50, 3, seed=2)
-    table = true_score_evaluation(pd.DataFrame({"s1": system, "s2": system + 1}), ratings)
+    table = true_score(pd.DataFrame({"s1": system, "s2": system + 1}), ratings)
     assert list(table.columns) == [
         "system",
         "N",
@@ -141,7 +140,7 @@ def test_table_columns_and_shapes():
     assert isinstance(table.index, pd.RangeIndex)
     assert table["N"].dtype == "int64"
     with pytest.raises(InvalidInputError, match="one system score per response|one score per response"):
-        true_score_evaluation({"s": [1, 2]}, ratings)
+        true_score({"s": [1, 2]}, ratings)
     with pytest.raises(InvalidInputError, match="2-D"):
         prmse_true([1], np.zeros((1, 1, 1)))
     with pytest.raises(InvalidInputError, match="numbers"):
@@ -161,7 +160,7 @@ def test_accessor_matches_core_and_leaves_frame_unchanged():
     before = df.copy()
     table = df.scoring.true_score(system=["raw", "raw_round"], raters=["human 1", "human.2"])
     assert_frame_unchanged(before, df)
-    core = true_score_evaluation(df[["raw", "raw_round"]], df[["human 1", "human.2"]])
+    core = true_score(df[["raw", "raw_round"]], df[["human 1", "human.2"]])
     pd.testing.assert_frame_equal(table, core)
 
 
@@ -176,7 +175,7 @@ def test_accessor_exclude_zero_and_left_out_rows():
     assert_frame_unchanged(before, df)
     assert table["N"].iat[0] == 198
     cleaned = df.drop(index=[1, 2]).replace({"human.2": {0.0: np.nan}})
-    expected = true_score_evaluation(cleaned[["raw"]], cleaned[["human 1", "human.2"]])
+    expected = true_score(cleaned[["raw"]], cleaned[["human 1", "human.2"]])
     pd.testing.assert_frame_equal(table, expected)
     with pytest.warns(ExcludedRowsWarning, match="1 of 200"):
         kept = df.scoring.true_score(system="raw", raters=["human 1", "human.2"], exclude_zero=False)
@@ -204,13 +203,18 @@ def test_accessor_errors():
     with pytest.raises(InvalidInputError, match="exclude_zero"):
         df.scoring.true_score(system="raw", raters=["human 1"], exclude_zero="yes")
     # the same column twice would pass for two perfectly agreeing raters (error variance 0)
-    with pytest.raises(InvalidInputError, match="names 'human 1' more than once"):
+    with pytest.raises(InvalidInputError, match="`raters=` names 'human 1' twice"):
         df.scoring.true_score(system="raw", raters=["human 1", "human 1"])
     with pytest.raises(InvalidInputError, match="no numeric values"):
         df.assign(text="TD").scoring.true_score(system="raw", raters=["text"])
+    with pytest.raises(InvalidInputError, match="`system='raw'`: all 200 values are missing"):
+        df.assign(raw=np.nan).scoring.true_score(system="raw", raters=["human 1"])
     with pytest.raises(InvalidInputError, match="No response"):
-        with pytest.warns(ExcludedRowsWarning):
-            df.assign(raw=np.nan).scoring.true_score(system="raw", raters=["human 1"])
+        with pytest.warns(ExcludedRowsWarning, match="left out of the true score evaluation"):
+            odd = np.arange(len(df)) % 2 == 1
+            df.assign(raw=np.where(odd, 3.0, np.nan), r=np.where(odd, np.nan, 2.0)).scoring.true_score(
+                system="raw", raters=["r"]
+            )
 
 
 def test_accessor_non_numeric_ratings_are_missing():
@@ -225,6 +229,6 @@ def test_against_rsmtool_if_installed():
     df = _frame(300, seed=5)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        expected = prmse.get_true_score_evaluations(df, ["raw", "raw_round"], ["human 1", "human.2"])
+        expected = prmse.get_true_scores(df, ["raw", "raw_round"], ["human 1", "human.2"])
     table = df.scoring.true_score(system=["raw", "raw_round"], raters=["human 1", "human.2"])
     assert_close(table.set_index("system").astype(float), expected.astype(float))

@@ -26,9 +26,17 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pdmetrics._validation import as_float_array
+from pdmetrics._validation import as_float_array, plain
 from pdmetrics._warnings import warn_undefined
 from pdmetrics.detection.matching import MatchResult
+from pdmetrics.detection.options import (
+    COCO_AREA_RANGES,
+    COCO_IOU_THRESHOLDS,
+    COCO_MAX_DETS,
+    COCO_RECALL_THRESHOLDS,
+    INTERPOLATIONS,
+    check_choice,
+)
 from pdmetrics.errors import InvalidInputError
 
 __all__ = [
@@ -41,17 +49,6 @@ __all__ = [
     "coco_summary",
     "interpolated_average_precision",
 ]
-
-COCO_IOU_THRESHOLDS = np.linspace(0.5, 0.95, int(np.round((0.95 - 0.5) / 0.05)) + 1, endpoint=True)
-COCO_RECALL_THRESHOLDS = np.linspace(0.0, 1.00, int(np.round((1.00 - 0.0) / 0.01)) + 1, endpoint=True)
-COCO_AREA_RANGES = {
-    "all": (0.0, 1e5**2),
-    "small": (0.0, 32.0**2),
-    "medium": (32.0**2, 96.0**2),
-    "large": (96.0**2, 1e5**2),
-}
-COCO_MAX_DETS = (1, 10, 100)
-INTERPOLATIONS = ("coco", "valor")
 
 
 @dataclass(frozen=True)
@@ -142,8 +139,7 @@ def accumulate(
     -------
     Accumulation
     """
-    if interpolation not in INTERPOLATIONS:
-        raise InvalidInputError(f"`interpolation={interpolation!r}` is not supported: use 'coco' or 'valor'.")
+    check_choice(interpolation, "interpolation", INTERPOLATIONS)
     data = matches.data
     points = np.asarray(recall_thresholds, dtype="float64")
     max_dets = [int(m) for m in max_dets]
@@ -284,7 +280,7 @@ def interpolated_average_precision(
     ignored : array-like of bool, optional
         Detections that count neither as true nor false positives.
     interpolation : {"coco", "valor"}
-        As in :func:`pdmetrics.detection.evaluate_detections`.
+        As in :func:`pdmetrics.detection.evaluate`.
 
     Returns
     -------
@@ -299,8 +295,7 @@ def interpolated_average_precision(
     >>> round(interpolated_average_precision([True, False, True], [0.9, 0.8, 0.3], 2), 4)
     0.835
     """
-    if interpolation not in INTERPOLATIONS:
-        raise InvalidInputError(f"`interpolation={interpolation!r}` is not supported: use 'coco' or 'valor'.")
+    check_choice(interpolation, "interpolation", INTERPOLATIONS)
     hits = np.asarray(tp, dtype=bool).reshape(-1)
     scores = as_float_array(score, "score")
     if hits.shape != scores.shape:
@@ -309,7 +304,9 @@ def interpolated_average_precision(
         )
     if not np.isfinite(scores).all():
         row = int(np.flatnonzero(~np.isfinite(scores))[0])
-        raise InvalidInputError(f"`score` must hold finite numbers; position {row} has {scores[row]!r}.")
+        raise InvalidInputError(
+            f"`score` must hold finite numbers; position {row} has {plain(scores[row])!r}."
+        )
     skip = np.zeros(hits.size, dtype=bool) if ignored is None else np.asarray(ignored, dtype=bool).reshape(-1)
     if skip.shape != hits.shape:
         raise InvalidInputError(
@@ -322,7 +319,7 @@ def interpolated_average_precision(
     if not valid_count:
         raise InvalidInputError(
             f"`n_positive` must be a whole number >= 0 (the ground truths that are not "
-            f"ignored); got {n_positive!r}."
+            f"ignored); got {plain(n_positive)!r}."
         )
     if n_positive <= 0:
         warn_undefined("AP is undefined without ground truth (`n_positive` is 0): returning NaN.")

@@ -5,18 +5,23 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from pdmetrics._division import check_zero_division, divide
 from pdmetrics._tables import result_table
-from pdmetrics.detection.classification import _Undefined
-from pdmetrics.detection.evaluation import run_one_range
-from pdmetrics.detection.options import LABELS_WITHOUT_GT, check_choice, number_array
+from pdmetrics.detection.evaluation import run
+from pdmetrics.detection.inputs import BoxColumns
+from pdmetrics.detection.options import (
+    CURVE_STYLES,
+    LABELS_WITHOUT_GT,
+    VALOR_SCORE_THRESHOLDS,
+    check_choice,
+    number_array,
+    one_area_range,
+)
 
-__all__ = ["precision_recall_curve", "VALOR_SCORE_THRESHOLDS"]
-
-VALOR_SCORE_THRESHOLDS = np.round(np.arange(1, 20) * 0.05, 2)
-STYLES = ("coco", "valor")
+__all__ = ["pr_curve", "VALOR_SCORE_THRESHOLDS"]
 
 
-def precision_recall_curve(
+def pr_curve(
     detections: pd.DataFrame,
     ground_truth: pd.DataFrame,
     *,
@@ -44,7 +49,7 @@ def precision_recall_curve(
     Parameters
     ----------
     detections, ground_truth, image, label, box, score, box_format, iscrowd, area, ignore, images
-        As in :func:`pdmetrics.detection.evaluate_detections`.
+        As in :func:`pdmetrics.detection.evaluate`.
     style : {"coco", "valor"}
         ``"coco"``: the interpolated curve behind AP, 101 recall points per label and IoU
         threshold. ``"valor"``: counts and rates at confidence thresholds (valor's
@@ -56,7 +61,7 @@ def precision_recall_curve(
     area_range : (float, float)
         Ground truths with an area outside are ignored.
     matching, interpolation : {"coco", "valor"}
-        As in :func:`pdmetrics.detection.evaluate_detections`.
+        As in :func:`pdmetrics.detection.evaluate`.
     score_thresholds : sequence of float, optional
         Confidence thresholds for ``style="valor"`` (default 0.05, 0.10, ..., 0.95).
     labels_without_ground_truth : {"exclude", "zero"}
@@ -84,26 +89,26 @@ def precision_recall_curve(
     Examples
     --------
     >>> import pandas as pd
-    >>> from pdmetrics.detection import precision_recall_curve
+    >>> from pdmetrics.detection import pr_curve
     >>> gt = pd.DataFrame({"image": [1, 1], "label": [0, 0], "x": [0, 50], "y": [0, 0], "w": [10, 10],
     ...                    "h": [10, 10]})
     >>> dt = pd.DataFrame({"image": [1, 1, 1], "label": [0, 0, 0], "x": [0, 90, 50], "y": [0, 0, 0],
     ...                    "w": [10, 10, 10], "h": [10, 10, 10], "score": [0.9, 0.8, 0.3]})
-    >>> curve = precision_recall_curve(dt, gt, iou_thresholds=[0.5])
+    >>> curve = pr_curve(dt, gt, iou_thresholds=[0.5])
     >>> curve.iloc[[0, 50, 51, 100]].round(3)
          label  iou  recall  precision  score
     0        0  0.5    0.00      1.000    0.9
     50       0  0.5    0.50      1.000    0.9
     51       0  0.5    0.51      0.667    0.3
     100      0  0.5    1.00      0.667    0.3
-    >>> valor = precision_recall_curve(dt, gt, style="valor", score_thresholds=[0.5, 0.1])
+    >>> valor = pr_curve(dt, gt, style="valor", score_thresholds=[0.5, 0.1])
     >>> valor[["score_threshold", "tp", "fp", "fn", "precision", "recall"]].round(3)
        score_threshold  tp  fp  fn  precision  recall
     0              0.5   1   1   1      0.500     0.5
     1              0.1   2   1   0      0.667     1.0
     """
-    check_choice(style, "style", STYLES)
-    undefined = _Undefined(zero_division)
+    check_choice(style, "style", CURVE_STYLES)
+    check_zero_division(zero_division)
     check_choice(labels_without_ground_truth, "labels_without_ground_truth", LABELS_WITHOUT_GT)
     if style == "valor":
         iou_thresholds = [0.5] if iou_thresholds is None else iou_thresholds
@@ -112,29 +117,19 @@ def precision_recall_curve(
             if score_thresholds is None
             else number_array(score_thresholds, "score_thresholds")
         )
-    result = run_one_range(
+    result = run(
         detections,
         ground_truth,
-        image=image,
-        label=label,
-        box=box,
-        score=score,
-        box_format=box_format,
-        iscrowd=iscrowd,
-        area=area,
-        ignore=ignore,
-        images=images,
+        BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
         iou_thresholds=iou_thresholds,
-        max_dets=max_dets,
-        area_range=area_range,
+        max_dets=[max_dets] if max_dets is not None else None,
+        area_ranges=one_area_range(area_range),
         matching=matching,
         interpolation=interpolation,
     )
     if style == "coco":
         return _coco_curve(result, keep_missing=labels_without_ground_truth == "zero")
-    table = _valor_curve(result, thresholds, undefined)
-    undefined.emit()
-    return table
+    return _valor_curve(result, thresholds, zero_division)
 
 
 def _coco_curve(result, keep_missing: bool) -> pd.DataFrame:
@@ -159,7 +154,7 @@ def _coco_curve(result, keep_missing: bool) -> pd.DataFrame:
     )
 
 
-def _valor_curve(result, thresholds: np.ndarray, undefined: _Undefined) -> pd.DataFrame:
+def _valor_curve(result, thresholds: np.ndarray, zero_division) -> pd.DataFrame:
     m = result.matches
     data = result.data
     n_thr, n_lab, n_s = m.iou_thresholds.size, data.labels.size, thresholds.size
@@ -168,11 +163,10 @@ def _valor_curve(result, thresholds: np.ndarray, undefined: _Undefined) -> pd.Da
     score = data.dt_score[m.det]
     label = data.dt_label[m.det]
     bucket = np.searchsorted(sorted_thresholds, score, side="right")  # thresholds passed: 0..bucket-1
-    counted = score > 1e-9  # valor never counts a zero score
 
     def counts(flags: np.ndarray) -> np.ndarray:
         """(T, K, S) number of flagged detections with score >= each sorted threshold."""
-        t_idx, d_idx = np.nonzero(flags & counted[None, :])
+        t_idx, d_idx = np.nonzero(flags)
         key = (t_idx * n_lab + label[d_idx]) * (n_s + 1) + bucket[d_idx]
         hist = np.bincount(key, minlength=n_thr * n_lab * (n_s + 1)).reshape(n_thr, n_lab, n_s + 1)
         at_least = np.cumsum(hist[:, :, ::-1], axis=2)[:, :, ::-1]  # detections in bucket >= b
@@ -182,11 +176,16 @@ def _valor_curve(result, thresholds: np.ndarray, undefined: _Undefined) -> pd.Da
     fp = counts(m.fp[0])
     n_gt = m.n_positive[0]
     fn = n_gt[None, :, None] - tp
-    precision = undefined.ratio(tp, tp + fp, "precision (no detection at or above the score threshold)")
-    recall = undefined.ratio(
-        tp, np.broadcast_to(n_gt[None, :, None], tp.shape), "recall (label without ground truth)"
+    precision = divide(
+        tp, tp + fp, zero_division, what="Precision (no detection at or above the score threshold)"
     )
-    f1 = undefined.ratio(2 * tp, 2 * tp + fp + fn, "F1")
+    recall = divide(
+        tp,
+        np.broadcast_to(n_gt[None, :, None], tp.shape),
+        zero_division,
+        what="Recall (a label without ground truth)",
+    )
+    f1 = divide(2 * tp, 2 * tp + fp + fn, zero_division, what="F1")
     back = np.empty_like(order)
     back[order] = np.arange(n_s)  # column of each requested threshold
     # rows ordered by label, IoU threshold, then the requested score thresholds

@@ -13,23 +13,29 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from pdmetrics._groups import POOLED_LABEL, check_not_pooled
 from pdmetrics._tables import attach_info, result_table
+from pdmetrics._validation import plain
 from pdmetrics._warnings import warn_undefined
-from pdmetrics.detection.coco import INTERPOLATIONS, Accumulation, accumulate, coco_summary
-from pdmetrics.detection.inputs import BoxData, prepare_boxes
-from pdmetrics.detection.matching import MATCHING_RULES, MatchResult, match_boxes
+from pdmetrics.detection.coco import Accumulation, accumulate, coco_summary
+from pdmetrics.detection.inputs import BoxColumns, BoxData
+from pdmetrics.detection.matching import MatchResult, match_boxes
 from pdmetrics.detection.options import (
+    INTERPOLATIONS,
     LABELS_WITHOUT_GT,
+    MATCHING_RULES,
     UNLIMITED,
+    VALOR_EPSILON,
     area_range_table,
     check_choice,
     iou_threshold_array,
     max_dets_list,
-    number_array,
+    one_area_range,
+    one_number,
 )
 from pdmetrics.errors import InvalidInputError
 
-__all__ = ["evaluate_detections", "average_precision", "average_recall", "match_detections"]
+__all__ = ["evaluate", "average_precision", "average_recall", "match"]
 
 
 @dataclass(frozen=True)
@@ -42,84 +48,56 @@ class Run:
     area_names: list
 
 
+def keep_detections(data: BoxData, keep: np.ndarray) -> BoxData:
+    """``data`` with only the detections where ``keep`` is True (every image and label stays)."""
+    if keep.all():
+        return data
+    return replace(
+        data,
+        dt_image=data.dt_image[keep],
+        dt_label=data.dt_label[keep],
+        dt_boxes=data.dt_boxes[keep],
+        dt_area=data.dt_area[keep],
+        dt_score=data.dt_score[keep],
+    )
+
+
 def run(
     detections,
     ground_truth,
+    columns: BoxColumns,
     *,
-    image,
-    label,
-    box,
-    score,
-    box_format,
-    iscrowd,
-    area,
-    ignore,
-    images,
-    iou_thresholds,
-    max_dets,
-    area_ranges,
-    matching,
-    interpolation,
+    iou_thresholds=None,
+    max_dets=100,
+    area_ranges=None,
+    matching="coco",
+    interpolation="coco",
     score_threshold=None,
 ) -> Run:
-    """Prepare, match and accumulate (shared by the public functions)."""
+    """Check every option, then prepare, match and accumulate (shared by the public functions).
+
+    With ``matching="valor"`` detections scoring at most valor's ``EPSILON`` (1e-9) are
+    dropped from every count, as valor does; ``score_threshold`` keeps detections scoring
+    at least that much.
+    """
     check_choice(matching, "matching", MATCHING_RULES)
     check_choice(interpolation, "interpolation", INTERPOLATIONS)
     thresholds = iou_threshold_array(iou_thresholds)
     limits = max_dets_list(max_dets)
     names, bounds = area_range_table(area_ranges)
-    data = prepare_boxes(
-        detections,
-        ground_truth,
-        image=image,
-        label=label,
-        box=box,
-        score=score,
-        box_format=box_format,
-        iscrowd=iscrowd,
-        area=area,
-        ignore=ignore,
-        images=images,
-    )
-    if score_threshold is not None:
-        # drop low-scoring detections but keep every label and image in the evaluation
-        keep = data.dt_score >= _one_number(score_threshold, "score_threshold")
-        data = replace(
-            data,
-            dt_image=data.dt_image[keep],
-            dt_label=data.dt_label[keep],
-            dt_boxes=data.dt_boxes[keep],
-            dt_area=data.dt_area[keep],
-            dt_score=data.dt_score[keep],
-        )
+    minimum = None if score_threshold is None else one_number(score_threshold, "score_threshold")
+    data = columns.prepare(detections, ground_truth)
+    if minimum is not None:
+        data = keep_detections(data, data.dt_score >= minimum)
+    if matching == "valor":
+        data = keep_detections(data, data.dt_score > VALOR_EPSILON)
     matches = match_boxes(data, thresholds, bounds, max(limits), matching=matching)
     acc = accumulate(matches, limits, interpolation=interpolation, area_names=names)
     return Run(data, matches, acc, names)
 
 
-def run_one_range(detections, ground_truth, *, max_dets, area_range, **options) -> Run:
-    """:func:`run` with one ``max_dets`` limit (int or None) and one ``(low, high)`` area range."""
-    try:
-        low, high = (float(v) for v in area_range)
-    except (TypeError, ValueError):
-        raise InvalidInputError(
-            f"`area_range=` must be a (low, high) pair such as (0, 1e10); got {area_range!r}."
-        ) from None
-    return run(
-        detections,
-        ground_truth,
-        max_dets=[max_dets] if max_dets is not None else None,
-        area_ranges={"range": (low, high)},
-        **options,
-    )
-
-
 def _threshold_names(thresholds: np.ndarray) -> list[str]:
     """Column suffixes: two decimals, more when two thresholds would share a name."""
-    if np.unique(thresholds).size != thresholds.size:
-        raise InvalidInputError(
-            f"`iou_thresholds=` lists a threshold twice ({thresholds.tolist()!r}); pass each threshold once."
-        )
     for decimals in range(2, 17):
         names = [f"{t:.{decimals}f}" for t in thresholds]
         if len(set(names)) == len(names):
@@ -127,15 +105,7 @@ def _threshold_names(thresholds: np.ndarray) -> list[str]:
     return [repr(float(t)) for t in thresholds]
 
 
-def _one_number(value, argument: str) -> float:
-    values = number_array(value, argument)
-    if values.size != 1:
-        raise InvalidInputError(f"`{argument}=` must be one number; got {value!r}.")
-    return float(values[0])
-
-
 def _fill_missing_labels(values: np.ndarray, labels_without_ground_truth: str) -> np.ndarray:
-    check_choice(labels_without_ground_truth, "labels_without_ground_truth", LABELS_WITHOUT_GT)
     if labels_without_ground_truth == "zero":
         return np.where(np.isnan(values), 0.0, values)
     return values
@@ -145,7 +115,7 @@ def _max_dets_column(values) -> pd.Series:
     return pd.Series([pd.NA if v == UNLIMITED else int(v) for v in values], dtype="Int64")
 
 
-def evaluate_detections(
+def evaluate(
     detections: pd.DataFrame,
     ground_truth: pd.DataFrame,
     *,
@@ -220,12 +190,12 @@ def evaluate_detections(
     Examples
     --------
     >>> import pandas as pd
-    >>> from pdmetrics.detection import evaluate_detections
+    >>> from pdmetrics.detection import evaluate
     >>> gt = pd.DataFrame({"image": [1, 1], "label": ["cat", "dog"], "x": [0, 50], "y": [0, 50],
     ...                    "w": [40, 40], "h": [40, 40]})
     >>> dt = pd.DataFrame({"image": [1, 1], "label": ["cat", "dog"], "x": [2, 90], "y": [0, 90],
     ...                    "w": [40, 40], "h": [40, 40], "score": [0.9, 0.8]})
-    >>> table = evaluate_detections(dt, gt, area_ranges={"all": (0, 1e10)})
+    >>> table = evaluate(dt, gt, area_ranges={"all": (0, 1e10)})
     >>> table.round(3)
       metric        iou area  max_dets  value
     0     AP  0.50:0.95  all       100   0.45
@@ -235,18 +205,12 @@ def evaluate_detections(
     4     AR  0.50:0.95  all        10   0.45
     5     AR  0.50:0.95  all       100   0.45
     """
+    check_choice(labels_without_ground_truth, "labels_without_ground_truth", LABELS_WITHOUT_GT)
+    columns = BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images)
     result = run(
         detections,
         ground_truth,
-        image=image,
-        label=label,
-        box=box,
-        score=score,
-        box_format=box_format,
-        iscrowd=iscrowd,
-        area=area,
-        ignore=ignore,
-        images=images,
+        columns,
         iou_thresholds=iou_thresholds,
         max_dets=max_dets,
         area_ranges=area_ranges,
@@ -293,15 +257,25 @@ def evaluate_detections(
     )
 
 
-def _per_label(kind: str, detections, ground_truth, *, by, max_dets, labels_without_ground_truth, **options):
+def _per_label(
+    kind: str, detections, ground_truth, columns, *, by, max_dets, labels_without_ground_truth, **options
+):
     if by not in ("label", None):
         raise InvalidInputError(
-            f"`by={by!r}` is not supported: use by='label' (one row per label plus the mean) or by=None "
-            f"(the mean only). For other groupings, start from `df.detection.match(...)`."
+            f"`by={plain(by)!r}` is not supported: use by='label' (one row per label plus the mean over "
+            f"labels, labelled {POOLED_LABEL!r}) or by=None (the mean only). For other groupings, "
+            f"start from `df.detection.match(...)`."
         )
-    result = run(detections, ground_truth, max_dets=[max_dets] if max_dets is not None else None, **options)
-    acc = result.accumulation
     check_choice(labels_without_ground_truth, "labels_without_ground_truth", LABELS_WITHOUT_GT)
+    if max_dets is not None and not np.isscalar(max_dets):
+        raise InvalidInputError(
+            f"`max_dets=` must be one positive integer or None here; got {plain(max_dets)!r}."
+        )
+    result = run(
+        detections, ground_truth, columns, max_dets=[max_dets] if max_dets is not None else None, **options
+    )
+    check_not_pooled(result.data.labels, "label")
+    acc = result.accumulation
     n_area = len(acc.area_names)
     n_lab = acc.labels.size
     thresholds = acc.iou_thresholds
@@ -311,7 +285,7 @@ def _per_label(kind: str, detections, ground_truth, *, by, max_dets, labels_with
     else:
         per = acc.recall[:, :, :, -1]
     per = _fill_missing_labels(per, labels_without_ground_truth)
-    rows_label, rows_area, rows_n, rows_nd, rows_values = [], [], [], [], []
+    rows_label, rows_area, rows_n, rows_nd, rows_values, rows_pooled = [], [], [], [], [], []
     n_det = np.bincount(result.data.dt_label, minlength=n_lab)
     for a in range(n_area):
         rows_label.extend(acc.labels.tolist())
@@ -319,8 +293,9 @@ def _per_label(kind: str, detections, ground_truth, *, by, max_dets, labels_with
         rows_n.extend(acc.n_positive[a].tolist())
         rows_nd.extend(n_det.tolist())
         rows_values.append(per[:, :, a].T)  # (K, T)
-        # the mean row (mAP / mAR)
-        rows_label.append("m" + kind)
+        rows_pooled.extend([False] * n_lab + [True])
+        # the mean over labels (mAP / mAR), labelled POOLED_LABEL
+        rows_label.append(POOLED_LABEL)
         rows_area.append(acc.area_names[a])
         rows_n.append(int(acc.n_positive[a].sum()))
         rows_nd.append(int(n_det.sum()))
@@ -344,12 +319,15 @@ def _per_label(kind: str, detections, ground_truth, *, by, max_dets, labels_with
     for t, name in enumerate(_threshold_names(thresholds)):
         columns[f"{kind}@{name}"] = values[:, t]
     table = result_table(columns, integer_columns=["N", "n_detections"])
+    pooled = np.array(rows_pooled, dtype=bool)
+    undefined = bool(table.loc[~pooled, kind].isna().any())
     if by is None:
-        table = table[table["label"] == "m" + kind].reset_index(drop=True)
-    if table.loc[table["label"] != "m" + kind, kind].isna().any():
+        table = table[pooled].reset_index(drop=True)
+    if undefined:
         warn_undefined(
             f"Some labels have no ground truth (N = 0): their {kind} is NaN and they are left out "
-            f"of m{kind}. Pass `labels_without_ground_truth='zero'` to count them as 0 (valor)."
+            f"of the mean (row {POOLED_LABEL!r}). Pass `labels_without_ground_truth='zero'` to count "
+            f"them as 0 (valor)."
         )
     return table
 
@@ -375,9 +353,9 @@ def average_precision(
     labels_without_ground_truth: str = "exclude",
     by="label",
 ) -> pd.DataFrame:
-    """Average precision per label and IoU threshold, with the mAP row.
+    """Average precision per label and IoU threshold, with the mean over labels (mAP).
 
-    Same inputs and options as :func:`evaluate_detections`, except ``max_dets`` (one
+    Same inputs and options as :func:`evaluate`, except ``max_dets`` (one
     limit, default 100, ``None`` for none) and ``area_ranges`` (default only
     ``{"all": (0, 1e10)}``). ``by="label"`` (default) gives one row per label plus the
     mean row; ``by=None`` only the mean row.
@@ -385,8 +363,10 @@ def average_precision(
     Returns
     -------
     DataFrame
-        One row per label and area range, then a row ``label="mAP"`` (the mean over labels
-        with ground truth, or over all labels with ``labels_without_ground_truth="zero"``).
+        One row per label and area range, then the mAP row ``label="(all)"`` (the mean over
+        labels with ground truth, or over all labels with ``labels_without_ground_truth="zero"``).
+        Label values never become column names, so a class named ``"mAP"`` or ``"AP"`` is
+        just a row; a label equal to ``"(all)"`` is refused.
         Columns ``label, area, N, n_detections, AP, AP@0.50, ..., AP@0.95``: ``N`` counts
         the ground truths that are not ignored, ``AP`` is the mean over the IoU
         thresholds, ``AP@t`` the 101-point AP at threshold ``t``. NaN for a label without
@@ -404,7 +384,7 @@ def average_precision(
       label area  N  n_detections    AP  AP@0.50  AP@0.75
     0   cat  all  1             1  1.00      1.0      1.0
     1   dog  all  1             1  0.50      1.0      0.0
-    2   mAP  all  2             2  0.75      1.0      0.5
+    2  (all)  all  2             2  0.75      1.0      0.5
     """
     if area_ranges is None:
         area_ranges = {"all": (0.0, 1e10)}
@@ -412,16 +392,8 @@ def average_precision(
         "AP",
         detections,
         ground_truth,
+        BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
         by=by,
-        image=image,
-        label=label,
-        box=box,
-        score=score,
-        box_format=box_format,
-        iscrowd=iscrowd,
-        area=area,
-        ignore=ignore,
-        images=images,
         iou_thresholds=iou_thresholds,
         max_dets=max_dets,
         area_ranges=area_ranges,
@@ -452,7 +424,7 @@ def average_recall(
     labels_without_ground_truth: str = "exclude",
     by="label",
 ) -> pd.DataFrame:
-    """Recall per label and IoU threshold, averaged over thresholds (AR), with the mAR row.
+    """Recall per label and IoU threshold, averaged over thresholds (AR), with the mean (mAR).
 
     Recall is the share of ground truths (not ignored) matched by a kept detection.
     Same inputs and options as :func:`average_precision`; ``score_threshold`` keeps only
@@ -461,8 +433,8 @@ def average_recall(
     Returns
     -------
     DataFrame
-        Columns ``label, area, N, n_detections, AR, AR@0.50, ..., AR@0.95``, then a row
-        ``label="mAR"`` (what COCO calls AR).
+        Columns ``label, area, N, n_detections, AR, AR@0.50, ..., AR@0.95``, then the mean
+        over labels in the row ``label="(all)"`` (mAR: what COCO calls AR).
 
     Examples
     --------
@@ -476,7 +448,7 @@ def average_recall(
       label area  N  n_detections    AR  AR@0.50  AR@0.75
     0   cat  all  1             1  1.00      1.0      1.0
     1   dog  all  1             1  0.50      1.0      0.0
-    2   mAR  all  2             2  0.75      1.0      0.5
+    2  (all)  all  2             2  0.75      1.0      0.5
     """
     if area_ranges is None:
         area_ranges = {"all": (0.0, 1e10)}
@@ -484,16 +456,8 @@ def average_recall(
         "AR",
         detections,
         ground_truth,
+        BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
         by=by,
-        image=image,
-        label=label,
-        box=box,
-        score=score,
-        box_format=box_format,
-        iscrowd=iscrowd,
-        area=area,
-        ignore=ignore,
-        images=images,
         iou_thresholds=iou_thresholds,
         max_dets=max_dets,
         area_ranges=area_ranges,
@@ -504,7 +468,7 @@ def average_recall(
     )
 
 
-def match_detections(
+def match(
     detections: pd.DataFrame,
     ground_truth: pd.DataFrame,
     *,
@@ -530,7 +494,7 @@ def match_detections(
     Parameters
     ----------
     detections, ground_truth, image, label, box, score, box_format, iscrowd, area, ignore, images
-        As in :func:`evaluate_detections`.
+        As in :func:`evaluate`.
     iou_thresholds : sequence of float, optional
         Default COCO's ten.
     max_dets : int or None
@@ -555,33 +519,24 @@ def match_detections(
     Examples
     --------
     >>> import pandas as pd
-    >>> from pdmetrics.detection import match_detections
+    >>> from pdmetrics.detection import match
     >>> gt = pd.DataFrame({"image": [1], "label": [0], "x": [0], "y": [0], "w": [10], "h": [10]})
     >>> dt = pd.DataFrame({"image": [1, 1], "label": [0, 0], "x": [0, 1], "y": [0, 0], "w": [10, 10],
     ...                    "h": [10, 10], "score": [0.6, 0.9]})
-    >>> matches = match_detections(dt, gt, iou_thresholds=[0.5])
+    >>> matches = match(dt, gt, iou_thresholds=[0.5])
     >>> matches[["detection", "score", "rank", "ground_truth", "iou", "tp"]].round(3)
        detection  score  rank  ground_truth    iou     tp
     0          1    0.9     0             0  0.818   True
     1          0    0.6     1            -1    NaN  False
     """
-    result = run_one_range(
+    result = run(
         detections,
         ground_truth,
-        image=image,
-        label=label,
-        box=box,
-        score=score,
-        box_format=box_format,
-        iscrowd=iscrowd,
-        area=area,
-        ignore=ignore,
-        images=images,
+        BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
         iou_thresholds=iou_thresholds,
-        max_dets=max_dets,
-        area_range=area_range,
+        max_dets=[max_dets] if max_dets is not None else None,
+        area_ranges=one_area_range(area_range),
         matching=matching,
-        interpolation="coco",
     )
     m = result.matches
     data = result.data

@@ -8,36 +8,57 @@ and ``2299`` as different images; here that is an error with a clear message).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
 
 import numpy as np
 import pandas as pd
 
-from pdmetrics._validation import require_columns
-from pdmetrics.detection.iou import BOX_FORMATS, check_box_values
+from pdmetrics._validation import plain, require_columns
+from pdmetrics.detection.iou import check_box_values, check_format
+from pdmetrics.detection.options import COCO_ATTRS, DEFAULT_BOX
 from pdmetrics.errors import InvalidInputError
 
-__all__ = ["BoxData", "prepare_boxes", "default_box_columns"]
-
-_DEFAULT_BOX = {"xywh": ["x", "y", "w", "h"], "xyxy": ["xmin", "ymin", "xmax", "ymax"]}
+__all__ = ["BoxColumns", "BoxData", "prepare_boxes", "default_box_columns"]
 
 
 def default_box_columns(box, box_format: str) -> list:
     """The four box column names: ``box`` if given, else the default of ``box_format``."""
-    if box_format not in BOX_FORMATS:
-        raise InvalidInputError(
-            f"`box_format={box_format!r}` is not supported: use 'xywh' (x, y, width, height; COCO) "
-            f"or 'xyxy' (x_min, y_min, x_max, y_max; valor)."
-        )
+    check_format(box_format)
     if box is None:
-        return list(_DEFAULT_BOX[box_format])
+        return list(DEFAULT_BOX[box_format])
     names = [box] if isinstance(box, str) else list(box)
     if len(names) != 4:
         raise InvalidInputError(
-            f"`box=` must name 4 columns ({', '.join(_DEFAULT_BOX[box_format])} for "
+            f"`box=` must name 4 columns ({', '.join(DEFAULT_BOX[box_format])} for "
             f"box_format={box_format!r}); got {names!r}."
         )
     return names
+
+
+@dataclass(frozen=True)
+class BoxColumns:
+    """The column arguments every box method takes, in one object.
+
+    ``image``, ``label``, ``box`` and ``score`` name the columns of the two tables;
+    ``iscrowd``, ``area`` and ``ignore`` name optional ground-truth columns; ``images`` lists
+    every evaluated image. ``None`` for ``iscrowd``, ``area`` and ``images`` means: what a
+    ground-truth table read by :func:`pdmetrics.io.read_coco` carries, else nothing.
+    """
+
+    image: object = "image"
+    label: object = "label"
+    box: object = None
+    score: object = "score"
+    box_format: str = "xywh"
+    iscrowd: object = None
+    area: object = None
+    ignore: object = None
+    images: object = None
+
+    def prepare(self, detections: pd.DataFrame, ground_truth: pd.DataFrame) -> BoxData:
+        """:func:`prepare_boxes` with these columns."""
+        return prepare_boxes(detections, ground_truth, **asdict(self))
 
 
 @dataclass(frozen=True)
@@ -96,7 +117,7 @@ def _id_kind(series: pd.Series, argument: str, table: str) -> str:
             return "int"
         raise InvalidInputError(
             f"`{argument}={series.name!r}` in the {table} table holds non-integer numbers "
-            f"(e.g. {values[values != np.round(values)][0]!r}); ids must be integers or strings."
+            f"(e.g. {plain(values[values != np.round(values)][0])!r}); ids must be integers or strings."
         )
     inferred = pd.api.types.infer_dtype(series, skipna=False)
     if inferred == "string":
@@ -105,7 +126,7 @@ def _id_kind(series: pd.Series, argument: str, table: str) -> str:
         return "int"
     types = series.map(lambda v: type(v).__name__)
     examples = series.groupby(types.to_numpy(), sort=True).first()
-    shown = ", ".join(f"{value!r} ({kind})" for kind, value in examples.items())
+    shown = ", ".join(f"{plain(value)!r} ({kind})" for kind, value in examples.items())
     raise InvalidInputError(
         f"`{argument}={series.name!r}` in the {table} table mixes value types: {shown}. Ids such as "
         f"'2299' (a string) and 2299 (an integer) would be two different images. Convert the column "
@@ -194,9 +215,39 @@ def _flag(frame: pd.DataFrame, name, argument: str) -> np.ndarray:
     if np.isnan(values).any():
         row = int(np.flatnonzero(np.isnan(values))[0])
         raise InvalidInputError(
-            f"`{argument}={name!r}` must hold 0/1 or True/False; row {row} has {frame[name].iloc[row]!r}."
+            f"`{argument}={name!r}` must hold 0/1 or True/False; row {row} has "
+            f"{plain(frame[name].iloc[row])!r}."
         )
     return values != 0
+
+
+def coco_roles(ground_truth: pd.DataFrame, image, iscrowd, area, images):
+    """``iscrowd``, ``area`` and ``images`` with the defaults a :func:`read_coco` table carries.
+
+    :func:`pdmetrics.io.read_coco` stores the file's image list and the names of its crowd and
+    area columns in ``ground_truth.attrs``; an argument given explicitly wins, and a column
+    the frame no longer has is not used. The image list is used only while its ids have the
+    type of the ``image`` column (a table whose ids were rewritten, e.g. to strings, no longer
+    matches the file's list; images listed but absent from both tables change no number).
+    """
+    roles = ground_truth.attrs.get(COCO_ATTRS)
+    if not isinstance(roles, Mapping):
+        return iscrowd, area, images
+    if iscrowd is None and roles.get("iscrowd") in ground_truth.columns:
+        iscrowd = roles["iscrowd"]
+    if area is None and roles.get("area") in ground_truth.columns:
+        area = roles["area"]
+    if images is None and roles.get("images"):
+        listed = pd.Series(list(roles["images"]), name="images")
+        try:
+            same = _id_kind(listed, "image", "images") == _id_kind(
+                ground_truth[image], "image", "ground-truth"
+            )
+        except InvalidInputError:
+            same = False
+        if same or len(ground_truth) == 0:
+            images = listed
+    return iscrowd, area, images
 
 
 def prepare_boxes(
@@ -225,6 +276,11 @@ def prepare_boxes(
             f"`ground_truth=` must be a DataFrame with one row per ground-truth box; got "
             f"{type(ground_truth).__name__}."
         )
+    if not isinstance(detections, pd.DataFrame):
+        raise InvalidInputError(
+            f"The detections must be a DataFrame with one row per detected box; got "
+            f"{type(detections).__name__}."
+        )
     columns = default_box_columns(box, box_format)
     require_columns(ground_truth, "image", image)
     require_columns(ground_truth, "label", label)
@@ -233,6 +289,7 @@ def prepare_boxes(
     require_columns(detections, "label", label)
     require_columns(detections, "box", columns)
     require_columns(detections, "score", score)
+    iscrowd, area, images = coco_roles(ground_truth, image, iscrowd, area, images)
     if len(ground_truth) == 0 and images is None:
         raise InvalidInputError(
             "The ground-truth table is empty: there is nothing to evaluate against. Pass the "
@@ -255,11 +312,13 @@ def prepare_boxes(
     unknown = ~known[dt_image]
     if unknown.any():
         example = image_ids[dt_image[np.flatnonzero(unknown)[0]]]
-        example = example.item() if hasattr(example, "item") else example
+        example = plain(example)
         raise InvalidInputError(
             f"{int(unknown.sum())} detection(s) are on images that are not in the ground-truth "
             f"table (e.g. image {example!r}). If those images really have no objects, list every "
-            f"evaluated image with `images=`; otherwise check the `image=` ids of both tables."
+            f"evaluated image with `images=` (for a COCO file, `images=pdmetrics.io.coco_image_ids(...)`, "
+            f"or read it with `pdmetrics.io.read_coco`, whose table carries them); otherwise check "
+            f"the `image=` ids of both tables."
         )
     label_ids, (gt_label, dt_label) = _factorize_ids(
         [(ground_truth[label], "ground-truth", "gt"), (detections[label], "detections", "dt")], "label"
@@ -281,7 +340,7 @@ def prepare_boxes(
             row = int(np.flatnonzero(np.isnan(gt_area) | (gt_area < 0))[0])
             raise InvalidInputError(
                 f"`area={area!r}` must hold non-negative numbers; row {row} has "
-                f"{ground_truth[area].iloc[row]!r}."
+                f"{plain(ground_truth[area].iloc[row])!r}."
             )
     if pd.api.types.is_bool_dtype(detections[score].dtype):
         raise InvalidInputError(
@@ -293,7 +352,7 @@ def prepare_boxes(
         row = int(np.flatnonzero(~np.isfinite(scores))[0])
         raise InvalidInputError(
             f"`score={score!r}` must hold finite numbers; row {row} of the detections has "
-            f"{detections[score].iloc[row]!r}. Drop or fix such rows first."
+            f"{plain(detections[score].iloc[row])!r}. Drop or fix such rows first."
         )
     return BoxData(
         images=image_ids,

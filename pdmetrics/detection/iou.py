@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from pdmetrics.detection.options import BOX_FORMATS
 from pdmetrics.errors import InvalidInputError
 
-__all__ = ["box_iou", "paired_box_iou", "box_area", "BOX_FORMATS"]
+__all__ = ["box_iou", "paired_box_iou", "box_area"]
 
-BOX_FORMATS = ("xywh", "xyxy")
+#: Largest box area accepted: two areas still add up to a finite float64.
+MAX_AREA = 1e300
 
 
 def _as_boxes(boxes, argument: str) -> np.ndarray:
@@ -39,25 +41,42 @@ def check_box_values(boxes: np.ndarray, box_format: str, source: str) -> None:
 
     ``source`` starts the message, e.g. ``"The detections table"``.
     """
-    bad = ~np.isfinite(boxes).all(axis=1)
-    if bad.any():
-        row = int(np.flatnonzero(bad)[0])
-        raise InvalidInputError(
+    _refuse(
+        ~np.isfinite(boxes).all(axis=1),
+        lambda row: (
             f"{source} has a missing or infinite box coordinate in row {row} "
             f"({boxes[row].tolist()!r}). Drop or fix such rows first."
-        )
+        ),
+    )
     if box_format == "xywh":
         size, what = boxes[:, 2:], "width/height"
     else:
         size, what = boxes[:, 2:] - boxes[:, :2], "x_max - x_min / y_max - y_min"
-    negative = (size < 0).any(axis=1)
-    if negative.any():
-        row = int(np.flatnonzero(negative)[0])
-        raise InvalidInputError(
-            f"{source} has a box with a negative size in row {row} ({what} = {size[row].tolist()!r}, "
-            f"box_format={box_format!r}). Check the box columns and `box_format=` ('xywh' is x, y, "
-            f"width, height; 'xyxy' is x_min, y_min, x_max, y_max)."
-        )
+    _refuse(
+        (size < 0).any(axis=1),
+        lambda row: (
+            f"{source} has a box with a negative size in row {row} ({what} = "
+            f"{size[row].tolist()!r}, box_format={box_format!r}). Check the box columns and "
+            f"`box_format=` ('xywh' is x, y, width, height; 'xyxy' is x_min, y_min, x_max, y_max)."
+        ),
+    )
+    with np.errstate(over="ignore", invalid="ignore"):
+        edges = box_edges(boxes, box_format)
+        huge = ~(np.isfinite(edges[2]) & np.isfinite(edges[3]) & (edges[4] <= MAX_AREA))
+    _refuse(
+        huge,
+        lambda row: (
+            f"{source} has a box too large for float64 arithmetic in row {row} "
+            f"({boxes[row].tolist()!r}): its area or far edge exceeds {MAX_AREA:g}. Rescale the "
+            f"coordinates (e.g. divide them all by the same factor: IoU does not change)."
+        ),
+    )
+
+
+def _refuse(bad: np.ndarray, message) -> None:
+    """Raise ``InvalidInputError(message(row))`` for the first row flagged in ``bad``."""
+    if bad.any():
+        raise InvalidInputError(message(int(np.flatnonzero(bad)[0])))
 
 
 def _checked_boxes(boxes, argument: str, box_format: str) -> np.ndarray:
@@ -67,7 +86,7 @@ def _checked_boxes(boxes, argument: str, box_format: str) -> np.ndarray:
     return array
 
 
-def _check_format(box_format: str) -> None:
+def check_format(box_format: str) -> None:
     if box_format not in BOX_FORMATS:
         raise InvalidInputError(
             f"`box_format={box_format!r}` is not supported: use 'xywh' (x, y, width, height; COCO) "
@@ -75,7 +94,7 @@ def _check_format(box_format: str) -> None:
         )
 
 
-def _edges(boxes: np.ndarray, box_format: str) -> tuple[np.ndarray, ...]:
+def box_edges(boxes: np.ndarray, box_format: str) -> tuple[np.ndarray, ...]:
     """Left, top, right, bottom and area of each box, computed as COCO does."""
     x, y = boxes[:, 0], boxes[:, 1]
     if box_format == "xywh":
@@ -106,20 +125,22 @@ def box_area(boxes, box_format: str = "xywh") -> np.ndarray:
     >>> box_area([[0, 0, 2, 3], [1, 1, 2, 2]], box_format="xyxy").tolist()
     [6.0, 1.0]
     """
-    _check_format(box_format)
-    return _edges(_checked_boxes(boxes, "boxes", box_format), box_format)[4]
+    check_format(box_format)
+    return box_edges(_checked_boxes(boxes, "boxes", box_format), box_format)[4]
 
 
-def _iou_from_edges(d, g, crowd) -> np.ndarray:
+def iou_from_edges(d, g, crowd) -> np.ndarray:
     """IoU of broadcastable detection edges ``d`` and ground-truth edges ``g``."""
     dx1, dy1, dx2, dy2, da = d
     gx1, gy1, gx2, gy2, ga = g
-    w = np.minimum(dx2, gx2) - np.maximum(dx1, gx1)
-    h = np.minimum(dy2, gy2) - np.maximum(dy1, gy1)
-    overlap = (w > 0) & (h > 0)
-    inter = np.where(overlap, w * h, 0.0)
-    union = np.where(crowd, da, da + ga - inter)
-    with np.errstate(invalid="ignore", divide="ignore"):
+    # boxes are checked (finite, area <= MAX_AREA); far-apart boxes can still overflow the
+    # negative overlap, which is then simply "no overlap"
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        w = np.minimum(dx2, gx2) - np.maximum(dx1, gx1)
+        h = np.minimum(dy2, gy2) - np.maximum(dy1, gy1)
+        overlap = (w > 0) & (h > 0)
+        inter = np.where(overlap, w * h, 0.0)
+        union = np.where(crowd, da, da + ga - inter)
         iou = np.where(overlap, inter / np.where(overlap, union, 1.0), 0.0)
     return iou
 
@@ -149,7 +170,7 @@ def paired_box_iou(detections, ground_truths, iscrowd=None, box_format: str = "x
     ...                iscrowd=[False, True]).round(4).tolist()
     [0.3333, 1.0]
     """
-    _check_format(box_format)
+    check_format(box_format)
     d = _checked_boxes(detections, "detections", box_format)
     g = _checked_boxes(ground_truths, "ground_truths", box_format)
     if d.shape[0] != g.shape[0]:
@@ -158,7 +179,7 @@ def paired_box_iou(detections, ground_truths, iscrowd=None, box_format: str = "x
             f"pass row-aligned pairs (use `box_iou` for all pairs)."
         )
     crowd = np.zeros(d.shape[0], dtype=bool) if iscrowd is None else np.asarray(iscrowd, dtype=bool)
-    return _iou_from_edges(_edges(d, box_format), _edges(g, box_format), crowd)
+    return iou_from_edges(box_edges(d, box_format), box_edges(g, box_format), crowd)
 
 
 def box_iou(detections, ground_truths, iscrowd=None, box_format: str = "xywh") -> np.ndarray:
@@ -187,7 +208,7 @@ def box_iou(detections, ground_truths, iscrowd=None, box_format: str = "xywh") -
     >>> box_iou([[0, 0, 10, 10]], [[5, 0, 10, 10], [0, 0, 20, 20]], iscrowd=[0, 1]).round(4)
     array([[0.3333, 1.    ]])
     """
-    _check_format(box_format)
+    check_format(box_format)
     d = _checked_boxes(detections, "detections", box_format)
     g = _checked_boxes(ground_truths, "ground_truths", box_format)
     crowd = np.zeros(g.shape[0], dtype=bool) if iscrowd is None else np.asarray(iscrowd, dtype=bool)
@@ -195,6 +216,6 @@ def box_iou(detections, ground_truths, iscrowd=None, box_format: str = "xywh") -
         raise InvalidInputError(
             f"`iscrowd` has {crowd.size} flags but there are {g.shape[0]} ground truths; pass one per row."
         )
-    de = tuple(v[:, None] for v in _edges(d, box_format))
-    ge = tuple(v[None, :] for v in _edges(g, box_format))
-    return _iou_from_edges(de, ge, crowd[None, :])
+    de = tuple(v[:, None] for v in box_edges(d, box_format))
+    ge = tuple(v[None, :] for v in box_edges(g, box_format))
+    return iou_from_edges(de, ge, crowd[None, :])

@@ -11,10 +11,17 @@ to an ignored ground truth, or unmatched with its own area outside the range, is
 ignored (neither true nor false positive).
 
 valor's rule (``matching="valor"``): each detection is bound once to the ground truth of
-its label with the highest IoU (whether or not that one is still free); detections are
-taken by descending score, then descending IoU, and a detection is a true positive when
-its IoU reaches ``t`` and no earlier detection bound to the same ground truth did. There
-are no crowd regions, ignore flags or per-image limits in valor.
+its label with the highest IoU (whether or not that one is still free; on an exact IoU tie
+the earlier ground truth in input order), among those it overlaps with an IoU of at least
+valor's ``EPSILON`` (1e-9: without overlap there is no match, even at ``t = 0``);
+detections are taken by descending score, then descending IoU (for a detection that
+overlaps no ground truth of its label: its best IoU with a ground truth of another label,
+as valor ranks it), then image (in sorted id order, where valor uses the order images were
+added) and input order, and a detection is
+a true positive when its IoU reaches ``t`` and no earlier detection bound to the same
+ground truth did. There are no crowd regions, ignore flags or per-image limits in valor.
+Detections scoring at most ``EPSILON`` are dropped before matching (by
+:func:`pdmetrics.detection.evaluate` and friends), as valor never counts them.
 
 Instead of looping over images, every (image, label) group advances one detection rank
 at a time: iteration ``r`` matches the ``r``-th detection of all groups at once, for all
@@ -28,12 +35,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from pdmetrics.detection.inputs import BoxData
-from pdmetrics.detection.iou import _edges, _iou_from_edges
-from pdmetrics.errors import InvalidInputError
+from pdmetrics.detection.iou import box_edges, iou_from_edges
+from pdmetrics.detection.options import MATCHING_RULES, VALOR_EPSILON, check_choice
 
-__all__ = ["MatchResult", "match_boxes", "MATCHING_RULES"]
-
-MATCHING_RULES = ("coco", "valor")
+__all__ = ["MatchResult", "match_boxes"]
 
 
 @dataclass(frozen=True)
@@ -71,9 +76,9 @@ class MatchResult:
             data = self.data
             det = self.det[cols]
             gt = match[rows, cols]
-            de = _edges(data.dt_boxes[det], data.box_format)
-            ge = _edges(data.gt_boxes[gt], data.box_format)
-            out[rows, cols] = _iou_from_edges(de, ge, data.gt_crowd[gt])
+            de = box_edges(data.dt_boxes[det], data.box_format)
+            ge = box_edges(data.gt_boxes[gt], data.box_format)
+            out[rows, cols] = iou_from_edges(de, ge, data.gt_crowd[gt])
         return out
 
 
@@ -100,9 +105,9 @@ def _pairs(data: BoxData, dets: np.ndarray, groups_dt: np.ndarray, groups_gt: np
     pair_det = np.repeat(dets, counts)
     offsets = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
     pair_gt = gt_order[np.repeat(left, counts) + offsets]
-    de = _edges(data.dt_boxes[pair_det], data.box_format)
-    ge = _edges(data.gt_boxes[pair_gt], data.box_format)
-    iou = _iou_from_edges(de, ge, data.gt_crowd[pair_gt])
+    de = box_edges(data.dt_boxes[pair_det], data.box_format)
+    ge = box_edges(data.gt_boxes[pair_gt], data.box_format)
+    iou = iou_from_edges(de, ge, data.gt_crowd[pair_gt])
     return pair_det, pair_gt, iou
 
 
@@ -132,8 +137,7 @@ def match_boxes(
     -------
     MatchResult
     """
-    if matching not in MATCHING_RULES:
-        raise InvalidInputError(f"`matching={matching!r}` is not supported: use 'coco' or 'valor'.")
+    check_choice(matching, "matching", MATCHING_RULES)
     thresholds = np.asarray(iou_thresholds, dtype="float64").reshape(-1)
     ranges = np.asarray(area_ranges, dtype="float64").reshape(-1, 2)
     n_labels = max(int(data.labels.size), 1)
@@ -157,6 +161,10 @@ def match_boxes(
     else:
         all_dets = np.arange(data.n_dt)
         pair_det, pair_gt, pair_iou = _pairs(data, all_dets, groups_dt, groups_gt)
+        # valor pairs boxes only when they overlap (IoU >= its EPSILON), so even at
+        # iou_threshold=0 a match needs some overlap
+        overlapping = pair_iou >= VALOR_EPSILON
+        pair_det, pair_gt, pair_iou = pair_det[overlapping], pair_gt[overlapping], pair_iou[overlapping]
         # bind each detection to its best-IoU ground truth (first one on a tie)
         best = np.lexsort((np.arange(pair_det.size), -pair_iou, pair_det))
         first = np.ones(best.size, dtype=bool)
@@ -165,6 +173,14 @@ def match_boxes(
         bound_iou = np.zeros(data.n_dt)
         bound_iou[pair_det[best]] = pair_iou[best]
         pair_det, pair_gt, pair_iou = pair_det[best], pair_gt[best], pair_iou[best]
+        # valor ranks a detection that overlaps no ground truth of its label by its best IoU
+        # with a ground truth of another label in the same image (never a match)
+        lone = np.ones(data.n_dt, dtype=bool)
+        lone[pair_det] = False
+        if lone.any() and data.n_gt:
+            cross_det, cross_gt, cross_iou = _pairs(data, np.flatnonzero(lone), data.dt_image, data.gt_image)
+            other = (data.gt_label[cross_gt] != data.dt_label[cross_det]) & (cross_iou >= VALOR_EPSILON)
+            np.maximum.at(bound_iou, cross_det[other], cross_iou[other])
         _, rank = _rank_within_groups(groups_dt, (-data.dt_score, -bound_iou))
         kept = np.flatnonzero(rank < max_det)
         order = np.argsort(rank[pair_det], kind="stable")

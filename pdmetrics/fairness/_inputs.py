@@ -6,10 +6,18 @@ vectorized pass over a column; nothing modifies its input.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import pandas as pd
 
-from pdmetrics._groups import POOLED_LABEL, group_codes
+from pdmetrics._groups import (
+    POOLED_LABEL,
+    check_identifier_names,
+    check_not_pooled,
+    check_scalar_cells,
+    group_codes,
+)
 from pdmetrics._validation import plain
 from pdmetrics._warnings import warn_excluded
 from pdmetrics.errors import InvalidInputError
@@ -39,15 +47,61 @@ def _distinct_preview(series: pd.Series, limit: int = 6) -> str:
     return ", ".join(repr(plain(v)) for v in values)
 
 
-def check_zero_division(zero_division, argument: str = "zero_division"):
-    """Old fairness convention (None = raise); to be replaced by pdmetrics._division (issue 10)."""
-    if zero_division is None:
-        return None
-    if isinstance(zero_division, (bool, np.bool_)) or not isinstance(zero_division, (int, float, np.number)):
+def named_columns(columns, n_rows: int, argument: str) -> list[pd.Series]:
+    """One or several columns (DataFrame, Series, dict of array-likes) as a list of named Series.
+
+    Each must have ``n_rows`` values; a nameless Series or array is named after ``argument``.
+    """
+    if isinstance(columns, pd.DataFrame):
+        out = [columns.iloc[:, i] for i in range(columns.shape[1])]
+    elif isinstance(columns, Mapping):
+        out = [as_series(values, str(name)).rename(name) for name, values in columns.items()]
+    elif isinstance(columns, (list, tuple)) and columns and all(isinstance(c, pd.Series) for c in columns):
+        out = [as_series(c, argument) for c in columns]
+    else:
+        out = [as_series(columns, argument)]
+    if not out:
+        raise InvalidInputError(f"`{argument}=` is empty: pass at least one column.")
+    for series in out:
+        if len(series) != n_rows:
+            raise InvalidInputError(
+                f"`{argument}` column {plain(series.name)!r} has {len(series)} values but the labels have "
+                f"{n_rows}; pass columns of equal length."
+            )
+    return out
+
+
+def check_group_names(columns: list[pd.Series], result_columns, argument: str = "by") -> None:
+    """Refuse group columns whose names cannot head a column of a flat result table.
+
+    A name equal to a result column (``N``, ``tpr``, ...) would overwrite it; a tuple (a
+    MultiIndex column) would turn the table's columns into a MultiIndex.
+    """
+    names = [series.name for series in columns]
+    for name in names:
+        if isinstance(name, tuple):
+            raise InvalidInputError(
+                f"`{argument}={name!r}` is a MultiIndex column; group columns head a column of the result "
+                f"table, so flatten the names first, e.g. "
+                f"`df.columns = ['_'.join(map(str, c)) for c in df.columns]`."
+            )
+    check_identifier_names(names, result_columns, argument)
+
+
+def binary_labels(y_true, y_pred, pos_label) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Binarized truth and prediction, and the rows where either is missing."""
+    t_series, p_series = as_series(y_true, "y_true"), as_series(y_pred, "y_pred")
+    if len(t_series) != len(p_series):
         raise InvalidInputError(
-            f"`{argument}={zero_division!r}` must be a number (e.g. 0.0, 1.0 or float('nan')) or None."
+            f"`y_true` has {len(t_series)} values but `y_pred` has {len(p_series)}; "
+            f"pass paired labels of equal length."
         )
-    return float(zero_division)
+    t_pos, t_missing = binary_outcome(t_series, pos_label, "y_true")
+    p_pos, p_missing = binary_outcome(p_series, pos_label, "y_pred")
+    check_pos_label_present([t_pos, p_pos], [t_series, p_series], pos_label)
+    check_binary(t_series, t_pos, t_missing, pos_label, "y_true")
+    check_binary(p_series, p_pos, p_missing, pos_label, "y_pred")
+    return t_pos, p_pos, t_missing | p_missing
 
 
 def binary_outcome(series: pd.Series, pos_label, argument: str) -> tuple[np.ndarray, np.ndarray]:
@@ -56,7 +110,10 @@ def binary_outcome(series: pd.Series, pos_label, argument: str) -> tuple[np.ndar
     A value equal to ``pos_label`` is positive, any other non-missing value negative.
     """
     if isinstance(pos_label, (list, tuple, set, np.ndarray)):
-        raise InvalidInputError(f"`pos_label={pos_label!r}` must be a single value (the positive class).")
+        raise InvalidInputError(
+            f"`pos_label={plain(pos_label)!r}` must be a single value (the positive class)."
+        )
+    check_scalar_cells(series, argument)
     missing = series.isna().to_numpy(dtype=bool)
     positive = np.asarray((series == pos_label).to_numpy(dtype=bool, na_value=False), dtype=bool)
     return positive, missing
@@ -74,14 +131,15 @@ def check_binary(
             first, third = (plain(v) for v in (first, series.iloc[int(np.argmax(other))]))
             if not positive.any() and series.nunique(dropna=True) == 2:
                 raise InvalidInputError(
-                    f"`{argument}={series.name!r}` never holds pos_label={pos_label!r} (its values: "
+                    f"`{argument}={series.name!r}` never holds pos_label={plain(pos_label)!r} (its values: "
                     f"{_distinct_preview(series)}). Pass the positive class as it is spelled in this "
                     f"column, e.g. `pos_label={first!r}`, or convert the column to the type of pos_label."
                 )
             raise InvalidInputError(
                 f"`{argument}={series.name!r}` holds more than two values ({_distinct_preview(series)}"
-                f", ... e.g. {first!r} and {third!r} besides pos_label={pos_label!r}); fairness metrics "
-                f"need a binary outcome. Binarize it first, e.g. `df.assign(pred=df['score'] >= 0.5)`."
+                f", ... e.g. {first!r} and {third!r} besides pos_label={plain(pos_label)!r}); fairness "
+                f"metrics need a binary outcome. Binarize it first, e.g. "
+                f"`df.assign(pred=df['score'] >= 0.5)`."
             )
 
 
@@ -93,7 +151,7 @@ def check_pos_label_present(positives: list[np.ndarray], series: list[pd.Series]
         return  # no labels at all: the empty-data policy applies instead
     seen = ", ".join(f"{s.name!r}: {_distinct_preview(s)}" for s in series)
     raise InvalidInputError(
-        f"`pos_label={pos_label!r}` never occurs in the labels or predictions (values seen: {seen}). "
+        f"`pos_label={plain(pos_label)!r}` never occurs in the labels or predictions (values seen: {seen}). "
         f"Pass the positive class as it is spelled in the data, e.g. `pos_label=1` or `pos_label='H'`."
     )
 
@@ -133,9 +191,12 @@ def clean_responses(series: pd.Series) -> pd.Series:
 
 
 def category_counts(
-    category: np.ndarray, n_categories: int, by: list[pd.Series] | None, names: list[str]
+    category: np.ndarray, n_categories: int, by: list[pd.Series] | None, names: list[str], result_columns
 ) -> tuple[pd.DataFrame, np.ndarray]:
     """Count rows per category, per group of ``by`` and overall, in one bincount.
+
+    A group column named like one of ``result_columns`` (the table's other columns), or
+    holding the pooled label ``"(all)"``, is refused.
 
     ``category`` holds ``0..n_categories-1`` per row. Returns ``(table, counts)``: the table
     has the group columns (if any) and one count column per name; one row per group in
@@ -147,7 +208,10 @@ def category_counts(
     overall = np.bincount(category, minlength=n_categories).astype(np.int64)[None, :]
     if not by:
         return pd.DataFrame(overall, columns=names), overall
+    check_group_names(by, result_columns)
     codes, keys = group_codes(by)
+    for name in keys:
+        check_not_pooled(keys[name], f"by={plain(name)!r}")
     missing = codes < 0
     warn_excluded(
         int(missing.sum()),

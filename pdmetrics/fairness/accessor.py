@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import pandas as pd
 
+from pdmetrics._groups import group_columns
 from pdmetrics._validation import require_columns
 from pdmetrics.errors import InvalidInputError
+from pdmetrics.fairness import llm
+from pdmetrics.fairness.association import context_association
 from pdmetrics.fairness.averages import average_metrics
-from pdmetrics.fairness.by_group import group_disparity, group_rates
-from pdmetrics.fairness.classification import classification_fairness
-from pdmetrics.fairness.context_association import context_association
+from pdmetrics.fairness.group_rates import by_group, group_disparity
 from pdmetrics.fairness.language import language_accuracy
-from pdmetrics.fairness.llm import counterfactual_changes, llm_fairness
+from pdmetrics.fairness.llm import llm_fairness
+from pdmetrics.fairness.parity import classification
+from pdmetrics.fairness.regression import score_fairness, score_fairness_estimates
 
 
 @pd.api.extensions.register_dataframe_accessor("fairness")
@@ -25,21 +28,17 @@ class FairnessAccessor:
     def __init__(self, frame: pd.DataFrame) -> None:
         self._frame = frame
 
-    def _columns(self, argument: str, names) -> dict:
-        names = require_columns(self._frame, argument, names)
-        return {name: self._frame[name] for name in names}
-
     def _column(self, argument: str, name) -> pd.Series:
-        if isinstance(name, (list, tuple)):
-            raise InvalidInputError(f"`{argument}=` takes one column name; got {list(name)!r}.")
-        require_columns(self._frame, argument, name)
-        return self._frame[name]
+        names = require_columns(self._frame, argument, name)  # a tuple names a MultiIndex column
+        if isinstance(name, list) or len(names) != 1:
+            raise InvalidInputError(f"`{argument}=` takes one column name; got {names!r}.")
+        return self._frame[names[0]]
 
     def _optional(self, argument: str, name) -> pd.Series | None:
         return None if name is None else self._column(argument, name)
 
-    def _groups(self, by) -> list | None:
-        return None if by is None else list(self._columns("by", by).values())
+    def _groups(self, by, argument: str = "by") -> list | None:
+        return None if by is None else group_columns(self._frame, by, argument)
 
     # ----------------------------------------------------------------------------------
     # Classification fairness (seed 003: SPD, DI, AOD, EOD; per-group rates)
@@ -55,14 +54,14 @@ class FairnessAccessor:
         threshold=0.0,
         invert=False,
         on_undefined: str = "worst",
-        zero_division=None,
+        zero_division="warn",
         n_boot: int = 0,
         confidence: float = 0.95,
         random_state=None,
     ) -> pd.DataFrame:
         """Group fairness of binary predictions, one row per sensitive column plus their average.
 
-        A wrapper over :func:`pdmetrics.fairness.classification_fairness`: see it for the
+        A wrapper over :func:`pdmetrics.fairness.classification`: see it for the
         options and the columns. ``y_true`` and ``y_pred`` name the label columns,
         ``sensitive`` one column or a list.
 
@@ -78,12 +77,12 @@ class FairnessAccessor:
            sensitive  N_privileged  equal_opportunity_difference
         0       male             3                         -1.00
         1        age             3                         -0.50
-        2  (average)          <NA>                         -0.75
+        2      (all)          <NA>                         -0.75
         """
-        return classification_fairness(
+        return classification(
             self._column("y_true", y_true),
             self._column("y_pred", y_pred),
-            self._columns("sensitive", sensitive),
+            self._groups(sensitive, "sensitive"),
             pos_label=pos_label,
             privileged=privileged,
             threshold=threshold,
@@ -102,14 +101,14 @@ class FairnessAccessor:
         y_pred,
         by,
         pos_label=1,
-        zero_division=None,
+        zero_division="warn",
         n_boot: int = 0,
         confidence: float = 0.95,
         random_state=None,
     ) -> pd.DataFrame:
         """Confusion counts and rates per group (intersections when ``by`` is a list).
 
-        A wrapper over :func:`pdmetrics.fairness.group_rates`.
+        A wrapper over :func:`pdmetrics.fairness.by_group`.
 
         Examples
         --------
@@ -122,10 +121,10 @@ class FairnessAccessor:
         0   F  3  0.5
         1   M  3  1.0
         """
-        return group_rates(
+        return by_group(
             self._column("y_true", y_true),
             self._column("y_pred", y_pred),
-            self._columns("by", by),
+            self._groups(by),
             pos_label=pos_label,
             zero_division=zero_division,
             n_boot=n_boot,
@@ -155,7 +154,7 @@ class FairnessAccessor:
         return group_disparity(
             self._column("y_true", y_true),
             self._column("y_pred", y_pred),
-            self._columns("by", by),
+            self._groups(by),
             pos_label=pos_label,
             n_boot=n_boot,
             confidence=confidence,
@@ -180,7 +179,7 @@ class FairnessAccessor:
         threshold=0.0,
         invert=False,
         on_undefined: str = "worst",
-        zero_division=None,
+        zero_division="warn",
     ) -> pd.DataFrame:
         """Classification fairness of an LLM's two-way answers (invalid answers and errors counted, left out).
 
@@ -199,12 +198,12 @@ class FairnessAccessor:
         >>> table[["sensitive", "N", "N_invalid", "N_error"]]
            sensitive  N  N_invalid  N_error
         0       male  6          1        1
-        1  (average)  6          1        1
+        1      (all)  6          1        1
         """
         return llm_fairness(
             self._column("y_true", y_true),
             self._column("response", response),
-            self._columns("sensitive", sensitive),
+            self._groups(sensitive, "sensitive"),
             positive=positive,
             negative=negative,
             error=self._optional("error", error),
@@ -217,7 +216,7 @@ class FairnessAccessor:
         )
 
     def context_association(
-        self, *, response, stereotype, anti_stereotype, unrelated, error=None, by=None
+        self, *, response, stereotype, anti_stereotype, unrelated, error=None, by=None, zero_division="warn"
     ) -> pd.DataFrame:
         """Context association test counts with LMS, SS and iCAT (0..100), per group and overall.
 
@@ -244,15 +243,25 @@ class FairnessAccessor:
             self._column("unrelated", unrelated),
             error=self._optional("error", error),
             by=self._groups(by),
+            zero_division=zero_division,
         )
 
     def counterfactual(
-        self, *, prediction, counterfactual, sensitive=None, valid=None, error=None, counterfactual_error=None
+        self,
+        *,
+        prediction,
+        counterfactual,
+        by=None,
+        valid=None,
+        error=None,
+        counterfactual_error=None,
+        zero_division="warn",
     ) -> pd.DataFrame:
         """Change rate of the answers between each prompt and its counterfactual twin, per original group.
 
-        A wrapper over :func:`pdmetrics.fairness.counterfactual_changes`; ``valid`` is the
-        list of valid answers, ``error``/``counterfactual_error`` name optional flag columns.
+        A wrapper over :func:`pdmetrics.fairness.counterfactual`; ``valid`` is the
+        list of valid answers, ``error``/``counterfactual_error`` name optional flag columns,
+        ``by`` the group column(s) (e.g. the original sensitive value of each pair).
 
         Examples
         --------
@@ -260,23 +269,26 @@ class FairnessAccessor:
         >>> import pdmetrics  # noqa: F401
         >>> df = pd.DataFrame({"answer": ["H", "H", "L", "x", "L"], "answer_cf": ["H", "L", "L", "y", None],
         ...                    "male": [0, 1, 1, 0, 0]})
-        >>> df.fairness.counterfactual(prediction="answer", counterfactual="answer_cf", sensitive="male",
+        >>> df.fairness.counterfactual(prediction="answer", counterfactual="answer_cf", by="male",
         ...                            valid=["H", "L"])
             male  N  N_error  N_changed  change_rate
         0      0  3        1          0         0.00
         1      1  2        0          1         0.50
         2  (all)  5        1          1         0.25
         """
-        return counterfactual_changes(
+        return llm.counterfactual(  # the module: the argument `counterfactual` hides the function
             self._column("prediction", prediction),
             self._column("counterfactual", counterfactual),
-            sensitive=self._optional("sensitive", sensitive),
+            by=self._groups(by),
             valid=valid,
             error=self._optional("error", error),
             counterfactual_error=self._optional("counterfactual_error", counterfactual_error),
+            zero_division=zero_division,
         )
 
-    def language_accuracy(self, *, response, answer, options, error=None, by=None) -> pd.DataFrame:
+    def language_accuracy(
+        self, *, response, answer, options, error=None, by=None, zero_division="warn"
+    ) -> pd.DataFrame:
         """Format error rate, overall accuracy and accuracy on valid responses, per group and overall.
 
         ``options`` names a column holding each question's list of options, or is one list
@@ -310,6 +322,7 @@ class FairnessAccessor:
             choices,
             error=self._optional("error", error),
             by=self._groups(by),
+            zero_division=zero_division,
         )
 
     def average_metrics(self, *, metrics=None, by=None) -> pd.DataFrame:
@@ -331,7 +344,7 @@ class FairnessAccessor:
         return average_metrics(self._frame, metrics=metrics, by=by)
 
     # score fairness (RSMTool)
-    def score_fairness(self, *, human, system, group, base_group=None) -> pd.DataFrame:
+    def score_fairness(self, *, human, system, by, base_group=None) -> pd.DataFrame:
         """Score fairness metrics (OSA, OSD, CSD) per group column, as RSMTool's ``fairness_metrics_by_<G>``.
 
         Parameters
@@ -339,7 +352,7 @@ class FairnessAccessor:
         human, system : str
             Columns of human scores and system scores (RSMTool uses the trimmed system
             score, ``raw_trim`` or ``scale_trim``).
-        group : str or list of str
+        by : str or list of str
             Group column(s); one block of three rows per column.
         base_group : optional
             Reference group (for every group column). Default: the largest group, ties
@@ -348,10 +361,9 @@ class FairnessAccessor:
         Returns
         -------
         pandas.DataFrame
-            ``by`` (the group column), then the columns of
-            :func:`pdmetrics.fairness.score_fairness`: ``model, metric, base_category, N,
-            R2, sig, F, df_num, df_denom, R2_unadjusted``. ``R2`` is RSMTool's: the
-            adjusted R2 (can be negative).
+            The table of :func:`pdmetrics.fairness.score_fairness`: ``by`` (the group
+            column), ``model, metric, base_category, N, R2, sig, F, df_num, df_denom,
+            R2_unadjusted``. ``R2`` is RSMTool's: the adjusted R2 (can be negative).
 
         Examples
         --------
@@ -360,16 +372,21 @@ class FairnessAccessor:
         >>> df = pd.DataFrame({"sc1": [1, 2, 3, 4, 2, 3, 4, 5, 3, 3, 2, 4, 3],
         ...                    "raw": [1.2, 2.2, 2.9, 3.7, 2.5, 3.1, 3.6, 4.4, 3.3, 2.8, 2.1, 4.3, 3.0],
         ...                    "L1": ["big"] * 5 + ["x.y"] * 4 + ["z"] * 4})
-        >>> table = df.fairness.score_fairness(human="sc1", system="raw", group="L1")
+        >>> table = df.fairness.score_fairness(human="sc1", system="raw", by="L1")
         >>> table[["by", "model", "R2", "sig"]].round(4)
            by model      R2     sig
         0  L1   osa  0.0523  0.3072
         1  L1   osd -0.0494  0.5115
         2  L1   csd -0.2050  0.9523
         """
-        return self._score_fairness(human, system, group, base_group)[0]
+        return score_fairness(
+            self._column("human", human),
+            self._column("system", system),
+            {column.name: column for column in self._groups(by)},
+            base_group=base_group,
+        )
 
-    def score_fairness_estimates(self, *, human, system, group, base_group=None) -> pd.DataFrame:
+    def score_fairness_estimates(self, *, human, system, by, base_group=None) -> pd.DataFrame:
         """Coefficients of the score fairness models, as RSMTool's ``estimates_{osa,osd,csd}_by_<G>``.
 
         Parameters are those of :meth:`score_fairness`.
@@ -377,9 +394,9 @@ class FairnessAccessor:
         Returns
         -------
         pandas.DataFrame
-            ``by`` (the group column), then the columns of
-            :func:`pdmetrics.fairness.score_fairness_estimates`: ``model, term, group,
-            rsmtool_label, N, estimate, P>[t], [0.025, 0.975]``. ``group`` holds the full
+            The table of :func:`pdmetrics.fairness.score_fairness_estimates`: ``by`` (the
+            group column), ``model, term, group, rsmtool_label, N, estimate, P>[t],
+            [0.025, 0.975]``. ``group`` holds the full
             label; ``rsmtool_label`` the row label RSMTool writes (cut at the first ``"."``).
 
         Examples
@@ -388,39 +405,15 @@ class FairnessAccessor:
         >>> import pdmetrics  # noqa: F401
         >>> df = pd.DataFrame({"sc1": [2, 3, 2, 3], "raw": [1, 1.5, 3, 3.5],
         ...                    "L1": ["Klingon", "Klingon", "Esperanto", "Esperanto"]})
-        >>> table = df.fairness.score_fairness_estimates(human="sc1", system="raw", group="L1")
+        >>> table = df.fairness.score_fairness_estimates(human="sc1", system="raw", by="L1")
         >>> table.loc[table["model"] == "osd", ["group", "rsmtool_label", "estimate"]]
                group          rsmtool_label  estimate
         2  Esperanto  Intercept (Esperanto)      0.75
         3    Klingon                Klingon     -2.00
         """
-        return self._score_fairness(human, system, group, base_group)[1]
-
-    def _score_fairness(self, human, system, group, base_group) -> tuple[pd.DataFrame, pd.DataFrame]:
-        from pdmetrics._tables import attach_info
-        from pdmetrics._validation import numeric_values, require_columns
-        from pdmetrics.fairness.regression import score_fairness_tables
-
-        frame = self._frame
-        (human,) = require_columns(frame, "human", human)
-        (system,) = require_columns(frame, "system", system)
-        groups = require_columns(frame, "group", group)
-        h = numeric_values(frame[human], "human")
-        s = numeric_values(frame[system], "system")
-        metrics, estimates, rows_used = [], [], {}
-        for name in groups:
-            m, e = score_fairness_tables(h, s, frame[name], base_group)
-            rows_used[name] = m.attrs["pdmetrics"]["rows_used"]
-            metrics.append(m.assign(by=name)[["by", *m.columns]])
-            estimates.append(e.assign(by=name)[["by", *e.columns]])
-        info = {
-            "human": human,
-            "system": system,
-            "group": groups,
-            "base_group": base_group,
-            "rows_used": rows_used,
-        }
-        return (
-            attach_info(pd.concat(metrics, ignore_index=True), **info),
-            attach_info(pd.concat(estimates, ignore_index=True), **info),
+        return score_fairness_estimates(
+            self._column("human", human),
+            self._column("system", system),
+            {column.name: column for column in self._groups(by)},
+            base_group=base_group,
         )

@@ -14,9 +14,38 @@ import warnings
 
 import numpy as np
 
+from pdmetrics._validation import plain
 from pdmetrics.errors import InvalidInputError
 
 __all__ = ["bootstrap_counts", "percentile_interval"]
+
+
+def check_bootstrap_options(n_boot, confidence, random_state, *, required: bool = False) -> None:
+    """Refuse a bad ``n_boot``, ``confidence`` or ``random_state`` before any work.
+
+    ``n_boot=0`` (no bootstrap) is allowed unless ``required``.
+    """
+    low = 1 if required else 0
+    if not isinstance(n_boot, (int, np.integer)) or isinstance(n_boot, (bool, np.bool_)) or n_boot < low:
+        raise InvalidInputError(
+            f"`n_boot={plain(n_boot)!r}` must be a {'positive' if required else 'non-negative'} integer "
+            f"(e.g. 1000; 0 for no intervals)."
+        )
+    if (
+        isinstance(confidence, (bool, np.bool_))
+        or not isinstance(confidence, (int, float, np.number))
+        or not 0 < confidence < 1
+    ):
+        raise InvalidInputError(f"`confidence={plain(confidence)!r}` must be between 0 and 1 (e.g. 0.95).")
+    try:
+        if isinstance(random_state, (bool, np.bool_)):
+            raise TypeError  # default_rng would take True as the seed 1
+        np.random.default_rng(random_state)
+    except (TypeError, ValueError):
+        raise InvalidInputError(
+            f"`random_state={plain(random_state)!r}` must be a non-negative integer seed, a "
+            f"numpy.random.Generator, or None."
+        ) from None
 
 
 def bootstrap_counts(counts: np.ndarray, n_boot: int, random_state=None) -> np.ndarray:
@@ -43,18 +72,12 @@ def bootstrap_counts(counts: np.ndarray, n_boot: int, random_state=None) -> np.n
     >>> replicates.shape, replicates.sum(axis=2).min(axis=0).tolist()
     ((100, 2, 4), [20, 10])
     """
-    if not isinstance(n_boot, (int, np.integer)) or isinstance(n_boot, bool) or n_boot < 1:
-        raise InvalidInputError(f"`n_boot={n_boot!r}` must be a positive integer (e.g. 1000).")
+    check_bootstrap_options(n_boot, 0.95, random_state, required=True)
     counts = np.asarray(counts, dtype=np.int64)
     sizes = counts.sum(axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):
         proportions = np.where(sizes[:, None] > 0, counts / np.where(sizes > 0, sizes, 1)[:, None], 0.25)
-    try:
-        rng = np.random.default_rng(random_state)
-    except (TypeError, ValueError):
-        raise InvalidInputError(
-            f"`random_state={random_state!r}` must be an integer seed, a numpy.random.Generator, or None."
-        ) from None
+    rng = np.random.default_rng(random_state)
     return rng.multinomial(sizes, proportions, size=(int(n_boot), counts.shape[0])).astype(np.int64)
 
 
@@ -69,8 +92,7 @@ def percentile_interval(samples: np.ndarray, confidence: float = 0.95) -> tuple[
     >>> float(low[0]), float(high[0])
     (5.0, 95.0)
     """
-    if not 0 < confidence < 1:
-        raise InvalidInputError(f"`confidence={confidence!r}` must be between 0 and 1 (e.g. 0.95).")
+    check_bootstrap_options(1, confidence, None)
     alpha = (1 - confidence) / 2
     samples = np.asarray(samples, dtype="float64")
     if samples.size == 0:  # no replicate or no group: nothing to summarize

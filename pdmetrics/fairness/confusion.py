@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from pdmetrics._division import divide
+
 __all__ = ["CELLS", "cell_codes", "confusion_counts", "counts_from_cells", "rates_from_counts"]
 
 #: Names of the four cells along the last axis of a confusion-count array.
@@ -66,12 +68,12 @@ def counts_from_cells(cell: np.ndarray, codes: np.ndarray | None = None, n_group
     return np.bincount(key, minlength=4 * n_groups).astype(np.int64).reshape(n_groups, 4)
 
 
-def divide(numerator, denominator) -> np.ndarray:
-    """Elementwise ``numerator / denominator`` as float64, NaN where the denominator is 0."""
-    numerator = np.asarray(numerator, dtype="float64")
-    denominator = np.asarray(denominator, dtype="float64")
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(denominator != 0, numerator / np.where(denominator != 0, denominator, 1.0), np.nan)
+def _ratio(numerator, denominator) -> np.ndarray:
+    """``numerator / denominator`` as float64, NaN where the denominator is 0, silently.
+
+    The tables that finalize these rates decide how undefined values are reported.
+    """
+    return divide(numerator, denominator, np.nan)
 
 
 def rates_from_counts(counts: np.ndarray) -> dict[str, np.ndarray]:
@@ -94,15 +96,15 @@ def rates_from_counts(counts: np.ndarray) -> dict[str, np.ndarray]:
     n = tn + fp + fn + tp
     positives = tp + fn
     negatives = tn + fp
-    tpr = divide(tp, positives)
+    tpr = _ratio(tp, positives)
     return {
         "N": n,
-        "selection_rate": divide(tp + fp, n),
+        "selection_rate": _ratio(tp + fp, n),
         "tpr": tpr,
-        "fpr": divide(fp, negatives),
-        "tnr": divide(tn, negatives),
-        "fnr": divide(fn, positives),
-        "accuracy": divide(tp + tn, n),
-        "precision": divide(tp, tp + fp),
+        "fpr": _ratio(fp, negatives),
+        "tnr": _ratio(tn, negatives),
+        "fnr": _ratio(fn, positives),
+        "accuracy": _ratio(tp + tn, n),
+        "precision": _ratio(tp, tp + fp),
         "recall": tpr,
     }

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from pdmetrics._groups import check_scalar_cells
+from pdmetrics._validation import plain
 from pdmetrics.errors import InvalidInputError
 
 __all__ = ["privileged_groups"]
@@ -33,7 +35,7 @@ def _numeric_sensitive(series: pd.Series) -> np.ndarray:
     values = np.asarray(converted, dtype="float64")
     bad = np.isnan(values) & series.notna().to_numpy(dtype=bool)
     if bad.any():
-        example = series[bad].iloc[0]
+        example = plain(series[bad].iloc[0])
         raise InvalidInputError(
             f"sensitive column {series.name!r} holds {example!r}, which is not a number, so it cannot be "
             f"compared with a threshold. Name the privileged value(s) instead, e.g. "
@@ -77,6 +79,7 @@ def privileged_groups(
     >>> privileged_groups(pd.Series(["F", "M", "M"]), privileged="M")[0]
     array([False,  True,  True])
     """
+    check_scalar_cells(series, "sensitive")
     missing = np.asarray(series.isna().to_numpy(dtype=bool), dtype=bool)
     if privileged is not None:
         values = (
@@ -92,7 +95,7 @@ def privileged_groups(
             threshold = float(threshold)
         except (TypeError, ValueError):
             raise InvalidInputError(
-                f"`threshold={threshold!r}` for sensitive column {series.name!r} must be "
+                f"`threshold={plain(threshold)!r}` for sensitive column {plain(series.name)!r} must be "
                 f"a number or 'midrange'."
             ) from None
         if np.isnan(threshold):
@@ -123,5 +126,7 @@ def resolve_group_options(name, threshold, invert, privileged, single: bool):
         chosen = privileged
     inv = _per_column(invert, name, False)
     if not (isinstance(inv, (bool, np.bool_)) or (isinstance(inv, (int, np.integer)) and inv in (0, 1))):
-        raise InvalidInputError(f"`invert={inv!r}` for sensitive column {name!r} must be True or False.")
+        raise InvalidInputError(
+            f"`invert={plain(inv)!r}` for sensitive column {plain(name)!r} must be True or False."
+        )
     return _per_column(threshold, name, 0.0), bool(inv), chosen

@@ -10,26 +10,28 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from pdmetrics._division import check_zero_division, divide
 from pdmetrics._tables import attach_info
-from pdmetrics._warnings import warn_undefined
+from pdmetrics._validation import plain
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.fairness._inputs import as_series, category_counts, clean_responses
-from pdmetrics.fairness.confusion import divide
+from pdmetrics.fairness._inputs import as_series, category_counts, clean_responses, named_columns
 from pdmetrics.fairness.llm import call_errors
 
 __all__ = ["language_scores", "language_accuracy"]
 
 _COUNTS = ["N_error", "N_correct", "N_incorrect", "N_invalid"]
 _RATES = ("format_error_rate", "overall_accuracy", "accuracy_on_valid")
+_NO_RESPONSE = "{} (no response without a call error in a row of the table)"
 
 
-def language_scores(correct, incorrect, invalid) -> dict[str, np.ndarray]:
+def language_scores(correct, incorrect, invalid, zero_division="warn") -> dict[str, np.ndarray]:
     """Format error rate, overall accuracy and accuracy on valid responses from counts.
 
     ``format_error_rate = invalid / (correct + incorrect + invalid)``,
     ``overall_accuracy = correct / (correct + incorrect + invalid)``,
-    ``accuracy_on_valid = correct / (correct + incorrect)``; NaN where a denominator is 0
-    (call errors are not in any denominator).
+    ``accuracy_on_valid = correct / (correct + incorrect)`` (call errors are not in any
+    denominator). Where a denominator is 0: NaN with an
+    :class:`~pdmetrics.UndefinedMetricWarning` (``zero_division="warn"``), or the number given.
 
     Examples
     --------
@@ -40,9 +42,13 @@ def language_scores(correct, incorrect, invalid) -> dict[str, np.ndarray]:
     c, i, v = (np.asarray(x, dtype="float64") for x in (correct, incorrect, invalid))
     answered = c + i + v
     return {
-        "format_error_rate": divide(v, answered),
-        "overall_accuracy": divide(c, answered),
-        "accuracy_on_valid": divide(c, c + i),
+        "format_error_rate": divide(
+            v, answered, zero_division, what=_NO_RESPONSE.format("format_error_rate")
+        ),
+        "overall_accuracy": divide(c, answered, zero_division, what=_NO_RESPONSE.format("overall_accuracy")),
+        "accuracy_on_valid": divide(
+            c, c + i, zero_division, what="accuracy_on_valid (no valid response in a row of the table)"
+        ),
     }
 
 
@@ -66,7 +72,9 @@ def _matches_an_option(response: pd.Series, options) -> np.ndarray:
     return response.isin(choices).to_numpy(dtype=bool, na_value=False)
 
 
-def language_accuracy(response, answer, options, *, error=None, by=None) -> pd.DataFrame:
+def language_accuracy(
+    response, answer, options, *, error=None, by=None, zero_division="warn"
+) -> pd.DataFrame:
     """Format error rate and accuracy of multiple-choice answers, per group and overall.
 
     Parameters
@@ -82,8 +90,10 @@ def language_accuracy(response, answer, options, *, error=None, by=None) -> pd.D
         question.
     error : array-like, optional
         Call-error flags; those rows are left out of the rates.
-    by : list of Series, optional
+    by : Series, DataFrame or list of Series, optional
         Group columns (e.g. the language): one row per group, then an ``"(all)"`` row.
+    zero_division : "warn" or float, default "warn"
+        See :func:`language_scores`.
 
     Returns
     -------
@@ -105,6 +115,7 @@ def language_accuracy(response, answer, options, *, error=None, by=None) -> pd.D
        format_error_rate  overall_accuracy  accuracy_on_valid
     0               0.25               0.5              0.667
     """
+    check_zero_division(zero_division)
     response = as_series(response, "response").reset_index(drop=True)  # rows pair up by position
     answer = as_series(answer, "answer").reset_index(drop=True)
     if len(answer) != len(response):
@@ -118,12 +129,13 @@ def language_accuracy(response, answer, options, *, error=None, by=None) -> pd.D
         and options.notna().any()
         and pd.api.types.infer_dtype(options, skipna=True) == "string"
     ):
-        example = options.dropna().iloc[0]
+        example = plain(options.dropna().iloc[0])
         raise InvalidInputError(
             f"`options={options.name!r}` holds text such as {example!r}, not a list of options per row. "
             f"Split it first, e.g. `df.assign({options.name}=df[{options.name!r}].str.split('|'))`, or pass "
             f"one list of options for every question."
         )
+    groups = None if by is None else named_columns(by, len(response), "by")
     is_error = call_errors(response, error)
     no_answer = answer.isna().to_numpy(dtype=bool) & ~is_error
     if no_answer.any():
@@ -136,15 +148,9 @@ def language_accuracy(response, answer, options, *, error=None, by=None) -> pd.D
     correct = (normalized == _normalize(answer)).to_numpy(dtype=bool, na_value=False)
     an_option = _matches_an_option(normalized, options)
     category = np.select([is_error, correct, an_option], [0, 1, 2], default=3)
-    table, counts = category_counts(category, 4, by, _COUNTS)
+    table, counts = category_counts(category, 4, groups, _COUNTS, ["N", *_COUNTS, *_RATES])
     table.insert(len(table.columns) - len(_COUNTS), "N", counts.sum(axis=1))
-    scores = language_scores(counts[:, 1], counts[:, 2], counts[:, 3])
-    nan_rows = np.isnan(scores["accuracy_on_valid"])
-    if nan_rows.any():
-        warn_undefined(
-            f"Undefined rates are NaN in {int(nan_rows.sum())} row(s) of the table: accuracy_on_valid "
-            f"needs a valid response; all three rates need a response without a call error."
-        )
+    scores = language_scores(counts[:, 1], counts[:, 2], counts[:, 3], zero_division)
     for name in _RATES:
         table[name] = scores[name]
     table.index = pd.RangeIndex(len(table))

@@ -13,8 +13,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from pdmetrics._division import check_zero_division, divide
 from pdmetrics._tables import attach_info
-from pdmetrics._warnings import warn_undefined
+from pdmetrics._validation import plain
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness._inputs import (
     as_series,
@@ -24,11 +25,11 @@ from pdmetrics.fairness._inputs import (
     check_pos_label_present,
     clean_responses,
     flag_values,
+    named_columns,
 )
-from pdmetrics.fairness.classification import _fairness_table, _sensitive_columns
-from pdmetrics.fairness.confusion import divide
+from pdmetrics.fairness.parity import check_options, fairness_table, sensitive_columns
 
-__all__ = ["call_errors", "llm_fairness", "counterfactual_changes"]
+__all__ = ["call_errors", "llm_fairness", "counterfactual"]
 
 
 def call_errors(response: pd.Series, error=None) -> np.ndarray:
@@ -64,7 +65,7 @@ def llm_fairness(
     threshold=0.0,
     invert=False,
     on_undefined: str = "worst",
-    zero_division=None,
+    zero_division="warn",
 ) -> pd.DataFrame:
     """Classification fairness of an LLM's two-way answers, invalid answers and call errors left out.
 
@@ -75,7 +76,7 @@ def llm_fairness(
     response : array-like of str
         The model's answers. A missing response counts as a call error.
     sensitive : DataFrame, Series or dict of array-like
-        Sensitive attribute(s), as in :func:`classification_fairness`.
+        Sensitive attribute(s), as in :func:`classification`.
     positive, negative : str
         The two valid answers; ``positive`` is the favourable outcome predicted. The
         comparison is exact (case-sensitive) after cleaning.
@@ -84,12 +85,12 @@ def llm_fairness(
     pos_label : scalar, optional
         The positive value of ``y_true`` (default: ``positive``).
     privileged, threshold, invert, on_undefined, zero_division
-        As :func:`classification_fairness`.
+        As :func:`classification`.
 
     Returns
     -------
     pandas.DataFrame
-        The :func:`classification_fairness` table with two more count columns after
+        The :func:`classification` table with two more count columns after
         ``N_missing``: ``N_invalid`` (answers that are neither ``positive`` nor
         ``negative``) and ``N_error`` (call errors); both rows are left out of every metric.
 
@@ -104,12 +105,15 @@ def llm_fairness(
     0  6          1        1                          0.333     0.667
     1  6          1        1                          0.333     0.667
     """
+    zero_division = check_options(on_undefined, zero_division, 0, 0.95, None)
     t_series = as_series(y_true, "y_true")
     r_series = as_series(response, "response")
     if len(t_series) != len(r_series):
         raise InvalidInputError(f"`y_true` has {len(t_series)} values but `response` has {len(r_series)}.")
     if positive == negative:
-        raise InvalidInputError(f"`positive` and `negative` are both {positive!r}; pass the two answers.")
+        raise InvalidInputError(
+            f"`positive` and `negative` are both {plain(positive)!r}; pass the two answers."
+        )
     pos_label = positive if pos_label is None else pos_label
     is_error = call_errors(r_series, error)
     cleaned = clean_responses(r_series)
@@ -119,8 +123,8 @@ def llm_fairness(
     t_pos, t_missing = binary_outcome(t_series, pos_label, "y_true")
     check_pos_label_present([t_pos, predicted_positive], [t_series, r_series], pos_label)
     check_binary(t_series, t_pos, t_missing, pos_label, "y_true")
-    columns = _sensitive_columns(sensitive, t_pos.size)
-    table = _fairness_table(
+    columns = sensitive_columns(sensitive, t_pos.size)
+    table = fairness_table(
         t_pos,
         predicted_positive,
         t_missing,
@@ -139,8 +143,32 @@ def llm_fairness(
     return table
 
 
-def counterfactual_changes(
-    prediction, counterfactual, *, sensitive=None, valid=None, error=None, counterfactual_error=None
+_COUNTERFACTUAL_COLUMNS = ("N", "N_error", "N_changed", "change_rate")
+
+
+def _valid_answers(valid) -> list:
+    """``valid=`` as a list of answers: one answer (str) or a list-like of scalars."""
+    if isinstance(valid, str):
+        return [valid]
+    if isinstance(valid, (list, tuple, set, frozenset, np.ndarray, pd.Index, pd.Series)):
+        values = list(valid)
+        if values and all(np.ndim(v) == 0 and not isinstance(v, dict) for v in values):
+            return values
+    raise InvalidInputError(
+        f"`valid={plain(valid)!r}` must be the list of valid answers, e.g. `valid=['H', 'L']` "
+        f"(or None: every answer without a call error is valid)."
+    )
+
+
+def counterfactual(
+    prediction,
+    counterfactual,
+    *,
+    by=None,
+    valid=None,
+    error=None,
+    counterfactual_error=None,
+    zero_division="warn",
 ) -> pd.DataFrame:
     """How often the answer changes when only the sensitive attribute of the prompt changes.
 
@@ -149,42 +177,48 @@ def counterfactual_changes(
     prediction, counterfactual : array-like of str
         The model's answer to the original prompt and to its counterfactual twin (same
         row = same pair).
-    sensitive : Series, optional
-        The original sensitive value of each pair: one row per value, then ``"(all)"``.
+    by : Series, DataFrame or list of Series, optional
+        Group column(s), e.g. the original sensitive value of each pair: one row per group,
+        then an ``"(all)"`` row pooling every pair.
     valid : sequence, optional
         The valid answers (e.g. ``["H", "L"]``); anything else is invalid. An answer is
         valid when its cleaned text, or its value (numbers: ``1.0`` is ``1``), is one of
         them. Default: every answer that is not a call error is valid.
     error, counterfactual_error : array-like, optional
         Call-error flags of each side (a missing answer is a call error too).
+    zero_division : "warn" or float, default "warn"
+        ``change_rate`` of a row where every pair has a call error: NaN with an
+        :class:`~pdmetrics.UndefinedMetricWarning`, or this number.
 
     Returns
     -------
     pandas.DataFrame
-        The sensitive column (when given), ``N`` (pairs), ``N_error`` (pairs left out
+        The group columns (when given), ``N`` (pairs), ``N_error`` (pairs left out
         because either side errored), ``N_changed``, and ``change_rate = N_changed / (N -
         N_error)``. A pair has *changed* when exactly one side is invalid, or both are
         valid and differ; two invalid answers count as unchanged, as in the reference.
 
     Examples
     --------
-    >>> from pdmetrics.fairness import counterfactual_changes
-    >>> counterfactual_changes(["H", "H", "L", "x", "L"], ["H", "L", "L", "y", None], valid=["H", "L"])
+    >>> from pdmetrics.fairness import counterfactual
+    >>> counterfactual(["H", "H", "L", "x", "L"], ["H", "L", "L", "y", None], valid=["H", "L"])
        N  N_error  N_changed  change_rate
     0  5        1          1         0.25
     """
+    check_zero_division(zero_division)
+    values = None if valid is None else _valid_answers(valid)
     original = as_series(prediction, "prediction").reset_index(drop=True)
     twin = as_series(counterfactual, "counterfactual").reset_index(drop=True)
     if len(original) != len(twin):
         raise InvalidInputError(
             f"`prediction` has {len(original)} values but `counterfactual` has {len(twin)}."
         )
+    groups = None if by is None else named_columns(by, len(original), "by")
     errored = call_errors(original, error) | call_errors(twin, counterfactual_error)
     a, b = clean_responses(original), clean_responses(twin)
-    if valid is None:
+    if values is None:
         valid_a, valid_b = ~errored, ~errored
     else:
-        values = [valid] if isinstance(valid, str) else list(valid)
         answers = [str(v) for v in values]
         # the cleaned text is a valid answer, or the raw value is one (numbers: 1.0 is 1)
         valid_a = (a.isin(answers) | original.isin(values)).to_numpy(dtype=bool, na_value=False) & ~errored
@@ -194,22 +228,15 @@ def counterfactual_changes(
     differ = (a != b).to_numpy(dtype=bool, na_value=True) & raw_differ
     changed = (valid_a != valid_b) | (valid_a & valid_b & differ)
     category = np.where(errored, 0, np.where(changed, 2, 1))
-    by = None
-    if sensitive is not None:
-        group = as_series(sensitive, "sensitive")
-        if len(group) != len(original):
-            raise InvalidInputError(
-                f"`sensitive` has {len(group)} values but the answers have {len(original)}."
-            )
-        by = [group]
-    table, counts = category_counts(category, 3, by, ["N_error", "N_unchanged", "N_changed"])
-    counted = counts[:, 1] + counts[:, 2]
-    rate = divide(counts[:, 2], counted)
-    if np.isnan(rate).any():
-        warn_undefined(
-            f"change_rate is NaN for {int(np.isnan(rate).sum())} row(s) of the table: every pair "
-            f"there has a call error."
-        )
+    table, counts = category_counts(
+        category, 3, groups, ["N_error", "N_unchanged", "N_changed"], _COUNTERFACTUAL_COLUMNS
+    )
+    rate = divide(
+        counts[:, 2],
+        counts[:, 1] + counts[:, 2],
+        zero_division,
+        what="change_rate (every pair of a row has a call error)",
+    )
     table.insert(len(table.columns) - 3, "N", counts.sum(axis=1))
     table = table.drop(columns="N_unchanged")
     table["change_rate"] = rate

@@ -29,18 +29,17 @@ group label works.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 
 import numpy as np
 import pandas as pd
-import statsmodels.api as sm
-from scipy import stats
 
+from pdmetrics._groups import group_codes
 from pdmetrics._stats import Moments
 from pdmetrics._tables import attach_info, result_table
-from pdmetrics._validation import as_float_array
-from pdmetrics._warnings import warn_undefined
-from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
+from pdmetrics._validation import paired_arrays, plain, preview
+from pdmetrics._warnings import warn_excluded, warn_undefined
+from pdmetrics.errors import InvalidInputError
 
 __all__ = [
     "score_fairness",
@@ -54,6 +53,7 @@ __all__ = [
 
 #: Column order of :func:`score_fairness`.
 FAIRNESS_METRICS_COLUMNS = [
+    "by",
     "model",
     "metric",
     "base_category",
@@ -67,6 +67,7 @@ FAIRNESS_METRICS_COLUMNS = [
 ]
 #: Column order of :func:`score_fairness_estimates`.
 FAIRNESS_ESTIMATES_COLUMNS = [
+    "by",
     "model",
     "term",
     "group",
@@ -86,6 +87,28 @@ _METRIC_NAMES = {
 }
 #: Largest number of columns of the CSD design (groups + human score levels).
 MAX_DESIGN_COLUMNS = 2000
+#: Name of an unnamed group column in the ``by`` column of the tables.
+UNNAMED_GROUP = "group"
+
+
+# --------------------------------------------------------------------------------------
+# statsmodels and scipy.stats load on the first fit: together they take about a second to
+# import, which ``import pdmetrics`` does not pay
+# --------------------------------------------------------------------------------------
+def ols_pinv(endog: np.ndarray, exog: np.ndarray):
+    """statsmodels OLS fitted with the pseudo-inverse (statsmodels imported on first use)."""
+    from statsmodels.regression.linear_model import OLS
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # statsmodels' rank-deficiency warning: reported by the caller
+        return OLS(endog, exog).fit(method="pinv")
+
+
+def distributions():
+    """``scipy.stats`` (imported on first use)."""
+    from scipy import stats
+
+    return stats
 
 
 # --------------------------------------------------------------------------------------
@@ -126,10 +149,9 @@ def _ordered_codes(
     if base is not None:
         matches = [i for i in order if _same_label(table["label"].iat[i], base)]
         if not matches:
-            shown = ", ".join(repr(table["label"].iat[i]) for i in order[:20])
             raise InvalidInputError(
-                f"`base_group={base!r}` is not a value of `{argument}`; pass one of the groups "
-                f"present in the data: {shown}."
+                f"`base_group={plain(base)!r}` is not a value of `{argument}`; pass one of the groups "
+                f"present in the data: {preview([table['label'].iat[i] for i in order], 20)}."
             )
         order = np.concatenate([[matches[0]], [i for i in order if i != matches[0]]]).astype("int64")
     rank = np.full(len(order) + 1, -1, dtype="int64")  # last entry: code -1 stays -1
@@ -194,7 +216,13 @@ def _pool(
 
 
 class _Fit:
-    """Full-data OLS numbers of a categorical-design model fitted on its cells."""
+    """Full-data OLS numbers of a categorical-design model fitted on its cells.
+
+    ``tolerance`` is the size of rounding noise in the model's sums of squares (see
+    :func:`noise_tolerance`): a total sum of squares at or below it is a constant response
+    (R2, F and the tests are undefined), a residual sum of squares at or below it an exact
+    fit (taken as exactly 0, as the algebra gives).
+    """
 
     def __init__(
         self,
@@ -204,11 +232,10 @@ class _Fit:
         within_ss: float,
         centered_tss: float,
         nobs: int,
+        tolerance: float,
     ) -> None:
         weight = np.sqrt(n)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # statsmodels' rank-deficiency warning: reported below
-            result = sm.OLS(mean * weight, design * weight[:, None]).fit(method="pinv")
+        result = ols_pinv(mean * weight, design * weight[:, None])
         self.params = np.asarray(result.params, dtype="float64")
         self.normalized_cov = np.asarray(result.normalized_cov_params, dtype="float64")
         self.rank = int(result.model.rank)
@@ -219,26 +246,28 @@ class _Fit:
         self.fitted = design @ self.params
         grand_mean = np.sum(n * mean) / np.sum(n)
         self.centered_tss = np.float64(centered_tss)
-        # a constant response (e.g. system = human + c): every sum of squares is exactly 0,
-        # and F, R2 and the t-tests are undefined (not float noise over float noise)
-        self.constant = not self.centered_tss > 0
+        # a constant response (e.g. system = human + c) has sums of squares of rounding noise
+        # only: F, R2 and the t-tests are undefined (not noise over noise)
+        self.constant = not self.centered_tss > tolerance
         if self.constant:
             self.ess = self.ssr = np.float64(0.0)
         else:
             self.ess = np.float64(np.sum(n * (self.fitted - grand_mean) ** 2))
             self.ssr = np.float64(within_ss + np.sum(n * (mean - self.fitted) ** 2))
+            if self.ssr <= tolerance:  # an exact fit up to rounding
+                self.ssr = np.float64(0.0)
         self.df_resid = nobs - self.rank
         self.df_model = self.rank - 1
         with np.errstate(invalid="ignore", divide="ignore"):
             self.scale = self.ssr / self.df_resid if self.df_resid > 0 else np.nan
-            self.rsquared = 1.0 - self.ssr / self.centered_tss if self.centered_tss > 0 else np.nan
+            self.rsquared = np.nan if self.constant else 1.0 - self.ssr / self.centered_tss
             self.rsquared_adj = (
                 1.0 - (self.nobs - 1) / self.df_resid * (1.0 - self.rsquared) if self.df_resid > 0 else np.nan
             )
             if self.df_model > 0 and self.df_resid > 0 and not self.constant:
                 mse_model = self.ess / self.df_model
                 self.fvalue = mse_model / self.scale
-                self.f_pvalue = float(stats.f.sf(self.fvalue, self.df_model, self.df_resid))
+                self.f_pvalue = float(distributions().f.sf(self.fvalue, self.df_model, self.df_resid))
             else:
                 self.fvalue = np.nan
                 self.f_pvalue = np.nan
@@ -250,12 +279,25 @@ class _Fit:
             bse = np.sqrt(np.diag(self.normalized_cov)[:count] * self.scale)
             t = params / bse
         if self.df_resid > 0:
+            stats = distributions()
             p = np.where(bse > 0, stats.t.sf(np.abs(t), self.df_resid) * 2, np.nan)
             q = stats.t.ppf(0.975, self.df_resid)
         else:
             p = np.full(count, np.nan)
             q = np.nan
+        if self.constant:  # no spread at all: the intervals are undefined, not [estimate, estimate]
+            q = np.nan
         return {"estimate": params, "P>[t]": p, "[0.025": params - q * bse, "0.975]": params + q * bse}
+
+
+def noise_tolerance(nobs: int, scale: float) -> float:
+    """Sums of squares of ``nobs`` values whose size is about ``scale`` that are rounding noise.
+
+    Differences of numbers of size ``scale`` carry a rounding error of a few ``eps * scale``
+    each; a sum of squares below ``eps * scale**2 * nobs`` (a spread below ``sqrt(eps)``, about
+    1.5e-8, of the scale) cannot be told from that noise and is taken as exactly 0.
+    """
+    return float(np.finfo(np.float64).eps * nobs * scale * scale)
 
 
 def _treatment_design(
@@ -277,59 +319,93 @@ def _treatment_design(
 # --------------------------------------------------------------------------------------
 # input
 # --------------------------------------------------------------------------------------
-def _group_series(group, size: int) -> pd.Series:
-    if isinstance(group, pd.Series):
-        series = group.reset_index(drop=True)
+def _named_series(values, name) -> pd.Series:
+    """One group column as a Series on a RangeIndex, named ``name`` (never the caller's object)."""
+    if isinstance(values, pd.Series):
+        series = values.reset_index(drop=True)
     else:
-        values = np.asarray(group, dtype=object) if not isinstance(group, np.ndarray) else group
-        if values.ndim != 1:
-            raise InvalidInputError(f"`group` must be one-dimensional; got shape {values.shape}.")
-        series = pd.Series(values)
-    if len(series) != size:
-        raise InvalidInputError(
-            f"`group` has {len(series)} values but `human` has {size}; pass one group label per response."
-        )
+        array = values if isinstance(values, np.ndarray) else np.asarray(values, dtype=object)
+        if array.ndim != 1:
+            raise InvalidInputError(
+                f"`by` must be one group label per response (one-dimensional); got shape {array.shape}. "
+                "Pass several group columns as a dict {name: labels} or a DataFrame."
+            )
+        series = pd.Series(array)
+    series.name = UNNAMED_GROUP if name is None else name
     return series
 
 
-def _prepare(human, system, group, base_group):
-    h = as_float_array(human, "human")
-    s = as_float_array(system, "system")
-    if h.shape != s.shape:
-        raise InvalidInputError(
-            f"`human` has {h.size} values but `system` has {s.size}; pass paired scores of equal length."
+def by_columns(by, size: int) -> list[pd.Series]:
+    """The group column(s) of ``by`` (labels, a Series, a dict of them or a DataFrame) as named Series."""
+    if isinstance(by, pd.DataFrame):
+        columns = [_named_series(by.iloc[:, i], by.columns[i]) for i in range(by.shape[1])]
+    elif isinstance(by, Mapping):
+        columns = [_named_series(values, name) for name, values in by.items()]
+    else:
+        columns = [_named_series(by, getattr(by, "name", None))]
+    if not columns:
+        raise InvalidInputError("`by=` is empty: pass at least one group column.")
+    for series in columns:
+        if len(series) != size:
+            raise InvalidInputError(
+                f"`by={plain(series.name)!r}` has {len(series)} values but `human` has {size}; pass one "
+                "group label per response."
+            )
+    return columns
+
+
+class _Inputs:
+    """One group column's rows, codes and categories, checked before any model is fitted."""
+
+    def __init__(
+        self, h: np.ndarray, s: np.ndarray, score_missing: np.ndarray, series: pd.Series, base_group
+    ):
+        self.name = series.name
+        argument = f"by={plain(self.name)!r}"
+        codes, keys = group_codes([series], "by")
+        group_missing = codes < 0
+        keep = ~(group_missing | score_missing)
+        self.rows_excluded = int(h.size - np.count_nonzero(keep))
+        self.excluded_because = (
+            f"the score fairness analyses by {plain(self.name)!r} need a numeric human and system score "
+            f"({int(np.count_nonzero(score_missing))} rows have none) and a group "
+            f"({int(np.count_nonzero(group_missing & ~score_missing))} more have none)"
         )
-    group_codes, group_uniques = _factorize(_group_series(group, h.size))
-    missing_group = group_codes < 0
-    missing_score = ~(np.isfinite(h) & np.isfinite(s))
-    drop = missing_group | missing_score
-    n_dropped = int(np.count_nonzero(drop))
-    if n_dropped:
-        warnings.warn(
-            f"{n_dropped} of {h.size} responses were left out of the score fairness analyses: "
-            f"{int(np.count_nonzero(missing_score))} without a numeric human and system score, "
-            f"{int(np.count_nonzero(missing_group & ~missing_score))} (more) without a group. "
-            "Drop or fill those rows first to silence this warning.",
-            ExcludedRowsWarning,
-            stacklevel=4,
-        )
-        keep = ~drop
-        h, s, group_codes = h[keep], s[keep], group_codes[keep]
-    if h.size == 0:
-        raise InvalidInputError(
-            "No response has a numeric human score, a numeric system score and a "
-            "group; the score fairness analyses need at least one."
-        )
-    group_codes, group_labels, group_counts = _ordered_codes(group_codes, group_uniques, base_group, "group")
-    level_codes, level_labels, _ = _ordered_codes(*_factorize(h), None, "human")
-    return h, s, group_codes, group_labels, group_counts, level_codes, len(level_labels), n_dropped
+        if not keep.any():
+            raise InvalidInputError(
+                f"No response has a numeric human score, a numeric system score and a value in `{argument}`; "
+                "the score fairness analyses need at least one."
+            )
+        self.h, self.s = h[keep], s[keep]
+        codes = codes[keep]
+        present = np.flatnonzero(np.bincount(codes, minlength=len(keys)))  # groups left after the drop
+        uniques = np.asarray(keys.iloc[:, 0], dtype=object)[present]
+        codes = np.searchsorted(present, codes)
+        self.g, self.labels, self.counts = _ordered_codes(codes, uniques, base_group, argument)
+        self.levels, level_labels, _ = _ordered_codes(*_factorize(self.h), None, "human")
+        self.n_levels = len(level_labels)
+        k = len(self.labels)
+        width = k + self.n_levels - 1
+        if width > MAX_DESIGN_COLUMNS:
+            if k >= self.n_levels:
+                raise InvalidInputError(
+                    f"`{argument}` has {k} groups (and `human` {self.n_levels} distinct scores): the "
+                    f"score fairness models need one column per group and score, {width} in all (at most "
+                    f"{MAX_DESIGN_COLUMNS}). Pass a coarser group column (this one looks like an ID), or "
+                    "merge the small groups first, e.g. into 'other'."
+                )
+            raise InvalidInputError(
+                f"`human` has {self.n_levels} distinct scores; the conditional score difference model treats "
+                f"each as a category, which needs {width} columns (at most {MAX_DESIGN_COLUMNS}). "
+                "Round the human scores (e.g. `np.rint`) or bin them first."
+            )
 
 
 # --------------------------------------------------------------------------------------
 # the analyses
 # --------------------------------------------------------------------------------------
-def score_fairness_tables(human, system, group, base_group=None) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Fit the OSA, OSD and CSD models once and return both result tables.
+def score_fairness_tables(human, system, by, base_group=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Fit the OSA, OSD and CSD models once per group column and return both result tables.
 
     Returns ``(metrics, estimates)``: the tables of :func:`score_fairness` and
     :func:`score_fairness_estimates` (see those for the columns and the parameters).
@@ -340,27 +416,51 @@ def score_fairness_tables(human, system, group, base_group=None) -> tuple[pd.Dat
     >>> metrics, estimates = score_fairness_tables(
     ...     [2, 3, 2, 3, 4, 3, 4, 2], [1.5, 2.5, 3, 3.5, 4, 3, 3.8, 2.4],
     ...     ["K", "K", "E", "E", "E", "K", "E", "K"])
-    >>> metrics[["model", "R2", "sig"]].round(3)
-      model     R2    sig
-    0   osa -0.088  0.536
-    1   osd  0.112  0.219
-    2   csd  0.693  0.052
+    >>> metrics[["by", "model", "R2", "sig"]].round(3)
+          by model     R2    sig
+    0  group   osa -0.088  0.536
+    1  group   osd  0.112  0.219
+    2  group   csd  0.693  0.052
     >>> estimates[["model", "term", "group", "estimate"]].head(2).round(2)
       model       term group  estimate
     0   osa  Intercept     E      0.32
     1   osa      group     K     -0.16
     """
-    h, s, g, labels, g_counts, lv, n_levels, n_dropped = _prepare(human, system, group, base_group)
+    h, s = paired_arrays(human, system, ("human", "system"))
+    score_missing = ~(np.isfinite(h) & np.isfinite(s))
+    # every group column is checked before the first model is fitted
+    inputs = [_Inputs(h, s, score_missing, series, base_group) for series in by_columns(by, h.size)]
+    for one in inputs:
+        warn_excluded(one.rows_excluded, h.size, one.excluded_because)
+    metrics, estimates = zip(*(_analyse(one) for one in inputs))
+    info = {
+        "human": getattr(human, "name", None),
+        "system": getattr(system, "name", None),
+        "by": [one.name for one in inputs],
+        "base_group": {one.name: one.labels[0] for one in inputs},
+        "rows_used": {one.name: int(one.h.size) for one in inputs},
+        "rows_excluded": {one.name: one.rows_excluded for one in inputs},
+        "human_levels": {one.name: one.n_levels for one in inputs},
+    }
+    return (
+        attach_info(pd.concat(metrics, ignore_index=True), **info),
+        attach_info(pd.concat(estimates, ignore_index=True), **info),
+    )
+
+
+def _analyse(one: _Inputs) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The metrics and estimates tables of one group column."""
+    h, s, g, lv, n_levels, labels = one.h, one.s, one.g, one.levels, one.n_levels, one.labels
     k = len(labels)
     n = h.size
-    if k + n_levels - 1 > MAX_DESIGN_COLUMNS:
-        raise InvalidInputError(
-            f"`human` has {n_levels} distinct scores; the conditional score difference model treats "
-            f"each as a category, which needs {k + n_levels - 1} columns (at most {MAX_DESIGN_COLUMNS}). "
-            "Round the human scores (e.g. `np.rint`) or bin them first."
-        )
     error = s - h
     squared = error * error
+    # rounding noise: the error's sums of squares are of numbers of the size of the scores, the
+    # squared error's of |e| * (2 * size + |e|) (the rounding of e, magnified by squaring)
+    size = float(max(np.max(np.abs(h)), np.max(np.abs(s))))
+    largest_error = float(np.max(np.abs(error)))
+    tolerance = noise_tolerance(n, size)
+    tolerance_squared = noise_tolerance(n, largest_error * (2.0 * size + largest_error))
 
     # cells: group x human score level
     n_cells = k * n_levels
@@ -383,8 +483,8 @@ def score_fairness_tables(human, system, group, base_group=None) -> tuple[pd.Dat
 
     group_design = _treatment_design(np.arange(k), k)
     fits = {
-        "osa": _Fit(group_design, gn, g_sq_mean, float(g_sq_m2.sum()), tss_sq[0], n),
-        "osd": _Fit(group_design, gn, g_err_mean, float(g_err_m2.sum()), tss_err[0], n),
+        "osa": _Fit(group_design, gn, g_sq_mean, float(g_sq_m2.sum()), tss_sq[0], n, tolerance_squared),
+        "osd": _Fit(group_design, gn, g_err_mean, float(g_err_m2.sum()), tss_err[0], n, tolerance),
         "csd": _Fit(
             _treatment_design(c_group, k, c_level, n_levels),
             c_n,
@@ -392,10 +492,17 @@ def score_fairness_tables(human, system, group, base_group=None) -> tuple[pd.Dat
             float(err_m2.sum()),
             tss_err[0],
             n,
+            tolerance,
         ),
     }
     null = _Fit(
-        _treatment_design(np.arange(n_levels), n_levels), ln, l_err_mean, float(l_err_m2.sum()), tss_err[0], n
+        _treatment_design(np.arange(n_levels), n_levels),
+        ln,
+        l_err_mean,
+        float(l_err_m2.sum()),
+        tss_err[0],
+        n,
+        tolerance,
     )
 
     # metrics table
@@ -404,16 +511,22 @@ def score_fairness_tables(human, system, group, base_group=None) -> tuple[pd.Dat
     # nested F-test (statsmodels' anova_lm): the extra sum of squares of the full model is
     # sum n_c (fitted_full - fitted_null)**2 over cells, the null fit being the level means
     null_fitted = null.fitted[c_level]
+    ss_diff = float(np.sum(c_n * (csd.fitted - null_fitted) ** 2))
+    if ss_diff <= tolerance:  # the groups add nothing, up to rounding
+        ss_diff = 0.0
+    # both sums of squares 0 up to rounding: the human score alone fits the error exactly
+    csd_zero_by_zero = df_diff > 0 and not csd.constant and csd.ssr == 0 and ss_diff == 0
     with np.errstate(invalid="ignore", divide="ignore"):
-        ss_diff = np.sum(c_n * (csd.fitted - null_fitted) ** 2)
-        csd_f = ss_diff / df_diff / csd.scale if df_diff > 0 and not csd.constant else np.nan
-    csd_p = float(stats.f.sf(csd_f, df_diff, csd.df_resid)) if np.isfinite(csd_f) else np.nan
+        usable = df_diff > 0 and not csd.constant and not csd_zero_by_zero
+        csd_f = ss_diff / df_diff / csd.scale if usable else np.nan
+    csd_p = float(distributions().f.sf(csd_f, df_diff, csd.df_resid)) if not np.isnan(csd_f) else np.nan
     with np.errstate(invalid="ignore"):
         r2 = [fits["osa"].rsquared_adj, fits["osd"].rsquared_adj, csd.rsquared_adj - null.rsquared_adj]
         r2_plain = [fits["osa"].rsquared, fits["osd"].rsquared, csd.rsquared - null.rsquared]
     sig = [fits["osa"].f_pvalue, fits["osd"].f_pvalue, csd_p]
     metrics = result_table(
         {
+            "by": [one.name] * 3,
             "model": list(_MODELS),
             "metric": [_METRIC_NAMES[name] for name in _MODELS],
             "base_category": [labels[0]] * 3,
@@ -428,7 +541,8 @@ def score_fairness_tables(human, system, group, base_group=None) -> tuple[pd.Dat
         FAIRNESS_METRICS_COLUMNS,
         integer_columns=("N", "df_num", "df_denom"),
     )
-    metrics["base_category"] = metrics["base_category"].astype(object)
+    for column in ("by", "base_category"):
+        metrics[column] = metrics[column].astype(object)
 
     # coefficient table
     pieces = []
@@ -436,22 +550,20 @@ def score_fairness_tables(human, system, group, base_group=None) -> tuple[pd.Dat
         coefficients = fits[name].coefficients(k)
         pieces.append(
             {
+                "by": [one.name] * k,
                 "model": [name] * k,
                 "term": ["Intercept"] + ["group"] * (k - 1),
                 "group": labels,
                 "rsmtool_label": [_intercept_label(labels[0])]
                 + [rsmtool_coefficient_label(v) for v in labels[1:]],
-                "N": g_counts,
+                "N": one.counts,
                 **coefficients,
             }
         )
     estimates = result_table(
         {
             column: np.concatenate(
-                [
-                    np.asarray(p[column], dtype=object) if column in ("group",) else np.asarray(p[column])
-                    for p in pieces
-                ]
+                [np.asarray(p[column], dtype=object if column in ("by", "group") else None) for p in pieces]
             )
             for column in FAIRNESS_ESTIMATES_COLUMNS
         },
@@ -461,45 +573,52 @@ def score_fairness_tables(human, system, group, base_group=None) -> tuple[pd.Dat
     for column in ("estimate", "P>[t]", "[0.025", "0.975]"):
         estimates[column] = estimates[column].astype("float64")
 
-    _warn_undefined_results(k, n, fits, null, df_diff, metrics)
-    info = {"rows_used": n, "rows_excluded": n_dropped, "base_group": labels[0], "human_levels": n_levels}
-    return attach_info(metrics, **info), attach_info(estimates, **info)
+    _warn_undefined_results(one, fits, csd_zero_by_zero, metrics)
+    return metrics, estimates
 
 
-def _warn_undefined_results(k, n, fits, null, df_diff, metrics) -> None:
+def _warn_undefined_results(one: _Inputs, fits: dict, csd_zero_by_zero: bool, metrics: pd.DataFrame) -> None:
+    k, n = len(one.labels), one.h.size
+    argument = f"`by={plain(one.name)!r}`"
     if k < 2:
         warn_undefined(
-            "The score fairness tests need at least two groups, but every response is in "
-            f"group {metrics['base_category'].iat[0]!r}: `sig` is NaN. Pass a `group` column "
-            "with two or more values."
+            f"The score fairness tests need at least two groups, but every response is in group "
+            f"{plain(one.labels[0])!r} of {argument}: `sig` is NaN. Pass a group column with two or more "
+            "values."
         )
     elif fits["osd"].constant:
         warn_undefined(
-            "The error (system - human) is the same for every response, so R2, `sig` and "
-            "the coefficient p-values are undefined (NaN)."
+            "The error (system - human) is the same for every response (up to rounding), so R2, F, "
+            f"`sig` and the coefficient p-values and intervals by {plain(one.name)!r} are undefined (NaN)."
         )
     elif any(fit.df_resid <= 0 for fit in fits.values()):
         models = ", ".join(name.upper() for name, fit in fits.items() if fit.df_resid <= 0)
         warn_undefined(
-            f"With {n} responses the {models} model leaves no residual degrees of freedom "
-            "(one parameter per response), so its R2, p-values and confidence intervals are "
-            "NaN. Use more responses per group and human score."
+            f"{argument} has {k} groups among {n} responses (and `human` {one.n_levels} distinct scores): "
+            f"the {models} model has as many parameters as responses, so its R2, p-values and confidence "
+            "intervals are NaN. Pass a coarser group column or merge the small groups first."
+        )
+    elif csd_zero_by_zero:
+        warn_undefined(
+            "The human score alone determines the error (system - human) exactly (up to rounding), so "
+            f"the conditional score difference test by {plain(one.name)!r} compares 0 with 0: its F and "
+            "`sig` are NaN."
         )
     elif metrics["sig"].isna().any() or metrics["R2"].isna().any():
         warn_undefined(
-            "Some score fairness statistics are undefined (NaN): the squared error is "
-            "constant, or group membership is fully determined by the human score (no degrees "
+            f"Some score fairness statistics by {plain(one.name)!r} are undefined (NaN): the squared "
+            "error is constant, or group membership is fully determined by the human score (no degrees "
             "of freedom for the conditional test). See `F`, `df_num` and `df_denom`."
         )
     if not fits["csd"].full_rank and k >= 2:
         warn_undefined(
-            "Group membership is partly determined by the human score, so the "
+            f"Group membership in {argument} is partly determined by the human score, so the "
             "conditional score difference coefficients are not unique (statsmodels' "
             "minimum-norm solution is reported, as RSMTool does)."
         )
 
 
-def score_fairness(human, system, group, base_group=None) -> pd.DataFrame:
+def score_fairness(human, system, by, base_group=None) -> pd.DataFrame:
     """Loukina et al.'s (2019) score fairness metrics, as RSMTool's ``fairness_metrics_by_<G>``.
 
     Three OLS regressions of the error ``e = system - human`` on group membership
@@ -513,16 +632,20 @@ def score_fairness(human, system, group, base_group=None) -> pd.DataFrame:
         Paired human and system scores (RSMTool uses the trimmed system score,
         ``raw_trim`` or ``scale_trim``). Rows where either is missing are left out, with an
         :class:`~pdmetrics.ExcludedRowsWarning`.
-    group : array-like
+    by : array-like, Series, dict of array-likes or DataFrame
         Group label of each response (any hashable values; labels containing dots,
-        spaces or brackets are kept intact). Rows with a missing label are left out.
+        spaces or brackets are kept intact), or several group columns (a dict
+        ``{name: labels}`` or a DataFrame): each is analysed on its own. Rows with a
+        missing label are left out.
     base_group : optional
-        Reference group. Default: the largest group, ties broken alphabetically.
+        Reference group (for every group column). Default: the largest group, ties
+        broken alphabetically.
 
     Returns
     -------
     pandas.DataFrame
-        One row per model, columns ``model`` (``osa``, ``osd``, ``csd``), ``metric``
+        One row per group column and model: ``by`` (the group column's name, or
+        ``"group"`` for unnamed labels), ``model`` (``osa``, ``osd``, ``csd``), ``metric``
         (RSMTool's name), ``base_category``, ``N`` (rows used), ``R2`` (RSMTool's ``R2``:
         the *adjusted* R2, which can be negative; for CSD the difference of the adjusted R2
         of the two models), ``sig`` (p-value of the model's F-test; for CSD of the nested
@@ -532,14 +655,19 @@ def score_fairness(human, system, group, base_group=None) -> pd.DataFrame:
     Raises
     ------
     InvalidInputError
-        When ``base_group`` is not a group in the data, no row is usable, or the human
-        scores have more than 2000 distinct values (the CSD model would be too wide).
+        When ``base_group`` is not a group in the data, no row is usable, a group column
+        holds lists or dicts, or the groups and human scores together need more than 2000
+        columns of the CSD model (an ID-like group column, or unrounded human scores).
 
     Warns
     -----
     UndefinedMetricWarning
-        When ``sig`` (or ``R2``) is undefined: a single group, no residual degrees of
-        freedom, or constant errors.
+        When ``sig`` (or ``R2``) is undefined: a single group, as many groups (or group x
+        score cells) as responses, an error ``system - human`` that is the same for every
+        response, or a CSD test whose two models both fit the error exactly (0/0). Sums of
+        squares below ``eps * N * scale**2`` (``scale`` the largest absolute score) are
+        rounding noise and count as 0, so a constant error gives NaN, not a "significant"
+        result made of rounding noise.
 
     See Also
     --------
@@ -558,10 +686,10 @@ def score_fairness(human, system, group, base_group=None) -> pd.DataFrame:
     1   osd           big  13 -0.0494  0.5115
     2   csd           big  13 -0.2050  0.9523
     """
-    return score_fairness_tables(human, system, group, base_group)[0]
+    return score_fairness_tables(human, system, by, base_group)[0]
 
 
-def score_fairness_estimates(human, system, group, base_group=None) -> pd.DataFrame:
+def score_fairness_estimates(human, system, by, base_group=None) -> pd.DataFrame:
     """Coefficients of the score fairness models, as RSMTool's ``estimates_<model>_by_<G>``.
 
     Parameters are those of :func:`score_fairness`.
@@ -569,7 +697,8 @@ def score_fairness_estimates(human, system, group, base_group=None) -> pd.DataFr
     Returns
     -------
     pandas.DataFrame
-        One row per model and group: ``model`` (``osa``, ``osd``, ``csd``), ``term``
+        One row per group column, model and group: ``by`` (the group column),
+        ``model`` (``osa``, ``osd``, ``csd``), ``term``
         (``"Intercept"`` for the reference group, ``"group"`` for the others), ``group``
         (the full label), ``rsmtool_label`` (the row label RSMTool writes:
         ``"Intercept (<base>)"``, and group labels cut at their first ``"."``), ``N`` (rows
@@ -595,7 +724,7 @@ def score_fairness_estimates(human, system, group, base_group=None) -> pd.DataFr
     4   csd  Intercept  Esperanto     1.000
     5   csd      group    Klingon    -2.000
     """
-    return score_fairness_tables(human, system, group, base_group)[1]
+    return score_fairness_tables(human, system, by, base_group)[1]
 
 
 def rsmtool_fairness_tables(
@@ -609,7 +738,8 @@ def rsmtool_fairness_tables(
         Results of :func:`score_fairness` and :func:`score_fairness_estimates` (or of
         :func:`score_fairness_tables`).
     group_name : str
-        Name of the group column, used in the table names.
+        Name of the group column: the table names use it, and when the tables hold
+        several group columns (``by``) the rows of this one are laid out.
     labels : {"rsmtool", "full"}, default "rsmtool"
         Row labels of the coefficient tables: RSMTool's (group labels cut at their first
         ``"."``) or the full group labels.
@@ -635,6 +765,14 @@ def rsmtool_fairness_tables(
     """
     if labels not in ("rsmtool", "full"):
         raise InvalidInputError(f"labels={labels!r}: use 'rsmtool' (RSMTool's row labels) or 'full'.")
+    if "by" in metrics.columns and metrics["by"].nunique(dropna=False) > 1:
+        if not (metrics["by"] == group_name).any():
+            raise InvalidInputError(
+                f"`group_name={plain(group_name)!r}` is not one of the group columns of the tables "
+                f"({preview(pd.unique(metrics['by']), 10)}); pass one of them."
+            )
+        metrics = metrics[metrics["by"] == group_name]
+        estimates = estimates[estimates["by"] == group_name]
     layout = metrics.set_index("metric")[["R2", "sig"]].T
     layout = layout[[_METRIC_NAMES[name] for name in _MODELS]]
     layout.columns.name = None

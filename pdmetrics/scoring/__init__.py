@@ -1,7 +1,8 @@
 """Automated scores against human scores (``df.scoring``), as RSMTool defines them."""
 
 from pdmetrics.scoring.accessor import ScoringAccessor
-from pdmetrics.scoring.agreement import (
+from pdmetrics.scoring.human_baseline import degradation, disattenuated_correlations
+from pdmetrics.scoring.metrics import (
     adjacent_agreement,
     agreement,
     cohen_kappa,
@@ -14,14 +15,16 @@ from pdmetrics.scoring.agreement import (
     root_mean_squared_error,
     standardized_mean_difference,
 )
-from pdmetrics.scoring.degradation import degradation_table, disattenuated_correlation_table
 from pdmetrics.scoring.model import (
     LinearScoringModel,
+    fit_ep,
+    fit_pp,
     relative_influence,
+    weighted_score,
     weighted_score_sd,
 )
-from pdmetrics.scoring.postprocess import (
-    postprocess_scores,
+from pdmetrics.scoring.postprocessing import (
+    postprocess,
     round_scores,
     scale_scores,
     scaling_parameters,
@@ -37,16 +40,11 @@ from pdmetrics.scoring.reliability import (
 )
 from pdmetrics.scoring.reporting import EvaluationReport, report
 from pdmetrics.scoring.subgroups import consistency_by_group_table, evaluation_by_group_table
-from pdmetrics.scoring.tables import (
-    confusion_matrix_table,
-    consistency_table,
-    evaluation_table,
-    score_distribution_table,
-)
-from pdmetrics.scoring.true_score import (
+from pdmetrics.scoring.tables import confusion_matrix, consistency, evaluate, score_distribution
+from pdmetrics.scoring.true_scores import (
     mse_true,
     prmse_true,
-    true_score_evaluation,
+    true_score,
     true_score_variance,
     variance_of_errors,
 )
@@ -64,20 +62,23 @@ __all__ = [
     "r2_score",
     "root_mean_squared_error",
     "standardized_mean_difference",
-    "postprocess_scores",
+    "postprocess",
     "round_scores",
     "scale_scores",
     "scaling_parameters",
     "trim_scores",
-    "confusion_matrix_table",
-    "consistency_table",
-    "evaluation_table",
-    "score_distribution_table",
+    "confusion_matrix",
+    "consistency",
+    "evaluate",
+    "score_distribution",
     "consistency_by_group_table",
     "evaluation_by_group_table",
-    "degradation_table",
-    "disattenuated_correlation_table",
+    "degradation",
+    "disattenuated_correlations",
     "LinearScoringModel",
+    "fit_ep",
+    "fit_pp",
+    "weighted_score",
     "relative_influence",
     "weighted_score_sd",
     "attenuated_correlation",
@@ -88,7 +89,7 @@ __all__ = [
     "spearman_brown",
     "mse_true",
     "prmse_true",
-    "true_score_evaluation",
+    "true_score",
     "true_score_variance",
     "variance_of_errors",
     "EvaluationReport",

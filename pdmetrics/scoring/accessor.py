@@ -3,21 +3,16 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
-from pdmetrics._validation import as_list, numeric_values, require_columns
+from pdmetrics._validation import as_list, require_columns
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.scoring.degradation import degradation_table, disattenuated_correlation_table
-from pdmetrics.scoring.postprocess import DEFAULT_TRIM_TOLERANCE, postprocess_scores, scaling_from_frame
+from pdmetrics.scoring.human_baseline import degradation, disattenuated_correlations
+from pdmetrics.scoring.model import fit_ep, fit_pp, weighted_score
+from pdmetrics.scoring.postprocessing import DEFAULT_TRIM_TOLERANCE, postprocess
 from pdmetrics.scoring.reporting import report
-from pdmetrics.scoring.subgroups import consistency_by_group_table, evaluation_by_group_table
-from pdmetrics.scoring.tables import (
-    confusion_matrix_table,
-    consistency_table,
-    evaluation_table,
-    score_distribution_table,
-)
+from pdmetrics.scoring.tables import confusion_matrix, consistency, evaluate, score_distribution
+from pdmetrics.scoring.true_scores import true_score
 
 
 @pd.api.extensions.register_dataframe_accessor("scoring")
@@ -31,14 +26,18 @@ class ScoringAccessor:
     def __init__(self, frame: pd.DataFrame) -> None:
         self._frame = frame
 
-    def _columns(self, argument: str, names) -> list:
-        return require_columns(self._frame, argument, names)
+    def _columns(self, argument: str, names) -> pd.DataFrame:
+        """The named columns, checked (``ColumnNotFoundError`` naming the argument)."""
+        return self._frame[require_columns(self._frame, argument, names)]
 
-    def _column(self, argument: str, name):
+    def _column(self, argument: str, name) -> pd.Series:
+        """The one named column, checked."""
+        if isinstance(name, tuple) and isinstance(self._frame.columns, pd.MultiIndex):
+            return self._columns(argument, name).iloc[:, 0]
         names = as_list(name, argument)
         if len(names) != 1:
             raise InvalidInputError(f"`{argument}=` takes one column name; got {names!r}.")
-        return require_columns(self._frame, argument, names)[0]
+        return self._columns(argument, names).iloc[:, 0]
 
     # ----------------------------------------------------------------------------------
     # post-processing
@@ -91,34 +90,9 @@ class ScoringAccessor:
         1    3  3.5    3.5000             4.0
         2    6  6.8    6.4998             6.0
         """
-        systems = self._columns("system", system)
-        scaling = scale_with
-        if isinstance(scale_with, pd.DataFrame):
-            if human is None:
-                raise InvalidInputError(
-                    "`scale_with=<DataFrame>` needs `human=`: the human score column of the training frame."
-                )
-        elif scale_with is not None and not (isinstance(scale_with, str) and scale_with == "asis"):
-            raise InvalidInputError(
-                f"`scale_with={scale_with!r}`: pass None, 'asis' or a training "
-                "DataFrame with the same human and system columns."
-            )
-        added = []
-        for name in systems:
-            if isinstance(scale_with, pd.DataFrame):
-                scaling = scaling_from_frame(scale_with, human, name)
-            values = numeric_values(self._frame[name], "system")
-            added.append(
-                postprocess_scores(
-                    pd.Series(values, index=self._frame.index),
-                    trim_min,
-                    trim_max,
-                    trim_tolerance,
-                    scaling,
-                    name=str(name),
-                )
-            )
-        new = pd.concat(added, axis=1)
+        new = postprocess(
+            self._columns("system", system), trim_min, trim_max, trim_tolerance, scale_with, human
+        )
         kept = self._frame.drop(columns=[c for c in new.columns if c in self._frame.columns])
         return pd.concat([kept, new], axis=1)
 
@@ -146,7 +120,7 @@ class ScoringAccessor:
         pandas.DataFrame
             ``system, N, h_mean, h_sd, h_min, h_max, sys_mean, sys_sd, sys_min, sys_max,
             corr, wtkappa, R2, kappa, exact_agr, adj_agr, SMD, RMSE``; see
-            :func:`pdmetrics.scoring.evaluation_table`. With ``by``: ``system, by, group``,
+            :func:`pdmetrics.scoring.evaluate`. With ``by``: ``system, by, group``,
             the same metrics and ``DSM``. Rows with a missing or non-numeric score are left
             out (with an :class:`~pdmetrics.ExcludedRowsWarning`); the counts are in
             ``result.attrs["pdmetrics"]``.
@@ -164,20 +138,16 @@ class ScoringAccessor:
         0             raw  6  0.942    0.932      0.000  0.071
         1  raw_trim_round  6  0.894    0.889     66.667  0.000
         """
-        human_name = self._column("human", human)
-        systems = {s: self._frame[s] for s in self._columns("system", system)}
-        if by is not None:
-            groups = {g: self._frame[g] for g in self._columns("by", by)}
-            return evaluation_by_group_table(
-                self._frame[human_name], systems, groups, exclude_zero=exclude_zero
-            )
-        return evaluation_table(self._frame[human_name], systems, exclude_zero=exclude_zero)
+        by = None if by is None else self._columns("by", by)
+        return evaluate(
+            self._column("human", human), self._columns("system", system), by, exclude_zero=exclude_zero
+        )
 
     def consistency(self, *, human, second_human, by=None, exclude_zero: bool = True) -> pd.DataFrame:
         """RSMTool's ``consistency`` table: agreement between two human raters.
 
         Uses the double-scored rows only; the SMD is the pooled one. See
-        :func:`pdmetrics.scoring.consistency_table`. With ``by``, one row per group of
+        :func:`pdmetrics.scoring.consistency`. With ``by``, one row per group of
         each subgroup column plus "(all)", with ``DSM`` (RSMTool's
         ``consistency_by_<G>``; see :func:`pdmetrics.scoring.consistency_by_group_table`).
 
@@ -190,14 +160,13 @@ class ScoringAccessor:
            N   corr  exact_agr
         0  5  0.904       60.0
         """
-        h1 = self._column("human", human)
-        h2 = self._column("second_human", second_human)
-        if by is not None:
-            groups = {g: self._frame[g] for g in self._columns("by", by)}
-            return consistency_by_group_table(
-                self._frame[h1], self._frame[h2], groups, exclude_zero=exclude_zero
-            )
-        return consistency_table(self._frame[h1], self._frame[h2], exclude_zero=exclude_zero)
+        by = None if by is None else self._columns("by", by)
+        return consistency(
+            self._column("human", human),
+            self._column("second_human", second_human),
+            by,
+            exclude_zero=exclude_zero,
+        )
 
     def report(
         self,
@@ -245,26 +214,11 @@ class ScoringAccessor:
             rater_error_variance=rater_error_variance,
         )
 
-    def _human_pair_on_system_rows(self, human, second_human, systems):
-        """Both human scores, with the first set to NaN where a system score is missing.
-
-        RSMTool computes human-human agreement after dropping responses without a numeric
-        system score; blanking the first score leaves those rows out the same way.
-        """
-        valid = np.ones(len(self._frame), dtype=bool)
-        for name in systems:
-            valid &= np.isfinite(numeric_values(self._frame[name], "system"))
-        h1 = numeric_values(self._frame[human], "human")
-        return (
-            pd.Series(np.where(valid, h1, np.nan), name=human, index=self._frame.index),
-            self._frame[second_human],
-        )
-
     def degradation(self, *, human, second_human, system, exclude_zero: bool = True) -> pd.DataFrame:
         """RSMTool's ``degradation``: system-human agreement minus human-human agreement.
 
         The human-human figures come from the double-scored responses that also have every
-        system score, as in RSMTool. See :func:`pdmetrics.scoring.degradation_table`.
+        system score, as in RSMTool. See :func:`pdmetrics.scoring.degradation`.
 
         Examples
         --------
@@ -275,12 +229,12 @@ class ScoringAccessor:
           system  corr
         0    raw  -0.0
         """
-        h1 = self._column("human", human)
-        h2 = self._column("second_human", second_human)
-        systems = self._columns("system", system)
-        evaluation = self.evaluate(human=h1, system=systems, exclude_zero=exclude_zero)
-        first, second = self._human_pair_on_system_rows(h1, h2, systems)
-        return degradation_table(evaluation, consistency_table(first, second, exclude_zero=exclude_zero))
+        return degradation(
+            self._column("human", human),
+            self._column("second_human", second_human),
+            self._columns("system", system),
+            exclude_zero=exclude_zero,
+        )
 
     def disattenuated_correlations(
         self, *, human, second_human, system, by=None, exclude_zero: bool = True
@@ -289,7 +243,7 @@ class ScoringAccessor:
 
         ``corr_HM / sqrt(corr_HH)``: the human-system correlation corrected for the
         unreliability of the human scores. See
-        :func:`pdmetrics.scoring.disattenuated_correlation_table`.
+        :func:`pdmetrics.scoring.disattenuated_correlations`.
 
         Examples
         --------
@@ -300,24 +254,18 @@ class ScoringAccessor:
           system  corr_HM  corr_HH  sqrt_HH  corr_disattenuated
         0    raw     0.79     0.78     0.88                 0.9
         """
-        h1 = self._column("human", human)
-        h2 = self._column("second_human", second_human)
-        systems = self._columns("system", system)
-        first, second = self._human_pair_on_system_rows(h1, h2, systems)
-        if by is None:
-            evaluation = self.evaluate(human=h1, system=systems, exclude_zero=exclude_zero)
-            return disattenuated_correlation_table(
-                evaluation, consistency_table(first, second, exclude_zero=exclude_zero)
-            )
-        groups = {g: self._frame[g] for g in self._columns("by", by)}
-        evaluation = self.evaluate(human=h1, system=systems, by=by, exclude_zero=exclude_zero)
-        consistency = consistency_by_group_table(first, second, groups, exclude_zero=exclude_zero)
-        return disattenuated_correlation_table(evaluation, consistency, on=["by", "group"])
+        return disattenuated_correlations(
+            self._column("human", human),
+            self._column("second_human", second_human),
+            self._columns("system", system),
+            None if by is None else self._columns("by", by),
+            exclude_zero=exclude_zero,
+        )
 
     def confusion_matrix(self, *, human, system, exclude_zero: bool = True) -> pd.DataFrame:
         """RSMTool's ``confMatrix`` as a tidy table of (human, system) score-pair counts.
 
-        See :func:`pdmetrics.scoring.confusion_matrix_table`; ``.pivot(index="human_score",
+        See :func:`pdmetrics.scoring.confusion_matrix`; ``.pivot(index="human_score",
         columns="system_score", values="N")`` gives RSMTool's layout.
 
         Examples
@@ -333,16 +281,14 @@ class ScoringAccessor:
         2             0  1  1
         3             0  0  1
         """
-        h = self._column("human", human)
-        systems = self._columns("system", system)
-        return confusion_matrix_table(
-            self._frame[h], {s: self._frame[s] for s in systems}, exclude_zero=exclude_zero
+        return confusion_matrix(
+            self._column("human", human), self._columns("system", system), exclude_zero=exclude_zero
         )
 
     def score_distribution(self, *, human, system, exclude_zero: bool = True) -> pd.DataFrame:
         """RSMTool's ``score_dist``: percent of responses at each rounded score point.
 
-        See :func:`pdmetrics.scoring.score_distribution_table`.
+        See :func:`pdmetrics.scoring.score_distribution`.
 
         Examples
         --------
@@ -355,10 +301,8 @@ class ScoringAccessor:
         1    raw      2   50.0  25.0       -25.0
         2    raw      3   25.0  50.0        25.0
         """
-        h = self._column("human", human)
-        systems = self._columns("system", system)
-        return score_distribution_table(
-            self._frame[h], {s: self._frame[s] for s in systems}, exclude_zero=exclude_zero
+        return score_distribution(
+            self._column("human", human), self._columns("system", system), exclude_zero=exclude_zero
         )
 
     # on-the-fly scoring models (Attali 2007)
@@ -393,38 +337,7 @@ class ScoringAccessor:
         0  110.0  0.35  0.85
         1   90.0  0.30 -0.70
         """
-        from pdmetrics._validation import require_columns
-        from pdmetrics.errors import InvalidInputError
-        from pdmetrics.scoring.model import LinearScoringModel, _feature_matrix
-
-        if isinstance(features, LinearScoringModel):
-            if means is not None or sds is not None:
-                raise InvalidInputError(
-                    "Pass `means=`/`sds=` only with a mapping of weights; a model already holds them."
-                )
-            model = features
-        else:
-            if not isinstance(features, (dict, pd.Series)) or len(features) == 0:
-                raise InvalidInputError(
-                    f"`features={features!r}` must be a mapping of feature column -> "
-                    "weight, or a LinearScoringModel."
-                )
-            names = require_columns(self._frame, "features", list(features))
-            if means is None or sds is None:
-                x = pd.DataFrame(_feature_matrix(self._frame, names), columns=names)
-                complete = int(x.notna().all(axis=1).sum())
-                if complete < 2:
-                    raise InvalidInputError(
-                        "weighted_score estimates the feature means and SDs from the frame, which needs "
-                        f"at least 2 rows with every feature; got {complete} of {len(x)} rows. Pass `means=` "
-                        "and `sds=`."
-                    )
-                means = x.mean() if means is None else means
-                sds = x.std(ddof=1) if sds is None else sds
-            model = LinearScoringModel(dict(features), means, sds)
-        if not isinstance(name, str):
-            raise InvalidInputError(f"`name={name!r}` must be a string.")
-        return self._frame.assign(**{name: model.standardized_scores(self._frame).to_numpy()})
+        return weighted_score(self._frame, features=features, means=means, sds=sds, name=name)
 
     def fit_pp(self, *, human, model=None, weights=None, means=None, sds=None):
         """Fit the scaling of a predetermined-parameter (PP) model on this scaling sample.
@@ -465,29 +378,7 @@ class ScoringAccessor:
         2  102  0.30   3   3     3.33
         3  120  0.50   6   5     5.61
         """
-        from pdmetrics.errors import InvalidInputError
-        from pdmetrics.scoring.model import LinearScoringModel
-
-        given = [
-            name
-            for name, value in (("weights", weights), ("means", means), ("sds", sds))
-            if value is not None
-        ]
-        if model is None:
-            if len(given) != 3:
-                raise InvalidInputError(
-                    "Pass the predetermined parameters: either `model=` (a "
-                    "LinearScoringModel) or all of `weights=`, `means=` and `sds=`."
-                )
-            model = LinearScoringModel(weights, means, sds)
-        elif given:
-            raise InvalidInputError(
-                f"Pass either `model=` or {given!r}, not both: the model already holds "
-                "its weights, means and SDs."
-            )
-        elif not isinstance(model, LinearScoringModel):
-            raise InvalidInputError(f"`model=` must be a LinearScoringModel; got {type(model).__name__}.")
-        return model.fit_scaling(self._frame, human=human)
+        return fit_pp(self._frame, human=human, model=model, weights=weights, means=means, sds=sds)
 
     def fit_ep(self, *, features, human, weights=None):
         """Fit an estimated-parameter (EP) model on this training sample.
@@ -518,9 +409,7 @@ class ScoringAccessor:
         >>> ep.weights.round(1).tolist()
         [0.5, 0.3, 0.2]
         """
-        from pdmetrics.scoring.model import LinearScoringModel
-
-        return LinearScoringModel.fit_ep(self._frame, features=features, human=human, weights=weights)
+        return fit_ep(self._frame, features=features, human=human, weights=weights)
 
     # true scores (PRMSE)
     def true_score(self, *, system, raters, rater_error_variance=None, exclude_zero=True) -> pd.DataFrame:
@@ -543,7 +432,7 @@ class ScoringAccessor:
         -------
         pandas.DataFrame
             ``system, N, N raters, N single, N multiple, Variance of errors, True score var,
-            MSE true, PRMSE true`` (see :func:`pdmetrics.scoring.true_score_evaluation`).
+            MSE true, PRMSE true`` (see :func:`pdmetrics.scoring.true_score`).
             Responses with a missing system score or without any rating are left out, with
             an :class:`~pdmetrics.ExcludedRowsWarning`; ``N`` counts the rest. Unlike RSMTool,
             which drops every response without a first human score, a response rated only by
@@ -567,61 +456,9 @@ class ScoringAccessor:
         MSE true           -0.1044
         PRMSE true          1.0619
         """
-        import warnings
-
-        import numpy as np
-
-        from pdmetrics._tables import attach_info
-        from pdmetrics._validation import numeric_values, require_columns
-        from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
-        from pdmetrics.scoring.true_score import check_error_variance, columns_matrix, true_score_evaluation
-
-        frame = self._frame
-        systems = require_columns(frame, "system", system)
-        rater_names = require_columns(frame, "raters", raters)
-        repeated = sorted({repr(name) for name in rater_names if rater_names.count(name) > 1})
-        if repeated:  # the same ratings twice would look like perfect rater agreement
-            raise InvalidInputError(
-                f"`raters={rater_names!r}` names {', '.join(repeated)} more than once; "
-                "pass each rater's column once."
-            )
-        if not isinstance(exclude_zero, (bool, np.bool_)):
-            raise InvalidInputError(f"`exclude_zero={exclude_zero!r}` must be True or False.")
-        if rater_error_variance is not None:
-            rater_error_variance = check_error_variance(rater_error_variance, "rater_error_variance")
-        ratings = columns_matrix([numeric_values(frame[name], "raters") for name in rater_names])
-        if exclude_zero:
-            ratings[ratings == 0] = np.nan
-        scores = columns_matrix([numeric_values(frame[name], "system") for name in systems])
-        no_system = np.isnan(scores).any(axis=1)
-        unrated = np.isnan(ratings).all(axis=1)
-        keep = ~(no_system | unrated)
-        dropped = int(np.count_nonzero(~keep))
-        if dropped:
-            warnings.warn(
-                f"{dropped} of {len(frame)} responses were left out of the true score evaluation: "
-                f"{int(np.count_nonzero(no_system))} with a missing or non-numeric system score, "
-                f"{int(np.count_nonzero(unrated & ~no_system))} (more) without any rating"
-                + (" (zeros count as missing: exclude_zero=True)" if exclude_zero else "")
-                + ".",
-                ExcludedRowsWarning,
-                stacklevel=2,
-            )
-        if len(frame) and not keep.any():
-            raise InvalidInputError(
-                "No response has both a system score and a rating; check the "
-                f"`system={systems!r}` and `raters={rater_names!r}` columns."
-            )
-        if dropped:
-            scores, ratings = scores[keep], ratings[keep]
-        table = true_score_evaluation(
-            dict(zip(systems, scores.T)), ratings, variance_errors=rater_error_variance
-        )
-        return attach_info(
-            table,
-            rows_used=int(keep.sum()),
-            rows_excluded=dropped,
-            raters=rater_names,
-            exclude_zero=bool(exclude_zero),
+        return true_score(
+            self._columns("system", system),
+            self._columns("raters", raters),
             rater_error_variance=rater_error_variance,
+            exclude_zero=exclude_zero,
         )

@@ -36,7 +36,14 @@ from pdmetrics._validation import as_list, finite_number, numeric_values, requir
 from pdmetrics._warnings import emit, warn_undefined
 from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
 
-__all__ = ["LinearScoringModel", "weighted_score_sd", "relative_influence"]
+__all__ = [
+    "LinearScoringModel",
+    "weighted_score_sd",
+    "relative_influence",
+    "weighted_score",
+    "fit_pp",
+    "fit_ep",
+]
 
 
 # --------------------------------------------------------------------------------------
@@ -941,3 +948,159 @@ class LinearScoringModel:
                 "influence_ratio": ratio,
             }
         )
+
+
+# --------------------------------------------------------------------------------------
+# frame-level entry points (the df.scoring methods wrap these)
+# --------------------------------------------------------------------------------------
+def weighted_score(frame: pd.DataFrame, *, features, means=None, sds=None, name: str = "Z") -> pd.DataFrame:
+    r"""Append the standardized weighted score :math:`Z = \sum_i w_i (x_i - \mu_i)/\sigma_i`.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        One row per essay, with the feature columns.
+    features : mapping of str to float, or LinearScoringModel
+        Feature column -> weight (made relative: divided by the sum), or a model whose
+        weights, means and SDs are used.
+    means, sds : mapping, sequence or float, optional
+        Feature means and SDs for standardization. Default: the frame's own means and
+        SDs (``ddof=1``). Not allowed together with a model.
+    name : str, default "Z"
+        Name of the new column.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A copy of the frame with the column appended (a column of the same name is
+        replaced). Rows with a missing feature get NaN.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.scoring import weighted_score
+    >>> df = pd.DataFrame({"A": [110.0, 90.0], "B": [0.35, 0.30]})
+    >>> weighted_score(df, features={"A": 0.7, "B": 0.3}, means={"A": 100, "B": 0.3},
+    ...                sds={"A": 10, "B": 0.1})
+           A     B     Z
+    0  110.0  0.35  0.85
+    1   90.0  0.30 -0.70
+    """
+    if not isinstance(name, str):
+        raise InvalidInputError(f"`name={name!r}` must be a string.")
+    if isinstance(features, LinearScoringModel):
+        if means is not None or sds is not None:
+            raise InvalidInputError(
+                "Pass `means=`/`sds=` only with a mapping of weights; a model already holds them."
+            )
+        model = features
+    else:
+        if not isinstance(features, (dict, pd.Series)) or len(features) == 0:
+            shown = type(features).__name__ if isinstance(features, (pd.DataFrame, np.ndarray)) else features
+            raise InvalidInputError(
+                f"`features={shown!r}` must be a mapping of feature column -> weight, or a "
+                "LinearScoringModel."
+            )
+        names = require_columns(frame, "features", list(features))
+        if means is None or sds is None:
+            x = pd.DataFrame(_feature_matrix(frame, names), columns=names)
+            complete = int(x.notna().all(axis=1).sum())
+            if complete < 2:
+                raise InvalidInputError(
+                    "weighted_score estimates the feature means and SDs from the frame, which needs "
+                    f"at least 2 rows with every feature; got {complete} of {len(x)} rows. Pass `means=` "
+                    "and `sds=`."
+                )
+            means = x.mean() if means is None else means
+            sds = x.std(ddof=1) if sds is None else sds
+        model = LinearScoringModel(dict(features), means, sds)
+    return frame.assign(**{name: model.standardized_scores(frame).to_numpy()})
+
+
+def fit_pp(
+    frame: pd.DataFrame, *, human, model=None, weights=None, means=None, sds=None
+) -> LinearScoringModel:
+    """Fit the scaling of a predetermined-parameter (PP) model on a scaling sample.
+
+    Keeps the predetermined weights and feature distributions and estimates only the
+    scaling (Equations 2-3), so that the frame's scaled scores have its human mean and SD.
+    See :meth:`LinearScoringModel.fit_scaling`.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The scaling sample: human-scored benchmark essays with the feature columns.
+    human : str or list of str
+        Human score column, or rater columns averaged per essay.
+    model : LinearScoringModel, optional
+        The predetermined parameters (from an earlier EP model or expert judgment).
+    weights, means, sds : mapping, optional
+        Instead of ``model``: feature column -> weight, and the assumed feature means
+        and SDs (mappings, sequences in weight order, or single numbers).
+
+    Returns
+    -------
+    LinearScoringModel
+        The scaled model; score new essays with ``model.predict(new_df)``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.scoring import fit_pp
+    >>> bench = pd.DataFrame({"A": [95, 110, 102, 120], "B": [0.2, 0.35, 0.3, 0.5],
+    ...                       "h1": [2, 4, 3, 6], "h2": [3, 5, 3, 5]})
+    >>> pp = fit_pp(bench, weights={"A": 70, "B": 30}, means={"A": 100, "B": 0.3},
+    ...             sds={"A": 10, "B": 0.1}, human=["h1", "h2"])
+    >>> round(pp.scale_mean, 3), round(pp.scale_sd, 3)
+    (3.875, 1.377)
+    """
+    given = [
+        name for name, value in (("weights", weights), ("means", means), ("sds", sds)) if value is not None
+    ]
+    if model is None:
+        if len(given) != 3:
+            raise InvalidInputError(
+                "Pass the predetermined parameters: either `model=` (a "
+                "LinearScoringModel) or all of `weights=`, `means=` and `sds=`."
+            )
+        model = LinearScoringModel(weights, means, sds)
+    elif given:
+        raise InvalidInputError(
+            f"Pass either `model=` or {given!r}, not both: the model already holds its weights, "
+            "means and SDs."
+        )
+    elif not isinstance(model, LinearScoringModel):
+        raise InvalidInputError(f"`model=` must be a LinearScoringModel; got {type(model).__name__}.")
+    return model.fit_scaling(frame, human=human)
+
+
+def fit_ep(frame: pd.DataFrame, *, features, human, weights=None) -> LinearScoringModel:
+    """Fit an estimated-parameter (EP) model on a training sample.
+
+    Means, SDs, intercorrelations, OLS relative weights (or the fixed ``weights=``) and
+    the scaling all come from the frame; see :meth:`LinearScoringModel.fit_ep`.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The training sample.
+    features : list of str
+        Feature columns.
+    human : str or list of str
+        Human score column, or rater columns averaged per essay.
+    weights : mapping, optional
+        Fixed weights (the paper's semi-optimal EP model); default OLS.
+
+    Returns
+    -------
+    LinearScoringModel
+
+    Examples
+    --------
+    >>> from pdmetrics.datasets import simulate_essays
+    >>> from pdmetrics.scoring import fit_ep
+    >>> df = simulate_essays(2000, n_features=3, true_weights=[0.5, 0.3, 0.2], seed=1)
+    >>> fit_ep(df, features=["f1", "f2", "f3"], human=["h1", "h2"]).weights.round(1).tolist()
+    [0.5, 0.3, 0.2]
+    """
+    return LinearScoringModel.fit_ep(frame, features=features, human=human, weights=weights)

@@ -15,18 +15,17 @@ import pandas as pd
 from pdmetrics._validation import numeric_values, plain, require_columns
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.scoring import rsmtool_files
-from pdmetrics.scoring.degradation import degradation_table, disattenuated_correlation_table
-from pdmetrics.scoring.postprocess import DEFAULT_TRIM_TOLERANCE, postprocess_scores, scaling_from_frame
-from pdmetrics.scoring.subgroups import consistency_by_group_table, evaluation_by_group_table, subgroup_codes
-from pdmetrics.scoring.tables import (
-    _report_exclusions,
-    confusion_matrix_table,
-    consistency_table,
-    evaluation_table,
-    score_distribution_table,
-    select_scored_rows,
+from pdmetrics.scoring.human_baseline import degradation_from_tables, disattenuated_from_tables
+from pdmetrics.scoring.postprocessing import (
+    DEFAULT_TRIM_TOLERANCE,
+    check_scale_with,
+    derived_scores,
+    scaling_from_frame,
 )
-from pdmetrics.scoring.true_score import true_score_evaluation
+from pdmetrics.scoring.scored_rows import check_distinct_columns, report_exclusions, select_scored_rows
+from pdmetrics.scoring.subgroups import consistency_by_group_table, evaluation_by_group_table, subgroup_codes
+from pdmetrics.scoring.tables import confusion_matrix, consistency, evaluate, score_distribution
+from pdmetrics.scoring.true_scores import true_score_table
 
 __all__ = ["EvaluationReport", "report"]
 
@@ -143,8 +142,6 @@ class EvaluationReport(Mapping):
 
 
 def _score_types(scale_with) -> tuple[tuple[str, ...], str]:
-    # TODO(issue 10): validate scale_with with scoring-api's one public check
-    # (postprocessing.check_scale_with) once it is on main, instead of _processed_scores' branch.
     if scale_with is None:
         return _RAW_TYPES, "raw"
     if isinstance(scale_with, str):
@@ -154,17 +151,12 @@ def _score_types(scale_with) -> tuple[tuple[str, ...], str]:
 
 def _processed_scores(frame, system, trim_min, trim_max, trim_tolerance, scale_with, human) -> dict:
     """RSMTool's score types of ``system``, keyed by type name."""
-    if isinstance(scale_with, pd.DataFrame):
-        scaling = scaling_from_frame(scale_with, human, system)
-    elif scale_with is None or (isinstance(scale_with, str) and scale_with == "asis"):
-        scaling = scale_with
-    else:
-        raise InvalidInputError(
-            f"`scale_with={scale_with!r}`: pass None, 'asis' or a training DataFrame "
-            "with the same human and system columns."
-        )
+    check_scale_with(scale_with, human)
+    scaling = (
+        scaling_from_frame(scale_with, human, system) if isinstance(scale_with, pd.DataFrame) else scale_with
+    )
     raw = numeric_values(frame[system], "system")
-    derived = postprocess_scores(raw, trim_min, trim_max, trim_tolerance, scaling, name="raw")
+    derived = derived_scores(raw, trim_min, trim_max, trim_tolerance, scaling, name="raw")
     scores = {"raw": raw, **{name: derived[name].to_numpy() for name in derived.columns}}
     if isinstance(scaling, str):  # "asis": the given scores are the scaled ones
         scores = {
@@ -250,12 +242,13 @@ def report(
     if second_human is not None:
         second_human = _one_column(frame, "second_human", second_human)
     groups = [] if by is None else require_columns(frame, "by", by)
+    check_distinct_columns(human=human, second_human=second_human, system=system)
     scores = _processed_scores(frame, system, trim_min, trim_max, trim_tolerance, scale_with, human)
     _, primary = _score_types(scale_with)
 
     h = numeric_values(frame[human], "human")
     rows = select_scored_rows(h, [numeric_values(frame[system], "system")], exclude_zero)
-    _report_exclusions(rows, "system score", human, repr(system))
+    report_exclusions(rows, "system score", human, repr(system))
     keep = rows.mask
     everything = bool(keep.all())  # then no row selection (and no copy) is needed
     h1 = pd.Series(h if everything else h[keep], name="sc1", copy=False)
@@ -277,17 +270,17 @@ def report(
     files: dict[str, pd.DataFrame] = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # undefined cells are expected in small groups; the tables show NaN
-        tables["eval"] = evaluation_table(h1, systems, exclude_zero=exclude_zero)
+        tables["eval"] = evaluate(h1, systems, exclude_zero=exclude_zero)
         files["eval"] = rsmtool_files.eval_frame(tables["eval"])
         files["eval_short"] = rsmtool_files.short_metrics_frame(tables["eval"], trim, trim_round, primary)
         tables["eval_short"] = files["eval_short"].reset_index(drop=True)
         double = h2 is not None and bool(np.isfinite(h2).any())
         if double:
-            tables["consistency"] = consistency_table(h1, h2, exclude_zero=exclude_zero)
+            tables["consistency"] = consistency(h1, h2, exclude_zero=exclude_zero)
             files["consistency"] = rsmtool_files.consistency_frame(tables["consistency"])
-            tables["degradation"] = degradation_table(tables["eval"], tables["consistency"])
+            tables["degradation"] = degradation_from_tables(tables["eval"], tables["consistency"])
             files["degradation"] = tables["degradation"].set_index("system").rename_axis(None)
-            tables["disattenuated_correlations"] = disattenuated_correlation_table(
+            tables["disattenuated_correlations"] = disattenuated_from_tables(
                 tables["eval"], tables["consistency"]
             )
             files["disattenuated_correlations"] = (
@@ -295,7 +288,7 @@ def report(
             )
         if double or rater_error_variance is not None:
             ratings = np.column_stack([h1.to_numpy(), h2.to_numpy()]) if double else h1.to_numpy()[:, None]
-            tables["true_score_eval"] = true_score_evaluation(systems, ratings, rater_error_variance)
+            tables["true_score_eval"] = true_score_table(systems, ratings, rater_error_variance)
             files["true_score_eval"] = tables["true_score_eval"].set_index("system").rename_axis(None)
         if groups:  # every group column in one pass over the rows, then one table per column
             by_table = evaluation_by_group_table(h1, systems, group_data, exclude_zero=exclude_zero)
@@ -316,17 +309,17 @@ def report(
                 trim_round,
                 primary,
             )
-        tables["confMatrix"] = confusion_matrix_table(
+        tables["confMatrix"] = confusion_matrix(
             h1, {trim_round: systems[trim_round]}, exclude_zero=exclude_zero
         )
         files["confMatrix"] = rsmtool_files.confusion_matrix_frame(tables["confMatrix"])
         if double:
             both = np.isfinite(h2.to_numpy())
-            tables["confMatrix_h1h2"] = confusion_matrix_table(
+            tables["confMatrix_h1h2"] = confusion_matrix(
                 h1[both], {"sc2": h2[both]}, exclude_zero=exclude_zero
             )
             files["confMatrix_h1h2"] = rsmtool_files.confusion_matrix_frame(tables["confMatrix_h1h2"])
-        tables["score_dist"] = score_distribution_table(
+        tables["score_dist"] = score_distribution(
             h1, {trim_round: systems[trim_round]}, exclude_zero=exclude_zero
         )
         dist = rsmtool_files.score_distribution_frame(tables["score_dist"], primary)
@@ -392,7 +385,7 @@ def _subgroup_tables(
         files[f"consistency_by_{group}"] = rsmtool_files.group_frame(
             rsmtool_files.consistency_frame(consistency, difference="DSM", index="group")
         )
-        corrected = disattenuated_correlation_table(
+        corrected = disattenuated_from_tables(
             by_table[by_table["system"] == trim], consistency, on=["by", "group"]
         )
         tables[f"disattenuated_correlations_by_{group}"] = corrected

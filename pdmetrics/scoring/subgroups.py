@@ -18,19 +18,19 @@ from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import numeric_values
 from pdmetrics._warnings import warn_undefined
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.scoring.agreement import (
+from pdmetrics.scoring.metrics import (
     PairStatistics,
     agreement_metrics,
     dsm_from_means,
     kappa_labels,
     pair_statistics,
 )
-from pdmetrics.scoring.tables import (
+from pdmetrics.scoring.scored_rows import (
     CONSISTENCY_COLUMNS,
     EVAL_COLUMNS,
-    _as_named_series,
-    _named_columns,
-    _report_exclusions,
+    as_named_series,
+    named_columns,
+    report_exclusions,
     select_scored_rows,
 )
 
@@ -243,14 +243,14 @@ def evaluation_by_group_table(human, system, groups, exclude_zero: bool = True) 
     1    raw  L1      a  3  0.982 -0.122
     2    raw  L1      b  3  0.817  0.122
     """
-    human = _as_named_series(human, "human")
-    systems = _named_columns(system)
-    group_columns = _named_columns(groups, "group")
+    human = as_named_series(human, "human")
+    systems = named_columns(system)
+    group_columns = named_columns(groups, "group")
     h = numeric_values(human, "human")
     values = {name: numeric_values(series, "system") for name, series in systems.items()}
     _check_lengths(h, {**values, **group_columns})
     rows = select_scored_rows(h, list(values.values()), exclude_zero)
-    _report_exclusions(rows, "system score", human.name, ", ".join(repr(n) for n in values))
+    report_exclusions(rows, "system score", human.name, ", ".join(repr(n) for n in values))
     every_row = bool(rows.mask.all())  # then no copies of the score columns are needed
     h_used = h if every_row else h[rows.mask]
     h_labels = kappa_labels(h_used, "human")
@@ -313,9 +313,9 @@ def consistency_by_group_table(human, second_human, groups, exclude_zero: bool =
     2      b  2  100.000000
     3      c  0         NaN
     """
-    human = _as_named_series(human, "human")
-    second_human = _as_named_series(second_human, "second_human")
-    group_columns = _named_columns(groups, "group")
+    human = as_named_series(human, "human")
+    second_human = as_named_series(second_human, "second_human")
+    group_columns = named_columns(groups, "group")
     h1 = numeric_values(human, "human")
     h2 = numeric_values(second_human, "second_human")
     _check_lengths(h1, {second_human.name: h2, **group_columns})

@@ -11,158 +11,38 @@ score is missing or not numeric are left out, as are human scores of 0 when
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-
 import numpy as np
 import pandas as pd
 
 from pdmetrics._stats import label_index
 from pdmetrics._tables import attach_info, result_table
-from pdmetrics._validation import numeric_values
-from pdmetrics._warnings import emit, warn_undefined
-from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
-from pdmetrics.scoring.agreement import agreement_metrics, kappa_labels, pair_statistics
+from pdmetrics._validation import numeric_values, plain
+from pdmetrics._warnings import warn_undefined
+from pdmetrics.errors import InvalidInputError
+from pdmetrics.scoring.metrics import agreement_metrics, kappa_labels, pair_statistics
+from pdmetrics.scoring.scored_rows import (
+    CONSISTENCY_COLUMNS,
+    EVAL_COLUMNS,
+    as_named_series,
+    check_distinct_columns,
+    check_exclude_zero,
+    check_flat_names,
+    column_names,
+    named_columns,
+    report_exclusions,
+    require_scores,
+    select_scored_rows,
+)
+from pdmetrics.scoring.subgroups import consistency_by_group_table, evaluation_by_group_table
 
 __all__ = [
     "EVAL_COLUMNS",
     "CONSISTENCY_COLUMNS",
-    "evaluation_table",
-    "consistency_table",
-    "confusion_matrix_table",
-    "score_distribution_table",
+    "evaluate",
+    "consistency",
+    "confusion_matrix",
+    "score_distribution",
 ]
-
-#: Metric columns of the ``eval`` table, in RSMTool's order.
-EVAL_COLUMNS = (
-    "N",
-    "h_mean",
-    "h_sd",
-    "h_min",
-    "h_max",
-    "sys_mean",
-    "sys_sd",
-    "sys_min",
-    "sys_max",
-    "corr",
-    "wtkappa",
-    "R2",
-    "kappa",
-    "exact_agr",
-    "adj_agr",
-    "SMD",
-    "RMSE",
-)
-
-#: Metric columns of the ``consistency`` table, in RSMTool's order.
-CONSISTENCY_COLUMNS = (
-    "N",
-    "h1_mean",
-    "h1_sd",
-    "h1_min",
-    "h1_max",
-    "h2_mean",
-    "h2_sd",
-    "h2_min",
-    "h2_max",
-    "corr",
-    "wtkappa",
-    "kappa",
-    "exact_agr",
-    "adj_agr",
-    "SMD",
-)
-
-
-# --------------------------------------------------------------------------------------
-# choosing the rows to evaluate
-# --------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class ScoredRows:
-    """The rows an evaluation uses, and why the others were left out."""
-
-    mask: np.ndarray
-    n_input: int
-    n_missing_human: int
-    n_zero_human: int
-    n_missing_other: int
-
-    @property
-    def n_used(self) -> int:
-        return int(self.mask.sum())
-
-    def info(self, other: str) -> dict:
-        return {
-            "n_input": self.n_input,
-            "n_used": self.n_used,
-            "excluded": {
-                "missing_human": self.n_missing_human,
-                "zero_human": self.n_zero_human,
-                f"missing_{other}": self.n_missing_other,
-            },
-        }
-
-
-def select_scored_rows(human: np.ndarray, others: list[np.ndarray], exclude_zero: bool) -> ScoredRows:
-    """Rows with a numeric human score (non-zero if asked) and numeric other scores.
-
-    Exclusions are counted in RSMTool's order: missing human score, then human score of
-    zero, then a missing score in any of ``others``.
-    """
-    if not isinstance(exclude_zero, (bool, np.bool_)):  # "no" would silently mean True
-        raise InvalidInputError(f"`exclude_zero={exclude_zero!r}` must be True or False.")
-    valid_human = np.isfinite(human)
-    keep = valid_human.copy()
-    n_zero = 0
-    if exclude_zero:
-        zero = keep & (human == 0)
-        n_zero = int(zero.sum())
-        keep &= ~zero
-    n_after_human = int(keep.sum())
-    for values in others:
-        keep &= np.isfinite(values)
-    return ScoredRows(
-        keep, human.size, int(human.size - valid_human.sum()), n_zero, n_after_human - int(keep.sum())
-    )
-
-
-def _report_exclusions(rows: ScoredRows, what: str, human_name, other_name) -> None:
-    if rows.n_missing_human or rows.n_missing_other:
-        parts = []
-        if rows.n_missing_human:
-            parts.append(f"{rows.n_missing_human} with a missing or non-numeric human score ({human_name!r})")
-        if rows.n_missing_other:
-            parts.append(f"{rows.n_missing_other} with a missing or non-numeric {what} ({other_name})")
-        emit(
-            f"Left out {rows.n_input - rows.n_used} of {rows.n_input} rows: "
-            + "; ".join(parts)
-            + ". Details in result.attrs['pdmetrics'].",
-            ExcludedRowsWarning,
-        )
-    if rows.n_used == 0:
-        raise InvalidInputError(
-            f"No rows left to evaluate: of {rows.n_input} rows, {rows.n_missing_human} have a missing or "
-            f"non-numeric human score ({human_name!r}), {rows.n_zero_human} a human score of 0 "
-            f"(left out because exclude_zero=True) and {rows.n_missing_other} a missing {what} "
-            f"({other_name}). Check the column names, or pass exclude_zero=False to keep zeros."
-        )
-
-
-def _as_named_series(values, name: str) -> pd.Series:
-    if isinstance(values, pd.Series):
-        return values
-    return pd.Series(np.asarray(values), name=name)
-
-
-def _named_columns(values, default_name: str = "system") -> dict[str, pd.Series]:
-    """One or more columns (DataFrame, mapping of name -> values, or one Series/array) as
-    a dict of named Series."""
-    if isinstance(values, pd.DataFrame):
-        return {name: values.iloc[:, i] for i, name in enumerate(values.columns)}
-    if isinstance(values, Mapping):
-        return {name: _as_named_series(column, name) for name, column in values.items()}
-    series = _as_named_series(values, default_name)
-    return {series.name: series}
 
 
 def _warn_undefined_cells(table: pd.DataFrame, id_column: str, metrics: tuple[str, ...]) -> None:
@@ -170,7 +50,7 @@ def _warn_undefined_cells(table: pd.DataFrame, id_column: str, metrics: tuple[st
     for _, row in table.iterrows():  # one row per evaluated score column, not per response
         nan = [m for m in metrics if m != "N" and pd.isna(row[m])]
         if nan:
-            cells.append(f"{row[id_column]!r}: {', '.join(nan)}")
+            cells.append(f"{plain(row[id_column])!r}: {', '.join(nan)}")
     if cells:
         warn_undefined(
             "Some metrics are undefined and are NaN (fewer than two responses, or constant "
@@ -178,10 +58,34 @@ def _warn_undefined_cells(table: pd.DataFrame, id_column: str, metrics: tuple[st
         )
 
 
+def named_scores(human, system, exclude_zero) -> tuple[pd.Series, dict]:
+    """Check the options and names of a human-vs-system table; the columns as named Series."""
+    check_exclude_zero(exclude_zero)
+    human = as_named_series(human, "human")
+    systems = named_columns(system)
+    check_distinct_columns(human=human.name, system=list(systems))
+    return human, systems
+
+
+def score_arrays(human: pd.Series, systems: dict) -> tuple[np.ndarray, dict]:
+    """The human and system scores as float arrays of equal length, none of them all missing."""
+    h = numeric_values(human, "human")
+    values = {name: numeric_values(series, "system") for name, series in systems.items()}
+    for name, array in values.items():
+        if array.size != h.size:
+            raise InvalidInputError(
+                f"System column {plain(name)!r} has {array.size} values but the human scores "
+                f"have {h.size}; pass paired scores."
+            )
+    require_scores({human.name: h}, "human")
+    require_scores(values, "system")
+    return h, values
+
+
 # --------------------------------------------------------------------------------------
 # tables
 # --------------------------------------------------------------------------------------
-def evaluation_table(human, system, exclude_zero: bool = True) -> pd.DataFrame:
+def evaluate(human, system, by=None, exclude_zero: bool = True) -> pd.DataFrame:
     """RSMTool's ``eval`` table: agreement of each system score column with human scores.
 
     Parameters
@@ -192,7 +96,11 @@ def evaluation_table(human, system, exclude_zero: bool = True) -> pd.DataFrame:
     system : Series, DataFrame or mapping of name -> array-like
         One or more system score columns, paired row by row with ``human``. A row missing
         any system score is left out of every row of the table (listwise), so all system
-        columns are evaluated on the same responses, as in RSMTool.
+        columns are evaluated on the same responses, as in RSMTool. A column named like
+        ``human`` is refused (it would agree perfectly with itself).
+    by : Series, DataFrame or mapping of name -> array-like, optional
+        Subgroup column(s): evaluate every group of each (RSMTool's ``eval_by_<G>``); see
+        :func:`pdmetrics.scoring.evaluation_by_group_table`.
     exclude_zero : bool, default True
         Leave out responses with a human score of 0 (RSMTool's ``exclude_zero_scores``).
 
@@ -202,31 +110,29 @@ def evaluation_table(human, system, exclude_zero: bool = True) -> pd.DataFrame:
         One row per system column: ``system`` (the column name), then RSMTool's columns
         ``N, h_mean, h_sd, h_min, h_max, sys_mean, sys_sd, sys_min, sys_max, corr, wtkappa,
         R2, kappa, exact_agr, adj_agr, SMD, RMSE``. ``attrs["pdmetrics"]`` records the rows
-        used and left out.
+        used and left out. With ``by``: the subgroup table (``system, by, group``, the same
+        metrics and ``DSM``).
 
     Examples
     --------
     >>> import pandas as pd
-    >>> from pdmetrics.scoring import evaluation_table
+    >>> from pdmetrics.scoring import evaluate
     >>> human = pd.Series([1, 2, 3, 4, 5, 3], name="sc1")
     >>> system = pd.Series([1.4, 2.2, 2.6, 4.5, 4.4, 3.5], name="raw")
-    >>> table = evaluation_table(human, system)
+    >>> table = evaluate(human, system)
     >>> table[["system", "N", "corr", "wtkappa", "kappa", "RMSE"]].round(4)
       system  N    corr  wtkappa   kappa    RMSE
     0    raw  6  0.9422   0.9315  0.5862  0.4509
     """
-    human = _as_named_series(human, "human")
-    systems = _named_columns(system)
-    h = numeric_values(human, "human")
-    values = {name: numeric_values(series, "system") for name, series in systems.items()}
-    for name, array in values.items():
-        if array.size != h.size:
-            raise InvalidInputError(
-                f"System column {name!r} has {array.size} values but the human scores "
-                f"have {h.size}; pass paired scores."
-            )
+    human, systems = named_scores(human, system, exclude_zero)
+    if by is not None:
+        by = named_columns(by, "by")
+        check_flat_names(systems, "system", "the subgroup table")
+        check_flat_names(by, "by", "the subgroup table")
+        return evaluation_by_group_table(human, systems, by, exclude_zero=exclude_zero)
+    h, values = score_arrays(human, systems)
     rows = select_scored_rows(h, list(values.values()), exclude_zero)
-    _report_exclusions(rows, "system score", human.name, ", ".join(repr(n) for n in values))
+    report_exclusions(rows, "system score", human.name, column_names(values))
     everything = rows.n_used == rows.n_input
     h_used = h if everything else h[rows.mask]
     h_labels = kappa_labels(h_used, "human")
@@ -242,12 +148,14 @@ def evaluation_table(human, system, exclude_zero: bool = True) -> pd.DataFrame:
     return attach_info(table, **rows.info("system"), exclude_zero=exclude_zero)
 
 
-def consistency_table(human, second_human, exclude_zero: bool = True) -> pd.DataFrame:
+def consistency(human, second_human, by=None, exclude_zero: bool = True) -> pd.DataFrame:
     """RSMTool's ``consistency`` table: agreement between two human raters.
 
     Computed on the double-scored responses: both scores numeric (and non-zero when
     ``exclude_zero``). The SMD uses the pooled SD of both raters,
-    ``(mean(h2) - mean(h1)) / sqrt((sd_h1**2 + sd_h2**2) / 2)``.
+    ``(mean(h2) - mean(h1)) / sqrt((sd_h1**2 + sd_h2**2) / 2)``. With ``by`` (subgroup
+    column(s): Series, DataFrame or mapping), RSMTool's ``consistency_by_<G>``; see
+    :func:`pdmetrics.scoring.consistency_by_group_table`.
 
     Returns
     -------
@@ -259,31 +167,39 @@ def consistency_table(human, second_human, exclude_zero: bool = True) -> pd.Data
     Raises
     ------
     InvalidInputError
-        When no response is double-scored.
+        When no response is double-scored, or both arguments name the same column.
 
     Examples
     --------
     >>> import pandas as pd
-    >>> from pdmetrics.scoring import consistency_table
+    >>> from pdmetrics.scoring import consistency
     >>> h1 = pd.Series([1, 2, 3, 4, 5, 3], name="sc1")
     >>> h2 = pd.Series([1, 3, 3, 4, 4, None], name="sc2")
-    >>> consistency_table(h1, h2)[["N", "corr", "kappa", "exact_agr", "SMD"]].round(4)
+    >>> consistency(h1, h2)[["N", "corr", "kappa", "exact_agr", "SMD"]].round(4)
        N    corr  kappa  exact_agr  SMD
     0  5  0.9037    0.5       60.0  0.0
     """
-    human = _as_named_series(human, "human")
-    second_human = _as_named_series(second_human, "second_human")
+    check_exclude_zero(exclude_zero)
+    human = as_named_series(human, "human")
+    second_human = as_named_series(second_human, "second_human")
+    check_distinct_columns(human=human.name, second_human=second_human.name)
+    if by is not None:
+        by = named_columns(by, "by")
+        check_flat_names(by, "by", "the subgroup table")
+        return consistency_by_group_table(human, second_human, by, exclude_zero=exclude_zero)
     h1 = numeric_values(human, "human")
     h2 = numeric_values(second_human, "second_human")
     if h1.size != h2.size:
         raise InvalidInputError(f"`human` has {h1.size} values but `second_human` has {h2.size}.")
+    require_scores({human.name: h1}, "human")
+    require_scores({second_human.name: h2}, "second_human")
     if exclude_zero:
         h2 = np.where(h2 == 0, np.nan, h2)
     rows = select_scored_rows(h1, [h2], exclude_zero)
     if rows.n_used == 0:
         raise InvalidInputError(
             f"No double-scored responses: of {rows.n_input} rows none has numeric scores in both "
-            f"{human.name!r} and {second_human.name!r}"
+            f"{plain(human.name)!r} and {plain(second_human.name)!r}"
             + (" (zeros are left out because exclude_zero=True)" if exclude_zero else "")
             + "."
         )
@@ -304,17 +220,15 @@ def consistency_table(human, second_human, exclude_zero: bool = True) -> pd.Data
 
 
 def _rounded_pairs(human, system, exclude_zero: bool):
-    human = _as_named_series(human, "human")
-    systems = _named_columns(system)
-    h = numeric_values(human, "human")
-    values = {name: numeric_values(series, "system") for name, series in systems.items()}
+    human, systems = named_scores(human, system, exclude_zero)
+    h, values = score_arrays(human, systems)
     rows = select_scored_rows(h, list(values.values()), exclude_zero)
-    _report_exclusions(rows, "system score", human.name, ", ".join(repr(n) for n in values))
+    report_exclusions(rows, "system score", human.name, column_names(values))
     h_round = kappa_labels(h[rows.mask], "human")
-    return h_round, {name: kappa_labels(v[rows.mask], repr(name)) for name, v in values.items()}, rows
+    return h_round, {name: kappa_labels(v[rows.mask], repr(plain(name))) for name, v in values.items()}, rows
 
 
-def confusion_matrix_table(human, system, exclude_zero: bool = True) -> pd.DataFrame:
+def confusion_matrix(human, system, exclude_zero: bool = True) -> pd.DataFrame:
     """RSMTool's ``confMatrix`` as a tidy table: counts of (human, system) score pairs.
 
     Both scores are rounded half to even first. Every combination of the score points
@@ -332,8 +246,8 @@ def confusion_matrix_table(human, system, exclude_zero: bool = True) -> pd.DataF
 
     Examples
     --------
-    >>> from pdmetrics.scoring import confusion_matrix_table
-    >>> confusion_matrix_table([1, 2, 2, 3], {"raw": [1, 2, 3, 3]}).query("N > 0")
+    >>> from pdmetrics.scoring import confusion_matrix
+    >>> confusion_matrix([1, 2, 2, 3], {"raw": [1, 2, 3, 3]}).query("N > 0")
       system  human_score  system_score  N
     0    raw            1             1  1
     4    raw            2             2  1
@@ -349,7 +263,7 @@ def confusion_matrix_table(human, system, exclude_zero: bool = True) -> pd.DataF
         parts.append(
             pd.DataFrame(
                 {
-                    "system": name,
+                    "system": [name] * counts.size,  # a list: a tuple name (MultiIndex) is one value
                     "human_score": np.repeat(labels, n_labels),
                     "system_score": np.tile(labels, n_labels),
                     "N": counts,
@@ -360,7 +274,7 @@ def confusion_matrix_table(human, system, exclude_zero: bool = True) -> pd.DataF
     return attach_info(table, **rows.info("system"), exclude_zero=exclude_zero)
 
 
-def score_distribution_table(human, system, exclude_zero: bool = True) -> pd.DataFrame:
+def score_distribution(human, system, exclude_zero: bool = True) -> pd.DataFrame:
     """RSMTool's ``score_dist``: percentage of responses at each (rounded) score point.
 
     Returns
@@ -373,8 +287,8 @@ def score_distribution_table(human, system, exclude_zero: bool = True) -> pd.Dat
 
     Examples
     --------
-    >>> from pdmetrics.scoring import score_distribution_table
-    >>> score_distribution_table([1, 2, 2, 3], {"raw": [1, 2, 3, 3]})
+    >>> from pdmetrics.scoring import score_distribution
+    >>> score_distribution([1, 2, 2, 3], {"raw": [1, 2, 3, 3]})
       system  score  human   sys  difference
     0    raw      1   25.0  25.0         0.0
     1    raw      2   50.0  25.0       -25.0
@@ -389,7 +303,7 @@ def score_distribution_table(human, system, exclude_zero: bool = True) -> pd.Dat
         parts.append(
             pd.DataFrame(
                 {
-                    "system": name,
+                    "system": [name] * labels.size,
                     "score": labels,
                     "human": human_pct,
                     "sys": sys_pct,

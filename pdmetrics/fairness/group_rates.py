@@ -6,23 +6,20 @@ rates, differences, ratios and bootstrap intervals are all finalized from those 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import numpy as np
 import pandas as pd
 
+from pdmetrics._division import WARN, check_zero_division, divide
 from pdmetrics._groups import group_codes
 from pdmetrics._tables import attach_info
 from pdmetrics._warnings import warn_excluded, warn_undefined
-from pdmetrics.errors import InvalidInputError
-from pdmetrics.fairness._inputs import as_series, check_zero_division
-from pdmetrics.fairness.bootstrap import bootstrap_counts, percentile_interval
-from pdmetrics.fairness.classification import _labels
-from pdmetrics.fairness.confusion import CELLS, confusion_counts, divide, rates_from_counts
+from pdmetrics.fairness._inputs import binary_labels, check_group_names, named_columns
+from pdmetrics.fairness.bootstrap import bootstrap_counts, check_bootstrap_options, percentile_interval
+from pdmetrics.fairness.confusion import CELLS, confusion_counts, rates_from_counts
 
-__all__ = ["RATES", "group_rates", "group_disparity", "disparity_from_rates"]
+__all__ = ["RATES", "by_group", "group_disparity", "disparity_from_rates"]
 
-#: Rate columns of :func:`group_rates`, in table order.
+#: Rate columns of :func:`by_group`, in table order.
 RATES = ("selection_rate", "tpr", "fpr", "tnr", "fnr", "accuracy", "precision", "recall")
 _DENOMINATORS = {
     "tpr": "actual positives",
@@ -36,29 +33,10 @@ _DENOMINATORS = {
 }
 
 
-def _group_columns(by, n_rows: int) -> list[pd.Series]:
-    if isinstance(by, pd.DataFrame):
-        columns = [by[name] for name in by.columns]
-    elif isinstance(by, pd.Series):
-        columns = [by if by.name is not None else by.rename("group")]
-    elif isinstance(by, Mapping):
-        columns = [as_series(values, str(name)).rename(name) for name, values in by.items()]
-    else:
-        columns = [as_series(by, "group")]
-    if not columns:
-        raise InvalidInputError("`by=` is empty: pass at least one group column.")
-    for series in columns:
-        if len(series) != n_rows:
-            raise InvalidInputError(
-                f"group column {series.name!r} has {len(series)} values but the labels "
-                f"have {n_rows}; pass columns of equal length."
-            )
-    return columns
-
-
-def _counts_by_group(y_true, y_pred, by, pos_label):
-    t_pos, p_pos, label_missing = _labels(y_true, y_pred, pos_label)
-    columns = _group_columns(by, t_pos.size)
+def _counts_by_group(y_true, y_pred, by, pos_label, result_columns=()):
+    t_pos, p_pos, label_missing = binary_labels(y_true, y_pred, pos_label)
+    columns = named_columns(by, t_pos.size, "by")
+    check_group_names(columns, result_columns)
     codes, keys = group_codes(columns)
     missing_group = codes < 0
     warn_excluded(int(label_missing.sum()), t_pos.size, "the label or the prediction is missing")
@@ -83,8 +61,8 @@ def _fill_undefined(rates: dict, keys: pd.DataFrame | None, zero_division, warn:
         values = np.asarray(rates[name], dtype="float64")
         is_nan = np.isnan(values)
         if is_nan.any():
-            if zero_division is not None:
-                values = np.where(is_nan, float(zero_division), values)
+            if zero_division != WARN:
+                values = np.where(is_nan, zero_division, values)
             elif warn:
                 problems.append(f"{name} ({int(is_nan.sum())} group(s) without {_DENOMINATORS[name]})")
         out[name] = values
@@ -92,18 +70,18 @@ def _fill_undefined(rates: dict, keys: pd.DataFrame | None, zero_division, warn:
         warn_undefined(
             "Undefined rates are NaN: "
             + "; ".join(problems)
-            + ". Pass `zero_division=` (e.g. 0.0) to report a value instead."
+            + ". Pass `zero_division=0` (or another number) to report that number instead."
         )
     return out
 
 
-def group_rates(
+def by_group(
     y_true,
     y_pred,
     by,
     *,
     pos_label=1,
-    zero_division=None,
+    zero_division="warn",
     n_boot: int = 0,
     confidence: float = 0.95,
     random_state=None,
@@ -115,15 +93,16 @@ def group_rates(
     y_true, y_pred : array-like or Series
         True and predicted binary labels (one of them ``pos_label``); rows with a missing
         value are left out with an :class:`~pdmetrics.ExcludedRowsWarning`.
-    by : Series, DataFrame or dict of array-like
+    by : Series, DataFrame, list of Series or dict of array-like
         Group column(s); several columns give their intersections (only the combinations
-        present in the data). Rows with a missing group value are left out.
+        present in the data). Rows with a missing group value are left out. A group column
+        named like a result column (``N``, ``tpr``, ...) is refused.
     pos_label : scalar, default 1
         The positive outcome; it must occur in the data.
-    zero_division : float, optional
+    zero_division : "warn" or float, default "warn"
         Value of a rate whose denominator is 0 in a group (e.g. ``tpr`` without actual
-        positives). By default such rates are NaN with an
-        :class:`~pdmetrics.UndefinedMetricWarning`.
+        positives): NaN with one :class:`~pdmetrics.UndefinedMetricWarning` naming this
+        option, or the number given.
     n_boot : int, default 0
         Number of bootstrap replicates; when positive, ``<rate>_low`` and ``<rate>_high``
         columns give percentile intervals (see :func:`bootstrap_counts`).
@@ -142,16 +121,18 @@ def group_rates(
     Examples
     --------
     >>> import pandas as pd
-    >>> from pdmetrics.fairness import group_rates
+    >>> from pdmetrics.fairness import by_group
     >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 0, 1, 1, 0],
     ...                    "sex": ["F", "F", "F", "M", "M", "M"]})
-    >>> group_rates(df["y"], df["pred"], df["sex"])[["sex", "N", "selection_rate", "tpr", "fpr"]].round(3)
+    >>> by_group(df["y"], df["pred"], df["sex"])[["sex", "N", "selection_rate", "tpr", "fpr"]].round(3)
       sex  N  selection_rate  tpr  fpr
     0   F  3           0.333  0.5  0.0
     1   M  3           0.667  1.0  0.5
     """
     zero_division = check_zero_division(zero_division)
-    counts, keys, info = _counts_by_group(y_true, y_pred, by, pos_label)
+    check_bootstrap_options(n_boot, confidence, random_state)
+    intervals = [f"{name}_{end}" for name in RATES for end in ("low", "high")] if n_boot else []
+    counts, keys, info = _counts_by_group(y_true, y_pred, by, pos_label, ["N", *CELLS, *RATES, *intervals])
     rates = _fill_undefined(rates_from_counts(counts), keys, zero_division)
     table = keys.copy()
     table["N"] = counts.sum(axis=1)
@@ -200,12 +181,12 @@ def disparity_from_rates(values, overall) -> dict[str, np.ndarray]:
     values = np.asarray(values, dtype="float64")
     overall = np.asarray(overall, dtype="float64")[..., None]
     low, high, _ = _extremes(values)
-    ratio = np.where((low == high) & ~np.isnan(low), 1.0, divide(low, high))
+    ratio = np.where((low == high) & ~np.isnan(low), 1.0, divide(low, high, np.nan))
     with np.errstate(invalid="ignore"):
         gap = np.abs(values - overall)
         _, furthest, _ = _extremes(gap)
         a, b = np.minimum(values, overall), np.maximum(values, overall)
-    pair_ratio = np.where((a == b) & ~np.isnan(a), 1.0, divide(a, b))
+    pair_ratio = np.where((a == b) & ~np.isnan(a), 1.0, divide(a, b, np.nan))
     pair_ratio = np.where(np.isnan(values) | np.isnan(overall), np.nan, pair_ratio)
     closest, _, _ = _extremes(pair_ratio)
     return {
@@ -229,7 +210,7 @@ def group_disparity(
     Parameters
     ----------
     y_true, y_pred, by, pos_label
-        As :func:`group_rates`.
+        As :func:`by_group`.
     n_boot, confidence, random_state
         Bootstrap percentile intervals of the four summaries (``<summary>_low``,
         ``<summary>_high``), from resampled confusion counts.
@@ -253,6 +234,7 @@ def group_disparity(
        difference  ratio
     0       0.333    0.5
     """
+    check_bootstrap_options(n_boot, confidence, random_state)
     counts, _, info = _counts_by_group(y_true, y_pred, by, pos_label)
     rates = rates_from_counts(counts)
     overall = rates_from_counts(counts.sum(axis=0))

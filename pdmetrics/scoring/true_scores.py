@@ -28,23 +28,30 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pdmetrics._tables import result_table
-from pdmetrics._validation import as_float_array, numeric_values
-from pdmetrics._warnings import warn_undefined
-from pdmetrics.errors import InvalidInputError
+from pdmetrics._tables import attach_info, result_table
+from pdmetrics._validation import as_float_array, numeric_values, plain
+from pdmetrics._warnings import emit, warn_undefined
+from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
+from pdmetrics.scoring.scored_rows import (
+    check_distinct_columns,
+    check_exclude_zero,
+    column_names,
+    named_columns,
+    require_scores,
+)
 
 __all__ = [
     "variance_of_errors",
     "true_score_variance",
     "mse_true",
     "prmse_true",
-    "true_score_evaluation",
+    "true_score",
     "RatingStatistics",
     "rating_statistics",
     "TRUE_SCORE_COLUMNS",
 ]
 
-#: Column order of :func:`true_score_evaluation` (RSMTool's ``true_score_eval``).
+#: Column order of :func:`true_score` (RSMTool's ``true_score_eval``).
 TRUE_SCORE_COLUMNS = [
     "system",
     "N",
@@ -59,7 +66,7 @@ TRUE_SCORE_COLUMNS = [
 
 _VE_OPTION = (
     "pass the rater error variance estimated on another sample "
-    "(`variance_errors=`; `rater_error_variance=` in `df.scoring.true_score`)"
+    "(`rater_error_variance=` in `true_score`; `variance_errors=` in the single-metric functions)"
 )
 
 
@@ -153,7 +160,7 @@ def rating_statistics(ratings) -> RatingStatistics:
 
     Examples
     --------
-    >>> from pdmetrics.scoring.true_score import rating_statistics
+    >>> from pdmetrics.scoring.true_scores import rating_statistics
     >>> stats = rating_statistics([[1, 2], [2, 2], [3, None], [4, 4], [5, 4]])
     >>> stats.n, stats.n_single, stats.n_multiple, stats.n_ratings, stats.within_ss
     (5, 1, 4, 9, 1.0)
@@ -208,16 +215,16 @@ def _resolve_variance(stats: RatingStatistics, variance_errors) -> float:
 def check_error_variance(value, argument: str = "variance_errors") -> float:
     """Validate a rater error variance given by the user: a finite number >= 0."""
     if isinstance(value, (bool, str, bytes)) or not np.isscalar(value):
-        raise InvalidInputError(f"`{argument}={value!r}` must be a number (the rater error variance).")
+        raise InvalidInputError(f"`{argument}={plain(value)!r}` must be a number (the rater error variance).")
     try:
         number = float(value)
     except (TypeError, ValueError):
         raise InvalidInputError(
-            f"`{argument}={value!r}` must be a number (the rater error variance)."
+            f"`{argument}={plain(value)!r}` must be a number (the rater error variance)."
         ) from None
     if not np.isfinite(number) or number < 0:
         raise InvalidInputError(
-            f"`{argument}={value!r}` must be a finite number >= 0 (the rater "
+            f"`{argument}={plain(value)!r}` must be a finite number >= 0 (the rater "
             "error variance, e.g. from `variance_of_errors` on another sample)."
         )
     return number
@@ -434,37 +441,12 @@ def prmse_true(system, ratings, variance_errors: float | None = None) -> float:
     return float(_prmse(mse, true_variance)[0])
 
 
-def true_score_evaluation(systems, ratings, variance_errors: float | None = None) -> pd.DataFrame:
-    """RSMTool's ``true_score_eval`` table: one row per system score column.
+def true_score_table(systems, ratings, variance_errors: float | None = None) -> pd.DataFrame:
+    """The ``true_score_eval`` table of every response given (see :func:`true_score`).
 
-    Parameters
-    ----------
-    systems : pandas.DataFrame, mapping of name -> array-like, or array-like
-        System scores: the columns of a DataFrame, the entries of a mapping, or one
-        array (named ``"system"``).
-    ratings : array-like, shape (n_responses, n_raters)
-        Human ratings, NaN for a missing rating.
-    variance_errors : float, optional
-        Rater error variance (RSMTool's ``rater_error_variance``); default: estimated
-        from the responses with two or more ratings.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``system`` (name), ``N`` (responses), ``N raters`` (largest number of
-        ratings of one response), ``N single`` (responses with one rating), ``N
-        multiple`` (with two or more), ``Variance of errors``, ``True score var``, ``MSE
-        true``, ``PRMSE true``; one row per system, in the given order.
-
-    Examples
-    --------
-    >>> from pdmetrics.scoring import true_score_evaluation
-    >>> table = true_score_evaluation({"raw": [1.2, 2.1, 2.9, 4.2, 4.4], "rounded": [1, 2, 3, 4, 4]},
-    ...                               [[1, 2], [2, 2], [3, None], [4, 4], [5, 4]])
-    >>> table[["system", "N", "N single", "N multiple", "PRMSE true"]].round(4)
-        system  N  N single  N multiple  PRMSE true
-    0      raw  5         1           4      1.0619
-    1  rounded  5         1           4      1.0165
+    ``systems``: a DataFrame, mapping of name -> array-like, or one array; ``ratings``: 2-D
+    (responses x raters), NaN for a missing rating. No row is left out: an unrated
+    response makes the table NaN (with a warning), as in RSMTool.
     """
     stats = rating_statistics(ratings)
     names, matrix = _systems(systems, stats.n)
@@ -511,3 +493,111 @@ def _systems(systems, n: int) -> tuple[list, np.ndarray]:
                 f"{n} rows; pass one score per response."
             )
     return names, columns_matrix(columns)
+
+
+def rater_names(raters) -> list | None:
+    """The rater column names of a DataFrame or mapping (None for an array)."""
+    if isinstance(raters, (pd.DataFrame, Mapping)):
+        return list(raters.keys())
+    return None
+
+
+def ratings_from(raters) -> np.ndarray:
+    """Rater columns (DataFrame, mapping of name -> values, or 2-D array-like) as a new matrix."""
+    if isinstance(raters, Mapping) and not isinstance(raters, pd.DataFrame):
+        if not raters:
+            raise InvalidInputError("`raters` is empty: pass at least one rater column.")
+        return columns_matrix([numeric_values(column, "raters") for column in named_columns(raters).values()])
+    return _ratings_matrix(raters)
+
+
+def true_score(system, raters, rater_error_variance=None, exclude_zero: bool = True) -> pd.DataFrame:
+    """Evaluation against true scores (RSMTool's ``true_score_eval``), one row per system column.
+
+    Parameters
+    ----------
+    system : Series, DataFrame or mapping of name -> array-like
+        System score column(s).
+    raters : DataFrame, mapping of name -> array-like, or 2-D array-like
+        Human ratings, one column per rater (any number; a missing rating is NaN). With a
+        single rater column, pass ``rater_error_variance``.
+    rater_error_variance : float, optional
+        Rater error variance estimated elsewhere (RSMTool's ``rater_error_variance``);
+        default: estimated from the responses with two or more ratings.
+    exclude_zero : bool, default True
+        Treat a rating of 0 as missing (RSMTool's ``exclude_zero_scores``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``system, N, N raters, N single, N multiple, Variance of errors, True score var,
+        MSE true, PRMSE true``: ``N`` responses, ``N raters`` the largest number of ratings
+        of one response, ``N single``/``N multiple`` the responses with one / two or more
+        ratings. Responses with a missing system score or without any rating are left out,
+        with an :class:`~pdmetrics.ExcludedRowsWarning`. Unlike RSMTool, which drops every
+        response without a first human score, a response rated only by a later rater is
+        kept (as a single rating). ``attrs["pdmetrics"]`` records the rows used.
+
+    Raises
+    ------
+    InvalidInputError
+        A rater column named twice, or a system column among the raters.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.scoring import true_score
+    >>> df = pd.DataFrame({"h1": [1, 2, 3, 4, 5], "h2": [2, 2, None, 4, 4],
+    ...                    "raw": [1.2, 2.1, 2.9, 4.2, 4.4], "rounded": [1, 2, 3, 4, 4]})
+    >>> table = true_score(df[["raw", "rounded"]], df[["h1", "h2"]])
+    >>> table[["system", "N", "N single", "N multiple", "PRMSE true"]].round(4)
+        system  N  N single  N multiple  PRMSE true
+    0      raw  5         1           4      1.0619
+    1  rounded  5         1           4      1.0165
+    """
+    check_exclude_zero(exclude_zero)
+    if rater_error_variance is not None:
+        rater_error_variance = check_error_variance(rater_error_variance, "rater_error_variance")
+    systems = named_columns(system)
+    names = rater_names(raters)
+    check_distinct_columns(raters=names, system=list(systems))
+    ratings = ratings_from(raters)
+    if exclude_zero:
+        ratings[ratings == 0] = np.nan
+    system_values = {name: numeric_values(series, "system") for name, series in systems.items()}
+    require_scores(system_values, "system")
+    scores = columns_matrix(list(system_values.values()))
+    if scores.shape[0] != ratings.shape[0]:
+        raise InvalidInputError(
+            f"The system scores have {scores.shape[0]} rows but `raters` has {ratings.shape[0]}; "
+            "pass one score per response (and one row of ratings)."
+        )
+    no_system = np.isnan(scores).any(axis=1)
+    unrated = np.isnan(ratings).all(axis=1)
+    keep = ~(no_system | unrated)
+    dropped = int(np.count_nonzero(~keep))
+    if dropped:
+        emit(
+            f"{dropped} of {keep.size} responses were left out of the true score evaluation: "
+            f"{int(np.count_nonzero(no_system))} with a missing or non-numeric system score, "
+            f"{int(np.count_nonzero(unrated & ~no_system))} (more) without any rating"
+            + (" (zeros count as missing: exclude_zero=True)" if exclude_zero else "")
+            + ".",
+            ExcludedRowsWarning,
+        )
+    if keep.size and not keep.any():
+        raise InvalidInputError(
+            "No response has both a system score and a rating; check the "
+            f"`system` ({column_names(systems)}) and `raters` columns."
+        )
+    if dropped:
+        scores, ratings = scores[keep], ratings[keep]
+    table = true_score_table(dict(zip(systems, scores.T)), ratings, variance_errors=rater_error_variance)
+    return attach_info(
+        table,
+        rows_used=int(keep.sum()),
+        rows_excluded=dropped,
+        raters=names,
+        exclude_zero=bool(exclude_zero),
+        rater_error_variance=rater_error_variance,
+    )

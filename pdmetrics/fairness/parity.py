@@ -18,33 +18,29 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from pdmetrics._division import check_zero_division, divide
+from pdmetrics._groups import POOLED_LABEL, check_not_pooled
 from pdmetrics._tables import attach_info
+from pdmetrics._validation import plain
 from pdmetrics._warnings import warn_excluded, warn_undefined
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.fairness._inputs import (
-    as_series,
-    binary_outcome,
-    check_binary,
-    check_pos_label_present,
-    check_zero_division,
-)
-from pdmetrics.fairness.bootstrap import bootstrap_counts, percentile_interval
+from pdmetrics.fairness._inputs import as_series, binary_labels, named_columns
+from pdmetrics.fairness.bootstrap import bootstrap_counts, check_bootstrap_options, percentile_interval
 from pdmetrics.fairness.confusion import FN, FP, TN, TP, cell_codes, confusion_counts, rates_from_counts
 from pdmetrics.fairness.groups import privileged_groups, resolve_group_options
 
 __all__ = [
     "FAIRNESS_METRICS",
-    "AVERAGE_LABEL",
     "statistical_parity_difference",
     "disparate_impact",
     "average_odds_difference",
     "average_abs_odds_difference",
     "equal_opportunity_difference",
     "fairness_from_counts",
-    "classification_fairness",
+    "classification",
 ]
 
-#: Fairness columns of :func:`classification_fairness`, in table order.
+#: Fairness columns of :func:`classification`, in table order.
 FAIRNESS_METRICS = (
     "statistical_parity_difference",
     "disparate_impact",
@@ -52,16 +48,19 @@ FAIRNESS_METRICS = (
     "average_abs_odds_difference",
     "equal_opportunity_difference",
 )
-#: Value of the ``sensitive`` column on the final row (the mean over the sensitive columns).
-AVERAGE_LABEL = "(average)"
 _ON_UNDEFINED = ("worst", "nan", "raise")
 _WORST = 1.0
 
 
 def _check_on_undefined(on_undefined: str) -> str:
     if on_undefined not in _ON_UNDEFINED:
-        raise InvalidInputError(f"`on_undefined={on_undefined!r}`: use one of {_ON_UNDEFINED}.")
+        raise InvalidInputError(f"`on_undefined={plain(on_undefined)!r}`: use one of {_ON_UNDEFINED}.")
     return on_undefined
+
+
+def _listing(items: list[str], limit: int = 5) -> str:
+    """Items joined by "; ", cut after ``limit`` with the total, so warnings stay short."""
+    return "; ".join(items[:limit]) + (f"; ... ({len(items)} in all)" if len(items) > limit else "")
 
 
 def _apply_policy(
@@ -70,14 +69,14 @@ def _apply_policy(
     """Replace undefined entries by the worst value (1.0) or NaN, warning; or raise."""
     if not is_undefined.any():
         return values
-    where = [f"{labels[i]} ({reason[i]})" for i in np.flatnonzero(is_undefined)]
+    where = _listing([f"{labels[i]} ({reason[i]})" for i in np.flatnonzero(is_undefined)])
     if on_undefined == "raise":
         raise InvalidInputError(
-            f"{metric} is undefined for {'; '.join(where)}. Pass on_undefined='worst' (1.0) or 'nan'."
+            f"{metric} is undefined for {where}. Pass on_undefined='worst' (1.0) or 'nan'."
         )
     fill = _WORST if on_undefined == "worst" else np.nan
     warn_undefined(
-        f"{metric} is undefined for {'; '.join(where)}; set to {fill} "
+        f"{metric} is undefined for {where}; set to {fill} "
         f"(on_undefined={on_undefined!r}; the other choices are "
         f"{[o for o in _ON_UNDEFINED if o != on_undefined]})."
     )
@@ -143,9 +142,9 @@ def fairness_from_counts(
         raise InvalidInputError(f"Unknown fairness metric(s) {unknown!r}; choose from {FAIRNESS_METRICS}.")
     if empty.any():
         reason = _missing_side(p["N"] == 0, u["N"] == 0, "rows")
-        where = [f"{labels[i]} ({reason[i]})" for i in np.flatnonzero(empty)]
+        where = _listing([f"{labels[i]} ({reason[i]})" for i in np.flatnonzero(empty)])
         warn_undefined(
-            f"Fairness metrics are undefined for {'; '.join(where)}: both groups need rows. "
+            f"Fairness metrics are undefined for {where}: both groups need rows. "
             f"They are NaN; check the `threshold=`/`privileged=` definition."
         )
     pos_p, pos_u = priv[..., TP] + priv[..., FN], unpriv[..., TP] + unpriv[..., FN]
@@ -154,7 +153,7 @@ def fairness_from_counts(
     no_neg = ~empty & ((neg_p == 0) | (neg_u == 0))
     both_zero = ~empty & np.isnan(di)
     if both_zero.any() and "disparate_impact" in metrics:
-        where = ", ".join(labels[i] for i in np.flatnonzero(both_zero))
+        where = _listing([labels[i] for i in np.flatnonzero(both_zero)])
         warn_undefined(
             f"Disparate impact is undefined (0/0: neither group has a predicted positive) for "
             f"{where}; it is NaN. Statistical parity difference (0) is still defined."
@@ -229,40 +228,27 @@ def _bootstrap_fairness(
 # --------------------------------------------------------------------------------------
 # counting
 # --------------------------------------------------------------------------------------
-def _labels(y_true, y_pred, pos_label):
-    """Binarized truth and prediction, and the rows where either is missing."""
-    t_series, p_series = as_series(y_true, "y_true"), as_series(y_pred, "y_pred")
-    if len(t_series) != len(p_series):
+def check_options(on_undefined, zero_division, n_boot, confidence, random_state):
+    """Validate the options of the classification-fairness table before any work.
+
+    Returns ``zero_division`` as ``"warn"`` or a float.
+    """
+    _check_on_undefined(on_undefined)
+    check_bootstrap_options(n_boot, confidence, random_state)
+    return check_zero_division(zero_division)
+
+
+def sensitive_columns(sensitive, n_rows: int) -> dict:
+    """The sensitive columns by name; a name used twice or equal to the pooled label is refused."""
+    columns = named_columns(sensitive, n_rows, "sensitive")
+    names = [series.name for series in columns]
+    check_not_pooled(pd.Index(names, dtype=object), "sensitive")
+    if len(set(names)) < len(names):
+        twice = next(name for name in names if names.count(name) > 1)
         raise InvalidInputError(
-            f"`y_true` has {len(t_series)} values but `y_pred` has {len(p_series)}; "
-            f"pass paired labels of equal length."
+            f"`sensitive=` names the column {plain(twice)!r} twice; pass each sensitive column once."
         )
-    t_pos, t_missing = binary_outcome(t_series, pos_label, "y_true")
-    p_pos, p_missing = binary_outcome(p_series, pos_label, "y_pred")
-    check_pos_label_present([t_pos, p_pos], [t_series, p_series], pos_label)
-    check_binary(t_series, t_pos, t_missing, pos_label, "y_true")
-    check_binary(p_series, p_pos, p_missing, pos_label, "y_pred")
-    return t_pos, p_pos, t_missing | p_missing
-
-
-def _sensitive_columns(sensitive, n_rows: int) -> dict:
-    if isinstance(sensitive, pd.DataFrame):
-        columns = {name: sensitive[name] for name in sensitive.columns}
-    elif isinstance(sensitive, pd.Series):
-        columns = {sensitive.name if sensitive.name is not None else "sensitive": sensitive}
-    elif isinstance(sensitive, Mapping):
-        columns = {name: as_series(values, str(name)).rename(name) for name, values in sensitive.items()}
-    else:
-        columns = {"sensitive": as_series(sensitive, "sensitive")}
-    if not columns:
-        raise InvalidInputError("`sensitive=` is empty: pass at least one sensitive column.")
-    for name, series in columns.items():
-        if len(series) != n_rows:
-            raise InvalidInputError(
-                f"sensitive column {name!r} has {len(series)} values but the labels have "
-                f"{n_rows}; pass columns of equal length."
-            )
-    return columns
+    return dict(zip(names, columns))
 
 
 def _group_counts(t_pos, p_pos, label_missing, columns: dict, threshold, invert, privileged):
@@ -291,33 +277,25 @@ def _group_counts(t_pos, p_pos, label_missing, columns: dict, threshold, invert,
 
 
 def _overall(counts: np.ndarray, zero_division) -> dict[str, float]:
-    """Accuracy, precision and recall of all rows; empty denominators raise unless zero_division."""
+    """Accuracy, precision and recall of all rows; an empty denominator gives ``zero_division``."""
     tn, fp, fn, tp = (int(c) for c in counts)
     out = {}
-    for name, num, den, why in (
+    for name, num, den, what in (
         (
             "accuracy",
             tp + tn,
             tp + tn + fp + fn,
-            "no row is left to evaluate (rows with a missing label or prediction, "
-            "invalid answers and call errors are left out)",
+            "accuracy (no row left: rows with a missing label or prediction, invalid answers and "
+            "call errors are left out)",
         ),
-        ("precision", tp, tp + fp, "there are no predicted positives (TP + FP = 0)"),
-        ("recall", tp, tp + fn, "there are no actual positives (TP + FN = 0)"),
+        ("precision", tp, tp + fp, "precision (no predicted positive)"),
+        ("recall", tp, tp + fn, "recall (no actual positive)"),
     ):
-        if den == 0:
-            if zero_division is None:
-                raise InvalidInputError(
-                    f"{name.capitalize()} is undefined because {why}. Pass "
-                    f"`zero_division=` (e.g. 0.0 or float('nan')) to report a value."
-                )
-            out[name] = float(zero_division)
-        else:
-            out[name] = num / den
+        out[name] = float(divide(num, den, zero_division, what=what))
     return out
 
 
-def _fairness_table(
+def fairness_table(
     t_pos,
     p_pos,
     label_missing,
@@ -334,27 +312,28 @@ def _fairness_table(
     confidence: float = 0.95,
     random_state=None,
 ) -> pd.DataFrame:
-    """The classification-fairness table; ``dropped`` rows are left out without a warning."""
-    _check_on_undefined(on_undefined)
-    zero_division = check_zero_division(zero_division)
+    """The classification-fairness table; ``dropped`` rows are left out without a warning.
+
+    ``columns`` maps each sensitive column's name to its Series (:func:`sensitive_columns`);
+    the options must have been checked with :func:`check_options`.
+    """
     n_rows = t_pos.size
     n_missing_label = int(label_missing.sum())
+    counted_out = label_missing if dropped is None else label_missing | dropped
+    counts = _group_counts(t_pos, p_pos, counted_out, columns, threshold, invert, privileged)
     warn_excluded(n_missing_label, n_rows, "the label or the prediction is missing")
-    if dropped is not None:
-        label_missing = label_missing | dropped
-    counts = _group_counts(t_pos, p_pos, label_missing, columns, threshold, invert, privileged)
     names = list(columns)
     for name, c in zip(names, counts):
-        warn_excluded(int(c[2].sum()), int(c.sum()), f"sensitive column {name!r} is missing")
+        warn_excluded(int(c[2].sum()), int(c.sum()), f"sensitive column {plain(name)!r} is missing")
     overall_counts = counts[0].sum(axis=0)
     overall = _overall(overall_counts, zero_division)
-    labels = [f"sensitive column {name!r}" for name in names]
+    labels = [f"sensitive column {plain(name)!r}" for name in names]
     metrics = fairness_from_counts(counts[:, 1], counts[:, 0], on_undefined, labels)
     k = len(names)
     stacked = {m: np.append(v, _nanmean_last(v)) for m, v in metrics.items()}
     table = pd.DataFrame(
         {
-            "sensitive": pd.array([*names, AVERAGE_LABEL], dtype=object),
+            "sensitive": pd.array([*names, POOLED_LABEL], dtype=object),
             "N": np.append(counts[:, :2].sum(axis=(1, 2)), overall_counts.sum()).astype(np.int64),
             "N_privileged": pd.array([*counts[:, 1].sum(axis=1), None], dtype="Int64"),
             "N_unprivileged": pd.array([*counts[:, 0].sum(axis=1), None], dtype="Int64"),
@@ -384,7 +363,7 @@ def _fairness_table(
     )
 
 
-def classification_fairness(
+def classification(
     y_true,
     y_pred,
     sensitive,
@@ -394,7 +373,7 @@ def classification_fairness(
     threshold=0.0,
     invert=False,
     on_undefined: str = "worst",
-    zero_division=None,
+    zero_division="warn",
     n_boot: int = 0,
     confidence: float = 0.95,
     random_state=None,
@@ -404,7 +383,7 @@ def classification_fairness(
     For each sensitive column the rows split into privileged and unprivileged (see
     :func:`privileged_groups`), and the table reports statistical parity difference,
     disparate impact, average odds difference (signed and absolute) and equal opportunity
-    difference, unprivileged minus (over) privileged; a final row ``"(average)"`` holds
+    difference, unprivileged minus (over) privileged; a final row ``"(all)"`` holds
     their unweighted mean over the sensitive columns (undefined values skipped), the
     reference project's "average over the privileged index definitions". Accuracy,
     precision and recall are over all rows and repeat on every row.
@@ -433,9 +412,10 @@ def classification_fairness(
         The odds/opportunity differences when a group has no actual positives (or, for
         the odds, negatives): 1.0 (the document's "worst possible" value), NaN, or an
         error. See :func:`fairness_from_counts`.
-    zero_division : float, optional
-        Value of accuracy/precision/recall when their denominator is 0. By default that
-        raises :class:`~pdmetrics.InvalidInputError`, as the reference does.
+    zero_division : "warn" or float, default "warn"
+        Value of accuracy/precision/recall when their denominator is 0 (no row left, no
+        predicted positive, no actual positive): NaN with an
+        :class:`~pdmetrics.UndefinedMetricWarning` naming this option, or the number given.
     n_boot : int, default 0
         Bootstrap replicates; when positive, ``<metric>_low`` and ``<metric>_high``
         columns give percentile intervals of the five fairness metrics, rows resampled
@@ -452,24 +432,25 @@ def classification_fairness(
         Columns ``sensitive, N, N_privileged, N_unprivileged, N_missing,
         statistical_parity_difference, disparate_impact, average_odds_difference,
         average_abs_odds_difference, equal_opportunity_difference, accuracy, precision,
-        recall``; one row per sensitive column, then the ``"(average)"`` row (its group
+        recall``; one row per sensitive column, then the ``"(all)"`` row (its group
         counts are ``<NA>``; its ``N`` counts every labelled row), then the interval
         columns when ``n_boot`` is given.
 
     Examples
     --------
     >>> import pandas as pd
-    >>> from pdmetrics.fairness import classification_fairness
-    >>> table = classification_fairness([1, 0, 1, 1, 0, 1], [1, 0, 1, 0, 1, 1],
+    >>> from pdmetrics.fairness import classification
+    >>> table = classification([1, 0, 1, 1, 0, 1], [1, 0, 1, 0, 1, 1],
     ...                                 pd.Series([1, 1, 1, 0, 0, 0], name="male"))
     >>> table[["sensitive", "N", "statistical_parity_difference", "disparate_impact"]].round(4)
        sensitive  N  statistical_parity_difference  disparate_impact
     0       male  6                         0.0000               1.0
-    1  (average)  6                         0.0000               1.0
+    1      (all)  6                         0.0000               1.0
     """
-    t_pos, p_pos, label_missing = _labels(y_true, y_pred, pos_label)
-    columns = _sensitive_columns(sensitive, t_pos.size)
-    return _fairness_table(
+    zero_division = check_options(on_undefined, zero_division, n_boot, confidence, random_state)
+    t_pos, p_pos, label_missing = binary_labels(y_true, y_pred, pos_label)
+    columns = sensitive_columns(sensitive, t_pos.size)
+    return fairness_table(
         t_pos,
         p_pos,
         label_missing,
@@ -489,7 +470,7 @@ def classification_fairness(
 # scalar functions
 # --------------------------------------------------------------------------------------
 def _pair_counts(y_true, y_pred, privileged, pos_label):
-    t_pos, p_pos, label_missing = _labels(y_true, y_pred, pos_label)
+    t_pos, p_pos, label_missing = binary_labels(y_true, y_pred, pos_label)
     mask = as_series(privileged, "privileged")
     if len(mask) != t_pos.size:
         raise InvalidInputError(f"`privileged` has {len(mask)} values but the labels have {t_pos.size}.")

@@ -21,15 +21,16 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from pdmetrics._validation import as_float_array, numeric_values, require_columns
+from pdmetrics._validation import as_float_array, numeric_values, plain, require_columns
 from pdmetrics.errors import ColumnNotFoundError, InvalidInputError
+from pdmetrics.scoring.scored_rows import check_flat_names, named_columns
 
 __all__ = [
     "trim_scores",
     "round_scores",
     "scaling_parameters",
     "scale_scores",
-    "postprocess_scores",
+    "postprocess",
     "SCORE_TYPE_SUFFIXES",
 ]
 
@@ -39,23 +40,24 @@ SCORE_TYPE_SUFFIXES = ("_trim", "_trim_round", "_scale", "_scale_trim", "_scale_
 DEFAULT_TRIM_TOLERANCE = 0.4998
 
 
-def _check_trim_range(trim_min, trim_max, tolerance) -> tuple[float, float, float]:
+def check_trim_range(trim_min, trim_max, tolerance) -> tuple[float, float, float]:
     values = {}
     for name, value in (("trim_min", trim_min), ("trim_max", trim_max), ("trim_tolerance", tolerance)):
         if value is None or isinstance(value, bool) or not np.isscalar(value) or not np.isfinite(value):
             raise InvalidInputError(
-                f"`{name}={value!r}` must be a finite number, e.g. trim_min=1, "
+                f"`{name}={plain(value)!r}` must be a finite number, e.g. trim_min=1, "
                 "trim_max=6 for a 1-6 score scale."
             )
         values[name] = float(value)
     if values["trim_min"] > values["trim_max"]:
         raise InvalidInputError(
-            f"`trim_min={trim_min!r}` is above `trim_max={trim_max!r}`; "
+            f"`trim_min={plain(trim_min)!r}` is above `trim_max={plain(trim_max)!r}`; "
             "pass the lowest and the highest score point, in that order."
         )
     if values["trim_tolerance"] < 0:
         raise InvalidInputError(
-            f"`trim_tolerance={tolerance!r}` must be >= 0 (RSMTool's default is {DEFAULT_TRIM_TOLERANCE})."
+            f"`trim_tolerance={plain(tolerance)!r}` must be >= 0 "
+            f"(RSMTool's default is {DEFAULT_TRIM_TOLERANCE})."
         )
     return values["trim_min"], values["trim_max"], values["trim_tolerance"]
 
@@ -86,7 +88,7 @@ def trim_scores(
     >>> trim_scores([0.2, 3.7, 7.9], trim_min=1, trim_max=6).tolist()
     [0.5002, 3.7, 6.4998]
     """
-    low, high, tol = _check_trim_range(trim_min, trim_max, tolerance)
+    low, high, tol = check_trim_range(trim_min, trim_max, tolerance)
     return np.clip(as_float_array(scores, "scores"), low - tol, high + tol)
 
 
@@ -131,7 +133,7 @@ def scaling_parameters(human, system) -> dict[str, float]:
         if not sd > 0:
             raise InvalidInputError(
                 f"Cannot scale: the training {side} scores have {array.size} numeric values and "
-                f"SD {sd}. Pass a training frame with at least two different {side} scores."
+                f"SD {plain(sd)}. Pass a training frame with at least two different {side} scores."
             )
         params[f"{side}_mean"] = float(np.mean(array))
         params[f"{side}_sd"] = sd
@@ -153,7 +155,7 @@ def scale_scores(
     return (values - system_mean) / system_sd * human_sd + human_mean
 
 
-def postprocess_scores(
+def derived_scores(
     scores,
     trim_min: float,
     trim_max: float,
@@ -161,38 +163,10 @@ def postprocess_scores(
     scaling: Mapping[str, float] | str | None = None,
     name: str = "system",
 ) -> pd.DataFrame:
-    """All of RSMTool's derived score types for one system score.
+    """RSMTool's derived score types of one score column, named ``<name>_trim`` and so on.
 
-    Parameters
-    ----------
-    scores : array-like or Series
-        Raw system scores (NaN stays NaN).
-    trim_min, trim_max, trim_tolerance : float
-        Trimming range, see :func:`trim_scores`.
-    scaling : {None, "asis"} or mapping, optional
-        ``None``: only ``_trim`` and ``_trim_round``. ``"asis"``: the scores are already on
-        the human scale; the ``_scale*`` columns are added with ``_scale`` equal to the
-        input. A mapping from :func:`scaling_parameters`: linear scaling with those means
-        and SDs.
-    name : str, default "system"
-        Prefix of the returned column names.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``<name>_trim``, ``<name>_trim_round`` and, with scaling,
-        ``<name>_scale``, ``<name>_scale_trim``, ``<name>_scale_trim_round`` (float64;
-        rounded columns hold whole numbers). The index is the Series' index, if any.
-
-    Examples
-    --------
-    >>> from pdmetrics.scoring import postprocess_scores
-    >>> postprocess_scores([0.2, 3.5, 4.5, 7.9], trim_min=1, trim_max=6, name="raw")
-       raw_trim  raw_trim_round
-    0    0.5002             1.0
-    1    3.5000             4.0
-    2    4.5000             4.0
-    3    6.4998             6.0
+    ``scaling``: None (no ``_scale*`` columns), ``"asis"`` (``_scale`` equals the input) or
+    the mapping of :func:`scaling_parameters`. The index is the Series' index, if any.
     """
     values = as_float_array(scores, "system")
     index = scores.index if isinstance(scores, pd.Series) else None
@@ -200,11 +174,7 @@ def postprocess_scores(
     columns[f"{name}_trim_round"] = round_scores(columns[f"{name}_trim"])
     if scaling is not None:
         if isinstance(scaling, str):
-            if scaling != "asis":
-                raise InvalidInputError(
-                    f"`scale_with={scaling!r}`: pass 'asis' or a training "
-                    "DataFrame with the same human and system columns."
-                )
+            check_scale_with(scaling)
             scaled = values.copy()
         else:
             missing = {"human_mean", "human_sd", "system_mean", "system_sd"} - set(scaling)
@@ -226,16 +196,96 @@ def postprocess_scores(
     return pd.DataFrame(columns, index=index)
 
 
+def check_scale_with(scale_with, human=None):
+    """Check RSMTool's ``scale_with`` option: None, ``"asis"`` or a training DataFrame.
+
+    A training DataFrame needs ``human``, the name of its human score column.
+    """
+    if isinstance(scale_with, pd.DataFrame):
+        if human is None:
+            raise InvalidInputError(
+                "`scale_with=<DataFrame>` needs `human=`: the name of the human score "
+                "column in the training frame."
+            )
+    elif scale_with is not None and not (isinstance(scale_with, str) and scale_with == "asis"):
+        shown = (
+            type(scale_with).__name__
+            if isinstance(scale_with, (pd.Series, np.ndarray))
+            else plain(scale_with)
+        )
+        raise InvalidInputError(
+            f"`scale_with={shown!r}`: pass None, 'asis' or a training DataFrame with the same "
+            "human and system columns."
+        )
+    return scale_with
+
+
 def scaling_from_frame(train: pd.DataFrame, human, system) -> dict[str, float]:
     """Scaling parameters from a training DataFrame's ``human`` and ``system`` columns."""
-    if human is None:
-        raise InvalidInputError(
-            "`scale_with=<DataFrame>` needs `human=`: the name of the human score "
-            "column in the training frame."
-        )
+    check_scale_with(train, human)
     try:
         require_columns(train, "human", human)
         require_columns(train, "system", system)
     except ColumnNotFoundError as error:  # say which frame lacks the column
         raise ColumnNotFoundError(f"In the `scale_with` training frame: {error.args[0]}") from None
     return scaling_parameters(numeric_values(train[human], "human"), numeric_values(train[system], "system"))
+
+
+def postprocess(
+    system,
+    trim_min: float,
+    trim_max: float,
+    trim_tolerance: float = DEFAULT_TRIM_TOLERANCE,
+    scale_with=None,
+    human=None,
+) -> pd.DataFrame:
+    """All of RSMTool's derived score types for one or more system score columns.
+
+    Parameters
+    ----------
+    system : Series, DataFrame or mapping of name -> array-like
+        Raw system score column(s) (NaN stays NaN; non-numeric entries become NaN).
+    trim_min, trim_max : float
+        Lowest and highest score points of the scale.
+    trim_tolerance : float, default 0.4998
+        Trimmed scores lie in ``[trim_min - trim_tolerance, trim_max + trim_tolerance]``.
+    scale_with : {None, "asis"} or DataFrame, optional
+        ``None``: only ``<name>_trim`` and ``<name>_trim_round``. ``"asis"``: the scores are
+        already on the human scale; also ``<name>_scale`` (a copy), ``<name>_scale_trim`` and
+        ``<name>_scale_trim_round``. A training DataFrame with the ``human`` column and the
+        same system columns: scale linearly so that its system scores would have its human
+        mean and SD (RSMTool's ``scale_with``).
+    human : str, optional
+        Human score column of the training frame; required when ``scale_with`` is a
+        DataFrame.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The new columns only, per system column in RSMTool's order (float64; rounded
+        columns hold whole numbers; rounding is half to even). The index is the input's.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.scoring import postprocess
+    >>> postprocess(pd.Series([0.2, 3.5, 4.5, 7.9], name="raw"), trim_min=1, trim_max=6)
+       raw_trim  raw_trim_round
+    0    0.5002             1.0
+    1    3.5000             4.0
+    2    4.5000             4.0
+    3    6.4998             6.0
+    """
+    check_trim_range(trim_min, trim_max, trim_tolerance)
+    check_scale_with(scale_with, human)
+    systems = named_columns(system)
+    check_flat_names(systems, "system", "postprocess (it names new columns after them)")
+    parts = []
+    for name, scores in systems.items():  # a handful of score columns
+        scaling = (
+            scaling_from_frame(scale_with, human, name)
+            if isinstance(scale_with, pd.DataFrame)
+            else scale_with
+        )
+        parts.append(derived_scores(scores, trim_min, trim_max, trim_tolerance, scaling, name=str(name)))
+    return pd.concat(parts, axis=1)

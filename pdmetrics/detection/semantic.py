@@ -23,12 +23,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from pdmetrics._division import WARN, check_zero_division, divide
 from pdmetrics._tables import result_table
+from pdmetrics._validation import plain, require_columns
 from pdmetrics._warnings import warn_undefined
-from pdmetrics.detection.classification import _Undefined
 from pdmetrics.errors import InvalidInputError
 
-__all__ = ["pixel_confusion_matrix", "segmentation_iou", "mean_iou", "segmentation_summary"]
+__all__ = ["segmentation", "pixel_confusion_matrix", "segmentation_iou", "mean_iou"]
+
+TABLES = ("labels", "summary", "confusion")
 
 _DENSE_SPAN = 2048  # label ranges up to this width use a dense bincount
 
@@ -65,18 +68,18 @@ def _images(values, argument: str) -> list[np.ndarray]:
     return images
 
 
-def _pixels(truth, prediction, ignore_index):
-    truth_images = _images(truth, "truth")
-    prediction_images = _images(prediction, "prediction")
+def _pixels(y_true, y_pred, ignore_index):
+    truth_images = _images(y_true, "y_true")
+    prediction_images = _images(y_pred, "y_pred")
     if len(truth_images) != len(prediction_images):
         raise InvalidInputError(
-            f"`truth` has {len(truth_images)} images but `prediction` has "
+            f"`y_true` has {len(truth_images)} images but `y_pred` has "
             f"{len(prediction_images)}; pass one prediction per image."
         )
     for position, (t, p) in enumerate(zip(truth_images, prediction_images)):
         if t.shape != p.shape:
             raise InvalidInputError(
-                f"Image {position}: truth has shape {t.shape} but prediction {p.shape}; "
+                f"Image {position}: y_true has shape {t.shape} but y_pred {p.shape}; "
                 f"resize the prediction to the truth's shape first."
             )
     if truth_images:
@@ -91,6 +94,37 @@ def _pixels(truth, prediction, ignore_index):
         keep = t != ignore_index
         t, p = t[keep], p[keep]
     return t, p
+
+
+def _class_list(labels) -> np.ndarray | None:
+    """``labels=`` as an int64 array of distinct class values (None: every class present)."""
+    if labels is None:
+        return None
+    if isinstance(labels, (str, bytes, dict)) or np.isscalar(labels):
+        raise InvalidInputError(
+            f"`labels={plain(labels)!r}` must be a list of integer class values, e.g. `labels=[1, 2, 3]`."
+        )
+    values = list(labels)
+    bad = [v for v in values if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer))]
+    if bad:
+        raise InvalidInputError(
+            f"`labels=` holds {plain(bad[0])!r}, not an integer class value; pass the mask values to "
+            f"report, e.g. `labels=[1, 2, 3]`."
+        )
+    array = np.asarray(values, dtype="int64")
+    if np.unique(array).size != array.size:
+        raise InvalidInputError(
+            f"`labels=` lists a class twice ({[plain(v) for v in values]}); list each once."
+        )
+    return array
+
+
+def _check_index(value, argument: str):
+    if value is not None and (
+        isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer))
+    ):
+        raise InvalidInputError(f"`{argument}={plain(value)!r}` must be an integer mask value or None.")
+    return value
 
 
 def _confusion(t: np.ndarray, p: np.ndarray, labels=None) -> tuple[np.ndarray, np.ndarray]:
@@ -121,14 +155,14 @@ def _confusion(t: np.ndarray, p: np.ndarray, labels=None) -> tuple[np.ndarray, n
     return np.bincount(codes_t * n + codes_p, minlength=n * n).reshape(n, n), values
 
 
-def pixel_confusion_matrix(truth, prediction, ignore_index: int | None = None) -> pd.DataFrame:
+def pixel_confusion_matrix(y_true, y_pred, ignore_index: int | None = None) -> pd.DataFrame:
     """Pixel counts of every (true value, predicted value) pair over all images.
 
     Parameters
     ----------
-    truth, prediction : sequence of 2-D int arrays (or one 2-D array)
-        Class label per pixel; image ``i`` of ``prediction`` must have the shape of image
-        ``i`` of ``truth``.
+    y_true, y_pred : sequence of 2-D int arrays (or one 2-D array)
+        Class label per pixel; image ``i`` of ``y_pred`` must have the shape of image
+        ``i`` of ``y_true``.
     ignore_index : int, optional
         Pixels whose truth has this value are left out.
 
@@ -149,7 +183,8 @@ def pixel_confusion_matrix(truth, prediction, ignore_index: int | None = None) -
     2      1           0      1
     3      1           1      2
     """
-    t, p = _pixels(truth, prediction, ignore_index)
+    _check_index(ignore_index, "ignore_index")
+    t, p = _pixels(y_true, y_pred, ignore_index)
     matrix, values = _confusion(t, p)
     n = values.size
     return result_table(
@@ -158,10 +193,12 @@ def pixel_confusion_matrix(truth, prediction, ignore_index: int | None = None) -
     )
 
 
-def _class_table(truth, prediction, background, ignore_index, labels, zero_division):
-    t, p = _pixels(truth, prediction, ignore_index)
-    if labels is not None:
-        labels = np.asarray(list(labels), dtype="int64")
+def _class_table(y_true, y_pred, background, ignore_index, labels, zero_division):
+    _check_index(background, "background")
+    _check_index(ignore_index, "ignore_index")
+    labels = _class_list(labels)
+    zero_division = check_zero_division(zero_division)
+    t, p = _pixels(y_true, y_pred, ignore_index)
     matrix, values = _confusion(t, p, labels)
     row, col, diag = matrix.sum(axis=1), matrix.sum(axis=0), np.diag(matrix)
     if labels is None:
@@ -172,7 +209,6 @@ def _class_table(truth, prediction, background, ignore_index, labels, zero_divis
     tp = diag[chosen]
     fp = col[chosen] - tp
     fn = row[chosen] - tp
-    undefined = _Undefined(zero_division)
     table = result_table(
         {
             "label": values[chosen],
@@ -180,21 +216,38 @@ def _class_table(truth, prediction, background, ignore_index, labels, zero_divis
             "tp": tp,
             "fp": fp,
             "fn": fn,
-            "iou": undefined.ratio(tp, tp + fp + fn, "IoU of a class absent from truth and prediction"),
-            "precision": undefined.ratio(tp, tp + fp, "precision of a class never predicted"),
-            "recall": undefined.ratio(tp, tp + fn, "recall of a class absent from the truth"),
-            "f1": undefined.ratio(2 * tp, 2 * tp + fp + fn, "F1"),
+            "iou": divide(
+                tp, tp + fp + fn, zero_division, what="IoU (a class absent from truth and prediction)"
+            ),
+            "precision": divide(tp, tp + fp, zero_division, what="precision (a class never predicted)"),
+            "recall": divide(tp, tp + fn, zero_division, what="recall (a class absent from the truth)"),
+            "f1": divide(
+                2 * tp, 2 * tp + fp + fn, zero_division, what="F1 (a class absent from truth and prediction)"
+            ),
         },
         integer_columns=("label", "N", "tp", "fp", "fn"),
     )
-    undefined.emit()
-    accuracy = float(np.trace(matrix) / matrix.sum()) if matrix.sum() else np.nan
-    return table, accuracy, int(matrix.sum())
+    return table, int(np.trace(matrix)), int(matrix.sum()), zero_division
+
+
+def _mean_iou(table: pd.DataFrame, zero_division) -> float:
+    """Mean of the defined IoUs; with no class to average, ``zero_division`` (valor: 0)."""
+    iou = table["iou"].to_numpy()
+    defined = iou[~np.isnan(iou)]
+    if defined.size:
+        return float(defined.mean())
+    if zero_division == WARN:
+        warn_undefined(
+            "Mean IoU is undefined: no class has a defined IoU (no foreground in truth or prediction); "
+            "returning NaN. Pass `zero_division=0` (valor's value) or another number to report it instead."
+        )
+        return float("nan")
+    return float(zero_division)
 
 
 def segmentation_iou(
-    truth,
-    prediction,
+    y_true,
+    y_pred,
     background: int | None = None,
     ignore_index: int | None = None,
     labels=None,
@@ -204,7 +257,7 @@ def segmentation_iou(
 
     Parameters
     ----------
-    truth, prediction : sequence of 2-D int arrays (or one 2-D array)
+    y_true, y_pred : sequence of 2-D int arrays (or one 2-D array)
         Class label per pixel, one array per image (shapes must agree image by image).
     background : int, optional
         Value of unlabeled pixels: kept in the pixel counts (so it adds false positives
@@ -240,13 +293,13 @@ def segmentation_iou(
     >>> segmentation_iou(truth, pred, background=0)["label"].tolist()
     [1, 2]
     """
-    table, _, _ = _class_table(truth, prediction, background, ignore_index, labels, zero_division)
+    table, _, _, _ = _class_table(y_true, y_pred, background, ignore_index, labels, zero_division)
     return table
 
 
 def mean_iou(
-    truth,
-    prediction,
+    y_true,
+    y_pred,
     background: int | None = None,
     ignore_index: int | None = None,
     labels=None,
@@ -255,7 +308,9 @@ def mean_iou(
     """Mean of the per-class IoUs of :func:`segmentation_iou` (valor's ``mIOU``).
 
     Classes whose IoU is undefined (NaN, ``zero_division="warn"``) are left out of the
-    mean; NaN with a warning when no class is left.
+    mean. With no class left (e.g. no foreground pixel in truth or prediction with
+    ``background=0``) the mean is undefined: NaN with a warning by default, or
+    ``zero_division`` (valor-lite reports 0 there: pass ``zero_division=0``).
 
     Examples
     --------
@@ -268,52 +323,98 @@ def mean_iou(
     >>> round(mean_iou(truth, pred, background=0), 4)
     0.7083
     """
-    table, _, _ = _class_table(truth, prediction, background, ignore_index, labels, zero_division)
-    iou = table["iou"].to_numpy()
-    if iou.size == 0 or np.isnan(iou).all():
-        warn_undefined("Mean IoU is undefined: no class has a defined IoU; returning NaN.")
-        return float("nan")
-    return float(np.nanmean(iou))
+    table, _, _, zero_division = _class_table(y_true, y_pred, background, ignore_index, labels, zero_division)
+    return _mean_iou(table, zero_division)
 
 
-def segmentation_summary(
-    truth,
-    prediction,
+def segmentation(
+    frame: pd.DataFrame,
+    *,
+    y_true,
+    y_pred,
     background: int | None = None,
     ignore_index: int | None = None,
     labels=None,
+    table: str = "labels",
     zero_division="warn",
 ) -> pd.DataFrame:
-    """Pixel accuracy and mean IoU in a one-row table.
+    """Semantic segmentation IoU from one pixel confusion matrix over all images.
 
-    Parameters are those of :func:`segmentation_iou`.
+    Each cell of the ``y_true`` and ``y_pred`` columns holds a 2-D integer array of class
+    labels (one row per image; shapes must agree row by row).
+
+    Parameters
+    ----------
+    frame : DataFrame
+    y_true, y_pred : column names
+    background : int, optional
+        Value of unlabeled pixels: counted (a class predicted on background is a false
+        positive, background predicted on a class a false negative) but not reported
+        and not in the mean IoU, as valor treats pixels without a label. Default: every
+        value, 0 included, is a class.
+    ignore_index : int, optional
+        Pixels whose truth has this value are removed (e.g. 255).
+    labels : sequence of int, optional
+        Classes to report, in this order (default: every value present except ``background``).
+    table : {"labels", "summary", "confusion"}
+        ``"labels"``: :func:`segmentation_iou` (``label, N, tp, fp, fn, iou, precision,
+        recall, f1``); ``"summary"``: one row ``N, n_classes, pixel_accuracy, mean_iou``
+        (``N`` pixels counted, ``n_classes`` classes reported, ``pixel_accuracy`` the share
+        of pixels, background included, whose prediction equals the truth (valor's
+        ``Accuracy``), ``mean_iou`` as :func:`mean_iou`); ``"confusion"``:
+        :func:`pixel_confusion_matrix`.
+    zero_division : "warn" or float, default "warn"
+        Value of an undefined ratio: the IoU of a class with no pixel in either mask, the
+        mean IoU when no class is reported (e.g. an image without foreground), the pixel
+        accuracy without pixels. ``"warn"``: NaN with a warning (the documented
+        definition: 0/0 is undefined); a number is used silently (valor-lite reports 0:
+        ``zero_division=0`` gives valor's numbers).
 
     Returns
     -------
     DataFrame
-        ``N, n_classes, pixel_accuracy, mean_iou``: ``N`` pixels counted, ``n_classes``
-        classes reported, ``pixel_accuracy`` the share of pixels (background included)
-        whose predicted value equals the truth (valor's ``Accuracy``), ``mean_iou`` as
-        :func:`mean_iou`.
 
     Examples
     --------
     >>> import numpy as np
-    >>> from pdmetrics.detection import segmentation_summary
-    >>> truth = np.array([[0, 0, 1], [0, 1, 1], [2, 2, 2]])
-    >>> pred = np.array([[0, 1, 1], [0, 1, 1], [2, 2, 0]])
-    >>> segmentation_summary(truth, pred, background=0).round(4)
+    >>> import pandas as pd
+    >>> from pdmetrics.detection import segmentation
+    >>> masks = pd.DataFrame({"gt": [np.array([[0, 0, 1], [0, 1, 1], [2, 2, 2]])],
+    ...                       "pred": [np.array([[0, 1, 1], [0, 1, 1], [2, 2, 0]])]})
+    >>> segmentation(masks, y_true="gt", y_pred="pred", background=0, table="summary").round(4)
        N  n_classes  pixel_accuracy  mean_iou
     0  9          2          0.7778    0.7083
     """
-    table, accuracy, n_pixels = _class_table(
-        truth, prediction, background, ignore_index, labels, zero_division
+    if table not in TABLES:
+        raise InvalidInputError(f"`table={table!r}` is not a segmentation table; use one of {TABLES}.")
+    check_zero_division(zero_division)
+    _check_index(background, "background")
+    _check_index(ignore_index, "ignore_index")
+    _class_list(labels)
+    require_columns(frame, "y_true", y_true)
+    require_columns(frame, "y_pred", y_pred)
+    truth_masks, prediction_masks = frame[y_true], frame[y_pred]
+    if table == "confusion":
+        return pixel_confusion_matrix(truth_masks, prediction_masks, ignore_index=ignore_index)
+    if table == "labels":
+        return segmentation_iou(
+            truth_masks,
+            prediction_masks,
+            background=background,
+            ignore_index=ignore_index,
+            labels=labels,
+            zero_division=zero_division,
+        )
+    classes, n_correct, n_pixels, zero_division = _class_table(
+        truth_masks, prediction_masks, background, ignore_index, labels, zero_division
     )
-    iou = table["iou"].to_numpy()
-    if n_pixels == 0:
-        warn_undefined("Pixel accuracy and mean IoU are undefined without pixels; returning NaN.")
-    value = float(np.nanmean(iou)) if iou.size and not np.isnan(iou).all() else np.nan
+    accuracy = float(divide(n_correct, n_pixels, zero_division, what="pixel accuracy (no pixels)"))
     return result_table(
-        {"N": [n_pixels], "n_classes": [len(table)], "pixel_accuracy": [accuracy], "mean_iou": [value]},
+        {
+            "N": [n_pixels],
+            "n_classes": [len(classes)],
+            "pixel_accuracy": [accuracy],
+            "mean_iou": [_mean_iou(classes, zero_division)],
+        },
         integer_columns=("N", "n_classes"),
     )

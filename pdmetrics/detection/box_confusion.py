@@ -11,6 +11,17 @@ least ``s``:
   *and* a false negative of the ground-truth label;
 - a detection (score at least ``s``) in no counted pair: a hallucination (false positive);
 - a ground truth in no counted pair: a missed detection (false negative).
+
+Exact score ties (valor-lite 0.39): valor ranks every candidate (detection, ground truth)
+pair by descending score, then descending IoU, and pairs greedily in that order, so among
+detections with the same score the pair with the higher IoU is taken first, whichever
+detection it belongs to. pdmetrics takes tied detections in input order, each pairing
+with the free ground truth it overlaps most (pycocotools' order). The two differ only when
+two detections in one image have exactly the same score and compete for a ground truth;
+then the counts can differ (break the tie, e.g. by adding ``1e-12 * rank`` to the scores,
+to make both agree). Labels never name columns: the matrix is a long table (``truth``,
+``prediction``, ``count``), so a class called ``label`` or ``unmatched_predictions`` is
+just a value.
 """
 
 from __future__ import annotations
@@ -21,19 +32,20 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._tables import result_table
+from pdmetrics._validation import plain
 from pdmetrics.detection.curves import VALOR_SCORE_THRESHOLDS
 from pdmetrics.detection.inputs import prepare_boxes
 from pdmetrics.detection.matching import match_boxes
 from pdmetrics.detection.options import check_choice, number_array
 from pdmetrics.errors import InvalidInputError
 
-__all__ = ["detection_confusion"]
+__all__ = ["confusion"]
 
 EPSILON = 1e-9  # valor pairs boxes whose IoU is at least this
 KINDS = ("breakdown", "matrix")
 
 
-def detection_confusion(
+def confusion(
     detections: pd.DataFrame,
     ground_truth: pd.DataFrame,
     *,
@@ -53,11 +65,12 @@ def detection_confusion(
     Parameters
     ----------
     detections, ground_truth, image, label, box, score, box_format, images
-        As in :func:`pdmetrics.detection.evaluate_detections`.
+        As in :func:`pdmetrics.detection.evaluate`.
     kind : {"breakdown", "matrix"}
         The per-label breakdown (one row per label and score threshold) or the matrix.
     iou_threshold : float
-        Minimum IoU of a counted pair (valor's ``pr_curve_iou_threshold``, default 0.5).
+        Minimum IoU of a counted pair, in [0, 1] (valor's ``pr_curve_iou_threshold``,
+        default 0.5).
     score_thresholds : float or sequence of float, optional
         Minimum detection score; default 0.05, 0.10, ..., 0.95 for the breakdown and 0.5
         for the matrix.
@@ -72,24 +85,34 @@ def detection_confusion(
         fp_hallucination, fn, fn_misclassification, fn_missed`` and one
         ``<count>_examples`` list column per count (``fp = fp_misclassification +
         fp_hallucination``, ``fn = fn_misclassification + fn_missed``).
-        ``kind="matrix"``: one row per ground-truth label and score threshold
-        (``label, score_threshold``), one column per predicted label holding the number of
-        counted pairs, then ``unmatched_predictions`` (detections of that label in no
-        counted pair) and ``unmatched_ground_truths``.
+        ``kind="matrix"``: the long table ``score_threshold, truth, prediction, count``:
+        per threshold, one row per (ground-truth label, predicted label) with the number of
+        counted pairs, then one row per ground-truth label with ``prediction`` missing (its
+        ground truths in no counted pair: valor's ``unmatched_ground_truths``), then one row
+        per predicted label with ``truth`` missing (its detections in no counted pair:
+        valor's ``unmatched_predictions``). As a matrix:
+        ``table.pivot_table(index="truth", columns="prediction", values="count", dropna=False)``.
 
     Examples
     --------
     >>> import pandas as pd
-    >>> from pdmetrics.detection import detection_confusion
+    >>> from pdmetrics.detection import confusion
     >>> gt = pd.DataFrame({"image": [1, 1], "label": ["cat", "dog"], "x": [0, 50], "y": [0, 0],
     ...                    "w": [10, 10], "h": [10, 10]})
     >>> dt = pd.DataFrame({"image": [1, 1], "label": ["cat", "cat"], "x": [0, 50], "y": [0, 0],
     ...                    "w": [10, 10], "h": [10, 10], "score": [0.9, 0.6]})
-    >>> print(detection_confusion(dt, gt, kind="matrix").to_string())
-      label  score_threshold  cat  dog  unmatched_predictions  unmatched_ground_truths
-    0   cat              0.5    1    0                      0                        0
-    1   dog              0.5    1    0                      0                        0
-    >>> table = detection_confusion(dt, gt, score_thresholds=[0.5, 0.7])
+    >>> matrix = confusion(dt, gt, kind="matrix")
+    >>> print(matrix.fillna({"truth": "-", "prediction": "-"}).to_string())
+       score_threshold truth prediction  count
+    0              0.5   cat        cat      1
+    1              0.5   cat        dog      0
+    2              0.5   dog        cat      1
+    3              0.5   dog        dog      0
+    4              0.5   cat          -      0
+    5              0.5   dog          -      0
+    6              0.5     -        cat      0
+    7              0.5     -        dog      0
+    >>> table = confusion(dt, gt, score_thresholds=[0.5, 0.7])
     >>> print(table[["label", "score_threshold", "tp", "fp_misclassification", "fn_misclassification",
     ...              "fn_missed"]].to_string())
       label  score_threshold  tp  fp_misclassification  fn_misclassification  fn_missed
@@ -102,9 +125,20 @@ def detection_confusion(
     if score_thresholds is None:
         score_thresholds = VALOR_SCORE_THRESHOLDS if kind == "breakdown" else [0.5]
     scores_at = number_array(score_thresholds, "score_thresholds")
-    iou_at = float(number_array(iou_threshold, "iou_threshold")[0])
-    if not isinstance(max_examples, (int, np.integer)) or max_examples < 0:
-        raise InvalidInputError(f"`max_examples=` must be a non-negative integer; got {max_examples!r}.")
+    iou_at = number_array(iou_threshold, "iou_threshold")
+    if iou_at.size != 1 or not 0 <= iou_at[0] <= 1:
+        raise InvalidInputError(
+            f"`iou_threshold=` must be one number in [0, 1]; got {plain(iou_threshold)!r}."
+        )
+    iou_at = float(iou_at[0])
+    if (
+        isinstance(max_examples, (bool, np.bool_))
+        or not isinstance(max_examples, (int, np.integer))
+        or max_examples < 0
+    ):
+        raise InvalidInputError(
+            f"`max_examples=` must be a non-negative integer; got {plain(max_examples)!r}."
+        )
     data = prepare_boxes(
         detections,
         ground_truth,
@@ -122,14 +156,21 @@ def detection_confusion(
         gt_label=np.zeros(data.n_gt, dtype="int64"),
         dt_label=np.zeros(data.n_dt, dtype="int64"),
     )
-    limit = np.iinfo("int64").max
-    paired = match_boxes(agnostic, [EPSILON], np.array([[-np.inf, np.inf]]), limit, matching="coco")
-    det = paired.det
-    gt_of = paired.gt_match[0, 0].astype("int64")  # (n,) ground truth paired with each detection, -1 if none
-    iou_of = np.nan_to_num(paired.matched_iou(0)[0], nan=0.0)
+    if data.n_gt:
+        limit = np.iinfo("int64").max
+        paired = match_boxes(agnostic, [EPSILON], np.array([[-np.inf, np.inf]]), limit, matching="coco")
+        det = paired.det
+        # (n,) ground truth paired with each detection, -1 if none
+        gt_of = paired.gt_match[0, 0].astype("int64")
+        iou_of = np.nan_to_num(paired.matched_iou(0)[0], nan=0.0)
+    else:  # no ground truth: every detection is unmatched
+        det = np.argsort(-data.dt_score, kind="stable")
+        gt_of = np.full(det.size, -1, dtype="int64")
+        iou_of = np.zeros(det.size)
     score_of = data.dt_score[det]
     pd_label = data.dt_label[det]
-    gt_label = np.where(gt_of >= 0, data.gt_label[np.maximum(gt_of, 0)], -1)
+    gt_label = np.full(gt_of.size, -1, dtype="int64")
+    gt_label[gt_of >= 0] = data.gt_label[gt_of[gt_of >= 0]]
 
     n_lab, n_s = data.labels.size, scores_at.size
     passes = score_of[None, :] >= scores_at[:, None]  # (S, n)
@@ -144,15 +185,21 @@ def detection_confusion(
         np.add.at(cells, (s_idx, gt_label[d_idx], pd_label[d_idx]), 1)
         unmatched_pd = _count(passes & ~counted, pd_label, n_s, n_lab)
         unmatched_gt = _count(~gt_counted, data.gt_label, n_s, n_lab)
-        lab = np.repeat(np.arange(n_lab), n_s)
-        s_rows = np.tile(np.arange(n_s), n_lab)
-        columns = {"label": data.labels[lab], "score_threshold": scores_at[s_rows]}
-        for j, name in enumerate(data.labels.tolist()):
-            columns[name] = cells[s_rows, lab, j]
-        columns["unmatched_predictions"] = unmatched_pd[s_rows, lab]
-        columns["unmatched_ground_truths"] = unmatched_gt[s_rows, lab]
-        counts = [c for c in columns if c not in ("label", "score_threshold")]
-        return result_table(columns, integer_columns=counts)
+        # per threshold: K*K cells, K unmatched ground-truth rows, K unmatched-prediction rows
+        labels = np.asarray(data.labels, dtype=object)
+        grid = np.arange(n_lab * n_lab)
+        none = np.full(n_lab, None, dtype=object)
+        truth = np.concatenate([labels[grid // max(n_lab, 1)], labels, none])
+        prediction = np.concatenate([labels[grid % max(n_lab, 1)], none, labels])
+        count = np.concatenate([cells.reshape(n_s, -1), unmatched_gt, unmatched_pd], axis=1)
+        per = truth.size
+        columns = {
+            "score_threshold": np.repeat(scores_at, per),
+            "truth": np.tile(truth, n_s),
+            "prediction": np.tile(prediction, n_s),
+            "count": count.reshape(-1),
+        }
+        return result_table(columns, integer_columns=["count"])
 
     det_ids = detections.index.to_numpy()[det]
     gt_ids = ground_truth.index.to_numpy()

@@ -1,0 +1,107 @@
+"""Confusion matrix of true against predicted labels at score thresholds (valor-lite)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from pdmetrics._tables import result_table
+from pdmetrics.detection.label_pairs import (
+    datum_max,
+    first_examples,
+    interval_counts,
+    positive_counts,
+    positive_until,
+    prepare_pairs,
+    threshold_array,
+)
+from pdmetrics.errors import InvalidInputError
+
+__all__ = ["classification_confusion"]
+
+
+def classification_confusion(
+    y_true, label, score, datum, score_thresholds=(0.0,), hardmax: bool = True, max_examples: int = 0
+) -> pd.DataFrame:
+    """Confusion matrix of true against predicted labels at score thresholds (valor-lite).
+
+    Cell ``(truth=g, prediction=p)`` counts the datums with truth ``g`` on which label ``p``
+    is a positive prediction (with ``hardmax=False`` a datum can fill several cells);
+    the row with a missing ``prediction`` counts the datums of truth ``g`` with no
+    positive prediction at all (valor's ``unmatched_ground_truths``).
+
+    Parameters
+    ----------
+    score_thresholds : float or sequence of float, default (0.0,)
+    hardmax : bool, default True
+    max_examples : int, default 0
+        Up to this many example datum ids per cell, in an ``examples`` column (valor's
+        confusion matrix "with examples"); 0 leaves the column out.
+
+    Returns
+    -------
+    DataFrame
+        ``score_threshold, truth, prediction, count[, examples]``: for each threshold,
+        every (truth, prediction) pair of labels, then one row per truth label with
+        ``prediction`` missing (None). Pivot it with
+        ``table.pivot_table(index="truth", columns="prediction", values="count", dropna=False)``.
+
+    Examples
+    --------
+    >>> from pdmetrics.detection.label_confusion import classification_confusion
+    >>> table = classification_confusion(["cat", "cat", "dog", "dog"], ["cat", "dog", "cat", "dog"],
+    ...                                  [0.7, 0.3, 0.6, 0.4], [1, 1, 2, 2])
+    >>> table.fillna({"prediction": "(none)"})
+       score_threshold truth prediction  count
+    0              0.0   cat        cat      1
+    1              0.0   cat        dog      0
+    2              0.0   dog        cat      1
+    3              0.0   dog        dog      0
+    4              0.0   cat     (none)      0
+    5              0.0   dog     (none)      0
+    """
+    if not isinstance(max_examples, (int, np.integer)) or max_examples < 0:
+        raise InvalidInputError(f"max_examples={max_examples!r}: pass a whole number >= 0.")
+    thresholds = threshold_array(score_thresholds)
+    pairs = prepare_pairs(y_true, label, score, datum)
+    n_labels, n_thr = pairs.n_labels, thresholds.size
+    k = positive_until(pairs, thresholds, bool(hardmax))
+    cell = pairs.truth[pairs.datum] * n_labels + pairs.label
+    cells = positive_counts(cell, k, n_labels * n_labels, n_thr)  # (K*K, T)
+    top = datum_max(pairs, k, np.ones(k.size, dtype=bool), 0)
+    unmatched = interval_counts(pairs.truth, top, np.full(pairs.n_datums, n_thr), n_labels, n_thr)
+    n_rows = n_labels * (n_labels + 1)
+    thr_code = np.repeat(np.arange(n_thr), n_rows)
+    cell_code = np.tile(np.arange(n_rows), n_thr)
+    is_cell = cell_code < n_labels * n_labels
+    truth_code = np.where(is_cell, cell_code // max(n_labels, 1), cell_code - n_labels * n_labels)
+    pred_code = np.where(is_cell, cell_code % max(n_labels, 1), -1)
+    count = np.vstack([cells, unmatched]).T.reshape(-1)
+    labels = np.asarray(pairs.labels, dtype=object)
+    prediction = np.empty(cell_code.size, dtype=object)
+    prediction[is_cell] = labels[pred_code[is_cell]]
+    columns = {
+        "score_threshold": thresholds[thr_code],
+        "truth": labels[truth_code] if labels.size else np.empty(0, object),
+        "prediction": prediction,
+        "count": count,
+    }
+    if max_examples > 0:
+        found = first_examples(
+            cell, pairs.datum, np.zeros(k.size, dtype="int64"), k, n_labels * n_labels, n_thr, max_examples
+        )
+        missing = first_examples(
+            pairs.truth,
+            np.arange(pairs.n_datums),
+            top,
+            np.full(pairs.n_datums, n_thr),
+            n_labels,
+            n_thr,
+            max_examples,
+        )
+        values = np.asarray(pairs.datums, dtype=object)
+        columns["examples"] = [
+            values[found.get((int(c), int(j)), []) if inside else missing.get((int(t), int(j)), [])].tolist()
+            for c, t, j, inside in zip(cell_code, truth_code, thr_code, is_cell)
+        ]
+    return result_table(columns, integer_columns=("count",))

@@ -1,0 +1,192 @@
+"""Per-label counts, precision, recall, F1, accuracy and their summary at score thresholds.
+
+valor-lite's ``Counts``, ``Precision``, ``Recall``, ``F1`` and ``Accuracy`` (see
+:mod:`pdmetrics.detection.label_pairs` for the counting rules).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from pdmetrics._division import check_zero_division, divide
+from pdmetrics._tables import result_table
+from pdmetrics.detection.label_pairs import (
+    Pairs,
+    datum_max,
+    interval_counts,
+    positive_counts,
+    positive_until,
+    prepare_pairs,
+    threshold_array,
+)
+from pdmetrics.detection.roc import mean_of_defined, roc_auc_per_label
+
+__all__ = ["classification_metrics", "classification_accuracy", "classification_summary"]
+
+
+def label_counts(pairs: Pairs, thresholds: np.ndarray, hardmax: bool):
+    """valor-lite's TP/FP/FN/TN per (label, threshold), arrays of shape (K, T)."""
+    n_labels, n_thr = pairs.n_labels, thresholds.size
+    k = positive_until(pairs, thresholds, hardmax)
+    match, other = pairs.match, ~pairs.match
+    tp = positive_counts(pairs.label[match], k[match], n_labels, n_thr)
+    fp = positive_counts(pairs.label[other], k[other], n_labels, n_thr)
+    tn = np.bincount(pairs.label[other], minlength=n_labels)[:, None] - fp
+    # fn: datum flagged at j when its true row is not positive (j >= b) or another label is (j < a)
+    a = datum_max(pairs, k, other, 0)
+    b = np.full(pairs.n_datums, n_thr, dtype="int64")
+    b[pairs.datum[match]] = k[match]
+    zeros = np.zeros(pairs.n_datums, dtype="int64")
+    fn = interval_counts(pairs.truth, zeros, a, n_labels, n_thr) + interval_counts(
+        pairs.truth, np.maximum(b, a), np.full_like(b, n_thr), n_labels, n_thr
+    )
+    return tp, fp, fn, tn
+
+
+def long_by_label(pairs: Pairs, thresholds: np.ndarray) -> dict:
+    n_labels, n_thr = pairs.n_labels, thresholds.size
+    return {"label": pairs.labels.repeat(n_thr), "score_threshold": np.tile(thresholds, n_labels)}
+
+
+def classification_metrics(
+    y_true, label, score, datum, score_thresholds=(0.0,), hardmax: bool = True, zero_division="warn"
+) -> pd.DataFrame:
+    """Per-label counts, precision, recall, F1 and ROC AUC at score thresholds (valor-lite).
+
+    Parameters
+    ----------
+    y_true, label, score, datum : array-like
+        One entry per (datum, candidate label) row: the datum's true label (the same on
+        each of its rows), the candidate label, its score and the datum id. A label with
+        no row on a datum is not a candidate there.
+    score_thresholds : float or sequence of float, default (0.0,)
+        A row is a positive prediction at threshold ``t`` when ``score >= t`` and the
+        score is not zero. Results come in increasing threshold order.
+    hardmax : bool, default True
+        Only the datum's top-scored row can be positive (valor's default); ties go to the
+        row that comes first. ``False`` lets every row above the threshold be positive.
+    zero_division : "warn" or float, default "warn"
+        Value of a 0/0 precision, recall, F1 or ROC AUC: ``"warn"`` gives NaN with an
+        :class:`~pdmetrics.UndefinedMetricWarning`; valor uses 0.
+
+    Returns
+    -------
+    DataFrame
+        ``label, score_threshold, N, tp, fp, fn, tn, precision, recall, f1, roc_auc``:
+        one row per label and threshold; ``N`` datums whose truth is the label;
+        ``precision = tp/(tp+fp)``, ``recall = tp/(tp+fn)``, ``f1 = 2tp/(2tp+fp+fn)``;
+        ``roc_auc`` (threshold-free, see :func:`roc_auc`) repeated on each threshold row.
+        The counting rules are valor-lite's (module docstring): with ``hardmax=False`` a
+        datum can count a ``tp`` and an ``fn`` for its label at once, and a datum with no
+        row for its true label and no positive row counts no ``fn``.
+
+    Examples
+    --------
+    >>> from pdmetrics.detection.label_metrics import classification_metrics
+    >>> truth = ["cat", "cat", "dog", "dog"]
+    >>> label = ["cat", "dog", "cat", "dog"]
+    >>> score = [0.7, 0.3, 0.6, 0.4]
+    >>> classification_metrics(truth, label, score, [1, 1, 2, 2], zero_division=0).round(3)
+      label  score_threshold  N  tp  fp  fn  tn  precision  recall     f1  roc_auc
+    0   cat              0.0  1   1   1   0   0        0.5     1.0  0.667      1.0
+    1   dog              0.0  1   0   0   1   1        0.0     0.0  0.000      1.0
+    """
+    zero_division = check_zero_division(zero_division)
+    thresholds = threshold_array(score_thresholds)
+    pairs = prepare_pairs(y_true, label, score, datum)
+    tp, fp, fn, tn = label_counts(pairs, thresholds, bool(hardmax))
+    auc = roc_auc_per_label(pairs, zero_division)
+    n_true = np.bincount(pairs.truth, minlength=pairs.n_labels)
+    columns = long_by_label(pairs, thresholds)
+    columns.update(
+        {
+            "N": np.repeat(n_true, thresholds.size),
+            "tp": tp.ravel(),
+            "fp": fp.ravel(),
+            "fn": fn.ravel(),
+            "tn": tn.ravel(),
+            "precision": divide(tp, tp + fp, zero_division, what="precision").ravel(),
+            "recall": divide(tp, tp + fn, zero_division, what="recall").ravel(),
+            "f1": divide(2 * tp, 2 * tp + fp + fn, zero_division, what="F1").ravel(),
+            "roc_auc": np.repeat(auc, thresholds.size),
+        }
+    )
+    return result_table(columns, integer_columns=("N", "tp", "fp", "fn", "tn"))
+
+
+def classification_accuracy(
+    y_true, label, score, datum, score_thresholds=(0.0,), hardmax: bool = True, zero_division="warn"
+) -> pd.DataFrame:
+    """Accuracy at score thresholds: the share of datums whose true label is predicted.
+
+    valor-lite's ``Accuracy``: the true positives of all labels over the number of
+    datums. With ``hardmax=True`` (one prediction per datum) this is top-1 accuracy
+    among the datums whose top score passes the threshold.
+
+    Returns
+    -------
+    DataFrame
+        ``score_threshold, N, accuracy`` with ``N`` the number of datums; accuracy is
+        undefined for empty input (``zero_division``: NaN with a warning, or the number).
+
+    Examples
+    --------
+    >>> from pdmetrics.detection import classification_accuracy
+    >>> classification_accuracy(["cat", "cat", "dog", "dog"], ["cat", "dog", "cat", "dog"],
+    ...                         [0.7, 0.3, 0.6, 0.4], [1, 1, 2, 2], score_thresholds=[0.0, 0.65])
+       score_threshold  N  accuracy
+    0             0.00  2       0.5
+    1             0.65  2       0.5
+    """
+    zero_division = check_zero_division(zero_division)
+    thresholds = threshold_array(score_thresholds)
+    pairs = prepare_pairs(y_true, label, score, datum)
+    tp, _, _, _ = label_counts(pairs, thresholds, bool(hardmax))
+    accuracy = divide(
+        tp.sum(axis=0), np.full(thresholds.size, pairs.n_datums), zero_division, what="accuracy"
+    )
+    return result_table(
+        {"score_threshold": thresholds, "N": np.full(thresholds.size, pairs.n_datums), "accuracy": accuracy},
+        integer_columns=("N",),
+    )
+
+
+def classification_summary(
+    y_true, label, score, datum, score_thresholds=(0.0,), hardmax: bool = True, zero_division="warn"
+) -> pd.DataFrame:
+    """Accuracy and mean ROC AUC per score threshold, from one pass over the rows.
+
+    Returns
+    -------
+    DataFrame
+        ``score_threshold, N, accuracy, mean_roc_auc``: ``N`` datums, ``accuracy`` as
+        :func:`classification_accuracy`, ``mean_roc_auc`` as :func:`mean_roc_auc` (the
+        same on every row).
+
+    Examples
+    --------
+    >>> from pdmetrics.detection.label_metrics import classification_summary
+    >>> classification_summary(["cat", "cat", "dog", "dog"], ["cat", "dog", "cat", "dog"],
+    ...                        [0.7, 0.3, 0.6, 0.4], [1, 1, 2, 2])
+       score_threshold  N  accuracy  mean_roc_auc
+    0              0.0  2       0.5           1.0
+    """
+    zero_division = check_zero_division(zero_division)
+    thresholds = threshold_array(score_thresholds)
+    pairs = prepare_pairs(y_true, label, score, datum)
+    tp, _, _, _ = label_counts(pairs, thresholds, bool(hardmax))
+    auc = roc_auc_per_label(pairs, zero_division)
+    accuracy = divide(
+        tp.sum(axis=0), np.full(thresholds.size, pairs.n_datums), zero_division, what="accuracy"
+    )
+    mean = mean_of_defined(auc, zero_division, "Mean ROC AUC", "no label has a defined ROC AUC")
+    return result_table(
+        {
+            "score_threshold": thresholds,
+            "N": np.full(thresholds.size, pairs.n_datums),
+            "accuracy": accuracy,
+            "mean_roc_auc": np.full(thresholds.size, mean),
+        },
+        integer_columns=("N",),
+    )

@@ -1,0 +1,307 @@
+"""Classification input: integer-coded (datum, candidate label) rows, counted at thresholds.
+
+Every classification metric reads one row per datum (an image, a document, ...) and
+candidate label, with the label's score and the datum's true label repeated on each of its
+rows: exactly the pairs valor-lite stores. :func:`prepare_pairs` checks and encodes them
+once; the counting helpers turn them into ``(labels, thresholds)`` arrays with
+``np.bincount`` and cumulative sums (a row with score ``s`` is a positive prediction at
+every threshold ``t <= s``): no loop over rows, labels or datums.
+
+Definitions (valor-lite 0.39.0, ``valor_lite.classification``):
+
+* A row is a *positive prediction* at threshold ``t`` when ``score >= t`` and the score is
+  not zero (``|score| > 1e-8``); with ``hardmax=True`` only the datum's top-scored row can
+  be positive (ties go to the row that comes first, as valor's ``np.argmax``).
+* Per label ``L``: ``tp`` counts positive ``L`` rows on datums whose truth is ``L``;
+  ``fp`` positive ``L`` rows on other datums; ``fn`` datums whose truth is ``L`` and that
+  have an ``L`` row that is not positive or a positive row of another label; ``tn`` ``L``
+  rows that are neither positive nor true.
+* Accuracy is the sum of ``tp`` over labels divided by the number of datums.
+* ROC AUC (one label against the rest) uses every score of the label as a threshold, ties
+  forming one point, and the trapezoid rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from pdmetrics._groups import group_codes
+from pdmetrics._validation import as_float_array, plain
+from pdmetrics.errors import InvalidInputError
+
+__all__ = ["DEFAULT_CURVE_THRESHOLDS"]
+
+#: Score thresholds of valor's precision-recall curves: 0.05, 0.10, ..., 0.95.
+DEFAULT_CURVE_THRESHOLDS = tuple(np.round(np.arange(1, 20) * 0.05, 2).tolist())
+
+ZERO_SCORE = 1e-8  # valor: np.isclose(score, 0) -> not a prediction
+
+
+# --------------------------------------------------------------------------------------
+# input preparation
+# --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Pairs:
+    """Integer-coded (datum, candidate label) rows."""
+
+    labels: pd.Index  # label values, sorted
+    datums: pd.Index  # datum values, order of first appearance
+    datum: np.ndarray  # datum code per row
+    label: np.ndarray  # label code per row
+    score: np.ndarray  # float64 per row
+    truth: np.ndarray  # truth label code per datum
+    match: np.ndarray  # row's label is its datum's truth
+    winner: np.ndarray  # row is its datum's first top-scored row
+
+    @property
+    def n_labels(self) -> int:
+        return len(self.labels)
+
+    @property
+    def n_datums(self) -> int:
+        return len(self.datums)
+
+
+def _values(values, argument: str):
+    """A 1-D array (or a Categorical, kept as codes) with no missing entry."""
+    if isinstance(values, pd.Series) and isinstance(values.dtype, pd.CategoricalDtype):
+        values = values.array
+    if isinstance(values, pd.Categorical):
+        missing = values.codes < 0
+        array = values
+    else:
+        if isinstance(values, (pd.Series, pd.Index)):
+            # extension arrays (Arrow strings) are factorized as they are
+            extension = isinstance(values.dtype, pd.api.extensions.ExtensionDtype)
+            array = values.array if extension else values.to_numpy()
+            missing = np.asarray(values.isna())
+        else:
+            array = np.asarray(values)
+            if array.ndim == 0:
+                array = array.reshape(1)
+            if array.ndim != 1:
+                raise InvalidInputError(f"`{argument}` must be one-dimensional; got shape {array.shape}.")
+            missing = pd.isna(array)
+    if missing.any():
+        raise InvalidInputError(
+            f"`{argument}` has {int(missing.sum())} missing value(s) (e.g. at position "
+            f"{int(np.flatnonzero(missing)[0])}); every row needs a {argument}. Drop those rows first."
+        )
+    return array
+
+
+def _factorize(values, argument: str, name) -> tuple[np.ndarray, pd.Index]:
+    """Codes and unique values (a plain Index of Python values) of an array or a Categorical.
+
+    Labels are encoded with the package's one group-code encoder (sorted codes; it refuses
+    list- or dict-valued cells); datums (``argument="datum"``) keep their order of first
+    appearance, which orders the examples.
+    """
+    if isinstance(values, pd.Categorical):
+        codes = values.codes.astype("int64")
+        present = np.flatnonzero(np.bincount(codes, minlength=len(values.categories)))
+        remap = np.full(len(values.categories), -1, dtype="int64")
+        remap[present] = np.arange(present.size)
+        uniques = np.asarray(values.categories, dtype=object)[present]
+        return remap[codes], pd.Index(uniques.tolist(), dtype=object)
+    if argument != "datum":
+        codes, keys = group_codes([pd.Series(values, name=name, copy=False)], argument)
+        return codes.astype("int64"), pd.Index(keys.iloc[:, 0].tolist(), dtype=object)
+    try:
+        codes, uniques = pd.factorize(values)
+    except TypeError:  # unhashable cells: lists, dicts, arrays
+        example = next(v for v in values if isinstance(v, (list, dict, set, np.ndarray)))
+        raise InvalidInputError(
+            f"`datum={name!r}` holds {type(example).__name__} values (e.g. {example!r}); a datum id must be "
+            f"one scalar per row. Explode or join them first, e.g. `df[{name!r}].map(str)`."
+        ) from None
+    return codes.astype("int64"), pd.Index(np.asarray(uniques, dtype=object).tolist(), dtype=object)
+
+
+def _kind(value) -> str:
+    return "string" if isinstance(value, (str, np.str_)) else "number"
+
+
+def _label_index(truth_uniques: pd.Index, label_uniques: pd.Index) -> pd.Index:
+    combined = label_uniques.append(truth_uniques).unique()
+    kinds = {_kind(v) for v in combined}
+    if len(kinds) > 1:
+        text = next(v for v in combined if _kind(v) == "string")
+        number = next(v for v in combined if _kind(v) == "number")
+        raise InvalidInputError(
+            f"Labels mix strings and numbers (e.g. {plain(text)!r} and {plain(number)!r}): '1' and 1 would "
+            f"be two different labels. Convert the y_true and label columns to one type, e.g. `.astype(str)`."
+        )
+    try:
+        return pd.Index(combined).sort_values()
+    except TypeError:
+        return pd.Index(combined)
+
+
+def prepare_pairs(y_true, label, score, datum) -> Pairs:
+    """Check and encode the (datum, candidate label) rows once for every metric."""
+    names = {
+        argument: values.name if isinstance(values, pd.Series) and values.name is not None else argument
+        for argument, values in (("y_true", y_true), ("label", label), ("datum", datum))
+    }
+    truth_v = _values(y_true, "y_true")
+    label_v = _values(label, "label")
+    datum_v = _values(datum, "datum")
+    scores = as_float_array(score, "score")
+    sizes = {"y_true": len(truth_v), "label": len(label_v), "score": scores.size, "datum": len(datum_v)}
+    if len(set(sizes.values())) > 1:
+        raise InvalidInputError(f"y_true, label, score and datum must have one entry per row; got {sizes}.")
+    if not np.isfinite(scores).all():
+        bad = int(np.flatnonzero(~np.isfinite(scores))[0])
+        raise InvalidInputError(
+            f"`score` holds {plain(scores[bad])!r} at position {bad}; every candidate label needs a finite "
+            f"score. Drop the rows of labels that were not scored (a missing row means 'not a candidate')."
+        )
+    datum_code, datums = _factorize(datum_v, "datum", names["datum"])
+    truth_code, truth_uniques = _factorize(truth_v, "y_true", names["y_true"])
+    label_code, label_uniques = _factorize(label_v, "label", names["label"])
+    labels = _label_index(truth_uniques, label_uniques)
+    truth_code = labels.get_indexer(truth_uniques)[truth_code] if len(truth_v) else truth_code
+    label_code = labels.get_indexer(label_uniques)[label_code] if len(label_v) else label_code
+    n_datums, n_labels = len(datums), len(labels)
+
+    truth_of_datum = np.full(n_datums, -1, dtype="int64")
+    truth_of_datum[datum_code] = truth_code
+    inconsistent = truth_of_datum[datum_code] != truth_code
+    if inconsistent.any():
+        row = int(np.flatnonzero(inconsistent)[0])
+        raise InvalidInputError(
+            f"Datum {plain(datums[datum_code[row]])!r} has more than one truth "
+            f"({plain(labels[truth_code[row]])!r} and {plain(labels[truth_of_datum[datum_code[row]]])!r}); "
+            f"the y_true column must repeat the datum's one true label on each of its rows."
+        )
+    key = datum_code.astype("int64") * max(n_labels, 1) + label_code
+    if n_datums * n_labels <= 8 * key.size + 1024:
+        duplicated = np.bincount(key, minlength=n_datums * n_labels).max(initial=0) > 1
+    else:
+        duplicated = np.unique(key).size != key.size
+    if duplicated:
+        counts = pd.Series(key).value_counts()
+        first = int(counts.index[0])
+        raise InvalidInputError(
+            f"Datum {plain(datums[first // n_labels])!r} has {int(counts.iloc[0])} rows for label "
+            f"{plain(labels[first % n_labels])!r}; give each (datum, label) pair one row with its score."
+        )
+    match = label_code == truth_code
+    return Pairs(
+        labels,
+        pd.Index(datums),
+        datum_code.astype("int64"),
+        label_code.astype("int64"),
+        scores,
+        truth_of_datum,
+        match,
+        _winners(datum_code, scores, n_datums),
+    )
+
+
+def _winners(datum_code: np.ndarray, scores: np.ndarray, n_datums: int) -> np.ndarray:
+    """First top-scored row of each datum (valor's ``np.argmax`` over the datum's rows)."""
+    winner = np.zeros(scores.size, dtype=bool)
+    if scores.size == 0:
+        return winner
+    order = np.argsort(datum_code, kind="stable")
+    sorted_datum = datum_code[order]
+    sorted_score = scores[order]
+    starts = np.flatnonzero(np.r_[True, sorted_datum[1:] != sorted_datum[:-1]])
+    best = np.maximum.reduceat(sorted_score, starts)
+    top = np.flatnonzero(sorted_score == np.repeat(best, np.diff(np.r_[starts, scores.size])))
+    first = top[np.r_[True, sorted_datum[top][1:] != sorted_datum[top][:-1]]]
+    winner[order[first]] = True
+    return winner
+
+
+def threshold_array(score_thresholds, argument: str = "score_thresholds") -> np.ndarray:
+    try:
+        values = (
+            np.atleast_1d(np.asarray(score_thresholds, dtype="float64"))
+            if not isinstance(score_thresholds, (int, float))
+            else np.array([float(score_thresholds)])
+        )
+    except (TypeError, ValueError):
+        values = np.zeros(0)
+    if values.size == 0 or not np.isfinite(values).all():
+        raise InvalidInputError(f"`{argument}` must be one or more finite numbers; got {score_thresholds!r}.")
+    return np.unique(values)
+
+
+def positive_until(pairs: Pairs, thresholds: np.ndarray, hardmax: bool) -> np.ndarray:
+    """Per row, ``k`` such that the row is a positive prediction at thresholds ``0..k-1``."""
+    k = np.searchsorted(thresholds, pairs.score, side="right")
+    k[np.abs(pairs.score) <= ZERO_SCORE] = 0
+    if hardmax:
+        k[~pairs.winner] = 0
+    return k
+
+
+def positive_counts(codes: np.ndarray, k: np.ndarray, n_codes: int, n_thresholds: int) -> np.ndarray:
+    """``(n_codes, T)`` counts of rows with code ``c`` that are positive at threshold ``j`` (``k > j``)."""
+    hist = np.bincount(codes * (n_thresholds + 1) + k, minlength=n_codes * (n_thresholds + 1))
+    hist = hist.reshape(n_codes, n_thresholds + 1)
+    return np.cumsum(hist[:, ::-1], axis=1)[:, ::-1][:, 1:]
+
+
+def interval_counts(
+    codes: np.ndarray, start: np.ndarray, stop: np.ndarray, n_codes: int, n_thresholds: int
+) -> np.ndarray:
+    """``(n_codes, T)`` counts of items whose threshold interval ``[start, stop)`` contains ``j``."""
+    stop = np.maximum(stop, start)
+    width = n_thresholds + 1
+    diff = np.bincount(codes * width + start, minlength=n_codes * width) - np.bincount(
+        codes * width + stop, minlength=n_codes * width
+    )
+    return np.cumsum(diff.reshape(n_codes, width), axis=1)[:, :n_thresholds]
+
+
+def datum_max(pairs: Pairs, k: np.ndarray, rows: np.ndarray, default: int) -> np.ndarray:
+    out = np.full(pairs.n_datums, default, dtype="int64")
+    np.maximum.at(out, pairs.datum[rows], k[rows])
+    return out
+
+
+def first_examples(
+    keys: np.ndarray,
+    datum: np.ndarray,
+    start: np.ndarray,
+    stop: np.ndarray,
+    n_keys: int,
+    n_thresholds: int,
+    max_examples: int,
+) -> dict[tuple[int, int], list[int]]:
+    """First ``max_examples`` datum codes per (key, threshold) among items valid on ``[start, stop)``."""
+    out: dict[tuple[int, int], list[int]] = {}
+    if max_examples <= 0 or keys.size == 0:
+        return out
+    order = np.lexsort((datum, keys))
+    keys, datum, start, stop = keys[order], datum[order], start[order], stop[order]
+    key_start = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+    block = np.repeat(np.arange(key_start.size), np.diff(np.r_[key_start, keys.size]))
+    picked_key, picked_thr, picked_datum = [], [], []
+    for j in range(n_thresholds):
+        valid = (start <= j) & (j < stop)
+        running = np.cumsum(valid)
+        before = (running - valid)[key_start]
+        rank = running - before[block]
+        chosen = valid & (rank <= max_examples)
+        picked_key.append(keys[chosen])
+        picked_thr.append(np.full(int(chosen.sum()), j))
+        picked_datum.append(datum[chosen])
+    key_all = np.concatenate(picked_key)
+    thr_all = np.concatenate(picked_thr)
+    datum_all = np.concatenate(picked_datum)
+    order = np.lexsort((thr_all, key_all))
+    key_all, thr_all, datum_all = key_all[order], thr_all[order], datum_all[order]
+    if key_all.size == 0:
+        return out
+    cuts = np.flatnonzero(np.r_[True, (key_all[1:] != key_all[:-1]) | (thr_all[1:] != thr_all[:-1])])
+    for cut, chunk in zip(cuts, np.split(datum_all, cuts[1:])):
+        out[(int(key_all[cut]), int(thr_all[cut]))] = chunk.tolist()
+    return out

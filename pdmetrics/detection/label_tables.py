@@ -1,0 +1,186 @@
+"""``classification``: the classification tables of ``df.detection``, from a DataFrame.
+
+One public function reads the long or the wide layout, checks every option, and returns
+the table asked for, built by the label-pair modules (:mod:`~pdmetrics.detection.label_metrics`,
+:mod:`~pdmetrics.detection.roc`, :mod:`~pdmetrics.detection.label_curves`,
+:mod:`~pdmetrics.detection.label_confusion`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from pdmetrics._division import check_zero_division
+from pdmetrics._groups import group_codes
+from pdmetrics._validation import numeric_values, plain, require_columns
+from pdmetrics.detection.label_confusion import classification_confusion
+from pdmetrics.detection.label_curves import classification_errors, classification_pr_curve
+from pdmetrics.detection.label_metrics import classification_metrics, classification_summary
+from pdmetrics.detection.label_pairs import DEFAULT_CURVE_THRESHOLDS, threshold_array
+from pdmetrics.detection.roc import roc_curve
+from pdmetrics.errors import InvalidInputError
+
+__all__ = ["classification"]
+
+TABLES = ("labels", "summary", "roc_curve", "pr_curve", "errors", "confusion")
+
+
+def classification(
+    frame: pd.DataFrame,
+    *,
+    y_true,
+    score,
+    label=None,
+    datum=None,
+    table: str = "labels",
+    score_thresholds=None,
+    hardmax: bool | None = None,
+    zero_division="warn",
+    max_examples: int = 1,
+) -> pd.DataFrame:
+    """Classification metrics as valor-lite computes them, as a tidy table.
+
+    Two layouts are accepted. *Long*: one row per datum and candidate label, with
+    ``label=`` (the candidate), ``score=`` (one column), ``datum=`` (the datum id) and
+    ``y_true=`` (the datum's true label, repeated on its rows). *Wide*: one row per
+    datum, ``score=`` a list of score columns whose names are the labels, ``y_true=``
+    the true label (``label=`` not given; ``datum=`` optional, default the row
+    position); a missing score means the label is not a candidate for that row.
+
+    Parameters
+    ----------
+    frame : DataFrame
+    y_true, score, label, datum : column names
+        See above.
+    table : {"labels", "summary", "roc_curve", "pr_curve", "errors", "confusion"}
+        ``"labels"``: per label and threshold ``label, score_threshold, N, tp, fp, fn,
+        tn, precision, recall, f1, roc_auc``
+        (:func:`~pdmetrics.detection.label_metrics.classification_metrics`); ``"summary"``:
+        per threshold ``score_threshold, N, accuracy, mean_roc_auc``
+        (:func:`~pdmetrics.detection.label_metrics.classification_summary`);
+        ``"roc_curve"``: :func:`~pdmetrics.detection.roc_curve`; ``"pr_curve"``:
+        :func:`~pdmetrics.detection.label_curves.classification_pr_curve`; ``"errors"``:
+        :func:`~pdmetrics.detection.label_curves.classification_errors`; ``"confusion"``:
+        :func:`~pdmetrics.detection.label_confusion.classification_confusion` (labels in
+        the ``truth`` and ``prediction`` columns, never as column names).
+    score_thresholds : float or sequence, optional
+        Default ``[0.0]`` (valor's) for ``labels``, ``summary`` and ``confusion``;
+        0.05, 0.10, ..., 0.95 for ``pr_curve`` and ``errors``.
+    hardmax : bool, optional
+        Default True for ``labels``, ``summary`` and ``confusion`` (valor's default),
+        False for ``pr_curve`` and ``errors`` (valor's curves treat each label as its
+        own binary problem).
+    zero_division : "warn" or float, default "warn"
+        Value of 0/0 ratios: NaN with a warning, or a number (valor: 0).
+    max_examples : int, default 1
+        Example datum ids per row of the ``errors`` and ``confusion`` tables.
+
+    Returns
+    -------
+    DataFrame
+        A new table (see ``table``); ``frame`` is not changed.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.detection import classification
+    >>> df = pd.DataFrame({"truth": ["cat", "dog", "dog"], "cat": [0.8, 0.3, 0.6],
+    ...                    "dog": [0.2, 0.7, 0.4]})
+    >>> classification(df, y_true="truth", score=["cat", "dog"]).round(3)
+      label  score_threshold  N  tp  fp  fn  tn  precision  recall     f1  roc_auc
+    0   cat              0.0  1   1   1   0   1        0.5     1.0  0.667      1.0
+    1   dog              0.0  2   1   0   1   1        1.0     0.5  0.667      1.0
+    """
+    if table not in TABLES:
+        raise InvalidInputError(f"`table={table!r}` is not a classification table; use one of {TABLES}.")
+    curve = table in ("pr_curve", "errors")
+    if hardmax is None:
+        hardmax = not curve
+    if not isinstance(hardmax, (bool, np.bool_)):
+        raise InvalidInputError(
+            f"`hardmax={plain(hardmax)!r}`: pass True (one prediction per datum, valor's "
+            f"default) or False (every label scored above the threshold)."
+        )
+    if score_thresholds is None:
+        score_thresholds = DEFAULT_CURVE_THRESHOLDS if curve else (0.0,)
+    threshold_array(score_thresholds)
+    zero_division = check_zero_division(zero_division)
+    if (
+        isinstance(max_examples, (bool, np.bool_))
+        or not isinstance(max_examples, (int, np.integer))
+        or max_examples < 0
+    ):
+        raise InvalidInputError(f"`max_examples={plain(max_examples)!r}`: pass a whole number >= 0.")
+    arrays = long_arrays(frame, y_true, score, label, datum)
+    options = {"score_thresholds": score_thresholds, "hardmax": bool(hardmax)}
+    if table == "labels":
+        return classification_metrics(*arrays, **options, zero_division=zero_division)
+    if table == "summary":
+        return classification_summary(*arrays, **options, zero_division=zero_division)
+    if table == "roc_curve":
+        return roc_curve(*arrays)
+    if table == "pr_curve":
+        return classification_pr_curve(*arrays, **options, zero_division=zero_division)
+    if table == "errors":
+        return classification_errors(*arrays, **options, max_examples=max_examples)
+    return classification_confusion(*arrays, **options, max_examples=max_examples)
+
+
+def _wide_scores(series: pd.Series) -> np.ndarray:
+    """One wide score column as floats: missing means "not a candidate"; text or inf is an error."""
+    values = numeric_values(series, "score")
+    bad = ~np.isfinite(values) & series.notna().to_numpy()
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise InvalidInputError(
+            f"`score=` column {series.name!r} holds {plain(series.iloc[row])!r} (row {row}), not a finite "
+            f"number; leave a cell missing (NaN) when the label is not a candidate, otherwise give a number."
+        )
+    return values
+
+
+def long_arrays(frame: pd.DataFrame, y_true, score, label, datum):
+    """Long (y_true, label, score, datum) arrays from the long or the wide layout."""
+    require_columns(frame, "y_true", y_true)
+    if label is not None:
+        if not isinstance(score, (str, int)) and not (isinstance(score, list) and len(score) == 1):
+            raise InvalidInputError(
+                "With `label=` (long layout) pass one score column as `score=`; "
+                "for one score column per class leave `label=` out (wide layout)."
+            )
+        score = score[0] if isinstance(score, list) else score
+        require_columns(frame, "label", label)
+        require_columns(frame, "score", score)
+        if datum is None:
+            raise InvalidInputError(
+                "The long layout (one row per datum and candidate label) needs `datum=`: "
+                "the column that says which rows belong to the same datum."
+            )
+        require_columns(frame, "datum", datum)
+        return frame[y_true], frame[label], numeric_values(frame[score], "score"), frame[datum]
+    columns = require_columns(frame, "score", score)
+    if datum is not None:
+        require_columns(frame, "datum", datum)
+    n, k = len(frame), len(columns)
+    matrix = np.column_stack([_wide_scores(frame[c]) for c in columns]) if n else np.zeros((0, k))
+    keep = np.isfinite(matrix).reshape(-1)
+    # categoricals: the core factorizes their codes instead of a million Python objects
+    datum_codes = np.repeat(np.arange(n), k)[keep]
+    datum_names = frame[datum].to_numpy(dtype=object) if datum is not None else np.arange(n)
+    truth_codes, truth_keys = group_codes([frame[y_true]], "y_true")
+    truth_long = pd.Categorical.from_codes(
+        np.repeat(truth_codes, k)[keep], pd.Index(truth_keys.iloc[:, 0].tolist(), dtype=object)
+    )
+    label_long = pd.Categorical.from_codes(
+        np.tile(np.arange(k), n)[keep], pd.Index(pd.Series(columns, dtype=object))
+    )
+    try:
+        repeated = datum is not None and pd.Index(datum_names).has_duplicates
+    except TypeError:  # unhashable datum ids: the core names the column and the fix
+        repeated = True
+    if repeated:
+        datum_long = pd.Series(np.repeat(datum_names, k)[keep], name=datum)
+    else:
+        datum_long = pd.Categorical.from_codes(datum_codes, pd.Index(pd.Series(datum_names, dtype=object)))
+    return truth_long, label_long, matrix.reshape(-1)[keep], datum_long

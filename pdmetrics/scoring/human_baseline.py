@@ -1,0 +1,173 @@
+"""System performance relative to human-human agreement: RSMTool's ``degradation`` and
+``disattenuated_correlations`` tables, built from the ``eval`` and ``consistency`` tables."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from pdmetrics._tables import result_table
+from pdmetrics._validation import numeric_values
+from pdmetrics.errors import InvalidInputError
+from pdmetrics.scoring.scored_rows import as_named_series, check_distinct_columns
+from pdmetrics.scoring.tables import consistency, evaluate, named_scores
+
+__all__ = ["DEGRADATION_METRICS", "degradation", "disattenuated_correlations"]
+
+#: Metrics compared in the ``degradation`` table, in RSMTool's order.
+DEGRADATION_METRICS = ("corr", "kappa", "wtkappa", "exact_agr", "adj_agr", "SMD")
+
+
+def _require(table: pd.DataFrame, columns, what: str) -> None:
+    missing = [c for c in columns if c not in table.columns]
+    if missing:
+        raise InvalidInputError(
+            f"The {what} table lacks the columns {missing}; pass the output of "
+            f"`df.scoring.{'evaluate' if what == 'evaluation' else 'consistency'}`."
+        )
+
+
+def degradation_from_tables(evaluation: pd.DataFrame, human_human: pd.DataFrame) -> pd.DataFrame:
+    """The ``degradation`` table from an ``eval`` table and a one-row ``consistency`` table."""
+    _require(evaluation, ["system", *DEGRADATION_METRICS], "evaluation")
+    _require(human_human, DEGRADATION_METRICS, "consistency")
+    baseline = human_human[list(DEGRADATION_METRICS)].iloc[0].to_numpy(dtype=float)
+    differences = evaluation[list(DEGRADATION_METRICS)].to_numpy(dtype=float) - baseline
+    return result_table(
+        {
+            "system": evaluation["system"].to_numpy(),
+            **{m: differences[:, i] for i, m in enumerate(DEGRADATION_METRICS)},
+        }
+    )
+
+
+def disattenuated_from_tables(evaluation: pd.DataFrame, human_human: pd.DataFrame, on=None) -> pd.DataFrame:
+    """The ``disattenuated_correlations`` table from an ``eval`` and a ``consistency`` table.
+
+    ``on`` (e.g. ``["by", "group"]``) pairs the rows of subgroup tables; without it the one
+    human-human correlation applies to every system row.
+    """
+    if on is None:
+        _require(evaluation, ["system", "corr"], "evaluation")
+        ids = {"system": evaluation["system"].to_numpy()}
+        corr_hm = evaluation["corr"].to_numpy(dtype=float)
+        corr_hh = np.full(corr_hm.shape, float(human_human["corr"].iloc[0]))
+    else:
+        on = list(on)
+        keys = (["system"] if "system" in evaluation.columns else []) + on
+        merged = evaluation[[*keys, "corr"]].merge(
+            human_human[[*on, "corr"]], on=on, how="left", suffixes=("_HM", "_HH"), sort=False
+        )
+        ids = {name: merged[name].to_numpy() for name in keys}
+        corr_hm = merged["corr_HM"].to_numpy(dtype=float)
+        corr_hh = merged["corr_HH"].to_numpy(dtype=float)
+    with np.errstate(invalid="ignore"):
+        sqrt_hh = np.sqrt(corr_hh)
+        return result_table(
+            {
+                **ids,
+                "corr_HM": corr_hm,
+                "corr_HH": corr_hh,
+                "sqrt_HH": sqrt_hh,
+                "corr_disattenuated": corr_hm / sqrt_hh,
+            }
+        )
+
+
+def human_pair_on_system_rows(human: pd.Series, second_human, systems: dict) -> tuple[pd.Series, pd.Series]:
+    """Both human scores, with the first set to NaN where a system score is missing.
+
+    RSMTool computes human-human agreement after dropping responses without a numeric
+    system score; blanking the first score leaves those rows out the same way.
+    """
+    second_human = as_named_series(second_human, "second_human")
+    check_distinct_columns(human=human.name, second_human=second_human.name, system=list(systems))
+    h1 = numeric_values(human, "human")
+    valid = np.ones(h1.size, dtype=bool)
+    for series in systems.values():
+        valid &= np.isfinite(numeric_values(series, "system"))
+    return pd.Series(np.where(valid, h1, np.nan), name=human.name, index=human.index), second_human
+
+
+def degradation(human, second_human, system, exclude_zero: bool = True) -> pd.DataFrame:
+    """How much worse each system score agrees with humans than two humans agree.
+
+    ``system metric - human-human metric`` for ``corr, kappa, wtkappa, exact_agr,
+    adj_agr, SMD`` (the human-human SMD is the pooled one), as RSMTool's ``degradation``.
+    Negative values mean the system agrees less with the first rater than the second rater
+    does. The human-human figures come from the double-scored responses that also have
+    every system score, as in RSMTool.
+
+    Parameters
+    ----------
+    human, second_human : Series or array-like
+        First and second human scores.
+    system : Series, DataFrame or mapping of name -> array-like
+        System score column(s).
+    exclude_zero : bool, default True
+        Leave out human scores of 0.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``system, corr, kappa, wtkappa, exact_agr, adj_agr, SMD``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.scoring import degradation
+    >>> df = pd.DataFrame({"sc1": [1, 2, 3, 4, 5, 3], "sc2": [1, 3, 3, 4, 5, 3],
+    ...                    "raw": [1.4, 2.2, 2.6, 4.5, 4.4, 3.5]})
+    >>> degradation(df["sc1"], df["sc2"], df[["raw"]]).round(3)
+      system   corr  kappa  wtkappa  exact_agr  adj_agr    SMD
+    0    raw -0.015 -0.192   -0.016    -83.333      0.0 -0.051
+    """
+    human, systems = named_scores(human, system, exclude_zero)
+    first, second = human_pair_on_system_rows(human, second_human, systems)
+    evaluation = evaluate(human, systems, exclude_zero=exclude_zero)
+    return degradation_from_tables(evaluation, consistency(first, second, exclude_zero=exclude_zero))
+
+
+def disattenuated_correlations(
+    human, second_human, system, by=None, exclude_zero: bool = True
+) -> pd.DataFrame:
+    """Human-system correlations corrected for the unreliability of human scores.
+
+    ``corr_disattenuated = corr_HM / sqrt(corr_HH)``: the human-system correlation
+    divided by the square root of the human-human correlation (NaN when the latter is
+    negative or missing), as RSMTool's ``disattenuated_correlations``. The human-human
+    correlation uses the double-scored responses that also have every system score.
+
+    Parameters
+    ----------
+    human, second_human : Series or array-like
+        First and second human scores.
+    system : Series, DataFrame or mapping of name -> array-like
+        System score column(s).
+    by : Series, DataFrame or mapping, optional
+        Subgroup column(s): one row per system x subgroup column x group (RSMTool's
+        ``disattenuated_correlations_by_<G>``).
+    exclude_zero : bool, default True
+        Leave out human scores of 0.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``system`` (with ``by``: then ``by, group``), then ``corr_HM, corr_HH, sqrt_HH,
+        corr_disattenuated``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.scoring import disattenuated_correlations
+    >>> df = pd.DataFrame({"sc1": [1, 2, 3, 4, 5, 3], "sc2": [1, 3, 3, 4, 5, 2],
+    ...                    "raw": [1.4, 2.2, 2.6, 4.5, 4.4, 3.5]})
+    >>> disattenuated_correlations(df["sc1"], df["sc2"], df[["raw"]]).round(3)
+      system  corr_HM  corr_HH  sqrt_HH  corr_disattenuated
+    0    raw    0.942      0.9    0.949               0.993
+    """
+    human, systems = named_scores(human, system, exclude_zero)
+    first, second = human_pair_on_system_rows(human, second_human, systems)
+    evaluation = evaluate(human, systems, by=by, exclude_zero=exclude_zero)
+    human_human = consistency(first, second, by=by, exclude_zero=exclude_zero)
+    return disattenuated_from_tables(evaluation, human_human, on=None if by is None else ["by", "group"])

@@ -1,0 +1,219 @@
+"""The score columns a scoring table evaluates, and the rows it uses.
+
+Shared by the RSMTool tables (:mod:`pdmetrics.scoring.tables`), the subgroup tables and the
+report: the tables' column layouts, one or more columns as named Series, the check that
+no column is compared with itself, and which rows are scored (with the warning or error
+that says what was left out).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from pdmetrics._validation import plain, preview
+from pdmetrics._warnings import emit
+from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
+
+__all__ = ["EVAL_COLUMNS", "CONSISTENCY_COLUMNS"]
+
+#: Metric columns of the ``eval`` table, in RSMTool's order.
+EVAL_COLUMNS = (
+    "N",
+    "h_mean",
+    "h_sd",
+    "h_min",
+    "h_max",
+    "sys_mean",
+    "sys_sd",
+    "sys_min",
+    "sys_max",
+    "corr",
+    "wtkappa",
+    "R2",
+    "kappa",
+    "exact_agr",
+    "adj_agr",
+    "SMD",
+    "RMSE",
+)
+
+#: Metric columns of the ``consistency`` table, in RSMTool's order.
+CONSISTENCY_COLUMNS = (
+    "N",
+    "h1_mean",
+    "h1_sd",
+    "h1_min",
+    "h1_max",
+    "h2_mean",
+    "h2_sd",
+    "h2_min",
+    "h2_max",
+    "corr",
+    "wtkappa",
+    "kappa",
+    "exact_agr",
+    "adj_agr",
+    "SMD",
+)
+
+
+# --------------------------------------------------------------------------------------
+# choosing the rows to evaluate
+# --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ScoredRows:
+    """The rows an evaluation uses, and why the others were left out."""
+
+    mask: np.ndarray
+    n_input: int
+    n_missing_human: int
+    n_zero_human: int
+    n_missing_other: int
+
+    @property
+    def n_used(self) -> int:
+        return int(self.mask.sum())
+
+    def info(self, other: str) -> dict:
+        return {
+            "n_input": self.n_input,
+            "n_used": self.n_used,
+            "excluded": {
+                "missing_human": self.n_missing_human,
+                "zero_human": self.n_zero_human,
+                f"missing_{other}": self.n_missing_other,
+            },
+        }
+
+
+def check_exclude_zero(exclude_zero) -> None:
+    """``exclude_zero`` must be a boolean: a string such as "no" would silently mean True."""
+    if not isinstance(exclude_zero, (bool, np.bool_)):
+        raise InvalidInputError(f"`exclude_zero={plain(exclude_zero)!r}` must be True or False.")
+
+
+def select_scored_rows(human: np.ndarray, others: list[np.ndarray], exclude_zero: bool) -> ScoredRows:
+    """Rows with a numeric human score (non-zero if asked) and numeric other scores.
+
+    Exclusions are counted in RSMTool's order: missing human score, then human score of
+    zero, then a missing score in any of ``others``.
+    """
+    check_exclude_zero(exclude_zero)
+    valid_human = np.isfinite(human)
+    keep = valid_human.copy()
+    n_zero = 0
+    if exclude_zero:
+        zero = keep & (human == 0)
+        n_zero = int(zero.sum())
+        keep &= ~zero
+    n_after_human = int(keep.sum())
+    for values in others:
+        keep &= np.isfinite(values)
+    return ScoredRows(
+        keep, human.size, int(human.size - valid_human.sum()), n_zero, n_after_human - int(keep.sum())
+    )
+
+
+def report_exclusions(rows: ScoredRows, what: str, human_name, other_name) -> None:
+    if rows.n_missing_human or rows.n_missing_other:
+        parts = []
+        if rows.n_missing_human:
+            parts.append(
+                f"{rows.n_missing_human} with a missing or non-numeric human score ({plain(human_name)!r})"
+            )
+        if rows.n_missing_other:
+            parts.append(f"{rows.n_missing_other} with a missing or non-numeric {what} ({other_name})")
+        emit(
+            f"Left out {rows.n_input - rows.n_used} of {rows.n_input} rows: "
+            + "; ".join(parts)
+            + ". Details in result.attrs['pdmetrics'].",
+            ExcludedRowsWarning,
+        )
+    if rows.n_used == 0:
+        raise InvalidInputError(
+            f"No rows left to evaluate: of {rows.n_input} rows, {rows.n_missing_human} have a missing or "
+            f"non-numeric human score ({plain(human_name)!r}), {rows.n_zero_human} a human score of 0 "
+            f"(left out because exclude_zero=True) and {rows.n_missing_other} a missing {what} "
+            f"({other_name}). Check the column names, or pass exclude_zero=False to keep zeros."
+        )
+
+
+def as_named_series(values, name: str) -> pd.Series:
+    """One column of scores as a Series (array-likes get ``name``)."""
+    if isinstance(values, pd.Series):
+        return values
+    return pd.Series(np.asarray(values), name=name)
+
+
+def named_columns(values, default_name: str = "system") -> dict[str, pd.Series]:
+    """One or more columns (DataFrame, mapping of name -> values, or one Series/array) as
+    a dict of named Series."""
+    if isinstance(values, pd.DataFrame):
+        repeated = values.columns[values.columns.duplicated()]
+        if len(repeated):
+            raise InvalidInputError(
+                f"`{default_name}=` names {preview(repeated.unique())} more than once; pass each column once."
+            )
+        return {name: values.iloc[:, i] for i, name in enumerate(values.columns)}
+    if isinstance(values, Mapping):
+        return {name: as_named_series(column, name) for name, column in values.items()}
+    series = as_named_series(values, default_name)
+    return {series.name: series}
+
+
+def check_distinct_columns(**columns) -> None:
+    """Refuse a column compared with itself: a name given twice across (or within) arguments.
+
+    ``columns`` maps each argument (``human``, ``second_human``, ``system``, ``raters``) to a
+    name, a list of names, or None (not given). The same scores on both sides would report
+    perfect agreement; rsmeval refuses this too.
+    """
+    seen: dict = {}
+    for argument, names in columns.items():
+        if names is None:
+            continue
+        listed = names if isinstance(names, list) else [names]
+        for name in listed:
+            if not isinstance(name, Hashable):
+                continue
+            if name in seen:
+                where = seen[name]
+                clash = (
+                    f"`{argument}=` names {plain(name)!r} twice"
+                    if where == argument
+                    else (f"`{where}=` and `{argument}=` both name {plain(name)!r}")
+                )
+                raise InvalidInputError(
+                    f"{clash}: a column compared with itself agrees perfectly by construction. "
+                    "Pass different columns (rsmeval refuses this too)."
+                )
+            seen[name] = argument
+
+
+def column_names(columns: Mapping) -> str:
+    """The names of a few score columns, for messages (capped)."""
+    return preview(list(columns), limit=10)
+
+
+def require_scores(columns: Mapping, argument: str) -> None:
+    """Refuse a score column with no numeric value at all, naming it (``columns``: name -> array)."""
+    for name, values in columns.items():
+        if values.size and not np.isfinite(values).any():
+            raise InvalidInputError(
+                f"`{argument}={plain(name)!r}`: all {values.size} values are missing or not numbers, so "
+                "no response can be evaluated. Check the column name, or fill in the scores."
+            )
+
+
+def check_flat_names(names, argument: str, what: str) -> None:
+    """Refuse a tuple (MultiIndex) column name where ``what`` builds text labels from it."""
+    for name in names:
+        if isinstance(name, tuple):
+            raise InvalidInputError(
+                f"`{argument}={name!r}`: {what} needs flat column names, not MultiIndex tuples. Flatten "
+                "the columns first, e.g. `df.columns = ['_'.join(map(str, c)) for c in df.columns]`."
+            )
