@@ -11,6 +11,7 @@ from pathlib import Path
 import pandas as pd
 
 import pdmetrics
+from pdmetrics.datasets import simulate_essays, simulate_scores
 from pdmetrics.errors import PdmetricsError, PdmetricsWarning
 
 #: Inputs with at least this many rows get progress messages on stderr.
@@ -24,8 +25,6 @@ def _show(title: str, table: pd.DataFrame) -> None:
 
 def demo(rows: int, seed: int) -> int:
     """Simulate double-scored essays, post-process the system score, print the tables."""
-    from pdmetrics.datasets import simulate_scores
-
     if rows < 2:
         raise PdmetricsError(
             f"--rows {rows}: the demo needs at least 2 responses (one of them double-scored)."
@@ -79,8 +78,6 @@ def demo(rows: int, seed: int) -> int:
 
 def _on_the_fly_demo(rows: int, seed: int) -> None:
     """Attali (2007): a predetermined-parameter model scaled on 30 essays vs a fully estimated one."""
-    from pdmetrics.datasets import simulate_essays
-
     essays = simulate_essays(rows, seed=seed)
     features = [c for c in essays.columns if c.startswith("f")]
     benchmark, rest = essays.iloc[:30], essays.iloc[30:]

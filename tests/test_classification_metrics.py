@@ -317,7 +317,10 @@ def test_one_row_and_empty_input():
         empty = classification_accuracy([], [], [], [])
     assert len(empty) == 1 and np.isnan(empty["accuracy"].iloc[0])
     assert len(classification_metrics([], [], [], [])) == 0
-    with pytest.warns(UndefinedMetricWarning, match="accuracy"):
+    with (
+        pytest.warns(UndefinedMetricWarning, match="accuracy"),
+        pytest.warns(UndefinedMetricWarning, match="Mean ROC AUC"),
+    ):
         summary = classification_summary([], [], [], [])
     assert summary["N"].tolist() == [0] and np.isnan(summary["accuracy"].iloc[0])
     assert len(classification_confusion([], [], [], [])) == 0

@@ -155,7 +155,10 @@ def test_bad_input():
         segmentation_iou([np.zeros((2, 2), int)], [])
     with pytest.raises(InvalidInputError, match="segmentation table"):
         frame.detection.segmentation(y_true="gt", y_pred="gt", table="iou")
-    with pytest.warns(UndefinedMetricWarning, match="zero denominator|pixel"):
+    with (
+        pytest.warns(UndefinedMetricWarning, match="zero denominator|pixel"),
+        pytest.warns(UndefinedMetricWarning, match="Mean IoU"),
+    ):
         summary = segmentation(pd.DataFrame({"gt": [], "pd": []}), y_true="gt", y_pred="pd", table="summary")
     assert summary["N"].iloc[0] == 0 and np.isnan(summary["pixel_accuracy"].iloc[0])
     assert len(segmentation_iou([], [])) == 0

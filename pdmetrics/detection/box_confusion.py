@@ -33,10 +33,9 @@ import pandas as pd
 
 from pdmetrics._tables import result_table
 from pdmetrics._validation import plain
-from pdmetrics.detection.curves import VALOR_SCORE_THRESHOLDS
 from pdmetrics.detection.inputs import prepare_boxes
 from pdmetrics.detection.matching import match_boxes
-from pdmetrics.detection.options import check_choice, number_array
+from pdmetrics.detection.options import VALOR_SCORE_THRESHOLDS, check_choice, number_array
 from pdmetrics.errors import InvalidInputError
 
 __all__ = ["confusion"]
