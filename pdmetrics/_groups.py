@@ -96,21 +96,25 @@ def _sorted_codes_one(series: pd.Series, argument: str) -> tuple[np.ndarray, pd.
             return lookup[shifted], pd.Index(uniques, name=series.name)
     if isinstance(dtype, pd.CategoricalDtype):
         # the categories' codes, compressed to the categories present, in category order
-        raw = series.cat.codes.to_numpy()
-        used = np.flatnonzero(np.bincount(raw[raw >= 0], minlength=len(dtype.categories)))
-        lookup = np.full(len(dtype.categories), -1, dtype=np.intp)
-        lookup[used] = np.arange(used.size, dtype=np.intp)
-        codes = np.where(raw >= 0, lookup[np.maximum(raw, 0)], -1).astype(np.intp)
-        return codes, pd.Index(dtype.categories.take(used), name=series.name)
-    check_scalar_cells(series, argument)
+        raw = series.cat.codes.to_numpy().astype(np.intp)
+        n_categories = len(dtype.categories)
+        used = np.flatnonzero(np.bincount(raw + 1, minlength=n_categories + 1)[1:])
+        if used.size < n_categories:  # renumber; the extra last entry keeps a missing value's -1
+            lookup = np.full(n_categories + 1, -1, dtype=np.intp)
+            lookup[used] = np.arange(used.size, dtype=np.intp)
+            raw = lookup[raw]
+        return raw, pd.Index(dtype.categories.take(used), name=series.name)
     try:
         codes, uniques = pd.factorize(series, sort=True, use_na_sentinel=True)
-    except TypeError:  # unorderable mixed values (e.g. 1 and "a")
+    except TypeError:  # unhashable cells (lists, dicts) or unorderable mixed values (e.g. 1 and "a")
+        check_scalar_cells(series, argument)
         raise InvalidInputError(
             f"`{argument}={series.name!r}` mixes values that cannot be sorted together "
             f"({preview([plain(v) for v in pd.unique(series.dropna())], 3)}); use one type per column, "
             f"e.g. `df[{series.name!r}].astype(str)`."
         ) from None
+    # hashable non-scalar cells (tuples) factorize: check the distinct values only, not every row
+    check_scalar_cells(pd.Series(uniques, dtype=object, name=series.name), argument)
     return codes.astype(np.intp, copy=False), pd.Index(uniques, name=series.name)
 
 

@@ -38,7 +38,7 @@ from pdmetrics.scoring.reliability import (
     scaling_standard_error,
     spearman_brown,
 )
-from pdmetrics.scoring.report import EvaluationReport, evaluation_report
+from pdmetrics.scoring.reporting import EvaluationReport, report
 from pdmetrics.scoring.subgroups import consistency_by_group_table, evaluation_by_group_table
 from pdmetrics.scoring.tables import confusion_matrix, consistency, evaluate, score_distribution
 from pdmetrics.scoring.true_scores import (
@@ -93,5 +93,5 @@ __all__ = [
     "true_score_variance",
     "variance_of_errors",
     "EvaluationReport",
-    "evaluation_report",
+    "report",
 ]

@@ -10,7 +10,7 @@ from pdmetrics.errors import InvalidInputError
 from pdmetrics.scoring.human_baseline import degradation, disattenuated_correlations
 from pdmetrics.scoring.model import fit_ep, fit_pp, weighted_score
 from pdmetrics.scoring.postprocessing import DEFAULT_TRIM_TOLERANCE, postprocess
-from pdmetrics.scoring.report import evaluation_report
+from pdmetrics.scoring.reporting import report
 from pdmetrics.scoring.tables import confusion_matrix, consistency, evaluate, score_distribution
 from pdmetrics.scoring.true_scores import true_score
 
@@ -110,7 +110,7 @@ class ScoringAccessor:
             System score column(s); one table row each.
         by : str or list of str, optional
             Subgroup column(s): evaluate every group of each (RSMTool's ``eval_by_<G>``),
-            with an "All data" row and the difference of standardized means ``DSM``; see
+            with an "(all)" row and the difference of standardized means ``DSM``; see
             :func:`pdmetrics.scoring.evaluation_by_group_table`.
         exclude_zero : bool, default True
             Leave out responses with a human score of 0, as RSMTool does by default.
@@ -148,7 +148,7 @@ class ScoringAccessor:
 
         Uses the double-scored rows only; the SMD is the pooled one. See
         :func:`pdmetrics.scoring.consistency`. With ``by``, one row per group of
-        each subgroup column plus "All data", with ``DSM`` (RSMTool's
+        each subgroup column plus "(all)", with ``DSM`` (RSMTool's
         ``consistency_by_<G>``; see :func:`pdmetrics.scoring.consistency_by_group_table`).
 
         Examples
@@ -184,7 +184,7 @@ class ScoringAccessor:
     ):
         """Run RSMTool's whole evaluation and return every table in one report object.
 
-        See :func:`pdmetrics.scoring.evaluation_report` for the parameters and the tables;
+        See :func:`pdmetrics.scoring.report` for the parameters and the tables;
         ``report[name]`` gives a tidy table, ``report.to_csv(directory, prefix)`` writes
         rsmeval's files.
 
@@ -200,7 +200,7 @@ class ScoringAccessor:
         1        raw_trim        0.73
         2  raw_trim_round        0.66
         """
-        return evaluation_report(
+        return report(
             self._frame,
             human=human,
             system=system,

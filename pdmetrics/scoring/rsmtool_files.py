@@ -9,12 +9,17 @@ switch without change.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
+from pdmetrics._groups import POOLED_LABEL
 from pdmetrics.scoring.tables import CONSISTENCY_COLUMNS, EVAL_COLUMNS
 
 __all__ = [
+    "ALL_DATA",
     "SHORT_METRICS",
+    "group_frame",
+    "rsmtool_labels",
     "eval_frame",
     "short_metrics_frame",
     "consistency_frame",
@@ -43,6 +48,23 @@ SHORT_METRICS = (
     ("{D}", "{X}_trim_round"),
 )
 _UNSUFFIXED = ("N", "h_mean", "h_sd")
+
+#: RSMTool's label of the row of all responses in its subgroup files (pdmetrics' tidy tables
+#: label that row ``"(all)"``).
+ALL_DATA = "All data"
+
+
+def group_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """A subgroup file as RSMTool writes it: the pooled row labelled "All data", and the rows
+    in the order of RSMTool's groupby (labels sorted as text, "All data" among them)."""
+    frame = frame.set_axis(rsmtool_labels(frame.index))
+    return frame.iloc[np.argsort(frame.index.astype(str), kind="stable")]
+
+
+def rsmtool_labels(labels) -> pd.Index:
+    """Group labels as RSMTool writes them: the pooled row ``"(all)"`` becomes "All data"."""
+    labels = pd.Index(labels)
+    return labels.where(labels != POOLED_LABEL, ALL_DATA)
 
 
 def eval_frame(table: pd.DataFrame, score_types: dict | None = None) -> pd.DataFrame:
@@ -82,7 +104,7 @@ def short_metrics_frame(
         source = trim if score_type.endswith("_trim") else trim_round
         name = metric if metric in _UNSUFFIXED else f"{metric}.{score_type}"
         columns[name] = table.loc[table["system"] == source, metric].to_numpy()
-    labels = None if index is None else table.loc[table["system"] == trim, index].to_numpy()
+    labels = None if index is None else rsmtool_labels(table.loc[table["system"] == trim, index].to_numpy())
     return pd.DataFrame(columns, index=labels)
 
 
@@ -90,7 +112,7 @@ def consistency_frame(table: pd.DataFrame, difference: str = "SMD", index=None) 
     """RSMTool's ``consistency`` / ``consistency_by_<G>`` layout."""
     columns = [c if c != "SMD" else difference for c in CONSISTENCY_COLUMNS]
     frame = table[columns].copy()
-    frame.index = table[index].to_numpy() if index is not None else [""] * len(table)
+    frame.index = rsmtool_labels(table[index].to_numpy()) if index is not None else [""] * len(table)
     return frame
 
 

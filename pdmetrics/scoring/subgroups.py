@@ -1,9 +1,10 @@
 """Per-subgroup evaluation tables: RSMTool's ``eval_by_<G>`` and ``consistency_by_<G>``.
 
 Every group of every ``by`` column is evaluated in the same vectorized pass (bincounts over
-the group codes), plus an "All data" row. Subgroup differences are measured with the
-difference of standardized means (DSM), which z-scores both sides with the means and SDs
-of the whole evaluation set.
+the group codes), plus a row pooling the whole evaluation set, labelled ``"(all)"``
+(:data:`pdmetrics._groups.POOLED_LABEL`; RSMTool's files call it "All data"). Subgroup
+differences are measured with the difference of standardized means (DSM), which z-scores
+both sides with the means and SDs of the whole evaluation set.
 """
 
 from __future__ import annotations
@@ -11,11 +12,19 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from pdmetrics._groups import POOLED_LABEL, check_not_pooled, group_codes
+from pdmetrics._stats import Moments
 from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import numeric_values
 from pdmetrics._warnings import warn_undefined
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.scoring.metrics import agreement_metrics, dsm_from_means, kappa_labels, pair_statistics
+from pdmetrics.scoring.metrics import (
+    PairStatistics,
+    agreement_metrics,
+    dsm_from_means,
+    kappa_labels,
+    pair_statistics,
+)
 from pdmetrics.scoring.scored_rows import (
     CONSISTENCY_COLUMNS,
     EVAL_COLUMNS,
@@ -25,25 +34,143 @@ from pdmetrics.scoring.scored_rows import (
     select_scored_rows,
 )
 
-__all__ = ["ALL_DATA", "MISSING_GROUP", "evaluation_by_group_table", "consistency_by_group_table"]
+__all__ = ["MISSING_GROUP", "evaluation_by_group_table", "consistency_by_group_table"]
 
-#: Label of the row computed over the whole evaluation set (RSMTool's).
-ALL_DATA = "All data"
 #: Label given to rows whose group value is missing (RSMTool's label for empty values).
 MISSING_GROUP = "No info"
 
 
-def _group_codes(series: pd.Series, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Sorted group labels of the used rows and each used row's code (missing -> "No info")."""
-    values = series.reset_index(drop=True)[mask] if not mask.all() else series.reset_index(drop=True)
-    missing = values.isna()
+def subgroup_codes(series: pd.Series, mask: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Each used row's group code ``0..k-1`` and the ``k`` group labels of a subgroup column.
+
+    ``mask`` selects the used rows (all rows when None); only the groups present on them
+    are kept, in sorted order (category order for a categorical). Rows whose value is
+    missing form RSMTool's group ``"No info"`` (the last group, unless the column already
+    has that value). A value equal to the pooled row's label ``"(all)"`` is refused.
+    """
+    codes, keys = group_codes([series], "by")
+    labels = keys.iloc[:, 0].to_numpy(dtype=object)
+    check_not_pooled(labels, "by")
+    if mask is not None and not mask.all():
+        codes = codes[mask]
+        present = np.bincount(codes[codes >= 0], minlength=labels.size) > 0
+        if not present.all():
+            lookup = np.cumsum(present) - 1
+            codes = np.where(codes >= 0, lookup[np.maximum(codes, 0)], -1)
+            labels = labels[present]
+    missing = codes < 0
     if missing.any():
-        values = values.astype(object).where(~missing, MISSING_GROUP)
-    try:
-        codes, labels = pd.factorize(values, sort=True)
-    except TypeError:  # mixed types (e.g. numbers and "No info"): sort by their text
-        codes, labels = pd.factorize(values.astype(str), sort=True)
-    return np.asarray(codes, dtype="int64"), np.asarray(labels, dtype=object)
+        known = np.flatnonzero(labels == MISSING_GROUP)
+        if len(known) == 0:
+            labels = np.append(labels, np.array([MISSING_GROUP], dtype=object))
+        codes = np.where(missing, known[0] if len(known) else labels.size - 1, codes)
+    return codes, labels
+
+
+#: Most combinations of groups evaluated in one pass (beyond it, one pass per group column).
+_MAX_CELLS = 1 << 16
+
+
+def _cells(encoded: list[tuple[np.ndarray, np.ndarray]]) -> list[tuple[np.ndarray, int, list]]:
+    """Passes over the rows: ``(cell codes, number of cells, maps)``, with per group column
+    its ``(cell -> group map, number of groups)`` (map None: the cells are its groups).
+
+    A cell is a combination of groups present (one per group column), so one pass of
+    statistics over the cells serves every group column and the pooled row; when the
+    combinations are too many, each column is its own pass.
+    """
+    sizes = [labels.size for _, labels in encoded]
+    if len(encoded) > 1 and float(np.prod(sizes, dtype=np.float64)) <= _MAX_CELLS:
+        combined = np.zeros(encoded[0][0].size, dtype=np.intp)
+        for (codes, _), size in zip(encoded, sizes):
+            combined = combined * size + codes
+        total = int(np.prod(sizes))
+        present = np.flatnonzero(np.bincount(combined, minlength=total))
+        lookup = np.full(total, -1, dtype=np.intp)
+        lookup[present] = np.arange(present.size, dtype=np.intp)
+        maps, rest = [], present
+        for size in reversed(sizes):
+            maps.append((rest % size, size))
+            rest = rest // size
+        return [(lookup[combined], present.size, maps[::-1])]
+    return [(codes, size, [(None, size)]) for (codes, _), size in zip(encoded, sizes)]
+
+
+def _merge_cells(stats: PairStatistics, groups: np.ndarray, n_groups: int) -> PairStatistics:
+    """The statistics of groups of cells (``groups[c]`` is cell c's group), merged exactly:
+    counts and sums add, centred moments add with the between-cell term (Chan et al.)."""
+    m = stats.moments
+
+    def total(values):
+        return np.bincount(groups, weights=values, minlength=n_groups)
+
+    n = np.bincount(groups, weights=m.n, minlength=n_groups).astype("int64")
+    filled = m.n > 0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean_x = total(np.where(filled, m.mean_x * m.n, 0.0)) / n
+        mean_y = total(np.where(filled, m.mean_y * m.n, 0.0)) / n
+        dx = np.where(filled, m.mean_x - mean_x[groups], 0.0)
+        dy = np.where(filled, m.mean_y - mean_y[groups], 0.0)
+    low = np.full((4, n_groups), np.inf)
+    high = np.full((4, n_groups), -np.inf)
+    np.fmin.at(low[0], groups, stats.h_min)
+    np.fmax.at(high[0], groups, stats.h_max)
+    np.fmin.at(low[1], groups, stats.s_min)
+    np.fmax.at(high[1], groups, stats.s_max)
+    empty = n == 0
+    low[:, empty] = np.nan
+    high[:, empty] = np.nan
+    moments = Moments(
+        n,
+        mean_x,
+        mean_y,
+        total(m.m2_x + m.n * dx * dx),
+        total(m.m2_y + m.n * dy * dy),
+        total(m.c_xy + m.n * dx * dy),
+    )
+    hist_h = np.zeros((n_groups, stats.hist_h.shape[1]), dtype=stats.hist_h.dtype)
+    hist_s = np.zeros((n_groups, stats.hist_s.shape[1]), dtype=stats.hist_s.dtype)
+    np.add.at(hist_h, groups, stats.hist_h)
+    np.add.at(hist_s, groups, stats.hist_s)
+
+    def count(values):
+        return total(values).astype("int64")
+
+    return PairStatistics(
+        moments,
+        low[0],
+        high[0],
+        low[1],
+        high[1],
+        total(stats.sse),
+        count(stats.n_exact),
+        count(stats.n_adjacent),
+        hist_h,
+        hist_s,
+        count(stats.n_same_label),
+    )
+
+
+def _grouped_statistics(h, s, passes, rows=None, human_labels=None):
+    """Pair statistics of the pooled row and of every group of every group column.
+
+    ``rows`` (a mask) restricts the statistics to some of the rows the cells were coded on.
+    """
+    # the pooled row in its own pass: sums over all rows are pairwise (more accurate than bincount's)
+    pooled, by_column = pair_statistics(h, s, human_labels=human_labels), []
+    for cells, n_cells, maps in passes:
+        codes = cells if rows is None else cells[rows]
+        stats = pair_statistics(h, s, codes, n_cells, human_labels=human_labels)
+        by_column += [stats if groups is None else _merge_cells(stats, groups, size) for groups, size in maps]
+    return pooled, by_column
+
+
+def _consistency_metrics(stats: PairStatistics, h1_mean, h1_sd, h2_mean, h2_sd) -> dict:
+    """Human-human agreement (pooled SMD) named ``h1_*``/``h2_*``, and DSM."""
+    m = agreement_metrics(stats, smd_method="pooled")
+    m = {name.replace("h_", "h1_").replace("sys_", "h2_"): value for name, value in m.items()}
+    m["DSM"] = dsm_from_means(m["h1_mean"], m["h2_mean"], m["N"], h1_mean, h1_sd, h2_mean, h2_sd)
+    return m
 
 
 def _population(values: np.ndarray) -> tuple[float, float]:
@@ -95,7 +222,7 @@ def evaluation_by_group_table(human, system, groups, exclude_zero: bool = True) 
     Returns
     -------
     pandas.DataFrame
-        One row per system column x subgroup column x group, the "All data" row (the
+        One row per system column x subgroup column x group, the ``"(all)"`` row (the
         whole evaluation set) first: ``system, by`` (the subgroup column), ``group`` (its
         value; missing values are the group "No info"), then the ``eval`` columns and
         ``DSM``, the difference of standardized means: ``mean(z_M - z_H)`` over the group
@@ -111,10 +238,10 @@ def evaluation_by_group_table(human, system, groups, exclude_zero: bool = True) 
     ...                    "L1": ["a", "a", "a", "b", "b", "b"]})
     >>> table = evaluation_by_group_table(df["sc1"], df["raw"], df["L1"])
     >>> table[["system", "by", "group", "N", "corr", "DSM"]].round(3)
-      system  by     group  N   corr    DSM
-    0    raw  L1  All data  6  0.942  0.000
-    1    raw  L1         a  3  0.982 -0.122
-    2    raw  L1         b  3  0.817  0.122
+      system  by  group  N   corr    DSM
+    0    raw  L1  (all)  6  0.942  0.000
+    1    raw  L1      a  3  0.982 -0.122
+    2    raw  L1      b  3  0.817  0.122
     """
     human = as_named_series(human, "human")
     systems = named_columns(system)
@@ -124,34 +251,34 @@ def evaluation_by_group_table(human, system, groups, exclude_zero: bool = True) 
     _check_lengths(h, {**values, **group_columns})
     rows = select_scored_rows(h, list(values.values()), exclude_zero)
     report_exclusions(rows, "system score", human.name, ", ".join(repr(n) for n in values))
-    h_used = h[rows.mask]
+    every_row = bool(rows.mask.all())  # then no copies of the score columns are needed
+    h_used = h if every_row else h[rows.mask]
     h_labels = kappa_labels(h_used, "human")
-    h_mean, h_sd = _population(h_used)
-    parts = []
-    for by, series in group_columns.items():
-        codes, labels = _group_codes(series, rows.mask)
-        for name, array in values.items():  # a handful of score columns
-            s_used = array[rows.mask]
-            s_mean, s_sd = _population(s_used)
-            overall = agreement_metrics(pair_statistics(h_used, s_used, human_labels=h_labels))
-            grouped = agreement_metrics(
-                pair_statistics(h_used, s_used, codes, labels.size, human_labels=h_labels)
-            )
-            for metrics in (overall, grouped):
-                metrics["DSM"] = dsm_from_means(
-                    metrics["h_mean"], metrics["sys_mean"], metrics["N"], h_mean, h_sd, s_mean, s_sd
-                )
-            columns = [*EVAL_COLUMNS, "DSM"]
-            parts.append(
+    columns = [*EVAL_COLUMNS, "DSM"]
+    encoded = {by: subgroup_codes(series, rows.mask) for by, series in group_columns.items()}
+    passes = _cells(list(encoded.values()))
+    parts = {by: [] for by in encoded}
+    h_mean, h_sd = _population(h_used)  # the whole set's mean and SD standardize both sides of DSM
+    for name, array in values.items():  # a handful of score columns
+        s_used = array if every_row else array[rows.mask]
+        s_mean, s_sd = _population(s_used)
+        pooled, by_column = _grouped_statistics(h_used, s_used, passes, human_labels=h_labels)
+        overall = agreement_metrics(pooled)
+        for (by, (_, labels)), stats in zip(encoded.items(), by_column):
+            metrics = [overall, agreement_metrics(stats)]
+            for m in metrics:
+                m["DSM"] = dsm_from_means(m["h_mean"], m["sys_mean"], m["N"], h_mean, h_sd, s_mean, s_sd)
+            parts[by].append(
                 pd.DataFrame(
                     {
                         "system": name,
                         "by": by,
-                        "group": np.concatenate([[ALL_DATA], labels]),
-                        **_stack(overall, grouped, columns),
+                        "group": np.concatenate([np.array([POOLED_LABEL], dtype=object), labels]),
+                        **_stack(metrics[0], metrics[1], columns),
                     }
                 )
             )
+    parts = [part for by in encoded for part in parts[by]]
     table = result_table(pd.concat(parts, ignore_index=True), integer_columns=["N"])
     _warn_nan_cells(table, [*EVAL_COLUMNS, "DSM"])
     return attach_info(table, **rows.info("system"), exclude_zero=exclude_zero)
@@ -171,7 +298,7 @@ def consistency_by_group_table(human, second_human, groups, exclude_zero: bool =
     -------
     pandas.DataFrame
         ``by, group, N, h1_mean, h1_sd, h1_min, h1_max, h2_mean, h2_sd, h2_min, h2_max,
-        corr, wtkappa, kappa, exact_agr, adj_agr, SMD, DSM``; the "All data" row first.
+        corr, wtkappa, kappa, exact_agr, adj_agr, SMD, DSM``; the ``"(all)"`` row (all responses) first.
 
     Examples
     --------
@@ -180,11 +307,11 @@ def consistency_by_group_table(human, second_human, groups, exclude_zero: bool =
     >>> df = pd.DataFrame({"sc1": [1, 2, 3, 4, 5, 3], "sc2": [1, 3, 3, 4, 5, None],
     ...                    "L1": ["a", "a", "a", "b", "b", "c"]})
     >>> consistency_by_group_table(df["sc1"], df["sc2"], df["L1"])[["group", "N", "exact_agr"]]
-          group  N   exact_agr
-    0  All data  5   80.000000
-    1         a  3   66.666667
-    2         b  2  100.000000
-    3         c  0         NaN
+       group  N   exact_agr
+    0  (all)  5   80.000000
+    1      a  3   66.666667
+    2      b  2  100.000000
+    3      c  0         NaN
     """
     human = as_named_series(human, "human")
     second_human = as_named_series(second_human, "second_human")
@@ -203,21 +330,18 @@ def consistency_by_group_table(human, second_human, groups, exclude_zero: bool =
     in_double = double.mask[scored.mask]  # double-scored rows among the evaluation set
     a, b = h1[double.mask], h2[double.mask]
     columns = [*CONSISTENCY_COLUMNS, "DSM"]
+    encoded = {by: subgroup_codes(series, scored.mask) for by, series in group_columns.items()}
+    pooled, by_column = _grouped_statistics(a, b, _cells(list(encoded.values())), rows=in_double)
+    overall = _consistency_metrics(pooled, h1_mean, h1_sd, h2_mean, h2_sd)
     parts = []
-    for by, series in group_columns.items():
-        codes, labels = _group_codes(series, scored.mask)
-        metrics = []
-        for stats in (pair_statistics(a, b), pair_statistics(a, b, codes[in_double], labels.size)):
-            m = agreement_metrics(stats, smd_method="pooled")
-            m = {name.replace("h_", "h1_").replace("sys_", "h2_"): value for name, value in m.items()}
-            m["DSM"] = dsm_from_means(m["h1_mean"], m["h2_mean"], m["N"], h1_mean, h1_sd, h2_mean, h2_sd)
-            metrics.append(m)
+    for (by, (_, labels)), stats in zip(encoded.items(), by_column):
+        grouped = _consistency_metrics(stats, h1_mean, h1_sd, h2_mean, h2_sd)
         parts.append(
             pd.DataFrame(
                 {
                     "by": by,
-                    "group": np.concatenate([[ALL_DATA], labels]),
-                    **_stack(metrics[0], metrics[1], columns),
+                    "group": np.concatenate([np.array([POOLED_LABEL], dtype=object), labels]),
+                    **_stack(overall, grouped, columns),
                 }
             )
         )

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from pdmetrics._stats import label_index
 from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import numeric_values, plain
 from pdmetrics._warnings import warn_undefined
@@ -256,10 +257,8 @@ def confusion_matrix(human, system, exclude_zero: bool = True) -> pd.DataFrame:
     h, systems, rows = _rounded_pairs(human, system, exclude_zero)
     parts = []
     for name, s in systems.items():
-        labels = np.union1d(h, s)
+        labels, (ih, js) = label_index(h, s)
         n_labels = labels.size
-        ih = np.searchsorted(labels, h)
-        js = np.searchsorted(labels, s)
         counts = np.bincount(ih * n_labels + js, minlength=n_labels * n_labels)
         parts.append(
             pd.DataFrame(
@@ -298,9 +297,9 @@ def score_distribution(human, system, exclude_zero: bool = True) -> pd.DataFrame
     h, systems, rows = _rounded_pairs(human, system, exclude_zero)
     parts = []
     for name, s in systems.items():
-        labels = np.union1d(h, s)
-        human_pct = np.bincount(np.searchsorted(labels, h), minlength=labels.size) / h.size * 100
-        sys_pct = np.bincount(np.searchsorted(labels, s), minlength=labels.size) / h.size * 100
+        labels, (ih, js) = label_index(h, s)
+        human_pct = np.bincount(ih, minlength=labels.size) / h.size * 100
+        sys_pct = np.bincount(js, minlength=labels.size) / h.size * 100
         parts.append(
             pd.DataFrame(
                 {

@@ -1,4 +1,4 @@
-"""The whole RSMTool evaluation from one call: :func:`evaluation_report` and the
+"""The whole RSMTool evaluation from one call: :func:`report` and the
 :class:`EvaluationReport` it returns (tidy tables by RSMTool name, an HTML summary in
 Jupyter, and ``to_csv`` writing rsmeval's own files)."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pdmetrics._validation import numeric_values, require_columns
+from pdmetrics._validation import numeric_values, plain, require_columns
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.scoring import rsmtool_files
 from pdmetrics.scoring.human_baseline import degradation_from_tables, disattenuated_from_tables
@@ -23,11 +23,11 @@ from pdmetrics.scoring.postprocessing import (
     scaling_from_frame,
 )
 from pdmetrics.scoring.scored_rows import check_distinct_columns, report_exclusions, select_scored_rows
-from pdmetrics.scoring.subgroups import MISSING_GROUP, consistency_by_group_table, evaluation_by_group_table
+from pdmetrics.scoring.subgroups import consistency_by_group_table, evaluation_by_group_table, subgroup_codes
 from pdmetrics.scoring.tables import confusion_matrix, consistency, evaluate, score_distribution
 from pdmetrics.scoring.true_scores import true_score_table
 
-__all__ = ["EvaluationReport", "evaluation_report"]
+__all__ = ["EvaluationReport", "report"]
 
 _RAW_TYPES = ("raw", "raw_trim", "raw_trim_round")
 _SCALE_TYPES = ("scale", "scale_trim", "scale_trim_round")
@@ -170,7 +170,7 @@ def _processed_scores(frame, system, trim_min, trim_max, trim_tolerance, scale_w
     return {name: scores[name] for name in types}
 
 
-def evaluation_report(
+def report(
     frame: pd.DataFrame,
     *,
     human,
@@ -225,12 +225,13 @@ def evaluation_report(
     --------
     >>> import pdmetrics
     >>> from pdmetrics.datasets import simulate_scores
+    >>> from pdmetrics.scoring import report
     >>> df = simulate_scores(2000, seed=0)
-    >>> report = df.scoring.report(human="sc1", system="raw", second_human="sc2", by="L1",
-    ...                            trim_min=1, trim_max=6)
-    >>> sorted(report)[:5]
+    >>> tables = report(df, human="sc1", system="raw", second_human="sc2", by="L1",
+    ...                 trim_min=1, trim_max=6)
+    >>> sorted(tables)[:5]
     ['confMatrix', 'confMatrix_h1h2', 'consistency', 'consistency_by_L1', 'degradation']
-    >>> report["eval"][["system", "N", "corr"]].round(3)
+    >>> tables["eval"][["system", "N", "corr"]].round(3)
                system     N   corr
     0             raw  2000  0.788
     1        raw_trim  2000  0.789
@@ -249,10 +250,14 @@ def evaluation_report(
     rows = select_scored_rows(h, [numeric_values(frame[system], "system")], exclude_zero)
     report_exclusions(rows, "system score", human, repr(system))
     keep = rows.mask
-    h1 = pd.Series(h[keep], name="sc1")
-    systems = {name: pd.Series(values[keep], name=name) for name, values in scores.items()}
-    # factorized once (a categorical), so every subgroup table and fit reuses the codes
-    group_data = {g: _group_labels(frame[g], keep) for g in groups}
+    everything = bool(keep.all())  # then no row selection (and no copy) is needed
+    h1 = pd.Series(h if everything else h[keep], name="sc1", copy=False)
+    systems = {
+        name: pd.Series(values if everything else values[keep], name=name, copy=False)
+        for name, values in scores.items()
+    }
+    # each group column encoded once (a categorical), so every subgroup table and fit reuses the codes
+    group_data = {g: _group_labels(frame[g], None if everything else keep) for g in groups}
     h2 = None
     if second_human is not None:
         h2 = numeric_values(frame[second_human], "second_human")[keep]
@@ -285,19 +290,24 @@ def evaluation_report(
             ratings = np.column_stack([h1.to_numpy(), h2.to_numpy()]) if double else h1.to_numpy()[:, None]
             tables["true_score_eval"] = true_score_table(systems, ratings, rater_error_variance)
             files["true_score_eval"] = tables["true_score_eval"].set_index("system").rename_axis(None)
+        if groups:  # every group column in one pass over the rows, then one table per column
+            by_table = evaluation_by_group_table(h1, systems, group_data, exclude_zero=exclude_zero)
+            by_consistency = (
+                consistency_by_group_table(h1, h2, group_data, exclude_zero=exclude_zero) if double else None
+            )
         for group in groups:
             _subgroup_tables(
                 tables,
                 files,
                 group,
                 group_data[group],
+                _one_group_column(by_table, group),
+                None if by_consistency is None else _one_group_column(by_consistency, group),
                 h1,
-                h2 if double else None,
                 systems,
                 trim,
                 trim_round,
                 primary,
-                exclude_zero,
             )
         tables["confMatrix"] = confusion_matrix(
             h1, {trim_round: systems[trim_round]}, exclude_zero=exclude_zero
@@ -337,48 +347,49 @@ def _one_column(frame: pd.DataFrame, argument: str, name):
     return require_columns(frame, argument, names)[0]
 
 
-def _group_labels(column: pd.Series, keep: np.ndarray) -> pd.Series:
+def _group_labels(column: pd.Series, keep: np.ndarray | None) -> pd.Series:
     """A subgroup column's labels on the evaluated rows, as a categorical.
 
     Missing labels become the group ``"No info"``, as RSMTool reads empty subgroup values,
-    so the subgroup tables and the fairness fits use the same groups and rows.
+    so the subgroup tables and the fairness fits use the same groups and rows. A label equal
+    to RSMTool's "All data" (the pooled row of its files) is refused.
     """
-    labels = pd.Categorical(column.to_numpy()[keep])
-    if labels.isna().any():
-        if MISSING_GROUP not in labels.categories:
-            labels = labels.add_categories([MISSING_GROUP])
-        labels = labels.fillna(MISSING_GROUP)
-    return pd.Series(labels, name=column.name)
+    codes, labels = subgroup_codes(column, keep)
+    if (labels == rsmtool_files.ALL_DATA).any():
+        raise InvalidInputError(
+            f"`by={plain(column.name)!r}` holds the value {rsmtool_files.ALL_DATA!r}, which RSMTool's "
+            f"files use for the row of all responses; rename that value first, e.g. "
+            f"`.replace({{{rsmtool_files.ALL_DATA!r}: 'all data (group)'}})`."
+        )
+    categories = pd.Index(labels.tolist())  # the labels' own dtype (int, str, ...) where they share one
+    return pd.Series(pd.Categorical.from_codes(codes, categories=categories), name=column.name, copy=False)
 
 
-def _rsmtool_group_order(frame: pd.DataFrame) -> pd.DataFrame:
-    """Rows in the order RSMTool's groupby gives: labels sorted as text, "All data" among them."""
-    return frame.iloc[np.argsort(frame.index.astype(str), kind="stable")]
+def _one_group_column(table: pd.DataFrame, group) -> pd.DataFrame:
+    """The rows of a subgroup table that belong to one group column."""
+    return table[(table["by"] == group).to_numpy()].reset_index(drop=True)
 
 
 def _subgroup_tables(
-    tables, files, group, labels, h1, h2, systems, trim, trim_round, primary, exclude_zero
+    tables, files, group, labels, by_table, consistency, h1, systems, trim, trim_round, primary
 ) -> None:
     from pdmetrics.fairness.regression import rsmtool_fairness_tables, score_fairness_tables
 
-    groups = {group: labels}
-    by_table = evaluation_by_group_table(h1, systems, groups, exclude_zero=exclude_zero)
     tables[f"eval_by_{group}"] = by_table
     short = rsmtool_files.short_metrics_frame(
         by_table, trim, trim_round, primary, difference="DSM", index="group"
     )
-    files[f"eval_by_{group}"] = _rsmtool_group_order(short)
-    if h2 is not None:
-        consistency = consistency_by_group_table(h1, h2, groups, exclude_zero=exclude_zero)
+    files[f"eval_by_{group}"] = rsmtool_files.group_frame(short)
+    if consistency is not None:
         tables[f"consistency_by_{group}"] = consistency
-        files[f"consistency_by_{group}"] = _rsmtool_group_order(
+        files[f"consistency_by_{group}"] = rsmtool_files.group_frame(
             rsmtool_files.consistency_frame(consistency, difference="DSM", index="group")
         )
         corrected = disattenuated_from_tables(
             by_table[by_table["system"] == trim], consistency, on=["by", "group"]
         )
         tables[f"disattenuated_correlations_by_{group}"] = corrected
-        files[f"disattenuated_correlations_by_{group}"] = _rsmtool_group_order(
+        files[f"disattenuated_correlations_by_{group}"] = rsmtool_files.group_frame(
             corrected.set_index("group")[["corr_HM", "corr_HH", "sqrt_HH", "corr_disattenuated"]].rename_axis(
                 None
             )
