@@ -7,7 +7,9 @@ Importing the package registers three DataFrame accessors:
 - ``df.detection``: classification, object detection and segmentation metrics.
 """
 
-from pdmetrics import detection, fairness, scoring  # noqa: F401  (registers the accessors)
+# the accessor packages register df.scoring, df.fairness, df.detection; io is imported so that
+# pdmetrics.io.read_coco works after a plain `import pdmetrics`
+from pdmetrics import detection, fairness, io, scoring  # noqa: F401
 from pdmetrics.errors import (
     ColumnNotFoundError,
     ExcludedRowsWarning,

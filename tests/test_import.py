@@ -24,3 +24,10 @@ def test_public_errors_are_standard_exceptions():
     assert issubclass(pdmetrics.InvalidInputError, ValueError)
     assert issubclass(pdmetrics.UndefinedMetricWarning, UserWarning)
     assert str(pdmetrics.ColumnNotFoundError("no such column")) == "no such column"
+
+
+def test_read_coco_reachable_after_a_plain_import():
+    code = "import pdmetrics; print(pdmetrics.io.read_coco.__name__)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "read_coco"

@@ -460,3 +460,9 @@ def test_score_column_names_drawn_from_result_columns(human_name, system_names):
         assert list(table.columns) == ["system", *scoring.tables.EVAL_COLUMNS]
         assert table["system"].tolist() == system_names
         assert table["N"].tolist() == [30] * len(system_names)
+
+
+@pytest.mark.parametrize("bad", ["a", "1", None, [1], np.nan])
+def test_trim_bounds_that_are_not_numbers_are_a_clear_error(frame, bad):
+    with pytest.raises(InvalidInputError, match="`trim_min=.*` must be a finite number"):
+        frame.scoring.postprocess(system="raw", trim_min=bad, trim_max=6)

@@ -43,7 +43,11 @@ DEFAULT_TRIM_TOLERANCE = 0.4998
 def check_trim_range(trim_min, trim_max, tolerance) -> tuple[float, float, float]:
     values = {}
     for name, value in (("trim_min", trim_min), ("trim_max", trim_max), ("trim_tolerance", tolerance)):
-        if value is None or isinstance(value, bool) or not np.isscalar(value) or not np.isfinite(value):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float, np.integer, np.floating))
+            or not np.isfinite(value)
+        ):
             raise InvalidInputError(
                 f"`{name}={plain(value)!r}` must be a finite number, e.g. trim_min=1, "
                 "trim_max=6 for a 1-6 score scale."
