@@ -34,7 +34,6 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._groups import group_codes, named_columns
-from pdmetrics._stats import Moments
 from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import paired_arrays, plain, preview
 from pdmetrics._warnings import warn_excluded, warn_undefined
@@ -132,14 +131,20 @@ def _factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     present_values = values if every else values[finite]
     if present_values.size:
         low, high = present_values.min(), present_values.max()
-        if high - low <= 100_000 and np.array_equal(present_values, np.rint(present_values)):
-            shifted = values - low if every else np.where(finite, values - low, -1.0)
-            offset = shifted.astype(np.intp)
-            counts = np.bincount(offset if every else offset[finite], minlength=int(high - low) + 1)
-            present = np.flatnonzero(counts)
-            remap = np.full(int(high - low) + 2, -1, dtype=np.intp)  # last entry: -1 stays -1
-            remap[present] = np.arange(present.size)
-            return remap[offset], present + low
+        if high - low <= 100_000 and float(low).is_integer():
+            filled = values if every else np.where(finite, values, low)
+            offset = filled.astype(np.intp)
+            if np.array_equal(offset, filled):  # integer values: the offsets from the lowest are codes
+                offset -= int(low)
+                if not every:
+                    np.putmask(offset, ~finite, -1)
+                span = int(high - low) + 1
+                present = np.flatnonzero(np.bincount(offset if every else offset[finite], minlength=span))
+                if present.size == span:  # every value in the range occurs: the offsets are the codes
+                    return offset, present + low
+                remap = np.full(span + 1, -1, dtype=np.intp)  # last entry: -1 stays -1
+                remap[present] = np.arange(present.size)
+                return remap[offset], present + low
     codes, uniques = pd.factorize(values, use_na_sentinel=True)
     return codes.astype(np.intp, copy=False), np.asarray(uniques, dtype="float64")
 
@@ -343,18 +348,50 @@ class _Scores:
         self.every_valid = bool(self.valid.all())
         self.n_missing = int(self.size - np.count_nonzero(self.valid))
         with np.errstate(all="ignore"):  # missing or huge scores: their rows are set aside below
-            self.error = s - h if self.every_valid else np.where(self.valid, s - h, 0.0)
+            self.error = s - h
+            if not self.every_valid:
+                np.putmask(self.error, ~self.valid, 0.0)
             self.squared = self.error * self.error
-        self.abs_system = np.abs(s) if self.every_valid else np.where(self.valid, np.abs(s), 0.0)
-        self.abs_error = np.abs(self.error)
-        # the largest |s| and |e|: a group column keeps it unless its row has no group
-        self.top_system = int(np.argmax(self.abs_system)) if self.size else 0
-        self.top_error = int(np.argmax(self.abs_error)) if self.size else 0
+        self.system = s if self.every_valid else np.where(self.valid, s, 0.0)
+        # rows of the largest and smallest system score and error (rounding noise scales with them)
+        self.system_extremes = _extreme_rows(self.system)
+        self.error_extremes = _extreme_rows(self.error)
         self.levels, self.level_values = _factorize(h)
         # a missing score sends the row below every cell code (it is then set aside)
         self.level_or_missing = (
-            self.levels if self.every_valid else np.where(self.valid, self.levels, -(2**40)).astype(np.int64)
+            self.levels if self.every_valid else np.where(self.valid, self.levels, -(2**40))
         )
+        self.scratch = np.empty(self.size)  # one work array for the cell sums of every group column
+
+
+def _extreme_rows(values: np.ndarray) -> tuple[int, ...]:
+    return (int(np.argmax(values)), int(np.argmin(values))) if values.size else ()
+
+
+def _largest_kept(values: np.ndarray, rows: tuple[int, ...], cell: np.ndarray, set_aside: int) -> float:
+    """The largest ``|values|`` on the rows kept, given the rows of the largest and smallest value."""
+    top = max(rows, key=lambda row: abs(values[row]))
+    if cell[top] != set_aside:
+        return float(abs(values[top]))
+    return float(np.max(np.abs(values[cell != set_aside])))
+
+
+def _cell_moments(cell: np.ndarray, n_cells: int, scores: _Scores) -> tuple[np.ndarray, ...]:
+    """Per cell: the count, and the mean and within-cell sum of squares of the error and its square.
+
+    Two passes (means, then centred sums) in the one scratch array.
+    """
+    count = np.bincount(cell, minlength=n_cells)
+    scratch = scores.scratch
+    out = [count]
+    for values in (scores.error, scores.squared):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = np.bincount(cell, weights=values, minlength=n_cells) / count
+        np.take(mean, cell, out=scratch, mode="clip")  # codes are in range: no bounds check
+        np.subtract(values, scratch, out=scratch)
+        np.multiply(scratch, scratch, out=scratch)
+        out += [mean, np.bincount(cell, weights=scratch, minlength=n_cells)]
+    return tuple(out)
 
 
 class _Cells:
@@ -376,11 +413,12 @@ class _Cells:
             codes, uniques, level_codes, level_values = _compact(scores, codes, uniques, base_group, argument)
         k_raw, n_raw_levels = len(uniques), max(len(level_values), 1)
         n_raw_cells = k_raw * n_raw_levels
-        cell = codes * n_raw_levels + level_codes
-        set_aside = cell < 0  # no group (code -1) or no score
-        np.putmask(cell, set_aside, n_raw_cells)  # one extra cell collects them
-        moments = Moments.from_arrays(scores.error, scores.squared, cell, n_raw_cells + 1)
-        counts = moments.n[:n_raw_cells]
+        cell = codes if codes.flags.owndata and codes.flags.writeable else codes.copy()  # codes are ours
+        cell *= n_raw_levels
+        cell += level_codes
+        np.putmask(cell, cell < 0, n_raw_cells)  # no group (code -1) or no score: one extra cell
+        counts, err_mean, err_m2, sq_mean, sq_m2 = _cell_moments(cell, n_raw_cells + 1, scores)
+        counts = counts[:n_raw_cells]
         present = np.flatnonzero(counts)
         n_kept = int(counts.sum())
         self.rows_excluded = int(scores.size - n_kept)
@@ -418,19 +456,13 @@ class _Cells:
         self.n = n_kept
         self.cell_n = counts[chosen].astype("float64")
         self.cell_group, self.cell_level = c_group[order], c_level[order]
-        self.err_mean, self.err_m2 = moments.mean_x[chosen], moments.m2_x[chosen]
-        self.sq_mean, self.sq_m2 = moments.mean_y[chosen], moments.m2_y[chosen]
+        self.err_mean, self.err_m2 = err_mean[chosen], err_m2[chosen]
+        self.sq_mean, self.sq_m2 = sq_mean[chosen], sq_m2[chosen]
         # the largest |human|, |system| and |error| on the rows kept (rounding noise scales with them)
         largest_human = float(np.max(np.abs(level_values[levels])))
-        self.size = max(largest_human, _kept_max(scores.abs_system, scores.top_system, cell, n_raw_cells))
-        self.largest_error = _kept_max(scores.abs_error, scores.top_error, cell, n_raw_cells)
-
-
-def _kept_max(values: np.ndarray, top: int, cell: np.ndarray, set_aside: int) -> float:
-    """The largest of ``values`` on the kept rows, given the row ``top`` of the overall largest."""
-    if cell[top] != set_aside:
-        return float(values[top])
-    return float(np.max(values[cell != set_aside]))
+        largest_system = _largest_kept(scores.system, scores.system_extremes, cell, n_raw_cells)
+        self.size = max(largest_human, largest_system)
+        self.largest_error = _largest_kept(scores.error, scores.error_extremes, cell, n_raw_cells)
 
 
 def _check_width(k: int, n_levels: int, argument: str) -> None:
