@@ -16,13 +16,16 @@ How it is fitted
 Every model here has only categorical regressors, so all rows of one cell (a group, or a
 group x human score pair) share the same design row. The OLS normal equations then only
 need, per cell, the number of rows, the mean of the response and the within-cell sum of
-squares. pdmetrics computes those with ``np.bincount`` in one pass over the data, fits
-statsmodels OLS on the compact design (one row per cell, rows and response weighted by
+squares. pdmetrics encodes the group and the human score as integer codes once, computes
+those per cell with ``np.bincount`` (two passes: means, then centred sums), solves the
+least squares on the compact design (one row per cell, rows and response weighted by
 ``sqrt(n_cell)``, which has exactly the ``X'X`` and ``X'y`` of the full design, hence the
-same singular values, rank, pseudo-inverse and estimates) and adds the within-cell sum of
-squares back to the residual sum of squares. Standard errors, t and F statistics,
-p-values, confidence intervals and (adjusted) R2 are then the full-data OLS numbers, with
-the full-data degrees of freedom. No formula strings are involved, so any column name or
+same singular values, rank, pseudo-inverse and estimates) with the pseudo-inverse as
+statsmodels' ``OLS.fit(method="pinv")`` does (RSMTool's fit), and adds the within-cell sum
+of squares back to the residual sum of squares. Standard errors, t and F statistics,
+p-values (``scipy.special``), confidence intervals and (adjusted) R2 are then the full-data
+OLS numbers, with the full-data degrees of freedom. statsmodels is not needed.
+No formula strings are involved, so any column name or
 group label works.
 """
 
@@ -710,8 +713,8 @@ def _warn_undefined_results(one: _Cells, fits: dict, csd_zero_by_zero: bool, met
     if not fits["csd"].full_rank and k >= 2:
         warn_undefined(
             f"Group membership in {argument} is partly determined by the human score, so the "
-            "conditional score difference coefficients are not unique (statsmodels' "
-            "minimum-norm solution is reported, as RSMTool does)."
+            "conditional score difference coefficients are not unique (the minimum-norm "
+            "solution is reported, as RSMTool's statsmodels fit does)."
         )
 
 
