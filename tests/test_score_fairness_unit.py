@@ -443,27 +443,29 @@ def test_group_names_and_values_like_result_columns(name, labels):
 
 
 # ------------------------------------------------------------------------------ import cost
-def test_import_pdmetrics_leaves_heavy_modules_unloaded():
-    code = (
-        "import sys, pdmetrics; "
-        "print(' '.join(m for m in ('statsmodels', 'scipy.stats', 'matplotlib', 'dask') if m in sys.modules))"
+def _heavy_modules_loaded_by(statement: str) -> str:
+    """The heavy modules a fresh interpreter holds after ``statement`` (this checkout first)."""
+    heavy = ("statsmodels", "scipy.stats", "matplotlib", "dask")
+    code = f"import sys, warnings; warnings.simplefilter('ignore'); {statement}; " + (
+        f"print(' '.join(m for m in {heavy!r} if m in sys.modules))"
     )
     env = {**os.environ, "PYTHONPATH": str(Path(pdmetrics.__file__).parents[1])}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
-    assert out.stdout.strip() == "", f"`import pdmetrics` loaded: {out.stdout.strip()}"
+    return out.stdout.strip()
+
+
+def test_import_pdmetrics_leaves_heavy_modules_unloaded():
+    loaded = _heavy_modules_loaded_by("import pdmetrics")
+    assert loaded == "", f"`import pdmetrics` loaded: {loaded}"
 
 
 def test_the_fits_load_neither_statsmodels_nor_scipy_stats():
     """The fits solve their small least squares with numpy and take t and F from scipy.special."""
-    code = (
-        "import sys, warnings; warnings.simplefilter('ignore'); "
+    loaded = _heavy_modules_loaded_by(
         "from pdmetrics.fairness import score_fairness_tables; "
-        "score_fairness_tables([1, 2, 3, 4, 2, 3], [1.2, 2.5, 2.9, 4.4, 1.8, 3.3], list('aabbab')); "
-        "print(' '.join(m for m in ('statsmodels', 'scipy.stats') if m in sys.modules))"
+        "score_fairness_tables([1, 2, 3, 4, 2, 3], [1.2, 2.5, 2.9, 4.4, 1.8, 3.3], list('aabbab'))"
     )
-    env = {**os.environ, "PYTHONPATH": str(Path(pdmetrics.__file__).parents[1])}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
-    assert out.stdout.strip() == "", f"a score fairness fit loaded: {out.stdout.strip()}"
+    assert loaded == "", f"a score fairness fit loaded: {loaded}"
 
 
 def test_a_list_of_series_is_several_group_columns():
