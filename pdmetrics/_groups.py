@@ -74,7 +74,7 @@ def named_columns(
     if isinstance(columns, pd.DataFrame):
         out = [columns.iloc[:, i] for i in range(columns.shape[1])]
     elif isinstance(columns, Mapping):
-        out = [as_series(values, argument).rename(name) for name, values in columns.items()]
+        out = [as_series(values, str(name)).rename(name) for name, values in columns.items()]
     elif isinstance(columns, (list, tuple)) and columns and all(isinstance(c, pd.Series) for c in columns):
         out = [c if c.name is not None else c.rename(default) for c in columns]
     else:
