@@ -49,7 +49,7 @@ def main() -> None:
             start = time.perf_counter()
             score_fairness_tables(frame["sc1"], frame["raw_trim"], frame[["L1", "grade"]])
             first = time.perf_counter() - start
-            print(f"first call ({rows:,} rows, both columns; imports scipy.special) {first:8.3f} s")
+            print(f"first call ({rows:,} rows, both columns; imports what the fits need) {first:8.3f} s")
         print(f"{rows:,} rows, by L1 ({args.groups} groups), grade (10, 1% missing); median of {args.repeat}")
         core = time_one_size(frame, args.repeat)
         reference(frame, core, args.reference_repeat)
