@@ -12,6 +12,8 @@ row can never be confused with a group.
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Mapping
+
 import numpy as np
 import pandas as pd
 
@@ -26,6 +28,67 @@ def group_columns(frame: pd.DataFrame, by, argument: str = "by") -> list[pd.Seri
     """The columns named by ``by`` (one name or a list) as Series, checked and named."""
     names = require_columns(frame, argument, by)
     return [frame[name] for name in names]
+
+
+def as_series(values, argument: str) -> pd.Series:
+    """Return ``values`` as a Series (a Series is returned as it is, never copied).
+
+    A nameless Series or array is named ``argument``.
+    """
+    if isinstance(values, pd.Series):
+        return values if values.name is not None else values.rename(argument)
+    if isinstance(values, (pd.Index, pd.api.extensions.ExtensionArray)):
+        return pd.Series(values, name=argument)
+    array = np.asarray(values)
+    if array.ndim == 0:
+        array = array.reshape(1)
+    if array.ndim != 1:
+        raise InvalidInputError(
+            f"`{argument}` must be one value per row (one-dimensional); got shape {array.shape}. Pass "
+            "several columns as a dict {name: values} or a DataFrame."
+        )
+    return pd.Series(array, name=argument)
+
+
+def named_columns(
+    columns,
+    n_rows: int,
+    argument: str = "by",
+    *,
+    unnamed: Hashable | None = None,
+    rows_of: str = "the other columns have",
+) -> list[pd.Series]:
+    """One or several columns as a list of named Series of ``n_rows`` values each.
+
+    ``columns`` is a DataFrame, a dict ``{name: values}``, a list of Series, or one Series or
+    array-like. A nameless Series or array is named ``unnamed`` (default: ``argument``).
+    ``rows_of`` names what the length is checked against, with its verb, for the message
+    (``"`human` has"``).
+
+    >>> [s.name for s in named_columns({"sex": ["f", "m"], "age": [30, 40]}, 2)]
+    ['sex', 'age']
+    >>> named_columns(["f", "m"], 2, unnamed="group")[0].name
+    'group'
+    """
+    default = argument if unnamed is None else unnamed
+    if isinstance(columns, pd.DataFrame):
+        out = [columns.iloc[:, i] for i in range(columns.shape[1])]
+    elif isinstance(columns, Mapping):
+        out = [as_series(values, str(name)).rename(name) for name, values in columns.items()]
+    elif isinstance(columns, (list, tuple)) and columns and all(isinstance(c, pd.Series) for c in columns):
+        out = [c if c.name is not None else c.rename(default) for c in columns]
+    else:
+        named = isinstance(columns, pd.Series) and columns.name is not None
+        out = [columns if named else as_series(columns, argument).rename(default)]
+    if not out:
+        raise InvalidInputError(f"`{argument}=` is empty: pass at least one column.")
+    for series in out:
+        if len(series) != n_rows:
+            raise InvalidInputError(
+                f"`{argument}` column {plain(series.name)!r} has {len(series)} values but {rows_of} "
+                f"{n_rows}; pass one {argument} value per row (one group label per response)."
+            )
+    return out
 
 
 def check_not_pooled(values, argument: str) -> None:

@@ -443,11 +443,82 @@ def test_group_names_and_values_like_result_columns(name, labels):
 
 
 # ------------------------------------------------------------------------------ import cost
-def test_import_pdmetrics_leaves_heavy_modules_unloaded():
-    code = (
-        "import sys, pdmetrics; "
-        "print(' '.join(m for m in ('statsmodels', 'scipy.stats', 'matplotlib', 'dask') if m in sys.modules))"
+def _heavy_modules_loaded_by(statement: str) -> str:
+    """The heavy modules a fresh interpreter holds after ``statement`` (this checkout first)."""
+    heavy = ("statsmodels", "scipy.stats", "matplotlib", "dask")
+    code = f"import sys, warnings; warnings.simplefilter('ignore'); {statement}; " + (
+        f"print(' '.join(m for m in {heavy!r} if m in sys.modules))"
     )
     env = {**os.environ, "PYTHONPATH": str(Path(pdmetrics.__file__).parents[1])}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
-    assert out.stdout.strip() == "", f"`import pdmetrics` loaded: {out.stdout.strip()}"
+    return out.stdout.strip()
+
+
+def test_import_pdmetrics_leaves_heavy_modules_unloaded():
+    loaded = _heavy_modules_loaded_by("import pdmetrics")
+    assert loaded == "", f"`import pdmetrics` loaded: {loaded}"
+
+
+def test_the_fits_load_neither_statsmodels_nor_scipy_stats():
+    """The fits solve their small least squares with numpy and take t and F from scipy.special."""
+    loaded = _heavy_modules_loaded_by(
+        "from pdmetrics.fairness import score_fairness_tables; "
+        "score_fairness_tables([1, 2, 3, 4, 2, 3], [1.2, 2.5, 2.9, 4.4, 1.8, 3.3], list('aabbab'))"
+    )
+    assert loaded == "", f"a score fairness fit loaded: {loaded}"
+
+
+def test_a_list_of_series_is_several_group_columns():
+    df = _frame()
+    from_list = score_fairness(df["human score"], df["sys.trim"], [df["L1.group"], df["Q"]])
+    from_dict = score_fairness(df["human score"], df["sys.trim"], {"L1.group": df["L1.group"], "Q": df["Q"]})
+    assert from_list["by"].tolist() == ["L1.group"] * 3 + ["Q"] * 3
+    assert_close(from_list[["R2", "sig", "F"]], from_dict[["R2", "sig", "F"]])
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    kind=st.sampled_from(["gaps", "halves", "negative", "wide"]),
+    missing=st.sampled_from(["none", "human", "system", "group", "all"]),
+)
+def test_rows_left_out_equal_rows_dropped_first(seed, kind, missing):
+    """Every kind of human score (integers with gaps, half points, negative, a wide range) and
+    every kind of missing value: the same numbers as the full-row fit on the rows kept."""
+    rng = np.random.default_rng(seed)
+    n = 240
+    base = rng.integers(0, 4, n).astype(float)
+    human = {"gaps": base * 3 + 1, "halves": base / 2, "negative": base - 10, "wide": base * 20_000}[kind]
+    group = rng.choice(LABELS[:3], size=n).astype(object)
+    system = human + rng.normal(0, 0.8, n) + 0.3 * (group == LABELS[0])
+    rows = rng.random(n) < 0.1
+    if missing in ("human", "all"):
+        human = np.where(rows, np.nan, human)
+    if missing in ("system", "all"):
+        system = np.where(np.roll(rows, 1), np.inf, system)
+    if missing in ("group", "all"):
+        group = np.where(np.roll(rows, 2), None, group)
+    kept = np.isfinite(human) & np.isfinite(system) & pd.notna(group)
+    assume(len(set(group[kept])) >= 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ExcludedRowsWarning)
+        left_out = score_fairness_tables(human, system, group)
+    dropped = score_fairness_tables(human[kept], system[kept], group[kept].astype(str))
+    numeric = ["R2", "sig", "F", "R2_unadjusted"]
+    assert_close(left_out[0][numeric], dropped[0][numeric])
+    assert_close(left_out[1][["estimate", "P>[t]"]], dropped[1][["estimate", "P>[t]"]])
+    _check_against_full_rows(human[kept], system[kept], group[kept].astype(str))
+
+
+def test_groups_only_in_rows_left_out_do_not_count():
+    """An ID-like column whose 2100 groups all sit in rows without a human score: the rows kept
+    have two groups, so the design is small and the fit runs."""
+    human, system, group = _simulate(2400, 2, seed=5)
+    human[:2100] = np.nan
+    labels = group.astype(object)
+    labels[:2100] = [f"id{i}" for i in range(2100)]
+    with pytest.warns(ExcludedRowsWarning, match="2,?100 of 2,?400"):
+        metrics = score_fairness(human, system, {"g": labels})
+    reference = score_fairness(human[2100:], system[2100:], {"g": group[2100:]})
+    assert_close(metrics[["R2", "sig", "F"]], reference[["R2", "sig", "F"]])
+    assert (metrics["N"] == 300).all()

@@ -6,13 +6,12 @@ vectorized pass over a column; nothing modifies its input.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 import numpy as np
 import pandas as pd
 
 from pdmetrics._groups import (
     POOLED_LABEL,
+    as_series,
     check_identifier_names,
     check_not_pooled,
     check_scalar_cells,
@@ -25,50 +24,12 @@ from pdmetrics.errors import InvalidInputError
 _THINK_BLOCK = r"(?s)<think>.*?</think>"
 
 
-def as_series(values, argument: str) -> pd.Series:
-    """Return ``values`` as a Series (a Series is returned as it is, never copied)."""
-    if isinstance(values, pd.Series):
-        return values if values.name is not None else values.rename(argument)
-    if isinstance(values, (pd.Index, pd.api.extensions.ExtensionArray)):
-        return pd.Series(values, name=argument)
-    array = np.asarray(values)
-    if array.ndim == 0:
-        array = array.reshape(1)
-    if array.ndim != 1:
-        raise InvalidInputError(f"`{argument}` must be one-dimensional; got shape {array.shape}.")
-    return pd.Series(array, name=argument)
-
-
 def _distinct_preview(series: pd.Series, limit: int = 6) -> str:
     try:
         values = pd.unique(series.dropna())[:limit]
     except TypeError:  # unhashable values (lists, dicts): show the first ones as they are
         values = series.dropna().head(limit).tolist()
     return ", ".join(repr(plain(v)) for v in values)
-
-
-def named_columns(columns, n_rows: int, argument: str) -> list[pd.Series]:
-    """One or several columns (DataFrame, Series, dict of array-likes) as a list of named Series.
-
-    Each must have ``n_rows`` values; a nameless Series or array is named after ``argument``.
-    """
-    if isinstance(columns, pd.DataFrame):
-        out = [columns.iloc[:, i] for i in range(columns.shape[1])]
-    elif isinstance(columns, Mapping):
-        out = [as_series(values, str(name)).rename(name) for name, values in columns.items()]
-    elif isinstance(columns, (list, tuple)) and columns and all(isinstance(c, pd.Series) for c in columns):
-        out = [as_series(c, argument) for c in columns]
-    else:
-        out = [as_series(columns, argument)]
-    if not out:
-        raise InvalidInputError(f"`{argument}=` is empty: pass at least one column.")
-    for series in out:
-        if len(series) != n_rows:
-            raise InvalidInputError(
-                f"`{argument}` column {plain(series.name)!r} has {len(series)} values but the labels have "
-                f"{n_rows}; pass columns of equal length."
-            )
-    return out
 
 
 def check_group_names(columns: list[pd.Series], result_columns, argument: str = "by") -> None:

@@ -14,10 +14,11 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._division import check_zero_division, divide
+from pdmetrics._groups import as_series, named_columns
 from pdmetrics._tables import attach_info
 from pdmetrics._validation import plain
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.fairness._inputs import as_series, category_counts, clean_responses, flag_values, named_columns
+from pdmetrics.fairness._inputs import category_counts, clean_responses, flag_values
 
 __all__ = ["parse_option", "context_association_scores", "context_association"]
 

@@ -10,10 +10,10 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._division import WARN, check_zero_division, divide
-from pdmetrics._groups import group_codes
+from pdmetrics._groups import group_codes, named_columns
 from pdmetrics._tables import attach_info
 from pdmetrics._warnings import warn_excluded, warn_undefined
-from pdmetrics.fairness._inputs import binary_labels, check_group_names, named_columns
+from pdmetrics.fairness._inputs import binary_labels, check_group_names
 from pdmetrics.fairness.bootstrap import bootstrap_counts, check_bootstrap_options, percentile_interval
 from pdmetrics.fairness.confusion import CELLS, confusion_counts, rates_from_counts
 

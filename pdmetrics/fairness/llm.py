@@ -14,18 +14,17 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._division import check_zero_division, divide
+from pdmetrics._groups import as_series, named_columns
 from pdmetrics._tables import attach_info
 from pdmetrics._validation import plain
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness._inputs import (
-    as_series,
     binary_outcome,
     category_counts,
     check_binary,
     check_pos_label_present,
     clean_responses,
     flag_values,
-    named_columns,
 )
 from pdmetrics.fairness.parity import check_options, fairness_table, sensitive_columns
 

@@ -19,12 +19,12 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._division import check_zero_division, divide
-from pdmetrics._groups import POOLED_LABEL, check_not_pooled
+from pdmetrics._groups import POOLED_LABEL, as_series, check_not_pooled, named_columns
 from pdmetrics._tables import attach_info
 from pdmetrics._validation import plain
 from pdmetrics._warnings import warn_excluded, warn_undefined
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.fairness._inputs import as_series, binary_labels, named_columns
+from pdmetrics.fairness._inputs import binary_labels
 from pdmetrics.fairness.bootstrap import bootstrap_counts, check_bootstrap_options, percentile_interval
 from pdmetrics.fairness.confusion import FN, FP, TN, TP, cell_codes, confusion_counts, rates_from_counts
 from pdmetrics.fairness.groups import privileged_groups, resolve_group_options

@@ -16,26 +16,27 @@ How it is fitted
 Every model here has only categorical regressors, so all rows of one cell (a group, or a
 group x human score pair) share the same design row. The OLS normal equations then only
 need, per cell, the number of rows, the mean of the response and the within-cell sum of
-squares. pdmetrics computes those with ``np.bincount`` in one pass over the data, fits
-statsmodels OLS on the compact design (one row per cell, rows and response weighted by
+squares. pdmetrics encodes the group and the human score as integer codes once, computes
+those per cell with ``np.bincount`` (two passes: means, then centred sums), solves the
+least squares on the compact design (one row per cell, rows and response weighted by
 ``sqrt(n_cell)``, which has exactly the ``X'X`` and ``X'y`` of the full design, hence the
-same singular values, rank, pseudo-inverse and estimates) and adds the within-cell sum of
-squares back to the residual sum of squares. Standard errors, t and F statistics,
-p-values, confidence intervals and (adjusted) R2 are then the full-data OLS numbers, with
-the full-data degrees of freedom. No formula strings are involved, so any column name or
+same singular values, rank, pseudo-inverse and estimates) with the pseudo-inverse as
+statsmodels' ``OLS.fit(method="pinv")`` does (RSMTool's fit), and adds the within-cell sum
+of squares back to the residual sum of squares. Standard errors, t and F statistics,
+p-values (``scipy.special``), confidence intervals and (adjusted) R2 are then the full-data
+OLS numbers, with the full-data degrees of freedom. statsmodels is not needed.
+No formula strings are involved, so any column name or
 group label works.
 """
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable
 
 import numpy as np
 import pandas as pd
 
-from pdmetrics._groups import group_codes
-from pdmetrics._stats import Moments
+from pdmetrics._groups import group_codes, named_columns
 from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import paired_arrays, plain, preview
 from pdmetrics._warnings import warn_excluded, warn_undefined
@@ -92,53 +93,74 @@ UNNAMED_GROUP = "group"
 
 
 # --------------------------------------------------------------------------------------
-# statsmodels and scipy.stats load on the first fit: together they take about a second to
-# import, which ``import pdmetrics`` does not pay
+# least squares and the t and F distributions
 # --------------------------------------------------------------------------------------
-def ols_pinv(endog: np.ndarray, exog: np.ndarray):
-    """statsmodels OLS fitted with the pseudo-inverse (statsmodels imported on first use)."""
-    from statsmodels.regression.linear_model import OLS
+def least_squares(endog: np.ndarray, exog: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """Minimum-norm least squares by the pseudo-inverse, as statsmodels' ``OLS.fit(method="pinv")``.
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # statsmodels' rank-deficiency warning: reported by the caller
-        return OLS(endog, exog).fit(method="pinv")
+    Returns ``(params, normalized_cov, rank)``: the estimates ``pinv(X) @ y``, the unscaled
+    covariance ``pinv(X) @ pinv(X).T`` and the rank of ``X``. Singular values at or below
+    ``1e-15`` times the largest count as zero in the pseudo-inverse, and the rank counts
+    those above ``largest * min(shape) * eps`` (statsmodels' and numpy's rules).
+    """
+    u, singular, vt = np.linalg.svd(exog, full_matrices=False)
+    largest = np.max(singular) if singular.size else 0.0
+    with np.errstate(divide="ignore"):
+        inverse = np.where(singular > 1e-15 * largest, 1.0 / singular, 0.0)
+    pinv = np.dot(vt.T, inverse[:, None] * u.T)
+    rank = int(np.count_nonzero(singular > largest * singular.size * np.finfo(np.float64).eps))
+    return np.dot(pinv, endog), np.dot(pinv, pinv.T), rank
 
 
-def distributions():
-    """``scipy.stats`` (imported on first use)."""
-    from scipy import stats
+def special_functions():
+    """``scipy.special`` (imported on first use: ``import pdmetrics`` does not pay for it).
 
-    return stats
+    ``fdtrc(d1, d2, F)`` is the F distribution's survival function, ``stdtr(df, t)`` the t
+    distribution's CDF and ``stdtrit(df, q)`` its quantile: the functions ``scipy.stats.f.sf``,
+    ``t.sf`` and ``t.ppf`` evaluate, without the second it takes to import ``scipy.stats``.
+    """
+    from scipy import special
+
+    return special
 
 
 # --------------------------------------------------------------------------------------
 # categories
 # --------------------------------------------------------------------------------------
-def _factorize(values) -> tuple[np.ndarray, np.ndarray]:
-    """Codes (-1 for missing) and distinct values; integer-valued floats take a fast path."""
-    if isinstance(values, np.ndarray) and values.dtype.kind == "f" and values.size:
-        finite = np.isfinite(values)
-        low, high = (values[finite].min(), values[finite].max()) if finite.any() else (0.0, 0.0)
-        if high - low <= 100_000 and np.array_equal(values[finite], np.rint(values[finite])):
-            offset = np.where(finite, values - low, -1.0).astype("int64")
-            present = np.flatnonzero(np.bincount(offset[offset >= 0], minlength=int(high - low) + 1))
-            remap = np.full(int(high - low) + 2, -1, dtype="int64")
-            remap[present] = np.arange(present.size)
-            return remap[offset], present + low
+def _factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes (-1 for missing) and distinct values of floats; integer values take a fast path."""
+    finite = np.isfinite(values)
+    every = bool(finite.all())
+    present_values = values if every else values[finite]
+    if present_values.size:
+        low, high = present_values.min(), present_values.max()
+        if high - low <= 100_000 and float(low).is_integer():
+            filled = values if every else np.where(finite, values, low)
+            offset = filled.astype(np.intp)
+            if np.array_equal(offset, filled):  # integer values: the offsets from the lowest are codes
+                offset -= int(low)
+                if not every:
+                    np.putmask(offset, ~finite, -1)
+                span = int(high - low) + 1
+                present = np.flatnonzero(np.bincount(offset if every else offset[finite], minlength=span))
+                if present.size == span:  # every value in the range occurs: the offsets are the codes
+                    return offset, present + low
+                remap = np.full(span + 1, -1, dtype=np.intp)  # last entry: -1 stays -1
+                remap[present] = np.arange(present.size)
+                return remap[offset], present + low
     codes, uniques = pd.factorize(values, use_na_sentinel=True)
-    return codes, np.asarray(uniques, dtype=object)
+    return codes.astype(np.intp, copy=False), np.asarray(uniques, dtype="float64")
 
 
-def _ordered_codes(
-    codes: np.ndarray, uniques: np.ndarray, base=None, argument: str = "group"
+def _category_order(
+    counts: np.ndarray, uniques, base=None, argument: str = "group"
 ) -> tuple[np.ndarray, list, np.ndarray]:
-    """Recode factor codes so that categories are ordered by size, ties by label.
+    """Order categories by size, ties by label.
 
     Sizes descend; equal sizes are ordered by ascending label (RSMTool's rule). ``base``
-    moves that label to the front. Returns ``(codes, labels, counts)`` with the new codes
-    (-1 stays -1), the labels in category order (reference first) and their counts.
+    moves that label to the front. Returns ``(rank, labels, counts)``: the new code of each
+    category, the labels in category order (reference first) and their counts.
     """
-    counts = np.bincount(codes[codes >= 0], minlength=len(uniques))
     table = pd.DataFrame({"label": pd.Series(uniques, dtype=object), "count": counts})
     try:
         order = table.sort_values(["count", "label"], ascending=[False, True], kind="mergesort").index
@@ -154,10 +176,10 @@ def _ordered_codes(
                 f"present in the data: {preview([table['label'].iat[i] for i in order], 20)}."
             )
         order = np.concatenate([[matches[0]], [i for i in order if i != matches[0]]]).astype("int64")
-    rank = np.full(len(order) + 1, -1, dtype="int64")  # last entry: code -1 stays -1
+    rank = np.empty(len(order), dtype=np.intp)
     rank[order] = np.arange(len(order))
     labels = [table["label"].iat[i] for i in order]
-    return rank[codes], labels, counts[order]
+    return rank, labels, np.asarray(counts)[order]
 
 
 def _same_label(label, base) -> bool:
@@ -235,10 +257,7 @@ class _Fit:
         tolerance: float,
     ) -> None:
         weight = np.sqrt(n)
-        result = ols_pinv(mean * weight, design * weight[:, None])
-        self.params = np.asarray(result.params, dtype="float64")
-        self.normalized_cov = np.asarray(result.normalized_cov_params, dtype="float64")
-        self.rank = int(result.model.rank)
+        self.params, self.normalized_cov, self.rank = least_squares(mean * weight, design * weight[:, None])
         self.full_rank = self.rank == design.shape[1]
         self.nobs = nobs
         # fitted cell means; the explained sum of squares is summed directly (not TSS - SSR) so
@@ -267,7 +286,7 @@ class _Fit:
             if self.df_model > 0 and self.df_resid > 0 and not self.constant:
                 mse_model = self.ess / self.df_model
                 self.fvalue = mse_model / self.scale
-                self.f_pvalue = float(distributions().f.sf(self.fvalue, self.df_model, self.df_resid))
+                self.f_pvalue = float(special_functions().fdtrc(self.df_model, self.df_resid, self.fvalue))
             else:
                 self.fvalue = np.nan
                 self.f_pvalue = np.nan
@@ -279,9 +298,9 @@ class _Fit:
             bse = np.sqrt(np.diag(self.normalized_cov)[:count] * self.scale)
             t = params / bse
         if self.df_resid > 0:
-            stats = distributions()
-            p = np.where(bse > 0, stats.t.sf(np.abs(t), self.df_resid) * 2, np.nan)
-            q = stats.t.ppf(0.975, self.df_resid)
+            special = special_functions()
+            p = np.where(bse > 0, special.stdtr(self.df_resid, -np.abs(t)) * 2, np.nan)
+            q = special.stdtrit(self.df_resid, 0.975)
         else:
             p = np.full(count, np.nan)
             q = np.nan
@@ -319,86 +338,178 @@ def _treatment_design(
 # --------------------------------------------------------------------------------------
 # input
 # --------------------------------------------------------------------------------------
-def _named_series(values, name) -> pd.Series:
-    """One group column as a Series on a RangeIndex, named ``name`` (never the caller's object)."""
-    if isinstance(values, pd.Series):
-        series = values.reset_index(drop=True)
-    else:
-        array = values if isinstance(values, np.ndarray) else np.asarray(values, dtype=object)
-        if array.ndim != 1:
-            raise InvalidInputError(
-                f"`by` must be one group label per response (one-dimensional); got shape {array.shape}. "
-                "Pass several group columns as a dict {name: labels} or a DataFrame."
-            )
-        series = pd.Series(array)
-    series.name = UNNAMED_GROUP if name is None else name
-    return series
+class _Scores:
+    """The score columns' per-row arrays, computed once for every group column.
+
+    ``error`` is ``system - human`` (0 where a score is missing, so that no NaN reaches a
+    sum), ``levels`` the human score's raw level codes (distinct values ascending).
+    """
+
+    def __init__(self, h: np.ndarray, s: np.ndarray) -> None:
+        self.size = h.size
+        self.valid = np.isfinite(h) & np.isfinite(s)
+        self.every_valid = bool(self.valid.all())
+        self.n_missing = int(self.size - np.count_nonzero(self.valid))
+        with np.errstate(all="ignore"):  # missing or huge scores: their rows are set aside below
+            self.error = s - h
+            if not self.every_valid:
+                np.putmask(self.error, ~self.valid, 0.0)
+            self.squared = self.error * self.error
+        self.system = s if self.every_valid else np.where(self.valid, s, 0.0)
+        # rows of the largest and smallest system score and error (rounding noise scales with them)
+        self.system_extremes = _extreme_rows(self.system)
+        self.error_extremes = _extreme_rows(self.error)
+        self.levels, self.level_values = _factorize(h)
+        # a missing score sends the row below every cell code (it is then set aside)
+        self.level_or_missing = (
+            self.levels if self.every_valid else np.where(self.valid, self.levels, -(2**40))
+        )
+        self.scratch = np.empty(self.size)  # one work array for the cell sums of every group column
 
 
-def by_columns(by, size: int) -> list[pd.Series]:
-    """The group column(s) of ``by`` (labels, a Series, a dict of them or a DataFrame) as named Series."""
-    if isinstance(by, pd.DataFrame):
-        columns = [_named_series(by.iloc[:, i], by.columns[i]) for i in range(by.shape[1])]
-    elif isinstance(by, Mapping):
-        columns = [_named_series(values, name) for name, values in by.items()]
-    else:
-        columns = [_named_series(by, getattr(by, "name", None))]
-    if not columns:
-        raise InvalidInputError("`by=` is empty: pass at least one group column.")
-    for series in columns:
-        if len(series) != size:
-            raise InvalidInputError(
-                f"`by={plain(series.name)!r}` has {len(series)} values but `human` has {size}; pass one "
-                "group label per response."
-            )
-    return columns
+def _extreme_rows(values: np.ndarray) -> tuple[int, ...]:
+    return (int(np.argmax(values)), int(np.argmin(values))) if values.size else ()
 
 
-class _Inputs:
-    """One group column's rows, codes and categories, checked before any model is fitted."""
+def _largest_kept(values: np.ndarray, rows: tuple[int, ...], cell: np.ndarray, set_aside: int) -> float:
+    """The largest ``|values|`` on the rows kept, given the rows of the largest and smallest value."""
+    top = max(rows, key=lambda row: abs(values[row]))
+    if cell[top] != set_aside:
+        return float(abs(values[top]))
+    return float(np.max(np.abs(values[cell != set_aside])))
 
-    def __init__(
-        self, h: np.ndarray, s: np.ndarray, score_missing: np.ndarray, series: pd.Series, base_group
-    ):
+
+def _cell_moments(cell: np.ndarray, n_cells: int, scores: _Scores) -> tuple[np.ndarray, ...]:
+    """Per cell: the count, and the mean and within-cell sum of squares of the error and its square.
+
+    Two passes (means, then centred sums) in the one scratch array.
+    """
+    count = np.bincount(cell, minlength=n_cells)
+    scratch = scores.scratch
+    out = [count]
+    for values in (scores.error, scores.squared):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = np.bincount(cell, weights=values, minlength=n_cells) / count
+        np.take(mean, cell, out=scratch, mode="clip")  # codes are in range: no bounds check
+        np.subtract(values, scratch, out=scratch)
+        np.multiply(scratch, scratch, out=scratch)
+        out += [mean, np.bincount(cell, weights=scratch, minlength=n_cells)]
+    return tuple(out)
+
+
+class _Cells:
+    """One group column's group x human score cells, checked before any model is fitted.
+
+    Every row adds to one cell (its group and human score, in category order); a row with
+    a missing score or group is set aside. Per cell: ``n``, and the mean and within-cell sum
+    of squares of the error and of the squared error.
+    """
+
+    def __init__(self, scores: _Scores, series: pd.Series, base_group) -> None:
         self.name = series.name
         argument = f"by={plain(self.name)!r}"
         codes, keys = group_codes([series], "by")
-        group_missing = codes < 0
-        keep = ~(group_missing | score_missing)
-        self.rows_excluded = int(h.size - np.count_nonzero(keep))
+        uniques = np.asarray(keys.iloc[:, 0], dtype=object)
+        level_codes, level_values = scores.level_or_missing, scores.level_values
+        if len(uniques) + len(level_values) - 1 > MAX_DESIGN_COLUMNS:
+            # too many groups or scores in all: count those of the rows kept before making cells
+            codes, uniques, level_codes, level_values = _compact(scores, codes, uniques, base_group, argument)
+        k_raw, n_raw_levels = len(uniques), max(len(level_values), 1)
+        n_raw_cells = k_raw * n_raw_levels
+        cell = codes if codes.flags.owndata and codes.flags.writeable else codes.copy()  # codes are ours
+        cell *= n_raw_levels
+        cell += level_codes
+        np.putmask(cell, cell < 0, n_raw_cells)  # no group (code -1) or no score: one extra cell
+        counts, err_mean, err_m2, sq_mean, sq_m2 = _cell_moments(cell, n_raw_cells + 1, scores)
+        counts = counts[:n_raw_cells]
+        present = np.flatnonzero(counts)
+        n_kept = int(counts.sum())
+        self.rows_excluded = int(scores.size - n_kept)
         self.excluded_because = (
             f"the score fairness analyses by {plain(self.name)!r} need a numeric human and system score "
-            f"({int(np.count_nonzero(score_missing))} rows have none) and a group "
-            f"({int(np.count_nonzero(group_missing & ~score_missing))} more have none)"
+            f"({scores.n_missing} rows have none) and a group "
+            f"({self.rows_excluded - scores.n_missing} more have none)"
         )
-        if not keep.any():
+        if not n_kept:
             raise InvalidInputError(
                 f"No response has a numeric human score, a numeric system score and a value in `{argument}`; "
                 "the score fairness analyses need at least one."
             )
-        self.h, self.s = h[keep], s[keep]
-        codes = codes[keep]
-        present = np.flatnonzero(np.bincount(codes, minlength=len(keys)))  # groups left after the drop
-        uniques = np.asarray(keys.iloc[:, 0], dtype=object)[present]
-        codes = np.searchsorted(present, codes)
-        self.g, self.labels, self.counts = _ordered_codes(codes, uniques, base_group, argument)
-        self.levels, level_labels, _ = _ordered_codes(*_factorize(self.h), None, "human")
+        raw_group, raw_level = present // n_raw_levels, present % n_raw_levels
+        cell_n = counts[present]
+        groups = np.flatnonzero(np.bincount(raw_group, weights=cell_n, minlength=k_raw))  # groups kept
+        levels = np.flatnonzero(np.bincount(raw_level, weights=cell_n, minlength=n_raw_levels))
+        group_rank = np.full(k_raw, -1, dtype=np.intp)
+        group_rank[groups] = np.arange(groups.size)
+        level_rank = np.full(n_raw_levels, -1, dtype=np.intp)
+        level_rank[levels] = np.arange(levels.size)
+        c_group, c_level = group_rank[raw_group], level_rank[raw_level]
+        group_counts = np.bincount(c_group, weights=cell_n, minlength=groups.size).astype("int64")
+        level_counts = np.bincount(c_level, weights=cell_n, minlength=levels.size).astype("int64")
+        rank, self.labels, self.counts = _category_order(group_counts, uniques[groups], base_group, argument)
+        c_group = rank[c_group]
+        rank, level_labels, _ = _category_order(level_counts, level_values[levels], None, "human")
+        c_level = rank[c_level]
         self.n_levels = len(level_labels)
         k = len(self.labels)
-        width = k + self.n_levels - 1
-        if width > MAX_DESIGN_COLUMNS:
-            if k >= self.n_levels:
-                raise InvalidInputError(
-                    f"`{argument}` has {k} groups (and `human` {self.n_levels} distinct scores): the "
-                    f"score fairness models need one column per group and score, {width} in all (at most "
-                    f"{MAX_DESIGN_COLUMNS}). Pass a coarser group column (this one looks like an ID), or "
-                    "merge the small groups first, e.g. into 'other'."
-                )
-            raise InvalidInputError(
-                f"`human` has {self.n_levels} distinct scores; the conditional score difference model treats "
-                f"each as a category, which needs {width} columns (at most {MAX_DESIGN_COLUMNS}). "
-                "Round the human scores (e.g. `np.rint`) or bin them first."
-            )
+        _check_width(k, self.n_levels, argument)
+        # cells in category order: group-major, then human score level
+        order = np.argsort(c_group * self.n_levels + c_level, kind="stable")
+        chosen = present[order]
+        self.n = n_kept
+        self.cell_n = counts[chosen].astype("float64")
+        self.cell_group, self.cell_level = c_group[order], c_level[order]
+        self.err_mean, self.err_m2 = err_mean[chosen], err_m2[chosen]
+        self.sq_mean, self.sq_m2 = sq_mean[chosen], sq_m2[chosen]
+        # the largest |human|, |system| and |error| on the rows kept (rounding noise scales with them)
+        largest_human = float(np.max(np.abs(level_values[levels])))
+        largest_system = _largest_kept(scores.system, scores.system_extremes, cell, n_raw_cells)
+        self.size = max(largest_human, largest_system)
+        self.largest_error = _largest_kept(scores.error, scores.error_extremes, cell, n_raw_cells)
+
+
+def _check_width(k: int, n_levels: int, argument: str) -> None:
+    """Refuse more than ``MAX_DESIGN_COLUMNS`` columns in the CSD design, naming the cause."""
+    width = k + n_levels - 1
+    if width <= MAX_DESIGN_COLUMNS:
+        return
+    if k >= n_levels:
+        raise InvalidInputError(
+            f"`{argument}` has {k} groups (and `human` {n_levels} distinct scores): the "
+            f"score fairness models need one column per group and score, {width} in all (at most "
+            f"{MAX_DESIGN_COLUMNS}). Pass a coarser group column (this one looks like an ID), or "
+            "merge the small groups first, e.g. into 'other'."
+        )
+    raise InvalidInputError(
+        f"`human` has {n_levels} distinct scores; the conditional score difference model treats "
+        f"each as a category, which needs {width} columns (at most {MAX_DESIGN_COLUMNS}). "
+        "Round the human scores (e.g. `np.rint`) or bin them first."
+    )
+
+
+def _compact(scores: _Scores, codes: np.ndarray, uniques: np.ndarray, base_group, argument: str):
+    """Group and level codes renumbered over the groups and scores of the rows kept.
+
+    Used when the group column and the human score have too many distinct values in all for
+    a table of every cell: the checks run on the rows kept first (and usually refuse them).
+    """
+    kept = (codes >= 0) & scores.valid
+    if not kept.any():
+        raise InvalidInputError(
+            f"No response has a numeric human score, a numeric system score and a value in `{argument}`; "
+            "the score fairness analyses need at least one."
+        )
+    group_counts = np.bincount(codes[kept], minlength=len(uniques))
+    level_counts = np.bincount(scores.levels[kept], minlength=len(scores.level_values))
+    groups, levels = np.flatnonzero(group_counts), np.flatnonzero(level_counts)
+    _category_order(group_counts[groups], uniques[groups], base_group, argument)  # a missing base_group
+    _check_width(groups.size, levels.size, argument)
+    group_lookup = np.full(len(uniques) + 1, -1, dtype=np.intp)  # last entry: -1 stays -1
+    group_lookup[groups] = np.arange(groups.size)
+    level_lookup = np.full(len(scores.level_values), -1, dtype=np.intp)
+    level_lookup[levels] = np.arange(levels.size)
+    level_codes = np.where(kept, level_lookup[scores.levels], -(2**40))
+    return group_lookup[codes], uniques[groups], level_codes, scores.level_values[levels]
 
 
 # --------------------------------------------------------------------------------------
@@ -427,9 +538,10 @@ def score_fairness_tables(human, system, by, base_group=None) -> tuple[pd.DataFr
     1   osa      group     K     -0.16
     """
     h, s = paired_arrays(human, system, ("human", "system"))
-    score_missing = ~(np.isfinite(h) & np.isfinite(s))
+    columns = named_columns(by, h.size, "by", unnamed=UNNAMED_GROUP, rows_of="`human` has")
+    scores = _Scores(h, s)
     # every group column is checked before the first model is fitted
-    inputs = [_Inputs(h, s, score_missing, series, base_group) for series in by_columns(by, h.size)]
+    inputs = [_Cells(scores, series, base_group) for series in columns]
     for one in inputs:
         warn_excluded(one.rows_excluded, h.size, one.excluded_because)
     metrics, estimates = zip(*(_analyse(one) for one in inputs))
@@ -438,7 +550,7 @@ def score_fairness_tables(human, system, by, base_group=None) -> tuple[pd.DataFr
         "system": getattr(system, "name", None),
         "by": [one.name for one in inputs],
         "base_group": {one.name: one.labels[0] for one in inputs},
-        "rows_used": {one.name: int(one.h.size) for one in inputs},
+        "rows_used": {one.name: one.n for one in inputs},
         "rows_excluded": {one.name: one.rows_excluded for one in inputs},
         "human_levels": {one.name: one.n_levels for one in inputs},
     }
@@ -448,33 +560,21 @@ def score_fairness_tables(human, system, by, base_group=None) -> tuple[pd.DataFr
     )
 
 
-def _analyse(one: _Inputs) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _analyse(one: _Cells) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The metrics and estimates tables of one group column."""
-    h, s, g, lv, n_levels, labels = one.h, one.s, one.g, one.levels, one.n_levels, one.labels
+    n_levels, labels, n = one.n_levels, one.labels, one.n
     k = len(labels)
-    n = h.size
-    error = s - h
-    squared = error * error
     # rounding noise: the error's sums of squares are of numbers of the size of the scores, the
     # squared error's of |e| * (2 * size + |e|) (the rounding of e, magnified by squaring)
-    size = float(max(np.max(np.abs(h)), np.max(np.abs(s))))
-    largest_error = float(np.max(np.abs(error)))
-    tolerance = noise_tolerance(n, size)
-    tolerance_squared = noise_tolerance(n, largest_error * (2.0 * size + largest_error))
+    tolerance = noise_tolerance(n, one.size)
+    tolerance_squared = noise_tolerance(n, one.largest_error * (2.0 * one.size + one.largest_error))
 
     # cells: group x human score level
-    n_cells = k * n_levels
-    cell = g * n_levels + lv
-    m = Moments.from_arrays(error, squared, cell, n_cells)
-    present = np.flatnonzero(m.n > 0)
-    c_n = m.n[present].astype("float64")
-    c_group = present // n_levels
-    c_level = present % n_levels
-    err_mean, err_m2 = m.mean_x[present], m.m2_x[present]
-    sq_mean, sq_m2 = m.mean_y[present], m.m2_y[present]
+    c_n, c_group, c_level = one.cell_n, one.cell_group, one.cell_level
+    err_mean, err_m2, sq_mean, sq_m2 = one.err_mean, one.err_m2, one.sq_mean, one.sq_m2
 
     # pooled statistics per group, per level and overall
-    zeros = np.zeros(present.size, dtype="int64")
+    zeros = np.zeros(c_n.size, dtype="int64")
     gn, g_err_mean, g_err_m2 = _pool(c_n, err_mean, err_m2, c_group, k)
     _, g_sq_mean, g_sq_m2 = _pool(c_n, sq_mean, sq_m2, c_group, k)
     ln, l_err_mean, l_err_m2 = _pool(c_n, err_mean, err_m2, c_level, n_levels)
@@ -519,7 +619,7 @@ def _analyse(one: _Inputs) -> tuple[pd.DataFrame, pd.DataFrame]:
     with np.errstate(invalid="ignore", divide="ignore"):
         usable = df_diff > 0 and not csd.constant and not csd_zero_by_zero
         csd_f = ss_diff / df_diff / csd.scale if usable else np.nan
-    csd_p = float(distributions().f.sf(csd_f, df_diff, csd.df_resid)) if not np.isnan(csd_f) else np.nan
+    csd_p = float(special_functions().fdtrc(df_diff, csd.df_resid, csd_f)) if not np.isnan(csd_f) else np.nan
     with np.errstate(invalid="ignore"):
         r2 = [fits["osa"].rsquared_adj, fits["osd"].rsquared_adj, csd.rsquared_adj - null.rsquared_adj]
         r2_plain = [fits["osa"].rsquared, fits["osd"].rsquared, csd.rsquared - null.rsquared]
@@ -577,8 +677,8 @@ def _analyse(one: _Inputs) -> tuple[pd.DataFrame, pd.DataFrame]:
     return metrics, estimates
 
 
-def _warn_undefined_results(one: _Inputs, fits: dict, csd_zero_by_zero: bool, metrics: pd.DataFrame) -> None:
-    k, n = len(one.labels), one.h.size
+def _warn_undefined_results(one: _Cells, fits: dict, csd_zero_by_zero: bool, metrics: pd.DataFrame) -> None:
+    k, n = len(one.labels), one.n
     argument = f"`by={plain(one.name)!r}`"
     if k < 2:
         warn_undefined(
@@ -613,8 +713,8 @@ def _warn_undefined_results(one: _Inputs, fits: dict, csd_zero_by_zero: bool, me
     if not fits["csd"].full_rank and k >= 2:
         warn_undefined(
             f"Group membership in {argument} is partly determined by the human score, so the "
-            "conditional score difference coefficients are not unique (statsmodels' "
-            "minimum-norm solution is reported, as RSMTool does)."
+            "conditional score difference coefficients are not unique (the minimum-norm "
+            "solution is reported, as RSMTool's statsmodels fit does)."
         )
 
 
