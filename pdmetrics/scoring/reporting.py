@@ -25,7 +25,7 @@ from pdmetrics.scoring.postprocessing import (
 from pdmetrics.scoring.scored_rows import check_distinct_columns, report_exclusions, select_scored_rows
 from pdmetrics.scoring.subgroups import consistency_by_group_table, evaluation_by_group_table, subgroup_codes
 from pdmetrics.scoring.tables import confusion_matrix, consistency, evaluate, score_distribution
-from pdmetrics.scoring.true_scores import true_score_table
+from pdmetrics.scoring.true_scores import columns_matrix, true_score_table
 
 __all__ = ["EvaluationReport", "report"]
 
@@ -287,7 +287,7 @@ def report(
                 tables["disattenuated_correlations"].set_index("system").rename_axis(None)
             )
         if double or rater_error_variance is not None:
-            ratings = np.column_stack([h1.to_numpy(), h2.to_numpy()]) if double else h1.to_numpy()[:, None]
+            ratings = columns_matrix([h1.to_numpy(), h2.to_numpy()] if double else [h1.to_numpy()])
             tables["true_score_eval"] = true_score_table(systems, ratings, rater_error_variance)
             files["true_score_eval"] = tables["true_score_eval"].set_index("system").rename_axis(None)
         if groups:  # every group column in one pass over the rows, then one table per column

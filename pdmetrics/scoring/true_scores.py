@@ -166,13 +166,21 @@ def rating_statistics(ratings) -> RatingStatistics:
     (5, 1, 4, 9, 1.0)
     """
     matrix = _ratings_matrix(ratings)
-    rated = ~np.isnan(matrix)
-    counts = rated.sum(axis=1)
-    totals = np.where(rated, matrix, 0.0).sum(axis=1)
+    # one rater column at a time (contiguous in the column-major matrix): the same sums, in the
+    # same order, as reducing the rows, without (responses x raters) temporaries
+    columns = [matrix[:, j] for j in range(matrix.shape[1])]
+    rated = [~np.isnan(column) for column in columns]
+    counts = np.zeros(matrix.shape[0], dtype=np.intp)
+    totals = np.zeros(matrix.shape[0])
+    for column, mask in zip(columns, rated):
+        counts += mask
+        totals += np.where(mask, column, 0.0)
     with np.errstate(invalid="ignore", divide="ignore"):
         means = totals / counts
-    deviations = np.where(rated, matrix - means[:, None], 0.0)
-    row_ss = (deviations * deviations).sum(axis=1)
+    row_ss = np.zeros(matrix.shape[0])
+    for column, mask in zip(columns, rated):
+        deviation = np.where(mask, column - means, 0.0)
+        row_ss += deviation * deviation
     multiple = counts > 1
     n_ratings = int(counts.sum())
     if n_ratings and not (counts == 0).any():
