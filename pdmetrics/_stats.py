@@ -156,22 +156,31 @@ def label_histograms(
         return empty, empty, np.zeros(n_groups, dtype="int64"), 0
     offset = int(min(labels_x.min(), labels_y.min()))
     span = int(max(labels_x.max(), labels_y.max())) - offset + 1
-    if span <= 4 * labels_x.size + 1024:
-        ix = labels_x - offset if offset else labels_x
-        iy = labels_y - offset if offset else labels_y
-        n_labels = span
+    dense = span <= 4 * labels_x.size + 1024
+    if dense:
+        ix, iy, n_labels = labels_x, labels_y, span  # shifted by the offset below
     else:  # sparse labels over a huge range: index the distinct labels only
         distinct, inverse = np.unique(np.concatenate([labels_x, labels_y]), return_inverse=True)
         ix, iy = inverse[: labels_x.size], inverse[labels_x.size :]
         n_labels = distinct.size
+    shift = offset if dense else 0
+    if shift and (abs(offset) + span) * (n_labels + 1) >= 2**62:  # labels * n could overflow: shift first
+        ix, iy, shift = labels_x - offset, labels_y - offset, 0
     if n_groups * n_labels * n_labels <= max(labels_x.size, 1 << 16):
         # one bincount of the joint (group, x label, y label) counts gives both histograms and the
-        # agreements: one pass instead of three
-        joint = ix * n_labels + iy if codes is None else (codes * n_labels + ix) * n_labels + iy
+        # agreements: one pass instead of three. The code (group * n + x) * n + y is built in place
+        # in one integer array, subtracting the offset once
+        joint = ix * n_labels
+        joint += iy
+        if shift:
+            joint -= shift * (n_labels + 1)
+        if codes is not None:
+            joint += codes * (n_labels * n_labels)
         counts = np.bincount(joint, minlength=n_groups * n_labels * n_labels)
         counts = counts.reshape(n_groups, n_labels, n_labels)
-        agree = np.trace(counts, axis1=1, axis2=2)
-        return counts.sum(axis=2), counts.sum(axis=1), agree, offset
+        return counts.sum(axis=2), counts.sum(axis=1), np.trace(counts, axis1=1, axis2=2), offset
+    if shift:
+        ix, iy = ix - shift, iy - shift
     if codes is None:
         hist_x = np.bincount(ix, minlength=n_labels)[None, :]
         hist_y = np.bincount(iy, minlength=n_labels)[None, :]

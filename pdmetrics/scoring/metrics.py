@@ -117,14 +117,16 @@ def pair_statistics(
 
 def kappa_labels(values: np.ndarray, argument: str) -> np.ndarray:
     """Round scores to integer labels (half to even), as SKLL's kappa does."""
-    if not np.isfinite(values).all():
+    rounded = np.rint(values)
+    # the extremes of the rounded scores (NaN propagates) check every value in two passes
+    low, high = (float(rounded.min()), float(rounded.max())) if rounded.size else (0.0, 0.0)
+    if not (np.isfinite(low) and np.isfinite(high)):
         bad = values[~np.isfinite(values)][0]
         raise InvalidInputError(
             f"Cohen's kappa needs a score for every response, but `{argument}` contains {bad!r}. "
             f"Drop the rows with missing scores first (the DataFrame methods do this for you)."
         )
-    rounded = np.rint(values)
-    if rounded.size and np.abs(rounded).max() > _LARGEST_LABEL:
+    if max(-low, high) > _LARGEST_LABEL:
         bad = values[np.abs(rounded) > _LARGEST_LABEL][0]
         raise InvalidInputError(
             f"`{argument}` contains {float(bad)!r}, too large to round to an integer score label "
