@@ -93,13 +93,14 @@ def pair_statistics(
     codes: np.ndarray | None = None,
     n_groups: int = 1,
     human_labels: np.ndarray | None = None,
+    system_labels: np.ndarray | None = None,
 ) -> PairStatistics:
     """Compute :class:`PairStatistics` of finite paired float arrays, per group code.
 
     ``codes`` (int array, values ``0..n_groups-1``) assigns rows to groups; ``None`` puts
     every row in one group. The arrays must not contain NaN (drop such rows first).
-    ``human_labels`` (``kappa_labels(human)``) may be passed to reuse them across system
-    columns.
+    ``human_labels`` (``kappa_labels(human)``) and ``system_labels`` may be passed to reuse
+    them across system columns and passes.
     """
     moments = Moments.from_arrays(human, system, codes, n_groups)
     h_min, h_max = group_min_max(codes, human, n_groups)
@@ -111,7 +112,9 @@ def pair_statistics(
     del diff
     if human_labels is None:
         human_labels = kappa_labels(human, "human")
-    hist_h, hist_s, same, _ = label_histograms(human_labels, kappa_labels(system, "system"), codes, n_groups)
+    if system_labels is None:
+        system_labels = kappa_labels(system, "system")
+    hist_h, hist_s, same, _ = label_histograms(human_labels, system_labels, codes, n_groups)
     return PairStatistics(moments, h_min, h_max, s_min, s_max, sse, n_exact, n_adjacent, hist_h, hist_s, same)
 
 
