@@ -172,7 +172,8 @@ def _consistency_metrics(stats: PairStatistics, h1_mean, h1_sd, h2_mean, h2_sd) 
     return m
 
 
-def _population(values: np.ndarray) -> tuple[float, float]:
+def mean_and_sd(values: np.ndarray) -> tuple[float, float]:
+    """Mean and SD (``ddof=1``) of the finite values: the whole set's, for DSM."""
     finite = values if np.isfinite(values).all() else values[np.isfinite(values)]
     if finite.size < 2:
         return (float(finite.mean()) if finite.size else np.nan), np.nan
@@ -269,12 +270,14 @@ def grouped_evaluation(h, systems: dict, encoded: dict, human_labels, system_lab
     columns = [*EVAL_COLUMNS, "DSM"]
     passes = _cells(list(encoded.values()))
     parts = {by: [] for by in encoded}
-    h_mean, h_sd = _population(h)  # the whole set's mean and SD standardize both sides of DSM
+    h_mean, h_sd = mean_and_sd(h)  # the whole set's mean and SD standardize both sides of DSM
     for name, s in systems.items():  # a handful of score columns
-        s_mean, s_sd = _population(s)
+        s_mean, s_sd = mean_and_sd(s)
         labels = kappa_labels(s, "system") if system_labels is None else system_labels[name]
         # the pooled row in its own pass: sums over all rows are pairwise (more accurate than bincount's)
-        whole = pooled[name] if pooled else pair_statistics(h, s, human_labels=human_labels, system_labels=labels)
+        whole = (
+            pooled[name] if pooled else pair_statistics(h, s, human_labels=human_labels, system_labels=labels)
+        )
         by_column = _grouped_statistics(h, s, passes, human_labels=human_labels, system_labels=labels)
         overall = agreement_metrics(whole)
         for (by, (_, group_labels)), stats in zip(encoded.items(), by_column):
@@ -338,15 +341,13 @@ def consistency_by_group_table(human, second_human, groups, exclude_zero: bool =
     double = select_scored_rows(h1, [h2], exclude_zero)
     if double.n_used == 0:
         raise InvalidInputError(f"No double-scored responses in {human.name!r} and {second_human.name!r}.")
-    h1_mean, h1_sd = _population(h1[scored.mask])
-    h2_mean, h2_sd = _population(h2[double.mask])
+    h1_mean, h1_sd = mean_and_sd(h1[scored.mask])
+    h2_mean, h2_sd = mean_and_sd(h2[double.mask])
     in_double = double.mask[scored.mask]  # double-scored rows among the evaluation set
     encoded = {by: subgroup_codes(series, scored.mask) for by, series in group_columns.items()}
     population = (h1_mean, h1_sd, h2_mean, h2_sd)
     table = grouped_consistency(h1[double.mask], h2[double.mask], in_double, encoded, population)
-    info = double.info("second_human")
-    info["excluded"]["no_second_human"] = info["excluded"].pop("missing_second_human")
-    return attach_info(table, **info, exclude_zero=exclude_zero)
+    return attach_info(table, **double.second_human_info(), exclude_zero=exclude_zero)
 
 
 def grouped_consistency(h1, h2, in_double, encoded: dict, population, pooled=None, labels=(None, None)):

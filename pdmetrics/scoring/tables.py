@@ -228,9 +228,7 @@ def consistency_table(stats, human_name, second_name, rows: ScoredRows, exclude_
         integer_columns=["N"],
     )
     _warn_undefined_cells(table, "human", CONSISTENCY_COLUMNS)
-    info = rows.info("second_human")
-    info["excluded"]["no_second_human"] = info["excluded"].pop("missing_second_human")
-    return attach_info(table, **info, exclude_zero=exclude_zero)
+    return attach_info(table, **rows.second_human_info(), exclude_zero=exclude_zero)
 
 
 def _rounded_pairs(human, system, exclude_zero: bool):
