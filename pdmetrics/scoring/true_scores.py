@@ -165,7 +165,11 @@ def rating_statistics(ratings) -> RatingStatistics:
     >>> stats.n, stats.n_single, stats.n_multiple, stats.n_ratings, stats.within_ss
     (5, 1, 4, 9, 1.0)
     """
-    matrix = _ratings_matrix(ratings)
+    plain_matrix = isinstance(ratings, np.ndarray) and ratings.ndim == 2 and ratings.dtype == np.float64
+    if plain_matrix and not np.isinf(ratings).any():
+        matrix = ratings  # only read: no copy (a copy turns infinities into NaN)
+    else:
+        matrix = _ratings_matrix(ratings)
     # one rater column at a time (contiguous in the column-major matrix): the same sums, in the
     # same order, as reducing the rows, without (responses x raters) temporaries
     columns = [matrix[:, j] for j in range(matrix.shape[1])]
@@ -253,10 +257,10 @@ def _true_variance(stats: RatingStatistics, variance: float) -> float:
     return float((stats.between_ss - (stats.n - 1) * variance) / denominator)
 
 
-def _system_sse(stats: RatingStatistics, systems: np.ndarray) -> np.ndarray:
-    """``sum_i c_i (Hbar_i - M_i)**2`` for each column of ``systems`` (NaN if any value is missing)."""
+def _system_sse(stats: RatingStatistics, systems: list[np.ndarray]) -> np.ndarray:
+    """``sum_i c_i (Hbar_i - M_i)**2`` for each array of ``systems`` (NaN if any value is missing)."""
     with np.errstate(invalid="ignore"):
-        return np.sum(stats.counts[:, None] * (stats.means[:, None] - systems) ** 2, axis=0)
+        return np.array([np.sum(stats.counts * (stats.means - column) ** 2) for column in systems])
 
 
 def _mse(stats: RatingStatistics, sse: np.ndarray, variance: float) -> np.ndarray:
@@ -271,20 +275,19 @@ def _prmse(mse: np.ndarray, true_variance: float) -> np.ndarray:
     return 1.0 - mse / true_variance
 
 
-def _system_matrix(system, n: int, argument: str = "system") -> np.ndarray:
+def _system_columns(system, n: int, argument: str = "system") -> list[np.ndarray]:
     values = as_float_array(system, argument)
     if values.size != n:
         raise InvalidInputError(
             f"`{argument}` has {values.size} values but `ratings` has {n} rows; pass "
             "one system score per response."
         )
-    return values.reshape(-1, 1)
+    return [values]
 
 
-def _warn_system(values: np.ndarray, names) -> None:
-    missing = np.isnan(values).any(axis=0)
-    for name, flag in zip(names, missing):
-        if flag:
+def _warn_system(columns: list[np.ndarray], names) -> None:
+    for name, column in zip(names, columns):
+        if np.isnan(column).any():
             warn_undefined(
                 f"System scores `{name}` contain missing values, so its MSE true and PRMSE "
                 "are NaN (as RSMTool). Drop those responses first."
@@ -398,7 +401,7 @@ def mse_true(system, ratings, variance_errors: float | None = None) -> float:
     -0.104444
     """
     stats = rating_statistics(ratings)
-    systems = _system_matrix(system, stats.n)
+    systems = _system_columns(system, stats.n)
     variance = _resolve_variance(stats, variance_errors)
     _warn_unrated(stats, "MSE true")
     _warn_system(systems, ["system"])
@@ -439,7 +442,7 @@ def prmse_true(system, ratings, variance_errors: float | None = None) -> float:
     0.909091
     """
     stats = rating_statistics(ratings)
-    systems = _system_matrix(system, stats.n)
+    systems = _system_columns(system, stats.n)
     variance = _resolve_variance(stats, variance_errors)
     _warn_unrated(stats, "PRMSE")
     _warn_system(systems, ["system"])
@@ -457,13 +460,13 @@ def true_score_table(systems, ratings, variance_errors: float | None = None) -> 
     response makes the table NaN (with a warning), as in RSMTool.
     """
     stats = rating_statistics(ratings)
-    names, matrix = _systems(systems, stats.n)
+    names, columns = _systems(systems, stats.n)
     variance = _resolve_variance(stats, variance_errors)
     _warn_unrated(stats, "the true score variance, MSE true and PRMSE")
-    _warn_system(matrix, names)
+    _warn_system(columns, names)
     true_variance = _true_variance(stats, variance)
     _warn_true_variance(true_variance, variance, stats)
-    mse = _mse(stats, _system_sse(stats, matrix), variance)
+    mse = _mse(stats, _system_sse(stats, columns), variance)
     k = len(names)
     return result_table(
         {
@@ -482,7 +485,7 @@ def true_score_table(systems, ratings, variance_errors: float | None = None) -> 
     )
 
 
-def _systems(systems, n: int) -> tuple[list, np.ndarray]:
+def _systems(systems, n: int) -> tuple[list, list[np.ndarray]]:
     if isinstance(systems, pd.DataFrame):
         names = list(systems.columns)
         columns = [numeric_values(systems.iloc[:, j].rename(names[j]), "systems") for j in range(len(names))]
@@ -500,7 +503,7 @@ def _systems(systems, n: int) -> tuple[list, np.ndarray]:
                 f"System scores {name!r} have {column.size} values but `ratings` has "
                 f"{n} rows; pass one score per response."
             )
-    return names, columns_matrix(columns)
+    return names, columns
 
 
 def rater_names(raters) -> list | None:
