@@ -174,34 +174,42 @@ def rating_statistics(ratings) -> RatingStatistics:
     # same order, as reducing the rows, without (responses x raters) temporaries
     columns = [matrix[:, j] for j in range(matrix.shape[1])]
     rated = [~np.isnan(column) for column in columns]
-    counts = np.zeros(matrix.shape[0], dtype=np.intp)
+    rated = [None if mask.all() else mask for mask in rated]  # None: every response rated (no mask)
+    # few raters: one byte per count (large temporaries cost more than the arithmetic)
+    counts = np.zeros(matrix.shape[0], dtype=np.uint8 if len(columns) < 256 else np.intp)
     totals = np.zeros(matrix.shape[0])
     for column, mask in zip(columns, rated):
-        counts += mask
-        totals += np.where(mask, column, 0.0)
+        counts += True if mask is None else mask
+        np.add(totals, column, out=totals, where=True if mask is None else mask)
     with np.errstate(invalid="ignore", divide="ignore"):
         means = totals / counts
     row_ss = np.zeros(matrix.shape[0])
+    deviation = np.empty(matrix.shape[0])
     for column, mask in zip(columns, rated):
-        deviation = np.where(mask, column - means, 0.0)
-        row_ss += deviation * deviation
+        np.subtract(column, means, out=deviation)
+        np.multiply(deviation, deviation, out=deviation)
+        np.add(row_ss, deviation, out=row_ss, where=True if mask is None else mask)
+    del deviation
+    # responses per number of ratings: every count below is exact integer arithmetic on it
+    per_count = np.bincount(counts)
+    ratings_per = np.arange(per_count.size)
+    n_ratings = int(ratings_per @ per_count)
     multiple = counts > 1
-    n_ratings = int(counts.sum())
-    if n_ratings and not (counts == 0).any():
+    if n_ratings and not per_count[0]:
         grand_mean = totals.sum() / n_ratings
         between_ss = float(np.sum(counts * (means - grand_mean) ** 2))
     else:
         between_ss = np.nan
     return RatingStatistics(
         n=int(matrix.shape[0]),
-        n_unrated=int(np.count_nonzero(counts == 0)),
-        n_raters=int(counts.max()) if counts.size else 0,
-        n_single=int(np.count_nonzero(counts == 1)),
-        n_multiple=int(np.count_nonzero(multiple)),
+        n_unrated=int(per_count[0]) if per_count.size else 0,
+        n_raters=int(per_count.size - 1) if per_count.size else 0,
+        n_single=int(per_count[1]) if per_count.size > 1 else 0,
+        n_multiple=int(per_count[2:].sum()),
         n_ratings=n_ratings,
-        sum_c_squared=float(np.sum(counts.astype("float64") ** 2)),
+        sum_c_squared=float((ratings_per * ratings_per) @ per_count),
         within_ss=float(row_ss[multiple].sum()),
-        within_df=int(np.sum(counts[multiple] - 1)),
+        within_df=int((ratings_per[2:] - 1) @ per_count[2:]),
         between_ss=between_ss,
         counts=counts,
         means=means,
