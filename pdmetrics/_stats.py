@@ -56,6 +56,34 @@ def group_total(codes: np.ndarray | None, values: np.ndarray, n_groups: int = 1)
 
 
 @dataclass(frozen=True)
+class Centred:
+    """Count, mean, deviations from the mean and centred sum of squares of one array, per group.
+
+    One side of :class:`Moments`: computed once for a column paired with several others.
+    """
+
+    n: np.ndarray
+    mean: np.ndarray
+    deviations: np.ndarray
+    m2: np.ndarray
+
+    @classmethod
+    def from_array(cls, x: np.ndarray, codes: np.ndarray | None = None, n_groups: int = 1) -> Centred:
+        """Mean per group, then the deviations from it and their sum of squares."""
+        if codes is None:
+            n = np.array([x.size])
+            with np.errstate(invalid="ignore", divide="ignore"):
+                mean = np.array([x.mean()]) if x.size else np.array([np.nan])
+            deviations = x - mean[0]
+            return cls(n, mean, deviations, np.array([deviations @ deviations]))
+        n = group_count(codes, n_groups)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = group_sum(codes, x, n_groups) / n
+        deviations = x - mean[codes]
+        return cls(n, mean, deviations, group_sum(codes, deviations * deviations, n_groups))
+
+
+@dataclass(frozen=True)
 class Moments:
     """Count, mean and centred second moments of paired values ``x`` and ``y`` per group.
 
@@ -77,28 +105,18 @@ class Moments:
         cls, x: np.ndarray, y: np.ndarray, codes: np.ndarray | None = None, n_groups: int = 1
     ) -> Moments:
         """Two-pass (mean, then centred sums) moments of ``x`` and ``y`` per group."""
-        if codes is None:
-            n = np.array([x.size])
-            with np.errstate(invalid="ignore", divide="ignore"):
-                mean_x = np.array([x.mean()]) if x.size else np.array([np.nan])
-                mean_y = np.array([y.mean()]) if y.size else np.array([np.nan])
-            dx = x - mean_x[0]
-            dy = y - mean_y[0]
-            return cls(n, mean_x, mean_y, np.array([dx @ dx]), np.array([dy @ dy]), np.array([dx @ dy]))
-        n = group_count(codes, n_groups)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mean_x = group_sum(codes, x, n_groups) / n
-            mean_y = group_sum(codes, y, n_groups) / n
-        dx = x - mean_x[codes]
-        dy = y - mean_y[codes]
-        return cls(
-            n,
-            mean_x,
-            mean_y,
-            group_sum(codes, dx * dx, n_groups),
-            group_sum(codes, dy * dy, n_groups),
-            group_sum(codes, dx * dy, n_groups),
+        return cls.from_centred(
+            Centred.from_array(x, codes, n_groups), Centred.from_array(y, codes, n_groups), codes
         )
+
+    @classmethod
+    def from_centred(cls, x: Centred, y: Centred, codes: np.ndarray | None = None) -> Moments:
+        """The moments of two :class:`Centred` sides of the same rows (adds their cross-products)."""
+        if codes is None:
+            c_xy = np.array([x.deviations @ y.deviations])
+        else:
+            c_xy = group_sum(codes, x.deviations * y.deviations, x.n.size)
+        return cls(x.n, x.mean, y.mean, x.m2, y.m2, c_xy)
 
     def combine(self, other: Moments) -> Moments:
         """Moments of the union of two disjoint row sets (group by group)."""

@@ -17,7 +17,7 @@ from pdmetrics._validation import numeric_values, plain, require_columns
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.scoring import rsmtool_files
 from pdmetrics.scoring.human_baseline import degradation_from_tables, disattenuated_from_tables
-from pdmetrics.scoring.metrics import kappa_labels, pair_statistics
+from pdmetrics.scoring.metrics import kappa_labels, pair_statistics, pair_statistics_many
 from pdmetrics.scoring.postprocessing import (
     DEFAULT_TRIM_TOLERANCE,
     check_scale_with,
@@ -284,10 +284,7 @@ def report(
             }
         h_labels = kappa_labels(h1, "human")
         labels = {name: kappa_labels(values, "system") for name, values in systems.items()}
-        pooled = {
-            name: pair_statistics(h1, values, human_labels=h_labels, system_labels=labels[name])
-            for name, values in systems.items()
-        }
+        pooled = pair_statistics_many(h1, systems, human_labels=h_labels, system_labels=labels)
         tables["eval"] = evaluation_table(pooled, scored, exclude_zero)
         files["eval"] = rsmtool_files.eval_frame(tables["eval"])
         files["eval_short"] = rsmtool_files.short_metrics_frame(tables["eval"], trim, trim_round, primary)

@@ -24,6 +24,7 @@ from pdmetrics.scoring.metrics import (
     dsm_from_means,
     kappa_labels,
     pair_statistics,
+    pair_statistics_many,
 )
 from pdmetrics.scoring.scored_rows import (
     CONSISTENCY_COLUMNS,
@@ -151,16 +152,20 @@ def _merge_cells(stats: PairStatistics, groups: np.ndarray, n_groups: int) -> Pa
     )
 
 
-def _grouped_statistics(h, s, passes, rows=None, human_labels=None, system_labels=None):
-    """Pair statistics of every group of every group column (one entry per column).
+def _grouped_statistics(h, systems: dict, passes, rows=None, human_labels=None, system_labels=None) -> dict:
+    """Pair statistics of every group of every group column, per system column (name -> one
+    entry per group column).
 
     ``rows`` (a mask) restricts the statistics to some of the rows the cells were coded on.
     """
-    by_column = []
+    by_column = {name: [] for name in systems}
     for cells, n_cells, maps in passes:
         codes = cells if rows is None else cells[rows]
-        stats = pair_statistics(h, s, codes, n_cells, human_labels=human_labels, system_labels=system_labels)
-        by_column += [stats if groups is None else _merge_cells(stats, groups, size) for groups, size in maps]
+        statistics = pair_statistics_many(h, systems, codes, n_cells, human_labels, system_labels)
+        for name, stats in statistics.items():
+            by_column[name] += [
+                stats if groups is None else _merge_cells(stats, groups, size) for groups, size in maps
+            ]
     return by_column
 
 
@@ -270,16 +275,18 @@ def grouped_evaluation(h, systems: dict, encoded: dict, human_labels, system_lab
     columns = [*EVAL_COLUMNS, "DSM"]
     passes = _cells(list(encoded.values()))
     parts = {by: [] for by in encoded}
+    if system_labels is None:
+        system_labels = {name: kappa_labels(s, "system") for name, s in systems.items()}
+    if (
+        not pooled
+    ):  # the pooled row in its own pass: sums over all rows are pairwise (more accurate than bincount's)
+        pooled = pair_statistics_many(h, systems, human_labels=human_labels, system_labels=system_labels)
+    grouped = _grouped_statistics(h, systems, passes, human_labels=human_labels, system_labels=system_labels)
     h_mean, h_sd = mean_and_sd(h)  # the whole set's mean and SD standardize both sides of DSM
     for name, s in systems.items():  # a handful of score columns
         s_mean, s_sd = mean_and_sd(s)
-        labels = kappa_labels(s, "system") if system_labels is None else system_labels[name]
-        # the pooled row in its own pass: sums over all rows are pairwise (more accurate than bincount's)
-        whole = (
-            pooled[name] if pooled else pair_statistics(h, s, human_labels=human_labels, system_labels=labels)
-        )
-        by_column = _grouped_statistics(h, s, passes, human_labels=human_labels, system_labels=labels)
-        overall = agreement_metrics(whole)
+        overall = agreement_metrics(pooled[name])
+        by_column = grouped[name]
         for (by, (_, group_labels)), stats in zip(encoded.items(), by_column):
             metrics = [overall, agreement_metrics(stats)]
             for m in metrics:
@@ -364,8 +371,8 @@ def grouped_consistency(h1, h2, in_double, encoded: dict, population, pooled=Non
         pooled = pair_statistics(h1, h2, human_labels=h1_labels, system_labels=h2_labels)
     passes = _cells(list(encoded.values()))
     by_column = _grouped_statistics(
-        h1, h2, passes, rows=in_double, human_labels=h1_labels, system_labels=h2_labels
-    )
+        h1, {0: h2}, passes, in_double, h1_labels, None if h2_labels is None else {0: h2_labels}
+    )[0]
     overall = _consistency_metrics(pooled, *population)
     parts = []
     for (by, (_, group_labels)), stats in zip(encoded.items(), by_column):

@@ -19,7 +19,7 @@ from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import numeric_values, plain
 from pdmetrics._warnings import warn_undefined
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.scoring.metrics import agreement_metrics, kappa_labels, pair_statistics
+from pdmetrics.scoring.metrics import agreement_metrics, kappa_labels, pair_statistics, pair_statistics_many
 from pdmetrics.scoring.scored_rows import (
     CONSISTENCY_COLUMNS,
     EVAL_COLUMNS,
@@ -137,10 +137,8 @@ def evaluate(human, system, by=None, exclude_zero: bool = True) -> pd.DataFrame:
     everything = rows.n_used == rows.n_input
     h_used = h if everything else h[rows.mask]
     h_labels = kappa_labels(h_used, "human")
-    stats = {  # a handful of score columns, each one vectorized pass
-        name: pair_statistics(h_used, array if everything else array[rows.mask], human_labels=h_labels)
-        for name, array in values.items()
-    }
+    used = {name: array if everything else array[rows.mask] for name, array in values.items()}
+    stats = pair_statistics_many(h_used, used, human_labels=h_labels)  # one vectorized pass per column
     return evaluation_table(stats, rows, exclude_zero)
 
 
