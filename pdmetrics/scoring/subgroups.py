@@ -277,9 +277,8 @@ def grouped_evaluation(h, systems: dict, encoded: dict, human_labels, system_lab
     parts = {by: [] for by in encoded}
     if system_labels is None:
         system_labels = {name: kappa_labels(s, "system") for name, s in systems.items()}
-    if (
-        not pooled
-    ):  # the pooled row in its own pass: sums over all rows are pairwise (more accurate than bincount's)
+    if not pooled:
+        # the pooled row in its own pass: sums over all rows are pairwise (more accurate than bincount's)
         pooled = pair_statistics_many(h, systems, human_labels=human_labels, system_labels=system_labels)
     grouped = _grouped_statistics(h, systems, passes, human_labels=human_labels, system_labels=system_labels)
     h_mean, h_sd = mean_and_sd(h)  # the whole set's mean and SD standardize both sides of DSM
