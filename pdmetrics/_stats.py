@@ -56,6 +56,34 @@ def group_total(codes: np.ndarray | None, values: np.ndarray, n_groups: int = 1)
 
 
 @dataclass(frozen=True)
+class Centred:
+    """Count, mean, deviations from the mean and centred sum of squares of one array, per group.
+
+    One side of :class:`Moments`: computed once for a column paired with several others.
+    """
+
+    n: np.ndarray
+    mean: np.ndarray
+    deviations: np.ndarray
+    m2: np.ndarray
+
+    @classmethod
+    def from_array(cls, x: np.ndarray, codes: np.ndarray | None = None, n_groups: int = 1) -> Centred:
+        """Mean per group, then the deviations from it and their sum of squares."""
+        if codes is None:
+            n = np.array([x.size])
+            with np.errstate(invalid="ignore", divide="ignore"):
+                mean = np.array([x.mean()]) if x.size else np.array([np.nan])
+            deviations = x - mean[0]
+            return cls(n, mean, deviations, np.array([deviations @ deviations]))
+        n = group_count(codes, n_groups)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = group_sum(codes, x, n_groups) / n
+        deviations = x - mean[codes]
+        return cls(n, mean, deviations, group_sum(codes, deviations * deviations, n_groups))
+
+
+@dataclass(frozen=True)
 class Moments:
     """Count, mean and centred second moments of paired values ``x`` and ``y`` per group.
 
@@ -77,28 +105,18 @@ class Moments:
         cls, x: np.ndarray, y: np.ndarray, codes: np.ndarray | None = None, n_groups: int = 1
     ) -> Moments:
         """Two-pass (mean, then centred sums) moments of ``x`` and ``y`` per group."""
-        if codes is None:
-            n = np.array([x.size])
-            with np.errstate(invalid="ignore", divide="ignore"):
-                mean_x = np.array([x.mean()]) if x.size else np.array([np.nan])
-                mean_y = np.array([y.mean()]) if y.size else np.array([np.nan])
-            dx = x - mean_x[0]
-            dy = y - mean_y[0]
-            return cls(n, mean_x, mean_y, np.array([dx @ dx]), np.array([dy @ dy]), np.array([dx @ dy]))
-        n = group_count(codes, n_groups)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mean_x = group_sum(codes, x, n_groups) / n
-            mean_y = group_sum(codes, y, n_groups) / n
-        dx = x - mean_x[codes]
-        dy = y - mean_y[codes]
-        return cls(
-            n,
-            mean_x,
-            mean_y,
-            group_sum(codes, dx * dx, n_groups),
-            group_sum(codes, dy * dy, n_groups),
-            group_sum(codes, dx * dy, n_groups),
+        return cls.from_centred(
+            Centred.from_array(x, codes, n_groups), Centred.from_array(y, codes, n_groups), codes
         )
+
+    @classmethod
+    def from_centred(cls, x: Centred, y: Centred, codes: np.ndarray | None = None) -> Moments:
+        """The moments of two :class:`Centred` sides of the same rows (adds their cross-products)."""
+        if codes is None:
+            c_xy = np.array([x.deviations @ y.deviations])
+        else:
+            c_xy = group_sum(codes, x.deviations * y.deviations, x.n.size)
+        return cls(x.n, x.mean, y.mean, x.m2, y.m2, c_xy)
 
     def combine(self, other: Moments) -> Moments:
         """Moments of the union of two disjoint row sets (group by group)."""
@@ -156,22 +174,31 @@ def label_histograms(
         return empty, empty, np.zeros(n_groups, dtype="int64"), 0
     offset = int(min(labels_x.min(), labels_y.min()))
     span = int(max(labels_x.max(), labels_y.max())) - offset + 1
-    if span <= 4 * labels_x.size + 1024:
-        ix = labels_x - offset if offset else labels_x
-        iy = labels_y - offset if offset else labels_y
-        n_labels = span
+    dense = span <= 4 * labels_x.size + 1024
+    if dense:
+        ix, iy, n_labels = labels_x, labels_y, span  # shifted by the offset below
     else:  # sparse labels over a huge range: index the distinct labels only
         distinct, inverse = np.unique(np.concatenate([labels_x, labels_y]), return_inverse=True)
         ix, iy = inverse[: labels_x.size], inverse[labels_x.size :]
         n_labels = distinct.size
+    shift = offset if dense else 0
+    if shift and (abs(offset) + span) * (n_labels + 1) >= 2**62:  # labels * n could overflow: shift first
+        ix, iy, shift = labels_x - offset, labels_y - offset, 0
     if n_groups * n_labels * n_labels <= max(labels_x.size, 1 << 16):
         # one bincount of the joint (group, x label, y label) counts gives both histograms and the
-        # agreements: one pass instead of three
-        joint = ix * n_labels + iy if codes is None else (codes * n_labels + ix) * n_labels + iy
+        # agreements: one pass instead of three. The code (group * n + x) * n + y is built in place
+        # in one integer array, subtracting the offset once
+        joint = ix * n_labels
+        joint += iy
+        if shift:
+            joint -= shift * (n_labels + 1)
+        if codes is not None:
+            joint += codes * (n_labels * n_labels)
         counts = np.bincount(joint, minlength=n_groups * n_labels * n_labels)
         counts = counts.reshape(n_groups, n_labels, n_labels)
-        agree = np.trace(counts, axis1=1, axis2=2)
-        return counts.sum(axis=2), counts.sum(axis=1), agree, offset
+        return counts.sum(axis=2), counts.sum(axis=1), np.trace(counts, axis1=1, axis2=2), offset
+    if shift:
+        ix, iy = ix - shift, iy - shift
     if codes is None:
         hist_x = np.bincount(ix, minlength=n_labels)[None, :]
         hist_y = np.bincount(iy, minlength=n_labels)[None, :]

@@ -11,6 +11,7 @@ import pytest
 from conftest import assert_close, assert_frame_unchanged, conformance_path
 
 import pdmetrics
+from pdmetrics import scoring
 from pdmetrics.cli import main
 from pdmetrics.datasets import simulate_scores
 
@@ -320,3 +321,60 @@ def test_cli_scale_with_accepts_rsmeval_training_file_layout(tmp_path):
         "scale_trim_round",
     ]
     assert_close(written["sys_mean"].to_numpy(), expected["eval"]["sys_mean"].to_numpy())
+
+
+def _random_scores(seed: int, rows: int) -> pd.DataFrame:
+    """Scores with missing values, zeros, a second human on some rows and small groups."""
+    rng = np.random.default_rng(seed)
+    sc1 = rng.integers(0, 7, rows).astype(float)
+    sc1[rng.random(rows) < 0.05] = np.nan
+    sc2 = np.clip(sc1 + rng.integers(-1, 2, rows), 0, 6)
+    sc2[rng.random(rows) < 0.4] = np.nan
+    raw = np.nan_to_num(sc1, nan=3.0) + rng.normal(0, 0.8, rows)
+    raw[rng.random(rows) < 0.03] = np.nan
+    L1 = rng.choice(np.array(["a", "b", "c"], dtype=object), rows, p=[0.5, 0.3, 0.2])
+    L1[rng.random(rows) < 0.02] = None
+    L1[:2], sc1[:2], raw[:2] = "tiny", [2.0, 3.0], [2.5, 2.5]  # a group of two responses: NaN cells
+    grade = rng.integers(3, 13, rows)
+    return pd.DataFrame({"sc1": sc1, "sc2": sc2, "raw": raw, "L1": L1, "grade": grade})
+
+
+def _same_table(got: pd.DataFrame, expected: pd.DataFrame) -> None:
+    # the report's group labels come from a categorical (object), the core's keep the column's dtype
+    got, expected = (
+        table.reset_index(drop=True).astype({"group": object} if "group" in table else {})
+        for table in (got, expected)
+    )
+    pd.testing.assert_frame_equal(got, expected, check_exact=False, rtol=1e-12, atol=1e-13)
+
+
+@pytest.mark.parametrize("seed, rows", [(0, 3000), (1, 400), (2, 20000)])
+def test_report_tables_equal_the_core_functions(seed, rows):
+    """report() shares one pass of statistics between its tables: each must still equal the
+    core function that computes it alone."""
+    frame = _random_scores(seed, rows)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        report = frame.scoring.report(
+            human="sc1", system="raw", second_human="sc2", by=["L1", "grade"], trim_min=1, trim_max=6
+        )
+        processed = frame.scoring.postprocess(system="raw", trim_min=1, trim_max=6)
+        kept = processed[processed["sc1"].notna() & (processed["sc1"] != 0) & processed["raw"].notna()]
+        kept = kept.assign(sc2=kept["sc2"].replace(0, np.nan)).reset_index(drop=True)
+        systems = kept[["raw", "raw_trim", "raw_trim_round"]]
+        expected = {
+            "eval": scoring.evaluate(kept["sc1"], systems),
+            "consistency": scoring.consistency(kept["sc1"], kept["sc2"]),
+            "true_score_eval": scoring.true_score(systems, kept[["sc1", "sc2"]]),
+            "confMatrix": scoring.confusion_matrix(kept["sc1"], kept[["raw_trim_round"]]),
+            "confMatrix_h1h2": scoring.confusion_matrix(kept["sc1"], kept[["sc2"]]),
+            "score_dist": scoring.score_distribution(kept["sc1"], kept[["raw_trim_round"]]),
+        }
+        for group in ["L1", "grade"]:
+            expected[f"eval_by_{group}"] = scoring.evaluate(kept["sc1"], systems, by=kept[[group]])
+            expected[f"consistency_by_{group}"] = scoring.consistency(
+                kept["sc1"], kept["sc2"], by=kept[[group]]
+            )
+    assert {"tiny", "No info"} <= set(report["eval_by_L1"]["group"])
+    for name, table in expected.items():
+        _same_table(report[name], table)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from pdmetrics._stats import (
+    Centred,
     Moments,
     group_count_where,
     group_min_max,
@@ -41,6 +42,7 @@ __all__ = [
     "r2_score",
     "PairStatistics",
     "pair_statistics",
+    "pair_statistics_many",
     "agreement_metrics",
 ]
 
@@ -93,38 +95,65 @@ def pair_statistics(
     codes: np.ndarray | None = None,
     n_groups: int = 1,
     human_labels: np.ndarray | None = None,
+    system_labels: np.ndarray | None = None,
 ) -> PairStatistics:
     """Compute :class:`PairStatistics` of finite paired float arrays, per group code.
 
     ``codes`` (int array, values ``0..n_groups-1``) assigns rows to groups; ``None`` puts
     every row in one group. The arrays must not contain NaN (drop such rows first).
-    ``human_labels`` (``kappa_labels(human)``) may be passed to reuse them across system
-    columns.
+    ``human_labels`` (``kappa_labels(human)``) and ``system_labels`` may be passed to reuse
+    them across passes.
     """
-    moments = Moments.from_arrays(human, system, codes, n_groups)
+    labels = None if system_labels is None else {0: system_labels}
+    return pair_statistics_many(human, {0: system}, codes, n_groups, human_labels, labels)[0]
+
+
+def pair_statistics_many(
+    human: np.ndarray,
+    systems: dict,
+    codes: np.ndarray | None = None,
+    n_groups: int = 1,
+    human_labels: np.ndarray | None = None,
+    system_labels: dict | None = None,
+) -> dict:
+    """:func:`pair_statistics` of ``human`` with each array of ``systems`` (name -> array).
+
+    The human side (centred moments, extremes, score labels) is computed once for all
+    system columns. ``system_labels`` (name -> ``kappa_labels``) may be passed to reuse them.
+    """
+    human_side = Centred.from_array(human, codes, n_groups)
     h_min, h_max = group_min_max(codes, human, n_groups)
-    s_min, s_max = group_min_max(codes, system, n_groups)
-    diff = np.abs(human - system)
-    sse = np.array([diff @ diff]) if codes is None else group_total(codes, diff * diff, n_groups)
-    n_exact = group_count_where(codes, diff <= 0, n_groups)
-    n_adjacent = group_count_where(codes, diff <= 1, n_groups)
-    del diff
     if human_labels is None:
         human_labels = kappa_labels(human, "human")
-    hist_h, hist_s, same, _ = label_histograms(human_labels, kappa_labels(system, "system"), codes, n_groups)
-    return PairStatistics(moments, h_min, h_max, s_min, s_max, sse, n_exact, n_adjacent, hist_h, hist_s, same)
+    statistics = {}
+    for name, system in systems.items():  # a handful of score columns
+        moments = Moments.from_centred(human_side, Centred.from_array(system, codes, n_groups), codes)
+        s_min, s_max = group_min_max(codes, system, n_groups)
+        diff = np.abs(human - system)
+        sse = np.array([diff @ diff]) if codes is None else group_total(codes, diff * diff, n_groups)
+        n_exact = group_count_where(codes, diff <= 0, n_groups)
+        n_adjacent = group_count_where(codes, diff <= 1, n_groups)
+        del diff
+        labels = kappa_labels(system, "system") if system_labels is None else system_labels[name]
+        hist_h, hist_s, same, _ = label_histograms(human_labels, labels, codes, n_groups)
+        statistics[name] = PairStatistics(
+            moments, h_min, h_max, s_min, s_max, sse, n_exact, n_adjacent, hist_h, hist_s, same
+        )
+    return statistics
 
 
 def kappa_labels(values: np.ndarray, argument: str) -> np.ndarray:
     """Round scores to integer labels (half to even), as SKLL's kappa does."""
-    if not np.isfinite(values).all():
+    rounded = np.rint(values)
+    # the extremes of the rounded scores (NaN propagates) check every value in two passes
+    low, high = (float(rounded.min()), float(rounded.max())) if rounded.size else (0.0, 0.0)
+    if not (np.isfinite(low) and np.isfinite(high)):
         bad = values[~np.isfinite(values)][0]
         raise InvalidInputError(
             f"Cohen's kappa needs a score for every response, but `{argument}` contains {bad!r}. "
             f"Drop the rows with missing scores first (the DataFrame methods do this for you)."
         )
-    rounded = np.rint(values)
-    if rounded.size and np.abs(rounded).max() > _LARGEST_LABEL:
+    if max(-low, high) > _LARGEST_LABEL:
         bad = values[np.abs(rounded) > _LARGEST_LABEL][0]
         raise InvalidInputError(
             f"`{argument}` contains {float(bad)!r}, too large to round to an integer score label "

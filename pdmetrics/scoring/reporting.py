@@ -12,20 +12,27 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from pdmetrics._tables import attach_info
 from pdmetrics._validation import numeric_values, plain, require_columns
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.scoring import rsmtool_files
 from pdmetrics.scoring.human_baseline import degradation_from_tables, disattenuated_from_tables
+from pdmetrics.scoring.metrics import kappa_labels, pair_statistics, pair_statistics_many
 from pdmetrics.scoring.postprocessing import (
     DEFAULT_TRIM_TOLERANCE,
     check_scale_with,
     derived_scores,
     scaling_from_frame,
 )
-from pdmetrics.scoring.scored_rows import check_distinct_columns, report_exclusions, select_scored_rows
-from pdmetrics.scoring.subgroups import consistency_by_group_table, evaluation_by_group_table, subgroup_codes
-from pdmetrics.scoring.tables import confusion_matrix, consistency, evaluate, score_distribution
-from pdmetrics.scoring.true_scores import true_score_table
+from pdmetrics.scoring.scored_rows import (
+    ScoredRows,
+    check_distinct_columns,
+    report_exclusions,
+    select_scored_rows,
+)
+from pdmetrics.scoring.subgroups import grouped_consistency, grouped_evaluation, mean_and_sd, subgroup_codes
+from pdmetrics.scoring.tables import confusion_table, consistency_table, distribution_table, evaluation_table
+from pdmetrics.scoring.true_scores import columns_matrix, true_score_table
 
 __all__ = ["EvaluationReport", "report"]
 
@@ -251,32 +258,44 @@ def report(
     report_exclusions(rows, "system score", human, repr(system))
     keep = rows.mask
     everything = bool(keep.all())  # then no row selection (and no copy) is needed
-    h1 = pd.Series(h if everything else h[keep], name="sc1", copy=False)
-    systems = {
-        name: pd.Series(values if everything else values[keep], name=name, copy=False)
-        for name, values in scores.items()
-    }
-    # each group column encoded once (a categorical), so every subgroup table and fit reuses the codes
+    h1 = h if everything else h[keep]
+    systems = {name: values if everything else values[keep] for name, values in scores.items()}
+    # each group column encoded once, so every subgroup table and fit reuses the codes
     group_data = {g: _group_labels(frame[g], None if everything else keep) for g in groups}
     h2 = None
     if second_human is not None:
         h2 = numeric_values(frame[second_human], "second_human")[keep]
         if exclude_zero:
             h2 = np.where(h2 == 0, np.nan, h2)
-        h2 = pd.Series(h2, name="sc2")
 
     trim, trim_round = f"{primary}_trim", f"{primary}_trim_round"
     tables: dict[str, pd.DataFrame] = {}
     files: dict[str, pd.DataFrame] = {}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # undefined cells are expected in small groups; the tables show NaN
-        tables["eval"] = evaluate(h1, systems, exclude_zero=exclude_zero)
+        # one pass per score column serves eval, eval_by's pooled row, confMatrix and score_dist
+        scored = select_scored_rows(h1, list(systems.values()), exclude_zero)
+        if not scored.mask.all():  # a derived score overflowed: leave those rows out of every table
+            h1, h2 = h1[scored.mask], None if h2 is None else h2[scored.mask]
+            systems = {name: values[scored.mask] for name, values in systems.items()}
+            group_data = {
+                g: labels[scored.mask].reset_index(drop=True).cat.remove_unused_categories()
+                for g, labels in group_data.items()
+            }
+        h_labels = kappa_labels(h1, "human")
+        labels = {name: kappa_labels(values, "system") for name, values in systems.items()}
+        pooled = pair_statistics_many(h1, systems, human_labels=h_labels, system_labels=labels)
+        tables["eval"] = evaluation_table(pooled, scored, exclude_zero)
         files["eval"] = rsmtool_files.eval_frame(tables["eval"])
         files["eval_short"] = rsmtool_files.short_metrics_frame(tables["eval"], trim, trim_round, primary)
         tables["eval_short"] = files["eval_short"].reset_index(drop=True)
         double = h2 is not None and bool(np.isfinite(h2).any())
         if double:
-            tables["consistency"] = consistency(h1, h2, exclude_zero=exclude_zero)
+            doubled = select_scored_rows(h1, [h2], exclude_zero)
+            pair = h1[doubled.mask], h2[doubled.mask]
+            pair_labels = h_labels[doubled.mask], kappa_labels(pair[1], "system")
+            human_pair = pair_statistics(*pair, human_labels=pair_labels[0], system_labels=pair_labels[1])
+            tables["consistency"] = consistency_table(human_pair, "sc1", "sc2", doubled, exclude_zero)
             files["consistency"] = rsmtool_files.consistency_frame(tables["consistency"])
             tables["degradation"] = degradation_from_tables(tables["eval"], tables["consistency"])
             files["degradation"] = tables["degradation"].set_index("system").rename_axis(None)
@@ -287,14 +306,24 @@ def report(
                 tables["disattenuated_correlations"].set_index("system").rename_axis(None)
             )
         if double or rater_error_variance is not None:
-            ratings = np.column_stack([h1.to_numpy(), h2.to_numpy()]) if double else h1.to_numpy()[:, None]
+            ratings = columns_matrix([h1, h2] if double else [h1])
             tables["true_score_eval"] = true_score_table(systems, ratings, rater_error_variance)
             files["true_score_eval"] = tables["true_score_eval"].set_index("system").rename_axis(None)
         if groups:  # every group column in one pass over the rows, then one table per column
-            by_table = evaluation_by_group_table(h1, systems, group_data, exclude_zero=exclude_zero)
-            by_consistency = (
-                consistency_by_group_table(h1, h2, group_data, exclude_zero=exclude_zero) if double else None
+            encoded = {g: subgroup_codes(labels) for g, labels in group_data.items()}
+            by_table = attach_info(
+                grouped_evaluation(h1, systems, encoded, h_labels, labels, pooled),
+                **scored.info("system"),
+                exclude_zero=exclude_zero,
             )
+            by_consistency = None
+            if double:
+                population = (*mean_and_sd(h1), *mean_and_sd(pair[1]))
+                by_consistency = attach_info(
+                    grouped_consistency(*pair, doubled.mask, encoded, population, human_pair, pair_labels),
+                    **doubled.second_human_info(),
+                    exclude_zero=exclude_zero,
+                )
         for group in groups:
             _subgroup_tables(
                 tables,
@@ -303,25 +332,21 @@ def report(
                 group_data[group],
                 _one_group_column(by_table, group),
                 None if by_consistency is None else _one_group_column(by_consistency, group),
-                h1,
-                systems,
+                pd.Series(h1, name="sc1", copy=False),
+                {name: pd.Series(values, name=name, copy=False) for name, values in systems.items()},
                 trim,
                 trim_round,
                 primary,
             )
-        tables["confMatrix"] = confusion_matrix(
-            h1, {trim_round: systems[trim_round]}, exclude_zero=exclude_zero
-        )
+        primary_labels = {trim_round: labels[trim_round]}
+        tables["confMatrix"] = confusion_table(h_labels, primary_labels, scored, exclude_zero)
         files["confMatrix"] = rsmtool_files.confusion_matrix_frame(tables["confMatrix"])
         if double:
-            both = np.isfinite(h2.to_numpy())
-            tables["confMatrix_h1h2"] = confusion_matrix(
-                h1[both], {"sc2": h2[both]}, exclude_zero=exclude_zero
+            tables["confMatrix_h1h2"] = confusion_table(
+                pair_labels[0], {"sc2": pair_labels[1]}, _all_rows(pair_labels[0].size), exclude_zero
             )
             files["confMatrix_h1h2"] = rsmtool_files.confusion_matrix_frame(tables["confMatrix_h1h2"])
-        tables["score_dist"] = score_distribution(
-            h1, {trim_round: systems[trim_round]}, exclude_zero=exclude_zero
-        )
+        tables["score_dist"] = distribution_table(h_labels, primary_labels, scored, exclude_zero)
         dist = rsmtool_files.score_distribution_frame(tables["score_dist"], primary)
         files["score_dist"] = dist.astype(float).set_axis(dist.index.astype(float))
     info = {
@@ -363,6 +388,11 @@ def _group_labels(column: pd.Series, keep: np.ndarray | None) -> pd.Series:
         )
     categories = pd.Index(labels.tolist())  # the labels' own dtype (int, str, ...) where they share one
     return pd.Series(pd.Categorical.from_codes(codes, categories=categories), name=column.name, copy=False)
+
+
+def _all_rows(n: int) -> ScoredRows:
+    """Rows of which none was left out (for tables of rows already selected)."""
+    return ScoredRows(np.ones(n, dtype=bool), n, 0, 0, 0)
 
 
 def _one_group_column(table: pd.DataFrame, group) -> pd.DataFrame:

@@ -89,6 +89,12 @@ class ScoredRows:
             },
         }
 
+    def second_human_info(self) -> dict:
+        """:meth:`info` of the double-scored rows (rows without a second score: ``no_second_human``)."""
+        info = self.info("second_human")
+        info["excluded"]["no_second_human"] = info["excluded"].pop("missing_second_human")
+        return info
+
 
 def check_exclude_zero(exclude_zero) -> None:
     """``exclude_zero`` must be a boolean: a string such as "no" would silently mean True."""

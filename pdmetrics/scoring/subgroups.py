@@ -24,6 +24,7 @@ from pdmetrics.scoring.metrics import (
     dsm_from_means,
     kappa_labels,
     pair_statistics,
+    pair_statistics_many,
 )
 from pdmetrics.scoring.scored_rows import (
     CONSISTENCY_COLUMNS,
@@ -151,18 +152,21 @@ def _merge_cells(stats: PairStatistics, groups: np.ndarray, n_groups: int) -> Pa
     )
 
 
-def _grouped_statistics(h, s, passes, rows=None, human_labels=None):
-    """Pair statistics of the pooled row and of every group of every group column.
+def _grouped_statistics(h, systems: dict, passes, rows=None, human_labels=None, system_labels=None) -> dict:
+    """Pair statistics of every group of every group column, per system column (name -> one
+    entry per group column).
 
     ``rows`` (a mask) restricts the statistics to some of the rows the cells were coded on.
     """
-    # the pooled row in its own pass: sums over all rows are pairwise (more accurate than bincount's)
-    pooled, by_column = pair_statistics(h, s, human_labels=human_labels), []
+    by_column = {name: [] for name in systems}
     for cells, n_cells, maps in passes:
         codes = cells if rows is None else cells[rows]
-        stats = pair_statistics(h, s, codes, n_cells, human_labels=human_labels)
-        by_column += [stats if groups is None else _merge_cells(stats, groups, size) for groups, size in maps]
-    return pooled, by_column
+        statistics = pair_statistics_many(h, systems, codes, n_cells, human_labels, system_labels)
+        for name, stats in statistics.items():
+            by_column[name] += [
+                stats if groups is None else _merge_cells(stats, groups, size) for groups, size in maps
+            ]
+    return by_column
 
 
 def _consistency_metrics(stats: PairStatistics, h1_mean, h1_sd, h2_mean, h2_sd) -> dict:
@@ -173,8 +177,9 @@ def _consistency_metrics(stats: PairStatistics, h1_mean, h1_sd, h2_mean, h2_sd) 
     return m
 
 
-def _population(values: np.ndarray) -> tuple[float, float]:
-    finite = values[np.isfinite(values)]
+def mean_and_sd(values: np.ndarray) -> tuple[float, float]:
+    """Mean and SD (``ddof=1``) of the finite values: the whole set's, for DSM."""
+    finite = values if np.isfinite(values).all() else values[np.isfinite(values)]
     if finite.size < 2:
         return (float(finite.mean()) if finite.size else np.nan), np.nan
     return float(finite.mean()), float(np.std(finite, ddof=1))
@@ -253,18 +258,35 @@ def evaluation_by_group_table(human, system, groups, exclude_zero: bool = True) 
     report_exclusions(rows, "system score", human.name, ", ".join(repr(n) for n in values))
     every_row = bool(rows.mask.all())  # then no copies of the score columns are needed
     h_used = h if every_row else h[rows.mask]
+    used = {name: array if every_row else array[rows.mask] for name, array in values.items()}
     h_labels = kappa_labels(h_used, "human")
-    columns = [*EVAL_COLUMNS, "DSM"]
     encoded = {by: subgroup_codes(series, rows.mask) for by, series in group_columns.items()}
+    table = grouped_evaluation(h_used, used, encoded, h_labels)
+    return attach_info(table, **rows.info("system"), exclude_zero=exclude_zero)
+
+
+def grouped_evaluation(h, systems: dict, encoded: dict, human_labels, system_labels=None, pooled=None):
+    """The ``eval_by`` rows of finite paired scores, every group column in one pass per score column.
+
+    ``systems``: name -> scores; ``encoded``: group column -> ``subgroup_codes``. The system
+    score labels (name -> ``kappa_labels``) and the whole set's statistics (name ->
+    :class:`PairStatistics`, the ``eval`` table's) are reused when given.
+    """
+    columns = [*EVAL_COLUMNS, "DSM"]
     passes = _cells(list(encoded.values()))
     parts = {by: [] for by in encoded}
-    h_mean, h_sd = _population(h_used)  # the whole set's mean and SD standardize both sides of DSM
-    for name, array in values.items():  # a handful of score columns
-        s_used = array if every_row else array[rows.mask]
-        s_mean, s_sd = _population(s_used)
-        pooled, by_column = _grouped_statistics(h_used, s_used, passes, human_labels=h_labels)
-        overall = agreement_metrics(pooled)
-        for (by, (_, labels)), stats in zip(encoded.items(), by_column):
+    if system_labels is None:
+        system_labels = {name: kappa_labels(s, "system") for name, s in systems.items()}
+    if not pooled:
+        # the pooled row in its own pass: sums over all rows are pairwise (more accurate than bincount's)
+        pooled = pair_statistics_many(h, systems, human_labels=human_labels, system_labels=system_labels)
+    grouped = _grouped_statistics(h, systems, passes, human_labels=human_labels, system_labels=system_labels)
+    h_mean, h_sd = mean_and_sd(h)  # the whole set's mean and SD standardize both sides of DSM
+    for name, s in systems.items():  # a handful of score columns
+        s_mean, s_sd = mean_and_sd(s)
+        overall = agreement_metrics(pooled[name])
+        by_column = grouped[name]
+        for (by, (_, group_labels)), stats in zip(encoded.items(), by_column):
             metrics = [overall, agreement_metrics(stats)]
             for m in metrics:
                 m["DSM"] = dsm_from_means(m["h_mean"], m["sys_mean"], m["N"], h_mean, h_sd, s_mean, s_sd)
@@ -273,15 +295,15 @@ def evaluation_by_group_table(human, system, groups, exclude_zero: bool = True) 
                     {
                         "system": name,
                         "by": by,
-                        "group": np.concatenate([np.array([POOLED_LABEL], dtype=object), labels]),
+                        "group": np.concatenate([np.array([POOLED_LABEL], dtype=object), group_labels]),
                         **_stack(metrics[0], metrics[1], columns),
                     }
                 )
             )
     parts = [part for by in encoded for part in parts[by]]
     table = result_table(pd.concat(parts, ignore_index=True), integer_columns=["N"])
-    _warn_nan_cells(table, [*EVAL_COLUMNS, "DSM"])
-    return attach_info(table, **rows.info("system"), exclude_zero=exclude_zero)
+    _warn_nan_cells(table, columns)
+    return table
 
 
 def consistency_by_group_table(human, second_human, groups, exclude_zero: bool = True) -> pd.DataFrame:
@@ -325,28 +347,44 @@ def consistency_by_group_table(human, second_human, groups, exclude_zero: bool =
     double = select_scored_rows(h1, [h2], exclude_zero)
     if double.n_used == 0:
         raise InvalidInputError(f"No double-scored responses in {human.name!r} and {second_human.name!r}.")
-    h1_mean, h1_sd = _population(h1[scored.mask])
-    h2_mean, h2_sd = _population(h2[double.mask])
+    h1_mean, h1_sd = mean_and_sd(h1[scored.mask])
+    h2_mean, h2_sd = mean_and_sd(h2[double.mask])
     in_double = double.mask[scored.mask]  # double-scored rows among the evaluation set
-    a, b = h1[double.mask], h2[double.mask]
-    columns = [*CONSISTENCY_COLUMNS, "DSM"]
     encoded = {by: subgroup_codes(series, scored.mask) for by, series in group_columns.items()}
-    pooled, by_column = _grouped_statistics(a, b, _cells(list(encoded.values())), rows=in_double)
-    overall = _consistency_metrics(pooled, h1_mean, h1_sd, h2_mean, h2_sd)
+    population = (h1_mean, h1_sd, h2_mean, h2_sd)
+    table = grouped_consistency(h1[double.mask], h2[double.mask], in_double, encoded, population)
+    return attach_info(table, **double.second_human_info(), exclude_zero=exclude_zero)
+
+
+def grouped_consistency(h1, h2, in_double, encoded: dict, population, pooled=None, labels=(None, None)):
+    """The ``consistency_by`` rows of the double-scored responses' scores ``h1``, ``h2``.
+
+    ``in_double`` marks them among the rows ``encoded`` (group column -> ``subgroup_codes``)
+    was coded on; ``population`` is ``(h1_mean, h1_sd, h2_mean, h2_sd)`` for DSM. The
+    whole set's statistics (the ``consistency`` table's) and the score labels
+    (``kappa_labels`` of ``h1``, ``h2``) are reused when given.
+    """
+    columns = [*CONSISTENCY_COLUMNS, "DSM"]
+    h1_labels, h2_labels = labels
+    if pooled is None:
+        pooled = pair_statistics(h1, h2, human_labels=h1_labels, system_labels=h2_labels)
+    passes = _cells(list(encoded.values()))
+    by_column = _grouped_statistics(
+        h1, {0: h2}, passes, in_double, h1_labels, None if h2_labels is None else {0: h2_labels}
+    )[0]
+    overall = _consistency_metrics(pooled, *population)
     parts = []
-    for (by, (_, labels)), stats in zip(encoded.items(), by_column):
-        grouped = _consistency_metrics(stats, h1_mean, h1_sd, h2_mean, h2_sd)
+    for (by, (_, group_labels)), stats in zip(encoded.items(), by_column):
+        grouped = _consistency_metrics(stats, *population)
         parts.append(
             pd.DataFrame(
                 {
                     "by": by,
-                    "group": np.concatenate([np.array([POOLED_LABEL], dtype=object), labels]),
+                    "group": np.concatenate([np.array([POOLED_LABEL], dtype=object), group_labels]),
                     **_stack(overall, grouped, columns),
                 }
             )
         )
     table = result_table(pd.concat(parts, ignore_index=True), integer_columns=["N"])
     _warn_nan_cells(table, columns)
-    info = double.info("second_human")
-    info["excluded"]["no_second_human"] = info["excluded"].pop("missing_second_human")
-    return attach_info(table, **info, exclude_zero=exclude_zero)
+    return table

@@ -19,10 +19,11 @@ from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import numeric_values, plain
 from pdmetrics._warnings import warn_undefined
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.scoring.metrics import agreement_metrics, kappa_labels, pair_statistics
+from pdmetrics.scoring.metrics import agreement_metrics, kappa_labels, pair_statistics, pair_statistics_many
 from pdmetrics.scoring.scored_rows import (
     CONSISTENCY_COLUMNS,
     EVAL_COLUMNS,
+    ScoredRows,
     as_named_series,
     check_distinct_columns,
     check_exclude_zero,
@@ -136,14 +137,19 @@ def evaluate(human, system, by=None, exclude_zero: bool = True) -> pd.DataFrame:
     everything = rows.n_used == rows.n_input
     h_used = h if everything else h[rows.mask]
     h_labels = kappa_labels(h_used, "human")
+    used = {name: array if everything else array[rows.mask] for name, array in values.items()}
+    stats = pair_statistics_many(h_used, used, human_labels=h_labels)  # one vectorized pass per column
+    return evaluation_table(stats, rows, exclude_zero)
+
+
+def evaluation_table(stats: dict, rows: ScoredRows, exclude_zero: bool) -> pd.DataFrame:
+    """The ``eval`` table from each system column's :class:`PairStatistics` (name -> statistics)."""
     metrics = {column: [] for column in EVAL_COLUMNS}
-    for array in values.values():  # a handful of score columns, each one vectorized pass
-        row = agreement_metrics(
-            pair_statistics(h_used, array if everything else array[rows.mask], human_labels=h_labels)
-        )
+    for column_stats in stats.values():
+        row = agreement_metrics(column_stats)
         for column in EVAL_COLUMNS:
             metrics[column].append(row[column][0])
-    table = result_table({"system": list(values), **metrics}, integer_columns=["N"])
+    table = result_table({"system": list(stats), **metrics}, integer_columns=["N"])
     _warn_undefined_cells(table, "system", EVAL_COLUMNS)
     return attach_info(table, **rows.info("system"), exclude_zero=exclude_zero)
 
@@ -203,20 +209,24 @@ def consistency(human, second_human, by=None, exclude_zero: bool = True) -> pd.D
             + (" (zeros are left out because exclude_zero=True)" if exclude_zero else "")
             + "."
         )
-    metrics = agreement_metrics(pair_statistics(h1[rows.mask], h2[rows.mask]), smd_method="pooled")
+    stats = pair_statistics(h1[rows.mask], h2[rows.mask])
+    return consistency_table(stats, human.name, second_human.name, rows, exclude_zero)
+
+
+def consistency_table(stats, human_name, second_name, rows: ScoredRows, exclude_zero: bool) -> pd.DataFrame:
+    """The ``consistency`` table from the double-scored responses' :class:`PairStatistics`."""
+    metrics = agreement_metrics(stats, smd_method="pooled")
     renamed = {name.replace("h_", "h1_").replace("sys_", "h2_"): value for name, value in metrics.items()}
     table = result_table(
         {
-            "human": [human.name],
-            "second_human": [second_human.name],
+            "human": [human_name],
+            "second_human": [second_name],
             **{c: renamed[c] for c in CONSISTENCY_COLUMNS},
         },
         integer_columns=["N"],
     )
     _warn_undefined_cells(table, "human", CONSISTENCY_COLUMNS)
-    info = rows.info("second_human")
-    info["excluded"]["no_second_human"] = info["excluded"].pop("missing_second_human")
-    return attach_info(table, **info, exclude_zero=exclude_zero)
+    return attach_info(table, **rows.second_human_info(), exclude_zero=exclude_zero)
 
 
 def _rounded_pairs(human, system, exclude_zero: bool):
@@ -255,6 +265,11 @@ def confusion_matrix(human, system, exclude_zero: bool = True) -> pd.DataFrame:
     8    raw            3             3  1
     """
     h, systems, rows = _rounded_pairs(human, system, exclude_zero)
+    return confusion_table(h, systems, rows, exclude_zero)
+
+
+def confusion_table(h: np.ndarray, systems: dict, rows: ScoredRows, exclude_zero: bool) -> pd.DataFrame:
+    """The ``confMatrix`` table from integer score labels (``kappa_labels``; name -> labels)."""
     parts = []
     for name, s in systems.items():
         labels, (ih, js) = label_index(h, s)
@@ -295,6 +310,11 @@ def score_distribution(human, system, exclude_zero: bool = True) -> pd.DataFrame
     2    raw      3   25.0  50.0        25.0
     """
     h, systems, rows = _rounded_pairs(human, system, exclude_zero)
+    return distribution_table(h, systems, rows, exclude_zero)
+
+
+def distribution_table(h: np.ndarray, systems: dict, rows: ScoredRows, exclude_zero: bool) -> pd.DataFrame:
+    """The ``score_dist`` table from integer score labels (``kappa_labels``; name -> labels)."""
     parts = []
     for name, s in systems.items():
         labels, (ih, js) = label_index(h, s)

@@ -165,31 +165,51 @@ def rating_statistics(ratings) -> RatingStatistics:
     >>> stats.n, stats.n_single, stats.n_multiple, stats.n_ratings, stats.within_ss
     (5, 1, 4, 9, 1.0)
     """
-    matrix = _ratings_matrix(ratings)
-    rated = ~np.isnan(matrix)
-    counts = rated.sum(axis=1)
-    totals = np.where(rated, matrix, 0.0).sum(axis=1)
+    plain_matrix = isinstance(ratings, np.ndarray) and ratings.ndim == 2 and ratings.dtype == np.float64
+    if plain_matrix and not np.isinf(ratings).any():
+        matrix = ratings  # only read: no copy (a copy turns infinities into NaN)
+    else:
+        matrix = _ratings_matrix(ratings)
+    # one rater column at a time (contiguous in the column-major matrix): the same sums, in the
+    # same order, as reducing the rows, without (responses x raters) temporaries
+    columns = [matrix[:, j] for j in range(matrix.shape[1])]
+    rated = [~np.isnan(column) for column in columns]
+    rated = [None if mask.all() else mask for mask in rated]  # None: every response rated (no mask)
+    # few raters: one byte per count (large temporaries cost more than the arithmetic)
+    counts = np.zeros(matrix.shape[0], dtype=np.uint8 if len(columns) < 256 else np.intp)
+    totals = np.zeros(matrix.shape[0])
+    for column, mask in zip(columns, rated):
+        counts += True if mask is None else mask
+        np.add(totals, column, out=totals, where=True if mask is None else mask)
     with np.errstate(invalid="ignore", divide="ignore"):
         means = totals / counts
-    deviations = np.where(rated, matrix - means[:, None], 0.0)
-    row_ss = (deviations * deviations).sum(axis=1)
+    row_ss = np.zeros(matrix.shape[0])
+    deviation = np.empty(matrix.shape[0])
+    for column, mask in zip(columns, rated):
+        np.subtract(column, means, out=deviation)
+        np.multiply(deviation, deviation, out=deviation)
+        np.add(row_ss, deviation, out=row_ss, where=True if mask is None else mask)
+    del deviation
+    # responses per number of ratings: every count below is exact integer arithmetic on it
+    per_count = np.bincount(counts)
+    ratings_per = np.arange(per_count.size)
+    n_ratings = int(ratings_per @ per_count)
     multiple = counts > 1
-    n_ratings = int(counts.sum())
-    if n_ratings and not (counts == 0).any():
+    if n_ratings and not per_count[0]:
         grand_mean = totals.sum() / n_ratings
         between_ss = float(np.sum(counts * (means - grand_mean) ** 2))
     else:
         between_ss = np.nan
     return RatingStatistics(
         n=int(matrix.shape[0]),
-        n_unrated=int(np.count_nonzero(counts == 0)),
-        n_raters=int(counts.max()) if counts.size else 0,
-        n_single=int(np.count_nonzero(counts == 1)),
-        n_multiple=int(np.count_nonzero(multiple)),
+        n_unrated=int(per_count[0]) if per_count.size else 0,
+        n_raters=int(per_count.size - 1) if per_count.size else 0,
+        n_single=int(per_count[1]) if per_count.size > 1 else 0,
+        n_multiple=int(per_count[2:].sum()),
         n_ratings=n_ratings,
-        sum_c_squared=float(np.sum(counts.astype("float64") ** 2)),
+        sum_c_squared=float((ratings_per * ratings_per) @ per_count),
         within_ss=float(row_ss[multiple].sum()),
-        within_df=int(np.sum(counts[multiple] - 1)),
+        within_df=int((ratings_per[2:] - 1) @ per_count[2:]),
         between_ss=between_ss,
         counts=counts,
         means=means,
@@ -245,10 +265,10 @@ def _true_variance(stats: RatingStatistics, variance: float) -> float:
     return float((stats.between_ss - (stats.n - 1) * variance) / denominator)
 
 
-def _system_sse(stats: RatingStatistics, systems: np.ndarray) -> np.ndarray:
-    """``sum_i c_i (Hbar_i - M_i)**2`` for each column of ``systems`` (NaN if any value is missing)."""
+def _system_sse(stats: RatingStatistics, systems: list[np.ndarray]) -> np.ndarray:
+    """``sum_i c_i (Hbar_i - M_i)**2`` for each array of ``systems`` (NaN if any value is missing)."""
     with np.errstate(invalid="ignore"):
-        return np.sum(stats.counts[:, None] * (stats.means[:, None] - systems) ** 2, axis=0)
+        return np.array([np.sum(stats.counts * (stats.means - column) ** 2) for column in systems])
 
 
 def _mse(stats: RatingStatistics, sse: np.ndarray, variance: float) -> np.ndarray:
@@ -263,20 +283,19 @@ def _prmse(mse: np.ndarray, true_variance: float) -> np.ndarray:
     return 1.0 - mse / true_variance
 
 
-def _system_matrix(system, n: int, argument: str = "system") -> np.ndarray:
+def _system_columns(system, n: int, argument: str = "system") -> list[np.ndarray]:
     values = as_float_array(system, argument)
     if values.size != n:
         raise InvalidInputError(
             f"`{argument}` has {values.size} values but `ratings` has {n} rows; pass "
             "one system score per response."
         )
-    return values.reshape(-1, 1)
+    return [values]
 
 
-def _warn_system(values: np.ndarray, names) -> None:
-    missing = np.isnan(values).any(axis=0)
-    for name, flag in zip(names, missing):
-        if flag:
+def _warn_system(columns: list[np.ndarray], names) -> None:
+    for name, column in zip(names, columns):
+        if np.isnan(column).any():
             warn_undefined(
                 f"System scores `{name}` contain missing values, so its MSE true and PRMSE "
                 "are NaN (as RSMTool). Drop those responses first."
@@ -390,7 +409,7 @@ def mse_true(system, ratings, variance_errors: float | None = None) -> float:
     -0.104444
     """
     stats = rating_statistics(ratings)
-    systems = _system_matrix(system, stats.n)
+    systems = _system_columns(system, stats.n)
     variance = _resolve_variance(stats, variance_errors)
     _warn_unrated(stats, "MSE true")
     _warn_system(systems, ["system"])
@@ -431,7 +450,7 @@ def prmse_true(system, ratings, variance_errors: float | None = None) -> float:
     0.909091
     """
     stats = rating_statistics(ratings)
-    systems = _system_matrix(system, stats.n)
+    systems = _system_columns(system, stats.n)
     variance = _resolve_variance(stats, variance_errors)
     _warn_unrated(stats, "PRMSE")
     _warn_system(systems, ["system"])
@@ -449,13 +468,13 @@ def true_score_table(systems, ratings, variance_errors: float | None = None) -> 
     response makes the table NaN (with a warning), as in RSMTool.
     """
     stats = rating_statistics(ratings)
-    names, matrix = _systems(systems, stats.n)
+    names, columns = _systems(systems, stats.n)
     variance = _resolve_variance(stats, variance_errors)
     _warn_unrated(stats, "the true score variance, MSE true and PRMSE")
-    _warn_system(matrix, names)
+    _warn_system(columns, names)
     true_variance = _true_variance(stats, variance)
     _warn_true_variance(true_variance, variance, stats)
-    mse = _mse(stats, _system_sse(stats, matrix), variance)
+    mse = _mse(stats, _system_sse(stats, columns), variance)
     k = len(names)
     return result_table(
         {
@@ -474,7 +493,7 @@ def true_score_table(systems, ratings, variance_errors: float | None = None) -> 
     )
 
 
-def _systems(systems, n: int) -> tuple[list, np.ndarray]:
+def _systems(systems, n: int) -> tuple[list, list[np.ndarray]]:
     if isinstance(systems, pd.DataFrame):
         names = list(systems.columns)
         columns = [numeric_values(systems.iloc[:, j].rename(names[j]), "systems") for j in range(len(names))]
@@ -492,7 +511,7 @@ def _systems(systems, n: int) -> tuple[list, np.ndarray]:
                 f"System scores {name!r} have {column.size} values but `ratings` has "
                 f"{n} rows; pass one score per response."
             )
-    return names, columns_matrix(columns)
+    return names, columns
 
 
 def rater_names(raters) -> list | None:
