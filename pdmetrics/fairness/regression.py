@@ -405,19 +405,16 @@ class _Cells:
     of squares of the error and of the squared error.
     """
 
-    def __init__(self, scores: _Scores, series: pd.Series, base_group) -> None:
-        self.name = series.name
+    def __init__(self, scores: _Scores, name, codes: np.ndarray, uniques: np.ndarray, base_group) -> None:
+        self.name = name
         argument = f"by={plain(self.name)!r}"
-        codes, keys = group_codes([series], "by")
-        uniques = np.asarray(keys.iloc[:, 0], dtype=object)
         level_codes, level_values = scores.level_or_missing, scores.level_values
         if len(uniques) + len(level_values) - 1 > MAX_DESIGN_COLUMNS:
             # too many groups or scores in all: count those of the rows kept before making cells
             codes, uniques, level_codes, level_values = _compact(scores, codes, uniques, base_group, argument)
         k_raw, n_raw_levels = len(uniques), max(len(level_values), 1)
         n_raw_cells = k_raw * n_raw_levels
-        cell = codes if codes.flags.owndata and codes.flags.writeable else codes.copy()  # codes are ours
-        cell *= n_raw_levels
+        cell = np.multiply(codes, n_raw_levels, dtype=np.intp)  # a new array: the caller's codes stay
         cell += level_codes
         np.putmask(cell, cell < 0, n_raw_cells)  # no group (code -1) or no score: one extra cell
         counts, err_mean, err_m2, sq_mean, sq_m2 = _cell_moments(cell, n_raw_cells + 1, scores)
@@ -541,13 +538,40 @@ def score_fairness_tables(human, system, by, base_group=None) -> tuple[pd.DataFr
     columns = named_columns(by, h.size, "by", unnamed=UNNAMED_GROUP, rows_of="`human` has")
     scores = _Scores(h, s)
     # every group column is checked before the first model is fitted
-    inputs = [_Cells(scores, series, base_group) for series in columns]
+    inputs = [_Cells(scores, series.name, *_encoded(series), base_group) for series in columns]
+    return _tables(inputs, h.size, getattr(human, "name", None), getattr(system, "name", None))
+
+
+def score_fairness_tables_of_codes(human: pd.Series, system: pd.Series, encoded: dict) -> dict:
+    """:func:`score_fairness_tables` (default reference group) of group columns already encoded.
+
+    ``encoded``: group column name -> ``(codes, labels)`` (codes ``0..k-1`` of the rows,
+    ``-1`` for a missing group; ``labels`` the ``k`` group values in order), as
+    ``report()`` encodes them once for every subgroup table. Returns name -> ``(metrics,
+    estimates)``, the tables of each group column on its own.
+    """
+    h, s = paired_arrays(human, system, ("human", "system"))
+    scores = _Scores(h, s)
+    inputs = [
+        _Cells(scores, name, codes, np.asarray(labels, dtype=object), None)
+        for name, (codes, labels) in encoded.items()
+    ]
+    return {one.name: _tables([one], h.size, human.name, system.name) for one in inputs}
+
+
+def _encoded(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    codes, keys = group_codes([series], "by")
+    return codes, np.asarray(keys.iloc[:, 0], dtype=object)
+
+
+def _tables(inputs: list[_Cells], n_rows: int, human_name, system_name) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The metrics and estimates tables of checked group columns, with their info."""
     for one in inputs:
-        warn_excluded(one.rows_excluded, h.size, one.excluded_because)
+        warn_excluded(one.rows_excluded, n_rows, one.excluded_because)
     metrics, estimates = zip(*(_analyse(one) for one in inputs))
     info = {
-        "human": getattr(human, "name", None),
-        "system": getattr(system, "name", None),
+        "human": human_name,
+        "system": system_name,
         "by": [one.name for one in inputs],
         "base_group": {one.name: one.labels[0] for one in inputs},
         "rows_used": {one.name: one.n for one in inputs},
