@@ -68,19 +68,34 @@ class Centred:
     m2: np.ndarray
 
     @classmethod
-    def from_array(cls, x: np.ndarray, codes: np.ndarray | None = None, n_groups: int = 1) -> Centred:
-        """Mean per group, then the deviations from it and their sum of squares."""
+    def from_array(
+        cls,
+        x: np.ndarray,
+        codes: np.ndarray | None = None,
+        n_groups: int = 1,
+        *,
+        out: np.ndarray | None = None,
+        scratch: np.ndarray | None = None,
+    ) -> Centred:
+        """Mean per group, then the deviations from it and their sum of squares.
+
+        ``out`` (a float array of ``x``'s size) receives the deviations and ``scratch`` (the
+        same) holds their squares, so a caller centring many columns reuses two buffers
+        instead of allocating large temporaries for each.
+        """
         if codes is None:
             n = np.array([x.size])
             with np.errstate(invalid="ignore", divide="ignore"):
                 mean = np.array([x.mean()]) if x.size else np.array([np.nan])
-            deviations = x - mean[0]
+            deviations = np.subtract(x, mean[0], out=out)
             return cls(n, mean, deviations, np.array([deviations @ deviations]))
         n = group_count(codes, n_groups)
         with np.errstate(invalid="ignore", divide="ignore"):
             mean = group_sum(codes, x, n_groups) / n
-        deviations = x - mean[codes]
-        return cls(n, mean, deviations, group_sum(codes, deviations * deviations, n_groups))
+        deviations = np.take(mean, codes, out=out, mode="clip")  # codes are in range: no bounds check
+        np.subtract(x, deviations, out=deviations)
+        squares = np.multiply(deviations, deviations, out=scratch)
+        return cls(n, mean, deviations, group_sum(codes, squares, n_groups))
 
 
 @dataclass(frozen=True)
@@ -110,12 +125,15 @@ class Moments:
         )
 
     @classmethod
-    def from_centred(cls, x: Centred, y: Centred, codes: np.ndarray | None = None) -> Moments:
-        """The moments of two :class:`Centred` sides of the same rows (adds their cross-products)."""
+    def from_centred(
+        cls, x: Centred, y: Centred, codes: np.ndarray | None = None, scratch: np.ndarray | None = None
+    ) -> Moments:
+        """The moments of two :class:`Centred` sides of the same rows (adds their cross-products,
+        in ``scratch`` when given)."""
         if codes is None:
             c_xy = np.array([x.deviations @ y.deviations])
         else:
-            c_xy = group_sum(codes, x.deviations * y.deviations, x.n.size)
+            c_xy = group_sum(codes, np.multiply(x.deviations, y.deviations, out=scratch), x.n.size)
         return cls(x.n, x.mean, y.mean, x.m2, y.m2, c_xy)
 
     def combine(self, other: Moments) -> Moments:
@@ -183,12 +201,16 @@ def label_histograms(
         n_labels = distinct.size
     shift = offset if dense else 0
     if shift and (abs(offset) + span) * (n_labels + 1) >= 2**62:  # labels * n could overflow: shift first
-        ix, iy, shift = labels_x - offset, labels_y - offset, 0
+        ix, iy, shift = (
+            np.subtract(labels_x, offset, dtype=np.int64),
+            np.subtract(labels_y, offset, dtype=np.int64),
+            0,
+        )
     if n_groups * n_labels * n_labels <= max(labels_x.size, 1 << 16):
         # one bincount of the joint (group, x label, y label) counts gives both histograms and the
         # agreements: one pass instead of three. The code (group * n + x) * n + y is built in place
         # in one integer array, subtracting the offset once
-        joint = ix * n_labels
+        joint = np.multiply(ix, n_labels, dtype=np.intp)  # labels may be narrow integers: widen
         joint += iy
         if shift:
             joint -= shift * (n_labels + 1)
@@ -198,7 +220,7 @@ def label_histograms(
         counts = counts.reshape(n_groups, n_labels, n_labels)
         return counts.sum(axis=2), counts.sum(axis=1), np.trace(counts, axis1=1, axis2=2), offset
     if shift:
-        ix, iy = ix - shift, iy - shift
+        ix, iy = np.subtract(ix, shift, dtype=np.intp), np.subtract(iy, shift, dtype=np.intp)
     if codes is None:
         hist_x = np.bincount(ix, minlength=n_labels)[None, :]
         hist_y = np.bincount(iy, minlength=n_labels)[None, :]
@@ -207,6 +229,12 @@ def label_histograms(
     hist_y = np.bincount(codes * n_labels + iy, minlength=n_groups * n_labels).reshape(n_groups, n_labels)
     agree = np.bincount(codes, weights=(ix == iy), minlength=n_groups).astype("int64")
     return hist_x, hist_y, agree, offset
+
+
+def _shift_type(dtype: np.dtype, low: int, high: int) -> np.dtype:
+    """``dtype`` when ``low``, ``high`` and ``high - low`` fit in it, else ``intp``."""
+    info = np.iinfo(dtype)
+    return dtype if info.min <= low and high - low <= info.max and high <= info.max else np.dtype(np.intp)
 
 
 def label_index(*arrays: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -220,19 +248,20 @@ def label_index(*arrays: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
     ([1, 3, 5], [1, 0, 1], [2, 0])
     """
     sizes = [a.size for a in arrays]
+    dtype = np.result_type(*arrays, np.int64)  # narrow integer labels are returned as int64
     if sum(sizes) == 0:
-        return np.concatenate(arrays), [np.zeros(0, dtype=np.intp) for _ in arrays]
+        return np.concatenate(arrays).astype(dtype), [np.zeros(0, dtype=np.intp) for _ in arrays]
     low = int(min(a.min() for a in arrays if a.size))
     high = int(max(a.max() for a in arrays if a.size))
     span = high - low + 1
     if span > 4 * sum(sizes) + 1024:  # sparse labels over a huge range: sort instead
         labels = np.unique(np.concatenate(arrays))
-        return labels, [np.searchsorted(labels, a) for a in arrays]
-    shifted = [(a - low if low else a).astype(np.intp, copy=False) for a in arrays]
+        return labels.astype(dtype), [np.searchsorted(labels, a) for a in arrays]
+    # shifted by the lowest label in each array's own type when the shifted labels fit in it
+    shifted = [np.subtract(a, low, dtype=_shift_type(a.dtype, low, high)) if low else a for a in arrays]
     seen = np.zeros(span, dtype=bool)
     for values in shifted:  # one pass per array (two: human and system)
         seen |= np.bincount(values, minlength=span) > 0
     present = np.flatnonzero(seen)
     lookup = np.cumsum(seen) - 1
-    dtype = np.result_type(*arrays)
     return (present + low).astype(dtype), [lookup[values] for values in shifted]
