@@ -33,7 +33,7 @@ from pdmetrics.scoring.scored_rows import (
 )
 from pdmetrics.scoring.subgroups import grouped_consistency, grouped_evaluation, mean_and_sd, subgroup_codes
 from pdmetrics.scoring.tables import confusion_table, consistency_table, distribution_table, evaluation_table
-from pdmetrics.scoring.true_scores import columns_matrix, true_score_table
+from pdmetrics.scoring.true_scores import column_statistics, true_score_table_of_statistics
 
 __all__ = ["EvaluationReport", "report"]
 
@@ -306,8 +306,8 @@ def report(
                 tables["disattenuated_correlations"].set_index("system").rename_axis(None)
             )
         if double or rater_error_variance is not None:
-            ratings = columns_matrix([h1, h2] if double else [h1])
-            tables["true_score_eval"] = true_score_table(systems, ratings, rater_error_variance)
+            ratings = column_statistics([h1, h2] if double else [h1], h1.size)
+            tables["true_score_eval"] = true_score_table_of_statistics(systems, ratings, rater_error_variance)
             files["true_score_eval"] = tables["true_score_eval"].set_index("system").rename_axis(None)
         if groups:  # every group column in one pass over the rows, then one table per column
             by_table = attach_info(
