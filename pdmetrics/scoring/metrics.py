@@ -23,6 +23,7 @@ from pdmetrics._stats import (
     group_min_max,
     group_total,
     label_histograms,
+    smallest_integer_type,
 )
 from pdmetrics._validation import paired_arrays
 from pdmetrics._warnings import emit, warn_undefined
@@ -142,7 +143,10 @@ def pair_statistics_many(
             else group_total(codes, np.square(diff, out=diff), n_groups)
         )
         labels = kappa_labels(system, "system") if system_labels is None else system_labels[name]
-        hist_h, hist_s, same, _ = label_histograms(human_labels, labels, codes, n_groups)
+        # the work array is free again: it holds the joint label codes
+        hist_h, hist_s, same, _ = label_histograms(
+            human_labels, labels, codes, n_groups, out=work.view(np.intp)
+        )
         statistics[name] = PairStatistics(
             moments, h_min, h_max, s_min, s_max, sse, n_exact, n_adjacent, hist_h, hist_s, same
         )
@@ -169,15 +173,6 @@ def kappa_labels(values: np.ndarray, argument: str) -> np.ndarray:
             f"values, or trim the scores first (`df.scoring.postprocess`)."
         )
     return rounded.astype(smallest_integer_type(low, high))
-
-
-def smallest_integer_type(low: float, high: float) -> type:
-    """The narrowest signed integer type holding ``low..high`` (label arrays of 10M rows take
-    10 MB as int8 instead of 80 MB as int64)."""
-    for dtype in (np.int8, np.int16, np.int32):
-        if np.iinfo(dtype).min <= low and high <= np.iinfo(dtype).max:
-            return dtype
-    return np.int64
 
 
 #: Largest score label (in absolute value) rounded exactly: floats are exact integers up to 2**53.

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from pdmetrics._stats import smallest_integer_type
 from pdmetrics._tables import attach_info
 from pdmetrics._validation import numeric_values, plain, require_columns
 from pdmetrics.errors import InvalidInputError
@@ -388,7 +389,7 @@ def _group_codes(column: pd.Series, keep: np.ndarray | None) -> tuple[np.ndarray
             f"files use for the row of all responses; rename that value first, e.g. "
             f"`.replace({{{rsmtool_files.ALL_DATA!r}: 'all data (group)'}})`."
         )
-    return codes, labels
+    return codes.astype(smallest_integer_type(-1, labels.size)), labels  # few groups: one byte per row
 
 
 def _present_groups(codes: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
