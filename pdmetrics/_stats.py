@@ -256,7 +256,8 @@ def _shift_type(dtype: np.dtype, low: int, high: int) -> np.dtype:
 
 
 def label_index(*arrays: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
-    """The sorted integer labels present in any of ``arrays``, and each array's label positions.
+    """The sorted integer labels present in any of ``arrays``, and each array's label positions
+    (narrow integers when the labels are few: widen before arithmetic).
 
     Equal to ``labels = np.union1d(a, b)`` and ``np.searchsorted(labels, a)``, with one
     ``bincount`` over the label range instead of a sort when the range is small.
@@ -281,5 +282,5 @@ def label_index(*arrays: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
     for values in shifted:  # one pass per array (two: human and system)
         seen |= np.bincount(values, minlength=span) > 0
     present = np.flatnonzero(seen)
-    lookup = np.cumsum(seen) - 1
+    lookup = (np.cumsum(seen) - 1).astype(smallest_integer_type(-1, seen.size))  # narrow positions
     return (present + low).astype(dtype), [lookup[values] for values in shifted]

@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._groups import group_codes, named_columns
+from pdmetrics._stats import smallest_integer_type
 from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import paired_arrays, plain, preview
 from pdmetrics._warnings import warn_excluded, warn_undefined
@@ -136,7 +137,8 @@ def _factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         low, high = present_values.min(), present_values.max()
         if high - low <= 100_000 and float(low).is_integer():
             filled = values if every else np.where(finite, values, low)
-            offset = filled.astype(np.intp)
+            # the narrowest integers holding the values and their offsets (no 80 MB codes at 10M rows)
+            offset = filled.astype(smallest_integer_type(min(low, -1.0), max(high, high - low + 1)))
             if np.array_equal(offset, filled):  # integer values: the offsets from the lowest are codes
                 offset -= int(low)
                 if not every:
@@ -145,7 +147,7 @@ def _factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                 present = np.flatnonzero(np.bincount(offset if every else offset[finite], minlength=span))
                 if present.size == span:  # every value in the range occurs: the offsets are the codes
                     return offset, present + low
-                remap = np.full(span + 1, -1, dtype=np.intp)  # last entry: -1 stays -1
+                remap = np.full(span + 1, -1, dtype=offset.dtype)  # last entry: -1 stays -1
                 remap[present] = np.arange(present.size)
                 return remap[offset], present + low
     codes, uniques = pd.factorize(values, use_na_sentinel=True)
@@ -362,7 +364,7 @@ class _Scores:
         self.levels, self.level_values = _factorize(h)
         # a missing score sends the row below every cell code (it is then set aside)
         self.level_or_missing = (
-            self.levels if self.every_valid else np.where(self.valid, self.levels, -(2**40))
+            self.levels if self.every_valid else np.where(self.valid, self.levels.astype(np.intp), -(2**40))
         )
         self.scratch = np.empty(self.size)  # one work array for the cell sums of every group column
 
@@ -414,7 +416,11 @@ class _Cells:
             codes, uniques, level_codes, level_values = _compact(scores, codes, uniques, base_group, argument)
         k_raw, n_raw_levels = len(uniques), max(len(level_values), 1)
         n_raw_cells = k_raw * n_raw_levels
-        cell = np.multiply(codes, n_raw_levels, dtype=np.intp)  # a new array: the caller's codes stay
+        # a new array (the caller's codes stay), as narrow as the cell codes allow when no row's
+        # level code is -2**40 (a missing score, or a row set aside by _compact)
+        narrow = level_codes is scores.levels
+        dtype = smallest_integer_type(-n_raw_levels, n_raw_cells) if narrow else np.intp
+        cell = np.multiply(codes, n_raw_levels, dtype=dtype)
         cell += level_codes
         np.putmask(cell, cell < 0, n_raw_cells)  # no group (code -1) or no score: one extra cell
         counts, err_mean, err_m2, sq_mean, sq_m2 = _cell_moments(cell, n_raw_cells + 1, scores)

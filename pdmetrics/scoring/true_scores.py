@@ -184,25 +184,27 @@ def column_statistics(columns: list[np.ndarray], n: int) -> RatingStatistics:
     rated = [None if mask.all() else mask for mask in rated]  # None: every response rated (no mask)
     # few raters: one byte per count (large temporaries cost more than the arithmetic)
     counts = np.zeros(n, dtype=np.uint8 if len(columns) < 256 else np.intp)
-    totals = np.zeros(n)
+    means = np.zeros(n)  # the totals, then divided in place
     for column, mask in zip(columns, rated):
         counts += True if mask is None else mask
-        np.add(totals, column, out=totals, where=True if mask is None else mask)
+        np.add(means, column, out=means, where=True if mask is None else mask)
+    total = means.sum()
     with np.errstate(invalid="ignore", divide="ignore"):
-        means = totals / counts
-    row_ss = np.zeros(n)
+        np.divide(means, counts, out=means)
+    # sum of squared deviations from the response's mean, rater by rater: a response with one
+    # rating adds exactly 0, so the sum is the one over responses with two or more ratings
+    within_ss = 0.0
     deviation = np.empty(n)
     for column, mask in zip(columns, rated):
         np.subtract(column, means, out=deviation)
         np.multiply(deviation, deviation, out=deviation)
-        np.add(row_ss, deviation, out=row_ss, where=True if mask is None else mask)
+        within_ss += float(np.sum(deviation, where=True if mask is None else mask))
     # responses per number of ratings: every count below is exact integer arithmetic on it
     per_count = np.bincount(counts)
     ratings_per = np.arange(per_count.size)
     n_ratings = int(ratings_per @ per_count)
-    multiple = counts > 1
     if n_ratings and not per_count[0]:
-        grand_mean = totals.sum() / n_ratings
+        grand_mean = total / n_ratings
         np.subtract(means, grand_mean, out=deviation)  # counts * (means - grand_mean)**2, in place
         np.multiply(deviation, deviation, out=deviation)
         between_ss = float(np.sum(np.multiply(counts, deviation, out=deviation)))
@@ -216,7 +218,7 @@ def column_statistics(columns: list[np.ndarray], n: int) -> RatingStatistics:
         n_multiple=int(per_count[2:].sum()),
         n_ratings=n_ratings,
         sum_c_squared=float((ratings_per * ratings_per) @ per_count),
-        within_ss=float(row_ss[multiple].sum()),
+        within_ss=within_ss,
         within_df=int((ratings_per[2:] - 1) @ per_count[2:]),
         between_ss=between_ss,
         counts=counts,
