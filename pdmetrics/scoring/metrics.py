@@ -97,16 +97,17 @@ def pair_statistics(
     n_groups: int = 1,
     human_labels: np.ndarray | None = None,
     system_labels: np.ndarray | None = None,
+    buffers: np.ndarray | None = None,
 ) -> PairStatistics:
     """Compute :class:`PairStatistics` of finite paired float arrays, per group code.
 
     ``codes`` (int array, values ``0..n_groups-1``) assigns rows to groups; ``None`` puts
     every row in one group. The arrays must not contain NaN (drop such rows first).
     ``human_labels`` (``kappa_labels(human)``) and ``system_labels`` may be passed to reuse
-    them across passes.
+    them across passes, and ``buffers`` (see :func:`pair_statistics_many`).
     """
     labels = None if system_labels is None else {0: system_labels}
-    return pair_statistics_many(human, {0: system}, codes, n_groups, human_labels, labels)[0]
+    return pair_statistics_many(human, {0: system}, codes, n_groups, human_labels, labels, buffers)[0]
 
 
 def pair_statistics_many(
@@ -116,19 +117,24 @@ def pair_statistics_many(
     n_groups: int = 1,
     human_labels: np.ndarray | None = None,
     system_labels: dict | None = None,
+    buffers: np.ndarray | None = None,
 ) -> dict:
     """:func:`pair_statistics` of ``human`` with each array of ``systems`` (name -> array).
 
     The human side (centred moments, extremes, score labels) is computed once for all
     system columns. ``system_labels`` (name -> ``kappa_labels``) may be passed to reuse them.
+    ``buffers`` (:func:`work_buffers` of at least ``human``'s size) are the work arrays; a
+    caller making several passes shares them (large new arrays are slow to allocate).
     """
-    human_side = Centred.from_array(human, codes, n_groups)
+    if buffers is None:
+        buffers = work_buffers(human.size)
+    human_deviations, deviations, work = buffers[:, : human.size]
+    human_side = Centred.from_array(human, codes, n_groups, out=human_deviations, scratch=work)
     h_min, h_max = group_min_max(codes, human, n_groups)
     if human_labels is None:
         human_labels = kappa_labels(human, "human")
     statistics = {}
-    # two work arrays serve every system column (large temporaries are slow to allocate)
-    deviations, work = np.empty_like(human, dtype="float64"), np.empty_like(human, dtype="float64")
+    # the two other work arrays serve every system column
     for name, system in systems.items():  # a handful of score columns
         system_side = Centred.from_array(system, codes, n_groups, out=deviations, scratch=work)
         moments = Moments.from_centred(human_side, system_side, codes, scratch=work)
@@ -151,6 +157,11 @@ def pair_statistics_many(
             moments, h_min, h_max, s_min, s_max, sse, n_exact, n_adjacent, hist_h, hist_s, same
         )
     return statistics
+
+
+def work_buffers(n: int) -> np.ndarray:
+    """The three float work arrays (rows) of :func:`pair_statistics_many` for ``n`` rows."""
+    return np.empty((3, n))
 
 
 def kappa_labels(values: np.ndarray, argument: str) -> np.ndarray:

@@ -19,7 +19,7 @@ from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness.regression import rsmtool_fairness_tables, score_fairness_tables_of_codes
 from pdmetrics.scoring import rsmtool_files
 from pdmetrics.scoring.human_baseline import degradation_from_tables, disattenuated_from_tables
-from pdmetrics.scoring.metrics import kappa_labels, pair_statistics, pair_statistics_many
+from pdmetrics.scoring.metrics import kappa_labels, pair_statistics, pair_statistics_many, work_buffers
 from pdmetrics.scoring.postprocessing import (
     DEFAULT_TRIM_TOLERANCE,
     check_scale_with,
@@ -285,7 +285,10 @@ def report(
             }
         h_labels = kappa_labels(h1, "human")
         labels = {name: kappa_labels(values, "system") for name, values in systems.items()}
-        pooled = pair_statistics_many(h1, systems, human_labels=h_labels, system_labels=labels)
+        buffers = work_buffers(h1.size)  # one set of work arrays for every pass of statistics
+        pooled = pair_statistics_many(
+            h1, systems, human_labels=h_labels, system_labels=labels, buffers=buffers
+        )
         tables["eval"] = evaluation_table(pooled, scored, exclude_zero)
         files["eval"] = rsmtool_files.eval_frame(tables["eval"])
         files["eval_short"] = rsmtool_files.short_metrics_frame(tables["eval"], trim, trim_round, primary)
@@ -295,7 +298,9 @@ def report(
             doubled = select_scored_rows(h1, [h2], exclude_zero)
             pair = h1[doubled.mask], h2[doubled.mask]
             pair_labels = h_labels[doubled.mask], kappa_labels(pair[1], "system")
-            human_pair = pair_statistics(*pair, human_labels=pair_labels[0], system_labels=pair_labels[1])
+            human_pair = pair_statistics(
+                *pair, human_labels=pair_labels[0], system_labels=pair_labels[1], buffers=buffers
+            )
             tables["consistency"] = consistency_table(human_pair, "sc1", "sc2", doubled, exclude_zero)
             files["consistency"] = rsmtool_files.consistency_frame(tables["consistency"])
             tables["degradation"] = degradation_from_tables(tables["eval"], tables["consistency"])
@@ -312,7 +317,7 @@ def report(
             files["true_score_eval"] = tables["true_score_eval"].set_index("system").rename_axis(None)
         if groups:  # every group column in one pass over the rows, then one table per column
             by_table = attach_info(
-                grouped_evaluation(h1, systems, encoded, h_labels, labels, pooled),
+                grouped_evaluation(h1, systems, encoded, h_labels, labels, pooled, buffers),
                 **scored.info("system"),
                 exclude_zero=exclude_zero,
             )
@@ -320,7 +325,9 @@ def report(
             if double:
                 population = (*mean_and_sd(h1), *mean_and_sd(pair[1]))
                 by_consistency = attach_info(
-                    grouped_consistency(*pair, doubled.mask, encoded, population, human_pair, pair_labels),
+                    grouped_consistency(
+                        *pair, doubled.mask, encoded, population, human_pair, pair_labels, buffers
+                    ),
                     **doubled.second_human_info(),
                     exclude_zero=exclude_zero,
                 )
