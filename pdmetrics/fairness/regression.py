@@ -347,16 +347,20 @@ class _Scores:
     sum), ``levels`` the human score's raw level codes (distinct values ascending).
     """
 
-    def __init__(self, h: np.ndarray, s: np.ndarray) -> None:
+    def __init__(self, h: np.ndarray, s: np.ndarray, buffers: np.ndarray | None = None) -> None:
+        # buffers: three float rows of at least h's size for the error, its square and the work array
+        error, squared, scratch = (
+            (np.empty(h.size) for _ in range(3)) if buffers is None else buffers[:, : h.size]
+        )
         self.size = h.size
         self.valid = np.isfinite(h) & np.isfinite(s)
         self.every_valid = bool(self.valid.all())
         self.n_missing = int(self.size - np.count_nonzero(self.valid))
         with np.errstate(all="ignore"):  # missing or huge scores: their rows are set aside below
-            self.error = s - h
+            self.error = np.subtract(s, h, out=error)
             if not self.every_valid:
                 np.putmask(self.error, ~self.valid, 0.0)
-            self.squared = self.error * self.error
+            self.squared = np.multiply(self.error, self.error, out=squared)
         self.system = s if self.every_valid else np.where(self.valid, s, 0.0)
         # rows of the largest and smallest system score and error (rounding noise scales with them)
         self.system_extremes = _extreme_rows(self.system)
@@ -366,7 +370,7 @@ class _Scores:
         self.level_or_missing = (
             self.levels if self.every_valid else np.where(self.valid, self.levels.astype(np.intp), -(2**40))
         )
-        self.scratch = np.empty(self.size)  # one work array for the cell sums of every group column
+        self.scratch = scratch  # one work array for the cell sums of every group column
 
 
 def _extreme_rows(values: np.ndarray) -> tuple[int, ...]:
@@ -548,16 +552,17 @@ def score_fairness_tables(human, system, by, base_group=None) -> tuple[pd.DataFr
     return _tables(inputs, h.size, getattr(human, "name", None), getattr(system, "name", None))
 
 
-def score_fairness_tables_of_codes(human: pd.Series, system: pd.Series, encoded: dict) -> dict:
+def score_fairness_tables_of_codes(human: pd.Series, system: pd.Series, encoded: dict, buffers=None) -> dict:
     """:func:`score_fairness_tables` (default reference group) of group columns already encoded.
 
     ``encoded``: group column name -> ``(codes, labels)`` (codes ``0..k-1`` of the rows,
     ``-1`` for a missing group; ``labels`` the ``k`` group values in order), as
     ``report()`` encodes them once for every subgroup table. Returns name -> ``(metrics,
-    estimates)``, the tables of each group column on its own.
+    estimates)``, the tables of each group column on its own. ``buffers`` (three float rows
+    of at least the scores' size) are used as the work arrays.
     """
     h, s = paired_arrays(human, system, ("human", "system"))
-    scores = _Scores(h, s)
+    scores = _Scores(h, s, buffers)
     inputs = [
         _Cells(scores, name, codes, np.asarray(labels, dtype=object), None)
         for name, (codes, labels) in encoded.items()

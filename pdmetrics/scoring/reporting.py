@@ -312,7 +312,7 @@ def report(
                 tables["disattenuated_correlations"].set_index("system").rename_axis(None)
             )
         if double or rater_error_variance is not None:
-            ratings = column_statistics([h1, h2] if double else [h1], h1.size)
+            ratings = column_statistics([h1, h2] if double else [h1], h1.size, buffers)
             tables["true_score_eval"] = true_score_table_of_statistics(systems, ratings, rater_error_variance)
             files["true_score_eval"] = tables["true_score_eval"].set_index("system").rename_axis(None)
         if groups:  # every group column in one pass over the rows, then one table per column
@@ -335,6 +335,7 @@ def report(
                 pd.Series(h1, name="sc1", copy=False),
                 pd.Series(systems[trim], name=trim, copy=False),
                 encoded,
+                buffers,
             )
         for group in groups:
             _subgroup_tables(

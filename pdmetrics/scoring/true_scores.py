@@ -170,9 +170,14 @@ def rating_statistics(ratings) -> RatingStatistics:
     return column_statistics([matrix[:, j] for j in range(matrix.shape[1])], matrix.shape[0])
 
 
-def column_statistics(columns: list[np.ndarray], n: int) -> RatingStatistics:
+def column_statistics(
+    columns: list[np.ndarray], n: int, buffers: np.ndarray | None = None
+) -> RatingStatistics:
     """:func:`rating_statistics` of the ratings given as one 1-D float array per rater (NaN
     for a missing rating; an infinite rating counts as missing), none copied.
+
+    ``buffers`` (float rows of at least ``n`` values) are the work arrays: the first then
+    holds the result's ``means``, valid until the caller reuses it.
 
     One rater column at a time: the same sums, in the same order, as reducing the rows of
     the ratings matrix, without (responses x raters) temporaries.
@@ -184,7 +189,8 @@ def column_statistics(columns: list[np.ndarray], n: int) -> RatingStatistics:
     rated = [None if mask.all() else mask for mask in rated]  # None: every response rated (no mask)
     # few raters: one byte per count (large temporaries cost more than the arithmetic)
     counts = np.zeros(n, dtype=np.uint8 if len(columns) < 256 else np.intp)
-    means = np.zeros(n)  # the totals, then divided in place
+    means, deviation = (np.empty(n), np.empty(n)) if buffers is None else buffers[:2, :n]
+    means.fill(0.0)  # the totals, then divided in place
     for column, mask in zip(columns, rated):
         counts += True if mask is None else mask
         np.add(means, column, out=means, where=True if mask is None else mask)
@@ -194,7 +200,6 @@ def column_statistics(columns: list[np.ndarray], n: int) -> RatingStatistics:
     # sum of squared deviations from the response's mean, rater by rater: a response with one
     # rating adds exactly 0, so the sum is the one over responses with two or more ratings
     within_ss = 0.0
-    deviation = np.empty(n)
     for column, mask in zip(columns, rated):
         np.subtract(column, means, out=deviation)
         np.multiply(deviation, deviation, out=deviation)
