@@ -266,7 +266,8 @@ def report(
     encoded = {g: _group_codes(frame[g], None if everything else keep) for g in groups}
     h2 = None
     if second_human is not None:
-        h2 = numeric_values(frame[second_human], "second_human")[keep]
+        h2 = numeric_values(frame[second_human], "second_human")
+        h2 = h2 if everything else h2[keep]  # only read below: no copy when every row is kept
         if exclude_zero:
             h2 = np.where(h2 == 0, np.nan, h2)
 
