@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._groups import POOLED_LABEL, check_not_pooled, group_codes
-from pdmetrics._stats import Moments
+from pdmetrics._stats import Moments, smallest_integer_type
 from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import numeric_values
 from pdmetrics._warnings import warn_undefined
@@ -83,10 +83,12 @@ def _cells(encoded: list[tuple[np.ndarray, np.ndarray]]) -> list[tuple[np.ndarra
     """
     sizes = [labels.size for _, labels in encoded]
     if len(encoded) > 1 and float(np.prod(sizes, dtype=np.float64)) <= _MAX_CELLS:
-        combined = np.zeros(encoded[0][0].size, dtype=np.intp)
-        for (codes, _), size in zip(encoded, sizes):
-            combined = combined * size + codes
         total = int(np.prod(sizes))
+        # built in place in the narrowest integers holding every combination (no 80 MB temporaries)
+        combined = np.zeros(encoded[0][0].size, dtype=smallest_integer_type(0, total))
+        for (codes, _), size in zip(encoded, sizes):
+            combined *= size
+            combined += codes
         present = np.flatnonzero(np.bincount(combined, minlength=total))
         lookup = np.full(total, -1, dtype=np.intp)
         lookup[present] = np.arange(present.size, dtype=np.intp)
