@@ -13,6 +13,15 @@ from dataclasses import dataclass
 import numpy as np
 
 
+def smallest_integer_type(low: float, high: float) -> type:
+    """The narrowest signed integer type holding ``low..high`` (codes or labels of 10M rows
+    take 10 MB as int8 instead of 80 MB as int64; arithmetic on them must widen first)."""
+    for dtype in (np.int8, np.int16, np.int32):
+        if np.iinfo(dtype).min <= low and high <= np.iinfo(dtype).max:
+            return dtype
+    return np.int64
+
+
 def group_sum(codes: np.ndarray, values: np.ndarray, n_groups: int) -> np.ndarray:
     """Sum of ``values`` per group code (0..n_groups-1), as float64."""
     return np.bincount(codes, weights=values, minlength=n_groups).astype("float64", copy=False)
@@ -68,19 +77,34 @@ class Centred:
     m2: np.ndarray
 
     @classmethod
-    def from_array(cls, x: np.ndarray, codes: np.ndarray | None = None, n_groups: int = 1) -> Centred:
-        """Mean per group, then the deviations from it and their sum of squares."""
+    def from_array(
+        cls,
+        x: np.ndarray,
+        codes: np.ndarray | None = None,
+        n_groups: int = 1,
+        *,
+        out: np.ndarray | None = None,
+        scratch: np.ndarray | None = None,
+    ) -> Centred:
+        """Mean per group, then the deviations from it and their sum of squares.
+
+        ``out`` (a float array of ``x``'s size) receives the deviations and ``scratch`` (the
+        same) holds their squares, so a caller centring many columns reuses two buffers
+        instead of allocating large temporaries for each.
+        """
         if codes is None:
             n = np.array([x.size])
             with np.errstate(invalid="ignore", divide="ignore"):
                 mean = np.array([x.mean()]) if x.size else np.array([np.nan])
-            deviations = x - mean[0]
+            deviations = np.subtract(x, mean[0], out=out)
             return cls(n, mean, deviations, np.array([deviations @ deviations]))
         n = group_count(codes, n_groups)
         with np.errstate(invalid="ignore", divide="ignore"):
             mean = group_sum(codes, x, n_groups) / n
-        deviations = x - mean[codes]
-        return cls(n, mean, deviations, group_sum(codes, deviations * deviations, n_groups))
+        deviations = np.take(mean, codes, out=out, mode="clip")  # codes are in range: no bounds check
+        np.subtract(x, deviations, out=deviations)
+        squares = np.multiply(deviations, deviations, out=scratch)
+        return cls(n, mean, deviations, group_sum(codes, squares, n_groups))
 
 
 @dataclass(frozen=True)
@@ -110,12 +134,15 @@ class Moments:
         )
 
     @classmethod
-    def from_centred(cls, x: Centred, y: Centred, codes: np.ndarray | None = None) -> Moments:
-        """The moments of two :class:`Centred` sides of the same rows (adds their cross-products)."""
+    def from_centred(
+        cls, x: Centred, y: Centred, codes: np.ndarray | None = None, scratch: np.ndarray | None = None
+    ) -> Moments:
+        """The moments of two :class:`Centred` sides of the same rows (adds their cross-products,
+        in ``scratch`` when given)."""
         if codes is None:
             c_xy = np.array([x.deviations @ y.deviations])
         else:
-            c_xy = group_sum(codes, x.deviations * y.deviations, x.n.size)
+            c_xy = group_sum(codes, np.multiply(x.deviations, y.deviations, out=scratch), x.n.size)
         return cls(x.n, x.mean, y.mean, x.m2, y.m2, c_xy)
 
     def combine(self, other: Moments) -> Moments:
@@ -159,7 +186,11 @@ def _divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
 
 
 def label_histograms(
-    labels_x: np.ndarray, labels_y: np.ndarray, codes: np.ndarray | None = None, n_groups: int = 1
+    labels_x: np.ndarray,
+    labels_y: np.ndarray,
+    codes: np.ndarray | None = None,
+    n_groups: int = 1,
+    out: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """Histograms of two integer label arrays over their common label range, per group.
 
@@ -168,6 +199,7 @@ def label_histograms(
     rows with ``labels_x == labels_y`` per group. Labels are shifted by the minimum, so
     negative labels are fine; a label range wider than the data is compressed to the
     labels actually present, so memory stays proportional to the distinct labels.
+    ``out`` (an ``intp`` array of the labels' size) is a work array for the joint codes.
     """
     if labels_x.size == 0:
         empty = np.zeros((n_groups, 0), dtype="int64")
@@ -183,34 +215,49 @@ def label_histograms(
         n_labels = distinct.size
     shift = offset if dense else 0
     if shift and (abs(offset) + span) * (n_labels + 1) >= 2**62:  # labels * n could overflow: shift first
-        ix, iy, shift = labels_x - offset, labels_y - offset, 0
+        ix, iy, shift = (
+            np.subtract(labels_x, offset, dtype=np.int64),
+            np.subtract(labels_y, offset, dtype=np.int64),
+            0,
+        )
     if n_groups * n_labels * n_labels <= max(labels_x.size, 1 << 16):
         # one bincount of the joint (group, x label, y label) counts gives both histograms and the
         # agreements: one pass instead of three. The code (group * n + x) * n + y is built in place
-        # in one integer array, subtracting the offset once
-        joint = ix * n_labels
+        # in one integer array (codes and labels may be narrow integers), subtracting the offset once
+        if codes is None:
+            joint = np.multiply(ix, n_labels, out=out, dtype=np.intp)
+        else:
+            joint = np.multiply(codes, n_labels, out=out, dtype=np.intp)
+            joint += ix
+            joint *= n_labels
         joint += iy
         if shift:
             joint -= shift * (n_labels + 1)
-        if codes is not None:
-            joint += codes * (n_labels * n_labels)
         counts = np.bincount(joint, minlength=n_groups * n_labels * n_labels)
         counts = counts.reshape(n_groups, n_labels, n_labels)
         return counts.sum(axis=2), counts.sum(axis=1), np.trace(counts, axis1=1, axis2=2), offset
     if shift:
-        ix, iy = ix - shift, iy - shift
+        ix, iy = np.subtract(ix, shift, dtype=np.intp), np.subtract(iy, shift, dtype=np.intp)
     if codes is None:
         hist_x = np.bincount(ix, minlength=n_labels)[None, :]
         hist_y = np.bincount(iy, minlength=n_labels)[None, :]
         return hist_x, hist_y, np.array([np.count_nonzero(ix == iy)]), offset
-    hist_x = np.bincount(codes * n_labels + ix, minlength=n_groups * n_labels).reshape(n_groups, n_labels)
-    hist_y = np.bincount(codes * n_labels + iy, minlength=n_groups * n_labels).reshape(n_groups, n_labels)
+    start = np.multiply(codes, n_labels, dtype=np.intp)
+    hist_x = np.bincount(start + ix, minlength=n_groups * n_labels).reshape(n_groups, n_labels)
+    hist_y = np.bincount(start + iy, minlength=n_groups * n_labels).reshape(n_groups, n_labels)
     agree = np.bincount(codes, weights=(ix == iy), minlength=n_groups).astype("int64")
     return hist_x, hist_y, agree, offset
 
 
+def _shift_type(dtype: np.dtype, low: int, high: int) -> np.dtype:
+    """``dtype`` when ``low``, ``high`` and ``high - low`` fit in it, else ``intp``."""
+    info = np.iinfo(dtype)
+    return dtype if info.min <= low and high - low <= info.max and high <= info.max else np.dtype(np.intp)
+
+
 def label_index(*arrays: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
-    """The sorted integer labels present in any of ``arrays``, and each array's label positions.
+    """The sorted integer labels present in any of ``arrays``, and each array's label positions
+    (narrow integers when the labels are few: widen before arithmetic).
 
     Equal to ``labels = np.union1d(a, b)`` and ``np.searchsorted(labels, a)``, with one
     ``bincount`` over the label range instead of a sort when the range is small.
@@ -220,19 +267,20 @@ def label_index(*arrays: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
     ([1, 3, 5], [1, 0, 1], [2, 0])
     """
     sizes = [a.size for a in arrays]
+    dtype = np.result_type(*arrays, np.int64)  # narrow integer labels are returned as int64
     if sum(sizes) == 0:
-        return np.concatenate(arrays), [np.zeros(0, dtype=np.intp) for _ in arrays]
+        return np.concatenate(arrays).astype(dtype), [np.zeros(0, dtype=np.intp) for _ in arrays]
     low = int(min(a.min() for a in arrays if a.size))
     high = int(max(a.max() for a in arrays if a.size))
     span = high - low + 1
     if span > 4 * sum(sizes) + 1024:  # sparse labels over a huge range: sort instead
         labels = np.unique(np.concatenate(arrays))
-        return labels, [np.searchsorted(labels, a) for a in arrays]
-    shifted = [(a - low if low else a).astype(np.intp, copy=False) for a in arrays]
+        return labels.astype(dtype), [np.searchsorted(labels, a) for a in arrays]
+    # shifted by the lowest label in each array's own type when the shifted labels fit in it
+    shifted = [np.subtract(a, low, dtype=_shift_type(a.dtype, low, high)) if low else a for a in arrays]
     seen = np.zeros(span, dtype=bool)
     for values in shifted:  # one pass per array (two: human and system)
         seen |= np.bincount(values, minlength=span) > 0
     present = np.flatnonzero(seen)
-    lookup = np.cumsum(seen) - 1
-    dtype = np.result_type(*arrays)
+    lookup = (np.cumsum(seen) - 1).astype(smallest_integer_type(-1, seen.size))  # narrow positions
     return (present + low).astype(dtype), [lookup[values] for values in shifted]

@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._groups import group_codes, named_columns
+from pdmetrics._stats import smallest_integer_type
 from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import paired_arrays, plain, preview
 from pdmetrics._warnings import warn_excluded, warn_undefined
@@ -136,7 +137,8 @@ def _factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         low, high = present_values.min(), present_values.max()
         if high - low <= 100_000 and float(low).is_integer():
             filled = values if every else np.where(finite, values, low)
-            offset = filled.astype(np.intp)
+            # the narrowest integers holding the values and their offsets (no 80 MB codes at 10M rows)
+            offset = filled.astype(smallest_integer_type(min(low, -1.0), max(high, high - low + 1)))
             if np.array_equal(offset, filled):  # integer values: the offsets from the lowest are codes
                 offset -= int(low)
                 if not every:
@@ -145,7 +147,7 @@ def _factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                 present = np.flatnonzero(np.bincount(offset if every else offset[finite], minlength=span))
                 if present.size == span:  # every value in the range occurs: the offsets are the codes
                     return offset, present + low
-                remap = np.full(span + 1, -1, dtype=np.intp)  # last entry: -1 stays -1
+                remap = np.full(span + 1, -1, dtype=offset.dtype)  # last entry: -1 stays -1
                 remap[present] = np.arange(present.size)
                 return remap[offset], present + low
     codes, uniques = pd.factorize(values, use_na_sentinel=True)
@@ -345,16 +347,20 @@ class _Scores:
     sum), ``levels`` the human score's raw level codes (distinct values ascending).
     """
 
-    def __init__(self, h: np.ndarray, s: np.ndarray) -> None:
+    def __init__(self, h: np.ndarray, s: np.ndarray, buffers: np.ndarray | None = None) -> None:
+        # buffers: three float rows of at least h's size for the error, its square and the work array
+        error, squared, scratch = (
+            (np.empty(h.size) for _ in range(3)) if buffers is None else buffers[:, : h.size]
+        )
         self.size = h.size
         self.valid = np.isfinite(h) & np.isfinite(s)
         self.every_valid = bool(self.valid.all())
         self.n_missing = int(self.size - np.count_nonzero(self.valid))
         with np.errstate(all="ignore"):  # missing or huge scores: their rows are set aside below
-            self.error = s - h
+            self.error = np.subtract(s, h, out=error)
             if not self.every_valid:
                 np.putmask(self.error, ~self.valid, 0.0)
-            self.squared = self.error * self.error
+            self.squared = np.multiply(self.error, self.error, out=squared)
         self.system = s if self.every_valid else np.where(self.valid, s, 0.0)
         # rows of the largest and smallest system score and error (rounding noise scales with them)
         self.system_extremes = _extreme_rows(self.system)
@@ -362,9 +368,9 @@ class _Scores:
         self.levels, self.level_values = _factorize(h)
         # a missing score sends the row below every cell code (it is then set aside)
         self.level_or_missing = (
-            self.levels if self.every_valid else np.where(self.valid, self.levels, -(2**40))
+            self.levels if self.every_valid else np.where(self.valid, self.levels.astype(np.intp), -(2**40))
         )
-        self.scratch = np.empty(self.size)  # one work array for the cell sums of every group column
+        self.scratch = scratch  # one work array for the cell sums of every group column
 
 
 def _extreme_rows(values: np.ndarray) -> tuple[int, ...]:
@@ -405,19 +411,20 @@ class _Cells:
     of squares of the error and of the squared error.
     """
 
-    def __init__(self, scores: _Scores, series: pd.Series, base_group) -> None:
-        self.name = series.name
+    def __init__(self, scores: _Scores, name, codes: np.ndarray, uniques: np.ndarray, base_group) -> None:
+        self.name = name
         argument = f"by={plain(self.name)!r}"
-        codes, keys = group_codes([series], "by")
-        uniques = np.asarray(keys.iloc[:, 0], dtype=object)
         level_codes, level_values = scores.level_or_missing, scores.level_values
         if len(uniques) + len(level_values) - 1 > MAX_DESIGN_COLUMNS:
             # too many groups or scores in all: count those of the rows kept before making cells
             codes, uniques, level_codes, level_values = _compact(scores, codes, uniques, base_group, argument)
         k_raw, n_raw_levels = len(uniques), max(len(level_values), 1)
         n_raw_cells = k_raw * n_raw_levels
-        cell = codes if codes.flags.owndata and codes.flags.writeable else codes.copy()  # codes are ours
-        cell *= n_raw_levels
+        # a new array (the caller's codes stay), as narrow as the cell codes allow when no row's
+        # level code is -2**40 (a missing score, or a row set aside by _compact)
+        narrow = level_codes is scores.levels
+        dtype = smallest_integer_type(-n_raw_levels, n_raw_cells) if narrow else np.intp
+        cell = np.multiply(codes, n_raw_levels, dtype=dtype)
         cell += level_codes
         np.putmask(cell, cell < 0, n_raw_cells)  # no group (code -1) or no score: one extra cell
         counts, err_mean, err_m2, sq_mean, sq_m2 = _cell_moments(cell, n_raw_cells + 1, scores)
@@ -541,13 +548,41 @@ def score_fairness_tables(human, system, by, base_group=None) -> tuple[pd.DataFr
     columns = named_columns(by, h.size, "by", unnamed=UNNAMED_GROUP, rows_of="`human` has")
     scores = _Scores(h, s)
     # every group column is checked before the first model is fitted
-    inputs = [_Cells(scores, series, base_group) for series in columns]
+    inputs = [_Cells(scores, series.name, *_encoded(series), base_group) for series in columns]
+    return _tables(inputs, h.size, getattr(human, "name", None), getattr(system, "name", None))
+
+
+def score_fairness_tables_of_codes(human: pd.Series, system: pd.Series, encoded: dict, buffers=None) -> dict:
+    """:func:`score_fairness_tables` (default reference group) of group columns already encoded.
+
+    ``encoded``: group column name -> ``(codes, labels)`` (codes ``0..k-1`` of the rows,
+    ``-1`` for a missing group; ``labels`` the ``k`` group values in order), as
+    ``report()`` encodes them once for every subgroup table. Returns name -> ``(metrics,
+    estimates)``, the tables of each group column on its own. ``buffers`` (three float rows
+    of at least the scores' size) are used as the work arrays.
+    """
+    h, s = paired_arrays(human, system, ("human", "system"))
+    scores = _Scores(h, s, buffers)
+    inputs = [
+        _Cells(scores, name, codes, np.asarray(labels, dtype=object), None)
+        for name, (codes, labels) in encoded.items()
+    ]
+    return {one.name: _tables([one], h.size, human.name, system.name) for one in inputs}
+
+
+def _encoded(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    codes, keys = group_codes([series], "by")
+    return codes, np.asarray(keys.iloc[:, 0], dtype=object)
+
+
+def _tables(inputs: list[_Cells], n_rows: int, human_name, system_name) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The metrics and estimates tables of checked group columns, with their info."""
     for one in inputs:
-        warn_excluded(one.rows_excluded, h.size, one.excluded_because)
+        warn_excluded(one.rows_excluded, n_rows, one.excluded_because)
     metrics, estimates = zip(*(_analyse(one) for one in inputs))
     info = {
-        "human": getattr(human, "name", None),
-        "system": getattr(system, "name", None),
+        "human": human_name,
+        "system": system_name,
         "by": [one.name for one in inputs],
         "base_group": {one.name: one.labels[0] for one in inputs},
         "rows_used": {one.name: one.n for one in inputs},

@@ -23,6 +23,7 @@ from pdmetrics._stats import (
     group_min_max,
     group_total,
     label_histograms,
+    smallest_integer_type,
 )
 from pdmetrics._validation import paired_arrays
 from pdmetrics._warnings import emit, warn_undefined
@@ -96,16 +97,17 @@ def pair_statistics(
     n_groups: int = 1,
     human_labels: np.ndarray | None = None,
     system_labels: np.ndarray | None = None,
+    buffers: np.ndarray | None = None,
 ) -> PairStatistics:
     """Compute :class:`PairStatistics` of finite paired float arrays, per group code.
 
     ``codes`` (int array, values ``0..n_groups-1``) assigns rows to groups; ``None`` puts
     every row in one group. The arrays must not contain NaN (drop such rows first).
     ``human_labels`` (``kappa_labels(human)``) and ``system_labels`` may be passed to reuse
-    them across passes.
+    them across passes, and ``buffers`` (see :func:`pair_statistics_many`).
     """
     labels = None if system_labels is None else {0: system_labels}
-    return pair_statistics_many(human, {0: system}, codes, n_groups, human_labels, labels)[0]
+    return pair_statistics_many(human, {0: system}, codes, n_groups, human_labels, labels, buffers)[0]
 
 
 def pair_statistics_many(
@@ -115,35 +117,56 @@ def pair_statistics_many(
     n_groups: int = 1,
     human_labels: np.ndarray | None = None,
     system_labels: dict | None = None,
+    buffers: np.ndarray | None = None,
 ) -> dict:
     """:func:`pair_statistics` of ``human`` with each array of ``systems`` (name -> array).
 
     The human side (centred moments, extremes, score labels) is computed once for all
     system columns. ``system_labels`` (name -> ``kappa_labels``) may be passed to reuse them.
+    ``buffers`` (:func:`work_buffers` of at least ``human``'s size) are the work arrays; a
+    caller making several passes shares them (large new arrays are slow to allocate).
     """
-    human_side = Centred.from_array(human, codes, n_groups)
+    if buffers is None:
+        buffers = work_buffers(human.size)
+    human_deviations, deviations, work = buffers[:, : human.size]
+    human_side = Centred.from_array(human, codes, n_groups, out=human_deviations, scratch=work)
     h_min, h_max = group_min_max(codes, human, n_groups)
     if human_labels is None:
         human_labels = kappa_labels(human, "human")
     statistics = {}
+    # the two other work arrays serve every system column
     for name, system in systems.items():  # a handful of score columns
-        moments = Moments.from_centred(human_side, Centred.from_array(system, codes, n_groups), codes)
+        system_side = Centred.from_array(system, codes, n_groups, out=deviations, scratch=work)
+        moments = Moments.from_centred(human_side, system_side, codes, scratch=work)
         s_min, s_max = group_min_max(codes, system, n_groups)
-        diff = np.abs(human - system)
-        sse = np.array([diff @ diff]) if codes is None else group_total(codes, diff * diff, n_groups)
-        n_exact = group_count_where(codes, diff <= 0, n_groups)
-        n_adjacent = group_count_where(codes, diff <= 1, n_groups)
-        del diff
+        diff = np.abs(np.subtract(human, system, out=work), out=work)
+        # the conditions as 0.0 / 1.0 in the deviations' buffer (no longer needed)
+        n_exact = group_count_where(codes, np.less_equal(diff, 0, out=deviations), n_groups)
+        n_adjacent = group_count_where(codes, np.less_equal(diff, 1, out=deviations), n_groups)
+        sse = (
+            np.array([diff @ diff])
+            if codes is None
+            else group_total(codes, np.square(diff, out=diff), n_groups)
+        )
         labels = kappa_labels(system, "system") if system_labels is None else system_labels[name]
-        hist_h, hist_s, same, _ = label_histograms(human_labels, labels, codes, n_groups)
+        # the work array is free again: it holds the joint label codes
+        hist_h, hist_s, same, _ = label_histograms(
+            human_labels, labels, codes, n_groups, out=work.view(np.intp)
+        )
         statistics[name] = PairStatistics(
             moments, h_min, h_max, s_min, s_max, sse, n_exact, n_adjacent, hist_h, hist_s, same
         )
     return statistics
 
 
+def work_buffers(n: int) -> np.ndarray:
+    """The three float work arrays (rows) of :func:`pair_statistics_many` for ``n`` rows."""
+    return np.empty((3, n))
+
+
 def kappa_labels(values: np.ndarray, argument: str) -> np.ndarray:
-    """Round scores to integer labels (half to even), as SKLL's kappa does."""
+    """Round scores to integer labels (half to even), as SKLL's kappa does, in the narrowest
+    integer type holding them (so arithmetic on labels must widen first)."""
     rounded = np.rint(values)
     # the extremes of the rounded scores (NaN propagates) check every value in two passes
     low, high = (float(rounded.min()), float(rounded.max())) if rounded.size else (0.0, 0.0)
@@ -160,7 +183,7 @@ def kappa_labels(values: np.ndarray, argument: str) -> np.ndarray:
             f"(at most {_LARGEST_LABEL:.0e} in absolute value). Check the column for corrupt "
             f"values, or trim the scores first (`df.scoring.postprocess`)."
         )
-    return rounded.astype("int64")
+    return rounded.astype(smallest_integer_type(low, high))
 
 
 #: Largest score label (in absolute value) rounded exactly: floats are exact integers up to 2**53.

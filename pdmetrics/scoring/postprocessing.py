@@ -197,7 +197,7 @@ def derived_scores(
         columns[f"{name}_scale"] = scaled
         columns[f"{name}_scale_trim"] = trim_scores(scaled, trim_min, trim_max, trim_tolerance)
         columns[f"{name}_scale_trim_round"] = round_scores(columns[f"{name}_scale_trim"])
-    return pd.DataFrame(columns, index=index)
+    return pd.DataFrame(columns, index=index, copy=False)  # the new arrays, not copied into one block
 
 
 def check_scale_with(scale_with, human=None):

@@ -12,12 +12,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from pdmetrics._stats import smallest_integer_type
 from pdmetrics._tables import attach_info
 from pdmetrics._validation import numeric_values, plain, require_columns
 from pdmetrics.errors import InvalidInputError
+from pdmetrics.fairness.regression import rsmtool_fairness_tables, score_fairness_tables_of_codes
 from pdmetrics.scoring import rsmtool_files
 from pdmetrics.scoring.human_baseline import degradation_from_tables, disattenuated_from_tables
-from pdmetrics.scoring.metrics import kappa_labels, pair_statistics, pair_statistics_many
+from pdmetrics.scoring.metrics import kappa_labels, pair_statistics, pair_statistics_many, work_buffers
 from pdmetrics.scoring.postprocessing import (
     DEFAULT_TRIM_TOLERANCE,
     check_scale_with,
@@ -32,7 +34,7 @@ from pdmetrics.scoring.scored_rows import (
 )
 from pdmetrics.scoring.subgroups import grouped_consistency, grouped_evaluation, mean_and_sd, subgroup_codes
 from pdmetrics.scoring.tables import confusion_table, consistency_table, distribution_table, evaluation_table
-from pdmetrics.scoring.true_scores import columns_matrix, true_score_table
+from pdmetrics.scoring.true_scores import column_statistics, true_score_table_of_statistics
 
 __all__ = ["EvaluationReport", "report"]
 
@@ -261,10 +263,11 @@ def report(
     h1 = h if everything else h[keep]
     systems = {name: values if everything else values[keep] for name, values in scores.items()}
     # each group column encoded once, so every subgroup table and fit reuses the codes
-    group_data = {g: _group_labels(frame[g], None if everything else keep) for g in groups}
+    encoded = {g: _group_codes(frame[g], None if everything else keep) for g in groups}
     h2 = None
     if second_human is not None:
-        h2 = numeric_values(frame[second_human], "second_human")[keep]
+        h2 = numeric_values(frame[second_human], "second_human")
+        h2 = h2 if everything else h2[keep]  # only read below: no copy when every row is kept
         if exclude_zero:
             h2 = np.where(h2 == 0, np.nan, h2)
 
@@ -278,13 +281,15 @@ def report(
         if not scored.mask.all():  # a derived score overflowed: leave those rows out of every table
             h1, h2 = h1[scored.mask], None if h2 is None else h2[scored.mask]
             systems = {name: values[scored.mask] for name, values in systems.items()}
-            group_data = {
-                g: labels[scored.mask].reset_index(drop=True).cat.remove_unused_categories()
-                for g, labels in group_data.items()
+            encoded = {
+                g: _present_groups(codes[scored.mask], labels) for g, (codes, labels) in encoded.items()
             }
         h_labels = kappa_labels(h1, "human")
         labels = {name: kappa_labels(values, "system") for name, values in systems.items()}
-        pooled = pair_statistics_many(h1, systems, human_labels=h_labels, system_labels=labels)
+        buffers = work_buffers(h1.size)  # one set of work arrays for every pass of statistics
+        pooled = pair_statistics_many(
+            h1, systems, human_labels=h_labels, system_labels=labels, buffers=buffers
+        )
         tables["eval"] = evaluation_table(pooled, scored, exclude_zero)
         files["eval"] = rsmtool_files.eval_frame(tables["eval"])
         files["eval_short"] = rsmtool_files.short_metrics_frame(tables["eval"], trim, trim_round, primary)
@@ -294,7 +299,9 @@ def report(
             doubled = select_scored_rows(h1, [h2], exclude_zero)
             pair = h1[doubled.mask], h2[doubled.mask]
             pair_labels = h_labels[doubled.mask], kappa_labels(pair[1], "system")
-            human_pair = pair_statistics(*pair, human_labels=pair_labels[0], system_labels=pair_labels[1])
+            human_pair = pair_statistics(
+                *pair, human_labels=pair_labels[0], system_labels=pair_labels[1], buffers=buffers
+            )
             tables["consistency"] = consistency_table(human_pair, "sc1", "sc2", doubled, exclude_zero)
             files["consistency"] = rsmtool_files.consistency_frame(tables["consistency"])
             tables["degradation"] = degradation_from_tables(tables["eval"], tables["consistency"])
@@ -306,13 +313,12 @@ def report(
                 tables["disattenuated_correlations"].set_index("system").rename_axis(None)
             )
         if double or rater_error_variance is not None:
-            ratings = columns_matrix([h1, h2] if double else [h1])
-            tables["true_score_eval"] = true_score_table(systems, ratings, rater_error_variance)
+            ratings = column_statistics([h1, h2] if double else [h1], h1.size, buffers)
+            tables["true_score_eval"] = true_score_table_of_statistics(systems, ratings, rater_error_variance)
             files["true_score_eval"] = tables["true_score_eval"].set_index("system").rename_axis(None)
         if groups:  # every group column in one pass over the rows, then one table per column
-            encoded = {g: subgroup_codes(labels) for g, labels in group_data.items()}
             by_table = attach_info(
-                grouped_evaluation(h1, systems, encoded, h_labels, labels, pooled),
+                grouped_evaluation(h1, systems, encoded, h_labels, labels, pooled, buffers),
                 **scored.info("system"),
                 exclude_zero=exclude_zero,
             )
@@ -320,20 +326,26 @@ def report(
             if double:
                 population = (*mean_and_sd(h1), *mean_and_sd(pair[1]))
                 by_consistency = attach_info(
-                    grouped_consistency(*pair, doubled.mask, encoded, population, human_pair, pair_labels),
+                    grouped_consistency(
+                        *pair, doubled.mask, encoded, population, human_pair, pair_labels, buffers
+                    ),
                     **doubled.second_human_info(),
                     exclude_zero=exclude_zero,
                 )
+            fairness = score_fairness_tables_of_codes(
+                pd.Series(h1, name="sc1", copy=False),
+                pd.Series(systems[trim], name=trim, copy=False),
+                encoded,
+                buffers,
+            )
         for group in groups:
             _subgroup_tables(
                 tables,
                 files,
                 group,
-                group_data[group],
+                fairness[group],
                 _one_group_column(by_table, group),
                 None if by_consistency is None else _one_group_column(by_consistency, group),
-                pd.Series(h1, name="sc1", copy=False),
-                {name: pd.Series(values, name=name, copy=False) for name, values in systems.items()},
                 trim,
                 trim_round,
                 primary,
@@ -372,8 +384,8 @@ def _one_column(frame: pd.DataFrame, argument: str, name):
     return require_columns(frame, argument, names)[0]
 
 
-def _group_labels(column: pd.Series, keep: np.ndarray | None) -> pd.Series:
-    """A subgroup column's labels on the evaluated rows, as a categorical.
+def _group_codes(column: pd.Series, keep: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """A subgroup column's ``subgroup_codes`` on the evaluated rows.
 
     Missing labels become the group ``"No info"``, as RSMTool reads empty subgroup values,
     so the subgroup tables and the fairness fits use the same groups and rows. A label equal
@@ -386,8 +398,15 @@ def _group_labels(column: pd.Series, keep: np.ndarray | None) -> pd.Series:
             f"files use for the row of all responses; rename that value first, e.g. "
             f"`.replace({{{rsmtool_files.ALL_DATA!r}: 'all data (group)'}})`."
         )
-    categories = pd.Index(labels.tolist())  # the labels' own dtype (int, str, ...) where they share one
-    return pd.Series(pd.Categorical.from_codes(codes, categories=categories), name=column.name, copy=False)
+    return codes.astype(smallest_integer_type(-1, labels.size)), labels  # few groups: one byte per row
+
+
+def _present_groups(codes: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes and labels renumbered over the groups present in ``codes``."""
+    present = np.bincount(codes, minlength=labels.size) > 0
+    if present.all():
+        return codes, labels
+    return (np.cumsum(present) - 1)[codes], labels[present]
 
 
 def _all_rows(n: int) -> ScoredRows:
@@ -401,10 +420,8 @@ def _one_group_column(table: pd.DataFrame, group) -> pd.DataFrame:
 
 
 def _subgroup_tables(
-    tables, files, group, labels, by_table, consistency, h1, systems, trim, trim_round, primary
+    tables, files, group, fairness, by_table, consistency, trim, trim_round, primary
 ) -> None:
-    from pdmetrics.fairness.regression import rsmtool_fairness_tables, score_fairness_tables
-
     tables[f"eval_by_{group}"] = by_table
     short = rsmtool_files.short_metrics_frame(
         by_table, trim, trim_round, primary, difference="DSM", index="group"
@@ -424,7 +441,7 @@ def _subgroup_tables(
                 None
             )
         )
-    metrics, estimates = score_fairness_tables(h1, systems[trim], labels)
+    metrics, estimates = fairness
     tables[f"fairness_metrics_by_{group}"] = metrics
     for name, value in rsmtool_fairness_tables(metrics, estimates, group).items():
         files[name] = value

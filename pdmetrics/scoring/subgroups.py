@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._groups import POOLED_LABEL, check_not_pooled, group_codes
-from pdmetrics._stats import Moments
+from pdmetrics._stats import Moments, smallest_integer_type
 from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import numeric_values
 from pdmetrics._warnings import warn_undefined
@@ -25,6 +25,7 @@ from pdmetrics.scoring.metrics import (
     kappa_labels,
     pair_statistics,
     pair_statistics_many,
+    work_buffers,
 )
 from pdmetrics.scoring.scored_rows import (
     CONSISTENCY_COLUMNS,
@@ -82,10 +83,12 @@ def _cells(encoded: list[tuple[np.ndarray, np.ndarray]]) -> list[tuple[np.ndarra
     """
     sizes = [labels.size for _, labels in encoded]
     if len(encoded) > 1 and float(np.prod(sizes, dtype=np.float64)) <= _MAX_CELLS:
-        combined = np.zeros(encoded[0][0].size, dtype=np.intp)
-        for (codes, _), size in zip(encoded, sizes):
-            combined = combined * size + codes
         total = int(np.prod(sizes))
+        # built in place in the narrowest integers holding every combination (no 80 MB temporaries)
+        combined = np.zeros(encoded[0][0].size, dtype=smallest_integer_type(0, total))
+        for (codes, _), size in zip(encoded, sizes):
+            combined *= size
+            combined += codes
         present = np.flatnonzero(np.bincount(combined, minlength=total))
         lookup = np.full(total, -1, dtype=np.intp)
         lookup[present] = np.arange(present.size, dtype=np.intp)
@@ -152,16 +155,19 @@ def _merge_cells(stats: PairStatistics, groups: np.ndarray, n_groups: int) -> Pa
     )
 
 
-def _grouped_statistics(h, systems: dict, passes, rows=None, human_labels=None, system_labels=None) -> dict:
+def _grouped_statistics(
+    h, systems: dict, passes, rows=None, human_labels=None, system_labels=None, buffers=None
+) -> dict:
     """Pair statistics of every group of every group column, per system column (name -> one
     entry per group column).
 
-    ``rows`` (a mask) restricts the statistics to some of the rows the cells were coded on.
+    ``rows`` (a mask) restricts the statistics to some of the rows the cells were coded on;
+    ``buffers``: the work arrays (``work_buffers``), shared by the passes.
     """
     by_column = {name: [] for name in systems}
     for cells, n_cells, maps in passes:
         codes = cells if rows is None else cells[rows]
-        statistics = pair_statistics_many(h, systems, codes, n_cells, human_labels, system_labels)
+        statistics = pair_statistics_many(h, systems, codes, n_cells, human_labels, system_labels, buffers)
         for name, stats in statistics.items():
             by_column[name] += [
                 stats if groups is None else _merge_cells(stats, groups, size) for groups, size in maps
@@ -265,13 +271,18 @@ def evaluation_by_group_table(human, system, groups, exclude_zero: bool = True) 
     return attach_info(table, **rows.info("system"), exclude_zero=exclude_zero)
 
 
-def grouped_evaluation(h, systems: dict, encoded: dict, human_labels, system_labels=None, pooled=None):
+def grouped_evaluation(
+    h, systems: dict, encoded: dict, human_labels, system_labels=None, pooled=None, buffers=None
+):
     """The ``eval_by`` rows of finite paired scores, every group column in one pass per score column.
 
     ``systems``: name -> scores; ``encoded``: group column -> ``subgroup_codes``. The system
-    score labels (name -> ``kappa_labels``) and the whole set's statistics (name ->
-    :class:`PairStatistics`, the ``eval`` table's) are reused when given.
+    score labels (name -> ``kappa_labels``), the whole set's statistics (name ->
+    :class:`PairStatistics`, the ``eval`` table's) and the work arrays (``work_buffers``)
+    are reused when given.
     """
+    if buffers is None:
+        buffers = work_buffers(h.size)
     columns = [*EVAL_COLUMNS, "DSM"]
     passes = _cells(list(encoded.values()))
     parts = {by: [] for by in encoded}
@@ -279,8 +290,12 @@ def grouped_evaluation(h, systems: dict, encoded: dict, human_labels, system_lab
         system_labels = {name: kappa_labels(s, "system") for name, s in systems.items()}
     if not pooled:
         # the pooled row in its own pass: sums over all rows are pairwise (more accurate than bincount's)
-        pooled = pair_statistics_many(h, systems, human_labels=human_labels, system_labels=system_labels)
-    grouped = _grouped_statistics(h, systems, passes, human_labels=human_labels, system_labels=system_labels)
+        pooled = pair_statistics_many(
+            h, systems, human_labels=human_labels, system_labels=system_labels, buffers=buffers
+        )
+    grouped = _grouped_statistics(
+        h, systems, passes, human_labels=human_labels, system_labels=system_labels, buffers=buffers
+    )
     h_mean, h_sd = mean_and_sd(h)  # the whole set's mean and SD standardize both sides of DSM
     for name, s in systems.items():  # a handful of score columns
         s_mean, s_sd = mean_and_sd(s)
@@ -356,21 +371,24 @@ def consistency_by_group_table(human, second_human, groups, exclude_zero: bool =
     return attach_info(table, **double.second_human_info(), exclude_zero=exclude_zero)
 
 
-def grouped_consistency(h1, h2, in_double, encoded: dict, population, pooled=None, labels=(None, None)):
+def grouped_consistency(
+    h1, h2, in_double, encoded: dict, population, pooled=None, labels=(None, None), buffers=None
+):
     """The ``consistency_by`` rows of the double-scored responses' scores ``h1``, ``h2``.
 
     ``in_double`` marks them among the rows ``encoded`` (group column -> ``subgroup_codes``)
     was coded on; ``population`` is ``(h1_mean, h1_sd, h2_mean, h2_sd)`` for DSM. The
     whole set's statistics (the ``consistency`` table's) and the score labels
-    (``kappa_labels`` of ``h1``, ``h2``) are reused when given.
+    (``kappa_labels`` of ``h1``, ``h2``) and the work arrays (``work_buffers``) are reused
+    when given.
     """
     columns = [*CONSISTENCY_COLUMNS, "DSM"]
     h1_labels, h2_labels = labels
     if pooled is None:
-        pooled = pair_statistics(h1, h2, human_labels=h1_labels, system_labels=h2_labels)
+        pooled = pair_statistics(h1, h2, human_labels=h1_labels, system_labels=h2_labels, buffers=buffers)
     passes = _cells(list(encoded.values()))
     by_column = _grouped_statistics(
-        h1, {0: h2}, passes, in_double, h1_labels, None if h2_labels is None else {0: h2_labels}
+        h1, {0: h2}, passes, in_double, h1_labels, None if h2_labels is None else {0: h2_labels}, buffers
     )[0]
     overall = _consistency_metrics(pooled, *population)
     parts = []

@@ -274,7 +274,9 @@ def confusion_table(h: np.ndarray, systems: dict, rows: ScoredRows, exclude_zero
     for name, s in systems.items():
         labels, (ih, js) = label_index(h, s)
         n_labels = labels.size
-        counts = np.bincount(ih * n_labels + js, minlength=n_labels * n_labels)
+        pairs = np.multiply(ih, n_labels, dtype=np.intp)  # the positions may be narrow integers
+        pairs += js
+        counts = np.bincount(pairs, minlength=n_labels * n_labels)
         parts.append(
             pd.DataFrame(
                 {

@@ -166,49 +166,64 @@ def rating_statistics(ratings) -> RatingStatistics:
     (5, 1, 4, 9, 1.0)
     """
     plain_matrix = isinstance(ratings, np.ndarray) and ratings.ndim == 2 and ratings.dtype == np.float64
-    if plain_matrix and not np.isinf(ratings).any():
-        matrix = ratings  # only read: no copy (a copy turns infinities into NaN)
-    else:
-        matrix = _ratings_matrix(ratings)
-    # one rater column at a time (contiguous in the column-major matrix): the same sums, in the
-    # same order, as reducing the rows, without (responses x raters) temporaries
-    columns = [matrix[:, j] for j in range(matrix.shape[1])]
+    matrix = ratings if plain_matrix else _ratings_matrix(ratings)  # a plain matrix is only read: no copy
+    return column_statistics([matrix[:, j] for j in range(matrix.shape[1])], matrix.shape[0])
+
+
+def column_statistics(
+    columns: list[np.ndarray], n: int, buffers: np.ndarray | None = None
+) -> RatingStatistics:
+    """:func:`rating_statistics` of the ratings given as one 1-D float array per rater (NaN
+    for a missing rating; an infinite rating counts as missing), none copied.
+
+    ``buffers`` (float rows of at least ``n`` values) are the work arrays: the first then
+    holds the result's ``means``, valid until the caller reuses it.
+
+    One rater column at a time: the same sums, in the same order, as reducing the rows of
+    the ratings matrix, without (responses x raters) temporaries.
+    """
+    columns = [
+        np.where(np.isinf(column), np.nan, column) if np.isinf(column).any() else column for column in columns
+    ]
     rated = [~np.isnan(column) for column in columns]
     rated = [None if mask.all() else mask for mask in rated]  # None: every response rated (no mask)
     # few raters: one byte per count (large temporaries cost more than the arithmetic)
-    counts = np.zeros(matrix.shape[0], dtype=np.uint8 if len(columns) < 256 else np.intp)
-    totals = np.zeros(matrix.shape[0])
+    counts = np.zeros(n, dtype=np.uint8 if len(columns) < 256 else np.intp)
+    means, deviation = (np.empty(n), np.empty(n)) if buffers is None else buffers[:2, :n]
+    means.fill(0.0)  # the totals, then divided in place
     for column, mask in zip(columns, rated):
         counts += True if mask is None else mask
-        np.add(totals, column, out=totals, where=True if mask is None else mask)
+        np.add(means, column, out=means, where=True if mask is None else mask)
+    total = means.sum()
     with np.errstate(invalid="ignore", divide="ignore"):
-        means = totals / counts
-    row_ss = np.zeros(matrix.shape[0])
-    deviation = np.empty(matrix.shape[0])
+        np.divide(means, counts, out=means)
+    # sum of squared deviations from the response's mean, rater by rater: a response with one
+    # rating adds exactly 0, so the sum is the one over responses with two or more ratings
+    within_ss = 0.0
     for column, mask in zip(columns, rated):
         np.subtract(column, means, out=deviation)
         np.multiply(deviation, deviation, out=deviation)
-        np.add(row_ss, deviation, out=row_ss, where=True if mask is None else mask)
-    del deviation
+        within_ss += float(np.sum(deviation, where=True if mask is None else mask))
     # responses per number of ratings: every count below is exact integer arithmetic on it
     per_count = np.bincount(counts)
     ratings_per = np.arange(per_count.size)
     n_ratings = int(ratings_per @ per_count)
-    multiple = counts > 1
     if n_ratings and not per_count[0]:
-        grand_mean = totals.sum() / n_ratings
-        between_ss = float(np.sum(counts * (means - grand_mean) ** 2))
+        grand_mean = total / n_ratings
+        np.subtract(means, grand_mean, out=deviation)  # counts * (means - grand_mean)**2, in place
+        np.multiply(deviation, deviation, out=deviation)
+        between_ss = float(np.sum(np.multiply(counts, deviation, out=deviation)))
     else:
         between_ss = np.nan
     return RatingStatistics(
-        n=int(matrix.shape[0]),
+        n=int(n),
         n_unrated=int(per_count[0]) if per_count.size else 0,
         n_raters=int(per_count.size - 1) if per_count.size else 0,
         n_single=int(per_count[1]) if per_count.size > 1 else 0,
         n_multiple=int(per_count[2:].sum()),
         n_ratings=n_ratings,
         sum_c_squared=float((ratings_per * ratings_per) @ per_count),
-        within_ss=float(row_ss[multiple].sum()),
+        within_ss=within_ss,
         within_df=int((ratings_per[2:] - 1) @ per_count[2:]),
         between_ss=between_ss,
         counts=counts,
@@ -267,8 +282,14 @@ def _true_variance(stats: RatingStatistics, variance: float) -> float:
 
 def _system_sse(stats: RatingStatistics, systems: list[np.ndarray]) -> np.ndarray:
     """``sum_i c_i (Hbar_i - M_i)**2`` for each array of ``systems`` (NaN if any value is missing)."""
+    work = np.empty_like(stats.means)  # one work array for every system column
+    sse = []
     with np.errstate(invalid="ignore"):
-        return np.array([np.sum(stats.counts * (stats.means - column) ** 2) for column in systems])
+        for column in systems:
+            np.subtract(stats.means, column, out=work)
+            np.multiply(work, work, out=work)
+            sse.append(np.sum(np.multiply(stats.counts, work, out=work)))
+    return np.array(sse)
 
 
 def _mse(stats: RatingStatistics, sse: np.ndarray, variance: float) -> np.ndarray:
@@ -467,7 +488,11 @@ def true_score_table(systems, ratings, variance_errors: float | None = None) -> 
     (responses x raters), NaN for a missing rating. No row is left out: an unrated
     response makes the table NaN (with a warning), as in RSMTool.
     """
-    stats = rating_statistics(ratings)
+    return true_score_table_of_statistics(systems, rating_statistics(ratings), variance_errors)
+
+
+def true_score_table_of_statistics(systems, stats: RatingStatistics, variance_errors=None) -> pd.DataFrame:
+    """:func:`true_score_table` of ratings already summed (:func:`column_statistics`)."""
     names, columns = _systems(systems, stats.n)
     variance = _resolve_variance(stats, variance_errors)
     _warn_unrated(stats, "the true score variance, MSE true and PRMSE")
