@@ -371,6 +371,9 @@ class _Scores:
             self.levels if self.every_valid else np.where(self.valid, self.levels.astype(np.intp), -(2**40))
         )
         self.scratch = scratch  # one work array for the cell sums of every group column
+        # the cell codes of every group column in turn, as intp: bincount would otherwise
+        # convert narrow codes to a new 80 MB array (at 10M rows) on each of its calls
+        self.cells = np.empty(h.size, dtype=np.intp)
 
 
 def _extreme_rows(values: np.ndarray) -> tuple[int, ...]:
@@ -420,11 +423,8 @@ class _Cells:
             codes, uniques, level_codes, level_values = _compact(scores, codes, uniques, base_group, argument)
         k_raw, n_raw_levels = len(uniques), max(len(level_values), 1)
         n_raw_cells = k_raw * n_raw_levels
-        # a new array (the caller's codes stay), as narrow as the cell codes allow when no row's
-        # level code is -2**40 (a missing score, or a row set aside by _compact)
-        narrow = level_codes is scores.levels
-        dtype = smallest_integer_type(-n_raw_levels, n_raw_cells) if narrow else np.intp
-        cell = np.multiply(codes, n_raw_levels, dtype=dtype)
+        # in the scores' cell array (the caller's codes stay)
+        cell = np.multiply(codes, n_raw_levels, out=scores.cells, dtype=np.intp)
         cell += level_codes
         np.putmask(cell, cell < 0, n_raw_cells)  # no group (code -1) or no score: one extra cell
         counts, err_mean, err_m2, sq_mean, sq_m2 = _cell_moments(cell, n_raw_cells + 1, scores)

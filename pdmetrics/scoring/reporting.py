@@ -324,7 +324,7 @@ def report(
             )
             by_consistency = None
             if double:
-                population = (*mean_and_sd(h1), *mean_and_sd(pair[1]))
+                population = (*mean_and_sd(h1, buffers[0]), *mean_and_sd(pair[1], buffers[0]))
                 by_consistency = attach_info(
                     grouped_consistency(
                         *pair, doubled.mask, encoded, population, human_pair, pair_labels, buffers

@@ -183,12 +183,23 @@ def _consistency_metrics(stats: PairStatistics, h1_mean, h1_sd, h2_mean, h2_sd) 
     return m
 
 
-def mean_and_sd(values: np.ndarray) -> tuple[float, float]:
-    """Mean and SD (``ddof=1``) of the finite values: the whole set's, for DSM."""
-    finite = values if np.isfinite(values).all() else values[np.isfinite(values)]
-    if finite.size < 2:
-        return (float(finite.mean()) if finite.size else np.nan), np.nan
-    return float(finite.mean()), float(np.std(finite, ddof=1))
+def mean_and_sd(values: np.ndarray, buffer: np.ndarray | None = None) -> tuple[float, float]:
+    """Mean and SD (``ddof=1``) of the finite values: the whole set's, for DSM.
+
+    The same sums as ``values.mean()`` and ``np.std(values, ddof=1)``; ``buffer`` (a float
+    array of at least ``values``' size) holds the squared deviations instead of a new array.
+    """
+    total = np.add.reduce(values)  # finite unless a value is not: then those are left out
+    if not np.isfinite(total):
+        values = values[np.isfinite(values)]
+        total = np.add.reduce(values)
+    n = values.size
+    if n < 2:
+        return (float(total / n) if n else np.nan), np.nan
+    mean = total / n
+    squares = np.subtract(values, mean, out=None if buffer is None else buffer[:n])
+    np.multiply(squares, squares, out=squares)
+    return float(mean), float(np.sqrt(np.add.reduce(squares) / (n - 1)))
 
 
 def _stack(overall: dict, by_group: dict, columns) -> dict:
@@ -296,9 +307,10 @@ def grouped_evaluation(
     grouped = _grouped_statistics(
         h, systems, passes, human_labels=human_labels, system_labels=system_labels, buffers=buffers
     )
-    h_mean, h_sd = mean_and_sd(h)  # the whole set's mean and SD standardize both sides of DSM
+    # the whole set's mean and SD standardize both sides of DSM
+    h_mean, h_sd = mean_and_sd(h, buffers[0])
     for name, s in systems.items():  # a handful of score columns
-        s_mean, s_sd = mean_and_sd(s)
+        s_mean, s_sd = mean_and_sd(s, buffers[0])
         overall = agreement_metrics(pooled[name])
         by_column = grouped[name]
         for (by, (_, group_labels)), stats in zip(encoded.items(), by_column):
