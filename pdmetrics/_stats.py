@@ -33,9 +33,10 @@ def group_count(codes: np.ndarray, n_groups: int) -> np.ndarray:
 
 
 def group_min_max(
-    codes: np.ndarray | None, values: np.ndarray, n_groups: int = 1
+    codes: np.ndarray | None, values: np.ndarray, n_groups: int = 1, counts: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Minimum and maximum of ``values`` per group (NaN for an empty group)."""
+    """Minimum and maximum of ``values`` per group (NaN for an empty group); ``counts``
+    (``group_count(codes, n_groups)``) may be passed when already known."""
     if codes is None:
         if values.size == 0:
             return np.array([np.nan]), np.array([np.nan])
@@ -44,10 +45,22 @@ def group_min_max(
     high = np.full(n_groups, -np.inf)
     np.minimum.at(low, codes, values)
     np.maximum.at(high, codes, values)
-    empty = group_count(codes, n_groups) == 0
+    empty = (group_count(codes, n_groups) if counts is None else counts) == 0
     low[empty] = np.nan
     high[empty] = np.nan
     return low, high
+
+
+def histogram_min_max(histograms: np.ndarray, first_label: int) -> tuple[np.ndarray, np.ndarray]:
+    """Smallest and largest label per group of label histograms (``histograms[g, j]``: rows of
+    group g with label ``first_label + j``), as floats; NaN for an empty group."""
+    filled = histograms > 0
+    any_filled = filled.any(axis=1)
+    low = np.where(any_filled, first_label + np.argmax(filled, axis=1), np.nan)
+    high = np.where(
+        any_filled, first_label + filled.shape[1] - 1 - np.argmax(filled[:, ::-1], axis=1), np.nan
+    )
+    return low.astype("float64"), high.astype("float64")
 
 
 def group_count_where(codes: np.ndarray | None, condition: np.ndarray, n_groups: int = 1) -> np.ndarray:
@@ -85,12 +98,14 @@ class Centred:
         *,
         out: np.ndarray | None = None,
         scratch: np.ndarray | None = None,
+        counts: np.ndarray | None = None,
     ) -> Centred:
         """Mean per group, then the deviations from it and their sum of squares.
 
         ``out`` (a float array of ``x``'s size) receives the deviations and ``scratch`` (the
         same) holds their squares, so a caller centring many columns reuses two buffers
-        instead of allocating large temporaries for each.
+        instead of allocating large temporaries for each. ``counts``
+        (``group_count(codes, n_groups)``) may be passed when already known.
         """
         if codes is None:
             n = np.array([x.size])
@@ -98,7 +113,7 @@ class Centred:
                 mean = np.array([x.mean()]) if x.size else np.array([np.nan])
             deviations = np.subtract(x, mean[0], out=out)
             return cls(n, mean, deviations, np.array([deviations @ deviations]))
-        n = group_count(codes, n_groups)
+        n = group_count(codes, n_groups) if counts is None else counts
         with np.errstate(invalid="ignore", divide="ignore"):
             mean = group_sum(codes, x, n_groups) / n
         deviations = np.take(mean, codes, out=out, mode="clip")  # codes are in range: no bounds check

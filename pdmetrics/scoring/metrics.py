@@ -19,9 +19,11 @@ import numpy as np
 from pdmetrics._stats import (
     Centred,
     Moments,
+    group_count,
     group_count_where,
     group_min_max,
     group_total,
+    histogram_min_max,
     label_histograms,
     smallest_integer_type,
 )
@@ -129,16 +131,23 @@ def pair_statistics_many(
     if buffers is None:
         buffers = work_buffers(human.size)
     human_deviations, deviations, work = buffers[:, : human.size]
-    human_side = Centred.from_array(human, codes, n_groups, out=human_deviations, scratch=work)
-    h_min, h_max = group_min_max(codes, human, n_groups)
+    counts = None if codes is None else group_count(codes, n_groups)  # once for every column
+    human_side = Centred.from_array(human, codes, n_groups, out=human_deviations, scratch=work, counts=counts)
     if human_labels is None:
         human_labels = kappa_labels(human, "human")
+    # whole-number scores (the usual human scores): extremes from the label histograms below
+    human_whole = codes is not None and _whole_numbers(human, human_labels)
+    if not human_whole:
+        h_min, h_max = group_min_max(codes, human, n_groups, counts)
     statistics = {}
     # the two other work arrays serve every system column
     for name, system in systems.items():  # a handful of score columns
-        system_side = Centred.from_array(system, codes, n_groups, out=deviations, scratch=work)
+        system_side = Centred.from_array(system, codes, n_groups, out=deviations, scratch=work, counts=counts)
         moments = Moments.from_centred(human_side, system_side, codes, scratch=work)
-        s_min, s_max = group_min_max(codes, system, n_groups)
+        labels = kappa_labels(system, "system") if system_labels is None else system_labels[name]
+        system_whole = codes is not None and _whole_numbers(system, labels)
+        if not system_whole:
+            s_min, s_max = group_min_max(codes, system, n_groups, counts)
         diff = np.abs(np.subtract(human, system, out=work), out=work)
         # the conditions as 0.0 / 1.0 in the deviations' buffer (no longer needed)
         n_exact = group_count_where(codes, np.less_equal(diff, 0, out=deviations), n_groups)
@@ -148,15 +157,31 @@ def pair_statistics_many(
             if codes is None
             else group_total(codes, np.square(diff, out=diff), n_groups)
         )
-        labels = kappa_labels(system, "system") if system_labels is None else system_labels[name]
         # the work array is free again: it holds the joint label codes
-        hist_h, hist_s, same, _ = label_histograms(
+        hist_h, hist_s, same, first = label_histograms(
             human_labels, labels, codes, n_groups, out=work.view(np.intp)
         )
+        if human_whole or system_whole:
+            # histogram column j is label first + j unless the labels were compressed (sparse)
+            span = int(max(human_labels.max(), labels.max())) - first + 1 if human.size else 0
+            if hist_h.shape[1] != span:
+                human_whole = system_whole = False
+                h_min, h_max = group_min_max(codes, human, n_groups, counts)
+                s_min, s_max = group_min_max(codes, system, n_groups, counts)
+            if human_whole:
+                h_min, h_max = histogram_min_max(hist_h, first)
+                human_whole = False  # the same for every system column
+            if system_whole:
+                s_min, s_max = histogram_min_max(hist_s, first)
         statistics[name] = PairStatistics(
             moments, h_min, h_max, s_min, s_max, sse, n_exact, n_adjacent, hist_h, hist_s, same
         )
     return statistics
+
+
+def _whole_numbers(values: np.ndarray, labels: np.ndarray) -> bool:
+    """Whether float ``values`` equal their integer ``labels`` (``kappa_labels``) everywhere."""
+    return values.size > 0 and values[0] == labels[0] and bool(np.equal(values, labels).all())
 
 
 def work_buffers(n: int) -> np.ndarray:
