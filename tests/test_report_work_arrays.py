@@ -83,3 +83,22 @@ def test_fairness_of_codes_equals_fairness_of_labels():
     )["L1"]
     pd.testing.assert_frame_equal(got_metrics, metrics)
     pd.testing.assert_frame_equal(got_estimates, estimates)
+
+
+def test_whole_number_extremes_from_histograms_equal_group_min_max():
+    rng = np.random.default_rng(3)
+    h = rng.integers(-2, 7, 400).astype(float)
+    whole = rng.integers(0, 9, 400).astype(float)
+    sparse = rng.choice([-(10.0**12), 0.0, 10.0**12], 400)  # labels compressed: the plain path
+    codes = rng.integers(0, 9, 400)  # group 8 is left empty below: NaN extremes
+    codes[codes == 8] = 7
+    systems = {"whole": whole, "float": whole + 0.25, "sparse": sparse}
+    stats = pair_statistics_many(h, systems, codes, 9)
+    for name, s in systems.items():
+        for g in range(9):
+            rows = codes == g
+            expected = (
+                [h[rows].min(), h[rows].max(), s[rows].min(), s[rows].max()] if rows.any() else [np.nan] * 4
+            )
+            got = [stats[name].h_min[g], stats[name].h_max[g], stats[name].s_min[g], stats[name].s_max[g]]
+            np.testing.assert_array_equal(got, expected)
