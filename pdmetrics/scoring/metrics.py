@@ -189,10 +189,13 @@ def work_buffers(n: int) -> np.ndarray:
     return np.empty((3, n))
 
 
-def kappa_labels(values: np.ndarray, argument: str) -> np.ndarray:
+def kappa_labels(values: np.ndarray, argument: str, buffer: np.ndarray | None = None) -> np.ndarray:
     """Round scores to integer labels (half to even), as SKLL's kappa does, in the narrowest
-    integer type holding them (so arithmetic on labels must widen first)."""
-    rounded = np.rint(values)
+    integer type holding them (so arithmetic on labels must widen first).
+
+    ``buffer`` (a float array of at least ``values``' size) holds the rounded floats instead
+    of a new array."""
+    rounded = np.rint(values, out=None if buffer is None else buffer[: values.size])
     # the extremes of the rounded scores (NaN propagates) check every value in two passes
     low, high = (float(rounded.min()), float(rounded.max())) if rounded.size else (0.0, 0.0)
     if not (np.isfinite(low) and np.isfinite(high)):

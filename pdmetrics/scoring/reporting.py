@@ -284,9 +284,9 @@ def report(
             encoded = {
                 g: _present_groups(codes[scored.mask], labels) for g, (codes, labels) in encoded.items()
             }
-        h_labels = kappa_labels(h1, "human")
-        labels = {name: kappa_labels(values, "system") for name, values in systems.items()}
         buffers = work_buffers(h1.size)  # one set of work arrays for every pass of statistics
+        h_labels = kappa_labels(h1, "human", buffers[0])
+        labels = {name: kappa_labels(values, "system", buffers[0]) for name, values in systems.items()}
         pooled = pair_statistics_many(
             h1, systems, human_labels=h_labels, system_labels=labels, buffers=buffers
         )
@@ -298,7 +298,7 @@ def report(
         if double:
             doubled = select_scored_rows(h1, [h2], exclude_zero)
             pair = h1[doubled.mask], h2[doubled.mask]
-            pair_labels = h_labels[doubled.mask], kappa_labels(pair[1], "system")
+            pair_labels = h_labels[doubled.mask], kappa_labels(pair[1], "system", buffers[0])
             human_pair = pair_statistics(
                 *pair, human_labels=pair_labels[0], system_labels=pair_labels[1], buffers=buffers
             )
