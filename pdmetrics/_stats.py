@@ -270,32 +270,71 @@ def _shift_type(dtype: np.dtype, low: int, high: int) -> np.dtype:
     return dtype if info.min <= low and high - low <= info.max and high <= info.max else np.dtype(np.intp)
 
 
-def label_index(*arrays: np.ndarray) -> tuple[np.ndarray, list[np.ndarray]]:
+def as_intp(values: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """``values`` as an ``intp`` array, as ``np.bincount`` needs them: narrow integers are
+    copied into ``out`` (an ``intp`` array of at least their size) when given, instead of
+    the new array (80 MB at 10M rows) bincount would make on each call."""
+    if values.dtype == np.intp or out is None:
+        return values
+    copy = out[: values.size]
+    np.copyto(copy, values)
+    return copy
+
+
+def _label_counts(arrays, out) -> tuple[int, list[np.ndarray] | None, list[np.ndarray] | None]:
+    """The lowest label, the arrays shifted by it and each one's label counts over the label
+    range (None, None when the range is too sparse to count)."""
+    sizes = [a.size for a in arrays]
+    low = int(min(a.min() for a in arrays if a.size))
+    high = int(max(a.max() for a in arrays if a.size))
+    span = high - low + 1
+    if span > 4 * sum(sizes) + 1024:  # sparse labels over a huge range: sort instead
+        return low, None, None
+    # shifted by the lowest label in each array's own type when the shifted labels fit in it
+    shifted = [np.subtract(a, low, dtype=_shift_type(a.dtype, low, high)) if low else a for a in arrays]
+    # one pass per array (two: human and system)
+    return low, shifted, [np.bincount(as_intp(values, out), minlength=span) for values in shifted]
+
+
+def label_index(*arrays: np.ndarray, out: np.ndarray | None = None) -> tuple[np.ndarray, list[np.ndarray]]:
     """The sorted integer labels present in any of ``arrays``, and each array's label positions
     (narrow integers when the labels are few: widen before arithmetic).
 
     Equal to ``labels = np.union1d(a, b)`` and ``np.searchsorted(labels, a)``, with one
-    ``bincount`` over the label range instead of a sort when the range is small.
+    ``bincount`` over the label range instead of a sort when the range is small. ``out``
+    (an ``intp`` work array of the largest array's size) saves bincount's copies.
 
     >>> labels, (a, b) = label_index(np.array([3, 1, 3]), np.array([5, 1]))
     >>> labels.tolist(), a.tolist(), b.tolist()
     ([1, 3, 5], [1, 0, 1], [2, 0])
     """
-    sizes = [a.size for a in arrays]
     dtype = np.result_type(*arrays, np.int64)  # narrow integer labels are returned as int64
-    if sum(sizes) == 0:
+    if sum(a.size for a in arrays) == 0:
         return np.concatenate(arrays).astype(dtype), [np.zeros(0, dtype=np.intp) for _ in arrays]
-    low = int(min(a.min() for a in arrays if a.size))
-    high = int(max(a.max() for a in arrays if a.size))
-    span = high - low + 1
-    if span > 4 * sum(sizes) + 1024:  # sparse labels over a huge range: sort instead
+    low, shifted, counts = _label_counts(arrays, out)
+    if counts is None:
         labels = np.unique(np.concatenate(arrays))
         return labels.astype(dtype), [np.searchsorted(labels, a) for a in arrays]
-    # shifted by the lowest label in each array's own type when the shifted labels fit in it
-    shifted = [np.subtract(a, low, dtype=_shift_type(a.dtype, low, high)) if low else a for a in arrays]
-    seen = np.zeros(span, dtype=bool)
-    for values in shifted:  # one pass per array (two: human and system)
-        seen |= np.bincount(values, minlength=span) > 0
+    seen = np.logical_or.reduce([c > 0 for c in counts])
     present = np.flatnonzero(seen)
     lookup = (np.cumsum(seen) - 1).astype(smallest_integer_type(-1, seen.size))  # narrow positions
     return (present + low).astype(dtype), [lookup[values] for values in shifted]
+
+
+def label_counts(*arrays: np.ndarray, out: np.ndarray | None = None) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The sorted integer labels present in any of ``arrays`` and each array's count of each:
+    ``label_index`` then ``np.bincount`` of the positions, in one pass per array.
+
+    >>> labels, (a, b) = label_counts(np.array([3, 1, 3]), np.array([5, 1]))
+    >>> labels.tolist(), a.tolist(), b.tolist()
+    ([1, 3, 5], [1, 2, 0], [1, 0, 1])
+    """
+    low, counts = 0, None
+    if sum(a.size for a in arrays):
+        low, _, counts = _label_counts(arrays, out)
+    if counts is None:  # no labels, or sparse labels
+        labels, positions = label_index(*arrays, out=out)
+        return labels, [np.bincount(as_intp(p, out), minlength=labels.size) for p in positions]
+    seen = np.logical_or.reduce([c > 0 for c in counts])
+    dtype = np.result_type(*arrays, np.int64)
+    return (np.flatnonzero(seen) + low).astype(dtype), [c[seen] for c in counts]

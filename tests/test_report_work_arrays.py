@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from pdmetrics._stats import label_histograms, label_index, smallest_integer_type
+from pdmetrics._stats import label_counts, label_histograms, label_index, smallest_integer_type
 from pdmetrics.fairness.regression import score_fairness_tables, score_fairness_tables_of_codes
 from pdmetrics.scoring.metrics import kappa_labels, pair_statistics_many, work_buffers
 from pdmetrics.scoring.subgroups import subgroup_codes
@@ -102,3 +102,22 @@ def test_whole_number_extremes_from_histograms_equal_group_min_max():
             )
             got = [stats[name].h_min[g], stats[name].h_max[g], stats[name].s_min[g], stats[name].s_max[g]]
             np.testing.assert_array_equal(got, expected)
+
+
+def test_label_counts_and_work_array_equal_label_index_and_bincount():
+    rng = np.random.default_rng(4)
+    for a, b in [
+        (rng.integers(-3, 9, 300).astype(np.int8), rng.integers(0, 12, 200).astype(np.int8)),
+        (np.array([-(10**12), 0, 10**12]), np.array([5, 0])),  # sparse: sorted, not counted
+        (np.zeros(0, dtype=np.int8), np.array([2, 2], dtype=np.int8)),
+    ]:
+        labels, positions = label_index(a, b)
+        work = np.empty(300, dtype=np.intp)
+        with_work = label_index(a, b, out=work)
+        np.testing.assert_array_equal(with_work[0], labels)
+        for p, q in zip(positions, with_work[1]):
+            np.testing.assert_array_equal(p, q)
+        counted, counts = label_counts(a, b, out=work)
+        np.testing.assert_array_equal(counted, labels)
+        for p, c in zip(positions, counts):
+            np.testing.assert_array_equal(c, np.bincount(p.astype(np.intp), minlength=labels.size))

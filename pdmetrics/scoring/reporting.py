@@ -351,14 +351,15 @@ def report(
                 primary,
             )
         primary_labels = {trim_round: labels[trim_round]}
-        tables["confMatrix"] = confusion_table(h_labels, primary_labels, scored, exclude_zero)
+        work = buffers[0].view(np.intp)  # a free work array for the label counts
+        tables["confMatrix"] = confusion_table(h_labels, primary_labels, scored, exclude_zero, work)
         files["confMatrix"] = rsmtool_files.confusion_matrix_frame(tables["confMatrix"])
         if double:
             tables["confMatrix_h1h2"] = confusion_table(
-                pair_labels[0], {"sc2": pair_labels[1]}, _all_rows(pair_labels[0].size), exclude_zero
+                pair_labels[0], {"sc2": pair_labels[1]}, _all_rows(pair_labels[0].size), exclude_zero, work
             )
             files["confMatrix_h1h2"] = rsmtool_files.confusion_matrix_frame(tables["confMatrix_h1h2"])
-        tables["score_dist"] = distribution_table(h_labels, primary_labels, scored, exclude_zero)
+        tables["score_dist"] = distribution_table(h_labels, primary_labels, scored, exclude_zero, work)
         dist = rsmtool_files.score_distribution_frame(tables["score_dist"], primary)
         files["score_dist"] = dist.astype(float).set_axis(dist.index.astype(float))
     info = {

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from pdmetrics._stats import label_index
+from pdmetrics._stats import label_counts, label_index
 from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import numeric_values, plain
 from pdmetrics._warnings import warn_undefined
@@ -268,13 +268,18 @@ def confusion_matrix(human, system, exclude_zero: bool = True) -> pd.DataFrame:
     return confusion_table(h, systems, rows, exclude_zero)
 
 
-def confusion_table(h: np.ndarray, systems: dict, rows: ScoredRows, exclude_zero: bool) -> pd.DataFrame:
-    """The ``confMatrix`` table from integer score labels (``kappa_labels``; name -> labels)."""
+def confusion_table(
+    h: np.ndarray, systems: dict, rows: ScoredRows, exclude_zero: bool, buffer: np.ndarray | None = None
+) -> pd.DataFrame:
+    """The ``confMatrix`` table from integer score labels (``kappa_labels``; name -> labels).
+
+    ``buffer`` (an ``intp`` array of at least ``h``'s size) is the work array."""
     parts = []
     for name, s in systems.items():
-        labels, (ih, js) = label_index(h, s)
+        labels, (ih, js) = label_index(h, s, out=buffer)
         n_labels = labels.size
-        pairs = np.multiply(ih, n_labels, dtype=np.intp)  # the positions may be narrow integers
+        # the positions may be narrow integers
+        pairs = np.multiply(ih, n_labels, dtype=np.intp, out=None if buffer is None else buffer[: ih.size])
         pairs += js
         counts = np.bincount(pairs, minlength=n_labels * n_labels)
         parts.append(
@@ -315,13 +320,17 @@ def score_distribution(human, system, exclude_zero: bool = True) -> pd.DataFrame
     return distribution_table(h, systems, rows, exclude_zero)
 
 
-def distribution_table(h: np.ndarray, systems: dict, rows: ScoredRows, exclude_zero: bool) -> pd.DataFrame:
-    """The ``score_dist`` table from integer score labels (``kappa_labels``; name -> labels)."""
+def distribution_table(
+    h: np.ndarray, systems: dict, rows: ScoredRows, exclude_zero: bool, buffer: np.ndarray | None = None
+) -> pd.DataFrame:
+    """The ``score_dist`` table from integer score labels (``kappa_labels``; name -> labels).
+
+    ``buffer`` (an ``intp`` array of at least ``h``'s size) is the work array."""
     parts = []
     for name, s in systems.items():
-        labels, (ih, js) = label_index(h, s)
-        human_pct = np.bincount(ih, minlength=labels.size) / h.size * 100
-        sys_pct = np.bincount(js, minlength=labels.size) / h.size * 100
+        labels, (h_counts, s_counts) = label_counts(h, s, out=buffer)
+        human_pct = h_counts / h.size * 100
+        sys_pct = s_counts / h.size * 100
         parts.append(
             pd.DataFrame(
                 {
