@@ -32,7 +32,13 @@ from pdmetrics.scoring.scored_rows import (
     report_exclusions,
     select_scored_rows,
 )
-from pdmetrics.scoring.subgroups import grouped_consistency, grouped_evaluation, mean_and_sd, subgroup_codes
+from pdmetrics.scoring.subgroups import (
+    group_passes,
+    grouped_consistency,
+    grouped_evaluation,
+    mean_and_sd,
+    subgroup_codes,
+)
 from pdmetrics.scoring.tables import confusion_table, consistency_table, distribution_table, evaluation_table
 from pdmetrics.scoring.true_scores import column_statistics, true_score_table_of_statistics
 
@@ -317,8 +323,9 @@ def report(
             tables["true_score_eval"] = true_score_table_of_statistics(systems, ratings, rater_error_variance)
             files["true_score_eval"] = tables["true_score_eval"].set_index("system").rename_axis(None)
         if groups:  # every group column in one pass over the rows, then one table per column
+            passes = group_passes(encoded)  # the cell codes of both the eval and consistency passes
             by_table = attach_info(
-                grouped_evaluation(h1, systems, encoded, h_labels, labels, pooled, buffers),
+                grouped_evaluation(h1, systems, encoded, h_labels, labels, pooled, buffers, passes),
                 **scored.info("system"),
                 exclude_zero=exclude_zero,
             )
@@ -327,7 +334,7 @@ def report(
                 population = (*mean_and_sd(h1, buffers[0]), *mean_and_sd(pair[1], buffers[0]))
                 by_consistency = attach_info(
                     grouped_consistency(
-                        *pair, doubled.mask, encoded, population, human_pair, pair_labels, buffers
+                        *pair, doubled.mask, encoded, population, human_pair, pair_labels, buffers, passes
                     ),
                     **doubled.second_human_info(),
                     exclude_zero=exclude_zero,

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._groups import POOLED_LABEL, check_not_pooled, group_codes
-from pdmetrics._stats import Moments, smallest_integer_type
+from pdmetrics._stats import Moments
 from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import numeric_values
 from pdmetrics._warnings import warn_undefined
@@ -84,8 +84,8 @@ def _cells(encoded: list[tuple[np.ndarray, np.ndarray]]) -> list[tuple[np.ndarra
     sizes = [labels.size for _, labels in encoded]
     if len(encoded) > 1 and float(np.prod(sizes, dtype=np.float64)) <= _MAX_CELLS:
         total = int(np.prod(sizes))
-        # built in place in the narrowest integers holding every combination (no 80 MB temporaries)
-        combined = np.zeros(encoded[0][0].size, dtype=smallest_integer_type(0, total))
+        # built in place in the one intp array that becomes the cell codes (bincount needs intp)
+        combined = np.zeros(encoded[0][0].size, dtype=np.intp)
         for (codes, _), size in zip(encoded, sizes):
             combined *= size
             combined += codes
@@ -96,8 +96,16 @@ def _cells(encoded: list[tuple[np.ndarray, np.ndarray]]) -> list[tuple[np.ndarra
         for size in reversed(sizes):
             maps.append((rest % size, size))
             rest = rest // size
-        return [(lookup[combined], present.size, maps[::-1])]
+        # each combination's cell code, in place (every combination is in range)
+        return [(np.take(lookup, combined, out=combined, mode="clip"), present.size, maps[::-1])]
     return [(codes, size, [(None, size)]) for (codes, _), size in zip(encoded, sizes)]
+
+
+def group_passes(encoded: dict) -> list[tuple[np.ndarray, int, list]]:
+    """The passes over the rows for the group columns ``encoded`` (name -> ``subgroup_codes``),
+    as :func:`grouped_evaluation` and :func:`grouped_consistency` make them: computed once,
+    they serve both."""
+    return _cells(list(encoded.values()))
 
 
 def _merge_cells(stats: PairStatistics, groups: np.ndarray, n_groups: int) -> PairStatistics:
@@ -283,19 +291,19 @@ def evaluation_by_group_table(human, system, groups, exclude_zero: bool = True) 
 
 
 def grouped_evaluation(
-    h, systems: dict, encoded: dict, human_labels, system_labels=None, pooled=None, buffers=None
+    h, systems: dict, encoded: dict, human_labels, system_labels=None, pooled=None, buffers=None, passes=None
 ):
     """The ``eval_by`` rows of finite paired scores, every group column in one pass per score column.
 
     ``systems``: name -> scores; ``encoded``: group column -> ``subgroup_codes``. The system
     score labels (name -> ``kappa_labels``), the whole set's statistics (name ->
     :class:`PairStatistics`, the ``eval`` table's) and the work arrays (``work_buffers``)
-    are reused when given.
+    are reused when given, and so are the ``passes`` over the rows (``group_passes(encoded)``).
     """
     if buffers is None:
         buffers = work_buffers(h.size)
     columns = [*EVAL_COLUMNS, "DSM"]
-    passes = _cells(list(encoded.values()))
+    passes = group_passes(encoded) if passes is None else passes
     parts = {by: [] for by in encoded}
     if system_labels is None:
         system_labels = {name: kappa_labels(s, "system") for name, s in systems.items()}
@@ -384,7 +392,7 @@ def consistency_by_group_table(human, second_human, groups, exclude_zero: bool =
 
 
 def grouped_consistency(
-    h1, h2, in_double, encoded: dict, population, pooled=None, labels=(None, None), buffers=None
+    h1, h2, in_double, encoded: dict, population, pooled=None, labels=(None, None), buffers=None, passes=None
 ):
     """The ``consistency_by`` rows of the double-scored responses' scores ``h1``, ``h2``.
 
@@ -392,13 +400,13 @@ def grouped_consistency(
     was coded on; ``population`` is ``(h1_mean, h1_sd, h2_mean, h2_sd)`` for DSM. The
     whole set's statistics (the ``consistency`` table's) and the score labels
     (``kappa_labels`` of ``h1``, ``h2``) and the work arrays (``work_buffers``) are reused
-    when given.
+    when given, and so are the ``passes`` over the rows (``group_passes(encoded)``).
     """
     columns = [*CONSISTENCY_COLUMNS, "DSM"]
     h1_labels, h2_labels = labels
     if pooled is None:
         pooled = pair_statistics(h1, h2, human_labels=h1_labels, system_labels=h2_labels, buffers=buffers)
-    passes = _cells(list(encoded.values()))
+    passes = group_passes(encoded) if passes is None else passes
     by_column = _grouped_statistics(
         h1, {0: h2}, passes, in_double, h1_labels, None if h2_labels is None else {0: h2_labels}, buffers
     )[0]
