@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._groups import group_codes, named_columns
-from pdmetrics._stats import smallest_integer_type
+from pdmetrics._stats import as_intp, smallest_integer_type
 from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import paired_arrays, plain, preview
 from pdmetrics._warnings import warn_excluded, warn_undefined
@@ -128,8 +128,9 @@ def special_functions():
 # --------------------------------------------------------------------------------------
 # categories
 # --------------------------------------------------------------------------------------
-def _factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Codes (-1 for missing) and distinct values of floats; integer values take a fast path."""
+def _factorize(values: np.ndarray, out: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Codes (-1 for missing) and distinct values of floats; integer values take a fast path
+    (``out``, an ``intp`` work array of the values' size, saves bincount's copy of narrow codes)."""
     finite = np.isfinite(values)
     every = bool(finite.all())
     present_values = values if every else values[finite]
@@ -144,7 +145,9 @@ def _factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                 if not every:
                     np.putmask(offset, ~finite, -1)
                 span = int(high - low) + 1
-                present = np.flatnonzero(np.bincount(offset if every else offset[finite], minlength=span))
+                present = np.flatnonzero(
+                    np.bincount(as_intp(offset if every else offset[finite], out), minlength=span)
+                )
                 if present.size == span:  # every value in the range occurs: the offsets are the codes
                     return offset, present + low
                 remap = np.full(span + 1, -1, dtype=offset.dtype)  # last entry: -1 stays -1
@@ -365,15 +368,15 @@ class _Scores:
         # rows of the largest and smallest system score and error (rounding noise scales with them)
         self.system_extremes = _extreme_rows(self.system)
         self.error_extremes = _extreme_rows(self.error)
-        self.levels, self.level_values = _factorize(h)
+        # the cell codes of every group column in turn, as intp: bincount would otherwise
+        # convert narrow codes to a new 80 MB array (at 10M rows) on each of its calls
+        self.cells = np.empty(h.size, dtype=np.intp)
+        self.levels, self.level_values = _factorize(h, self.cells)
         # a missing score sends the row below every cell code (it is then set aside)
         self.level_or_missing = (
             self.levels if self.every_valid else np.where(self.valid, self.levels.astype(np.intp), -(2**40))
         )
         self.scratch = scratch  # one work array for the cell sums of every group column
-        # the cell codes of every group column in turn, as intp: bincount would otherwise
-        # convert narrow codes to a new 80 MB array (at 10M rows) on each of its calls
-        self.cells = np.empty(h.size, dtype=np.intp)
 
 
 def _extreme_rows(values: np.ndarray) -> tuple[int, ...]:

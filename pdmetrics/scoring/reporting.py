@@ -320,7 +320,12 @@ def report(
             )
         if double or rater_error_variance is not None:
             ratings = column_statistics([h1, h2] if double else [h1], h1.size, buffers)
-            tables["true_score_eval"] = true_score_table_of_statistics(systems, ratings, rater_error_variance)
+            tables["true_score_eval"] = true_score_table_of_statistics(
+                systems,
+                ratings,
+                rater_error_variance,
+                buffers[1],  # buffers[0] holds the means
+            )
             files["true_score_eval"] = tables["true_score_eval"].set_index("system").rename_axis(None)
         if groups:  # every group column in one pass over the rows, then one table per column
             passes = group_passes(encoded)  # the cell codes of both the eval and consistency passes

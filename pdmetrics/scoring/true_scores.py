@@ -288,9 +288,14 @@ def _true_variance(stats: RatingStatistics, variance: float) -> float:
     return float((stats.between_ss - (stats.n - 1) * variance) / denominator)
 
 
-def _system_sse(stats: RatingStatistics, systems: list[np.ndarray]) -> np.ndarray:
-    """``sum_i c_i (Hbar_i - M_i)**2`` for each array of ``systems`` (NaN if any value is missing)."""
-    work = np.empty_like(stats.means)  # one work array for every system column
+def _system_sse(
+    stats: RatingStatistics, systems: list[np.ndarray], buffer: np.ndarray | None = None
+) -> np.ndarray:
+    """``sum_i c_i (Hbar_i - M_i)**2`` for each array of ``systems`` (NaN if any value is missing).
+
+    ``buffer`` (a float array of at least ``stats.n`` values, not ``stats.means``) is the work array."""
+    # one work array for every system column
+    work = np.empty_like(stats.means) if buffer is None else buffer[: stats.means.size]
     sse = []
     with np.errstate(invalid="ignore"):
         for column in systems:
@@ -499,15 +504,18 @@ def true_score_table(systems, ratings, variance_errors: float | None = None) -> 
     return true_score_table_of_statistics(systems, rating_statistics(ratings), variance_errors)
 
 
-def true_score_table_of_statistics(systems, stats: RatingStatistics, variance_errors=None) -> pd.DataFrame:
-    """:func:`true_score_table` of ratings already summed (:func:`column_statistics`)."""
+def true_score_table_of_statistics(
+    systems, stats: RatingStatistics, variance_errors=None, buffer: np.ndarray | None = None
+) -> pd.DataFrame:
+    """:func:`true_score_table` of ratings already summed (:func:`column_statistics`);
+    ``buffer`` (a float array of at least ``stats.n`` values, not ``stats.means``) is the work array."""
     names, columns = _systems(systems, stats.n)
     variance = _resolve_variance(stats, variance_errors)
     _warn_unrated(stats, "the true score variance, MSE true and PRMSE")
     _warn_system(columns, names)
     true_variance = _true_variance(stats, variance)
     _warn_true_variance(true_variance, variance, stats)
-    mse = _mse(stats, _system_sse(stats, columns), variance)
+    mse = _mse(stats, _system_sse(stats, columns, buffer), variance)
     k = len(names)
     return result_table(
         {
