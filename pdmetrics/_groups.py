@@ -52,7 +52,7 @@ def as_series(values, argument: str) -> pd.Series:
 
 def named_columns(
     columns,
-    n_rows: int,
+    n_rows: int | None,
     argument: str = "by",
     *,
     unnamed: Hashable | None = None,
@@ -63,7 +63,7 @@ def named_columns(
     ``columns`` is a DataFrame, a dict ``{name: values}``, a list of Series, or one Series or
     array-like. A nameless Series or array is named ``unnamed`` (default: ``argument``).
     ``rows_of`` names what the length is checked against, with its verb, for the message
-    (``"`human` has"``).
+    (``"`human` has"``); ``n_rows=None`` skips the length check.
 
     >>> [s.name for s in named_columns({"sex": ["f", "m"], "age": [30, 40]}, 2)]
     ['sex', 'age']
@@ -83,7 +83,7 @@ def named_columns(
     if not out:
         raise InvalidInputError(f"`{argument}=` is empty: pass at least one column.")
     for series in out:
-        if len(series) != n_rows:
+        if n_rows is not None and len(series) != n_rows:
             raise InvalidInputError(
                 f"`{argument}` column {plain(series.name)!r} has {len(series)} values but {rows_of} "
                 f"{n_rows}; pass one {argument} value per row (one group label per response)."

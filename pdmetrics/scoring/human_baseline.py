@@ -6,10 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from pdmetrics._groups import as_series
 from pdmetrics._tables import result_table
 from pdmetrics._validation import numeric_values
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.scoring.scored_rows import as_named_series, check_distinct_columns
+from pdmetrics.scoring.scored_rows import check_distinct_columns
 from pdmetrics.scoring.tables import consistency, evaluate, named_scores
 
 __all__ = ["DEGRADATION_METRICS", "degradation", "disattenuated_correlations"]
@@ -80,7 +81,7 @@ def human_pair_on_system_rows(human: pd.Series, second_human, systems: dict) -> 
     RSMTool computes human-human agreement after dropping responses without a numeric
     system score; blanking the first score leaves those rows out the same way.
     """
-    second_human = as_named_series(second_human, "second_human")
+    second_human = as_series(second_human, "second_human")
     check_distinct_columns(human=human.name, second_human=second_human.name, system=list(systems))
     h1 = numeric_values(human, "human")
     valid = np.ones(h1.size, dtype=bool)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from pdmetrics._groups import named_columns as group_named_columns
 from pdmetrics._validation import plain, preview
 from pdmetrics._warnings import emit
 from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
@@ -148,27 +149,16 @@ def report_exclusions(rows: ScoredRows, what: str, human_name, other_name) -> No
         )
 
 
-def as_named_series(values, name: str) -> pd.Series:
-    """One column of scores as a Series (array-likes get ``name``)."""
-    if isinstance(values, pd.Series):
-        return values
-    return pd.Series(np.asarray(values), name=name)
-
-
 def named_columns(values, default_name: str = "system") -> dict[str, pd.Series]:
-    """One or more columns (DataFrame, mapping of name -> values, or one Series/array) as
-    a dict of named Series."""
+    """One or more columns (DataFrame, mapping of name -> values, list of Series, or one
+    Series/array) as a dict of named Series; a column named twice is refused."""
     if isinstance(values, pd.DataFrame):
         repeated = values.columns[values.columns.duplicated()]
         if len(repeated):
             raise InvalidInputError(
                 f"`{default_name}=` names {preview(repeated.unique())} more than once; pass each column once."
             )
-        return {name: values.iloc[:, i] for i, name in enumerate(values.columns)}
-    if isinstance(values, Mapping):
-        return {name: as_named_series(column, name) for name, column in values.items()}
-    series = as_named_series(values, default_name)
-    return {series.name: series}
+    return {series.name: series for series in group_named_columns(values, None, default_name)}
 
 
 def check_distinct_columns(**columns) -> None:

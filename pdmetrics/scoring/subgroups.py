@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from pdmetrics._groups import POOLED_LABEL, check_not_pooled, group_codes
+from pdmetrics._groups import POOLED_LABEL, as_series, check_not_pooled, group_codes
 from pdmetrics._stats import Moments
 from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import numeric_values
@@ -30,7 +30,6 @@ from pdmetrics.scoring.metrics import (
 from pdmetrics.scoring.scored_rows import (
     CONSISTENCY_COLUMNS,
     EVAL_COLUMNS,
-    as_named_series,
     named_columns,
     report_exclusions,
     select_scored_rows,
@@ -273,7 +272,7 @@ def evaluation_by_group_table(human, system, groups, exclude_zero: bool = True) 
     1    raw  L1      a  3  0.982 -0.122
     2    raw  L1      b  3  0.817  0.122
     """
-    human = as_named_series(human, "human")
+    human = as_series(human, "human")
     systems = named_columns(system)
     group_columns = named_columns(groups, "group")
     h = numeric_values(human, "human")
@@ -370,8 +369,8 @@ def consistency_by_group_table(human, second_human, groups, exclude_zero: bool =
     2      b  2  100.000000
     3      c  0         NaN
     """
-    human = as_named_series(human, "human")
-    second_human = as_named_series(second_human, "second_human")
+    human = as_series(human, "human")
+    second_human = as_series(second_human, "second_human")
     group_columns = named_columns(groups, "group")
     h1 = numeric_values(human, "human")
     h2 = numeric_values(second_human, "second_human")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from pdmetrics._groups import as_series
 from pdmetrics._stats import label_counts, label_index
 from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import numeric_values, plain
@@ -24,7 +25,6 @@ from pdmetrics.scoring.scored_rows import (
     CONSISTENCY_COLUMNS,
     EVAL_COLUMNS,
     ScoredRows,
-    as_named_series,
     check_distinct_columns,
     check_exclude_zero,
     check_flat_names,
@@ -62,7 +62,7 @@ def _warn_undefined_cells(table: pd.DataFrame, id_column: str, metrics: tuple[st
 def named_scores(human, system, exclude_zero) -> tuple[pd.Series, dict]:
     """Check the options and names of a human-vs-system table; the columns as named Series."""
     check_exclude_zero(exclude_zero)
-    human = as_named_series(human, "human")
+    human = as_series(human, "human")
     systems = named_columns(system)
     check_distinct_columns(human=human.name, system=list(systems))
     return human, systems
@@ -186,8 +186,8 @@ def consistency(human, second_human, by=None, exclude_zero: bool = True) -> pd.D
     0  5  0.9037    0.5       60.0  0.0
     """
     check_exclude_zero(exclude_zero)
-    human = as_named_series(human, "human")
-    second_human = as_named_series(second_human, "second_human")
+    human = as_series(human, "human")
+    second_human = as_series(second_human, "second_human")
     check_distinct_columns(human=human.name, second_human=second_human.name)
     if by is not None:
         by = named_columns(by, "by")
