@@ -35,12 +35,11 @@ from pdmetrics._tables import result_table
 from pdmetrics._validation import plain
 from pdmetrics.detection.inputs import prepare_boxes
 from pdmetrics.detection.matching import match_boxes
-from pdmetrics.detection.options import VALOR_SCORE_THRESHOLDS, check_choice, number_array
+from pdmetrics.detection.options import VALOR_EPSILON, VALOR_SCORE_THRESHOLDS, check_choice, number_array
 from pdmetrics.errors import InvalidInputError
 
 __all__ = ["confusion"]
 
-EPSILON = 1e-9  # valor pairs boxes whose IoU is at least this
 KINDS = ("breakdown", "matrix")
 
 
@@ -157,7 +156,7 @@ def confusion(
     )
     if data.n_gt:
         limit = np.iinfo("int64").max
-        paired = match_boxes(agnostic, [EPSILON], np.array([[-np.inf, np.inf]]), limit, matching="coco")
+        paired = match_boxes(agnostic, [VALOR_EPSILON], np.array([[-np.inf, np.inf]]), limit, matching="coco")
         det = paired.det
         # (n,) ground truth paired with each detection, -1 if none
         gt_of = paired.gt_match[0, 0].astype("int64")
