@@ -10,6 +10,7 @@ __all__ = [
     "PdmetricsError",
     "ColumnNotFoundError",
     "InvalidInputError",
+    "MissingDependencyError",
     "PdmetricsWarning",
     "UndefinedMetricWarning",
     "ExcludedRowsWarning",
@@ -34,6 +35,14 @@ class InvalidInputError(PdmetricsError, ValueError):
     """An argument or a column holds a value pdmetrics cannot use.
 
     Subclasses :class:`ValueError`.
+    """
+
+
+class MissingDependencyError(PdmetricsError, ImportError):
+    """An optional library a feature needs is not installed; the message names the
+    ``pip install`` command (for example ``pip install "pdmetrics[plot]"``).
+
+    Subclasses :class:`ImportError`.
     """
 
 
