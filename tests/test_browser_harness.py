@@ -59,7 +59,8 @@ def test_console_messages_and_exceptions_are_reported(chromium, tmp_path):
 
 
 def test_screenshots_are_png_of_the_page_or_of_its_top(chromium, tmp_path):
-    rendered = chromium.render(page(tmp_path, '<div style="height: 2000px">tall</div>'), width=800, height=600)
+    tall = page(tmp_path, '<div style="height: 2000px">tall</div>')
+    rendered = chromium.render(tall, width=800, height=600)
     full = rendered.screenshot(tmp_path / "full.png")
     top = rendered.screenshot(tmp_path / "top.png", full_page=False)
     assert full.stat().st_size > 0
@@ -90,7 +91,7 @@ def test_the_browser_is_killed_and_its_profile_removed_on_exit(tmp_path):
     assert not profile.exists()
 
 
-def test_a_missing_chromium_skips_outside_ci(monkeypatch):
+def test_an_unknown_pdmetrics_chromium_skips_outside_ci(monkeypatch):
     monkeypatch.setenv("PDMETRICS_CHROMIUM", "no-such-chromium")
     monkeypatch.delenv("CI", raising=False)
     with pytest.raises(pytest.skip.Exception, match="chromium not found: install Chromium"):
