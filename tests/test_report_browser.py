@@ -131,3 +131,33 @@ def test_the_number_of_responses_shows_as_an_integer(page, evaluation):
 
 def test_the_page_fits_the_window_width(page):
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def test_no_figure_text_overlaps_other_text_or_leaves_its_figure(page):
+    # what only a browser can tell: the laid-out boxes of every label of every svg
+    labels = page.evaluate(
+        "[...document.querySelectorAll('figure.figure svg')].map(svg => {"
+        "  const frame = svg.getBoundingClientRect();"
+        "  return [svg.closest('figure').id, [frame.left, frame.top, frame.right, frame.bottom],"
+        "          [...svg.querySelectorAll('text')].filter(t => t.textContent.trim()).map(t => {"
+        "            const b = t.getBoundingClientRect();"
+        "            return [t.textContent.trim(), [b.left, b.top, b.right, b.bottom]]; })];"
+        "})"
+    )
+    overlapping, outside = [], []
+    for figure, frame, texts in labels:
+        for i, (text, box) in enumerate(texts):
+            if (
+                box[0] < frame[0] - 1
+                or box[1] < frame[1] - 1
+                or box[2] > frame[2] + 1
+                or box[3] > frame[3] + 1
+            ):
+                outside.append((figure, text))
+            for other, other_box in texts[i + 1 :]:
+                width = min(box[2], other_box[2]) - max(box[0], other_box[0])
+                height = min(box[3], other_box[3]) - max(box[1], other_box[1])
+                if width > 1 and height > 1:
+                    overlapping.append((figure, text, other))
+    assert overlapping == [], f"labels drawn over each other: {overlapping}"
+    assert outside == [], f"labels cut off at the figure's edge: {outside}"
