@@ -1,6 +1,6 @@
 """The test suite cannot pass by accident: conformance data is required in CI, hypothesis tests
 filter with ``assume()``, every ``pytest.warns`` pins its message, and CI installs the reference
-libraries the cross-checks need."""
+libraries the cross-checks need and the Chromium the HTML report is opened in."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import ast
 import importlib.util
 from pathlib import Path
 
+import browser
 import conftest
 import pytest
 
@@ -121,6 +122,25 @@ def test_present_conformance_data_is_returned(monkeypatch, tmp_path):
     monkeypatch.setenv("CI", "true")
     assert conftest.conformance_path("coco", "file.json") == tmp_path / "coco" / "file.json"
     conftest.require_conformance_in_ci()
+
+
+def test_missing_chromium_fails_in_ci(monkeypatch):
+    monkeypatch.setattr(browser, "find_chromium", lambda: None)
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="chromium missing in CI"):
+        browser.require_chromium()
+
+
+def test_missing_chromium_skips_in_a_users_clone(monkeypatch):
+    monkeypatch.setattr(browser, "find_chromium", lambda: None)
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="chromium not found: install Chromium"):
+        browser.require_chromium()
+
+
+@pytest.mark.skipif(not conftest.running_in_ci(), reason="CI installs Chromium (.ci/run)")
+def test_ci_has_chromium():
+    assert browser.find_chromium() is not None, f"chromium missing: {browser.INSTALL_HINT}"
 
 
 @pytest.mark.skipif(not conftest.running_in_ci(), reason="CI installs the `reference` extra")
