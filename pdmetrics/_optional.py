@@ -16,10 +16,10 @@ def optional_module(name: str, extra: str, purpose: str) -> ModuleType:
 
     >>> optional_module("json", "plot", "Reading JSON").__name__
     'json'
-    >>> optional_module("no_such_module_xyz", "plot", "Plotting")
+    >>> optional_module("nosuchmod", "plot", "Plotting")
     Traceback (most recent call last):
     ...
-    pdmetrics.errors.MissingDependencyError: Plotting needs no_such_module_xyz, which is not installed: pip install "pdmetrics[plot]"
+    pdmetrics.errors.MissingDependencyError: Plotting needs nosuchmod, ...: pip install "pdmetrics[plot]"
     """
     try:
         return importlib.import_module(name)
