@@ -59,17 +59,27 @@ def check_table(table, columns, producer: str) -> None:
         )
 
 
+def same(a, b) -> bool:
+    """Equal values; numbers within floating-point noise (0.9 matches COCO's 0.8999999999999999)."""
+    if isinstance(a, (int, float, np.number)) and isinstance(b, (int, float, np.number)):
+        return bool(np.isclose(a, b, rtol=1e-9, atol=1e-12))
+    return bool(a == b)
+
+
 def choose(table: pd.DataFrame, column: str, value, argument: str, default=None):
-    """The value of ``column`` to draw: ``value`` if the table has it, else ``default`` or the first."""
-    available = pd.unique(table[column])
+    """The value of ``column`` to draw: the table's value equal to ``value``, else the
+    ``default`` (when the table has it) or the first one."""
+    available = list(pd.unique(table[column]))
+    wanted = default if value is None else value
+    found = [candidate for candidate in available if same(candidate, wanted)]
+    if found:
+        return found[0]
     if value is None:
-        value = default if default is not None and np.isin(default, available).any() else available[0]
-    elif not np.isin(value, available).any():
-        raise InvalidInputError(
-            f"`{argument}={plain(value)!r}` is not in the table's {column!r} column; pass one of "
-            f"{preview(list(available))}."
-        )
-    return value
+        return available[0]
+    raise InvalidInputError(
+        f"`{argument}={plain(value)!r}` is not in the table's {column!r} column; pass one of "
+        f"{preview([round(v, 6) if isinstance(v, float) else v for v in available])}."
+    )
 
 
 def selected_labels(table: pd.DataFrame, labels, max_labels: int) -> list:
@@ -159,7 +169,7 @@ def pr_curve(table: pd.DataFrame, *, labels=None, iou_thresholds=None, max_label
     groups = []
     for i, label in enumerate(chosen):
         for j, threshold in enumerate(thresholds):
-            rows = table[(table["label"] == label) & np.isclose(table["iou"], threshold)]
+            rows = table[(table["label"] == label) & (table["iou"] == threshold)]
             text = str(label) if len(thresholds) == 1 else f"{label}, IoU {threshold:.2f}"
             groups.append((text, rows, color(i), LINE_STYLES[j % len(LINE_STYLES)]))
     ax = axes_for(ax)
@@ -272,7 +282,7 @@ def matrix_of(table: pd.DataFrame, score_threshold, normalize):
             f"(columns sum to 1) or 'all' (as scikit-learn's confusion_matrix)."
         )
     threshold = choose(table, "score_threshold", score_threshold, "score_threshold", default=0.5)
-    rows = table[np.isclose(table["score_threshold"], threshold)]
+    rows = table[table["score_threshold"] == threshold]
     truth, prediction = rows["truth"], rows["prediction"]
     labels = pd.unique(pd.concat([truth.dropna(), prediction.dropna()], ignore_index=True))
     index = pd.Index(labels)
