@@ -205,7 +205,8 @@ def bars(ax, names, values, *, metric: str, reference: float, reference_text: st
     ax.bar_label(container, fmt="%.3f", fontsize="small")
     if np.isfinite(reference):
         line(reference, color="C3", ls="--", label=f"{reference_text} = {reference:.3f}")
-        ax.legend(fontsize="small", loc="lower right")
+        # the lowest bar is at the right (vertical) or at the bottom (horizontal): the legend goes there
+        ax.legend(fontsize="small", loc="lower right" if horizontal else "upper right")
     return ax
 
 
