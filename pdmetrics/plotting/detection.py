@@ -379,16 +379,9 @@ def classification_confusion(table: pd.DataFrame, *, score_threshold=None, norma
     table : DataFrame
         ``df.detection.classification(..., table="confusion")``: columns
         ``score_threshold, truth, prediction, count``.
-    score_threshold : float, optional
-        The threshold to draw when the table has several; default 0.5 (else the first).
-    normalize : {None, "true", "pred", "all"}
-        As scikit-learn's ``confusion_matrix``: counts, or fractions of each row, each
-        column or the total.
-    ax : matplotlib Axes, optional
-
-    Returns
-    -------
-    matplotlib Axes
+    score_threshold, normalize, ax
+        As in :func:`confusion` (the default threshold is 0.5 when the table has it, else
+        its first one: valor's default table has only 0.0).
 
     Examples
     --------
@@ -552,70 +545,34 @@ def segmentation(table: pd.DataFrame, *, metric: str = "iou", horizontal=None, a
 class DetectionPlots:
     """``df.detection.plot``: compute a table of ``df.detection`` and draw it in one call.
 
-    Each method takes the column keywords of the accessor method that makes the table
-    (other options of that method pass through ``**options``), the drawing options of the
-    same-named function of :mod:`pdmetrics.plotting.detection`, and ``ax=None``; it returns
-    the Axes.
+    Each method takes the keywords of the accessor method that makes the table (``ground_truth=``
+    or ``y_true=``/``score=`` by name; the columns ``image=``, ``label=``, ``box=``, ``score=``,
+    ``datum=``, ``y_pred=`` and every other option of that method pass through ``**options``),
+    the drawing options of the same-named function of :mod:`pdmetrics.plotting.detection`, and
+    ``ax=None``; it returns the Axes.
     """
 
     def __init__(self, frame: pd.DataFrame) -> None:
         self._frame = frame
 
     def pr_curve(
-        self,
-        *,
-        ground_truth,
-        image="image",
-        label="label",
-        box=None,
-        score="score",
-        labels=None,
-        iou_thresholds=None,
-        max_labels=MAX_LABELS,
-        ax=None,
-        **options,
+        self, *, ground_truth, labels=None, iou_thresholds=None, max_labels=MAX_LABELS, ax=None, **options
     ):
         """:func:`pdmetrics.detection.pr_curve` drawn by :func:`pdmetrics.plotting.detection.pr_curve`."""
-        columns = {"image": image, "label": label, "box": box, "score": score}
-        table = pr_curve_table(self._frame, ground_truth, **columns, iou_thresholds=iou_thresholds, **options)
+        table = pr_curve_table(self._frame, ground_truth, iou_thresholds=iou_thresholds, **options)
         return pr_curve(table, labels=labels, iou_thresholds=iou_thresholds, max_labels=max_labels, ax=ax)
 
     def average_precision(
-        self,
-        *,
-        ground_truth,
-        image="image",
-        label="label",
-        box=None,
-        score="score",
-        iou_threshold=None,
-        area=None,
-        horizontal=None,
-        ax=None,
-        **options,
+        self, *, ground_truth, iou_threshold=None, area=None, horizontal=None, ax=None, **options
     ):
         """:func:`pdmetrics.detection.average_precision` drawn as per-label bars."""
-        columns = {"image": image, "label": label, "box": box, "score": score}
-        table = average_precision_table(self._frame, ground_truth, **columns, **options)
+        table = average_precision_table(self._frame, ground_truth, **options)
         return average_precision(table, iou_threshold=iou_threshold, area=area, horizontal=horizontal, ax=ax)
 
-    def confusion(
-        self,
-        *,
-        ground_truth,
-        image="image",
-        label="label",
-        box=None,
-        score="score",
-        score_threshold=0.5,
-        normalize=None,
-        ax=None,
-        **options,
-    ):
+    def confusion(self, *, ground_truth, score_threshold=0.5, normalize=None, ax=None, **options):
         """:func:`pdmetrics.detection.confusion` (``kind="matrix"``) drawn as a heatmap."""
-        columns = {"image": image, "label": label, "box": box, "score": score}
         table = box_confusion_table(
-            self._frame, ground_truth, **columns, kind="matrix", score_thresholds=[score_threshold], **options
+            self._frame, ground_truth, kind="matrix", score_thresholds=[score_threshold], **options
         )
         return confusion(table, normalize=normalize, ax=ax)
 
