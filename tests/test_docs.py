@@ -50,6 +50,7 @@ def _sphinx_role(name, rawtext, text, lineno, inliner, options=None, content=Non
 
 for _role in SPHINX_ROLES:
     roles.register_local_role(_role, _sphinx_role)
+SPHINX_DIRECTIVES.append("plot")  # matplotlib's plot directive (docs/conf.py)
 for _directive in SPHINX_DIRECTIVES:
     directives.register_directive(_directive, _SphinxDirective)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from pdmetrics.detection import box_confusion, curves, evaluation, label_tables, semantic
+from pdmetrics.plotting.detection import DetectionPlots
 
 
 @pd.api.extensions.register_dataframe_accessor("detection")
@@ -21,6 +22,17 @@ class DetectionAccessor:
 
     def __init__(self, frame: pd.DataFrame) -> None:
         self._frame = frame
+
+    @property
+    def plot(self) -> DetectionPlots:
+        """Figures: ``df.detection.plot.<name>(...)`` computes a table and draws it (matplotlib).
+
+        The methods (``pr_curve``, ``average_precision``, ``confusion``,
+        ``classification_confusion``, ``roc_curve``, ``classification_pr_curve``,
+        ``segmentation``) are those of :class:`pdmetrics.plotting.detection.DetectionPlots`;
+        each returns the matplotlib Axes.
+        """
+        return DetectionPlots(self._frame)
 
     # ------------------------------------------------------------------------------
     # object detection

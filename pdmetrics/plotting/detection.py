@@ -1,0 +1,608 @@
+"""Figures of ``df.detection``'s tables: detector PR curves, per-label AP bars, confusion
+heatmaps (detection and classification), ROC curves, classification PR curves and
+segmentation IoU bars.
+
+Every drawing function takes the tidy table the accessor returns, keyword-only options and
+``ax=None``, returns the Axes it drew on and never changes the table. ``df.detection.plot``
+(:class:`DetectionPlots`) computes the table and draws it in one call.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from pdmetrics._groups import POOLED_LABEL
+from pdmetrics._validation import plain, preview
+from pdmetrics.detection.box_confusion import confusion as box_confusion_table
+from pdmetrics.detection.curves import pr_curve as pr_curve_table
+from pdmetrics.detection.evaluation import average_precision as average_precision_table
+from pdmetrics.detection.label_tables import classification
+from pdmetrics.detection.semantic import segmentation as segmentation_table
+from pdmetrics.errors import InvalidInputError
+from pdmetrics.plotting.axes import axes_for, heatmap
+
+__all__ = [
+    "pr_curve",
+    "average_precision",
+    "confusion",
+    "classification_confusion",
+    "roc_curve",
+    "classification_pr_curve",
+    "segmentation",
+    "DetectionPlots",
+    "MAX_LABELS",
+    "UNMATCHED",
+]
+
+#: Labels drawn by the curve figures when ``labels=`` is not given (the first ones in the table).
+MAX_LABELS = 10
+#: Row/column name of the unmatched cells in the confusion heatmaps.
+UNMATCHED = "(none)"
+#: Above this many labels the bar figures turn horizontal.
+HORIZONTAL_FROM = 9
+NORMALIZE = (None, "true", "pred", "all")
+LINE_STYLES = ("-", "--", ":", "-.")
+
+
+def check_table(table, columns, producer: str) -> None:
+    """``table`` is a DataFrame with ``columns``; else an error naming the producing call."""
+    if not isinstance(table, pd.DataFrame):
+        raise InvalidInputError(
+            f"`table=` must be a DataFrame as {producer} returns it; got {type(table).__name__}."
+        )
+    missing = [column for column in columns if column not in table.columns]
+    if missing:
+        raise InvalidInputError(
+            f"`table=` lacks the column(s) {preview(missing)}; this figure draws the table of {producer} "
+            f"(its columns: {preview(list(table.columns))})."
+        )
+
+
+def same(a, b) -> bool:
+    """Equal values; numbers within floating-point noise (0.9 matches COCO's 0.8999999999999999)."""
+    if isinstance(a, (int, float, np.number)) and isinstance(b, (int, float, np.number)):
+        return bool(np.isclose(a, b, rtol=1e-9, atol=1e-12))
+    return bool(a == b)
+
+
+def choose(table: pd.DataFrame, column: str, value, argument: str, default=None):
+    """The value of ``column`` to draw: the table's value equal to ``value``, else the
+    ``default`` (when the table has it) or the first one."""
+    available = list(pd.unique(table[column]))
+    wanted = default if value is None else value
+    found = [candidate for candidate in available if same(candidate, wanted)]
+    if found:
+        return found[0]
+    if value is None:
+        return available[0]
+    raise InvalidInputError(
+        f"`{argument}={plain(value)!r}` is not in the table's {column!r} column; pass one of "
+        f"{preview([round(v, 6) if isinstance(v, float) else v for v in available])}."
+    )
+
+
+def selected_labels(table: pd.DataFrame, labels, max_labels: int) -> list:
+    """``labels`` (checked against the table) or the first ``max_labels`` labels of the table."""
+    available = list(pd.unique(table["label"]))
+    if labels is None:
+        return available[:max_labels]
+    labels = [labels] if isinstance(labels, (str, int, np.integer)) else list(labels)
+    unknown = [label for label in labels if label not in available]
+    if unknown:
+        raise InvalidInputError(
+            f"`labels=` holds {preview(unknown)}, not in the table's 'label' column; pass labels among "
+            f"{preview(available)}."
+        )
+    return labels
+
+
+def draw_lines(ax, groups, x: str, y: str, marker=None) -> None:
+    """One line per ``(legend text, rows, style)`` of ``groups``; colors by label, a legend."""
+    for text, rows, color, style in groups:
+        ax.plot(
+            rows[x].to_numpy(float), rows[y].to_numpy(float), label=text, color=color, ls=style, marker=marker
+        )
+    if groups:
+        ax.legend(fontsize="small", loc="best")
+
+
+def unit_square(ax, xlabel: str, ylabel: str, title: str):
+    """Both axes on [0, 1] with labels and a title; returns ``ax``."""
+    ax.set_xlim(0.0, 1.0)
+    ax.set_ylim(0.0, 1.0)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    return ax
+
+
+def color(index: int) -> str:
+    """The ``index``-th color of matplotlib's default cycle (tab10)."""
+    return f"C{index % 10}"
+
+
+def pr_curve(table: pd.DataFrame, *, labels=None, iou_thresholds=None, max_labels: int = MAX_LABELS, ax=None):
+    """Precision-recall curves of a detector: one line per label and IoU threshold.
+
+    Parameters
+    ----------
+    table : DataFrame
+        :func:`pdmetrics.detection.pr_curve` (``df.detection.pr_curve``), either style:
+        columns ``label, iou, recall, precision``.
+    labels : label or list of labels, optional
+        The labels to draw, in this order. Default: the first ``max_labels`` labels of the
+        table (all of them when there are at most ``max_labels``).
+    iou_thresholds : float or list of float, optional
+        The IoU thresholds to draw. Default: every threshold of the table when it has at
+        most three, otherwise 0.5 and 0.75 (COCO's two named ones; the first and the last
+        threshold when the table lacks them).
+    max_labels : int, default 10
+    ax : matplotlib Axes, optional
+        Where to draw; default a new figure.
+
+    Returns
+    -------
+    matplotlib Axes
+        Recall on x, precision on y, both on [0, 1]; one color per label and one line style
+        per IoU threshold, with a legend.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from pdmetrics.plotting.detection import pr_curve
+    >>> table = pd.DataFrame({"label": ["cat"] * 3 + ["dog"] * 3, "iou": 0.5,
+    ...                       "recall": [0, 0.5, 1] * 2, "precision": [1, 1, 0.5, 1, 0.5, 0.2]})
+    >>> ax = pr_curve(table)
+    >>> [line.get_label() for line in ax.get_lines()]
+    ['cat', 'dog']
+    """
+    check_table(table, ("label", "iou", "recall", "precision"), "`df.detection.pr_curve(...)`")
+    available = sorted(pd.unique(table["iou"]))
+    if iou_thresholds is None:
+        named = [t for t in available if np.isclose(t, 0.5) or np.isclose(t, 0.75)]
+        iou_thresholds = available if len(available) <= 3 else named or [available[0], available[-1]]
+    thresholds = [choose(table, "iou", t, "iou_thresholds") for t in np.atleast_1d(iou_thresholds)]
+    chosen = selected_labels(table, labels, max_labels)
+    groups = []
+    for i, label in enumerate(chosen):
+        for j, threshold in enumerate(thresholds):
+            rows = table[(table["label"] == label) & (table["iou"] == threshold)]
+            text = str(label) if len(thresholds) == 1 else f"{label}, IoU {threshold:.2f}"
+            groups.append((text, rows, color(i), LINE_STYLES[j % len(LINE_STYLES)]))
+    ax = axes_for(ax)
+    draw_lines(ax, groups, "recall", "precision", marker="." if "score_threshold" in table.columns else None)
+    title = "Precision-recall" + (f" at IoU {thresholds[0]:.2f}" if len(thresholds) == 1 else "")
+    return unit_square(ax, "recall", "precision", title)
+
+
+def bars(ax, names, values, *, metric: str, reference: float, reference_text: str, horizontal):
+    """Bars of ``values`` sorted from the highest (NaN last), a reference line; returns ``ax``."""
+    values = np.asarray(values, dtype=float)
+    order = np.argsort(np.where(np.isnan(values), np.inf, -values), kind="stable")
+    names = [str(names[i]) for i in order]
+    values = values[order]
+    if horizontal is None:
+        horizontal = len(names) >= HORIZONTAL_FROM
+    positions = np.arange(len(names))
+    if horizontal:
+        container = ax.barh(positions, values, color="C0")
+        ax.set_yticks(positions, names)
+        ax.invert_yaxis()  # the best label on top
+        ax.set_xlim(0.0, 1.0)
+        ax.set_xlabel(metric)
+        line = ax.axvline
+    else:
+        container = ax.bar(positions, values, color="C0")
+        ax.set_xticks(positions, names)
+        if any(len(name) > 3 for name in names):
+            ax.tick_params(axis="x", labelrotation=45)
+        ax.set_ylim(0.0, 1.0)
+        ax.set_ylabel(metric)
+        line = ax.axhline
+    ax.bar_label(container, fmt="%.3f", fontsize="small")
+    if np.isfinite(reference):
+        line(reference, color="C3", ls="--", label=f"{reference_text} = {reference:.3f}")
+        # the lowest bar is at the right (vertical) or at the bottom (horizontal): the legend goes there
+        ax.legend(fontsize="small", loc="lower right" if horizontal else "upper right")
+    return ax
+
+
+def average_precision(table: pd.DataFrame, *, iou_threshold=None, area=None, horizontal=None, ax=None):
+    """Per-label average precision as bars, sorted from the best label, with mAP as a line.
+
+    Parameters
+    ----------
+    table : DataFrame
+        :func:`pdmetrics.detection.average_precision` (``df.detection.average_precision``):
+        columns ``label, AP`` (and ``area``, ``AP@<t>``); the pooled row ``"(all)"`` is
+        drawn as the mAP line.
+    iou_threshold : float, optional
+        Draw ``AP@<t>`` (e.g. ``0.5`` for AP50); default ``AP``, the mean over the table's
+        IoU thresholds.
+    area : str, optional
+        The area range to draw when the table has several; default ``"all"`` (else the first).
+    horizontal : bool, optional
+        Horizontal bars; default when there are 9 labels or more.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+        One bar per label (labels without ground truth, NaN, last and empty), the value on
+        each bar, and a dashed mAP line when the table has the ``"(all)"`` row.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from pdmetrics.plotting.detection import average_precision
+    >>> table = pd.DataFrame({"label": ["cat", "dog", "(all)"], "AP": [0.4, 0.8, 0.6],
+    ...                       "AP@0.50": [0.7, 0.9, 0.8]})
+    >>> ax = average_precision(table, iou_threshold=0.5)
+    >>> [float(bar.get_height()) for bar in ax.patches], ax.get_ylabel()
+    ([0.9, 0.7], 'AP@0.50')
+    """
+    check_table(table, ("label", "AP"), "`df.detection.average_precision(...)`")
+    column = "AP" if iou_threshold is None else f"AP@{float(iou_threshold):.2f}"
+    if column not in table.columns:
+        available = [c for c in table.columns if str(c).startswith("AP@")]
+        raise InvalidInputError(
+            f"`iou_threshold={plain(iou_threshold)!r}`: the table has no {column!r} column; pass one of "
+            f"{preview([float(c[3:]) for c in available])}, or None for the mean over thresholds ('AP')."
+        )
+    if "area" in table.columns:
+        table = table[table["area"] == choose(table, "area", area, "area", default="all")]
+    pooled = table["label"] == POOLED_LABEL
+    reference = float(table.loc[pooled, column].iloc[0]) if pooled.any() else float("nan")
+    rows = table[~pooled]
+    ax = axes_for(
+        ax, figsize=(6.4, max(4.8, 0.3 * len(rows))) if len(rows) >= HORIZONTAL_FROM else (6.4, 4.8)
+    )
+    bars(
+        ax,
+        rows["label"].tolist(),
+        rows[column],
+        metric=column,
+        reference=reference,
+        reference_text="mAP",
+        horizontal=horizontal,
+    )
+    ax.set_title(f"{column} per label")
+    return ax
+
+
+def matrix_of(table: pd.DataFrame, score_threshold, normalize):
+    """The (truth x prediction) count matrix of one threshold, unmatched last; row and column names."""
+    if normalize not in NORMALIZE:
+        raise InvalidInputError(
+            f"`normalize={plain(normalize)!r}`: pass None (counts), 'true' (rows sum to 1), 'pred' "
+            f"(columns sum to 1) or 'all' (as scikit-learn's confusion_matrix)."
+        )
+    threshold = choose(table, "score_threshold", score_threshold, "score_threshold", default=0.5)
+    rows = table[table["score_threshold"] == threshold]
+    truth, prediction = rows["truth"], rows["prediction"]
+    labels = pd.unique(pd.concat([truth.dropna(), prediction.dropna()], ignore_index=True))
+    index = pd.Index(labels)
+    has_row = int(truth.isna().any())
+    has_column = int(prediction.isna().any())
+    n = len(index)
+    counts = np.full((n + has_row, n + has_column), np.nan)
+    r = np.where(truth.isna(), n, index.get_indexer(truth.fillna(labels[0] if n else 0)))
+    c = np.where(prediction.isna(), n, index.get_indexer(prediction.fillna(labels[0] if n else 0)))
+    counts[r, c] = rows["count"].to_numpy(float)
+    if normalize == "true":
+        counts = counts / np.nansum(counts, axis=1, keepdims=True)
+    elif normalize == "pred":
+        counts = counts / np.nansum(counts, axis=0, keepdims=True)
+    elif normalize == "all":
+        counts = counts / np.nansum(counts)
+    names = [str(label) for label in labels]
+    return counts, names + [UNMATCHED] * has_row, names + [UNMATCHED] * has_column, threshold
+
+
+def draw_confusion(table, producer, score_threshold, normalize, ax, titles):
+    """Check the table, build the matrix and draw the heatmap with ``titles`` (row, column)."""
+    check_table(table, ("score_threshold", "truth", "prediction", "count"), producer)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        counts, row_names, column_names, threshold = matrix_of(table, score_threshold, normalize)
+    ax = axes_for(ax, figsize=(1.0 + 0.7 * len(column_names), 0.8 + 0.6 * len(row_names)))
+    ax = heatmap(
+        ax,
+        counts,
+        row_names,
+        column_names,
+        row_title=titles[0],
+        column_title=titles[1],
+        fmt="{:.0f}" if normalize is None else "{:.2f}",
+    )
+    ax.set_title(
+        f"Score threshold {plain(threshold):g}" + ("" if normalize is None else f", normalized ({normalize})")
+    )
+    return ax
+
+
+def confusion(table: pd.DataFrame, *, score_threshold=None, normalize=None, ax=None):
+    """The detection confusion matrix as an annotated heatmap, unmatched boxes included.
+
+    Rows are ground-truth labels plus a ``"(none)"`` row (detections paired with no ground
+    truth: hallucinations); columns are predicted labels plus a ``"(none)"`` column (ground
+    truths paired with no detection: missed). The ``("(none)", "(none)")`` cell is empty.
+
+    Parameters
+    ----------
+    table : DataFrame
+        ``df.detection.confusion(..., kind="matrix")`` (:func:`pdmetrics.detection.confusion`):
+        columns ``score_threshold, truth, prediction, count``.
+    score_threshold : float, optional
+        The threshold to draw when the table has several; default 0.5 (else the first).
+    normalize : {None, "true", "pred", "all"}
+        As scikit-learn's ``confusion_matrix``: counts, or fractions of each row, each
+        column or the total.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from pdmetrics.plotting.detection import confusion
+    >>> table = pd.DataFrame({"score_threshold": 0.5,
+    ...                       "truth": ["cat", "cat", "dog", "dog", "cat", "dog", None, None],
+    ...                       "prediction": ["cat", "dog", "cat", "dog", None, None, "cat", "dog"],
+    ...                       "count": [5, 1, 0, 4, 2, 1, 3, 0]})
+    >>> ax = confusion(table)
+    >>> [t.get_text() for t in ax.get_yticklabels()]
+    ['cat', 'dog', '(none)']
+    >>> [t.get_text() for t in ax.texts]
+    ['5', '1', '2', '0', '4', '1', '3', '0']
+    """
+    producer = '`df.detection.confusion(..., kind="matrix")`'
+    return draw_confusion(table, producer, score_threshold, normalize, ax, ("ground truth", "detection"))
+
+
+def classification_confusion(table: pd.DataFrame, *, score_threshold=None, normalize=None, ax=None):
+    """The classification confusion matrix as an annotated heatmap.
+
+    Rows are true labels, columns predicted labels plus a ``"(none)"`` column (datums
+    with no positive prediction at the threshold).
+
+    Parameters
+    ----------
+    table : DataFrame
+        ``df.detection.classification(..., table="confusion")``: columns
+        ``score_threshold, truth, prediction, count``.
+    score_threshold, normalize, ax
+        As in :func:`confusion` (the default threshold is 0.5 when the table has it, else
+        its first one: valor's default table has only 0.0).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from pdmetrics.plotting.detection import classification_confusion
+    >>> table = pd.DataFrame({"score_threshold": 0.0, "truth": ["cat", "cat", "dog", "dog"],
+    ...                       "prediction": ["cat", "dog", "cat", "dog"], "count": [3, 1, 0, 4]})
+    >>> ax = classification_confusion(table, normalize="true")
+    >>> [t.get_text() for t in ax.texts]
+    ['0.75', '0.25', '0.00', '1.00']
+    """
+    producer = '`df.detection.classification(..., table="confusion")`'
+    return draw_confusion(table, producer, score_threshold, normalize, ax, ("true label", "predicted label"))
+
+
+def curve_auc(rows: pd.DataFrame) -> float:
+    """Trapezoid area under one label's ROC points; NaN when the curve does not reach (1, 1)."""
+    fpr, tpr = rows["fpr"].to_numpy(float), rows["tpr"].to_numpy(float)
+    if fpr.size == 0 or fpr[-1] != 1.0 or tpr[-1] != 1.0:
+        return float("nan")
+    return float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1])) / 2.0)
+
+
+def roc_curve(table: pd.DataFrame, *, labels=None, max_labels: int = MAX_LABELS, ax=None):
+    """One-vs-rest ROC curves, one line per label with its AUC in the legend, and the chance line.
+
+    Parameters
+    ----------
+    table : DataFrame
+        ``df.detection.classification(..., table="roc_curve")``
+        (:func:`pdmetrics.detection.roc_curve`): columns ``label, fpr, tpr``. The AUC is the
+        ``roc_auc`` column when the table has one, else the trapezoid area under the
+        label's points (the same number as :func:`pdmetrics.detection.roc_auc`); ``n/a``
+        for a label without positive or negative datums.
+    labels : label or list of labels, optional
+        Default: the first ``max_labels`` labels of the table.
+    max_labels : int, default 10
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+        False positive rate on x, true positive rate on y, both on [0, 1]; the dashed
+        diagonal is the last line.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from pdmetrics.plotting.detection import roc_curve
+    >>> table = pd.DataFrame({"label": ["cat"] * 3, "fpr": [0, 0, 1], "tpr": [0, 0.5, 1]})
+    >>> [line.get_label() for line in roc_curve(table).get_lines()]
+    ['cat (AUC 0.750)', 'chance']
+    """
+    check_table(table, ("label", "fpr", "tpr"), '`df.detection.classification(..., table="roc_curve")`')
+    groups = []
+    for i, label in enumerate(selected_labels(table, labels, max_labels)):
+        rows = table[table["label"] == label]
+        auc = float(rows["roc_auc"].iloc[0]) if "roc_auc" in table.columns else curve_auc(rows)
+        text = f"{label} (AUC {auc:.3f})" if np.isfinite(auc) else f"{label} (AUC n/a)"
+        groups.append((text, rows, color(i), "-"))
+    ax = axes_for(ax)
+    draw_lines(ax, groups, "fpr", "tpr")
+    ax.plot([0.0, 1.0], [0.0, 1.0], color="grey", ls="--", lw=1, label="chance")
+    ax.legend(fontsize="small", loc="lower right")
+    return unit_square(ax, "false positive rate", "true positive rate", "ROC (one vs rest)")
+
+
+def classification_pr_curve(table: pd.DataFrame, *, labels=None, max_labels: int = MAX_LABELS, ax=None):
+    """Precision-recall curves of each label at the table's score thresholds, one line per label.
+
+    Parameters
+    ----------
+    table : DataFrame
+        ``df.detection.classification(..., table="pr_curve")``: columns
+        ``label, score_threshold, precision, recall``.
+    labels : label or list of labels, optional
+        Default: the first ``max_labels`` labels of the table.
+    max_labels : int, default 10
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+        Recall on x, precision on y, both on [0, 1], a marker per threshold (a 0/0
+        precision, NaN, leaves a gap).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from pdmetrics.plotting.detection import classification_pr_curve
+    >>> table = pd.DataFrame({"label": ["cat", "cat"], "score_threshold": [0.1, 0.9],
+    ...                       "precision": [0.5, 1.0], "recall": [1.0, 0.4]})
+    >>> classification_pr_curve(table).get_lines()[0].get_xdata().tolist()
+    [1.0, 0.4]
+    """
+    producer = '`df.detection.classification(..., table="pr_curve")`'
+    check_table(table, ("label", "score_threshold", "precision", "recall"), producer)
+    groups = [
+        (str(label), table[table["label"] == label], color(i), "-")
+        for i, label in enumerate(selected_labels(table, labels, max_labels))
+    ]
+    ax = axes_for(ax)
+    draw_lines(ax, groups, "recall", "precision", marker=".")
+    return unit_square(ax, "recall", "precision", "Precision-recall (each label vs rest)")
+
+
+def segmentation(table: pd.DataFrame, *, metric: str = "iou", horizontal=None, ax=None):
+    """Per-class segmentation IoU (or another per-class metric) as bars, with the mean as a line.
+
+    Parameters
+    ----------
+    table : DataFrame
+        ``df.detection.segmentation(...)`` (:func:`pdmetrics.detection.segmentation`):
+        columns ``label`` and ``metric``.
+    metric : {"iou", "precision", "recall", "f1"}
+        The column to draw; the line is its mean over the classes where it is defined
+        (for ``"iou"``: :func:`pdmetrics.detection.mean_iou`).
+    horizontal : bool, optional
+        Horizontal bars; default when there are 9 classes or more.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from pdmetrics.plotting.detection import segmentation
+    >>> table = pd.DataFrame({"label": [1, 2], "iou": [0.5, 0.9]})
+    >>> [float(bar.get_height()) for bar in segmentation(table).patches]
+    [0.9, 0.5]
+    """
+    if metric not in ("iou", "precision", "recall", "f1"):
+        raise InvalidInputError(f"`metric={plain(metric)!r}`: pass 'iou', 'precision', 'recall' or 'f1'.")
+    check_table(table, ("label", metric), "`df.detection.segmentation(...)`")
+    values = table[metric].to_numpy(float)
+    mean = float(np.nanmean(values)) if np.isfinite(values).any() else float("nan")
+    ax = axes_for(ax)
+    bars(
+        ax,
+        table["label"].tolist(),
+        values,
+        metric=metric,
+        reference=mean,
+        reference_text=f"mean {metric}",
+        horizontal=horizontal,
+    )
+    ax.set_title(f"{metric} per class")
+    return ax
+
+
+class DetectionPlots:
+    """``df.detection.plot``: compute a table of ``df.detection`` and draw it in one call.
+
+    Each method takes the keywords of the accessor method that makes the table (``ground_truth=``
+    or ``y_true=``/``score=`` by name; the columns ``image=``, ``label=``, ``box=``, ``score=``,
+    ``datum=``, ``y_pred=`` and every other option of that method pass through ``**options``),
+    the drawing options of the same-named function of :mod:`pdmetrics.plotting.detection`, and
+    ``ax=None``; it returns the Axes.
+    """
+
+    def __init__(self, frame: pd.DataFrame) -> None:
+        self._frame = frame
+
+    def pr_curve(
+        self, *, ground_truth, labels=None, iou_thresholds=None, max_labels=MAX_LABELS, ax=None, **options
+    ):
+        """:func:`pdmetrics.detection.pr_curve` drawn by :func:`pdmetrics.plotting.detection.pr_curve`."""
+        table = pr_curve_table(self._frame, ground_truth, iou_thresholds=iou_thresholds, **options)
+        return pr_curve(table, labels=labels, iou_thresholds=iou_thresholds, max_labels=max_labels, ax=ax)
+
+    def average_precision(
+        self, *, ground_truth, iou_threshold=None, area=None, horizontal=None, ax=None, **options
+    ):
+        """:func:`pdmetrics.detection.average_precision` drawn as per-label bars."""
+        table = average_precision_table(self._frame, ground_truth, **options)
+        return average_precision(table, iou_threshold=iou_threshold, area=area, horizontal=horizontal, ax=ax)
+
+    def confusion(self, *, ground_truth, score_threshold=0.5, normalize=None, ax=None, **options):
+        """:func:`pdmetrics.detection.confusion` (``kind="matrix"``) drawn as a heatmap."""
+        table = box_confusion_table(
+            self._frame, ground_truth, kind="matrix", score_thresholds=[score_threshold], **options
+        )
+        return confusion(table, normalize=normalize, ax=ax)
+
+    def classification_confusion(
+        self, *, y_true, score, score_threshold=0.0, normalize=None, ax=None, **options
+    ):
+        """``df.detection.classification(table="confusion")`` drawn as a heatmap."""
+        table = classification(
+            self._frame,
+            y_true=y_true,
+            score=score,
+            table="confusion",
+            score_thresholds=[score_threshold],
+            **options,
+        )
+        return classification_confusion(table, normalize=normalize, ax=ax)
+
+    def roc_curve(self, *, y_true, score, labels=None, max_labels=MAX_LABELS, ax=None, **options):
+        """``df.detection.classification(table="roc_curve")`` drawn as ROC curves."""
+        table = classification(self._frame, y_true=y_true, score=score, table="roc_curve", **options)
+        return roc_curve(table, labels=labels, max_labels=max_labels, ax=ax)
+
+    def classification_pr_curve(
+        self, *, y_true, score, labels=None, max_labels=MAX_LABELS, ax=None, **options
+    ):
+        """``df.detection.classification(table="pr_curve")`` drawn as PR curves."""
+        table = classification(self._frame, y_true=y_true, score=score, table="pr_curve", **options)
+        return classification_pr_curve(table, labels=labels, max_labels=max_labels, ax=ax)
+
+    def segmentation(self, *, y_true, y_pred, metric="iou", horizontal=None, ax=None, **options):
+        """:func:`pdmetrics.detection.segmentation` drawn as per-class bars."""
+        table = segmentation_table(self._frame, y_true=y_true, y_pred=y_pred, **options)
+        return segmentation(table, metric=metric, horizontal=horizontal, ax=ax)
