@@ -179,7 +179,7 @@ def by_group(table: pd.DataFrame, *, metrics="selection_rate", reference=None, b
     >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 0, 1, 1, 0],
     ...                    "sex": ["F", "F", "F", "M", "M", "M"]})
     >>> ax = by_group(by_group_table(df["y"], df["pred"], df["sex"]), metrics="selection_rate")
-    >>> [round(bar.get_height(), 3) for bar in ax.containers[0]]
+    >>> [round(float(bar.get_height()), 3) for bar in ax.containers[0]]
     [0.333, 0.667]
     """
     _check_table(table, "table", ["N", *CELLS], "`df.fairness.by_group(...)` (pdmetrics.fairness.by_group)")
@@ -428,7 +428,7 @@ def group_disparity(
     >>> from pdmetrics.plotting.fairness import group_disparity
     >>> table = group_disparity_table([1, 0, 1, 1, 0, 0], [1, 0, 0, 1, 1, 0], ["F", "F", "F", "M", "M", "M"])
     >>> difference, ratio = group_disparity(table, metrics=["selection_rate", "tpr"])
-    >>> [round(bar.get_width(), 3) for bar in difference.containers[0]]
+    >>> [round(float(bar.get_width()), 3) for bar in difference.containers[0]]
     [0.333, 0.5]
     """
     producer = "`df.fairness.group_disparity(...)` (pdmetrics.fairness.group_disparity)"
