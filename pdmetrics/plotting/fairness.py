@@ -91,6 +91,14 @@ def _panels(ax, n: int, figsize_each: tuple[float, float]) -> np.ndarray:
     return grid.ravel()[:n]
 
 
+def _new_or_given(ax, figsize: tuple[float, float]):
+    """``ax``, or the Axes of a new figure with a layout that keeps long tick labels inside."""
+    if ax is None:
+        ax = axes_for(None, figsize)
+        ax.figure.set_layout_engine("constrained")
+    return ax
+
+
 def _band_limits(band, reference: float) -> tuple[float, float] | None:
     """The shaded range around ``reference``: (low, high) ratios, or a difference tolerance."""
     if band is None:
@@ -202,7 +210,11 @@ def by_group(table: pd.DataFrame, *, metrics="selection_rate", reference=None, b
                 f"`reference={plain(reference)!r}` is not a group of the table; its groups are "
                 f"{preview(labels)} (pass a tuple for intersections), or None for the pooled rate."
             )
-    axes = np.array([axes_for(ax)]) if isinstance(metrics, str) else _panels(ax, len(names), (4.8, 3.6))
+    axes = (
+        np.array([_new_or_given(ax, (4.8, 3.6))])
+        if isinstance(metrics, str)
+        else _panels(ax, len(names), (4.8, 3.6))
+    )
     positions = np.arange(len(labels))
     for panel, metric in zip(axes, names):
         values = table[metric].to_numpy(dtype="float64")
@@ -378,7 +390,7 @@ def classification(
                 finite, np.vstack([np.clip(values - lows, 0, None), np.clip(highs - values, 0, None)]), np.nan
             )
         series.append((row["sensitive"], values, errors))
-    ax = axes_for(ax, (7.0, 1.0 + 0.8 * len(names)))
+    ax = _new_or_given(ax, (7.0, 1.0 + 0.8 * len(names)))
     _parity_bars(ax, names, series, fair, bands)
     ax.set_xlabel("unprivileged vs privileged (fair: 0 for differences, 1 for ratios)")
     ax.set_title("Group fairness")
