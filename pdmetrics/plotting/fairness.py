@@ -394,7 +394,10 @@ def classification(
     _parity_bars(ax, names, series, fair, bands)
     ax.set_xlabel("unprivileged vs privileged (fair: 0 for differences, 1 for ratios)")
     ax.set_title("Group fairness")
-    ax.legend(title="sensitive", fontsize="small")
+    handles = [  # plain swatches: the first bar of a series may be hatched
+        pyplot().Rectangle((0, 0), 1, 1, color=_SERIES[j % len(_SERIES)]) for j in range(len(series))
+    ]
+    ax.legend(handles, [str(label) for label, _, _ in series], title="sensitive", fontsize="small")
     return ax
 
 
