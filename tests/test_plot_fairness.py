@@ -112,7 +112,7 @@ def test_by_group_reference_group_and_difference_band(frame):
         plots.by_group(table, reference="X")
     with pytest.raises(InvalidInputError, match=r"`band=\(1.2, 0.8\)`"):
         plots.by_group(table, band=(1.2, 0.8))
-    with pytest.raises(InvalidInputError, match="`band=-0.1`: a difference tolerance must be a positive"):
+    with pytest.raises(InvalidInputError, match="`band=-0.1`: pass a positive tolerance"):
         plots.by_group(table, band=-0.1)
     with pytest.raises(InvalidInputError, match="`metrics='auc'`: choose one or more of 'selection_rate'"):
         plots.by_group(table, metrics="auc")

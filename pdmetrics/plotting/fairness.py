@@ -99,25 +99,44 @@ def _new_or_given(ax, figsize: tuple[float, float]):
     return ax
 
 
-def _band_limits(band, reference: float) -> tuple[float, float] | None:
-    """The shaded range around ``reference``: (low, high) ratios, or a difference tolerance."""
+def _ratio_band(band, argument: str) -> tuple[float, float] | None:
     if band is None:
         return None
-    if isinstance(band, (int, float, np.number)) and not isinstance(band, (bool, np.bool_)):
-        if not (math.isfinite(band) and band > 0):
-            raise InvalidInputError(
-                f"`band={plain(band)!r}`: a difference tolerance must be a positive number (e.g. 0.1)."
-            )
-        return reference - float(band), reference + float(band)
     try:
         low, high = (float(value) for value in band)
     except (TypeError, ValueError):
         low = high = math.nan
     if not (0 < low <= 1 <= high < math.inf):
         raise InvalidInputError(
-            f"`band={plain(band)!r}`: pass (low, high) ratios with 0 < low <= 1 <= high (e.g. (0.8, 1.25), "
-            f"the four-fifths rule), a positive difference tolerance (e.g. 0.1), or None for no band."
+            f"`{argument}={plain(band)!r}`: pass (low, high) with 0 < low <= 1 <= high (e.g. (0.8, 1.25), "
+            f"the four-fifths rule and its reciprocal), or None for no band."
         )
+    return low, high
+
+
+def _difference_band(band, argument: str) -> tuple[float, float] | None:
+    if band is None:
+        return None
+    if (
+        isinstance(band, (bool, np.bool_))
+        or not isinstance(band, (int, float, np.number))
+        or not (math.isfinite(band) and band > 0)
+    ):
+        raise InvalidInputError(
+            f"`{argument}={plain(band)!r}`: pass a positive tolerance (e.g. 0.1 for |difference| <= 0.1), "
+            f"or None for no band."
+        )
+    return -float(band), float(band)
+
+
+def _band_limits(band, reference: float) -> tuple[float, float] | None:
+    """The shaded range around ``reference``: (low, high) ratios, or a difference tolerance."""
+    if band is None:
+        return None
+    if isinstance(band, (int, float, np.number)) and not isinstance(band, (bool, np.bool_)):
+        low, high = _difference_band(band, "band")
+        return reference + low, reference + high
+    low, high = _ratio_band(band, "band")
     return reference * low, reference * high
 
 
@@ -243,36 +262,6 @@ def by_group(table: pd.DataFrame, *, metrics="selection_rate", reference=None, b
             panel.tick_params(axis="x", labelrotation=45)
         panel.legend(fontsize="small", loc="upper right")
     return axes[0] if isinstance(metrics, str) else axes
-
-
-def _ratio_band(band, argument: str) -> tuple[float, float] | None:
-    if band is None:
-        return None
-    try:
-        low, high = (float(value) for value in band)
-    except (TypeError, ValueError):
-        low = high = math.nan
-    if not (0 < low <= 1 <= high < math.inf):
-        raise InvalidInputError(
-            f"`{argument}={plain(band)!r}`: pass (low, high) with 0 < low <= 1 <= high (e.g. (0.8, 1.25), "
-            f"the four-fifths rule and its reciprocal), or None for no band."
-        )
-    return low, high
-
-
-def _difference_band(band, argument: str) -> tuple[float, float] | None:
-    if band is None:
-        return None
-    if (
-        isinstance(band, (bool, np.bool_))
-        or not isinstance(band, (int, float, np.number))
-        or not (math.isfinite(band) and band > 0)
-    ):
-        raise InvalidInputError(
-            f"`{argument}={plain(band)!r}`: pass a positive tolerance (e.g. 0.1 for |difference| <= 0.1), "
-            f"or None for no band."
-        )
-    return -float(band), float(band)
 
 
 def _parity_bars(ax, metrics: list[str], series: list, fair: list[float], bands: list):
@@ -470,9 +459,11 @@ def group_disparity(
 class FairnessPlots:
     """``df.fairness.plot``: compute a fairness table from the frame and draw it in one call.
 
-    Each method takes the column keywords and options of the ``df.fairness`` method of the
-    same name, then the drawing options of the function of the same name in
-    :mod:`pdmetrics.plotting.fairness`, and returns what that function returns.
+    Each method takes the drawing options of the function of the same name in
+    :mod:`pdmetrics.plotting.fairness` (``metrics=``, the bands, ``ax=``) and passes every
+    other keyword (the columns ``y_true=``, ``y_pred=``, ``by=``/``sensitive=`` and the
+    table's options such as ``n_boot=``) to the ``df.fairness`` method of the same name;
+    it returns what the drawing function returns.
 
     Examples
     --------
@@ -490,99 +481,23 @@ class FairnessPlots:
     def __init__(self, frame: pd.DataFrame) -> None:
         self._frame = frame
 
-    def by_group(
-        self,
-        *,
-        y_true,
-        y_pred,
-        by,
-        pos_label=1,
-        zero_division="warn",
-        n_boot: int = 0,
-        confidence: float = 0.95,
-        random_state=None,
-        metrics="selection_rate",
-        reference=None,
-        band=FOUR_FIFTHS,
-        ax=None,
-    ):
-        """``df.fairness.by_group(...)`` drawn by :func:`by_group` (per-group rates, pooled line, band)."""
-        table = self._frame.fairness.by_group(
-            y_true=y_true,
-            y_pred=y_pred,
-            by=by,
-            pos_label=pos_label,
-            zero_division=zero_division,
-            n_boot=n_boot,
-            confidence=confidence,
-            random_state=random_state,
-        )
-        return by_group(table, metrics=metrics, reference=reference, band=band, ax=ax)
+    def by_group(self, *, metrics="selection_rate", reference=None, band=FOUR_FIFTHS, ax=None, **table):
+        """``df.fairness.by_group(**table)`` drawn by :func:`by_group` (rates, pooled line, band)."""
+        rates = self._frame.fairness.by_group(**table)
+        return by_group(rates, metrics=metrics, reference=reference, band=band, ax=ax)
 
     def classification(
-        self,
-        *,
-        y_true,
-        y_pred,
-        sensitive,
-        pos_label=1,
-        privileged=None,
-        threshold=0.0,
-        invert=False,
-        on_undefined: str = "worst",
-        zero_division="warn",
-        n_boot: int = 0,
-        confidence: float = 0.95,
-        random_state=None,
-        metrics=None,
-        difference_band=DIFFERENCE_TOLERANCE,
-        ratio_band=FOUR_FIFTHS,
-        ax=None,
+        self, *, metrics=None, difference_band=DIFFERENCE_TOLERANCE, ratio_band=FOUR_FIFTHS, ax=None, **table
     ):
-        """``df.fairness.classification(...)`` drawn by :func:`classification` (parity metrics, bands)."""
-        table = self._frame.fairness.classification(
-            y_true=y_true,
-            y_pred=y_pred,
-            sensitive=sensitive,
-            pos_label=pos_label,
-            privileged=privileged,
-            threshold=threshold,
-            invert=invert,
-            on_undefined=on_undefined,
-            zero_division=zero_division,
-            n_boot=n_boot,
-            confidence=confidence,
-            random_state=random_state,
-        )
-        return classification(
-            table, metrics=metrics, difference_band=difference_band, ratio_band=ratio_band, ax=ax
-        )
+        """``df.fairness.classification(**table)`` drawn by :func:`classification` (parity metrics, bands)."""
+        parity = self._frame.fairness.classification(**table)
+        bands = {"difference_band": difference_band, "ratio_band": ratio_band}
+        return classification(parity, metrics=metrics, ax=ax, **bands)
 
     def group_disparity(
-        self,
-        *,
-        y_true,
-        y_pred,
-        by,
-        pos_label=1,
-        n_boot: int = 0,
-        confidence: float = 0.95,
-        random_state=None,
-        metrics=None,
-        difference_band=DIFFERENCE_TOLERANCE,
-        ratio_band=FOUR_FIFTHS,
-        ax=None,
+        self, *, metrics=None, difference_band=DIFFERENCE_TOLERANCE, ratio_band=FOUR_FIFTHS, ax=None, **table
     ):
-        """``df.fairness.group_disparity(...)`` drawn by :func:`group_disparity` (differences and ratios)."""
-        table = self._frame.fairness.group_disparity(
-            y_true=y_true,
-            y_pred=y_pred,
-            by=by,
-            pos_label=pos_label,
-            n_boot=n_boot,
-            confidence=confidence,
-            random_state=random_state,
-        )
-        return group_disparity(
-            table, metrics=metrics, difference_band=difference_band, ratio_band=ratio_band, ax=ax
-        )
+        """``df.fairness.group_disparity(**table)`` drawn by :func:`group_disparity` (differences, ratios)."""
+        summary = self._frame.fairness.group_disparity(**table)
+        bands = {"difference_band": difference_band, "ratio_band": ratio_band}
+        return group_disparity(summary, metrics=metrics, ax=ax, **bands)
