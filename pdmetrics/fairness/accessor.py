@@ -15,6 +15,7 @@ from pdmetrics.fairness.language import language_accuracy
 from pdmetrics.fairness.llm import llm_fairness
 from pdmetrics.fairness.parity import classification
 from pdmetrics.fairness.regression import score_fairness, score_fairness_estimates
+from pdmetrics.plotting.fairness import FairnessPlots
 
 
 @pd.api.extensions.register_dataframe_accessor("fairness")
@@ -27,6 +28,12 @@ class FairnessAccessor:
 
     def __init__(self, frame: pd.DataFrame) -> None:
         self._frame = frame
+
+    @property
+    def plot(self) -> FairnessPlots:
+        """Figures of the fairness tables: ``df.fairness.plot.by_group(...)``, ``.classification(...)``,
+        ``.group_disparity(...)`` (see :class:`pdmetrics.plotting.fairness.FairnessPlots`)."""
+        return FairnessPlots(self._frame)
 
     def _column(self, argument: str, name) -> pd.Series:
         names = require_columns(self._frame, argument, name)  # a tuple names a MultiIndex column

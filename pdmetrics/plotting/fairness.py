@@ -1,0 +1,503 @@
+"""Figures of the fairness tables: per-group rates with a disparity band, and the parity metrics.
+
+The drawing functions take the tables of :func:`pdmetrics.fairness.by_group`,
+:func:`pdmetrics.fairness.classification` and :func:`pdmetrics.fairness.group_disparity`;
+``df.fairness.plot.<name>(...)`` (:class:`FairnessPlots`) computes the table from a frame and
+draws it in one call.
+
+The shaded "fair" ranges are conventions, not law or a statistical test: a ratio between
+0.8 and 1.25 echoes the four-fifths rule of the US Uniform Guidelines on Employee Selection
+Procedures (1978; a selection rate under 4/5 of the highest group's is taken as evidence of
+adverse impact) and its reciprocal; a difference within 0.1 of the fair value is the range
+commonly read as fair in AIF360's tutorials. Pass other limits to draw others.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from pdmetrics._groups import POOLED_LABEL
+from pdmetrics._validation import plain, preview
+from pdmetrics.errors import InvalidInputError
+from pdmetrics.fairness.confusion import CELLS, rates_from_counts
+from pdmetrics.fairness.group_rates import RATES
+from pdmetrics.fairness.parity import FAIRNESS_METRICS
+from pdmetrics.plotting.axes import axes_for, pyplot
+
+__all__ = [
+    "FOUR_FIFTHS",
+    "DIFFERENCE_TOLERANCE",
+    "by_group",
+    "classification",
+    "group_disparity",
+    "FairnessPlots",
+]
+
+#: Default ratio band: the four-fifths rule (0.8) and its reciprocal (1.25).
+FOUR_FIFTHS = (0.8, 1.25)
+#: Default difference band: ``|difference| <= 0.1`` around the fair value 0.
+DIFFERENCE_TOLERANCE = 0.1
+#: Parity metrics that are ratios (fair value 1); the others are differences (fair value 0).
+_RATIO_METRICS = ("disparate_impact",)
+_INSIDE, _OUTSIDE, _BAND = "C0", "C3", "0.85"
+#: Colours of the rows of a parity figure (red, C3, is kept for values outside the band).
+_SERIES = ("C0", "C1", "C2", "C4", "C5", "C6", "C7", "C8", "C9")
+
+
+def _check_table(table, argument: str, needed: Sequence[str], producer: str) -> None:
+    if not isinstance(table, pd.DataFrame):
+        raise InvalidInputError(
+            f"`{argument}=` must be the DataFrame that {producer} returns; got a {type(table).__name__}."
+        )
+    missing = [name for name in needed if name not in table.columns]
+    if missing:
+        raise InvalidInputError(
+            f"`{argument}=` lacks the column(s) {preview(missing)} (it has {preview(list(table.columns))}): "
+            f"pass the table that {producer} returns."
+        )
+
+
+def _names(value, argument: str, choices: Sequence[str]) -> list[str]:
+    names = [value] if isinstance(value, str) else list(value)
+    unknown = [name for name in names if name not in choices]
+    if not names or unknown:
+        raise InvalidInputError(
+            f"`{argument}={plain(value)!r}`: choose one or more of {preview(list(choices))}."
+        )
+    return names
+
+
+def _panels(ax, n: int, figsize_each: tuple[float, float]) -> np.ndarray:
+    """``n`` Axes: the sequence ``ax`` (checked) or a new figure's grid (3 columns at most)."""
+    if ax is not None:
+        axes = np.asarray(ax, dtype=object).ravel()
+        if axes.size != n:
+            raise InvalidInputError(
+                f"`ax=` holds {axes.size} Axes but {n} panel(s) are drawn: pass {n} Axes or None."
+            )
+        return axes
+    columns = min(n, 3)
+    rows = math.ceil(n / columns)
+    figure, grid = pyplot().subplots(
+        rows, columns, figsize=(figsize_each[0] * columns, figsize_each[1] * rows), squeeze=False
+    )
+    for extra in grid.ravel()[n:]:
+        extra.set_visible(False)
+    figure.set_layout_engine("constrained")
+    return grid.ravel()[:n]
+
+
+def _new_or_given(ax, figsize: tuple[float, float]):
+    """``ax``, or the Axes of a new figure with a layout that keeps long tick labels inside."""
+    if ax is None:
+        ax = axes_for(None, figsize)
+        ax.figure.set_layout_engine("constrained")
+    return ax
+
+
+def _ratio_band(band, argument: str) -> tuple[float, float] | None:
+    if band is None:
+        return None
+    try:
+        low, high = (float(value) for value in band)
+    except (TypeError, ValueError):
+        low = high = math.nan
+    if not (0 < low <= 1 <= high < math.inf):
+        raise InvalidInputError(
+            f"`{argument}={plain(band)!r}`: pass (low, high) with 0 < low <= 1 <= high (e.g. (0.8, 1.25), "
+            f"the four-fifths rule and its reciprocal), or None for no band."
+        )
+    return low, high
+
+
+def _difference_band(band, argument: str) -> tuple[float, float] | None:
+    if band is None:
+        return None
+    if (
+        isinstance(band, (bool, np.bool_))
+        or not isinstance(band, (int, float, np.number))
+        or not (math.isfinite(band) and band > 0)
+    ):
+        raise InvalidInputError(
+            f"`{argument}={plain(band)!r}`: pass a positive tolerance (e.g. 0.1 for |difference| <= 0.1), "
+            f"or None for no band."
+        )
+    return -float(band), float(band)
+
+
+def _band_limits(band, reference: float) -> tuple[float, float] | None:
+    """The shaded range around ``reference``: (low, high) ratios, or a difference tolerance."""
+    if band is None:
+        return None
+    if isinstance(band, (int, float, np.number)) and not isinstance(band, (bool, np.bool_)):
+        low, high = _difference_band(band, "band")
+        return reference + low, reference + high
+    low, high = _ratio_band(band, "band")
+    return reference * low, reference * high
+
+
+def _band_label(band) -> str:
+    if isinstance(band, (int, float, np.number)):
+        return f"reference ± {float(band):g}"
+    low, high = band
+    return f"{float(low):g}-{float(high):g} × reference"
+
+
+def _group_labels(table: pd.DataFrame, columns: list) -> list[str]:
+    values = table[columns].astype(object).to_numpy()
+    return [", ".join(str(value) for value in row) for row in values]
+
+
+def _error_bars(table: pd.DataFrame, metric: str, values: np.ndarray) -> np.ndarray | None:
+    """Distances from each value to its interval ends, when the table has the interval."""
+    low, high = f"{metric}_low", f"{metric}_high"
+    if low not in table.columns or high not in table.columns:
+        return None
+    lows = table[low].to_numpy(dtype="float64")
+    highs = table[high].to_numpy(dtype="float64")
+    return np.vstack([np.clip(values - lows, 0, None), np.clip(highs - values, 0, None)])
+
+
+def by_group(table: pd.DataFrame, *, metrics="selection_rate", reference=None, band=FOUR_FIFTHS, ax=None):
+    """Per-group rates as bars, the pooled rate as a line and the disparity band, as fairlearn's bar plots.
+
+    Draws one bar per group (with the bootstrap interval as an error bar when the table has
+    ``<metric>_low``/``<metric>_high``, i.e. ``n_boot`` was given), a dashed horizontal line at
+    the pooled rate (label ``"(all)"``: the rate of the summed confusion counts of the groups,
+    so rows without a group are not in it), and a shaded band: the range of rates accepted as
+    close enough to the reference. Bars whose rate is outside the band are drawn in red.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The table of :func:`pdmetrics.fairness.by_group` (``df.fairness.by_group``): group
+        columns, ``N, TP, FP, FN, TN`` and the rates.
+    metrics : str or list of str, default "selection_rate"
+        The rate(s) to draw: one of ``selection_rate, tpr, fpr, tnr, fnr, accuracy,
+        precision, recall``. A list draws one panel per rate.
+    reference : optional
+        The rate the band is built around: ``None`` (default) the pooled rate; or a group's
+        label (a tuple of values for intersections) to compare with that group, e.g. the
+        group with the highest selection rate for the four-fifths rule.
+    band : (float, float), float or None, default (0.8, 1.25)
+        ``(low, high)``: the band is ``[low, high] x reference`` (default: the four-fifths
+        rule and its reciprocal); a number ``d``: the band is ``reference ± d`` (a difference
+        tolerance, e.g. 0.1); ``None``: no band. The band is clipped to [0, 1]. A convention
+        for reading the figure, not a test.
+    ax : matplotlib Axes or sequence of Axes, optional
+        Where to draw (one Axes per metric); default a new figure.
+
+    Returns
+    -------
+    matplotlib.axes.Axes or numpy.ndarray of Axes
+        The Axes when ``metrics`` is one name; an array of one Axes per metric for a list.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from pdmetrics.fairness import by_group as by_group_table
+    >>> from pdmetrics.plotting.fairness import by_group
+    >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 0, 1, 1, 0],
+    ...                    "sex": ["F", "F", "F", "M", "M", "M"]})
+    >>> ax = by_group(by_group_table(df["y"], df["pred"], df["sex"]), metrics="selection_rate")
+    >>> [round(float(bar.get_height()), 3) for bar in ax.containers[0]]
+    [0.333, 0.667]
+    """
+    _check_table(table, "table", ["N", *CELLS], "`df.fairness.by_group(...)` (pdmetrics.fairness.by_group)")
+    names = _names(metrics, "metrics", [name for name in RATES if name in table.columns])
+    group_columns = list(table.columns[: table.columns.get_loc("N")])
+    if not group_columns:
+        raise InvalidInputError(
+            "`table=` has no group column before `N`: pass the table that `df.fairness.by_group(...)` "
+            "returns."
+        )
+    labels = _group_labels(table, group_columns)
+    pooled = rates_from_counts(table[list(CELLS)].to_numpy(dtype="int64").sum(axis=0))
+    if reference is not None:
+        key = reference if isinstance(reference, tuple) else (reference,)
+        matches = [
+            i for i, row in enumerate(table[group_columns].itertuples(index=False)) if tuple(row) == key
+        ]
+        if len(key) != len(group_columns) or not matches:
+            raise InvalidInputError(
+                f"`reference={plain(reference)!r}` is not a group of the table; its groups are "
+                f"{preview(labels)} (pass a tuple for intersections), or None for the pooled rate."
+            )
+    axes = (
+        np.array([_new_or_given(ax, (4.8, 3.6))])
+        if isinstance(metrics, str)
+        else _panels(ax, len(names), (4.8, 3.6))
+    )
+    positions = np.arange(len(labels))
+    for panel, metric in zip(axes, names):
+        values = table[metric].to_numpy(dtype="float64")
+        overall = float(pooled[metric])
+        centre = overall if reference is None else float(values[matches[0]])
+        limits = None if not math.isfinite(centre) else _band_limits(band, centre)
+        if limits is not None:
+            low, high = max(limits[0], 0.0), min(limits[1], 1.0)
+            panel.axhspan(low, high, color=_BAND, zorder=0, label=_band_label(band), gid="band")
+            outside = (values < low) | (values > high)
+        else:
+            outside = np.zeros(values.size, dtype=bool)
+        colors = [_OUTSIDE if flag else _INSIDE for flag in outside]
+        errors = _error_bars(table, metric, values)
+        panel.bar(
+            positions, values, color=colors, yerr=errors, capsize=4 if errors is not None else 0, zorder=2
+        )
+        panel.set_xticks(positions, labels)
+        if math.isfinite(overall):
+            panel.axhline(overall, color="black", linestyle="--", linewidth=1, label=POOLED_LABEL, zorder=3)
+        panel.set_title(metric)
+        panel.set_xlabel(", ".join(str(column) for column in group_columns))
+        panel.set_ylabel("rate")
+        panel.set_ylim(0, 1.05)
+        if len(labels) > 4 or any(len(label) > 8 for label in labels):
+            panel.tick_params(axis="x", labelrotation=45)
+        panel.legend(fontsize="small", loc="upper right")
+    return axes[0] if isinstance(metrics, str) else axes
+
+
+def _parity_bars(ax, metrics: list[str], series: list, fair: list[float], bands: list):
+    """Horizontal bars from each metric's fair value to its value, one bar per series and metric.
+
+    ``series`` holds ``(label, values, errors)`` per series (``errors``: a 2 x metrics array of
+    distances to the interval ends, or None). Each metric gets its fair value as a short black
+    line and its band (``(low, high)`` or None) shaded; a value outside the band is hatched
+    and edged in red; an infinite value is written as text instead of a bar.
+    """
+    height = 0.8 / len(series)
+    for i, (centre, limits) in enumerate(zip(fair, bands)):
+        if limits is not None:
+            ax.fill_betweenx([i - 0.45, i + 0.45], limits[0], limits[1], color=_BAND, zorder=0, gid="band")
+        ax.plot([centre, centre], [i - 0.45, i + 0.45], color="black", linewidth=1, zorder=3, gid="fair")
+    for j, (label, values, errors) in enumerate(series):
+        values = np.asarray(values, dtype="float64")
+        finite = np.where(np.isfinite(values), values, np.nan)
+        positions = np.arange(len(metrics)) - 0.4 + height * (j + 0.5)
+        bars = ax.barh(
+            positions,
+            finite - np.asarray(fair),
+            left=fair,
+            height=height,
+            color=_SERIES[j % len(_SERIES)],
+            xerr=errors,
+            capsize=3 if errors is not None else 0,
+            label=str(label),
+            zorder=2,
+        )
+        for bar, value, limits, position, centre in zip(bars, values, bands, positions, fair):
+            if limits is not None and not np.isnan(value) and not limits[0] <= value <= limits[1]:
+                bar.set_hatch("//")
+                bar.set_edgecolor(_OUTSIDE)
+                bar.set_linewidth(1.5)
+            if np.isinf(value):
+                ax.text(centre, position, f" {value:g}", va="center", color=_OUTSIDE, fontsize="small")
+    ax.set_yticks(np.arange(len(metrics)), metrics)
+    ax.set_ylim(len(metrics) - 0.5, -0.5)
+    return ax
+
+
+def classification(
+    table: pd.DataFrame,
+    *,
+    metrics=None,
+    difference_band=DIFFERENCE_TOLERANCE,
+    ratio_band=FOUR_FIFTHS,
+    ax=None,
+):
+    """The parity metrics of each sensitive column as bars from their fair value, with the fair band.
+
+    One row of bars per metric, one bar per row of the table (each sensitive column and the
+    ``"(all)"`` average), drawn from the metric's fair value (0 for the differences, 1 for
+    disparate impact, marked by a short black line) to its value, with the bootstrap interval
+    as an error bar when the table has ``<metric>_low``/``<metric>_high``. The grey band is the
+    range commonly read as fair: ``|difference| <= 0.1`` and ``0.8 <= ratio <= 1.25`` (the
+    four-fifths rule and its reciprocal); bars outside it are hatched and edged in red. These
+    limits are conventions (AIF360's tutorials, the US four-fifths rule of thumb), not a
+    legal standard or a test; pass others. An infinite disparate impact (no privileged
+    selection) is written as text; an undefined (NaN) value has no bar.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The table of :func:`pdmetrics.fairness.classification` (``df.fairness.classification``).
+    metrics : list of str, optional
+        The metrics to draw, in order; default every fairness metric of the table
+        (``statistical_parity_difference, disparate_impact, average_odds_difference,
+        average_abs_odds_difference, equal_opportunity_difference``).
+    difference_band : float or None, default 0.1
+        Half-width of the band around 0 for the differences; None for no band.
+    ratio_band : (float, float) or None, default (0.8, 1.25)
+        The band of disparate impact; None for no band.
+    ax : matplotlib Axes, optional
+        Where to draw; default a new figure.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        One bar container per row of the table (its label is the ``sensitive`` value).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from pdmetrics.fairness import classification as classification_table
+    >>> from pdmetrics.plotting.fairness import classification
+    >>> table = classification_table([1, 0, 1, 1, 0, 1], [1, 0, 1, 0, 1, 1],
+    ...                              pd.Series([1, 1, 1, 0, 0, 0], name="male"))
+    >>> ax = classification(table)
+    >>> len(ax.containers), [label.get_text() for label in ax.get_yticklabels()][:2]
+    (2, ['statistical_parity_difference', 'disparate_impact'])
+    """
+    producer = "`df.fairness.classification(...)` (pdmetrics.fairness.classification)"
+    _check_table(table, "table", ["sensitive"], producer)
+    present = [name for name in FAIRNESS_METRICS if name in table.columns]
+    names = present if metrics is None else _names(metrics, "metrics", present)
+    if not names:
+        _check_table(table, "table", ["sensitive", *FAIRNESS_METRICS], producer)
+    differences = _difference_band(difference_band, "difference_band")
+    ratios = _ratio_band(ratio_band, "ratio_band")
+    fair = [1.0 if name in _RATIO_METRICS else 0.0 for name in names]
+    bands = [ratios if name in _RATIO_METRICS else differences for name in names]
+    series = []
+    for _, row in table.iterrows():
+        values = row[names].to_numpy(dtype="float64")
+        errors = None
+        if all(f"{name}_{end}" in table.columns for name in names for end in ("low", "high")):
+            lows = row[[f"{name}_low" for name in names]].to_numpy(dtype="float64")
+            highs = row[[f"{name}_high" for name in names]].to_numpy(dtype="float64")
+            finite = np.isfinite(values)
+            errors = np.where(
+                finite, np.vstack([np.clip(values - lows, 0, None), np.clip(highs - values, 0, None)]), np.nan
+            )
+        series.append((row["sensitive"], values, errors))
+    ax = _new_or_given(ax, (7.0, 1.0 + 0.8 * len(names)))
+    _parity_bars(ax, names, series, fair, bands)
+    ax.set_xlabel("unprivileged vs privileged (fair: 0 for differences, 1 for ratios)")
+    ax.set_title("Group fairness")
+    handles = [  # plain swatches: the first bar of a series may be hatched
+        pyplot().Rectangle((0, 0), 1, 1, color=_SERIES[j % len(_SERIES)]) for j in range(len(series))
+    ]
+    ax.legend(handles, [str(label) for label, _, _ in series], title="sensitive", fontsize="small")
+    return ax
+
+
+def group_disparity(
+    table: pd.DataFrame,
+    *,
+    metrics=None,
+    difference_band=DIFFERENCE_TOLERANCE,
+    ratio_band=FOUR_FIFTHS,
+    ax=None,
+):
+    """How far apart the groups' rates are: differences and ratios per rate, in two panels.
+
+    Left panel: ``difference`` (max - min over the groups) per rate as bars from 0, with the
+    band ``[0, difference_band]``; right panel: ``ratio`` (min / max) as bars from 1, with the
+    band ``[ratio_band[0], 1]``. Bars outside the band are hatched and edged in red; bootstrap
+    intervals (``difference_low``/``_high``, ``ratio_low``/``_high``, when ``n_boot`` was
+    given) are drawn as error bars. The bands are conventions, as in :func:`classification`.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The table of :func:`pdmetrics.fairness.group_disparity` (``df.fairness.group_disparity``).
+    metrics : list of str, optional
+        The rates to draw (values of the ``metric`` column); default all of them.
+    difference_band : float or None, default 0.1
+        Largest difference drawn as fair; None for no band.
+    ratio_band : (float, float) or None, default (0.8, 1.25)
+        Ratio band; the ratio min/max never exceeds 1, so only its lower end shows.
+    ax : sequence of two matplotlib Axes, optional
+        Where to draw; default a new figure with two panels.
+
+    Returns
+    -------
+    numpy.ndarray of Axes
+        The difference panel and the ratio panel.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> from pdmetrics.fairness import group_disparity as group_disparity_table
+    >>> from pdmetrics.plotting.fairness import group_disparity
+    >>> table = group_disparity_table([1, 0, 1, 1, 0, 0], [1, 0, 0, 1, 1, 0], ["F", "F", "F", "M", "M", "M"])
+    >>> difference, ratio = group_disparity(table, metrics=["selection_rate", "tpr"])
+    >>> [round(float(bar.get_width()), 3) for bar in difference.containers[0]]
+    [0.333, 0.5]
+    """
+    producer = "`df.fairness.group_disparity(...)` (pdmetrics.fairness.group_disparity)"
+    _check_table(table, "table", ["metric", "difference", "ratio"], producer)
+    available = [str(name) for name in table["metric"]]
+    names = available if metrics is None else _names(metrics, "metrics", available)
+    rows = table.set_index(table["metric"].astype(str)).loc[names]
+    differences = _difference_band(difference_band, "difference_band")
+    ratios = _ratio_band(ratio_band, "ratio_band")
+    axes = _panels(ax, 2, (4.6, 1.0 + 0.55 * len(names)))
+    for panel, column, centre, limits in (
+        (axes[0], "difference", 0.0, None if differences is None else (0.0, differences[1])),
+        (axes[1], "ratio", 1.0, None if ratios is None else (ratios[0], 1.0)),
+    ):
+        values = rows[column].to_numpy(dtype="float64")
+        errors = _error_bars(rows, column, values)
+        _parity_bars(panel, names, [(column, values, errors)], [centre] * len(names), [limits] * len(names))
+        panel.set_title(f"{column} between groups")
+        panel.set_xlabel("max - min" if column == "difference" else "min / max")
+    axes[1].tick_params(axis="y", labelleft=False)
+    return axes
+
+
+class FairnessPlots:
+    """``df.fairness.plot``: compute a fairness table from the frame and draw it in one call.
+
+    Each method takes the drawing options of the function of the same name in
+    :mod:`pdmetrics.plotting.fairness` (``metrics=``, the bands, ``ax=``) and passes every
+    other keyword (the columns ``y_true=``, ``y_pred=``, ``by=``/``sensitive=`` and the
+    table's options such as ``n_boot=``) to the ``df.fairness`` method of the same name;
+    it returns what the drawing function returns.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> import pdmetrics  # noqa: F401
+    >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 0, 1, 1, 0],
+    ...                    "sex": ["F", "F", "F", "M", "M", "M"]})
+    >>> ax = df.fairness.plot.by_group(y_true="y", y_pred="pred", by="sex", metrics="tpr")
+    >>> ax.get_title()
+    'tpr'
+    """
+
+    def __init__(self, frame: pd.DataFrame) -> None:
+        self._frame = frame
+
+    def by_group(self, *, metrics="selection_rate", reference=None, band=FOUR_FIFTHS, ax=None, **table):
+        """``df.fairness.by_group(**table)`` drawn by :func:`by_group` (rates, pooled line, band)."""
+        rates = self._frame.fairness.by_group(**table)
+        return by_group(rates, metrics=metrics, reference=reference, band=band, ax=ax)
+
+    def classification(
+        self, *, metrics=None, difference_band=DIFFERENCE_TOLERANCE, ratio_band=FOUR_FIFTHS, ax=None, **table
+    ):
+        """``df.fairness.classification(**table)`` drawn by :func:`classification` (parity metrics, bands)."""
+        parity = self._frame.fairness.classification(**table)
+        bands = {"difference_band": difference_band, "ratio_band": ratio_band}
+        return classification(parity, metrics=metrics, ax=ax, **bands)
+
+    def group_disparity(
+        self, *, metrics=None, difference_band=DIFFERENCE_TOLERANCE, ratio_band=FOUR_FIFTHS, ax=None, **table
+    ):
+        """``df.fairness.group_disparity(**table)`` drawn by :func:`group_disparity` (differences, ratios)."""
+        summary = self._frame.fairness.group_disparity(**table)
+        bands = {"difference_band": difference_band, "ratio_band": ratio_band}
+        return group_disparity(summary, metrics=metrics, ax=ax, **bands)

@@ -1,0 +1,214 @@
+"""Fairness figures: what is drawn equals the table (bars, intervals, pooled line, bands)."""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.container import BarContainer  # noqa: E402
+
+import pdmetrics  # noqa: E402, F401
+from pdmetrics import InvalidInputError  # noqa: E402
+from pdmetrics.fairness import by_group as by_group_table  # noqa: E402
+from pdmetrics.fairness import classification as classification_table  # noqa: E402
+from pdmetrics.fairness import group_disparity as group_disparity_table  # noqa: E402
+from pdmetrics.plotting import fairness as plots  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    plt.close("all")
+
+
+@pytest.fixture
+def frame() -> pd.DataFrame:
+    rng = np.random.default_rng(3)
+    n = 3000
+    sex = rng.choice(["F", "M"], n, p=[0.45, 0.55])
+    region = rng.choice(["north", "south", "west"], n)
+    y = (rng.random(n) < 0.5).astype(int)
+    score = y + rng.normal(0, 0.8, n) - 0.5 * (sex == "F") + 0.2 * (region == "west")
+    return pd.DataFrame({"y": y, "pred": (score > 0.5).astype(int), "sex": sex, "region": region})
+
+
+def _containers(ax) -> list:
+    return [container for container in ax.containers if isinstance(container, BarContainer)]
+
+
+def _bars(ax, container: int = 0) -> list:
+    return list(_containers(ax)[container].patches)
+
+
+def _band(ax) -> tuple[float, float]:
+    (band,) = [patch for patch in ax.patches if patch.get_gid() == "band"]
+    return band.get_y(), band.get_y() + band.get_height()
+
+
+def _pooled(ax) -> float:
+    (line,) = [line for line in ax.get_lines() if line.get_label() == "(all)"]
+    return float(line.get_ydata()[0])
+
+
+def test_by_group_bars_pooled_line_and_four_fifths_band(frame):
+    table = by_group_table(frame["y"], frame["pred"], frame["sex"])
+    before = table.copy()
+    ax = plots.by_group(table)
+    heights = [bar.get_height() for bar in _bars(ax)]
+    np.testing.assert_allclose(heights, table["selection_rate"], rtol=1e-12)
+    assert [label.get_text() for label in ax.get_xticklabels()] == ["F", "M"]
+    assert ax.get_title() == "selection_rate" and ax.get_xlabel() == "sex"
+    pooled = (table["TP"] + table["FP"]).sum() / table["N"].sum()
+    assert _pooled(ax) == pytest.approx(pooled, rel=1e-12)
+    assert _band(ax) == pytest.approx((0.8 * pooled, 1.25 * pooled), rel=1e-12)
+    low, high = _band(ax)
+    outside = [not low <= value <= high for value in table["selection_rate"]]
+    red = matplotlib.colors.to_rgba("C3")
+    assert [bar.get_facecolor() == red for bar in _bars(ax)] == outside
+    assert _containers(ax)[0].errorbar is None  # no bootstrap: no error bars
+    pd.testing.assert_frame_equal(table, before)
+
+
+def test_by_group_error_bars_are_the_bootstrap_intervals(frame):
+    table = by_group_table(frame["y"], frame["pred"], frame["sex"], n_boot=200, random_state=0)
+    ax = plots.by_group(table, metrics="tpr")
+    segments = _containers(ax)[0].errorbar.lines[2][0].get_segments()
+    np.testing.assert_allclose([segment[0][1] for segment in segments], table["tpr_low"], rtol=1e-12)
+    np.testing.assert_allclose([segment[1][1] for segment in segments], table["tpr_high"], rtol=1e-12)
+
+
+def test_by_group_grid_one_panel_per_metric_on_given_axes(frame):
+    table = by_group_table(frame["y"], frame["pred"], [frame["sex"], frame["region"]])
+    metrics = ["selection_rate", "tpr", "fpr", "precision"]
+    axes = plots.by_group(table, metrics=metrics)
+    assert isinstance(axes, np.ndarray) and len(axes) == 4
+    assert [ax.get_title() for ax in axes] == metrics
+    assert axes[0].get_xticklabels()[0].get_text() == "F, north"
+    for ax, metric in zip(axes, metrics):
+        np.testing.assert_allclose([bar.get_height() for bar in _bars(ax)], table[metric], rtol=1e-12)
+    _, given = plt.subplots(1, 2)
+    returned = plots.by_group(table, metrics=["tpr", "fpr"], ax=given)
+    assert list(returned) == list(given)
+    with pytest.raises(InvalidInputError, match="`ax=` holds 2 Axes but 3 panel"):
+        plots.by_group(table, metrics=["tpr", "fpr", "tnr"], ax=given)
+
+
+def test_by_group_reference_group_and_difference_band(frame):
+    table = by_group_table(frame["y"], frame["pred"], frame["sex"])
+    _, ax = plt.subplots()
+    assert plots.by_group(table, reference="M", band=0.05, ax=ax) is ax
+    male = float(table.loc[table["sex"] == "M", "selection_rate"].iloc[0])
+    assert _band(ax) == pytest.approx((male - 0.05, male + 0.05), rel=1e-12)
+    no_band = plots.by_group(table, band=None)
+    assert not [patch for patch in no_band.patches if patch.get_gid() == "band"]
+    with pytest.raises(
+        InvalidInputError, match=r"`reference='X'` is not a group of the table; its groups are 'F', 'M'"
+    ):
+        plots.by_group(table, reference="X")
+    with pytest.raises(InvalidInputError, match=r"`band=\(1.2, 0.8\)`"):
+        plots.by_group(table, band=(1.2, 0.8))
+    with pytest.raises(InvalidInputError, match="`band=-0.1`: pass a positive tolerance"):
+        plots.by_group(table, band=-0.1)
+    with pytest.raises(InvalidInputError, match="`metrics='auc'`: choose one or more of 'selection_rate'"):
+        plots.by_group(table, metrics="auc")
+
+
+def test_classification_bars_start_at_the_fair_value_and_flag_values_outside_the_band(frame):
+    table = classification_table(
+        frame["y"], frame["pred"], frame[["sex", "region"]], privileged={"sex": "M", "region": "west"}
+    )
+    before = table.copy()
+    ax = plots.classification(table)
+    metrics = list(pdmetrics.fairness.parity.FAIRNESS_METRICS)
+    assert [label.get_text() for label in ax.get_yticklabels()] == metrics
+    assert len(_containers(ax)) == len(table) == 3
+    assert [container.get_label() for container in _containers(ax)] == ["sex", "region", "(all)"]
+    fair = np.array([1.0 if name == "disparate_impact" else 0.0 for name in metrics])
+    for container, (_, row) in zip(_containers(ax), table.iterrows()):
+        lefts = np.array([bar.get_x() for bar in container.patches])
+        ends = lefts + np.array([bar.get_width() for bar in container.patches])
+        np.testing.assert_array_equal(lefts, fair)
+        np.testing.assert_allclose(ends, row[metrics].to_numpy(dtype=float), rtol=1e-12)
+        values = row[metrics].to_numpy(dtype=float)
+        outside = np.where(fair == 1, (values < 0.8) | (values > 1.25), np.abs(values) > 0.1)
+        assert [bar.get_hatch() == "//" for bar in container.patches] == outside.tolist()
+    assert any(bar.get_hatch() == "//" for bar in _containers(ax)[0].patches)  # the sex bias shows
+    fair_lines = [line for line in ax.get_lines() if line.get_gid() == "fair"]
+    assert [line.get_xdata()[0] for line in fair_lines] == fair.tolist()
+    bands = [collection for collection in ax.collections if collection.get_gid() == "band"]
+    extents = [
+        (path.vertices[:, 0].min(), path.vertices[:, 0].max()) for band in bands for path in band.get_paths()
+    ]
+    assert extents == [(0.8, 1.25) if name == "disparate_impact" else (-0.1, 0.1) for name in metrics]
+    pd.testing.assert_frame_equal(table, before)
+
+
+def test_classification_options_intervals_and_infinite_ratio():
+    y = [1, 0, 1, 0, 1, 0, 1, 0]
+    pred = [0, 0, 0, 0, 1, 1, 0, 1]
+    male = pd.Series([1, 1, 1, 1, 0, 0, 0, 0], name="male")
+    table = classification_table(y, pred, male, n_boot=50, random_state=0)
+    ax = plots.classification(
+        table, metrics=["disparate_impact", "statistical_parity_difference"], ratio_band=None
+    )
+    assert [text.get_text() for text in ax.texts] == [" inf", " inf"]  # no privileged selection
+    assert not [
+        c for c in ax.collections if c.get_gid() == "band" and c.get_paths()[0].vertices[:, 0].max() > 1
+    ]
+    spd = _containers(ax)[0].patches[1]
+    assert spd.get_x() + spd.get_width() == pytest.approx(
+        float(table["statistical_parity_difference"].iloc[0])
+    )
+    assert _containers(ax)[0].errorbar is not None
+    with pytest.raises(InvalidInputError, match="`ratio_band=0.8`: pass \\(low, high\\)"):
+        plots.classification(table, ratio_band=0.8)
+    with pytest.raises(
+        InvalidInputError, match="`difference_band=\\(0.1, 0.2\\)`: pass a positive tolerance"
+    ):
+        plots.classification(table, difference_band=(0.1, 0.2))
+
+
+def test_group_disparity_differences_and_ratios(frame):
+    table = group_disparity_table(frame["y"], frame["pred"], frame["region"], n_boot=100, random_state=1)
+    difference, ratio = plots.group_disparity(table, metrics=["selection_rate", "tpr", "fpr"])
+    rows = table.set_index("metric").loc[["selection_rate", "tpr", "fpr"]]
+    np.testing.assert_allclose([bar.get_width() for bar in _bars(difference)], rows["difference"], rtol=1e-12)
+    ends = [bar.get_x() + bar.get_width() for bar in _bars(ratio)]
+    np.testing.assert_allclose(ends, rows["ratio"], rtol=1e-12)
+    assert [label.get_text() for label in difference.get_yticklabels()] == ["selection_rate", "tpr", "fpr"]
+    assert _containers(difference)[0].errorbar is not None
+    with pytest.raises(InvalidInputError, match="`metrics=\\['auc'\\]`"):
+        plots.group_disparity(table, metrics=["auc"])
+
+
+def test_accessor_plot_namespace_computes_the_table_and_draws_it(frame):
+    before = frame.copy()
+    _, ax = plt.subplots()
+    assert frame.fairness.plot.by_group(y_true="y", y_pred="pred", by="sex", metrics="tpr", ax=ax) is ax
+    table = frame.fairness.by_group(y_true="y", y_pred="pred", by="sex")
+    np.testing.assert_allclose([bar.get_height() for bar in _bars(ax)], table["tpr"], rtol=1e-12)
+    ax = frame.fairness.plot.classification(y_true="y", y_pred="pred", sensitive="sex", privileged="M")
+    assert [container.get_label() for container in _containers(ax)] == ["sex", "(all)"]
+    axes = frame.fairness.plot.group_disparity(y_true="y", y_pred="pred", by="region")
+    assert len(axes) == 2 and len(_bars(axes[0])) == 8
+    pd.testing.assert_frame_equal(frame, before)
+
+
+@pytest.mark.parametrize(
+    ("function", "producer"),
+    [
+        (plots.by_group, "df.fairness.by_group"),
+        (plots.classification, "df.fairness.classification"),
+        (plots.group_disparity, "df.fairness.group_disparity"),
+    ],
+)
+def test_a_table_without_the_needed_columns_is_refused(function, producer):
+    with pytest.raises(InvalidInputError, match=f"`table=` lacks the column.*{producer}"):
+        function(pd.DataFrame({"group": ["a"], "value": [1.0]}))
+    with pytest.raises(InvalidInputError, match=f"`table=` must be the DataFrame that `{producer}"):
+        function([1, 2, 3])
