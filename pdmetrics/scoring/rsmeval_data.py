@@ -274,12 +274,14 @@ def _original_rows(frame, ids, names, rows, human=None, scores=None) -> pd.DataF
     """The original columns of ``rows`` under rsmeval's names, ``spkitemid`` first.
 
     With ``human``, the human and system score columns hold their numeric values (NaN where
-    not a number), as rsmeval writes its excluded responses.
+    not a number) and the other columns are sorted by name, as rsmeval 12 writes its
+    excluded responses (its ``pd.concat(..., sort=True)``).
     """
     columns = {names[c]: frame[c].to_numpy()[rows] for c in frame.columns if names[c] != "spkitemid"}
     if human is not None:
         columns["sc1"] = human[rows]
         columns["raw"] = scores["raw"][rows] if "raw" in scores else scores["scale"][rows]
+        columns = {name: columns[name] for name in sorted(columns, key=str)}
     return pd.DataFrame(columns, index=pd.Index(ids[rows], name="spkitemid"))
 
 
