@@ -13,6 +13,17 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+#: RSMTool's rsmeval experiments in the conformance fixtures (tests/data/experiments/<name>).
+RSMEVAL_EXPERIMENTS = (
+    "lr-eval",
+    "lr-eval-system-score-constant",
+    "lr-eval-with-continuous-human-scores",
+    "lr-eval-with-h2",
+    "lr-eval-with-missing-scores",
+    "lr-eval-with-scaling-and-h2-keep-zeros",
+    "lr-eval-with-subset-double-scored",
+    "lr-eval-with-trim-tolerance",
+)
 RTOL = 1e-9
 ATOL = 1e-12
 
@@ -26,7 +37,9 @@ def read_table(path) -> pd.DataFrame:
 def _key(frame: pd.DataFrame):
     """Rows in a comparable order: by the first column when it labels the rows uniquely."""
     if frame.shape[1] and frame.iloc[:, 0].astype(str).is_unique:
-        return frame.iloc[np.argsort(frame.iloc[:, 0].astype(str).to_numpy(), kind="stable")].reset_index(drop=True)
+        return frame.iloc[np.argsort(frame.iloc[:, 0].astype(str).to_numpy(), kind="stable")].reset_index(
+            drop=True
+        )
     return frame.reset_index(drop=True)
 
 

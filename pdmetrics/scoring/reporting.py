@@ -465,7 +465,9 @@ def report(
             selection,
             names=rsmeval_data.rsmeval_names(frame.columns, id, human, second_human, system, candidate),
             human=h,
-            second_human=None if second_human is None else numeric_values(frame[second_human], "second_human"),
+            second_human=None
+            if second_human is None
+            else numeric_values(frame[second_human], "second_human"),
             scores=scores,
             groups=groups,
             candidate=candidate,

@@ -119,7 +119,7 @@ def flag_mask(frame: pd.DataFrame, flag: dict) -> np.ndarray | None:
     if not keep.any():
         raise InvalidInputError(
             f"No responses left after `flag={flag!r}`: no row holds an allowed value in every flag column. "
-            "Check the allowed values (numbers and text are compared as rsmeval does: 1, '1' and '1.0' match)."
+            "Check the allowed values (compared as rsmeval does: 1, '1' and '1.0' match)."
         )
     return keep
 
@@ -138,7 +138,8 @@ def candidate_mask(candidates: pd.Series, used: np.ndarray, min_items: int) -> n
     if not enough.any():
         raise InvalidInputError(
             f"No candidate has {min_items} or more evaluated responses "
-            f"(`min_items_per_candidate={min_items}`); lower it, or check `candidate={plain(candidates.name)!r}`."
+            f"(`min_items_per_candidate={min_items}`); lower it, or check "
+            f"`candidate={plain(candidates.name)!r}`."
         )
     return enough
 
