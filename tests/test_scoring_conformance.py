@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import assert_close, conformance_path
+from rsmeval_files import RSMEVAL_EXPERIMENTS
 
 import pdmetrics  # noqa: F401
 from pdmetrics import scoring
@@ -218,14 +219,7 @@ def test_edge_metrics_helper():
 # experiments: eval, consistency, confMatrix, score_dist from RSMTool's processed inputs
 # --------------------------------------------------------------------------------------
 EXPERIMENTS = [
-    "lr-eval",
-    "lr-eval-system-score-constant",
-    "lr-eval-with-continuous-human-scores",
-    "lr-eval-with-h2",
-    "lr-eval-with-missing-scores",
-    "lr-eval-with-scaling-and-h2-keep-zeros",
-    "lr-eval-with-subset-double-scored",
-    "lr-eval-with-trim-tolerance",
+    *RSMEVAL_EXPERIMENTS,
     "lr-no-h2-and-rater-error-variance",
     "lr-rsmtool-rsmpredict",
     "lr-subgroups-with-edge-cases",

@@ -4,6 +4,7 @@ Jupyter, and ``to_csv`` writing rsmeval's own files)."""
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import warnings
 from collections.abc import Hashable, Iterator, Mapping
@@ -17,7 +18,7 @@ from pdmetrics._tables import attach_info
 from pdmetrics._validation import numeric_values, plain, require_columns
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness.regression import rsmtool_fairness_tables, score_fairness_tables_of_codes
-from pdmetrics.scoring import rsmtool_files
+from pdmetrics.scoring import rsmeval_data, rsmtool_files
 from pdmetrics.scoring.human_baseline import degradation_from_tables, disattenuated_from_tables
 from pdmetrics.scoring.metrics import kappa_labels, pair_statistics, pair_statistics_many, work_buffers
 from pdmetrics.scoring.postprocessing import (
@@ -46,6 +47,8 @@ __all__ = ["EvaluationReport", "report"]
 
 _RAW_TYPES = ("raw", "raw_trim", "raw_trim_round")
 _SCALE_TYPES = ("scale", "scale_trim", "scale_trim_round")
+# rsmeval's scale_with="raw": scaling with the defaults it starts from (mean 0, SD 1)
+_IDENTITY_SCALING = {"human_mean": 0.0, "human_sd": 1.0, "system_mean": 0.0, "system_sd": 1.0}
 
 
 class EvaluationReport(Mapping):
@@ -72,12 +75,14 @@ class EvaluationReport(Mapping):
     >>> from pdmetrics.datasets import simulate_scores
     >>> report = simulate_scores(500, seed=1).scoring.report(human="sc1", system="raw", trim_min=1,
     ...                                                      trim_max=6)
-    >>> list(report)
+    >>> list(report)[:4]
     ['eval', 'eval_short', 'confMatrix', 'score_dist']
+    >>> list(report)[4:]  # rsmeval's data tables, built on first use
+    ['pred_processed', 'test_metadata', 'test_other_columns', 'test_excluded_composition', 'data_composition']
     >>> report.primary
     'raw'
     >>> with tempfile.TemporaryDirectory() as directory:
-    ...     [path.name for path in report.to_csv(directory, prefix="demo")]
+    ...     [path.name for path in report.to_csv(directory, prefix="demo")][:4]
     ['demo_eval.csv', 'demo_eval_short.csv', 'demo_confMatrix.csv', 'demo_score_dist.csv']
     """
 
@@ -88,31 +93,50 @@ class EvaluationReport(Mapping):
         primary: str,
         groups: list,
         info: dict,
+        data=None,
     ) -> None:
         self._tables = tables
         self._files = files
         self.primary = primary
         self.groups = groups
         self.info = info
+        # rsmeval's data tables (names, builder): built on first use, so report() stays fast
+        self._data_names, self._data_builder = data if data is not None else ((), None)
+        self._unindexed: set = set()
+        #: rsmeval's ``min_n_per_group`` as ``{group column: n}``: the subgroup sections of the
+        #: HTML report leave out smaller groups (the tables and files keep every group, as rsmeval's).
+        self.min_n_per_group = info.get("min_n_per_group") or {}
+
+    def _load_data(self) -> None:
+        if self._data_builder is not None:
+            files, self._unindexed = self._data_builder()
+            self._data_builder = None
+            for name in self._data_names:
+                frame = files[name]
+                self._files[name] = frame
+                self._tables[name] = frame if name in self._unindexed else frame.reset_index()
 
     def __getitem__(self, name: str) -> pd.DataFrame:
+        if name in self._data_names:
+            self._load_data()
         try:
             return self._tables[name]
         except KeyError:
-            raise KeyError(f"No table {name!r} in this report; it has: {', '.join(self._tables)}.") from None
+            raise KeyError(f"No table {name!r} in this report; it has: {', '.join(self)}.") from None
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._tables)
+        yield from (name for name in self._tables if name not in self._data_names)
+        yield from self._data_names
 
     def __len__(self) -> int:
-        return len(self._tables)
+        return len(set(self._tables) | set(self._data_names))
 
     def __repr__(self) -> str:
         lines = [
             f"EvaluationReport: {self.info['n_used']:,} of {self.info['n_input']:,} responses, "
             f"primary score '{self.primary}', {len(self)} tables"
         ]
-        lines += [f"  {name}: {table.shape[0]} x {table.shape[1]}" for name, table in self._tables.items()]
+        lines += [f"  {name}: {table.shape[0]} x {table.shape[1]}" for name, table in self.items()]
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
@@ -132,7 +156,12 @@ class EvaluationReport(Mapping):
         )
 
     def rsmtool_frames(self) -> dict[str, pd.DataFrame]:
-        """Every table in RSMTool's file layout (index and column names as rsmeval writes)."""
+        """Every table in RSMTool's file layout (index and column names as rsmeval writes).
+
+        ``test_excluded_composition`` is written without its index (as rsmeval does); every
+        other frame with it.
+        """
+        self._load_data()
         return dict(self._files)
 
     def to_csv(self, directory, prefix: str = "pdmetrics") -> list[Path]:
@@ -149,9 +178,9 @@ class EvaluationReport(Mapping):
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
         written = []
-        for name, frame in self._files.items():
+        for name, frame in self.rsmtool_frames().items():
             path = directory / f"{prefix}_{name}.csv"
-            frame.to_csv(path)
+            frame.to_csv(path, index=name not in self._unindexed)
             written.append(path)
         return written
 
@@ -159,17 +188,27 @@ class EvaluationReport(Mapping):
 def _score_types(scale_with) -> tuple[tuple[str, ...], str]:
     if scale_with is None:
         return _RAW_TYPES, "raw"
-    if isinstance(scale_with, str):
+    if isinstance(scale_with, str) and scale_with == "asis":
         return _SCALE_TYPES, "scale"
     return _RAW_TYPES + _SCALE_TYPES, "scale"
 
 
-def _processed_scores(frame, system, trim_min, trim_max, trim_tolerance, scale_with, human) -> dict:
-    """RSMTool's score types of ``system``, keyed by type name."""
-    check_scale_with(scale_with, human)
-    scaling = (
-        scaling_from_frame(scale_with, human, system) if isinstance(scale_with, pd.DataFrame) else scale_with
-    )
+def _processed_scores(frame, system, trim_min, trim_max, trim_tolerance, scale_with, human) -> tuple:
+    """RSMTool's score types of ``system``, keyed by type name, and the scaling used.
+
+    ``scale_with="raw"`` is what rsmeval 12 does with it: no training file is read, the
+    predictions are "scaled" with mean 0 and SD 1 (so ``scale`` equals ``raw``) and all six
+    score types are evaluated, the ``scale`` ones as primary.
+    """
+    if isinstance(scale_with, str) and scale_with == "raw":
+        scaling = _IDENTITY_SCALING
+    else:
+        check_scale_with(scale_with, human)
+        scaling = (
+            scaling_from_frame(scale_with, human, system)
+            if isinstance(scale_with, pd.DataFrame)
+            else scale_with
+        )
     raw = numeric_values(frame[system], "system")
     derived = derived_scores(raw, trim_min, trim_max, trim_tolerance, scaling, name="raw")
     scores = {"raw": raw, **{name: derived[name].to_numpy() for name in derived.columns}}
@@ -182,7 +221,7 @@ def _processed_scores(frame, system, trim_min, trim_max, trim_tolerance, scale_w
     else:
         scores = {name.replace("raw_scale", "scale"): values for name, values in scores.items()}
     types, _ = _score_types(scale_with)
-    return {name: scores[name] for name in types}
+    return {name: scores[name] for name in types}, scaling
 
 
 def report(
@@ -192,6 +231,11 @@ def report(
     system,
     second_human=None,
     by=None,
+    id=None,
+    candidate=None,
+    min_items_per_candidate: int | None = None,
+    flag: dict | None = None,
+    min_n_per_group: int | dict | None = None,
     trim_min: float,
     trim_max: float,
     trim_tolerance: float = DEFAULT_TRIM_TOLERANCE,
@@ -245,7 +289,7 @@ def report(
     >>> tables = report(df, human="sc1", system="raw", second_human="sc2", by="L1",
     ...                 trim_min=1, trim_max=6)
     >>> sorted(tables)[:5]
-    ['confMatrix', 'confMatrix_h1h2', 'consistency', 'consistency_by_L1', 'degradation']
+    ['confMatrix', 'confMatrix_h1h2', 'consistency', 'consistency_by_L1', 'data_composition']
     >>> tables["eval"][["system", "N", "corr"]].round(3)
                system     N   corr
     0             raw  2000  0.788
@@ -258,13 +302,36 @@ def report(
         second_human = _one_column(frame, "second_human", second_human)
     groups = [] if by is None else require_columns(frame, "by", by)
     check_distinct_columns(human=human, second_human=second_human, system=system)
-    scores = _processed_scores(frame, system, trim_min, trim_max, trim_tolerance, scale_with, human)
+    if candidate is not None:
+        candidate = _one_column(frame, "candidate", candidate)
+    elif min_items_per_candidate is not None:
+        raise InvalidInputError(
+            f"`min_items_per_candidate={plain(min_items_per_candidate)!r}` needs `candidate=`: the column "
+            "of candidate ids whose responses are counted."
+        )
+    sizes = rsmeval_data.check_min_n_per_group(min_n_per_group, groups)
+    ids = rsmeval_data.response_ids(frame, id)
+    flags = rsmeval_data.check_flags(frame, flag)
+    flagged = rsmeval_data.flag_mask(frame, flags)
+    scores, scaling = _processed_scores(frame, system, trim_min, trim_max, trim_tolerance, scale_with, human)
     _, primary = _score_types(scale_with)
 
     h = numeric_values(frame[human], "human")
-    rows = select_scored_rows(h, [numeric_values(frame[system], "system")], exclude_zero)
+    s = numeric_values(frame[system], "system")
+    if flagged is None:
+        rows = select_scored_rows(h, [s], exclude_zero)
+    else:  # rsmeval filters on the flags first: the score filters see the remaining rows
+        rows = select_scored_rows(h[flagged], [s[flagged]], exclude_zero)
+        mask = np.zeros(h.size, dtype=bool)
+        mask[flagged] = rows.mask
+        rows = dataclasses.replace(rows, mask=mask)
     report_exclusions(rows, "system score", human, repr(system))
     keep = rows.mask
+    few_items = None
+    if candidate is not None and min_items_per_candidate:
+        few_items = keep & ~rsmeval_data.candidate_mask(frame[candidate], keep, min_items_per_candidate)
+        keep = keep & ~few_items
+    selection = _selection(h, s, flagged, rows.mask, few_items, keep, exclude_zero)
     everything = bool(keep.all())  # then no row selection (and no copy) is needed
     h1 = h if everything else h[keep]
     systems = {name: values if everything else values[keep] for name, values in scores.items()}
@@ -376,6 +443,11 @@ def report(
         files["score_dist"] = dist.astype(float).set_axis(dist.index.astype(float))
     info = {
         **rows.info("system"),
+        "n_used": int(keep.sum()),
+        "n_input": int(h.size),
+        "excluded_by_flags": 0 if flagged is None else int(h.size - flagged.sum()),
+        "excluded_candidates": 0 if few_items is None else int(few_items.sum()),
+        "min_n_per_group": sizes,
         "exclude_zero": exclude_zero,
         "trim_min": trim_min,
         "trim_max": trim_max,
@@ -383,7 +455,69 @@ def report(
         "scale_with": "frame" if isinstance(scale_with, pd.DataFrame) else scale_with,
         "rater_error_variance": rater_error_variance,
     }
-    return EvaluationReport(tables, files, primary, groups, info)
+    if isinstance(scale_with, pd.DataFrame):
+        files["postprocessing_params"] = _postprocessing_params(scaling, trim_min, trim_max, trim_tolerance)
+        tables["postprocessing_params"] = files["postprocessing_params"]
+    data_names = _data_names(selection, second_human is not None, groups)
+
+    def build():
+        return rsmeval_data.data_tables(
+            frame,
+            ids,
+            selection,
+            names=rsmeval_data.rsmeval_names(frame.columns, id, human, second_human, system, candidate),
+            human=h,
+            second_human=None
+            if second_human is None
+            else numeric_values(frame[second_human], "second_human"),
+            scores=scores,
+            groups=groups,
+            candidate=candidate,
+            exclude_zero=exclude_zero,
+        )
+
+    return EvaluationReport(tables, files, primary, groups, info, data=(data_names, build))
+
+
+def _selection(h, s, flagged, scored, few_items, keep, exclude_zero) -> rsmeval_data.Selection:
+    """Why each row was left out, in rsmeval's order (flags, human score, system score, candidate)."""
+    considered = np.ones(h.size, dtype=bool) if flagged is None else flagged
+    valid = np.isfinite(h)
+    human_bad = considered & ~valid
+    human_zero = considered & valid & (h == 0) if exclude_zero else np.zeros(h.size, dtype=bool)
+    system_bad = considered & valid & ~human_zero & ~np.isfinite(s)
+    return rsmeval_data.Selection(
+        keep, None if flagged is None else ~flagged, human_bad, human_zero, system_bad, few_items
+    )
+
+
+def _data_names(selection: rsmeval_data.Selection, double: bool, groups: list) -> tuple[str, ...]:
+    """The names of rsmeval's data tables for this run (in the order rsmeval writes them)."""
+    names = ["pred_processed", "test_metadata", "test_other_columns"]
+    if double:
+        names.append("test_human_scores")
+    excluded = selection.human_bad.any() or selection.human_zero.any() or selection.system_bad.any()
+    if excluded or (selection.few_items is not None and selection.few_items.any()):
+        names.append("test_excluded_responses")
+    if selection.flag_out is not None and selection.flag_out.any():
+        names.append("test_responses_with_excluded_flags")
+    names += ["test_excluded_composition", "data_composition", *(f"data_composition_by_{g}" for g in groups)]
+    return tuple(names)
+
+
+def _postprocessing_params(scaling: Mapping, trim_min, trim_max, trim_tolerance) -> pd.DataFrame:
+    """RSMTool's ``postprocessing_params`` file: trimming options and the scaling means and SDs."""
+    return pd.DataFrame(
+        {
+            "trim_min": [float(trim_min)],
+            "trim_max": [float(trim_max)],
+            "trim_tolerance": [float(trim_tolerance)],
+            "h1_mean": [scaling["human_mean"]],
+            "h1_sd": [scaling["human_sd"]],
+            "train_predictions_mean": [scaling["system_mean"]],
+            "train_predictions_sd": [scaling["system_sd"]],
+        }
+    )
 
 
 def _one_column(frame: pd.DataFrame, argument: str, name):
