@@ -20,7 +20,7 @@ PAGES = sorted(p for p in DOCS.rglob("*.rst") if not {"_build", "generated"} & s
 # alone only needs to know they exist. Any other role is unknown and reported.
 SPHINX_ROLES = ["func", "class", "meth", "attr", "mod", "obj", "exc", "data", "doc", "ref", "term"]
 SPHINX_DIRECTIVES = ["toctree", "autosummary", "autoclass", "autofunction", "automodule", "currentmodule"]
-SPHINX_DIRECTIVES.append("plot")  # matplotlib's plot directive (docs/conf.py), the figures of the guide
+SPHINX_DIRECTIVES.append("plot")  # matplotlib's plot directive (docs/conf.py): the guide's figures
 ADORNMENT = "=-~^\"'`#*+:._"
 SPLIT_UNDERLINE = re.compile(rf"^([{re.escape(ADORNMENT)}])\1+( +\1+)+\s*$")
 SIMPLE_TABLE_BORDER = re.compile(r"^=+( +=+)+\s*$")
@@ -51,7 +51,6 @@ def _sphinx_role(name, rawtext, text, lineno, inliner, options=None, content=Non
 
 for _role in SPHINX_ROLES:
     roles.register_local_role(_role, _sphinx_role)
-SPHINX_DIRECTIVES.append("plot")  # matplotlib's plot directive (docs/conf.py)
 for _directive in SPHINX_DIRECTIVES:
     directives.register_directive(_directive, _SphinxDirective)
 
