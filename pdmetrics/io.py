@@ -88,9 +88,10 @@ def read_table(path, text_columns=()) -> pd.DataFrame:
         what = "not a file" if path.exists() else "no such file"
         raise InvalidInputError(f"{str(path)!r}: {what}; pass a {kind} file.")
     text = {name: str for name in text_columns}
+    kind = _FORMAT_NAMES.get(kind, kind)
     try:
-        if kind in ("csv", "tsv"):
-            return pd.read_csv(path, sep="\t" if kind == "tsv" else ",", dtype=text or None)
+        if kind in ("CSV", "TSV"):
+            return pd.read_csv(path, sep="\t" if kind == "TSV" else ",", dtype=text or None)
         if kind == "xlsx":
             optional_module("openpyxl", "excel", "Reading xlsx files")
             return pd.read_excel(path, dtype=text or None)
@@ -107,6 +108,9 @@ def read_table(path, text_columns=()) -> pd.DataFrame:
         raise InvalidInputError(
             f"{str(path)!r}: not a readable {kind} file ({str(error).strip()})."
         ) from None
+
+
+_FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV"}
 
 
 def _read_jsonlines(path: Path, text: dict) -> pd.DataFrame:

@@ -27,6 +27,7 @@ __all__ = [
     "read_config",
     "check_config",
     "locate_file",
+    "report_sections",
     "report_options",
 ]
 
@@ -386,7 +387,8 @@ def report_options(config: dict, keywords) -> dict:
     """The ``report()`` keyword arguments of a checked configuration.
 
     ``keywords`` are the keywords ``report()`` takes. A key mapped onto a keyword it does not
-    take is refused when the configuration sets it (not at its default). ``scale_with`` is
+    take is refused when the configuration sets it (not at its default), except
+    ``id_column``, which the run checks itself (a column without repeated ids). ``scale_with`` is
     passed as given (``"asis"``, ``"raw"`` or a path): the caller reads a training file.
     """
     keywords = set(keywords)
@@ -397,6 +399,6 @@ def report_options(config: dict, keywords) -> dict:
             value = value or None
         if keyword in keywords:
             options[keyword] = value
-        elif value is not None and value != DEFAULTS.get(key):
+        elif key != "id_column" and value is not None and value != DEFAULTS.get(key):
             raise InvalidInputError(f"{key} is not supported by this version of pdmetrics' report().")
     return options
