@@ -191,25 +191,30 @@ class EvaluationReport(Mapping):
             optional_module("openpyxl", "excel", "Writing xlsx files")
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
+        unindexed = getattr(self, "_unindexed", ())  # tables rsmeval writes without an index column
         written = []
         for name, frame in self._files.items():
             path = directory / f"{prefix}_{name}.{file_format}"
-            _FILE_WRITERS[file_format](frame, path)
+            _FILE_WRITERS[file_format](frame, path, name not in unindexed)
             written.append(path)
         return written
 
 
-def _with_index_column(frame: pd.DataFrame) -> pd.DataFrame:
-    """The index as the first column, headed by its name or "" (rsmeval's ``reset_index``)."""
-    return frame.rename_axis(index=frame.index.name or "").reset_index()
+def _with_index_column(frame: pd.DataFrame, index: bool) -> pd.DataFrame:
+    """With ``index``, the index as the first column, headed by its name or "" (rsmeval's
+    ``reset_index``)."""
+    return frame.rename_axis(index=frame.index.name or "").reset_index() if index else frame
 
 
-#: How each ``file_format`` is written (rsmeval's ``DataWriter.write_frame_to_file``).
+#: How each ``file_format`` is written (rsmeval's ``DataWriter.write_frame_to_file``), with
+#: or without the index as the first column.
 _FILE_WRITERS = {
-    "csv": lambda frame, path: frame.to_csv(path),
-    "tsv": lambda frame, path: frame.to_csv(path, sep="\t"),
-    "xlsx": lambda frame, path: _with_index_column(frame).to_excel(path, index=False),
-    "jsonlines": lambda frame, path: _with_index_column(frame).to_json(path, orient="records", lines=True),
+    "csv": lambda frame, path, index: frame.to_csv(path, index=index),
+    "tsv": lambda frame, path, index: frame.to_csv(path, sep="\t", index=index),
+    "xlsx": lambda frame, path, index: _with_index_column(frame, index).to_excel(path, index=False),
+    "jsonlines": lambda frame, path, index: _with_index_column(frame, index).to_json(
+        path, orient="records", lines=True
+    ),
 }
 
 
