@@ -84,11 +84,11 @@ def read_table(path, text_columns=()) -> pd.DataFrame:
             f"{str(path)!r}: unknown file type {path.suffix!r}; pass a file ending in "
             f"{', '.join(TABLE_FORMATS)}."
         )
+    kind = _FORMAT_NAMES.get(kind, kind)
     if not path.is_file():
         what = "not a file" if path.exists() else "no such file"
         raise InvalidInputError(f"{str(path)!r}: {what}; pass a {kind} file.")
     text = {name: str for name in text_columns}
-    kind = _FORMAT_NAMES.get(kind, kind)
     try:
         if kind in ("CSV", "TSV"):
             return pd.read_csv(path, sep="\t" if kind == "TSV" else ",", dtype=text or None)
