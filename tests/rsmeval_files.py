@@ -26,7 +26,9 @@ def read_table(path) -> pd.DataFrame:
 def _key(frame: pd.DataFrame):
     """Rows in a comparable order: by the first column when it labels the rows uniquely."""
     if frame.shape[1] and frame.iloc[:, 0].astype(str).is_unique:
-        return frame.iloc[np.argsort(frame.iloc[:, 0].astype(str).to_numpy(), kind="stable")].reset_index(drop=True)
+        return frame.iloc[np.argsort(frame.iloc[:, 0].astype(str).to_numpy(), kind="stable")].reset_index(
+            drop=True
+        )
     return frame.reset_index(drop=True)
 
 
