@@ -79,15 +79,18 @@ def read_table(path, text_columns=()) -> pd.DataFrame:
     """
     path = Path(path)
     kind = TABLE_FORMATS.get(path.suffix.lower())
+    if path.is_dir():
+        raise InvalidInputError(
+            f"{str(path)!r}: not a file; pass a file ending in {', '.join(TABLE_FORMATS)}."
+        )
     if kind is None:
         raise InvalidInputError(
             f"{str(path)!r}: unknown file type {path.suffix!r}; pass a file ending in "
             f"{', '.join(TABLE_FORMATS)}."
         )
     kind = _FORMAT_NAMES.get(kind, kind)
-    if not path.is_file():
-        what = "not a file" if path.exists() else "no such file"
-        raise InvalidInputError(f"{str(path)!r}: {what}; pass a {kind} file.")
+    if not path.exists():
+        raise InvalidInputError(f"{str(path)!r}: no such file; pass a {kind} file.")
     text = {name: str for name in text_columns}
     try:
         if kind in ("CSV", "TSV"):

@@ -329,23 +329,8 @@ def test_force_overwrites(tmp_path):
 # pdmetrics evaluate: every input format, --file-format, the new report() options
 # ----------------------------------------------------------------------------------------
 def _evaluate(tmp_path, source, *extra):
-    return main(
-        [
-            "evaluate",
-            str(source),
-            "--human",
-            "sc1",
-            "--system",
-            "raw",
-            "--trim-min",
-            "1",
-            "--trim-max",
-            "6",
-            "--out",
-            str(tmp_path / "out"),
-            *extra,
-        ]
-    )
+    options = "--human sc1 --system raw --trim-min 1 --trim-max 6".split()
+    return main(["evaluate", str(source), *options, "--out", str(tmp_path / "out"), *extra])
 
 
 def test_evaluate_reads_jsonlines_and_writes_tsv(tmp_path):
