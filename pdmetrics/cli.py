@@ -1,8 +1,9 @@
-"""Command line: ``pdmetrics demo`` and ``pdmetrics evaluate``."""
+"""Command line: ``pdmetrics demo``, ``pdmetrics evaluate`` and ``pdmetrics rsmeval``."""
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import sys
 import time
 import warnings
@@ -13,6 +14,10 @@ import pandas as pd
 import pdmetrics
 from pdmetrics.datasets import simulate_essays, simulate_scores
 from pdmetrics.errors import PdmetricsError, PdmetricsWarning
+from pdmetrics.io import read_table
+from pdmetrics.scoring import report as report_function
+from pdmetrics.scoring.rsmeval_config import FILE_FORMATS
+from pdmetrics.scoring.rsmeval_run import run_rsmeval
 
 #: Inputs with at least this many rows get progress messages on stderr.
 LARGE_INPUT = 100_000
@@ -108,34 +113,12 @@ class _Progress:
             print(f"[{time.perf_counter() - self.start:6.1f} s] {message}", file=sys.stderr, flush=True)
 
 
-def _read_table(path: Path, text_columns=()) -> pd.DataFrame:
-    """Read a CSV or parquet file; ``text_columns`` of a CSV are read as text (RSMTool reads
-    subgroup columns so: group ``1`` is the label ``"1"``, not ``1.0``)."""
-    if not path.exists():
-        raise PdmetricsError(f"{path}: no such file.")
-    if not path.is_file():
-        raise PdmetricsError(f"{path}: not a file; pass a CSV (or parquet) file.")
-    if path.suffix.lower() in (".parquet", ".pq"):
-        try:
-            return pd.read_parquet(path)
-        except ImportError:
-            raise PdmetricsError(
-                f"{path}: reading parquet needs pyarrow (pip install pyarrow), or pass a CSV file."
-            ) from None
-    try:
-        return pd.read_csv(path, dtype={name: str for name in text_columns} or None)
-    except pd.errors.EmptyDataError:
-        raise PdmetricsError(f"{path}: the file is empty; pass a CSV file with a header row.") from None
-    except (pd.errors.ParserError, UnicodeDecodeError) as error:
-        raise PdmetricsError(f"{path}: not a readable CSV file ({str(error).strip()}).") from None
-
-
 def _training_frame(path: Path, human: str, system: str) -> pd.DataFrame:
     """The --scale-with training file, checked for the human and system columns.
 
     Without those columns, rsmeval's own layout (``sc1`` and ``prediction``) is accepted.
     """
-    train = _read_table(path)
+    train = read_table(path)
     fallback = {
         rsmeval: name
         for name, rsmeval in ((human, "sc1"), (system, "prediction"))
@@ -154,18 +137,66 @@ def _training_frame(path: Path, human: str, system: str) -> pd.DataFrame:
     return train
 
 
+def _flag_value(text: str):
+    """A ``--flag`` value: a number when it reads as one (as in an rsmeval config), else text."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _flags(items) -> dict | None:
+    """``--flag COL=V1,V2`` (repeatable) as report()'s ``flag={COL: [V1, V2]}``."""
+    if not items:
+        return None
+    flags = {}
+    for item in items:
+        column, sep, values = item.partition("=")
+        if not sep or not column or not values:
+            raise PdmetricsError(f"--flag {item!r}: write COLUMN=VALUE[,VALUE...], e.g. --flag ADVISORY=0.")
+        flags[column] = [_flag_value(value.strip()) for value in values.split(",")]
+    return flags
+
+
+#: ``pdmetrics evaluate`` flags of report() keywords that arrive with the rsmeval options.
+_NEW_OPTIONS = {
+    "id": "--id",
+    "candidate": "--candidate",
+    "min_items_per_candidate": "--min-items-per-candidate",
+    "flag": "--flag",
+    "min_n_per_group": "--min-n-per-group",
+}
+
+
 def evaluate(args: argparse.Namespace) -> int:
     """Read a file, run the whole RSMTool evaluation, write the tables, print the headline."""
     path = Path(args.file)
-    frame = _read_table(path, text_columns=args.group or ())
+    text = [name for name in (args.id, args.candidate) if name] + (args.group or [])
+    frame = read_table(path, text_columns=text)
     progress = _Progress(len(frame) >= LARGE_INPUT)
     progress(f"read {len(frame):,} rows from {path}")
     scale_with = args.scale_with
     if scale_with not in (None, "asis"):
         scale_with = _training_frame(Path(scale_with), args.human, args.system)
+    given = {
+        "id": args.id,
+        "candidate": args.candidate,
+        "min_items_per_candidate": args.min_items_per_candidate,
+        "flag": _flags(args.flag),
+        "min_n_per_group": args.min_n_per_group,
+    }
+    given = {keyword: value for keyword, value in given.items() if value is not None}
+    supported = inspect.signature(report_function).parameters
+    for keyword in given:
+        if keyword not in supported:
+            raise PdmetricsError(f"{_NEW_OPTIONS[keyword]} is not supported by this version of report().")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", PdmetricsWarning)
-        report = frame.scoring.report(
+        report = report_function(
+            frame,
+            **given,
             human=args.human,
             system=args.system,
             second_human=args.second_human,
@@ -180,11 +211,16 @@ def evaluate(args: argparse.Namespace) -> int:
         if issubclass(warning.category, pdmetrics.ExcludedRowsWarning):
             print(f"note: {warning.message}", file=sys.stderr)
     progress(f"computed {len(report)} tables")
-    written = report.to_csv(args.out, prefix=args.prefix or path.stem)
+    written = report.write(args.out, prefix=args.prefix or path.stem, file_format=args.file_format)
+    if hasattr(report, "to_html"):
+        sections = [name.strip() for name in args.sections.split(",")] if args.sections else None
+        page = Path(args.out) / "report.html"
+        report.to_html(page, sections=sections, title=path.name, files=written)
+        written.append(page)
     progress(f"wrote {len(written)} files to {args.out}")
     print(
         f"pdmetrics evaluate: {report.info['n_used']:,} of {report.info['n_input']:,} responses; "
-        f"{len(written)} RSMTool tables written to {args.out}"
+        f"{len(written)} files written to {args.out}"
     )
     _show("eval", report["eval"])
     if "consistency" in report:
@@ -202,8 +238,10 @@ def _parser() -> argparse.ArgumentParser:
     demo_parser = commands.add_parser("demo", help="evaluate simulated double-scored essays")
     demo_parser.add_argument("--rows", type=int, default=5000, help="number of simulated responses")
     demo_parser.add_argument("--seed", type=int, default=0, help="random seed")
-    run = commands.add_parser("evaluate", help="RSMTool's evaluation (rsmeval) of a CSV or parquet file")
-    run.add_argument("file", help="CSV (or parquet, with pyarrow) file, one row per response")
+    run = commands.add_parser("evaluate", help="RSMTool's evaluation (rsmeval) of a file of responses")
+    run.add_argument(
+        "file", help="CSV, TSV, xlsx, jsonlines (nested too) or parquet file, one row per response"
+    )
     run.add_argument("--human", required=True, help="human score column")
     run.add_argument("--system", required=True, help="raw system score column")
     run.add_argument("--second-human", help="second human score column")
@@ -217,9 +255,53 @@ def _parser() -> argparse.ArgumentParser:
         "(or rsmeval's 'sc1' and 'prediction')",
     )
     run.add_argument("--keep-zeros", action="store_true", help="keep human scores of 0 (exclude_zero=False)")
-    run.add_argument("--out", required=True, help="output directory for the RSMTool-compatible CSVs")
+    run.add_argument("--id", help="response id column (repeated ids are refused, as rsmeval)")
+    run.add_argument("--candidate", help="candidate (test taker) column")
+    run.add_argument(
+        "--min-items-per-candidate",
+        type=int,
+        help="leave out candidates with fewer responses (needs --candidate)",
+    )
+    run.add_argument(
+        "--flag",
+        action="append",
+        metavar="COLUMN=V1,V2",
+        help="keep only rows whose COLUMN is one of the values (repeat for several columns)",
+    )
+    run.add_argument("--min-n-per-group", type=int, help="smallest subgroup shown in the subgroup tables")
+    run.add_argument(
+        "--file-format", choices=list(FILE_FORMATS), default="csv", help="format of the table files"
+    )
+    run.add_argument("--sections", help="comma-separated report.html sections, in order (rsmeval's names)")
+    run.add_argument("--out", required=True, help="output directory for the RSMTool-compatible tables")
     run.add_argument("--prefix", help="file-name prefix (default: the input file's name)")
+    rsmeval = commands.add_parser(
+        "rsmeval", help="run an rsmeval configuration file unchanged and write what rsmeval writes"
+    )
+    rsmeval.add_argument("config_file", help="rsmeval's JSON configuration file")
+    rsmeval.add_argument(
+        "output_dir", nargs="?", default=".", help="where output/, report/ and figure/ go (default: .)"
+    )
+    rsmeval.add_argument(
+        "-f", "--force", action="store_true", help="overwrite a non-empty output/ directory, as rsmeval -f"
+    )
     return parser
+
+
+def rsmeval(args: argparse.Namespace) -> int:
+    """``pdmetrics rsmeval CONFIG [OUTPUT_DIR]``: rsmeval's files from its configuration file."""
+    start = time.perf_counter()
+    written = run_rsmeval(
+        args.config_file,
+        args.output_dir,
+        force=args.force,
+        notes=lambda message: print(f"note: {' '.join(message.split())}", file=sys.stderr),
+    )
+    print(
+        f"pdmetrics rsmeval: {len(written)} files written under {args.output_dir} "
+        f"in {time.perf_counter() - start:.2f} s"
+    )
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -227,12 +309,14 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "demo":
             return demo(args.rows, args.seed)
+        if args.command == "rsmeval":
+            return rsmeval(args)
         return evaluate(args)
     except (PdmetricsError, KeyError, ValueError, OSError) as error:
         message = error.args[0] if isinstance(error, KeyError) and error.args else error
         message = " ".join(str(message).split())  # one line, whatever the source of the message
         print(f"pdmetrics {args.command}: error: {message}", file=sys.stderr)
-        return 2
+        return 1 if args.command == "rsmeval" else 2  # rsmeval exits with 1 on a refusal
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,7 +1,9 @@
 """Reading evaluation data from files into tidy DataFrames.
 
-``read_coco`` turns COCO annotation and result files into the two long tables that
-``df.detection`` methods take: one row per ground-truth box and one row per detection.
+``read_table`` reads one row per response from the file formats RSMTool reads (CSV, TSV,
+xlsx, jsonlines, nested jsonlines) and parquet. ``read_coco`` turns COCO annotation and
+result files into the two long tables that ``df.detection`` methods take: one row per
+ground-truth box and one row per detection.
 """
 
 from __future__ import annotations
@@ -9,15 +11,126 @@ from __future__ import annotations
 import json
 from numbers import Integral, Real
 from os import PathLike
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from pdmetrics._optional import optional_module
 from pdmetrics._validation import plain
 from pdmetrics.detection.options import COCO_ATTRS
 from pdmetrics.errors import InvalidInputError
 
-__all__ = ["read_coco", "coco_image_ids"]
+__all__ = ["read_table", "TABLE_FORMATS", "read_coco", "coco_image_ids"]
+
+#: File-name extensions ``read_table`` reads, and the format each one means.
+TABLE_FORMATS = {
+    ".csv": "csv",
+    ".tsv": "tsv",
+    ".xlsx": "xlsx",
+    ".jsonlines": "jsonlines",
+    ".jsonl": "jsonlines",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+}
+
+
+def read_table(path, text_columns=()) -> pd.DataFrame:
+    """Read a table of responses from a CSV, TSV, xlsx, jsonlines or parquet file.
+
+    The format comes from the file's extension (:data:`TABLE_FORMATS`), as RSMTool reads
+    its input files. Nested jsonlines objects are flattened as RSMTool does: a field whose
+    values are objects is replaced by one column per key of those objects (deeper levels
+    joined with ``"."``).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file.
+    text_columns : sequence of str, default ()
+        Columns read as text, as RSMTool reads its id, candidate and subgroup columns: a
+        group ``1`` is the label ``"1"``, not the number ``1.0``. Columns absent from the
+        file are ignored.
+
+    Returns
+    -------
+    DataFrame
+
+    Raises
+    ------
+    InvalidInputError
+        The file is missing, empty, unreadable or has an unknown extension.
+    MissingDependencyError
+        An xlsx file without openpyxl (``pip install "pdmetrics[excel]"``) or a parquet file
+        without pyarrow.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from pdmetrics.io import read_table
+    >>> with tempfile.TemporaryDirectory() as directory:
+    ...     path = pathlib.Path(directory) / "scores.jsonlines"
+    ...     _ = path.write_text('{"id": 1, "scores": {"h1": 3, "h2": 4}}\\n'
+    ...                         '{"id": 2, "scores": {"h1": 5, "h2": 5}}\\n')
+    ...     read_table(path, text_columns=["id"])
+      id  h1  h2
+    0  1   3   4
+    1  2   5   5
+    """
+    path = Path(path)
+    kind = TABLE_FORMATS.get(path.suffix.lower())
+    if path.is_dir():
+        raise InvalidInputError(
+            f"{str(path)!r}: not a file; pass a file ending in {', '.join(TABLE_FORMATS)}."
+        )
+    if kind is None:
+        raise InvalidInputError(
+            f"{str(path)!r}: unknown file type {path.suffix!r}; pass a file ending in "
+            f"{', '.join(TABLE_FORMATS)}."
+        )
+    kind = _FORMAT_NAMES.get(kind, kind)
+    if not path.exists():
+        raise InvalidInputError(f"{str(path)!r}: no such file; pass a {kind} file.")
+    text = {name: str for name in text_columns}
+    try:
+        if kind in ("CSV", "TSV"):
+            return pd.read_csv(path, sep="\t" if kind == "TSV" else ",", dtype=text or None)
+        if kind == "xlsx":
+            optional_module("openpyxl", "excel", "Reading xlsx files")
+            return pd.read_excel(path, dtype=text or None)
+        if kind == "parquet":
+            optional_module("pyarrow", "parquet", "Reading parquet files")
+            frame = pd.read_parquet(path)
+            return frame.astype({name: str for name in text_columns if name in frame.columns})
+        return _read_jsonlines(path, text)
+    except pd.errors.EmptyDataError:
+        raise InvalidInputError(
+            f"{str(path)!r}: the file is empty; pass a {kind} file with a header row."
+        ) from None
+    except (pd.errors.ParserError, UnicodeDecodeError) as error:
+        raise InvalidInputError(
+            f"{str(path)!r}: not a readable {kind} file ({str(error).strip()})."
+        ) from None
+
+
+_FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV"}
+
+
+def _read_jsonlines(path: Path, text: dict) -> pd.DataFrame:
+    """A jsonlines file, one level of nested objects flattened (RSMTool's ``read_jsonlines``)."""
+    try:
+        frame = pd.read_json(path, orient="records", lines=True, dtype=text or None)
+    except ValueError as error:
+        raise InvalidInputError(
+            f"{str(path)!r}: not a readable jsonlines file (one JSON object per line) ({error})."
+        ) from None
+    parts = []
+    for name in frame.columns:
+        column = frame[name]
+        nested = column.dtype == object and column.map(lambda value: isinstance(value, dict)).any()
+        parts.append(pd.json_normalize(column.tolist()).set_axis(frame.index) if nested else column)
+    return pd.concat(parts, axis=1) if parts else frame
+
 
 GROUND_TRUTH_COLUMNS = ["id", "image", "label", "category", "x", "y", "w", "h", "area", "iscrowd"]
 DETECTION_COLUMNS = ["id", "image", "label", "category", "x", "y", "w", "h", "score"]

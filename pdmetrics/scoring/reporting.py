@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from pdmetrics._optional import optional_module
 from pdmetrics._stats import smallest_integer_type
 from pdmetrics._tables import attach_info
 from pdmetrics._validation import numeric_values, plain, require_columns
@@ -168,21 +169,81 @@ class EvaluationReport(Mapping):
         """Write every table as ``<directory>/<prefix>_<name>.csv``, in RSMTool's layout.
 
         The file names, index, column names and values are those of ``rsmeval``'s output
-        directory, so pipelines that read those files can switch without change.
+        directory, so pipelines that read those files can switch without change. The same
+        as ``write(directory, prefix, file_format="csv")``.
 
         Returns
         -------
         list of pathlib.Path
             The files written.
         """
+        return self.write(directory, prefix, file_format="csv")
+
+    def write(self, directory, prefix: str = "pdmetrics", file_format: str = "csv") -> list[Path]:
+        """Write every table as ``<directory>/<prefix>_<name>.<file_format>``, as rsmeval does.
+
+        Parameters
+        ----------
+        directory : str or path-like
+            Created if missing.
+        prefix : str, default "pdmetrics"
+            The start of every file name (rsmeval's ``experiment_id``).
+        file_format : {"csv", "tsv", "xlsx", "jsonlines"}, default "csv"
+            rsmeval's ``file_format``. Each table's index is the first column, headed by the
+            index's name (empty when it has none), as rsmeval writes it; xlsx needs openpyxl
+            (``pip install "pdmetrics[excel]"``).
+
+        Returns
+        -------
+        list of pathlib.Path
+            The files written.
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> import pandas as pd
+        >>> import pdmetrics
+        >>> from pdmetrics.datasets import simulate_scores
+        >>> report = simulate_scores(300, seed=2).scoring.report(human="sc1", system="raw", trim_min=1,
+        ...                                                      trim_max=6)
+        >>> with tempfile.TemporaryDirectory() as directory:
+        ...     paths = report.write(directory, prefix="demo", file_format="tsv")
+        ...     back = pd.read_csv(paths[0], sep="\\t", index_col=0)
+        >>> paths[0].name, list(back.index)
+        ('demo_eval.tsv', ['raw', 'raw_trim', 'raw_trim_round'])
+        """
+        if file_format not in _FILE_WRITERS:
+            raise InvalidInputError(
+                f"`file_format={file_format!r}`: write one of {', '.join(map(repr, _FILE_WRITERS))}."
+            )
+        if file_format == "xlsx":
+            optional_module("openpyxl", "excel", "Writing xlsx files")
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
         written = []
         for name, frame in self.rsmtool_frames().items():
-            path = directory / f"{prefix}_{name}.csv"
-            frame.to_csv(path, index=name not in self._unindexed)
+            path = directory / f"{prefix}_{name}.{file_format}"
+            _FILE_WRITERS[file_format](frame, path, name not in self._unindexed)
             written.append(path)
         return written
+
+
+def _with_index_column(frame: pd.DataFrame, index: bool) -> pd.DataFrame:
+    """With ``index``, the index as the first column, headed by its name or "" (rsmeval's
+    ``reset_index``)."""
+    return frame.rename_axis(index=frame.index.name or "").reset_index() if index else frame
+
+
+#: How each ``file_format`` is written (rsmeval's ``DataWriter.write_frame_to_file``), with
+#: or without the index as the first column.
+_FILE_WRITERS = {
+    "csv": lambda frame, path, index: frame.to_csv(path, index=index),
+    "tsv": lambda frame, path, index: frame.to_csv(path, sep="\t", index=index),
+    "xlsx": lambda frame, path, index: _with_index_column(frame, index).to_excel(path, index=False),
+    "jsonlines": lambda frame, path, index: _with_index_column(frame, index).to_json(
+        path, orient="records", lines=True
+    ),
+}
 
 
 def _score_types(scale_with) -> tuple[tuple[str, ...], str]:

@@ -1,0 +1,114 @@
+"""Run an rsmeval configuration file: read the predictions, call :func:`report`, write
+rsmeval's output tree (``output/``, ``report/``, ``figure/``)."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import warnings
+from pathlib import Path
+
+import pandas as pd
+
+from pdmetrics.errors import InvalidInputError, PdmetricsWarning
+from pdmetrics.io import read_table
+from pdmetrics.scoring.reporting import report
+from pdmetrics.scoring.rsmeval_config import locate_file, read_config, report_options, report_sections
+
+__all__ = ["run_rsmeval"]
+
+#: rsmeval's file of the scaling parameters' training predictions must hold these columns.
+_SCALING_COLUMNS = ("sc1", "prediction")
+
+
+def run_rsmeval(config_path, output_dir=".", *, force: bool = False, notes=None) -> list[Path]:
+    """Run an rsmeval configuration file and write what rsmeval writes under ``output_dir``.
+
+    ``output_dir/output/<experiment_id>_<table>.<file_format>`` (every table, and the
+    configuration with its defaults as ``<experiment_id>_rsmeval.json``),
+    ``output_dir/report/<experiment_id>_report.html`` and an empty ``output_dir/figure/``
+    (the report's figures are inline). An ``output`` folder that is not empty is refused
+    unless ``force=True`` (rsmeval's ``-f``). ``notes`` (a callable) receives one line per
+    row-exclusion warning.
+
+    Returns the files written.
+    """
+    output_dir = Path(output_dir)
+    csv_dir = output_dir / "output"
+    if csv_dir.is_dir() and any(csv_dir.iterdir()) and not force:
+        raise InvalidInputError(
+            f"'{output_dir}' already contains a non-empty 'output' directory; pass -f to overwrite it."
+        )
+    config = read_config(config_path)
+    options = report_options(config, inspect.signature(report).parameters)
+    frame = _predictions(config, options)
+    if isinstance(options.get("scale_with"), str) and options["scale_with"] not in ("asis", "raw"):
+        options["scale_with"] = _scaling_frame(config, options["human"], options["system"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", PdmetricsWarning)
+        result = report(frame, **options)
+    for warning in caught:
+        if notes is not None and issubclass(warning.category, PdmetricsWarning):
+            notes(str(warning.message))
+    experiment = config["experiment_id"]
+    for folder in ("output", "figure", "report"):
+        (output_dir / folder).mkdir(parents=True, exist_ok=True)
+    written = result.write(csv_dir, prefix=experiment, file_format=config["file_format"])
+    saved = csv_dir / f"{experiment}_rsmeval.json"
+    saved.write_text(json.dumps({k: v for k, v in config.items() if k != "configdir"}, indent=4) + "\n")
+    written.append(saved)
+    if hasattr(result, "to_html"):
+        page = output_dir / "report" / f"{experiment}_report.html"
+        title = f"{experiment}: {config['description']}" if config["description"] else experiment
+        result.to_html(page, sections=report_sections(config), title=title, files=written)
+        written.append(page)
+    return written
+
+
+def _predictions(config: dict, options: dict) -> pd.DataFrame:
+    """The predictions file, read as rsmeval reads it (id, candidate and subgroup columns as
+    text), with the configuration's columns checked."""
+    path = locate_file(config, "predictions_file")
+    columns = {
+        "id_column": [config["id_column"]],
+        "human_score_column": [config["human_score_column"]],
+        "system_score_column": [config["system_score_column"]],
+        "second_human_score_column": [config["second_human_score_column"]],
+        "candidate_column": [config["candidate_column"]],
+        "subgroups": config["subgroups"] or [],
+        "flag_column": list(config["flag_column"] or {}),
+    }
+    text = [*columns["id_column"], *columns["subgroups"]]
+    if config["candidate_column"]:
+        text.append(config["candidate_column"])
+    frame = read_table(path, text_columns=text)
+    for key, names in columns.items():
+        missing = [name for name in names if name is not None and name not in frame.columns]
+        if missing:
+            raise InvalidInputError(
+                f"{key}: {', '.join(map(repr, missing))} is not a column of the predictions file {path.name} "
+                f"(it has: {', '.join(map(str, frame.columns[:20]))})."
+            )
+    if "id" not in options:  # report() without id=: rsmeval's check of repeated ids
+        ids = frame[config["id_column"]]
+        repeated = ids[ids.duplicated()]
+        if len(repeated):
+            raise InvalidInputError(
+                f"id_column: the data contains duplicate response IDs in {config['id_column']!r} (e.g. "
+                f"{repeated.iloc[0]!r}). Please make sure all response IDs are unique and re-run the tool."
+            )
+    return frame
+
+
+def _scaling_frame(config: dict, human: str, system: str) -> pd.DataFrame:
+    """The ``scale_with`` file's ``sc1`` and ``prediction`` columns, named as ``human`` and
+    ``system`` for ``report(scale_with=)``."""
+    path = locate_file(config, "scale_with")
+    train = read_table(path)
+    missing = [name for name in _SCALING_COLUMNS if name not in train.columns]
+    if missing:
+        raise InvalidInputError(
+            f"scale_with: the file {path.name} must have the 'prediction' and the 'sc1' columns; it has no "
+            f"{', '.join(map(repr, missing))}."
+        )
+    return train[list(_SCALING_COLUMNS)].set_axis([human, system], axis=1)
