@@ -89,9 +89,16 @@ def test_real_subprocess_in_the_config_folder(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "files written under" in result.stdout
     compared = compare_output_dir(
-        EXPERIMENTS_DIR / name / "output", tmp_path / "output", _experiment_id(name), skip=NEW_TABLES
+        EXPERIMENTS_DIR / name / "output", tmp_path / "output", _experiment_id(name)
     )
-    assert {"eval", "eval_short", "consistency", "true_score_eval", "confMatrix_h1h2"} <= set(compared)
+    assert {
+        "eval",
+        "eval_short",
+        "consistency",
+        "true_score_eval",
+        "confMatrix_h1h2",
+        "pred_processed",
+    } <= set(compared)
 
 
 def test_default_output_dir_is_the_current_directory(tmp_path, monkeypatch):
@@ -165,7 +172,7 @@ def test_every_input_format_gives_the_csv_tables(tmp_path, runs, kind):
     path, _ = _copy_experiment(tmp_path, predictions_file=target.name)
     assert main(["rsmeval", str(path), str(tmp_path / "run")]) == 0
     compared = compare_output_dir(
-        runs("lr-eval-with-h2") / "output", tmp_path / "run" / "output", "lr_eval_with_h2", skip=NEW_TABLES
+        runs("lr-eval-with-h2") / "output", tmp_path / "run" / "output", "lr_eval_with_h2"
     )
     assert "eval_by_L1" in compared and "fairness_metrics_by_QUESTION" in compared
 
@@ -269,7 +276,7 @@ def test_every_rsmeval_key_is_mapped_or_documented():
             "human_score_column: 'nope' is not a column of the predictions file",
         ),
         ({"subgroups": "L1, nope"}, "subgroups: 'nope' is not a column of the predictions file"),
-        ({"id_column": "L1"}, "the data contains duplicate response IDs in 'L1'"),
+        ({"id_column": "L1"}, "`id_column='L1'` holds repeated response ids"),
     ],
 )
 def test_refusals_are_one_line(tmp_path, capsys, changes, message):

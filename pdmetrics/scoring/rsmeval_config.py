@@ -29,6 +29,7 @@ __all__ = [
     "locate_file",
     "report_sections",
     "report_options",
+    "in_config_terms",
 ]
 
 #: Keys rsmeval requires.
@@ -114,6 +115,19 @@ REPORT_KEYWORDS = {
     "flag_column": "flag",
     "min_n_per_group": "min_n_per_group",
 }
+
+
+def in_config_terms(message: str) -> str:
+    """A report() message with its keywords named as the configuration's keys
+    (```id='L1'``` -> ```id_column='L1'```), for users who wrote a configuration file.
+
+    >>> in_config_terms("`id='L1'` holds repeated response ids")
+    "`id_column='L1'` holds repeated response ids"
+    """
+    for key, keyword in REPORT_KEYWORDS.items():
+        message = message.replace(f"`{keyword}=", f"`{key}=")
+    return message
+
 
 #: rsmeval's report sections, in its order (``general_sections``, ``section_order``).
 SECTIONS = (

@@ -13,7 +13,13 @@ import pandas as pd
 from pdmetrics.errors import InvalidInputError, PdmetricsWarning
 from pdmetrics.io import read_table
 from pdmetrics.scoring.reporting import report
-from pdmetrics.scoring.rsmeval_config import locate_file, read_config, report_options, report_sections
+from pdmetrics.scoring.rsmeval_config import (
+    in_config_terms,
+    locate_file,
+    read_config,
+    report_options,
+    report_sections,
+)
 
 __all__ = ["run_rsmeval"]
 
@@ -46,7 +52,10 @@ def run_rsmeval(config_path, output_dir=".", *, force: bool = False, notes=None)
         options["scale_with"] = _scaling_frame(config, options["human"], options["system"])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", PdmetricsWarning)
-        result = report(frame, **options)
+        try:
+            result = report(frame, **options)
+        except InvalidInputError as error:  # name the configuration's keys, not report()'s keywords
+            raise InvalidInputError(in_config_terms(str(error))) from None
     for warning in caught:
         if notes is not None and issubclass(warning.category, PdmetricsWarning):
             notes(str(warning.message))
@@ -88,14 +97,6 @@ def _predictions(config: dict, options: dict) -> pd.DataFrame:
             raise InvalidInputError(
                 f"{key}: {', '.join(map(repr, missing))} is not a column of the predictions file {path.name} "
                 f"(it has: {', '.join(map(str, frame.columns[:20]))})."
-            )
-    if "id" not in options:  # report() without id=: rsmeval's check of repeated ids
-        ids = frame[config["id_column"]]
-        repeated = ids[ids.duplicated()]
-        if len(repeated):
-            raise InvalidInputError(
-                f"id_column: the data contains duplicate response IDs in {config['id_column']!r} (e.g. "
-                f"{repeated.iloc[0]!r}). Please make sure all response IDs are unique and re-run the tool."
             )
     return frame
 
