@@ -33,9 +33,9 @@ __all__ = [
     "REFERENCE_LINES",
 ]
 
-# The dashed reference lines of RSMTool's subgroup evaluation figure, taken from
-# rsmtool/notebooks/evaluation_by_group.ipynb (RSMTool 12, ``basic_metrics``): QWK and
-# correlation at 0.7, DSM at +/-0.1; none for R2 and RMSE.
+#: The dashed reference lines of RSMTool's subgroup evaluation figure, from
+#: rsmtool/notebooks/evaluation_by_group.ipynb (RSMTool 12, its ``basic_metrics``): QWK and
+#: correlation at 0.7, DSM at +/-0.1; none for R2 and RMSE.
 REFERENCE_LINES: dict[str, tuple[float, ...]] = {
     "corr": (0.7,),
     "wtkappa": (0.7,),
