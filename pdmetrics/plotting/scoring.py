@@ -131,8 +131,7 @@ def score_distribution(table: pd.DataFrame, *, ax=None):
     --------
     >>> import matplotlib
     >>> matplotlib.use("Agg")
-    >>> import pdmetrics
-    >>> from pdmetrics.datasets import simulate_scores
+    >>> from pdmetrics.datasets import simulate_scores  # imports pdmetrics: df.scoring
     >>> from pdmetrics.plotting.scoring import score_distribution
     >>> df = simulate_scores(500, seed=1).scoring.postprocess(system="raw", trim_min=1, trim_max=6)
     >>> ax = score_distribution(df.scoring.score_distribution(human="sc1", system="raw_trim_round"))
@@ -291,11 +290,10 @@ def evaluation_by_group(
     --------
     >>> import matplotlib
     >>> matplotlib.use("Agg")
-    >>> import pdmetrics
-    >>> from pdmetrics.datasets import simulate_scores
+    >>> from pdmetrics.datasets import simulate_scores  # imports pdmetrics: df.scoring
     >>> from pdmetrics.plotting.scoring import evaluation_by_group
-    >>> df = simulate_scores(2000, seed=1)
-    >>> axes = evaluation_by_group(df.scoring.evaluate(human="sc1", system="raw", by="L1"))
+    >>> table = simulate_scores(2000, seed=1).scoring.evaluate(human="sc1", system="raw", by="L1")
+    >>> axes = evaluation_by_group(table)
     >>> [a.get_title() for a in axes], len(axes[0].patches)
     (['corr by L1', 'wtkappa by L1', 'DSM by L1'], 5)
     """
@@ -371,11 +369,11 @@ def score_fairness(table: pd.DataFrame, *, by=None, estimate: str = "error", ax=
     --------
     >>> import matplotlib
     >>> matplotlib.use("Agg")
-    >>> import pdmetrics
-    >>> from pdmetrics.datasets import simulate_scores
+    >>> from pdmetrics.datasets import simulate_scores  # imports pdmetrics: df.scoring
     >>> from pdmetrics.plotting.scoring import score_fairness
     >>> df = simulate_scores(2000, seed=1)
-    >>> axes = score_fairness(df.fairness.score_fairness_estimates(human="sc1", system="raw", by="L1"))
+    >>> table = df.fairness.score_fairness_estimates(human="sc1", system="raw", by="L1")
+    >>> axes = score_fairness(table)
     >>> [a.get_title().splitlines()[0] for a in axes]
     ['Overall score accuracy', 'Overall score difference', 'Conditional score difference']
     >>> [t.get_text() for t in axes[0].get_yticklabels()]
@@ -446,15 +444,18 @@ def true_score(table: pd.DataFrame, *, ax=None):
 
     Examples
     --------
+    The core function gives the same table as ``df.scoring.true_score``:
+
     >>> import matplotlib
     >>> matplotlib.use("Agg")
-    >>> import pdmetrics
     >>> from pdmetrics.datasets import simulate_scores
+    >>> from pdmetrics.scoring import true_score as true_score_table
     >>> from pdmetrics.plotting.scoring import true_score
-    >>> df = simulate_scores(2000, seed=1).scoring.postprocess(system="raw", trim_min=1, trim_max=6)
-    >>> ax = true_score(df.scoring.true_score(system=["raw", "raw_trim_round"], raters=["sc1", "sc2"]))
-    >>> len(ax.patches), [t.get_text() for t in ax.get_xticklabels()]
-    (2, ['raw', 'raw_trim_round'])
+    >>> df = simulate_scores(2000, seed=1).assign(rounded=lambda d: d["raw"].round())
+    >>> table = true_score_table(df[["raw", "rounded"]], df[["sc1", "sc2"]])
+    >>> ax = true_score(table)
+    >>> [round(float(bar.get_height()), 2) for bar in ax.patches], ax.get_xticklabels()[1].get_text()
+    ([0.73, 0.66], 'rounded')
     """
     producer = "df.scoring.true_score(system=, raters=)"
     _check_table(table, ("system", "PRMSE true"), producer)
