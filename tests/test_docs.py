@@ -20,7 +20,7 @@ PAGES = sorted(p for p in DOCS.rglob("*.rst") if not {"_build", "generated"} & s
 # alone only needs to know they exist. Any other role is unknown and reported.
 SPHINX_ROLES = ["func", "class", "meth", "attr", "mod", "obj", "exc", "data", "doc", "ref", "term"]
 SPHINX_DIRECTIVES = ["toctree", "autosummary", "autoclass", "autofunction", "automodule", "currentmodule"]
-SPHINX_DIRECTIVES.append("plot")  # matplotlib's plot directive (docs/conf.py): the guide's figures
+SPHINX_DIRECTIVES += ["autodata", "plot"]  # plot: matplotlib.sphinxext.plot_directive (docs/conf.py)
 ADORNMENT = "=-~^\"'`#*+:._"
 SPLIT_UNDERLINE = re.compile(rf"^([{re.escape(ADORNMENT)}])\1+( +\1+)+\s*$")
 SIMPLE_TABLE_BORDER = re.compile(r"^=+( +=+)+\s*$")

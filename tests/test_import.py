@@ -31,3 +31,13 @@ def test_read_coco_reachable_after_a_plain_import():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "read_coco"
+
+
+def test_import_does_not_load_matplotlib():
+    code = (
+        "import sys, pandas as pd, pdmetrics; pd.DataFrame({'a': [1]}).scoring.plot; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib'))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"

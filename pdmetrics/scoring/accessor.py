@@ -7,6 +7,7 @@ import pandas as pd
 
 from pdmetrics._validation import as_list, require_columns
 from pdmetrics.errors import InvalidInputError
+from pdmetrics.plotting.scoring import ScoringPlots
 from pdmetrics.scoring.human_baseline import degradation, disattenuated_correlations
 from pdmetrics.scoring.model import fit_ep, fit_pp, weighted_score
 from pdmetrics.scoring.postprocessing import DEFAULT_TRIM_TOLERANCE, postprocess
@@ -38,6 +39,13 @@ class ScoringAccessor:
         if len(names) != 1:
             raise InvalidInputError(f"`{argument}=` takes one column name; got {names!r}.")
         return self._columns(argument, names).iloc[:, 0]
+
+    @property
+    def plot(self) -> ScoringPlots:
+        """Figures of the scoring tables: ``df.scoring.plot.<name>(...)`` computes a table
+        and draws it (see :class:`pdmetrics.plotting.scoring.ScoringPlots`; needs matplotlib,
+        ``pip install "pdmetrics[plot]"``)."""
+        return ScoringPlots(self._frame)
 
     # ----------------------------------------------------------------------------------
     # post-processing
