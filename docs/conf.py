@@ -7,6 +7,8 @@ symlink) during the build and show them, figures included, in the gallery. myst-
 notebooks' Markdown cells itself: no pandoc.
 """
 
+from docutils import nodes
+
 import pdmetrics
 
 project = "pdmetrics"
@@ -66,3 +68,34 @@ html_theme_options = {
     "pygments_dark_style": "monokai",
 }
 html_sidebars = {"index": [], "install": [], "gallery": [], "changelog": []}
+
+
+def gallery_thumbnails(app, doctree, docname):
+    """Put each notebook's first figure on top of its card in the gallery.
+
+    myst-nb has written the executed notebooks' figures by the time the gallery is written: the
+    card gets a copy of that image node, so Sphinx copies and links the same file.
+    """
+    if docname != "gallery":
+        return
+    notebooks = {
+        app.builder.get_relative_uri(docname, name): name
+        for name in app.env.found_docs
+        if name.startswith("notebooks/")
+    }
+    for card in doctree.findall(nodes.container):
+        if card.get("design_component") != "card":
+            continue
+        link = next((ref for ref in card.findall(nodes.reference) if ref.get("refuri") in notebooks), None)
+        if link is None:
+            continue
+        figure = next(iter(app.env.get_doctree(notebooks[link["refuri"]]).findall(nodes.image)), None)
+        if figure is not None:
+            thumbnail = figure.deepcopy()
+            thumbnail["classes"] = ["sd-card-img-top", "pdm-thumbnail"]
+            thumbnail["alt"] = f"the first figure of {notebooks[link['refuri']]}"
+            card.insert(0, thumbnail)
+
+
+def setup(app):
+    app.connect("doctree-resolved", gallery_thumbnails)
