@@ -8,11 +8,13 @@ number of responses. Sections are rsmeval's ``general_sections``, in rsmeval's o
 
 from __future__ import annotations
 
+import functools
 import html
 import importlib.metadata
 import math
 import platform
 import re
+import sys
 from collections.abc import Sequence
 
 import numpy as np
@@ -227,19 +229,22 @@ def table_html(
     report highlights them. With ``row_highlight`` the rule is looked up by row label.
     """
     highlight = highlight or {}
-    columns = [_format_column(frame.iloc[:, j]) for j in range(frame.shape[1])]
+    # one conversion to Python objects by column: pandas' per-column access costs more than the table
+    values = frame.to_numpy(dtype=object).T.tolist() if frame.shape[1] else []
+    texts = [_format_column(column, dtype) for column, dtype in zip(values, frame.dtypes)]
     head = "".join(f"<th>{_esc(name)}</th>" for name in frame.columns)
     head = ('<th class="label"></th>' if index else "") + head
+    names = [str(name).split(".")[0] for name in frame.columns]
     rows = []
     for i, label in enumerate(frame.index):
         cells = [f'<th class="label">{_esc(_label(label))}</th>'] if index else []
-        for j, name in enumerate(frame.columns):
-            rule = highlight.get(str(label if row_highlight else name).split(".")[0])
-            text = _esc(columns[j][i])
-            if rule is not None and _outside(frame.iat[i, j], rule):
+        row_rule = highlight.get(str(label).split(".")[0]) if row_highlight else None
+        for j, name in enumerate(names):
+            rule = row_rule if row_highlight else highlight.get(name)
+            value, text = values[j][i], _esc(texts[j][i])
+            if rule is not None and _outside(value, rule):
                 text = f'<span class="highlight">{text}</span>'
-            kind = "label" if isinstance(frame.iat[i, j], str) else "num"
-            cells.append(f'<td class="{kind}">{text}</td>')
+            cells.append(f'<td class="label">{text}</td>' if isinstance(value, str) else f"<td>{text}</td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
     return (
         f'<div class="scroll"><table class="table"><thead><tr>{head}</tr></thead>'
@@ -324,7 +329,7 @@ class _Writer:
         excluded = info.get("excluded", {})
         reasons = {
             "missing_human": "human score missing or not a number",
-            "zero_human": "human score 0 (`exclude_zero=True`)",
+            "zero_human": "human score 0 (exclude_zero=True)",
             "missing_system": "system score missing or not a number",
         }
         rows = pd.DataFrame(
@@ -527,10 +532,12 @@ class _Writer:
     def metric_grid(self, group, table: pd.DataFrame) -> str:
         labels = _bar_order(rsmtool_labels(table.loc[table["system"] == self.trim, "group"].to_numpy()))
         panels, width, height = [], 330, 250
+        systems = table["system"].to_numpy()
+        by_system = {name: table[systems == name] for name in (self.trim, self.trim_round)}
+        groups = {name: rsmtool_labels(rows["group"].to_numpy()) for name, rows in by_system.items()}
         for k, (metric, suffix, lines) in enumerate(_GRID):
             system = self.trim if suffix == "trim" else self.trim_round
-            rows = table[table["system"] == system]
-            values = dict(zip(rsmtool_labels(rows["group"].to_numpy()), _floats(rows[metric])))
+            values = dict(zip(groups[system], by_system[system][metric].to_numpy(dtype=float).tolist()))
             column = [values.get(label, math.nan) for label in labels]
             limits = _grid_limits(metric, column, lines)
             box = ((k % 2) * width, (k // 2) * height, width, height)
@@ -693,11 +700,11 @@ def _describe(path) -> str:
     return ""
 
 
-def _format_column(column: pd.Series) -> list[str]:
-    values = column.to_list()
+def _format_column(values: list, dtype) -> list[str]:
+    """A column's cells; integer columns (by dtype, or floats that are all whole) without decimals."""
     numbers = [v for v in values if isinstance(v, (float, np.floating)) and math.isfinite(v)]
-    integers = pd.api.types.is_integer_dtype(column.dtype) or (
-        bool(numbers) and all(float(v).is_integer() for v in numbers) and len(numbers) == len(values)
+    integers = pd.api.types.is_integer_dtype(dtype) or (
+        bool(numbers) and len(numbers) == len(values) and all(float(v).is_integer() for v in numbers)
     )
     return [format_value(value, integers) for value in values]
 
@@ -751,7 +758,13 @@ def _percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "—"
 
 
+@functools.cache
 def _version(package: str) -> str:
+    """A package's version, from the module when it is imported (fast), else its metadata
+    (never importing it)."""
+    module = sys.modules.get(package)
+    if isinstance(getattr(module, "__version__", None), str):
+        return module.__version__
     try:
         return importlib.metadata.version(package)
     except importlib.metadata.PackageNotFoundError:

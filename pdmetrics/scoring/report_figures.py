@@ -121,7 +121,7 @@ def error_bar_panel(
     from ``lower`` to ``upper``; a dashed vertical line at ``reference``."""
     low, high = nice_limits([*lower, *upper, *estimates], () if reference is None else (reference,))
     x0, y0, width, height = box
-    left = x0 + min(110.0, width * 0.35)  # room for the row labels
+    left = x0 + min(130.0, width * 0.42)  # room for the row labels
     inner = (left, y0 + _MARGIN[1], x0 + width - left - _MARGIN[2], height - _MARGIN[1] - _MARGIN[3])
     parts = [_title(x0 + width / 2, y0, title)]
     ix, iy, iw, ih = inner
@@ -133,7 +133,7 @@ def error_bar_panel(
         middle = iy + (i + 0.5) * row
         value, lo, hi = estimates[i], lower[i], upper[i]
         parts.append(
-            f'<text x="{ix - 4:.1f}" y="{middle + 4:.1f}" text-anchor="end">{_text(_short(label, 18))}</text>'
+            f'<text x="{ix - 4:.1f}" y="{middle + 4:.1f}" text-anchor="end">{_text(_short(label, 22))}</text>'
         )
         if not math.isfinite(value):
             continue
@@ -216,13 +216,13 @@ def heatmap_panel(
 ) -> str:
     """An annotated heatmap: one cell per value, shaded by its share of the largest value."""
     x0, y0, width, height = box
-    left, top = x0 + 58.0, y0 + 40.0
+    left, top = x0 + 58.0, y0 + 54.0
     cell_w = (width - 58.0 - 10.0) / max(len(column_labels), 1)
-    cell_h = (height - 40.0 - 10.0) / max(len(row_labels), 1)
+    cell_h = (height - 54.0 - 10.0) / max(len(row_labels), 1)
     largest = max([v for row in matrix for v in row if math.isfinite(v)] or [1.0]) or 1.0
     parts = [
         _title(x0 + width / 2, y0, title),
-        f'<text x="{left + cell_w * len(column_labels) / 2:.1f}" y="{top - 20:.1f}" '
+        f'<text x="{left + cell_w * len(column_labels) / 2:.1f}" y="{top - 22:.1f}" '
         f'text-anchor="middle">{_text(column_title)}</text>',
         f'<text transform="translate({x0 + 12:.1f},{top + cell_h * len(row_labels) / 2:.1f}) rotate(-90)" '
         f'text-anchor="middle">{_text(row_title)}</text>',
