@@ -362,3 +362,13 @@ def test_importing_the_writer_imports_neither_matplotlib_nor_scipy():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_degradation_shows_human_machine_and_difference(full, page):
+    rows = page.table_with_header(
+        ["score", "type", "corr", "kappa", "wtkappa", "exact_agr", "adj_agr", "SMD"]
+    )
+    assert [row[1] for row in rows[1:4]] == ["H-H", "H-M", "diff"]
+    degradation = full.rsmtool_frames()["degradation"]
+    diffs = {row[0]: row[2] for row in rows[1:] if row[1] == "diff"}
+    assert diffs == {name: f"{value:.3f}" for name, value in degradation["corr"].items()}

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from pdmetrics._groups import POOLED_LABEL
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.scoring import report_figures as figures
 from pdmetrics.scoring.rsmtool_files import rsmtool_labels
@@ -407,7 +408,7 @@ class _Writer:
             "a positive value means the machine agrees with the first human better than the second human "
             "does. Human-machine agreement uses every response, human-human agreement the double-scored "
             "ones. Highlighted: <code>corr</code> or <code>wtkappa</code> below −0.1.</p>",
-            table_html(self.frames["degradation"], highlight=_DEGRADATION_RULE),
+            table_html(self.degradation(), index=False, highlight=_DEGRADATION_RULE),
             self.h3("Disattenuated correlations"),
             "<p>Human-machine correlation divided by the square root of the human-human correlation: "
             "the correlation the system would have with a perfectly reliable human score.</p>",
@@ -421,6 +422,21 @@ class _Writer:
                     table_html(self.frames[f"disattenuated_correlations_by_{group}"]),
                 ]
         return "".join(parts)
+
+    def degradation(self) -> pd.DataFrame:
+        """RSMTool's degradation view: for each score type, the H-H, H-M and diff rows."""
+        diff = self.frames["degradation"]
+        columns = list(diff.columns)
+        human = self.frames["consistency"][columns].iloc[0].to_numpy(dtype=float)
+        machine = self.frames["eval"].loc[diff.index, columns].to_numpy(dtype=float)
+        values = np.stack([np.tile(human, (len(diff), 1)), machine, diff.to_numpy(dtype=float)], axis=1)
+        return pd.DataFrame(
+            {
+                "score": np.repeat(diff.index.to_numpy(dtype=object), 3),
+                "type": ["H-H", "H-M", "diff"] * len(diff),
+                **dict(zip(columns, values.reshape(-1, len(columns)).T)),
+            }
+        )
 
     def evaluation(self) -> str:
         frame = self.frames["eval"]
@@ -445,20 +461,17 @@ class _Writer:
         dist = self.frames["score_dist"]
         system = [c for c in dist.columns if c.startswith("sys")][0]
         categories = [format_value(v, True) for v in dist["score"]]
-        svg = figures.svg(
+        svg = figures.legend_chart(
             640,
-            300,
-            [
-                figures.bar_panel(
-                    (0, 0, 640, 300),
-                    categories,
-                    {"human": _floats(dist["human"]), "system": _floats(dist[system])},
-                    title="Score distributions",
-                    x_title="score",
-                    y_title="% of responses",
-                ),
-                figures.legend(520, 20, ["human", "system"]),
-            ],
+            320,
+            lambda box: figures.bar_panel(
+                box,
+                categories,
+                {"human": _floats(dist["human"]), "system": _floats(dist[system])},
+                x_title="score",
+                y_title="% of responses",
+            ),
+            ["human", "system"],
             label="Bar chart of the percentage of responses at each score, human and system",
         )
         parts += [
@@ -586,6 +599,7 @@ class _Writer:
 
     def coefficients(self, group) -> str:
         panels, width, height = [], 300, 0
+        colours = self.group_colours(group)
         for k, model in enumerate(("osa", "osd", "csd")):
             name = f"estimates_{model}_by_{group}"
             if name not in self.report:
@@ -606,6 +620,7 @@ class _Writer:
                     (error + half).tolist(),
                     title=model.upper(),
                     x_title="error estimate",
+                    colours=[colours.get(label, "#999") for label in table["group"].astype(str)],
                 )
             )
         if not panels:
@@ -619,27 +634,28 @@ class _Writer:
             "confidence intervals of the model.",
         )
 
+    def group_colours(self, group) -> dict[str, str]:
+        """One palette colour per group of a subgroup column, the same in every figure."""
+        table = self.report[f"eval_by_{group}"]
+        labels = table.loc[table["system"] == self.trim, "group"].astype(str).tolist()
+        labels = [label for label in labels if label != POOLED_LABEL]
+        return {label: figures.PALETTE[k % len(figures.PALETTE)] for k, label in enumerate(labels)}
+
     def conditional(self, group, table: pd.DataFrame) -> str:
         x = sorted({float(v) for v in table["human_score"]})
         series = {}
         for label, rows in table.groupby("group", sort=False):
             values = dict(zip(rows["human_score"].astype(float), rows["sys_mean"].astype(float)))
             series[str(label)] = [values.get(v, math.nan) for v in x]
-        svg = figures.svg(
+        svg = figures.legend_chart(
             640,
             320,
-            [
-                figures.line_panel(
-                    (0, 30, 640, 290),
-                    x,
-                    series,
-                    title="",
-                    x_title="human score",
-                    y_title=f"mean {self.trim}",
-                ),
-                figures.legend(50, 16, list(series), marker="circle"),
-            ],
+            lambda box: figures.line_panel(
+                box, x, series, x_title="human score", y_title=f"mean {self.trim}"
+            ),
+            list(series),
             label=f"Mean system score at each human score, by {group}",
+            marker="circle",
         )
         return self.figure(
             f"conditional-{group}",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 __all__ = [
     "PALETTE",
@@ -21,6 +21,7 @@ __all__ = [
     "line_panel",
     "heatmap_panel",
     "legend",
+    "legend_chart",
     "nice_limits",
     "tick",
 ]
@@ -116,9 +117,11 @@ def error_bar_panel(
     title: str = "",
     x_title: str = "",
     reference: float | None = 0.0,
+    colours: Sequence[str] | None = None,
 ) -> str:
     """Horizontal bars of ``estimates`` (one row per label, top to bottom) with error bars
-    from ``lower`` to ``upper``; a dashed vertical line at ``reference``."""
+    from ``lower`` to ``upper``; a dashed vertical line at ``reference``. ``colours``: one
+    per row (default: the palette in order)."""
     low, high = nice_limits([*lower, *upper, *estimates], () if reference is None else (reference,))
     x0, y0, width, height = box
     left = x0 + min(130.0, width * 0.42)  # room for the row labels
@@ -141,7 +144,7 @@ def error_bar_panel(
         parts.append(
             f'<rect class="bar" x="{min(origin, end):.1f}" y="{middle - row * 0.3:.1f}" '
             f'width="{abs(end - origin):.1f}" height="{row * 0.6:.1f}" '
-            f'fill="{PALETTE[(i + 1) % len(PALETTE)]}" '
+            f'fill="{colours[i] if colours else PALETTE[(i + 1) % len(PALETTE)]}" '
             f'data-category="{_text(label)}" data-value="{value!r}"><title>{_text(label)}: {tick(value)} '
             f"[{tick(lo)}, {tick(hi)}]</title></rect>"
         )
@@ -250,6 +253,21 @@ def heatmap_panel(
                 f'text-anchor="middle" fill="{ink}">{tick(value) if math.isfinite(value) else ""}</text>'
             )
     return "".join(parts)
+
+
+def legend_chart(
+    width: float,
+    height: float,
+    draw: Callable[[Box], str],
+    names: Sequence[str],
+    *,
+    label: str,
+    marker="rect",
+) -> str:
+    """An ``<svg>`` of one panel (``draw(box)``) under a legend of its series ``names``."""
+    return svg(
+        width, height, [draw((0, 24, width, height - 24)), legend(50, 16, names, marker=marker)], label=label
+    )
 
 
 def legend(x: float, y: float, names: Sequence[str], *, marker: str = "rect") -> str:
