@@ -15,6 +15,7 @@ import pdmetrics  # noqa: F401  (registers the accessors)
 from pdmetrics.datasets import simulate_scores
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.scoring import html_report
+from pdmetrics.scoring.conditional_scores import conditional_means_of_codes
 
 ALL_SECTIONS = list(html_report.SECTIONS)
 
@@ -372,3 +373,16 @@ def test_degradation_shows_human_machine_and_difference(full, page):
     degradation = full.rsmtool_frames()["degradation"]
     diffs = {row[0]: row[2] for row in rows[1:] if row[1] == "diff"}
     assert diffs == {name: f"{value:.3f}" for name, value in degradation["corr"].items()}
+
+
+def test_conditional_means_with_sparse_score_labels():
+    table = conditional_means_of_codes(
+        np.array([-2, 3, 10**9, 3]),
+        np.array([1.0, 2.0, 5.0, 4.0]),
+        np.array([0, 1, 1, 1], dtype=np.int8),
+        np.array(["a", "b"], dtype=object),
+        "G",
+    )
+    assert table["human_score"].tolist() == [-2, 3, 10**9]
+    assert table["N"].tolist() == [1, 2, 1]
+    assert table["sys_mean"].tolist() == [1.0, 3.0, 5.0]

@@ -7,6 +7,9 @@ import pandas as pd
 
 __all__ = ["conditional_means_of_codes"]
 
+#: Widest range of score labels counted directly (wider: the distinct labels are numbered first).
+_MAX_LEVELS = 4096
+
 
 def conditional_means_of_codes(
     human_labels: np.ndarray, system: np.ndarray, codes: np.ndarray, labels: np.ndarray, by
@@ -41,10 +44,16 @@ def conditional_means_of_codes(
     1     a            2  2       2.5
     2     b            1  1       0.5
     """
-    levels = human_labels.astype(np.int64)
-    low = int(levels.min()) if levels.size else 0
-    width = int(levels.max()) - low + 1 if levels.size else 1
-    cells = codes.astype(np.int64) * width + (levels - low)
+    low = int(human_labels.min()) if human_labels.size else 0
+    width = int(human_labels.max()) - low + 1 if human_labels.size else 1
+    scores = np.arange(low, low + min(width, _MAX_LEVELS))
+    if width > _MAX_LEVELS:  # sparse score labels: number the distinct ones (a sort, rarely needed)
+        scores, human_labels = np.unique(human_labels, return_inverse=True)
+        low, width = 0, scores.size
+    cells = codes.astype(np.intp)  # cell = group * width + (score - low), built in place
+    cells *= width
+    cells += human_labels
+    cells -= low
     size = labels.size * width
     counts = np.bincount(cells, minlength=size)
     sums = np.bincount(cells, weights=system, minlength=size)
@@ -53,7 +62,7 @@ def conditional_means_of_codes(
         {
             "by": by,
             "group": labels[present // width],
-            "human_score": present % width + low,
+            "human_score": scores[present % width],
             "N": counts[present],
             "sys_mean": sums[present] / counts[present],
         }
