@@ -36,9 +36,12 @@ _MARGIN = (46.0, 26.0, 10.0, 34.0)  # left, top, right, bottom: room for ticks a
 
 
 def svg(width: float, height: float, parts: Sequence[str], *, label: str) -> str:
-    """An ``<svg>`` element of the given size holding the ``parts`` (panels, legends)."""
+    """An inline ``<svg>`` element of the given size holding the ``parts`` (panels, legends).
+
+    No ``xmlns``: HTML puts inline SVG in the SVG namespace itself, and the page then holds no
+    URL at all besides its documentation links."""
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+        f'<svg width="{width:.0f}" height="{height:.0f}" '
         f'viewBox="0 0 {width:.0f} {height:.0f}" role="img" aria-label="{_text(label)}" '
         f'font-family="sans-serif" font-size="11">' + "".join(parts) + "</svg>"
     )
