@@ -385,3 +385,19 @@ def test_conditional_means_with_sparse_score_labels():
     assert table["human_score"].tolist() == [-2, 3, 10**9]
     assert table["N"].tolist() == [1, 2, 1]
     assert table["sys_mean"].tolist() == [1.0, 3.0, 5.0]
+
+
+def test_min_n_per_group_leaves_small_groups_out_of_the_subgroup_sections(frame):
+    report = frame.scoring.report(human="sc1", system="raw", by="L1", trim_min=1, trim_max=6)
+    report.info["min_n_per_group"] = {"L1": 500}  # as report(min_n_per_group=500) records it; Hindi has 293
+    text = report.to_html(sections=["evaluation_by_group", "fairness_analyses"])
+    page = Page(text)
+    grid = [bar for bar in page.bars if bar["figure"] == "fig-eval-by-l1"]
+    assert {bar["data-category"] for bar in grid} == {"All data", "Arabic", "Mandarin", "Spanish"}
+    coefficients = [bar for bar in page.bars if bar["figure"] == "fig-fairness-l1"]
+    assert "Hindi" not in {bar["data-category"] for bar in coefficients}
+    assert len(coefficients) == 3 * 3  # intercept + two groups, three models
+    assert 'data-series="Hindi"' not in text
+    assert "at least 500 responses" in text
+    rows = page.table_with_header(list(report.rsmtool_frames()["eval_by_L1"].columns))
+    assert [row[0] for row in rows[1:]] == ["All data", "Arabic", "Mandarin", "Spanish"]

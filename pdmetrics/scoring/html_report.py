@@ -295,6 +295,7 @@ class _Writer:
         self.ids: set[str] = set()
         self.subsections: list[tuple[str, str]] = []
         self.section_name = ""
+        self.min_n = report.info.get("min_n_per_group") or {}
         trim = f"{report.primary}_trim"
         self.trim, self.trim_round = trim, f"{trim}_round"
 
@@ -327,11 +328,14 @@ class _Writer:
     def data_description(self) -> str:
         info = self.report.info
         n_input, n_used = info["n_input"], info["n_used"]
-        excluded = info.get("excluded", {})
+        excluded = dict(info.get("excluded", {}))
+        excluded |= {key: info[key] for key in ("excluded_by_flags", "excluded_candidates") if info.get(key)}
         reasons = {
             "missing_human": "human score missing or not a number",
             "zero_human": "human score 0 (exclude_zero=True)",
             "missing_system": "system score missing or not a number",
+            "excluded_by_flags": "flagged (flag_column)",
+            "excluded_candidates": "candidate with too few responses (min_items_per_candidate)",
         }
         rows = pd.DataFrame(
             {
@@ -351,11 +355,11 @@ class _Writer:
         ]
         excluded_frame = self.frames.get("test_excluded_composition")
         if excluded_frame is not None:
-            parts.append(table_html(excluded_frame, index=False))
+            parts.append(_table(excluded_frame))
         parts.append(self.h3("Composition of the evaluation set"))
         composition = self.frames.get("data_composition")
         if composition is not None:
-            parts.append(table_html(composition, index=False))
+            parts.append(_table(composition))
         else:
             facts = {"responses used": n_used}
             if "consistency" in self.report:
@@ -365,7 +369,11 @@ class _Writer:
             zeros = "excluded" if info.get("exclude_zero", True) else "included"
             parts.append(f'<p class="note">Human scores of 0 are {zeros}.</p>')
         parts.append(self.h3("Options"))
-        options = {key: value for key, value in info.items() if key not in ("n_input", "n_used", "excluded")}
+        options = {
+            key: value
+            for key, value in info.items()
+            if key not in ("n_input", "n_used") and not key.startswith("excluded")
+        }
         options = {
             "primary score": self.report.primary,
             "subgroups": ", ".join(map(str, self.report.groups)) or "—",
@@ -386,7 +394,9 @@ class _Writer:
                 composition = pd.DataFrame(
                     {group: rsmtool_labels(table["group"].to_numpy()), "N responses": table["N"].to_numpy()}
                 )
-            parts.append(table_html(composition, index=False))
+            parts.append(_table(composition))
+            if group in self.min_n:
+                parts.append(self.min_n_note(group))
         return "".join(parts)
 
     def consistency(self) -> str:
@@ -537,10 +547,35 @@ class _Writer:
         parts = []
         for group in self.report.groups:
             table = self.report[f"eval_by_{group}"]
+            small = self.small_groups(group)
             parts.append(self.h3(f"Evaluation by {group}"))
+            if group in self.min_n:
+                parts.append(self.min_n_note(group))
+            if len(small) == table["group"].nunique() - 1:
+                parts.append(f"<p>No {_esc(group)} group has {self.min_n[group]} or more responses.</p>")
+                continue
+            table = table[~table["group"].astype(str).isin(small).to_numpy()]
             parts.append(self.metric_grid(group, table))
-            parts.append(table_html(self.frames[f"eval_by_{group}"]))
+            file = self.frames[f"eval_by_{group}"]
+            parts.append(table_html(file[~file.index.astype(str).isin(small)]))
         return "".join(parts)
+
+    def small_groups(self, group) -> set[str]:
+        """The groups with fewer responses than ``min_n_per_group`` (left out of the subgroup
+        figures and tables, as rsmeval's report leaves them out)."""
+        if group not in self.min_n:
+            return set()
+        table = self.report[f"eval_by_{group}"]
+        rows = table[(table["system"] == self.trim).to_numpy()]
+        small = (rows["N"] < self.min_n[group]).to_numpy() & (rows["group"] != POOLED_LABEL).to_numpy()
+        return set(rows["group"].astype(str)[small])
+
+    def min_n_note(self, group) -> str:
+        return (
+            f'<p class="note">The report shows only the {_esc(group)} groups with at least '
+            f"{self.min_n[group]} responses (<code>min_n_per_group</code>); the tables and files keep "
+            f"every group.</p>"
+        )
 
     def metric_grid(self, group, table: pd.DataFrame) -> str:
         labels = _bar_order(rsmtool_labels(table.loc[table["system"] == self.trim, "group"].to_numpy()))
@@ -599,12 +634,13 @@ class _Writer:
 
     def coefficients(self, group) -> str:
         panels, width, height = [], 300, 0
-        colours = self.group_colours(group)
+        colours, small = self.group_colours(group), self.small_groups(group)
         for k, model in enumerate(("osa", "osd", "csd")):
             name = f"estimates_{model}_by_{group}"
             if name not in self.report:
                 continue
             table = self.report[name]
+            table = table[~table["group"].astype(str).isin(small).to_numpy() | (table["term"] == "Intercept")]
             estimate = table["estimate"].to_numpy(dtype=float)
             intercept = (table["term"] == "Intercept").to_numpy()
             shift = np.where(intercept, 0.0, estimate[intercept][0] if intercept.any() else 0.0)
@@ -644,7 +680,10 @@ class _Writer:
     def conditional(self, group, table: pd.DataFrame) -> str:
         x = sorted({float(v) for v in table["human_score"]})
         series = {}
+        small = self.small_groups(group)
         for label, rows in table.groupby("group", sort=False):
+            if str(label) in small:
+                continue
             values = dict(zip(rows["human_score"].astype(float), rows["sys_mean"].astype(float)))
             series[str(label)] = [values.get(v, math.nan) for v in x]
         svg = figures.legend_chart(
@@ -708,6 +747,11 @@ _DESCRIPTIONS = {
 }
 
 
+def _table(frame: pd.DataFrame, **options) -> str:
+    """A table with its index when the index labels the rows (not a plain RangeIndex)."""
+    return table_html(frame, index=not isinstance(frame.index, pd.RangeIndex), **options)
+
+
 def _describe(path) -> str:
     stem = re.sub(r"\.[A-Za-z]+$", "", str(path).replace("\\", "/").rsplit("/", 1)[-1])
     for key in sorted(_DESCRIPTIONS, key=len, reverse=True):
@@ -720,7 +764,7 @@ def _format_column(values: list, dtype) -> list[str]:
     """A column's cells; integer columns (by dtype, or floats that are all whole) without decimals."""
     numbers = [v for v in values if isinstance(v, (float, np.floating)) and math.isfinite(v)]
     integers = pd.api.types.is_integer_dtype(dtype) or (
-        bool(numbers) and len(numbers) == len(values) and all(float(v).is_integer() for v in numbers)
+        bool(numbers) and all(float(v).is_integer() for v in numbers)
     )
     return [format_value(value, integers) for value in values]
 
