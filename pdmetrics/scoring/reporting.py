@@ -81,6 +81,8 @@ class EvaluationReport(Mapping):
     ['demo_eval.csv', 'demo_eval_short.csv', 'demo_confMatrix.csv', 'demo_score_dist.csv']
     """
 
+    _written: tuple = ()  # the files to_csv wrote last (listed by to_html); replaced, never mutated
+
     def __init__(
         self,
         tables: dict[str, pd.DataFrame],
@@ -94,7 +96,6 @@ class EvaluationReport(Mapping):
         self.primary = primary
         self.groups = groups
         self.info = info
-        self._written: list[Path] = []  # the files to_csv wrote last (listed by to_html)
 
     def __getitem__(self, name: str) -> pd.DataFrame:
         try:
