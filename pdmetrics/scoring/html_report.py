@@ -111,6 +111,7 @@ max-width:100%;overflow-x:auto}
 figcaption{font-size:.85rem;color:#555;margin-top:.3rem;max-width:760px}
 p.note{font-size:.85rem;color:#555}
 code{background:#f3f4f6;padding:0 .25rem;border-radius:3px}
+header code{background:rgba(255,255,255,.18);color:#fff}
 """
 
 
