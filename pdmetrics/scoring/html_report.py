@@ -580,7 +580,9 @@ class _Writer:
 
     def metric_grid(self, group, table: pd.DataFrame) -> str:
         labels = _bar_order(rsmtool_labels(table.loc[table["system"] == self.trim, "group"].to_numpy()))
-        panels, width, height = [], 330, 250
+        # RSMTool's layout: two panels a row for up to 6 groups, else one wide panel a row
+        columns = 2 if len(labels) <= 7 else 1
+        panels, width, height = [], max(330, 46 + 44 * len(labels)), 250
         systems = table["system"].to_numpy()
         by_system = {name: table[systems == name] for name in (self.trim, self.trim_round)}
         groups = {name: rsmtool_labels(rows["group"].to_numpy()) for name, rows in by_system.items()}
@@ -589,7 +591,7 @@ class _Writer:
             values = dict(zip(groups[system], by_system[system][metric].to_numpy(dtype=float).tolist()))
             column = [values.get(label, math.nan) for label in labels]
             limits = _grid_limits(metric, column, lines)
-            box = ((k % 2) * width, (k // 2) * height, width, height)
+            box = ((k % columns) * width, (k // columns) * height, width, height)
             panels.append(
                 figures.bar_panel(
                     box,
@@ -600,7 +602,8 @@ class _Writer:
                     reference_lines=lines,
                 )
             )
-        svg = figures.svg(2 * width, 3 * height, panels, label=f"Evaluation metrics by {group}")
+        rows = -(-len(_GRID) // columns)
+        svg = figures.svg(columns * width, rows * height, panels, label=f"Evaluation metrics by {group}")
         return self.figure(
             f"eval-by-{group}",
             svg,
