@@ -5,7 +5,6 @@ Jupyter, and ``to_csv`` writing rsmeval's own files)."""
 from __future__ import annotations
 
 import dataclasses
-import html
 import warnings
 from collections.abc import Hashable, Iterator, Mapping
 from pathlib import Path
@@ -19,7 +18,8 @@ from pdmetrics._tables import attach_info
 from pdmetrics._validation import numeric_values, plain, require_columns
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness.regression import rsmtool_fairness_tables, score_fairness_tables_of_codes
-from pdmetrics.scoring import rsmeval_data, rsmtool_files
+from pdmetrics.scoring import html_report, rsmeval_data, rsmtool_files
+from pdmetrics.scoring.conditional_scores import conditional_means_of_codes
 from pdmetrics.scoring.human_baseline import degradation_from_tables, disattenuated_from_tables
 from pdmetrics.scoring.metrics import kappa_labels, pair_statistics, pair_statistics_many, work_buffers
 from pdmetrics.scoring.postprocessing import (
@@ -87,6 +87,8 @@ class EvaluationReport(Mapping):
     ['demo_eval.csv', 'demo_eval_short.csv', 'demo_confMatrix.csv', 'demo_score_dist.csv']
     """
 
+    _written: tuple = ()  # the files to_csv wrote last (listed by to_html); replaced, never mutated
+
     def __init__(
         self,
         tables: dict[str, pd.DataFrame],
@@ -141,20 +143,54 @@ class EvaluationReport(Mapping):
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        short = self._files["eval_short"].T.rename(columns={0: "value"})
-        headline = short.to_html(float_format=lambda v: f"{v:.3f}")
-        rows = "".join(
-            f"<tr><td><code>{html.escape(name)}</code></td><td>{table.shape[0]} &times; "
-            f"{table.shape[1]}</td></tr>"
-            for name, table in self._tables.items()
+        return html_report.notebook_html(self)
+
+    def to_html(self, path=None, *, sections=None, title=None, files=None):
+        """The report as one self-contained HTML page, as rsmeval's report.
+
+        Inline CSS and inline SVG figures, nothing fetched from anywhere: the file opens on an
+        offline machine and can be handed on as it is. Sections are rsmeval's
+        ``general_sections``: ``data_description``, ``data_description_by_group``,
+        ``consistency``, ``evaluation``, ``true_score_evaluation``, ``evaluation_by_group``,
+        ``fairness_analyses``, ``intermediate_file_paths``, ``sysinfo``.
+
+        Parameters
+        ----------
+        path : str or path-like, optional
+            The file to write (UTF-8). None returns the HTML instead, as pandas' ``to_html``.
+        sections : list of str, optional
+            The sections, in the order wanted. Default: every section that applies, in
+            rsmeval's order (no ``consistency`` without a second human score, no subgroup
+            sections without ``by=``); naming one that does not apply is an error.
+        title : str, optional
+            The page's title (default "Evaluation report").
+        files : list of path-like, optional
+            The files listed in ``intermediate_file_paths``; default: those :meth:`to_csv`
+            wrote last.
+
+        Returns
+        -------
+        str or pathlib.Path
+            The HTML when ``path`` is None, else the path written.
+
+        Examples
+        --------
+        >>> import pdmetrics
+        >>> from pdmetrics.datasets import simulate_scores
+        >>> report = simulate_scores(500, seed=1).scoring.report(human="sc1", system="raw", by="L1",
+        ...                                                      trim_min=1, trim_max=6)
+        >>> page = report.to_html(sections=["evaluation", "evaluation_by_group"])
+        >>> page.count("<section"), page.count("<svg")
+        (2, 3)
+        """
+        page = html_report.report_html(
+            self, sections=sections, title=title, files=self._written if files is None else files
         )
-        return (
-            f"<div><p><b>EvaluationReport</b>: {self.info['n_used']:,} of {self.info['n_input']:,} "
-            f"responses evaluated; primary score <code>{self.primary}</code>.</p>"
-            f"<p>Headline (<code>eval_short</code>):</p>{headline}"
-            f"<details><summary>{len(self)} tables (report[name])</summary><table>{rows}</table>"
-            f"</details></div>"
-        )
+        if path is None:
+            return page
+        path = Path(path)
+        path.write_text(page, encoding="utf-8")
+        return path
 
     def rsmtool_frames(self) -> dict[str, pd.DataFrame]:
         """Every table in RSMTool's file layout (index and column names as rsmeval writes).
@@ -225,6 +261,7 @@ class EvaluationReport(Mapping):
             path = directory / f"{prefix}_{name}.{file_format}"
             _FILE_WRITERS[file_format](frame, path, name not in self._unindexed)
             written.append(path)
+        self._written = written
         return written
 
 
@@ -339,7 +376,9 @@ def report(
         ``confMatrix_h1h2``; with ``second_human`` or ``rater_error_variance``:
         ``true_score_eval``; per subgroup column G: ``eval_by_G``, ``fairness_metrics_by_G``,
         ``estimates_osa_by_G``, ``estimates_osd_by_G``, ``estimates_csd_by_G`` and, with
-        ``second_human``, ``consistency_by_G`` and ``disattenuated_correlations_by_G``.
+        ``second_human``, ``consistency_by_G`` and ``disattenuated_correlations_by_G``;
+        ``conditional_means_by_G`` (the mean trimmed system score at each human score, per
+        group: the fairness section's conditional score plot; not an rsmeval file).
 
     Examples
     --------
@@ -350,7 +389,7 @@ def report(
     >>> tables = report(df, human="sc1", system="raw", second_human="sc2", by="L1",
     ...                 trim_min=1, trim_max=6)
     >>> sorted(tables)[:5]
-    ['confMatrix', 'confMatrix_h1h2', 'consistency', 'consistency_by_L1', 'data_composition']
+    ['conditional_means_by_L1', 'confMatrix', 'confMatrix_h1h2', 'consistency', 'consistency_by_L1']
     >>> tables["eval"][["system", "N", "corr"]].round(3)
                system     N   corr
     0             raw  2000  0.788
@@ -489,6 +528,10 @@ def report(
                 trim,
                 trim_round,
                 primary,
+            )
+            # the fairness section's conditional score plot: mean trimmed score by human score and group
+            tables[f"conditional_means_by_{group}"] = conditional_means_of_codes(
+                h_labels, systems[trim], *encoded[group], group
             )
         primary_labels = {trim_round: labels[trim_round]}
         work = buffers[0].view(np.intp)  # a free work array for the label counts

@@ -1,0 +1,376 @@
+"""The evaluation report's figures as inline SVG, written in Python (no matplotlib).
+
+A handful of generic panels (grouped bars, horizontal error bars, lines, a heatmap), each
+drawn into a box of an ``<svg>`` element, so the HTML report is written in milliseconds and
+on machines without the ``plot`` extra. Every label is escaped; every number is a Python
+float formatted by :func:`tick`.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Callable, Sequence
+
+__all__ = [
+    "PALETTE",
+    "Box",
+    "svg",
+    "bar_panel",
+    "error_bar_panel",
+    "line_panel",
+    "heatmap_panel",
+    "legend",
+    "legend_chart",
+    "nice_limits",
+    "tick",
+]
+
+#: Series colours (colour-blind safe, Okabe-Ito), in the order series are given.
+PALETTE = ("#4d4d4d", "#56b4e9", "#e69f00", "#009e73", "#cc79a7", "#0072b2", "#d55e00", "#f0e442")
+
+#: A panel's place in its ``<svg>``: left, top, width, height (pixels).
+Box = tuple[float, float, float, float]
+
+_MARGIN = (46.0, 26.0, 10.0, 34.0)  # left, top, right, bottom: room for ticks and the title
+
+
+def svg(width: float, height: float, parts: Sequence[str], *, label: str) -> str:
+    """An inline ``<svg>`` element of the given size holding the ``parts`` (panels, legends).
+
+    No ``xmlns``: HTML puts inline SVG in the SVG namespace itself, and the page then holds no
+    URL at all besides its documentation links."""
+    return (
+        f'<svg width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="0 0 {width:.0f} {height:.0f}" role="img" aria-label="{_text(label)}" '
+        f'font-family="sans-serif" font-size="11">' + "".join(parts) + "</svg>"
+    )
+
+
+def tick(value: float) -> str:
+    """A tick or value label: integers without decimals, others with at most 3."""
+    if not math.isfinite(value):
+        return "—"
+    if value == int(value):
+        return str(int(value))
+    return f"{value:.3f}".rstrip("0")
+
+
+def nice_limits(values: Sequence[float], include: Sequence[float] = ()) -> tuple[float, float]:
+    """Axis limits covering the finite ``values`` and ``include``, padded and rounded out."""
+    finite = [float(v) for v in (*values, *include) if v is not None and math.isfinite(v)]
+    if not finite:
+        return 0.0, 1.0
+    low, high = min(finite), max(finite)
+    if low == high:
+        low, high = low - 0.5, high + 0.5
+    step = _step(high - low)
+    return math.floor(low / step) * step, math.ceil(high / step) * step
+
+
+def bar_panel(
+    box: Box,
+    categories: Sequence[str],
+    series: dict[str, Sequence[float]],
+    *,
+    title: str = "",
+    x_title: str = "",
+    y_title: str = "",
+    limits: tuple[float, float] | None = None,
+    reference_lines: Sequence[float] = (),
+) -> str:
+    """Grouped vertical bars: one group of bars per category, one bar per series.
+
+    Bars carry ``data-value`` (the value drawn) and a ``<title>`` tooltip; dashed
+    horizontal lines mark ``reference_lines``; missing values draw no bar.
+    """
+    values = [v for column in series.values() for v in column]
+    low, high = limits if limits is not None else nice_limits(values, (0.0, *reference_lines))
+    inner, parts = _frame(box, low, high, title, x_title, y_title)
+    x0, y0, width, height = inner
+    slot = width / max(len(categories), 1)
+    bar = slot * 0.8 / max(len(series), 1)
+    scale = _scale(low, high, y0 + height, y0)
+    base = scale(min(max(0.0, low), high))
+    for position, category in enumerate(categories):
+        left = x0 + position * slot + slot * 0.1
+        for k, (name, column) in enumerate(series.items()):
+            value = column[position]
+            if value is None or not math.isfinite(value):
+                continue
+            top = scale(min(max(value, low), high))
+            parts.append(
+                f'<rect class="bar" x="{left + k * bar:.1f}" y="{min(top, base):.1f}" width="{bar:.1f}" '
+                f'height="{abs(base - top):.1f}" fill="{PALETTE[k % len(PALETTE)]}" '
+                f'data-series="{_text(name)}" data-category="{_text(category)}" data-value="{value!r}">'
+                f"<title>{_text(category)}, {_text(name)}: {tick(value)}</title></rect>"
+            )
+        parts.append(_x_label(x0 + (position + 0.5) * slot, y0 + height, category))
+    parts += [_reference(x0, width, scale(line), line) for line in reference_lines if low <= line <= high]
+    return "".join(parts)
+
+
+def error_bar_panel(
+    box: Box,
+    labels: Sequence[str],
+    estimates: Sequence[float],
+    lower: Sequence[float],
+    upper: Sequence[float],
+    *,
+    title: str = "",
+    x_title: str = "",
+    reference: float | None = 0.0,
+    colours: Sequence[str] | None = None,
+) -> str:
+    """Horizontal bars of ``estimates`` (one row per label, top to bottom) with error bars
+    from ``lower`` to ``upper``; a dashed vertical line at ``reference``. ``colours``: one
+    per row (default: the palette in order)."""
+    low, high = nice_limits([*lower, *upper, *estimates], () if reference is None else (reference,))
+    x0, y0, width, height = box
+    left = x0 + min(130.0, width * 0.42)  # room for the row labels
+    inner = (left, y0 + _MARGIN[1], x0 + width - left - _MARGIN[2], height - _MARGIN[1] - _MARGIN[3])
+    parts = [_title(x0 + width / 2, y0, title)]
+    ix, iy, iw, ih = inner
+    scale = _scale(low, high, ix, ix + iw)
+    parts.append(_x_axis(inner, low, high, scale, x_title))
+    row = ih / max(len(labels), 1)
+    origin = scale(min(max(0.0 if reference is None else reference, low), high))
+    for i, label in enumerate(labels):
+        middle = iy + (i + 0.5) * row
+        value, lo, hi = estimates[i], lower[i], upper[i]
+        parts.append(
+            f'<text x="{ix - 4:.1f}" y="{middle + 4:.1f}" text-anchor="end">{_text(_short(label, 22))}</text>'
+        )
+        if not math.isfinite(value):
+            continue
+        end = scale(value)
+        parts.append(
+            f'<rect class="bar" x="{min(origin, end):.1f}" y="{middle - row * 0.3:.1f}" '
+            f'width="{abs(end - origin):.1f}" height="{row * 0.6:.1f}" '
+            f'fill="{colours[i] if colours else PALETTE[(i + 1) % len(PALETTE)]}" '
+            f'data-category="{_text(label)}" data-value="{value!r}"><title>{_text(label)}: {tick(value)} '
+            f"[{tick(lo)}, {tick(hi)}]</title></rect>"
+        )
+        if math.isfinite(lo) and math.isfinite(hi):
+            parts.append(
+                f'<path class="errorbar" d="M{scale(lo):.1f},{middle:.1f}H{scale(hi):.1f}'
+                f'M{scale(lo):.1f},{middle - 4:.1f}v8M{scale(hi):.1f},{middle - 4:.1f}v8" '
+                f'stroke="#000" fill="none" data-lower="{lo!r}" data-upper="{hi!r}"/>'
+            )
+    if reference is not None and low <= reference <= high:
+        parts.append(
+            f'<line x1="{scale(reference):.1f}" x2="{scale(reference):.1f}" y1="{iy:.1f}" y2="{iy + ih:.1f}" '
+            f'stroke="#000" stroke-dasharray="4 3" stroke-width="0.8"/>'
+        )
+    return "".join(parts)
+
+
+def line_panel(
+    box: Box,
+    x: Sequence[float],
+    series: dict[str, Sequence[float]],
+    *,
+    title: str = "",
+    x_title: str = "",
+    y_title: str = "",
+) -> str:
+    """One line with point markers per series over the common ``x`` values (a missing value
+    breaks the line)."""
+    low, high = nice_limits([v for column in series.values() for v in column])
+    inner, parts = _frame(box, low, high, title, x_title, y_title, vertical_grid=False)
+    x0, y0, width, height = inner
+    x_low, x_high = (min(x), max(x)) if len(x) else (0.0, 1.0)
+    if x_low == x_high:
+        x_low, x_high = x_low - 1, x_high + 1
+    pad = (x_high - x_low) * 0.05
+    sx = _scale(x_low - pad, x_high + pad, x0, x0 + width)
+    sy = _scale(low, high, y0 + height, y0)
+    for value in x:
+        parts.append(_x_label(sx(value), y0 + height, tick(value)))
+    for k, (name, column) in enumerate(series.items()):
+        colour = PALETTE[k % len(PALETTE)]
+        path, pen = [], "M"
+        for xv, yv in zip(x, column):
+            if yv is None or not math.isfinite(yv):
+                pen = "M"
+                continue
+            path.append(f"{pen}{sx(xv):.1f},{sy(yv):.1f}")
+            pen = "L"
+        parts.append(
+            f'<path class="line" d="{"".join(path)}" stroke="{colour}" fill="none" stroke-width="1.8" '
+            f'data-series="{_text(name)}"/>'
+        )
+        parts += [
+            f'<circle class="point" cx="{sx(xv):.1f}" cy="{sy(yv):.1f}" r="3" fill="{colour}" '
+            f'data-series="{_text(name)}" data-x="{xv!r}" data-value="{yv!r}"><title>{_text(name)}, '
+            f"{tick(xv)}: {tick(yv)}</title></circle>"
+            for xv, yv in zip(x, column)
+            if yv is not None and math.isfinite(yv)
+        ]
+    return "".join(parts)
+
+
+def heatmap_panel(
+    box: Box,
+    matrix: Sequence[Sequence[float]],
+    row_labels: Sequence[str],
+    column_labels: Sequence[str],
+    *,
+    title: str = "",
+    row_title: str = "",
+    column_title: str = "",
+) -> str:
+    """An annotated heatmap: one cell per value, shaded by its share of the largest value."""
+    x0, y0, width, height = box
+    left, top = x0 + 58.0, y0 + 54.0
+    cell_w = (width - 58.0 - 10.0) / max(len(column_labels), 1)
+    cell_h = (height - 54.0 - 10.0) / max(len(row_labels), 1)
+    largest = max([v for row in matrix for v in row if math.isfinite(v)] or [1.0]) or 1.0
+    parts = [
+        _title(x0 + width / 2, y0, title),
+        f'<text x="{left + cell_w * len(column_labels) / 2:.1f}" y="{top - 22:.1f}" '
+        f'text-anchor="middle">{_text(column_title)}</text>',
+        f'<text transform="translate({x0 + 12:.1f},{top + cell_h * len(row_labels) / 2:.1f}) rotate(-90)" '
+        f'text-anchor="middle">{_text(row_title)}</text>',
+    ]
+    for j, label in enumerate(column_labels):
+        parts.append(
+            f'<text x="{left + (j + 0.5) * cell_w:.1f}" y="{top - 5:.1f}" text-anchor="middle">'
+            f"{_text(label)}</text>"
+        )
+    for i, label in enumerate(row_labels):
+        parts.append(
+            f'<text x="{left - 5:.1f}" y="{top + (i + 0.5) * cell_h + 4:.1f}" text-anchor="end">'
+            f"{_text(label)}</text>"
+        )
+        for j, value in enumerate(matrix[i]):
+            share = value / largest if math.isfinite(value) else 0.0
+            shade = round(255 - 200 * share)
+            colour = f"rgb({shade},{round(255 - 130 * share)},255)"
+            ink = "#fff" if share > 0.6 else "#000"
+            parts.append(
+                f'<rect class="cell" x="{left + j * cell_w:.1f}" y="{top + i * cell_h:.1f}" '
+                f'width="{cell_w:.1f}" '
+                f'height="{cell_h:.1f}" fill="{colour}" stroke="#fff" data-value="{value!r}"/>'
+                f'<text x="{left + (j + 0.5) * cell_w:.1f}" y="{top + (i + 0.5) * cell_h + 4:.1f}" '
+                f'text-anchor="middle" fill="{ink}">{tick(value) if math.isfinite(value) else ""}</text>'
+            )
+    return "".join(parts)
+
+
+def legend_chart(
+    width: float,
+    height: float,
+    draw: Callable[[Box], str],
+    names: Sequence[str],
+    *,
+    label: str,
+    marker="rect",
+) -> str:
+    """An ``<svg>`` of one panel (``draw(box)``) under a legend of its series ``names``."""
+    return svg(
+        width, height, [draw((0, 24, width, height - 24)), legend(50, 16, names, marker=marker)], label=label
+    )
+
+
+def legend(x: float, y: float, names: Sequence[str], *, marker: str = "rect") -> str:
+    """A horizontal legend: one colour swatch and name per series, from ``(x, y)``."""
+    parts, position = ['<g class="legend">'], x
+    for k, name in enumerate(names):
+        colour = PALETTE[k % len(PALETTE)]
+        if marker == "rect":
+            parts.append(f'<rect x="{position:.1f}" y="{y - 9:.1f}" width="10" height="10" fill="{colour}"/>')
+        else:
+            parts.append(f'<circle cx="{position + 5:.1f}" cy="{y - 4:.1f}" r="4" fill="{colour}"/>')
+        parts.append(f'<text x="{position + 14:.1f}" y="{y:.1f}">{_text(_short(name, 24))}</text>')
+        position += 24 + 7 * min(len(str(name)), 24)
+    return "".join(parts) + "</g>"
+
+
+# --------------------------------------------------------------------------------------
+# axes
+# --------------------------------------------------------------------------------------
+def _frame(box, low, high, title, x_title, y_title, vertical_grid=True):
+    """The inner plotting box, the title, the y axis with grid lines and the axis titles."""
+    x0, y0, width, height = box
+    inner = (
+        x0 + _MARGIN[0],
+        y0 + _MARGIN[1],
+        width - _MARGIN[0] - _MARGIN[2],
+        height - _MARGIN[1] - _MARGIN[3],
+    )
+    ix, iy, iw, ih = inner
+    scale = _scale(low, high, iy + ih, iy)
+    parts = [_title(x0 + width / 2, y0, title)]
+    for value in _ticks(low, high):
+        y = scale(value)
+        parts.append(
+            f'<line x1="{ix:.1f}" x2="{ix + iw:.1f}" y1="{y:.1f}" y2="{y:.1f}" stroke="#e3e3e3"/>'
+            f'<text x="{ix - 4:.1f}" y="{y + 4:.1f}" text-anchor="end">{tick(value)}</text>'
+        )
+    parts.append(
+        f'<path d="M{ix:.1f},{iy:.1f}V{iy + ih:.1f}H{ix + iw:.1f}" stroke="#555" fill="none"/>'
+        f'<text x="{ix + iw / 2:.1f}" y="{iy + ih + 30:.1f}" text-anchor="middle">{_text(x_title)}</text>'
+        f'<text transform="translate({x0 + 10:.1f},{iy + ih / 2:.1f}) rotate(-90)" text-anchor="middle">'
+        f"{_text(y_title)}</text>"
+    )
+    return inner, parts
+
+
+def _x_axis(inner, low, high, scale, x_title) -> str:
+    ix, iy, iw, ih = inner
+    parts = [f'<path d="M{ix:.1f},{iy + ih:.1f}H{ix + iw:.1f}" stroke="#555" fill="none"/>']
+    for value in _ticks(low, high):
+        x = scale(value)
+        parts.append(
+            f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{iy:.1f}" y2="{iy + ih:.1f}" stroke="#e3e3e3"/>'
+            f'<text x="{x:.1f}" y="{iy + ih + 13:.1f}" text-anchor="middle">{tick(value)}</text>'
+        )
+    parts.append(
+        f'<text x="{ix + iw / 2:.1f}" y="{iy + ih + 28:.1f}" text-anchor="middle">{_text(x_title)}</text>'
+    )
+    return "".join(parts)
+
+
+def _scale(low, high, start, end):
+    span = (high - low) or 1.0
+    return lambda value: start + (float(value) - low) / span * (end - start)
+
+
+def _step(span: float) -> float:
+    raw = span / 5
+    power = 10 ** math.floor(math.log10(raw))
+    return next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= raw)
+
+
+def _ticks(low: float, high: float) -> list[float]:
+    step = _step(high - low)
+    first = math.ceil(low / step - 1e-9)
+    return [round(k * step, 10) for k in range(first, int(math.floor(high / step + 1e-9)) + 1)]
+
+
+def _title(x: float, y: float, title: str) -> str:
+    return (
+        f'<text class="title" x="{x:.1f}" y="{y + 15:.1f}" text-anchor="middle" font-weight="bold">'
+        f"{_text(title)}</text>"
+    )
+
+
+def _x_label(x: float, y: float, label: str) -> str:
+    return f'<text x="{x:.1f}" y="{y + 13:.1f}" text-anchor="middle">{_text(_short(label, 12))}</text>'
+
+
+def _reference(x: float, width: float, y: float, value: float) -> str:
+    return (
+        f'<line class="reference" x1="{x:.1f}" x2="{x + width:.1f}" y1="{y:.1f}" y2="{y:.1f}" stroke="#000" '
+        f'stroke-dasharray="4 3" stroke-width="0.8" data-value="{value!r}"/>'
+    )
+
+
+def _short(label, size: int) -> str:
+    label = str(label)
+    return label if len(label) <= size else label[: size - 1] + "…"
+
+
+def _text(value) -> str:
+    return html.escape(str(value))
