@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import inspect
 import sys
 import time
 import warnings
@@ -160,16 +159,6 @@ def _flags(items) -> dict | None:
     return flags
 
 
-#: ``pdmetrics evaluate`` flags of report() keywords that arrive with the rsmeval options.
-_NEW_OPTIONS = {
-    "id": "--id",
-    "candidate": "--candidate",
-    "min_items_per_candidate": "--min-items-per-candidate",
-    "flag": "--flag",
-    "min_n_per_group": "--min-n-per-group",
-}
-
-
 def evaluate(args: argparse.Namespace) -> int:
     """Read a file, run the whole RSMTool evaluation, write the tables, print the headline."""
     path = Path(args.file)
@@ -188,10 +177,6 @@ def evaluate(args: argparse.Namespace) -> int:
         "min_n_per_group": args.min_n_per_group,
     }
     given = {keyword: value for keyword, value in given.items() if value is not None}
-    supported = inspect.signature(report_function).parameters
-    for keyword in given:
-        if keyword not in supported:
-            raise PdmetricsError(f"{_NEW_OPTIONS[keyword]} is not supported by this version of report().")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", PdmetricsWarning)
         report = report_function(
@@ -212,11 +197,10 @@ def evaluate(args: argparse.Namespace) -> int:
             print(f"note: {warning.message}", file=sys.stderr)
     progress(f"computed {len(report)} tables")
     written = report.write(args.out, prefix=args.prefix or path.stem, file_format=args.file_format)
-    if hasattr(report, "to_html"):
-        sections = [name.strip() for name in args.sections.split(",")] if args.sections else None
-        page = Path(args.out) / "report.html"
-        report.to_html(page, sections=sections, title=path.name, files=written)
-        written.append(page)
+    sections = [name.strip() for name in args.sections.split(",")] if args.sections else None
+    page = Path(args.out) / "report.html"
+    report.to_html(page, sections=sections, title=path.name, files=written)
+    written.append(page)
     progress(f"wrote {len(written)} files to {args.out}")
     print(
         f"pdmetrics evaluate: {report.info['n_used']:,} of {report.info['n_input']:,} responses; "

@@ -11,11 +11,7 @@ import pytest
 
 from pdmetrics.datasets import simulate_scores
 from pdmetrics.errors import ExcludedRowsWarning
-from pdmetrics.scoring import EvaluationReport, report
-
-pytestmark = pytest.mark.skipif(
-    not hasattr(EvaluationReport, "to_html"), reason="to_html lands with the html-report branch"
-)
+from pdmetrics.scoring import report
 
 # rsmeval's general_sections (the report's own tests check their order); with a second human,
 # subgroups and a training frame every one of them applies

@@ -96,8 +96,7 @@ IGNORED_KEYS = (
     "skll_grid_search_jobs",
 )
 
-#: rsmeval key -> ``report()`` keyword. A key whose keyword this version's ``report()`` does
-#: not take yet is refused when it is set (see :func:`report_options`).
+#: rsmeval key -> ``report()`` keyword.
 REPORT_KEYWORDS = {
     "human_score_column": "human",
     "system_score_column": "system",
@@ -174,8 +173,9 @@ def read_config(path) -> dict:
     ...     config = read_config(path)
     >>> config["subgroups"], config["human_score_column"], config["file_format"]
     (['L1', 'grade'], 'sc1', 'csv')
-    >>> sorted(report_options(config, ["human", "system", "by", "trim_min", "trim_max"]).items())
-    [('by', ['L1', 'grade']), ('human', 'sc1'), ('system', 'score'), ('trim_max', 6.0), ('trim_min', 1.0)]
+    >>> options = report_options(config)
+    >>> options["by"], options["human"], options["system"], options["trim_min"], options["id"]
+    (['L1', 'grade'], 'sc1', 'score', 1.0, 'spkitemid')
     """
     path = Path(path)
     if not path.exists():
@@ -397,22 +397,12 @@ def locate_file(config: dict, key: str) -> Path:
     raise InvalidInputError(f"{key}: {what} {config[key]} not found (looked in {config['configdir']}).")
 
 
-def report_options(config: dict, keywords) -> dict:
+def report_options(config: dict) -> dict:
     """The ``report()`` keyword arguments of a checked configuration.
 
-    ``keywords`` are the keywords ``report()`` takes. A key mapped onto a keyword it does not
-    take is refused when the configuration sets it (not at its default), except
-    ``id_column``, which the run checks itself (a column without repeated ids). ``scale_with`` is
-    passed as given (``"asis"``, ``"raw"`` or a path): the caller reads a training file.
+    ``scale_with`` is passed as given (``"asis"``, ``"raw"`` or a path): the caller reads a
+    training file.
     """
-    keywords = set(keywords)
-    options = {}
-    for key, keyword in REPORT_KEYWORDS.items():
-        value = config[key]
-        if key == "subgroups":
-            value = value or None
-        if keyword in keywords:
-            options[keyword] = value
-        elif key != "id_column" and value is not None and value != DEFAULTS.get(key):
-            raise InvalidInputError(f"{key} is not supported by this version of pdmetrics' report().")
+    options = {keyword: config[key] for key, keyword in REPORT_KEYWORDS.items()}
+    options["by"] = options["by"] or None
     return options

@@ -3,7 +3,6 @@ rsmeval's output tree (``output/``, ``report/``, ``figure/``)."""
 
 from __future__ import annotations
 
-import inspect
 import json
 import warnings
 from pathlib import Path
@@ -12,6 +11,7 @@ import pandas as pd
 
 from pdmetrics.errors import InvalidInputError, PdmetricsWarning
 from pdmetrics.io import read_table
+from pdmetrics.scoring.html_report import choose_sections
 from pdmetrics.scoring.reporting import report
 from pdmetrics.scoring.rsmeval_config import (
     in_config_terms,
@@ -46,7 +46,7 @@ def run_rsmeval(config_path, output_dir=".", *, force: bool = False, notes=None)
             f"'{output_dir}' already contains a non-empty 'output' directory; pass -f to overwrite it."
         )
     config = read_config(config_path)
-    options = report_options(config, inspect.signature(report).parameters)
+    options = report_options(config)
     frame = _predictions(config, options)
     if isinstance(options.get("scale_with"), str) and options["scale_with"] not in ("asis", "raw"):
         options["scale_with"] = _scaling_frame(config, options["human"], options["system"])
@@ -66,11 +66,14 @@ def run_rsmeval(config_path, output_dir=".", *, force: bool = False, notes=None)
     saved = csv_dir / f"{experiment}_rsmeval.json"
     saved.write_text(json.dumps({k: v for k, v in config.items() if k != "configdir"}, indent=4) + "\n")
     written.append(saved)
-    if hasattr(result, "to_html"):
-        page = output_dir / "report" / f"{experiment}_report.html"
-        title = f"{experiment}: {config['description']}" if config["description"] else experiment
-        result.to_html(page, sections=report_sections(config), title=title, files=written)
-        written.append(page)
+    page = output_dir / "report" / f"{experiment}_report.html"
+    title = f"{experiment}: {config['description']}" if config["description"] else experiment
+    # as rsmeval, a chosen section the data cannot have (consistency without a second human
+    # score, subgroup sections without subgroups) is left out, not refused
+    applicable = set(choose_sections(result, None))
+    sections = [name for name in report_sections(config) if name in applicable]
+    result.to_html(page, sections=sections, title=title, files=written)
+    written.append(page)
     return written
 
 
