@@ -62,6 +62,9 @@ def test_agrees_with_reference_and_is_invariant(n, raters, missing, seed):
     system, ratings = _simulate(n, raters, missing, seed)
     assume(((~np.isnan(ratings)).sum(axis=1) > 1).any())
     expected = list(slow_true_scores(system, ratings))
+    # a true-score variance at float-noise level (not exactly 0) makes PRMSE = 1 - mse / noise: any
+    # two summation orders disagree in the leading digit there, so such draws say nothing
+    assume(expected[1] == 0 or abs(expected[1]) > 1e-9 * np.nanvar(ratings))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)  # degenerate draws (true var 0)
         values = [
