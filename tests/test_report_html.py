@@ -16,6 +16,7 @@ from pdmetrics.datasets import simulate_scores
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.scoring import html_report
 from pdmetrics.scoring.conditional_scores import conditional_means_of_codes
+from pdmetrics.scoring.html_report import report_html
 
 ALL_SECTIONS = list(html_report.SECTIONS)
 
@@ -401,3 +402,13 @@ def test_min_n_per_group_leaves_small_groups_out_of_the_subgroup_sections(frame)
     assert "at least 500 responses" in text
     rows = page.table_with_header(list(report.rsmtool_frames()["eval_by_L1"].columns))
     assert [row[0] for row in rows[1:]] == ["All data", "Arabic", "Mandarin", "Spanish"]
+
+
+def test_a_section_the_report_cannot_have_is_a_note_when_asked_so_as_rsmeval_does():
+    single = simulate_scores(300, seed=3).scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6)
+    with pytest.raises(InvalidInputError, match="no consistency section"):
+        single.to_html(sections=["consistency", "evaluation"])
+    page = report_html(single, sections=["consistency", "evaluation"], missing="note")
+    assert page.index('id="consistency"') < page.index('id="evaluation"')
+    assert "Nothing to show: report() had no double-scored responses" in page
+    assert "second_human_score_column" in page

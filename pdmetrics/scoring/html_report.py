@@ -115,7 +115,7 @@ header code{background:rgba(255,255,255,.18);color:#fff}
 """
 
 
-def report_html(report, *, sections=None, title=None, files=None) -> str:
+def report_html(report, *, sections=None, title=None, files=None, missing: str = "error") -> str:
     """The whole report as one HTML document (see ``EvaluationReport.to_html``).
 
     Parameters
@@ -128,12 +128,16 @@ def report_html(report, *, sections=None, title=None, files=None) -> str:
         The page title (default: "Evaluation report").
     files : list of path-like, optional
         The files listed in ``intermediate_file_paths``.
+    missing : {"error", "note"}, default "error"
+        What a section named in ``sections`` that the report cannot have becomes: an
+        ``InvalidInputError``, or (rsmeval's way, for ``pdmetrics rsmeval``) the section with a
+        note saying why it is empty.
 
     Returns
     -------
     str
     """
-    chosen = choose_sections(report, sections)
+    chosen = choose_sections(report, sections, missing=missing)
     writer = _Writer(report, files)
     bodies = [writer.section(name) for name in chosen]
     title = "Evaluation report" if title is None else str(title)
@@ -162,8 +166,11 @@ def report_html(report, *, sections=None, title=None, files=None) -> str:
     )
 
 
-def choose_sections(report, sections) -> list[str]:
-    """The sections to write: checked names in the order given, or every applicable one."""
+def choose_sections(report, sections, *, missing: str = "error") -> list[str]:
+    """The sections to write: checked names in the order given, or every applicable one.
+
+    A named section the report cannot have is an error, or kept (``missing="note"``) to be
+    written as a note saying why it is empty."""
     if sections is None:
         return [name for name in SECTIONS if _why_not(report, name) is None]
     if isinstance(sections, str):
@@ -182,7 +189,7 @@ def choose_sections(report, sections) -> list[str]:
         )
     for name in sections:
         reason = _why_not(report, name)
-        if reason is not None:
+        if reason is not None and missing != "note":
             raise InvalidInputError(
                 f"`sections=[..., {name!r}, ...]`: this report has no {name} section because {reason}. "
                 f"Leave {name!r} out of `sections`."
@@ -280,7 +287,10 @@ def _why_not(report, name) -> str | None:
     ):
         return "report() was called without `by=` (no subgroup columns)"
     if name == "consistency" and "consistency" not in report:
-        return "report() had no double-scored responses (`second_human=` not given or all missing)"
+        return (
+            "report() had no double-scored responses (`second_human=`, rsmeval's "
+            "second_human_score_column, not given or all missing)"
+        )
     if name == "true_score_evaluation" and "true_score_eval" not in report:
         return "report() was given neither `second_human=` nor `rater_error_variance=`"
     return None
@@ -302,7 +312,8 @@ class _Writer:
 
     def section(self, name: str) -> tuple[str, list[tuple[str, str]]]:
         self.section_name, self.subsections = name, []
-        body = getattr(self, name)()
+        reason = _why_not(self.report, name)
+        body = f'<p class="note">Nothing to show: {_esc(reason)}.</p>' if reason else getattr(self, name)()
         return (
             f'<section id="{name}"><h2>{_esc(_TITLES[name])}</h2>{body}</section>',
             self.subsections,

@@ -11,7 +11,7 @@ import pandas as pd
 
 from pdmetrics.errors import InvalidInputError, PdmetricsWarning
 from pdmetrics.io import read_table
-from pdmetrics.scoring.html_report import choose_sections
+from pdmetrics.scoring.html_report import choose_sections, report_html
 from pdmetrics.scoring.reporting import report
 from pdmetrics.scoring.rsmeval_config import (
     in_config_terms,
@@ -68,11 +68,13 @@ def run_rsmeval(config_path, output_dir=".", *, force: bool = False, notes=None)
     written.append(saved)
     page = output_dir / "report" / f"{experiment}_report.html"
     title = f"{experiment}: {config['description']}" if config["description"] else experiment
-    # as rsmeval, a chosen section the data cannot have (consistency without a second human
-    # score, subgroup sections without subgroups) is left out, not refused
-    applicable = set(choose_sections(result, None))
+    # as rsmeval: subgroup and true-score sections the data cannot have are left out; the
+    # consistency section stays, saying that no second human score was configured
+    applicable = {*choose_sections(result, None), "consistency"}
     sections = [name for name in report_sections(config) if name in applicable]
-    result.to_html(page, sections=sections, title=title, files=written)
+    page.write_text(
+        report_html(result, sections=sections, title=title, files=written, missing="note"), encoding="utf-8"
+    )
     written.append(page)
     return written
 
