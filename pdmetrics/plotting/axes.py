@@ -138,15 +138,15 @@ def choose(table: pd.DataFrame, column: str, value, argument: str, *, default=No
     found = [candidate for candidate in available if _same(candidate, wanted)]
     if found:
         return found[0]
+    shown = preview([round(v, 6) if isinstance(v, float) else v for v in available])
     if value is not None:
         raise InvalidInputError(
-            f"`{argument}={plain(value)!r}` is not in the table's {column!r} column; pass one of "
-            f"{preview([round(v, 6) if isinstance(v, float) else v for v in available])}."
+            f"`{argument}={plain(value)!r}` is not in the table's {column!r} column; pass one of {shown}."
         )
     if not available:
         raise InvalidInputError(f"The table has no {column!r} value to draw: it has no rows.")
     if only and len(available) > 1:
         raise InvalidInputError(
-            f"The table holds several {column} values ({preview(available)}); choose one with `{argument}=`."
+            f"The table holds several {column} values ({shown}); choose one with `{argument}=`."
         )
     return available[0]
