@@ -43,6 +43,7 @@ UNMATCHED = "(none)"
 HORIZONTAL_FROM = 9
 NORMALIZE = (None, "true", "pred", "all")
 LINE_STYLES = ("-", "--", ":", "-.")
+LABEL_BOX = {"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 1.0}
 
 
 def selected_labels(table: pd.DataFrame, labels, max_labels: int) -> list:
@@ -165,7 +166,8 @@ def bars(ax, names, values, *, metric: str, reference: float, reference_text: st
         ax.set_ylim(0.0, 1.0)
         ax.set_ylabel(metric)
         line = ax.axhline
-    ax.bar_label(container, fmt="%.3f", fontsize="small")
+    # a white box under each value keeps it readable where the reference line crosses it
+    ax.bar_label(container, fmt="%.3f", fontsize="small", zorder=4, bbox=LABEL_BOX)
     if np.isfinite(reference):
         line(reference, color="C3", ls="--", label=f"{reference_text} = {reference:.3f}")
         # the lowest bar is at the right (vertical) or at the bottom (horizontal): the legend goes there
