@@ -189,7 +189,6 @@ def test_the_docs_extra_installs_every_extension_conf_loads():
 FIGURE = re.compile(r"^\s*\.\. (plot|image|figure)::", flags=re.MULTILINE)
 
 
-@pytest.mark.xfail(strict=False, reason="figures land with the plot branches")
 @pytest.mark.parametrize("page", sorted((DOCS / "guide").glob("*.rst")), ids=lambda p: p.name)
 def test_every_guide_page_shows_a_figure(page):
     assert FIGURE.search(page.read_text(encoding="utf-8")), (

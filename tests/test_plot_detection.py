@@ -331,7 +331,7 @@ def test_a_table_missing_a_column_names_the_call_that_makes_it(name):
     table = pd.DataFrame({"label": ["a"], "value": [1.0]})
     with pytest.raises(InvalidInputError, match=r"`table=` lacks the column\(s\) .*" + PRODUCERS[name]):
         getattr(figures, name)(table)
-    with pytest.raises(InvalidInputError, match=r"`table=` must be a DataFrame"):
+    with pytest.raises(InvalidInputError, match=r"`table=` must be the DataFrame that .* got a list"):
         getattr(figures, name)([1, 2])
 
 

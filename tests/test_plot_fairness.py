@@ -94,7 +94,7 @@ def test_by_group_grid_one_panel_per_metric_on_given_axes(frame):
     _, given = plt.subplots(1, 2)
     returned = plots.by_group(table, metrics=["tpr", "fpr"], ax=given)
     assert list(returned) == list(given)
-    with pytest.raises(InvalidInputError, match="`ax=` holds 2 Axes but 3 panel"):
+    with pytest.raises(InvalidInputError, match="`ax=` holds 2 Axes but this figure draws 3 panel"):
         plots.by_group(table, metrics=["tpr", "fpr", "tnr"], ax=given)
 
 

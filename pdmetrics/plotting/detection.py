@@ -20,7 +20,7 @@ from pdmetrics.detection.evaluation import average_precision as average_precisio
 from pdmetrics.detection.label_tables import classification
 from pdmetrics.detection.semantic import segmentation as segmentation_table
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.plotting.axes import axes_for, heatmap
+from pdmetrics.plotting.axes import axes_for, check_table, choose, heatmap
 
 __all__ = [
     "pr_curve",
@@ -43,43 +43,7 @@ UNMATCHED = "(none)"
 HORIZONTAL_FROM = 9
 NORMALIZE = (None, "true", "pred", "all")
 LINE_STYLES = ("-", "--", ":", "-.")
-
-
-def check_table(table, columns, producer: str) -> None:
-    """``table`` is a DataFrame with ``columns``; else an error naming the producing call."""
-    if not isinstance(table, pd.DataFrame):
-        raise InvalidInputError(
-            f"`table=` must be a DataFrame as {producer} returns it; got {type(table).__name__}."
-        )
-    missing = [column for column in columns if column not in table.columns]
-    if missing:
-        raise InvalidInputError(
-            f"`table=` lacks the column(s) {preview(missing)}; this figure draws the table of {producer} "
-            f"(its columns: {preview(list(table.columns))})."
-        )
-
-
-def same(a, b) -> bool:
-    """Equal values; numbers within floating-point noise (0.9 matches COCO's 0.8999999999999999)."""
-    if isinstance(a, (int, float, np.number)) and isinstance(b, (int, float, np.number)):
-        return bool(np.isclose(a, b, rtol=1e-9, atol=1e-12))
-    return bool(a == b)
-
-
-def choose(table: pd.DataFrame, column: str, value, argument: str, default=None):
-    """The value of ``column`` to draw: the table's value equal to ``value``, else the
-    ``default`` (when the table has it) or the first one."""
-    available = list(pd.unique(table[column]))
-    wanted = default if value is None else value
-    found = [candidate for candidate in available if same(candidate, wanted)]
-    if found:
-        return found[0]
-    if value is None:
-        return available[0]
-    raise InvalidInputError(
-        f"`{argument}={plain(value)!r}` is not in the table's {column!r} column; pass one of "
-        f"{preview([round(v, 6) if isinstance(v, float) else v for v in available])}."
-    )
+LABEL_BOX = {"facecolor": "white", "edgecolor": "none", "alpha": 0.8, "pad": 1.0}
 
 
 def selected_labels(table: pd.DataFrame, labels, max_labels: int) -> list:
@@ -202,7 +166,8 @@ def bars(ax, names, values, *, metric: str, reference: float, reference_text: st
         ax.set_ylim(0.0, 1.0)
         ax.set_ylabel(metric)
         line = ax.axhline
-    ax.bar_label(container, fmt="%.3f", fontsize="small")
+    # a white box under each value keeps it readable where the reference line crosses it
+    ax.bar_label(container, fmt="%.3f", fontsize="small", zorder=4, bbox=LABEL_BOX)
     if np.isfinite(reference):
         line(reference, color="C3", ls="--", label=f"{reference_text} = {reference:.3f}")
         # the lowest bar is at the right (vertical) or at the bottom (horizontal): the legend goes there

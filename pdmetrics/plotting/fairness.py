@@ -26,7 +26,7 @@ from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness.confusion import CELLS, rates_from_counts
 from pdmetrics.fairness.group_rates import RATES
 from pdmetrics.fairness.parity import FAIRNESS_METRICS
-from pdmetrics.plotting.axes import axes_for, pyplot
+from pdmetrics.plotting.axes import axes_for, check_table, panel_axes, pyplot
 
 __all__ = [
     "FOUR_FIFTHS",
@@ -48,19 +48,6 @@ _INSIDE, _OUTSIDE, _BAND = "C0", "C3", "0.85"
 _SERIES = ("C0", "C1", "C2", "C4", "C5", "C6", "C7", "C8", "C9")
 
 
-def _check_table(table, argument: str, needed: Sequence[str], producer: str) -> None:
-    if not isinstance(table, pd.DataFrame):
-        raise InvalidInputError(
-            f"`{argument}=` must be the DataFrame that {producer} returns; got a {type(table).__name__}."
-        )
-    missing = [name for name in needed if name not in table.columns]
-    if missing:
-        raise InvalidInputError(
-            f"`{argument}=` lacks the column(s) {preview(missing)} (it has {preview(list(table.columns))}): "
-            f"pass the table that {producer} returns."
-        )
-
-
 def _names(value, argument: str, choices: Sequence[str]) -> list[str]:
     names = [value] if isinstance(value, str) else list(value)
     unknown = [name for name in names if name not in choices]
@@ -69,34 +56,6 @@ def _names(value, argument: str, choices: Sequence[str]) -> list[str]:
             f"`{argument}={plain(value)!r}`: choose one or more of {preview(list(choices))}."
         )
     return names
-
-
-def _panels(ax, n: int, figsize_each: tuple[float, float]) -> np.ndarray:
-    """``n`` Axes: the sequence ``ax`` (checked) or a new figure's grid (3 columns at most)."""
-    if ax is not None:
-        axes = np.asarray(ax, dtype=object).ravel()
-        if axes.size != n:
-            raise InvalidInputError(
-                f"`ax=` holds {axes.size} Axes but {n} panel(s) are drawn: pass {n} Axes or None."
-            )
-        return axes
-    columns = min(n, 3)
-    rows = math.ceil(n / columns)
-    figure, grid = pyplot().subplots(
-        rows, columns, figsize=(figsize_each[0] * columns, figsize_each[1] * rows), squeeze=False
-    )
-    for extra in grid.ravel()[n:]:
-        extra.set_visible(False)
-    figure.set_layout_engine("constrained")
-    return grid.ravel()[:n]
-
-
-def _new_or_given(ax, figsize: tuple[float, float]):
-    """``ax``, or the Axes of a new figure with a layout that keeps long tick labels inside."""
-    if ax is None:
-        ax = axes_for(None, figsize)
-        ax.figure.set_layout_engine("constrained")
-    return ax
 
 
 def _ratio_band(band, argument: str) -> tuple[float, float] | None:
@@ -209,7 +168,7 @@ def by_group(table: pd.DataFrame, *, metrics="selection_rate", reference=None, b
     >>> [round(float(bar.get_height()), 3) for bar in ax.containers[0]]
     [0.333, 0.667]
     """
-    _check_table(table, "table", ["N", *CELLS], "`df.fairness.by_group(...)` (pdmetrics.fairness.by_group)")
+    check_table(table, ["N", *CELLS], "`df.fairness.by_group(...)` (pdmetrics.fairness.by_group)")
     names = _names(metrics, "metrics", [name for name in RATES if name in table.columns])
     group_columns = list(table.columns[: table.columns.get_loc("N")])
     if not group_columns:
@@ -230,9 +189,9 @@ def by_group(table: pd.DataFrame, *, metrics="selection_rate", reference=None, b
                 f"{preview(labels)} (pass a tuple for intersections), or None for the pooled rate."
             )
     axes = (
-        np.array([_new_or_given(ax, (4.8, 3.6))])
+        np.array([axes_for(ax, (4.8, 3.6))])
         if isinstance(metrics, str)
-        else _panels(ax, len(names), (4.8, 3.6))
+        else panel_axes(ax, len(names), panel_size=(4.8, 3.6))
     )
     positions = np.arange(len(labels))
     for panel, metric in zip(axes, names):
@@ -358,11 +317,11 @@ def classification(
     (2, ['statistical_parity_difference', 'disparate_impact'])
     """
     producer = "`df.fairness.classification(...)` (pdmetrics.fairness.classification)"
-    _check_table(table, "table", ["sensitive"], producer)
+    check_table(table, ["sensitive"], producer)
     present = [name for name in FAIRNESS_METRICS if name in table.columns]
     names = present if metrics is None else _names(metrics, "metrics", present)
     if not names:
-        _check_table(table, "table", ["sensitive", *FAIRNESS_METRICS], producer)
+        check_table(table, ["sensitive", *FAIRNESS_METRICS], producer)
     differences = _difference_band(difference_band, "difference_band")
     ratios = _ratio_band(ratio_band, "ratio_band")
     fair = [1.0 if name in _RATIO_METRICS else 0.0 for name in names]
@@ -379,7 +338,7 @@ def classification(
                 finite, np.vstack([np.clip(values - lows, 0, None), np.clip(highs - values, 0, None)]), np.nan
             )
         series.append((row["sensitive"], values, errors))
-    ax = _new_or_given(ax, (7.0, 1.0 + 0.8 * len(names)))
+    ax = axes_for(ax, (7.0, 1.0 + 0.8 * len(names)))
     _parity_bars(ax, names, series, fair, bands)
     ax.set_xlabel("unprivileged vs privileged (fair: 0 for differences, 1 for ratios)")
     ax.set_title("Group fairness")
@@ -436,13 +395,13 @@ def group_disparity(
     [0.333, 0.5]
     """
     producer = "`df.fairness.group_disparity(...)` (pdmetrics.fairness.group_disparity)"
-    _check_table(table, "table", ["metric", "difference", "ratio"], producer)
+    check_table(table, ["metric", "difference", "ratio"], producer)
     available = [str(name) for name in table["metric"]]
     names = available if metrics is None else _names(metrics, "metrics", available)
     rows = table.set_index(table["metric"].astype(str)).loc[names]
     differences = _difference_band(difference_band, "difference_band")
     ratios = _ratio_band(ratio_band, "ratio_band")
-    axes = _panels(ax, 2, (4.6, 1.0 + 0.55 * len(names)))
+    axes = panel_axes(ax, 2, panel_size=(4.6, 1.0 + 0.55 * len(names)))
     for panel, column, centre, limits in (
         (axes[0], "difference", 0.0, None if differences is None else (0.0, differences[1])),
         (axes[1], "ratio", 1.0, None if ratios is None else (ratios[0], 1.0)),

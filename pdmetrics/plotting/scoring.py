@@ -16,7 +16,7 @@ import pandas as pd
 from pdmetrics._validation import as_list, require_columns
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness.regression import score_fairness_estimates
-from pdmetrics.plotting.axes import axes_for, heatmap, pyplot
+from pdmetrics.plotting.axes import axes_for, check_table, choose, heatmap, panel_axes
 from pdmetrics.scoring.tables import confusion_matrix as confusion_matrix_table
 from pdmetrics.scoring.tables import evaluate
 from pdmetrics.scoring.tables import score_distribution as score_distribution_table
@@ -52,59 +52,6 @@ _FAIRNESS_TITLES = {
 }
 
 
-def _check_table(table, columns: Sequence[str], producer: str) -> None:
-    """``InvalidInputError`` unless ``table`` is a DataFrame with every one of ``columns``."""
-    if not isinstance(table, pd.DataFrame):
-        raise InvalidInputError(
-            f"`table=` must be the DataFrame that {producer} returns; got {type(table).__name__}."
-        )
-    missing = [column for column in columns if column not in table.columns]
-    if missing:
-        raise InvalidInputError(
-            f"`table=` lacks the column(s) {missing} (it has {list(table.columns)}); "
-            f"pass the table that {producer} returns."
-        )
-
-
-def _choose(table: pd.DataFrame, column: str, value, option: str) -> pd.DataFrame:
-    """The rows of ``table`` whose ``column`` is ``value`` (``None``: all of them)."""
-    if value is None:
-        return table
-    present = list(pd.unique(table[column]))
-    if value not in present:
-        raise InvalidInputError(f"`{option}={value!r}` is not in the table; it has {option}={present}.")
-    return table[table[column] == value]
-
-
-def _one(table: pd.DataFrame, column: str, value, option: str):
-    """The single value of ``column`` to draw: ``value``, or the table's only one."""
-    present = list(pd.unique(table[column]))
-    if value is None:
-        if len(present) != 1:
-            raise InvalidInputError(
-                f"The table holds several {column} values {present}; choose one with `{option}=`."
-            )
-        return present[0]
-    _choose(table, column, value, option)
-    return value
-
-
-def _panel_axes(ax, count: int, ncols: int, panel: tuple[float, float]) -> np.ndarray:
-    """A flat array of ``count`` Axes: ``ax`` checked, or a new grid of ``ncols`` columns."""
-    if ax is None:
-        nrows = -(-count // ncols)
-        _, grid = pyplot().subplots(nrows, ncols, figsize=(panel[0] * ncols, panel[1] * nrows), squeeze=False)
-        for extra in grid.ravel()[count:]:
-            extra.set_visible(False)
-        return grid.ravel()[:count]
-    axes = np.asarray(ax, dtype=object).ravel()
-    if axes.size != count:
-        raise InvalidInputError(
-            f"`ax=` must hold {count} Axes for this figure (one per panel); got {axes.size}."
-        )
-    return axes
-
-
 # ----------------------------------------------------------------------------------------
 # drawing functions
 # ----------------------------------------------------------------------------------------
@@ -138,8 +85,8 @@ def score_distribution(table: pd.DataFrame, *, ax=None):
     >>> len(ax.patches), [t.get_text() for t in ax.get_legend().get_texts()]
     (12, ['human', 'raw_trim_round'])
     """
-    producer = "df.scoring.score_distribution(human=, system=)"
-    _check_table(table, ("system", "score", "human", "sys"), producer)
+    producer = "`df.scoring.score_distribution(human=, system=)`"
+    check_table(table, ("system", "score", "human", "sys"), producer)
     systems = list(pd.unique(table["system"]))
     if not systems:
         raise InvalidInputError(f"`table=` has no rows; pass the table that {producer} returns.")
@@ -199,13 +146,13 @@ def confusion_matrix(table: pd.DataFrame, *, system=None, normalize=None, cmap: 
     >>> [t.get_text() for t in ax.texts]
     ['1.00', '0.00', '0.00', '0.00', '0.50', '0.50', '0.00', '0.00', '1.00']
     """
-    producer = "df.scoring.confusion_matrix(human=, system=)"
-    _check_table(table, ("system", "human_score", "system_score", "N"), producer)
+    producer = "`df.scoring.confusion_matrix(human=, system=)`"
+    check_table(table, ("system", "human_score", "system_score", "N"), producer)
     if normalize not in (None, "true", "pred", "all"):
         raise InvalidInputError(
             f'`normalize={normalize!r}` is not an option; use None, "true", "pred" or "all".'
         )
-    system = _one(table, "system", system, "system")
+    system = choose(table, "system", system, "system", only=True)
     rows = table[table["system"] == system]
     matrix = rows.pivot_table(
         index="human_score", columns="system_score", values="N", aggfunc="sum", fill_value=0
@@ -298,12 +245,12 @@ def evaluation_by_group(
     (['corr by L1', 'wtkappa by L1', 'DSM by L1'], 5)
     """
     metrics = as_list(metrics, "metrics")
-    producer = "df.scoring.evaluate(human=, system=, by=)"
-    _check_table(table, ["system", "by", "group", *metrics], producer)
-    table = _choose(table, "by", by, "by")
+    producer = "`df.scoring.evaluate(human=, system=, by=)`"
+    check_table(table, ["system", "by", "group", *metrics], producer)
+    table = table if by is None else table[table["by"] == choose(table, "by", by, "by")]
     by_values = list(pd.unique(table["by"]))
     systems = list(pd.unique(table["system"]))
-    axes = _panel_axes(ax, len(by_values) * len(metrics), len(metrics), (4.0, 3.6))
+    axes = panel_axes(ax, len(by_values) * len(metrics), ncols=max(len(metrics), 1), panel_size=(4.0, 3.6))
     width = 0.8 / max(len(systems), 1)
     for row, by_value in enumerate(by_values):
         rows = table[table["by"] == by_value]
@@ -328,7 +275,6 @@ def evaluation_by_group(
             panel.set_title(f"{metric} by {by_value}")
             if len(systems) > 1 and row == 0 and column == len(metrics) - 1:
                 panel.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.02, 1.0))
-    axes[0].figure.tight_layout()
     return axes
 
 
@@ -379,14 +325,14 @@ def score_fairness(table: pd.DataFrame, *, by=None, estimate: str = "error", ax=
     >>> [t.get_text() for t in axes[0].get_yticklabels()]
     ['Spanish (reference)', 'Mandarin', 'Arabic', 'Hindi']
     """
-    producer = "pdmetrics.fairness.score_fairness_estimates(human, system, by)"
-    _check_table(table, ("by", "model", "term", "group", "estimate", "[0.025", "0.975]"), producer)
+    producer = "`pdmetrics.fairness.score_fairness_estimates(human, system, by)`"
+    check_table(table, ("by", "model", "term", "group", "estimate", "[0.025", "0.975]"), producer)
     if estimate not in ("error", "difference"):
         raise InvalidInputError(f'`estimate={estimate!r}` is not an option; use "error" or "difference".')
-    table = _choose(table, "by", by, "by")
+    table = table if by is None else table[table["by"] == choose(table, "by", by, "by")]
     by_values = list(pd.unique(table["by"]))
     models = [model for model in _FAIRNESS_MODELS if model in set(table["model"])]
-    axes = _panel_axes(ax, len(by_values) * len(models), max(len(models), 1), (4.0, 3.2))
+    axes = panel_axes(ax, len(by_values) * len(models), ncols=max(len(models), 1), panel_size=(4.0, 3.2))
     for row, by_value in enumerate(by_values):
         for column, model in enumerate(models):
             rows = table[(table["by"] == by_value) & (table["model"] == model)]
@@ -415,8 +361,7 @@ def score_fairness(table: pd.DataFrame, *, by=None, estimate: str = "error", ax=
             panel.set_xlabel("Error estimate" if estimate == "error" else "Difference from reference")
             panel.set_title(f"{_FAIRNESS_TITLES[model]}\nby {by_value}")
     if axes.size:
-        axes[0].figure.tight_layout()
-    return axes
+        return axes
 
 
 def true_score(table: pd.DataFrame, *, ax=None):
@@ -457,8 +402,8 @@ def true_score(table: pd.DataFrame, *, ax=None):
     >>> [round(float(bar.get_height()), 2) for bar in ax.patches], ax.get_xticklabels()[1].get_text()
     ([0.73, 0.66], 'rounded')
     """
-    producer = "df.scoring.true_score(system=, raters=)"
-    _check_table(table, ("system", "PRMSE true"), producer)
+    producer = "`df.scoring.true_score(system=, raters=)`"
+    check_table(table, ("system", "PRMSE true"), producer)
     systems = [str(system) for system in table["system"]]
     series = [("PRMSE (true score)", table["PRMSE true"].to_numpy(dtype=float))]
     if "R2" in table.columns:
@@ -517,8 +462,8 @@ def scaling_standard_error(table: pd.DataFrame, *, value: str = "se_pp", ax=None
     >>> len(ax.lines), [t.get_text() for t in ax.get_legend().get_texts()]
     (6, ['N=1', 'N=2', 'N=5', 'N=10', 'N=20', 'N=50'])
     """
-    producer = "pdmetrics.scoring.scaling_precision_table(n=, k=)"
-    _check_table(table, ("n", "k", value), producer)
+    producer = "`pdmetrics.scoring.scaling_precision_table(n=, k=)`"
+    check_table(table, ("n", "k", value), producer)
     ax = axes_for(ax)
     for n in pd.unique(table["n"]):
         rows = table[table["n"] == n].sort_values("k")
