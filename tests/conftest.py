@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -86,3 +87,11 @@ def slow_true_scores(system, ratings, variance=None):
     mse = ((counts * (means - system) ** 2).sum() - len(system) * variance) / total
     with np.errstate(divide="ignore", invalid="ignore"):  # zero true-score variance: inf/NaN
         return variance, true_var, mse, 1 - mse / true_var
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    """Close every matplotlib figure a test drew (without importing matplotlib for the others)."""
+    yield
+    if "matplotlib.pyplot" in sys.modules:
+        sys.modules["matplotlib.pyplot"].close("all")

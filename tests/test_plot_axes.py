@@ -17,12 +17,6 @@ from pdmetrics.plotting.axes import axes_for, check_table, choose, panel_axes  #
 API = pathlib.Path(__file__).resolve().parents[1] / "docs" / "api"
 
 
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
-
-
 def test_check_table_names_the_argument_the_missing_columns_the_columns_and_the_call():
     table = pd.DataFrame({"label": ["a"], "AP": [0.5]})
     check_table(table, ["label", "AP"], "`df.detection.average_precision(...)`")

@@ -19,12 +19,6 @@ from pdmetrics.plotting import detection as figures  # noqa: E402
 CLASSES = ["cat", "dog", "bird", "fish"]
 
 
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
-
-
 @pytest.fixture(scope="module")
 def boxes():
     """A simulated detector: 40 images, 4 classes, jittered hits, some confusions, clutter."""

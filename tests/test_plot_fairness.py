@@ -20,12 +20,6 @@ from pdmetrics.fairness import group_disparity as group_disparity_table  # noqa:
 from pdmetrics.plotting import fairness as plots  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
-
-
 @pytest.fixture
 def frame() -> pd.DataFrame:
     rng = np.random.default_rng(3)

@@ -19,12 +19,6 @@ from pdmetrics.plotting import scoring as plots  # noqa: E402
 from pdmetrics.scoring import scaling_precision_table  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def close_figures():
-    yield
-    plt.close("all")
-
-
 @pytest.fixture(scope="module")
 def frame():
     df = simulate_scores(3000, seed=4).scoring.postprocess(system="raw", trim_min=1, trim_max=6)
