@@ -15,6 +15,7 @@ operations (flag values are converted once per distinct value, never once per ro
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -33,6 +34,7 @@ RESERVED_NAMES = ("spkitemid", "sc1", "sc2", "length", "raw", "candidate")
 #: rsmeval's label for an empty subgroup value.
 NO_INFO = "No info"
 
+_BLANK = re.compile(r"\s*")
 _HUMAN_ROWS = ("numeric non-zero human score", "zero human score", "non-numeric human score")
 _SYSTEM_COLUMNS = ("numeric system score", "non-numeric system score")
 
@@ -186,10 +188,16 @@ def rsmeval_names(columns, id, human, second_human, system, candidate) -> dict:
 
 
 def _group_values(column: pd.Series) -> pd.Series:
-    """Subgroup labels as rsmeval reads them: missing or blank values are "No info"."""
+    """Subgroup labels as rsmeval reads them: missing or blank values are "No info".
+
+    The text test runs once per distinct value (factorized first), not once per row.
+    """
     blank = column.isna().to_numpy(copy=True)
     if column.dtype == object or isinstance(column.dtype, pd.StringDtype):
-        blank |= column.astype(str).str.fullmatch(r"\s*").to_numpy(dtype=bool, na_value=True)
+        codes, uniques = pd.factorize(column)  # a missing value has code -1 (already blank)
+        if len(uniques):
+            blank_unique = np.array([_BLANK.fullmatch(str(u)) is not None for u in uniques], dtype=bool)
+            blank |= (codes >= 0) & blank_unique[codes]
     return column.where(~blank, NO_INFO) if blank.any() else column
 
 
