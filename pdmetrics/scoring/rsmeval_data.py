@@ -25,7 +25,7 @@ import pandas as pd
 from pdmetrics._validation import plain, preview, require_columns
 from pdmetrics.errors import InvalidInputError
 
-__all__ = ["NO_INFO", "RESERVED_NAMES"]
+__all__ = ["NO_INFO", "RESERVED_NAMES", "subgroup_values"]
 
 #: rsmeval's names for the columns it knows; a user column already called so is renamed
 #: ``##name##`` in rsmeval's files (``rename_default_columns``).
@@ -187,10 +187,12 @@ def rsmeval_names(columns, id, human, second_human, system, candidate) -> dict:
     return names
 
 
-def _group_values(column: pd.Series) -> pd.Series:
+def subgroup_values(column: pd.Series) -> pd.Series:
     """Subgroup labels as rsmeval reads them: missing or blank values are "No info".
 
-    The text test runs once per distinct value (factorized first), not once per row.
+    RSMTool's ``check_subgroups`` does this to the whole predictions file, before any row is
+    left out, so the excluded and flagged responses show "No info" too. The text test runs
+    once per distinct value (factorized first), not once per row.
     """
     blank = column.isna().to_numpy(copy=True)
     if column.dtype == object or isinstance(column.dtype, pd.StringDtype):
@@ -228,7 +230,7 @@ def data_tables(
         predictions[name] = values.astype(np.int64) if name.endswith("_round") else values
     files["pred_processed"] = pd.DataFrame(predictions, index=used_ids)
 
-    metadata = {names[g]: _group_values(frame[g]).to_numpy()[keep] for g in groups}
+    metadata = {names[g]: subgroup_values(frame[g]).to_numpy()[keep] for g in groups}
     if candidate is not None:
         metadata["candidate"] = frame[candidate].to_numpy()[keep]
     files["test_metadata"] = pd.DataFrame(metadata, index=used_ids)
