@@ -16,16 +16,11 @@ NAMES = sorted(p.name for p in (DATA / "expected").iterdir())
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    done = {}
-
-    def run(name):
-        if name not in done:
-            out = tmp_path_factory.mktemp(name)
-            assert main(["rsmeval", str(DATA / "configs" / f"{name}.json"), str(out)]) == 0
-            done[name] = out / "output"
-        return done[name]
-
-    return run
+    """Every configuration run once in-process; returns name -> its output folder."""
+    root = tmp_path_factory.mktemp("rsmeval12")
+    for name in NAMES:
+        assert main(["rsmeval", str(DATA / "configs" / f"{name}.json"), str(root / name)]) == 0
+    return lambda name: root / name / "output"
 
 
 @pytest.mark.parametrize("name", NAMES)
