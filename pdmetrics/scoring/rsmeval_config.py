@@ -27,6 +27,7 @@ __all__ = [
     "read_config",
     "check_config",
     "locate_file",
+    "saved_config",
     "report_sections",
     "report_options",
     "in_config_terms",
@@ -35,25 +36,25 @@ __all__ = [
 #: Keys rsmeval requires.
 REQUIRED_KEYS = ("experiment_id", "predictions_file", "system_score_column", "trim_min", "trim_max")
 
-#: rsmeval's optional keys and their defaults (RSMTool 12 ``utils/constants.py``).
+#: rsmeval's optional keys and their defaults, in RSMTool 12's order (``utils/constants.py``).
 DEFAULTS = {
-    "description": "",
     "id_column": "spkitemid",
+    "description": "",
     "human_score_column": "sc1",
-    "second_human_score_column": None,
-    "file_format": "csv",
-    "flag_column": None,
     "exclude_zero_scores": True,
     "use_thumbnails": False,
     "scale_with": None,
-    "trim_tolerance": 0.4998,
-    "rater_error_variance": None,
-    "subgroups": [],
-    "min_n_per_group": None,
+    "second_human_score_column": None,
+    "file_format": "csv",
+    "candidate_column": None,
     "general_sections": ["all"],
     "custom_sections": None,
+    "rater_error_variance": None,
+    "trim_tolerance": 0.4998,
+    "subgroups": [],
+    "min_n_per_group": None,
     "section_order": None,
-    "candidate_column": None,
+    "flag_column": None,
     "min_items_per_candidate": None,
     "use_wandb": False,
     "wandb_project": None,
@@ -158,7 +159,8 @@ def read_config(path) -> dict:
     """Read and check an rsmeval configuration file.
 
     Returns the configuration with every rsmeval default filled in, list keys as lists and
-    the key ``"configdir"`` (the file's folder, for relative paths). Raises
+    the keys ``"configdir"`` (the file's folder, for relative paths) and ``"given"`` (the
+    keys as the file gave them, for :func:`saved_config`). Raises
     :class:`~pdmetrics.errors.InvalidInputError` with a one-line message naming the option
     for whatever rsmeval refuses.
 
@@ -204,6 +206,25 @@ def read_config(path) -> dict:
     return config
 
 
+def saved_config(config: dict) -> str:
+    """The text of rsmeval's ``<experiment_id>_rsmeval.json``: the keys as the file gave them
+    (list and boolean keys converted, other tools' keys dropped), then every default not
+    given, in RSMTool's order, as RSMTool 12's ``Configuration.save`` writes it.
+
+    >>> from pdmetrics.scoring.rsmeval_config import check_config, saved_config
+    >>> config = check_config({"experiment_id": "demo", "predictions_file": "p.csv",
+    ...     "system_score_column": "score", "trim_min": 1, "trim_max": 6, "subgroups": "L1, grade"})
+    >>> lines = saved_config(config).splitlines()
+    >>> lines[4:7], lines[-1]
+    (['    "trim_min": 1,', '    "trim_max": 6,', '    "subgroups": ['], '}')
+    """
+    given = config["given"]
+    saved = {**given, **{key: value for key, value in DEFAULTS.items() if key not in given}}
+    if given.get("min_n_per_group"):  # rsmeval saves a number as its dict per subgroup
+        saved["min_n_per_group"] = config["min_n_per_group"]
+    return json.dumps(saved, indent=4, separators=(",", ": "))
+
+
 def check_config(config: dict) -> dict:
     """rsmeval's checks of a configuration dictionary; returns it with the defaults filled in
     and the keys of other tools dropped."""
@@ -224,7 +245,9 @@ def check_config(config: dict) -> dict:
     if unknown:
         raise InvalidInputError(f"Unrecognized field '{unknown[0]}' in json file")
     _check_other_tools_keys(config)
-    config = {**DEFAULTS, **{k: v for k, v in config.items() if k not in IGNORED_KEYS}}
+    given = {k: v for k, v in config.items() if k not in IGNORED_KEYS}
+    config = {**DEFAULTS, **given}
+    config["given"] = given
     experiment_id = config["experiment_id"]
     if not isinstance(experiment_id, str) or not experiment_id:
         raise InvalidInputError(f"experiment_id must be a non-empty string (got {experiment_id!r}).")

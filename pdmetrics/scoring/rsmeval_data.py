@@ -15,6 +15,7 @@ operations (flag values are converted once per distinct value, never once per ro
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -24,7 +25,7 @@ import pandas as pd
 from pdmetrics._validation import plain, preview, require_columns
 from pdmetrics.errors import InvalidInputError
 
-__all__ = ["NO_INFO", "RESERVED_NAMES"]
+__all__ = ["NO_INFO", "RESERVED_NAMES", "subgroup_values"]
 
 #: rsmeval's names for the columns it knows; a user column already called so is renamed
 #: ``##name##`` in rsmeval's files (``rename_default_columns``).
@@ -33,6 +34,7 @@ RESERVED_NAMES = ("spkitemid", "sc1", "sc2", "length", "raw", "candidate")
 #: rsmeval's label for an empty subgroup value.
 NO_INFO = "No info"
 
+_BLANK = re.compile(r"\s*")
 _HUMAN_ROWS = ("numeric non-zero human score", "zero human score", "non-numeric human score")
 _SYSTEM_COLUMNS = ("numeric system score", "non-numeric system score")
 
@@ -185,11 +187,19 @@ def rsmeval_names(columns, id, human, second_human, system, candidate) -> dict:
     return names
 
 
-def _group_values(column: pd.Series) -> pd.Series:
-    """Subgroup labels as rsmeval reads them: missing or blank values are "No info"."""
+def subgroup_values(column: pd.Series) -> pd.Series:
+    """Subgroup labels as rsmeval reads them: missing or blank values are "No info".
+
+    RSMTool's ``check_subgroups`` does this to the whole predictions file, before any row is
+    left out, so the excluded and flagged responses show "No info" too. The text test runs
+    once per distinct value (factorized first), not once per row.
+    """
     blank = column.isna().to_numpy(copy=True)
     if column.dtype == object or isinstance(column.dtype, pd.StringDtype):
-        blank |= column.astype(str).str.fullmatch(r"\s*").to_numpy(dtype=bool, na_value=True)
+        codes, uniques = pd.factorize(column)  # a missing value has code -1 (already blank)
+        if len(uniques):
+            blank_unique = np.array([_BLANK.fullmatch(str(u)) is not None for u in uniques], dtype=bool)
+            blank |= (codes >= 0) & blank_unique[codes]
     return column.where(~blank, NO_INFO) if blank.any() else column
 
 
@@ -220,7 +230,7 @@ def data_tables(
         predictions[name] = values.astype(np.int64) if name.endswith("_round") else values
     files["pred_processed"] = pd.DataFrame(predictions, index=used_ids)
 
-    metadata = {names[g]: _group_values(frame[g]).to_numpy()[keep] for g in groups}
+    metadata = {names[g]: subgroup_values(frame[g]).to_numpy()[keep] for g in groups}
     if candidate is not None:
         metadata["candidate"] = frame[candidate].to_numpy()[keep]
     files["test_metadata"] = pd.DataFrame(metadata, index=used_ids)

@@ -3,7 +3,6 @@ rsmeval's output tree (``output/``, ``report/``, ``figure/``)."""
 
 from __future__ import annotations
 
-import json
 import warnings
 from pathlib import Path
 
@@ -19,9 +18,16 @@ from pdmetrics.scoring.rsmeval_config import (
     read_config,
     report_options,
     report_sections,
+    saved_config,
 )
+from pdmetrics.scoring.rsmeval_data import subgroup_values
 
 __all__ = ["run_rsmeval"]
+
+#: Tables report() has that rsmeval writes only with the fairness_analyses section (its
+#: fairness notebook writes them), and one it never writes (rsmtool's, with a scaling file).
+_FAIRNESS_TABLES = ("estimates_osa_by_", "estimates_osd_by_", "estimates_csd_by_", "fairness_metrics_by_")
+_NOT_RSMEVAL = ("postprocessing_params",)
 
 #: rsmeval's file of the scaling parameters' training predictions must hold these columns.
 _SCALING_COLUMNS = ("sc1", "prediction")
@@ -62,16 +68,20 @@ def run_rsmeval(config_path, output_dir=".", *, force: bool = False, notes=None)
     experiment = config["experiment_id"]
     for folder in ("output", "figure", "report"):
         (output_dir / folder).mkdir(parents=True, exist_ok=True)
-    written = result.write(csv_dir, prefix=experiment, file_format=config["file_format"])
-    saved = csv_dir / f"{experiment}_rsmeval.json"
-    saved.write_text(json.dumps({k: v for k, v in config.items() if k != "configdir"}, indent=4) + "\n")
-    written.append(saved)
-    page = output_dir / "report" / f"{experiment}_report.html"
-    title = f"{experiment}: {config['description']}" if config["description"] else experiment
     # as rsmeval: subgroup and true-score sections the data cannot have are left out; the
     # consistency section stays, saying that no second human score was configured
     applicable = {*choose_sections(result, None), "consistency"}
     sections = [name for name in report_sections(config) if name in applicable]
+    written = result.write(csv_dir, prefix=experiment, file_format=config["file_format"])
+    unwritten = _NOT_RSMEVAL + (() if "fairness_analyses" in sections else _FAIRNESS_TABLES)
+    for path in [path for path in written if path.stem[len(experiment) + 1 :].startswith(unwritten)]:
+        path.unlink()  # a table rsmeval does not write for this configuration
+        written.remove(path)
+    saved = csv_dir / f"{experiment}_rsmeval.json"
+    saved.write_text(saved_config(config))
+    written.append(saved)
+    page = output_dir / "report" / f"{experiment}_report.html"
+    title = f"{experiment}: {config['description']}" if config["description"] else experiment
     page.write_text(
         report_html(result, sections=sections, title=title, files=written, missing="note"), encoding="utf-8"
     )
@@ -103,6 +113,8 @@ def _predictions(config: dict, options: dict) -> pd.DataFrame:
                 f"{key}: {', '.join(map(repr, missing))} is not a column of the predictions file {path.name} "
                 f"(it has: {', '.join(map(str, frame.columns[:20]))})."
             )
+    for group in columns["subgroups"]:  # blank values are "No info" in every table, as rsmeval
+        frame[group] = subgroup_values(frame[group])
     return frame
 
 
