@@ -13,6 +13,7 @@ from conftest import assert_frame_unchanged, conformance_path
 from rsmeval_files import RSMEVAL_EXPERIMENTS, compare_output_dir, read_table
 
 import pdmetrics
+from pdmetrics.datasets import simulate_scores
 from pdmetrics.errors import ColumnNotFoundError, InvalidInputError
 from pdmetrics.scoring import report
 
@@ -187,3 +188,15 @@ def test_postprocessing_params_with_a_training_frame():
     train = read_table(folder / config["scale_with"])
     assert params["h1_mean"].iloc[0] == pytest.approx(train["sc1"].mean(), rel=1e-12)
     assert params["train_predictions_sd"].iloc[0] == pytest.approx(train["prediction"].std(), rel=1e-12)
+
+
+def test_blank_subgroup_values_are_no_info_in_every_table_as_rsmeval_reads_them():
+    frame = simulate_scores(400, seed=5)
+    frame.loc[:19, "L1"] = " "
+    frame.loc[20:29, "L1"] = ""
+    frame.loc[30:39, "L1"] = None
+    tables = frame.scoring.report(human="sc1", system="raw", by="L1", trim_min=1, trim_max=6)
+    groups = tables["eval_by_L1"]["group"]
+    assert " " not in set(groups) and "" not in set(groups)
+    assert int(tables["eval_by_L1"].loc[groups == "No info", "N"].iloc[0]) == 40
+    assert (tables["test_metadata"]["L1"] == "No info").sum() == 40

@@ -46,8 +46,14 @@ def subgroup_codes(series: pd.Series, mask: np.ndarray | None = None) -> tuple[n
 
     ``mask`` selects the used rows (all rows when None); only the groups present on them
     are kept, in sorted order (category order for a categorical). Rows whose value is
-    missing form RSMTool's group ``"No info"`` (the last group, unless the column already
-    has that value). A value equal to the pooled row's label ``"(all)"`` is refused.
+    missing, empty or only whitespace form RSMTool's group ``"No info"`` (the last group,
+    unless the column already has that value), as RSMTool reads its subgroup columns. A value
+    equal to the pooled row's label ``"(all)"`` is refused.
+
+    >>> import pandas as pd
+    >>> codes, labels = subgroup_codes(pd.Series(["b", " ", None, "a", ""]))
+    >>> codes.tolist(), labels.tolist()
+    ([1, 2, 2, 0, 2], ['a', 'b', 'No info'])
     """
     codes, keys = group_codes([series], "by")
     labels = keys.iloc[:, 0].to_numpy(dtype=object)
@@ -59,6 +65,11 @@ def subgroup_codes(series: pd.Series, mask: np.ndarray | None = None) -> tuple[n
             lookup = np.cumsum(present) - 1
             codes = np.where(codes >= 0, lookup[np.maximum(codes, 0)], -1)
             labels = labels[present]
+    blank = np.fromiter((isinstance(v, str) and not v.strip() for v in labels), bool, labels.size)
+    if blank.any():  # blank labels join the missing values (few labels: a loop over labels)
+        lookup = np.where(blank, -1, np.cumsum(~blank) - 1)
+        codes = np.where(codes >= 0, lookup[np.maximum(codes, 0)], -1)
+        labels = labels[~blank]
     missing = codes < 0
     if missing.any():
         known = np.flatnonzero(labels == MISSING_GROUP)
