@@ -151,3 +151,40 @@ def _modules_after(code: str) -> set[str]:
         check=True,
     )
     return set(done.stdout.split())
+
+
+def test_pdmetrics_cli_imports_no_drawing_detection_or_scipy_stats():
+    loaded = _modules_after("import pdmetrics.cli")
+    heavy = ("matplotlib", "openpyxl", "scipy.stats", "statsmodels", "pdmetrics.plotting.")
+    assert not sorted(name for name in loaded if name.startswith(heavy))
+    assert not sorted(name for name in loaded if name.startswith("pdmetrics.detection.evaluation"))
+
+
+def test_rsmeval_run_imports_no_drawing_or_scipy_stats(tmp_path):
+    rng = np.random.default_rng(5)
+    human = rng.integers(1, 7, 300).astype(float)
+    pd.DataFrame(
+        {"id": [f"r{i}" for i in range(300)], "sc1": human, "raw": human + rng.normal(0, 0.8, 300)}
+        | {"L1": rng.choice(["A", "B"], 300)}
+    ).to_csv(tmp_path / "p.csv", index=False)
+    config = tmp_path / "c.json"
+    config.write_text(
+        '{"experiment_id": "t", "predictions_file": "p.csv", "system_score_column": "raw", '
+        '"human_score_column": "sc1", "id_column": "id", "subgroups": ["L1"], "trim_min": 1, "trim_max": 6}'
+    )
+    arguments = ["rsmeval", str(config), str(tmp_path / "out")]
+    code = f"from pdmetrics import cli\nassert cli.main({arguments!r}) == 0"
+    loaded = _modules_after(code)
+    assert (tmp_path / "out" / "report" / "t_report.html").exists()
+    assert not sorted(name for name in loaded if name.startswith(("matplotlib", "openpyxl", "scipy.stats")))
+
+
+def test_lazy_packages_still_give_every_public_name():
+    import pdmetrics
+
+    for package in (pdmetrics.detection, pdmetrics.scoring, pdmetrics.fairness):
+        assert all(callable(getattr(package, name)) for name in package.__all__)
+        assert set(package.__all__) <= set(dir(package))
+    assert pdmetrics.plotting.scoring.ScoringPlots.__name__ == "ScoringPlots"
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        pdmetrics.detection.nothing  # noqa: B018
