@@ -1,20 +1,9 @@
 """Classification, object detection and segmentation metrics (``df.detection``)."""
 
+from pdmetrics._lazy import lazy_attributes
+
+# registers df.detection; the metric modules load on first use (see pdmetrics._lazy)
 from pdmetrics.detection.accessor import DetectionAccessor
-from pdmetrics.detection.box_confusion import confusion
-from pdmetrics.detection.coco import interpolated_average_precision
-from pdmetrics.detection.curves import pr_curve
-from pdmetrics.detection.evaluation import (
-    average_precision,
-    average_recall,
-    evaluate,
-    match,
-)
-from pdmetrics.detection.iou import box_area, box_iou, paired_box_iou
-from pdmetrics.detection.label_metrics import classification_accuracy
-from pdmetrics.detection.label_tables import classification
-from pdmetrics.detection.roc import binary_roc_auc, mean_roc_auc, roc_auc, roc_curve
-from pdmetrics.detection.semantic import mean_iou, pixel_confusion_matrix, segmentation, segmentation_iou
 
 __all__ = [
     "DetectionAccessor",
@@ -41,3 +30,29 @@ __all__ = [
     "mean_iou",
     "segmentation",
 ]
+
+#: The module defining each public name: imported when the name is first looked up.
+_WHERE = {
+    "confusion": "pdmetrics.detection.box_confusion",
+    "interpolated_average_precision": "pdmetrics.detection.coco",
+    "pr_curve": "pdmetrics.detection.curves",
+    "average_precision": "pdmetrics.detection.evaluation",
+    "average_recall": "pdmetrics.detection.evaluation",
+    "evaluate": "pdmetrics.detection.evaluation",
+    "match": "pdmetrics.detection.evaluation",
+    "box_area": "pdmetrics.detection.iou",
+    "box_iou": "pdmetrics.detection.iou",
+    "paired_box_iou": "pdmetrics.detection.iou",
+    "classification_accuracy": "pdmetrics.detection.label_metrics",
+    "classification": "pdmetrics.detection.label_tables",
+    "binary_roc_auc": "pdmetrics.detection.roc",
+    "mean_roc_auc": "pdmetrics.detection.roc",
+    "roc_auc": "pdmetrics.detection.roc",
+    "roc_curve": "pdmetrics.detection.roc",
+    "mean_iou": "pdmetrics.detection.semantic",
+    "pixel_confusion_matrix": "pdmetrics.detection.semantic",
+    "segmentation": "pdmetrics.detection.semantic",
+    "segmentation_iou": "pdmetrics.detection.semantic",
+}
+
+__getattr__, __dir__ = lazy_attributes(__name__, _WHERE)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from pdmetrics.detection import box_confusion, curves, evaluation, label_tables, semantic
-from pdmetrics.plotting.detection import DetectionPlots
+# packages, not modules: their modules load on first use (pdmetrics._lazy), not with `import pdmetrics`
+from pdmetrics import detection, plotting
 
 
 @pd.api.extensions.register_dataframe_accessor("detection")
@@ -24,7 +24,7 @@ class DetectionAccessor:
         self._frame = frame
 
     @property
-    def plot(self) -> DetectionPlots:
+    def plot(self) -> plotting.detection.DetectionPlots:
         """Figures: ``df.detection.plot.<name>(...)`` computes a table and draws it (matplotlib).
 
         The methods (``pr_curve``, ``average_precision``, ``confusion``,
@@ -32,7 +32,7 @@ class DetectionAccessor:
         ``segmentation``) are those of :class:`pdmetrics.plotting.detection.DetectionPlots`;
         each returns the matplotlib Axes.
         """
-        return DetectionPlots(self._frame)
+        return plotting.detection.DetectionPlots(self._frame)
 
     # ------------------------------------------------------------------------------
     # object detection
@@ -76,7 +76,7 @@ class DetectionAccessor:
         4     AR  0.50:0.95  all        10  0.950
         5     AR  0.50:0.95  all       100  0.950
         """
-        return evaluation.evaluate(
+        return detection.evaluation.evaluate(
             self._frame,
             ground_truth,
             image=image,
@@ -134,7 +134,7 @@ class DetectionAccessor:
         0     0  all  2             2  0.925      1.0
         1  (all)  all  2             2  0.925      1.0
         """
-        return evaluation.average_precision(
+        return detection.evaluation.average_precision(
             self._frame,
             ground_truth,
             image=image,
@@ -193,7 +193,7 @@ class DetectionAccessor:
         0     0  all  2             2  0.95      1.0
         1  (all)  all  2             2  0.95      1.0
         """
-        return evaluation.average_recall(
+        return detection.evaluation.average_recall(
             self._frame,
             ground_truth,
             image=image,
@@ -251,7 +251,7 @@ class DetectionAccessor:
         2      1    0.9           0.95            -1    NaN  False
         3      2    0.4           0.95             1  1.000   True
         """
-        return evaluation.match(
+        return detection.evaluation.match(
             self._frame,
             ground_truth,
             image=image,
@@ -311,7 +311,7 @@ class DetectionAccessor:
         0      0  0.5    0.00        1.0    0.9
         1      0  0.5    0.01        1.0    0.9
         """
-        return curves.pr_curve(
+        return detection.curves.pr_curve(
             self._frame,
             ground_truth,
             image=image,
@@ -366,7 +366,7 @@ class DetectionAccessor:
         1              0.5     0       None      1
         2              0.5  None          0      0
         """
-        return box_confusion.confusion(
+        return detection.box_confusion.confusion(
             self._frame,
             ground_truth,
             image=image,
@@ -409,7 +409,7 @@ class DetectionAccessor:
         0   cat              0.0  1   1   1   0   1        0.5     1.0  0.667      1.0
         1   dog              0.0  2   1   0   1   1        1.0     0.5  0.667      1.0
         """
-        return label_tables.classification(
+        return detection.label_tables.classification(
             self._frame,
             y_true=y_true,
             score=score,
@@ -448,7 +448,7 @@ class DetectionAccessor:
         0      1  3   2   0   1  0.667      1.000   0.667  0.8
         1      2  2   2   1   0  0.667      0.667   1.000  0.8
         """
-        return semantic.segmentation(
+        return detection.semantic.segmentation(
             self._frame,
             y_true=y_true,
             y_pred=y_pred,

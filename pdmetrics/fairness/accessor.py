@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from pdmetrics import plotting  # its modules load on first use (pdmetrics._lazy)
 from pdmetrics._groups import group_columns
 from pdmetrics._validation import require_columns
 from pdmetrics.errors import InvalidInputError
@@ -15,7 +16,6 @@ from pdmetrics.fairness.language import language_accuracy
 from pdmetrics.fairness.llm import llm_fairness
 from pdmetrics.fairness.parity import classification
 from pdmetrics.fairness.regression import score_fairness, score_fairness_estimates
-from pdmetrics.plotting.fairness import FairnessPlots
 
 
 @pd.api.extensions.register_dataframe_accessor("fairness")
@@ -30,10 +30,10 @@ class FairnessAccessor:
         self._frame = frame
 
     @property
-    def plot(self) -> FairnessPlots:
+    def plot(self) -> plotting.fairness.FairnessPlots:
         """Figures of the fairness tables: ``df.fairness.plot.by_group(...)``, ``.classification(...)``,
         ``.group_disparity(...)`` (see :class:`pdmetrics.plotting.fairness.FairnessPlots`)."""
-        return FairnessPlots(self._frame)
+        return plotting.fairness.FairnessPlots(self._frame)
 
     def _column(self, argument: str, name) -> pd.Series:
         names = require_columns(self._frame, argument, name)  # a tuple names a MultiIndex column

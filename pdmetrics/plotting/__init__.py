@@ -9,3 +9,9 @@ returns the matplotlib Axes it drew on and never calls ``show()``. The accessors
 matplotlib is imported on the first drawing call, never by ``import pdmetrics``; without it a
 drawing call raises :class:`pdmetrics.MissingDependencyError` with the install command.
 """
+
+from pdmetrics._lazy import lazy_attributes
+
+# the domain modules (pdmetrics.plotting.scoring, ...) load when first reached, e.g. by an
+# accessor's ``plot``: ``import pdmetrics`` does not pay for them
+__getattr__, __dir__ = lazy_attributes(__name__, {})

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pandas as pd
 
+from pdmetrics import plotting  # its modules load on first use (pdmetrics._lazy)
 from pdmetrics._validation import as_list, require_columns
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.plotting.scoring import ScoringPlots
 from pdmetrics.scoring.human_baseline import degradation, disattenuated_correlations
 from pdmetrics.scoring.model import fit_ep, fit_pp, weighted_score
 from pdmetrics.scoring.postprocessing import DEFAULT_TRIM_TOLERANCE, postprocess
@@ -41,11 +41,11 @@ class ScoringAccessor:
         return self._columns(argument, names).iloc[:, 0]
 
     @property
-    def plot(self) -> ScoringPlots:
+    def plot(self) -> plotting.scoring.ScoringPlots:
         """Figures of the scoring tables: ``df.scoring.plot.<name>(...)`` computes a table
         and draws it (see :class:`pdmetrics.plotting.scoring.ScoringPlots`; needs matplotlib,
         ``pip install "pdmetrics[plot]"``)."""
-        return ScoringPlots(self._frame)
+        return plotting.scoring.ScoringPlots(self._frame)
 
     # ----------------------------------------------------------------------------------
     # post-processing

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from pdmetrics._delimited import write_delimited
 from pdmetrics._optional import optional_module
 from pdmetrics._stats import smallest_integer_type
 from pdmetrics._tables import attach_info
@@ -272,10 +273,11 @@ def _with_index_column(frame: pd.DataFrame, index: bool) -> pd.DataFrame:
 
 
 #: How each ``file_format`` is written (rsmeval's ``DataWriter.write_frame_to_file``), with
-#: or without the index as the first column.
+#: or without the index as the first column. csv and tsv are pandas' ``to_csv`` files, byte
+#: for byte, written faster for the large per-response tables.
 _FILE_WRITERS = {
-    "csv": lambda frame, path, index: frame.to_csv(path, index=index),
-    "tsv": lambda frame, path, index: frame.to_csv(path, sep="\t", index=index),
+    "csv": lambda frame, path, index: write_delimited(frame, path, ",", index),
+    "tsv": lambda frame, path, index: write_delimited(frame, path, "\t", index),
     "xlsx": lambda frame, path, index: _with_index_column(frame, index).to_excel(path, index=False),
     "jsonlines": lambda frame, path, index: _with_index_column(frame, index).to_json(
         path, orient="records", lines=True
