@@ -308,7 +308,7 @@ def test_scaled_scores(frame):
     rows = Page(text).table_with_header(
         ["N", "corr", "wtkappa", "R2", "kappa", "exact_agr", "adj_agr", "RMSE"]
     )
-    assert [row[0] for row in rows[1:]] == list(both["eval"]["system"])
+    assert [row[0] for row in rows[1:]] == list(both.rsmtool_frames()["eval"].index)  # rsmeval names
     assert "scale_trim_round" in text
 
 

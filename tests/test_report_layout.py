@@ -55,7 +55,7 @@ def expected_names(human, system, second_human=None, scale_with=None) -> dict:
 def original_names(columns, id, human, second_human, system) -> dict:
     """rsmeval's name of each renamed column -> its name in the frame."""
     names = rsmeval_names(columns, id, human, second_human, system, None)
-    return {rsmeval: column for column, rsmeval in names.items() if rsmeval != column}
+    return {rsmeval: column for column, rsmeval in names.items() if rsmeval not in (column, "spkitemid")}
 
 
 def renamed(name: str, table: pd.DataFrame, names: dict, original: dict) -> pd.DataFrame:
@@ -65,7 +65,7 @@ def renamed(name: str, table: pd.DataFrame, names: dict, original: dict) -> pd.D
             columns=lambda c: f"{c.split('.')[0]}.{names[c.split('.')[1]]}" if "." in c else c
         )
     if name in ("pred_processed", "test_human_scores"):
-        return table.rename(columns={**names, "spkitemid": original.get("spkitemid", "spkitemid")})
+        return table.rename(columns=names)
     if name.startswith(DATA_TABLES):
         return table.rename(columns=original)
     out = table.copy()
@@ -144,15 +144,9 @@ def test_a_column_named_as_a_derived_score_is_refused_in_the_tidy_layout():
         df.scoring.report(human="raw_trim", system="raw", trim_min=1, trim_max=6)
     kept = df.scoring.report(human="raw_trim", system="raw", trim_min=1, trim_max=6, layout="rsmtool")
     assert kept["eval"]["system"].tolist() == list(RAW)
-    with pytest.raises(InvalidInputError, match=r"`id='raw_trim_round'` is also the name"):
-        report(
-            df.rename(columns={"id": "raw_trim_round", "raw_trim": "h"}),
-            human="h",
-            system="raw",
-            id="raw_trim_round",
-            trim_min=1,
-            trim_max=6,
-        )
+    clash = df.rename(columns={"raw_trim": "h", "sc2": "raw_trim_round"})
+    with pytest.raises(InvalidInputError, match=r"`second_human='raw_trim_round'` is also the name"):
+        report(clash, human="h", second_human="raw_trim_round", system="raw", trim_min=1, trim_max=6)
 
 
 def test_repr_and_html_say_both_names():

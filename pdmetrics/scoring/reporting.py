@@ -407,14 +407,17 @@ def report(
         ``<system>_scale_trim``, ``<system>_scale_trim_round`` (with ``scale_with="asis"``
         the given scores are RSMTool's ``scale`` family, named ``<system>``,
         ``<system>_trim``, ``<system>_trim_round``); the human scores by their columns
-        (``consistency``, ``confMatrix_h1h2``, ``pred_processed``, ...); the columns of
-        the data tables by their names in ``frame``. ``"rsmtool"``: RSMTool's names
-        (``raw``, ``raw_trim``, ..., ``scale_trim_round``, ``sc1``, ``sc2``,
-        ``spkitemid``), as in rsmeval's files. :meth:`EvaluationReport.to_csv`,
+        (``consistency``, ``confMatrix_h1h2``, ``pred_processed``, ...); the other columns
+        of the data tables by their names in ``frame`` (the response id stays
+        ``spkitemid``). ``"rsmtool"``: RSMTool's names (``raw``, ``raw_trim``, ...,
+        ``scale_trim_round``, ``sc1``, ``sc2``, ``##sc1##`` for another column called
+        ``sc1``), as in rsmeval's files. :meth:`EvaluationReport.to_csv`,
         :meth:`~EvaluationReport.write` and :meth:`~EvaluationReport.rsmtool_frames` use
         RSMTool's names whatever the layout; ``report.score_names`` maps one to the other.
         A system column called ``raw`` and human columns ``sc1``/``sc2`` (without scaling)
-        give the same tables in both layouts.
+        give the same score tables in both layouts. In the tidy layout a human column
+        named as a derived score (``human="score_trim"`` with ``system="score"``) is
+        refused.
 
     Returns
     -------
@@ -453,7 +456,7 @@ def report(
     check_distinct_columns(human=human, second_human=second_human, system=system)
     score_names = _score_names(human, second_human, system, scale_with)
     if layout == "tidy":
-        _check_distinct_names(score_names, id)
+        _check_distinct_names(score_names)
     if candidate is not None:
         candidate = _one_column(frame, "candidate", candidate)
     elif min_items_per_candidate is not None:
@@ -619,7 +622,7 @@ def report(
     data_names = _data_names(selection, second_human is not None, groups)
     names = rsmeval_data.rsmeval_names(frame.columns, id, human, second_human, system, candidate)
     renames = {}
-    if layout == "tidy":
+    if layout == "tidy" and any(name != score_type for score_type, name in score_names.items()):
         tables = {name: _tidy_table(name, table, score_names) for name, table in tables.items()}
         renames = _data_renames(data_names, names, score_names)
 
@@ -669,24 +672,18 @@ def _score_names(human, second_human, system, scale_with) -> dict:
     return names
 
 
-def _check_distinct_names(score_names: dict, id) -> None:
-    """The tidy layout needs one name per column of its tables: a human or id column named as
-    a derived system score (``human="score_trim"`` with ``system="score"``) is refused."""
-    arguments = {"sc1": "human", "sc2": "second_human", "spkitemid": "id"}
+def _check_distinct_names(score_names: dict) -> None:
+    """The tidy layout needs one name per score: a human column named as a derived system
+    score (``human="score_trim"`` with ``system="score"``) is refused."""
+    arguments = {"sc1": "human", "sc2": "second_human"}
     seen: dict = {}
-    for score_type, name in {**score_names, **({} if id is None else {"spkitemid": id})}.items():
+    for score_type, name in score_names.items():  # the system's scores first, then sc1, sc2
         if name in seen:
-            other = seen[name]
-            what = (
-                f"`{arguments[other]}=`"
-                if other in arguments
-                else f"the name report() gives the {other} scores of `system="
-                f"{plain(score_names.get('raw', score_names.get('scale')))!r}` (as df.scoring.postprocess "
-                "names them)"
-            )
+            system = score_names.get("raw", score_names.get("scale"))
             raise InvalidInputError(
-                f"`{arguments[score_type]}={plain(name)!r}` is also {what}. Rename that column, or pass "
-                "`layout='rsmtool'` (RSMTool's names: raw, raw_trim, sc1, spkitemid, ...)."
+                f"`{arguments[score_type]}={plain(name)!r}` is also the name report() gives the "
+                f"{seen[name]} scores of `system={plain(system)!r}` (as df.scoring.postprocess names them). "
+                "Rename that column, or pass `layout='rsmtool'` (RSMTool's names: raw, raw_trim, sc1, ...)."
             )
         seen[name] = score_type
 
@@ -712,11 +709,10 @@ def _suffixed(column: str, score_names: dict) -> str:
 def _data_renames(data_names, names: dict, score_names: dict) -> dict[str, dict]:
     """The column renames that give rsmeval's data tables the user's names: the scores in
     ``pred_processed`` and ``test_human_scores``, every column's name in ``frame`` elsewhere
-    (undoing RSMTool's ``rename_default_columns``)."""
-    original = {rsmeval: column for column, rsmeval in names.items() if rsmeval != column}
-    scores = {**score_names, **({"spkitemid": original["spkitemid"]} if "spkitemid" in original else {})}
+    (undoing RSMTool's ``rename_default_columns``; the response ids stay ``spkitemid``)."""
+    original = {rsmeval: column for column, rsmeval in names.items() if rsmeval not in (column, "spkitemid")}
     renames = {name: original for name in data_names}
-    renames.update({name: scores for name in ("pred_processed", "test_human_scores")})
+    renames.update({name: score_names for name in ("pred_processed", "test_human_scores")})
     return {name: {k: v for k, v in rename.items() if k != v} for name, rename in renames.items()}
 
 
