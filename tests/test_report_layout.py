@@ -233,3 +233,12 @@ def test_any_user_names_give_the_right_tables_or_a_clear_error(picked, double, s
         if double:
             assert tidy["consistency"][["human", "second_human"]].iloc[0].tolist() == [human, second]
             assert np.array_equal(tidy["confMatrix_h1h2"]["system"].unique(), [second])
+
+
+def test_the_data_tables_keep_the_frames_column_names_in_the_tidy_layout():
+    df = simulate_scores(100, seed=4).assign(length=1.0)  # "length" is one of rsmeval's names
+    tidy = df.scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6)
+    rsmtool = df.scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6, layout="rsmtool")
+    assert list(tidy["test_other_columns"].columns) == ["spkitemid", "id", "length"]
+    assert list(rsmtool["test_other_columns"].columns) == ["spkitemid", "id", "##length##"]
+    assert list(tidy.rsmtool_frames()["test_other_columns"].columns) == ["id", "##length##"]

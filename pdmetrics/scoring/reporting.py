@@ -622,9 +622,10 @@ def report(
     data_names = _data_names(selection, second_human is not None, groups)
     names = rsmeval_data.rsmeval_names(frame.columns, id, human, second_human, system, candidate)
     renames = {}
-    if layout == "tidy" and any(name != score_type for score_type, name in score_names.items()):
-        tables = {name: _tidy_table(name, table, score_names) for name, table in tables.items()}
+    if layout == "tidy":  # the data tables renamed on first use; the others now, unless nothing changes
         renames = _data_renames(data_names, names, score_names)
+        if any(name != score_type for score_type, name in score_names.items()):
+            tables = {name: _tidy_table(name, table, score_names) for name, table in tables.items()}
 
     def build():
         return rsmeval_data.data_tables(
