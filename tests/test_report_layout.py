@@ -239,6 +239,6 @@ def test_the_data_tables_keep_the_frames_column_names_in_the_tidy_layout():
     df = simulate_scores(100, seed=4).assign(length=1.0)  # "length" is one of rsmeval's names
     tidy = df.scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6)
     rsmtool = df.scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6, layout="rsmtool")
-    assert list(tidy["test_other_columns"].columns) == ["spkitemid", "id", "length"]
-    assert list(rsmtool["test_other_columns"].columns) == ["spkitemid", "id", "##length##"]
-    assert list(tidy.rsmtool_frames()["test_other_columns"].columns) == ["id", "##length##"]
+    assert list(tidy["test_other_columns"].columns) == ["spkitemid", "id", "L1", "sc2", "length"]
+    assert list(rsmtool["test_other_columns"].columns) == ["spkitemid", "id", "L1", "##sc2##", "##length##"]
+    assert list(tidy.rsmtool_frames()["test_other_columns"].columns) == ["id", "L1", "##sc2##", "##length##"]
