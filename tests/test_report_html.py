@@ -291,9 +291,13 @@ def test_the_frame_is_untouched(frame):
 
 
 def test_scaled_scores(frame):
-    asis = frame.scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6, scale_with="asis", by="L1")
+    asis = frame.rename(columns={"raw": "score"}).scoring.report(
+        human="sc1", system="score", trim_min=1, trim_max=6, scale_with="asis", by="L1"
+    )
     text = asis.to_html()
     assert "scale_trim_round" in text and "raw_trim" not in text
+    # the page's tables keep rsmeval's names; a note says which column each score is
+    assert "<code>scale_trim</code> = <code>score_trim</code>" in text
     short = asis.rsmtool_frames()["eval_short"]
     values = dict(zip(*Page(text).table_with_header(list(short.columns))[:2]))
     assert values["corr.scale_trim"] == f"{short['corr.scale_trim'].iloc[0]:.3f}"
@@ -305,7 +309,7 @@ def test_scaled_scores(frame):
     rows = Page(text).table_with_header(
         ["N", "corr", "wtkappa", "R2", "kappa", "exact_agr", "adj_agr", "RMSE"]
     )
-    assert [row[0] for row in rows[1:]] == list(both["eval"]["system"])
+    assert [row[0] for row in rows[1:]] == list(both.rsmtool_frames()["eval"].index)  # rsmeval names
     assert "scale_trim_round" in text
 
 

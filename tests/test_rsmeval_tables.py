@@ -67,7 +67,7 @@ def test_every_rsmeval_file_matches(name):
 
 
 def test_excluded_responses_rename_a_user_column_called_sc1():
-    result, _, _ = run_experiment("lr-eval-with-missing-scores")
+    result, _, _ = run_experiment("lr-eval-with-missing-scores", layout="rsmtool")
     excluded = result["test_excluded_responses"]
     assert list(excluded.columns) == [
         "spkitemid",
@@ -123,6 +123,7 @@ def test_candidates_with_few_items_are_left_out_and_counted():
             min_items_per_candidate=3,
             trim_min=1,
             trim_max=6,
+            layout="rsmtool",
         )
     assert result.info["excluded_candidates"] == 3 and result.info["n_used"] == 54
     assert result["data_composition"].to_dict("records") == [
@@ -170,7 +171,7 @@ def test_min_n_per_group_as_rsmeval_checks_it():
 
 def test_scale_with_raw_is_rsmeval_12s_identity_scaling():
     df = _frame()
-    result = report(df, human="h", system="s", scale_with="raw", trim_min=1, trim_max=6)
+    result = report(df, human="h", system="s", scale_with="raw", trim_min=1, trim_max=6, layout="rsmtool")
     assert result.primary == "scale"
     processed = result["pred_processed"]
     types = "raw raw_trim raw_trim_round scale scale_trim scale_trim_round"

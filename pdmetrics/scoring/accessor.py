@@ -189,12 +189,14 @@ class ScoringAccessor:
         scale_with=None,
         exclude_zero: bool = True,
         rater_error_variance: float | None = None,
+        layout: str = "tidy",
     ):
         """Run RSMTool's whole evaluation and return every table in one report object.
 
         See :func:`pdmetrics.scoring.report` for the parameters and the tables;
-        ``report[name]`` gives a tidy table, ``report.to_csv(directory, prefix)`` writes
-        rsmeval's files.
+        ``report[name]`` gives a tidy table (the scores named by your columns, as
+        :meth:`postprocess` names them; ``layout="rsmtool"``: by RSMTool's names),
+        ``report.to_csv(directory, prefix)`` writes rsmeval's files (always RSMTool's names).
 
         Examples
         --------
@@ -220,6 +222,7 @@ class ScoringAccessor:
             scale_with=scale_with,
             exclude_zero=exclude_zero,
             rater_error_variance=rater_error_variance,
+            layout=layout,
         )
 
     def degradation(self, *, human, second_human, system, exclude_zero: bool = True) -> pd.DataFrame:

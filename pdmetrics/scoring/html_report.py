@@ -157,13 +157,29 @@ def report_html(report, *, sections=None, title=None, files=None, missing: str =
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{_esc(title)}</title><style>{_STYLE}</style></head><body>"
         f"<header><h1>{_esc(title)}</h1><p>{info['n_used']:,} of {info['n_input']:,} responses evaluated; "
-        f"primary score <code>{_esc(report.primary)}</code>. Written by pdmetrics "
+        f"primary score {_primary(report)}. Written by pdmetrics "
         f"{_esc(_version('pdmetrics'))}, "
         f'following <a href="{_DOCS}" style="color:#cde">rsmeval</a>\'s report.</p></header><main>'
         f'<nav id="toc"><strong>Contents</strong><ul>{toc}</ul></nav>'
         + "".join(body for body, _ in bodies)
         + "</main></body></html>\n"
     )
+
+
+def _primary(report) -> str:
+    """The primary score family, RSMTool's name and (when it differs) the user's."""
+    text = f"<code>{_esc(report.primary)}</code>"
+    user = report.info.get("primary_score", report.primary)
+    return text if user == report.primary else f"{text} (<code>{_esc(user)}</code>)"
+
+
+def _names_note(report) -> str:
+    """The page's tables name the scores as rsmeval's files; this says which column each is."""
+    pairs = [(rsmtool, user) for rsmtool, user in report.score_names.items() if rsmtool != user]
+    if not pairs:
+        return ""
+    listed = ", ".join(f"<code>{_esc(a)}</code> = <code>{_esc(b)}</code>" for a, b in pairs)
+    return f'<p class="note">The tables name the scores as rsmeval does: {listed}.</p>'
 
 
 def choose_sections(report, sections, *, missing: str = "error") -> list[str]:
@@ -207,7 +223,7 @@ def notebook_html(report, *, max_rows: int = 50) -> str:
     )
     parts = [
         f"<div><p><b>EvaluationReport</b>: {report.info['n_used']:,} of {report.info['n_input']:,} responses "
-        f"evaluated; primary score <code>{_esc(report.primary)}</code>. "
+        f"evaluated; primary score {_primary(report)}. "
         f"<code>report.to_html(path)</code> writes "
         f"the full report.</p><p>Headline (<code>eval_short</code>):</p>",
         table_html(headline, highlight=_SMD_RULE, row_highlight=True),
@@ -308,7 +324,10 @@ class _Writer:
         self.section_name = ""
         self.min_n = report.info.get("min_n_per_group") or {}
         trim = f"{report.primary}_trim"
-        self.trim, self.trim_round = trim, f"{trim}_round"
+        self.trim, self.trim_round = trim, f"{trim}_round"  # RSMTool's names, as the page's tables
+        # the names of those scores in the tidy tables (report[name]), read for the figures
+        named = report.score_names if report.layout == "tidy" else {}
+        self.rows = {name: named.get(name, name) for name in (self.trim, self.trim_round)}
 
     def section(self, name: str) -> tuple[str, list[tuple[str, str]]]:
         self.section_name, self.subsections = name, []
@@ -402,7 +421,7 @@ class _Writer:
             composition = self.frames.get(f"data_composition_by_{group}")
             if composition is None:
                 table = self.report[f"eval_by_{group}"]
-                table = table[table["system"] == self.trim]
+                table = table[table["system"] == self.rows[self.trim]]
                 composition = pd.DataFrame(
                     {group: rsmtool_labels(table["group"].to_numpy()), "N responses": table["N"].to_numpy()}
                 )
@@ -469,6 +488,7 @@ class _Writer:
             f"trimmed to [{_option(self.report.info.get('trim_min'))} − tolerance, "
             f"{_option(self.report.info.get('trim_max'))} + tolerance]; <code>{self.trim_round}</code> are "
             f"trimmed, then rounded. SMD below −0.15 or above 0.15 is highlighted.</p>",
+            _names_note(self.report),
             table_html(self.frames["eval_short"], index=False, highlight=_SMD_RULE),
             self.h3("Descriptive statistics"),
             "<p>Distributions of human and system scores. SMD below −0.15 or above 0.15 is "
@@ -578,7 +598,7 @@ class _Writer:
         if group not in self.min_n:
             return set()
         table = self.report[f"eval_by_{group}"]
-        rows = table[(table["system"] == self.trim).to_numpy()]
+        rows = table[(table["system"] == self.rows[self.trim]).to_numpy()]
         small = (rows["N"] < self.min_n[group]).to_numpy() & (rows["group"] != POOLED_LABEL).to_numpy()
         return set(rows["group"].astype(str)[small])
 
@@ -590,12 +610,14 @@ class _Writer:
         )
 
     def metric_grid(self, group, table: pd.DataFrame) -> str:
-        labels = _bar_order(rsmtool_labels(table.loc[table["system"] == self.trim, "group"].to_numpy()))
+        labels = _bar_order(
+            rsmtool_labels(table.loc[table["system"] == self.rows[self.trim], "group"].to_numpy())
+        )
         # RSMTool's layout: two panels a row for up to 6 groups, else one wide panel a row
         columns = 2 if len(labels) <= 7 else 1
         panels, width, height = [], max(330, 46 + 44 * len(labels)), 250
         systems = table["system"].to_numpy()
-        by_system = {name: table[systems == name] for name in (self.trim, self.trim_round)}
+        by_system = {name: table[systems == row] for name, row in self.rows.items()}
         groups = {name: rsmtool_labels(rows["group"].to_numpy()) for name, rows in by_system.items()}
         for k, (metric, suffix, lines) in enumerate(_GRID):
             system = self.trim if suffix == "trim" else self.trim_round
@@ -688,7 +710,7 @@ class _Writer:
     def group_colours(self, group) -> dict[str, str]:
         """One palette colour per group of a subgroup column, the same in every figure."""
         table = self.report[f"eval_by_{group}"]
-        labels = table.loc[table["system"] == self.trim, "group"].astype(str).tolist()
+        labels = table.loc[table["system"] == self.rows[self.trim], "group"].astype(str).tolist()
         labels = [label for label in labels if label != POOLED_LABEL]
         return {label: figures.PALETTE[k % len(figures.PALETTE)] for k, label in enumerate(labels)}
 

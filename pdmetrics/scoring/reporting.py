@@ -51,20 +51,33 @@ _RAW_TYPES = ("raw", "raw_trim", "raw_trim_round")
 _SCALE_TYPES = ("scale", "scale_trim", "scale_trim_round")
 # rsmeval's scale_with="raw": scaling with the defaults it starts from (mean 0, SD 1)
 _IDENTITY_SCALING = {"human_mean": 0.0, "human_sd": 1.0, "system_mean": 0.0, "system_sd": 1.0}
+#: report()'s ``layout``: the names its tidy tables give the scores
+LAYOUTS = ("tidy", "rsmtool")
 
 
 class EvaluationReport(Mapping):
     """RSMTool's intermediate tables, by RSMTool's table names.
 
     A read-only mapping ``name -> DataFrame`` (``report["eval"]``, ``report["eval_by_L1"]``,
-    ...) of tidy tables, whose score columns are named by RSMTool's score types
-    (``raw``, ``raw_trim``, ``raw_trim_round``, ``scale``, ...). In Jupyter it shows an
-    HTML summary; :meth:`to_csv` writes every table as rsmeval does.
+    ...) of tidy tables. With ``layout="tidy"`` (the default) they name the scores by the
+    user's columns: the system scores as ``df.scoring.postprocess`` names them
+    (``score``, ``score_trim``, ``score_trim_round``, ``score_scale``, ...) and the human
+    scores by their own columns; with ``layout="rsmtool"`` by RSMTool's names (``raw``,
+    ``raw_trim``, ``raw_trim_round``, ``scale``, ..., ``sc1``, ``sc2``). In Jupyter it
+    shows an HTML summary; :meth:`to_csv`, :meth:`write` and :meth:`rsmtool_frames` always
+    use RSMTool's names and layout, as rsmeval writes them.
 
     Attributes
     ----------
     primary : {"raw", "scale"}
-        The score family used for the short, subgroup, fairness and confusion tables.
+        RSMTool's score family used for the short, subgroup, fairness and confusion tables
+        (``info["primary_score"]`` is the user's name of that family's untrimmed score).
+    score_names : dict
+        RSMTool's name of each score evaluated -> the user's name: the score types
+        (``"raw_trim"`` -> ``"score_trim"``, ...), ``"sc1"`` -> the human score column and,
+        with ``second_human``, ``"sc2"`` -> the second human score column.
+    layout : {"tidy", "rsmtool"}
+        Which of the two the tidy tables use.
     groups : list
         The subgroup columns.
     info : dict
@@ -83,6 +96,14 @@ class EvaluationReport(Mapping):
     ['pred_processed', 'test_metadata', 'test_other_columns', 'test_excluded_composition', 'data_composition']
     >>> report.primary
     'raw'
+    >>> renamed = simulate_scores(500, seed=1).rename(columns={"raw": "score", "sc1": "h1"})
+    >>> named = renamed.scoring.report(human="h1", system="score", trim_min=1, trim_max=6)
+    >>> named["eval"]["system"].tolist(), named.primary, named.info["primary_score"]
+    (['score', 'score_trim', 'score_trim_round'], 'raw', 'score')
+    >>> named.score_names
+    {'raw': 'score', 'raw_trim': 'score_trim', 'raw_trim_round': 'score_trim_round', 'sc1': 'h1'}
+    >>> list(named.rsmtool_frames()["eval"].index)  # the files keep RSMTool's names
+    ['raw', 'raw_trim', 'raw_trim_round']
     >>> with tempfile.TemporaryDirectory() as directory:
     ...     [path.name for path in report.to_csv(directory, prefix="demo")][:4]
     ['demo_eval.csv', 'demo_eval_short.csv', 'demo_confMatrix.csv', 'demo_score_dist.csv']
@@ -98,14 +119,21 @@ class EvaluationReport(Mapping):
         groups: list,
         info: dict,
         data=None,
+        *,
+        score_names: dict | None = None,
+        layout: str = "rsmtool",
     ) -> None:
         self._tables = tables
         self._files = files
         self.primary = primary
         self.groups = groups
         self.info = info
-        # rsmeval's data tables (names, builder): built on first use, so report() stays fast
-        self._data_names, self._data_builder = data if data is not None else ((), None)
+        self.score_names = dict(score_names or {})
+        self.layout = layout
+        # rsmeval's data tables (names, builder, each table's column renames in the tidy
+        # layout): built on first use, so report() stays fast
+        self._data_names, self._data_builder, *renames = data if data is not None else ((), None)
+        self._data_renames = renames[0] if renames else {}
         self._unindexed: set = set()
         #: rsmeval's ``min_n_per_group`` as ``{group column: n}``: the subgroup sections of the
         #: HTML report leave out smaller groups (the tables and files keep every group, as rsmeval's).
@@ -118,7 +146,9 @@ class EvaluationReport(Mapping):
             for name in self._data_names:
                 frame = files[name]
                 self._files[name] = frame
-                self._tables[name] = frame if name in self._unindexed else frame.reset_index()
+                table = frame if name in self._unindexed else frame.reset_index()
+                renames = self._data_renames.get(name)
+                self._tables[name] = table.rename(columns=renames) if renames else table
 
     def __getitem__(self, name: str) -> pd.DataFrame:
         if name in self._data_names:
@@ -138,7 +168,8 @@ class EvaluationReport(Mapping):
     def __repr__(self) -> str:
         lines = [
             f"EvaluationReport: {self.info['n_used']:,} of {self.info['n_input']:,} responses, "
-            f"primary score '{self.primary}', {len(self)} tables"
+            f"primary score {self.info.get('primary_score', self.primary)!r} (RSMTool's {self.primary!r}), "
+            f"{len(self)} tables"
         ]
         lines += [f"  {name}: {table.shape[0]} x {table.shape[1]}" for name, table in self.items()]
         return "\n".join(lines)
@@ -342,6 +373,7 @@ def report(
     scale_with=None,
     exclude_zero: bool = True,
     rater_error_variance: float | None = None,
+    layout: str = "tidy",
 ) -> EvaluationReport:
     """Run RSMTool's whole evaluation (``rsmeval``) on a DataFrame.
 
@@ -369,6 +401,25 @@ def report(
     rater_error_variance : float, optional
         Rater error variance for the true-score evaluation, when it is known from
         elsewhere (RSMTool's ``rater_error_variance``).
+    layout : {"tidy", "rsmtool"}, default "tidy"
+        The names of the scores in the tidy tables (``report[name]``). ``"tidy"``: the
+        user's names, as ``df.scoring.postprocess`` names the derived columns: the system
+        scores ``<system>``, ``<system>_trim``, ``<system>_trim_round`` and, scaled with a
+        training frame (or ``scale_with="raw"``), ``<system>_scale``,
+        ``<system>_scale_trim``, ``<system>_scale_trim_round`` (with ``scale_with="asis"``
+        the given scores are RSMTool's ``scale`` family, named ``<system>``,
+        ``<system>_trim``, ``<system>_trim_round``); the human scores by their columns
+        (``consistency``, ``confMatrix_h1h2``, ``pred_processed``, ...); the other columns
+        of the data tables by their names in ``frame`` (the response id stays
+        ``spkitemid``). ``"rsmtool"``: RSMTool's names (``raw``, ``raw_trim``, ...,
+        ``scale_trim_round``, ``sc1``, ``sc2``, ``##sc1##`` for another column called
+        ``sc1``), as in rsmeval's files. :meth:`EvaluationReport.to_csv`,
+        :meth:`~EvaluationReport.write` and :meth:`~EvaluationReport.rsmtool_frames` use
+        RSMTool's names whatever the layout; ``report.score_names`` maps one to the other.
+        A system column called ``raw`` and human columns ``sc1``/``sc2`` (without scaling)
+        give the same score tables in both layouts. In the tidy layout a human column
+        named as a derived score (``human="score_trim"`` with ``system="score"``) is
+        refused.
 
     Returns
     -------
@@ -398,12 +449,16 @@ def report(
     1        raw_trim  2000  0.789
     2  raw_trim_round  2000  0.765
     """
+    _check_layout(layout)
     human = _one_column(frame, "human", human)
     system = _one_column(frame, "system", system)
     if second_human is not None:
         second_human = _one_column(frame, "second_human", second_human)
     groups = [] if by is None else require_columns(frame, "by", by)
     check_distinct_columns(human=human, second_human=second_human, system=system)
+    score_names = _score_names(human, second_human, system, scale_with)
+    if layout == "tidy":
+        _check_distinct_names(score_names)
     if candidate is not None:
         candidate = _one_column(frame, "candidate", candidate)
     elif min_items_per_candidate is not None:
@@ -560,18 +615,26 @@ def report(
         "trim_tolerance": trim_tolerance,
         "scale_with": "frame" if isinstance(scale_with, pd.DataFrame) else scale_with,
         "rater_error_variance": rater_error_variance,
+        "layout": layout,
+        "primary_score": score_names[primary],
     }
     if isinstance(scale_with, pd.DataFrame):
         files["postprocessing_params"] = _postprocessing_params(scaling, trim_min, trim_max, trim_tolerance)
         tables["postprocessing_params"] = files["postprocessing_params"]
     data_names = _data_names(selection, second_human is not None, groups)
+    names = rsmeval_data.rsmeval_names(frame.columns, id, human, second_human, system, candidate)
+    renames = {}
+    if layout == "tidy":  # the data tables renamed on first use; the others now, unless nothing changes
+        renames = _data_renames(data_names, names, score_names)
+        if any(name != score_type for score_type, name in score_names.items()):
+            tables = {name: _tidy_table(name, table, score_names) for name, table in tables.items()}
 
     def build():
         return rsmeval_data.data_tables(
             frame,
             ids,
             selection,
-            names=rsmeval_data.rsmeval_names(frame.columns, id, human, second_human, system, candidate),
+            names=names,
             human=h,
             second_human=None
             if second_human is None
@@ -582,7 +645,78 @@ def report(
             exclude_zero=exclude_zero,
         )
 
-    return EvaluationReport(tables, files, primary, groups, info, data=(data_names, build))
+    data = (data_names, build, renames)
+    return EvaluationReport(
+        tables, files, primary, groups, info, data, score_names=score_names, layout=layout
+    )
+
+
+def _check_layout(layout) -> None:
+    if not (isinstance(layout, str) and layout in LAYOUTS):
+        raise InvalidInputError(
+            f"`layout={plain(layout)!r}`: pass 'tidy' (the tables name the scores by your columns, as "
+            "df.scoring.postprocess names them) or 'rsmtool' (RSMTool's names: raw, raw_trim, sc1, ...)."
+        )
+
+
+def _score_names(human, second_human, system, scale_with) -> dict:
+    """RSMTool's name of each score evaluated -> the user's name (``df.scoring.postprocess``'s)."""
+    types, _ = _score_types(scale_with)
+    asis = isinstance(scale_with, str) and scale_with == "asis"
+    names = {}
+    for score_type in types:
+        family, suffix = score_type.split("_", 1) if "_" in score_type else (score_type, "")
+        if not asis and family == "scale":
+            suffix = f"scale_{suffix}" if suffix else "scale"
+        names[score_type] = f"{system}_{suffix}" if suffix else system
+    names["sc1"] = human
+    if second_human is not None:
+        names["sc2"] = second_human
+    return names
+
+
+def _check_distinct_names(score_names: dict) -> None:
+    """The tidy layout needs one name per score: a human column named as a derived system
+    score (``human="score_trim"`` with ``system="score"``) is refused."""
+    arguments = {"sc1": "human", "sc2": "second_human"}
+    seen: dict = {}
+    for score_type, name in score_names.items():  # the system's scores first, then sc1, sc2
+        if name in seen:
+            system = score_names.get("raw", score_names.get("scale"))
+            raise InvalidInputError(
+                f"`{arguments[score_type]}={plain(name)!r}` is also the name report() gives the "
+                f"{seen[name]} scores of `system={plain(system)!r}` (as df.scoring.postprocess names them). "
+                "Rename that column, or pass `layout='rsmtool'` (RSMTool's names: raw, raw_trim, sc1, ...)."
+            )
+        seen[name] = score_type
+
+
+def _tidy_table(name: str, table: pd.DataFrame, score_names: dict) -> pd.DataFrame:
+    """A table of RSMTool's names with the scores named by the user's names."""
+    if name == "eval_short":  # columns "<metric>.<score type>"
+        return table.set_axis([_suffixed(column, score_names) for column in table.columns], axis=1)
+    columns = ("system", "human", "second_human") if name == "consistency" else ("system",)
+    relabelled = {
+        column: [score_names.get(value, value) for value in table[column]]
+        for column in columns
+        if column in table.columns
+    }
+    return table.assign(**relabelled) if relabelled else table
+
+
+def _suffixed(column: str, score_names: dict) -> str:
+    metric, dot, score_type = column.partition(".")
+    return f"{metric}.{score_names[score_type]}" if dot and score_type in score_names else column
+
+
+def _data_renames(data_names, names: dict, score_names: dict) -> dict[str, dict]:
+    """The column renames that give rsmeval's data tables the user's names: the scores in
+    ``pred_processed`` and ``test_human_scores``, every column's name in ``frame`` elsewhere
+    (undoing RSMTool's ``rename_default_columns``; the response ids stay ``spkitemid``)."""
+    original = {rsmeval: column for column, rsmeval in names.items() if rsmeval not in (column, "spkitemid")}
+    renames = {name: original for name in data_names}
+    renames.update({name: score_names for name in ("pred_processed", "test_human_scores")})
+    return {name: {k: v for k, v in rename.items() if k != v} for name, rename in renames.items()}
 
 
 def _selection(h, s, flagged, scored, few_items, keep, exclude_zero) -> rsmeval_data.Selection:

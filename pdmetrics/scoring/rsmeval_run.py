@@ -59,7 +59,7 @@ def run_rsmeval(config_path, output_dir=".", *, force: bool = False, notes=None)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", PdmetricsWarning)
         try:
-            result = report(frame, **options)
+            result = report(frame, layout="rsmtool", **options)
         except InvalidInputError as error:  # name the configuration's keys, not report()'s keywords
             raise InvalidInputError(in_config_terms(str(error))) from None
     for warning in caught:
