@@ -191,6 +191,7 @@ def evaluate(args: argparse.Namespace) -> int:
             trim_tolerance=args.trim_tolerance,
             scale_with=scale_with,
             exclude_zero=not args.keep_zeros,
+            layout=args.layout,
         )
     for warning in caught:
         if issubclass(warning.category, pdmetrics.ExcludedRowsWarning):
@@ -255,6 +256,12 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--min-n-per-group", type=int, help="smallest subgroup shown in the subgroup tables")
     run.add_argument(
         "--file-format", choices=list(FILE_FORMATS), default="csv", help="format of the table files"
+    )
+    run.add_argument(
+        "--layout",
+        choices=("tidy", "rsmtool"),
+        default="tidy",
+        help="score names in the printed tables: your columns' (tidy) or RSMTool's (files: always RSMTool's)",
     )
     run.add_argument("--sections", help="comma-separated report.html sections, in order (rsmeval's names)")
     run.add_argument("--out", required=True, help="output directory for the RSMTool-compatible tables")

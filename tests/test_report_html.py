@@ -416,3 +416,15 @@ def test_a_section_the_report_cannot_have_is_a_note_when_asked_so_as_rsmeval_doe
     assert page.index('id="consistency"') < page.index('id="evaluation"')
     assert "Nothing to show: report() had no double-scored responses" in page
     assert "second_human_score_column" in page
+
+
+def test_the_page_needs_only_the_summary_data_tables():
+    frame = simulate_scores(500, seed=4)
+    tables = frame.scoring.report(human="sc1", system="raw", by="L1", trim_min=1, trim_max=6)
+    summaries = tables.rsmtool_frames(per_response=False)
+    assert {"data_composition", "data_composition_by_L1", "test_excluded_composition"} <= set(summaries)
+    assert not {"pred_processed", "test_metadata", "test_other_columns"} & set(summaries)
+    assert "pred_processed" in tables.rsmtool_frames()
+    assert list(tables.rsmtool_frames(per_response=False)) == [
+        name for name in tables.rsmtool_frames() if name in summaries
+    ]

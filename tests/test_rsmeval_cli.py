@@ -369,3 +369,16 @@ def test_read_table_helper_is_the_one_read(tmp_path):
     # the comparison helper reads rsmeval's CSVs with blank index headers kept
     pd.DataFrame({"N": [1]}, index=["raw"]).to_csv(tmp_path / "x.csv")
     assert list(read_table(tmp_path / "x.csv").columns) == ["", "N"]
+
+
+def test_evaluate_layout_rsmtool_runs_a_file_whose_human_column_is_named_like_a_derived_score(
+    tmp_path, capsys
+):
+    frame = pdmetrics.datasets.simulate_scores(200, seed=4).rename(columns={"sc1": "raw_trim"})
+    frame.to_csv(tmp_path / "r.csv", index=False)
+    options = "--human raw_trim --system raw --trim-min 1 --trim-max 6".split()
+    assert main(["evaluate", str(tmp_path / "r.csv"), *options, "--out", str(tmp_path / "a")]) == 2
+    assert "layout='rsmtool'" in capsys.readouterr().err
+    out = str(tmp_path / "b")
+    assert main(["evaluate", str(tmp_path / "r.csv"), *options, "--out", out, "--layout", "rsmtool"]) == 0
+    assert (tmp_path / "b" / "r_eval.csv").exists()

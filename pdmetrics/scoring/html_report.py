@@ -317,7 +317,7 @@ class _Writer:
 
     def __init__(self, report, files) -> None:
         self.report = report
-        self.frames = report.rsmtool_frames()
+        self.frames = report.rsmtool_frames(per_response=False)
         self.files = files
         self.ids: set[str] = set()
         self.subsections: list[tuple[str, str]] = []

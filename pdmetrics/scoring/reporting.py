@@ -130,29 +130,39 @@ class EvaluationReport(Mapping):
         self.info = info
         self.score_names = dict(score_names or {})
         self.layout = layout
-        # rsmeval's data tables (names, builder, each table's column renames in the tidy
-        # layout): built on first use, so report() stays fast
-        self._data_names, self._data_builder, *renames = data if data is not None else ((), None)
+        # rsmeval's data tables (names, builders, each table's column renames in the tidy
+        # layout): built on first use, so report() stays fast; the builders make
+        # {name: frame} and the names written without index, the summary tables apart from
+        # the per-response ones (the HTML report needs only the summaries)
+        self._data_names, self._data_builders, *renames = data if data is not None else ((), [])
         self._data_renames = renames[0] if renames else {}
         self._unindexed: set = set()
         #: rsmeval's ``min_n_per_group`` as ``{group column: n}``: the subgroup sections of the
         #: HTML report leave out smaller groups (the tables and files keep every group, as rsmeval's).
         self.min_n_per_group = info.get("min_n_per_group") or {}
 
-    def _load_data(self) -> None:
-        if self._data_builder is not None:
-            files, self._unindexed = self._data_builder()
-            self._data_builder = None
-            for name in self._data_names:
-                frame = files[name]
-                self._files[name] = frame
-                table = frame if name in self._unindexed else frame.reset_index()
-                renames = self._data_renames.get(name)
-                self._tables[name] = table.rename(columns=renames) if renames else table
+    def _load_data(self, name=None) -> None:
+        """Build the data tables: those of ``name``'s builder, or (None) every one."""
+        pending = []
+        for builder in self._data_builders:
+            if name is not None and name not in builder.names:
+                pending.append(builder)
+                continue
+            files, unindexed = builder()
+            self._unindexed |= unindexed
+            for table_name in builder.names:
+                if table_name not in files:
+                    continue
+                frame = files[table_name]
+                self._files[table_name] = frame
+                table = frame if table_name in unindexed else frame.reset_index()
+                renames = self._data_renames.get(table_name)
+                self._tables[table_name] = table.rename(columns=renames) if renames else table
+        self._data_builders = pending
 
     def __getitem__(self, name: str) -> pd.DataFrame:
-        if name in self._data_names:
-            self._load_data()
+        if name in self._data_names and name not in self._tables:
+            self._load_data(name)
         try:
             return self._tables[name]
         except KeyError:
@@ -224,14 +234,18 @@ class EvaluationReport(Mapping):
         path.write_text(page, encoding="utf-8")
         return path
 
-    def rsmtool_frames(self) -> dict[str, pd.DataFrame]:
+    def rsmtool_frames(self, *, per_response: bool = True) -> dict[str, pd.DataFrame]:
         """Every table in RSMTool's file layout (index and column names as rsmeval writes).
 
         ``test_excluded_composition`` is written without its index (as rsmeval does); every
-        other frame with it.
+        other frame with it. ``per_response=False`` leaves out (and does not build) the tables
+        with one row per response (``pred_processed``, ``test_metadata``, ...).
         """
-        self._load_data()
-        return dict(self._files)
+        data = [name for name in self._data_names if per_response or not _per_response(name)]
+        if data:
+            self._load_data(None if per_response else data[0])
+        names = [name for name in self._files if name not in self._data_names] + data
+        return {name: self._files[name] for name in names if name in self._files}
 
     def to_csv(self, directory, prefix: str = "pdmetrics") -> list[Path]:
         """Write every table as ``<directory>/<prefix>_<name>.csv``, in RSMTool's layout.
@@ -629,26 +643,43 @@ def report(
         if any(name != score_type for score_type, name in score_names.items()):
             tables = {name: _tidy_table(name, table, score_names) for name, table in tables.items()}
 
-    def build():
-        return rsmeval_data.data_tables(
-            frame,
-            ids,
-            selection,
-            names=names,
-            human=h,
-            second_human=None
-            if second_human is None
-            else numeric_values(frame[second_human], "second_human"),
-            scores=scores,
-            groups=groups,
-            candidate=candidate,
-            exclude_zero=exclude_zero,
-        )
+    common = dict(names=names, human=h, scores=scores, groups=groups, candidate=candidate)
 
-    data = (data_names, build, renames)
+    def responses():
+        second = None if second_human is None else numeric_values(frame[second_human], "second_human")
+        tables = rsmeval_data.response_tables(
+            frame, ids, selection, second_human=second, exclude_zero=exclude_zero, **common
+        )
+        return tables, set()
+
+    def summaries():
+        return rsmeval_data.composition_tables(frame, selection, exclude_zero=exclude_zero, **common)
+
+    builders = [
+        _DataBuilder(summaries, [name for name in data_names if not _per_response(name)]),
+        _DataBuilder(responses, [name for name in data_names if _per_response(name)]),
+    ]
+    data = (data_names, builders, renames)
     return EvaluationReport(
         tables, files, primary, groups, info, data, score_names=score_names, layout=layout
     )
+
+
+def _per_response(name: str) -> bool:
+    """A data table with one row per response (the HTML report does without them)."""
+    return name.startswith(rsmeval_data.PER_RESPONSE_PREFIXES)
+
+
+class _DataBuilder:
+    """A deferred builder of some of rsmeval's data tables: called, it returns
+    ``({name: frame}, names written without index)``; ``names`` are the tables it makes."""
+
+    def __init__(self, build, names) -> None:
+        self.build = build
+        self.names = tuple(names)
+
+    def __call__(self):
+        return self.build()
 
 
 def _check_layout(layout) -> None:

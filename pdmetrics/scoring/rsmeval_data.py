@@ -25,7 +25,18 @@ import pandas as pd
 from pdmetrics._validation import plain, preview, require_columns
 from pdmetrics.errors import InvalidInputError
 
-__all__ = ["NO_INFO", "RESERVED_NAMES", "subgroup_values"]
+__all__ = ["NO_INFO", "RESERVED_NAMES", "PER_RESPONSE_PREFIXES", "subgroup_values"]
+
+#: The starts of the names of rsmeval's data tables with one row per response (the others,
+#: ``test_excluded_composition`` and ``data_composition*``, summarise).
+PER_RESPONSE_PREFIXES = (
+    "pred_processed",
+    "test_metadata",
+    "test_other_columns",
+    "test_human_scores",
+    "test_excluded_responses",
+    "test_responses_with_excluded_flags",
+)
 
 #: rsmeval's names for the columns it knows; a user column already called so is renamed
 #: ``##name##`` in rsmeval's files (``rename_default_columns``).
@@ -203,7 +214,7 @@ def subgroup_values(column: pd.Series) -> pd.Series:
     return column.where(~blank, NO_INFO) if blank.any() else column
 
 
-def data_tables(
+def response_tables(
     frame: pd.DataFrame,
     ids: pd.Index,
     selection: Selection,
@@ -215,8 +226,10 @@ def data_tables(
     groups: list,
     candidate,
     exclude_zero: bool,
-) -> tuple[dict[str, pd.DataFrame], set]:
-    """rsmeval's data tables, keyed by file name, and the names of those written without index.
+) -> dict[str, pd.DataFrame]:
+    """rsmeval's per-response tables (one row per response), keyed by file name:
+    ``pred_processed``, ``test_metadata``, ``test_other_columns``, ``test_human_scores``,
+    ``test_excluded_responses``, ``test_responses_with_excluded_flags``.
 
     ``human``/``second_human``: numeric human scores of every row; ``scores``: the score
     types (``raw``, ``raw_trim``, ...) of every row, in rsmeval's order.
@@ -230,9 +243,7 @@ def data_tables(
         predictions[name] = values.astype(np.int64) if name.endswith("_round") else values
     files["pred_processed"] = pd.DataFrame(predictions, index=used_ids)
 
-    metadata = {names[g]: subgroup_values(frame[g]).to_numpy()[keep] for g in groups}
-    if candidate is not None:
-        metadata["candidate"] = frame[candidate].to_numpy()[keep]
+    metadata = _metadata(frame, keep, names, groups, candidate)
     files["test_metadata"] = pd.DataFrame(metadata, index=used_ids)
 
     if second_human is not None:
@@ -255,10 +266,30 @@ def data_tables(
         files["test_responses_with_excluded_flags"] = _original_rows(
             frame, ids, names, np.flatnonzero(selection.flag_out)
         )
+    return files
 
-    files["test_excluded_composition"] = _excluded_composition(
-        selection, excluded, human, scores, exclude_zero
-    )
+
+def composition_tables(
+    frame: pd.DataFrame,
+    selection: Selection,
+    *,
+    names: dict,
+    human: np.ndarray,
+    scores: dict,
+    groups: list,
+    candidate,
+    exclude_zero: bool,
+) -> tuple[dict[str, pd.DataFrame], set]:
+    """rsmeval's summary data tables, keyed by file name (``test_excluded_composition``,
+    ``data_composition``, ``data_composition_by_<G>``), and the names of those written
+    without index. They need no per-response frame, so the HTML report does not build one."""
+    keep = selection.keep
+    metadata = _metadata(frame, keep, names, groups, candidate)
+    files = {
+        "test_excluded_composition": _excluded_composition(
+            selection, _excluded_rows(selection), human, scores, exclude_zero
+        )
+    }
     composition = {"partition": ["Evaluation"], "responses": [int(keep.sum())]}
     if candidate is not None:
         composition["candidates"] = [pd.unique(metadata["candidate"]).size]
@@ -271,6 +302,14 @@ def data_tables(
             {"N responses": counts.to_numpy()}, index=pd.Index(counts.index, name=names[g])
         )
     return files, {"test_excluded_composition"}
+
+
+def _metadata(frame: pd.DataFrame, keep: np.ndarray, names: dict, groups: list, candidate) -> dict:
+    """The evaluated rows' subgroup (and candidate) values, under rsmeval's column names."""
+    metadata = {names[g]: subgroup_values(frame[g]).to_numpy()[keep] for g in groups}
+    if candidate is not None:
+        metadata["candidate"] = frame[candidate].to_numpy()[keep]
+    return metadata
 
 
 def _excluded_rows(selection: Selection) -> np.ndarray:
