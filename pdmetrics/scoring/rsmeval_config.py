@@ -16,6 +16,7 @@ from numbers import Real
 from pathlib import Path
 
 from pdmetrics.errors import InvalidInputError
+from pdmetrics.scoring.html_report import SECTIONS  # rsmeval's sections, in its report's order
 
 __all__ = [
     "REQUIRED_KEYS",
@@ -129,18 +130,6 @@ def in_config_terms(message: str) -> str:
     return message
 
 
-#: rsmeval's report sections, in its order (``general_sections``, ``section_order``).
-SECTIONS = (
-    "data_description",
-    "data_description_by_group",
-    "consistency",
-    "evaluation",
-    "true_score_evaluation",
-    "evaluation_by_group",
-    "fairness_analyses",
-    "intermediate_file_paths",
-    "sysinfo",
-)
 _SUBGROUP_SECTIONS = ("data_description_by_group", "evaluation_by_group", "fairness_analyses")
 
 #: ``file_format`` values (rsmeval writes jsonlines too, undocumented; so does pdmetrics).
