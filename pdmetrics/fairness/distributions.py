@@ -171,12 +171,12 @@ def _t_lower_tail(df: float, t: float) -> float:
 
 def _f_upper_tail(d1: float, d2: float, f: float) -> float:
     """P(F > f) for the F distribution with ``d1`` and ``d2`` degrees of freedom."""
-    if math.isnan(d1) or math.isnan(d2) or math.isnan(f) or not (0 < d1 < math.inf and 0 < d2 < math.inf):
-        return math.nan
-    if f < 0:
+    if math.isnan(d1) or math.isnan(d2) or math.isnan(f) or d1 <= 0 or d2 <= 0 or f < 0:
         return math.nan
     if f == math.inf:
         return 0.0
+    if d1 == math.inf or d2 == math.inf:
+        return math.nan
     if f == 0:
         return 1.0
     ratio = d1 * f / d2  # I_x(d2/2, d1/2) with x = d2 / (d2 + d1 f) = 1 / (1 + ratio)
@@ -184,9 +184,12 @@ def _f_upper_tail(d1: float, d2: float, f: float) -> float:
     return _incomplete_beta(d2 / 2.0, d1 / 2.0, log_x, log_y)[0]
 
 
-def _t_density(df: float, t: float) -> float:
+def _t_log_density(df: float, t: float) -> float:
+    """The logarithm of the t distribution's density at ``t > 0``."""
     log_norm = _log_gamma_ratio(df / 2.0, 0.5) - 0.5 * math.log(df * math.pi)
-    return math.exp(log_norm - (df + 1.0) / 2.0 * math.log1p(t * t / df))
+    ratio = t * t / df
+    log1p_ratio = math.log1p(ratio) if ratio < 1e300 else 2.0 * math.log(t) - math.log(df)
+    return log_norm - (df + 1.0) / 2.0 * log1p_ratio
 
 
 def _inverse_erfc(q: float) -> float:
@@ -209,22 +212,34 @@ def _t_quantile(df: float, p: float) -> float:
         return math.nan
     if p in (0.0, 1.0):
         return math.copysign(math.inf, p - 0.5)
-    if p < 0.5:
-        return -_t_quantile(df, 1.0 - p)
     if p == 0.5:
         return 0.0
-    q = 1.0 - p  # exact for p in [0.5, 1]
+    if p < 0.5:
+        return -_t_upper_quantile(df, p)
+    return _t_upper_quantile(df, 1.0 - p)  # 1 - p is exact for p in [0.5, 1]
+
+
+def _t_upper_quantile(df: float, q: float) -> float:
+    """The ``t > 0`` with ``P(T > t) = q``, for ``0 < q < 1/2``."""
     t = _SQRT2 * _inverse_erfc(2.0 * q)  # the normal quantile
     if df == math.inf:
         return t
-    # The upper tail is convex and decreasing for t > 0 and the normal quantile lies below
-    # the t quantile: Newton's steps from there increase monotonically to the root.
+    # Newton's method on log P(T > t) as a function of log t: nearly linear in the tail
+    # (a power law), so a few steps reach quantiles of 1e60 from the normal quantile.
+    log_q = math.log(q)
+    previous = t
     for _ in range(_MAX_NEWTON_STEPS):
-        step = (_t_upper_tail(df, t) - q) / _t_density(df, t)
-        t += step
-        if abs(step) <= 1e-12 * t:  # quadratic convergence: t is now exact to rounding
+        tail = _t_upper_tail(df, t)
+        if tail == 0.0:  # a step far past the root: back off halfway (in log t)
+            t = math.sqrt(previous * t)
+            continue
+        # -d log tail / d log t, in logarithms: the density underflows before the tail
+        slope = math.exp(math.log(t) + _t_log_density(df, t) - math.log(tail))
+        step = min((math.log(tail) - log_q) / slope, 5.0)
+        previous, t = t, t * math.exp(step)
+        if abs(step) <= 1e-12:  # quadratic convergence: t is now exact to rounding
             return t
-    raise ArithmeticError(f"t quantile: no convergence for df={df}, p={p}")
+    raise ArithmeticError(f"t quantile: no convergence for df={df}, q={q}")
 
 
 def _elementwise(function):

@@ -25,8 +25,9 @@ statsmodels' ``OLS.fit(method="pinv")`` does (RSMTool's fit), and adds the withi
 of squares back to the residual sum of squares. Standard errors, t and F statistics,
 p-values, confidence intervals and (adjusted) R2 are then the full-data
 OLS numbers, with the full-data degrees of freedom. statsmodels is not needed, nor SciPy
-up to :data:`EXACT_DF_LIMIT` degrees of freedom: the t and F distributions come from
-:mod:`pdmetrics.fairness.distributions` up to there and from ``scipy.special`` above.
+up to :data:`EXACT_DF_LIMIT` residual degrees of freedom (and 61 groups): the t and F
+distributions come from :mod:`pdmetrics.fairness.distributions` up to there and from
+``scipy.special`` above (see :func:`special_functions`).
 No formula strings are involved, so any column name or
 group label works.
 """
@@ -120,19 +121,21 @@ def least_squares(endog: np.ndarray, exog: np.ndarray) -> tuple[np.ndarray, np.n
 #: :mod:`pdmetrics.fairness.distributions` (pure Python, checked against ``scipy.special`` to
 #: 1e-11 relative up to here); above it they come from ``scipy.special``.
 EXACT_DF_LIMIT = 2e5
+#: Largest numerator degrees of freedom of an F-test (groups - 1) checked to that precision.
+EXACT_NUMERATOR_DF_LIMIT = 60
 
 
-def special_functions(*degrees_of_freedom: float):
+def special_functions(df_resid: float, df_numerator: float = 1.0):
     """The module whose ``fdtrc``, ``stdtr`` and ``stdtrit`` compute the p-values and CIs.
 
     ``fdtrc(d1, d2, F)`` is the F distribution's survival function, ``stdtr(df, t)`` the t
     distribution's CDF and ``stdtrit(df, q)`` its quantile (what ``scipy.stats.f.sf``,
-    ``t.sf`` and ``t.ppf`` evaluate). With every one of ``degrees_of_freedom`` at most
-    :data:`EXACT_DF_LIMIT` that is :mod:`pdmetrics.fairness.distributions` (no SciPy import:
-    ``import scipy.special`` alone takes 0.3-0.5 s); above it, ``scipy.special``, imported on
-    first use.
+    ``t.sf`` and ``t.ppf`` evaluate). With ``df_resid`` at most :data:`EXACT_DF_LIMIT` and
+    ``df_numerator`` (of an F-test) at most :data:`EXACT_NUMERATOR_DF_LIMIT` that is
+    :mod:`pdmetrics.fairness.distributions` (no SciPy import: ``import scipy.special`` alone
+    takes 0.3-0.5 s); otherwise ``scipy.special``, imported on first use.
     """
-    if all(df <= EXACT_DF_LIMIT for df in degrees_of_freedom):
+    if df_resid <= EXACT_DF_LIMIT and df_numerator <= EXACT_NUMERATOR_DF_LIMIT:
         return distributions
     from scipy import special
 
@@ -306,7 +309,7 @@ class _Fit:
                 mse_model = self.ess / self.df_model
                 self.fvalue = mse_model / self.scale
                 self.f_pvalue = float(
-                    special_functions(self.df_model, self.df_resid).fdtrc(
+                    special_functions(self.df_resid, self.df_model).fdtrc(
                         self.df_model, self.df_resid, self.fvalue
                     )
                 )
@@ -676,7 +679,7 @@ def _analyse(one: _Cells) -> tuple[pd.DataFrame, pd.DataFrame]:
         usable = df_diff > 0 and not csd.constant and not csd_zero_by_zero
         csd_f = ss_diff / df_diff / csd.scale if usable else np.nan
     csd_p = (
-        float(special_functions(df_diff, csd.df_resid).fdtrc(df_diff, csd.df_resid, csd_f))
+        float(special_functions(csd.df_resid, df_diff).fdtrc(df_diff, csd.df_resid, csd_f))
         if not np.isnan(csd_f)
         else np.nan
     )
@@ -811,8 +814,9 @@ def score_fairness(human, system, by, base_group=None) -> pd.DataFrame:
         of the two models), ``sig`` (p-value of the model's F-test; for CSD of the nested
         F-test), ``F``, ``df_num``, ``df_denom`` (its statistic and degrees of freedom) and
         ``R2_unadjusted`` (the plain R2, or its difference for CSD). The p-values come
-        from :mod:`pdmetrics.fairness.distributions` when every degree of freedom is at most
-        ``EXACT_DF_LIMIT`` (200,000; no SciPy import) and from ``scipy.special`` above.
+        from :mod:`pdmetrics.fairness.distributions` (no SciPy import) when the residual
+        degrees of freedom are at most ``EXACT_DF_LIMIT`` (200,000) and the groups at most
+        61, and from ``scipy.special`` otherwise.
 
     Raises
     ------
