@@ -321,10 +321,8 @@ def stdtrit(df, p):
 
     Parameters
     ----------
-    df : float or array_like
-        Degrees of freedom (positive; ``inf`` gives the normal distribution).
-    p : float or array_like
-        Probability, in [0, 1].
+    df, p : float or array_like
+        Degrees of freedom (as for :func:`stdtr`) and probability (in [0, 1]).
 
     Returns
     -------
