@@ -160,7 +160,7 @@ def test_pdmetrics_cli_imports_no_drawing_detection_or_scipy_stats():
     assert not sorted(name for name in loaded if name.startswith("pdmetrics.detection.evaluation"))
 
 
-def test_rsmeval_run_imports_no_drawing_or_scipy_stats(tmp_path):
+def test_rsmeval_run_imports_no_drawing_scipy_stats_or_scipy_special(tmp_path):
     rng = np.random.default_rng(5)
     human = rng.integers(1, 7, 300).astype(float)
     pd.DataFrame(
@@ -177,6 +177,9 @@ def test_rsmeval_run_imports_no_drawing_or_scipy_stats(tmp_path):
     loaded = _modules_after(code)
     assert (tmp_path / "out" / "report" / "t_report.html").exists()
     assert not sorted(name for name in loaded if name.startswith(("matplotlib", "openpyxl", "scipy.stats")))
+    # the fairness p-values come from pdmetrics.fairness.distributions: no scipy.special
+    assert "pdmetrics.fairness.distributions" in loaded
+    assert not sorted(name for name in loaded if name.startswith("scipy.special"))
 
 
 def test_lazy_packages_still_give_every_public_name():

@@ -23,8 +23,11 @@ least squares on the compact design (one row per cell, rows and response weighte
 same singular values, rank, pseudo-inverse and estimates) with the pseudo-inverse as
 statsmodels' ``OLS.fit(method="pinv")`` does (RSMTool's fit), and adds the within-cell sum
 of squares back to the residual sum of squares. Standard errors, t and F statistics,
-p-values (``scipy.special``), confidence intervals and (adjusted) R2 are then the full-data
-OLS numbers, with the full-data degrees of freedom. statsmodels is not needed.
+p-values, confidence intervals and (adjusted) R2 are then the full-data
+OLS numbers, with the full-data degrees of freedom. statsmodels is not needed, nor SciPy
+up to :data:`EXACT_DF_LIMIT` residual degrees of freedom (and 61 groups): the t and F
+distributions come from :mod:`pdmetrics.fairness.distributions` up to there and from
+``scipy.special`` above (see :func:`special_functions`).
 No formula strings are involved, so any column name or
 group label works.
 """
@@ -42,6 +45,7 @@ from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import paired_arrays, plain, preview
 from pdmetrics._warnings import warn_excluded, warn_undefined
 from pdmetrics.errors import InvalidInputError
+from pdmetrics.fairness import distributions
 
 __all__ = [
     "score_fairness",
@@ -113,13 +117,26 @@ def least_squares(endog: np.ndarray, exog: np.ndarray) -> tuple[np.ndarray, np.n
     return np.dot(pinv, endog), np.dot(pinv, pinv.T), rank
 
 
-def special_functions():
-    """``scipy.special`` (imported on first use: ``import pdmetrics`` does not pay for it).
+#: Largest degrees of freedom for which the p-values and confidence intervals come from
+#: :mod:`pdmetrics.fairness.distributions` (pure Python, checked against ``scipy.special`` to
+#: 1e-11 relative up to here); above it they come from ``scipy.special``.
+EXACT_DF_LIMIT = 2e5
+#: Largest numerator degrees of freedom of an F-test (groups - 1) checked to that precision.
+EXACT_NUMERATOR_DF_LIMIT = 60
+
+
+def special_functions(df_resid: float, df_numerator: float = 1.0):
+    """The module whose ``fdtrc``, ``stdtr`` and ``stdtrit`` compute the p-values and CIs.
 
     ``fdtrc(d1, d2, F)`` is the F distribution's survival function, ``stdtr(df, t)`` the t
-    distribution's CDF and ``stdtrit(df, q)`` its quantile: the functions ``scipy.stats.f.sf``,
-    ``t.sf`` and ``t.ppf`` evaluate, without the second it takes to import ``scipy.stats``.
+    distribution's CDF and ``stdtrit(df, q)`` its quantile (what ``scipy.stats.f.sf``,
+    ``t.sf`` and ``t.ppf`` evaluate). With ``df_resid`` at most :data:`EXACT_DF_LIMIT` and
+    ``df_numerator`` (of an F-test) at most :data:`EXACT_NUMERATOR_DF_LIMIT` that is
+    :mod:`pdmetrics.fairness.distributions` (no SciPy import: ``import scipy.special`` alone
+    takes 0.3-0.5 s); otherwise ``scipy.special``, imported on first use.
     """
+    if df_resid <= EXACT_DF_LIMIT and df_numerator <= EXACT_NUMERATOR_DF_LIMIT:
+        return distributions
     from scipy import special
 
     return special
@@ -291,7 +308,11 @@ class _Fit:
             if self.df_model > 0 and self.df_resid > 0 and not self.constant:
                 mse_model = self.ess / self.df_model
                 self.fvalue = mse_model / self.scale
-                self.f_pvalue = float(special_functions().fdtrc(self.df_model, self.df_resid, self.fvalue))
+                self.f_pvalue = float(
+                    special_functions(self.df_resid, self.df_model).fdtrc(
+                        self.df_model, self.df_resid, self.fvalue
+                    )
+                )
             else:
                 self.fvalue = np.nan
                 self.f_pvalue = np.nan
@@ -303,7 +324,7 @@ class _Fit:
             bse = np.sqrt(np.diag(self.normalized_cov)[:count] * self.scale)
             t = params / bse
         if self.df_resid > 0:
-            special = special_functions()
+            special = special_functions(self.df_resid)
             p = np.where(bse > 0, special.stdtr(self.df_resid, -np.abs(t)) * 2, np.nan)
             q = special.stdtrit(self.df_resid, 0.975)
         else:
@@ -657,7 +678,11 @@ def _analyse(one: _Cells) -> tuple[pd.DataFrame, pd.DataFrame]:
     with np.errstate(invalid="ignore", divide="ignore"):
         usable = df_diff > 0 and not csd.constant and not csd_zero_by_zero
         csd_f = ss_diff / df_diff / csd.scale if usable else np.nan
-    csd_p = float(special_functions().fdtrc(df_diff, csd.df_resid, csd_f)) if not np.isnan(csd_f) else np.nan
+    csd_p = (
+        float(special_functions(csd.df_resid, df_diff).fdtrc(df_diff, csd.df_resid, csd_f))
+        if not np.isnan(csd_f)
+        else np.nan
+    )
     with np.errstate(invalid="ignore"):
         r2 = [fits["osa"].rsquared_adj, fits["osd"].rsquared_adj, csd.rsquared_adj - null.rsquared_adj]
         r2_plain = [fits["osa"].rsquared, fits["osd"].rsquared, csd.rsquared - null.rsquared]
@@ -788,7 +813,10 @@ def score_fairness(human, system, by, base_group=None) -> pd.DataFrame:
         the *adjusted* R2, which can be negative; for CSD the difference of the adjusted R2
         of the two models), ``sig`` (p-value of the model's F-test; for CSD of the nested
         F-test), ``F``, ``df_num``, ``df_denom`` (its statistic and degrees of freedom) and
-        ``R2_unadjusted`` (the plain R2, or its difference for CSD).
+        ``R2_unadjusted`` (the plain R2, or its difference for CSD). The p-values come
+        from :mod:`pdmetrics.fairness.distributions` (no SciPy import) when the residual
+        degrees of freedom are at most ``EXACT_DF_LIMIT`` (200,000) and the groups at most
+        61, and from ``scipy.special`` otherwise.
 
     Raises
     ------
