@@ -97,14 +97,16 @@ def short_metrics_frame(
     index : str, optional
         Column that labels the rows (``"group"`` for subgroup tables).
     """
+    system = table["system"].to_numpy()
+    rows = {source: np.flatnonzero(system == source) for source in (trim, trim_round)}  # one mask each
     columns = {}
     for metric, score_type in SHORT_METRICS:
         metric = metric.format(D=difference)
         score_type = score_type.format(X=prefix)
         source = trim if score_type.endswith("_trim") else trim_round
         name = metric if metric in _UNSUFFIXED else f"{metric}.{score_type}"
-        columns[name] = table.loc[table["system"] == source, metric].to_numpy()
-    labels = None if index is None else rsmtool_labels(table.loc[table["system"] == trim, index].to_numpy())
+        columns[name] = table[metric].to_numpy()[rows[source]]
+    labels = None if index is None else rsmtool_labels(table[index].to_numpy()[rows[trim]])
     return pd.DataFrame(columns, index=labels)
 
 
