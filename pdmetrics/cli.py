@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 import warnings
@@ -310,5 +311,18 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if args.command == "rsmeval" else 2  # rsmeval exits with 1 on a refusal
 
 
+def console() -> None:
+    """The ``pdmetrics`` command: :func:`main`, then exit without tearing the interpreter down.
+
+    Every file is closed by then; freeing the frames and modules one by one would only add
+    0.1-0.2 s to a command that takes a second or two (100k responses), so the process ends
+    with ``os._exit`` once standard output and error are flushed.
+    """
+    code = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    console()

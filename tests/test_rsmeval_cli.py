@@ -382,3 +382,17 @@ def test_evaluate_layout_rsmtool_runs_a_file_whose_human_column_is_named_like_a_
     out = str(tmp_path / "b")
     assert main(["evaluate", str(tmp_path / "r.csv"), *options, "--out", out, "--layout", "rsmtool"]) == 0
     assert (tmp_path / "b" / "r_eval.csv").exists()
+
+
+def test_the_command_flushes_its_output_and_keeps_the_exit_code_when_it_skips_teardown(tmp_path):
+    # the console entry point ends with os._exit: nothing printed may be lost, codes must survive
+    command = [sys.executable, "-m", "pdmetrics.cli"]
+    refused = subprocess.run(
+        [*command, "rsmeval", str(tmp_path / "none.json")], capture_output=True, text=True
+    )
+    assert refused.returncode == 1
+    assert refused.stderr.startswith("pdmetrics rsmeval: error: ") and refused.stderr.endswith("\n")
+    demo = subprocess.run([*command, "demo", "--rows", "300"], capture_output=True, text=True)
+    assert demo.returncode == 0, demo.stderr
+    assert demo.stdout.rstrip().splitlines()[-1].strip()  # the last table reached the pipe
+    assert "true_score_eval" in demo.stdout

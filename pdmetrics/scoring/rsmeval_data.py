@@ -236,6 +236,8 @@ def response_tables(
     """
     keep = selection.keep
     used_ids = pd.Index(ids[keep], name="spkitemid")
+    if isinstance(used_ids.dtype, pd.StringDtype):  # text ids as Python strings once, not once per file
+        used_ids = used_ids.astype(object)
     files: dict[str, pd.DataFrame] = {}
     predictions = {"sc1": human[keep]}
     for name, values in scores.items():
