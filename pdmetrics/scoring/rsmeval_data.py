@@ -258,7 +258,7 @@ def response_tables(
     not_other = {"sc1", *scores, *metadata, *({"sc2"} if second_human is not None else ())}
     other = [c for c in frame.columns if names[c] not in not_other and names[c] != "spkitemid"]
     files["test_other_columns"] = pd.DataFrame(
-        {names[c]: frame[c].to_numpy()[keep] for c in other}, index=used_ids
+        {names[c]: frame[c].array[keep] for c in other}, index=used_ids
     )
 
     excluded = _excluded_rows(selection)
@@ -308,9 +308,9 @@ def composition_tables(
 
 def _metadata(frame: pd.DataFrame, keep: np.ndarray, names: dict, groups: list, candidate) -> dict:
     """The evaluated rows' subgroup (and candidate) values, under rsmeval's column names."""
-    metadata = {names[g]: subgroup_values(frame[g]).to_numpy()[keep] for g in groups}
+    metadata = {names[g]: subgroup_values(frame[g]).array[keep] for g in groups}
     if candidate is not None:
-        metadata["candidate"] = frame[candidate].to_numpy()[keep]
+        metadata["candidate"] = frame[candidate].array[keep]
     return metadata
 
 
@@ -329,7 +329,7 @@ def _original_rows(frame, ids, names, rows, human=None, scores=None) -> pd.DataF
     not a number) and the other columns are sorted by name, as rsmeval 12 writes its
     excluded responses (its ``pd.concat(..., sort=True)``).
     """
-    columns = {names[c]: frame[c].to_numpy()[rows] for c in frame.columns if names[c] != "spkitemid"}
+    columns = {names[c]: frame[c].array[rows] for c in frame.columns if names[c] != "spkitemid"}
     if human is not None:
         columns["sc1"] = human[rows]
         columns["raw"] = scores["raw"][rows] if "raw" in scores else scores["scale"][rows]
