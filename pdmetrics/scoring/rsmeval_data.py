@@ -294,9 +294,9 @@ def composition_tables(
     }
     composition = {"partition": ["Evaluation"], "responses": [int(keep.sum())]}
     if candidate is not None:
-        composition["candidates"] = [pd.unique(metadata["candidate"]).size]
+        composition["candidates"] = [pd.Series(metadata["candidate"]).unique().size]
     for g in groups:
-        composition[names[g]] = [pd.unique(metadata[names[g]]).size]
+        composition[names[g]] = [pd.Series(metadata[names[g]]).unique().size]
     files["data_composition"] = pd.DataFrame(composition).set_index("partition")
     for g in groups:
         counts = pd.Series(metadata[names[g]]).value_counts().sort_index()
