@@ -206,3 +206,15 @@ def test_a_table_without_the_needed_columns_is_refused(function, producer):
         function(pd.DataFrame({"group": ["a"], "value": [1.0]}))
     with pytest.raises(InvalidInputError, match=f"`table=` must be the DataFrame that `{producer}"):
         function([1, 2, 3])
+
+
+def test_by_group_reference_is_an_intersection_given_as_a_tuple(frame):
+    table = by_group_table(frame["y"], frame["pred"], frame[["sex", "region"]])
+    _, ax = plt.subplots()
+    plots.by_group(table, reference=("M", "west"), band=0.05, ax=ax)
+    rows = (table["sex"] == "M") & (table["region"] == "west")
+    chosen = float(table.loc[rows, "selection_rate"].iloc[0])
+    assert _band(ax) == pytest.approx((chosen - 0.05, chosen + 0.05), rel=1e-12)
+    for wrong in ("M", ("M", "east"), ("M", "west", "x")):
+        with pytest.raises(InvalidInputError, match="is not a group of the table"):
+            plots.by_group(table, reference=wrong)

@@ -180,10 +180,11 @@ def by_group(table: pd.DataFrame, *, metrics="selection_rate", reference=None, b
     pooled = rates_from_counts(table[list(CELLS)].to_numpy(dtype="int64").sum(axis=0))
     if reference is not None:
         key = reference if isinstance(reference, tuple) else (reference,)
-        matches = [
-            i for i, row in enumerate(table[group_columns].itertuples(index=False)) if tuple(row) == key
-        ]
-        if len(key) != len(group_columns) or not matches:
+        same = len(key) == len(group_columns)
+        if same:  # the rows whose group columns equal the key, in one comparison
+            same = table[group_columns].eq(pd.Series(key, index=group_columns)).all(axis=1).to_numpy()
+        matches = np.flatnonzero(same)
+        if len(matches) == 0:
             raise InvalidInputError(
                 f"`reference={plain(reference)!r}` is not a group of the table; its groups are "
                 f"{preview(labels)} (pass a tuple for intersections), or None for the pooled rate."
