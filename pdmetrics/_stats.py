@@ -209,8 +209,8 @@ def label_histograms(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
     """Histograms of two integer label arrays over their common label range, per group.
 
-    Returns ``(hist_x, hist_y, agree, offset)``: ``hist_*`` have shape
-    ``(n_groups, n_labels)`` (label ``offset + j`` in column ``j``), ``agree`` counts the
+    Returns ``(hist_x, hist_y, agree, labels)``: ``hist_*`` have shape
+    ``(n_groups, n_labels)`` (label ``labels[j]`` in column ``j``), ``agree`` counts the
     rows with ``labels_x == labels_y`` per group. Labels are shifted by the minimum, so
     negative labels are fine; a label range wider than the data is compressed to the
     labels actually present, so memory stays proportional to the distinct labels.
@@ -218,7 +218,7 @@ def label_histograms(
     """
     if labels_x.size == 0:
         empty = np.zeros((n_groups, 0), dtype="int64")
-        return empty, empty, np.zeros(n_groups, dtype="int64"), 0
+        return empty, empty, np.zeros(n_groups, dtype="int64"), np.zeros(0, dtype="int64")
     offset = int(min(labels_x.min(), labels_y.min()))
     span = int(max(labels_x.max(), labels_y.max())) - offset + 1
     dense = span <= 4 * labels_x.size + 1024
@@ -228,6 +228,7 @@ def label_histograms(
         distinct, inverse = np.unique(np.concatenate([labels_x, labels_y]), return_inverse=True)
         ix, iy = inverse[: labels_x.size], inverse[labels_x.size :]
         n_labels = distinct.size
+    labels = np.arange(offset, offset + span, dtype="int64") if dense else distinct.astype("int64")
     shift = offset if dense else 0
     if shift and (abs(offset) + span) * (n_labels + 1) >= 2**62:  # labels * n could overflow: shift first
         ix, iy, shift = (
@@ -250,18 +251,18 @@ def label_histograms(
             joint -= shift * (n_labels + 1)
         counts = np.bincount(joint, minlength=n_groups * n_labels * n_labels)
         counts = counts.reshape(n_groups, n_labels, n_labels)
-        return counts.sum(axis=2), counts.sum(axis=1), np.trace(counts, axis1=1, axis2=2), offset
+        return counts.sum(axis=2), counts.sum(axis=1), np.trace(counts, axis1=1, axis2=2), labels
     if shift:
         ix, iy = np.subtract(ix, shift, dtype=np.intp), np.subtract(iy, shift, dtype=np.intp)
     if codes is None:
         hist_x = np.bincount(ix, minlength=n_labels)[None, :]
         hist_y = np.bincount(iy, minlength=n_labels)[None, :]
-        return hist_x, hist_y, np.array([np.count_nonzero(ix == iy)]), offset
+        return hist_x, hist_y, np.array([np.count_nonzero(ix == iy)]), labels
     start = np.multiply(codes, n_labels, dtype=np.intp)
     hist_x = np.bincount(start + ix, minlength=n_groups * n_labels).reshape(n_groups, n_labels)
     hist_y = np.bincount(start + iy, minlength=n_groups * n_labels).reshape(n_groups, n_labels)
     agree = np.bincount(codes, weights=(ix == iy), minlength=n_groups).astype("int64")
-    return hist_x, hist_y, agree, offset
+    return hist_x, hist_y, agree, labels
 
 
 def _shift_type(dtype: np.dtype, low: int, high: int) -> np.dtype:

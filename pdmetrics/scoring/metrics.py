@@ -73,6 +73,11 @@ class PairStatistics:
         Histograms of the rounded scores (shape ``(groups, labels)``), for Cohen's kappa.
     n_same_label : ndarray
         Rows whose rounded scores are equal.
+    hist_labels : ndarray
+        The score label of each histogram column (sorted integers).
+
+    Statistics of disjoint row sets combine with :meth:`combine` (what runs the tables
+    partition by partition on dask); :meth:`placed` spreads them over a larger set of groups.
     """
 
     moments: Moments
@@ -86,10 +91,77 @@ class PairStatistics:
     hist_h: np.ndarray
     hist_s: np.ndarray
     n_same_label: np.ndarray
+    hist_labels: np.ndarray
 
     @property
     def n(self) -> np.ndarray:
         return self.moments.n
+
+    def combine(self, other: PairStatistics) -> PairStatistics:
+        """The statistics of the union of two disjoint row sets (the same groups, group by
+        group): moments with Chan et al.'s update, extremes, counts and histograms (aligned
+        on their labels) added."""
+        labels = np.union1d(self.hist_labels, other.hist_labels).astype("int64")
+        hist_h = _on_labels(self.hist_h, self.hist_labels, labels) + _on_labels(
+            other.hist_h, other.hist_labels, labels
+        )
+        hist_s = _on_labels(self.hist_s, self.hist_labels, labels) + _on_labels(
+            other.hist_s, other.hist_labels, labels
+        )
+        return PairStatistics(
+            self.moments.combine(other.moments),
+            np.fmin(self.h_min, other.h_min),
+            np.fmax(self.h_max, other.h_max),
+            np.fmin(self.s_min, other.s_min),
+            np.fmax(self.s_max, other.s_max),
+            self.sse + other.sse,
+            self.n_exact + other.n_exact,
+            self.n_adjacent + other.n_adjacent,
+            hist_h,
+            hist_s,
+            self.n_same_label + other.n_same_label,
+            labels,
+        )
+
+    def placed(self, positions: np.ndarray, n_groups: int) -> PairStatistics:
+        """These groups' statistics at ``positions`` among ``n_groups`` groups; the other
+        groups are empty (no rows)."""
+
+        def spread(values, fill):
+            out = np.full((n_groups, *values.shape[1:]), fill, dtype=values.dtype)
+            out[positions] = values
+            return out
+
+        m = self.moments
+        moments = Moments(
+            spread(m.n, 0),
+            spread(m.mean_x, np.nan),
+            spread(m.mean_y, np.nan),
+            spread(m.m2_x, 0.0),
+            spread(m.m2_y, 0.0),
+            spread(m.c_xy, 0.0),
+        )
+        return PairStatistics(
+            moments,
+            spread(self.h_min, np.nan),
+            spread(self.h_max, np.nan),
+            spread(self.s_min, np.nan),
+            spread(self.s_max, np.nan),
+            spread(self.sse, 0.0),
+            spread(self.n_exact, 0),
+            spread(self.n_adjacent, 0),
+            spread(self.hist_h, 0),
+            spread(self.hist_s, 0),
+            spread(self.n_same_label, 0),
+            self.hist_labels,
+        )
+
+
+def _on_labels(histograms: np.ndarray, labels: np.ndarray, all_labels: np.ndarray) -> np.ndarray:
+    """Histograms (columns: ``labels``) as columns of the sorted superset ``all_labels``."""
+    out = np.zeros((histograms.shape[0], all_labels.size), dtype="int64")
+    out[:, np.searchsorted(all_labels, labels)] = histograms
+    return out
 
 
 def pair_statistics(
@@ -158,9 +230,10 @@ def pair_statistics_many(
             else group_total(codes, np.square(diff, out=diff), n_groups)
         )
         # the work array is free again: it holds the joint label codes
-        hist_h, hist_s, same, first = label_histograms(
+        hist_h, hist_s, same, hist_labels = label_histograms(
             human_labels, labels, codes, n_groups, out=work.view(np.intp)
         )
+        first = int(hist_labels[0]) if hist_labels.size else 0
         if human_whole or system_whole:
             # histogram column j is label first + j unless the labels were compressed (sparse)
             span = int(max(human_labels.max(), labels.max())) - first + 1 if human.size else 0
@@ -174,7 +247,7 @@ def pair_statistics_many(
             if system_whole:
                 s_min, s_max = histogram_min_max(hist_s, first)
         statistics[name] = PairStatistics(
-            moments, h_min, h_max, s_min, s_max, sse, n_exact, n_adjacent, hist_h, hist_s, same
+            moments, h_min, h_max, s_min, s_max, sse, n_exact, n_adjacent, hist_h, hist_s, same, hist_labels
         )
     return statistics
 

@@ -9,14 +9,14 @@ that says what was left out).
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 
 import numpy as np
 import pandas as pd
 
 from pdmetrics._groups import named_columns as group_named_columns
 from pdmetrics._validation import plain, preview
-from pdmetrics._warnings import emit
+from pdmetrics._warnings import emit, warn_undefined
 from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
 
 __all__ = ["EVAL_COLUMNS", "CONSISTENCY_COLUMNS"]
@@ -79,6 +79,12 @@ class ScoredRows:
     def n_used(self) -> int:
         return int(self.mask.sum())
 
+    def counts(self) -> RowCounts:
+        """The counts without the mask (what a chunk of rows adds to a table's state)."""
+        return RowCounts(
+            self.n_input, self.n_missing_human, self.n_zero_human, self.n_missing_other, self.n_used
+        )
+
     def info(self, other: str) -> dict:
         return {
             "n_input": self.n_input,
@@ -95,6 +101,23 @@ class ScoredRows:
         info = self.info("second_human")
         info["excluded"]["no_second_human"] = info["excluded"].pop("missing_second_human")
         return info
+
+
+@dataclass(frozen=True)
+class RowCounts:
+    """:class:`ScoredRows` as counts only; counts of disjoint row sets add (:meth:`combine`)."""
+
+    n_input: int
+    n_missing_human: int
+    n_zero_human: int
+    n_missing_other: int
+    n_used: int
+
+    def combine(self, other: RowCounts) -> RowCounts:
+        return RowCounts(*(a + b for a, b in zip(astuple(self), astuple(other))))
+
+    info = ScoredRows.info
+    second_human_info = ScoredRows.second_human_info
 
 
 def check_exclude_zero(exclude_zero) -> None:
@@ -195,12 +218,19 @@ def column_names(columns: Mapping) -> str:
     return preview(list(columns), limit=10)
 
 
+def numeric_count(values: np.ndarray) -> tuple[int, int]:
+    """``(number of values, number of numeric values)`` of a score array, for :func:`require_scores`."""
+    return values.size, int(np.count_nonzero(np.isfinite(values)))
+
+
 def require_scores(columns: Mapping, argument: str) -> None:
-    """Refuse a score column with no numeric value at all, naming it (``columns``: name -> array)."""
+    """Refuse a score column with no numeric value at all, naming it (``columns``: name ->
+    array, or name -> ``numeric_count`` of the array)."""
     for name, values in columns.items():
-        if values.size and not np.isfinite(values).any():
+        size, numeric = values if isinstance(values, tuple) else (values.size, int(np.isfinite(values).any()))
+        if size and not numeric:
             raise InvalidInputError(
-                f"`{argument}={plain(name)!r}`: all {values.size} values are missing or not numbers, so "
+                f"`{argument}={plain(name)!r}`: all {size} values are missing or not numbers, so "
                 "no response can be evaluated. Check the column name, or fill in the scores."
             )
 
@@ -213,3 +243,17 @@ def check_flat_names(names, argument: str, what: str) -> None:
                 f"`{argument}={name!r}`: {what} needs flat column names, not MultiIndex tuples. Flatten "
                 "the columns first, e.g. `df.columns = ['_'.join(map(str, c)) for c in df.columns]`."
             )
+
+
+def warn_undefined_cells(table: pd.DataFrame, id_column: str, metrics: tuple[str, ...]) -> None:
+    """Warn once about the NaN metric cells of a table (``id_column`` names each row)."""
+    cells = []
+    for _, row in table.iterrows():  # one row per evaluated score column, not per response
+        nan = [m for m in metrics if m != "N" and pd.isna(row[m])]
+        if nan:
+            cells.append(f"{plain(row[id_column])!r}: {', '.join(nan)}")
+    if cells:
+        warn_undefined(
+            "Some metrics are undefined and are NaN (fewer than two responses, or constant "
+            "scores): " + "; ".join(cells) + "."
+        )

@@ -9,6 +9,8 @@ both sides with the means and SDs of the whole evaluation set.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -31,11 +33,10 @@ from pdmetrics.scoring.scored_rows import (
     CONSISTENCY_COLUMNS,
     EVAL_COLUMNS,
     named_columns,
-    report_exclusions,
     select_scored_rows,
 )
 
-__all__ = ["MISSING_GROUP", "evaluation_by_group_table", "consistency_by_group_table"]
+__all__ = ["MISSING_GROUP", "consistency_by_group_table"]
 
 #: Label given to rows whose group value is missing (RSMTool's label for empty values).
 MISSING_GROUP = "No info"
@@ -170,7 +171,51 @@ def _merge_cells(stats: PairStatistics, groups: np.ndarray, n_groups: int) -> Pa
         hist_h,
         hist_s,
         count(stats.n_same_label),
+        stats.hist_labels,
     )
+
+
+@dataclass(frozen=True)
+class GroupStatistics:
+    """The groups of one subgroup column: their labels and, per score column, their
+    :class:`PairStatistics` (one entry per label).
+
+    Statistics of disjoint row sets combine with :meth:`combine`, aligned on the labels (a
+    group may be present in one set only); :meth:`in_order` then sorts the groups as
+    :func:`subgroup_codes` does. ``missing_last`` says that a ``"No info"`` group holds only
+    missing values (so it sorts last) and ``dtype`` is the column's (its sort order).
+    """
+
+    labels: np.ndarray
+    statistics: dict
+    missing_last: bool = True
+    dtype: object = None
+
+    def combine(self, other: GroupStatistics) -> GroupStatistics:
+        """The groups of the union of two disjoint row sets."""
+        mine = pd.Index(self.labels, dtype=object)
+        theirs = pd.Index(other.labels, dtype=object)
+        labels = mine.append(theirs[~theirs.isin(mine)])
+        n = labels.size
+        at_mine, at_theirs = labels.get_indexer(mine), labels.get_indexer(theirs)
+        statistics = {
+            name: stats.placed(at_mine, n).combine(other.statistics[name].placed(at_theirs, n))
+            for name, stats in self.statistics.items()
+        }
+        return GroupStatistics(
+            labels.to_numpy(dtype=object), statistics, self.missing_last and other.missing_last, self.dtype
+        )
+
+    def in_order(self) -> GroupStatistics:
+        """The groups sorted as :func:`subgroup_codes` sorts a column's groups."""
+        labels = self.labels
+        last = self.missing_last & (labels == MISSING_GROUP)
+        _, ordered = subgroup_codes(pd.Series(labels[~last], dtype=self.dtype))
+        ordered = np.concatenate([ordered, labels[last]])
+        positions = pd.Index(labels, dtype=object).get_indexer(ordered)
+        at = np.argsort(positions)
+        statistics = {name: stats.placed(at, labels.size) for name, stats in self.statistics.items()}
+        return GroupStatistics(ordered, statistics, self.missing_last, self.dtype)
 
 
 def _grouped_statistics(
@@ -224,7 +269,7 @@ def _stack(overall: dict, by_group: dict, columns) -> dict:
     return {c: np.concatenate([np.atleast_1d(overall[c]), by_group[c]]) for c in columns}
 
 
-def _check_lengths(reference: np.ndarray, named: dict[str, np.ndarray]) -> None:
+def check_lengths(reference: np.ndarray, named: dict[str, np.ndarray]) -> None:
     for name, values in named.items():
         if len(values) != reference.size:
             raise InvalidInputError(
@@ -244,62 +289,6 @@ def _warn_nan_cells(table: pd.DataFrame, metrics) -> None:
         )
 
 
-def evaluation_by_group_table(human, system, groups, exclude_zero: bool = True) -> pd.DataFrame:
-    """RSMTool's ``eval_by_<group>`` content: the ``eval`` metrics per subgroup, with DSM.
-
-    Parameters
-    ----------
-    human : Series
-        Human scores.
-    system : Series, DataFrame or mapping
-        System score column(s).
-    groups : Series, DataFrame or mapping
-        One or more subgroup columns; each is evaluated separately (not their
-        intersections: make a combined column for that).
-    exclude_zero : bool, default True
-        Leave out human scores of 0.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per system column x subgroup column x group, the ``"(all)"`` row (the
-        whole evaluation set) first: ``system, by`` (the subgroup column), ``group`` (its
-        value; missing values are the group "No info"), then the ``eval`` columns and
-        ``DSM``, the difference of standardized means: ``mean(z_M - z_H)`` over the group
-        with ``z`` computed from the whole evaluation set's mean and SD (``ddof=1``).
-        Groups are sorted; groups of one or two responses are kept (their undefined
-        metrics are NaN, with a warning).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from pdmetrics.scoring import evaluation_by_group_table
-    >>> df = pd.DataFrame({"sc1": [1, 2, 3, 4, 5, 3], "raw": [1.4, 2.2, 2.6, 4.5, 4.4, 3.5],
-    ...                    "L1": ["a", "a", "a", "b", "b", "b"]})
-    >>> table = evaluation_by_group_table(df["sc1"], df["raw"], df["L1"])
-    >>> table[["system", "by", "group", "N", "corr", "DSM"]].round(3)
-      system  by  group  N   corr    DSM
-    0    raw  L1  (all)  6  0.942  0.000
-    1    raw  L1      a  3  0.982 -0.122
-    2    raw  L1      b  3  0.817  0.122
-    """
-    human = as_series(human, "human")
-    systems = named_columns(system)
-    group_columns = named_columns(groups, "group")
-    h = numeric_values(human, "human")
-    values = {name: numeric_values(series, "system") for name, series in systems.items()}
-    _check_lengths(h, {**values, **group_columns})
-    rows = select_scored_rows(h, list(values.values()), exclude_zero)
-    report_exclusions(rows, "system score", human.name, ", ".join(repr(n) for n in values))
-    every_row = bool(rows.mask.all())  # then no copies of the score columns are needed
-    h_used = h if every_row else h[rows.mask]
-    used = {name: array if every_row else array[rows.mask] for name, array in values.items()}
-    h_labels = kappa_labels(h_used, "human")
-    encoded = {by: subgroup_codes(series, rows.mask) for by, series in group_columns.items()}
-    table = grouped_evaluation(h_used, used, encoded, h_labels)
-    return attach_info(table, **rows.info("system"), exclude_zero=exclude_zero)
-
-
 def grouped_evaluation(
     h, systems: dict, encoded: dict, human_labels, system_labels=None, pooled=None, buffers=None, passes=None
 ):
@@ -310,11 +299,20 @@ def grouped_evaluation(
     :class:`PairStatistics`, the ``eval`` table's) and the work arrays (``work_buffers``)
     are reused when given, and so are the ``passes`` over the rows (``group_passes(encoded)``).
     """
+    pooled, groups = grouped_statistics(
+        h, systems, encoded, human_labels, system_labels, pooled, buffers, passes
+    )
+    return grouped_evaluation_table(pooled, groups)
+
+
+def grouped_statistics(
+    h, systems: dict, encoded: dict, human_labels, system_labels=None, pooled=None, buffers=None, passes=None
+) -> tuple[dict, dict]:
+    """The statistics behind :func:`grouped_evaluation`: the whole set's (score column ->
+    :class:`PairStatistics`) and each group column's (name -> :class:`GroupStatistics`)."""
     if buffers is None:
         buffers = work_buffers(h.size)
-    columns = [*EVAL_COLUMNS, "DSM"]
     passes = group_passes(encoded) if passes is None else passes
-    parts = {by: [] for by in encoded}
     if system_labels is None:
         system_labels = {name: kappa_labels(s, "system") for name, s in systems.items()}
     if not pooled:
@@ -325,14 +323,26 @@ def grouped_evaluation(
     grouped = _grouped_statistics(
         h, systems, passes, human_labels=human_labels, system_labels=system_labels, buffers=buffers
     )
-    # the whole set's mean and SD standardize both sides of DSM
-    h_mean, h_sd = mean_and_sd(h, buffers[0])
-    for name, s in systems.items():  # a handful of score columns
-        s_mean, s_sd = mean_and_sd(s, buffers[0])
-        overall = agreement_metrics(pooled[name])
-        by_column = grouped[name]
-        for (by, (_, group_labels)), stats in zip(encoded.items(), by_column):
-            metrics = [overall, agreement_metrics(stats)]
+    groups = {
+        by: GroupStatistics(labels, {name: grouped[name][i] for name in systems})
+        for i, (by, (_, labels)) in enumerate(encoded.items())
+    }
+    return pooled, groups
+
+
+def grouped_evaluation_table(pooled: dict, groups: dict) -> pd.DataFrame:
+    """The ``eval_by`` rows from the whole set's statistics (score column ->
+    :class:`PairStatistics`) and each group column's (name -> :class:`GroupStatistics`).
+
+    DSM standardizes both sides with the whole set's mean and SD (``ddof=1``)."""
+    columns = [*EVAL_COLUMNS, "DSM"]
+    parts = {by: [] for by in groups}
+    for name, whole in pooled.items():  # a handful of score columns
+        overall = agreement_metrics(whole)
+        h_mean, s_mean = overall["h_mean"][0], overall["sys_mean"][0]
+        h_sd, s_sd = overall["h_sd"][0], overall["sys_sd"][0]
+        for by, group in groups.items():
+            metrics = [overall, agreement_metrics(group.statistics[name])]
             for m in metrics:
                 m["DSM"] = dsm_from_means(m["h_mean"], m["sys_mean"], m["N"], h_mean, h_sd, s_mean, s_sd)
             parts[by].append(
@@ -340,12 +350,12 @@ def grouped_evaluation(
                     {
                         "system": name,
                         "by": by,
-                        "group": np.concatenate([np.array([POOLED_LABEL], dtype=object), group_labels]),
+                        "group": np.concatenate([np.array([POOLED_LABEL], dtype=object), group.labels]),
                         **_stack(metrics[0], metrics[1], columns),
                     }
                 )
             )
-    parts = [part for by in encoded for part in parts[by]]
+    parts = [part for by in groups for part in parts[by]]
     table = result_table(pd.concat(parts, ignore_index=True), integer_columns=["N"])
     _warn_nan_cells(table, columns)
     return table
@@ -385,7 +395,7 @@ def consistency_by_group_table(human, second_human, groups, exclude_zero: bool =
     group_columns = named_columns(groups, "group")
     h1 = numeric_values(human, "human")
     h2 = numeric_values(second_human, "second_human")
-    _check_lengths(h1, {second_human.name: h2, **group_columns})
+    check_lengths(h1, {second_human.name: h2, **group_columns})
     if exclude_zero:
         h2 = np.where(h2 == 0, np.nan, h2)
     scored = select_scored_rows(h1, [], exclude_zero)  # the evaluation set: a usable first score

@@ -18,9 +18,8 @@ from pdmetrics._groups import as_series
 from pdmetrics._stats import label_counts, label_index
 from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import numeric_values, plain
-from pdmetrics._warnings import warn_undefined
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.scoring.metrics import agreement_metrics, kappa_labels, pair_statistics, pair_statistics_many
+from pdmetrics.scoring.metrics import agreement_metrics, kappa_labels, pair_statistics
 from pdmetrics.scoring.scored_rows import (
     CONSISTENCY_COLUMNS,
     EVAL_COLUMNS,
@@ -33,8 +32,10 @@ from pdmetrics.scoring.scored_rows import (
     report_exclusions,
     require_scores,
     select_scored_rows,
+    warn_undefined_cells,
 )
-from pdmetrics.scoring.subgroups import consistency_by_group_table, evaluation_by_group_table
+from pdmetrics.scoring.subgroups import consistency_by_group_table
+from pdmetrics.scoring.table_states import evaluation_from_state, evaluation_state
 
 __all__ = [
     "EVAL_COLUMNS",
@@ -44,19 +45,6 @@ __all__ = [
     "confusion_matrix",
     "score_distribution",
 ]
-
-
-def _warn_undefined_cells(table: pd.DataFrame, id_column: str, metrics: tuple[str, ...]) -> None:
-    cells = []
-    for _, row in table.iterrows():  # one row per evaluated score column, not per response
-        nan = [m for m in metrics if m != "N" and pd.isna(row[m])]
-        if nan:
-            cells.append(f"{plain(row[id_column])!r}: {', '.join(nan)}")
-    if cells:
-        warn_undefined(
-            "Some metrics are undefined and are NaN (fewer than two responses, or constant "
-            "scores): " + "; ".join(cells) + "."
-        )
 
 
 def named_scores(human, system, exclude_zero) -> tuple[pd.Series, dict]:
@@ -130,28 +118,8 @@ def evaluate(human, system, by=None, exclude_zero: bool = True) -> pd.DataFrame:
         by = named_columns(by, "by")
         check_flat_names(systems, "system", "the subgroup table")
         check_flat_names(by, "by", "the subgroup table")
-        return evaluation_by_group_table(human, systems, by, exclude_zero=exclude_zero)
-    h, values = score_arrays(human, systems)
-    rows = select_scored_rows(h, list(values.values()), exclude_zero)
-    report_exclusions(rows, "system score", human.name, column_names(values))
-    everything = rows.n_used == rows.n_input
-    h_used = h if everything else h[rows.mask]
-    h_labels = kappa_labels(h_used, "human")
-    used = {name: array if everything else array[rows.mask] for name, array in values.items()}
-    stats = pair_statistics_many(h_used, used, human_labels=h_labels)  # one vectorized pass per column
-    return evaluation_table(stats, rows, exclude_zero)
-
-
-def evaluation_table(stats: dict, rows: ScoredRows, exclude_zero: bool) -> pd.DataFrame:
-    """The ``eval`` table from each system column's :class:`PairStatistics` (name -> statistics)."""
-    metrics = {column: [] for column in EVAL_COLUMNS}
-    for column_stats in stats.values():
-        row = agreement_metrics(column_stats)
-        for column in EVAL_COLUMNS:
-            metrics[column].append(row[column][0])
-    table = result_table({"system": list(stats), **metrics}, integer_columns=["N"])
-    _warn_undefined_cells(table, "system", EVAL_COLUMNS)
-    return attach_info(table, **rows.info("system"), exclude_zero=exclude_zero)
+    state = evaluation_state(human, systems, by, exclude_zero)  # one chunk: every row
+    return evaluation_from_state(state, human.name, exclude_zero)
 
 
 def consistency(human, second_human, by=None, exclude_zero: bool = True) -> pd.DataFrame:
@@ -225,7 +193,7 @@ def consistency_table(stats, human_name, second_name, rows: ScoredRows, exclude_
         },
         integer_columns=["N"],
     )
-    _warn_undefined_cells(table, "human", CONSISTENCY_COLUMNS)
+    warn_undefined_cells(table, "human", CONSISTENCY_COLUMNS)
     return attach_info(table, **rows.second_human_info(), exclude_zero=exclude_zero)
 
 
