@@ -9,12 +9,13 @@ Importing the package registers three DataFrame accessors:
 
 # the accessor packages register df.scoring, df.fairness, df.detection; io is imported so that
 # pdmetrics.io.read_coco works after a plain `import pdmetrics`
-from pdmetrics import detection, fairness, io, scoring  # noqa: F401
+from pdmetrics import _dask, detection, fairness, io, scoring  # noqa: F401
 from pdmetrics.errors import (
     ColumnNotFoundError,
     ExcludedRowsWarning,
     InvalidInputError,
     MissingDependencyError,
+    NotPartitionableError,
     PdmetricsError,
     PdmetricsWarning,
     UndefinedMetricWarning,
@@ -22,11 +23,15 @@ from pdmetrics.errors import (
 
 __version__ = "0.1.0"
 
+# the same accessors on dask DataFrames, registered when dask.dataframe is (or gets) imported
+_dask.install()
+
 __all__ = [
     "ColumnNotFoundError",
     "ExcludedRowsWarning",
     "InvalidInputError",
     "MissingDependencyError",
+    "NotPartitionableError",
     "PdmetricsError",
     "PdmetricsWarning",
     "UndefinedMetricWarning",

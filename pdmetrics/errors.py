@@ -56,3 +56,11 @@ class UndefinedMetricWarning(PdmetricsWarning):
 
 class ExcludedRowsWarning(PdmetricsWarning):
     """Rows were left out of an evaluation because a score was missing or not numeric."""
+
+
+class NotPartitionableError(PdmetricsError, NotImplementedError):
+    """A method of a dask DataFrame accessor that does not run partition by partition.
+
+    The message names the method, the methods that do run on dask, and how to run this one
+    on a pandas frame (``ddf[columns].compute()`` when the columns fit in memory).
+    """

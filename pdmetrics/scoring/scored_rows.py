@@ -235,6 +235,14 @@ def require_scores(columns: Mapping, argument: str) -> None:
             )
 
 
+def check_whole_columns(state, human_name, system_names) -> None:
+    """The checks on whole columns, from a table state's counts (``rows``, ``human_numeric``,
+    ``system_numeric``): no numeric score at all, rows left out (a warning), no row left."""
+    require_scores({human_name: state.human_numeric}, "human")
+    require_scores(state.system_numeric, "system")
+    report_exclusions(state.rows, "system score", human_name, column_names(system_names))
+
+
 def check_flat_names(names, argument: str, what: str) -> None:
     """Refuse a tuple (MultiIndex) column name where ``what`` builds text labels from it."""
     for name in names:

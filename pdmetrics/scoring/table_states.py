@@ -24,11 +24,9 @@ from pdmetrics.scoring.scored_rows import (
     EVAL_COLUMNS,
     RowCounts,
     ScoredRows,
-    column_names,
+    check_whole_columns,
     named_columns,
     numeric_count,
-    report_exclusions,
-    require_scores,
     select_scored_rows,
     warn_undefined_cells,
 )
@@ -181,9 +179,7 @@ def evaluation_from_state(state: EvaluationState, human_name, exclude_zero: bool
     Raises the errors and warnings about the whole column: no numeric score at all, rows left
     out, no row left to evaluate.
     """
-    require_scores({human_name: state.human_numeric}, "human")
-    require_scores(state.system_numeric, "system")
-    report_exclusions(state.rows, "system score", human_name, column_names(state.pooled))
+    check_whole_columns(state, human_name, state.pooled)
     if not state.groups:
         return evaluation_table(state.pooled, state.rows, exclude_zero)
     groups = {name: group.in_order() for name, group in state.groups.items()}

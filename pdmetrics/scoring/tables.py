@@ -11,6 +11,8 @@ score is missing or not numeric are left out, as are human scores of 0 when
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -23,13 +25,14 @@ from pdmetrics.scoring.metrics import agreement_metrics, kappa_labels, pair_stat
 from pdmetrics.scoring.scored_rows import (
     CONSISTENCY_COLUMNS,
     EVAL_COLUMNS,
+    RowCounts,
     ScoredRows,
     check_distinct_columns,
     check_exclude_zero,
     check_flat_names,
-    column_names,
+    check_whole_columns,
     named_columns,
-    report_exclusions,
+    numeric_count,
     require_scores,
     select_scored_rows,
     warn_undefined_cells,
@@ -57,7 +60,8 @@ def named_scores(human, system, exclude_zero) -> tuple[pd.Series, dict]:
 
 
 def score_arrays(human: pd.Series, systems: dict) -> tuple[np.ndarray, dict]:
-    """The human and system scores as float arrays of equal length, none of them all missing."""
+    """The human and system scores as float arrays of equal length (``require_scores`` checks
+    that none is all missing)."""
     h = numeric_values(human, "human")
     values = {name: numeric_values(series, "system") for name, series in systems.items()}
     for name, array in values.items():
@@ -66,8 +70,6 @@ def score_arrays(human: pd.Series, systems: dict) -> tuple[np.ndarray, dict]:
                 f"System column {plain(name)!r} has {array.size} values but the human scores "
                 f"have {h.size}; pass paired scores."
             )
-    require_scores({human.name: h}, "human")
-    require_scores(values, "system")
     return h, values
 
 
@@ -197,13 +199,74 @@ def consistency_table(stats, human_name, second_name, rows: ScoredRows, exclude_
     return attach_info(table, **rows.second_human_info(), exclude_zero=exclude_zero)
 
 
-def _rounded_pairs(human, system, exclude_zero: bool):
-    human, systems = named_scores(human, system, exclude_zero)
+@dataclass(frozen=True)
+class ScorePairState:
+    """Counts of the rounded (human, system) score pairs of each system column over some rows:
+    the additive state of :func:`confusion_matrix` and :func:`score_distribution`.
+
+    ``labels[name]`` are the sorted score points seen on either side and ``counts[name][i, j]``
+    the responses with human score ``labels[i]`` and system score ``labels[j]``. States of
+    disjoint row sets combine with :meth:`combine` (aligned on the score points).
+    """
+
+    rows: RowCounts
+    human_numeric: tuple
+    system_numeric: dict
+    labels: dict
+    counts: dict
+
+    def combine(self, other: ScorePairState) -> ScorePairState:
+        labels, counts = {}, {}
+        for name, mine in self.labels.items():
+            theirs = other.labels[name]
+            labels[name] = union = np.union1d(mine, theirs)
+            counts[name] = _on_points(self.counts[name], mine, union) + _on_points(
+                other.counts[name], theirs, union
+            )
+        return ScorePairState(
+            self.rows.combine(other.rows),
+            tuple(a + b for a, b in zip(self.human_numeric, other.human_numeric)),
+            {
+                name: tuple(a + b for a, b in zip(count, other.system_numeric[name]))
+                for name, count in self.system_numeric.items()
+            },
+            labels,
+            counts,
+        )
+
+
+def _on_points(counts: np.ndarray, labels: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Pair counts over ``labels`` placed in the matrix over the sorted superset ``points``."""
+    out = np.zeros((points.size, points.size), dtype="int64")
+    at = np.searchsorted(points, labels)
+    out[np.ix_(at, at)] = counts
+    return out
+
+
+def pair_counts(
+    h: np.ndarray, s: np.ndarray, buffer: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The score points seen in integer labels ``h`` or ``s`` and the (human, system) pair counts.
+
+    ``buffer`` (an ``intp`` array of at least ``h``'s size) is the work array."""
+    labels, (ih, js) = label_index(h, s, out=buffer)
+    n_labels = labels.size
+    # the positions may be narrow integers
+    pairs = np.multiply(ih, n_labels, dtype=np.intp, out=None if buffer is None else buffer[: ih.size])
+    pairs += js
+    return labels, np.bincount(pairs, minlength=n_labels * n_labels).reshape(n_labels, n_labels)
+
+
+def score_pair_state(human: pd.Series, systems: dict, exclude_zero: bool) -> ScorePairState:
+    """The :class:`ScorePairState` of one chunk of rows (named Series in; no warning raised)."""
     h, values = score_arrays(human, systems)
     rows = select_scored_rows(h, list(values.values()), exclude_zero)
-    report_exclusions(rows, "system score", human.name, column_names(values))
     h_round = kappa_labels(h[rows.mask], "human")
-    return h_round, {name: kappa_labels(v[rows.mask], repr(plain(name))) for name, v in values.items()}, rows
+    labels, counts = {}, {}
+    for name, v in values.items():
+        labels[name], counts[name] = pair_counts(h_round, kappa_labels(v[rows.mask], repr(plain(name))))
+    numeric = {name: numeric_count(v) for name, v in values.items()}
+    return ScorePairState(rows.counts(), numeric_count(h), numeric, labels, counts)
 
 
 def confusion_matrix(human, system, exclude_zero: bool = True) -> pd.DataFrame:
@@ -232,8 +295,15 @@ def confusion_matrix(human, system, exclude_zero: bool = True) -> pd.DataFrame:
     5    raw            2             3  1
     8    raw            3             3  1
     """
-    h, systems, rows = _rounded_pairs(human, system, exclude_zero)
-    return confusion_table(h, systems, rows, exclude_zero)
+    human, systems = named_scores(human, system, exclude_zero)
+    return confusion_from_state(score_pair_state(human, systems, exclude_zero), human.name, exclude_zero)
+
+
+def confusion_from_state(state: ScorePairState, human_name, exclude_zero: bool) -> pd.DataFrame:
+    """The ``confMatrix`` table from its :class:`ScorePairState`."""
+    check_whole_columns(state, human_name, state.labels)
+    pairs = {name: (state.labels[name], state.counts[name]) for name in state.labels}
+    return _confusion_rows(pairs, state.rows, exclude_zero)
 
 
 def confusion_table(
@@ -242,21 +312,22 @@ def confusion_table(
     """The ``confMatrix`` table from integer score labels (``kappa_labels``; name -> labels).
 
     ``buffer`` (an ``intp`` array of at least ``h``'s size) is the work array."""
+    pairs = {name: pair_counts(h, s, buffer) for name, s in systems.items()}
+    return _confusion_rows(pairs, rows, exclude_zero)
+
+
+def _confusion_rows(pairs: dict, rows, exclude_zero: bool) -> pd.DataFrame:
+    """The ``confMatrix`` rows of each system column's ``(score points, pair counts)``."""
     parts = []
-    for name, s in systems.items():
-        labels, (ih, js) = label_index(h, s, out=buffer)
+    for name, (labels, counts) in pairs.items():
         n_labels = labels.size
-        # the positions may be narrow integers
-        pairs = np.multiply(ih, n_labels, dtype=np.intp, out=None if buffer is None else buffer[: ih.size])
-        pairs += js
-        counts = np.bincount(pairs, minlength=n_labels * n_labels)
         parts.append(
             pd.DataFrame(
                 {
                     "system": [name] * counts.size,  # a list: a tuple name (MultiIndex) is one value
                     "human_score": np.repeat(labels, n_labels),
                     "system_score": np.tile(labels, n_labels),
-                    "N": counts,
+                    "N": counts.reshape(-1),
                 }
             )
         )
@@ -284,8 +355,15 @@ def score_distribution(human, system, exclude_zero: bool = True) -> pd.DataFrame
     1    raw      2   50.0  25.0       -25.0
     2    raw      3   25.0  50.0        25.0
     """
-    h, systems, rows = _rounded_pairs(human, system, exclude_zero)
-    return distribution_table(h, systems, rows, exclude_zero)
+    human, systems = named_scores(human, system, exclude_zero)
+    return distribution_from_state(score_pair_state(human, systems, exclude_zero), human.name, exclude_zero)
+
+
+def distribution_from_state(state: ScorePairState, human_name, exclude_zero: bool) -> pd.DataFrame:
+    """The ``score_dist`` table from its :class:`ScorePairState`."""
+    check_whole_columns(state, human_name, state.labels)
+    counts = {name: (state.labels[name], c.sum(axis=1), c.sum(axis=0)) for name, c in state.counts.items()}
+    return _distribution_rows(counts, state.rows, exclude_zero)
 
 
 def distribution_table(
@@ -294,11 +372,20 @@ def distribution_table(
     """The ``score_dist`` table from integer score labels (``kappa_labels``; name -> labels).
 
     ``buffer`` (an ``intp`` array of at least ``h``'s size) is the work array."""
-    parts = []
+    counts = {}
     for name, s in systems.items():
         labels, (h_counts, s_counts) = label_counts(h, s, out=buffer)
-        human_pct = h_counts / h.size * 100
-        sys_pct = s_counts / h.size * 100
+        counts[name] = (labels, h_counts, s_counts)
+    return _distribution_rows(counts, rows, exclude_zero)
+
+
+def _distribution_rows(counts: dict, rows, exclude_zero: bool) -> pd.DataFrame:
+    """The ``score_dist`` rows of each system column's ``(score points, human counts, system counts)``."""
+    parts = []
+    for name, (labels, h_counts, s_counts) in counts.items():
+        n = h_counts.sum()
+        human_pct = h_counts / n * 100
+        sys_pct = s_counts / n * 100
         parts.append(
             pd.DataFrame(
                 {
