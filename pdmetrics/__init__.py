@@ -9,7 +9,8 @@ Importing the package registers three DataFrame accessors:
 
 # the accessor packages register df.scoring, df.fairness, df.detection; io is imported so that
 # pdmetrics.io.read_coco works after a plain `import pdmetrics`
-from pdmetrics import _dask, detection, fairness, io, scoring  # noqa: F401
+from pdmetrics import detection, fairness, io, scoring  # noqa: F401
+from pdmetrics._dask import install as _install_dask_accessors
 from pdmetrics.errors import (
     ColumnNotFoundError,
     ExcludedRowsWarning,
@@ -24,7 +25,7 @@ from pdmetrics.errors import (
 __version__ = "0.1.0"
 
 # the same accessors on dask DataFrames, registered when dask.dataframe is (or gets) imported
-_dask.install()
+_install_dask_accessors()
 
 __all__ = [
     "ColumnNotFoundError",

@@ -13,7 +13,16 @@ import conftest
 import pytest
 
 TESTS = Path(__file__).resolve().parent
-REFERENCE_MODULES = ["pycocotools", "faster_coco_eval", "valor_lite", "aif360", "fairlearn", "sklearn"]
+REFERENCE_MODULES = [
+    "pycocotools",
+    "faster_coco_eval",
+    "valor_lite",
+    "aif360",
+    "fairlearn",
+    "sklearn",
+    "dask",
+    "distributed",
+]
 
 
 def _test_modules():
@@ -146,4 +155,4 @@ def test_ci_has_chromium():
 @pytest.mark.skipif(not conftest.running_in_ci(), reason="CI installs the `reference` extra")
 @pytest.mark.parametrize("module", REFERENCE_MODULES)
 def test_ci_has_the_reference_libraries(module):
-    assert importlib.util.find_spec(module) is not None, f"{module} missing: install '.[test,reference]'"
+    assert importlib.util.find_spec(module) is not None, f"{module} missing: install '.[test,reference,dask]'"

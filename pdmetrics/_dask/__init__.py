@@ -9,6 +9,7 @@ partition driver live in :mod:`pdmetrics._dask.accessors` and :mod:`pdmetrics._d
 
 from __future__ import annotations
 
+import importlib
 import importlib.abc
 import importlib.machinery
 import sys
@@ -26,9 +27,8 @@ def install() -> None:
 
 def register() -> None:
     """Register ``scoring``, ``fairness`` and ``detection`` on dask DataFrames."""
-    from pdmetrics._dask import accessors  # noqa: PLC0415 - dask loads only when the user imports it
-
-    accessors.register()
+    # the accessors module imports dask: loaded here, once dask.dataframe is imported
+    importlib.import_module("pdmetrics._dask.accessors").register()
 
 
 class _DaskFinder(importlib.abc.MetaPathFinder):
