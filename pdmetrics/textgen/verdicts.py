@@ -95,6 +95,7 @@ YES_NO = ("yes", "no")
 YES_NO_IDK = ("yes", "no", "idk")
 TP_FP_FN = ("TP", "FP", "FN")
 COHERENCE_SCORES = (1, 2, 3, 4, 5)
+NUMERIC_KINDS = ("integer", "integer-na", "floating", "mixed-integer-float", "decimal", "empty")
 
 
 # --- input checks ------------------------------------------------------------------------
@@ -649,6 +650,9 @@ def _check_ranks(rank: pd.Series, pair: np.ndarray, codes: np.ndarray, ids: pd.I
     bad = ~np.isfinite(numbers) | (numbers < 1) | (numbers != np.floor(numbers))
     if pd.api.types.is_bool_dtype(rank.dtype):
         bad[:] = True
+    elif rank.dtype == object and pd.api.types.infer_dtype(rank, skipna=False) not in NUMERIC_KINDS:
+        # mixed cells: True/False would pass as 1/0 (this loop runs on such columns only)
+        bad |= np.array([isinstance(v, (bool, np.bool_)) for v in rank.to_numpy()], dtype=bool)
     if bad.any():
         position = _first(bad)
         raise InvalidInputError(
