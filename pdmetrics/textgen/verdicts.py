@@ -13,20 +13,19 @@ Every function returns one row per datum: ``datum``, ``N`` (the number of verdic
 the datum) and the metric under valor's name, with valor-lite 0.39's formulas and edge
 rules. :func:`metric_means` averages such a table overall and by group.
 
-=====================  ======================  ===================  =======================
-metric                 one row per             verdicts             datum without rows
-=====================  ======================  ===================  =======================
-answer_correctness     statement x ground      ``TP``/``FP``/``FN``  0.0
-                       truth
-answer_relevance       answer statement        ``yes``/``no``/``idk``  0.0
-bias, toxicity         opinion                 ``yes``/``no``       0.0
-context_precision      context x ground truth  ``yes``/``no``       see ``n_contexts``
-context_recall         ground-truth statement  ``yes``/``no``       see ``n_contexts``
-context_relevance      context                 ``yes``/``no``       0.0
-faithfulness           claim                   ``yes``/``no``       see ``n_contexts``
-hallucination          context                 ``yes``/``no``       error
-summary_coherence      datum (a 1-5 score)     integer 1 to 5       error
-=====================  ======================  ===================  =======================
+==================  ========================  ==============================  ==================
+metric              one row per               verdicts                        datum without rows
+==================  ========================  ==============================  ==================
+answer_correctness  statement x ground truth  ``"TP"``, ``"FP"``, ``"FN"``    0.0
+answer_relevance    answer statement          ``"yes"``, ``"no"``, ``"idk"``  0.0
+bias, toxicity      opinion                   ``"yes"``, ``"no"``             0.0
+context_precision   context x ground truth    ``"yes"``, ``"no"``             see ``n_contexts``
+context_recall      ground-truth statement    ``"yes"``, ``"no"``             see ``n_contexts``
+context_relevance   context                   ``"yes"``, ``"no"``             0.0
+faithfulness        claim                     ``"yes"``, ``"no"``             see ``n_contexts``
+hallucination       context                   ``"yes"``, ``"no"``             error
+summary_coherence   datum (its 1-5 score)     an integer from 1 to 5          error
+==================  ========================  ==============================  ==================
 
 **Data without verdict rows.** A datum with nothing to judge (no opinions, no statements, no
 contexts) has no row in a long table. Pass ``data=`` (every datum id, once each) to report
@@ -116,20 +115,22 @@ def _rows(values, argument: str, n_rows: int | None) -> pd.Series:
 
 
 def _verdict_codes(verdict: pd.Series, allowed: tuple[str, ...], metric: str) -> np.ndarray:
-    """Codes of the verdicts in ``allowed``; InvalidInputError at the first verdict outside it."""
-    values = verdict.to_numpy(dtype=object)
-    is_text = pd.api.types.infer_dtype(values, skipna=False) in ("string", "empty")
-    codes = pd.Index(allowed).get_indexer(values) if is_text else None
-    if codes is None or (codes < 0).any():
-        if codes is None:  # the error path: find the first cell that is not a str
-            bad = np.array([not isinstance(v, str) for v in values])
-            if not bad.any():  # str subclasses: compare them as plain text
-                return _verdict_codes(verdict.astype(object).map(str), allowed, metric)
-        else:
-            bad = codes < 0
-        position = int(np.flatnonzero(bad)[0])
-        value = values[position]
-        missing = value is None or (isinstance(value, float) and np.isnan(value)) or value is pd.NA
+    """Codes of the verdicts in ``allowed``; InvalidInputError at the first verdict outside it.
+
+    The distinct values are matched, not the rows: one hashing pass over the column.
+    """
+    try:
+        rows, uniques = pd.factorize(verdict, use_na_sentinel=True)
+    except TypeError:  # unhashable cells (lists, dicts)
+        rows, uniques = np.full(len(verdict), -1, dtype=np.intp), pd.Index([], dtype=object)
+    distinct = pd.Index(np.asarray(uniques, dtype=object), dtype=object)
+    is_text = distinct.map(type).isin([str, np.str_]) if len(distinct) else np.zeros(0, dtype=bool)
+    lookup = np.where(is_text, pd.Index(allowed, dtype=object).get_indexer(distinct), -1)
+    codes = np.where(rows >= 0, lookup[np.maximum(rows, 0)] if lookup.size else -1, -1)
+    if (codes < 0).any():
+        position = int(np.flatnonzero(codes < 0)[0])
+        value = verdict.iloc[position]
+        missing = value is None or value is pd.NA or (isinstance(value, float) and np.isnan(value))
         hint = (
             "every row needs a verdict: drop the rows the judge did not answer, e.g. "
             "`df.dropna(subset=[...])`"
@@ -484,8 +485,16 @@ def _pair_codes(datum, verdict, ground_truth, allowed, metric, data):
             f"ground-truth id; name the ground truth each verdict was judged against (or leave "
             f"`ground_truth=` out when every datum has one)."
         )
-    pair, _ = group_codes([pd.Series(codes, name="datum"), truth.reset_index(drop=True)], "ground_truth")
-    return codes, pair, kinds, ids
+    try:
+        truth_codes, truths = pd.factorize(truth)
+    except TypeError:
+        raise InvalidInputError(
+            f"{_column_name(truth, 'ground_truth')} holds unhashable cells (lists, dicts); pass one "
+            f"ground-truth id per row."
+        ) from None
+    # (datum, ground truth) pairs numbered in order of appearance: their order does not matter
+    pair, _ = pd.factorize(codes.astype(np.int64) * max(len(truths), 1) + truth_codes)
+    return codes, pair.astype(np.intp, copy=False), kinds, ids
 
 
 def _pair_datum(pair: np.ndarray, codes: np.ndarray) -> np.ndarray:
@@ -646,7 +655,12 @@ def context_recall(
 
 def _check_ranks(rank: pd.Series, pair: np.ndarray, codes: np.ndarray, ids: pd.Index) -> np.ndarray:
     """Ranks as int64, checked to be 1..K within each (datum, ground truth), K equal per datum."""
-    numbers = pd.to_numeric(rank.astype(object), errors="coerce").to_numpy(dtype="float64", na_value=np.nan)
+    if pd.api.types.is_numeric_dtype(rank.dtype) and not pd.api.types.is_bool_dtype(rank.dtype):
+        numbers = rank.to_numpy(dtype="float64", na_value=np.nan)
+    else:
+        numbers = pd.to_numeric(rank.astype(object), errors="coerce").to_numpy(
+            dtype="float64", na_value=np.nan
+        )
     bad = ~np.isfinite(numbers) | (numbers < 1) | (numbers != np.floor(numbers))
     if pd.api.types.is_bool_dtype(rank.dtype):
         bad[:] = True
