@@ -222,6 +222,15 @@ def test_bad_verdict_hints():
         hallucination(["a"], ["idk"])  # idk is for answer relevance only
 
 
+def test_list_cells_are_refused():
+    with pytest.raises(InvalidInputError, match=r"row 0: bias verdict \['yes', 'no'\].*explode"):
+        bias(["a", "a"], [["yes", "no"], "no"])
+    with pytest.raises(InvalidInputError, match="`datum='datum'` holds list values"):
+        bias([["a"], "a"], ["yes", "no"])
+    with pytest.raises(InvalidInputError, match="`ground_truth='ground_truth'` holds list values"):
+        answer_correctness(["a", "a"], ["TP", "FN"], ground_truth=[["x"], "y"])
+
+
 def test_string_dtype_verdicts_are_accepted():
     verdicts = pd.Series(["yes", "no"], dtype="string")
     assert column(bias(["a", "a"], verdicts))["a"] == 0.5

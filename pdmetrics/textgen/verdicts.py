@@ -70,6 +70,7 @@ from pdmetrics._groups import (
     as_series,
     check_identifier_names,
     check_not_pooled,
+    check_scalar_cells,
     group_codes,
 )
 from pdmetrics._tables import result_table
@@ -104,9 +105,17 @@ def _column_name(series: pd.Series, argument: str) -> str:
     return f"`{argument}`" if series.name == argument else f"`{argument}={plain(series.name)!r}`"
 
 
+def _series(values, argument: str) -> pd.Series:
+    """``values`` as a Series; a list holding lists stays one cell per item (checked later)."""
+    try:
+        return as_series(values, argument)
+    except ValueError:  # numpy refuses a ragged list of lists
+        return pd.Series(list(values), dtype=object, name=argument)
+
+
 def _rows(values, argument: str, n_rows: int | None) -> pd.Series:
     """``values`` as a Series (row labels kept for messages), of ``n_rows`` values."""
-    series = as_series(values, argument)
+    series = _series(values, argument)
     if n_rows is not None and len(series) != n_rows:
         raise InvalidInputError(
             f"`{argument}` has {len(series)} values but `datum` has {n_rows}; pass one value per verdict row."
@@ -135,6 +144,8 @@ def _verdict_codes(verdict: pd.Series, allowed: tuple[str, ...], metric: str) ->
             "every row needs a verdict: drop the rows the judge did not answer, e.g. "
             "`df.dropna(subset=[...])`"
             if missing
+            else "one verdict per row: explode list cells first, e.g. `df.explode(...)`"
+            if isinstance(value, (list, tuple, np.ndarray, dict, set))
             else "verdicts are case-sensitive strings; normalize the judge's output first, e.g. "
             f"`.str.strip().str.{'upper' if allowed == TP_FP_FN else 'lower'}()`"
         )
@@ -162,7 +173,8 @@ def _data_ids(data) -> pd.Index:
 
 def _datum_codes(datum, data) -> tuple[pd.Series, np.ndarray, pd.Index]:
     """The datum Series, each row's datum code and the datum ids (``data`` order, or sorted)."""
-    series = as_series(datum, "datum")
+    series = _series(datum, "datum")
+    check_scalar_cells(series, "datum")
     missing = series.isna().to_numpy()
     if missing.any():
         row = series.index[int(np.flatnonzero(missing)[0])]
@@ -478,6 +490,7 @@ def _pair_codes(datum, verdict, ground_truth, allowed, metric, data):
     if ground_truth is None:
         return codes, codes, kinds, ids
     truth = _rows(ground_truth, "ground_truth", len(series))
+    check_scalar_cells(truth, "ground_truth")
     missing = truth.isna().to_numpy()
     if missing.any():
         raise InvalidInputError(
