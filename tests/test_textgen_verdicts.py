@@ -93,13 +93,20 @@ def test_answer_correctness_seed_water_example():
 
 def test_answer_correctness_max_over_ground_truths_and_no_tp_is_zero():
     table = answer_correctness(
-        ["a", "a", "a", "a", "b", "b"],
-        ["TP", "FN", "TP", "TP", "FP", "FN"],
-        ground_truth=[1, 1, 2, 2, 1, 1],
+        ["a", "a", "a", "a", "a", "b", "b"],
+        ["TP", "FP", "FN", "TP", "TP", "FP", "FN"],
+        ground_truth=[1, 1, 1, 2, 2, 1, 1],
         data=["a", "b", "c"],
     )
     assert column(table) == {"a": 1.0, "b": 0.0, "c": 0.0}
-    assert table["N"].tolist() == [4, 2, 0]
+    assert table["N"].tolist() == [5, 2, 0]
+
+
+def test_answer_correctness_ground_truths_judge_the_same_answer_statements():
+    with pytest.raises(
+        InvalidInputError, match=r"'a' has 1 answer statements \(TP \+ FP\) for one ground truth but 2"
+    ):
+        answer_correctness(["a"] * 4, ["TP", "FP", "TP", "FN"], ground_truth=[1, 1, 2, 2])
 
 
 def test_answer_relevance_idk_counts_as_not_relevant_and_no_statements_zero():
@@ -543,19 +550,26 @@ def test_context_precision_order_free_bounded_and_local(lists, seed):
         assert alone["context_precision"].iloc[0] == table["context_precision"].iloc[d]
 
 
+@st.composite
+def correctness_rows(draw, first_datum: int, n_data: int):
+    """Long answer-correctness rows of ``n_data`` data: per ground truth, every answer statement
+    is a TP or an FP, plus some FN."""
+    rows = []
+    for d in range(first_datum, first_datum + n_data):
+        n_pred = draw(st.integers(0, 4))
+        for g in range(draw(st.integers(0, 3))):
+            tp = draw(st.integers(0, n_pred))
+            fn = draw(st.integers(0, 3))
+            rows += [(d, g, k) for k in ["TP"] * tp + ["FP"] * (n_pred - tp) + ["FN"] * fn]
+    return draw(st.permutations(rows))
+
+
 @settings(max_examples=60, deadline=None)
-@given(
-    rows=st.lists(
-        st.tuples(st.integers(0, 4), st.integers(0, 2), st.sampled_from(["TP", "FP", "FN"])), max_size=40
-    ),
-    extra=st.lists(
-        st.tuples(st.integers(5, 7), st.integers(0, 2), st.sampled_from(["TP", "FP", "FN"])), max_size=10
-    ),
-)
+@given(rows=correctness_rows(0, 5), extra=correctness_rows(5, 3))
 def test_answer_correctness_bounded_and_local(rows, extra):
     assume(rows)
     frame = pd.DataFrame(rows, columns=["d", "g", "v"])
-    both = pd.DataFrame(rows + extra, columns=["d", "g", "v"])
+    both = pd.DataFrame(extra + rows, columns=["d", "g", "v"])
     alone = answer_correctness(frame["d"], frame["v"], ground_truth=frame["g"])
     together = answer_correctness(both["d"], both["v"], ground_truth=both["g"])
     assert alone["answer_correctness"].between(0, 1).all()

@@ -564,8 +564,22 @@ def answer_correctness(datum, verdict, *, ground_truth=None, data=None) -> pd.Da
     n_pairs = int(pair.max()) + 1 if pair.size else 0
     counts = np.bincount(pair * 3 + kinds, minlength=3 * n_pairs).reshape(n_pairs, 3).astype("float64")
     tp, fp, fn = counts[:, 0], counts[:, 1], counts[:, 2]
+    owner = _pair_datum(pair, codes)
+    # every ground truth judges the same answer statements: TP + FP is the same for all of them
+    statements = tp + fp
+    low = np.full(len(ids), np.inf)
+    np.minimum.at(low, owner, statements)
+    uneven = statements != low[owner]
+    if uneven.any():
+        datum_code = owner[_first(uneven)]
+        raise InvalidInputError(
+            f"answer correctness: datum {plain(ids[datum_code])!r} has {int(low[datum_code])} answer "
+            f"statements (TP + FP) for one ground truth but {int(statements[_first(uneven)])} for another; "
+            f"every ground truth is judged against the same answer statements (valor refuses such a "
+            f"judgement too)."
+        )
     f1 = np.where(tp > 0, tp / np.maximum(tp + 0.5 * (fp + fn), 1e-300), 0.0)
-    best = _max_per_datum(f1, _pair_datum(pair, codes), len(ids), 0.0)
+    best = _max_per_datum(f1, owner, len(ids), 0.0)
     return _per_datum(ids, np.bincount(codes, minlength=len(ids)), "answer_correctness", best)
 
 
