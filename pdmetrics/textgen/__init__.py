@@ -1,0 +1,29 @@
+"""Text generation metrics (``df.textgen``)."""
+
+from pdmetrics.textgen.verdicts import (
+    answer_correctness,
+    answer_relevance,
+    bias,
+    context_precision,
+    context_recall,
+    context_relevance,
+    faithfulness,
+    hallucination,
+    metric_means,
+    summary_coherence,
+    toxicity,
+)
+
+__all__ = [
+    "answer_correctness",
+    "answer_relevance",
+    "bias",
+    "context_precision",
+    "context_recall",
+    "context_relevance",
+    "faithfulness",
+    "hallucination",
+    "metric_means",
+    "summary_coherence",
+    "toxicity",
+]
