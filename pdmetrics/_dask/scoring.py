@@ -1,0 +1,94 @@
+"""``ddf.scoring``: the scoring tables on dask DataFrames, partition by partition."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from pdmetrics._dask.base import DaskAccessor
+from pdmetrics._dask.driver import partition_table
+from pdmetrics.scoring.accessor import ScoringAccessor
+from pdmetrics.scoring.scored_rows import check_distinct_columns, check_exclude_zero, check_flat_names
+from pdmetrics.scoring.table_states import evaluation_from_state, evaluation_state
+from pdmetrics.scoring.tables import (
+    confusion_from_state,
+    consistency_from_state,
+    consistency_state,
+    distribution_from_state,
+    score_pair_state,
+)
+
+__all__ = ["DaskScoringAccessor"]
+
+
+class DaskScoringAccessor(DaskAccessor):
+    """``ddf.scoring``: the scoring tables of :class:`pdmetrics.scoring.accessor.ScoringAccessor`,
+    computed partition by partition (same arguments, same numbers, plus ``compute=``)."""
+
+    _name = "scoring"
+    _pandas_accessor = ScoringAccessor
+
+    def evaluate(self, *, human, system, by=None, exclude_zero: bool = True, compute: bool = True):
+        """RSMTool's ``eval`` table (with ``by``: ``eval_by``) of a dask DataFrame; see
+        :meth:`pdmetrics.scoring.accessor.ScoringAccessor.evaluate`.
+
+        ``compute=False`` returns a :class:`dask.delayed.Delayed` of the table.
+        """
+        human = self._one_name("human", human)
+        systems = self._names("system", system)
+        groups = [] if by is None else self._names("by", by)
+        check_exclude_zero(exclude_zero)
+        check_distinct_columns(human=human, system=systems)
+        check_flat_names(systems if groups else [], "system", "the subgroup table")
+        check_flat_names(groups, "by", "the subgroup table")
+        chunk = partial(_evaluation_chunk, human, systems, groups, exclude_zero)
+        finalize = partial(evaluation_from_state, human_name=human, exclude_zero=exclude_zero)
+        return partition_table(self._frame, [human, *systems, *groups], chunk, finalize, compute)
+
+    def consistency(self, *, human, second_human, exclude_zero: bool = True, compute: bool = True):
+        """RSMTool's ``consistency`` table (human-human agreement) of a dask DataFrame; see
+        :meth:`pdmetrics.scoring.accessor.ScoringAccessor.consistency` (``by=`` does not run
+        on dask yet).
+
+        ``compute=False`` returns a :class:`dask.delayed.Delayed` of the table.
+        """
+        human = self._one_name("human", human)
+        second = self._one_name("second_human", second_human)
+        check_exclude_zero(exclude_zero)
+        check_distinct_columns(human=human, second_human=second)
+        chunk = partial(_consistency_chunk, human, second, exclude_zero)
+        finalize = partial(
+            consistency_from_state, human_name=human, second_name=second, exclude_zero=exclude_zero
+        )
+        return partition_table(self._frame, [human, second], chunk, finalize, compute)
+
+    def confusion_matrix(self, *, human, system, exclude_zero: bool = True, compute: bool = True):
+        """RSMTool's ``confMatrix`` as a tidy table, of a dask DataFrame; see
+        :meth:`pdmetrics.scoring.accessor.ScoringAccessor.confusion_matrix`."""
+        return self._score_pairs(human, system, exclude_zero, confusion_from_state, compute)
+
+    def score_distribution(self, *, human, system, exclude_zero: bool = True, compute: bool = True):
+        """RSMTool's ``score_dist`` of a dask DataFrame; see
+        :meth:`pdmetrics.scoring.accessor.ScoringAccessor.score_distribution`."""
+        return self._score_pairs(human, system, exclude_zero, distribution_from_state, compute)
+
+    def _score_pairs(self, human, system, exclude_zero, from_state, compute):
+        human = self._one_name("human", human)
+        systems = self._names("system", system)
+        check_exclude_zero(exclude_zero)
+        check_distinct_columns(human=human, system=systems)
+        chunk = partial(_score_pair_chunk, human, systems, exclude_zero)
+        finalize = partial(from_state, human_name=human, exclude_zero=exclude_zero)
+        return partition_table(self._frame, [human, *systems], chunk, finalize, compute)
+
+
+def _consistency_chunk(human, second, exclude_zero: bool, part):
+    return consistency_state(part[human], part[second], exclude_zero)
+
+
+def _score_pair_chunk(human, systems: list, exclude_zero: bool, part):
+    return score_pair_state(part[human], {name: part[name] for name in systems}, exclude_zero)
+
+
+def _evaluation_chunk(human, systems: list, groups: list, exclude_zero: bool, part):
+    by = {name: part[name] for name in groups} or None
+    return evaluation_state(part[human], {name: part[name] for name in systems}, by, exclude_zero)
