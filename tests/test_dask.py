@@ -70,6 +70,7 @@ TABLES = [
     ("evaluate", {"human": "h", "system": ["s", "t"]}),
     ("evaluate", {"human": "h", "system": "s", "by": ["L1", "grade"]}),
     ("consistency", {"human": "h", "second_human": "h2"}),
+    ("consistency", {"human": "h", "second_human": "h2", "by": ["L1", "grade"]}),
     ("confusion_matrix", {"human": "h", "system": ["s", "t"]}),
     ("score_distribution", {"human": "h", "system": "s"}),
 ]

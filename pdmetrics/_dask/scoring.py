@@ -8,14 +8,13 @@ from pdmetrics._dask.base import DaskAccessor
 from pdmetrics._dask.driver import partition_table
 from pdmetrics.scoring.accessor import ScoringAccessor
 from pdmetrics.scoring.scored_rows import check_distinct_columns, check_exclude_zero, check_flat_names
-from pdmetrics.scoring.table_states import evaluation_from_state, evaluation_state
-from pdmetrics.scoring.tables import (
-    confusion_from_state,
+from pdmetrics.scoring.table_states import (
     consistency_from_state,
     consistency_state,
-    distribution_from_state,
-    score_pair_state,
+    evaluation_from_state,
+    evaluation_state,
 )
+from pdmetrics.scoring.tables import confusion_from_state, distribution_from_state, score_pair_state
 
 __all__ = ["DaskScoringAccessor"]
 
@@ -44,22 +43,23 @@ class DaskScoringAccessor(DaskAccessor):
         finalize = partial(evaluation_from_state, human_name=human, exclude_zero=exclude_zero)
         return partition_table(self._frame, [human, *systems, *groups], chunk, finalize, compute)
 
-    def consistency(self, *, human, second_human, exclude_zero: bool = True, compute: bool = True):
-        """RSMTool's ``consistency`` table (human-human agreement) of a dask DataFrame; see
-        :meth:`pdmetrics.scoring.accessor.ScoringAccessor.consistency` (``by=`` does not run
-        on dask yet).
+    def consistency(self, *, human, second_human, by=None, exclude_zero: bool = True, compute: bool = True):
+        """RSMTool's ``consistency`` table (with ``by``: ``consistency_by``) of a dask
+        DataFrame; see :meth:`pdmetrics.scoring.accessor.ScoringAccessor.consistency`.
 
         ``compute=False`` returns a :class:`dask.delayed.Delayed` of the table.
         """
         human = self._one_name("human", human)
         second = self._one_name("second_human", second_human)
         check_exclude_zero(exclude_zero)
+        groups = [] if by is None else self._names("by", by)
         check_distinct_columns(human=human, second_human=second)
-        chunk = partial(_consistency_chunk, human, second, exclude_zero)
+        check_flat_names(groups, "by", "the subgroup table")
+        chunk = partial(_consistency_chunk, human, second, groups, exclude_zero)
         finalize = partial(
             consistency_from_state, human_name=human, second_name=second, exclude_zero=exclude_zero
         )
-        return partition_table(self._frame, [human, second], chunk, finalize, compute)
+        return partition_table(self._frame, [human, second, *groups], chunk, finalize, compute)
 
     def confusion_matrix(self, *, human, system, exclude_zero: bool = True, compute: bool = True):
         """RSMTool's ``confMatrix`` as a tidy table, of a dask DataFrame; see
@@ -81,8 +81,9 @@ class DaskScoringAccessor(DaskAccessor):
         return partition_table(self._frame, [human, *systems], chunk, finalize, compute)
 
 
-def _consistency_chunk(human, second, exclude_zero: bool, part):
-    return consistency_state(part[human], part[second], exclude_zero)
+def _consistency_chunk(human, second, groups: list, exclude_zero: bool, part):
+    by = {name: part[name] for name in groups} or None
+    return consistency_state(part[human], part[second], exclude_zero, by)
 
 
 def _score_pair_chunk(human, systems: list, exclude_zero: bool, part):

@@ -39,8 +39,7 @@ from pdmetrics.scoring.reliability import (
     spearman_brown,
 )
 from pdmetrics.scoring.reporting import EvaluationReport, report
-from pdmetrics.scoring.subgroups import consistency_by_group_table
-from pdmetrics.scoring.table_states import evaluation_by_group_table
+from pdmetrics.scoring.table_states import consistency_by_group_table, evaluation_by_group_table
 from pdmetrics.scoring.tables import confusion_matrix, consistency, evaluate, score_distribution
 from pdmetrics.scoring.true_scores import (
     mse_true,

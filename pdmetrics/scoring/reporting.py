@@ -42,8 +42,8 @@ from pdmetrics.scoring.subgroups import (
     mean_and_sd,
     subgroup_codes,
 )
-from pdmetrics.scoring.table_states import evaluation_table
-from pdmetrics.scoring.tables import confusion_table, consistency_table, distribution_table
+from pdmetrics.scoring.table_states import consistency_table, evaluation_table
+from pdmetrics.scoring.tables import confusion_table, distribution_table
 from pdmetrics.scoring.true_scores import column_statistics, true_score_table_of_statistics
 
 __all__ = ["EvaluationReport", "report"]

@@ -14,10 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pdmetrics._groups import POOLED_LABEL, as_series, check_not_pooled, group_codes
+from pdmetrics._groups import POOLED_LABEL, check_not_pooled, group_codes
 from pdmetrics._stats import Moments
-from pdmetrics._tables import attach_info, result_table
-from pdmetrics._validation import numeric_values
+from pdmetrics._tables import result_table
 from pdmetrics._warnings import warn_undefined
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.scoring.metrics import (
@@ -32,11 +31,9 @@ from pdmetrics.scoring.metrics import (
 from pdmetrics.scoring.scored_rows import (
     CONSISTENCY_COLUMNS,
     EVAL_COLUMNS,
-    named_columns,
-    select_scored_rows,
 )
 
-__all__ = ["MISSING_GROUP", "consistency_by_group_table"]
+__all__ = ["MISSING_GROUP"]
 
 #: Label given to rows whose group value is missing (RSMTool's label for empty values).
 MISSING_GROUP = "No info"
@@ -361,56 +358,6 @@ def grouped_evaluation_table(pooled: dict, groups: dict) -> pd.DataFrame:
     return table
 
 
-def consistency_by_group_table(human, second_human, groups, exclude_zero: bool = True) -> pd.DataFrame:
-    """RSMTool's ``consistency_by_<group>``: human-human agreement per subgroup, with DSM.
-
-    The groups are those of the responses with a (non-zero) first human score; a group
-    with no double-scored response gets a row with ``N = 0`` and NaN metrics, as in
-    RSMTool. ``DSM`` z-scores the first rater with the mean and SD over all responses
-    with a first score and the second rater over all double-scored responses (RSMTool's
-    population values), then averages ``z_H2 - z_H1`` over the group's double-scored
-    responses.
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``by, group, N, h1_mean, h1_sd, h1_min, h1_max, h2_mean, h2_sd, h2_min, h2_max,
-        corr, wtkappa, kappa, exact_agr, adj_agr, SMD, DSM``; the ``"(all)"`` row (all responses) first.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from pdmetrics.scoring import consistency_by_group_table
-    >>> df = pd.DataFrame({"sc1": [1, 2, 3, 4, 5, 3], "sc2": [1, 3, 3, 4, 5, None],
-    ...                    "L1": ["a", "a", "a", "b", "b", "c"]})
-    >>> consistency_by_group_table(df["sc1"], df["sc2"], df["L1"])[["group", "N", "exact_agr"]]
-       group  N   exact_agr
-    0  (all)  5   80.000000
-    1      a  3   66.666667
-    2      b  2  100.000000
-    3      c  0         NaN
-    """
-    human = as_series(human, "human")
-    second_human = as_series(second_human, "second_human")
-    group_columns = named_columns(groups, "group")
-    h1 = numeric_values(human, "human")
-    h2 = numeric_values(second_human, "second_human")
-    check_lengths(h1, {second_human.name: h2, **group_columns})
-    if exclude_zero:
-        h2 = np.where(h2 == 0, np.nan, h2)
-    scored = select_scored_rows(h1, [], exclude_zero)  # the evaluation set: a usable first score
-    double = select_scored_rows(h1, [h2], exclude_zero)
-    if double.n_used == 0:
-        raise InvalidInputError(f"No double-scored responses in {human.name!r} and {second_human.name!r}.")
-    h1_mean, h1_sd = mean_and_sd(h1[scored.mask])
-    h2_mean, h2_sd = mean_and_sd(h2[double.mask])
-    in_double = double.mask[scored.mask]  # double-scored rows among the evaluation set
-    encoded = {by: subgroup_codes(series, scored.mask) for by, series in group_columns.items()}
-    population = (h1_mean, h1_sd, h2_mean, h2_sd)
-    table = grouped_consistency(h1[double.mask], h2[double.mask], in_double, encoded, population)
-    return attach_info(table, **double.second_human_info(), exclude_zero=exclude_zero)
-
-
 def grouped_consistency(
     h1, h2, in_double, encoded: dict, population, pooled=None, labels=(None, None), buffers=None, passes=None
 ):
@@ -422,7 +369,18 @@ def grouped_consistency(
     (``kappa_labels`` of ``h1``, ``h2``) and the work arrays (``work_buffers``) are reused
     when given, and so are the ``passes`` over the rows (``group_passes(encoded)``).
     """
-    columns = [*CONSISTENCY_COLUMNS, "DSM"]
+    pooled, groups = grouped_consistency_statistics(
+        h1, h2, in_double, encoded, pooled, labels, buffers, passes
+    )
+    return grouped_consistency_table(pooled, groups, population)
+
+
+def grouped_consistency_statistics(
+    h1, h2, in_double, encoded: dict, pooled=None, labels=(None, None), buffers=None, passes=None
+) -> tuple[PairStatistics, dict]:
+    """The statistics behind :func:`grouped_consistency`: the double-scored responses'
+    :class:`PairStatistics` and each group column's :class:`GroupStatistics` (one score
+    column, key 0; groups without a double-scored response have no rows)."""
     h1_labels, h2_labels = labels
     if pooled is None:
         pooled = pair_statistics(h1, h2, human_labels=h1_labels, system_labels=h2_labels, buffers=buffers)
@@ -430,15 +388,26 @@ def grouped_consistency(
     by_column = _grouped_statistics(
         h1, {0: h2}, passes, in_double, h1_labels, None if h2_labels is None else {0: h2_labels}, buffers
     )[0]
+    groups = {
+        by: GroupStatistics(labels, {0: stats})
+        for (by, (_, labels)), stats in zip(encoded.items(), by_column)
+    }
+    return pooled, groups
+
+
+def grouped_consistency_table(pooled: PairStatistics, groups: dict, population) -> pd.DataFrame:
+    """The ``consistency_by`` rows from the double-scored responses' statistics and each group
+    column's :class:`GroupStatistics`; ``population`` is ``(h1_mean, h1_sd, h2_mean, h2_sd)``."""
+    columns = [*CONSISTENCY_COLUMNS, "DSM"]
     overall = _consistency_metrics(pooled, *population)
     parts = []
-    for (by, (_, group_labels)), stats in zip(encoded.items(), by_column):
-        grouped = _consistency_metrics(stats, *population)
+    for by, group in groups.items():
+        grouped = _consistency_metrics(group.statistics[0], *population)
         parts.append(
             pd.DataFrame(
                 {
                     "by": by,
-                    "group": np.concatenate([np.array([POOLED_LABEL], dtype=object), group_labels]),
+                    "group": np.concatenate([np.array([POOLED_LABEL], dtype=object), group.labels]),
                     **_stack(overall, grouped, columns),
                 }
             )

@@ -11,39 +11,56 @@ raised there, once). The pandas path is the same code with one chunk; the dask p
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
 
 from pdmetrics._groups import as_series
+from pdmetrics._stats import Moments
 from pdmetrics._tables import attach_info, result_table
-from pdmetrics._validation import numeric_values
-from pdmetrics.scoring.metrics import agreement_metrics, kappa_labels, pair_statistics_many
+from pdmetrics._validation import numeric_values, plain
+from pdmetrics.errors import InvalidInputError
+from pdmetrics.scoring.metrics import (
+    PairStatistics,
+    agreement_metrics,
+    kappa_labels,
+    pair_statistics,
+    pair_statistics_many,
+)
 from pdmetrics.scoring.scored_rows import (
+    CONSISTENCY_COLUMNS,
     EVAL_COLUMNS,
     RowCounts,
     ScoredRows,
     check_whole_columns,
     named_columns,
     numeric_count,
+    require_scores,
     select_scored_rows,
     warn_undefined_cells,
 )
 from pdmetrics.scoring.subgroups import (
     MISSING_GROUP,
     check_lengths,
+    grouped_consistency_statistics,
+    grouped_consistency_table,
     grouped_evaluation_table,
     grouped_statistics,
     subgroup_codes,
 )
 
 __all__ = [
+    "consistency_by_group_table",
+    "ConsistencyState",
+    "consistency_state",
+    "consistency_from_state",
     "evaluation_by_group_table",
     "EvaluationState",
     "evaluation_state",
     "evaluation_from_state",
     "evaluation_table",
+    "consistency_table",
 ]
 
 
@@ -197,3 +214,144 @@ def evaluation_table(stats: dict, rows: ScoredRows, exclude_zero: bool) -> pd.Da
     table = result_table({"system": list(stats), **metrics}, integer_columns=["N"])
     warn_undefined_cells(table, "system", EVAL_COLUMNS)
     return attach_info(table, **rows.info("system"), exclude_zero=exclude_zero)
+
+
+# --------------------------------------------------------------------------------------
+# consistency (human-human agreement)
+# --------------------------------------------------------------------------------------
+def consistency_by_group_table(human, second_human, groups, exclude_zero: bool = True) -> pd.DataFrame:
+    """RSMTool's ``consistency_by_<group>``: human-human agreement per subgroup, with DSM.
+
+    The groups are those of the responses with a (non-zero) first human score; a group
+    with no double-scored response gets a row with ``N = 0`` and NaN metrics, as in
+    RSMTool. ``DSM`` z-scores the first rater with the mean and SD over all responses
+    with a first score and the second rater over all double-scored responses (RSMTool's
+    population values), then averages ``z_H2 - z_H1`` over the group's double-scored
+    responses.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``by, group, N, h1_mean, h1_sd, h1_min, h1_max, h2_mean, h2_sd, h2_min, h2_max,
+        corr, wtkappa, kappa, exact_agr, adj_agr, SMD, DSM``; the ``"(all)"`` row (all responses) first.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.scoring import consistency_by_group_table
+    >>> df = pd.DataFrame({"sc1": [1, 2, 3, 4, 5, 3], "sc2": [1, 3, 3, 4, 5, None],
+    ...                    "L1": ["a", "a", "a", "b", "b", "c"]})
+    >>> consistency_by_group_table(df["sc1"], df["sc2"], df["L1"])[["group", "N", "exact_agr"]]
+       group  N   exact_agr
+    0  (all)  5   80.000000
+    1      a  3   66.666667
+    2      b  2  100.000000
+    3      c  0         NaN
+    """
+    human = as_series(human, "human")
+    second_human = as_series(second_human, "second_human")
+    state = consistency_state(human, second_human, exclude_zero, named_columns(groups, "group"))
+    return consistency_from_state(state, human.name, second_human.name, exclude_zero)
+
+
+@dataclass(frozen=True)
+class ConsistencyState:
+    """The additive state of the ``consistency`` table (and its subgroup table).
+
+    ``statistics``: the double-scored responses' :class:`~pdmetrics.scoring.PairStatistics`;
+    ``first``: the moments of the first human score over every response with one (the
+    population of DSM's first side; only with groups); ``groups``: subgroup column ->
+    :class:`~pdmetrics.scoring.subgroups.GroupStatistics` of the double-scored responses,
+    with the groups of every response that has a first score.
+    """
+
+    rows: RowCounts
+    human_numeric: tuple
+    second_numeric: tuple
+    statistics: PairStatistics
+    first: Moments | None = None
+    groups: dict = field(default_factory=dict)
+
+    def combine(self, other: ConsistencyState) -> ConsistencyState:
+        return ConsistencyState(
+            self.rows.combine(other.rows),
+            _add(self.human_numeric, other.human_numeric),
+            _add(self.second_numeric, other.second_numeric),
+            self.statistics.combine(other.statistics),
+            None if self.first is None else self.first.combine(other.first),
+            {by: group.combine(other.groups[by]) for by, group in self.groups.items()},
+        )
+
+
+def consistency_state(
+    human: pd.Series, second_human: pd.Series, exclude_zero: bool, by: dict | None = None
+) -> ConsistencyState:
+    """The :class:`ConsistencyState` of one chunk of rows (named Series in; no warning raised)."""
+    h1 = numeric_values(human, "human")
+    h2 = numeric_values(second_human, "second_human")
+    if h1.size != h2.size:
+        raise InvalidInputError(f"`human` has {h1.size} values but `second_human` has {h2.size}.")
+    by = by or {}
+    check_lengths(h1, by)
+    numeric = numeric_count(h1), numeric_count(h2)
+    if exclude_zero:
+        h2 = np.where(h2 == 0, np.nan, h2)
+    double = select_scored_rows(h1, [h2], exclude_zero)
+    pair = h1[double.mask], h2[double.mask]
+    if not by:
+        return ConsistencyState(double.counts(), *numeric, pair_statistics(*pair))
+    scored = select_scored_rows(h1, [], exclude_zero)  # the evaluation set: a usable first score
+    encoded = {name: subgroup_codes(series, scored.mask) for name, series in by.items()}
+    pooled, groups = grouped_consistency_statistics(*pair, double.mask[scored.mask], encoded)
+    groups = {
+        name: replace(
+            group, missing_last=_missing_only(by[name], scored.mask, group.labels), dtype=by[name].dtype
+        )
+        for name, group in groups.items()
+    }
+    first = h1[scored.mask]
+    return ConsistencyState(double.counts(), *numeric, pooled, Moments.from_arrays(first, first), groups)
+
+
+def consistency_from_state(
+    state: ConsistencyState, human_name, second_name, exclude_zero: bool
+) -> pd.DataFrame:
+    """The ``consistency`` table (with groups: ``consistency_by``) from its :class:`ConsistencyState`."""
+    require_scores({human_name: state.human_numeric}, "human")
+    require_scores({second_name: state.second_numeric}, "second_human")
+    rows = state.rows
+    if rows.n_used == 0:
+        raise InvalidInputError(
+            f"No double-scored responses: of {rows.n_input} rows none has numeric scores in both "
+            f"{plain(human_name)!r} and {plain(second_name)!r}"
+            + (" (zeros are left out because exclude_zero=True)" if exclude_zero else "")
+            + "."
+        )
+    if not state.groups:
+        return consistency_table(state.statistics, human_name, second_name, rows, exclude_zero)
+    first, second = state.first, state.statistics.moments
+    population = (
+        first.mean_x[0],
+        float(np.sqrt(first.variance_x()[0])),
+        second.mean_y[0],
+        float(np.sqrt(second.variance_y()[0])),
+    )
+    groups = {name: group.in_order() for name, group in state.groups.items()}
+    table = grouped_consistency_table(state.statistics, groups, population)
+    return attach_info(table, **rows.second_human_info(), exclude_zero=exclude_zero)
+
+
+def consistency_table(stats, human_name, second_name, rows: ScoredRows, exclude_zero: bool) -> pd.DataFrame:
+    """The ``consistency`` table from the double-scored responses' :class:`PairStatistics`."""
+    metrics = agreement_metrics(stats, smd_method="pooled")
+    renamed = {name.replace("h_", "h1_").replace("sys_", "h2_"): value for name, value in metrics.items()}
+    table = result_table(
+        {
+            "human": [human_name],
+            "second_human": [second_name],
+            **{c: renamed[c] for c in CONSISTENCY_COLUMNS},
+        },
+        integer_columns=["N"],
+    )
+    warn_undefined_cells(table, "human", CONSISTENCY_COLUMNS)
+    return attach_info(table, **rows.second_human_info(), exclude_zero=exclude_zero)

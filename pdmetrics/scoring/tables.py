@@ -21,7 +21,7 @@ from pdmetrics._stats import label_counts, label_index
 from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import numeric_values, plain
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.scoring.metrics import PairStatistics, agreement_metrics, kappa_labels, pair_statistics
+from pdmetrics.scoring.metrics import kappa_labels
 from pdmetrics.scoring.scored_rows import (
     CONSISTENCY_COLUMNS,
     EVAL_COLUMNS,
@@ -33,12 +33,14 @@ from pdmetrics.scoring.scored_rows import (
     check_whole_columns,
     named_columns,
     numeric_count,
-    require_scores,
     select_scored_rows,
-    warn_undefined_cells,
 )
-from pdmetrics.scoring.subgroups import consistency_by_group_table
-from pdmetrics.scoring.table_states import evaluation_from_state, evaluation_state
+from pdmetrics.scoring.table_states import (
+    consistency_from_state,
+    consistency_state,
+    evaluation_from_state,
+    evaluation_state,
+)
 
 __all__ = [
     "EVAL_COLUMNS",
@@ -162,74 +164,8 @@ def consistency(human, second_human, by=None, exclude_zero: bool = True) -> pd.D
     if by is not None:
         by = named_columns(by, "by")
         check_flat_names(by, "by", "the subgroup table")
-        return consistency_by_group_table(human, second_human, by, exclude_zero=exclude_zero)
-    state = consistency_state(human, second_human, exclude_zero)  # one chunk: every row
+    state = consistency_state(human, second_human, exclude_zero, by)  # one chunk: every row
     return consistency_from_state(state, human.name, second_human.name, exclude_zero)
-
-
-@dataclass(frozen=True)
-class ConsistencyState:
-    """The additive state of the ``consistency`` table: the double-scored responses'
-    :class:`~pdmetrics.scoring.PairStatistics`, the rows' counts and each column's numeric count."""
-
-    rows: RowCounts
-    human_numeric: tuple
-    second_numeric: tuple
-    statistics: PairStatistics
-
-    def combine(self, other: ConsistencyState) -> ConsistencyState:
-        return ConsistencyState(
-            self.rows.combine(other.rows),
-            tuple(a + b for a, b in zip(self.human_numeric, other.human_numeric)),
-            tuple(a + b for a, b in zip(self.second_numeric, other.second_numeric)),
-            self.statistics.combine(other.statistics),
-        )
-
-
-def consistency_state(human: pd.Series, second_human: pd.Series, exclude_zero: bool) -> ConsistencyState:
-    """The :class:`ConsistencyState` of one chunk of rows (named Series in; no warning raised)."""
-    h1 = numeric_values(human, "human")
-    h2 = numeric_values(second_human, "second_human")
-    if h1.size != h2.size:
-        raise InvalidInputError(f"`human` has {h1.size} values but `second_human` has {h2.size}.")
-    numeric = numeric_count(h1), numeric_count(h2)
-    if exclude_zero:
-        h2 = np.where(h2 == 0, np.nan, h2)
-    rows = select_scored_rows(h1, [h2], exclude_zero)
-    return ConsistencyState(rows.counts(), *numeric, pair_statistics(h1[rows.mask], h2[rows.mask]))
-
-
-def consistency_from_state(
-    state: ConsistencyState, human_name, second_name, exclude_zero: bool
-) -> pd.DataFrame:
-    """The ``consistency`` table from its :class:`ConsistencyState`."""
-    require_scores({human_name: state.human_numeric}, "human")
-    require_scores({second_name: state.second_numeric}, "second_human")
-    rows = state.rows
-    if rows.n_used == 0:
-        raise InvalidInputError(
-            f"No double-scored responses: of {rows.n_input} rows none has numeric scores in both "
-            f"{plain(human_name)!r} and {plain(second_name)!r}"
-            + (" (zeros are left out because exclude_zero=True)" if exclude_zero else "")
-            + "."
-        )
-    return consistency_table(state.statistics, human_name, second_name, rows, exclude_zero)
-
-
-def consistency_table(stats, human_name, second_name, rows: ScoredRows, exclude_zero: bool) -> pd.DataFrame:
-    """The ``consistency`` table from the double-scored responses' :class:`PairStatistics`."""
-    metrics = agreement_metrics(stats, smd_method="pooled")
-    renamed = {name.replace("h_", "h1_").replace("sys_", "h2_"): value for name, value in metrics.items()}
-    table = result_table(
-        {
-            "human": [human_name],
-            "second_human": [second_name],
-            **{c: renamed[c] for c in CONSISTENCY_COLUMNS},
-        },
-        integer_columns=["N"],
-    )
-    warn_undefined_cells(table, "human", CONSISTENCY_COLUMNS)
-    return attach_info(table, **rows.second_human_info(), exclude_zero=exclude_zero)
 
 
 @dataclass(frozen=True)
