@@ -7,6 +7,11 @@ from functools import partial
 from pdmetrics._dask.base import DaskAccessor
 from pdmetrics._dask.driver import partition_table
 from pdmetrics.scoring.accessor import ScoringAccessor
+from pdmetrics.scoring.human_baseline import (
+    degradation_from_state,
+    disattenuated_from_state,
+    human_baseline_state,
+)
 from pdmetrics.scoring.scored_rows import check_distinct_columns, check_exclude_zero, check_flat_names
 from pdmetrics.scoring.table_states import (
     consistency_from_state,
@@ -61,6 +66,35 @@ class DaskScoringAccessor(DaskAccessor):
         )
         return partition_table(self._frame, [human, second, *groups], chunk, finalize, compute)
 
+    def degradation(self, *, human, second_human, system, exclude_zero: bool = True, compute: bool = True):
+        """RSMTool's ``degradation`` table of a dask DataFrame; see
+        :meth:`pdmetrics.scoring.accessor.ScoringAccessor.degradation`."""
+        return self._human_baseline(
+            human, second_human, system, None, exclude_zero, degradation_from_state, compute
+        )
+
+    def disattenuated_correlations(
+        self, *, human, second_human, system, by=None, exclude_zero: bool = True, compute: bool = True
+    ):
+        """RSMTool's ``disattenuated_correlations`` table of a dask DataFrame; see
+        :meth:`pdmetrics.scoring.accessor.ScoringAccessor.disattenuated_correlations`."""
+        return self._human_baseline(
+            human, second_human, system, by, exclude_zero, disattenuated_from_state, compute
+        )
+
+    def _human_baseline(self, human, second_human, system, by, exclude_zero, from_state, compute):
+        human = self._one_name("human", human)
+        second = self._one_name("second_human", second_human)
+        systems = self._names("system", system)
+        groups = [] if by is None else self._names("by", by)
+        check_exclude_zero(exclude_zero)
+        check_distinct_columns(human=human, second_human=second, system=systems)
+        check_flat_names(systems if groups else [], "system", "the subgroup table")
+        check_flat_names(groups, "by", "the subgroup table")
+        chunk = partial(_human_baseline_chunk, human, second, systems, groups, exclude_zero)
+        finalize = partial(from_state, human_name=human, second_name=second, exclude_zero=exclude_zero)
+        return partition_table(self._frame, [human, second, *systems, *groups], chunk, finalize, compute)
+
     def confusion_matrix(self, *, human, system, exclude_zero: bool = True, compute: bool = True):
         """RSMTool's ``confMatrix`` as a tidy table, of a dask DataFrame; see
         :meth:`pdmetrics.scoring.accessor.ScoringAccessor.confusion_matrix`."""
@@ -79,6 +113,13 @@ class DaskScoringAccessor(DaskAccessor):
         chunk = partial(_score_pair_chunk, human, systems, exclude_zero)
         finalize = partial(from_state, human_name=human, exclude_zero=exclude_zero)
         return partition_table(self._frame, [human, *systems], chunk, finalize, compute)
+
+
+def _human_baseline_chunk(human, second, systems: list, groups: list, exclude_zero: bool, part):
+    by = {name: part[name] for name in groups} or None
+    return human_baseline_state(
+        part[human], part[second], {name: part[name] for name in systems}, by, exclude_zero
+    )
 
 
 def _consistency_chunk(human, second, groups: list, exclude_zero: bool, part):

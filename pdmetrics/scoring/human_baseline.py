@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -10,10 +12,24 @@ from pdmetrics._groups import as_series
 from pdmetrics._tables import result_table
 from pdmetrics._validation import numeric_values
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.scoring.scored_rows import check_distinct_columns
-from pdmetrics.scoring.tables import consistency, evaluate, named_scores
+from pdmetrics.scoring.scored_rows import check_distinct_columns, check_flat_names, named_columns
+from pdmetrics.scoring.table_states import (
+    ConsistencyState,
+    EvaluationState,
+    consistency_from_state,
+    consistency_state,
+    evaluation_from_state,
+    evaluation_state,
+)
+from pdmetrics.scoring.tables import named_scores
 
-__all__ = ["DEGRADATION_METRICS", "degradation", "disattenuated_correlations"]
+__all__ = [
+    "DEGRADATION_METRICS",
+    "degradation",
+    "disattenuated_correlations",
+    "HumanBaselineState",
+    "human_baseline_state",
+]
 
 #: Metrics compared in the ``degradation`` table, in RSMTool's order.
 DEGRADATION_METRICS = ("corr", "kappa", "wtkappa", "exact_agr", "adj_agr", "SMD")
@@ -124,9 +140,9 @@ def degradation(human, second_human, system, exclude_zero: bool = True) -> pd.Da
     0    raw -0.015 -0.192   -0.016    -83.333      0.0 -0.051
     """
     human, systems = named_scores(human, system, exclude_zero)
-    first, second = human_pair_on_system_rows(human, second_human, systems)
-    evaluation = evaluate(human, systems, exclude_zero=exclude_zero)
-    return degradation_from_tables(evaluation, consistency(first, second, exclude_zero=exclude_zero))
+    second_human = as_series(second_human, "second_human")
+    state = human_baseline_state(human, second_human, systems, None, exclude_zero)  # one chunk: every row
+    return degradation_from_state(state, human.name, second_human.name, exclude_zero)
 
 
 def disattenuated_correlations(
@@ -168,7 +184,53 @@ def disattenuated_correlations(
     0    raw    0.942      0.9    0.949               0.993
     """
     human, systems = named_scores(human, system, exclude_zero)
+    second_human = as_series(second_human, "second_human")
+    if by is not None:
+        by = named_columns(by, "by")
+        check_flat_names(systems, "system", "the subgroup table")
+        check_flat_names(by, "by", "the subgroup table")
+    state = human_baseline_state(human, second_human, systems, by, exclude_zero)  # one chunk: every row
+    return disattenuated_from_state(state, human.name, second_human.name, exclude_zero)
+
+
+@dataclass(frozen=True)
+class HumanBaselineState:
+    """The additive state of :func:`degradation` and :func:`disattenuated_correlations`: the
+    ``eval`` table's and the ``consistency`` table's (on the rows with every system score)."""
+
+    evaluation: EvaluationState
+    human_human: ConsistencyState
+
+    def combine(self, other: HumanBaselineState) -> HumanBaselineState:
+        return HumanBaselineState(
+            self.evaluation.combine(other.evaluation), self.human_human.combine(other.human_human)
+        )
+
+
+def human_baseline_state(human: pd.Series, second_human: pd.Series, systems: dict, by, exclude_zero: bool):
+    """The :class:`HumanBaselineState` of one chunk of rows (named Series in; no warning raised)."""
     first, second = human_pair_on_system_rows(human, second_human, systems)
-    evaluation = evaluate(human, systems, by=by, exclude_zero=exclude_zero)
-    human_human = consistency(first, second, by=by, exclude_zero=exclude_zero)
-    return disattenuated_from_tables(evaluation, human_human, on=None if by is None else ["by", "group"])
+    return HumanBaselineState(
+        evaluation_state(human, systems, by, exclude_zero), consistency_state(first, second, exclude_zero, by)
+    )
+
+
+def degradation_from_state(
+    state: HumanBaselineState, human_name, second_name, exclude_zero: bool
+) -> pd.DataFrame:
+    """The ``degradation`` table from its :class:`HumanBaselineState` (without groups)."""
+    return degradation_from_tables(
+        evaluation_from_state(state.evaluation, human_name, exclude_zero),
+        consistency_from_state(state.human_human, human_name, second_name, exclude_zero),
+    )
+
+
+def disattenuated_from_state(
+    state: HumanBaselineState, human_name, second_name, exclude_zero: bool
+) -> pd.DataFrame:
+    """The ``disattenuated_correlations`` table from its :class:`HumanBaselineState`."""
+    evaluation = evaluation_from_state(state.evaluation, human_name, exclude_zero)
+    human_human = consistency_from_state(state.human_human, human_name, second_name, exclude_zero)
+    return disattenuated_from_tables(
+        evaluation, human_human, on=["by", "group"] if state.evaluation.groups else None
+    )
