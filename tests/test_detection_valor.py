@@ -11,7 +11,7 @@ import pytest
 from conftest import conformance_path
 
 import pdmetrics  # noqa: F401
-from pdmetrics.detection import pr_curve
+from pdmetrics.detection import average_recall, pr_curve
 
 BOX = ["xmin", "ymin", "xmax", "ymax"]
 VALOR = {"box_format": "xyxy", "max_dets": None, "matching": "valor", "labels_without_ground_truth": "zero"}
@@ -319,3 +319,109 @@ def test_valor_score_ties_follow_valor_lite(seed):
     expected = _valor_counts(metrics)
     ours = _our_counts(dt, gt, thresholds, [0.5], [0, 1])
     assert {key: ours.get(key, (0, 0, 0)) for key in expected} == expected
+
+
+# --------------------------------------------------------------------------------------
+# average recall over several score thresholds (valor's score_thresholds)
+# --------------------------------------------------------------------------------------
+def _random_boxes(rng, n, scored, images=3, labels=("a", "b", "c")):
+    x, y = rng.integers(0, 20, n).astype(float), rng.integers(0, 20, n).astype(float)
+    frame = pd.DataFrame(
+        {
+            "image": rng.integers(0, images, n),
+            "label": rng.choice(list(labels), n),
+            "xmin": x,
+            "ymin": y,
+            "xmax": x + rng.integers(2, 8, n),
+            "ymax": y + rng.integers(2, 8, n),
+        }
+    )
+    return frame.assign(score=np.round(rng.random(n), 2)) if scored else frame
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_average_recall_over_score_thresholds_matches_valor_lite(seed):
+    od = pytest.importorskip("valor_lite.object_detection")
+    rng = np.random.default_rng(seed)
+    gt = _random_boxes(rng, int(rng.integers(1, 25)), False)
+    dt = _random_boxes(rng, int(rng.integers(1, 40)), True)
+    ious, scores = [0.1, 0.5, 0.75], [0.25, 0.0, 0.6, 0.9]
+    metrics = _valor_lite(gt, dt, ious, scores)
+    table = average_recall(dt, gt, iou_thresholds=ious, score_threshold=scores, **VALOR)
+    per = table.dropna(subset=["score_threshold"]).set_index(["label", "score_threshold"])
+    mean = table[table["score_threshold"].isna()].set_index("label")
+    for metric in metrics[od.MetricType.AR]:
+        key = (metric.parameters["label"], metric.parameters["score_threshold"])
+        assert per.loc[key, "AR"] == pytest.approx(metric.value, abs=1e-12)
+    for metric in metrics[od.MetricType.mAR]:
+        assert per.loc[("(all)", metric.parameters["score_threshold"]), "AR"] == pytest.approx(
+            metric.value, abs=1e-12
+        )
+    for metric in metrics[od.MetricType.ARAveragedOverScores]:
+        assert mean.loc[metric.parameters["label"], "AR"] == pytest.approx(metric.value, abs=1e-12)
+    (overall,) = metrics[od.MetricType.mARAveragedOverScores]
+    assert mean.loc["(all)", "AR"] == pytest.approx(overall.value, abs=1e-12)
+    for metric in metrics[od.MetricType.Recall]:
+        p = metric.parameters
+        column = f"AR@{p['iou_threshold']:.2f}"
+        assert per.loc[(p["label"], p["score_threshold"]), column] == pytest.approx(metric.value, abs=1e-12)
+
+
+@pytest.mark.parametrize("matching", ["coco", "valor"])
+def test_average_recall_score_threshold_list_agrees_with_the_scalar_form(matching):
+    rng = np.random.default_rng(5)
+    gt, dt = _random_boxes(rng, 15, False), _random_boxes(rng, 30, True)
+    options = dict(iou_thresholds=[0.3, 0.5], box_format="xyxy", matching=matching, max_dets=3)
+    options["area_ranges"] = {"all": (0, 1e10), "small": (0, 20)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
+        table = average_recall(dt, gt, score_threshold=[0.7, 0.2], **options)
+        for threshold in (0.7, 0.2):
+            scalar = average_recall(dt, gt, score_threshold=threshold, **options)
+            rows = table[table["score_threshold"] == threshold].drop(columns="score_threshold")
+            pd.testing.assert_frame_equal(rows.reset_index(drop=True), scalar)
+    assert list(table.columns) == [
+        "label",
+        "area",
+        "score_threshold",
+        "N",
+        "n_detections",
+        "AR",
+        "AR@0.30",
+        "AR@0.50",
+    ]
+    # the rows with a missing score_threshold average the score thresholds
+    mean = table.groupby(["area", "label"], sort=False)
+    averaged = table[table["score_threshold"].isna()].set_index(["area", "label"])["AR"]
+    expected = mean.apply(lambda g: g.loc[g["score_threshold"].notna(), "AR"].mean())
+    assert averaged.tolist() == pytest.approx(expected.loc[averaged.index].tolist(), abs=1e-15)
+
+
+def test_average_recall_over_score_thresholds_edge_cases():
+    gt = _box_table([(0, "a", 0.0, 0.0, 10.0, 10.0)], False)
+    one = _box_table([(0, "a", 0.0, 0.0, 10.0, 9.0, 0.5)], True)
+    table = average_recall(one, gt, iou_thresholds=[0.5], score_threshold=[0.4, 0.6], **VALOR)
+    assert table["AR"].tolist() == [1.0, 0.0, 0.5] * 2
+    assert table["n_detections"].tolist() == [1, 0, 1] * 2
+    assert table["label"].tolist() == ["a"] * 3 + ["(all)"] * 3
+    # no detection: recall 0 at every threshold
+    empty = one.iloc[:0]
+    table = average_recall(empty, gt, iou_thresholds=[0.5], score_threshold=[0.4, 0.6], **VALOR, by=None)
+    assert table["AR"].tolist() == [0.0, 0.0, 0.0]
+    assert table["score_threshold"].isna().tolist() == [False, False, True]
+    # no ground truth: undefined (NaN with a warning) unless counted as 0
+    with pytest.warns(pdmetrics.UndefinedMetricWarning, match="no ground truth"):
+        table = average_recall(
+            one, gt.iloc[:0], images=[0], iou_thresholds=[0.5], score_threshold=[0.4], box_format="xyxy"
+        )
+    assert table["AR"].isna().all()
+    table = average_recall(one, gt.iloc[:0], images=[0], iou_thresholds=[0.5], score_threshold=[0.4], **VALOR)
+    assert table["AR"].tolist() == [0.0, 0.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("bad", [[], ["high"], [0.5, np.nan]])
+def test_average_recall_bad_score_thresholds(bad):
+    gt = _box_table([(0, "a", 0.0, 0.0, 10.0, 10.0)], False)
+    dt = _box_table([(0, "a", 0.0, 0.0, 10.0, 9.0, 0.5)], True)
+    with pytest.raises(pdmetrics.InvalidInputError, match="score_threshold"):
+        average_recall(dt, gt, score_threshold=bad, box_format="xyxy")

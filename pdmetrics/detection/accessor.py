@@ -177,7 +177,8 @@ class DetectionAccessor:
         by="label",
     ) -> pd.DataFrame:
         """Recall per label and IoU threshold plus the mean over labels (mAR, row ``(all)``); see
-        :func:`pdmetrics.detection.average_recall`.
+        :func:`pdmetrics.detection.average_recall`. ``score_threshold`` takes one number or,
+        as valor's ``score_thresholds``, a list (one row per label and threshold).
 
         Examples
         --------

@@ -30,6 +30,7 @@ from pdmetrics.detection.options import (
     check_choice,
     iou_threshold_array,
     max_dets_list,
+    number_array,
     one_area_range,
     one_number,
 )
@@ -332,6 +333,109 @@ def _per_label(
     return table
 
 
+def _recall_by_score(
+    detections,
+    ground_truth,
+    columns,
+    *,
+    by,
+    max_dets,
+    labels_without_ground_truth,
+    score_thresholds,
+    **options,
+):
+    """AR per label, area range and score threshold (valor's ``score_thresholds``), one matching.
+
+    A detection's match never depends on the detections ranked after it, and every
+    detection scoring below a threshold is ranked after every one scoring at or above it,
+    so the detections are matched once (those scoring at least the lowest threshold) and
+    the true positives at each threshold are those scoring at least that much.
+    """
+    levels = number_array(score_thresholds, "score_threshold")
+    if by not in ("label", None):
+        raise InvalidInputError(
+            f"`by={plain(by)!r}` is not supported: use by='label' (one row per label plus the mean over "
+            f"labels, labelled {POOLED_LABEL!r}) or by=None (the mean only). For other groupings, "
+            f"start from `df.detection.match(...)`."
+        )
+    check_choice(labels_without_ground_truth, "labels_without_ground_truth", LABELS_WITHOUT_GT)
+    if max_dets is not None and not np.isscalar(max_dets):
+        raise InvalidInputError(
+            f"`max_dets=` must be one positive integer or None here; got {plain(max_dets)!r}."
+        )
+    result = run(
+        detections,
+        ground_truth,
+        columns,
+        max_dets=[max_dets] if max_dets is not None else None,
+        score_threshold=float(levels.min()),
+        **options,
+    )
+    check_not_pooled(result.data.labels, "label")
+    m, data = result.matches, result.data
+    n_area, n_thr, n_lab, n_s = m.area_ranges.shape[0], m.iou_thresholds.size, data.labels.size, levels.size
+    order = np.argsort(levels, kind="stable")
+    back = np.empty_like(order)
+    back[order] = np.arange(n_s)  # sorted position of each requested threshold
+
+    def at_least(keys: np.ndarray, scores: np.ndarray, n_keys: int) -> np.ndarray:
+        """(n_keys, S) number of items per key scoring at least each requested threshold."""
+        passed = np.searchsorted(levels[order], scores, side="right")  # sorted thresholds passed
+        hist = np.bincount(keys * (n_s + 1) + passed, minlength=n_keys * (n_s + 1)).reshape(n_keys, n_s + 1)
+        return np.cumsum(hist[:, ::-1], axis=1)[:, ::-1][:, 1:][:, back]
+
+    a_idx, t_idx, d_idx = np.nonzero(m.tp)
+    det = m.det[d_idx]
+    keys = (a_idx * n_thr + t_idx) * n_lab + data.dt_label[det]
+    tp = at_least(keys, data.dt_score[det], n_area * n_thr * n_lab).reshape(n_area, n_thr, n_lab, n_s)
+    n_det = at_least(data.dt_label, data.dt_score, n_lab)  # (K, S)
+    positives = m.n_positive  # (A, K)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        recall = np.where(positives[:, None, :, None] > 0, tp / positives[:, None, :, None], np.nan)
+    recall = _fill_missing_labels(recall, labels_without_ground_truth).transpose(0, 2, 3, 1)  # (A, K, S, T)
+    defined = ~np.isnan(recall)
+    counts = defined.sum(axis=1)
+    sums = np.where(defined, recall, 0.0).sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pooled = np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)  # (A, S, T)
+    per = np.concatenate([recall, pooled[:, None]], axis=1)  # (A, K+1, S, T)
+    # valor's "averaged over scores": the plain mean over the score thresholds
+    per = np.concatenate([per, per.mean(axis=2, keepdims=True)], axis=2)  # (A, K+1, S+1, T)
+    n_rows_label = n_s + 1
+    values = per.reshape(-1, n_thr)
+    labels = np.asarray(data.labels, dtype=object).tolist() + [POOLED_LABEL]
+    n_pos = np.concatenate([positives, positives.sum(axis=1, keepdims=True)], axis=1)  # (A, K+1)
+    n_det = np.vstack([n_det, n_det.sum(axis=0, keepdims=True)])  # (K+1, S)
+    n_det = np.hstack([n_det, n_det.max(axis=1, keepdims=True)])  # mean row: at the lowest threshold
+    table_columns = {
+        "label": pd.Series(
+            np.tile(np.repeat(np.array(labels, dtype=object), n_rows_label), n_area), dtype=object
+        ),
+        "area": np.repeat(np.array(result.area_names, dtype=object), (n_lab + 1) * n_rows_label).tolist(),
+        "score_threshold": np.tile(np.r_[levels, np.nan], n_area * (n_lab + 1)),
+        "N": np.repeat(n_pos.reshape(-1), n_rows_label),
+        "n_detections": np.tile(n_det.reshape(-1), n_area),
+    }
+    with np.errstate(invalid="ignore"):
+        table_columns["AR"] = np.where(
+            ~np.isnan(values).any(axis=1), values.mean(axis=1) if n_thr else np.nan, np.nan
+        )
+    for t, name in enumerate(_threshold_names(m.iou_thresholds)):
+        table_columns[f"AR@{name}"] = values[:, t]
+    table = result_table(table_columns, integer_columns=["N", "n_detections"])
+    pooled_rows = (table["label"] == POOLED_LABEL).to_numpy()
+    undefined = bool(table.loc[~pooled_rows, "AR"].isna().any())
+    if by is None:
+        table = table[pooled_rows].reset_index(drop=True)
+    if undefined:
+        warn_undefined(
+            "Some labels have no ground truth (N = 0): their AR is NaN and they are left out "
+            f"of the mean (row {POOLED_LABEL!r}). Pass `labels_without_ground_truth='zero'` to count "
+            "them as 0 (valor)."
+        )
+    return table
+
+
 def average_precision(
     detections: pd.DataFrame,
     ground_truth: pd.DataFrame,
@@ -427,14 +531,31 @@ def average_recall(
     """Recall per label and IoU threshold, averaged over thresholds (AR), with the mean (mAR).
 
     Recall is the share of ground truths (not ignored) matched by a kept detection.
-    Same inputs and options as :func:`average_precision`; ``score_threshold`` keeps only
-    detections scoring at least that much (valor's AR at a score threshold).
+    Same inputs and options as :func:`average_precision`, plus ``score_threshold``.
+
+    Parameters
+    ----------
+    score_threshold : float or sequence of float, optional
+        One number: keep only detections scoring at least that much (valor's AR at one
+        score threshold). A sequence (a list, tuple or array, as valor's
+        ``score_thresholds``): one row per label and threshold, in the order given. As in
+        valor, AR is averaged over the IoU thresholds and reported per score threshold
+        (valor's ``AR`` and ``mAR``); a last row per label with a missing
+        ``score_threshold`` averages the score thresholds (valor's
+        ``ARAveragedOverScores`` and ``mARAveragedOverScores``). The detections are matched
+        once: a detection's match never depends on lower-scored ones, so each threshold
+        gives what a separate call with that number gives.
 
     Returns
     -------
     DataFrame
         Columns ``label, area, N, n_detections, AR, AR@0.50, ..., AR@0.95``, then the mean
-        over labels in the row ``label="(all)"`` (mAR: what COCO calls AR).
+        over labels in the row ``label="(all)"`` (mAR: what COCO calls AR). With a sequence
+        of score thresholds, ``score_threshold`` comes after ``area``
+        (``label, area, score_threshold, N, n_detections, AR, AR@...``): per label, one row per
+        threshold, then the mean over them (``score_threshold`` NaN, ``n_detections`` at
+        the lowest threshold). ``AR@t`` is the recall at IoU threshold ``t`` (valor's
+        ``Recall``).
 
     Examples
     --------
@@ -449,9 +570,28 @@ def average_recall(
     0   cat  all  1             1  1.00      1.0      1.0
     1   dog  all  1             1  0.50      1.0      0.0
     2  (all)  all  2             2  0.75      1.0      0.5
+    >>> average_recall(dt, gt, iou_thresholds=[0.5, 0.75], score_threshold=[0.5, 0.85], by=None).round(3)
+       label area  score_threshold  N  n_detections     AR  AR@0.50  AR@0.75
+    0  (all)  all             0.50  2             2  0.750     1.00     0.50
+    1  (all)  all             0.85  2             1  0.500     0.50     0.50
+    2  (all)  all              NaN  2             2  0.625     0.75     0.50
     """
     if area_ranges is None:
         area_ranges = {"all": (0.0, 1e10)}
+    if score_threshold is not None and np.ndim(score_threshold) > 0:
+        return _recall_by_score(
+            detections,
+            ground_truth,
+            BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
+            by=by,
+            iou_thresholds=iou_thresholds,
+            max_dets=max_dets,
+            area_ranges=area_ranges,
+            matching=matching,
+            interpolation="coco",
+            score_thresholds=score_threshold,
+            labels_without_ground_truth=labels_without_ground_truth,
+        )
     return _per_label(
         "AR",
         detections,
