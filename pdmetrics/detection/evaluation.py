@@ -18,7 +18,7 @@ from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import plain
 from pdmetrics._warnings import warn_undefined
 from pdmetrics.detection.coco import Accumulation, accumulate, coco_summary
-from pdmetrics.detection.inputs import BoxColumns, BoxData
+from pdmetrics.detection.inputs import BoxColumns, BoxData, row_ids
 from pdmetrics.detection.matching import MatchResult, match_boxes
 from pdmetrics.detection.options import (
     INTERPOLATIONS,
@@ -647,9 +647,13 @@ def match(
     Returns
     -------
     DataFrame
-        Columns ``detection, image, label, score, rank, iou_threshold, ground_truth, iou,
-        tp, ignored``: ``detection`` and ``ground_truth`` are row positions in the two
-        input tables (``ground_truth`` is -1 when unmatched, then ``iou`` is NaN),
+        Columns ``detection, image, label, score, rank, iou_threshold, ground_truth,
+        detection_id, ground_truth_id, iou, tp, ignored``: ``detection`` and
+        ``ground_truth`` are row positions in the two input tables (``ground_truth`` is -1
+        when unmatched, then ``iou`` is NaN), ``detection_id`` and ``ground_truth_id`` the
+        index labels of those rows (missing when unmatched: ``<NA>`` for integer labels;
+        ``set_index("id")`` first to see the annotation ids of
+        :func:`pdmetrics.io.read_coco`, as valor's (ground-truth id, prediction id) pairs),
         ``rank`` the detection's rank by score within its image and label, ``tp`` whether
         it is a true positive, ``ignored`` whether it matched an ignored ground truth
         (crowd, ``ignore``, or outside the area range) or is unmatched outside the area
@@ -668,6 +672,14 @@ def match(
        detection  score  rank  ground_truth    iou     tp
     0          1    0.9     0             0  0.818   True
     1          0    0.6     1            -1    NaN  False
+
+    With identifiers as the index, the table names each (ground truth, detection) pair:
+
+    >>> pairs = match(dt.set_axis([101, 102]), gt.set_axis([7]), iou_thresholds=[0.5])
+    >>> pairs[["detection_id", "ground_truth_id", "tp"]]
+       detection_id  ground_truth_id     tp
+    0           102                7   True
+    1           101             <NA>  False
     """
     result = run(
         detections,
@@ -691,6 +703,8 @@ def match(
             "rank": np.tile(m.rank, n_thr),
             "iou_threshold": np.repeat(m.iou_thresholds, n),
             "ground_truth": m.gt_match[0].reshape(-1),
+            "detection_id": row_ids(detections.index, det),
+            "ground_truth_id": row_ids(ground_truth.index, m.gt_match[0].reshape(-1)),
             "iou": m.matched_iou(0).reshape(-1),
             "tp": m.tp[0].reshape(-1),
             "ignored": m.ignored[0].reshape(-1),
