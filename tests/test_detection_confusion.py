@@ -191,3 +191,150 @@ def test_class_names_equal_to_result_columns_stay_values(names):
     breakdown = dt.detection.confusion(ground_truth=gt, score_thresholds=[0.5])
     assert sorted(breakdown["label"]) == labels
     assert breakdown["tp"].sum() == 1 + (names[-1] == names[1])
+
+
+# --------------------------------------------------------------------------------------
+# (ground-truth id, detection id) pairs, valor's examples
+# --------------------------------------------------------------------------------------
+def _random_named_boxes(seed):
+    rng = np.random.default_rng(seed)
+
+    def table(n, prefix, scored):
+        x, y = rng.integers(0, 12, n).astype(float), rng.integers(0, 12, n).astype(float)
+        frame = pd.DataFrame(
+            {
+                "image": rng.integers(0, 3, n),
+                "label": rng.choice(["a", "b"], n),
+                "xmin": x,
+                "ymin": y,
+                "xmax": x + rng.integers(2, 6, n),
+                "ymax": y + rng.integers(2, 6, n),
+            },
+            index=[f"{prefix}{i}" for i in range(n)],
+        )
+        # distinct scores: valor-lite and pdmetrics order score ties differently (module docstring)
+        return frame.assign(score=rng.permutation(n) / n * 0.9 + 0.05) if scored else frame
+
+    return table(int(rng.integers(1, 12)), "g", False), table(int(rng.integers(1, 15)), "p", True)
+
+
+def _valor_matrix_examples(gt, dt, iou_threshold, score_threshold):
+    od = pytest.importorskip("valor_lite.object_detection")
+
+    def boxes(frame, scored):
+        return [
+            od.BoundingBox(
+                uid=uid,
+                xmin=r["xmin"],
+                xmax=r["xmax"],
+                ymin=r["ymin"],
+                ymax=r["ymax"],
+                labels=[r["label"]],
+                **({"scores": [r["score"]]} if scored else {}),
+            )
+            for uid, r in frame.iterrows()
+        ]
+
+    loader = od.Loader.in_memory()
+    loader.add_bounding_boxes(
+        [
+            od.Detection(
+                uid=str(image),
+                groundtruths=boxes(gt[gt["image"] == image], False),
+                predictions=boxes(dt[dt["image"] == image], True),
+            )
+            for image in sorted(set(gt["image"]) | set(dt["image"]))
+        ]
+    )
+    (metric,) = loader.finalize().compute_confusion_matrix_with_examples(
+        iou_thresholds=[iou_threshold], score_thresholds=[score_threshold]
+    )
+    value = metric.value
+    cells = {
+        (g, p): {(e["ground_truth_id"], e["prediction_id"]) for e in cell["examples"]}
+        for g, row in value["confusion_matrix"].items()
+        for p, cell in row.items()
+    }
+    unmatched_gt = {
+        g: {e["ground_truth_id"] for e in c["examples"]} for g, c in value["unmatched_ground_truths"].items()
+    }
+    unmatched_pd = {
+        p: {e["prediction_id"] for e in c["examples"]} for p, c in value["unmatched_predictions"].items()
+    }
+    return cells, unmatched_gt, unmatched_pd
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_confusion_pairs_match_valor_lite_examples(seed):
+    gt, dt = _random_named_boxes(seed)
+    cells, unmatched_gt, unmatched_pd = _valor_matrix_examples(gt, dt, 0.3, 0.5)
+    matrix = dt.detection.confusion(
+        ground_truth=gt,
+        images=[0, 1, 2],
+        box_format="xyxy",
+        kind="matrix",
+        iou_threshold=0.3,
+        score_thresholds=[0.5],
+        max_examples=100,
+    )
+    for row in matrix.itertuples():
+        found = set(row.examples)
+        assert len(found) == row.count
+        if not pd.isna(row.truth) and not pd.isna(row.prediction):
+            assert found == cells.get((row.truth, row.prediction), set())
+        elif pd.isna(row.prediction):
+            assert found == {(g, None) for g in unmatched_gt.get(row.truth, set())}
+        else:
+            assert found == {(None, p) for p in unmatched_pd.get(row.prediction, set())}
+    breakdown = dt.detection.confusion(
+        ground_truth=gt,
+        images=[0, 1, 2],
+        box_format="xyxy",
+        iou_threshold=0.3,
+        score_thresholds=[0.5],
+        max_examples=100,
+    ).set_index("label")
+    for label, row in breakdown.iterrows():
+        assert [p for _, p in row["tp_pairs"]] == row["tp_examples"]
+        assert set(row["tp_pairs"]) == cells.get((label, label), set())
+        assert [p for _, p in row["fp_misclassification_pairs"]] == row["fp_misclassification_examples"]
+        assert [g for g, _ in row["fn_misclassification_pairs"]] == row["fn_misclassification_examples"]
+        others = {pair for (g, p), pairs in cells.items() if g != p for pair in pairs}
+        assert set(row["fp_misclassification_pairs"]) == {
+            (g, p) for g, p in others if dt.loc[p, "label"] == label
+        }
+        assert set(row["fn_misclassification_pairs"]) == {
+            (g, p) for g, p in others if gt.loc[g, "label"] == label
+        }
+
+
+def test_confusion_pairs_columns_and_edge_cases():
+    gt = pd.DataFrame(
+        {"image": [0], "label": ["a"], "xmin": [0.0], "ymin": [0.0], "xmax": [10.0], "ymax": [10.0]}
+    )
+    dt = gt.assign(score=0.9).set_axis([42])
+    table = dt.detection.confusion(ground_truth=gt, box_format="xyxy", score_thresholds=[0.5])
+    assert list(table.columns)[-3:] == [
+        "tp_pairs",
+        "fp_misclassification_pairs",
+        "fn_misclassification_pairs",
+    ]
+    assert table.loc[0, "tp_pairs"] == [(0, 42)]
+    # the matrix gets examples only when asked
+    matrix = dt.detection.confusion(ground_truth=gt, box_format="xyxy", kind="matrix")
+    assert "examples" not in matrix.columns
+    matrix = dt.detection.confusion(ground_truth=gt, box_format="xyxy", kind="matrix", max_examples=1)
+    assert matrix["examples"].tolist() == [[(0, 42)], [], []]
+    # no detection / no ground truth: one-sided pairs
+    matrix = dt.iloc[:0].detection.confusion(
+        ground_truth=gt, box_format="xyxy", kind="matrix", max_examples=1
+    )
+    assert matrix["examples"].tolist() == [[], [(0, None)], []]
+    matrix = dt.detection.confusion(
+        ground_truth=gt.iloc[:0], images=[0], box_format="xyxy", kind="matrix", max_examples=1
+    )
+    assert matrix["examples"].tolist() == [[], [], [(None, 42)]]
+    assert (
+        dt.detection.confusion(ground_truth=gt, box_format="xyxy", max_examples=0)["tp_pairs"].tolist()[0]
+        == []
+    )

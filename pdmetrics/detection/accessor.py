@@ -348,7 +348,7 @@ class DetectionAccessor:
         kind: str = "breakdown",
         iou_threshold: float = 0.5,
         score_thresholds=None,
-        max_examples: int = 1,
+        max_examples: int | None = None,
     ) -> pd.DataFrame:
         """valor's detailed error breakdown or the label x label matrix; see
         :func:`pdmetrics.detection.confusion`.
