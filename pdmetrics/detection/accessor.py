@@ -395,9 +395,13 @@ class DetectionAccessor:
         hardmax: bool | None = None,
         zero_division="warn",
         max_examples: int = 1,
+        labels=None,
+        top_prediction: str = "filtered",
     ) -> pd.DataFrame:
         """Classification metrics as valor-lite computes them, as a tidy table; see
-        :func:`pdmetrics.detection.classification`.
+        :func:`pdmetrics.detection.classification`. ``labels=`` evaluates only some labels;
+        ``top_prediction="original"`` keeps each datum's top prediction from before that
+        filter (valor's filter).
 
         Examples
         --------
@@ -421,6 +425,8 @@ class DetectionAccessor:
             hardmax=hardmax,
             zero_division=zero_division,
             max_examples=max_examples,
+            labels=labels,
+            top_prediction=top_prediction,
         )
 
     def segmentation(

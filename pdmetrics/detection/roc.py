@@ -136,7 +136,7 @@ def binary_roc_auc(y_true, y_score) -> float:
     return float(roc_auc_per_label(pairs, WARN)[label_one])
 
 
-def roc_curve(y_true, label, score, datum) -> pd.DataFrame:
+def roc_curve(y_true, label, score, datum, *, labels=None, top_prediction: str = "filtered") -> pd.DataFrame:
     """One-vs-rest ROC curve points of every label.
 
     Parameters
@@ -144,6 +144,12 @@ def roc_curve(y_true, label, score, datum) -> pd.DataFrame:
     y_true, label, score, datum : array-like
         One entry per (datum, candidate label) row: the datum's true label (repeated on
         each of its rows), the candidate label, its score and the datum id.
+    labels : sequence, optional
+        Keep only these labels, as valor's label filter (see
+        :func:`~pdmetrics.detection.classification`); default all.
+    top_prediction : {"filtered", "original"}, default "filtered"
+        With ``labels``: the datum's top prediction among the labels kept, or before
+        filtering (valor).
 
     Returns
     -------
@@ -169,7 +175,7 @@ def roc_curve(y_true, label, score, datum) -> pd.DataFrame:
     6     b    0.7  0.0  1.0
     7     b    0.2  1.0  1.0
     """
-    pairs = prepare_pairs(y_true, label, score, datum)
+    pairs = prepare_pairs(y_true, label, score, datum, labels=labels, top_prediction=top_prediction)
     lab, sc, fp, tp, positives, negatives = roc_points(pairs)
     return result_table(
         {
