@@ -239,22 +239,26 @@ def test_binary_roc_auc_matches_sklearn():
     assert_close(binary_roc_auc(y.astype(bool), s), metrics.roc_auc_score(y, s))
 
 
+def _valor_evaluator(truth, labels, scores):
+    """A valor-lite classification evaluator: datum i has truth[i] and scores[i] over labels."""
+    valor = pytest.importorskip("valor_lite.classification")
+    loader = valor.Loader.in_memory()
+    loader.add_data(
+        [
+            valor.Classification(uid=str(i), groundtruth=t, predictions=labels, scores=row.tolist())
+            for i, (t, row) in enumerate(zip(truth, scores))
+        ]
+    )
+    return loader.finalize()
+
+
 def test_random_data_matches_valor_lite():
     valor = pytest.importorskip("valor_lite.classification")
     rng = np.random.default_rng(7)
     n, labels = 60, ["p", "q", "r", "s"]
     scores = rng.dirichlet(np.ones(4), n)
     truth = rng.choice(labels, n)
-    loader = valor.Loader.in_memory()
-    loader.add_data(
-        [
-            valor.Classification(
-                uid=str(i), groundtruth=truth[i], predictions=labels, scores=scores[i].tolist()
-            )
-            for i in range(n)
-        ]
-    )
-    evaluator = loader.finalize()
+    evaluator = _valor_evaluator(truth, labels, scores)
     frame = pd.DataFrame(scores, columns=labels).assign(truth=truth)
     for hardmax in (True, False):
         expected = evaluator.compute_precision_recall(score_thresholds=[0.1, 0.3, 0.6], hardmax=hardmax)
@@ -455,16 +459,7 @@ def test_label_filter_with_original_top_prediction_matches_valor_lite(kept):
     n, labels = 50, ["p", "q", "r", "s"]
     scores = np.round(rng.dirichlet(np.ones(4), n), 2)
     truth = rng.choice(labels, n)
-    loader = valor.Loader.in_memory()
-    loader.add_data(
-        [
-            valor.Classification(
-                uid=str(i), groundtruth=truth[i], predictions=labels, scores=scores[i].tolist()
-            )
-            for i in range(n)
-        ]
-    )
-    evaluator = loader.finalize().filter(
+    evaluator = _valor_evaluator(truth, labels, scores).filter(
         groundtruths=pc.field("gt_label").isin(kept), predictions=pc.field("pd_label").isin(kept)
     )
     frame = pd.DataFrame(scores, columns=labels).assign(truth=truth)

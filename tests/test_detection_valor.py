@@ -185,14 +185,14 @@ def test_valor_small_cases_coco_answers(index):
         assert (-1.0 if np.isnan(got) else got) == pytest.approx(value, abs=1e-12)
 
 
-def _valor_lite(gt, dt, iou_thresholds, score_thresholds):
-    """valor-lite 0.39's precision/recall metrics for two xyxy box tables."""
+def _valor_evaluator(gt, dt, prefixes=("g", "p")):
+    """A valor-lite 0.39 evaluator of two xyxy box tables; box uids: prefix + index label."""
     od = pytest.importorskip("valor_lite.object_detection")
 
     def boxes(frame, scored):
         return [
             od.BoundingBox(
-                uid=f"{'p' if scored else 'g'}{i}",
+                uid=f"{prefixes[scored]}{i}",
                 xmin=r.xmin,
                 xmax=r.xmax,
                 ymin=r.ymin,
@@ -214,7 +214,12 @@ def _valor_lite(gt, dt, iou_thresholds, score_thresholds):
             for image in sorted(set(gt["image"]) | set(dt["image"]))
         ]
     )
-    return loader.finalize().compute_precision_recall(
+    return loader.finalize()
+
+
+def _valor_lite(gt, dt, iou_thresholds, score_thresholds):
+    """valor-lite 0.39's precision/recall metrics for two xyxy box tables."""
+    return _valor_evaluator(gt, dt).compute_precision_recall(
         iou_thresholds=iou_thresholds, score_thresholds=score_thresholds
     )
 
@@ -324,16 +329,16 @@ def test_valor_score_ties_follow_valor_lite(seed):
 # --------------------------------------------------------------------------------------
 # average recall over several score thresholds (valor's score_thresholds)
 # --------------------------------------------------------------------------------------
-def _random_boxes(rng, n, scored, images=3, labels=("a", "b", "c")):
-    x, y = rng.integers(0, 20, n).astype(float), rng.integers(0, 20, n).astype(float)
+def _random_boxes(rng, n, scored, images=3, labels=("a", "b", "c"), span=20, sizes=(2, 8)):
+    x, y = rng.integers(0, span, n).astype(float), rng.integers(0, span, n).astype(float)
     frame = pd.DataFrame(
         {
             "image": rng.integers(0, images, n),
             "label": rng.choice(list(labels), n),
             "xmin": x,
             "ymin": y,
-            "xmax": x + rng.integers(2, 8, n),
-            "ymax": y + rng.integers(2, 8, n),
+            "xmax": x + rng.integers(*sizes, n),
+            "ymax": y + rng.integers(*sizes, n),
         }
     )
     return frame.assign(score=np.round(rng.random(n), 2)) if scored else frame
@@ -425,3 +430,79 @@ def test_average_recall_bad_score_thresholds(bad):
     dt = _box_table([(0, "a", 0.0, 0.0, 10.0, 9.0, 0.5)], True)
     with pytest.raises(pdmetrics.InvalidInputError, match="score_threshold"):
         average_recall(dt, gt, score_threshold=bad, box_format="xyxy")
+
+
+# --------------------------------------------------------------------------------------
+# confusion: (ground-truth id, detection id) pairs against valor-lite's examples
+# --------------------------------------------------------------------------------------
+def _random_named_boxes(seed):
+    """Two box tables indexed by box ids ("g0", ..., "p0", ...), with distinct scores."""
+    rng = np.random.default_rng(seed)
+    gt = _random_boxes(rng, int(rng.integers(1, 12)), False, labels=("a", "b"), span=12, sizes=(2, 6))
+    dt = _random_boxes(rng, int(rng.integers(1, 15)), False, labels=("a", "b"), span=12, sizes=(2, 6))
+    # distinct scores: valor-lite and pdmetrics order score ties differently (box_confusion docstring)
+    dt = dt.assign(score=rng.permutation(len(dt)) / len(dt) * 0.9 + 0.05)
+    return gt.set_axis([f"g{i}" for i in range(len(gt))]), dt.set_axis([f"p{i}" for i in range(len(dt))])
+
+
+def _valor_matrix_examples(gt, dt, iou_threshold, score_threshold):
+    (metric,) = _valor_evaluator(gt, dt, prefixes=("", "")).compute_confusion_matrix_with_examples(
+        iou_thresholds=[iou_threshold], score_thresholds=[score_threshold]
+    )
+    value = metric.value
+    cells = {
+        (g, p): {(e["ground_truth_id"], e["prediction_id"]) for e in cell["examples"]}
+        for g, row in value["confusion_matrix"].items()
+        for p, cell in row.items()
+    }
+    unmatched_gt = {
+        g: {e["ground_truth_id"] for e in c["examples"]} for g, c in value["unmatched_ground_truths"].items()
+    }
+    unmatched_pd = {
+        p: {e["prediction_id"] for e in c["examples"]} for p, c in value["unmatched_predictions"].items()
+    }
+    return cells, unmatched_gt, unmatched_pd
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_confusion_pairs_match_valor_lite_examples(seed):
+    gt, dt = _random_named_boxes(seed)
+    cells, unmatched_gt, unmatched_pd = _valor_matrix_examples(gt, dt, 0.3, 0.5)
+    matrix = dt.detection.confusion(
+        ground_truth=gt,
+        images=[0, 1, 2],
+        box_format="xyxy",
+        kind="matrix",
+        iou_threshold=0.3,
+        score_thresholds=[0.5],
+        max_examples=100,
+    )
+    for row in matrix.itertuples():
+        found = set(row.examples)
+        assert len(found) == row.count
+        if not pd.isna(row.truth) and not pd.isna(row.prediction):
+            assert found == cells.get((row.truth, row.prediction), set())
+        elif pd.isna(row.prediction):
+            assert found == {(g, None) for g in unmatched_gt.get(row.truth, set())}
+        else:
+            assert found == {(None, p) for p in unmatched_pd.get(row.prediction, set())}
+    breakdown = dt.detection.confusion(
+        ground_truth=gt,
+        images=[0, 1, 2],
+        box_format="xyxy",
+        iou_threshold=0.3,
+        score_thresholds=[0.5],
+        max_examples=100,
+    ).set_index("label")
+    for label, row in breakdown.iterrows():
+        assert [p for _, p in row["tp_pairs"]] == row["tp_examples"]
+        assert set(row["tp_pairs"]) == cells.get((label, label), set())
+        assert [p for _, p in row["fp_misclassification_pairs"]] == row["fp_misclassification_examples"]
+        assert [g for g, _ in row["fn_misclassification_pairs"]] == row["fn_misclassification_examples"]
+        others = {pair for (g, p), pairs in cells.items() if g != p for pair in pairs}
+        assert set(row["fp_misclassification_pairs"]) == {
+            (g, p) for g, p in others if dt.loc[p, "label"] == label
+        }
+        assert set(row["fn_misclassification_pairs"]) == {
+            (g, p) for g, p in others if gt.loc[g, "label"] == label
+        }

@@ -258,16 +258,15 @@ def evaluate(
     )
 
 
-def _per_label(
-    kind: str, detections, ground_truth, columns, *, by, max_dets, labels_without_ground_truth, **options
-):
+def _run_per_label(detections, ground_truth, columns, *, by, max_dets, labels, **options) -> Run:
+    """Check the options of the per-label tables (``labels``: labels_without_ground_truth), then run."""
     if by not in ("label", None):
         raise InvalidInputError(
             f"`by={plain(by)!r}` is not supported: use by='label' (one row per label plus the mean over "
             f"labels, labelled {POOLED_LABEL!r}) or by=None (the mean only). For other groupings, "
             f"start from `df.detection.match(...)`."
         )
-    check_choice(labels_without_ground_truth, "labels_without_ground_truth", LABELS_WITHOUT_GT)
+    check_choice(labels, "labels_without_ground_truth", LABELS_WITHOUT_GT)
     if max_dets is not None and not np.isscalar(max_dets):
         raise InvalidInputError(
             f"`max_dets=` must be one positive integer or None here; got {plain(max_dets)!r}."
@@ -276,6 +275,35 @@ def _per_label(
         detections, ground_truth, columns, max_dets=[max_dets] if max_dets is not None else None, **options
     )
     check_not_pooled(result.data.labels, "label")
+    return result
+
+
+def _finish_per_label(table: pd.DataFrame, kind: str, pooled: np.ndarray, by) -> pd.DataFrame:
+    """Keep only the mean rows for ``by=None``; warn when a label's value is undefined."""
+    undefined = bool(table.loc[~pooled, kind].isna().any())
+    if by is None:
+        table = table[pooled].reset_index(drop=True)
+    if undefined:
+        warn_undefined(
+            f"Some labels have no ground truth (N = 0): their {kind} is NaN and they are left out "
+            f"of the mean (row {POOLED_LABEL!r}). Pass `labels_without_ground_truth='zero'` to count "
+            f"them as 0 (valor)."
+        )
+    return table
+
+
+def _per_label(
+    kind: str, detections, ground_truth, columns, *, by, max_dets, labels_without_ground_truth, **options
+):
+    result = _run_per_label(
+        detections,
+        ground_truth,
+        columns,
+        by=by,
+        max_dets=max_dets,
+        labels=labels_without_ground_truth,
+        **options,
+    )
     acc = result.accumulation
     n_area = len(acc.area_names)
     n_lab = acc.labels.size
@@ -320,17 +348,7 @@ def _per_label(
     for t, name in enumerate(_threshold_names(thresholds)):
         columns[f"{kind}@{name}"] = values[:, t]
     table = result_table(columns, integer_columns=["N", "n_detections"])
-    pooled = np.array(rows_pooled, dtype=bool)
-    undefined = bool(table.loc[~pooled, kind].isna().any())
-    if by is None:
-        table = table[pooled].reset_index(drop=True)
-    if undefined:
-        warn_undefined(
-            f"Some labels have no ground truth (N = 0): their {kind} is NaN and they are left out "
-            f"of the mean (row {POOLED_LABEL!r}). Pass `labels_without_ground_truth='zero'` to count "
-            f"them as 0 (valor)."
-        )
-    return table
+    return _finish_per_label(table, kind, np.array(rows_pooled, dtype=bool), by)
 
 
 def _recall_by_score(
@@ -352,26 +370,16 @@ def _recall_by_score(
     the true positives at each threshold are those scoring at least that much.
     """
     levels = number_array(score_thresholds, "score_threshold")
-    if by not in ("label", None):
-        raise InvalidInputError(
-            f"`by={plain(by)!r}` is not supported: use by='label' (one row per label plus the mean over "
-            f"labels, labelled {POOLED_LABEL!r}) or by=None (the mean only). For other groupings, "
-            f"start from `df.detection.match(...)`."
-        )
-    check_choice(labels_without_ground_truth, "labels_without_ground_truth", LABELS_WITHOUT_GT)
-    if max_dets is not None and not np.isscalar(max_dets):
-        raise InvalidInputError(
-            f"`max_dets=` must be one positive integer or None here; got {plain(max_dets)!r}."
-        )
-    result = run(
+    result = _run_per_label(
         detections,
         ground_truth,
         columns,
-        max_dets=[max_dets] if max_dets is not None else None,
+        by=by,
+        max_dets=max_dets,
+        labels=labels_without_ground_truth,
         score_threshold=float(levels.min()),
         **options,
     )
-    check_not_pooled(result.data.labels, "label")
     m, data = result.matches, result.data
     n_area, n_thr, n_lab, n_s = m.area_ranges.shape[0], m.iou_thresholds.size, data.labels.size, levels.size
     order = np.argsort(levels, kind="stable")
@@ -423,17 +431,7 @@ def _recall_by_score(
     for t, name in enumerate(_threshold_names(m.iou_thresholds)):
         table_columns[f"AR@{name}"] = values[:, t]
     table = result_table(table_columns, integer_columns=["N", "n_detections"])
-    pooled_rows = (table["label"] == POOLED_LABEL).to_numpy()
-    undefined = bool(table.loc[~pooled_rows, "AR"].isna().any())
-    if by is None:
-        table = table[pooled_rows].reset_index(drop=True)
-    if undefined:
-        warn_undefined(
-            "Some labels have no ground truth (N = 0): their AR is NaN and they are left out "
-            f"of the mean (row {POOLED_LABEL!r}). Pass `labels_without_ground_truth='zero'` to count "
-            "them as 0 (valor)."
-        )
-    return table
+    return _finish_per_label(table, "AR", (table["label"] == POOLED_LABEL).to_numpy(), by)
 
 
 def average_precision(
@@ -578,34 +576,21 @@ def average_recall(
     """
     if area_ranges is None:
         area_ranges = {"all": (0.0, 1e10)}
-    if score_threshold is not None and np.ndim(score_threshold) > 0:
-        return _recall_by_score(
-            detections,
-            ground_truth,
-            BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
-            by=by,
-            iou_thresholds=iou_thresholds,
-            max_dets=max_dets,
-            area_ranges=area_ranges,
-            matching=matching,
-            interpolation="coco",
-            score_thresholds=score_threshold,
-            labels_without_ground_truth=labels_without_ground_truth,
-        )
-    return _per_label(
-        "AR",
-        detections,
-        ground_truth,
-        BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
+    options = dict(
         by=by,
         iou_thresholds=iou_thresholds,
         max_dets=max_dets,
         area_ranges=area_ranges,
         matching=matching,
         interpolation="coco",
-        score_threshold=score_threshold,
         labels_without_ground_truth=labels_without_ground_truth,
     )
+    columns = BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images)
+    if score_threshold is not None and np.ndim(score_threshold) > 0:
+        return _recall_by_score(
+            detections, ground_truth, columns, score_thresholds=score_threshold, **options
+        )
+    return _per_label("AR", detections, ground_truth, columns, score_threshold=score_threshold, **options)
 
 
 def match(

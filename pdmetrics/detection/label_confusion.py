@@ -46,12 +46,8 @@ def classification_confusion(
     max_examples : int, default 0
         Up to this many example datum ids per cell, in an ``examples`` column (valor's
         confusion matrix "with examples"); 0 leaves the column out.
-    labels : sequence, optional
-        Keep only these labels, as valor's label filter (see
-        :func:`~pdmetrics.detection.classification`); default all.
-    top_prediction : {"filtered", "original"}, default "filtered"
-        With ``labels``: the datum's top prediction among the labels kept, or before
-        filtering (valor).
+    labels, top_prediction
+        valor's label filter: see :func:`~pdmetrics.detection.classification`.
 
     Returns
     -------

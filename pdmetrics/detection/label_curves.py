@@ -70,12 +70,8 @@ def classification_pr_curve(
         Valor computes its curves without hardmax; ``True`` lets only the top-scored row of
         each datum count.
     zero_division : "warn" or float, default "warn"
-    labels : sequence, optional
-        Keep only these labels, as valor's label filter (see
-        :func:`~pdmetrics.detection.classification`); default all.
-    top_prediction : {"filtered", "original"}, default "filtered"
-        With ``labels``: the datum's top prediction among the labels kept, or before
-        filtering (valor).
+    labels, top_prediction
+        valor's label filter: see :func:`~pdmetrics.detection.classification`.
 
     Returns
     -------
@@ -144,12 +140,8 @@ def classification_errors(
     ----------
     max_examples : int, default 1
         Up to this many example datum ids per row (the first ones in input order).
-    labels : sequence, optional
-        Keep only these labels, as valor's label filter (see
-        :func:`~pdmetrics.detection.classification`); default all.
-    top_prediction : {"filtered", "original"}, default "filtered"
-        With ``labels``: the datum's top prediction among the labels kept, or before
-        filtering (valor).
+    labels, top_prediction
+        valor's label filter: see :func:`~pdmetrics.detection.classification`.
 
     Returns
     -------

@@ -78,12 +78,8 @@ def classification_metrics(
     zero_division : "warn" or float, default "warn"
         Value of a 0/0 precision, recall, F1 or ROC AUC: ``"warn"`` gives NaN with an
         :class:`~pdmetrics.UndefinedMetricWarning`; valor uses 0.
-    labels : sequence, optional
-        Keep only these labels, as valor's label filter (see
-        :func:`~pdmetrics.detection.classification`); default all.
-    top_prediction : {"filtered", "original"}, default "filtered"
-        With ``labels``: the datum's top prediction among the labels kept, or before
-        filtering (valor).
+    labels, top_prediction
+        valor's label filter: see :func:`~pdmetrics.detection.classification`.
 
     Returns
     -------
@@ -183,12 +179,8 @@ def classification_summary(
 
     Parameters
     ----------
-    labels : sequence, optional
-        Keep only these labels, as valor's label filter (see
-        :func:`~pdmetrics.detection.classification`); default all.
-    top_prediction : {"filtered", "original"}, default "filtered"
-        With ``labels``: the datum's top prediction among the labels kept, or before
-        filtering (valor).
+    labels, top_prediction
+        valor's label filter: see :func:`~pdmetrics.detection.classification`.
 
     Returns
     -------

@@ -144,12 +144,8 @@ def roc_curve(y_true, label, score, datum, *, labels=None, top_prediction: str =
     y_true, label, score, datum : array-like
         One entry per (datum, candidate label) row: the datum's true label (repeated on
         each of its rows), the candidate label, its score and the datum id.
-    labels : sequence, optional
-        Keep only these labels, as valor's label filter (see
-        :func:`~pdmetrics.detection.classification`); default all.
-    top_prediction : {"filtered", "original"}, default "filtered"
-        With ``labels``: the datum's top prediction among the labels kept, or before
-        filtering (valor).
+    labels, top_prediction
+        valor's label filter: see :func:`~pdmetrics.detection.classification`.
 
     Returns
     -------
