@@ -239,22 +239,26 @@ def test_binary_roc_auc_matches_sklearn():
     assert_close(binary_roc_auc(y.astype(bool), s), metrics.roc_auc_score(y, s))
 
 
+def _valor_evaluator(truth, labels, scores):
+    """A valor-lite classification evaluator: datum i has truth[i] and scores[i] over labels."""
+    valor = pytest.importorskip("valor_lite.classification")
+    loader = valor.Loader.in_memory()
+    loader.add_data(
+        [
+            valor.Classification(uid=str(i), groundtruth=t, predictions=labels, scores=row.tolist())
+            for i, (t, row) in enumerate(zip(truth, scores))
+        ]
+    )
+    return loader.finalize()
+
+
 def test_random_data_matches_valor_lite():
     valor = pytest.importorskip("valor_lite.classification")
     rng = np.random.default_rng(7)
     n, labels = 60, ["p", "q", "r", "s"]
     scores = rng.dirichlet(np.ones(4), n)
     truth = rng.choice(labels, n)
-    loader = valor.Loader.in_memory()
-    loader.add_data(
-        [
-            valor.Classification(
-                uid=str(i), groundtruth=truth[i], predictions=labels, scores=scores[i].tolist()
-            )
-            for i in range(n)
-        ]
-    )
-    evaluator = loader.finalize()
+    evaluator = _valor_evaluator(truth, labels, scores)
     frame = pd.DataFrame(scores, columns=labels).assign(truth=truth)
     for hardmax in (True, False):
         expected = evaluator.compute_precision_recall(score_thresholds=[0.1, 0.3, 0.6], hardmax=hardmax)
@@ -442,3 +446,113 @@ def test_options_are_checked_before_the_columns():
         frame.detection.classification(y_true="missing", score=["a"], zero_division="zero")
     with pytest.raises(InvalidInputError, match="max_examples=-1"):
         frame.detection.classification(y_true="missing", score=["a"], max_examples=-1)
+
+
+# --------------------------------------------------------------------------------------
+# labels= and top_prediction= (valor's label filter)
+# --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("kept", [["p", "q"], ["q"], ["p", "r", "s"]])
+def test_label_filter_with_original_top_prediction_matches_valor_lite(kept):
+    valor = pytest.importorskip("valor_lite.classification")
+    pc = pytest.importorskip("pyarrow.compute")
+    rng = np.random.default_rng(11)
+    n, labels = 50, ["p", "q", "r", "s"]
+    scores = np.round(rng.dirichlet(np.ones(4), n), 2)
+    truth = rng.choice(labels, n)
+    evaluator = _valor_evaluator(truth, labels, scores).filter(
+        groundtruths=pc.field("gt_label").isin(kept), predictions=pc.field("pd_label").isin(kept)
+    )
+    frame = pd.DataFrame(scores, columns=labels).assign(truth=truth)
+    thresholds = [0.0, 0.3, 0.6]
+    options = dict(y_true="truth", score=labels, labels=kept, score_thresholds=thresholds, zero_division=0)
+    for hardmax in (True, False):
+        expected = evaluator.compute_precision_recall(score_thresholds=thresholds, hardmax=hardmax)
+        table = frame.detection.classification(hardmax=hardmax, top_prediction="original", **options)
+        assert sorted(set(table["label"])) == sorted(kept)
+        table = table.set_index(["label", "score_threshold"])
+        checked = 0
+        for metric in expected[valor.metric.MetricType.Counts]:
+            key = (metric.parameters["label"], metric.parameters["score_threshold"])
+            if key[0] not in kept:
+                continue
+            assert table.loc[key, ["tp", "fp", "fn", "tn"]].tolist() == [
+                metric.value[f] for f in ("tp", "fp", "fn", "tn")
+            ]
+            checked += 1
+        assert checked == len(kept) * len(thresholds)
+        summary = frame.detection.classification(
+            table="summary", hardmax=hardmax, top_prediction="original", **options
+        )
+        for metric in expected[valor.metric.MetricType.Accuracy]:
+            row = summary[summary["score_threshold"] == metric.parameters["score_threshold"]]
+            assert_close(row["accuracy"].item(), metric.value)
+        if hardmax:  # re-picking the top prediction among the kept labels gives other counts
+            filtered = frame.detection.classification(hardmax=True, **options).set_index(
+                ["label", "score_threshold"]
+            )
+            assert not filtered[["tp", "fp", "fn"]].equals(table[["tp", "fp", "fn"]])
+    for metric in evaluator.compute_rocauc()[valor.metric.MetricType.ROCAUC]:
+        if metric.parameters["label"] in kept:
+            assert_close(table.loc[(metric.parameters["label"], 0.0), "roc_auc"], metric.value)
+
+
+def test_label_filter_filtered_equals_dropping_rows_first():
+    frame = pd.DataFrame(
+        {
+            "datum": [1, 1, 1, 2, 2, 3, 3, 4],
+            "truth": ["a", "a", "a", "b", "b", "c", "c", "b"],
+            "label": ["a", "b", "c", "a", "b", "b", "c", "c"],
+            "score": [0.2, 0.5, 0.3, 0.6, 0.4, 0.9, 0.1, 0.8],
+        }
+    )
+    columns = dict(y_true="truth", label="label", score="score", datum="datum", zero_division=0)
+    by_hand = frame[frame["label"].isin(["a", "b"]) & frame["truth"].isin(["a", "b"])]
+    for table in ("labels", "summary", "roc_curve", "pr_curve", "errors", "confusion"):
+        filtered = frame.detection.classification(table=table, labels=["a", "b"], **columns)
+        pd.testing.assert_frame_equal(filtered, by_hand.detection.classification(table=table, **columns))
+    # the original top prediction: datum 1's top row (b, 0.5) stays its prediction; datum 2's
+    # top row (a, 0.6) too; datum 4 (truth b) only had a c row, so it is gone
+    original = frame.detection.classification(labels=["a", "b"], top_prediction="original", **columns)
+    filtered = frame.detection.classification(labels=["a", "b"], **columns)
+    pd.testing.assert_frame_equal(original, filtered)  # the kept top rows are the same here
+    original = frame.detection.classification(labels=["a", "c"], top_prediction="original", **columns)
+    # datum 1 (truth a): its top row b is filtered out, so it predicts nothing: a fn, not a tp
+    row = original.set_index("label").loc["a"]
+    assert (row["tp"], row["fn"], row["N"]) == (0, 1, 1)
+    filtered = frame.detection.classification(labels=["a", "c"], **columns).set_index("label").loc["a"]
+    assert (filtered["tp"], filtered["fn"]) == (0, 1)  # c (0.3) beats a (0.2) among the kept rows
+    # datum 3 (truth c): its top row b (0.9) is filtered out: no prediction under "original",
+    # the c row (0.1) under "filtered"
+    assert original.set_index("label").loc["c", "tp"] == 0
+    assert frame.detection.classification(labels=["a", "c"], **columns).set_index("label").loc["c", "tp"] == 1
+
+
+@pytest.mark.parametrize(
+    "options,match",
+    [
+        ({"labels": ["a", "zebra"]}, "zebra"),
+        ({"labels": []}, "labels="),
+        ({"labels": ["a"], "top_prediction": "first"}, "top_prediction"),
+    ],
+)
+def test_label_filter_bad_input(options, match):
+    frame = _frame()
+    frame["truth"] = frame["truth"].replace({"cat": "a", "dog": "b"})
+    frame["label"] = frame["label"].replace({"cat": "a", "dog": "b"})
+    with pytest.raises(InvalidInputError, match=match):
+        frame.detection.classification(y_true="truth", label="label", score="score", datum="datum", **options)
+
+
+def test_label_filter_edge_cases():
+    frame = pd.DataFrame({"datum": [1, 1], "truth": ["a", "a"], "label": ["a", "b"], "score": [0.4, 0.6]})
+    columns = dict(y_true="truth", label="label", score="score", datum="datum", zero_division=0)
+    # one label: the datum keeps its a row; its original top prediction (b) is gone
+    table = frame.detection.classification(labels="a", top_prediction="original", **columns)
+    assert table[["label", "N", "tp", "fp", "fn", "tn"]].values.tolist() == [["a", 1, 0, 0, 1, 0]]
+    table = frame.detection.classification(labels="a", **columns)
+    assert table[["label", "N", "tp", "fp", "fn", "tn"]].values.tolist() == [["a", 1, 1, 0, 0, 0]]
+    # a label kept only as a candidate: the datum (truth a) is dropped, nothing is left
+    table = frame.detection.classification(labels=["b"], **columns)
+    assert table[["label", "N", "tp", "fp", "fn", "tn"]].values.tolist() == [["b", 0, 0, 0, 0, 0]]
+    summary = frame.detection.classification(table="summary", labels=["b"], **columns)
+    assert summary["N"].tolist() == [0]

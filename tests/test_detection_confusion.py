@@ -191,3 +191,38 @@ def test_class_names_equal_to_result_columns_stay_values(names):
     breakdown = dt.detection.confusion(ground_truth=gt, score_thresholds=[0.5])
     assert sorted(breakdown["label"]) == labels
     assert breakdown["tp"].sum() == 1 + (names[-1] == names[1])
+
+
+# --------------------------------------------------------------------------------------
+# (ground-truth id, detection id) pairs, valor's examples
+# --------------------------------------------------------------------------------------
+def test_confusion_pairs_columns_and_edge_cases():
+    gt = pd.DataFrame(
+        {"image": [0], "label": ["a"], "xmin": [0.0], "ymin": [0.0], "xmax": [10.0], "ymax": [10.0]}
+    )
+    dt = gt.assign(score=0.9).set_axis([42])
+    table = dt.detection.confusion(ground_truth=gt, box_format="xyxy", score_thresholds=[0.5])
+    assert list(table.columns)[-3:] == [
+        "tp_pairs",
+        "fp_misclassification_pairs",
+        "fn_misclassification_pairs",
+    ]
+    assert table.loc[0, "tp_pairs"] == [(0, 42)]
+    # the matrix gets examples only when asked
+    matrix = dt.detection.confusion(ground_truth=gt, box_format="xyxy", kind="matrix")
+    assert "examples" not in matrix.columns
+    matrix = dt.detection.confusion(ground_truth=gt, box_format="xyxy", kind="matrix", max_examples=1)
+    assert matrix["examples"].tolist() == [[(0, 42)], [], []]
+    # no detection / no ground truth: one-sided pairs
+    matrix = dt.iloc[:0].detection.confusion(
+        ground_truth=gt, box_format="xyxy", kind="matrix", max_examples=1
+    )
+    assert matrix["examples"].tolist() == [[], [(0, None)], []]
+    matrix = dt.detection.confusion(
+        ground_truth=gt.iloc[:0], images=[0], box_format="xyxy", kind="matrix", max_examples=1
+    )
+    assert matrix["examples"].tolist() == [[], [], [(None, 42)]]
+    assert (
+        dt.detection.confusion(ground_truth=gt, box_format="xyxy", max_examples=0)["tp_pairs"].tolist()[0]
+        == []
+    )

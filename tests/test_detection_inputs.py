@@ -194,6 +194,8 @@ def test_match_table_and_frames_unchanged():
         "rank",
         "iou_threshold",
         "ground_truth",
+        "detection_id",
+        "ground_truth_id",
         "iou",
         "tp",
         "ignored",
@@ -308,7 +310,7 @@ def test_valor_curve_zero_division_follows_the_project_convention():
         ("pr_curve", {"style": "valor", "score_thresholds": ["high"]}, "score_thresholds="),
         ("pr_curve", {"style": "valor", "score_thresholds": []}, "score_thresholds="),
         ("average_recall", {"score_threshold": "high"}, "score_threshold="),
-        ("average_recall", {"score_threshold": [0.1, 0.2]}, "one number"),
+        ("average_recall", {"score_threshold": [0.1, "x"]}, "score_threshold="),
         ("match", {"area_range": 5}, "area_range="),
         ("pr_curve", {"area_range": ("a", "b")}, "area_range="),
     ],
@@ -533,3 +535,30 @@ def test_labels_named_like_result_columns_or_summaries_never_collide(names):
         assert mean["label"].tolist() == [POOLED_LABEL]
         assert mean[kind].item() == table[kind].iloc[-1]
     assume(POOLED_LABEL not in labels)
+
+
+@pytest.mark.parametrize(
+    "gt_index,dt_index,dtype",
+    [
+        (None, None, "Int64"),
+        (["g0", "g1", "g2"], ["d0", "d1", "d2"], None),
+        ([1.5, 2.5, 3.5], [0.5, 0.25, 0.125], "float64"),
+    ],
+)
+def test_match_names_the_paired_ground_truth(gt_index, dt_index, dtype):
+    gt, dt = _tables()
+    gt = gt.iloc[:3] if gt_index is None else gt.iloc[:3].set_axis(gt_index)
+    dt = dt.iloc[:3] if dt_index is None else dt.iloc[:3].set_axis(dt_index)
+    matches = dt.detection.match(ground_truth=gt, iou_thresholds=[0.5, 0.95])
+    matched = matches["ground_truth"] >= 0
+    assert matched.any() and not matched.all()
+    assert (
+        matches.loc[matched, "ground_truth_id"].tolist()
+        == gt.index[matches.loc[matched, "ground_truth"]].tolist()
+    )
+    assert matches.loc[~matched, "ground_truth_id"].isna().all()
+    assert matches["detection_id"].tolist() == dt.index[matches["detection"]].tolist()
+    if dtype is not None:
+        assert matches["ground_truth_id"].dtype == dtype
+    empty = dt.iloc[:0].detection.match(ground_truth=gt, iou_thresholds=[0.5])
+    assert len(empty) == 0 and "ground_truth_id" in empty.columns

@@ -11,7 +11,7 @@ import pytest
 from conftest import conformance_path
 
 import pdmetrics  # noqa: F401
-from pdmetrics.detection import pr_curve
+from pdmetrics.detection import average_recall, pr_curve
 
 BOX = ["xmin", "ymin", "xmax", "ymax"]
 VALOR = {"box_format": "xyxy", "max_dets": None, "matching": "valor", "labels_without_ground_truth": "zero"}
@@ -185,14 +185,14 @@ def test_valor_small_cases_coco_answers(index):
         assert (-1.0 if np.isnan(got) else got) == pytest.approx(value, abs=1e-12)
 
 
-def _valor_lite(gt, dt, iou_thresholds, score_thresholds):
-    """valor-lite 0.39's precision/recall metrics for two xyxy box tables."""
+def _valor_evaluator(gt, dt, prefixes=("g", "p")):
+    """A valor-lite 0.39 evaluator of two xyxy box tables; box uids: prefix + index label."""
     od = pytest.importorskip("valor_lite.object_detection")
 
     def boxes(frame, scored):
         return [
             od.BoundingBox(
-                uid=f"{'p' if scored else 'g'}{i}",
+                uid=f"{prefixes[scored]}{i}",
                 xmin=r.xmin,
                 xmax=r.xmax,
                 ymin=r.ymin,
@@ -214,7 +214,12 @@ def _valor_lite(gt, dt, iou_thresholds, score_thresholds):
             for image in sorted(set(gt["image"]) | set(dt["image"]))
         ]
     )
-    return loader.finalize().compute_precision_recall(
+    return loader.finalize()
+
+
+def _valor_lite(gt, dt, iou_thresholds, score_thresholds):
+    """valor-lite 0.39's precision/recall metrics for two xyxy box tables."""
+    return _valor_evaluator(gt, dt).compute_precision_recall(
         iou_thresholds=iou_thresholds, score_thresholds=score_thresholds
     )
 
@@ -319,3 +324,185 @@ def test_valor_score_ties_follow_valor_lite(seed):
     expected = _valor_counts(metrics)
     ours = _our_counts(dt, gt, thresholds, [0.5], [0, 1])
     assert {key: ours.get(key, (0, 0, 0)) for key in expected} == expected
+
+
+# --------------------------------------------------------------------------------------
+# average recall over several score thresholds (valor's score_thresholds)
+# --------------------------------------------------------------------------------------
+def _random_boxes(rng, n, scored, images=3, labels=("a", "b", "c"), span=20, sizes=(2, 8)):
+    x, y = rng.integers(0, span, n).astype(float), rng.integers(0, span, n).astype(float)
+    frame = pd.DataFrame(
+        {
+            "image": rng.integers(0, images, n),
+            "label": rng.choice(list(labels), n),
+            "xmin": x,
+            "ymin": y,
+            "xmax": x + rng.integers(*sizes, n),
+            "ymax": y + rng.integers(*sizes, n),
+        }
+    )
+    return frame.assign(score=np.round(rng.random(n), 2)) if scored else frame
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_average_recall_over_score_thresholds_matches_valor_lite(seed):
+    od = pytest.importorskip("valor_lite.object_detection")
+    rng = np.random.default_rng(seed)
+    gt = _random_boxes(rng, int(rng.integers(1, 25)), False)
+    dt = _random_boxes(rng, int(rng.integers(1, 40)), True)
+    ious, scores = [0.1, 0.5, 0.75], [0.25, 0.0, 0.6, 0.9]
+    metrics = _valor_lite(gt, dt, ious, scores)
+    table = average_recall(dt, gt, iou_thresholds=ious, score_threshold=scores, **VALOR)
+    per = table.dropna(subset=["score_threshold"]).set_index(["label", "score_threshold"])
+    mean = table[table["score_threshold"].isna()].set_index("label")
+    for metric in metrics[od.MetricType.AR]:
+        key = (metric.parameters["label"], metric.parameters["score_threshold"])
+        assert per.loc[key, "AR"] == pytest.approx(metric.value, abs=1e-12)
+    for metric in metrics[od.MetricType.mAR]:
+        assert per.loc[("(all)", metric.parameters["score_threshold"]), "AR"] == pytest.approx(
+            metric.value, abs=1e-12
+        )
+    for metric in metrics[od.MetricType.ARAveragedOverScores]:
+        assert mean.loc[metric.parameters["label"], "AR"] == pytest.approx(metric.value, abs=1e-12)
+    (overall,) = metrics[od.MetricType.mARAveragedOverScores]
+    assert mean.loc["(all)", "AR"] == pytest.approx(overall.value, abs=1e-12)
+    for metric in metrics[od.MetricType.Recall]:
+        p = metric.parameters
+        column = f"AR@{p['iou_threshold']:.2f}"
+        assert per.loc[(p["label"], p["score_threshold"]), column] == pytest.approx(metric.value, abs=1e-12)
+
+
+@pytest.mark.parametrize("matching", ["coco", "valor"])
+def test_average_recall_score_threshold_list_agrees_with_the_scalar_form(matching):
+    rng = np.random.default_rng(5)
+    gt, dt = _random_boxes(rng, 15, False), _random_boxes(rng, 30, True)
+    options = dict(iou_thresholds=[0.3, 0.5], box_format="xyxy", matching=matching, max_dets=3)
+    options["area_ranges"] = {"all": (0, 1e10), "small": (0, 20)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
+        table = average_recall(dt, gt, score_threshold=[0.7, 0.2], **options)
+        for threshold in (0.7, 0.2):
+            scalar = average_recall(dt, gt, score_threshold=threshold, **options)
+            rows = table[table["score_threshold"] == threshold].drop(columns="score_threshold")
+            pd.testing.assert_frame_equal(rows.reset_index(drop=True), scalar)
+    assert list(table.columns) == [
+        "label",
+        "area",
+        "score_threshold",
+        "N",
+        "n_detections",
+        "AR",
+        "AR@0.30",
+        "AR@0.50",
+    ]
+    # the rows with a missing score_threshold average the score thresholds
+    mean = table.groupby(["area", "label"], sort=False)
+    averaged = table[table["score_threshold"].isna()].set_index(["area", "label"])["AR"]
+    expected = mean.apply(lambda g: g.loc[g["score_threshold"].notna(), "AR"].mean())
+    assert averaged.tolist() == pytest.approx(expected.loc[averaged.index].tolist(), abs=1e-15)
+
+
+def test_average_recall_over_score_thresholds_edge_cases():
+    gt = _box_table([(0, "a", 0.0, 0.0, 10.0, 10.0)], False)
+    one = _box_table([(0, "a", 0.0, 0.0, 10.0, 9.0, 0.5)], True)
+    table = average_recall(one, gt, iou_thresholds=[0.5], score_threshold=[0.4, 0.6], **VALOR)
+    assert table["AR"].tolist() == [1.0, 0.0, 0.5] * 2
+    assert table["n_detections"].tolist() == [1, 0, 1] * 2
+    assert table["label"].tolist() == ["a"] * 3 + ["(all)"] * 3
+    # no detection: recall 0 at every threshold
+    empty = one.iloc[:0]
+    table = average_recall(empty, gt, iou_thresholds=[0.5], score_threshold=[0.4, 0.6], **VALOR, by=None)
+    assert table["AR"].tolist() == [0.0, 0.0, 0.0]
+    assert table["score_threshold"].isna().tolist() == [False, False, True]
+    # no ground truth: undefined (NaN with a warning) unless counted as 0
+    with pytest.warns(pdmetrics.UndefinedMetricWarning, match="no ground truth"):
+        table = average_recall(
+            one, gt.iloc[:0], images=[0], iou_thresholds=[0.5], score_threshold=[0.4], box_format="xyxy"
+        )
+    assert table["AR"].isna().all()
+    table = average_recall(one, gt.iloc[:0], images=[0], iou_thresholds=[0.5], score_threshold=[0.4], **VALOR)
+    assert table["AR"].tolist() == [0.0, 0.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("bad", [[], ["high"], [0.5, np.nan]])
+def test_average_recall_bad_score_thresholds(bad):
+    gt = _box_table([(0, "a", 0.0, 0.0, 10.0, 10.0)], False)
+    dt = _box_table([(0, "a", 0.0, 0.0, 10.0, 9.0, 0.5)], True)
+    with pytest.raises(pdmetrics.InvalidInputError, match="score_threshold"):
+        average_recall(dt, gt, score_threshold=bad, box_format="xyxy")
+
+
+# --------------------------------------------------------------------------------------
+# confusion: (ground-truth id, detection id) pairs against valor-lite's examples
+# --------------------------------------------------------------------------------------
+def _random_named_boxes(seed):
+    """Two box tables indexed by box ids ("g0", ..., "p0", ...), with distinct scores."""
+    rng = np.random.default_rng(seed)
+    gt = _random_boxes(rng, int(rng.integers(1, 12)), False, labels=("a", "b"), span=12, sizes=(2, 6))
+    dt = _random_boxes(rng, int(rng.integers(1, 15)), False, labels=("a", "b"), span=12, sizes=(2, 6))
+    # distinct scores: valor-lite and pdmetrics order score ties differently (box_confusion docstring)
+    dt = dt.assign(score=rng.permutation(len(dt)) / len(dt) * 0.9 + 0.05)
+    return gt.set_axis([f"g{i}" for i in range(len(gt))]), dt.set_axis([f"p{i}" for i in range(len(dt))])
+
+
+def _valor_matrix_examples(gt, dt, iou_threshold, score_threshold):
+    (metric,) = _valor_evaluator(gt, dt, prefixes=("", "")).compute_confusion_matrix_with_examples(
+        iou_thresholds=[iou_threshold], score_thresholds=[score_threshold]
+    )
+    value = metric.value
+    cells = {
+        (g, p): {(e["ground_truth_id"], e["prediction_id"]) for e in cell["examples"]}
+        for g, row in value["confusion_matrix"].items()
+        for p, cell in row.items()
+    }
+    unmatched_gt = {
+        g: {e["ground_truth_id"] for e in c["examples"]} for g, c in value["unmatched_ground_truths"].items()
+    }
+    unmatched_pd = {
+        p: {e["prediction_id"] for e in c["examples"]} for p, c in value["unmatched_predictions"].items()
+    }
+    return cells, unmatched_gt, unmatched_pd
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_confusion_pairs_match_valor_lite_examples(seed):
+    gt, dt = _random_named_boxes(seed)
+    cells, unmatched_gt, unmatched_pd = _valor_matrix_examples(gt, dt, 0.3, 0.5)
+    matrix = dt.detection.confusion(
+        ground_truth=gt,
+        images=[0, 1, 2],
+        box_format="xyxy",
+        kind="matrix",
+        iou_threshold=0.3,
+        score_thresholds=[0.5],
+        max_examples=100,
+    )
+    for row in matrix.itertuples():
+        found = set(row.examples)
+        assert len(found) == row.count
+        if not pd.isna(row.truth) and not pd.isna(row.prediction):
+            assert found == cells.get((row.truth, row.prediction), set())
+        elif pd.isna(row.prediction):
+            assert found == {(g, None) for g in unmatched_gt.get(row.truth, set())}
+        else:
+            assert found == {(None, p) for p in unmatched_pd.get(row.prediction, set())}
+    breakdown = dt.detection.confusion(
+        ground_truth=gt,
+        images=[0, 1, 2],
+        box_format="xyxy",
+        iou_threshold=0.3,
+        score_thresholds=[0.5],
+        max_examples=100,
+    ).set_index("label")
+    for label, row in breakdown.iterrows():
+        assert [p for _, p in row["tp_pairs"]] == row["tp_examples"]
+        assert set(row["tp_pairs"]) == cells.get((label, label), set())
+        assert [p for _, p in row["fp_misclassification_pairs"]] == row["fp_misclassification_examples"]
+        assert [g for g, _ in row["fn_misclassification_pairs"]] == row["fn_misclassification_examples"]
+        others = {pair for (g, p), pairs in cells.items() if g != p for pair in pairs}
+        assert set(row["fp_misclassification_pairs"]) == {
+            (g, p) for g, p in others if dt.loc[p, "label"] == label
+        }
+        assert set(row["fn_misclassification_pairs"]) == {
+            (g, p) for g, p in others if gt.loc[g, "label"] == label
+        }

@@ -177,7 +177,8 @@ class DetectionAccessor:
         by="label",
     ) -> pd.DataFrame:
         """Recall per label and IoU threshold plus the mean over labels (mAR, row ``(all)``); see
-        :func:`pdmetrics.detection.average_recall`.
+        :func:`pdmetrics.detection.average_recall`. ``score_threshold`` takes one number or,
+        as valor's ``score_thresholds``, a list (one row per label and threshold).
 
         Examples
         --------
@@ -347,7 +348,7 @@ class DetectionAccessor:
         kind: str = "breakdown",
         iou_threshold: float = 0.5,
         score_thresholds=None,
-        max_examples: int = 1,
+        max_examples: int | None = None,
     ) -> pd.DataFrame:
         """valor's detailed error breakdown or the label x label matrix; see
         :func:`pdmetrics.detection.confusion`.
@@ -394,9 +395,13 @@ class DetectionAccessor:
         hardmax: bool | None = None,
         zero_division="warn",
         max_examples: int = 1,
+        labels=None,
+        top_prediction: str = "filtered",
     ) -> pd.DataFrame:
         """Classification metrics as valor-lite computes them, as a tidy table; see
-        :func:`pdmetrics.detection.classification`.
+        :func:`pdmetrics.detection.classification`. ``labels=`` evaluates only some labels;
+        ``top_prediction="original"`` keeps each datum's top prediction from before that
+        filter (valor's filter).
 
         Examples
         --------
@@ -420,6 +425,8 @@ class DetectionAccessor:
             hardmax=hardmax,
             zero_division=zero_division,
             max_examples=max_examples,
+            labels=labels,
+            top_prediction=top_prediction,
         )
 
     def segmentation(

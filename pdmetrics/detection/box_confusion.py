@@ -26,7 +26,7 @@ just a value.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -56,7 +56,7 @@ def confusion(
     kind: str = "breakdown",
     iou_threshold: float = 0.5,
     score_thresholds=None,
-    max_examples: int = 1,
+    max_examples: int | None = None,
 ) -> pd.DataFrame:
     """valor's detailed error breakdown per label, or the label x label confusion matrix.
 
@@ -72,9 +72,12 @@ def confusion(
     score_thresholds : float or sequence of float, optional
         Minimum detection score; default 0.05, 0.10, ..., 0.95 for the breakdown and 0.5
         for the matrix.
-    max_examples : int
-        Example ids kept per cell of the breakdown (index labels of the detections for
-        ``tp``/``fp``, of the ground truths for ``fn``).
+    max_examples : int, optional
+        Examples kept per cell: index labels of the detections for ``tp``/``fp``, of the
+        ground truths for ``fn``, and (ground-truth id, detection id) pairs. Default 1 for
+        the breakdown and 0 (no ``examples`` column) for the matrix. Set the index of both
+        tables to your annotation ids (e.g. ``set_index("id")`` on the tables of
+        :func:`pdmetrics.io.read_coco`) to see them.
 
     Returns
     -------
@@ -82,13 +85,20 @@ def confusion(
         ``kind="breakdown"``: ``label, score_threshold, tp, fp, fp_misclassification,
         fp_hallucination, fn, fn_misclassification, fn_missed`` and one
         ``<count>_examples`` list column per count (``fp = fp_misclassification +
-        fp_hallucination``, ``fn = fn_misclassification + fn_missed``).
+        fp_hallucination``, ``fn = fn_misclassification + fn_missed``), then
+        ``tp_pairs, fp_misclassification_pairs, fn_misclassification_pairs``: the same
+        paired examples as ``(ground-truth id, detection id)`` tuples, valor's form (the
+        detection ids are those of ``tp_examples`` / ``fp_misclassification_examples``, the
+        ground-truth ids those of ``fn_misclassification_examples``, in the same order).
         ``kind="matrix"``: the long table ``score_threshold, truth, prediction, count``:
         per threshold, one row per (ground-truth label, predicted label) with the number of
         counted pairs, then one row per ground-truth label with ``prediction`` missing (its
         ground truths in no counted pair: valor's ``unmatched_ground_truths``), then one row
         per predicted label with ``truth`` missing (its detections in no counted pair:
-        valor's ``unmatched_predictions``). As a matrix:
+        valor's ``unmatched_predictions``). With ``max_examples > 0`` an ``examples``
+        column follows ``count``: up to that many ``(ground-truth id, detection id)``
+        tuples per row (valor's confusion matrix with examples), with ``None`` for the
+        missing side of an unmatched ground truth or detection. As a matrix:
         ``table.pivot_table(index="truth", columns="prediction", values="count", dropna=False)``.
 
     Examples
@@ -129,6 +139,8 @@ def confusion(
             f"`iou_threshold=` must be one number in [0, 1]; got {plain(iou_threshold)!r}."
         )
     iou_at = float(iou_at[0])
+    if max_examples is None:
+        max_examples = 1 if kind == "breakdown" else 0
     if (
         isinstance(max_examples, (bool, np.bool_))
         or not isinstance(max_examples, (int, np.integer))
@@ -147,6 +159,7 @@ def confusion(
         box_format=box_format,
         images=images,
     )
+    box_ids = BoxIds(detections.index.to_numpy(), ground_truth.index.to_numpy())
     # one-to-one pairing across labels: every box gets the same label for the matching
     agnostic = replace(
         data,
@@ -197,10 +210,24 @@ def confusion(
             "prediction": np.tile(prediction, n_s),
             "count": count.reshape(-1),
         }
+        if max_examples:
+            columns["examples"] = _matrix_examples(
+                counted,
+                passes,
+                gt_counted,
+                gt_label,
+                pd_label,
+                gt_of,
+                det,
+                data.gt_label,
+                n_lab,
+                max_examples,
+                box_ids,
+            )
         return result_table(columns, integer_columns=["count"])
 
-    det_ids = detections.index.to_numpy()[det]
-    gt_ids = ground_truth.index.to_numpy()
+    det_ids = box_ids.detection[det]
+    gt_ids = box_ids.ground_truth
     groups = {
         "tp": (counted & same, pd_label, det_ids),
         "fp_misclassification": (counted & ~same, pd_label, det_ids),
@@ -227,6 +254,19 @@ def confusion(
     }
     for name in groups:
         columns[f"{name}_examples"] = [examples[name].get((s, k), []) for s, k in zip(s_rows, lab)]
+    # the same paired examples as (ground-truth id, detection id) tuples
+    by_gt = np.argsort(gt_of, kind="stable")  # fn_misclassification: in ground-truth order
+    paired = {
+        "tp": (counted & same, pd_label, np.arange(det.size)),
+        "fp_misclassification": (counted & ~same, pd_label, np.arange(det.size)),
+        "fn_misclassification": ((counted & ~same)[:, by_gt], gt_label[by_gt], by_gt),
+    }
+    for name, (flags, labels_of, position) in paired.items():
+        chosen = _examples(flags, labels_of, position, n_s, n_lab, max_examples)
+        columns[f"{name}_pairs"] = [
+            box_ids.pairs(gt_of[chosen.get((s, k), [])], det[chosen.get((s, k), [])])
+            for s, k in zip(s_rows, lab)
+        ]
     return result_table(
         columns,
         integer_columns=[
@@ -239,6 +279,44 @@ def confusion(
             "fn_missed",
         ],
     )
+
+
+@dataclass(frozen=True)
+class BoxIds:
+    """Index labels of the detection and ground-truth rows (by row position)."""
+
+    detection: np.ndarray
+    ground_truth: np.ndarray
+
+    def pairs(self, gt_rows, dt_rows) -> list:
+        """``(ground-truth id, detection id)`` tuples; row -1 on either side gives ``None``."""
+        # a trailing None: row -1 reads it
+        gt = np.append(np.asarray(self.ground_truth, dtype=object), None)[np.asarray(gt_rows, dtype="int64")]
+        dt = np.append(np.asarray(self.detection, dtype=object), None)[np.asarray(dt_rows, dtype="int64")]
+        return list(zip(gt.tolist(), dt.tolist()))
+
+
+def _matrix_examples(
+    counted, passes, gt_counted, gt_label, pd_label, gt_of, det, gt_labels, n_lab, max_examples, ids
+):
+    """Per matrix row, the first ``max_examples`` (ground-truth id, detection id) tuples.
+
+    Rows are those of the matrix table: per score threshold, the ``K*K`` cells, then one
+    row per ground-truth label (unmatched ground truths, in input order), then one row per
+    predicted label (unmatched detections, in ranking order).
+    """
+    n_s, n_cells = counted.shape[0], n_lab * (n_lab + 2)
+    keys = [
+        (counted, gt_label * n_lab + pd_label, gt_of, det),
+        (~gt_counted, n_lab * n_lab + gt_labels, np.arange(gt_labels.size), np.full(gt_labels.size, -1)),
+        (passes & ~counted, n_lab * (n_lab + 1) + pd_label, np.full(pd_label.size, -1), det),
+    ]
+    out = [[] for _ in range(n_s * n_cells)]
+    for flags, codes, gt_rows, dt_rows in keys:
+        chosen = _examples(flags, codes, np.arange(codes.size), n_s, n_cells, max_examples)
+        for (s, cell), positions in chosen.items():
+            out[s * n_cells + cell] = ids.pairs(gt_rows[positions], dt_rows[positions])
+    return out
 
 
 def _gt_flags(pair_flags: np.ndarray, gt_of: np.ndarray, n_gt: int) -> np.ndarray:

@@ -18,7 +18,7 @@ from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import plain
 from pdmetrics._warnings import warn_undefined
 from pdmetrics.detection.coco import Accumulation, accumulate, coco_summary
-from pdmetrics.detection.inputs import BoxColumns, BoxData
+from pdmetrics.detection.inputs import BoxColumns, BoxData, row_ids
 from pdmetrics.detection.matching import MatchResult, match_boxes
 from pdmetrics.detection.options import (
     INTERPOLATIONS,
@@ -30,6 +30,7 @@ from pdmetrics.detection.options import (
     check_choice,
     iou_threshold_array,
     max_dets_list,
+    number_array,
     one_area_range,
     one_number,
 )
@@ -257,16 +258,15 @@ def evaluate(
     )
 
 
-def _per_label(
-    kind: str, detections, ground_truth, columns, *, by, max_dets, labels_without_ground_truth, **options
-):
+def _run_per_label(detections, ground_truth, columns, *, by, max_dets, labels, **options) -> Run:
+    """Check the options of the per-label tables (``labels``: labels_without_ground_truth), then run."""
     if by not in ("label", None):
         raise InvalidInputError(
             f"`by={plain(by)!r}` is not supported: use by='label' (one row per label plus the mean over "
             f"labels, labelled {POOLED_LABEL!r}) or by=None (the mean only). For other groupings, "
             f"start from `df.detection.match(...)`."
         )
-    check_choice(labels_without_ground_truth, "labels_without_ground_truth", LABELS_WITHOUT_GT)
+    check_choice(labels, "labels_without_ground_truth", LABELS_WITHOUT_GT)
     if max_dets is not None and not np.isscalar(max_dets):
         raise InvalidInputError(
             f"`max_dets=` must be one positive integer or None here; got {plain(max_dets)!r}."
@@ -275,6 +275,35 @@ def _per_label(
         detections, ground_truth, columns, max_dets=[max_dets] if max_dets is not None else None, **options
     )
     check_not_pooled(result.data.labels, "label")
+    return result
+
+
+def _finish_per_label(table: pd.DataFrame, kind: str, pooled: np.ndarray, by) -> pd.DataFrame:
+    """Keep only the mean rows for ``by=None``; warn when a label's value is undefined."""
+    undefined = bool(table.loc[~pooled, kind].isna().any())
+    if by is None:
+        table = table[pooled].reset_index(drop=True)
+    if undefined:
+        warn_undefined(
+            f"Some labels have no ground truth (N = 0): their {kind} is NaN and they are left out "
+            f"of the mean (row {POOLED_LABEL!r}). Pass `labels_without_ground_truth='zero'` to count "
+            f"them as 0 (valor)."
+        )
+    return table
+
+
+def _per_label(
+    kind: str, detections, ground_truth, columns, *, by, max_dets, labels_without_ground_truth, **options
+):
+    result = _run_per_label(
+        detections,
+        ground_truth,
+        columns,
+        by=by,
+        max_dets=max_dets,
+        labels=labels_without_ground_truth,
+        **options,
+    )
     acc = result.accumulation
     n_area = len(acc.area_names)
     n_lab = acc.labels.size
@@ -319,17 +348,90 @@ def _per_label(
     for t, name in enumerate(_threshold_names(thresholds)):
         columns[f"{kind}@{name}"] = values[:, t]
     table = result_table(columns, integer_columns=["N", "n_detections"])
-    pooled = np.array(rows_pooled, dtype=bool)
-    undefined = bool(table.loc[~pooled, kind].isna().any())
-    if by is None:
-        table = table[pooled].reset_index(drop=True)
-    if undefined:
-        warn_undefined(
-            f"Some labels have no ground truth (N = 0): their {kind} is NaN and they are left out "
-            f"of the mean (row {POOLED_LABEL!r}). Pass `labels_without_ground_truth='zero'` to count "
-            f"them as 0 (valor)."
+    return _finish_per_label(table, kind, np.array(rows_pooled, dtype=bool), by)
+
+
+def _recall_by_score(
+    detections,
+    ground_truth,
+    columns,
+    *,
+    by,
+    max_dets,
+    labels_without_ground_truth,
+    score_thresholds,
+    **options,
+):
+    """AR per label, area range and score threshold (valor's ``score_thresholds``), one matching.
+
+    A detection's match never depends on the detections ranked after it, and every
+    detection scoring below a threshold is ranked after every one scoring at or above it,
+    so the detections are matched once (those scoring at least the lowest threshold) and
+    the true positives at each threshold are those scoring at least that much.
+    """
+    levels = number_array(score_thresholds, "score_threshold")
+    result = _run_per_label(
+        detections,
+        ground_truth,
+        columns,
+        by=by,
+        max_dets=max_dets,
+        labels=labels_without_ground_truth,
+        score_threshold=float(levels.min()),
+        **options,
+    )
+    m, data = result.matches, result.data
+    n_area, n_thr, n_lab, n_s = m.area_ranges.shape[0], m.iou_thresholds.size, data.labels.size, levels.size
+    order = np.argsort(levels, kind="stable")
+    back = np.empty_like(order)
+    back[order] = np.arange(n_s)  # sorted position of each requested threshold
+
+    def at_least(keys: np.ndarray, scores: np.ndarray, n_keys: int) -> np.ndarray:
+        """(n_keys, S) number of items per key scoring at least each requested threshold."""
+        passed = np.searchsorted(levels[order], scores, side="right")  # sorted thresholds passed
+        hist = np.bincount(keys * (n_s + 1) + passed, minlength=n_keys * (n_s + 1)).reshape(n_keys, n_s + 1)
+        return np.cumsum(hist[:, ::-1], axis=1)[:, ::-1][:, 1:][:, back]
+
+    a_idx, t_idx, d_idx = np.nonzero(m.tp)
+    det = m.det[d_idx]
+    keys = (a_idx * n_thr + t_idx) * n_lab + data.dt_label[det]
+    tp = at_least(keys, data.dt_score[det], n_area * n_thr * n_lab).reshape(n_area, n_thr, n_lab, n_s)
+    n_det = at_least(data.dt_label, data.dt_score, n_lab)  # (K, S)
+    positives = m.n_positive  # (A, K)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        recall = np.where(positives[:, None, :, None] > 0, tp / positives[:, None, :, None], np.nan)
+    recall = _fill_missing_labels(recall, labels_without_ground_truth).transpose(0, 2, 3, 1)  # (A, K, S, T)
+    defined = ~np.isnan(recall)
+    counts = defined.sum(axis=1)
+    sums = np.where(defined, recall, 0.0).sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pooled = np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)  # (A, S, T)
+    per = np.concatenate([recall, pooled[:, None]], axis=1)  # (A, K+1, S, T)
+    # valor's "averaged over scores": the plain mean over the score thresholds
+    per = np.concatenate([per, per.mean(axis=2, keepdims=True)], axis=2)  # (A, K+1, S+1, T)
+    n_rows_label = n_s + 1
+    values = per.reshape(-1, n_thr)
+    labels = np.asarray(data.labels, dtype=object).tolist() + [POOLED_LABEL]
+    n_pos = np.concatenate([positives, positives.sum(axis=1, keepdims=True)], axis=1)  # (A, K+1)
+    n_det = np.vstack([n_det, n_det.sum(axis=0, keepdims=True)])  # (K+1, S)
+    n_det = np.hstack([n_det, n_det.max(axis=1, keepdims=True)])  # mean row: at the lowest threshold
+    table_columns = {
+        "label": pd.Series(
+            np.tile(np.repeat(np.array(labels, dtype=object), n_rows_label), n_area), dtype=object
+        ),
+        "area": np.repeat(np.array(result.area_names, dtype=object), (n_lab + 1) * n_rows_label).tolist(),
+        "score_threshold": np.tile(np.r_[levels, np.nan], n_area * (n_lab + 1)),
+        "N": np.repeat(n_pos.reshape(-1), n_rows_label),
+        "n_detections": np.tile(n_det.reshape(-1), n_area),
+    }
+    with np.errstate(invalid="ignore"):
+        table_columns["AR"] = np.where(
+            ~np.isnan(values).any(axis=1), values.mean(axis=1) if n_thr else np.nan, np.nan
         )
-    return table
+    for t, name in enumerate(_threshold_names(m.iou_thresholds)):
+        table_columns[f"AR@{name}"] = values[:, t]
+    table = result_table(table_columns, integer_columns=["N", "n_detections"])
+    return _finish_per_label(table, "AR", (table["label"] == POOLED_LABEL).to_numpy(), by)
 
 
 def average_precision(
@@ -427,14 +529,31 @@ def average_recall(
     """Recall per label and IoU threshold, averaged over thresholds (AR), with the mean (mAR).
 
     Recall is the share of ground truths (not ignored) matched by a kept detection.
-    Same inputs and options as :func:`average_precision`; ``score_threshold`` keeps only
-    detections scoring at least that much (valor's AR at a score threshold).
+    Same inputs and options as :func:`average_precision`, plus ``score_threshold``.
+
+    Parameters
+    ----------
+    score_threshold : float or sequence of float, optional
+        One number: keep only detections scoring at least that much (valor's AR at one
+        score threshold). A sequence (a list, tuple or array, as valor's
+        ``score_thresholds``): one row per label and threshold, in the order given. As in
+        valor, AR is averaged over the IoU thresholds and reported per score threshold
+        (valor's ``AR`` and ``mAR``); a last row per label with a missing
+        ``score_threshold`` averages the score thresholds (valor's
+        ``ARAveragedOverScores`` and ``mARAveragedOverScores``). The detections are matched
+        once: a detection's match never depends on lower-scored ones, so each threshold
+        gives what a separate call with that number gives.
 
     Returns
     -------
     DataFrame
         Columns ``label, area, N, n_detections, AR, AR@0.50, ..., AR@0.95``, then the mean
-        over labels in the row ``label="(all)"`` (mAR: what COCO calls AR).
+        over labels in the row ``label="(all)"`` (mAR: what COCO calls AR). With a sequence
+        of score thresholds, ``score_threshold`` comes after ``area``
+        (``label, area, score_threshold, N, n_detections, AR, AR@...``): per label, one row per
+        threshold, then the mean over them (``score_threshold`` NaN, ``n_detections`` at
+        the lowest threshold). ``AR@t`` is the recall at IoU threshold ``t`` (valor's
+        ``Recall``).
 
     Examples
     --------
@@ -449,23 +568,29 @@ def average_recall(
     0   cat  all  1             1  1.00      1.0      1.0
     1   dog  all  1             1  0.50      1.0      0.0
     2  (all)  all  2             2  0.75      1.0      0.5
+    >>> average_recall(dt, gt, iou_thresholds=[0.5, 0.75], score_threshold=[0.5, 0.85], by=None).round(3)
+       label area  score_threshold  N  n_detections     AR  AR@0.50  AR@0.75
+    0  (all)  all             0.50  2             2  0.750     1.00     0.50
+    1  (all)  all             0.85  2             1  0.500     0.50     0.50
+    2  (all)  all              NaN  2             2  0.625     0.75     0.50
     """
     if area_ranges is None:
         area_ranges = {"all": (0.0, 1e10)}
-    return _per_label(
-        "AR",
-        detections,
-        ground_truth,
-        BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
+    options = dict(
         by=by,
         iou_thresholds=iou_thresholds,
         max_dets=max_dets,
         area_ranges=area_ranges,
         matching=matching,
         interpolation="coco",
-        score_threshold=score_threshold,
         labels_without_ground_truth=labels_without_ground_truth,
     )
+    columns = BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images)
+    if score_threshold is not None and np.ndim(score_threshold) > 0:
+        return _recall_by_score(
+            detections, ground_truth, columns, score_thresholds=score_threshold, **options
+        )
+    return _per_label("AR", detections, ground_truth, columns, score_threshold=score_threshold, **options)
 
 
 def match(
@@ -507,9 +632,13 @@ def match(
     Returns
     -------
     DataFrame
-        Columns ``detection, image, label, score, rank, iou_threshold, ground_truth, iou,
-        tp, ignored``: ``detection`` and ``ground_truth`` are row positions in the two
-        input tables (``ground_truth`` is -1 when unmatched, then ``iou`` is NaN),
+        Columns ``detection, image, label, score, rank, iou_threshold, ground_truth,
+        detection_id, ground_truth_id, iou, tp, ignored``: ``detection`` and
+        ``ground_truth`` are row positions in the two input tables (``ground_truth`` is -1
+        when unmatched, then ``iou`` is NaN), ``detection_id`` and ``ground_truth_id`` the
+        index labels of those rows (missing when unmatched: ``<NA>`` for integer labels;
+        ``set_index("id")`` first to see the annotation ids of
+        :func:`pdmetrics.io.read_coco`, as valor's (ground-truth id, prediction id) pairs),
         ``rank`` the detection's rank by score within its image and label, ``tp`` whether
         it is a true positive, ``ignored`` whether it matched an ignored ground truth
         (crowd, ``ignore``, or outside the area range) or is unmatched outside the area
@@ -528,6 +657,14 @@ def match(
        detection  score  rank  ground_truth    iou     tp
     0          1    0.9     0             0  0.818   True
     1          0    0.6     1            -1    NaN  False
+
+    With identifiers as the index, the table names each (ground truth, detection) pair:
+
+    >>> pairs = match(dt.set_axis([101, 102]), gt.set_axis([7]), iou_thresholds=[0.5])
+    >>> pairs[["detection_id", "ground_truth_id", "tp"]]
+       detection_id  ground_truth_id     tp
+    0           102                7   True
+    1           101             <NA>  False
     """
     result = run(
         detections,
@@ -551,6 +688,8 @@ def match(
             "rank": np.tile(m.rank, n_thr),
             "iou_threshold": np.repeat(m.iou_thresholds, n),
             "ground_truth": m.gt_match[0].reshape(-1),
+            "detection_id": row_ids(detections.index, det),
+            "ground_truth_id": row_ids(ground_truth.index, m.gt_match[0].reshape(-1)),
             "iou": m.matched_iou(0).reshape(-1),
             "tp": m.tp[0].reshape(-1),
             "ignored": m.ignored[0].reshape(-1),

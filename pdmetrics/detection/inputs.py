@@ -19,7 +19,31 @@ from pdmetrics.detection.iou import check_box_values, check_format
 from pdmetrics.detection.options import COCO_ATTRS, DEFAULT_BOX
 from pdmetrics.errors import InvalidInputError
 
-__all__ = ["BoxColumns", "BoxData", "prepare_boxes", "default_box_columns"]
+__all__ = ["BoxColumns", "BoxData", "prepare_boxes", "default_box_columns", "row_ids"]
+
+
+def row_ids(index: pd.Index, positions) -> pd.Series:
+    """The index labels at row ``positions`` of a table; position -1 gives a missing value.
+
+    The labels keep their type, in a dtype that can hold a missing value: integer labels
+    become the nullable ``Int64`` (``<NA>``), booleans ``boolean``; floats, strings and
+    datetimes keep their dtype (NaN, NaT), other objects stay objects.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.detection.inputs import row_ids
+    >>> row_ids(pd.Index([10, 11, 12]), [2, -1, 0]).tolist()
+    [12, <NA>, 10]
+    """
+    values = pd.Series(index, copy=False)
+    if pd.api.types.is_bool_dtype(values.dtype):
+        values = values.astype("boolean")
+    elif pd.api.types.is_integer_dtype(values.dtype) and not isinstance(
+        values.dtype, pd.api.extensions.ExtensionDtype
+    ):
+        values = values.astype("Int64")
+    return values.reindex(np.asarray(positions, dtype="int64")).reset_index(drop=True)
 
 
 def default_box_columns(box, box_format: str) -> list:

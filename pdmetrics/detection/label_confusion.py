@@ -21,7 +21,16 @@ __all__ = ["classification_confusion"]
 
 
 def classification_confusion(
-    y_true, label, score, datum, score_thresholds=(0.0,), hardmax: bool = True, max_examples: int = 0
+    y_true,
+    label,
+    score,
+    datum,
+    score_thresholds=(0.0,),
+    hardmax: bool = True,
+    max_examples: int = 0,
+    *,
+    labels=None,
+    top_prediction: str = "filtered",
 ) -> pd.DataFrame:
     """Confusion matrix of true against predicted labels at score thresholds (valor-lite).
 
@@ -37,6 +46,8 @@ def classification_confusion(
     max_examples : int, default 0
         Up to this many example datum ids per cell, in an ``examples`` column (valor's
         confusion matrix "with examples"); 0 leaves the column out.
+    labels, top_prediction
+        valor's label filter: see :func:`~pdmetrics.detection.classification`.
 
     Returns
     -------
@@ -63,7 +74,7 @@ def classification_confusion(
     if not isinstance(max_examples, (int, np.integer)) or max_examples < 0:
         raise InvalidInputError(f"max_examples={max_examples!r}: pass a whole number >= 0.")
     thresholds = threshold_array(score_thresholds)
-    pairs = prepare_pairs(y_true, label, score, datum)
+    pairs = prepare_pairs(y_true, label, score, datum, labels=labels, top_prediction=top_prediction)
     n_labels, n_thr = pairs.n_labels, thresholds.size
     k = positive_until(pairs, thresholds, bool(hardmax))
     cell = pairs.truth[pairs.datum] * n_labels + pairs.label

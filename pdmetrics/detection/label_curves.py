@@ -52,6 +52,9 @@ def classification_pr_curve(
     score_thresholds=DEFAULT_CURVE_THRESHOLDS,
     hardmax: bool = False,
     zero_division="warn",
+    *,
+    labels=None,
+    top_prediction: str = "filtered",
 ) -> pd.DataFrame:
     """Precision-recall curve of each label as its own binary problem (valor's ``PrecisionRecallCurve``).
 
@@ -67,6 +70,8 @@ def classification_pr_curve(
         Valor computes its curves without hardmax; ``True`` lets only the top-scored row of
         each datum count.
     zero_division : "warn" or float, default "warn"
+    labels, top_prediction
+        valor's label filter: see :func:`~pdmetrics.detection.classification`.
 
     Returns
     -------
@@ -86,7 +91,7 @@ def classification_pr_curve(
     """
     zero_division = check_zero_division(zero_division)
     thresholds = threshold_array(score_thresholds)
-    pairs = prepare_pairs(y_true, label, score, datum)
+    pairs = prepare_pairs(y_true, label, score, datum, labels=labels, top_prediction=top_prediction)
     _, _, _, tp, fp, fn_m, fn_n = binary_parts(pairs, thresholds, bool(hardmax))
     fn = fn_m + fn_n
     n_true = np.bincount(pairs.truth, minlength=pairs.n_labels)[:, None]
@@ -115,6 +120,9 @@ def classification_errors(
     score_thresholds=DEFAULT_CURVE_THRESHOLDS,
     hardmax: bool = False,
     max_examples: int = 1,
+    *,
+    labels=None,
+    top_prediction: str = "filtered",
 ) -> pd.DataFrame:
     """Detailed breakdown of true positives, false positives and false negatives, with examples.
 
@@ -132,6 +140,8 @@ def classification_errors(
     ----------
     max_examples : int, default 1
         Up to this many example datum ids per row (the first ones in input order).
+    labels, top_prediction
+        valor's label filter: see :func:`~pdmetrics.detection.classification`.
 
     Returns
     -------
@@ -159,7 +169,7 @@ def classification_errors(
     if not isinstance(max_examples, (int, np.integer)) or max_examples < 0:
         raise InvalidInputError(f"max_examples={max_examples!r}: pass a whole number >= 0.")
     thresholds = threshold_array(score_thresholds)
-    pairs = prepare_pairs(y_true, label, score, datum)
+    pairs = prepare_pairs(y_true, label, score, datum, labels=labels, top_prediction=top_prediction)
     n_labels, n_thr = pairs.n_labels, thresholds.size
     k, a, b, tp, fp, fn_m, fn_n = binary_parts(pairs, thresholds, bool(hardmax))
     match, other = pairs.match, ~pairs.match

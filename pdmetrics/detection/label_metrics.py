@@ -50,7 +50,16 @@ def long_by_label(pairs: Pairs, thresholds: np.ndarray) -> dict:
 
 
 def classification_metrics(
-    y_true, label, score, datum, score_thresholds=(0.0,), hardmax: bool = True, zero_division="warn"
+    y_true,
+    label,
+    score,
+    datum,
+    score_thresholds=(0.0,),
+    hardmax: bool = True,
+    zero_division="warn",
+    *,
+    labels=None,
+    top_prediction: str = "filtered",
 ) -> pd.DataFrame:
     """Per-label counts, precision, recall, F1 and ROC AUC at score thresholds (valor-lite).
 
@@ -69,6 +78,8 @@ def classification_metrics(
     zero_division : "warn" or float, default "warn"
         Value of a 0/0 precision, recall, F1 or ROC AUC: ``"warn"`` gives NaN with an
         :class:`~pdmetrics.UndefinedMetricWarning`; valor uses 0.
+    labels, top_prediction
+        valor's label filter: see :func:`~pdmetrics.detection.classification`.
 
     Returns
     -------
@@ -94,7 +105,7 @@ def classification_metrics(
     """
     zero_division = check_zero_division(zero_division)
     thresholds = threshold_array(score_thresholds)
-    pairs = prepare_pairs(y_true, label, score, datum)
+    pairs = prepare_pairs(y_true, label, score, datum, labels=labels, top_prediction=top_prediction)
     tp, fp, fn, tn = label_counts(pairs, thresholds, bool(hardmax))
     auc = roc_auc_per_label(pairs, zero_division)
     n_true = np.bincount(pairs.truth, minlength=pairs.n_labels)
@@ -153,9 +164,23 @@ def classification_accuracy(
 
 
 def classification_summary(
-    y_true, label, score, datum, score_thresholds=(0.0,), hardmax: bool = True, zero_division="warn"
+    y_true,
+    label,
+    score,
+    datum,
+    score_thresholds=(0.0,),
+    hardmax: bool = True,
+    zero_division="warn",
+    *,
+    labels=None,
+    top_prediction: str = "filtered",
 ) -> pd.DataFrame:
     """Accuracy and mean ROC AUC per score threshold, from one pass over the rows.
+
+    Parameters
+    ----------
+    labels, top_prediction
+        valor's label filter: see :func:`~pdmetrics.detection.classification`.
 
     Returns
     -------
@@ -174,7 +199,7 @@ def classification_summary(
     """
     zero_division = check_zero_division(zero_division)
     thresholds = threshold_array(score_thresholds)
-    pairs = prepare_pairs(y_true, label, score, datum)
+    pairs = prepare_pairs(y_true, label, score, datum, labels=labels, top_prediction=top_prediction)
     tp, _, _, _ = label_counts(pairs, thresholds, bool(hardmax))
     auc = roc_auc_per_label(pairs, zero_division)
     accuracy = divide(

@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._groups import group_codes
-from pdmetrics._validation import as_float_array, plain
+from pdmetrics._validation import as_float_array, plain, preview
 from pdmetrics.errors import InvalidInputError
 
 __all__ = ["DEFAULT_CURVE_THRESHOLDS"]
@@ -141,8 +141,25 @@ def _label_index(truth_uniques: pd.Index, label_uniques: pd.Index) -> pd.Index:
         return pd.Index(combined)
 
 
-def prepare_pairs(y_true, label, score, datum) -> Pairs:
-    """Check and encode the (datum, candidate label) rows once for every metric."""
+TOP_PREDICTIONS = ("filtered", "original")
+
+
+def prepare_pairs(y_true, label, score, datum, *, labels=None, top_prediction="filtered") -> Pairs:
+    """Check and encode the (datum, candidate label) rows once for every metric.
+
+    ``labels`` (a list of label values) keeps only the rows whose candidate label and
+    whose datum's truth are among them, as valor's ``Evaluator.filter`` with the same
+    labels for ground truths and predictions; a datum left with no row is dropped.
+    ``top_prediction`` says which row is the datum's top prediction (for ``hardmax``):
+    ``"filtered"`` the top-scored row among those kept (as when the rows are filtered
+    first), ``"original"`` the top-scored row before filtering (valor), so a datum whose
+    top prediction was filtered out has none.
+    """
+    if not isinstance(top_prediction, str) or top_prediction not in TOP_PREDICTIONS:
+        raise InvalidInputError(
+            f"`top_prediction={plain(top_prediction)!r}` is not supported: use 'filtered' (the top-scored "
+            f"row among the labels kept) or 'original' (the top-scored row before filtering, as valor)."
+        )
     names = {
         argument: values.name if isinstance(values, pd.Series) and values.name is not None else argument
         for argument, values in (("y_true", y_true), ("label", label), ("datum", datum))
@@ -163,19 +180,20 @@ def prepare_pairs(y_true, label, score, datum) -> Pairs:
     datum_code, datums = _factorize(datum_v, "datum", names["datum"])
     truth_code, truth_uniques = _factorize(truth_v, "y_true", names["y_true"])
     label_code, label_uniques = _factorize(label_v, "label", names["label"])
-    labels = _label_index(truth_uniques, label_uniques)
-    truth_code = labels.get_indexer(truth_uniques)[truth_code] if len(truth_v) else truth_code
-    label_code = labels.get_indexer(label_uniques)[label_code] if len(label_v) else label_code
-    n_datums, n_labels = len(datums), len(labels)
+    label_index = _label_index(truth_uniques, label_uniques)
+    truth_code = label_index.get_indexer(truth_uniques)[truth_code] if len(truth_v) else truth_code
+    label_code = label_index.get_indexer(label_uniques)[label_code] if len(label_v) else label_code
+    n_datums, n_labels = len(datums), len(label_index)
 
     truth_of_datum = np.full(n_datums, -1, dtype="int64")
     truth_of_datum[datum_code] = truth_code
     inconsistent = truth_of_datum[datum_code] != truth_code
     if inconsistent.any():
         row = int(np.flatnonzero(inconsistent)[0])
+        first, second = label_index[truth_code[row]], label_index[truth_of_datum[datum_code[row]]]
         raise InvalidInputError(
             f"Datum {plain(datums[datum_code[row]])!r} has more than one truth "
-            f"({plain(labels[truth_code[row]])!r} and {plain(labels[truth_of_datum[datum_code[row]]])!r}); "
+            f"({plain(first)!r} and {plain(second)!r}); "
             f"the y_true column must repeat the datum's one true label on each of its rows."
         )
     key = datum_code.astype("int64") * max(n_labels, 1) + label_code
@@ -188,19 +206,59 @@ def prepare_pairs(y_true, label, score, datum) -> Pairs:
         first = int(counts.index[0])
         raise InvalidInputError(
             f"Datum {plain(datums[first // n_labels])!r} has {int(counts.iloc[0])} rows for label "
-            f"{plain(labels[first % n_labels])!r}; give each (datum, label) pair one row with its score."
+            f"{plain(label_index[first % n_labels])!r}; give each (datum, label) pair one row with its score."
         )
+    winner = _winners(datum_code, scores, n_datums)
+    if labels is not None:
+        keep_label = _kept_labels(labels, label_index)
+        keep = keep_label[label_code] & keep_label[truth_code]
+        datum_code, label_code, truth_code, scores = (
+            datum_code[keep],
+            label_code[keep],
+            truth_code[keep],
+            scores[keep],
+        )
+        # datums and labels that remain, recoded in their order
+        present = np.unique(datum_code)
+        datums = pd.Index(np.asarray(datums, dtype=object)[present].tolist(), dtype=object)
+        datum_code = np.searchsorted(present, datum_code)
+        kept = np.flatnonzero(keep_label)
+        label_index = label_index[kept]
+        label_code, truth_code = np.searchsorted(kept, label_code), np.searchsorted(kept, truth_code)
+        n_datums = present.size
+        truth_of_datum = np.full(n_datums, -1, dtype="int64")
+        truth_of_datum[datum_code] = truth_code
+        winner = winner[keep] if top_prediction == "original" else _winners(datum_code, scores, n_datums)
     match = label_code == truth_code
     return Pairs(
-        labels,
+        label_index,
         pd.Index(datums),
         datum_code.astype("int64"),
         label_code.astype("int64"),
         scores,
         truth_of_datum,
         match,
-        _winners(datum_code, scores, n_datums),
+        winner,
     )
+
+
+def _kept_labels(labels, label_index: pd.Index) -> np.ndarray:
+    """Boolean mask over ``label_index``: the labels listed in ``labels``."""
+    if isinstance(labels, (str, bytes)) or not np.iterable(labels):
+        labels = [labels]
+    wanted = list(labels)
+    if not wanted:
+        raise InvalidInputError("`labels=` is empty: list the labels to keep, e.g. labels=['cat', 'dog'].")
+    position = label_index.get_indexer(pd.Index(wanted, dtype=object))
+    if (position < 0).any():
+        unknown = wanted[int(np.flatnonzero(position < 0)[0])]
+        raise InvalidInputError(
+            f"`labels=` lists {plain(unknown)!r}, which is neither a true nor a candidate label here; "
+            f"the labels are {preview(label_index.tolist())}."
+        )
+    keep = np.zeros(len(label_index), dtype=bool)
+    keep[position] = True
+    return keep
 
 
 def _winners(datum_code: np.ndarray, scores: np.ndarray, n_datums: int) -> np.ndarray:

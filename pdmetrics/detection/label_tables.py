@@ -38,6 +38,8 @@ def classification(
     hardmax: bool | None = None,
     zero_division="warn",
     max_examples: int = 1,
+    labels=None,
+    top_prediction: str = "filtered",
 ) -> pd.DataFrame:
     """Classification metrics as valor-lite computes them, as a tidy table.
 
@@ -75,6 +77,17 @@ def classification(
         Value of 0/0 ratios: NaN with a warning, or a number (valor: 0).
     max_examples : int, default 1
         Example datum ids per row of the ``errors`` and ``confusion`` tables.
+    labels : sequence, optional
+        Evaluate only these labels (valor's ``Evaluator.filter`` with the same labels for
+        ground truths and predictions): the rows whose candidate label is not listed are
+        dropped, and so are the datums whose true label is not listed; the table has a
+        row per listed label. Default: every label.
+    top_prediction : {"filtered", "original"}, default "filtered"
+        With ``labels`` and ``hardmax``, which row is the datum's one prediction.
+        ``"filtered"``: its top-scored row among the labels kept, exactly as when the rows
+        are filtered before the call. ``"original"``: its top-scored row before filtering,
+        as valor's filter keeps it, so a datum whose top prediction is not listed
+        predicts nothing (no ``tp`` or ``fp``; its label row, if any, counts a ``fn``).
 
     Returns
     -------
@@ -91,6 +104,19 @@ def classification(
       label  score_threshold  N  tp  fp  fn  tn  precision  recall     f1  roc_auc
     0   cat              0.0  1   1   1   0   1        0.5     1.0  0.667      1.0
     1   dog              0.0  2   1   0   1   1        1.0     0.5  0.667      1.0
+
+    Only the dogs, keeping each datum's original top prediction (valor's filter): the
+    third datum's top prediction was ``cat``, so it predicts nothing:
+
+    >>> table = classification(df, y_true="truth", score=["cat", "dog"], labels=["dog"],
+    ...                        top_prediction="original", zero_division=0)
+    >>> table[["label", "N", "tp", "fp", "fn", "recall"]]
+      label  N  tp  fp  fn  recall
+    0   dog  2   1   0   1     0.5
+    >>> table = classification(df, y_true="truth", score=["cat", "dog"], labels=["dog"], zero_division=0)
+    >>> table[["label", "N", "tp", "fp", "fn", "recall"]]
+      label  N  tp  fp  fn  recall
+    0   dog  2   2   0   0     1.0
     """
     if table not in TABLES:
         raise InvalidInputError(f"`table={table!r}` is not a classification table; use one of {TABLES}.")
@@ -114,12 +140,13 @@ def classification(
         raise InvalidInputError(f"`max_examples={plain(max_examples)!r}`: pass a whole number >= 0.")
     arrays = long_arrays(frame, y_true, score, label, datum)
     options = {"score_thresholds": score_thresholds, "hardmax": bool(hardmax)}
+    options.update(labels=labels, top_prediction=top_prediction)
     if table == "labels":
         return classification_metrics(*arrays, **options, zero_division=zero_division)
     if table == "summary":
         return classification_summary(*arrays, **options, zero_division=zero_division)
     if table == "roc_curve":
-        return roc_curve(*arrays)
+        return roc_curve(*arrays, labels=labels, top_prediction=top_prediction)
     if table == "pr_curve":
         return classification_pr_curve(*arrays, **options, zero_division=zero_division)
     if table == "errors":

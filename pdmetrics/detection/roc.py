@@ -136,7 +136,7 @@ def binary_roc_auc(y_true, y_score) -> float:
     return float(roc_auc_per_label(pairs, WARN)[label_one])
 
 
-def roc_curve(y_true, label, score, datum) -> pd.DataFrame:
+def roc_curve(y_true, label, score, datum, *, labels=None, top_prediction: str = "filtered") -> pd.DataFrame:
     """One-vs-rest ROC curve points of every label.
 
     Parameters
@@ -144,6 +144,8 @@ def roc_curve(y_true, label, score, datum) -> pd.DataFrame:
     y_true, label, score, datum : array-like
         One entry per (datum, candidate label) row: the datum's true label (repeated on
         each of its rows), the candidate label, its score and the datum id.
+    labels, top_prediction
+        valor's label filter: see :func:`~pdmetrics.detection.classification`.
 
     Returns
     -------
@@ -169,7 +171,7 @@ def roc_curve(y_true, label, score, datum) -> pd.DataFrame:
     6     b    0.7  0.0  1.0
     7     b    0.2  1.0  1.0
     """
-    pairs = prepare_pairs(y_true, label, score, datum)
+    pairs = prepare_pairs(y_true, label, score, datum, labels=labels, top_prediction=top_prediction)
     lab, sc, fp, tp, positives, negatives = roc_points(pairs)
     return result_table(
         {
