@@ -276,3 +276,49 @@ def test_the_callers_frame_is_unchanged():
     before = ddf.compute()
     quiet(ddf.scoring.evaluate, human="h", system="s", by="L1")
     pd.testing.assert_frame_equal(ddf.compute(), before)
+
+
+# --------------------------------------------------------------------------------------
+# postprocess: lazy, per partition
+# --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("scale_with", [None, "asis", "pandas", "dask", "mapping"])
+def test_postprocess_is_lazy_and_equals_the_pandas_columns(scale_with):
+    frame = responses(2000)
+    train = responses(1500, seed=3)
+    options = {
+        None: None,
+        "asis": "asis",
+        "pandas": train,
+        "dask": dd.from_pandas(train, npartitions=4),
+        "mapping": {"human_mean": 3.5, "human_sd": 1.7, "system_mean": 3.6, "system_sd": 1.9},
+    }
+    pandas_option = train if scale_with == "dask" else options[scale_with]
+    ddf = dd.from_pandas(frame, npartitions=5)
+    lazy = ddf.scoring.postprocess(
+        system=["s", "t"], trim_min=1, trim_max=6, scale_with=options[scale_with], human="h"
+    )
+    assert isinstance(lazy, dd.DataFrame)
+    expected = frame.scoring.postprocess(
+        system=["s", "t"], trim_min=1, trim_max=6, scale_with=pandas_option, human="h"
+    )
+    result = lazy.compute()
+    assert list(result.columns) == list(expected.columns)
+    # (dask stores the text column L1 as its own string dtype: compared by value)
+    assert result["L1"].fillna("-").tolist() == expected["L1"].fillna("-").tolist()
+    pd.testing.assert_frame_equal(
+        result.drop(columns="L1"), expected.drop(columns="L1"), check_exact=False, rtol=1e-12
+    )
+    chained = quiet(lazy.scoring.evaluate, human="h", system=["s_trim", "s_trim_round"])
+    assert_same_table(chained, quiet(expected.scoring.evaluate, human="h", system=["s_trim", "s_trim_round"]))
+
+
+def test_postprocess_bad_options_fail_before_any_work():
+    ddf = dd.from_pandas(responses(100), npartitions=2)
+    with pytest.raises(InvalidInputError, match="trim"):
+        ddf.scoring.postprocess(system="s", trim_min=6, trim_max=1)
+    with pytest.raises(InvalidInputError, match="scale_with"):
+        ddf.scoring.postprocess(system="s", trim_min=1, trim_max=6, scale_with="raw")
+    with pytest.raises(InvalidInputError, match="lack"):
+        ddf.scoring.postprocess(system="s", trim_min=1, trim_max=6, scale_with={"human_mean": 3})
+    with pytest.raises(ColumnNotFoundError, match="system="):
+        ddf.scoring.postprocess(system="nope", trim_min=1, trim_max=6)

@@ -100,7 +100,7 @@ def test_bad_trim_arguments(frame):
         frame.scoring.postprocess(system="raw", trim_min=1, trim_max=None)
     with pytest.raises(InvalidInputError, match="needs `human=`"):
         frame.scoring.postprocess(system="raw", trim_min=1, trim_max=6, scale_with=frame)
-    with pytest.raises(InvalidInputError, match="'asis' or a training"):
+    with pytest.raises(InvalidInputError, match="'asis', a training"):
         frame.scoring.postprocess(system="raw", trim_min=1, trim_max=6, scale_with="train.csv")
     with pytest.raises(InvalidInputError, match="SD 0.0"):
         frame.scoring.postprocess(

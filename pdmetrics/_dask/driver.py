@@ -14,6 +14,7 @@ from __future__ import annotations
 from functools import reduce
 
 import dask
+import dask.dataframe as dd
 import pandas as pd
 
 #: States combined per task of the tree reduction.
@@ -44,6 +45,18 @@ def combined_state(states: list):
             for i in range(0, len(states), SPLIT_EVERY)
         ]
     return states[0]
+
+
+class Several(tuple):
+    """Several states of one chunk (e.g. one per score column), combined element by element."""
+
+    def combine(self, other: Several) -> Several:
+        return Several(a.combine(b) for a, b in zip(self, other))
+
+
+def is_dask_frame(value) -> bool:
+    """Whether ``value`` is a dask DataFrame."""
+    return isinstance(value, dd.DataFrame)
 
 
 def _combine(*states):

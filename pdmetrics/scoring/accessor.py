@@ -70,12 +70,13 @@ class ScoringAccessor:
             Lowest and highest score points of the scale.
         trim_tolerance : float, default 0.4998
             Trimmed scores lie in ``[trim_min - trim_tolerance, trim_max + trim_tolerance]``.
-        scale_with : {None, "asis"} or DataFrame, optional
+        scale_with : {None, "asis"}, DataFrame or mapping, optional
             ``None``: add ``<system>_trim`` and ``<system>_trim_round``. ``"asis"``: the
             scores are already on the human scale; also add ``<system>_scale`` (a copy),
             ``<system>_scale_trim`` and ``<system>_scale_trim_round``. A training DataFrame
             with the same ``human`` and ``system`` columns: scale linearly so that its
-            system scores would have its human mean and SD (RSMTool's ``scale_with``).
+            system scores would have its human mean and SD (RSMTool's ``scale_with``). A
+            mapping: those means and SDs themselves (:func:`pdmetrics.scoring.scaling_parameters`).
         human : str, optional
             Human score column of the training frame; required when ``scale_with`` is a
             DataFrame.

@@ -17,10 +17,12 @@ pdmetrics column              RSMTool score type and meaning
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from pdmetrics._stats import Moments
 from pdmetrics._validation import as_float_array, numeric_values, plain, require_columns
 from pdmetrics.errors import ColumnNotFoundError, InvalidInputError
 from pdmetrics.scoring.scored_rows import check_flat_names, named_columns
@@ -129,17 +131,44 @@ def scaling_parameters(human, system) -> dict[str, float]:
     >>> scaling_parameters(human=[2, 3, 4], system=[0.1, 0.2, 0.3])  # doctest: +ELLIPSIS
     {'human_mean': 3.0, 'human_sd': 1.0, 'system_mean': 0.2..., 'system_sd': 0.1...}
     """
-    params = {}
+    return scaling_from_state(scaling_state(human, system))
+
+
+@dataclass(frozen=True)
+class ScalingState:
+    """The additive state of :func:`scaling_parameters`: count, mean and centred sum of
+    squares of each side's numeric scores (:class:`~pdmetrics._stats.Moments` of the side
+    with itself), combined exactly over chunks of rows."""
+
+    human: Moments
+    system: Moments
+
+    def combine(self, other: ScalingState) -> ScalingState:
+        return ScalingState(self.human.combine(other.human), self.system.combine(other.system))
+
+
+def scaling_state(human, system) -> ScalingState:
+    """The :class:`ScalingState` of one chunk of training rows (missing values skipped)."""
+    sides = []
     for side, values in (("human", human), ("system", system)):
         array = as_float_array(values, f"scale_with {side} scores")
         array = array[np.isfinite(array)]
-        sd = float(np.std(array, ddof=1)) if array.size > 1 else np.nan
+        sides.append(Moments.from_arrays(array, array))
+    return ScalingState(*sides)
+
+
+def scaling_from_state(state: ScalingState) -> dict[str, float]:
+    """The means and SDs of :func:`scaling_parameters` from its :class:`ScalingState`."""
+    params = {}
+    for side, moments in (("human", state.human), ("system", state.system)):
+        n = int(moments.n[0])
+        sd = float(np.sqrt(moments.variance_x()[0])) if n > 1 else np.nan
         if not sd > 0:
             raise InvalidInputError(
-                f"Cannot scale: the training {side} scores have {array.size} numeric values and "
+                f"Cannot scale: the training {side} scores have {n} numeric values and "
                 f"SD {plain(sd)}. Pass a training frame with at least two different {side} scores."
             )
-        params[f"{side}_mean"] = float(np.mean(array))
+        params[f"{side}_mean"] = float(moments.mean_x[0])
         params[f"{side}_sd"] = sd
     return params
 
@@ -201,11 +230,19 @@ def derived_scores(
 
 
 def check_scale_with(scale_with, human=None):
-    """Check RSMTool's ``scale_with`` option: None, ``"asis"`` or a training DataFrame.
+    """Check RSMTool's ``scale_with`` option: None, ``"asis"``, a training DataFrame or the
+    scaling parameters themselves (the mapping :func:`scaling_parameters` returns).
 
     A training DataFrame needs ``human``, the name of its human score column.
     """
-    if isinstance(scale_with, pd.DataFrame):
+    if isinstance(scale_with, Mapping):
+        missing = sorted({"human_mean", "human_sd", "system_mean", "system_sd"} - set(scale_with))
+        if missing:
+            raise InvalidInputError(
+                f"`scale_with=` parameters lack {missing}; build them with "
+                "`pdmetrics.scoring.scaling_parameters`."
+            )
+    elif isinstance(scale_with, pd.DataFrame):
         if human is None:
             raise InvalidInputError(
                 "`scale_with=<DataFrame>` needs `human=`: the name of the human score "
@@ -218,8 +255,8 @@ def check_scale_with(scale_with, human=None):
             else plain(scale_with)
         )
         raise InvalidInputError(
-            f"`scale_with={shown!r}`: pass None, 'asis' or a training DataFrame with the same "
-            "human and system columns."
+            f"`scale_with={shown!r}`: pass None, 'asis', a training DataFrame with the same "
+            "human and system columns, or scaling parameters (`scaling_parameters`)."
         )
     return scale_with
 
@@ -253,12 +290,13 @@ def postprocess(
         Lowest and highest score points of the scale.
     trim_tolerance : float, default 0.4998
         Trimmed scores lie in ``[trim_min - trim_tolerance, trim_max + trim_tolerance]``.
-    scale_with : {None, "asis"} or DataFrame, optional
+    scale_with : {None, "asis"}, DataFrame or mapping, optional
         ``None``: only ``<name>_trim`` and ``<name>_trim_round``. ``"asis"``: the scores are
         already on the human scale; also ``<name>_scale`` (a copy), ``<name>_scale_trim`` and
         ``<name>_scale_trim_round``. A training DataFrame with the ``human`` column and the
         same system columns: scale linearly so that its system scores would have its human
-        mean and SD (RSMTool's ``scale_with``).
+        mean and SD (RSMTool's ``scale_with``). A mapping: those means and SDs themselves
+        (:func:`scaling_parameters`' keys), applied to every system column.
     human : str, optional
         Human score column of the training frame; required when ``scale_with`` is a
         DataFrame.
