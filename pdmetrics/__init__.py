@@ -1,15 +1,16 @@
 """pdmetrics: evaluate scoring engines, classifiers and detectors from inside pandas.
 
-Importing the package registers three DataFrame accessors:
+Importing the package registers four DataFrame accessors:
 
 - ``df.scoring``: automated scores against human scores (RSMTool's metrics);
 - ``df.fairness``: fairness of scores and classifiers;
-- ``df.detection``: classification, object detection and segmentation metrics.
+- ``df.detection``: classification, object detection and segmentation metrics;
+- ``df.textgen``: text generation metrics (ROUGE, BLEU, the LLM-guided metrics).
 """
 
 # the accessor packages register df.scoring, df.fairness, df.detection; io is imported so that
 # pdmetrics.io.read_coco works after a plain `import pdmetrics`
-from pdmetrics import detection, fairness, io, scoring  # noqa: F401
+from pdmetrics import detection, fairness, io, scoring, textgen  # noqa: F401
 from pdmetrics._dask import install as _install_dask_accessors
 from pdmetrics.errors import (
     ColumnNotFoundError,

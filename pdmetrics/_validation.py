@@ -77,6 +77,15 @@ def require_columns(frame: pd.DataFrame, argument: str, names) -> list:
     return names
 
 
+def one_column(frame: pd.DataFrame, argument: str, name) -> pd.Series:
+    """The one column ``name`` of ``frame`` (a tuple names a MultiIndex column), checked as
+    :func:`require_columns` checks; a list of names is refused."""
+    names = require_columns(frame, argument, name)
+    if isinstance(name, list) or len(names) != 1:
+        raise InvalidInputError(f"`{argument}=` takes one column name; got {names!r}.")
+    return frame[names].iloc[:, 0]
+
+
 def numeric_values(series: pd.Series, argument: str) -> np.ndarray:
     """Return a column as a float64 array, non-numeric entries as NaN.
 

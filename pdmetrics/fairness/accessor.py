@@ -6,8 +6,7 @@ import pandas as pd
 
 from pdmetrics import plotting  # its modules load on first use (pdmetrics._lazy)
 from pdmetrics._groups import group_columns
-from pdmetrics._validation import require_columns
-from pdmetrics.errors import InvalidInputError
+from pdmetrics._validation import one_column
 from pdmetrics.fairness import llm
 from pdmetrics.fairness.association import context_association
 from pdmetrics.fairness.averages import average_metrics
@@ -36,10 +35,7 @@ class FairnessAccessor:
         return plotting.fairness.FairnessPlots(self._frame)
 
     def _column(self, argument: str, name) -> pd.Series:
-        names = require_columns(self._frame, argument, name)  # a tuple names a MultiIndex column
-        if isinstance(name, list) or len(names) != 1:
-            raise InvalidInputError(f"`{argument}=` takes one column name; got {names!r}.")
-        return self._frame[names[0]]
+        return one_column(self._frame, argument, name)
 
     def _optional(self, argument: str, name) -> pd.Series | None:
         return None if name is None else self._column(argument, name)

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from pdmetrics import plotting  # its modules load on first use (pdmetrics._lazy)
-from pdmetrics._validation import as_list, require_columns
-from pdmetrics.errors import InvalidInputError
+from pdmetrics._validation import one_column, require_columns
 from pdmetrics.scoring.human_baseline import degradation, disattenuated_correlations
 from pdmetrics.scoring.model import fit_ep, fit_pp, weighted_score
 from pdmetrics.scoring.postprocessing import DEFAULT_TRIM_TOLERANCE, postprocess
@@ -33,12 +32,7 @@ class ScoringAccessor:
 
     def _column(self, argument: str, name) -> pd.Series:
         """The one named column, checked."""
-        if isinstance(name, tuple) and isinstance(self._frame.columns, pd.MultiIndex):
-            return self._columns(argument, name).iloc[:, 0]
-        names = as_list(name, argument)
-        if len(names) != 1:
-            raise InvalidInputError(f"`{argument}=` takes one column name; got {names!r}.")
-        return self._columns(argument, names).iloc[:, 0]
+        return one_column(self._frame, argument, name)
 
     @property
     def plot(self) -> plotting.scoring.ScoringPlots:

@@ -1,5 +1,6 @@
 """Text generation metrics (``df.textgen``)."""
 
+from pdmetrics.textgen import accessor  # noqa: F401  (registers df.textgen)
 from pdmetrics.textgen.verdicts import (
     answer_correctness,
     answer_relevance,

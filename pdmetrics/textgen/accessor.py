@@ -1,0 +1,173 @@
+"""The ``df.textgen`` accessor: thin wrappers over the core functions of :mod:`pdmetrics.textgen`.
+
+The LLM-guided metrics take the judge's verdict table in long form (one row per judged
+statement, claim, opinion or context): ``datum=`` names the datum id column and ``verdict=``
+the verdict column; ``by=`` (a column constant within each datum) averages the per-datum
+values by group, with an ``"(all)"`` row first.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from pdmetrics._validation import one_column
+from pdmetrics.textgen import verdicts
+
+
+@pd.api.extensions.register_dataframe_accessor("textgen")
+class TextgenAccessor:
+    """Text-generation metrics on a DataFrame: ``df.textgen.<method>(...)``.
+
+    The accessor holds only the DataFrame; every method takes column names as keyword
+    arguments, returns a new DataFrame and leaves the caller's frame unchanged.
+    """
+
+    def __init__(self, frame: pd.DataFrame) -> None:
+        self._frame = frame
+
+    def _column(self, argument: str, name) -> pd.Series | None:
+        return None if name is None else one_column(self._frame, argument, name)
+
+    def _by_datum(self, table: pd.DataFrame, datum, by) -> pd.DataFrame:
+        """The per-datum table, or its means by the groups of column ``by`` (constant within a datum)."""
+        if by is None:
+            return table
+        groups = self._column("by", by)
+        return verdicts.metric_means(table, by=groups.set_axis(self._column("datum", datum).to_numpy()))
+
+    def _yes_share(self, metric, datum, verdict, data, by) -> pd.DataFrame:
+        table = metric(self._column("datum", datum), self._column("verdict", verdict), data=data)
+        return self._by_datum(table, datum, by)
+
+    def answer_relevance(self, *, datum, verdict, data=None, by=None) -> pd.DataFrame:
+        """Answer relevance per datum (``"yes"`` share of the answer's statements; ``"idk"`` is
+        not relevant); see :func:`pdmetrics.textgen.answer_relevance`.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pdmetrics  # noqa: F401
+        >>> judged = pd.DataFrame({"id": [1, 1, 1, 2], "verdict": ["yes", "idk", "yes", "no"]})
+        >>> judged.textgen.answer_relevance(datum="id", verdict="verdict").round(3)
+           datum  N  answer_relevance
+        0      1  3             0.667
+        1      2  1             0.000
+        """
+        return self._yes_share(verdicts.answer_relevance, datum, verdict, data, by)
+
+    def bias(self, *, datum, verdict, data=None, by=None) -> pd.DataFrame:
+        """Bias per datum (share of biased opinions); see :func:`pdmetrics.textgen.bias`."""
+        return self._yes_share(verdicts.bias, datum, verdict, data, by)
+
+    def toxicity(self, *, datum, verdict, data=None, by=None) -> pd.DataFrame:
+        """Toxicity per datum (share of toxic opinions), or its means by group.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pdmetrics  # noqa: F401
+        >>> judged = pd.DataFrame({"id": ["a", "a", "b", "c"], "verdict": ["yes", "no", "no", "yes"],
+        ...                        "topic": ["x", "x", "y", "x"]})
+        >>> judged.textgen.toxicity(datum="id", verdict="verdict", by="topic")
+           topic  N  toxicity
+        0  (all)  3      0.50
+        1      x  2      0.75
+        2      y  1      0.00
+        """
+        return self._yes_share(verdicts.toxicity, datum, verdict, data, by)
+
+    def context_relevance(self, *, datum, verdict, data=None, by=None) -> pd.DataFrame:
+        """Context relevance per datum; see :func:`pdmetrics.textgen.context_relevance`."""
+        return self._yes_share(verdicts.context_relevance, datum, verdict, data, by)
+
+    def hallucination(self, *, datum, verdict, data=None, by=None) -> pd.DataFrame:
+        """Hallucination per datum (share of contradicted contexts); see
+        :func:`pdmetrics.textgen.hallucination`."""
+        return self._yes_share(verdicts.hallucination, datum, verdict, data, by)
+
+    def faithfulness(self, *, datum, verdict, data=None, n_contexts=None, by=None) -> pd.DataFrame:
+        """Faithfulness per datum (share of claims the contexts support); see
+        :func:`pdmetrics.textgen.faithfulness`."""
+        table = verdicts.faithfulness(
+            self._column("datum", datum), self._column("verdict", verdict), data=data, n_contexts=n_contexts
+        )
+        return self._by_datum(table, datum, by)
+
+    def answer_correctness(self, *, datum, verdict, ground_truth=None, data=None, by=None) -> pd.DataFrame:
+        """Answer correctness per datum (F1 of the TP/FP/FN statements, best ground truth); see
+        :func:`pdmetrics.textgen.answer_correctness`."""
+        table = verdicts.answer_correctness(
+            self._column("datum", datum),
+            self._column("verdict", verdict),
+            ground_truth=self._column("ground_truth", ground_truth),
+            data=data,
+        )
+        return self._by_datum(table, datum, by)
+
+    def context_recall(
+        self,
+        *,
+        datum,
+        verdict,
+        ground_truth=None,
+        data=None,
+        n_contexts=None,
+        n_ground_truths=None,
+        zero_division="warn",
+        by=None,
+    ) -> pd.DataFrame:
+        """Context recall per datum (share of ground-truth statements the contexts support, best
+        ground truth); see :func:`pdmetrics.textgen.context_recall`."""
+        table = verdicts.context_recall(
+            self._column("datum", datum),
+            self._column("verdict", verdict),
+            ground_truth=self._column("ground_truth", ground_truth),
+            data=data,
+            n_contexts=n_contexts,
+            n_ground_truths=n_ground_truths,
+            zero_division=zero_division,
+        )
+        return self._by_datum(table, datum, by)
+
+    def context_precision(
+        self,
+        *,
+        datum,
+        verdict,
+        rank,
+        ground_truth=None,
+        data=None,
+        n_contexts=None,
+        n_ground_truths=None,
+        by=None,
+    ) -> pd.DataFrame:
+        """Context precision per datum (precision@k over the useful ranked contexts); see
+        :func:`pdmetrics.textgen.context_precision`.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pdmetrics  # noqa: F401
+        >>> judged = pd.DataFrame({"id": 7, "rank": [1, 2, 3, 4], "verdict": ["yes", "no", "no", "yes"]})
+        >>> judged.textgen.context_precision(datum="id", verdict="verdict", rank="rank")
+           datum  N  context_precision
+        0      7  4               0.75
+        """
+        table = verdicts.context_precision(
+            self._column("datum", datum),
+            self._column("verdict", verdict),
+            self._column("rank", rank),
+            ground_truth=self._column("ground_truth", ground_truth),
+            data=data,
+            n_contexts=n_contexts,
+            n_ground_truths=n_ground_truths,
+        )
+        return self._by_datum(table, datum, by)
+
+    def summary_coherence(self, *, datum, score, data=None, by=None) -> pd.DataFrame:
+        """The judge's 1-5 summary coherence score per datum; see
+        :func:`pdmetrics.textgen.summary_coherence`."""
+        table = verdicts.summary_coherence(
+            self._column("datum", datum), self._column("score", score), data=data
+        )
+        return self._by_datum(table, datum, by)
