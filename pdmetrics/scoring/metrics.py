@@ -19,10 +19,10 @@ import numpy as np
 from pdmetrics._stats import (
     Centred,
     Moments,
+    accurate_group_sum,
     group_count,
     group_count_where,
     group_min_max,
-    group_total,
     histogram_min_max,
     label_histograms,
     smallest_integer_type,
@@ -224,11 +224,7 @@ def pair_statistics_many(
         # the conditions as 0.0 / 1.0 in the deviations' buffer (no longer needed)
         n_exact = group_count_where(codes, np.less_equal(diff, 0, out=deviations), n_groups)
         n_adjacent = group_count_where(codes, np.less_equal(diff, 1, out=deviations), n_groups)
-        sse = (
-            np.array([diff @ diff])
-            if codes is None
-            else group_total(codes, np.square(diff, out=diff), n_groups)
-        )
+        sse = accurate_group_sum(codes, np.square(diff, out=diff), n_groups)
         # the work array is free again: it holds the joint label codes
         hist_h, hist_s, same, hist_labels = label_histograms(
             human_labels, labels, codes, n_groups, out=work.view(np.intp)
