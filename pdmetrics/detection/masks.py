@@ -295,8 +295,9 @@ def _decode_strings(strings: list, what) -> tuple[np.ndarray, np.ndarray]:
     if too_long.size:
         raise _malformed(what, int(string_of_char[last][too_long[0]]), "a number longer than 7 characters")
     position = _segment_arange(chars_per_value)
-    values = np.zeros(n_values, dtype="int64")
-    np.add.at(values, value_id, (c & 0x1F) << (5 * position))
+    running = np.concatenate(([0], np.cumsum((c & 0x1F) << (5 * position))))
+    value_end = np.flatnonzero(last) + 1
+    values = running[value_end] - running[value_end - chars_per_value]
     negative = (c[last] & 0x10) != 0
     values[negative] -= np.left_shift(1, 5 * chars_per_value[negative])
     per_string = np.bincount(string_of_char[last], minlength=len(encoded))
@@ -548,19 +549,17 @@ def _at(values, row: int) -> int:
 
 def _rle_runs(rles: list, compressed: bool, height, width, what) -> MaskRuns:
     sizes = [r.get("size") for r in rles]
-    well_formed = [
-        isinstance(s, (list, tuple, np.ndarray))
-        and len(s) == 2
-        and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in s)
-        for s in sizes
-    ]
-    if not all(well_formed):
-        row = well_formed.index(False)
+    try:
+        array = np.array(sizes)
+    except ValueError:
+        array = np.zeros(0)
+    if array.shape != (len(rles), 2) or array.dtype.kind not in "iu":
+        row = next((i for i, v in enumerate(sizes) if not _is_size(v)), 0)
         raise InvalidInputError(
             f"{what(row)} has `size` {sizes[row]!r}; an RLE needs 'size': [height, width] "
             f"(two whole numbers)."
         )
-    sizes = np.array(sizes, dtype="int64").reshape(len(rles), 2)
+    sizes = array.astype("int64")
     bad = np.flatnonzero(((sizes < 0) | (sizes > MAX_SIDE)).any(axis=1))
     if bad.size:
         raise InvalidInputError(
@@ -594,6 +593,14 @@ def _rle_runs(rles: list, compressed: bool, height, width, what) -> MaskRuns:
         counts = values.astype("int64")
     _check_counts(counts, offsets, h, w, what)
     return _runs_from_counts(counts, offsets, h, w)
+
+
+def _is_size(size) -> bool:
+    return (
+        isinstance(size, (list, tuple, np.ndarray))
+        and len(size) == 2
+        and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in size)
+    )
 
 
 def _kind(segmentation) -> int:
@@ -904,8 +911,9 @@ def _bounds(runs: MaskRuns):
 # IoU
 
 
-def _pair_intersection(runs: MaskRuns, first: np.ndarray, second: np.ndarray) -> np.ndarray:
-    """Pixels shared by masks ``first[p]`` and ``second[p]`` of ``runs`` (same size)."""
+def _pair_intersection(runs: MaskRuns, first: np.ndarray, second: np.ndarray, columns) -> np.ndarray:
+    """Pixels shared by masks ``first[p]`` and ``second[p]`` of ``runs`` (same size), whose
+    bounding boxes share the columns ``columns[0][p]`` to ``columns[1][p]``."""
     n_runs = np.diff(runs.offsets)
     # walk the runs of the mask with fewer runs; look the other one up
     swap = n_runs[first] > n_runs[second]
@@ -914,18 +922,23 @@ def _pair_intersection(runs: MaskRuns, first: np.ndarray, second: np.ndarray) ->
     stride = int((runs.height * runs.width).max()) + 1
     owner_shift = np.repeat(np.arange(len(runs), dtype="int64") * stride, n_runs)
     global_stops = runs.stops + owner_shift
-    starts_after = np.append(runs.starts + owner_shift, np.iinfo("int64").max)
+    global_starts = runs.starts + owner_shift
+    starts_after = np.append(global_starts, np.iinfo("int64").max)
     cumulative = np.concatenate(([0], np.cumsum(runs.stops - runs.starts)))
-    counts = n_runs[walk]
-    source = np.repeat(runs.offsets[walk], counts) + _segment_arange(counts)
-    shift = np.repeat(look * stride, counts)
+    # only the walked runs that reach into the shared columns
+    h = runs.height[walk]
+    begin = np.searchsorted(global_stops, walk * stride + columns[0] * h, side="right")
+    end = np.searchsorted(global_starts, walk * stride + (columns[1] + 1) * h, side="left")
+    counts = np.maximum(end - begin, 0)
+    source = np.repeat(begin, counts) + _segment_arange(counts)
+    shift = np.repeat((look - walk) * stride, counts)
 
     def covered(position):  # pixels of the looked-up masks before ``position`` (plus a constant)
         at = position + shift
         i = np.searchsorted(global_stops, at, side="right")
         return cumulative[i] + np.maximum(at - starts_after[i], 0)
 
-    per_run = covered(runs.stops[source]) - covered(runs.starts[source])
+    per_run = covered(global_stops[source]) - covered(global_starts[source])
     pair = np.repeat(np.arange(first.size), counts)
     return np.bincount(pair, weights=per_run, minlength=first.size).astype("int64")
 
@@ -941,28 +954,25 @@ def _iou_of_pairs(runs: MaskRuns, first: np.ndarray, second: np.ndarray, crowd: 
             f"(height x width); masks compared must come from the same image."
         )
     x0, y0, x1, y1 = _bounds(runs)
-    overlap = (np.maximum(x0[first], x0[second]) <= np.minimum(x1[first], x1[second])) & (
-        np.maximum(y0[first], y0[second]) <= np.minimum(y1[first], y1[second])
-    )
+    left, right = np.maximum(x0[first], x0[second]), np.minimum(x1[first], x1[second])
+    overlap = (left <= right) & (np.maximum(y0[first], y0[second]) <= np.minimum(y1[first], y1[second]))
     iou = np.zeros(first.size, dtype="float64")
     candidates = np.flatnonzero(overlap)
     if candidates.size:
         area = runs.area()
         f, s = first[candidates], second[candidates]
-        inter = _pair_intersection(runs, f, s)
+        inter = _pair_intersection(runs, f, s, (left[candidates], right[candidates]))
         union = np.where(crowd[candidates], area[f], area[f] + area[s] - inter)
         iou[candidates] = inter / np.where(inter > 0, union, 1)
     return iou
 
 
-def _crowd_flags(iscrowd, n: int) -> np.ndarray:
+def _crowd_flags(iscrowd, n: int, per: str = "ground truth") -> np.ndarray:
     if iscrowd is None:
         return np.zeros(n, dtype=bool)
     crowd = np.asarray(iscrowd)
     if crowd.ndim != 1 or crowd.size != n:
-        raise InvalidInputError(
-            f"`iscrowd` has {crowd.size} flags but there are {n} ground truths; pass one per ground truth."
-        )
+        raise InvalidInputError(f"`iscrowd` has {crowd.size} flags for {n} {per}s; pass one per {per}.")
     if crowd.dtype != bool and not np.isin(crowd, (0, 1)).all():
         raise InvalidInputError("`iscrowd` must hold booleans or 0/1 flags.")
     return crowd.astype(bool)
@@ -1007,42 +1017,87 @@ def mask_iou(detections, ground_truths, iscrowd=None, height=None, width=None) -
     return iou.reshape(n_dt, n_gt)
 
 
-def paired_mask_iou(detections, ground_truths, iscrowd=None, height=None, width=None) -> np.ndarray:
-    """IoU of row-aligned pairs: ``detections[i]`` against ``ground_truths[i]``.
+def paired_mask_iou(
+    detections,
+    ground_truths,
+    iscrowd=None,
+    height=None,
+    width=None,
+    *,
+    detection_index=None,
+    ground_truth_index=None,
+) -> np.ndarray:
+    """IoU of paired masks: ``detections[i]`` against ``ground_truths[i]``.
 
-    The kernel for many images at once: build each side's :class:`MaskRuns` once with
-    :func:`mask_runs`, pick the candidate pairs with :meth:`MaskRuns.take` and call this.
+    With ``detection_index`` and ``ground_truth_index`` the pairs are
+    ``(detections[detection_index[p]], ground_truths[ground_truth_index[p]])``: the kernel for
+    many images at once (parse each side's segmentations once with :func:`mask_runs`, pass the
+    candidate pairs as indices; no mask is copied).
 
     Parameters
     ----------
     detections, ground_truths : list or MaskRuns
-        Paired segmentations (same length), as :func:`mask_runs` takes them.
+        Segmentations as :func:`mask_runs` takes them.
     iscrowd : array-like of bool, optional
-        Per pair, whether the ground truth is a crowd region.
+        Per pair, whether the ground truth is a crowd region (its IoU is then
+        ``intersection / area(detection)``).
     height, width : int or array-like, optional
-        Image sizes (one, or one per pair), needed for polygons.
+        Image sizes (one, or one per segmentation), needed for polygons.
+    detection_index, ground_truth_index : array-like of int, optional
+        The pairs, as positions in ``detections`` and ``ground_truths`` (both or neither).
 
     Returns
     -------
     numpy.ndarray
-        ``n`` IoUs in ``[0, 1]``.
+        One IoU in ``[0, 1]`` per pair, equal to ``pycocotools.mask.iou`` of that pair.
 
     Examples
     --------
     >>> from pdmetrics.detection.masks import paired_mask_iou
-    >>> paired_mask_iou([{"size": [2, 2], "counts": [0, 2, 2]}] * 2,
-    ...                 [{"size": [2, 2], "counts": [0, 4]}] * 2, iscrowd=[False, True]).tolist()
+    >>> half = {"size": [2, 2], "counts": [0, 2, 2]}
+    >>> full = {"size": [2, 2], "counts": [0, 4]}
+    >>> paired_mask_iou([half, half], [full, full], iscrowd=[False, True]).tolist()
     [0.5, 1.0]
+    >>> paired_mask_iou([half, full], [full], detection_index=[0, 1, 1],
+    ...                 ground_truth_index=[0, 0, 0]).tolist()
+    [0.5, 1.0, 1.0]
     """
     dt = mask_runs(detections, height, width)
     gt = mask_runs(ground_truths, height, width)
-    if len(dt) != len(gt):
+    if (detection_index is None) != (ground_truth_index is None):
         raise InvalidInputError(
-            f"`detections` has {len(dt)} masks but `ground_truths` has {len(gt)}; pass row-aligned "
-            f"pairs (use `mask_iou` for all pairs)."
+            "Pass both `detection_index` and `ground_truth_index` (the pairs), or neither."
         )
-    crowd = _crowd_flags(iscrowd, len(gt))
-    if not len(dt):
+    if detection_index is None:
+        if len(dt) != len(gt):
+            raise InvalidInputError(
+                f"`detections` has {len(dt)} masks but `ground_truths` has {len(gt)}; pass row-aligned "
+                f"pairs, or the pairs as `detection_index=` and `ground_truth_index=` (or use `mask_iou` "
+                f"for all pairs)."
+            )
+        first = second = np.arange(len(dt))
+    else:
+        first = _pair_index(detection_index, len(dt), "detection_index")
+        second = _pair_index(ground_truth_index, len(gt), "ground_truth_index")
+        if first.size != second.size:
+            raise InvalidInputError(
+                f"`detection_index` has {first.size} pairs but `ground_truth_index` has {second.size}; "
+                f"pass one entry per pair in each."
+            )
+    crowd = _crowd_flags(iscrowd, first.size, "pair")
+    if not first.size:
         return np.zeros(0)
-    index = np.arange(len(dt))
-    return _iou_of_pairs(_concat([dt, gt]), index, index + len(dt), crowd)
+    return _iou_of_pairs(_concat([dt, gt]), first, second + len(dt), crowd)
+
+
+def _pair_index(index, n: int, argument: str) -> np.ndarray:
+    array = np.asarray(index)
+    if array.ndim != 1 or (array.size and array.dtype.kind not in "iu"):
+        raise InvalidInputError(f"`{argument}` must be a 1-D array of integer positions.")
+    bad = np.flatnonzero((array < 0) | (array >= n))
+    if bad.size:
+        raise InvalidInputError(
+            f"`{argument}` holds {int(array[bad[0]])} (pair {int(bad[0])}), but there are only {n} masks; "
+            f"pass positions from 0 to {n - 1}."
+        )
+    return array.astype("int64")
