@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from pdmetrics.detection.masks import (
     MaskRuns,
+    box_to_rle,
     mask_area,
     mask_bbox,
     mask_iou,
@@ -187,6 +188,24 @@ def test_polygon_examples():
     assert polygon_to_mask([[-5, -5, 20, -5, 20, 20, -5, 20]], height=3, width=4).all()
     # 1 x 1 image
     assert polygon_to_mask([[0, 0, 1, 0, 1, 1, 0, 1]], height=1, width=1).tolist() == [[True]]
+
+
+@SETTINGS
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    h=st.integers(1, 30),
+    w=st.integers(1, 30),
+    n=st.integers(1, 8),
+    decimals=st.integers(0, 2),
+)
+def test_box_rasterization_equals_pycocotools(seed, h, w, n, decimals):
+    cm = coco()
+    rng = np.random.default_rng(seed)
+    boxes = np.column_stack([rng.uniform(-5, 35, (n, 2)), rng.uniform(0, 20, (n, 2))]).round(decimals)
+    expected = [r["counts"].decode() for r in cm.frPyObjects(boxes, h, w)]
+    assert [r["counts"] for r in box_to_rle(boxes, h, w)] == expected
+    corners = np.column_stack([boxes[:, :2], boxes[:, :2] + boxes[:, 2:]])
+    assert [r["counts"] for r in box_to_rle(corners, h, w, box_format="xyxy")] == expected
 
 
 # ----------------------------------------------------------------------------------------------
@@ -414,6 +433,9 @@ def test_val2014_segmentations_equal_pycocotools(val2014):
             r"`detection_index` holds 1 \(pair 1\), but there are only 1 masks",
         ),
         (lambda: polygon_to_mask([[0, 0, 1, 0, 1, 1]], 0, 3), r"`height` must be a number of pixels from 1"),
+        (lambda: box_to_rle([[0, 0, -1, 2]], 3, 3), r"`boxes` has a box with a negative size in row 0"),
+        (lambda: box_to_rle([[0, 0, 1]], 3, 3), r"`boxes` must have shape \(n, 4\)"),
+        (lambda: box_to_rle([[0, 0, 1, 1]], None, None), r"Pass `height=` and `width=`"),
     ],
 )
 def test_bad_input_names_the_problem(call, match):

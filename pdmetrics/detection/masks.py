@@ -34,6 +34,7 @@ from itertools import chain
 
 import numpy as np
 
+from pdmetrics.detection.iou import check_box_values, check_format
 from pdmetrics.errors import InvalidInputError
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "polygon_to_mask",
     "mask_area",
     "mask_bbox",
+    "box_to_rle",
     "mask_iou",
     "paired_mask_iou",
 ]
@@ -274,33 +276,38 @@ def _decode_strings(strings: list, what) -> tuple[np.ndarray, np.ndarray]:
             s = s.encode("ascii")
         encoded.append(s)
     lengths = np.fromiter(map(len, encoded), dtype="int64", count=len(encoded))
-    c = np.frombuffer(b"".join(encoded), dtype="uint8").astype("int64") - 48
-    string_of_char = np.repeat(np.arange(len(encoded)), lengths)
-    bad = np.flatnonzero((c < 0) | (c > 63))
+    char_offsets = _offsets(lengths)
+    c = np.frombuffer(b"".join(encoded), dtype="uint8") - np.uint8(48)  # below '0' wraps past 63
+    bad = np.flatnonzero(c > 63)
     if bad.size:
+        character = chr((int(c[bad[0]]) + 48) % 256)
         raise _malformed(
-            what,
-            int(string_of_char[bad[0]]),
-            f"character {chr(int(c[bad[0]]) + 48)!r} is not one of '0'..'o'",
+            what, _row_of(char_offsets, int(bad[0])), f"character {character!r} is not one of '0'..'o'"
         )
-    last = (c & 0x20) == 0
-    ends = _offsets(lengths)[1:][lengths > 0] - 1
-    open_end = np.flatnonzero(lengths > 0)[~last[ends]]
+    last = c < 32  # no continuation bit: a number's last character
+    nonempty = lengths > 0
+    open_end = np.flatnonzero(nonempty)[~last[char_offsets[1:][nonempty] - 1]]
     if open_end.size:
         raise _malformed(what, int(open_end[0]), "it ends in the middle of a number")
-    value_id = np.concatenate(([0], np.cumsum(last)[:-1]))
-    n_values = int(last.sum())
-    chars_per_value = np.bincount(value_id, minlength=n_values)
-    too_long = np.flatnonzero(chars_per_value > 7)
-    if too_long.size:
-        raise _malformed(what, int(string_of_char[last][too_long[0]]), "a number longer than 7 characters")
-    position = _segment_arange(chars_per_value)
-    running = np.concatenate(([0], np.cumsum((c & 0x1F) << (5 * position))))
     value_end = np.flatnonzero(last) + 1
-    values = running[value_end] - running[value_end - chars_per_value]
-    negative = (c[last] & 0x10) != 0
-    values[negative] -= np.left_shift(1, 5 * chars_per_value[negative])
-    per_string = np.bincount(string_of_char[last], minlength=len(encoded))
+    value_start = np.concatenate(([0], value_end[:-1]))
+    n_chars = value_end - value_start
+    too_long = np.flatnonzero(n_chars > 7)
+    if too_long.size:
+        raise _malformed(
+            what, _row_of(char_offsets, int(value_start[too_long[0]])), "a number longer than 7 characters"
+        )
+    # 5 bits a character, least significant first; the last character's bit 4 is the sign
+    values = (c[value_start] & 0x1F).astype("int64")
+    longer = np.flatnonzero(n_chars > 1)
+    for k in range(1, 7):
+        if not longer.size:
+            break
+        values[longer] |= (c[value_start[longer] + k] & 0x1F).astype("int64") << (5 * k)
+        longer = longer[n_chars[longer] > k + 1]
+    negative = (c[value_end - 1] >> 4).astype("int64") & 1
+    values -= negative << (5 * n_chars)
+    per_string = np.diff(np.searchsorted(value_end, char_offsets, side="right"))
     value_offsets = _offsets(per_string)
     index = _segment_arange(per_string)
     # undo the differences: counts[i] = values[i] + counts[i - 2] for i > 2, i.e. running sums
@@ -885,6 +892,67 @@ def mask_bbox(segmentations, height=None, width=None) -> np.ndarray:
     box = np.stack([x0, y0, x1 - x0 + 1, y1 - y0 + 1], axis=1).astype("float64")
     box[x1 < x0] = 0.0
     return box
+
+
+def box_to_rle(boxes, height, width, box_format: str = "xywh") -> list[dict]:
+    """Rasterize boxes as COCO does (``pycocotools.mask.frPyObjects`` of an ``(n, 4)`` array).
+
+    COCO draws a box as the polygon of its four corners, so a pixel is in the mask when its
+    centre is inside the box (with the polygon rounding of :func:`polygon_to_rle`). This is
+    the conversion to compare boxes with masks (e.g. a box detection against a raster ground
+    truth).
+
+    Parameters
+    ----------
+    boxes : array-like of shape (n, 4)
+        Boxes in ``box_format``.
+    height, width : int or array-like of int
+        Image size (one, or one per box).
+    box_format : {"xywh", "xyxy"}
+        ``(x, y, width, height)`` (COCO) or ``(x_min, y_min, x_max, y_max)`` (valor).
+
+    Returns
+    -------
+    list of dict
+        One compressed RLE per box.
+
+    Examples
+    --------
+    >>> from pdmetrics.detection.masks import box_to_rle, rle_decode
+    >>> rle = box_to_rle([[1, 0, 2, 2]], height=3, width=4)[0]
+    >>> rle_decode(rle).astype(int)
+    array([[0, 1, 1, 0],
+           [0, 1, 1, 0],
+           [0, 0, 0, 0]])
+    """
+    check_format(box_format)
+    try:
+        array = np.asarray(boxes, dtype="float64")
+    except (TypeError, ValueError):
+        raise InvalidInputError("`boxes` must hold numbers (4 box coordinates per row).") from None
+    array = array.reshape(-1, 4) if array.size % 4 == 0 and array.ndim <= 2 else array
+    if array.ndim != 2 or array.shape[1] != 4:
+        raise InvalidInputError(f"`boxes` must have shape (n, 4); got shape {np.shape(boxes)}.")
+    check_box_values(array, box_format, "`boxes`")
+    x0, y0 = array[:, 0], array[:, 1]
+    x1, y1 = (x0 + array[:, 2], y0 + array[:, 3]) if box_format == "xywh" else (array[:, 2], array[:, 3])
+    corners = np.stack([x0, y0, x0, y1, x1, y1, x1, y0], axis=1)
+    too_far = np.flatnonzero((np.abs(corners) > MAX_COORDINATE).any(axis=1))
+    if too_far.size:
+        raise InvalidInputError(
+            f"`boxes` row {int(too_far[0])} ({array[too_far[0]].tolist()!r}) reaches beyond {MAX_COORDINATE} "
+            f"pixels; clip boxes to (near) their image first."
+        )
+    h, w = _size(height, "height"), _size(width, "width")
+    if h is None or w is None:
+        raise InvalidInputError("Pass `height=` and `width=` (the image size) to rasterize boxes.")
+    n = array.shape[0]
+    for value, name in ((h, "height"), (w, "width")):
+        if value.ndim and value.size != n:
+            raise InvalidInputError(f"`{name}` has {value.size} values for {n} boxes; pass one per box.")
+    h, w = np.broadcast_to(h, (n,)).copy(), np.broadcast_to(w, (n,)).copy()
+    part, index = _polygon_toggles(corners.reshape(-1), np.arange(0, 4 * n + 1, 4), h, w)
+    return _runs_from_toggles(part, index, h, w).to_rle()
 
 
 def _bounds(runs: MaskRuns):
