@@ -196,26 +196,30 @@ def _counts_flat(runs: MaskRuns) -> np.ndarray:
 
 
 def _runs_from_counts(
-    counts: np.ndarray, offsets: np.ndarray, height: np.ndarray, width: np.ndarray
+    counts: np.ndarray, offsets: np.ndarray, height: np.ndarray, width: np.ndarray, odd=None
 ) -> MaskRuns:
-    """Canonical runs from checked counts (zero-length runs dropped, touching runs joined)."""
-    n = offsets.size - 1
+    """Canonical runs from checked counts (zero-length runs dropped, touching runs joined).
+
+    ``odd`` flags the counts at odd positions of their mask (the runs of 1s), if known.
+    """
     lengths = np.diff(offsets)
-    index = _segment_arange(lengths)
-    owner = np.repeat(np.arange(n), lengths)
+    if odd is None:
+        odd = (_segment_arange(lengths) & 1).astype(bool)
     ends = np.cumsum(counts)
-    base = np.concatenate(([0], ends))[offsets[:-1]]
-    ends = ends - np.repeat(base, lengths)
-    ones = (index % 2 == 1) & (counts > 0)
-    starts, stops, owner = (ends - counts)[ones], ends[ones], owner[ones]
-    # join runs that touch (a zero-length run of 0s between two runs of 1s)
-    touching = np.zeros(starts.size, dtype=bool)
-    touching[1:] = (starts[1:] == stops[:-1]) & (owner[1:] == owner[:-1])
+    ends -= np.repeat(np.concatenate(([0], ends))[offsets[:-1]], lengths)  # positions restart per mask
+    ones = np.flatnonzero(odd & (counts > 0))
+    stops = ends[ones]
+    starts = stops - counts[ones]
+    run_offsets = np.searchsorted(ones, offsets)
+    # join runs that touch (a zero-length run of 0s between two runs of 1s), within a mask
+    touching = starts[1:] == stops[:-1]
+    boundary = run_offsets[1:-1]
+    touching[boundary[(boundary > 0) & (boundary < starts.size)] - 1] = False
     if touching.any():
-        keep_stop = np.ones(starts.size, dtype=bool)
-        keep_stop[:-1] = ~touching[1:]
-        starts, stops, owner = starts[~touching], stops[keep_stop], owner[~touching]
-    return MaskRuns(height, width, _offsets(np.bincount(owner, minlength=n)), starts, stops)
+        keep_start = np.concatenate(([True], ~touching))
+        starts, stops = starts[keep_start], stops[np.concatenate((~touching, [True]))]
+        run_offsets = np.concatenate(([0], np.cumsum(keep_start)))[run_offsets]
+    return MaskRuns(height, width, run_offsets, starts, stops)
 
 
 def _check_counts(counts: np.ndarray, offsets: np.ndarray, height, width, what) -> None:
@@ -266,8 +270,9 @@ def _malformed(what, row: int, why: str) -> InvalidInputError:
     )
 
 
-def _decode_strings(strings: list, what) -> tuple[np.ndarray, np.ndarray]:
-    """Counts (flat) and offsets of COCO compressed counts strings (``rleFrString``)."""
+def _decode_strings(strings: list, what) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Counts (flat), offsets and odd-position flags of COCO compressed counts strings
+    (``rleFrString``)."""
     encoded = []
     for row, s in enumerate(strings):
         if isinstance(s, str):
@@ -313,11 +318,12 @@ def _decode_strings(strings: list, what) -> tuple[np.ndarray, np.ndarray]:
     # undo the differences: counts[i] = values[i] + counts[i - 2] for i > 2, i.e. running sums
     # of the odd-position values and of the even-position values from position 2 on
     counts = values.copy()
-    for members in (index % 2 == 1, (index % 2 == 0) & (index >= 2)):
+    odd = (index & 1).astype(bool)
+    for members in (odd, ~odd & (index >= 2)):
         running = np.concatenate(([0], np.cumsum(np.where(members, values, 0))))
         base = np.repeat(running[value_offsets[:-1]], per_string)
         counts = np.where(members, running[1:] - base, counts)
-    return counts, value_offsets
+    return counts, value_offsets, odd
 
 
 # ----------------------------------------------------------------------------------------------
@@ -582,7 +588,7 @@ def _rle_runs(rles: list, compressed: bool, height, width, what) -> MaskRuns:
                 f"{_at(width, row)}] ([height, width]); pass the mask of that image (or fix its `size`)."
             )
     if compressed:
-        counts, offsets = _decode_strings([r["counts"] for r in rles], what)
+        counts, offsets, odd = _decode_strings([r["counts"] for r in rles], what)
     else:
         lists = [r["counts"] for r in rles]
         lengths = np.fromiter(map(len, lists), dtype="int64", count=len(lists))
@@ -597,9 +603,9 @@ def _rle_runs(rles: list, compressed: bool, height, width, what) -> MaskRuns:
                 f"{what(_row_of(offsets, int(fraction[0])))}: uncompressed RLE counts must be whole numbers "
                 f"(got {values[fraction[0]]!r})."
             )
-        counts = values.astype("int64")
+        counts, odd = values.astype("int64"), None
     _check_counts(counts, offsets, h, w, what)
-    return _runs_from_counts(counts, offsets, h, w)
+    return _runs_from_counts(counts, offsets, h, w, odd)
 
 
 def _is_size(size) -> bool:
