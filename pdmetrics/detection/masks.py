@@ -965,19 +965,21 @@ def _bounds(runs: MaskRuns):
     """Inclusive pixel bounds (x0, y0, x1, y1) of each mask; x1 < x0 for an empty mask."""
     n = len(runs)
     n_runs = np.diff(runs.offsets)
-    h = np.repeat(np.maximum(runs.height, 1), n_runs)
-    first_x, first_y = np.divmod(runs.starts, h)
-    last_x, last_y = np.divmod(runs.stops - 1, h)
-    spans = last_x > first_x  # a run over several columns covers whole rows' range
-    top = np.where(spans, 0, first_y)
-    bottom = np.where(spans, h - 1, last_y)
     has = n_runs > 0
     x0, y0 = np.zeros(n, dtype="int64"), np.zeros(n, dtype="int64")
     x1, y1 = np.full(n, -1, dtype="int64"), np.full(n, -1, dtype="int64")
-    if has.any():
-        lo, hi = runs.offsets[:-1][has], runs.offsets[1:][has]
-        x0[has], x1[has] = first_x[lo], last_x[hi - 1]
-        y0[has], y1[has] = np.minimum.reduceat(top, lo), np.maximum.reduceat(bottom, lo)
+    if not has.any():
+        return x0, y0, x1, y1
+    # float division is exact here (indices < 2**31) and much faster than integer division
+    h = np.repeat(runs.height.astype("float64"), n_runs)
+    first_x = np.floor(runs.starts / h)
+    last_x = np.floor((runs.stops - 1) / h)
+    spans = last_x > first_x  # a run over several columns covers every row
+    top = np.where(spans, 0, runs.starts - first_x * h)
+    bottom = np.where(spans, h - 1, (runs.stops - 1) - last_x * h)
+    lo, hi = runs.offsets[:-1][has], runs.offsets[1:][has]
+    x0[has], x1[has] = first_x[lo], last_x[hi - 1]
+    y0[has], y1[has] = np.minimum.reduceat(top, lo), np.maximum.reduceat(bottom, lo)
     return x0, y0, x1, y1
 
 
