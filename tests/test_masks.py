@@ -293,6 +293,7 @@ def test_mask_runs_layout_and_mixed_inputs():
     assert mask_runs(runs) is runs
     taken = runs.take([3, 0])
     assert taken.area().tolist() == [2, 9]
+    assert runs.take([-1]).area().tolist() == [2] and len(runs.take([])) == 0
 
 
 # ----------------------------------------------------------------------------------------------
@@ -433,6 +434,10 @@ def test_val2014_segmentations_equal_pycocotools(val2014):
             r"`detection_index` holds 1 \(pair 1\), but there are only 1 masks",
         ),
         (lambda: polygon_to_mask([[0, 0, 1, 0, 1, 1]], 0, 3), r"`height` must be a number of pixels from 1"),
+        (
+            lambda: mask_runs([np.zeros((2, 2), bool)]).take([1]),
+            r"`index` must hold integer positions from 0 to 0",
+        ),
         (lambda: box_to_rle([[0, 0, -1, 2]], 3, 3), r"`boxes` has a box with a negative size in row 0"),
         (lambda: box_to_rle([[0, 0, 1]], 3, 3), r"`boxes` must have shape \(n, 4\)"),
         (lambda: box_to_rle([[0, 0, 1, 1]], None, None), r"Pass `height=` and `width=`"),

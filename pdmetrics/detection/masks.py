@@ -86,7 +86,15 @@ class MaskRuns:
 
     def take(self, index) -> MaskRuns:
         """The masks ``index`` (an integer array), in that order (repeats allowed)."""
-        index = np.asarray(index, dtype="int64").reshape(-1)
+        index = np.asarray(index).reshape(-1)
+        if index.size and (
+            index.dtype.kind not in "iu" or index.min() < -len(self) or index.max() >= len(self)
+        ):
+            raise InvalidInputError(
+                f"`index` must hold integer positions from 0 to {len(self) - 1} "
+                f"(there are {len(self)} masks)."
+            )
+        index = np.where(index < 0, index + len(self), index).astype("int64")
         lengths = self.offsets[index + 1] - self.offsets[index]
         source = np.repeat(self.offsets[index], lengths) + _segment_arange(lengths)
         return MaskRuns(
