@@ -520,23 +520,25 @@ def _polygon_runs(polygons: list, height: np.ndarray, width: np.ndarray, what) -
 # arrays and RLE dicts
 
 
+def _run_edges(array: np.ndarray) -> np.ndarray:
+    """Column-major indices where a boolean mask switches on or off (its runs' starts and stops)."""
+    flat = np.ravel(array, order="F")
+    edges = np.flatnonzero(flat[1:] != flat[:-1]) + 1
+    if flat.size and flat[0]:
+        edges = np.concatenate(([0], edges))
+    if flat.size and flat[-1]:
+        edges = np.append(edges, flat.size)
+    return edges
+
+
 def _encode_arrays(arrays: list[np.ndarray]) -> MaskRuns:
-    """Runs of many boolean arrays (column-major), in one pass over their pixels."""
+    """Runs of many boolean arrays (column-major): one comparison pass over each mask's pixels."""
     heights = np.array([a.shape[0] for a in arrays], dtype="int64")
     widths = np.array([a.shape[1] for a in arrays], dtype="int64")
-    # each mask read column by column, followed by one 0 so that no run crosses into the next
-    flat = np.concatenate([np.append(a.T.reshape(-1), False) for a in arrays]).view("int8")
-    change = np.diff(flat, prepend=np.int8(0))
-    rising, falling = np.flatnonzero(change == 1), np.flatnonzero(change == -1)
-    base = _offsets(heights * widths + 1)
-    owner = np.searchsorted(base, rising, side="right") - 1
-    return MaskRuns(
-        heights,
-        widths,
-        _offsets(np.bincount(owner, minlength=len(arrays))),
-        rising - base[owner],
-        falling - base[owner],
-    )
+    edges = [_run_edges(a) for a in arrays]
+    n_runs = np.fromiter((e.size // 2 for e in edges), dtype="int64", count=len(edges))
+    edges = np.concatenate(edges).astype("int64") if edges else np.zeros(0, dtype="int64")
+    return MaskRuns(heights, widths, _offsets(n_runs), edges[0::2], edges[1::2])
 
 
 def _array_runs(masks: list, height, width, what) -> MaskRuns:
