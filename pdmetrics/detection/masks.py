@@ -328,9 +328,11 @@ def _decode_strings(strings: list, what) -> tuple[np.ndarray, np.ndarray, np.nda
     counts = values.copy()
     odd = (index & 1).astype(bool)
     for members in (odd, ~odd & (index >= 2)):
-        running = np.concatenate(([0], np.cumsum(np.where(members, values, 0))))
-        base = np.repeat(running[value_offsets[:-1]], per_string)
-        counts = np.where(members, running[1:] - base, counts)
+        position = np.flatnonzero(members)
+        running = np.cumsum(values[position])
+        first = np.searchsorted(position, value_offsets[:-1])
+        before = np.concatenate(([0], running))[first]
+        counts[position] = running - np.repeat(before, np.diff(np.append(first, position.size)))
     return counts, value_offsets, odd
 
 
