@@ -19,12 +19,15 @@ arrays with numpy, vectorized across runs, masks and pairs:
   unit along its longer axis, and a boundary kept wherever the walk crosses a pixel column centre
   (``(u + 0.5) / 5 - 0.5`` an integer in ``[0, w - 1]``), at row ``ceil((v + 0.5) / 5 - 0.5)``
   clipped to ``[0, h]``; boundaries toggle the mask (an even number of toggles at one index
-  cancel). Several parts are united (COCO's ``merge``);
+  cancel). Several parts are united (COCO's ``merge``). A box is rasterized as the polygon of
+  its corners (COCO's ``frBbox``);
 - mask IoU is COCO's: intersection over union, ``intersection / area(detection)`` for a crowd
   ground truth, 0 when the masks do not intersect (empty masks included). Only pairs whose
   bounding boxes overlap are intersected; the intersection of a pair sums, over the runs of the
-  mask with fewer runs, the other mask's cumulative area at the run's ends (one
-  ``np.searchsorted`` over all runs of all masks).
+  mask with fewer runs that reach into the columns both boxes share, the other mask's
+  cumulative area at the run's ends (one ``np.searchsorted`` over all runs of all masks).
+  Packed bits (``np.bitwise_count`` of ANDed 64-row words) make a faster pair kernel, but
+  building the words costs more than it saves (``benchmarks/bench_mask_kernels.py --options``).
 """
 
 from __future__ import annotations
