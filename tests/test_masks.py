@@ -85,6 +85,26 @@ def test_round_trip(seed, h, w, style):
     assert int(mask_area([rle])[0]) == int(mask.sum())
 
 
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1), h=st.integers(1, 12), w=st.integers(1, 12), zeros=st.booleans())
+def test_uncompressed_rle_equals_pycocotools(seed, h, w, zeros):
+    """Uncompressed counts (zero-length runs allowed, as COCO files may hold them)."""
+    cm = coco()
+    rng = np.random.default_rng(seed)
+    cuts = np.sort(rng.integers(0, h * w + 1, rng.integers(0, 8)))
+    counts = np.diff(np.concatenate(([0], cuts, [h * w])))
+    if zeros:
+        counts = np.insert(counts, rng.integers(0, counts.size + 1), 0)
+    segmentation = {"size": [h, w], "counts": counts.tolist()}
+    theirs = cm.frPyObjects(segmentation, h, w)
+    np.testing.assert_array_equal(rle_decode(segmentation), cm.decode(theirs).astype(bool))
+    assert int(mask_area([segmentation])[0]) == int(cm.area(theirs))
+    other = {"size": [h, w], "counts": rle_encode(rng.random((h, w)) < 0.5)["counts"].encode()}
+    np.testing.assert_array_equal(
+        mask_iou([segmentation], [other]), np.asarray(cm.iou([theirs], [other], [0])).reshape(1, 1)
+    )
+
+
 def test_large_counts_round_trip():
     # counts needing many characters (and negative differences) in COCO's string format
     mask = np.zeros((300, 700), dtype=bool)
