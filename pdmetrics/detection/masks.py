@@ -1006,32 +1006,38 @@ def _pair_intersection(runs: MaskRuns, first: np.ndarray, second: np.ndarray, co
     """Pixels shared by masks ``first[p]`` and ``second[p]`` of ``runs`` (same size), whose
     bounding boxes share the columns ``columns[0][p]`` to ``columns[1][p]``."""
     n_runs = np.diff(runs.offsets)
-    # walk the runs of the mask with fewer runs; look the other one up
+    # walk the runs of the mask with fewer runs; look the other one up. Pairs are visited by
+    # looked-up mask, so that consecutive searches land close together
     swap = n_runs[first] > n_runs[second]
     walk = np.where(swap, second, first)
     look = np.where(swap, first, second)
+    order = np.argsort(look, kind="stable")
+    walk, look = walk[order], look[order]
+    low, high = columns[0][order], columns[1][order]
     stride = int((runs.height * runs.width).max()) + 1
     owner_shift = np.repeat(np.arange(len(runs), dtype="int64") * stride, n_runs)
     global_stops = runs.stops + owner_shift
     global_starts = runs.starts + owner_shift
-    starts_after = np.append(global_starts, np.iinfo("int64").max)
     cumulative = np.concatenate(([0], np.cumsum(runs.stops - runs.starts)))
     # only the walked runs that reach into the shared columns
     h = runs.height[walk]
-    begin = np.searchsorted(global_stops, walk * stride + columns[0] * h, side="right")
-    end = np.searchsorted(global_starts, walk * stride + (columns[1] + 1) * h, side="left")
+    begin = np.searchsorted(global_stops, walk * stride + low * h, side="right")
+    end = np.searchsorted(global_starts, walk * stride + (high + 1) * h, side="left")
     counts = np.maximum(end - begin, 0)
     source = np.repeat(begin, counts) + _segment_arange(counts)
-    shift = np.repeat((look - walk) * stride, counts)
-
-    def covered(position):  # pixels of the looked-up masks before ``position`` (plus a constant)
-        at = position + shift
-        i = np.searchsorted(global_stops, at, side="right")
-        return cumulative[i] + np.maximum(at - starts_after[i], 0)
-
-    per_run = covered(global_stops[source]) - covered(global_starts[source])
+    # each walked run's start and stop, moved into the looked-up mask: the pixels of that mask
+    # before a position are its runs' total before it plus the part of the run it falls in
+    ends = np.empty(2 * source.size, dtype="int64")
+    ends[0::2], ends[1::2] = global_starts[source], global_stops[source]
+    ends += np.repeat((look - walk) * stride, 2 * counts)
+    i = np.searchsorted(global_stops, ends, side="right")
+    starts_after = np.append(global_starts, np.iinfo("int64").max)
+    covered = cumulative[i] + np.maximum(ends - starts_after[i], 0)
+    per_run = covered[1::2] - covered[0::2]
     pair = np.repeat(np.arange(first.size), counts)
-    return np.bincount(pair, weights=per_run, minlength=first.size).astype("int64")
+    inter = np.empty(first.size, dtype="int64")
+    inter[order] = np.bincount(pair, weights=per_run, minlength=first.size).astype("int64")
+    return inter
 
 
 def _iou_of_pairs(runs: MaskRuns, first: np.ndarray, second: np.ndarray, crowd: np.ndarray) -> np.ndarray:
