@@ -313,16 +313,19 @@ def _decode_strings(strings: list, what) -> tuple[np.ndarray, np.ndarray, np.nda
         raise _malformed(
             what, _row_of(char_offsets, int(value_start[too_long[0]])), "a number longer than 7 characters"
         )
-    # 5 bits a character, least significant first; the last character's bit 4 is the sign
-    values = (c[value_start] & 0x1F).astype("int64")
+    # 5 bits a character, least significant first; the last character's bit 4 is the sign, so
+    # it holds the top bits sign-extended (most numbers are that one character)
+    values = (c[value_end - 1].astype("int64") ^ 0x10) - 0x10
     longer = np.flatnonzero(n_chars > 1)
-    for k in range(1, 7):
-        if not longer.size:
-            break
-        values[longer] |= (c[value_start[longer] + k] & 0x1F).astype("int64") << (5 * k)
-        longer = longer[n_chars[longer] > k + 1]
-    negative = (c[value_end - 1] >> 4).astype("int64") & 1
-    values -= negative << (5 * n_chars)
+    if longer.size:
+        size, start = n_chars[longer], value_start[longer]
+        value = values[longer] << (5 * (size - 1))
+        for k in range(6):
+            lower = np.flatnonzero(size > k + 1)
+            if not lower.size:
+                break
+            value[lower] += (c[start[lower] + k] & 0x1F).astype("int64") << (5 * k)
+        values[longer] = value
     per_string = np.diff(np.searchsorted(value_end, char_offsets, side="right"))
     value_offsets = _offsets(per_string)
     index = _segment_arange(per_string)
@@ -330,7 +333,9 @@ def _decode_strings(strings: list, what) -> tuple[np.ndarray, np.ndarray, np.nda
     # of the odd-position values and of the even-position values from position 2 on
     counts = values.copy()
     odd = (index & 1).astype(bool)
-    for members in (odd, ~odd & (index >= 2)):
+    even = ~odd
+    even[value_offsets[:-1][per_string > 0]] = False  # each mask's first count stands alone
+    for members in (odd, even):
         position = np.flatnonzero(members)
         running = np.cumsum(values[position])
         first = np.searchsorted(position, value_offsets[:-1])
