@@ -311,6 +311,17 @@ def test_mask_runs_layout_and_mixed_inputs():
     assert runs.starts.tolist() == [0, 0, 3, 4, 7, 4, 7] and runs.stops.tolist() == [9, 2, 5, 5, 8, 5, 8]
     np.testing.assert_array_equal(runs.to_masks()[2], mask)
     assert mask_runs(runs) is runs
+    # lists handed back by parquet/arrow as numpy arrays
+    polygon = np.empty(1, dtype=object)
+    polygon[0] = np.array([0.0, 0, 2, 0, 2, 2, 0, 2])
+    as_arrays = [
+        {"size": np.array([3, 3]), "counts": "09"},
+        polygon,
+        mask,
+        {"size": [3, 3], "counts": np.array([4, 1, 2, 1, 1])},
+    ]
+    same = mask_runs(as_arrays, height=np.array([3, 3, 3, 3]), width=3)
+    assert same.starts.tolist() == runs.starts.tolist() and same.stops.tolist() == runs.stops.tolist()
     taken = runs.take([3, 0])
     assert taken.area().tolist() == [2, 9]
     assert runs.take([-1]).area().tolist() == [2] and len(runs.take([])) == 0

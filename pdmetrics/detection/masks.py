@@ -644,7 +644,10 @@ def _kind(segmentation) -> int:
             return 1
         return 2 if isinstance(counts, (list, tuple, np.ndarray)) else -1
     if isinstance(segmentation, np.ndarray):
-        return 3 if segmentation.dtype != object else -1
+        # an object array is a list of polygons (as parquet/arrow hand lists back)
+        if segmentation.dtype == object:
+            return 0 if segmentation.ndim in (1, 2) else -1
+        return 3
     return 0 if isinstance(segmentation, (list, tuple)) else -1
 
 
