@@ -206,22 +206,27 @@ def _counts_flat(runs: MaskRuns) -> np.ndarray:
     return out
 
 
-def _runs_from_counts(
-    counts: np.ndarray, offsets: np.ndarray, height: np.ndarray, width: np.ndarray, odd=None
-) -> MaskRuns:
-    """Canonical runs from checked counts (zero-length runs dropped, touching runs joined).
-
-    ``odd`` flags the counts at odd positions of their mask (the runs of 1s), if known.
-    """
+def _pad_even(counts: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each mask's counts followed by a 0 when there is an odd number of them, so every mask
+    starts at an even position (its 0-runs at even, its 1-runs at odd positions)."""
     lengths = np.diff(offsets)
-    if odd is None:
-        odd = (_segment_arange(lengths) & 1).astype(bool)
+    padded = _offsets(lengths + (lengths & 1))
+    out = np.zeros(int(padded[-1]), dtype="int64")
+    out[np.arange(counts.size) + np.repeat(padded[:-1] - offsets[:-1], lengths)] = counts
+    return out, padded
+
+
+def _runs_from_counts(
+    counts: np.ndarray, offsets: np.ndarray, height: np.ndarray, width: np.ndarray
+) -> MaskRuns:
+    """Canonical runs from checked, even-padded counts (see :func:`_pad_even`): zero-length runs
+    dropped, touching runs joined."""
     ends = np.cumsum(counts)
-    ends -= np.repeat(np.concatenate(([0], ends))[offsets[:-1]], lengths)  # positions restart per mask
-    ones = np.flatnonzero(odd & (counts > 0))
-    stops = ends[ones]
-    starts = stops - counts[ones]
-    run_offsets = np.searchsorted(ones, offsets)
+    # positions restart at every mask (each mask's counts sum to its h * w)
+    ends -= np.repeat(_offsets(height * width)[:-1], np.diff(offsets))
+    ones = np.flatnonzero(counts[1::2] > 0)  # (0-run, 1-run) pairs whose 1-run is not empty
+    starts, stops = ends[0::2][ones], ends[1::2][ones]
+    run_offsets = np.searchsorted(ones, offsets // 2)
     # join runs that touch (a zero-length run of 0s between two runs of 1s), within a mask
     touching = starts[1:] == stops[:-1]
     boundary = run_offsets[1:-1]
@@ -281,9 +286,9 @@ def _malformed(what, row: int, why: str) -> InvalidInputError:
     )
 
 
-def _decode_strings(strings: list, what) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Counts (flat), offsets and odd-position flags of COCO compressed counts strings
-    (``rleFrString``)."""
+def _decode_strings(strings: list, what) -> tuple[np.ndarray, np.ndarray]:
+    """Counts (flat, padded to an even number per mask: :func:`_pad_even`) and offsets of COCO
+    compressed counts strings (``rleFrString``)."""
     encoded = []
     for row, s in enumerate(strings):
         if isinstance(s, str):
@@ -328,20 +333,23 @@ def _decode_strings(strings: list, what) -> tuple[np.ndarray, np.ndarray, np.nda
         values[longer] = value
     per_string = np.diff(np.searchsorted(value_end, char_offsets, side="right"))
     value_offsets = _offsets(per_string)
-    index = _segment_arange(per_string)
     # undo the differences: counts[i] = values[i] + counts[i - 2] for i > 2, i.e. running sums
-    # of the odd-position values and of the even-position values from position 2 on
-    counts = values.copy()
-    odd = (index & 1).astype(bool)
-    even = ~odd
-    even[value_offsets[:-1][per_string > 0]] = False  # each mask's first count stands alone
-    for members in (odd, even):
-        position = np.flatnonzero(members)
-        running = np.cumsum(values[position])
-        first = np.searchsorted(position, value_offsets[:-1])
-        before = np.concatenate(([0], running))[first]
-        counts[position] = running - np.repeat(before, np.diff(np.append(first, position.size)))
-    return counts, value_offsets, odd
+    # of the odd-position values and of the even-position values from position 2 on; with every
+    # mask padded to an even length these are running sums down the two columns of (n, 2) pairs
+    values, offsets = _pad_even(values, value_offsets)
+    pairs = values.reshape(-1, 2)
+    first_pair, n_pairs = offsets[:-1] // 2, np.diff(offsets) // 2
+    counts = np.empty_like(pairs)
+    for column, first_counted in ((0, 1), (1, 0)):
+        running = np.concatenate(([0], np.cumsum(pairs[:, column])))
+        before = running[np.minimum(first_pair + first_counted, running.size - 1)]
+        counts[:, column] = running[1:] - np.repeat(before, n_pairs)
+    has = n_pairs > 0
+    counts[first_pair[has], 0] = pairs[first_pair[has], 0]  # each mask's first count stands alone
+    counts = counts.reshape(-1)
+    padded = np.flatnonzero(per_string & 1)
+    counts[offsets[1:][padded] - 1] = 0  # the padding stays an empty run
+    return counts, offsets
 
 
 # ----------------------------------------------------------------------------------------------
@@ -608,7 +616,7 @@ def _rle_runs(rles: list, compressed: bool, height, width, what) -> MaskRuns:
                 f"{_at(width, row)}] ([height, width]); pass the mask of that image (or fix its `size`)."
             )
     if compressed:
-        counts, offsets, odd = _decode_strings([r["counts"] for r in rles], what)
+        counts, offsets = _decode_strings([r["counts"] for r in rles], what)
     else:
         lists = [r["counts"] for r in rles]
         lengths = np.fromiter(map(len, lists), dtype="int64", count=len(lists))
@@ -623,9 +631,9 @@ def _rle_runs(rles: list, compressed: bool, height, width, what) -> MaskRuns:
                 f"{what(_row_of(offsets, int(fraction[0])))}: uncompressed RLE counts must be whole numbers "
                 f"(got {values[fraction[0]]!r})."
             )
-        counts, odd = values.astype("int64"), None
+        counts, offsets = _pad_even(values.astype("int64"), offsets)
     _check_counts(counts, offsets, h, w, what)
-    return _runs_from_counts(counts, offsets, h, w, odd)
+    return _runs_from_counts(counts, offsets, h, w)
 
 
 def _is_size(size) -> bool:
