@@ -1,0 +1,1216 @@
+"""Instance masks as run lengths: COCO's RLE, polygon rasterization, area and mask IoU.
+
+A COCO segmentation is a polygon (a list of flat coordinate lists ``[x1, y1, x2, y2, ...]``,
+several parts meaning their union), an uncompressed RLE (``{"size": [h, w], "counts": [...]}``)
+or a compressed RLE (``counts`` a string). All of them describe a binary ``h x w`` mask read in
+*column-major* order (down the first column, then the second, ...): the counts alternate runs of
+0s and 1s, starting with 0s (a first count of 0 when pixel ``(0, 0)`` is set).
+
+Internally every mask becomes a :class:`MaskRuns`: the runs of 1s as half-open intervals
+``[start, stop)`` of column-major flat indices (pixel ``(row, col)`` is ``col * h + row``), all
+masks' runs stored back to back with ``offsets`` (CSR layout). Everything is computed on those
+arrays with numpy, vectorized across runs, masks and pairs:
+
+- the compressed counts string is COCO's: each count (from the fourth on, minus the count two
+  before) in 5-bit groups, least significant first, as characters ``48 + group`` with ``32``
+  added while more groups follow (a signed LEB128 with 6-bit characters);
+- polygons are rasterized exactly as pycocotools' C ``rleFrPoly`` does: vertices scaled by 5 and
+  rounded (``int(5 * x + 0.5)``, truncated toward zero), every edge walked one step per upsampled
+  unit along its longer axis, and a boundary kept wherever the walk crosses a pixel column centre
+  (``(u + 0.5) / 5 - 0.5`` an integer in ``[0, w - 1]``), at row ``ceil((v + 0.5) / 5 - 0.5)``
+  clipped to ``[0, h]``; boundaries toggle the mask (an even number of toggles at one index
+  cancel). Several parts are united (COCO's ``merge``). A box is rasterized as the polygon of
+  its corners (COCO's ``frBbox``);
+- mask IoU is COCO's: intersection over union, ``intersection / area(detection)`` for a crowd
+  ground truth, 0 when the masks do not intersect (empty masks included). Only pairs whose
+  bounding boxes overlap are intersected; the intersection of a pair sums, over the runs of the
+  mask with fewer runs that reach into the columns both boxes share, the other mask's
+  cumulative area at the run's ends (one ``np.searchsorted`` over all runs of all masks).
+  Packed bits (``np.bitwise_count`` of ANDed 64-row words) make a faster pair kernel, but
+  building the words costs more than it saves (``benchmarks/bench_mask_kernels.py --options``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import chain
+
+import numpy as np
+
+from pdmetrics.detection.iou import check_box_values, check_format
+from pdmetrics.errors import InvalidInputError
+
+__all__ = [
+    "MaskRuns",
+    "mask_runs",
+    "rle_encode",
+    "rle_decode",
+    "polygon_to_rle",
+    "polygon_to_mask",
+    "mask_area",
+    "mask_bbox",
+    "box_to_rle",
+    "mask_iou",
+    "paired_mask_iou",
+]
+
+#: pycocotools upsamples polygons by this factor before walking their edges.
+POLYGON_SCALE = 5
+#: Largest image side accepted.
+MAX_SIDE = 2**15
+#: Largest absolute polygon coordinate accepted (the x5 upsampled walk stays in int32, as in C).
+MAX_COORDINATE = 2**26
+
+
+@dataclass(frozen=True)
+class MaskRuns:
+    """Many binary masks as runs of 1s in column-major order (the layout every kernel uses).
+
+    Mask ``i`` is ``height[i] x width[i]``; its runs are ``starts[offsets[i]:offsets[i + 1]]``
+    and ``stops[offsets[i]:offsets[i + 1]]``: half-open intervals of column-major flat indices
+    (pixel ``(row, col)`` is ``col * height + row``), sorted, non-empty and not touching (the
+    canonical form COCO's encoder produces). Build one with :func:`mask_runs`; all arrays are
+    int64.
+    """
+
+    height: np.ndarray
+    width: np.ndarray
+    offsets: np.ndarray
+    starts: np.ndarray
+    stops: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.height.size)
+
+    def area(self) -> np.ndarray:
+        """Number of pixels set in each mask (int64)."""
+        cumulative = np.concatenate(([0], np.cumsum(self.stops - self.starts)))
+        return cumulative[self.offsets[1:]] - cumulative[self.offsets[:-1]]
+
+    def take(self, index) -> MaskRuns:
+        """The masks ``index`` (an integer array), in that order (repeats allowed)."""
+        index = np.asarray(index).reshape(-1)
+        if index.size and (
+            index.dtype.kind not in "iu" or index.min() < -len(self) or index.max() >= len(self)
+        ):
+            raise InvalidInputError(
+                f"`index` must hold integer positions from 0 to {len(self) - 1} "
+                f"(there are {len(self)} masks)."
+            )
+        index = np.where(index < 0, index + len(self), index).astype("int64")
+        lengths = self.offsets[index + 1] - self.offsets[index]
+        source = np.repeat(self.offsets[index], lengths) + _segment_arange(lengths)
+        return MaskRuns(
+            self.height[index], self.width[index], _offsets(lengths), self.starts[source], self.stops[source]
+        )
+
+    def counts(self) -> list[np.ndarray]:
+        """Each mask's uncompressed RLE counts (COCO's canonical runs, 0s first)."""
+        offsets = _counts_offsets(self)
+        return np.split(_counts_flat(self), offsets[1:-1])
+
+    def to_rle(self) -> list[dict]:
+        """Each mask as a compressed COCO RLE ``{"size": [h, w], "counts": str}``."""
+        strings = _counts_strings(_counts_flat(self), _counts_offsets(self))
+        sizes = zip(self.height.tolist(), self.width.tolist())
+        return [{"size": [h, w], "counts": s} for (h, w), s in zip(sizes, strings)]
+
+    def to_masks(self) -> list[np.ndarray]:
+        """Each mask as a boolean ``(h, w)`` array."""
+        return [_dense(self, i) for i in range(len(self))]
+
+
+# ----------------------------------------------------------------------------------------------
+# small array helpers
+
+
+def _segment_arange(lengths: np.ndarray) -> np.ndarray:
+    """``0, 1, ..., n_k - 1`` for every segment length ``n_k``, concatenated."""
+    lengths = np.asarray(lengths, dtype="int64")
+    ends = np.cumsum(lengths)
+    total = int(ends[-1]) if ends.size else 0
+    return np.arange(total, dtype="int64") - np.repeat(ends - lengths, lengths)
+
+
+def _offsets(lengths: np.ndarray) -> np.ndarray:
+    return np.concatenate(([0], np.cumsum(lengths, dtype="int64")))
+
+
+def _empty_runs() -> MaskRuns:
+    z = np.zeros(0, dtype="int64")
+    return MaskRuns(z, z, np.zeros(1, dtype="int64"), z, z)
+
+
+def _concat(parts: list[MaskRuns]) -> MaskRuns:
+    if not parts:
+        return _empty_runs()
+    lengths = np.concatenate([np.diff(p.offsets) for p in parts])
+    return MaskRuns(
+        np.concatenate([p.height for p in parts]),
+        np.concatenate([p.width for p in parts]),
+        _offsets(lengths),
+        np.concatenate([p.starts for p in parts]),
+        np.concatenate([p.stops for p in parts]),
+    )
+
+
+def _dense(runs: MaskRuns, i: int) -> np.ndarray:
+    h, w = int(runs.height[i]), int(runs.width[i])
+    lo, hi = runs.offsets[i], runs.offsets[i + 1]
+    lengths = runs.stops[lo:hi] - runs.starts[lo:hi]
+    flat = np.zeros(h * w, dtype=bool)
+    flat[np.repeat(runs.starts[lo:hi], lengths) + _segment_arange(lengths)] = True
+    return flat.reshape(w, h).T.copy()
+
+
+def _row_of(offsets: np.ndarray, position: int) -> int:
+    """The segment (mask) that flat ``position`` falls in."""
+    return int(np.searchsorted(offsets, position, side="right") - 1)
+
+
+# ----------------------------------------------------------------------------------------------
+# counts <-> runs <-> strings
+
+
+def _last_stop(runs: MaskRuns) -> np.ndarray:
+    """End of each mask's last run (0 for an empty mask)."""
+    n_runs = np.diff(runs.offsets)
+    last_stop = np.zeros(len(runs), dtype="int64")
+    last_stop[n_runs > 0] = runs.stops[runs.offsets[1:][n_runs > 0] - 1]
+    return last_stop
+
+
+def _counts_offsets(runs: MaskRuns) -> np.ndarray:
+    """Offsets of each mask's counts in :func:`_counts_flat`: two per run, plus the final run of
+    0s unless the mask ends with a run of 1s (an empty mask has the single count ``h * w``)."""
+    n_runs = np.diff(runs.offsets)
+    trailing = (n_runs == 0) | (_last_stop(runs) < runs.height * runs.width)
+    return _offsets(2 * n_runs + trailing)
+
+
+def _counts_flat(runs: MaskRuns) -> np.ndarray:
+    """All masks' canonical counts back to back: ``start0, len0, start1 - stop0, ..., rest``."""
+    n_runs = np.diff(runs.offsets)
+    out_offsets = _counts_offsets(runs)
+    out = np.empty(int(out_offsets[-1]), dtype="int64")
+    position = 2 * _segment_arange(n_runs) + np.repeat(out_offsets[:-1], n_runs)
+    previous_stop = np.empty_like(runs.stops)
+    previous_stop[1:] = runs.stops[:-1]
+    has = n_runs > 0
+    previous_stop[runs.offsets[:-1][has]] = 0
+    out[position] = runs.starts - previous_stop
+    out[position + 1] = runs.stops - runs.starts
+    rest = runs.height * runs.width - _last_stop(runs)
+    trailing = np.diff(out_offsets) > 2 * n_runs
+    out[out_offsets[1:][trailing] - 1] = rest[trailing]
+    return out
+
+
+def _pad_even(counts: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each mask's counts followed by a 0 when there is an odd number of them, so every mask
+    starts at an even position (its 0-runs at even, its 1-runs at odd positions)."""
+    lengths = np.diff(offsets)
+    padded = _offsets(lengths + (lengths & 1))
+    out = np.zeros(int(padded[-1]), dtype="int64")
+    out[np.arange(counts.size) + np.repeat(padded[:-1] - offsets[:-1], lengths)] = counts
+    return out, padded
+
+
+def _runs_from_counts(
+    counts: np.ndarray, offsets: np.ndarray, height: np.ndarray, width: np.ndarray
+) -> MaskRuns:
+    """Canonical runs from checked, even-padded counts (see :func:`_pad_even`): zero-length runs
+    dropped, touching runs joined."""
+    ends = np.cumsum(counts)
+    # positions restart at every mask (each mask's counts sum to its h * w)
+    ends -= np.repeat(_offsets(height * width)[:-1], np.diff(offsets))
+    ones = np.flatnonzero(counts[1::2] > 0)  # (0-run, 1-run) pairs whose 1-run is not empty
+    starts, stops = ends[0::2][ones], ends[1::2][ones]
+    run_offsets = np.searchsorted(ones, offsets // 2)
+    # join runs that touch (a zero-length run of 0s between two runs of 1s), within a mask
+    touching = starts[1:] == stops[:-1]
+    boundary = run_offsets[1:-1]
+    touching[boundary[(boundary > 0) & (boundary < starts.size)] - 1] = False
+    if touching.any():
+        keep_start = np.concatenate(([True], ~touching))
+        starts, stops = starts[keep_start], stops[np.concatenate((~touching, [True]))]
+        run_offsets = np.concatenate(([0], np.cumsum(keep_start)))[run_offsets]
+    return MaskRuns(height, width, run_offsets, starts, stops)
+
+
+def _check_counts(counts: np.ndarray, offsets: np.ndarray, height, width, what) -> None:
+    """Raise unless every mask's counts are non-negative and sum to ``h * w``."""
+    negative = counts < 0
+    if negative.any():
+        row = _row_of(offsets, int(np.flatnonzero(negative)[0]))
+        raise InvalidInputError(
+            f"{what(row)} has a negative run length in its RLE counts; counts are pixel counts >= 0. "
+            f"Pass the counts exactly as COCO wrote them."
+        )
+    cumulative = np.concatenate(([0], np.cumsum(counts)))
+    total = cumulative[offsets[1:]] - cumulative[offsets[:-1]]
+    expected = height * width
+    bad = total != expected
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise InvalidInputError(
+            f"{what(row)}: its RLE counts sum to {int(total[row])} pixels but its size "
+            f"[{int(height[row])}, {int(width[row])}] has {int(expected[row])}. The counts must cover "
+            f"the whole image, column by column; check `size` (it is [height, width]) and the counts."
+        )
+
+
+def _counts_strings(counts: np.ndarray, offsets: np.ndarray) -> list[str]:
+    """COCO's compressed counts strings of many masks (``rleToString``), vectorized."""
+    index = _segment_arange(np.diff(offsets))
+    values = counts.astype("int64")
+    later = np.flatnonzero(index > 2)
+    values[later] = counts[later] - counts[later - 2]
+    # characters per value: the fewest 5-bit groups holding it as a signed number
+    n_chars = np.ones(values.size, dtype="int64")
+    for k in range(1, 8):
+        limit = 1 << (5 * k - 1)
+        n_chars += (values >= limit) | (values < -limit)
+    position = _segment_arange(n_chars)
+    groups = (np.repeat(values, n_chars) >> (5 * position)) & 0x1F
+    more = position < np.repeat(n_chars - 1, n_chars)
+    text = (48 + (groups | (more.astype("int64") << 5))).astype("uint8").tobytes().decode("ascii")
+    bounds = np.concatenate(([0], np.cumsum(n_chars)))[offsets].tolist()
+    return [text[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
+
+
+def _malformed(what, row: int, why: str) -> InvalidInputError:
+    return InvalidInputError(
+        f"{what(row)} has a malformed compressed `counts` string ({why}). Pass the string exactly as "
+        f"COCO wrote it (pycocotools' encode), or the counts as a list of integers."
+    )
+
+
+def _decode_strings(strings: list, what) -> tuple[np.ndarray, np.ndarray]:
+    """Counts (flat, padded to an even number per mask: :func:`_pad_even`) and offsets of COCO
+    compressed counts strings (``rleFrString``)."""
+    encoded = []
+    for row, s in enumerate(strings):
+        if isinstance(s, str):
+            if not s.isascii():
+                raise _malformed(what, row, "non-ASCII characters")
+            s = s.encode("ascii")
+        encoded.append(s)
+    lengths = np.fromiter(map(len, encoded), dtype="int64", count=len(encoded))
+    char_offsets = _offsets(lengths)
+    c = np.frombuffer(b"".join(encoded), dtype="uint8") - np.uint8(48)  # below '0' wraps past 63
+    bad = np.flatnonzero(c > 63)
+    if bad.size:
+        character = chr((int(c[bad[0]]) + 48) % 256)
+        raise _malformed(
+            what, _row_of(char_offsets, int(bad[0])), f"character {character!r} is not one of '0'..'o'"
+        )
+    last = c < 32  # no continuation bit: a number's last character
+    nonempty = lengths > 0
+    open_end = np.flatnonzero(nonempty)[~last[char_offsets[1:][nonempty] - 1]]
+    if open_end.size:
+        raise _malformed(what, int(open_end[0]), "it ends in the middle of a number")
+    value_end = np.flatnonzero(last) + 1
+    value_start = np.concatenate(([0], value_end[:-1]))
+    n_chars = value_end - value_start
+    too_long = np.flatnonzero(n_chars > 7)
+    if too_long.size:
+        raise _malformed(
+            what, _row_of(char_offsets, int(value_start[too_long[0]])), "a number longer than 7 characters"
+        )
+    # 5 bits a character, least significant first; the last character's bit 4 is the sign, so
+    # it holds the top bits sign-extended (most numbers are that one character)
+    values = (c[value_end - 1].astype("int64") ^ 0x10) - 0x10
+    longer = np.flatnonzero(n_chars > 1)
+    if longer.size:
+        size, start = n_chars[longer], value_start[longer]
+        value = values[longer] << (5 * (size - 1))
+        for k in range(6):
+            lower = np.flatnonzero(size > k + 1)
+            if not lower.size:
+                break
+            value[lower] += (c[start[lower] + k] & 0x1F).astype("int64") << (5 * k)
+        values[longer] = value
+    per_string = np.diff(np.searchsorted(value_end, char_offsets, side="right"))
+    value_offsets = _offsets(per_string)
+    # undo the differences: counts[i] = values[i] + counts[i - 2] for i > 2, i.e. running sums
+    # of the odd-position values and of the even-position values from position 2 on; with every
+    # mask padded to an even length these are running sums down the two columns of (n, 2) pairs
+    values, offsets = _pad_even(values, value_offsets)
+    pairs = values.reshape(-1, 2)
+    first_pair, n_pairs = offsets[:-1] // 2, np.diff(offsets) // 2
+    counts = np.empty_like(pairs)
+    for column, first_counted in ((0, 1), (1, 0)):
+        running = np.concatenate(([0], np.cumsum(pairs[:, column])))
+        before = running[np.minimum(first_pair + first_counted, running.size - 1)]
+        counts[:, column] = running[1:] - np.repeat(before, n_pairs)
+    has = n_pairs > 0
+    counts[first_pair[has], 0] = pairs[first_pair[has], 0]  # each mask's first count stands alone
+    counts = counts.reshape(-1)
+    padded = np.flatnonzero(per_string & 1)
+    counts[offsets[1:][padded] - 1] = 0  # the padding stays an empty run
+    return counts, offsets
+
+
+# ----------------------------------------------------------------------------------------------
+# polygons (pycocotools' rleFrPoly, vectorized)
+
+
+def _scaled_vertices(xy: np.ndarray, vertex_offsets: np.ndarray):
+    """Upsampled, rounded vertices and, per vertex, the index of the next one (closing each part)."""
+    x = np.trunc(POLYGON_SCALE * xy[0::2] + 0.5).astype("int64")
+    y = np.trunc(POLYGON_SCALE * xy[1::2] + 0.5).astype("int64")
+    following = np.arange(1, x.size + 1)
+    following[vertex_offsets[1:] - 1] = vertex_offsets[:-1]
+    return x, y, following
+
+
+def _walk(start: np.ndarray, slope: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """COCO's walked coordinate ``(int)(start + slope * t + 0.5)`` (float64, truncated toward 0)."""
+    return np.trunc(start + slope * t + 0.5).astype("int64")
+
+
+def _polygon_toggles(xy: np.ndarray, vertex_offsets: np.ndarray, height: np.ndarray, width: np.ndarray):
+    """(part, column-major index) of every boundary COCO's edge walk puts in each part.
+
+    pycocotools walks every upsampled edge point by point and keeps a boundary where two
+    consecutive points ``(u, v)`` change column ``u`` across a pixel centre: ``c = min(u)``
+    with ``c = 5 q + 2`` for an image column ``q``, at row ``ceil((min(v) + 0.5) / 5 - 0.5)``.
+    Only those crossings are computed here, straight from the edge's equation: along a wide
+    edge (``|dx| >= |dy|``, ``u = xs + t``) the crossing of ``c`` is the step ``t = c - xs``;
+    along a tall edge (``v = ys + t``, ``u = (int)(xs + s t + 0.5)``) it is the first step
+    whose ``u`` passes ``c``, found from the line's equation and checked with COCO's own
+    arithmetic. Crossings at negative ``u`` (outside the image) are never kept, so the
+    rounding toward zero there does not matter.
+    """
+    n_parts = vertex_offsets.size - 1
+    x, y, following = _scaled_vertices(xy, vertex_offsets)
+    xs, ys, xe, ye = x, y, x[following], y[following]
+    dx, dy = np.abs(xe - xs), np.abs(ys - ye)
+    wide = dx >= dy
+    flip = (wide & (xs > xe)) | (~wide & (ys > ye))
+    xs, xe = np.where(flip, xe, xs), np.where(flip, xs, xe)
+    ys, ye = np.where(flip, ye, ys), np.where(flip, ys, ye)
+    steps = np.where(wide, dx, dy)
+    # a repeated vertex (0 steps) crosses no column
+    slope = np.where(wide, ye - ys, xe - xs) / np.maximum(steps, 1)
+    part_of_edge = np.repeat(np.arange(n_parts), np.diff(vertex_offsets))
+    w = width[part_of_edge]
+    # the range of column values c crossed (c -> c + 1 or back) along each edge
+    u_first, u_last = _walk(xs, slope, 0), _walk(xs, slope, steps)
+    c_low = np.where(wide, xs, np.minimum(u_first, u_last))
+    c_high = np.where(wide, xe, np.maximum(u_first, u_last)) - 1
+    scale = POLYGON_SCALE
+    q_low = np.maximum(-((2 - c_low) // scale), 0)  # ceil((c_low - 2) / 5)
+    q_high = np.minimum((c_high - 2) // scale, w - 1)
+    n_cross = np.maximum(q_high - q_low + 1, 0)
+    edge = np.repeat(np.arange(xs.size), n_cross)
+    q = np.repeat(q_low, n_cross) + _segment_arange(n_cross)
+    c = scale * q + 2
+    e_xs, e_ys, e_slope, e_wide = xs[edge], ys[edge], slope[edge], wide[edge]
+    # wide edges: the pair of steps (t, t + 1) with u = c, c + 1; the lower row of the two
+    t = c - e_xs
+    v_min = np.minimum(_walk(e_ys, e_slope, t), _walk(e_ys, e_slope, t + 1))
+    tall = np.flatnonzero(~e_wide)
+    if tall.size:
+        # tall edges: the first step t whose u is past c (u >= c + 1 going right, <= c going left)
+        start, s, cc, last = e_xs[tall], e_slope[tall], c[tall], steps[edge[tall]]
+        rightward = s > 0
+
+        def past(step):
+            z = start + s * step + 0.5
+            return np.where(rightward, z >= cc + 1, z < cc + 1)
+
+        with np.errstate(divide="ignore", invalid="ignore"):
+            guess = np.ceil((cc + 0.5 - start) / s)
+        guess = np.where(rightward, guess, np.floor((cc + 0.5 - start) / np.where(s == 0, -1, s)) + 1)
+        step = np.clip(np.nan_to_num(guess), 1, last).astype("int64")
+        while True:
+            back = past(step - 1) & (step > 1)
+            ahead = ~past(step) & (step < last)
+            if not (back.any() or ahead.any()):
+                break
+            step = step - back + ahead
+        v_min[tall] = ys[edge[tall]] + step - 1
+    h = height[part_of_edge[edge]]
+    row = np.ceil(np.clip((v_min + 0.5) / scale - 0.5, 0, h)).astype("int64")
+    return part_of_edge[edge], q * h + row
+
+
+def _runs_from_toggles(
+    part: np.ndarray, index: np.ndarray, height: np.ndarray, width: np.ndarray
+) -> MaskRuns:
+    """Runs of each part from its toggle indices (an even number at one index cancel)."""
+    n_parts = height.size
+    total = height * width
+    stride = int(total.max()) + 1 if n_parts else 1
+    key = np.sort(part * stride + index)
+    distinct = np.ones(key.size, dtype=bool)
+    distinct[1:] = key[1:] != key[:-1]
+    first = np.flatnonzero(distinct)
+    key = key[first[np.diff(np.append(first, key.size)) % 2 == 1]]
+    part, index = np.divmod(key, stride)
+    per_part = np.bincount(part, minlength=n_parts)
+    if np.any(per_part % 2):  # an odd number of toggles: the last run reaches the image's end
+        open_part = np.flatnonzero(per_part % 2 == 1)
+        at = _offsets(per_part)[open_part + 1]
+        part, index = np.insert(part, at, open_part), np.insert(index, at, total[open_part])
+        per_part = np.bincount(part, minlength=n_parts)
+    starts, stops = index[0::2], index[1::2]
+    keep = starts < stops  # a toggle at the very end of the image (index h * w) toggles nothing
+    return MaskRuns(
+        height, width, _offsets(np.bincount(part[0::2][keep], minlength=n_parts)), starts[keep], stops[keep]
+    )
+
+
+def _union(runs: MaskRuns, owner: np.ndarray, n: int) -> MaskRuns:
+    """Union of the masks of each ``owner`` (sorted, one per mask of ``runs``): COCO's ``merge``."""
+    run_owner = np.repeat(owner, np.diff(runs.offsets))
+    stride = 2 * (int((runs.height * runs.width).max()) + 1)
+    # events sorted by owner, index, then starts (even keys) before stops (odd keys): touching
+    # runs join
+    key = np.sort(
+        np.concatenate((run_owner * stride + 2 * runs.starts, run_owner * stride + 2 * runs.stops + 1))
+    )
+    event_owner, rest = np.divmod(key, stride)
+    positions, is_stop = np.divmod(rest, 2)
+    delta = 1 - 2 * is_stop
+    cover = np.cumsum(delta)
+    opening = (cover - delta == 0) & (cover > 0)
+    closing = cover == 0
+    first_part = np.searchsorted(owner, np.arange(n))
+    return MaskRuns(
+        runs.height[first_part],
+        runs.width[first_part],
+        _offsets(np.bincount(event_owner[opening], minlength=n)),
+        positions[opening],
+        positions[closing],
+    )
+
+
+def _polygon_runs(polygons: list, height: np.ndarray, width: np.ndarray, what) -> MaskRuns:
+    """Rasterize many polygon segmentations (each a list of flat coordinate lists)."""
+    n = len(polygons)
+    parts_per = np.fromiter(map(len, polygons), dtype="int64", count=n)
+    if np.any(parts_per == 0):
+        raise InvalidInputError(
+            f"{what(int(np.flatnonzero(parts_per == 0)[0]))} is an empty polygon list; pass at least one "
+            f"polygon [x1, y1, x2, y2, x3, y3, ...]."
+        )
+    parts = list(chain.from_iterable(polygons))
+    owner = np.repeat(np.arange(n), parts_per)
+    if not all(isinstance(p, (list, tuple, np.ndarray)) for p in parts):
+        j = next(i for i, p in enumerate(parts) if not isinstance(p, (list, tuple, np.ndarray)))
+        raise InvalidInputError(
+            f"{what(int(owner[j]))} is not a list of polygons: a polygon segmentation is "
+            f"[[x1, y1, x2, y2, ...], ...] (a list of flat coordinate lists)."
+        )
+    numbers = np.fromiter(map(len, parts), dtype="int64", count=len(parts))
+    bad = np.flatnonzero((numbers < 6) | (numbers % 2 == 1))
+    if bad.size:
+        j = int(bad[0])
+        raise InvalidInputError(
+            f"{what(int(owner[j]))} has a polygon with {int(numbers[j])} numbers; a polygon is a flat list "
+            f"[x1, y1, x2, y2, ...] of at least 3 points (6 numbers, an even count). Drop degenerate "
+            f"polygons, and check that points are not nested as [[x, y], ...]."
+        )
+    try:
+        xy = np.fromiter(chain.from_iterable(parts), dtype="float64", count=int(numbers.sum()))
+    except (TypeError, ValueError):
+        raise InvalidInputError(
+            f"{what(0)}: polygon coordinates must be numbers (flat lists [x1, y1, x2, y2, ...])."
+        ) from None
+    bad_value = np.flatnonzero(~np.isfinite(xy) | (np.abs(xy) > MAX_COORDINATE))
+    if bad_value.size:
+        j = _row_of(_offsets(numbers), int(bad_value[0]))
+        raise InvalidInputError(
+            f"{what(int(owner[j]))} has a polygon coordinate that is missing, infinite or beyond "
+            f"{MAX_COORDINATE} in absolute value ({xy[bad_value[0]]!r}). Fix or drop that polygon."
+        )
+    part_h, part_w = np.asarray(height, "int64")[owner], np.asarray(width, "int64")[owner]
+    vertex_offsets = _offsets(numbers // 2)
+    part, index = _polygon_toggles(xy, vertex_offsets, part_h, part_w)
+    runs = _runs_from_toggles(part, index, part_h, part_w)
+    return runs if np.all(parts_per == 1) else _union(runs, owner, n)
+
+
+# ----------------------------------------------------------------------------------------------
+# arrays and RLE dicts
+
+
+def _run_edges(array: np.ndarray) -> np.ndarray:
+    """Column-major indices where a boolean mask switches on or off (its runs' starts and stops)."""
+    flat = np.ravel(array, order="F")
+    edges = np.flatnonzero(flat[1:] != flat[:-1]) + 1
+    if flat.size and flat[0]:
+        edges = np.concatenate(([0], edges))
+    if flat.size and flat[-1]:
+        edges = np.append(edges, flat.size)
+    return edges
+
+
+def _encode_arrays(arrays: list[np.ndarray]) -> MaskRuns:
+    """Runs of many boolean arrays (column-major): one comparison pass over each mask's pixels."""
+    heights = np.array([a.shape[0] for a in arrays], dtype="int64")
+    widths = np.array([a.shape[1] for a in arrays], dtype="int64")
+    edges = [_run_edges(a) for a in arrays]
+    n_runs = np.fromiter((e.size // 2 for e in edges), dtype="int64", count=len(edges))
+    edges = np.concatenate(edges).astype("int64") if edges else np.zeros(0, dtype="int64")
+    return MaskRuns(heights, widths, _offsets(n_runs), edges[0::2], edges[1::2])
+
+
+def _array_runs(masks: list, height, width, what) -> MaskRuns:
+    arrays = []
+    for row, mask in enumerate(masks):
+        array = np.asarray(mask)
+        if array.ndim != 2:
+            raise InvalidInputError(
+                f"{what(row)} is a {array.ndim}-D array; a mask is a 2-D (height, width) array."
+            )
+        if array.dtype != bool:
+            if array.dtype.kind not in "iuf" or not np.isin(array, (0, 1)).all():
+                raise InvalidInputError(
+                    f"{what(row)} is a {array.dtype} array with values other than 0 and 1; pass a boolean "
+                    f"mask (e.g. `probabilities > 0.5`, or `label_map == k` for one label of a label map)."
+                )
+            array = array != 0
+        if height is not None and (array.shape[0] != _at(height, row) or array.shape[1] != _at(width, row)):
+            raise InvalidInputError(
+                f"{what(row)} has shape {array.shape} but its image is {_at(height, row)} x "
+                f"{_at(width, row)} (height x width); pass masks the size of their image."
+            )
+        arrays.append(array)
+    return _encode_arrays(arrays)
+
+
+def _at(values, row: int) -> int:
+    values = np.asarray(values).reshape(-1)
+    return int(values[row] if values.size > 1 else values[0])
+
+
+def _rle_runs(rles: list, compressed: bool, height, width, what) -> MaskRuns:
+    sizes = [r.get("size") for r in rles]
+    try:
+        array = np.array(sizes)
+    except ValueError:
+        array = np.zeros(0)
+    if array.shape != (len(rles), 2) or array.dtype.kind not in "iu":
+        row = next((i for i, v in enumerate(sizes) if not _is_size(v)), 0)
+        raise InvalidInputError(
+            f"{what(row)} has `size` {sizes[row]!r}; an RLE needs 'size': [height, width] "
+            f"(two whole numbers)."
+        )
+    sizes = array.astype("int64")
+    bad = np.flatnonzero(((sizes < 0) | (sizes > MAX_SIDE)).any(axis=1))
+    if bad.size:
+        raise InvalidInputError(
+            f"{what(int(bad[0]))} has size {sizes[bad[0]].tolist()}; sides must be 0 to {MAX_SIDE}."
+        )
+    h, w = sizes[:, 0].copy(), sizes[:, 1].copy()
+    if height is not None:
+        mismatch = np.flatnonzero((h != height) | (w != width))
+        if mismatch.size:
+            row = int(mismatch[0])
+            raise InvalidInputError(
+                f"{what(row)} has size {sizes[row].tolist()} but its image is [{_at(height, row)}, "
+                f"{_at(width, row)}] ([height, width]); pass the mask of that image (or fix its `size`)."
+            )
+    if compressed:
+        counts, offsets = _decode_strings([r["counts"] for r in rles], what)
+    else:
+        lists = [r["counts"] for r in rles]
+        lengths = np.fromiter(map(len, lists), dtype="int64", count=len(lists))
+        offsets = _offsets(lengths)
+        try:
+            values = np.fromiter(chain.from_iterable(lists), dtype="float64", count=int(offsets[-1]))
+        except (TypeError, ValueError):
+            raise InvalidInputError(f"{what(0)}: uncompressed RLE counts must be whole numbers.") from None
+        fraction = np.flatnonzero(~np.isfinite(values) | (values != np.trunc(values)))
+        if fraction.size:
+            raise InvalidInputError(
+                f"{what(_row_of(offsets, int(fraction[0])))}: uncompressed RLE counts must be whole numbers "
+                f"(got {values[fraction[0]]!r})."
+            )
+        counts, offsets = _pad_even(values.astype("int64"), offsets)
+    _check_counts(counts, offsets, h, w, what)
+    return _runs_from_counts(counts, offsets, h, w)
+
+
+def _is_size(size) -> bool:
+    return (
+        isinstance(size, (list, tuple, np.ndarray))
+        and len(size) == 2
+        and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in size)
+    )
+
+
+def _kind(segmentation) -> int:
+    """0 polygon, 1 compressed RLE, 2 uncompressed RLE, 3 array, -1 unknown."""
+    if isinstance(segmentation, dict):
+        counts = segmentation.get("counts")
+        if isinstance(counts, (str, bytes)):
+            return 1
+        return 2 if isinstance(counts, (list, tuple, np.ndarray)) else -1
+    if isinstance(segmentation, np.ndarray):
+        # an object array is a list of polygons (as parquet/arrow hand lists back)
+        if segmentation.dtype == object:
+            return 0 if segmentation.ndim in (1, 2) else -1
+        return 3
+    return 0 if isinstance(segmentation, (list, tuple)) else -1
+
+
+def _size(value, argument: str):
+    if value is None:
+        return None
+    array = np.asarray(value)
+    if array.dtype.kind not in "iu" and not (array.dtype.kind == "f" and np.all(array == np.trunc(array))):
+        raise InvalidInputError(f"`{argument}` must be a whole number of pixels; got {value!r}.")
+    array = array.astype("int64")
+    if array.ndim > 1 or np.any(array < 1) or np.any(array > MAX_SIDE):
+        raise InvalidInputError(
+            f"`{argument}` must be a number of pixels from 1 to {MAX_SIDE} (or one per mask); got {value!r}."
+        )
+    return array
+
+
+def mask_runs(segmentations, height=None, width=None) -> MaskRuns:
+    """Convert COCO segmentations (or boolean masks) to :class:`MaskRuns`.
+
+    Parameters
+    ----------
+    segmentations : list or MaskRuns
+        One entry per mask, each a COCO polygon (a list of flat coordinate lists
+        ``[x1, y1, x2, y2, ...]``, several parts meaning their union), an RLE dict
+        ``{"size": [h, w], "counts": ...}`` with ``counts`` a string/bytes (compressed) or a
+        list of ints (uncompressed), or a 2-D boolean (or 0/1) numpy array. A
+        :class:`MaskRuns` is returned unchanged.
+    height, width : int or array-like of int, optional
+        Image size: one number, or one per segmentation. Polygons need it; RLEs and arrays
+        are checked against it when given.
+
+    Returns
+    -------
+    MaskRuns
+
+    Examples
+    --------
+    >>> from pdmetrics.detection.masks import mask_runs
+    >>> runs = mask_runs([[[0, 0, 2, 0, 2, 2, 0, 2]], {"size": [3, 3], "counts": [4, 1, 4]}],
+    ...                  height=3, width=3)
+    >>> runs.area().tolist(), runs.starts.tolist(), runs.stops.tolist()
+    ([4, 1], [0, 3, 4], [2, 5, 5])
+    """
+    if isinstance(segmentations, MaskRuns):
+        return segmentations
+    if isinstance(segmentations, (dict, str, bytes)) or (
+        isinstance(segmentations, np.ndarray) and segmentations.ndim == 2
+    ):
+        raise InvalidInputError(
+            "`segmentations` must be a list with one segmentation per mask; wrap a single one in a list."
+        )
+    items = list(segmentations)
+    n = len(items)
+    h, w = _size(height, "height"), _size(width, "width")
+    if (h is None) != (w is None):
+        raise InvalidInputError("Pass both `height` and `width` (the image size), or neither.")
+    for value, name in ((h, "height"), (w, "width")):
+        if value is not None and value.ndim and value.size != n:
+            raise InvalidInputError(
+                f"`{name}` has {value.size} values for {n} segmentations; pass one per mask."
+            )
+    kinds = np.fromiter(map(_kind, items), dtype="int64", count=n)
+    unknown = np.flatnonzero(kinds < 0)
+    if unknown.size:
+        row = int(unknown[0])
+        raise InvalidInputError(
+            f"segmentation {row} is a {type(items[row]).__name__}; a segmentation is a polygon list "
+            f"[[x1, y1, ...], ...], an RLE dict {{'size': [h, w], 'counts': ...}} or a 2-D boolean array."
+        )
+    pieces, order = [], []
+    for kind in (0, 1, 2, 3):
+        rows = np.flatnonzero(kinds == kind)
+        if not rows.size:
+            continue
+        chosen = [items[i] for i in rows.tolist()]
+        hh = None if h is None else np.broadcast_to(h if not h.ndim else h[rows], rows.shape)
+        ww = None if w is None else np.broadcast_to(w if not w.ndim else w[rows], rows.shape)
+
+        def what(i, rows=rows):
+            return f"segmentation {int(rows[i])}"
+
+        if kind == 0:
+            if hh is None:
+                raise InvalidInputError(
+                    f"segmentation {int(rows[0])} is a polygon: pass `height=` and `width=` (the image "
+                    f"size) to rasterize it."
+                )
+            pieces.append(_polygon_runs(chosen, hh, ww, what))
+        elif kind == 3:
+            pieces.append(_array_runs(chosen, hh, ww, what))
+        else:
+            pieces.append(_rle_runs(chosen, kind == 1, hh, ww, what))
+        order.append(rows)
+    runs = _concat(pieces)
+    order = np.concatenate(order) if order else np.zeros(0, dtype="int64")
+    if np.array_equal(order, np.arange(n)):
+        return runs
+    return runs.take(np.argsort(order, kind="stable"))
+
+
+# ----------------------------------------------------------------------------------------------
+# public single-mask functions
+
+
+def rle_encode(mask) -> dict:
+    """Compressed COCO RLE of a boolean mask (``pycocotools.mask.encode``).
+
+    Parameters
+    ----------
+    mask : array-like of shape (h, w)
+        Boolean (or 0/1) mask.
+
+    Returns
+    -------
+    dict
+        ``{"size": [h, w], "counts": str}``; the string is byte-identical to
+        ``pycocotools.mask.encode(np.asfortranarray(mask))["counts"].decode()``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pdmetrics.detection.masks import rle_encode
+    >>> rle_encode(np.array([[0, 1, 1], [0, 1, 0]], dtype=bool))
+    {'size': [2, 3], 'counts': '231'}
+    """
+    return _array_runs([mask], None, None, lambda i: "`mask`").to_rle()[0]
+
+
+def rle_decode(rle) -> np.ndarray:
+    """Boolean mask of a COCO RLE (``pycocotools.mask.decode``).
+
+    Parameters
+    ----------
+    rle : dict
+        ``{"size": [h, w], "counts": ...}`` with ``counts`` a compressed string (str or bytes)
+        or a list of run lengths (uncompressed RLE).
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (h, w)
+
+    Examples
+    --------
+    >>> from pdmetrics.detection.masks import rle_decode
+    >>> rle_decode({"size": [2, 3], "counts": [2, 2, 1, 1]}).astype(int)
+    array([[0, 1, 0],
+           [0, 1, 1]])
+    """
+    if not isinstance(rle, dict) or _kind(rle) not in (1, 2):
+        raise InvalidInputError(
+            "`rle` must be a dict {'size': [height, width], 'counts': ...} with counts a string or a "
+            f"list of integers; got {type(rle).__name__}. Use `polygon_to_mask` for polygons."
+        )
+    return _dense(_rle_runs([rle], _kind(rle) == 1, None, None, lambda i: "`rle`"), 0)
+
+
+def _single_polygon(polygons, height, width) -> MaskRuns:
+    if not isinstance(polygons, (list, tuple, np.ndarray)) or len(polygons) == 0:
+        raise InvalidInputError(
+            "`polygons` must be a list of flat coordinate lists [[x1, y1, x2, y2, ...], ...]."
+        )
+    if np.ndim(polygons[0]) == 0:
+        polygons = [polygons]
+    h, w = _size(height, "height"), _size(width, "width")
+    if h is None or w is None or h.ndim or w.ndim:
+        raise InvalidInputError("`height` and `width` must be single whole numbers (the image size).")
+    return _polygon_runs([polygons], h.reshape(1), w.reshape(1), lambda i: "`polygons`")
+
+
+def polygon_to_rle(polygons, height: int, width: int) -> dict:
+    """Rasterize a COCO polygon segmentation as pycocotools does (``frPyObjects`` + ``merge``).
+
+    Parameters
+    ----------
+    polygons : list of list of float
+        One or more flat coordinate lists ``[x1, y1, x2, y2, ...]`` (at least 3 points each);
+        several parts are united. A single flat list is one part.
+    height, width : int
+        Image size in pixels.
+
+    Returns
+    -------
+    dict
+        Compressed RLE ``{"size": [height, width], "counts": str}``, equal to pycocotools'.
+
+    Examples
+    --------
+    >>> from pdmetrics.detection.masks import polygon_to_rle, rle_decode
+    >>> rle = polygon_to_rle([[1, 1, 4, 1, 4, 3, 1, 3]], height=4, width=5)
+    >>> rle_decode(rle).astype(int)
+    array([[0, 0, 0, 0, 0],
+           [0, 1, 1, 1, 0],
+           [0, 1, 1, 1, 0],
+           [0, 0, 0, 0, 0]])
+    """
+    return _single_polygon(polygons, height, width).to_rle()[0]
+
+
+def polygon_to_mask(polygons, height: int, width: int) -> np.ndarray:
+    """Boolean ``(height, width)`` mask of a COCO polygon segmentation (see :func:`polygon_to_rle`).
+
+    Parameters
+    ----------
+    polygons : list of list of float
+        One or more flat coordinate lists ``[x1, y1, x2, y2, ...]``.
+    height, width : int
+        Image size in pixels.
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (height, width)
+
+    Examples
+    --------
+    >>> from pdmetrics.detection.masks import polygon_to_mask
+    >>> polygon_to_mask([[0, 0, 3, 0, 0, 3]], height=3, width=3).astype(int)
+    array([[1, 1, 0],
+           [1, 0, 0],
+           [0, 0, 0]])
+    """
+    return _dense(_single_polygon(polygons, height, width), 0)
+
+
+def mask_area(segmentations, height=None, width=None) -> np.ndarray:
+    """Number of pixels in each mask (``pycocotools.mask.area``).
+
+    Parameters
+    ----------
+    segmentations : list or MaskRuns
+        Segmentations as :func:`mask_runs` takes them (polygons need ``height``/``width``).
+    height, width : int or array-like of int, optional
+        Image size (one, or one per segmentation).
+
+    Returns
+    -------
+    numpy.ndarray of int64
+
+    Examples
+    --------
+    >>> from pdmetrics.detection.masks import mask_area
+    >>> mask_area([{"size": [2, 3], "counts": "231"}, [[0, 0, 2, 0, 2, 2, 0, 2]]],
+    ...           height=2, width=3).tolist()
+    [3, 4]
+    """
+    return mask_runs(segmentations, height, width).area()
+
+
+def mask_bbox(segmentations, height=None, width=None) -> np.ndarray:
+    """Tight bounding box ``(x, y, width, height)`` of each mask (``pycocotools.mask.toBbox``).
+
+    Parameters
+    ----------
+    segmentations : list or MaskRuns
+        Segmentations as :func:`mask_runs` takes them.
+    height, width : int or array-like of int, optional
+        Image size, needed for polygons.
+
+    Returns
+    -------
+    numpy.ndarray of shape (n, 4)
+        Pixel-aligned boxes (float64); ``(0, 0, 0, 0)`` for an empty mask.
+
+    Examples
+    --------
+    >>> from pdmetrics.detection.masks import mask_bbox
+    >>> mask_bbox([{"size": [2, 3], "counts": "231"}]).tolist()
+    [[1.0, 0.0, 2.0, 2.0]]
+    """
+    x0, y0, x1, y1 = _bounds(mask_runs(segmentations, height, width))
+    box = np.stack([x0, y0, x1 - x0 + 1, y1 - y0 + 1], axis=1).astype("float64")
+    box[x1 < x0] = 0.0
+    return box
+
+
+def box_to_rle(boxes, height, width, box_format: str = "xywh") -> list[dict]:
+    """Rasterize boxes as COCO does (``pycocotools.mask.frPyObjects`` of an ``(n, 4)`` array).
+
+    COCO draws a box as the polygon of its four corners, so a pixel is in the mask when its
+    centre is inside the box (with the polygon rounding of :func:`polygon_to_rle`). This is
+    the conversion to compare boxes with masks (e.g. a box detection against a raster ground
+    truth).
+
+    Parameters
+    ----------
+    boxes : array-like of shape (n, 4)
+        Boxes in ``box_format``.
+    height, width : int or array-like of int
+        Image size (one, or one per box).
+    box_format : {"xywh", "xyxy"}
+        ``(x, y, width, height)`` (COCO) or ``(x_min, y_min, x_max, y_max)`` (valor).
+
+    Returns
+    -------
+    list of dict
+        One compressed RLE per box.
+
+    Examples
+    --------
+    >>> from pdmetrics.detection.masks import box_to_rle, rle_decode
+    >>> rle = box_to_rle([[1, 0, 2, 2]], height=3, width=4)[0]
+    >>> rle_decode(rle).astype(int)
+    array([[0, 1, 1, 0],
+           [0, 1, 1, 0],
+           [0, 0, 0, 0]])
+    """
+    check_format(box_format)
+    try:
+        array = np.asarray(boxes, dtype="float64")
+    except (TypeError, ValueError):
+        raise InvalidInputError("`boxes` must hold numbers (4 box coordinates per row).") from None
+    array = array.reshape(-1, 4) if array.size % 4 == 0 and array.ndim <= 2 else array
+    if array.ndim != 2 or array.shape[1] != 4:
+        raise InvalidInputError(f"`boxes` must have shape (n, 4); got shape {np.shape(boxes)}.")
+    check_box_values(array, box_format, "`boxes`")
+    x0, y0 = array[:, 0], array[:, 1]
+    x1, y1 = (x0 + array[:, 2], y0 + array[:, 3]) if box_format == "xywh" else (array[:, 2], array[:, 3])
+    corners = np.stack([x0, y0, x0, y1, x1, y1, x1, y0], axis=1)
+    too_far = np.flatnonzero((np.abs(corners) > MAX_COORDINATE).any(axis=1))
+    if too_far.size:
+        raise InvalidInputError(
+            f"`boxes` row {int(too_far[0])} ({array[too_far[0]].tolist()!r}) reaches beyond {MAX_COORDINATE} "
+            f"pixels; clip boxes to (near) their image first."
+        )
+    h, w = _size(height, "height"), _size(width, "width")
+    if h is None or w is None:
+        raise InvalidInputError("Pass `height=` and `width=` (the image size) to rasterize boxes.")
+    n = array.shape[0]
+    for value, name in ((h, "height"), (w, "width")):
+        if value.ndim and value.size != n:
+            raise InvalidInputError(f"`{name}` has {value.size} values for {n} boxes; pass one per box.")
+    h, w = np.broadcast_to(h, (n,)).copy(), np.broadcast_to(w, (n,)).copy()
+    part, index = _polygon_toggles(corners.reshape(-1), np.arange(0, 4 * n + 1, 4), h, w)
+    return _runs_from_toggles(part, index, h, w).to_rle()
+
+
+def _bounds(runs: MaskRuns):
+    """Inclusive pixel bounds (x0, y0, x1, y1) of each mask; x1 < x0 for an empty mask."""
+    n = len(runs)
+    n_runs = np.diff(runs.offsets)
+    has = n_runs > 0
+    x0, y0 = np.zeros(n, dtype="int64"), np.zeros(n, dtype="int64")
+    x1, y1 = np.full(n, -1, dtype="int64"), np.full(n, -1, dtype="int64")
+    if not has.any():
+        return x0, y0, x1, y1
+    # float division is exact here (indices < 2**31) and much faster than integer division
+    h = np.repeat(runs.height.astype("float64"), n_runs)
+    first_x = np.floor(runs.starts / h)
+    last_x = np.floor((runs.stops - 1) / h)
+    spans = last_x > first_x  # a run over several columns covers every row
+    top = np.where(spans, 0, runs.starts - first_x * h)
+    bottom = np.where(spans, h - 1, (runs.stops - 1) - last_x * h)
+    lo, hi = runs.offsets[:-1][has], runs.offsets[1:][has]
+    x0[has], x1[has] = first_x[lo], last_x[hi - 1]
+    y0[has], y1[has] = np.minimum.reduceat(top, lo), np.maximum.reduceat(bottom, lo)
+    return x0, y0, x1, y1
+
+
+# ----------------------------------------------------------------------------------------------
+# IoU
+
+
+def _pair_intersection(runs: MaskRuns, first: np.ndarray, second: np.ndarray, columns) -> np.ndarray:
+    """Pixels shared by masks ``first[p]`` and ``second[p]`` of ``runs`` (same size), whose
+    bounding boxes share the columns ``columns[0][p]`` to ``columns[1][p]``."""
+    n_runs = np.diff(runs.offsets)
+    # walk the runs of the mask with fewer runs; look the other one up. Pairs are visited by
+    # looked-up mask, so that consecutive searches land close together
+    swap = n_runs[first] > n_runs[second]
+    walk = np.where(swap, second, first)
+    look = np.where(swap, first, second)
+    order = np.argsort(look, kind="stable")
+    walk, look = walk[order], look[order]
+    low, high = columns[0][order], columns[1][order]
+    stride = int((runs.height * runs.width).max()) + 1
+    owner_shift = np.repeat(np.arange(len(runs), dtype="int64") * stride, n_runs)
+    global_stops = runs.stops + owner_shift
+    global_starts = runs.starts + owner_shift
+    cumulative = np.concatenate(([0], np.cumsum(runs.stops - runs.starts)))
+    # only the walked runs that reach into the shared columns
+    h = runs.height[walk]
+    begin = np.searchsorted(global_stops, walk * stride + low * h, side="right")
+    end = np.searchsorted(global_starts, walk * stride + (high + 1) * h, side="left")
+    counts = np.maximum(end - begin, 0)
+    source = np.repeat(begin, counts) + _segment_arange(counts)
+    # each walked run's start and stop, moved into the looked-up mask: the pixels of that mask
+    # before a position are its runs' total before it plus the part of the run it falls in
+    ends = np.empty(2 * source.size, dtype="int64")
+    ends[0::2], ends[1::2] = global_starts[source], global_stops[source]
+    ends += np.repeat((look - walk) * stride, 2 * counts)
+    i = np.searchsorted(global_stops, ends, side="right")
+    starts_after = np.append(global_starts, np.iinfo("int64").max)
+    covered = cumulative[i] + np.maximum(ends - starts_after[i], 0)
+    per_run = covered[1::2] - covered[0::2]
+    pair = np.repeat(np.arange(first.size), counts)
+    inter = np.empty(first.size, dtype="int64")
+    inter[order] = np.bincount(pair, weights=per_run, minlength=first.size).astype("int64")
+    return inter
+
+
+def _iou_of_pairs(runs: MaskRuns, first: np.ndarray, second: np.ndarray, crowd: np.ndarray) -> np.ndarray:
+    """IoU of masks ``(first[p], second[p])`` of ``runs`` (COCO's rule), bbox-prefiltered."""
+    same = (runs.height[first] == runs.height[second]) & (runs.width[first] == runs.width[second])
+    if not same.all():
+        p = int(np.flatnonzero(~same)[0])
+        raise InvalidInputError(
+            f"pair {p}: the detection mask is {int(runs.height[first[p]])} x {int(runs.width[first[p]])} but "
+            f"the ground-truth mask is {int(runs.height[second[p]])} x {int(runs.width[second[p]])} "
+            f"(height x width); masks compared must come from the same image."
+        )
+    x0, y0, x1, y1 = _bounds(runs)
+    left, right = np.maximum(x0[first], x0[second]), np.minimum(x1[first], x1[second])
+    overlap = (left <= right) & (np.maximum(y0[first], y0[second]) <= np.minimum(y1[first], y1[second]))
+    iou = np.zeros(first.size, dtype="float64")
+    candidates = np.flatnonzero(overlap)
+    if candidates.size:
+        area = runs.area()
+        f, s = first[candidates], second[candidates]
+        inter = _pair_intersection(runs, f, s, (left[candidates], right[candidates]))
+        union = np.where(crowd[candidates], area[f], area[f] + area[s] - inter)
+        iou[candidates] = inter / np.where(inter > 0, union, 1)
+    return iou
+
+
+def _crowd_flags(iscrowd, n: int, per: str = "ground truth") -> np.ndarray:
+    if iscrowd is None:
+        return np.zeros(n, dtype=bool)
+    crowd = np.asarray(iscrowd)
+    if crowd.ndim != 1 or crowd.size != n:
+        raise InvalidInputError(f"`iscrowd` has {crowd.size} flags for {n} {per}s; pass one per {per}.")
+    if crowd.dtype != bool and not np.isin(crowd, (0, 1)).all():
+        raise InvalidInputError("`iscrowd` must hold booleans or 0/1 flags.")
+    return crowd.astype(bool)
+
+
+def mask_iou(detections, ground_truths, iscrowd=None, height=None, width=None) -> np.ndarray:
+    """IoU matrix of every detection mask against every ground-truth mask (``pycocotools.mask.iou``).
+
+    Parameters
+    ----------
+    detections, ground_truths : list or MaskRuns
+        Segmentations as :func:`mask_runs` takes them (RLE dicts, polygons, boolean arrays),
+        all of one image size.
+    iscrowd : array-like of bool of length n_gt, optional
+        Crowd flag of each ground truth: its IoU is ``intersection / area(detection)``.
+    height, width : int, optional
+        Image size, needed for polygons.
+
+    Returns
+    -------
+    numpy.ndarray of shape (n_dt, n_gt)
+        0 where the masks do not intersect (empty masks included).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pdmetrics.detection.masks import mask_iou
+    >>> a = np.zeros((4, 4), bool); a[:2] = True
+    >>> b = np.zeros((4, 4), bool); b[:, :2] = True
+    >>> mask_iou([a], [b, a, b], iscrowd=[False, False, True]).round(4)
+    array([[0.3333, 1.    , 0.5   ]])
+    """
+    dt = mask_runs(detections, height, width)
+    gt = mask_runs(ground_truths, height, width)
+    crowd = _crowd_flags(iscrowd, len(gt))
+    n_dt, n_gt = len(dt), len(gt)
+    if not n_dt or not n_gt:
+        return np.zeros((n_dt, n_gt))
+    first = np.repeat(np.arange(n_dt), n_gt)
+    second = np.tile(np.arange(n_gt), n_dt) + n_dt
+    iou = _iou_of_pairs(_concat([dt, gt]), first, second, np.tile(crowd, n_dt))
+    return iou.reshape(n_dt, n_gt)
+
+
+def paired_mask_iou(
+    detections,
+    ground_truths,
+    iscrowd=None,
+    height=None,
+    width=None,
+    *,
+    detection_index=None,
+    ground_truth_index=None,
+) -> np.ndarray:
+    """IoU of paired masks: ``detections[i]`` against ``ground_truths[i]``.
+
+    With ``detection_index`` and ``ground_truth_index`` the pairs are
+    ``(detections[detection_index[p]], ground_truths[ground_truth_index[p]])``: the kernel for
+    many images at once (parse each side's segmentations once with :func:`mask_runs`, pass the
+    candidate pairs as indices; no mask is copied).
+
+    Parameters
+    ----------
+    detections, ground_truths : list or MaskRuns
+        Segmentations as :func:`mask_runs` takes them.
+    iscrowd : array-like of bool, optional
+        Per pair, whether the ground truth is a crowd region (its IoU is then
+        ``intersection / area(detection)``).
+    height, width : int or array-like, optional
+        Image sizes (one, or one per segmentation), needed for polygons.
+    detection_index, ground_truth_index : array-like of int, optional
+        The pairs, as positions in ``detections`` and ``ground_truths`` (both or neither).
+
+    Returns
+    -------
+    numpy.ndarray
+        One IoU in ``[0, 1]`` per pair, equal to ``pycocotools.mask.iou`` of that pair.
+
+    Examples
+    --------
+    >>> from pdmetrics.detection.masks import paired_mask_iou
+    >>> half = {"size": [2, 2], "counts": [0, 2, 2]}
+    >>> full = {"size": [2, 2], "counts": [0, 4]}
+    >>> paired_mask_iou([half, half], [full, full], iscrowd=[False, True]).tolist()
+    [0.5, 1.0]
+    >>> paired_mask_iou([half, full], [full], detection_index=[0, 1, 1],
+    ...                 ground_truth_index=[0, 0, 0]).tolist()
+    [0.5, 1.0, 1.0]
+    """
+    dt = mask_runs(detections, height, width)
+    gt = mask_runs(ground_truths, height, width)
+    if (detection_index is None) != (ground_truth_index is None):
+        raise InvalidInputError(
+            "Pass both `detection_index` and `ground_truth_index` (the pairs), or neither."
+        )
+    if detection_index is None:
+        if len(dt) != len(gt):
+            raise InvalidInputError(
+                f"`detections` has {len(dt)} masks but `ground_truths` has {len(gt)}; pass row-aligned "
+                f"pairs, or the pairs as `detection_index=` and `ground_truth_index=` (or use `mask_iou` "
+                f"for all pairs)."
+            )
+        first = second = np.arange(len(dt))
+    else:
+        first = _pair_index(detection_index, len(dt), "detection_index")
+        second = _pair_index(ground_truth_index, len(gt), "ground_truth_index")
+        if first.size != second.size:
+            raise InvalidInputError(
+                f"`detection_index` has {first.size} pairs but `ground_truth_index` has {second.size}; "
+                f"pass one entry per pair in each."
+            )
+    crowd = _crowd_flags(iscrowd, first.size, "pair")
+    if not first.size:
+        return np.zeros(0)
+    return _iou_of_pairs(_concat([dt, gt]), first, second + len(dt), crowd)
+
+
+def _pair_index(index, n: int, argument: str) -> np.ndarray:
+    array = np.asarray(index)
+    if array.ndim != 1 or (array.size and array.dtype.kind not in "iu"):
+        raise InvalidInputError(f"`{argument}` must be a 1-D array of integer positions.")
+    bad = np.flatnonzero((array < 0) | (array >= n))
+    if bad.size:
+        raise InvalidInputError(
+            f"`{argument}` holds {int(array[bad[0]])} (pair {int(bad[0])}), but there are only {n} masks; "
+            f"pass positions from 0 to {n - 1}."
+        )
+    return array.astype("int64")
