@@ -19,19 +19,22 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.textgen.tokens import bleu_tokens, ngram_ids, prediction_texts, reference_texts
+from pdmetrics.textgen.tokens import bleu_tokens, compact_ids, ngram_ids, prediction_texts, reference_texts
 
 __all__ = ["bleu"]
 
 #: valor reports a BLEU below this as 0
 _FLOOR = 1e-9
+_KEY_LIMIT = 1 << 62
 
 
 def _weights(weights) -> np.ndarray:
     try:
         values = np.asarray(list(weights), dtype=np.float64)
     except (TypeError, ValueError) as error:
-        raise InvalidInputError(f"weights={weights!r}: pass a sequence of numbers, e.g. (0.25,) * 4.") from error
+        raise InvalidInputError(
+            f"weights={weights!r}: pass a sequence of numbers, e.g. (0.25,) * 4."
+        ) from error
     if values.ndim != 1 or values.size == 0:
         raise InvalidInputError(f"weights={weights!r}: at least one weight (one per n-gram order) is needed.")
     if not np.isfinite(values).all():
@@ -39,26 +42,26 @@ def _weights(weights) -> np.ndarray:
     return values
 
 
-def _clipped(tokens, n, n_rows, pair_row):
+def _clipped(tokens, n, n_rows, pair_row, pair_col, width):
     """Per row: sum over the prediction's n-grams of min(count, max count in one reference)."""
     ids = ngram_ids(tokens, n)
+    size = int(ids.max(initial=-1)) + 1
+    if n_rows * max(size, 1) * (width + 1) >= _KEY_LIMIT:
+        ids, size = compact_ids(ids)
     valid = np.flatnonzero(ids >= 0)
-    size = int(ids[valid].max()) + 1 if valid.size else 1
     text = tokens.text[valid]
-    row = np.where(text < n_rows, text, pair_row[np.maximum(text - n_rows, 0)])
-    texts = len(tokens.lengths)
-    gram = pd.factorize(row * size + ids[valid])[0].astype(np.int64)  # one id per (row, n-gram)
-    # (row n-gram, text): the prediction's own text sorts first within each row n-gram
-    keys, counts = np.unique(gram * texts + text, return_counts=True)
-    gram, owner = keys // texts, keys % texts
+    is_reference = text >= n_rows
+    pair = np.where(is_reference, text - n_rows, 0)
+    row = np.where(is_reference, pair_row[pair], text)
+    local = np.where(is_reference, pair_col[pair] + 1, 0)  # 0: the prediction, sorts first
+    keys, counts = np.unique((row * size + ids[valid]) * (width + 1) + local, return_counts=True)
+    gram, local = keys // (width + 1), keys % (width + 1)
     first = np.flatnonzero(np.r_[True, gram[1:] != gram[:-1]])
-    from_reference = owner >= n_rows
+    from_reference = local > 0
     best = np.maximum.reduceat(np.where(from_reference, counts, 0), first) if len(first) else np.zeros(0)
-    own = np.where(from_reference[first], 0, counts[first])  # prediction count of the n-gram
+    own = np.where(from_reference[first], 0, counts[first])  # the prediction's count of the n-gram
     hits = np.minimum(own, best)
-    lead = owner[first]
-    rows = np.where(lead < n_rows, lead, pair_row[np.maximum(lead - n_rows, 0)])
-    return np.bincount(rows, weights=hits, minlength=n_rows).astype(np.int64)
+    return np.bincount(gram[first] // max(size, 1), weights=hits, minlength=n_rows).astype(np.int64)
 
 
 def bleu(prediction, reference, weights=(0.25, 0.25, 0.25, 0.25), details: bool = False) -> pd.DataFrame:
@@ -105,7 +108,9 @@ def bleu(prediction, reference, weights=(0.25, 0.25, 0.25, 0.25), details: bool 
     >>> import pandas as pd
     >>> from pdmetrics.textgen import bleu
     >>> pred = pd.Series(["the cat sat on the mat today", "hello there"])
-    >>> ref = pd.DataFrame({"r1": ["the cat sat on the mat", "general kenobi"], "r2": ["a cat sat on a mat", None]})
+    >>> ref = pd.DataFrame(
+    ...     {"r1": ["the cat sat on the mat", "general kenobi"], "r2": ["a cat sat on a mat", None]}
+    ... )
     >>> bleu(pred, ref).round(4)
          bleu
     0  0.8091
@@ -116,7 +121,7 @@ def bleu(prediction, reference, weights=(0.25, 0.25, 0.25, 0.25), details: bool 
     references = reference_texts(reference, index)
     n_rows = len(predictions)
     present = np.not_equal(references, None)
-    pair_row, _ = np.nonzero(present)
+    pair_row, pair_col = np.nonzero(present)
     tokens = bleu_tokens(np.concatenate([predictions, references[present]]).astype(object))
     hyp = tokens.lengths[:n_rows]
     ref = tokens.lengths[n_rows:]
@@ -128,7 +133,10 @@ def bleu(prediction, reference, weights=(0.25, 0.25, 0.25, 0.25), details: bool 
     closest[pair_row[order][first]] = ref[order][first]
 
     orders = len(weights)
-    numerators = np.stack([_clipped(tokens, n, n_rows, pair_row) for n in range(1, orders + 1)], axis=1)
+    numerators = np.stack(
+        [_clipped(tokens, n, n_rows, pair_row, pair_col, references.shape[1]) for n in range(1, orders + 1)],
+        axis=1,
+    )
     denominators = np.maximum(hyp[:, None] - np.arange(orders)[None, :], 1)
     with np.errstate(divide="ignore"):
         precision = np.where(numerators > 0, numerators / denominators, sys.float_info.min)

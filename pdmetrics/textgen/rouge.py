@@ -20,6 +20,7 @@ import pandas as pd
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.textgen.tokens import (
     Tokens,
+    compact_ids,
     ngram_ids,
     prediction_texts,
     reference_texts,
@@ -30,6 +31,7 @@ from pdmetrics.textgen.tokens import (
 __all__ = ["rouge", "lcs_length"]
 
 _ONES = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
+_KEY_LIMIT = 1 << 62
 _ROUGE_N = re.compile(r"rouge([0-9])$")
 
 
@@ -100,7 +102,7 @@ def _lcs_group(codes, n_codes, a_start, a_len, b_start, b_len, words, history):
 
 
 def _dp_value(kept, rows, i, words):
-    """DP value ``t[i][j]`` from the kept column ``V_j`` (rows of ``kept``): zeros among the low ``i`` bits."""
+    """DP value ``t[i][j]`` from the kept columns ``V_j`` (rows of ``kept``): zeros in the low ``i`` bits."""
     return i - np.bitwise_count(kept[rows] & _low_bits(i, words)).sum(axis=1).astype(np.int64)
 
 
@@ -215,7 +217,10 @@ def _clipped_overlap(keys, counts, size, n_rows, pair_row, selected=None):
 
 def _rouge_n(tokens, n, n_rows, pair_row, m, k):
     ids = ngram_ids(tokens, n)
-    size = int(ids.max()) + 1 if len(ids) and ids.max() >= 0 else 1
+    size = int(ids.max(initial=-1)) + 1
+    if max(size, 1) * (len(tokens.lengths) + 1) >= _KEY_LIMIT:
+        ids, size = compact_ids(ids)
+    size = max(size, 1)
     keys, counts = _token_counts(tokens, ids, size)
     hits = _clipped_overlap(keys, counts, size, n_rows, pair_row)
     return _scores(hits, np.maximum(k - n + 1, 0), np.maximum(m - n + 1, 0))
@@ -234,7 +239,9 @@ def _rouge_l(tokens, n_rows, pair_row, m, k):
 def _rouge_lsum(tokens, n_rows, pair_row, m, k):
     """Summary-level LCS (rouge-score ``_summary_level_lcs``): for each reference sentence the
     union of its backtracked LCS with every prediction sentence, hits clipped by token counts."""
-    boundary = np.r_[True, tokens.sentence[1:] != tokens.sentence[:-1]] if len(tokens.codes) else np.zeros(0, bool)
+    boundary = (
+        np.r_[True, tokens.sentence[1:] != tokens.sentence[:-1]] if len(tokens.codes) else np.zeros(0, bool)
+    )
     sent_start = np.flatnonzero(boundary)
     sent_len = np.diff(np.r_[sent_start, len(tokens.codes)])
     sent_text = tokens.text[sent_start]
@@ -275,14 +282,16 @@ def _rouge_lsum(tokens, n_rows, pair_row, m, k):
 def _check_types(rouge_types) -> list[str]:
     types = [rouge_types] if isinstance(rouge_types, str) else list(rouge_types)
     if not types:
-        raise InvalidInputError("rouge_types is empty: pass e.g. ('rouge1', 'rouge2', 'rougeL', 'rougeLsum').")
+        raise InvalidInputError(
+            "rouge_types is empty: pass e.g. ('rouge1', 'rouge2', 'rougeL', 'rougeLsum')."
+        )
     for name in types:
         valid = name in ("rougeL", "rougeLsum") or (
             isinstance(name, str) and _ROUGE_N.match(name) and name != "rouge0"
         )
         if not valid:
             raise InvalidInputError(
-                f"rouge_types: {name!r} is not a ROUGE type; use 'rouge1' ... 'rouge9', 'rougeL' or 'rougeLsum'."
+                f"rouge_types: {name!r} is not a ROUGE type: use 'rouge1'-'rouge9', 'rougeL', 'rougeLsum'."
             )
     return list(dict.fromkeys(types))
 

@@ -36,6 +36,7 @@ __all__ = [
     "TOKENIZERS",
     "Tokens",
     "bleu_tokens",
+    "compact_ids",
     "ngram_ids",
     "prediction_texts",
     "reference_texts",
@@ -53,6 +54,8 @@ _VALID_ROUGE_TOKEN = re.compile("[a-z0-9]+")
 _BLEU_PATTERN = r"\w+|\$[\d]+|[^\s\.]+"
 #: the flags nltk's RegexpTokenizer compiles its pattern with
 _BLEU_FLAGS = re.UNICODE | re.MULTILINE | re.DOTALL
+#: largest n-gram id bound kept before renumbering (leaves room for row x reference)
+_ID_LIMIT = 1 << 40
 _SEPARATORS = ("\x00", "\x01", "\x02", "\ufdd0", "\ufdd1", "\U0010fffe")
 _STEMMER_CACHE: dict = {}
 
@@ -146,7 +149,9 @@ def reference_texts(reference, index: pd.Index, argument: str = "reference") -> 
         dtype=bool,
         count=len(flat),
     ).reshape(table.shape)
-    is_text = np.fromiter((isinstance(v, str) for v in flat), dtype=bool, count=len(flat)).reshape(table.shape)
+    is_text = np.fromiter((isinstance(v, str) for v in flat), dtype=bool, count=len(flat)).reshape(
+        table.shape
+    )
     bad = ~missing & ~is_text
     if bad.any():
         row, col = (int(i[0]) for i in np.nonzero(bad))
@@ -270,15 +275,26 @@ def ngram_ids(tokens: Tokens, n: int) -> np.ndarray:
     """
     ids = tokens.codes.copy()
     size = max(tokens.n_codes, 1)
+    bound = size  # ids < bound
     for k in range(1, n):
+        if bound * size > _ID_LIMIT:  # keep ids small enough to combine with row numbers
+            valid = ids >= 0
+            ids[valid] = np.unique(ids[valid], return_inverse=True)[1]
+            bound = int(ids.max()) + 1
         nxt = np.full(len(ids), -1, dtype=np.int64)
         same = tokens.text[k:] == tokens.text[:-k] if k < len(ids) else np.zeros(0, dtype=bool)
         ok = np.flatnonzero(same & (ids[:-k] >= 0)) if len(same) else np.zeros(0, dtype=np.int64)
         nxt[ok] = ids[ok] * size + tokens.codes[ok + k]
-        valid = nxt >= 0
-        nxt[valid] = pd.factorize(nxt[valid])[0]
-        ids = nxt
+        ids, bound = nxt, bound * size
     return ids
+
+
+def compact_ids(ids: np.ndarray) -> tuple[np.ndarray, int]:
+    """``ids`` renumbered 0..count-1 in sorted order (-1 stays -1), and the count."""
+    ids = ids.copy()
+    valid = ids >= 0
+    unique, ids[valid] = np.unique(ids[valid], return_inverse=True)
+    return ids, len(unique)
 
 
 def warn_empty_tokens(texts: np.ndarray, lengths: np.ndarray, rows: np.ndarray, index: pd.Index, hint: str):
