@@ -15,7 +15,8 @@ once:
   third-party ``regex`` engine) in place of ``a-z0-9``. On ASCII text the tokens are the
   same as ``"rouge-score"``.
 - BLEU: valor's ``RegexpTokenizer(r"\\w+|\\$[\\d]+|[^\\s\\.]+")``, run with the ``regex`` engine
-  and flags nltk (3.9 and later) compiles it with; case is kept.
+  and flags nltk (3.9 and later) compiles it with; case is kept. On ASCII text without the
+  separators ``\\x1c``-``\\x1f`` the standard ``re`` engine gives the same tokens and is used.
 """
 
 from __future__ import annotations
@@ -56,6 +57,9 @@ _BLEU_PATTERN = r"\w+|\$[\d]+|[^\s\.]+"
 _BLEU_FLAGS = re.UNICODE | re.MULTILINE | re.DOTALL
 #: largest n-gram id bound kept before renumbering (leaves room for row x reference)
 _ID_LIMIT = 1 << 40
+_BLEU_RE = re.compile(_BLEU_PATTERN, _BLEU_FLAGS)
+#: the only ASCII characters on which `re` and `regex` disagree (``re`` counts them as ``\s``)
+_RE_ONLY_SPACES = re.compile("[\x1c-\x1f]")
 _SEPARATORS = ("\x00", "\x01", "\x02", "\ufdd0", "\ufdd1", "\U0010fffe")
 _STEMMER_CACHE: dict = {}
 
@@ -255,12 +259,15 @@ def bleu_tokens(texts) -> Tokens:
     >>> bleu_tokens(["It costs $30. Done", "a.b"]).lengths.tolist()
     [4, 2]
     """
-    engine = optional_module("regex", "text", "BLEU")
     texts = list(texts)
     joined, separator = _joined(texts)
     # the separator stands alone between spaces, so the pattern's last branch sees it as a token
     joined = joined.replace(separator, f" {separator} ")
-    found = engine.compile(_BLEU_PATTERN, _BLEU_FLAGS).findall(joined)
+    if joined.isascii() and not _RE_ONLY_SPACES.search(joined):
+        pattern = _BLEU_RE  # on this text the standard engine matches as `regex` does, twice as fast
+    else:
+        pattern = optional_module("regex", "text", "BLEU").compile(_BLEU_PATTERN, _BLEU_FLAGS)
+    found = pattern.findall(joined)
     codes, _, text, _ = _split(found, separator, len(texts), False)
     return _tokens(codes, text, None, len(texts))
 
