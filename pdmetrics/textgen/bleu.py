@@ -49,6 +49,8 @@ def _clipped(tokens, n, n_rows, pair_row, pair_col, width):
     if n_rows * max(size, 1) * (width + 1) >= _KEY_LIMIT:
         ids, size = compact_ids(ids)
     valid = np.flatnonzero(ids >= 0)
+    if not valid.size:
+        return np.zeros(n_rows, dtype=np.int64)
     text = tokens.text[valid]
     is_reference = text >= n_rows
     pair = np.where(is_reference, text - n_rows, 0)
@@ -58,7 +60,7 @@ def _clipped(tokens, n, n_rows, pair_row, pair_col, width):
     gram, local = keys // (width + 1), keys % (width + 1)
     first = np.flatnonzero(np.r_[True, gram[1:] != gram[:-1]])
     from_reference = local > 0
-    best = np.maximum.reduceat(np.where(from_reference, counts, 0), first) if len(first) else np.zeros(0)
+    best = np.maximum.reduceat(np.where(from_reference, counts, 0), first)
     own = np.where(from_reference[first], 0, counts[first])  # the prediction's count of the n-gram
     hits = np.minimum(own, best)
     return np.bincount(gram[first] // max(size, 1), weights=hits, minlength=n_rows).astype(np.int64)
