@@ -276,9 +276,9 @@ def ngram_ids(tokens: Tokens, n: int) -> np.ndarray:
     """Id of the ``n``-gram starting at each token (equal ids, equal n-grams); -1 where fewer
     than ``n`` tokens of the same text remain.
 
-    >>> t = rouge_tokens(["a b a b", "a b"])
-    >>> ngram_ids(t, 2).tolist()
-    [0, 1, 0, -1, 0, -1]
+    >>> ids = ngram_ids(rouge_tokens(["a b a b", "a b"]), 2)
+    >>> bool(ids[0] == ids[2] == ids[4] != ids[1]), ids[[3, 5]].tolist()
+    (True, [-1, -1])
     """
     ids = tokens.codes.copy()
     size = max(tokens.n_codes, 1)
