@@ -92,21 +92,27 @@ def _describe(value) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _is_missing(value) -> bool:
+    return (
+        value is None or value is pd.NA or value is pd.NaT or (isinstance(value, float) and np.isnan(value))
+    )
+
+
 def prediction_texts(prediction, argument: str = "prediction") -> tuple[np.ndarray, pd.Index, str]:
     """The predictions as an object array of str, their index (for messages) and their name.
 
     Raises :class:`InvalidInputError` naming the row of the first missing or non-text cell.
     """
-    series = prediction if isinstance(prediction, pd.Series) else pd.Series(prediction, dtype=object)
-    if isinstance(prediction, pd.DataFrame) or series.ndim != 1:
+    if isinstance(prediction, pd.DataFrame) or np.ndim(prediction) != 1:
         raise InvalidInputError(f"`{argument}=` must be one column of texts (a Series), not a table.")
+    series = prediction if isinstance(prediction, pd.Series) else pd.Series(list(prediction), dtype=object)
     name = f"`{argument}=`" if series.name is None else f"column {series.name!r}"
     values = series.to_numpy(dtype=object)
     is_text = np.fromiter((isinstance(v, str) for v in values), dtype=bool, count=len(values))
     if not is_text.all():
         bad = int(np.flatnonzero(~is_text)[0])
         value = values[bad]
-        what = "missing" if value is None or (isinstance(value, float) and np.isnan(value)) else "not text"
+        what = "missing" if _is_missing(value) else "not text"
         raise InvalidInputError(
             f"{name}: row {series.index[bad]!r} is {what} ({_describe(value)}); every prediction "
             "must be a str (use '' for an empty answer, or drop the row first)."
@@ -148,11 +154,7 @@ def reference_texts(reference, index: pd.Index, argument: str = "reference") -> 
             "reference (or one list of references) per prediction."
         )
     flat = table.ravel()
-    missing = np.fromiter(
-        (v is None or (isinstance(v, float) and np.isnan(v)) or v is pd.NA for v in flat),
-        dtype=bool,
-        count=len(flat),
-    ).reshape(table.shape)
+    missing = np.fromiter(map(_is_missing, flat), dtype=bool, count=len(flat)).reshape(table.shape)
     is_text = np.fromiter((isinstance(v, str) for v in flat), dtype=bool, count=len(flat)).reshape(
         table.shape
     )
