@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.textgen.tokens import bleu_tokens, compact_ids, ngram_ids, prediction_texts, reference_texts
+from pdmetrics.textgen.tokens import bleu_tokens, compact_ids, ngram_orders, prediction_texts, reference_texts
 
 __all__ = ["bleu"]
 
@@ -42,9 +42,8 @@ def _weights(weights) -> np.ndarray:
     return values
 
 
-def _clipped(tokens, n, n_rows, pair_row, pair_col, width):
-    """Per row: sum over the prediction's n-grams of min(count, max count in one reference)."""
-    ids = ngram_ids(tokens, n)
+def _clipped(tokens, ids, n_rows, pair_row, pair_col, width):
+    """Per row: sum over the prediction's n-grams (``ids``) of min(count, max count in one reference)."""
     size = int(ids.max(initial=-1)) + 1
     if n_rows * max(size, 1) * (width + 1) >= _KEY_LIMIT:
         ids, size = compact_ids(ids)
@@ -136,7 +135,10 @@ def bleu(prediction, reference, weights=(0.25, 0.25, 0.25, 0.25), details: bool 
 
     orders = len(weights)
     numerators = np.stack(
-        [_clipped(tokens, n, n_rows, pair_row, pair_col, references.shape[1]) for n in range(1, orders + 1)],
+        [
+            _clipped(tokens, ids, n_rows, pair_row, pair_col, references.shape[1])
+            for ids in ngram_orders(tokens, orders)
+        ],
         axis=1,
     )
     denominators = np.maximum(hyp[:, None] - np.arange(orders)[None, :], 1)

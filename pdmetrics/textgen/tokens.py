@@ -39,6 +39,7 @@ __all__ = [
     "bleu_tokens",
     "compact_ids",
     "ngram_ids",
+    "ngram_orders",
     "prediction_texts",
     "reference_texts",
     "rouge_tokens",
@@ -282,10 +283,17 @@ def ngram_ids(tokens: Tokens, n: int) -> np.ndarray:
     >>> bool(ids[0] == ids[2] == ids[4] != ids[1]), ids[[3, 5]].tolist()
     (True, [-1, -1])
     """
+    *_, ids = ngram_orders(tokens, n)
+    return ids
+
+
+def ngram_orders(tokens: Tokens, n_max: int):
+    """Yield :func:`ngram_ids` for n = 1, 2, ..., ``n_max`` (each order extends the last)."""
     ids = tokens.codes.copy()
     size = max(tokens.n_codes, 1)
     bound = size  # ids < bound
-    for k in range(1, n):
+    yield ids
+    for k in range(1, n_max):
         if bound * size > _ID_LIMIT:  # keep ids small enough to combine with row numbers
             valid = ids >= 0
             ids[valid] = np.unique(ids[valid], return_inverse=True)[1]
@@ -295,7 +303,7 @@ def ngram_ids(tokens: Tokens, n: int) -> np.ndarray:
         ok = np.flatnonzero(same & (ids[:-k] >= 0)) if len(same) else np.zeros(0, dtype=np.int64)
         nxt[ok] = ids[ok] * size + tokens.codes[ok + k]
         ids, bound = nxt, bound * size
-    return ids
+        yield ids
 
 
 def compact_ids(ids: np.ndarray) -> tuple[np.ndarray, int]:
