@@ -62,51 +62,48 @@ def _add(first: np.ndarray, second: np.ndarray) -> np.ndarray:
     return total
 
 
-def _lcs_group(codes, n_codes, a_start, a_len, b_start, b_len, words, history):
+def _match_masks(codes, a_start, a_len, b_start, b_len, words) -> np.ndarray:
+    """``(pairs, max b_len, words)`` uint64: bit ``i`` of column ``j`` is set where ``a[i] == b[j]``
+    (one broadcast comparison of the padded token matrices, packed to bits)."""
+    pairs, width = len(a_len), int(b_len.max())
+    a = np.full((pairs, 64 * words), -1, dtype=np.int64)
+    index, owner, offset = _ragged(a_start, a_len)
+    a[owner, offset] = codes[index]
+    b = np.full((pairs, width), -2, dtype=np.int64)
+    index, owner, offset = _ragged(b_start, b_len)
+    b[owner, offset] = codes[index]
+    packed = np.packbits(b[:, :, None] == a[:, None, :], axis=2, bitorder="little")
+    return packed.view("<u8").astype(np.uint64, copy=False)
+
+
+def _lcs_chunk(codes, a_start, a_len, b_start, b_len, words, history):
     """Bit-parallel LCS of pairs whose ``a`` fits in ``words`` words, sorted by ``b_len``
     descending. Returns the LCS lengths and, with ``history``, the matched ``a`` positions."""
-    pairs = len(a_len)
-    a_index, a_owner, a_offset = _ragged(a_start, a_len)
-    key = a_owner * n_codes + codes[a_index]
-    order = np.argsort(key, kind="stable")
-    key, a_offset = key[order], a_offset[order]
-    first = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
-    unique = key[first]
-    bits = np.left_shift(np.uint64(1), (a_offset & 63).astype(np.uint64))
-    masks = np.zeros((len(unique), words), dtype=np.uint64)
-    for word in range(words):
-        masks[:, word] = np.bitwise_or.reduceat(np.where((a_offset >> 6) == word, bits, np.uint64(0)), first)
-    b_index, b_owner, _ = _ragged(b_start, b_len)
-    b_key = b_owner * n_codes + codes[b_index]
-    where = np.minimum(np.searchsorted(unique, b_key), len(unique) - 1)
-    found = unique[where] == b_key
-    match = np.zeros((len(b_key), words), dtype=np.uint64)
-    match[found] = masks[where[found]]
-    b_first = np.cumsum(b_len) - b_len
-    active = np.searchsorted(-b_len, -np.arange(int(b_len.max())), side="left")  # pairs with b_len > j
-    state = np.full((pairs, words), _ONES, dtype=np.uint64)
+    match = _match_masks(codes, a_start, a_len, b_start, b_len, words)
+    width = match.shape[1]
+    active = np.searchsorted(-b_len, -np.arange(width), side="left")  # pairs with b_len > step
+    state = np.full((len(a_len), words), _ONES, dtype=np.uint64)
     if history:
-        h_first = np.cumsum(b_len + 1) - (b_len + 1)
-        kept = np.empty((int((b_len + 1).sum()), words), dtype=np.uint64)
-        kept[h_first] = _ONES
+        kept = np.empty((width + 1, len(a_len), words), dtype=np.uint64)  # kept[j]: the column V_j
+        kept[0] = _ONES
     for step, count in enumerate(active.tolist()):
-        column = match[b_first[:count] + step]
+        column = match[:count, step]
         current = state[:count]
         state[:count] = _add(current, current & column) | (current & ~column)
         if history:
-            kept[h_first[:count] + step + 1] = state[:count]
+            kept[step + 1, :count] = state[:count]
     lengths = a_len - np.bitwise_count(state & _low_bits(a_len, words)).sum(axis=1).astype(np.int64)
     if not history:
         return lengths, None
-    return lengths, _backtrack(codes, a_start, a_len, b_start, b_len, kept, h_first, words)
+    return lengths, _backtrack(codes, a_start, a_len, b_start, b_len, kept, words)
 
 
-def _dp_value(kept, rows, i, words):
-    """DP value ``t[i][j]`` from the kept columns ``V_j`` (rows of ``kept``): zeros in the low ``i`` bits."""
-    return i - np.bitwise_count(kept[rows] & _low_bits(i, words)).sum(axis=1).astype(np.int64)
+def _dp_value(columns, i, words):
+    """DP value ``t[i][j]`` from the columns ``V_j`` of the pairs: zeros in the low ``i`` bits."""
+    return i - np.bitwise_count(columns & _low_bits(i, words)).sum(axis=1).astype(np.int64)
 
 
-def _backtrack(codes, a_start, a_len, b_start, b_len, kept, h_first, words) -> np.ndarray:
+def _backtrack(codes, a_start, a_len, b_start, b_len, kept, words) -> np.ndarray:
     """Flat token indices of ``a`` on the LCS rouge-score's ``_backtrack_norec`` reads out."""
     i, j = a_len.copy(), b_len.copy()
     live = np.arange(len(a_len))
@@ -117,8 +114,8 @@ def _backtrack(codes, a_start, a_len, b_start, b_len, kept, h_first, words) -> n
         matched.append(a_start[live[same]] + ii[same] - 1)
         other = live[~same]
         io, jo = i[other], j[other]
-        left = _dp_value(kept, h_first[other] + jo - 1, io, words)
-        up = _dp_value(kept, h_first[other] + jo, io - 1, words)
+        left = _dp_value(kept[jo - 1, other], io, words)
+        up = _dp_value(kept[jo, other], io - 1, words)
         go_left = left > up
         i[live[same]] -= 1
         j[live[same]] -= 1
@@ -126,6 +123,10 @@ def _backtrack(codes, a_start, a_len, b_start, b_len, kept, h_first, words) -> n
         i[other[~go_left]] -= 1
         live = live[(i[live] > 0) & (j[live] > 0)]
     return np.concatenate(matched) if matched else np.zeros(0, dtype=np.int64)
+
+
+#: bytes of the comparison matrix built per chunk of pairs
+_CHUNK_BYTES = 1 << 24
 
 
 def _lcs(codes, n_codes, a_start, a_len, b_start, b_len, history=False):
@@ -137,12 +138,17 @@ def _lcs(codes, n_codes, a_start, a_len, b_start, b_len, history=False):
     for size in np.unique(words).tolist():  # a loop over word counts (a handful)
         chosen = np.flatnonzero(words == size)
         chosen = chosen[np.argsort(-b_len[chosen], kind="stable")]
-        found, positions = _lcs_group(
-            codes, n_codes, a_start[chosen], a_len[chosen], b_start[chosen], b_len[chosen], size, history
-        )
-        lengths[chosen] = found
-        if history:
-            matched.append(positions)
+        start = 0
+        while start < len(chosen):  # a loop over chunks of pairs, longest first
+            step = max(64, _CHUNK_BYTES // (int(b_len[chosen[start]]) * 64 * size))
+            part = chosen[start : start + step]
+            found, positions = _lcs_chunk(
+                codes, a_start[part], a_len[part], b_start[part], b_len[part], size, history
+            )
+            lengths[part] = found
+            if history:
+                matched.append(positions)
+            start += step
     if not history:
         return lengths, None
     return lengths, (np.concatenate(matched) if matched else np.zeros(0, dtype=np.int64))
