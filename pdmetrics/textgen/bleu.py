@@ -26,6 +26,7 @@ __all__ = ["bleu"]
 #: valor reports a BLEU below this as 0
 _FLOOR = 1e-9
 _KEY_LIMIT = 1 << 62
+_NO_KEY = np.iinfo(np.int64).max
 
 
 def _weights(weights) -> np.ndarray:
@@ -42,27 +43,35 @@ def _weights(weights) -> np.ndarray:
     return values
 
 
-def _clipped(tokens, ids, n_rows, pair_row, pair_col, width):
-    """Per row: sum over the prediction's n-grams (``ids``) of min(count, max count in one reference)."""
-    size = int(ids.max(initial=-1)) + 1
-    if n_rows * max(size, 1) * (width + 1) >= _KEY_LIMIT:
-        ids, size = compact_ids(ids)
-    valid = np.flatnonzero(ids >= 0)
-    if not valid.size:
-        return np.zeros(n_rows, dtype=np.int64)
-    text = tokens.text[valid]
+def _owners(tokens, n_rows, pair_row, pair_col):
+    """Per token: its row, and 0 for the prediction or 1 + the reference's column."""
+    text = tokens.text
     is_reference = text >= n_rows
     pair = np.where(is_reference, text - n_rows, 0)
     row = np.where(is_reference, pair_row[pair], text)
-    local = np.where(is_reference, pair_col[pair] + 1, 0)  # 0: the prediction, sorts first
-    keys, counts = np.unique((row * size + ids[valid]) * (width + 1) + local, return_counts=True)
+    return row, np.where(is_reference, pair_col[pair] + 1, 0)
+
+
+def _clipped(ids, row, local, n_rows, width):
+    """Per row: sum over the prediction's n-grams (``ids``) of min(count, max count in one reference)."""
+    size = max(int(ids.max(initial=-1)) + 1, 1)
+    if n_rows * size * (width + 1) >= _KEY_LIMIT:
+        ids, size = compact_ids(ids)
+        size = max(size, 1)
+    # (row, n-gram, owner) keys; tokens without a full n-gram sort last and are cut off
+    keys = np.where(ids >= 0, (row * size + ids) * (width + 1) + local, _NO_KEY)
+    keys, counts = np.unique(keys, return_counts=True)
+    if len(keys) and keys[-1] == _NO_KEY:
+        keys, counts = keys[:-1], counts[:-1]
+    if not len(keys):
+        return np.zeros(n_rows, dtype=np.int64)
     gram, local = keys // (width + 1), keys % (width + 1)
     first = np.flatnonzero(np.r_[True, gram[1:] != gram[:-1]])
-    from_reference = local > 0
+    from_reference = local > 0  # the prediction (owner 0) sorts first within an n-gram
     best = np.maximum.reduceat(np.where(from_reference, counts, 0), first)
     own = np.where(from_reference[first], 0, counts[first])  # the prediction's count of the n-gram
     hits = np.minimum(own, best)
-    return np.bincount(gram[first] // max(size, 1), weights=hits, minlength=n_rows).astype(np.int64)
+    return np.bincount(gram[first] // size, weights=hits, minlength=n_rows).astype(np.int64)
 
 
 def bleu(prediction, reference, weights=(0.25, 0.25, 0.25, 0.25), details: bool = False) -> pd.DataFrame:
@@ -133,12 +142,11 @@ def bleu(prediction, reference, weights=(0.25, 0.25, 0.25, 0.25), details: bool 
     closest = np.zeros(n_rows, dtype=np.int64)
     closest[pair_row[order][first]] = ref[order][first]
 
-    orders = len(weights)
+    orders, width = len(weights), references.shape[1]
+    limit = _KEY_LIMIT // (n_rows * (width + 1))
+    row, local = _owners(tokens, n_rows, pair_row, pair_col)
     numerators = np.stack(
-        [
-            _clipped(tokens, ids, n_rows, pair_row, pair_col, references.shape[1])
-            for ids in ngram_orders(tokens, orders)
-        ],
+        [_clipped(ids, row, local, n_rows, width) for ids in ngram_orders(tokens, orders, limit)],
         axis=1,
     )
     denominators = np.maximum(hyp[:, None] - np.arange(orders)[None, :], 1)

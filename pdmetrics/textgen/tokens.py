@@ -287,14 +287,15 @@ def ngram_ids(tokens: Tokens, n: int) -> np.ndarray:
     return ids
 
 
-def ngram_orders(tokens: Tokens, n_max: int):
-    """Yield :func:`ngram_ids` for n = 1, 2, ..., ``n_max`` (each order extends the last)."""
+def ngram_orders(tokens: Tokens, n_max: int, limit: int = _ID_LIMIT):
+    """Yield :func:`ngram_ids` for n = 1, 2, ..., ``n_max`` (each order extends the last); the
+    ids are renumbered (a sort) only when they would reach ``limit``."""
     ids = tokens.codes.copy()
     size = max(tokens.n_codes, 1)
     bound = size  # ids < bound
     yield ids
     for k in range(1, n_max):
-        if bound * size > _ID_LIMIT:  # keep ids small enough to combine with row numbers
+        if bound * size > limit:  # keep ids small enough to combine with row numbers
             valid = ids >= 0
             ids[valid] = np.unique(ids[valid], return_inverse=True)[1]
             bound = int(ids.max()) + 1
