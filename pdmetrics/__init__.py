@@ -14,6 +14,7 @@ from pdmetrics import detection, fairness, io, scoring, textgen  # noqa: F401
 from pdmetrics._dask import install as _install_dask_accessors
 from pdmetrics.errors import (
     ColumnNotFoundError,
+    EmptyTokensWarning,
     ExcludedRowsWarning,
     InvalidInputError,
     MissingDependencyError,
@@ -30,6 +31,7 @@ _install_dask_accessors()
 
 __all__ = [
     "ColumnNotFoundError",
+    "EmptyTokensWarning",
     "ExcludedRowsWarning",
     "InvalidInputError",
     "MissingDependencyError",

@@ -64,3 +64,8 @@ class NotPartitionableError(PdmetricsError, NotImplementedError):
     The message names the method, the methods that do run on dask, and how to run this one
     on a pandas frame (``ddf[columns].compute()`` when the columns fit in memory).
     """
+
+
+class EmptyTokensWarning(PdmetricsWarning):
+    """A non-blank text produced no tokens (for ROUGE: it has no ASCII letter or digit), so
+    it scores 0 against everything (``pdmetrics.textgen``)."""

@@ -48,7 +48,7 @@ def test_imports_inside_functions_only_defer_heavy_libraries(path):
     assert not inner, inner
 
 
-@pytest.mark.parametrize("package", ["scoring", "fairness", "detection"])
+@pytest.mark.parametrize("package", ["scoring", "fairness", "detection", "textgen"])
 def test_no_module_shares_a_name_with_a_public_function(package):
     module = importlib.import_module(f"pdmetrics.{package}")
     submodules = {path.stem for path in (PACKAGE / package).glob("*.py")}

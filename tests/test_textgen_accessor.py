@@ -57,3 +57,23 @@ def test_bad_arguments_name_the_column(judged):
         judged.textgen.bias(datum="id", verdict="nope")
     with pytest.raises(InvalidInputError, match="takes one column name"):
         judged.textgen.bias(datum=["id", "rank"], verdict="verdict")
+
+
+def test_rouge_and_bleu_equal_the_core_with_several_references():
+    df = pd.DataFrame(
+        {
+            "answer": ["the cat sat on the mat", "a dog ran far away", "hello there friend"],
+            "gold": ["the cat sat down on the mat", "the dog ran away", "hi there"],
+            "silver": ["a cat was on a mat", None, "hello friend"],
+            "topic": ["pets", "pets", "greeting"],
+        }
+    )
+    table = df.textgen.rouge(prediction="answer", reference=["gold", "silver"])
+    pd.testing.assert_frame_equal(table, core.rouge(df["answer"], df[["gold", "silver"]]))
+    table = df.textgen.bleu(prediction="answer", reference="gold", weights=(0.5, 0.5), datum="topic")
+    expected = core.bleu(df["answer"], df["gold"], weights=(0.5, 0.5))
+    assert table.columns[0] == "datum" and table["bleu"].tolist() == expected["bleu"].tolist()
+    means = df.textgen.rouge(prediction="answer", reference="gold", rouge_types=["rouge1"], by="topic")
+    per_row = core.rouge(df["answer"], df["gold"], rouge_types=["rouge1"])["rouge1"]
+    assert means["topic"].tolist() == ["(all)", "greeting", "pets"]
+    assert means["rouge1"].tolist() == pytest.approx([per_row.mean(), per_row[2], per_row[:2].mean()])

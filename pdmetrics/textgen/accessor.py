@@ -1,6 +1,9 @@
 """The ``df.textgen`` accessor: thin wrappers over the core functions of :mod:`pdmetrics.textgen`.
 
-The LLM-guided metrics take the judge's verdict table in long form (one row per judged
+ROUGE and BLEU take one row per generated answer: ``prediction=`` names the answer column and
+``reference=`` the reference column (a list of columns, or a column of lists, for several
+references); ``by=`` averages the per-row values by group, with an ``"(all)"`` row first. The
+LLM-guided metrics take the judge's verdict table in long form (one row per judged
 statement, claim, opinion or context): ``datum=`` names the datum id column and ``verdict=``
 the verdict column; ``by=`` (a column constant within each datum) averages the per-datum
 values by group, with an ``"(all)"`` row first.
@@ -10,8 +13,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-from pdmetrics._validation import one_column
+from pdmetrics._validation import one_column, require_columns
 from pdmetrics.textgen import verdicts
+from pdmetrics.textgen.bleu_scores import bleu
+from pdmetrics.textgen.rouge_scores import rouge
 
 
 @pd.api.extensions.register_dataframe_accessor("textgen")
@@ -34,6 +39,78 @@ class TextgenAccessor:
             return table
         groups = self._column("by", by)
         return verdicts.metric_means(table, by=groups.set_axis(self._column("datum", datum).to_numpy()))
+
+    def _references(self, reference):
+        """One reference column as a Series; several as a DataFrame."""
+        if isinstance(reference, list):
+            return self._frame[require_columns(self._frame, "reference", reference)]
+        return self._column("reference", reference)
+
+    def _by_row(self, table: pd.DataFrame, datum, by) -> pd.DataFrame:
+        """The per-row table (with the ``datum`` ids first when given), or its means by group."""
+        if datum is not None:
+            table.insert(0, "datum", self._column("datum", datum).to_numpy())
+        if by is None:
+            return table
+        rows = pd.RangeIndex(len(table))  # each row its own datum for the means
+        groups = self._column("by", by).set_axis(rows)
+        return verdicts.metric_means(table.assign(datum=rows), by=groups)
+
+    def rouge(
+        self,
+        *,
+        prediction,
+        reference,
+        rouge_types=("rouge1", "rouge2", "rougeL", "rougeLsum"),
+        use_stemmer: bool = False,
+        tokenizer: str = "rouge-score",
+        details: bool = False,
+        datum=None,
+        by=None,
+    ) -> pd.DataFrame:
+        """ROUGE F-measures per row (rouge-score 0.1.2's numbers), or their means by group; see
+        :func:`pdmetrics.textgen.rouge`.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pdmetrics  # noqa: F401
+        >>> df = pd.DataFrame({"answer": ["the cat sat", "a dog ran"],
+        ...                    "gold": ["the cat sat down", "the dog ran"]})
+        >>> df.textgen.rouge(prediction="answer", reference="gold", rouge_types=["rouge1", "rougeL"]).round(3)
+           rouge1  rougeL
+        0   0.857   0.857
+        1   0.667   0.667
+        """
+        table = rouge(
+            self._column("prediction", prediction),
+            self._references(reference),
+            rouge_types=rouge_types,
+            use_stemmer=use_stemmer,
+            tokenizer=tokenizer,
+            details=details,
+        )
+        return self._by_row(table, datum, by)
+
+    def bleu(
+        self,
+        *,
+        prediction,
+        reference,
+        weights=(0.25, 0.25, 0.25, 0.25),
+        details: bool = False,
+        datum=None,
+        by=None,
+    ) -> pd.DataFrame:
+        """Sentence BLEU per row as valor computes it (nltk's numbers), or its means by group; see
+        :func:`pdmetrics.textgen.bleu`."""
+        table = bleu(
+            self._column("prediction", prediction),
+            self._references(reference),
+            weights=weights,
+            details=details,
+        )
+        return self._by_row(table, datum, by)
 
     def _yes_share(self, metric, datum, verdict, data, by) -> pd.DataFrame:
         table = metric(self._column("datum", datum), self._column("verdict", verdict), data=data)

@@ -1,0 +1,175 @@
+"""Sentence BLEU as valor computes it (nltk ``sentence_bleu``, no smoothing), for all rows at once.
+
+Per row and n-gram order: the modified precision is the prediction's n-gram count clipped by
+the largest count in any one reference, over the prediction's n-grams (at least 1); the
+brevity penalty uses the reference length closest to the prediction's (the shorter one on a
+tie). Counting is one sorted ``(row, reference, n-gram)`` table for all rows. nltk combines
+the precisions with ``math.log``, ``math.fsum`` and ``math.exp``; numpy has no correctly
+rounded sum and its ``exp``/``log`` may differ from the C library by an ulp, so the same
+standard-library functions are applied (``map``, no Python code per row): ``log`` once per
+distinct precision, ``fsum`` and ``exp`` once per row.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+
+import numpy as np
+import pandas as pd
+
+from pdmetrics.errors import InvalidInputError
+from pdmetrics.textgen.tokens import bleu_tokens, compact_ids, ngram_orders, prediction_texts, reference_texts
+
+__all__ = ["bleu"]
+
+#: valor reports a BLEU below this as 0
+_FLOOR = 1e-9
+_KEY_LIMIT = 1 << 62
+_NO_KEY = np.iinfo(np.int64).max
+
+
+def _weights(weights) -> np.ndarray:
+    try:
+        values = np.asarray(list(weights), dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise InvalidInputError(
+            f"weights={weights!r}: pass a sequence of numbers, e.g. (0.25,) * 4."
+        ) from error
+    if values.ndim != 1 or values.size == 0:
+        raise InvalidInputError(f"weights={weights!r}: at least one weight (one per n-gram order) is needed.")
+    if not np.isfinite(values).all():
+        raise InvalidInputError(f"weights={weights!r}: every weight must be a finite number.")
+    return values
+
+
+def _owners(tokens, n_rows, pair_row, pair_col):
+    """Per token: its row, and 0 for the prediction or 1 + the reference's column."""
+    text = tokens.text
+    is_reference = text >= n_rows
+    pair = np.where(is_reference, text - n_rows, 0)
+    row = np.where(is_reference, pair_row[pair], text)
+    return row, np.where(is_reference, pair_col[pair] + 1, 0)
+
+
+def _clipped(ids, row, local, n_rows, width):
+    """Per row: sum over the prediction's n-grams (``ids``) of min(count, max count in one reference)."""
+    size = max(int(ids.max(initial=-1)) + 1, 1)
+    if n_rows * size * (width + 1) >= _KEY_LIMIT:
+        ids, size = compact_ids(ids)
+        size = max(size, 1)
+    # (row, n-gram, owner) keys; tokens without a full n-gram sort last and are cut off
+    keys = np.where(ids >= 0, (row * size + ids) * (width + 1) + local, _NO_KEY)
+    keys, counts = np.unique(keys, return_counts=True)
+    if len(keys) and keys[-1] == _NO_KEY:
+        keys, counts = keys[:-1], counts[:-1]
+    if not len(keys):
+        return np.zeros(n_rows, dtype=np.int64)
+    gram, local = keys // (width + 1), keys % (width + 1)
+    first = np.flatnonzero(np.r_[True, gram[1:] != gram[:-1]])
+    from_reference = local > 0  # the prediction (owner 0) sorts first within an n-gram
+    best = np.maximum.reduceat(np.where(from_reference, counts, 0), first)
+    own = np.where(from_reference[first], 0, counts[first])  # the prediction's count of the n-gram
+    hits = np.minimum(own, best)
+    return np.bincount(gram[first] // size, weights=hits, minlength=n_rows).astype(np.int64)
+
+
+def bleu(prediction, reference, weights=(0.25, 0.25, 0.25, 0.25), details: bool = False) -> pd.DataFrame:
+    """Sentence BLEU of each prediction against its reference(s), as valor computes it.
+
+    Valor tokenizes with nltk's ``RegexpTokenizer(r"\\w+|\\$[\\d]+|[^\\s\\.]+")`` (words,
+    dollar amounts and runs of other non-space characters; periods dropped; case kept), calls
+    nltk's ``sentence_bleu`` without smoothing and reports values below 1e-9 as 0. The numbers
+    here equal that exactly (``==``), computed for all rows at once.
+
+    BLEU is the brevity penalty times the weighted geometric mean of the modified n-gram
+    precisions: n-gram counts of the prediction clipped by their largest count in any one
+    reference. As in nltk: no unigram match gives 0; an order with no match counts as the
+    smallest float precision (so BLEU-4 is 0 once an order has no match, without nltk's
+    warning); the brevity penalty is ``exp(1 - r / c)`` when the prediction (length c) is not
+    longer than the closest reference length r (the shorter reference on a tie).
+
+    Parameters
+    ----------
+    prediction : Series or array-like of str
+        Generated texts, one per row.
+    reference : Series of str, Series of lists of str, DataFrame, or array-like of str
+        Reference text(s): one per row, or several per row (a list per cell, or one DataFrame
+        column per reference). Missing cells (None/NaN) are dropped, not scored as empty text.
+    weights : sequence of float, default (0.25, 0.25, 0.25, 0.25)
+        Weight of each n-gram order (BLEU-4); ``(1/5,) * 5`` gives BLEU-5.
+    details : bool, default False
+        Also return ``precision_1`` ... (modified precisions), ``brevity_penalty``,
+        ``prediction_length`` and ``reference_length`` (closest reference length).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per prediction (RangeIndex), column ``bleu`` (and the details).
+
+    Raises
+    ------
+    InvalidInputError
+        A prediction that is missing or not a str, a reference cell that is not text, a row
+        without any reference, empty or non-numeric weights.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.textgen import bleu
+    >>> pred = pd.Series(["the cat sat on the mat today", "hello there"])
+    >>> ref = pd.DataFrame(
+    ...     {"r1": ["the cat sat on the mat", "general kenobi"], "r2": ["a cat sat on a mat", None]}
+    ... )
+    >>> bleu(pred, ref).round(4)
+         bleu
+    0  0.8091
+    1  0.0000
+    """
+    weights = _weights(weights)
+    predictions, index, _ = prediction_texts(prediction)
+    references = reference_texts(reference, index)
+    n_rows = len(predictions)
+    present = np.not_equal(references, None)
+    pair_row, pair_col = np.nonzero(present)
+    tokens = bleu_tokens(np.concatenate([predictions, references[present]]).astype(object))
+    hyp = tokens.lengths[:n_rows]
+    ref = tokens.lengths[n_rows:]
+    # closest reference length, ties to the shorter: minimise (|r - c|, r) per row
+    closeness = np.abs(ref - hyp[pair_row]) * (int(ref.max(initial=0)) + 1) + ref
+    order = np.lexsort((closeness, pair_row))
+    first = np.flatnonzero(np.r_[True, pair_row[order][1:] != pair_row[order][:-1]])
+    closest = np.zeros(n_rows, dtype=np.int64)
+    closest[pair_row[order][first]] = ref[order][first]
+
+    orders, width = len(weights), references.shape[1]
+    limit = _KEY_LIMIT // (n_rows * (width + 1))
+    row, local = _owners(tokens, n_rows, pair_row, pair_col)
+    numerators = np.stack(
+        [_clipped(ids, row, local, n_rows, width) for ids in ngram_orders(tokens, orders, limit)],
+        axis=1,
+    )
+    denominators = np.maximum(hyp[:, None] - np.arange(orders)[None, :], 1)
+    with np.errstate(divide="ignore"):
+        precision = np.where(numerators > 0, numerators / denominators, sys.float_info.min)
+    distinct, inverse = np.unique(precision, return_inverse=True)
+    logs = np.fromiter(map(math.log, distinct.tolist()), dtype=np.float64, count=len(distinct))
+    terms = weights[None, :] * logs[inverse.reshape(precision.shape)]
+    exponent = np.fromiter(map(math.fsum, terms.tolist()), dtype=np.float64, count=n_rows)
+    geometric = np.fromiter(map(math.exp, exponent.tolist()), dtype=np.float64, count=n_rows)
+    # brevity penalty: 1 if the prediction is longer, 0 if it is empty, else exp(1 - r / c)
+    short = (hyp <= closest) & (hyp > 0)
+    ratio = np.ones(n_rows)
+    ratio[short] = 1 - closest[short] / hyp[short]
+    penalty = np.where(short, np.fromiter(map(math.exp, ratio.tolist()), dtype=np.float64, count=n_rows), 1.0)
+    penalty[hyp == 0] = 0.0
+    score = np.where(numerators[:, 0] == 0, 0.0, penalty * geometric)
+    score[score < _FLOOR] = 0.0
+    columns = {"bleu": score}
+    if details:
+        for n in range(orders):
+            columns[f"precision_{n + 1}"] = numerators[:, n] / denominators[:, n]
+        columns["brevity_penalty"] = penalty
+        columns["prediction_length"] = hyp
+        columns["reference_length"] = closest
+    return pd.DataFrame(columns, index=pd.RangeIndex(n_rows))

@@ -1,0 +1,322 @@
+"""Text input checks, tokenizers and n-gram ids shared by the lexical text metrics.
+
+Every text of a call (predictions and references) is tokenized in one regular-expression
+pass over the texts joined by a separator character, and the tokens are encoded against one
+vocabulary (:func:`pandas.factorize`), so the metrics work on integer arrays for all rows at
+once:
+
+- ``"rouge-score"``: Google's ``rouge-score`` 0.1.2 tokenizer, reproduced exactly: the text
+  is lower-cased (:meth:`str.lower`), every run of characters other than ``a-z0-9`` is a
+  separator, and with ``use_stemmer=True`` nltk's Porter stemmer (its default
+  ``NLTK_EXTENSIONS`` mode, as rouge-score builds it) stems the tokens longer than 3
+  characters. Every non-ASCII letter is a separator, so two identical Russian texts have no
+  tokens and score 0.
+- ``"unicode"``: the same rule with Unicode letters, marks and digits (``[\\p{L}\\p{M}\\p{N}]``,
+  third-party ``regex`` engine) in place of ``a-z0-9``. On ASCII text the tokens are the
+  same as ``"rouge-score"``.
+- BLEU: valor's ``RegexpTokenizer(r"\\w+|\\$[\\d]+|[^\\s\\.]+")``, run with the ``regex`` engine
+  and flags nltk (3.9 and later) compiles it with; case is kept. On ASCII text without the
+  separators ``\\x1c``-``\\x1f`` the standard ``re`` engine gives the same tokens and is used.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from pdmetrics._optional import optional_module
+from pdmetrics._validation import preview
+from pdmetrics._warnings import emit
+from pdmetrics.errors import EmptyTokensWarning, InvalidInputError
+
+__all__ = [
+    "TOKENIZERS",
+    "Tokens",
+    "bleu_tokens",
+    "compact_ids",
+    "ngram_ids",
+    "ngram_orders",
+    "prediction_texts",
+    "reference_texts",
+    "rouge_tokens",
+    "warn_empty_tokens",
+]
+
+#: Tokenizer names accepted by :func:`pdmetrics.textgen.rouge`.
+TOKENIZERS = ("rouge-score", "unicode")
+
+_ROUGE_PATTERN = "[a-z0-9]+"
+_UNICODE_PATTERN = r"[\p{L}\p{M}\p{N}]+"
+_VALID_ROUGE_TOKEN = re.compile("[a-z0-9]+")
+#: valor-lite 0.39 ``calculate_sentence_bleu``: "regex tokenizer that ignores periods"
+_BLEU_PATTERN = r"\w+|\$[\d]+|[^\s\.]+"
+#: the flags nltk's RegexpTokenizer compiles its pattern with
+_BLEU_FLAGS = re.UNICODE | re.MULTILINE | re.DOTALL
+#: largest n-gram id bound kept before renumbering (leaves room for row x reference)
+_ID_LIMIT = 1 << 40
+_BLEU_RE = re.compile(_BLEU_PATTERN, _BLEU_FLAGS)
+#: the only ASCII characters on which `re` and `regex` disagree (``re`` counts them as ``\s``)
+_RE_ONLY_SPACES = re.compile("[\x1c-\x1f]")
+_SEPARATORS = ("\x00", "\x01", "\x02", "\ufdd0", "\ufdd1", "\U0010fffe")
+_STEMMER_CACHE: dict = {}
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """Tokens of ``n_texts`` texts, flat, in text order.
+
+    ``codes`` are vocabulary ids (equal ids, equal tokens), ``text`` the text each token
+    belongs to, ``sentence`` a running sentence number (a new sentence at every newline and
+    at every new text; only filled when sentences were asked for), ``starts``/``lengths``
+    where each text's tokens sit in the flat arrays.
+    """
+
+    codes: np.ndarray
+    text: np.ndarray
+    sentence: np.ndarray | None
+    starts: np.ndarray
+    lengths: np.ndarray
+    n_codes: int
+
+
+def _describe(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _is_missing(value) -> bool:
+    return (
+        value is None or value is pd.NA or value is pd.NaT or (isinstance(value, float) and np.isnan(value))
+    )
+
+
+def prediction_texts(prediction, argument: str = "prediction") -> tuple[np.ndarray, pd.Index, str]:
+    """The predictions as an object array of str, their index (for messages) and their name.
+
+    Raises :class:`InvalidInputError` naming the row of the first missing or non-text cell.
+    """
+    if isinstance(prediction, pd.DataFrame) or np.ndim(prediction) != 1:
+        raise InvalidInputError(f"`{argument}=` must be one column of texts (a Series), not a table.")
+    series = prediction if isinstance(prediction, pd.Series) else pd.Series(list(prediction), dtype=object)
+    name = f"`{argument}=`" if series.name is None else f"column {series.name!r}"
+    values = series.to_numpy(dtype=object)
+    is_text = np.fromiter((isinstance(v, str) for v in values), dtype=bool, count=len(values))
+    if not is_text.all():
+        bad = int(np.flatnonzero(~is_text)[0])
+        value = values[bad]
+        what = "missing" if _is_missing(value) else "not text"
+        raise InvalidInputError(
+            f"{name}: row {series.index[bad]!r} is {what} ({_describe(value)}); every prediction "
+            "must be a str (use '' for an empty answer, or drop the row first)."
+        )
+    return values, series.index, name
+
+
+def reference_texts(reference, index: pd.Index, argument: str = "reference") -> np.ndarray:
+    """References as an ``(n_rows, n_refs)`` object array, ``None`` where a cell is missing.
+
+    ``reference`` is a Series of str, a Series of lists of str (several references per row),
+    a DataFrame (one reference per column) or an array-like of str. Missing cells (None/NaN)
+    are dropped; a row left with no reference, or a non-text cell, raises
+    :class:`InvalidInputError` naming the row.
+    """
+    if isinstance(reference, pd.DataFrame):
+        table = reference.to_numpy(dtype=object)
+        names = [f"column {c!r}" for c in reference.columns]
+    else:
+        series = reference if isinstance(reference, pd.Series) else pd.Series(list(reference), dtype=object)
+        values = series.to_numpy(dtype=object)
+        listed = np.fromiter(
+            (isinstance(v, (list, tuple, np.ndarray)) for v in values), dtype=bool, count=len(values)
+        )
+        label = f"`{argument}=`" if series.name is None else f"column {series.name!r}"
+        if listed.any():
+            width = max((len(v) for v in values[listed]), default=0)
+            table = np.full((len(values), max(width, 1)), None, dtype=object)
+            table[~listed, 0] = values[~listed]
+            for row in np.flatnonzero(listed):  # ragged lists: a loop over list-valued cells
+                cells = list(values[row])
+                table[row, : len(cells)] = cells
+        else:
+            table = values.reshape(-1, 1).copy()
+        names = [label] * table.shape[1]
+    if len(table) != len(index):
+        raise InvalidInputError(
+            f"`{argument}=` has {len(table)} rows but `prediction=` has {len(index)}: pass one "
+            "reference (or one list of references) per prediction."
+        )
+    flat = table.ravel()
+    missing = np.fromiter(map(_is_missing, flat), dtype=bool, count=len(flat)).reshape(table.shape)
+    is_text = np.fromiter((isinstance(v, str) for v in flat), dtype=bool, count=len(flat)).reshape(
+        table.shape
+    )
+    bad = ~missing & ~is_text
+    if bad.any():
+        row, col = (int(i[0]) for i in np.nonzero(bad))
+        raise InvalidInputError(
+            f"{names[col]}: row {index[row]!r} holds {_describe(table[row, col])}, not text; every "
+            "reference must be a str (None/NaN marks a missing reference)."
+        )
+    empty = missing.all(axis=1)
+    if empty.any():
+        rows = index[np.flatnonzero(empty)]
+        raise InvalidInputError(
+            f"`{argument}=`: rows {preview(rows, 10)} have no reference (every cell missing); "
+            "give each row at least one reference text or drop those rows."
+        )
+    table = table.copy()
+    table[missing] = None
+    return table
+
+
+def _joined(texts) -> tuple[str, str]:
+    """Join ``texts`` with a separator character that none of them contains."""
+    texts = list(texts)
+    for separator in _SEPARATORS:
+        joined = separator.join(texts)
+        if joined.count(separator) == max(len(texts) - 1, 0):
+            return joined, separator
+    raise InvalidInputError(  # pragma: no cover - needs every separator character in the texts
+        "the texts contain every separator character pdmetrics can use to tokenize them in one pass."
+    )
+
+
+def _split(found: list, separator: str, n_texts: int, sentences: bool) -> tuple:
+    """Vocabulary ids, text number and sentence number of the tokens ``findall`` returned."""
+    codes, vocabulary = pd.factorize(np.asarray(found, dtype=object) if found else np.array([], dtype=object))
+    codes = codes.astype(np.int64)
+    marks = np.zeros(len(vocabulary), dtype=np.int8)
+    words = pd.Series(vocabulary, dtype=object)  # numpy would strip a NUL separator
+    marks[(words == separator).to_numpy()] = 1
+    if sentences:
+        marks[(words == "\n").to_numpy()] = 2
+    kind = marks[codes]
+    text = np.cumsum(kind == 1)
+    sentence = np.cumsum(kind > 0) if sentences else None
+    keep = kind == 0
+    return codes[keep], vocabulary, text[keep], None if sentence is None else sentence[keep]
+
+
+def _tokens(codes, text, sentence, n_texts: int) -> Tokens:
+    codes = codes.astype(np.int64)
+    n_codes = int(codes.max()) + 1 if len(codes) else 0
+    lengths = np.bincount(text, minlength=n_texts).astype(np.int64)
+    starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
+    return Tokens(codes, text.astype(np.int64), sentence, starts, lengths, n_codes)
+
+
+def _stemmed(vocabulary: np.ndarray, tokenizer: str) -> tuple[np.ndarray, np.ndarray]:
+    """Porter stems of the vocabulary (tokens longer than 3 characters) and a keep flag."""
+    porter = optional_module("nltk.stem.porter", "text", "ROUGE with use_stemmer=True")
+    stemmer = _STEMMER_CACHE.setdefault("porter", porter.PorterStemmer())
+    # a loop over the distinct words (the vocabulary), not over rows
+    stems = np.array([stemmer.stem(w) if len(w) > 3 else w for w in vocabulary.tolist()], dtype=object)
+    if tokenizer == "rouge-score":
+        keep = np.fromiter((_VALID_ROUGE_TOKEN.fullmatch(s) is not None for s in stems), bool, len(stems))
+    else:
+        keep = np.fromiter((len(s) > 0 for s in stems), bool, len(stems))
+    return stems, keep
+
+
+def rouge_tokens(texts, tokenizer: str = "rouge-score", use_stemmer: bool = False, sentences=False) -> Tokens:
+    """Tokenize ``texts`` as rouge-score 0.1.2 does (see the module docstring).
+
+    >>> t = rouge_tokens(["The cat, the CAT!", "Кот cat"])
+    >>> t.codes.tolist(), t.lengths.tolist()
+    ([0, 1, 0, 1, 1], [4, 1])
+    >>> rouge_tokens(["Кот cat"], tokenizer="unicode").lengths.tolist()
+    [2]
+    """
+    if tokenizer not in TOKENIZERS:
+        raise InvalidInputError(f"tokenizer={tokenizer!r} is not one of {list(TOKENIZERS)}.")
+    texts = list(texts)
+    joined, separator = _joined(texts)
+    alternatives = [re.escape(separator)] + (["\n"] if sentences else [])
+    if tokenizer == "rouge-score":
+        pattern = re.compile("|".join([_ROUGE_PATTERN, *alternatives]))
+    else:
+        engine = optional_module("regex", "text", 'ROUGE with tokenizer="unicode"')
+        pattern = engine.compile("|".join([_UNICODE_PATTERN, *alternatives]))
+    found = pattern.findall(joined.lower())
+    codes, vocabulary, text, sentence = _split(found, separator, len(texts), sentences)
+    if use_stemmer and len(codes):
+        stems, keep = _stemmed(vocabulary, tokenizer)
+        valid = keep[codes]
+        codes, text = pd.factorize(stems)[0][codes[valid]], text[valid]
+        sentence = None if sentence is None else sentence[valid]
+    return _tokens(codes, text, sentence, len(texts))
+
+
+def bleu_tokens(texts) -> Tokens:
+    """Tokenize ``texts`` with valor's BLEU tokenizer (see the module docstring).
+
+    >>> bleu_tokens(["It costs $30. Done", "a.b"]).lengths.tolist()
+    [4, 2]
+    """
+    texts = list(texts)
+    joined, separator = _joined(texts)
+    # the separator stands alone between spaces, so the pattern's last branch sees it as a token
+    joined = joined.replace(separator, f" {separator} ")
+    if joined.isascii() and not _RE_ONLY_SPACES.search(joined):
+        pattern = _BLEU_RE  # on this text the standard engine matches as `regex` does, twice as fast
+    else:
+        pattern = optional_module("regex", "text", "BLEU").compile(_BLEU_PATTERN, _BLEU_FLAGS)
+    found = pattern.findall(joined)
+    codes, _, text, _ = _split(found, separator, len(texts), False)
+    return _tokens(codes, text, None, len(texts))
+
+
+def ngram_ids(tokens: Tokens, n: int) -> np.ndarray:
+    """Id of the ``n``-gram starting at each token (equal ids, equal n-grams); -1 where fewer
+    than ``n`` tokens of the same text remain.
+
+    >>> ids = ngram_ids(rouge_tokens(["a b a b", "a b"]), 2)
+    >>> bool(ids[0] == ids[2] == ids[4] != ids[1]), ids[[3, 5]].tolist()
+    (True, [-1, -1])
+    """
+    *_, ids = ngram_orders(tokens, n)
+    return ids
+
+
+def ngram_orders(tokens: Tokens, n_max: int, limit: int = _ID_LIMIT):
+    """Yield :func:`ngram_ids` for n = 1, 2, ..., ``n_max`` (each order extends the last); the
+    ids are renumbered (a sort) only when they would reach ``limit``."""
+    ids = tokens.codes.copy()
+    size = max(tokens.n_codes, 1)
+    bound = size  # ids < bound
+    yield ids
+    for k in range(1, n_max):
+        if bound * size > limit:  # keep ids small enough to combine with row numbers
+            valid = ids >= 0
+            ids[valid] = np.unique(ids[valid], return_inverse=True)[1]
+            bound = int(ids.max()) + 1
+        nxt = np.full(len(ids), -1, dtype=np.int64)
+        same = tokens.text[k:] == tokens.text[:-k] if k < len(ids) else np.zeros(0, dtype=bool)
+        ok = np.flatnonzero(same & (ids[:-k] >= 0)) if len(same) else np.zeros(0, dtype=np.int64)
+        nxt[ok] = ids[ok] * size + tokens.codes[ok + k]
+        ids, bound = nxt, bound * size
+        yield ids
+
+
+def compact_ids(ids: np.ndarray) -> tuple[np.ndarray, int]:
+    """``ids`` renumbered 0..count-1 in sorted order (-1 stays -1), and the count."""
+    ids = ids.copy()
+    valid = ids >= 0
+    unique, ids[valid] = np.unique(ids[valid], return_inverse=True)
+    return ids, len(unique)
+
+
+def warn_empty_tokens(texts: np.ndarray, lengths: np.ndarray, rows: np.ndarray, index: pd.Index, hint: str):
+    """Warn (:class:`EmptyTokensWarning`) about rows holding a non-blank text without tokens."""
+    blank = np.fromiter((not t.strip() for t in texts), dtype=bool, count=len(texts))
+    lost = (lengths == 0) & ~blank
+    if lost.any():
+        where = index[np.unique(rows[lost])]
+        emit(
+            f"{lost.sum()} non-blank text(s) produced no tokens and score 0 (rows {preview(where, 10)}). "
+            + hint,
+            EmptyTokensWarning,
+        )
