@@ -129,12 +129,14 @@ def paired_bootstrap(
     >>> table = paired_bootstrap(a, b, refs, metric="bleu", n_samples=200)
     >>> table[["system", "score", "p_value"]].round(3)
              system   score  p_value
-    0  prediction_a  34.567      NaN
-    1  prediction_b  85.776    0.005
+    0  prediction_a  35.614      NaN
+    1  prediction_b  90.504    0.005
     """
     metrics = _metrics(metric)
     if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
-        raise InvalidInputError(f"`n_samples={n_samples!r}` must be a positive integer (sacrebleu uses 1000).")
+        raise InvalidInputError(
+            f"`n_samples={n_samples!r}` must be a positive integer (sacrebleu uses 1000)."
+        )
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
         raise InvalidInputError(f"`seed={seed!r}` must be a non-negative integer or None.")
     if len(prediction_a) != len(prediction_b):
@@ -182,4 +184,3 @@ def paired_bootstrap(
                 }
             )
     return pd.DataFrame(rows)
-
