@@ -53,7 +53,9 @@ _PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
 
 # The 13a tokenizer (mteval-v13a): pad punctuation and symbols, split period/comma unless
 # they touch a digit, split a dash after a digit.
-_SYMBOLS_13A = re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])")
+_SYMBOLS_13A = re.compile(r"[\{-\~\[-\` -\&\(-\+\:-\@\/]")
+# the symbols are ASCII, so "pad each with spaces" is a translation table (C speed)
+_PAD_13A = {c: f" {chr(c)} " for c in range(128) if _SYMBOLS_13A.fullmatch(chr(c))}
 _PERIOD_AFTER = re.compile(r"([^0-9])([\.,])")
 _PERIOD_BEFORE = re.compile(r"([\.,])([^0-9])")
 _DASH_AFTER_DIGIT = re.compile(r"([0-9])(-)")
@@ -247,8 +249,7 @@ def _tokenize_13a(texts: pd.Series) -> pd.Series:
     texts = texts.str.replace("\n", " ", regex=False)
     for entity, char in (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")):
         texts = texts.str.replace(entity, char, regex=False)
-    texts = " " + texts + " "
-    texts = texts.str.replace(_SYMBOLS_13A, r" \1 ", regex=True)
+    texts = (" " + texts + " ").str.translate(_PAD_13A)
     texts = texts.str.replace(_PERIOD_AFTER, r"\1 \2 ", regex=True)
     texts = texts.str.replace(_PERIOD_BEFORE, r" \1 \2", regex=True)
     texts = texts.str.replace(_DASH_AFTER_DIGIT, r"\1 \2 ", regex=True)
@@ -274,68 +275,87 @@ def _chrf_words(texts: pd.Series) -> pd.Series:
     return pd.Series(pairs[keep], index=owners[keep], dtype=object)
 
 
-def _whitespace_codes() -> np.ndarray:
-    """Code points Python's ``str.split()`` treats as whitespace (all lie below U+3001)."""
-    return np.array([c for c in range(0x3001) if chr(c).isspace()], dtype=np.int64)
+def _whitespace_table() -> np.ndarray:
+    """True at the code points Python's ``str.split()`` treats as whitespace (all below U+3001)."""
+    table = np.zeros(0x110000, dtype=bool)
+    table[[c for c in range(0x3001) if chr(c).isspace()]] = True
+    return table
 
 
-_WHITESPACE = _whitespace_codes()
+_IS_SPACE = _whitespace_table()
 
 
 def _char_codes(texts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Code points of all texts with whitespace removed, and the text each belongs to."""
+    """Dense ids of the characters of all texts with whitespace removed, and the text each
+    belongs to (equal characters get equal ids)."""
     lengths = pd.Series(texts, dtype=object).str.len().to_numpy(dtype=np.int64)
     joined = "".join(texts.tolist()).encode("utf-32-le", errors="surrogatepass")
-    codes = np.frombuffer(joined, dtype=np.uint32).astype(np.int64)
+    codes = np.frombuffer(joined, dtype=np.uint32)
     owner = np.repeat(np.arange(texts.size, dtype=np.int64), lengths)
-    keep = ~np.isin(codes, _WHITESPACE)
-    return codes[keep], owner[keep]
+    keep = ~_IS_SPACE[codes]
+    codes, owner = codes[keep], owner[keep]
+    present = np.zeros(0x110000, dtype=bool)
+    present[codes] = True
+    return (np.cumsum(present) - 1)[codes], owner
 
 
 # --------------------------------------------------------------------------- n-gram counting
 
 
-def _ngram_keys(codes: np.ndarray, doc: np.ndarray, max_order: int) -> list[tuple[np.ndarray, np.ndarray]]:
+def _ngram_keys(
+    codes: np.ndarray, doc: np.ndarray, max_order: int, n_docs: int
+) -> list[tuple[np.ndarray, np.ndarray]]:
     """For n = 1..max_order: (document, n-gram id) of every n-gram inside one document.
 
-    ``codes`` are token ids in text order, ``doc`` the (non-decreasing) document of each token.
-    Ids of order n are dense integers, equal for equal n-grams across all documents.
+    ``codes`` are dense token ids in text order, ``doc`` the (non-decreasing) document of each
+    token, ``n_docs`` the number of documents. Ids of order n are equal for equal n-grams
+    across all documents and stay below 2**62 / n_docs: an n-gram is packed as a
+    base-``vocabulary`` number while that fits, and renumbered densely (hashing) when not.
     """
     out = []
     size = codes.size
     base = int(codes.max()) + 1 if size else 1
-    previous = codes
+    limit = 2**62 // max(n_docs, 1)
+    previous, bound = codes, base
     for n in range(1, max_order + 1):
         count = max(size - n + 1, 0)
-        if n == 1:
-            keys = codes
-        else:
-            keys = pd.factorize(previous[:count] * base + codes[n - 1 : n - 1 + count])[0].astype(np.int64)
+        keys = previous[:count]
+        if n > 1:
+            if bound > limit // base:
+                keys, uniques = pd.factorize(keys)
+                keys, bound = keys.astype(np.int64), max(len(uniques), 1)
+            keys = keys * base + codes[n - 1 : n - 1 + count]
+            bound *= base
         inside = doc[:count] == doc[n - 1 : n - 1 + count]
         out.append((doc[:count][inside], keys[inside]))
         previous = keys
     return out
 
 
-def _counts(doc: np.ndarray, keys: np.ndarray, n_docs: int) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct (n-gram, document) pairs as sorted composite ids ``key * n_docs + doc``, with counts."""
-    return np.unique(keys * n_docs + doc, return_counts=True)
+def _side_counts(grams: tuple[np.ndarray, np.ndarray], n_seg: int, n_sides: int):
+    """Count every distinct (segment, n-gram) on every side with one sort.
+
+    Returns the segment of each distinct pair and an (n_sides, pairs) matrix of its counts
+    (side 0: hypotheses, side r: the r-th references)."""
+    doc, keys = grams
+    side, segment = np.divmod(doc, n_seg)
+    values = np.sort(keys * (n_seg * n_sides) + segment * n_sides + side)
+    if values.size == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros((n_sides, 0), dtype=np.int64)
+    starts = np.flatnonzero(np.r_[True, values[1:] != values[:-1]])
+    run_values = values[starts]
+    run_counts = np.diff(np.r_[starts, values.size])
+    pair_of_run = run_values // n_sides
+    new_pair = np.r_[True, pair_of_run[1:] != pair_of_run[:-1]]
+    pair_index = np.cumsum(new_pair) - 1
+    counts = np.zeros((n_sides, int(pair_index[-1]) + 1), dtype=np.int64)
+    counts[run_values % n_sides, pair_index] = run_counts
+    return pair_of_run[new_pair] % n_seg, counts
 
 
-def _matches(
-    hyp: tuple[np.ndarray, np.ndarray], ref: tuple[np.ndarray, np.ndarray], n_seg: int
-) -> np.ndarray:
-    """Per segment: sum over the hypothesis' n-grams of min(hypothesis count, reference count).
-
-    Both arguments are (sorted composite ids ``key * n_seg + segment``, counts)."""
-    hyp_ids, hyp_counts = hyp
-    ref_ids, ref_counts = ref
-    if hyp_ids.size == 0 or ref_ids.size == 0:
-        return np.zeros(n_seg, dtype=np.int64)
-    where = np.minimum(np.searchsorted(ref_ids, hyp_ids), ref_ids.size - 1)
-    found = ref_ids[where] == hyp_ids
-    clipped = np.where(found, np.minimum(hyp_counts, ref_counts[where]), 0)
-    return np.bincount(hyp_ids % n_seg, weights=clipped, minlength=n_seg).astype(np.int64)
+def _matches(segment: np.ndarray, hyp: np.ndarray, ref: np.ndarray, n_seg: int) -> np.ndarray:
+    """Per segment: sum over the distinct n-grams of min(hypothesis count, reference count)."""
+    return np.bincount(segment, weights=np.minimum(hyp, ref), minlength=n_seg).astype(np.int64)
 
 
 def _documents(hypotheses: np.ndarray, matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -345,14 +365,6 @@ def _documents(hypotheses: np.ndarray, matrix: np.ndarray) -> tuple[np.ndarray, 
     texts = np.concatenate([hypotheses, references.T.ravel()]).astype(object)
     present = np.concatenate([np.ones(hypotheses.size, dtype=bool), (matrix != None).T.ravel()])  # noqa: E711
     return texts, present
-
-
-def _side_counts(grams, side: int, n_seg: int):
-    """(composite ids key*n_seg + segment, counts) for the documents of one side."""
-    doc, keys = grams
-    lo, hi = side * n_seg, (side + 1) * n_seg
-    mine = (doc >= lo) & (doc < hi)
-    return _counts(doc[mine] - lo, keys[mine], n_seg)
 
 
 def _token_codes(tokens: pd.Series, n_docs: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -371,7 +383,7 @@ def _bleu_statistics(hypotheses: np.ndarray, matrix: np.ndarray) -> np.ndarray:
     texts, present = _documents(hypotheses, matrix)
     tokens = _tokenize_13a(pd.Series(texts, dtype=object)).explode().dropna()
     codes, doc, lengths = _token_codes(tokens, texts.size)
-    grams = _ngram_keys(codes, doc, _BLEU_ORDER)
+    grams = _ngram_keys(codes, doc, _BLEU_ORDER, texts.size)
     hyp_len = lengths[:n_seg]
     ref_lens = np.where(present[n_seg:].reshape(n_ref, n_seg).T, lengths[n_seg:].reshape(n_ref, n_seg).T, -1)
     # closest reference length; ties go to the shorter reference
@@ -380,15 +392,9 @@ def _bleu_statistics(hypotheses: np.ndarray, matrix: np.ndarray) -> np.ndarray:
     ref_len = np.take_along_axis(ref_lens, order[:, :1], axis=1)[:, 0]
     correct = np.zeros((n_seg, _BLEU_ORDER), dtype=np.int64)
     for n, gram in enumerate(grams):
-        hyp = _side_counts(gram, 0, n_seg)
+        segment, counts = _side_counts(gram, n_seg, n_ref + 1)
         # the reference count of an n-gram is its largest count in any one reference
-        per_ref = [_side_counts(gram, side, n_seg) for side in range(1, n_ref + 1)]
-        ids = np.concatenate([part[0] for part in per_ref])
-        counts = np.concatenate([part[1] for part in per_ref])
-        order_ids = np.lexsort((counts, ids))
-        ids, counts = ids[order_ids], counts[order_ids]
-        last = np.r_[ids[1:] != ids[:-1], True] if ids.size else np.zeros(0, dtype=bool)
-        correct[:, n] = _matches(hyp, (ids[last], counts[last]), n_seg)
+        correct[:, n] = _matches(segment, counts[0], counts[1:].max(axis=0), n_seg)
     total = np.maximum(hyp_len[:, None] - np.arange(_BLEU_ORDER)[None, :], 0)
     return np.column_stack([hyp_len, ref_len, correct, total]).astype(np.float64)
 
@@ -406,14 +412,14 @@ def _chrf_side_stats(hypotheses, matrix, word_order: int) -> np.ndarray:
         streams.append(_token_codes(words, n_docs) + (word_order,))
     stats = []
     for codes, doc, lengths, orders in streams:
-        grams = _ngram_keys(codes, doc, orders)
+        grams = _ngram_keys(codes, doc, orders, n_docs)
         for n, gram in enumerate(grams):
             sizes = np.maximum(lengths - n, 0).reshape(n_ref + 1, n_seg)
-            hyp = _side_counts(gram, 0, n_seg)
+            segment, counts = _side_counts(gram, n_seg, n_ref + 1)
             for side in range(1, n_ref + 1):
                 ref_total = sizes[side]
                 hyp_total = np.where(ref_total > 0, sizes[0], 0)
-                match = _matches(hyp, _side_counts(gram, side, n_seg), n_seg)
+                match = _matches(segment, counts[0], counts[side], n_seg)
                 stats.append(np.column_stack([hyp_total, ref_total, match]))
     orders = len(stats) // n_ref
     return np.stack(stats).reshape(orders, n_ref, n_seg, 3).transpose(2, 1, 0, 3).reshape(n_seg, n_ref, -1)
