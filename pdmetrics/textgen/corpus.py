@@ -467,23 +467,19 @@ _KEEP, _SUB, _DEL, _INS, _UNSET = 0, 1, 2, 3, 4
 
 
 class _EditTable:
-    """Beam-limited word edit distance of hypotheses of one length against one reference.
+    """Beam-limited word edit distance of hypotheses of one length against one reference
+    (words as integer ids)."""
 
-    The table of the most recent *base* hypothesis is kept so that a shifted variant only
-    recomputes the rows after the prefix it shares with the base.
-    """
-
-    def __init__(self, ref: list[str], n_hyp: int):
+    def __init__(self, ref: list[int], n_hyp: int):
         self.ref = ref
         self.n_ref = len(ref)
         self.ratio = self.n_ref / n_hyp if n_hyp else 1
         half = self.ratio / 2
         self.beam = math.ceil(half + _BEAM) if _BEAM < half else _BEAM
+        self.ref_ids = np.asarray(ref, dtype=np.int64)
         self.first_row = (list(range(self.n_ref + 1)), [_INS] * (self.n_ref + 1))
-        self.base: list[str] = []
-        self.rows: list[tuple[list[int], list[int]]] = [self.first_row]
 
-    def _row(self, i: int, word: str, above: list[int], last: bool) -> tuple[list[int], list[int]]:
+    def _row(self, i: int, word: int, above: list[int], last: bool) -> tuple[list[int], list[int]]:
         n_ref, ref = self.n_ref, self.ref
         diagonal = math.floor(i * self.ratio)
         lo = max(0, diagonal - self.beam)
@@ -505,15 +501,46 @@ class _EditTable:
             cost[j], ops[j] = best, op
         return cost, ops
 
-    def distance(self, hyp: list[str], shared: int = 0, keep: bool = False) -> tuple[int, list]:
-        """Edit distance of ``hyp`` and its table; rows up to ``shared`` come from the base."""
-        rows = self.rows[: shared + 1]
+    def traced(self, hyp: list[int]) -> tuple[int, list]:
+        """Edit distance of ``hyp`` and its whole table (for the alignment)."""
+        rows = [self.first_row]
         n_hyp = len(hyp)
-        for i in range(shared + 1, n_hyp + 1):
+        for i in range(1, n_hyp + 1):
             rows.append(self._row(i, hyp[i - 1], rows[-1][0], i == n_hyp))
-        if keep:
-            self.base, self.rows = hyp, rows
         return rows[-1][0][-1], rows
+
+    def distances(self, hyps: np.ndarray) -> np.ndarray:
+        """Edit distances of many hypotheses of this table's length (rows of ``hyps``) at once.
+
+        Row by row over the table, vectorized across hypotheses: the substitution/deletion
+        cost of every cell comes from the row above; the chain of insertions along the row
+        is a running minimum of ``cost - column`` (cell j = min over k <= j of cost_k + j - k).
+        Cells outside the beam stay "infinite", as in the traced table.
+        """
+        count, n_hyp = hyps.shape
+        n_ref = self.n_ref
+        above = np.broadcast_to(np.arange(n_ref + 1, dtype=np.int64), (count, n_ref + 1))
+        for i in range(1, n_hyp + 1):
+            diagonal = math.floor(i * self.ratio)
+            lo = max(0, diagonal - self.beam)
+            hi = n_ref + 1 if i == n_hyp else min(n_ref + 1, diagonal + self.beam)
+            row = np.full((count, n_ref + 1), _INF, dtype=np.int64)
+            if hi > lo:
+                first = max(lo, 1)
+                columns = np.arange(lo, hi)
+                cost = np.empty((count, hi - lo), dtype=np.int64)
+                if lo == 0:
+                    cost[:, 0] = above[:, 0] + 1
+                j = np.arange(first, hi)
+                mismatch = hyps[:, i - 1, None] != self.ref_ids[None, j - 1]
+                cost[:, first - lo :] = np.minimum(
+                    np.minimum(above[:, j - 1] + mismatch, above[:, j] + 1), _INF
+                )
+                chained = np.minimum.accumulate(cost - columns, axis=1) + columns
+                chained[:, first - lo :] = np.minimum(chained[:, first - lo :], _INF)
+                row[:, lo:hi] = chained
+            above = row
+        return above[:, n_ref]
 
     def alignment(self, rows) -> tuple[list[int], list[int], list[int]]:
         """Walk the table back from the corner: for every reference position the hypothesis
@@ -558,14 +585,22 @@ def _moved(words: list[str], start: int, length: int, target: int) -> list[str]:
     return rest[:at] + block + rest[at:]
 
 
-def _best_shift(hyp: list[str], ref: list[str], table: _EditTable, tried: int):
-    """The shift that lowers the edit distance most (ties: longer, earlier, earlier target)."""
-    before, rows = table.distance(hyp, 0, keep=True)
+def _best_shift(hyp: list[int], ref: list[int], table: _EditTable, tried: int):
+    """The shift that lowers the edit distance most (ties: longer, earlier, earlier target).
+
+    The candidates, and where the 1000-candidate limit stops, depend only on the current
+    alignment, so they are listed first and their edit distances computed together.
+    Returns (gain, shifted hypothesis) or None, and the updated candidate count."""
+    before, rows = table.traced(hyp)
     align, ref_err, hyp_err = table.alignment(rows)
     n_hyp, n_ref = len(hyp), len(ref)
-    best = None
+    candidates = []
     for start in range(n_hyp):
+        if tried >= _MAX_CANDIDATES:
+            break
         for ref_start in range(max(0, start - _MAX_SHIFT_DIST), min(n_ref, start + _MAX_SHIFT_DIST + 1)):
+            if tried >= _MAX_CANDIDATES:
+                break
             length = 0
             while length < _MAX_SHIFT_SIZE and hyp[start + length] == ref[ref_start + length]:
                 length += 1
@@ -582,35 +617,40 @@ def _best_shift(hyp: list[str], ref: list[str], table: _EditTable, tried: int):
                             target = align[ref_start + offset] + 1
                         else:
                             break
-                        if target == previous:
-                            continue
-                        previous = target
-                        shifted = _moved(hyp, start, length, target)
-                        gain = before - table.distance(shifted, min(start, target))[0]
-                        tried += 1
-                        key = (gain, length, -start, -target)
-                        if best is None or key > best[0]:
-                            best = (key, shifted)
+                        if target != previous:
+                            candidates.append((length, start, target))
+                            tried += 1
+                            previous = target
                     if tried >= _MAX_CANDIDATES:
-                        return best, tried
+                        break
                 if start + length == n_hyp or ref_start + length == n_ref:
                     break
-    return best, tried
+    if not candidates or tried >= _MAX_CANDIDATES:  # at the limit the search stops unapplied
+        return None, tried
+    positions = list(range(n_hyp))
+    order = np.array([_moved(positions, start, length, target) for length, start, target in candidates])
+    gains = before - table.distances(np.asarray(hyp, dtype=np.int64)[order])
+    keys = [(int(gain), length, -start, -target) for gain, (length, start, target) in zip(gains, candidates)]
+    best = max(range(len(keys)), key=keys.__getitem__)
+    return (keys[best][0], [hyp[k] for k in order[best]]), tried
 
 
 def _translation_edits(hyp: list[str], ref: list[str]) -> int:
     """TER edits (shifts + insertions, deletions, substitutions) turning ``hyp`` into ``ref``."""
     if not ref:
         return len(hyp)
-    table = _EditTable(ref, len(hyp))
+    ids: dict[str, int] = {}
+    ref_ids = [ids.setdefault(word, len(ids)) for word in ref]
+    hyp_ids = [ids.setdefault(word, len(ids)) for word in hyp]
+    table = _EditTable(ref_ids, len(hyp_ids))
     shifts, tried = 0, 0
     while True:
-        best, tried = _best_shift(hyp, ref, table, tried)
-        if tried >= _MAX_CANDIDATES or best is None or best[0][0] <= 0:
+        best, tried = _best_shift(hyp_ids, ref_ids, table, tried)
+        if tried >= _MAX_CANDIDATES or best is None or best[0] <= 0:
             break
         shifts += 1
-        hyp = best[1]
-    return shifts + table.distance(hyp, 0)[0]
+        hyp_ids = best[1]
+    return shifts + table.traced(hyp_ids)[0]
 
 
 _COLUMNS = {
