@@ -139,6 +139,21 @@ def test_ter_shift_search_on_reordered_sentences():
     assert ter(hypotheses, references).loc[0, "score"] == pytest.approx(expected.score, rel=1e-12)
 
 
+def test_ter_extreme_lengths_and_candidate_limit():
+    # a length ratio above 50 widens the beam; long repetitive texts exhaust the 1000 candidates
+    rng = np.random.default_rng(11)
+    words = np.array("a b c d the of".split())
+    long_ref = " ".join(rng.choice(words, size=150))
+    long_hyp = " ".join(np.roll(long_ref.split(), 37)[::-1])
+    hypotheses = ["a", " ".join(["b"] * 130), long_hyp, long_ref[::-1], "x y z"]
+    references = [long_ref, "b a", long_ref, long_ref, long_ref]
+    for k in range(len(hypotheses)):
+        expected, _ = sacrebleu_score("ter", hypotheses[k : k + 1], [references[k : k + 1]])
+        got = ter(hypotheses[k : k + 1], references[k : k + 1]).iloc[0]
+        assert got["num_edits"] == expected.num_edits, k
+        assert got["score"] == pytest.approx(expected.score, rel=1e-12)
+
+
 PIECES = list("abcAB xy.,-!?'\"&;:()$%0123456789\n\t\u3000\xa0éß東京кот") + [
     "&amp;",
     "&quot;",

@@ -14,8 +14,10 @@ word orders for chrF++; TER: lowercased, no normalization, punctuation kept). Th
 tokenizers are reimplemented here, so sacrebleu is not needed at run time. Each result
 carries sacrebleu's reproducibility signature.
 
-TER's shift search is sequential within a segment (it tries shifts one after another, each
-changing the next), so TER runs a Python loop over segments; everything else is vectorized.
+TER's shift search is sequential within a segment (each accepted shift changes the next
+search), so TER loops over segments and over the search steps of a segment in Python; the
+edit distances of all candidate shifts of a step are computed together with numpy.
+Everything else is vectorized over segments.
 """
 
 from __future__ import annotations
@@ -940,7 +942,8 @@ def ter(prediction, reference) -> pd.DataFrame:
     edits of a segment are the fewest over its references (word shifts found by Tercom's
     greedy search, then insertions, deletions and substitutions); the reference length is
     the references' average. TER = 100 * edits / reference length, summed over segments.
-    The shift search runs segment by segment (a Python loop), the slow part of this module.
+    The shift search runs segment by segment (a Python loop over segments and search steps;
+    each step scores all its candidate shifts at once), the slowest part of this module.
 
     Parameters
     ----------
