@@ -488,19 +488,23 @@ class _EditTable:
         hi = n_ref + 1 if last else min(n_ref + 1, diagonal + self.beam)
         cost = [_INF] * (n_ref + 1)
         ops = [_UNSET] * (n_ref + 1)
-        for j in range(lo, hi):
-            if j == 0:
-                cost[0], ops[0] = above[0] + 1, _DEL
-                continue
-            best, op = _INF, _UNSET
-            candidate = above[j - 1] + (word != ref[j - 1])
-            if candidate < best:
-                best, op = candidate, (_SUB if word != ref[j - 1] else _KEEP)
+        if lo == 0:
+            cost[0], ops[0] = above[0] + 1, _DEL
+        left = cost[max(lo, 1) - 1]  # the cell before the first computed one
+        for j in range(max(lo, 1), hi):
+            # preference on equal cost: keep/substitute, then delete, then insert
+            if word == ref[j - 1]:
+                best, op = above[j - 1], _KEEP
+            else:
+                best, op = above[j - 1] + 1, _SUB
+            if best >= _INF:
+                best, op = _INF, _UNSET
             if above[j] + 1 < best:
                 best, op = above[j] + 1, _DEL
-            if cost[j - 1] + 1 < best:
-                best, op = cost[j - 1] + 1, _INS
-            cost[j], ops[j] = best, op
+            if left + 1 < best:
+                best, op = left + 1, _INS
+            cost[j] = left = best
+            ops[j] = op
         return cost, ops
 
     def traced(self, hyp: list[int]) -> tuple[int, list]:
@@ -592,7 +596,8 @@ def _best_shift(hyp: list[int], ref: list[int], table: _EditTable, tried: int):
 
     The candidates, and where the 1000-candidate limit stops, depend only on the current
     alignment, so they are listed first and their edit distances computed together.
-    Returns (gain, shifted hypothesis) or None, and the updated candidate count."""
+    Returns (gain, shifted hypothesis) or None, the updated candidate count, and the edit
+    distance of ``hyp`` itself."""
     before, rows = table.traced(hyp)
     align, ref_err, hyp_err = table.alignment(rows)
     n_hyp, n_ref = len(hyp), len(ref)
@@ -628,13 +633,13 @@ def _best_shift(hyp: list[int], ref: list[int], table: _EditTable, tried: int):
                 if start + length == n_hyp or ref_start + length == n_ref:
                     break
     if not candidates or tried >= _MAX_CANDIDATES:  # at the limit the search stops unapplied
-        return None, tried
+        return None, tried, before
     positions = list(range(n_hyp))
     order = np.array([_moved(positions, start, length, target) for length, start, target in candidates])
     gains = before - table.distances(np.asarray(hyp, dtype=np.int64)[order])
     keys = [(int(gain), length, -start, -target) for gain, (length, start, target) in zip(gains, candidates)]
     best = max(range(len(keys)), key=keys.__getitem__)
-    return (keys[best][0], [hyp[k] for k in order[best]]), tried
+    return (keys[best][0], [hyp[k] for k in order[best]]), tried, before
 
 
 def _translation_edits(hyp: list[str], ref: list[str]) -> int:
@@ -647,12 +652,13 @@ def _translation_edits(hyp: list[str], ref: list[str]) -> int:
     table = _EditTable(ref_ids, len(hyp_ids))
     shifts, tried = 0, 0
     while True:
-        best, tried = _best_shift(hyp_ids, ref_ids, table, tried)
+        best, tried, distance = _best_shift(hyp_ids, ref_ids, table, tried)
         if tried >= _MAX_CANDIDATES or best is None or best[0] <= 0:
             break
         shifts += 1
         hyp_ids = best[1]
-    return shifts + table.traced(hyp_ids)[0]
+    # the search stops without applying a shift: the last distance is the final one
+    return shifts + distance
 
 
 _COLUMNS = {
