@@ -1,0 +1,985 @@
+"""Corpus BLEU, chrF/chrF++ and TER as sacrebleu 2.6 defines them, from one row per segment.
+
+sacrebleu scores a corpus from per-segment *sufficient statistics* that add up: BLEU from
+n-gram match counts and lengths, chrF from character (and word) n-gram hypothesis / reference /
+match counts, TER from edit counts and reference lengths. This module computes the same
+statistics for every segment at once (tokens and n-grams become integer codes; counts come
+from sorting and ``bincount``), sums them, and finalizes the score with sacrebleu's formulas.
+Because the statistics add, a corpus can be split into chunks (dask partitions, groups,
+bootstrap resamples) and scored from the summed chunks.
+
+Only sacrebleu's default settings are reproduced (BLEU: ``13a`` tokenizer, ``exp``
+smoothing, mixed case; chrF: 6 character orders, beta 2, whitespace removed, optionally 2
+word orders for chrF++; TER: lowercased, no normalization, punctuation kept). The
+tokenizers are reimplemented here, so sacrebleu is not needed at run time. Each result
+carries sacrebleu's reproducibility signature.
+
+TER's shift search is sequential within a segment (each accepted shift changes the next
+search), so TER loops over segments and over the search steps of a segment in Python; the
+edit distances of all candidate shifts of a step are computed together with numpy.
+Everything else is vectorized over segments.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Hashable
+
+import numpy as np
+import pandas as pd
+
+from pdmetrics.errors import InvalidInputError
+
+__all__ = [
+    "corpus_bleu",
+    "chrf",
+    "ter",
+    "segment_statistics",
+    "scores_from_statistics",
+    "metric_signature",
+    "SACREBLEU_VERSION",
+]
+
+#: The sacrebleu version whose definitions (and signature strings) this module reproduces.
+SACREBLEU_VERSION = "2.6.0"
+
+_BLEU_ORDER = 4
+_CHAR_ORDER = 6
+_BETA = 2
+_METRICS = ("bleu", "chrf", "chrf++", "ter")
+# sacrebleu's floor for log(0) in BLEU's geometric mean.
+_LOG_ZERO = -9999999999.0
+# chrF++ splits one punctuation mark off the end (else the start) of each word.
+_PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+
+# The 13a tokenizer (mteval-v13a): pad punctuation and symbols, split period/comma unless
+# they touch a digit, split a dash after a digit.
+_SYMBOLS_13A = re.compile(r"[\{-\~\[-\` -\&\(-\+\:-\@\/]")
+# the symbols are ASCII, so "pad each with spaces" is a translation table (C speed)
+_PAD_13A = {c: f" {chr(c)} " for c in range(128) if _SYMBOLS_13A.fullmatch(chr(c))}
+_PERIOD_AFTER = re.compile(r"([^0-9])([\.,])")
+_PERIOD_BEFORE = re.compile(r"([\.,])([^0-9])")
+_DASH_AFTER_DIGIT = re.compile(r"([0-9])(-)")
+
+
+# --------------------------------------------------------------------------- input checks
+
+
+def _labels(values) -> pd.Index:
+    return values.index if isinstance(values, pd.Series) else pd.RangeIndex(len(values))
+
+
+def _as_series(values, argument: str) -> pd.Series:
+    if isinstance(values, pd.DataFrame):
+        raise InvalidInputError(
+            f"`{argument}` is a DataFrame; pass one column of texts (a Series), e.g. `df['{argument}']`."
+        )
+    if isinstance(values, str):
+        raise InvalidInputError(
+            f"`{argument}` is a single string; pass one text per segment (a Series or list of str)."
+        )
+    if isinstance(values, pd.Series):
+        return values
+    try:
+        array = np.empty(len(values), dtype=object)
+        array[:] = list(values)
+    except TypeError:
+        raise InvalidInputError(
+            f"`{argument}` must be a Series or list of texts, one per segment; got {type(values).__name__}."
+        ) from None
+    return pd.Series(array, dtype=object)
+
+
+def _describe(value) -> str:
+    return f"{value!r} ({type(value).__name__})"
+
+
+def _text_array(values, argument: str) -> np.ndarray:
+    """One text per segment as an object array of str; InvalidInputError naming the first bad row."""
+    series = _as_series(values, argument)
+    array = series.to_numpy(dtype=object)
+    if pd.api.types.infer_dtype(array, skipna=False) in ("string", "empty"):
+        return array
+    bad = ~np.fromiter((isinstance(v, str) for v in array), dtype=bool, count=array.size)
+    row = int(np.flatnonzero(bad)[0])
+    label = series.index[row]
+    value = array[row]
+    if pd.isna(value) if np.ndim(value) == 0 else False:
+        fix = "drop or fill those rows first (e.g. `.fillna('')` if an empty output is meant)"
+        what = "is missing"
+    else:
+        fix = "convert the column to text (e.g. `.astype(str)`) or fix that row"
+        what = f"holds {_describe(value)}, not a text"
+    raise InvalidInputError(f"`{argument}` row {label!r} {what} ({int(bad.sum())} such row(s)); {fix}.")
+
+
+def _is_missing(array: np.ndarray) -> np.ndarray:
+    return np.asarray(pd.isna(array), dtype=bool)
+
+
+def _check_reference_cells(values: np.ndarray, rows: np.ndarray, labels: pd.Index, where: str) -> None:
+    """Every non-missing reference cell must be a str."""
+    present = ~_is_missing(values)
+    if pd.api.types.infer_dtype(values[present], skipna=False) in ("string", "empty"):
+        return
+    bad = present & ~np.fromiter((isinstance(v, str) for v in values), dtype=bool, count=values.size)
+    first = int(np.flatnonzero(bad)[0])
+    raise InvalidInputError(
+        f"`reference`{where} row {labels[rows[first]]!r} holds {_describe(values[first])}, not a text "
+        f"({int(bad.sum())} such cell(s)). References must be str (missing cells, NaN/None, are "
+        f"dropped); convert them, e.g. `.astype(str)`, or fix those rows."
+    )
+
+
+def _reference_matrix(reference, n: int, labels: pd.Index) -> np.ndarray:
+    """References as an (n, R) object array; None marks a missing reference.
+
+    Accepts a Series/list of str (one reference per segment), a DataFrame (one reference per
+    column) or a Series/list whose cells are lists of str (several references per segment).
+    """
+    if isinstance(reference, pd.DataFrame):
+        if reference.shape[1] == 0:
+            raise InvalidInputError(
+                "`reference` is a DataFrame with no columns; pass one column per reference."
+            )
+        matrix = reference.to_numpy(dtype=object)
+        if matrix.shape[0] != n:
+            raise InvalidInputError(
+                f"`reference` has {matrix.shape[0]} rows but `prediction` has {n}; pass one row per segment."
+            )
+        for column, name in enumerate(reference.columns):
+            _check_reference_cells(matrix[:, column], np.arange(n), labels, f" column {name!r}")
+    else:
+        series = _as_series(reference, "reference")
+        if len(series) != n:
+            raise InvalidInputError(
+                f"`reference` has {len(series)} rows but `prediction` has {n}; pass one row per segment."
+            )
+        cells = series.to_numpy(dtype=object)
+        listed = np.fromiter(
+            (isinstance(v, (list, tuple, np.ndarray, pd.Series)) for v in cells), dtype=bool, count=n
+        )
+        if not listed.any():
+            _check_reference_cells(cells, np.arange(n), labels, "")
+            matrix = cells.reshape(n, 1)
+        else:
+            exploded = pd.Series(cells, dtype=object).explode()
+            rows = exploded.index.to_numpy(dtype=np.int64)
+            values = exploded.to_numpy(dtype=object)
+            _check_reference_cells(values, rows, labels, "")
+            within = exploded.groupby(level=0).cumcount().to_numpy()
+            matrix = np.full((n, int(within.max()) + 1), None, dtype=object)
+            matrix[rows, within] = values
+    matrix = matrix.copy()
+    missing = _is_missing(matrix)
+    matrix[missing] = None
+    empty = missing.all(axis=1)
+    if empty.any():
+        first = int(np.flatnonzero(empty)[0])
+        raise InvalidInputError(
+            f"`reference` row {labels[first]!r} has no reference text ({int(empty.sum())} such row(s)); "
+            f"every segment needs at least one reference: drop those rows or supply one."
+        )
+    return matrix
+
+
+def _inputs(prediction, reference) -> tuple[np.ndarray, np.ndarray]:
+    hypotheses = _text_array(prediction, "prediction")
+    if hypotheses.size == 0:
+        raise InvalidInputError("`prediction` is empty; pass at least one segment.")
+    matrix = _reference_matrix(reference, hypotheses.size, _labels(_as_series(prediction, "prediction")))
+    return hypotheses, matrix
+
+
+def _metric_name(metric: str) -> str:
+    name = str(metric).lower()
+    if name not in _METRICS:
+        raise InvalidInputError(f"`metric={metric!r}` is not supported; choose one of {list(_METRICS)}.")
+    return name
+
+
+def _nrefs(matrix: np.ndarray) -> int | str:
+    counts = np.unique((matrix != None).sum(axis=1))  # noqa: E711  (elementwise test on objects)
+    return int(counts[0]) if counts.size == 1 else "var"
+
+
+def metric_signature(metric: str, nrefs: int | str = 1, **extra) -> str:
+    """sacrebleu 2.6's reproducibility signature of a metric on its default settings.
+
+    Parameters
+    ----------
+    metric : {"bleu", "chrf", "chrf++", "ter"}
+    nrefs : int or "var"
+        References per segment (``"var"`` when it varies).
+    **extra
+        Bootstrap fields sacrebleu adds in a paired test (``bs=1000, seed=12345``).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> metric_signature("bleu")
+    'nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0'
+    >>> metric_signature("chrf++", nrefs=2)
+    'nrefs:2|case:mixed|eff:yes|nc:6|nw:2|space:no|version:2.6.0'
+    """
+    name = _metric_name(metric)
+    fields: dict[str, object] = {"nrefs": nrefs}
+    for key in ("bs", "ar", "seed"):
+        if extra.get(key) is not None:
+            fields[key] = extra[key]
+    if name == "bleu":
+        fields.update(case="mixed", eff="no", tok="13a", smooth="exp")
+    elif name == "ter":
+        fields.update(case="lc", tok="tercom", norm="no", punct="yes", asian="no")
+    else:
+        fields.update(case="mixed", eff="yes", nc=_CHAR_ORDER, nw=2 if name == "chrf++" else 0, space="no")
+    fields["version"] = SACREBLEU_VERSION
+    return "|".join(f"{key}:{value}" for key, value in fields.items())
+
+
+# --------------------------------------------------------------------------- tokenizers
+
+
+def _tokenize_13a(texts: pd.Series) -> pd.Series:
+    """sacrebleu's default BLEU tokenizer, applied to every text; returns lists of tokens."""
+    texts = texts.str.rstrip()
+    texts = texts.str.replace("<skipped>", "", regex=False).str.replace("-\n", "", regex=False)
+    texts = texts.str.replace("\n", " ", regex=False)
+    for entity, char in (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")):
+        texts = texts.str.replace(entity, char, regex=False)
+    texts = (" " + texts + " ").str.translate(_PAD_13A)
+    texts = texts.str.replace(_PERIOD_AFTER, r"\1 \2 ", regex=True)
+    texts = texts.str.replace(_PERIOD_BEFORE, r" \1 \2", regex=True)
+    texts = texts.str.replace(_DASH_AFTER_DIGIT, r"\1 \2 ", regex=True)
+    return texts.str.split()
+
+
+def _chrf_words(texts: pd.Series) -> pd.Series:
+    """chrF++'s words: whitespace split, then one punctuation mark split off each word's end
+    (or, failing that, its start); single characters stay whole. Returns a flat Series of
+    words indexed by the text's position."""
+    words = texts.str.split().explode().dropna()
+    if words.empty:
+        return words.astype(object)
+    long = words.str.len().to_numpy() > 1
+    last = words.str[-1].isin(list(_PUNCTUATION)).to_numpy() & long
+    first = words.str[0].isin(list(_PUNCTUATION)).to_numpy() & long & ~last
+    head = np.where(last, words.str[:-1], np.where(first, words.str[:1], words)).astype(object)
+    tail = np.where(last, words.str[-1], np.where(first, words.str[1:], None)).astype(object)
+    index = words.index.to_numpy()
+    pairs = np.stack([head, tail], axis=1).ravel()
+    owners = np.repeat(index, 2)
+    keep = pairs != None  # noqa: E711
+    return pd.Series(pairs[keep], index=owners[keep], dtype=object)
+
+
+def _whitespace_table() -> np.ndarray:
+    """True at the code points Python's ``str.split()`` treats as whitespace (all below U+3001)."""
+    table = np.zeros(0x110000, dtype=bool)
+    table[[c for c in range(0x3001) if chr(c).isspace()]] = True
+    return table
+
+
+_IS_SPACE = _whitespace_table()
+
+
+def _char_codes(texts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Dense ids of the characters of all texts with whitespace removed, and the text each
+    belongs to (equal characters get equal ids)."""
+    lengths = pd.Series(texts, dtype=object).str.len().to_numpy(dtype=np.int64)
+    joined = "".join(texts.tolist()).encode("utf-32-le", errors="surrogatepass")
+    codes = np.frombuffer(joined, dtype=np.uint32)
+    owner = np.repeat(np.arange(texts.size, dtype=np.int64), lengths)
+    keep = ~_IS_SPACE[codes]
+    codes, owner = codes[keep], owner[keep]
+    present = np.zeros(0x110000, dtype=bool)
+    present[codes] = True
+    return (np.cumsum(present) - 1)[codes], owner
+
+
+# --------------------------------------------------------------------------- n-gram counting
+
+
+def _ngram_keys(
+    codes: np.ndarray, doc: np.ndarray, max_order: int, n_docs: int
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """For n = 1..max_order: (document, n-gram id) of every n-gram inside one document.
+
+    ``codes`` are dense token ids in text order, ``doc`` the (non-decreasing) document of each
+    token, ``n_docs`` the number of documents. Ids of order n are equal for equal n-grams
+    across all documents and stay below 2**62 / n_docs: an n-gram is packed as a
+    base-``vocabulary`` number while that fits, and renumbered densely (hashing) when not.
+    """
+    out = []
+    size = codes.size
+    base = int(codes.max()) + 1 if size else 1
+    limit = 2**62 // max(n_docs, 1)
+    previous, bound = codes, base
+    for n in range(1, max_order + 1):
+        count = max(size - n + 1, 0)
+        keys = previous[:count]
+        if n > 1:
+            if bound > limit // base:
+                keys, uniques = pd.factorize(keys)
+                keys, bound = keys.astype(np.int64), max(len(uniques), 1)
+            keys = keys * base + codes[n - 1 : n - 1 + count]
+            bound *= base
+        inside = doc[:count] == doc[n - 1 : n - 1 + count]
+        out.append((doc[:count][inside], keys[inside]))
+        previous = keys
+    return out
+
+
+def _side_counts(grams: tuple[np.ndarray, np.ndarray], n_seg: int, n_sides: int):
+    """Count every distinct (segment, n-gram) on every side with one sort.
+
+    Returns the segment of each distinct pair and an (n_sides, pairs) matrix of its counts
+    (side 0: hypotheses, side r: the r-th references)."""
+    doc, keys = grams
+    side, segment = np.divmod(doc, n_seg)
+    values = np.sort(keys * (n_seg * n_sides) + segment * n_sides + side)
+    if values.size == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros((n_sides, 0), dtype=np.int64)
+    starts = np.flatnonzero(np.r_[True, values[1:] != values[:-1]])
+    run_values = values[starts]
+    run_counts = np.diff(np.r_[starts, values.size])
+    pair_of_run = run_values // n_sides
+    new_pair = np.r_[True, pair_of_run[1:] != pair_of_run[:-1]]
+    pair_index = np.cumsum(new_pair) - 1
+    counts = np.zeros((n_sides, int(pair_index[-1]) + 1), dtype=np.int64)
+    counts[run_values % n_sides, pair_index] = run_counts
+    return pair_of_run[new_pair] % n_seg, counts
+
+
+def _matches(segment: np.ndarray, hyp: np.ndarray, ref: np.ndarray, n_seg: int) -> np.ndarray:
+    """Per segment: sum over the distinct n-grams of min(hypothesis count, reference count)."""
+    return np.bincount(segment, weights=np.minimum(hyp, ref), minlength=n_seg).astype(np.int64)
+
+
+def _documents(hypotheses: np.ndarray, matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """All texts as one stream of documents: side 0 holds the hypotheses, side r the r-th
+    references (a missing reference becomes an empty document, never matched)."""
+    references = np.where(matrix == None, "", matrix)  # noqa: E711
+    texts = np.concatenate([hypotheses, references.T.ravel()]).astype(object)
+    present = np.concatenate([np.ones(hypotheses.size, dtype=bool), (matrix != None).T.ravel()])  # noqa: E711
+    return texts, present
+
+
+def _token_codes(tokens: pd.Series, n_docs: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Flat token ids, their document, and the token count of every document."""
+    doc = tokens.index.to_numpy(dtype=np.int64)
+    codes = pd.factorize(tokens.to_numpy(dtype=object))[0].astype(np.int64)
+    lengths = np.bincount(doc, minlength=n_docs)
+    return codes, doc, lengths
+
+
+# --------------------------------------------------------------------------- statistics
+
+
+def _bleu_statistics(hypotheses: np.ndarray, matrix: np.ndarray) -> np.ndarray:
+    n_seg, n_ref = matrix.shape
+    texts, present = _documents(hypotheses, matrix)
+    tokens = _tokenize_13a(pd.Series(texts, dtype=object)).explode().dropna()
+    codes, doc, lengths = _token_codes(tokens, texts.size)
+    grams = _ngram_keys(codes, doc, _BLEU_ORDER, texts.size)
+    hyp_len = lengths[:n_seg]
+    ref_lens = np.where(present[n_seg:].reshape(n_ref, n_seg).T, lengths[n_seg:].reshape(n_ref, n_seg).T, -1)
+    # closest reference length; ties go to the shorter reference
+    distance = np.where(ref_lens >= 0, np.abs(ref_lens - hyp_len[:, None]), np.iinfo(np.int64).max)
+    order = np.lexsort((np.where(ref_lens >= 0, ref_lens, np.iinfo(np.int64).max), distance), axis=-1)
+    ref_len = np.take_along_axis(ref_lens, order[:, :1], axis=1)[:, 0]
+    correct = np.zeros((n_seg, _BLEU_ORDER), dtype=np.int64)
+    for n, gram in enumerate(grams):
+        segment, counts = _side_counts(gram, n_seg, n_ref + 1)
+        # the reference count of an n-gram is its largest count in any one reference
+        correct[:, n] = _matches(segment, counts[0], counts[1:].max(axis=0), n_seg)
+    total = np.maximum(hyp_len[:, None] - np.arange(_BLEU_ORDER)[None, :], 0)
+    return np.column_stack([hyp_len, ref_len, correct, total]).astype(np.float64)
+
+
+def _chrf_side_stats(hypotheses, matrix, word_order: int) -> np.ndarray:
+    """(n_seg, R, 3 * orders) statistics [hyp count, ref count, matches] of each reference."""
+    n_seg, n_ref = matrix.shape
+    texts, _ = _documents(hypotheses, matrix)
+    n_docs = texts.size
+    streams = []
+    codes, owner = _char_codes(texts)
+    streams.append((codes, owner, np.bincount(owner, minlength=n_docs), _CHAR_ORDER))
+    if word_order:
+        words = _chrf_words(pd.Series(texts, dtype=object))
+        streams.append(_token_codes(words, n_docs) + (word_order,))
+    stats = []
+    for codes, doc, lengths, orders in streams:
+        grams = _ngram_keys(codes, doc, orders, n_docs)
+        for n, gram in enumerate(grams):
+            sizes = np.maximum(lengths - n, 0).reshape(n_ref + 1, n_seg)
+            segment, counts = _side_counts(gram, n_seg, n_ref + 1)
+            for side in range(1, n_ref + 1):
+                ref_total = sizes[side]
+                hyp_total = np.where(ref_total > 0, sizes[0], 0)
+                match = _matches(segment, counts[0], counts[side], n_seg)
+                stats.append(np.column_stack([hyp_total, ref_total, match]))
+    orders = len(stats) // n_ref
+    return np.stack(stats).reshape(orders, n_ref, n_seg, 3).transpose(2, 1, 0, 3).reshape(n_seg, n_ref, -1)
+
+
+def _chrf_statistics(hypotheses: np.ndarray, matrix: np.ndarray, word_order: int) -> np.ndarray:
+    per_ref = _chrf_side_stats(hypotheses, matrix, word_order).astype(np.float64)
+    f = _chrf_from_stats(per_ref)
+    f = np.where(matrix != None, f, -np.inf)  # noqa: E711
+    best = np.argmax(f, axis=1)  # first reference with the best F-score
+    return per_ref[np.arange(matrix.shape[0]), best]
+
+
+def _ter_tokens(texts: pd.Series) -> pd.Series:
+    return texts.str.rstrip().str.lower().str.split()
+
+
+def _ter_statistics(hypotheses: np.ndarray, matrix: np.ndarray) -> np.ndarray:
+    n_seg, n_ref = matrix.shape
+    hyp_words = _ter_tokens(pd.Series(hypotheses, dtype=object)).tolist()
+    present = matrix != None  # noqa: E711
+    ref_words = _ter_tokens(pd.Series(np.where(present, matrix, "").ravel(), dtype=object)).tolist()
+    stats = np.zeros((n_seg, 2), dtype=np.float64)
+    # sequential per segment: each accepted shift changes the next shift search
+    for row in range(n_seg):
+        refs = [ref_words[row * n_ref + k] for k in range(n_ref) if present[row, k]]
+        edits = min(_translation_edits(hyp_words[row], words) for words in refs)
+        stats[row] = edits, sum(len(words) for words in refs) / len(refs)
+    return stats
+
+
+# --------------------------------------------------------------------------- TER shift search
+#
+# Tercom's algorithm as sacrebleu 2.6 implements it: repeatedly apply the word-block shift
+# that lowers the (beam-limited) edit distance most, until none helps or 1000 candidate
+# shifts have been tried in the segment; edits = shifts + final edit distance.
+
+_INF = 10**16
+_BEAM = 25
+_MAX_SHIFT_SIZE = 10
+_MAX_SHIFT_DIST = 50
+_MAX_CANDIDATES = 1000
+# cell operations of the edit-distance table (hypothesis rows, reference columns)
+_KEEP, _SUB, _DEL, _INS, _UNSET = 0, 1, 2, 3, 4
+
+
+class _EditTable:
+    """Beam-limited word edit distance of hypotheses of one length against one reference
+    (words as integer ids)."""
+
+    def __init__(self, ref: list[int], n_hyp: int):
+        self.ref = ref
+        self.n_ref = len(ref)
+        self.ratio = self.n_ref / n_hyp if n_hyp else 1
+        half = self.ratio / 2
+        self.beam = math.ceil(half + _BEAM) if _BEAM < half else _BEAM
+        self.ref_ids = np.asarray(ref, dtype=np.int64)
+        self.first_row = (list(range(self.n_ref + 1)), [_INS] * (self.n_ref + 1))
+
+    def _row(self, i: int, word: int, above: list[int], last: bool) -> tuple[list[int], list[int]]:
+        n_ref, ref = self.n_ref, self.ref
+        diagonal = math.floor(i * self.ratio)
+        lo = max(0, diagonal - self.beam)
+        hi = n_ref + 1 if last else min(n_ref + 1, diagonal + self.beam)
+        cost = [_INF] * (n_ref + 1)
+        ops = [_UNSET] * (n_ref + 1)
+        if lo == 0:
+            cost[0], ops[0] = above[0] + 1, _DEL
+        left = cost[max(lo, 1) - 1]  # the cell before the first computed one
+        for j in range(max(lo, 1), hi):
+            # preference on equal cost: keep/substitute, then delete, then insert
+            if word == ref[j - 1]:
+                best, op = above[j - 1], _KEEP
+            else:
+                best, op = above[j - 1] + 1, _SUB
+            if best >= _INF:
+                best, op = _INF, _UNSET
+            if above[j] + 1 < best:
+                best, op = above[j] + 1, _DEL
+            if left + 1 < best:
+                best, op = left + 1, _INS
+            cost[j] = left = best
+            ops[j] = op
+        return cost, ops
+
+    def traced(self, hyp: list[int]) -> tuple[int, list]:
+        """Edit distance of ``hyp`` and its whole table (for the alignment)."""
+        rows = [self.first_row]
+        n_hyp = len(hyp)
+        for i in range(1, n_hyp + 1):
+            rows.append(self._row(i, hyp[i - 1], rows[-1][0], i == n_hyp))
+        return rows[-1][0][-1], rows
+
+    def distances(self, hyps: np.ndarray) -> np.ndarray:
+        """Edit distances of many hypotheses of this table's length (rows of ``hyps``) at once.
+
+        Row by row over the table, vectorized across hypotheses: the substitution/deletion
+        cost of every cell comes from the row above; the chain of insertions along the row
+        is a running minimum of ``cost - column`` (cell j = min over k <= j of cost_k + j - k).
+        Cells outside the beam stay "infinite", as in the traced table.
+        """
+        count, n_hyp = hyps.shape
+        n_ref = self.n_ref
+        above = np.broadcast_to(np.arange(n_ref + 1, dtype=np.int64), (count, n_ref + 1))
+        for i in range(1, n_hyp + 1):
+            diagonal = math.floor(i * self.ratio)
+            lo = max(0, diagonal - self.beam)
+            hi = n_ref + 1 if i == n_hyp else min(n_ref + 1, diagonal + self.beam)
+            row = np.full((count, n_ref + 1), _INF, dtype=np.int64)
+            if hi > lo:
+                first = max(lo, 1)
+                columns = np.arange(lo, hi)
+                cost = np.empty((count, hi - lo), dtype=np.int64)
+                if lo == 0:
+                    cost[:, 0] = above[:, 0] + 1
+                j = np.arange(first, hi)
+                mismatch = hyps[:, i - 1, None] != self.ref_ids[None, j - 1]
+                cost[:, first - lo :] = np.minimum(
+                    np.minimum(above[:, j - 1] + mismatch, above[:, j] + 1), _INF
+                )
+                chained = np.minimum.accumulate(cost - columns, axis=1) + columns
+                chained[:, first - lo :] = np.minimum(chained[:, first - lo :], _INF)
+                row[:, lo:hi] = chained
+            above = row
+        return above[:, n_ref]
+
+    def alignment(self, rows) -> tuple[list[int], list[int], list[int]]:
+        """Walk the table back from the corner: for every reference position the hypothesis
+        position it aligns to, and which reference / hypothesis positions are errors."""
+        i, j = len(rows) - 1, self.n_ref
+        path = []
+        while i > 0 or j > 0:
+            op = rows[i][1][j]
+            path.append(op)
+            if op in (_KEEP, _SUB):
+                i, j = i - 1, j - 1
+            elif op == _INS:
+                j -= 1
+            elif op == _DEL:
+                i -= 1
+            else:  # pragma: no cover - only for a beam that loses the path (sacrebleu raises too)
+                raise RuntimeError("TER: the beam lost the alignment path")
+        align, ref_err, hyp_err = [0] * self.n_ref, [], []
+        h = r = -1
+        for op in reversed(path):
+            if op in (_KEEP, _SUB):
+                h, r = h + 1, r + 1
+                align[r] = h
+                ref_err.append(op == _SUB)
+                hyp_err.append(op == _SUB)
+            elif op == _DEL:  # a hypothesis word with no reference word
+                h += 1
+                hyp_err.append(True)
+            else:  # a reference word with no hypothesis word
+                r += 1
+                align[r] = h
+                ref_err.append(True)
+        return align, ref_err, hyp_err
+
+
+def _moved(words: list[str], start: int, length: int, target: int) -> list[str]:
+    """``words`` with the block ``[start, start+length)`` cut out and re-inserted before
+    position ``target`` of the original list (Tercom's shift)."""
+    block = words[start : start + length]
+    rest = words[:start] + words[start + length :]
+    at = target - length if target > start + length else target
+    return rest[:at] + block + rest[at:]
+
+
+def _best_shift(hyp: list[int], ref: list[int], table: _EditTable, tried: int):
+    """The shift that lowers the edit distance most (ties: longer, earlier, earlier target).
+
+    The candidates, and where the 1000-candidate limit stops, depend only on the current
+    alignment, so they are listed first and their edit distances computed together.
+    Returns (gain, shifted hypothesis) or None, the updated candidate count, and the edit
+    distance of ``hyp`` itself."""
+    before, rows = table.traced(hyp)
+    align, ref_err, hyp_err = table.alignment(rows)
+    n_hyp, n_ref = len(hyp), len(ref)
+    candidates = []
+    for start in range(n_hyp):
+        if tried >= _MAX_CANDIDATES:
+            break
+        for ref_start in range(max(0, start - _MAX_SHIFT_DIST), min(n_ref, start + _MAX_SHIFT_DIST + 1)):
+            if tried >= _MAX_CANDIDATES:
+                break
+            length = 0
+            while length < _MAX_SHIFT_SIZE and hyp[start + length] == ref[ref_start + length]:
+                length += 1
+                if (
+                    any(hyp_err[start : start + length])
+                    and any(ref_err[ref_start : ref_start + length])
+                    and not start <= align[ref_start] < start + length
+                ):
+                    previous = -1
+                    for offset in range(-1, length):
+                        if ref_start + offset == -1:
+                            target = 0
+                        elif ref_start + offset < n_ref:
+                            target = align[ref_start + offset] + 1
+                        else:
+                            break
+                        if target != previous:
+                            candidates.append((length, start, target))
+                            tried += 1
+                            previous = target
+                    if tried >= _MAX_CANDIDATES:
+                        break
+                if start + length == n_hyp or ref_start + length == n_ref:
+                    break
+    if not candidates or tried >= _MAX_CANDIDATES:  # at the limit the search stops unapplied
+        return None, tried, before
+    positions = list(range(n_hyp))
+    order = np.array([_moved(positions, start, length, target) for length, start, target in candidates])
+    gains = before - table.distances(np.asarray(hyp, dtype=np.int64)[order])
+    keys = [(int(gain), length, -start, -target) for gain, (length, start, target) in zip(gains, candidates)]
+    best = max(range(len(keys)), key=keys.__getitem__)
+    return (keys[best][0], [hyp[k] for k in order[best]]), tried, before
+
+
+def _translation_edits(hyp: list[str], ref: list[str]) -> int:
+    """TER edits (shifts + insertions, deletions, substitutions) turning ``hyp`` into ``ref``."""
+    if not ref:
+        return len(hyp)
+    ids: dict[str, int] = {}
+    ref_ids = [ids.setdefault(word, len(ids)) for word in ref]
+    hyp_ids = [ids.setdefault(word, len(ids)) for word in hyp]
+    table = _EditTable(ref_ids, len(hyp_ids))
+    shifts, tried = 0, 0
+    while True:
+        best, tried, distance = _best_shift(hyp_ids, ref_ids, table, tried)
+        if tried >= _MAX_CANDIDATES or best is None or best[0] <= 0:
+            break
+        shifts += 1
+        hyp_ids = best[1]
+    # the search stops without applying a shift: the last distance is the final one
+    return shifts + distance
+
+
+_COLUMNS = {
+    "bleu": ["sys_len", "ref_len"]
+    + [f"correct_{n}" for n in range(1, 5)]
+    + [f"total_{n}" for n in range(1, 5)],
+    "ter": ["edits", "ref_length"],
+}
+
+
+def _stat_columns(name: str) -> list[str]:
+    if name in _COLUMNS:
+        return _COLUMNS[name]
+    labels = [f"char_{n}" for n in range(1, _CHAR_ORDER + 1)]
+    if name == "chrf++":
+        labels += ["word_1", "word_2"]
+    return [f"{label}_{part}" for label in labels for part in ("hyp", "ref", "match")]
+
+
+def _statistics(name: str, hypotheses: np.ndarray, matrix: np.ndarray) -> np.ndarray:
+    if name == "bleu":
+        return _bleu_statistics(hypotheses, matrix)
+    if name == "ter":
+        return _ter_statistics(hypotheses, matrix)
+    return _chrf_statistics(hypotheses, matrix, 2 if name == "chrf++" else 0)
+
+
+def segment_statistics(prediction, reference, metric: str = "bleu") -> pd.DataFrame:
+    """Per-segment sufficient statistics of a sacrebleu metric; they add up over segments.
+
+    Parameters
+    ----------
+    prediction : Series or list of str
+        One system output per segment.
+    reference : Series, list or DataFrame
+        One reference per segment (a Series/list of str), several (a DataFrame with one
+        column per reference, or cells holding lists of str). Missing references (NaN/None)
+        are dropped; each segment needs at least one.
+    metric : {"bleu", "chrf", "chrf++", "ter"}
+
+    Returns
+    -------
+    DataFrame
+        One row per segment, same order. BLEU: ``sys_len, ref_len, correct_1..4,
+        total_1..4``; chrF: ``<order>_hyp, <order>_ref, <order>_match`` per character order
+        (and word order for chrF++); TER: ``edits, ref_length`` (the average over references).
+        Sum any subset of rows and pass it to :func:`scores_from_statistics`. ``attrs`` holds
+        ``nrefs`` and sacrebleu's ``signature``.
+
+    Examples
+    --------
+    >>> stats = segment_statistics(["the cat sat"], ["the cat sat down"], metric="bleu")
+    >>> stats[["sys_len", "ref_len", "correct_1", "total_1"]].iloc[0].tolist()
+    [3.0, 4.0, 3.0, 3.0]
+    """
+    name = _metric_name(metric)
+    hypotheses, matrix = _inputs(prediction, reference)
+    table = pd.DataFrame(_statistics(name, hypotheses, matrix), columns=_stat_columns(name))
+    table.attrs.update(nrefs=_nrefs(matrix), signature=metric_signature(name, _nrefs(matrix)))
+    return table
+
+
+# --------------------------------------------------------------------------- finalizing
+
+
+def _bleu_parts(stats: np.ndarray) -> dict[str, np.ndarray]:
+    """BLEU from summed statistics, one corpus per row, in the dtype of ``stats``.
+
+    float64 statistics reproduce sacrebleu's corpus score; float32 ones reproduce the
+    arithmetic of its bootstrap resamples (it sums them as float32)."""
+    stats = np.atleast_2d(stats)
+    dtype = stats.dtype.type
+    sys_len = stats[:, 0].astype(np.int64)
+    ref_len = stats[:, 1].astype(np.int64)
+    correct = stats[:, 2 : 2 + _BLEU_ORDER]
+    total = stats[:, 2 + _BLEU_ORDER :]
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        ratio = ref_len / np.where(sys_len > 0, sys_len, 1)
+        bp = np.where(sys_len < ref_len, np.where(sys_len > 0, np.exp(1 - ratio), 0.0), 1.0)
+        # exp smoothing: the k-th order without a match gets 100 / (2**k * total)
+        unmatched = (correct == 0) & (total > 0)
+        halvings = np.cumsum(unmatched, axis=1).astype(dtype)
+        hundred = dtype(100.0)
+        smoothed = hundred / (np.exp2(halvings).astype(dtype) * total)
+        matched = hundred * correct / total
+        precisions = np.where(total > 0, np.where(correct == 0, smoothed, matched), dtype(0.0))
+        logs = np.where(precisions == 0, _LOG_ZERO, np.log(precisions.astype(np.float64)))
+    log_sum = logs[:, 0]
+    for n in range(1, _BLEU_ORDER):
+        log_sum = log_sum + logs[:, n]
+    any_match = (correct != 0).any(axis=1)
+    score = np.where(any_match, bp * np.exp(log_sum / _BLEU_ORDER), 0.0)
+    precisions = np.where(any_match[:, None], precisions.astype(np.float64), 0.0)
+    return {"score": score, "precisions": precisions, "bp": bp, "sys_len": sys_len, "ref_len": ref_len}
+
+
+def _chrf_from_stats(stats: np.ndarray) -> np.ndarray:
+    """chrF (beta 2, effective-order averaging) along the last axis of ``stats``, in its dtype.
+
+    Where sacrebleu returns its Python-float zero (no usable order) the result is 0.0."""
+    dtype = stats.dtype.type
+    factor = _BETA**2
+    orders = stats.shape[-1] // 3
+    avg_prec = np.zeros(stats.shape[:-1], dtype=dtype)
+    avg_rec = np.zeros(stats.shape[:-1], dtype=dtype)
+    effective = np.zeros(stats.shape[:-1], dtype=np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for i in range(orders):
+            n_hyp, n_ref, n_match = stats[..., 3 * i], stats[..., 3 * i + 1], stats[..., 3 * i + 2]
+            used = (n_hyp > 0) & (n_ref > 0)
+            avg_prec = avg_prec + np.where(used, n_match / n_hyp, dtype(0))
+            avg_rec = avg_rec + np.where(used, n_match / n_ref, dtype(0))
+            effective += used
+        divisor = np.maximum(effective, 1).astype(dtype)
+        avg_prec = np.where(effective > 0, avg_prec / divisor, dtype(0))
+        avg_rec = np.where(effective > 0, avg_rec / divisor, dtype(0))
+        score = dtype(1 + factor) * avg_prec * avg_rec
+        score = score / (dtype(factor) * avg_prec + avg_rec)
+        score = dtype(100) * score
+    usable = avg_prec + avg_rec != 0
+    return _promoted(np.where(usable, score, dtype(0)), usable)
+
+
+def _promoted(scores: np.ndarray, computed: np.ndarray) -> np.ndarray:
+    """float32 scores become float64 when some row took sacrebleu's Python-float shortcut
+    (numpy then builds sacrebleu's list of scores as float64, which changes its mean)."""
+    if scores.dtype == np.float32 and not computed.all():
+        return scores.astype(np.float64)
+    return scores
+
+
+def _ter_from_stats(stats: np.ndarray) -> np.ndarray:
+    stats = np.atleast_2d(stats)
+    dtype = stats.dtype.type
+    edits, length = stats[:, 0], stats[:, 1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rate = edits / length
+    rate = np.where(length > 0, rate, np.where(edits > 0, dtype(1.0), dtype(0.0)))
+    return _promoted(dtype(100) * rate, length > 0)
+
+
+def scores_from_statistics(statistics, metric: str = "bleu") -> np.ndarray:
+    """Corpus scores from summed sufficient statistics, one corpus per row.
+
+    Parameters
+    ----------
+    statistics : DataFrame or array of shape (k, n_statistics) or (n_statistics,)
+        Column sums of :func:`segment_statistics` (one row per corpus, resample or chunk).
+        The arithmetic runs in the array's dtype: float64 gives sacrebleu's corpus score;
+        float32 reproduces sacrebleu's bootstrap resamples, which it sums in float32.
+    metric : {"bleu", "chrf", "chrf++", "ter"}
+
+    Returns
+    -------
+    ndarray of float
+        One score (0-100) per row.
+
+    Examples
+    --------
+    >>> stats = segment_statistics(["the cat sat on the mat", "a dog"],
+    ...                            ["the cat sat on a mat", "a dog barked"], metric="chrf")
+    >>> round(float(scores_from_statistics(stats.sum().to_numpy(), metric="chrf")[0]), 4)
+    55.9539
+    """
+    name = _metric_name(metric)
+    array = np.asarray(statistics)
+    if array.dtype not in (np.float32, np.float64):
+        array = array.astype(np.float64)
+    array = np.atleast_2d(array)
+    expected = len(_stat_columns(name))
+    if array.shape[-1] != expected:
+        raise InvalidInputError(
+            f"`statistics` has {array.shape[-1]} columns but {name} needs {expected} "
+            f"({', '.join(_stat_columns(name)[:4])}, ...): pass column sums of "
+            f"`segment_statistics(..., metric={name!r})`."
+        )
+    if name == "bleu":
+        return _bleu_parts(array)["score"]
+    if name == "ter":
+        return _ter_from_stats(array)
+    return _chrf_from_stats(array)
+
+
+def _sequential_sum(stats: np.ndarray) -> np.ndarray:
+    """Column sums added row after row, as sacrebleu adds segment statistics."""
+    return np.cumsum(stats, axis=0)[-1]
+
+
+# --------------------------------------------------------------------------- public scores
+
+
+def corpus_bleu(prediction, reference) -> pd.DataFrame:
+    """Corpus BLEU as sacrebleu 2.6 computes it on its defaults (13a tokens, exp smoothing).
+
+    Parameters
+    ----------
+    prediction : Series or list of str
+        One system output per segment.
+    reference : Series, list or DataFrame
+        One reference per segment, or several: a DataFrame with one column per reference,
+        or cells holding lists of str. Missing references (NaN/None) are dropped, as
+        sacrebleu drops ``None``; a segment with no reference at all is an error.
+
+    Returns
+    -------
+    DataFrame
+        One row: ``N`` (segments), ``score`` (0-100), ``precision_1..4`` (percent), ``bp``
+        (brevity penalty), ``ratio``, ``sys_len``, ``ref_len``, ``signature`` (sacrebleu's).
+
+    Examples
+    --------
+    >>> result = corpus_bleu(["The cat sat on the mat.", "It rained today."],
+    ...                      ["The cat sat on a mat.", "It rained all day today."])
+    >>> round(float(result.loc[0, "score"]), 4), int(result.loc[0, "sys_len"]), int(result.loc[0, "ref_len"])
+    (35.9672, 11, 13)
+    >>> result.loc[0, "signature"]
+    'nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0'
+    """
+    hypotheses, matrix = _inputs(prediction, reference)
+    parts = _bleu_parts(_sequential_sum(_statistics("bleu", hypotheses, matrix)))
+    sys_len, ref_len = int(parts["sys_len"][0]), int(parts["ref_len"][0])
+    row: dict[Hashable, object] = {"N": hypotheses.size, "score": float(parts["score"][0])}
+    for n in range(_BLEU_ORDER):
+        row[f"precision_{n + 1}"] = float(parts["precisions"][0, n])
+    row.update(
+        bp=float(parts["bp"][0]),
+        ratio=sys_len / ref_len if ref_len else 0.0,
+        sys_len=sys_len,
+        ref_len=ref_len,
+        signature=metric_signature("bleu", _nrefs(matrix)),
+    )
+    return pd.DataFrame([row])
+
+
+def chrf(prediction, reference, word_order: int = 0) -> pd.DataFrame:
+    """Corpus chrF (``word_order=0``) or chrF++ (``word_order=2``) as sacrebleu 2.6 computes it.
+
+    Character n-grams of orders 1-6 with whitespace removed (plus word unigrams and bigrams
+    for chrF++), beta 2, precision and recall averaged over the orders that occur. With
+    several references each segment keeps the statistics of its best-scoring reference.
+
+    Parameters
+    ----------
+    prediction : Series or list of str
+    reference : Series, list or DataFrame
+        As in :func:`corpus_bleu`.
+    word_order : {0, 2}
+        0 for chrF, 2 for chrF++.
+
+    Returns
+    -------
+    DataFrame
+        One row: ``N``, ``score`` (0-100), ``char_order``, ``word_order``, ``beta``,
+        ``signature``.
+
+    Examples
+    --------
+    >>> result = chrf(["The cat sat on the mat."], ["The cat sat on a mat."], word_order=2)
+    >>> round(float(result.loc[0, "score"]), 4), result.loc[0, "signature"]
+    (72.6591, 'nrefs:1|case:mixed|eff:yes|nc:6|nw:2|space:no|version:2.6.0')
+    """
+    if word_order not in (0, 2) or isinstance(word_order, bool):
+        raise InvalidInputError(
+            f"`word_order={word_order!r}` is not supported; use 0 (chrF) or 2 (chrF++, sacrebleu's -cw 2)."
+        )
+    name = "chrf++" if word_order == 2 else "chrf"
+    hypotheses, matrix = _inputs(prediction, reference)
+    totals = _sequential_sum(_statistics(name, hypotheses, matrix))
+    return pd.DataFrame(
+        [
+            {
+                "N": hypotheses.size,
+                "score": float(_chrf_from_stats(totals)),
+                "char_order": _CHAR_ORDER,
+                "word_order": word_order,
+                "beta": _BETA,
+                "signature": metric_signature(name, _nrefs(matrix)),
+            }
+        ]
+    )
+
+
+def ter(prediction, reference) -> pd.DataFrame:
+    """Corpus TER (translation edit rate) as sacrebleu 2.6 computes it on its defaults.
+
+    Texts are lowercased and split on whitespace (no normalization, punctuation kept). The
+    edits of a segment are the fewest over its references (word shifts found by Tercom's
+    greedy search, then insertions, deletions and substitutions); the reference length is
+    the references' average. TER = 100 * edits / reference length, summed over segments.
+    The shift search runs segment by segment (a Python loop over segments and search steps;
+    each step scores all its candidate shifts at once), the slowest part of this module.
+
+    Parameters
+    ----------
+    prediction : Series or list of str
+    reference : Series, list or DataFrame
+        As in :func:`corpus_bleu`.
+
+    Returns
+    -------
+    DataFrame
+        One row: ``N``, ``score`` (0-100, lower is better; may exceed 100), ``num_edits``,
+        ``ref_length``, ``signature``.
+
+    Examples
+    --------
+    >>> result = ter(["the mat sat on the cat"], ["The cat sat on the mat"])
+    >>> row = result.iloc[0]
+    >>> round(float(row["score"]), 4), int(row["num_edits"]), float(row["ref_length"])
+    (33.3333, 2, 6.0)
+    """
+    hypotheses, matrix = _inputs(prediction, reference)
+    totals = _sequential_sum(_ter_statistics(hypotheses, matrix))
+    return pd.DataFrame(
+        [
+            {
+                "N": hypotheses.size,
+                "score": float(_ter_from_stats(totals)[0]),
+                "num_edits": int(totals[0]),
+                "ref_length": float(totals[1]),
+                "signature": metric_signature("ter", _nrefs(matrix)),
+            }
+        ]
+    )

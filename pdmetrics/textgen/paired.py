@@ -1,0 +1,186 @@
+"""Paired bootstrap comparison of two systems on the same segments, as sacrebleu 2.6 runs it.
+
+sacrebleu's ``--paired-bs`` (Koehn 2004, as in Moses' ``bootstrap-hypothesis-difference-
+significance.pl``) draws ``n_samples`` resamples of the segment indices with replacement from
+``numpy.random.default_rng(seed)`` (seed ``SACREBLEU_SEED``, default 12345), scores both systems
+on every resample, and reports for each system the mean of its resampled scores with a 95%
+interval, and for the compared system a p-value: the share of centred resampled absolute
+differences that exceed the observed absolute difference, ``(c + 1) / (n_samples + 1)``.
+
+Here every resample is scored from the summed per-segment statistics of
+:func:`pdmetrics.textgen.segment_statistics`, all resamples at once. The sums are taken in
+float32 and the scores finalized in float32 where sacrebleu does so, so the numbers (and the
+comparisons behind the p-value) are sacrebleu's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from pdmetrics.errors import InvalidInputError
+from pdmetrics.textgen.corpus import metric_signature, scores_from_statistics, segment_statistics
+
+__all__ = ["paired_bootstrap"]
+
+_METRICS = ("bleu", "chrf", "chrf++", "ter")
+# float32 cells gathered per block of resamples (bounds memory at about 64 MB)
+_BLOCK_CELLS = 2**24
+
+
+def _metrics(metric) -> list[str]:
+    names = [metric] if isinstance(metric, str) else list(metric)
+    if not names:
+        raise InvalidInputError("`metric=` is empty; pass 'bleu', 'chrf', 'chrf++', 'ter' or a list of them.")
+    out = []
+    for name in names:
+        key = str(name).lower()
+        if key not in _METRICS:
+            raise InvalidInputError(f"`metric={name!r}` is not supported; choose from {list(_METRICS)}.")
+        if key not in out:
+            out.append(key)
+    return out
+
+
+def _resampled_sums(stats: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """Column sums of ``stats`` (as float32, row after row) for every row of ``indices``."""
+    stats32 = stats.astype(np.float32)
+    per_block = max(1, _BLOCK_CELLS // max(1, stats32.size))
+    sums = np.empty((indices.shape[0], stats32.shape[1]), dtype=np.float32)
+    for lo in range(0, indices.shape[0], per_block):
+        sums[lo : lo + per_block] = stats32[indices[lo : lo + per_block]].sum(axis=1)
+    return sums
+
+
+def _interval(scores: np.ndarray) -> tuple[float, float, float, float]:
+    """Mean of the resampled scores, half-width of the 95% interval, its bounds (sacrebleu:
+    the n//40-th smallest and largest scores)."""
+    ordered = np.sort(scores)
+    lower_at = ordered.size // 40
+    lower, upper = ordered[lower_at], ordered[ordered.size - lower_at - 1]
+    return float(ordered.mean()), float(0.5 * (upper - lower)), float(lower), float(upper)
+
+
+def _names(prediction_a, prediction_b) -> tuple[str, str]:
+    a, b = getattr(prediction_a, "name", None), getattr(prediction_b, "name", None)
+    if a is not None and b is not None and a != b:
+        return a, b
+    return "prediction_a", "prediction_b"
+
+
+def paired_bootstrap(
+    prediction_a,
+    prediction_b,
+    reference,
+    metric="bleu",
+    n_samples: int = 1000,
+    seed: int | None = 12345,
+) -> pd.DataFrame:
+    """Compare system B with baseline A on the same segments by paired bootstrap resampling.
+
+    Reproduces sacrebleu 2.6's paired bootstrap test (``sacrebleu -t ... --paired-bs``) on its
+    default metric settings: same resampled indices for a given seed, same scores, same
+    mean, 95% interval and p-value.
+
+    Parameters
+    ----------
+    prediction_a : Series or list of str
+        The baseline system's output, one text per segment.
+    prediction_b : Series or list of str
+        The compared system's output for the same segments, in the same order.
+    reference : Series, list or DataFrame
+        The references, as in :func:`pdmetrics.textgen.corpus_bleu` (one, several, or a
+        variable number per segment).
+    metric : str or list of str
+        ``"bleu"``, ``"chrf"``, ``"chrf++"`` and/or ``"ter"``. Every metric uses the same
+        resamples, as sacrebleu does.
+    n_samples : int
+        Bootstrap resamples (sacrebleu's default 1000).
+    seed : int or None
+        Seed of ``numpy.random.default_rng`` (sacrebleu's ``SACREBLEU_SEED``, default 12345);
+        None draws fresh entropy.
+
+    Returns
+    -------
+    DataFrame
+        Two rows per metric (the baseline first): ``metric, system, baseline, N, score`` (on
+        all segments), ``mean`` (of the resampled scores), ``ci`` (half-width of the 95%
+        interval, sacrebleu's "±"), ``ci_low, ci_high`` (its bounds), ``p_value`` (NaN for the
+        baseline) and ``signature`` (sacrebleu's, with ``bs`` and ``seed``).
+
+    Notes
+    -----
+    sacrebleu counts a resample as "more extreme" only when its centred difference is
+    strictly greater than the observed one, so a system compared with an identical copy of
+    itself gets its smallest p-value, ``1 / (n_samples + 1)``. Here, when every resampled
+    difference is exactly zero (the two systems have the same statistics on every segment)
+    the p-value is 1.0: no difference was observed, so none is significant. All other cases
+    equal sacrebleu. The sign of a difference is not tested (|B - A|): for TER lower is
+    better, for the others higher.
+
+    Examples
+    --------
+    >>> refs = ["the cat sat on the mat", "a dog barked loudly", "it rained all day",
+    ...         "we went home early", "she reads a book"]
+    >>> a = ["the cat sat on a mat", "the dog barked", "it rained today",
+    ...      "we went home", "she is reading a book"]
+    >>> b = ["the cat sat on the mat", "a dog barked loudly", "it rained all day",
+    ...      "we went home early", "she reads books"]
+    >>> table = paired_bootstrap(a, b, refs, metric="bleu", n_samples=200)
+    >>> table[["system", "score", "p_value"]].round(3)
+             system   score  p_value
+    0  prediction_a  35.614      NaN
+    1  prediction_b  90.504    0.005
+    """
+    metrics = _metrics(metric)
+    if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
+        raise InvalidInputError(
+            f"`n_samples={n_samples!r}` must be a positive integer (sacrebleu uses 1000)."
+        )
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
+        raise InvalidInputError(f"`seed={seed!r}` must be a non-negative integer or None.")
+    if len(prediction_a) != len(prediction_b):
+        raise InvalidInputError(
+            f"`prediction_a` has {len(prediction_a)} segments but `prediction_b` has {len(prediction_b)}; "
+            f"a paired comparison needs both systems' outputs for the same segments, in the same order."
+        )
+    name_a, name_b = _names(prediction_a, prediction_b)
+    n = len(prediction_a)
+    rng = np.random.default_rng(seed)
+    indices = rng.choice(n, size=(int(n_samples), n), replace=True) if n else np.zeros((0, 0), int)
+    rows = []
+    for key in metrics:
+        stats_a = segment_statistics(prediction_a, reference, metric=key)
+        stats_b = segment_statistics(prediction_b, reference, metric=key)
+        signature = metric_signature(key, stats_a.attrs["nrefs"], bs=int(n_samples), seed=str(seed).lower())
+        arrays = [stats_a.to_numpy(), stats_b.to_numpy()]
+        # full-corpus scores: statistics added segment after segment, in float64
+        score_a, score_b = (float(scores_from_statistics(np.cumsum(s, axis=0)[-1], key)[0]) for s in arrays)
+        resampled_a, resampled_b = (scores_from_statistics(_resampled_sums(s, indices), key) for s in arrays)
+        differences = np.abs(resampled_b - resampled_a)
+        if not differences.any() and score_a == score_b:
+            p_value = 1.0
+        else:
+            centred = differences - differences.mean()
+            p_value = (int(np.sum(centred > abs(score_a - score_b))) + 1) / (differences.size + 1)
+        for system, score, resampled, p in (
+            (name_a, score_a, resampled_a, np.nan),
+            (name_b, score_b, resampled_b, p_value),
+        ):
+            mean, half, low, high = _interval(resampled)
+            rows.append(
+                {
+                    "metric": key,
+                    "system": system,
+                    "baseline": system == name_a,
+                    "N": n,
+                    "score": score,
+                    "mean": mean,
+                    "ci": half,
+                    "ci_low": low,
+                    "ci_high": high,
+                    "p_value": p,
+                    "signature": signature,
+                }
+            )
+    return pd.DataFrame(rows)

@@ -1,0 +1,135 @@
+"""Paired bootstrap comparison against sacrebleu 2.6's ``PairedTest(test_type="bs")``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pdmetrics.errors import InvalidInputError
+from pdmetrics.textgen import paired_bootstrap
+
+sacrebleu = pytest.importorskip("sacrebleu")
+if sacrebleu.__version__ != "2.6.0":
+    pytest.skip(
+        f"cross-checks pinned to sacrebleu 2.6.0, found {sacrebleu.__version__}", allow_module_level=True
+    )
+significance = pytest.importorskip("sacrebleu.significance")
+
+SACREBLEU_NAMES = {"bleu": "BLEU", "chrf": "chrF2", "chrf++": "chrF2++", "ter": "TER"}
+
+
+def scorers():
+    metrics = sacrebleu.metrics
+    return {
+        "BLEU": metrics.BLEU(),
+        "chrF2": metrics.CHRF(),
+        "chrF2++": metrics.CHRF(word_order=2),
+        "TER": metrics.TER(),
+    }
+
+
+def corpus(seed: int, n: int = 80):
+    """Two systems that differ on a few segments only, so p-values are far from 0."""
+    rng = np.random.default_rng(seed)
+    words = np.array("the a of to in cat dog sat mat on and it was is big small red , .".split())
+    references = [" ".join(rng.choice(words, size=rng.integers(4, 25))) for _ in range(n)]
+    second = [
+        None if rng.random() < 0.3 else " ".join(rng.choice(words, size=rng.integers(4, 25)))
+        for _ in range(n)
+    ]
+    a = [
+        r if rng.random() < 0.4 else " ".join(rng.choice(words, size=rng.integers(4, 25))) for r in references
+    ]
+    b = list(a)
+    for i in rng.choice(n, size=6, replace=False):
+        b[i] = references[i] if rng.random() < 0.5 else " ".join(rng.choice(words, size=rng.integers(4, 25)))
+    return a, b, references, second
+
+
+def sacrebleu_paired(a, b, references, n_samples=1000):
+    signatures, scores = significance.PairedTest(
+        [("A", a), ("B", b)], scorers(), references, test_type="bs", n_samples=n_samples
+    )()
+    return signatures, scores
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_equals_sacrebleu_paired_bs_on_every_metric(seed, monkeypatch):
+    monkeypatch.delenv("SACREBLEU_SEED", raising=False)
+    a, b, references, second = corpus(seed)
+    signatures, expected = sacrebleu_paired(a, b, [references, second])
+    table = paired_bootstrap(
+        pd.Series(a, name="A"),
+        pd.Series(b, name="B"),
+        pd.DataFrame({"r1": references, "r2": second}),
+        metric=list(SACREBLEU_NAMES),
+    )
+    assert table.columns.tolist() == [
+        "metric",
+        "system",
+        "baseline",
+        "N",
+        "score",
+        "mean",
+        "ci",
+        "ci_low",
+        "ci_high",
+        "p_value",
+        "signature",
+    ]
+    p_values = []
+    for metric, name in SACREBLEU_NAMES.items():
+        rows = table[table["metric"] == metric]
+        assert rows["system"].tolist() == ["A", "B"] and rows["baseline"].tolist() == [True, False]
+        for row, result in zip(rows.itertuples(), expected[name]):
+            assert row.score == pytest.approx(result.score, rel=1e-12)
+            assert row.mean == pytest.approx(float(result.mean), rel=1e-12)
+            assert row.ci == pytest.approx(float(result.ci), rel=1e-12, abs=1e-12)
+            assert row.ci_high - row.ci_low == pytest.approx(2 * row.ci, rel=1e-9, abs=1e-12)
+        assert np.isnan(rows["p_value"].iloc[0])
+        assert rows["p_value"].iloc[1] == expected[name][1].p_value
+        p_values.append(expected[name][1].p_value)
+        assert rows["signature"].iloc[0] == str(signatures[name])
+    assert min(p_values) > 10 / 1001  # the example exercises non-trivial p-values
+
+
+def test_seed_and_sample_count_follow_sacrebleu(monkeypatch):
+    monkeypatch.setenv("SACREBLEU_SEED", "7")
+    a, b, references, _ = corpus(5, n=40)
+    signatures, expected = sacrebleu_paired(a, b, [references], n_samples=300)
+    table = paired_bootstrap(a, b, references, metric="bleu", n_samples=300, seed=7)
+    assert table["score"].tolist() == pytest.approx([r.score for r in expected["BLEU"]], rel=1e-12)
+    assert table["mean"].tolist() == pytest.approx([float(r.mean) for r in expected["BLEU"]], rel=1e-12)
+    assert table["p_value"].iloc[1] == expected["BLEU"][1].p_value
+    assert table["signature"].iloc[0] == str(signatures["BLEU"])
+    assert "bs:300|seed:7|" in table["signature"].iloc[0]
+    assert table["system"].tolist() == ["prediction_a", "prediction_b"]
+
+
+def test_identical_copy_is_not_significant(monkeypatch):
+    monkeypatch.delenv("SACREBLEU_SEED", raising=False)
+    a, _, references, _ = corpus(4, n=30)
+    table = paired_bootstrap(a, list(a), references, metric=["bleu", "chrf", "ter"], n_samples=200)
+    systems = table[~table["baseline"]]
+    assert systems["p_value"].tolist() == [1.0, 1.0, 1.0]
+    baseline = table[table["baseline"]]
+    np.testing.assert_array_equal(
+        systems[["score", "mean", "ci"]].to_numpy(), baseline[["score", "mean", "ci"]]
+    )
+    # sacrebleu reports the smallest possible p-value here (it counts strictly larger differences)
+    _, expected = sacrebleu_paired(a, list(a), [references], n_samples=200)
+    assert expected["BLEU"][1].p_value == pytest.approx(1 / 201)
+
+
+def test_bad_input():
+    with pytest.raises(InvalidInputError, match=r"`prediction_a` has 2 segments but `prediction_b` has 1"):
+        paired_bootstrap(["x", "y"], ["x"], ["x", "y"])
+    with pytest.raises(InvalidInputError, match=r"`n_samples=0` must be a positive integer"):
+        paired_bootstrap(["x"], ["x"], ["x"], n_samples=0)
+    with pytest.raises(InvalidInputError, match=r"`seed=-1` must be a non-negative integer or None"):
+        paired_bootstrap(["x"], ["x"], ["x"], seed=-1)
+    with pytest.raises(InvalidInputError, match=r"`metric='meteor'` is not supported"):
+        paired_bootstrap(["x"], ["x"], ["x"], metric="meteor")
+    with pytest.raises(InvalidInputError, match=r"`prediction` row 1 is missing"):
+        paired_bootstrap(["x", "y"], ["x", np.nan], ["x", "y"])
