@@ -16,6 +16,8 @@ import pandas as pd
 from pdmetrics._validation import one_column, require_columns
 from pdmetrics.textgen import verdicts
 from pdmetrics.textgen.bleu_scores import bleu
+from pdmetrics.textgen.corpus import chrf, corpus_bleu, ter
+from pdmetrics.textgen.paired import paired_bootstrap
 from pdmetrics.textgen.rouge_scores import rouge
 
 
@@ -111,6 +113,51 @@ class TextgenAccessor:
             details=details,
         )
         return self._by_row(table, datum, by)
+
+    def corpus_bleu(self, *, prediction, reference) -> pd.DataFrame:
+        """Corpus BLEU of all rows as sacrebleu 2.6 computes it, with its signature; see
+        :func:`pdmetrics.textgen.corpus_bleu`."""
+        return corpus_bleu(self._column("prediction", prediction), self._references(reference))
+
+    def chrf(self, *, prediction, reference, word_order: int = 0) -> pd.DataFrame:
+        """Corpus chrF (``word_order=2``: chrF++) as sacrebleu 2.6 computes it; see
+        :func:`pdmetrics.textgen.chrf`."""
+        return chrf(
+            self._column("prediction", prediction), self._references(reference), word_order=word_order
+        )
+
+    def ter(self, *, prediction, reference) -> pd.DataFrame:
+        """Corpus TER as sacrebleu 2.6 computes it; see :func:`pdmetrics.textgen.ter`."""
+        return ter(self._column("prediction", prediction), self._references(reference))
+
+    def paired_bootstrap(
+        self, *, prediction, baseline, reference, metric="bleu", n_samples: int = 1000, seed=12345
+    ) -> pd.DataFrame:
+        """Two systems' outputs on the same rows compared as sacrebleu's paired bootstrap does
+        (``baseline`` is system A); see :func:`pdmetrics.textgen.paired_bootstrap`.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> import pdmetrics  # noqa: F401
+        >>> df = pd.DataFrame({"new": ["the cat sat on the mat", "a dog ran away"],
+        ...                    "old": ["the cat sat on the mat", "a dog ran away"],
+        ...                    "gold": ["the cat sat on the mat", "the dog ran away"]})
+        >>> out = df.textgen.paired_bootstrap(prediction="new", baseline="old", reference="gold",
+        ...                                   n_samples=50)
+        >>> out[["system", "p_value"]]
+          system  p_value
+        0    old      NaN
+        1    new      1.0
+        """
+        return paired_bootstrap(
+            self._column("baseline", baseline),
+            self._column("prediction", prediction),
+            self._references(reference),
+            metric=metric,
+            n_samples=n_samples,
+            seed=seed,
+        )
 
     def _yes_share(self, metric, datum, verdict, data, by) -> pd.DataFrame:
         table = metric(self._column("datum", datum), self._column("verdict", verdict), data=data)

@@ -115,7 +115,7 @@ def paired_bootstrap(
     itself gets its smallest p-value, ``1 / (n_samples + 1)``. Here, when every resampled
     difference is exactly zero (the two systems have the same statistics on every segment)
     the p-value is 1.0: no difference was observed, so none is significant. All other cases
-    equal sacrebleu. The sign of a difference is not tested (|B - A|): for TER lower is
+    equal sacrebleu. The sign of a difference is not tested (``abs(B - A)``): for TER lower is
     better, for the others higher.
 
     Examples
