@@ -308,3 +308,50 @@ def test_local_cluster_reading_parquet(tmp_path):
     # the frames as read (each file's index starts at 0: those are the ids of `match`)
     dt, gt = dd.read_parquet(tmp_path / "dt").compute(), dd.read_parquet(tmp_path / "gt").compute()
     assert_same_table(matches, quiet(dt.detection.match, ground_truth=gt, **options))
+
+
+# --------------------------------------------------------------------------------------
+# semantic segmentation: pixel counts added over partitions
+# --------------------------------------------------------------------------------------
+def masks(seed: int, n: int = 30) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    shapes = rng.integers(2, 9, (n, 2))
+    frame = pd.DataFrame(
+        {
+            "gt": [rng.integers(0, 4, shape) for shape in shapes],
+            "pred": [rng.integers(0, 5, shape) for shape in shapes],
+        }
+    )
+    frame.loc[0, "gt"][0, 0] = 255
+    return frame
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"background": 0},
+        {"table": "summary", "ignore_index": 255, "zero_division": 0},
+        {"table": "confusion"},
+        {"labels": [1, 7], "table": "summary"},
+    ],
+)
+@pytest.mark.parametrize("npartitions", [1, 3, 7])
+def test_segmentation_equals_the_pandas_path(kwargs, npartitions):
+    frame = masks(npartitions)
+    with dask.config.set({"dataframe.convert-string": False}):
+        ddf = dd.from_pandas(frame, npartitions=npartitions)
+    table = quiet(ddf.detection.segmentation, y_true="gt", y_pred="pred", **kwargs)
+    assert_same_table(table, quiet(frame.detection.segmentation, y_true="gt", y_pred="pred", **kwargs))
+
+
+def test_segmentation_errors_before_any_work():
+    frame = masks(0)
+    with dask.config.set({"dataframe.convert-string": False}):
+        ddf = dd.from_pandas(frame, npartitions=2).map_partitions(_boom, meta=frame.iloc[:0])
+    with pytest.raises(InvalidInputError, match="table="):
+        ddf.detection.segmentation(y_true="gt", y_pred="pred", table="pixels")
+    with pytest.raises(ColumnNotFoundError, match="prediction"):
+        ddf.detection.segmentation(y_true="gt", y_pred="prediction")
+    with pytest.raises(InvalidInputError, match="convert-string"):
+        dd.from_pandas(frame, npartitions=2).detection.segmentation(y_true="gt", y_pred="pred")

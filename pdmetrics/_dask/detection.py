@@ -13,6 +13,7 @@ than one chunk. The ground truth may be a pandas DataFrame (it is split the same
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
 import dask
 import dask.dataframe as dd
@@ -20,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._dask.base import DaskAccessor
-from pdmetrics._dask.driver import SPLIT_EVERY
+from pdmetrics._dask.driver import SPLIT_EVERY, partition_table
 from pdmetrics._validation import require_columns
 from pdmetrics.detection.accessor import DetectionAccessor
 from pdmetrics.detection.curves import pr_curve_table
@@ -32,6 +33,7 @@ from pdmetrics.detection.evaluation import (
 )
 from pdmetrics.detection.inputs import BoxColumns, coco_roles, default_box_columns
 from pdmetrics.detection.match_state import BoxTable
+from pdmetrics.detection.semantic import check_segmentation_options, pixel_state, segmentation_from_state
 from pdmetrics.errors import InvalidInputError
 
 __all__ = ["DaskDetectionAccessor", "box_table"]
@@ -228,6 +230,47 @@ class DaskDetectionAccessor(DaskAccessor):
             zero_division=zero_division,
         )
         return box_table(self._frame, ground_truth, table, compute)
+
+    def segmentation(
+        self,
+        *,
+        y_true,
+        y_pred,
+        background: int | None = None,
+        ignore_index: int | None = None,
+        labels=None,
+        table: str = "labels",
+        zero_division="warn",
+        compute: bool = True,
+    ):
+        """Semantic segmentation IoU of a dask DataFrame of masks (one pixel confusion matrix:
+        counts added over the partitions); see
+        :meth:`pdmetrics.detection.accessor.DetectionAccessor.segmentation`."""
+        truth = self._one_name("y_true", y_true)
+        prediction = self._one_name("y_pred", y_pred)
+        check_segmentation_options(background, ignore_index, labels, table, zero_division)
+        for argument, name in (("y_true", truth), ("y_pred", prediction)):
+            if pd.api.types.is_string_dtype(
+                self._frame._meta[name].dtype
+            ) and not pd.api.types.is_object_dtype(self._frame._meta[name].dtype):
+                raise InvalidInputError(
+                    f"`{argument}={name!r}` holds text on this dask frame, not mask arrays: dask turned the "
+                    f"column of arrays into strings. Make the frame with "
+                    f"`dask.config.set({{'dataframe.convert-string': False}})` in effect."
+                )
+        chunk = partial(_pixel_chunk, truth, prediction, ignore_index)
+        finalize = partial(
+            segmentation_from_state,
+            background=background,
+            labels=labels,
+            table=table,
+            zero_division=zero_division,
+        )
+        return partition_table(self._frame, [truth, prediction], chunk, finalize, compute)
+
+
+def _pixel_chunk(truth, prediction, ignore_index, part: pd.DataFrame):
+    return pixel_state(part[truth], part[prediction], ignore_index)
 
 
 def box_table(detections, ground_truth, table: BoxTable, compute: bool = True):
