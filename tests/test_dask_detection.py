@@ -36,7 +36,17 @@ BOX_TABLES = [
     ("match", {"matching": "valor", "iou_thresholds": [0.1, 0.5], "max_dets": None}),
     ("pr_curve", {}),
     ("pr_curve", {"style": "valor", "zero_division": 0}),
+    ("confusion", {"score_thresholds": [0.2, 0.5], "max_examples": 3}),
+    ("confusion", {"kind": "matrix", "max_examples": 2, "iou_threshold": 0.3}),
 ]
+#: options of the box tables besides the columns (confusion takes no crowd, area or ignore)
+REGION_OPTIONS = {"iscrowd": "iscrowd", "ignore": "ignore", "area": "area"}
+
+
+def region_options(method: str) -> dict:
+    return {} if method == "confusion" else REGION_OPTIONS
+
+
 IDS = [f"{m}-{i}" for i, (m, _) in enumerate(BOX_TABLES)]
 
 
@@ -149,7 +159,7 @@ def test_generated_tables_equal_the_pandas_path(method, kwargs, npartitions):
     gt, dt, images = box_tables(npartitions)
     ddt = dd.from_pandas(dt, npartitions=npartitions, sort=False)
     dgt = dd.from_pandas(gt, npartitions=npartitions, sort=False)
-    options = dict(kwargs, iscrowd="iscrowd", ignore="ignore", area="area", images=images)
+    options = dict(kwargs, **region_options(method), images=images)
     assert_same_table(*both(ddt, dgt, method, options))
 
 
@@ -175,7 +185,7 @@ def test_any_partitioning_and_row_order(seed, n_dt_parts, n_gt_parts, table, str
     # more partitions than images: some partitions are empty after the shuffle
     ddt = dd.from_pandas(dt, npartitions=n_dt_parts, sort=False)
     dgt = dd.from_pandas(gt, npartitions=n_gt_parts, sort=False)
-    options = dict(kwargs, images=images, iscrowd="iscrowd", area="area")
+    options = dict(kwargs, **region_options(method), images=images)
     assert_same_table(*both(ddt, dgt, method, options))
 
 

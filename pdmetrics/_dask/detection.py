@@ -24,6 +24,7 @@ from pdmetrics._dask.base import DaskAccessor
 from pdmetrics._dask.driver import SPLIT_EVERY, partition_table
 from pdmetrics._validation import require_columns
 from pdmetrics.detection.accessor import DetectionAccessor
+from pdmetrics.detection.box_confusion import ConfusionTable, confusion_table
 from pdmetrics.detection.curves import pr_curve_table
 from pdmetrics.detection.evaluation import (
     average_precision_table,
@@ -231,6 +232,34 @@ class DaskDetectionAccessor(DaskAccessor):
         )
         return box_table(self._frame, ground_truth, table, compute)
 
+    def confusion(
+        self,
+        *,
+        ground_truth,
+        image="image",
+        label="label",
+        box=None,
+        score="score",
+        box_format: str = "xywh",
+        images=None,
+        kind: str = "breakdown",
+        iou_threshold: float = 0.5,
+        score_thresholds=None,
+        max_examples: int | None = None,
+        compute: bool = True,
+    ):
+        """valor's error breakdown or the label x label matrix of a dask DataFrame of detections
+        (examples: the first ones in the pandas path's order); see
+        :meth:`pdmetrics.detection.accessor.DetectionAccessor.confusion`."""
+        table = confusion_table(
+            BoxColumns(image, label, box, score, box_format, images=images),
+            kind=kind,
+            iou_threshold=iou_threshold,
+            score_thresholds=score_thresholds,
+            max_examples=max_examples,
+        )
+        return box_table(self._frame, ground_truth, table, compute)
+
     def segmentation(
         self,
         *,
@@ -273,7 +302,7 @@ def _pixel_chunk(truth, prediction, ignore_index, part: pd.DataFrame):
     return pixel_state(part[truth], part[prediction], ignore_index)
 
 
-def box_table(detections, ground_truth, table: BoxTable, compute: bool = True):
+def box_table(detections, ground_truth, table: BoxTable | ConfusionTable, compute: bool = True):
     """``table`` of a dask frame of detections and a (dask or pandas) ground-truth frame.
 
     Columns and options are checked on the frames' metadata before any data is read; the

@@ -51,6 +51,10 @@ __all__ = [
     "run_from_state",
     "keep_detections",
     "check_ground_truth",
+    "check_ground_truth_or_images",
+    "aligned_ids",
+    "added_counts",
+    "row_arrays",
     "cat_pairs",
 ]
 
@@ -138,7 +142,7 @@ def _kind(ids: np.ndarray) -> str | None:
     return "str" if ids.dtype == object else "int"
 
 
-def _aligned(arrays: list, argument: str) -> tuple[np.ndarray, list]:
+def aligned_ids(arrays: list, argument: str) -> tuple[np.ndarray, list]:
     """The sorted union of several sorted id arrays and, per array, its codes into the union."""
     kinds = {_kind(a) for a in arrays} - {None}
     if len(kinds) > 1:
@@ -153,7 +157,7 @@ def _aligned(arrays: list, argument: str) -> tuple[np.ndarray, list]:
     return union, [np.searchsorted(union, a).astype("int64") for a in arrays]
 
 
-def _added(counts: list) -> np.ndarray:
+def added_counts(counts: list) -> np.ndarray:
     """Row counts per partition (arrays of different lengths), added."""
     out = np.zeros(max((c.size for c in counts), default=0), dtype="int64")
     for c in counts:
@@ -194,8 +198,8 @@ class MatchState:
     def combine(self, *others: MatchState) -> MatchState:
         """The state of all the chunks: arrays concatenated, ids aligned on their values."""
         states = (self, *others)
-        images, image_codes = _aligned([s.images for s in states], "image")
-        labels, label_codes = _aligned([s.labels for s in states], "label")
+        images, image_codes = aligned_ids([s.images for s in states], "image")
+        labels, label_codes = aligned_ids([s.labels for s in states], "label")
         n_positive = np.zeros((self.n_positive.shape[0], labels.size), dtype="int64")
         for s, codes in zip(states, label_codes):
             np.add.at(n_positive, (slice(None), codes), s.n_positive)
@@ -212,8 +216,8 @@ class MatchState:
             labels=labels,
             n_gt=sum(s.n_gt for s in states),
             n_positive=n_positive,
-            dt_rows=_added([s.dt_rows for s in states]),
-            gt_rows=_added([s.gt_rows for s in states]),
+            dt_rows=added_counts([s.dt_rows for s in states]),
+            gt_rows=added_counts([s.gt_rows for s in states]),
             dt_image=np.concatenate([c[s.dt_image] for s, c in zip(states, image_codes)]),
             dt_label=np.concatenate([c[s.dt_label] for s, c in zip(states, label_codes)]),
             dt_score=cat("dt_score"),
@@ -235,7 +239,7 @@ def cat_pairs(values: list):
     return np.concatenate(values, axis=-1)
 
 
-def _row_arrays(rows, n: int) -> tuple[np.ndarray, np.ndarray]:
+def row_arrays(rows, n: int) -> tuple[np.ndarray, np.ndarray]:
     if rows is None:
         return np.zeros(n, dtype="int64"), np.arange(n, dtype="int64")
     part, pos = rows
@@ -259,8 +263,8 @@ def match_state(
     :func:`run_from_state`).
     """
     data = columns.prepare(detections, ground_truth, partition=dt_rows is not None)
-    dt_part, dt_pos = _row_arrays(dt_rows, data.n_dt)
-    gt_part, gt_pos = _row_arrays(gt_rows, data.n_gt)
+    dt_part, dt_pos = row_arrays(dt_rows, data.n_dt)
+    gt_part, gt_pos = row_arrays(gt_rows, data.n_gt)
     local = np.arange(data.n_dt)
     keep = np.ones(data.n_dt, dtype=bool)
     if options.score_threshold is not None:
@@ -308,7 +312,12 @@ def match_state(
 
 def check_ground_truth(state: MatchState, columns: BoxColumns) -> None:
     """The whole table's check that a chunk cannot make: some ground truth (or ``images=``)."""
-    if state.n_gt == 0 and columns.images is None:
+    check_ground_truth_or_images(state.n_gt, columns)
+
+
+def check_ground_truth_or_images(n_gt: int, columns: BoxColumns) -> None:
+    """Raise when there is no ground truth and no ``images=`` (nothing to evaluate against)."""
+    if n_gt == 0 and columns.images is None:
         raise InvalidInputError(
             "The ground-truth table is empty: there is nothing to evaluate against. Pass the "
             "ground-truth boxes (or `images=` to evaluate detections on images without objects)."
