@@ -288,8 +288,8 @@ def test_data_errors_of_the_whole_table():
 def test_other_methods_say_they_do_not_run_on_dask():
     _, dt, _ = box_tables(0)
     ddt = dd.from_pandas(dt, npartitions=2)
-    with pytest.raises(NotPartitionableError, match="evaluate"):
-        ddt.detection.plot  # noqa: B018
+    with pytest.raises(NotPartitionableError, match="classification"):
+        ddt.detection.classification(y_true="label", score=["score"])
 
 
 # --------------------------------------------------------------------------------------
