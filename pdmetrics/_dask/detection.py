@@ -307,8 +307,11 @@ def box_table(detections, ground_truth, table: BoxTable | ConfusionTable, comput
 
     Columns and options are checked on the frames' metadata before any data is read; the
     two frames are shuffled on the image into the same partitions, each pair of partitions
-    gives a :class:`~pdmetrics.detection.match_state.MatchState`, the states are combined in
-    a tree and the table is finalized here (``compute=False``: a Delayed of it).
+    gives the table's state (:class:`~pdmetrics.detection.match_state.MatchState`; for
+    ``confusion`` a :class:`~pdmetrics.detection.box_confusion.PairingState`), the states are
+    concatenated in a tree of :data:`~pdmetrics._dask.driver.SPLIT_EVERY`-way tasks (one
+    concatenation per task, not one per pair) and the table is finalized here
+    (``compute=False``: a Delayed of it).
     """
     if not isinstance(ground_truth, (pd.DataFrame, dd.DataFrame)):
         raise InvalidInputError(
