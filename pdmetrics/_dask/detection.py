@@ -1,15 +1,405 @@
-"""``ddf.detection``: the detection tables on dask DataFrames, partition by partition."""
+"""``ddf.detection``: the detection tables on dask DataFrames, partition by partition.
+
+COCO's matching needs every box of an image together, so both tables are first shuffled on
+the image (the same number of partitions and the same hash of the image id: one image's
+boxes, detected and true, meet in one partition), each row carrying where it came from
+(its partition and position, for the input order of score ties and the row positions of
+``match``). Each pair of partitions then gives the matches of its images
+(:class:`pdmetrics.detection.match_state.MatchState`), the states are concatenated in a
+tree, and the core's own finalize ranks and accumulates them: the pandas path with more
+than one chunk. The ground truth may be a pandas DataFrame (it is split the same way).
+"""
 
 from __future__ import annotations
 
-from pdmetrics._dask.base import DaskAccessor
-from pdmetrics.detection.accessor import DetectionAccessor
+from dataclasses import replace
+from functools import partial
 
-__all__ = ["DaskDetectionAccessor"]
+import dask
+import dask.dataframe as dd
+import numpy as np
+import pandas as pd
+
+from pdmetrics._dask.base import DaskAccessor
+from pdmetrics._dask.driver import SPLIT_EVERY, partition_table
+from pdmetrics._validation import require_columns
+from pdmetrics.detection.accessor import DetectionAccessor
+from pdmetrics.detection.box_confusion import ConfusionTable, confusion_table
+from pdmetrics.detection.curves import pr_curve_table
+from pdmetrics.detection.evaluation import (
+    average_precision_table,
+    average_recall_table,
+    evaluation_table,
+    match_table,
+)
+from pdmetrics.detection.inputs import BoxColumns, coco_roles, default_box_columns
+from pdmetrics.detection.match_state import BoxTable
+from pdmetrics.detection.semantic import check_segmentation_options, pixel_state, segmentation_from_state
+from pdmetrics.errors import InvalidInputError
+
+__all__ = ["DaskDetectionAccessor", "box_table"]
+
+#: Columns added to both tables: the source partition and position of each row, and the
+#: hash of its image id (the shuffle key).
+PART, POS, SHARD = "__pdmetrics_part__", "__pdmetrics_pos__", "__pdmetrics_shard__"
 
 
 class DaskDetectionAccessor(DaskAccessor):
-    """``ddf.detection``: the detection tables computed partition by partition."""
+    """``ddf.detection``: the box tables of :class:`pdmetrics.detection.accessor.DetectionAccessor`,
+    computed partition by partition (same arguments, same numbers, plus ``compute=``).
+
+    ``ground_truth=`` may be a dask or a pandas DataFrame. ``compute=False`` returns a
+    :class:`dask.delayed.Delayed` of the table.
+    """
 
     _name = "detection"
     _pandas_accessor = DetectionAccessor
+
+    def evaluate(
+        self,
+        *,
+        ground_truth,
+        image="image",
+        label="label",
+        box=None,
+        score="score",
+        box_format: str = "xywh",
+        iscrowd=None,
+        area=None,
+        ignore=None,
+        images=None,
+        iou_thresholds=None,
+        max_dets=(1, 10, 100),
+        area_ranges=None,
+        matching: str = "coco",
+        interpolation: str = "coco",
+        labels_without_ground_truth: str = "exclude",
+        compute: bool = True,
+    ):
+        """The 12 COCO summary numbers of a dask DataFrame of detections; see
+        :meth:`pdmetrics.detection.accessor.DetectionAccessor.evaluate`."""
+        table = evaluation_table(
+            BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
+            iou_thresholds=iou_thresholds,
+            max_dets=max_dets,
+            area_ranges=area_ranges,
+            matching=matching,
+            interpolation=interpolation,
+            labels_without_ground_truth=labels_without_ground_truth,
+        )
+        return box_table(self._frame, ground_truth, table, compute)
+
+    def average_precision(
+        self,
+        *,
+        ground_truth,
+        image="image",
+        label="label",
+        box=None,
+        score="score",
+        box_format: str = "xywh",
+        iscrowd=None,
+        area=None,
+        ignore=None,
+        images=None,
+        iou_thresholds=None,
+        max_dets=100,
+        area_ranges=None,
+        matching: str = "coco",
+        interpolation: str = "coco",
+        labels_without_ground_truth: str = "exclude",
+        by="label",
+        compute: bool = True,
+    ):
+        """AP per label and the mean over labels, of a dask DataFrame of detections; see
+        :meth:`pdmetrics.detection.accessor.DetectionAccessor.average_precision`."""
+        table = average_precision_table(
+            BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
+            iou_thresholds=iou_thresholds,
+            max_dets=max_dets,
+            area_ranges=area_ranges,
+            matching=matching,
+            interpolation=interpolation,
+            labels_without_ground_truth=labels_without_ground_truth,
+            by=by,
+        )
+        return box_table(self._frame, ground_truth, table, compute)
+
+    def average_recall(
+        self,
+        *,
+        ground_truth,
+        image="image",
+        label="label",
+        box=None,
+        score="score",
+        box_format: str = "xywh",
+        iscrowd=None,
+        area=None,
+        ignore=None,
+        images=None,
+        iou_thresholds=None,
+        max_dets=100,
+        area_ranges=None,
+        matching: str = "coco",
+        score_threshold=None,
+        labels_without_ground_truth: str = "exclude",
+        by="label",
+        compute: bool = True,
+    ):
+        """Recall per label and the mean over labels, of a dask DataFrame of detections; see
+        :meth:`pdmetrics.detection.accessor.DetectionAccessor.average_recall`."""
+        table = average_recall_table(
+            BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
+            iou_thresholds=iou_thresholds,
+            max_dets=max_dets,
+            area_ranges=area_ranges,
+            matching=matching,
+            score_threshold=score_threshold,
+            labels_without_ground_truth=labels_without_ground_truth,
+            by=by,
+        )
+        return box_table(self._frame, ground_truth, table, compute)
+
+    def match(
+        self,
+        *,
+        ground_truth,
+        image="image",
+        label="label",
+        box=None,
+        score="score",
+        box_format: str = "xywh",
+        iscrowd=None,
+        area=None,
+        ignore=None,
+        images=None,
+        iou_thresholds=None,
+        max_dets=100,
+        area_range=(0.0, 1e10),
+        matching: str = "coco",
+        compute: bool = True,
+    ):
+        """One row per detection and IoU threshold with its match (a pandas DataFrame, rows in
+        the pandas path's order, row positions in the whole frames); see
+        :meth:`pdmetrics.detection.accessor.DetectionAccessor.match`."""
+        table = match_table(
+            BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
+            iou_thresholds=iou_thresholds,
+            max_dets=max_dets,
+            area_range=area_range,
+            matching=matching,
+        )
+        return box_table(self._frame, ground_truth, table, compute)
+
+    def pr_curve(
+        self,
+        *,
+        ground_truth,
+        image="image",
+        label="label",
+        box=None,
+        score="score",
+        box_format: str = "xywh",
+        iscrowd=None,
+        area=None,
+        ignore=None,
+        images=None,
+        style: str = "coco",
+        iou_thresholds=None,
+        max_dets=100,
+        area_range=(0.0, 1e10),
+        matching: str = "coco",
+        interpolation: str = "coco",
+        score_thresholds=None,
+        labels_without_ground_truth: str = "exclude",
+        zero_division="warn",
+        compute: bool = True,
+    ):
+        """Precision-recall curves of a dask DataFrame of detections; see
+        :meth:`pdmetrics.detection.accessor.DetectionAccessor.pr_curve`."""
+        table = pr_curve_table(
+            BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
+            style=style,
+            iou_thresholds=iou_thresholds,
+            max_dets=max_dets,
+            area_range=area_range,
+            matching=matching,
+            interpolation=interpolation,
+            score_thresholds=score_thresholds,
+            labels_without_ground_truth=labels_without_ground_truth,
+            zero_division=zero_division,
+        )
+        return box_table(self._frame, ground_truth, table, compute)
+
+    def confusion(
+        self,
+        *,
+        ground_truth,
+        image="image",
+        label="label",
+        box=None,
+        score="score",
+        box_format: str = "xywh",
+        images=None,
+        kind: str = "breakdown",
+        iou_threshold: float = 0.5,
+        score_thresholds=None,
+        max_examples: int | None = None,
+        compute: bool = True,
+    ):
+        """valor's error breakdown or the label x label matrix of a dask DataFrame of detections
+        (examples: the first ones in the pandas path's order); see
+        :meth:`pdmetrics.detection.accessor.DetectionAccessor.confusion`."""
+        table = confusion_table(
+            BoxColumns(image, label, box, score, box_format, images=images),
+            kind=kind,
+            iou_threshold=iou_threshold,
+            score_thresholds=score_thresholds,
+            max_examples=max_examples,
+        )
+        return box_table(self._frame, ground_truth, table, compute)
+
+    def segmentation(
+        self,
+        *,
+        y_true,
+        y_pred,
+        background: int | None = None,
+        ignore_index: int | None = None,
+        labels=None,
+        table: str = "labels",
+        zero_division="warn",
+        compute: bool = True,
+    ):
+        """Semantic segmentation IoU of a dask DataFrame of masks (one pixel confusion matrix:
+        counts added over the partitions); see
+        :meth:`pdmetrics.detection.accessor.DetectionAccessor.segmentation`."""
+        truth = self._one_name("y_true", y_true)
+        prediction = self._one_name("y_pred", y_pred)
+        check_segmentation_options(background, ignore_index, labels, table, zero_division)
+        for argument, name in (("y_true", truth), ("y_pred", prediction)):
+            if pd.api.types.is_string_dtype(
+                self._frame._meta[name].dtype
+            ) and not pd.api.types.is_object_dtype(self._frame._meta[name].dtype):
+                raise InvalidInputError(
+                    f"`{argument}={name!r}` holds text on this dask frame, not mask arrays: dask turned the "
+                    f"column of arrays into strings. Make the frame with "
+                    f"`dask.config.set({{'dataframe.convert-string': False}})` in effect."
+                )
+        chunk = partial(_pixel_chunk, truth, prediction, ignore_index)
+        finalize = partial(
+            segmentation_from_state,
+            background=background,
+            labels=labels,
+            table=table,
+            zero_division=zero_division,
+        )
+        return partition_table(self._frame, [truth, prediction], chunk, finalize, compute)
+
+
+def _pixel_chunk(truth, prediction, ignore_index, part: pd.DataFrame):
+    return pixel_state(part[truth], part[prediction], ignore_index)
+
+
+def box_table(detections, ground_truth, table: BoxTable | ConfusionTable, compute: bool = True):
+    """``table`` of a dask frame of detections and a (dask or pandas) ground-truth frame.
+
+    Columns and options are checked on the frames' metadata before any data is read; the
+    two frames are shuffled on the image into the same partitions, each pair of partitions
+    gives the table's state (:class:`~pdmetrics.detection.match_state.MatchState`; for
+    ``confusion`` a :class:`~pdmetrics.detection.box_confusion.PairingState`), the states are
+    concatenated in a tree of :data:`~pdmetrics._dask.driver.SPLIT_EVERY`-way tasks (one
+    concatenation per task, not one per pair) and the table is finalized here
+    (``compute=False``: a Delayed of it).
+    """
+    if not isinstance(ground_truth, (pd.DataFrame, dd.DataFrame)):
+        raise InvalidInputError(
+            f"`ground_truth=` must be a DataFrame (pandas or dask) with one row per ground-truth box; "
+            f"got {type(ground_truth).__name__}."
+        )
+    columns = table.columns
+    gt_local = ground_truth if isinstance(ground_truth, pd.DataFrame) else ground_truth._meta
+    iscrowd, area, images = coco_roles(gt_local, columns.image, columns.iscrowd, columns.area, columns.images)
+    if images is not None:
+        images = list(images)
+    columns = replace(columns, iscrowd=iscrowd, area=area, images=images)
+    table = replace(table, columns=columns)
+    boxes = default_box_columns(columns.box, columns.box_format)
+    dt_meta, gt_meta = detections._meta, gt_local.iloc[:0]
+    dt_names = [columns.image, columns.label, *boxes, columns.score]
+    gt_names = [
+        columns.image,
+        columns.label,
+        *boxes,
+        *[c for c in (iscrowd, area, columns.ignore) if c is not None],
+    ]
+    for argument, name in [("image", columns.image), ("label", columns.label), ("box", boxes)]:
+        require_columns(gt_meta, argument, name)
+        require_columns(dt_meta, argument, name)
+    require_columns(dt_meta, "score", columns.score)
+    for argument, name in [("iscrowd", iscrowd), ("area", area), ("ignore", columns.ignore)]:
+        if name is not None:
+            require_columns(gt_meta, argument, name)
+    dt_names, gt_names = list(dict.fromkeys(dt_names)), list(dict.fromkeys(gt_names))
+    # dtypes and options checked on no rows, before any work
+    no_rows = (np.zeros(0, "int64"), np.zeros(0, "int64"))
+    table.chunk(dt_meta[dt_names], gt_meta[gt_names], dt_rows=no_rows, gt_rows=no_rows)
+    if isinstance(ground_truth, pd.DataFrame):
+        ground_truth = dd.from_pandas(ground_truth[gt_names], npartitions=1, sort=False)
+    n_parts = max(detections.npartitions, ground_truth.npartitions)
+    dt_parts = _by_image(detections[dt_names], columns.image, n_parts).to_delayed()
+    gt_parts = _by_image(ground_truth[gt_names], columns.image, n_parts).to_delayed()
+    states = [dask.delayed(_chunk, pure=True)(table, d, g) for d, g in zip(dt_parts, gt_parts)]
+    while len(states) > 1:
+        states = [
+            dask.delayed(_combine, pure=True)(*states[i : i + SPLIT_EVERY])
+            for i in range(0, len(states), SPLIT_EVERY)
+        ]
+    if not compute:
+        return dask.delayed(table.finalize, pure=True)(states[0])
+    return table.finalize(states[0].compute())
+
+
+def _by_image(frame, image, n_parts: int):
+    """``frame`` with each row's partition and position, shuffled on the hash of its image id."""
+    meta = frame._meta.assign(**{PART: np.int64(0), POS: np.int64(0), SHARD: np.int64(0)})
+    located = frame.map_partitions(_located, image, n_parts, meta=meta)
+    return located.shuffle(on=SHARD, npartitions=n_parts)
+
+
+def _located(part: pd.DataFrame, image, n_parts: int, partition_info=None) -> pd.DataFrame:
+    number = partition_info["number"] if partition_info else 0
+    shard = (_id_hash(part[image]) % np.uint64(n_parts)).astype("int64")
+    return part.assign(**{PART: np.int64(number), POS: np.arange(len(part), dtype="int64"), SHARD: shard})
+
+
+def _id_hash(ids: pd.Series) -> np.ndarray:
+    """A hash of each image id that is the same for 7, 7.0 and an object 7 (the ids the
+    pandas path treats as one image); other ids hash their string form."""
+    if isinstance(ids.dtype, pd.CategoricalDtype):
+        ids = pd.Series(np.asarray(ids), index=ids.index)
+    if pd.api.types.is_numeric_dtype(ids.dtype) and not pd.api.types.is_bool_dtype(ids.dtype):
+        values = ids.to_numpy(dtype="float64", na_value=np.nan)
+        whole = np.isfinite(values) & (values == np.round(values))
+        return pd.util.hash_array(np.where(whole, values, 0).astype("int64"))
+    if ids.size and pd.api.types.infer_dtype(ids, skipna=False) == "integer":
+        return pd.util.hash_array(ids.to_numpy(dtype="int64"))
+    return pd.util.hash_array(ids.astype(str).to_numpy(dtype=object))
+
+
+def _rows(part: pd.DataFrame):
+    """The partition in its source order, and the ``(part, pos)`` of each row."""
+    order = np.lexsort((part[POS].to_numpy(), part[PART].to_numpy()))
+    part = part.iloc[order]
+    return part, (part[PART].to_numpy(dtype="int64"), part[POS].to_numpy(dtype="int64"))
+
+
+def _chunk(table: BoxTable, detections: pd.DataFrame, ground_truth: pd.DataFrame):
+    detections, dt_rows = _rows(detections)
+    ground_truth, gt_rows = _rows(ground_truth)
+    return table.chunk(detections, ground_truth, dt_rows=dt_rows, gt_rows=gt_rows)
+
+
+def _combine(*states):
+    return states[0].combine(*states[1:])

@@ -33,12 +33,18 @@ import pandas as pd
 
 from pdmetrics._tables import result_table
 from pdmetrics._validation import plain
-from pdmetrics.detection.inputs import prepare_boxes
+from pdmetrics.detection.inputs import BoxColumns
+from pdmetrics.detection.match_state import (
+    added_counts,
+    aligned_ids,
+    check_ground_truth_or_images,
+    row_arrays,
+)
 from pdmetrics.detection.matching import match_boxes
 from pdmetrics.detection.options import VALOR_EPSILON, VALOR_SCORE_THRESHOLDS, check_choice, number_array
 from pdmetrics.errors import InvalidInputError
 
-__all__ = ["confusion"]
+__all__ = ["confusion", "confusion_table", "ConfusionTable", "PairingState", "pairing_state"]
 
 KINDS = ("breakdown", "matrix")
 
@@ -129,6 +135,25 @@ def confusion(
     2   dog              0.5   0                     0                     1          0
     3   dog              0.7   0                     0                     0          1
     """
+    table = confusion_table(
+        BoxColumns(image, label, box, score, box_format, images=images),
+        kind=kind,
+        iou_threshold=iou_threshold,
+        score_thresholds=score_thresholds,
+        max_examples=max_examples,
+    )
+    return table(detections, ground_truth)
+
+
+def confusion_table(
+    columns: BoxColumns,
+    *,
+    kind: str = "breakdown",
+    iou_threshold: float = 0.5,
+    score_thresholds=None,
+    max_examples: int | None = None,
+) -> ConfusionTable:
+    """:func:`confusion` with its options checked, as chunk -> state -> finalize."""
     check_choice(kind, "kind", KINDS)
     if score_thresholds is None:
         score_thresholds = VALOR_SCORE_THRESHOLDS if kind == "breakdown" else [0.5]
@@ -138,7 +163,6 @@ def confusion(
         raise InvalidInputError(
             f"`iou_threshold=` must be one number in [0, 1]; got {plain(iou_threshold)!r}."
         )
-    iou_at = float(iou_at[0])
     if max_examples is None:
         max_examples = 1 if kind == "breakdown" else 0
     if (
@@ -149,17 +173,79 @@ def confusion(
         raise InvalidInputError(
             f"`max_examples=` must be a non-negative integer; got {plain(max_examples)!r}."
         )
-    data = prepare_boxes(
-        detections,
-        ground_truth,
-        image=image,
-        label=label,
-        box=box,
-        score=score,
-        box_format=box_format,
-        images=images,
-    )
-    box_ids = BoxIds(detections.index.to_numpy(), ground_truth.index.to_numpy())
+    return ConfusionTable(columns, kind, scores_at, float(iou_at[0]), int(max_examples))
+
+
+@dataclass(frozen=True)
+class PairingState:
+    """The one-to-one pairing (across labels) of a chunk holding every box of its images.
+
+    Per detection: image and label codes, score, rank in its image, source ``(part, pos)``,
+    index label, and its paired ground truth's ``(part, pos)`` (-1: none) and IoU. Per ground
+    truth: label code, ``(part, pos)``, index label. ``combine`` concatenates.
+    """
+
+    images: np.ndarray
+    labels: np.ndarray
+    dt_rows: np.ndarray
+    gt_rows: np.ndarray
+    dt_image: np.ndarray
+    dt_label: np.ndarray
+    dt_score: np.ndarray
+    dt_rank: np.ndarray
+    dt_part: np.ndarray
+    dt_pos: np.ndarray
+    dt_ids: np.ndarray
+    dt_gt_part: np.ndarray
+    dt_gt_pos: np.ndarray
+    dt_iou: np.ndarray
+    gt_label: np.ndarray
+    gt_part: np.ndarray
+    gt_pos: np.ndarray
+    gt_ids: np.ndarray
+
+    def combine(self, *others: PairingState) -> PairingState:
+        states = (self, *others)
+        images, image_codes = aligned_ids([s.images for s in states], "image")
+        labels, label_codes = aligned_ids([s.labels for s in states], "label")
+
+        def cat(name):
+            return np.concatenate([getattr(s, name) for s in states])
+
+        return PairingState(
+            images=images,
+            labels=labels,
+            dt_rows=added_counts([s.dt_rows for s in states]),
+            gt_rows=added_counts([s.gt_rows for s in states]),
+            dt_image=np.concatenate([c[s.dt_image] for s, c in zip(states, image_codes)]),
+            dt_label=np.concatenate([c[s.dt_label] for s, c in zip(states, label_codes)]),
+            gt_label=np.concatenate([c[s.gt_label] for s, c in zip(states, label_codes)]),
+            **{
+                name: cat(name)
+                for name in (
+                    "dt_score",
+                    "dt_rank",
+                    "dt_part",
+                    "dt_pos",
+                    "dt_ids",
+                    "dt_gt_part",
+                    "dt_gt_pos",
+                    "dt_iou",
+                    "gt_part",
+                    "gt_pos",
+                    "gt_ids",
+                )
+            },
+        )
+
+
+def pairing_state(
+    detections, ground_truth, columns: BoxColumns, *, dt_rows=None, gt_rows=None
+) -> PairingState:
+    """The chunk step of :func:`confusion`: pair the boxes of each image (see the module docstring)."""
+    data = columns.prepare(detections, ground_truth, partition=dt_rows is not None)
+    dt_part, dt_pos = row_arrays(dt_rows, data.n_dt)
+    gt_part, gt_pos = row_arrays(gt_rows, data.n_gt)
     # one-to-one pairing across labels: every box gets the same label for the matching
     agnostic = replace(
         data,
@@ -167,18 +253,110 @@ def confusion(
         gt_label=np.zeros(data.n_gt, dtype="int64"),
         dt_label=np.zeros(data.n_dt, dtype="int64"),
     )
+    gt_of = np.full(data.n_dt, -1, dtype="int64")
+    iou_of = np.zeros(data.n_dt)
+    rank = np.zeros(data.n_dt, dtype="int64")
     if data.n_gt:
         limit = np.iinfo("int64").max
         paired = match_boxes(agnostic, [VALOR_EPSILON], np.array([[-np.inf, np.inf]]), limit, matching="coco")
-        det = paired.det
-        # (n,) ground truth paired with each detection, -1 if none
-        gt_of = paired.gt_match[0, 0].astype("int64")
-        iou_of = np.nan_to_num(paired.matched_iou(0)[0], nan=0.0)
+        gt_of[paired.det] = paired.gt_match[0, 0]
+        iou_of[paired.det] = np.nan_to_num(paired.matched_iou(0)[0], nan=0.0)
+        rank[paired.det] = paired.rank
+    matched = gt_of >= 0
+    safe = np.maximum(gt_of, 0)
+    return PairingState(
+        images=np.asarray(data.images),
+        labels=np.asarray(data.labels),
+        dt_rows=np.bincount(dt_part, minlength=1),
+        gt_rows=np.bincount(gt_part, minlength=1),
+        dt_image=data.dt_image,
+        dt_label=data.dt_label,
+        dt_score=data.dt_score,
+        dt_rank=rank,
+        dt_part=dt_part,
+        dt_pos=dt_pos,
+        dt_ids=detections.index.to_numpy(),
+        dt_gt_part=np.where(matched, gt_part[safe] if gt_part.size else 0, -1),
+        dt_gt_pos=np.where(matched, gt_pos[safe] if gt_pos.size else 0, -1),
+        dt_iou=iou_of,
+        gt_label=data.gt_label,
+        gt_part=gt_part,
+        gt_pos=gt_pos,
+        gt_ids=ground_truth.index.to_numpy(),
+    )
+
+
+@dataclass(frozen=True)
+class ConfusionTable:
+    """:func:`confusion` with its options checked: ``chunk`` -> :class:`PairingState` ->
+    ``combine`` -> ``finalize``. Called on two pandas frames it is the pandas path."""
+
+    columns: BoxColumns
+    kind: str
+    scores_at: np.ndarray
+    iou_at: float
+    max_examples: int
+
+    def chunk(self, detections, ground_truth, dt_rows=None, gt_rows=None) -> PairingState:
+        return pairing_state(detections, ground_truth, self.columns, dt_rows=dt_rows, gt_rows=gt_rows)
+
+    def finalize(self, state: PairingState) -> pd.DataFrame:
+        check_ground_truth_or_images(state.gt_label.size, self.columns)
+        return _confusion_from_state(state, self.kind, self.scores_at, self.iou_at, self.max_examples)
+
+    def __call__(self, detections: pd.DataFrame, ground_truth: pd.DataFrame) -> pd.DataFrame:
+        return self.finalize(self.chunk(detections, ground_truth))
+
+
+def _whole_table_order(rows: np.ndarray, part: np.ndarray, pos: np.ndarray) -> np.ndarray:
+    """Positions of the rows in the caller's whole frame."""
+    offsets = np.cumsum(rows) - rows
+    return offsets[part] + pos if part.size else np.zeros(0, dtype="int64")
+
+
+def _confusion_from_state(state: PairingState, kind, scores_at, iou_at, max_examples) -> pd.DataFrame:
+    """The finalize step: rows in the whole frames' order, then the tables."""
+    dt_row = _whole_table_order(state.dt_rows, state.dt_part, state.dt_pos)
+    gt_row = _whole_table_order(state.gt_rows, state.gt_part, state.gt_pos)
+    dt_sorted = np.argsort(dt_row, kind="stable")  # detections and ground truths in input order
+    gt_sorted = np.argsort(gt_row, kind="stable")
+    gt_position = np.empty(gt_sorted.size, dtype="int64")
+    gt_position[gt_sorted] = np.arange(gt_sorted.size)
+    n_gt = int(gt_sorted.size)
+    score = state.dt_score[dt_sorted]
+    if n_gt:  # the pairing's ranking order: descending score, image, rank in the image
+        det = np.lexsort((state.dt_rank[dt_sorted], state.dt_image[dt_sorted], -score))
     else:  # no ground truth: every detection is unmatched
-        det = np.argsort(-data.dt_score, kind="stable")
-        gt_of = np.full(det.size, -1, dtype="int64")
-        iou_of = np.zeros(det.size)
-    score_of = data.dt_score[det]
+        det = np.argsort(-score, kind="stable")
+    paired_part = state.dt_gt_part[dt_sorted][det]
+    paired_row = _whole_table_order(
+        state.gt_rows, np.maximum(paired_part, 0), state.dt_gt_pos[dt_sorted][det]
+    )
+    gt_order_of_row = np.full(max(int(gt_row.max(initial=-1)) + 1, 1), -1, dtype="int64")
+    gt_order_of_row[gt_row] = gt_position
+    gt_of = np.where(paired_part >= 0, gt_order_of_row[np.where(paired_part >= 0, paired_row, 0)], -1)
+    iou_of = state.dt_iou[dt_sorted][det]
+    data = _Paired(
+        labels=state.labels, gt_label=state.gt_label[gt_sorted], dt_label=state.dt_label[dt_sorted]
+    )
+    box_ids = BoxIds(state.dt_ids[dt_sorted], state.gt_ids[gt_sorted])
+    return _confusion_tables(
+        data, det, gt_of, iou_of, score[det], kind, scores_at, iou_at, max_examples, box_ids
+    )
+
+
+@dataclass(frozen=True)
+class _Paired:
+    labels: np.ndarray
+    gt_label: np.ndarray
+    dt_label: np.ndarray
+
+    @property
+    def n_gt(self) -> int:
+        return int(self.gt_label.size)
+
+
+def _confusion_tables(data, det, gt_of, iou_of, score_of, kind, scores_at, iou_at, max_examples, box_ids):
     pd_label = data.dt_label[det]
     gt_label = np.full(gt_of.size, -1, dtype="int64")
     gt_label[gt_of >= 0] = data.gt_label[gt_of[gt_of >= 0]]

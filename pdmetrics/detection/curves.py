@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pandas as pd
 
 from pdmetrics._division import check_zero_division, divide
 from pdmetrics._tables import result_table
-from pdmetrics.detection.evaluation import run
 from pdmetrics.detection.inputs import BoxColumns
+from pdmetrics.detection.match_state import BoxTable, run_options
 from pdmetrics.detection.options import (
     CURVE_STYLES,
     LABELS_WITHOUT_GT,
@@ -18,7 +20,7 @@ from pdmetrics.detection.options import (
     one_area_range,
 )
 
-__all__ = ["pr_curve", "VALOR_SCORE_THRESHOLDS"]
+__all__ = ["pr_curve", "pr_curve_table", "VALOR_SCORE_THRESHOLDS"]
 
 
 def pr_curve(
@@ -107,6 +109,35 @@ def pr_curve(
     0              0.5   1   1   1      0.500     0.5
     1              0.1   2   1   0      0.667     1.0
     """
+    table = pr_curve_table(
+        BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
+        style=style,
+        iou_thresholds=iou_thresholds,
+        max_dets=max_dets,
+        area_range=area_range,
+        matching=matching,
+        interpolation=interpolation,
+        score_thresholds=score_thresholds,
+        labels_without_ground_truth=labels_without_ground_truth,
+        zero_division=zero_division,
+    )
+    return table(detections, ground_truth)
+
+
+def pr_curve_table(
+    columns: BoxColumns,
+    *,
+    style: str = "coco",
+    iou_thresholds=None,
+    max_dets=100,
+    area_range=(0.0, 1e10),
+    matching: str = "coco",
+    interpolation: str = "coco",
+    score_thresholds=None,
+    labels_without_ground_truth: str = "exclude",
+    zero_division="warn",
+) -> BoxTable:
+    """:func:`pr_curve` with its options checked, as chunk -> state -> finalize."""
     check_choice(style, "style", CURVE_STYLES)
     check_zero_division(zero_division)
     check_choice(labels_without_ground_truth, "labels_without_ground_truth", LABELS_WITHOUT_GT)
@@ -117,10 +148,7 @@ def pr_curve(
             if score_thresholds is None
             else number_array(score_thresholds, "score_thresholds")
         )
-    result = run(
-        detections,
-        ground_truth,
-        BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
+    options = run_options(
         iou_thresholds=iou_thresholds,
         max_dets=[max_dets] if max_dets is not None else None,
         area_ranges=one_area_range(area_range),
@@ -128,8 +156,10 @@ def pr_curve(
         interpolation=interpolation,
     )
     if style == "coco":
-        return _coco_curve(result, keep_missing=labels_without_ground_truth == "zero")
-    return _valor_curve(result, thresholds, zero_division)
+        finish = partial(_coco_curve, keep_missing=labels_without_ground_truth == "zero")
+    else:
+        finish = partial(_valor_curve, thresholds=thresholds, zero_division=zero_division)
+    return BoxTable(columns, options, finish)
 
 
 def _coco_curve(result, keep_missing: bool) -> pd.DataFrame:

@@ -8,7 +8,7 @@ with one row per box and the same column names (``image=``, ``label=``, ``box=``
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -17,50 +17,28 @@ from pdmetrics._groups import POOLED_LABEL, check_not_pooled
 from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import plain
 from pdmetrics._warnings import warn_undefined
-from pdmetrics.detection.coco import Accumulation, accumulate, coco_summary
-from pdmetrics.detection.inputs import BoxColumns, BoxData, row_ids
-from pdmetrics.detection.matching import MatchResult, match_boxes
+from pdmetrics.detection.coco import Accumulation, coco_summary
+from pdmetrics.detection.inputs import BoxColumns
+from pdmetrics.detection.match_state import BoxTable, Run, match_state, run_from_state, run_options
 from pdmetrics.detection.options import (
-    INTERPOLATIONS,
     LABELS_WITHOUT_GT,
-    MATCHING_RULES,
     UNLIMITED,
-    VALOR_EPSILON,
-    area_range_table,
     check_choice,
-    iou_threshold_array,
-    max_dets_list,
     number_array,
     one_area_range,
-    one_number,
 )
 from pdmetrics.errors import InvalidInputError
 
-__all__ = ["evaluate", "average_precision", "average_recall", "match"]
-
-
-@dataclass(frozen=True)
-class Run:
-    """Everything one evaluation computes (internal)."""
-
-    data: BoxData
-    matches: MatchResult
-    accumulation: Accumulation
-    area_names: list
-
-
-def keep_detections(data: BoxData, keep: np.ndarray) -> BoxData:
-    """``data`` with only the detections where ``keep`` is True (every image and label stays)."""
-    if keep.all():
-        return data
-    return replace(
-        data,
-        dt_image=data.dt_image[keep],
-        dt_label=data.dt_label[keep],
-        dt_boxes=data.dt_boxes[keep],
-        dt_area=data.dt_area[keep],
-        dt_score=data.dt_score[keep],
-    )
+__all__ = [
+    "evaluate",
+    "average_precision",
+    "average_recall",
+    "match",
+    "evaluation_table",
+    "average_precision_table",
+    "average_recall_table",
+    "match_table",
+]
 
 
 def run(
@@ -75,26 +53,21 @@ def run(
     interpolation="coco",
     score_threshold=None,
 ) -> Run:
-    """Check every option, then prepare, match and accumulate (shared by the public functions).
+    """Check every option, then match and accumulate two pandas tables (one chunk).
 
     With ``matching="valor"`` detections scoring at most valor's ``EPSILON`` (1e-9) are
     dropped from every count, as valor does; ``score_threshold`` keeps detections scoring
     at least that much.
     """
-    check_choice(matching, "matching", MATCHING_RULES)
-    check_choice(interpolation, "interpolation", INTERPOLATIONS)
-    thresholds = iou_threshold_array(iou_thresholds)
-    limits = max_dets_list(max_dets)
-    names, bounds = area_range_table(area_ranges)
-    minimum = None if score_threshold is None else one_number(score_threshold, "score_threshold")
-    data = columns.prepare(detections, ground_truth)
-    if minimum is not None:
-        data = keep_detections(data, data.dt_score >= minimum)
-    if matching == "valor":
-        data = keep_detections(data, data.dt_score > VALOR_EPSILON)
-    matches = match_boxes(data, thresholds, bounds, max(limits), matching=matching)
-    acc = accumulate(matches, limits, interpolation=interpolation, area_names=names)
-    return Run(data, matches, acc, names)
+    options = run_options(
+        iou_thresholds=iou_thresholds,
+        max_dets=max_dets,
+        area_ranges=area_ranges,
+        matching=matching,
+        interpolation=interpolation,
+        score_threshold=score_threshold,
+    )
+    return run_from_state(match_state(detections, ground_truth, columns, options), options, columns)
 
 
 def _threshold_names(thresholds: np.ndarray) -> list[str]:
@@ -206,18 +179,42 @@ def evaluate(
     4     AR  0.50:0.95  all        10   0.45
     5     AR  0.50:0.95  all       100   0.45
     """
+    table = evaluation_table(
+        BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
+        iou_thresholds=iou_thresholds,
+        max_dets=max_dets,
+        area_ranges=area_ranges,
+        matching=matching,
+        interpolation=interpolation,
+        labels_without_ground_truth=labels_without_ground_truth,
+    )
+    return table(detections, ground_truth)
+
+
+def evaluation_table(
+    columns: BoxColumns,
+    *,
+    iou_thresholds=None,
+    max_dets=(1, 10, 100),
+    area_ranges=None,
+    matching: str = "coco",
+    interpolation: str = "coco",
+    labels_without_ground_truth: str = "exclude",
+) -> BoxTable:
+    """:func:`evaluate` with its options checked, as chunk -> state -> finalize."""
     check_choice(labels_without_ground_truth, "labels_without_ground_truth", LABELS_WITHOUT_GT)
-    columns = BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images)
-    result = run(
-        detections,
-        ground_truth,
-        columns,
+    options = run_options(
         iou_thresholds=iou_thresholds,
         max_dets=max_dets,
         area_ranges=area_ranges,
         matching=matching,
         interpolation=interpolation,
     )
+    finish = partial(_evaluation_from_run, labels_without_ground_truth=labels_without_ground_truth)
+    return BoxTable(columns, options, finish)
+
+
+def _evaluation_from_run(result: Run, labels_without_ground_truth: str) -> pd.DataFrame:
     acc = result.accumulation
     filled = Accumulation(
         labels=acc.labels,
@@ -253,29 +250,24 @@ def evaluate(
         n_detections=result.data.n_dt,
         n_images=int(result.data.images.size),
         n_labels=int(result.data.labels.size),
-        matching=matching,
-        interpolation=interpolation,
+        matching=result.options.matching,
+        interpolation=result.options.interpolation,
     )
 
 
-def _run_per_label(detections, ground_truth, columns, *, by, max_dets, labels, **options) -> Run:
-    """Check the options of the per-label tables (``labels``: labels_without_ground_truth), then run."""
+def _check_per_label(by, max_dets, labels_without_ground_truth) -> None:
+    """Check the options only the per-label tables take."""
     if by not in ("label", None):
         raise InvalidInputError(
             f"`by={plain(by)!r}` is not supported: use by='label' (one row per label plus the mean over "
             f"labels, labelled {POOLED_LABEL!r}) or by=None (the mean only). For other groupings, "
             f"start from `df.detection.match(...)`."
         )
-    check_choice(labels, "labels_without_ground_truth", LABELS_WITHOUT_GT)
+    check_choice(labels_without_ground_truth, "labels_without_ground_truth", LABELS_WITHOUT_GT)
     if max_dets is not None and not np.isscalar(max_dets):
         raise InvalidInputError(
             f"`max_dets=` must be one positive integer or None here; got {plain(max_dets)!r}."
         )
-    result = run(
-        detections, ground_truth, columns, max_dets=[max_dets] if max_dets is not None else None, **options
-    )
-    check_not_pooled(result.data.labels, "label")
-    return result
 
 
 def _finish_per_label(table: pd.DataFrame, kind: str, pooled: np.ndarray, by) -> pd.DataFrame:
@@ -292,18 +284,18 @@ def _finish_per_label(table: pd.DataFrame, kind: str, pooled: np.ndarray, by) ->
     return table
 
 
-def _per_label(
-    kind: str, detections, ground_truth, columns, *, by, max_dets, labels_without_ground_truth, **options
-):
-    result = _run_per_label(
-        detections,
-        ground_truth,
-        columns,
-        by=by,
-        max_dets=max_dets,
-        labels=labels_without_ground_truth,
-        **options,
-    )
+def _per_label_table(
+    kind: str, columns: BoxColumns, *, by, max_dets, labels_without_ground_truth, **options
+) -> BoxTable:
+    """The AP or AR table per label, with its options checked."""
+    _check_per_label(by, max_dets, labels_without_ground_truth)
+    checked = run_options(max_dets=[max_dets] if max_dets is not None else None, **options)
+    finish = partial(_per_label, kind, by=by, labels_without_ground_truth=labels_without_ground_truth)
+    return BoxTable(columns, checked, finish)
+
+
+def _per_label(kind: str, result: Run, *, by, labels_without_ground_truth) -> pd.DataFrame:
+    check_not_pooled(result.data.labels, "label")
     acc = result.accumulation
     n_area = len(acc.area_names)
     n_lab = acc.labels.size
@@ -351,17 +343,9 @@ def _per_label(
     return _finish_per_label(table, kind, np.array(rows_pooled, dtype=bool), by)
 
 
-def _recall_by_score(
-    detections,
-    ground_truth,
-    columns,
-    *,
-    by,
-    max_dets,
-    labels_without_ground_truth,
-    score_thresholds,
-    **options,
-):
+def _recall_by_score_table(
+    columns: BoxColumns, *, by, max_dets, labels_without_ground_truth, score_thresholds, **options
+) -> BoxTable:
     """AR per label, area range and score threshold (valor's ``score_thresholds``), one matching.
 
     A detection's match never depends on the detections ranked after it, and every
@@ -370,16 +354,18 @@ def _recall_by_score(
     the true positives at each threshold are those scoring at least that much.
     """
     levels = number_array(score_thresholds, "score_threshold")
-    result = _run_per_label(
-        detections,
-        ground_truth,
-        columns,
-        by=by,
-        max_dets=max_dets,
-        labels=labels_without_ground_truth,
-        score_threshold=float(levels.min()),
-        **options,
+    _check_per_label(by, max_dets, labels_without_ground_truth)
+    checked = run_options(
+        max_dets=[max_dets] if max_dets is not None else None, score_threshold=float(levels.min()), **options
     )
+    finish = partial(
+        _recall_by_score, levels=levels, by=by, labels_without_ground_truth=labels_without_ground_truth
+    )
+    return BoxTable(columns, checked, finish)
+
+
+def _recall_by_score(result: Run, *, levels: np.ndarray, by, labels_without_ground_truth) -> pd.DataFrame:
+    check_not_pooled(result.data.labels, "label")
     m, data = result.matches, result.data
     n_area, n_thr, n_lab, n_s = m.area_ranges.shape[0], m.iou_thresholds.size, data.labels.size, levels.size
     order = np.argsort(levels, kind="stable")
@@ -488,17 +474,38 @@ def average_precision(
     1   dog  all  1             1  0.50      1.0      0.0
     2  (all)  all  2             2  0.75      1.0      0.5
     """
-    if area_ranges is None:
-        area_ranges = {"all": (0.0, 1e10)}
-    return _per_label(
-        "AP",
-        detections,
-        ground_truth,
+    table = average_precision_table(
         BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
-        by=by,
         iou_thresholds=iou_thresholds,
         max_dets=max_dets,
         area_ranges=area_ranges,
+        matching=matching,
+        interpolation=interpolation,
+        labels_without_ground_truth=labels_without_ground_truth,
+        by=by,
+    )
+    return table(detections, ground_truth)
+
+
+def average_precision_table(
+    columns: BoxColumns,
+    *,
+    iou_thresholds=None,
+    max_dets=100,
+    area_ranges=None,
+    matching: str = "coco",
+    interpolation: str = "coco",
+    labels_without_ground_truth: str = "exclude",
+    by="label",
+) -> BoxTable:
+    """:func:`average_precision` with its options checked, as chunk -> state -> finalize."""
+    return _per_label_table(
+        "AP",
+        columns,
+        by=by,
+        iou_thresholds=iou_thresholds,
+        max_dets=max_dets,
+        area_ranges={"all": (0.0, 1e10)} if area_ranges is None else area_ranges,
         matching=matching,
         interpolation=interpolation,
         labels_without_ground_truth=labels_without_ground_truth,
@@ -574,23 +581,43 @@ def average_recall(
     1  (all)  all             0.85  2             1  0.500     0.50     0.50
     2  (all)  all              NaN  2             2  0.625     0.75     0.50
     """
-    if area_ranges is None:
-        area_ranges = {"all": (0.0, 1e10)}
-    options = dict(
-        by=by,
+    table = average_recall_table(
+        BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
         iou_thresholds=iou_thresholds,
         max_dets=max_dets,
         area_ranges=area_ranges,
         matching=matching,
+        score_threshold=score_threshold,
+        labels_without_ground_truth=labels_without_ground_truth,
+        by=by,
+    )
+    return table(detections, ground_truth)
+
+
+def average_recall_table(
+    columns: BoxColumns,
+    *,
+    iou_thresholds=None,
+    max_dets=100,
+    area_ranges=None,
+    matching: str = "coco",
+    score_threshold=None,
+    labels_without_ground_truth: str = "exclude",
+    by="label",
+) -> BoxTable:
+    """:func:`average_recall` with its options checked, as chunk -> state -> finalize."""
+    options = dict(
+        by=by,
+        iou_thresholds=iou_thresholds,
+        max_dets=max_dets,
+        area_ranges={"all": (0.0, 1e10)} if area_ranges is None else area_ranges,
+        matching=matching,
         interpolation="coco",
         labels_without_ground_truth=labels_without_ground_truth,
     )
-    columns = BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images)
     if score_threshold is not None and np.ndim(score_threshold) > 0:
-        return _recall_by_score(
-            detections, ground_truth, columns, score_thresholds=score_threshold, **options
-        )
-    return _per_label("AR", detections, ground_truth, columns, score_threshold=score_threshold, **options)
+        return _recall_by_score_table(columns, score_thresholds=score_threshold, **options)
+    return _per_label_table("AR", columns, score_threshold=score_threshold, **options)
 
 
 def match(
@@ -666,31 +693,48 @@ def match(
     0           102                7   True
     1           101             <NA>  False
     """
-    result = run(
-        detections,
-        ground_truth,
+    table = match_table(
         BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
+        iou_thresholds=iou_thresholds,
+        max_dets=max_dets,
+        area_range=area_range,
+        matching=matching,
+    )
+    return table(detections, ground_truth)
+
+
+def match_table(
+    columns: BoxColumns, *, iou_thresholds=None, max_dets=100, area_range=(0.0, 1e10), matching: str = "coco"
+) -> BoxTable:
+    """:func:`match` with its options checked, as chunk -> state -> finalize."""
+    options = run_options(
         iou_thresholds=iou_thresholds,
         max_dets=[max_dets] if max_dets is not None else None,
         area_ranges=one_area_range(area_range),
         matching=matching,
+        pairs=True,
     )
-    m = result.matches
-    data = result.data
+    return BoxTable(columns, options, _matches)
+
+
+def _matches(result: Run) -> pd.DataFrame:
+    m, data, pairs = result.matches, result.data, result.pairs
     n_thr, n = m.iou_thresholds.size, m.det.size
     det = np.tile(m.det, n_thr)
     table = result_table(
         {
-            "detection": det,
+            "detection": np.tile(pairs["detection"], n_thr),
             "image": data.images[data.dt_image[det]] if n else np.zeros(0, dtype="int64"),
             "label": data.labels[data.dt_label[det]] if n else np.zeros(0, dtype="int64"),
             "score": data.dt_score[det],
             "rank": np.tile(m.rank, n_thr),
             "iou_threshold": np.repeat(m.iou_thresholds, n),
-            "ground_truth": m.gt_match[0].reshape(-1),
-            "detection_id": row_ids(detections.index, det),
-            "ground_truth_id": row_ids(ground_truth.index, m.gt_match[0].reshape(-1)),
-            "iou": m.matched_iou(0).reshape(-1),
+            "ground_truth": pairs["ground_truth"].reshape(-1),
+            "detection_id": pd.concat([pairs["detection_id"]] * n_thr, ignore_index=True)
+            if n_thr
+            else pairs["detection_id"],
+            "ground_truth_id": pairs["ground_truth_id"],
+            "iou": pairs["iou"].reshape(-1),
             "tp": m.tp[0].reshape(-1),
             "ignored": m.ignored[0].reshape(-1),
         },

@@ -80,9 +80,11 @@ class BoxColumns:
     ignore: object = None
     images: object = None
 
-    def prepare(self, detections: pd.DataFrame, ground_truth: pd.DataFrame) -> BoxData:
-        """:func:`prepare_boxes` with these columns."""
-        return prepare_boxes(detections, ground_truth, **asdict(self))
+    def prepare(
+        self, detections: pd.DataFrame, ground_truth: pd.DataFrame, partition: bool = False
+    ) -> BoxData:
+        """:func:`prepare_boxes` with these columns (``partition``: a chunk of a larger table)."""
+        return prepare_boxes(detections, ground_truth, partition=partition, **asdict(self))
 
 
 @dataclass(frozen=True)
@@ -287,8 +289,12 @@ def prepare_boxes(
     area=None,
     ignore=None,
     images=None,
+    partition: bool = False,
 ) -> BoxData:
     """Check the two box tables and convert them to :class:`BoxData`.
+
+    ``partition=True``: the tables are a chunk of larger ones (a dask partition holding every
+    box of its images), which may have no ground truth.
 
     Raises :class:`~pdmetrics.errors.ColumnNotFoundError` for a missing column and
     :class:`~pdmetrics.errors.InvalidInputError` for an empty ground-truth table, missing or
@@ -314,7 +320,7 @@ def prepare_boxes(
     require_columns(detections, "box", columns)
     require_columns(detections, "score", score)
     iscrowd, area, images = coco_roles(ground_truth, image, iscrowd, area, images)
-    if len(ground_truth) == 0 and images is None:
+    if len(ground_truth) == 0 and images is None and not partition:
         raise InvalidInputError(
             "The ground-truth table is empty: there is nothing to evaluate against. Pass the "
             "ground-truth boxes (or `images=` to evaluate detections on images without objects)."

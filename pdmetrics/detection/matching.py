@@ -47,8 +47,9 @@ class MatchResult:
 
     Detection arrays have one entry per kept detection (its ``rank`` within its image
     and label is below ``max_det``), in ranking order: by label, then descending score,
-    then image, then rank (the order COCO accumulates them in). Arrays of shape
-    ``(A, T, n)`` are per area range and IoU threshold.
+    then image, then rank (the order COCO accumulates them in; valor: by label, descending
+    score, descending ``sort_iou``, image, rank). Arrays of shape ``(A, T, n)`` are per
+    area range and IoU threshold. ``sort_iou`` is valor's ranking IoU (0 for COCO).
     """
 
     data: BoxData
@@ -62,6 +63,7 @@ class MatchResult:
     tp: np.ndarray
     gt_ignored: np.ndarray
     n_positive: np.ndarray
+    sort_iou: np.ndarray
 
     @property
     def fp(self) -> np.ndarray:
@@ -260,4 +262,5 @@ def match_boxes(
         tp=tp,
         gt_ignored=gt_ignored,
         n_positive=n_positive,
+        sort_iou=bound_iou[det] if matching == "valor" else np.zeros(det.size),
     )

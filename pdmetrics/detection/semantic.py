@@ -20,6 +20,8 @@ whose truth has that value altogether, as mmsegmentation and torchmetrics do.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -29,7 +31,17 @@ from pdmetrics._validation import plain, require_columns
 from pdmetrics._warnings import warn_undefined
 from pdmetrics.errors import InvalidInputError
 
-__all__ = ["segmentation", "pixel_confusion_matrix", "segmentation_iou", "mean_iou"]
+__all__ = [
+    "segmentation",
+    "pixel_confusion_matrix",
+    "segmentation_iou",
+    "mean_iou",
+    "PixelConfusion",
+    "pixel_state",
+    "pixel_confusion_from_state",
+    "segmentation_from_state",
+    "check_segmentation_options",
+]
 
 TABLES = ("labels", "summary", "confusion")
 
@@ -184,8 +196,12 @@ def pixel_confusion_matrix(y_true, y_pred, ignore_index: int | None = None) -> p
     3      1           1      2
     """
     _check_index(ignore_index, "ignore_index")
-    t, p = _pixels(y_true, y_pred, ignore_index)
-    matrix, values = _confusion(t, p)
+    return pixel_confusion_from_state(pixel_state(y_true, y_pred, ignore_index))
+
+
+def pixel_confusion_from_state(state: PixelConfusion) -> pd.DataFrame:
+    """The long ``truth, prediction, count`` table of a (combined) pixel confusion state."""
+    matrix, values = state.matrix, state.values
     n = values.size
     return result_table(
         {"truth": np.repeat(values, n), "prediction": np.tile(values, n), "count": matrix.reshape(-1)},
@@ -193,13 +209,45 @@ def pixel_confusion_matrix(y_true, y_pred, ignore_index: int | None = None) -> p
     )
 
 
+@dataclass(frozen=True)
+class PixelConfusion:
+    """The additive state of the segmentation tables: pixel counts of every (truth value,
+    predicted value) pair over the mask values present (sorted ``values``)."""
+
+    values: np.ndarray
+    matrix: np.ndarray
+
+    def combine(self, *others: PixelConfusion) -> PixelConfusion:
+        """The counts of all the chunks, aligned on the mask values."""
+        states = (self, *others)
+        values = np.unique(np.concatenate([s.values for s in states]))
+        matrix = np.zeros((values.size, values.size), dtype="int64")
+        for s in states:
+            at = np.searchsorted(values, s.values)
+            matrix[np.ix_(at, at)] += s.matrix
+        return PixelConfusion(values, matrix)
+
+
+def pixel_state(y_true, y_pred, ignore_index=None) -> PixelConfusion:
+    """The chunk step: the pixel confusion counts of some images."""
+    t, p = _pixels(y_true, y_pred, ignore_index)
+    matrix, values = _confusion(t, p)
+    return PixelConfusion(values.astype("int64"), matrix.astype("int64"))
+
+
 def _class_table(y_true, y_pred, background, ignore_index, labels, zero_division):
     _check_index(background, "background")
     _check_index(ignore_index, "ignore_index")
     labels = _class_list(labels)
     zero_division = check_zero_division(zero_division)
-    t, p = _pixels(y_true, y_pred, ignore_index)
-    matrix, values = _confusion(t, p, labels)
+    return _class_table_from(pixel_state(y_true, y_pred, ignore_index), background, labels, zero_division)
+
+
+def _class_table_from(state: PixelConfusion, background, labels, zero_division):
+    if labels is not None:  # the listed classes have a row even without pixels
+        listed = np.unique(labels)
+        state = state.combine(PixelConfusion(listed, np.zeros((listed.size, listed.size), dtype="int64")))
+    matrix, values = state.matrix, state.values
     row, col, diag = matrix.sum(axis=1), matrix.sum(axis=0), np.diag(matrix)
     if labels is None:
         report = values != background if background is not None else np.ones(values.size, bool)
@@ -385,29 +433,36 @@ def segmentation(
        N  n_classes  pixel_accuracy  mean_iou
     0  9          2          0.7778    0.7083
     """
+    check_segmentation_options(background, ignore_index, labels, table, zero_division)
+    require_columns(frame, "y_true", y_true)
+    require_columns(frame, "y_pred", y_pred)
+    state = pixel_state(frame[y_true], frame[y_pred], ignore_index)
+    return segmentation_from_state(
+        state, background=background, labels=labels, table=table, zero_division=zero_division
+    )
+
+
+def check_segmentation_options(background, ignore_index, labels, table: str, zero_division) -> None:
+    """Check the options of :func:`segmentation` (before any pixel is read)."""
     if table not in TABLES:
         raise InvalidInputError(f"`table={table!r}` is not a segmentation table; use one of {TABLES}.")
     check_zero_division(zero_division)
     _check_index(background, "background")
     _check_index(ignore_index, "ignore_index")
     _class_list(labels)
-    require_columns(frame, "y_true", y_true)
-    require_columns(frame, "y_pred", y_pred)
-    truth_masks, prediction_masks = frame[y_true], frame[y_pred]
+
+
+def segmentation_from_state(
+    state: PixelConfusion, *, background=None, labels=None, table: str = "labels", zero_division="warn"
+) -> pd.DataFrame:
+    """The finalize step of :func:`segmentation`: its table from the (combined) pixel counts."""
     if table == "confusion":
-        return pixel_confusion_matrix(truth_masks, prediction_masks, ignore_index=ignore_index)
-    if table == "labels":
-        return segmentation_iou(
-            truth_masks,
-            prediction_masks,
-            background=background,
-            ignore_index=ignore_index,
-            labels=labels,
-            zero_division=zero_division,
-        )
-    classes, n_correct, n_pixels, zero_division = _class_table(
-        truth_masks, prediction_masks, background, ignore_index, labels, zero_division
+        return pixel_confusion_from_state(state)
+    classes, n_correct, n_pixels, zero_division = _class_table_from(
+        state, background, _class_list(labels), check_zero_division(zero_division)
     )
+    if table == "labels":
+        return classes
     accuracy = float(divide(n_correct, n_pixels, zero_division, what="pixel accuracy (no pixels)"))
     return result_table(
         {

@@ -1,0 +1,367 @@
+"""``ddf.detection``: the box tables on dask DataFrames equal the pandas path.
+
+Both tables are shuffled on the image, so boxes of one image may start in any partitions;
+results must equal the pandas path on the computed frames to 1e-12 relative, counts
+exactly, rows in the same order (``match``), for any partitioning and row order.
+"""
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+import pdmetrics  # noqa: F401
+from pdmetrics import ColumnNotFoundError, InvalidInputError, NotPartitionableError
+from pdmetrics.io import read_coco
+from tests.conftest import conformance_path
+
+dd = pytest.importorskip("dask.dataframe")
+dask = pytest.importorskip("dask")
+Delayed = pytest.importorskip("dask.delayed").Delayed
+
+pytestmark = pytest.mark.filterwarnings("ignore::pdmetrics.UndefinedMetricWarning")
+
+BOX_TABLES = [
+    ("evaluate", {}),
+    ("evaluate", {"matching": "valor", "interpolation": "valor", "labels_without_ground_truth": "zero"}),
+    ("average_precision", {}),
+    ("average_precision", {"by": None, "max_dets": 2, "area_ranges": {"all": (0, 1e10), "small": (0, 400)}}),
+    ("average_recall", {"matching": "valor"}),
+    ("average_recall", {"score_threshold": [0.3, 0.6, 0.1]}),
+    ("average_recall", {"score_threshold": 0.4}),
+    ("match", {}),
+    ("match", {"matching": "valor", "iou_thresholds": [0.1, 0.5], "max_dets": None}),
+    ("pr_curve", {}),
+    ("pr_curve", {"style": "valor", "zero_division": 0}),
+    ("confusion", {"score_thresholds": [0.2, 0.5], "max_examples": 3}),
+    ("confusion", {"kind": "matrix", "max_examples": 2, "iou_threshold": 0.3}),
+]
+#: options of the box tables besides the columns (confusion takes no crowd, area or ignore)
+REGION_OPTIONS = {"iscrowd": "iscrowd", "ignore": "ignore", "area": "area"}
+
+
+def region_options(method: str) -> dict:
+    return {} if method == "confusion" else REGION_OPTIONS
+
+
+IDS = [f"{m}-{i}" for i, (m, _) in enumerate(BOX_TABLES)]
+
+
+def assert_same_table(dask_table: pd.DataFrame, pandas_table: pd.DataFrame) -> None:
+    assert list(dask_table.columns) == list(pandas_table.columns)
+    assert dask_table.attrs == pandas_table.attrs
+    assert len(dask_table) == len(pandas_table)
+    for column in pandas_table.columns:
+        a, b = dask_table[column], pandas_table[column]
+        assert a.dtype == b.dtype, column
+        if pd.api.types.is_float_dtype(b.dtype):
+            np.testing.assert_allclose(a.to_numpy(float), b.to_numpy(float), rtol=1e-12, err_msg=column)
+        else:
+            assert a.tolist() == b.tolist(), column
+
+
+def quiet(call, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return call(**kwargs)
+
+
+def both(ddt, gt, method: str, kwargs: dict, pandas_gt=None):
+    """The table on dask and on the computed frames (pandas)."""
+    dask_table = quiet(getattr(ddt.detection, method), ground_truth=gt, **kwargs)
+    pandas_gt = gt.compute() if isinstance(gt, dd.DataFrame) else gt
+    pandas_table = quiet(getattr(ddt.compute().detection, method), ground_truth=pandas_gt, **kwargs)
+    return dask_table, pandas_table
+
+
+def boxes(n_images: int, n_boxes: int, rng, labels, score: bool) -> pd.DataFrame:
+    centres = rng.uniform(0, 60, (n_boxes, 2))
+    sizes = rng.uniform(2, 30, (n_boxes, 2))
+    frame = pd.DataFrame(
+        {
+            "image": rng.integers(0, n_images, n_boxes),
+            "label": rng.choice(labels, n_boxes),
+            "x": np.round(centres[:, 0], 1),
+            "y": np.round(centres[:, 1], 1),
+            "w": np.round(sizes[:, 0], 1),
+            "h": np.round(sizes[:, 1], 1),
+        }
+    )
+    if score:
+        # rounded scores: many ties, decided by the input order
+        frame["score"] = np.round(rng.uniform(0, 1, n_boxes), 1)
+    return frame
+
+
+def box_tables(seed: int, n_images: int = 12, n_gt: int = 60, n_dt: int = 90, labels=(1, 2, 3)):
+    """Ground truth with crowd and ignore flags and an area column; detections near them.
+
+    Images 0..n_images-1 may hold ground truth; detections also fall on images with none
+    (listed in ``images``), and some images have ground truth but no detection.
+    """
+    rng = np.random.default_rng(seed)
+    gt = boxes(n_images, n_gt, rng, list(labels), score=False)
+    gt["iscrowd"] = (rng.random(n_gt) < 0.1).astype(int)
+    gt["ignore"] = rng.random(n_gt) < 0.05
+    gt["area"] = gt["w"] * gt["h"] * rng.uniform(0.5, 1.0, n_gt)
+    near = gt.sample(n=n_dt // 2, replace=True, random_state=seed)[["image", "label", "x", "y", "w", "h"]]
+    near = near.assign(
+        x=near["x"] + rng.normal(0, 2, len(near)), w=near["w"] * rng.uniform(0.8, 1.2, len(near))
+    )
+    near["score"] = np.round(rng.uniform(0, 1, len(near)), 1)
+    far = boxes(n_images + 3, n_dt - len(near), rng, list(labels) + [4], score=True)
+    dt = pd.concat([near, far], ignore_index=True)
+    dt = dt.sample(frac=1, random_state=seed).reset_index(drop=True)
+    return gt, dt, list(range(n_images + 3))
+
+
+# --------------------------------------------------------------------------------------
+# the COCO conformance fixture
+# --------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def coco_tables():
+    folder = conformance_path("coco", "coco_val2014_100")
+    return read_coco(
+        folder / "instances_val2014_100.json", folder / "instances_val2014_fakebbox100_results.json"
+    )
+
+
+@pytest.mark.parametrize(("method", "kwargs"), BOX_TABLES, ids=IDS)
+@pytest.mark.parametrize("npartitions", [1, 3, 7])
+def test_coco_fixture_equals_the_pandas_path(coco_tables, method, kwargs, npartitions):
+    gt, dt = coco_tables
+    shuffled = dt.sample(frac=1, random_state=npartitions)
+    ddt = dd.from_pandas(shuffled, npartitions=npartitions, sort=False)
+    # the ground truth as pandas (its read_coco image list in attrs) and as dask
+    assert_same_table(*both(ddt, gt, method, kwargs))
+    dgt = dd.from_pandas(gt, npartitions=max(npartitions - 1, 1), sort=False)
+    assert_same_table(*both(ddt, dgt, method, kwargs, pandas_gt=gt))
+
+
+def test_coco_fixture_gives_pycocotools_numbers(coco_tables):
+    gt, dt = coco_tables
+    ddt = dd.from_pandas(dt, npartitions=5, sort=False)
+    table = ddt.detection.evaluate(ground_truth=dd.from_pandas(gt, npartitions=2, sort=False))
+    expected = dt.detection.evaluate(ground_truth=gt)
+    assert table.attrs["pdmetrics"]["n_detections"] == len(dt)
+    np.testing.assert_allclose(table["value"], expected["value"], rtol=1e-12)
+
+
+# --------------------------------------------------------------------------------------
+# generated data, any partitioning and row order
+# --------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("method", "kwargs"), BOX_TABLES, ids=IDS)
+@pytest.mark.parametrize("npartitions", [1, 3, 7])
+def test_generated_tables_equal_the_pandas_path(method, kwargs, npartitions):
+    gt, dt, images = box_tables(npartitions)
+    ddt = dd.from_pandas(dt, npartitions=npartitions, sort=False)
+    dgt = dd.from_pandas(gt, npartitions=npartitions, sort=False)
+    options = dict(kwargs, **region_options(method), images=images)
+    assert_same_table(*both(ddt, dgt, method, options))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10_000),
+    n_dt_parts=st.integers(1, 9),
+    n_gt_parts=st.integers(1, 9),
+    table=st.integers(0, len(BOX_TABLES) - 1),
+    string_ids=st.booleans(),
+)
+def test_any_partitioning_and_row_order(seed, n_dt_parts, n_gt_parts, table, string_ids):
+    method, kwargs = BOX_TABLES[table]
+    gt, dt, images = box_tables(seed, n_images=8, n_gt=25, n_dt=40)
+    assume(len(dt) > 0)
+    if string_ids:
+        gt = gt.assign(image="im" + gt["image"].astype(str), label="c" + gt["label"].astype(str))
+        dt = dt.assign(image="im" + dt["image"].astype(str), label="c" + dt["label"].astype(str))
+        images = [f"im{i}" for i in images]
+    rng = np.random.default_rng(seed)
+    dt = dt.iloc[rng.permutation(len(dt))]  # one image's boxes straddle partitions
+    gt = gt.iloc[rng.permutation(len(gt))]
+    # more partitions than images: some partitions are empty after the shuffle
+    ddt = dd.from_pandas(dt, npartitions=n_dt_parts, sort=False)
+    dgt = dd.from_pandas(gt, npartitions=n_gt_parts, sort=False)
+    options = dict(kwargs, **region_options(method), images=images)
+    assert_same_table(*both(ddt, dgt, method, options))
+
+
+def test_empty_input_partitions():
+    gt, dt, images = box_tables(5)
+    empty = dt.iloc[:0]
+    pieces = [empty, dt.iloc[:30], empty, dt.iloc[30:], empty]
+    ddt = dd.from_delayed([dask.delayed(p) for p in pieces], meta=empty, verify_meta=False)
+    for method, kwargs in BOX_TABLES:
+        assert_same_table(*both(ddt, gt, method, dict(kwargs, images=images)))
+
+
+def test_match_row_positions_are_those_of_the_whole_frames():
+    gt, dt, images = box_tables(2)
+    ddt = dd.from_pandas(dt.set_axis(np.arange(len(dt)) * 10 + 3), npartitions=4, sort=False)
+    table = ddt.detection.match(ground_truth=gt, images=images, iou_thresholds=[0.5])
+    assert table["detection_id"].tolist() == (table["detection"] * 10 + 3).tolist()
+    matched = table["ground_truth"] >= 0
+    assert table.loc[matched, "ground_truth_id"].tolist() == table.loc[matched, "ground_truth"].tolist()
+    whole = dt.iloc[table["detection"]]
+    assert whole["score"].tolist() == table["score"].tolist()
+
+
+def test_match_positions_skip_nothing_when_valor_drops_zero_scores():
+    gt, dt, images = box_tables(3)
+    dt.loc[:5, "score"] = 0.0  # valor never counts these: they get no row, the others keep theirs
+    table = dt.detection.match(ground_truth=gt, images=images, matching="valor", iou_thresholds=[0.5])
+    assert dt["score"].iloc[table["detection"]].tolist() == table["score"].tolist()
+    assert table["detection_id"].tolist() == table["detection"].tolist()
+
+
+# --------------------------------------------------------------------------------------
+# laziness, errors before work
+# --------------------------------------------------------------------------------------
+def test_compute_false_returns_a_delayed_table():
+    gt, dt, images = box_tables(1)
+    ddt = dd.from_pandas(dt, npartitions=3, sort=False)
+    lazy = ddt.detection.evaluate(ground_truth=gt, images=images, compute=False)
+    assert isinstance(lazy, Delayed)
+    (table,) = dask.compute(lazy)
+    assert_same_table(table, quiet(dt.detection.evaluate, ground_truth=gt, images=images))
+
+
+def _boom(part):
+    raise RuntimeError("a partition was computed")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"score": "confidence"}, ColumnNotFoundError, "confidence"),
+        ({"box": ["x", "y", "w", "height"]}, ColumnNotFoundError, "height"),
+        ({"iscrowd": "crowd"}, ColumnNotFoundError, "crowd"),
+        ({"matching": "hungarian"}, InvalidInputError, "matching"),
+        ({"iou_thresholds": [0.5, 1.5]}, InvalidInputError, "iou_thresholds"),
+        ({"max_dets": [0]}, InvalidInputError, "max_dets"),
+        ({"labels_without_ground_truth": "drop"}, InvalidInputError, "labels_without_ground_truth"),
+        ({"area_ranges": {"all": (10, 1)}}, InvalidInputError, "area_ranges"),
+    ],
+)
+def test_bad_arguments_fail_before_any_work(kwargs, error, match):
+    gt, dt, _ = box_tables(0)
+    ddt = dd.from_pandas(dt, npartitions=2).map_partitions(_boom, meta=dt.iloc[:0])
+    dgt = dd.from_pandas(gt, npartitions=2).map_partitions(_boom, meta=gt.iloc[:0])
+    with pytest.raises(error, match=match):
+        ddt.detection.evaluate(ground_truth=dgt, **kwargs)
+
+
+def test_per_label_options_fail_before_any_work():
+    gt, dt, _ = box_tables(0)
+    ddt = dd.from_pandas(dt, npartitions=2).map_partitions(_boom, meta=dt.iloc[:0])
+    with pytest.raises(InvalidInputError, match="by="):
+        ddt.detection.average_precision(ground_truth=gt, by="image")
+    with pytest.raises(InvalidInputError, match="style"):
+        ddt.detection.pr_curve(ground_truth=gt, style="voc")
+    with pytest.raises(InvalidInputError, match="ground_truth="):
+        ddt.detection.match(ground_truth=[1, 2])
+
+
+def test_a_boolean_score_column_fails_before_any_work():
+    gt, dt, _ = box_tables(0)
+    dt = dt.assign(score=dt["score"] > 0.5)
+    ddt = dd.from_pandas(dt, npartitions=2).map_partitions(_boom, meta=dt.iloc[:0])
+    with pytest.raises(InvalidInputError, match="boolean"):
+        ddt.detection.evaluate(ground_truth=gt)
+
+
+def test_data_errors_of_the_whole_table():
+    gt, dt, images = box_tables(0)
+    ddt = dd.from_pandas(dt, npartitions=3, sort=False)
+    with pytest.raises(InvalidInputError, match="not in the ground-truth table"):
+        ddt.detection.evaluate(ground_truth=gt)  # detections on images without ground truth
+    with pytest.raises(InvalidInputError, match="ground-truth table is empty"):
+        dd.from_pandas(dt.iloc[:0], npartitions=1).detection.evaluate(ground_truth=gt.iloc[:0])
+    mixed = pd.concat([gt.iloc[:30], gt.iloc[30:].assign(label=lambda f: "c" + f["label"].astype(str))])
+    with pytest.raises(InvalidInputError, match="label="):
+        ddt.detection.evaluate(ground_truth=dd.from_pandas(mixed, npartitions=2, sort=False), images=images)
+
+
+def test_other_methods_say_they_do_not_run_on_dask():
+    _, dt, _ = box_tables(0)
+    ddt = dd.from_pandas(dt, npartitions=2)
+    with pytest.raises(NotPartitionableError, match="classification"):
+        ddt.detection.classification(y_true="label", score=["score"])
+
+
+# --------------------------------------------------------------------------------------
+# a real cluster, reading parquet
+# --------------------------------------------------------------------------------------
+def test_local_cluster_reading_parquet(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    gt, dt, images = box_tables(7, n_images=40, n_gt=300, n_dt=500)
+    for name, frame, n in [("dt", dt, 4), ("gt", gt, 3)]:
+        folder = tmp_path / name
+        folder.mkdir()
+        for i, piece in enumerate(np.array_split(np.arange(len(frame)), n)):
+            frame.iloc[piece].to_parquet(folder / f"part{i}.parquet", index=False)
+    options = {"images": images, "iscrowd": "iscrowd", "area": "area"}
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster),
+    ):
+        ddt = dd.read_parquet(tmp_path / "dt")
+        dgt = dd.read_parquet(tmp_path / "gt")
+        evaluation = ddt.detection.evaluate(ground_truth=dgt, **options)
+        matches = ddt.detection.match(ground_truth=dgt, **options)
+    assert_same_table(evaluation, quiet(dt.detection.evaluate, ground_truth=gt, **options))
+    # the frames as read (each file's index starts at 0: those are the ids of `match`)
+    dt, gt = dd.read_parquet(tmp_path / "dt").compute(), dd.read_parquet(tmp_path / "gt").compute()
+    assert_same_table(matches, quiet(dt.detection.match, ground_truth=gt, **options))
+
+
+# --------------------------------------------------------------------------------------
+# semantic segmentation: pixel counts added over partitions
+# --------------------------------------------------------------------------------------
+def masks(seed: int, n: int = 30) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    shapes = rng.integers(2, 9, (n, 2))
+    frame = pd.DataFrame(
+        {
+            "gt": [rng.integers(0, 4, shape) for shape in shapes],
+            "pred": [rng.integers(0, 5, shape) for shape in shapes],
+        }
+    )
+    frame.loc[0, "gt"][0, 0] = 255
+    return frame
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"background": 0},
+        {"table": "summary", "ignore_index": 255, "zero_division": 0},
+        {"table": "confusion"},
+        {"labels": [1, 7], "table": "summary"},
+    ],
+)
+@pytest.mark.parametrize("npartitions", [1, 3, 7])
+def test_segmentation_equals_the_pandas_path(kwargs, npartitions):
+    frame = masks(npartitions)
+    with dask.config.set({"dataframe.convert-string": False}):
+        ddf = dd.from_pandas(frame, npartitions=npartitions)
+    table = quiet(ddf.detection.segmentation, y_true="gt", y_pred="pred", **kwargs)
+    assert_same_table(table, quiet(frame.detection.segmentation, y_true="gt", y_pred="pred", **kwargs))
+
+
+def test_segmentation_errors_before_any_work():
+    frame = masks(0)
+    with dask.config.set({"dataframe.convert-string": False}):
+        ddf = dd.from_pandas(frame, npartitions=2).map_partitions(_boom, meta=frame.iloc[:0])
+    with pytest.raises(InvalidInputError, match="table="):
+        ddf.detection.segmentation(y_true="gt", y_pred="pred", table="pixels")
+    with pytest.raises(ColumnNotFoundError, match="prediction"):
+        ddf.detection.segmentation(y_true="gt", y_pred="prediction")
+    with pytest.raises(InvalidInputError, match="convert-string"):
+        dd.from_pandas(frame, npartitions=2).detection.segmentation(y_true="gt", y_pred="pred")
