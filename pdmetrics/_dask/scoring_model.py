@@ -13,6 +13,19 @@ from __future__ import annotations
 from functools import partial
 
 from pdmetrics._dask.driver import partition_table
+from pdmetrics._validation import as_list
+from pdmetrics.errors import InvalidInputError
+from pdmetrics.scoring.model import (
+    LinearScoringModel,
+    check_fixed_weights,
+    ep_model_from_state,
+    ep_state,
+    feature_distribution_from_state,
+    feature_state,
+    predetermined_model,
+    weighted_score,
+    weighted_score_model,
+)
 from pdmetrics.scoring.scored_rows import check_distinct_columns, check_exclude_zero
 from pdmetrics.scoring.true_scores import check_error_variance, true_score_from_state, true_score_state
 
@@ -46,6 +59,82 @@ class DaskModelMethods:
             exclude_zero=exclude_zero,
         )
         return partition_table(self._frame, [*systems, *rater_columns], chunk, finalize, compute)
+
+    # ----------------------------------------------------------------------------------
+    # the on-the-fly scoring model (Attali 2007)
+    # ----------------------------------------------------------------------------------
+    def weighted_score(self, *, features, means=None, sds=None, name: str = "Z"):
+        """The standardized weighted score column, added lazily partition by partition; see
+        :meth:`pdmetrics.scoring.accessor.ScoringAccessor.weighted_score`.
+
+        Returns a new dask DataFrame. Feature means and SDs not given come from one pass
+        over the frame, now.
+        """
+        if not isinstance(name, str):
+            raise InvalidInputError(f"`name={name!r}` must be a string.")
+        model = weighted_score_model(
+            features, means, sds, frame=self._frame._meta, estimate=self._feature_distribution
+        )
+        meta = weighted_score(self._frame._meta, features=model, name=name)
+        return self._frame.map_partitions(_weighted_score, model, name, meta=meta)
+
+    def predict(self, *, model, name: str = "e_score", z_name: str | None = None):
+        """Score every row with a scaled :class:`~pdmetrics.scoring.LinearScoringModel`, lazily
+        partition by partition: ``model.predict`` (see
+        :meth:`pdmetrics.scoring.LinearScoringModel.predict`) on each partition.
+
+        Returns a new dask DataFrame with the ``name`` column (and ``z_name``) appended.
+        """
+        if not isinstance(model, LinearScoringModel):
+            raise InvalidInputError(
+                "`model=` must be a LinearScoringModel (from `fit_ep` or `fit_pp`); "
+                f"got {type(model).__name__}."
+            )
+        meta = model.predict(self._frame._meta, name=name, z_name=z_name)  # checked before any work
+        return self._frame.map_partitions(_predicted, model, name, z_name, meta=meta)
+
+    def fit_pp(self, *, human, model=None, weights=None, means=None, sds=None, compute: bool = True):
+        """Fit the scaling of a predetermined-parameter (PP) model on this scaling sample, in
+        one pass; see :meth:`pdmetrics.scoring.accessor.ScoringAccessor.fit_pp`.
+
+        ``compute=False`` returns a :class:`dask.delayed.Delayed` of the model.
+        """
+        model = predetermined_model(model, weights, means, sds)
+        humans = self._names("human", as_list(human, "human"))
+        model.scaling_state(self._frame._meta, humans)  # the columns and dtypes checked on no rows
+        chunk = partial(model.scaling_state, human=humans)
+        return partition_table(
+            self._frame, [*model.features, *humans], chunk, model.scaled_from_state, compute
+        )
+
+    def fit_ep(self, *, features, human, weights=None, compute: bool = True):
+        """Fit an estimated-parameter (EP) model on this training sample, in one pass (means and
+        centred cross-products of the features and the human score); see
+        :meth:`pdmetrics.scoring.accessor.ScoringAccessor.fit_ep`.
+
+        ``compute=False`` returns a :class:`dask.delayed.Delayed` of the model.
+        """
+        names = self._names("features", as_list(features, "features"))
+        humans = self._names("human", as_list(human, "human"))
+        weights = check_fixed_weights(weights, names)
+        chunk = partial(ep_state, features=names, human=humans)
+        finalize = partial(ep_model_from_state, features=names, weights=weights)
+        return partition_table(self._frame, [*names, *humans], chunk, finalize, compute)
+
+    def _feature_distribution(self, names: list):
+        """The feature means and SDs of the frame (one pass), for :meth:`weighted_score`."""
+        chunk = partial(feature_state, features=names)
+        return partition_table(
+            self._frame, names, chunk, partial(feature_distribution_from_state, features=names)
+        )
+
+
+def _weighted_score(part, model, name: str):
+    return weighted_score(part, features=model, name=name)
+
+
+def _predicted(part, model, name: str, z_name):
+    return model.predict(part, name=name, z_name=z_name)
 
 
 def _true_score_chunk(systems: list, raters: list, exclude_zero: bool, part):

@@ -1071,7 +1071,9 @@ def weighted_score(frame: pd.DataFrame, *, features, means=None, sds=None, name:
     """
     if not isinstance(name, str):
         raise InvalidInputError(f"`name={name!r}` must be a string.")
-    model = weighted_score_model(features, means, sds, frame=frame, estimate=partial(feature_state, frame))
+    model = weighted_score_model(
+        features, means, sds, frame=frame, estimate=partial(_feature_distribution, frame)
+    )
     return frame.assign(**{name: model.standardized_scores(frame).to_numpy()})
 
 
@@ -1079,8 +1081,9 @@ def weighted_score_model(features, means=None, sds=None, *, frame, estimate) -> 
     """The (unscaled) model whose standardized scores :func:`weighted_score` appends.
 
     ``frame`` is the frame (or its empty meta) the feature names are checked against;
-    ``estimate`` maps the feature names to the :class:`FeatureState` of the frame's rows,
-    and is called only when ``means`` or ``sds`` must be estimated.
+    ``estimate`` maps the feature names to the frame's feature means and SDs
+    (:func:`feature_distribution_from_state`), and is called only when ``means`` or ``sds``
+    must be estimated.
     """
     if isinstance(features, LinearScoringModel):
         if means is not None or sds is not None:
@@ -1098,10 +1101,14 @@ def weighted_score_model(features, means=None, sds=None, *, frame, estimate) -> 
     names = require_columns(frame, "features", list(weights))
     LinearScoringModel(weights, 0.0, 1.0)  # the weights checked before any data is read
     if means is None or sds is None:
-        estimated = feature_distribution_from_state(estimate(names), names)
+        estimated = estimate(names)
         means = estimated[0] if means is None else means
         sds = estimated[1] if sds is None else sds
     return LinearScoringModel(weights, means, sds)
+
+
+def _feature_distribution(frame: pd.DataFrame, features: list) -> tuple[pd.Series, pd.Series]:
+    return feature_distribution_from_state(feature_state(frame, features), features)
 
 
 @dataclass(frozen=True)
