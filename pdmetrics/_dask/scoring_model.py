@@ -138,4 +138,7 @@ def _predicted(part, model, name: str, z_name):
 
 
 def _true_score_chunk(systems: list, raters: list, exclude_zero: bool, part):
-    return true_score_state(part[systems], part[raters], exclude_zero)
+    # mappings of name -> Series: one column at a time costs less than selecting sub-frames
+    return true_score_state(
+        {name: part[name] for name in systems}, {name: part[name] for name in raters}, exclude_zero
+    )
