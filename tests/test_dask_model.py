@@ -356,6 +356,19 @@ def test_fits_compute_false_are_delayed_models():
     assert_same_model(model, quiet(frame.scoring.fit_ep, features=FEATURES, human="h1"))
 
 
+def test_model_methods_given_a_dask_frame_point_to_the_accessor():
+    ddf = dd.from_pandas(essays(100), npartitions=2)
+    model = LinearScoringModel({"f1": 1, "f2": 1}, means=0, sds=1, z_sd=1, scale_mean=3, scale_sd=1)
+    for call in (
+        lambda: model.predict(ddf),
+        lambda: model.fit_scaling(ddf, human="h1"),
+        lambda: model.relative_influence(ddf),
+        lambda: LinearScoringModel.fit_ep(ddf, features=FEATURES, human="h1"),
+    ):
+        with pytest.raises(InvalidInputError, match=r"got a dask\.DataFrame\. On a dask DataFrame use"):
+            call()
+
+
 def test_too_few_rows_refused_across_partitions():
     frame = essays(40).assign(f3=np.nan)
     frame.loc[:2, "f3"] = 1.0

@@ -208,6 +208,8 @@ def weighted_score_sd(weights, intercorrelations) -> float:
 # --------------------------------------------------------------------------------------
 def _numeric_matrix(frame: pd.DataFrame, names: list, argument: str) -> np.ndarray:
     """The columns as one new float64 matrix (rows x columns), non-numeric entries and inf as NaN."""
+    if not isinstance(frame, pd.DataFrame):
+        _refuse_frame(frame)
     out = np.empty((len(frame), len(names)), dtype="float64", order="F")
     for j, name in enumerate(names):
         column = frame[name]
@@ -218,6 +220,18 @@ def _numeric_matrix(frame: pd.DataFrame, names: list, argument: str) -> np.ndarr
             out[:, j] = numeric_values(column, argument)
     out[np.isinf(out)] = np.nan
     return out
+
+
+def _refuse_frame(frame) -> None:
+    kind = f"{type(frame).__module__.split('.')[0]}.{type(frame).__name__}"
+    lazy = (
+        " On a dask DataFrame use its accessor: `ddf.scoring.predict(model=...)`, "
+        "`ddf.scoring.weighted_score(...)`, `ddf.scoring.fit_pp(...)` or `ddf.scoring.fit_ep(...)`; "
+        "for anything else, compute the columns it needs first: `ddf[columns].compute()`."
+        if kind.startswith("dask.")
+        else ""
+    )
+    raise InvalidInputError(f"The model works on a pandas DataFrame of essays; got a {kind}.{lazy}")
 
 
 def _feature_matrix(frame: pd.DataFrame, features, argument: str = "features") -> np.ndarray:
