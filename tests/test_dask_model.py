@@ -8,13 +8,13 @@ model fitted on its own training sample is 0 up to float rounding, so it is comp
 absolute 1e-13 as well.
 """
 
-import warnings
-
 import numpy as np
 import pandas as pd
 import pytest
+import test_dask
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from test_dask import assert_same_table, quiet
 
 from pdmetrics import (
     ColumnNotFoundError,
@@ -31,6 +31,9 @@ Delayed = pytest.importorskip("dask.delayed").Delayed
 DaskScoringAccessor = pytest.importorskip("pdmetrics._dask.scoring").DaskScoringAccessor
 DaskModelMethods = pytest.importorskip("pdmetrics._dask.scoring_model").DaskModelMethods
 
+cluster_client = test_dask.cluster_client  # the fixture: a LocalCluster of two worker processes
+pytestmark = pytest.mark.filterwarnings("ignore::pdmetrics.UndefinedMetricWarning")
+
 _WITH_MODEL = type("DaskScoringWithModel", (DaskModelMethods, DaskScoringAccessor), {})
 
 
@@ -38,13 +41,6 @@ def scoring(ddf):
     """``ddf.scoring``, with the model methods (until the accessor has them as a base)."""
     accessor = ddf.scoring
     return accessor if isinstance(accessor, DaskModelMethods) else _WITH_MODEL(ddf)
-
-
-def quiet(call, *args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ExcludedRowsWarning)
-        warnings.simplefilter("ignore", UndefinedMetricWarning)
-        return call(*args, **kwargs)
 
 
 # --------------------------------------------------------------------------------------
@@ -76,18 +72,6 @@ def essays(n: int, seed: int = 0) -> pd.DataFrame:
     frame.loc[rng.random(n) < 0.03, "f2"] = np.nan
     frame.loc[rng.random(n) < 0.03, "h2"] = np.nan
     return frame
-
-
-def assert_same_table(dask_table: pd.DataFrame, pandas_table: pd.DataFrame) -> None:
-    assert list(dask_table.columns) == list(pandas_table.columns)
-    assert dask_table.attrs == pandas_table.attrs
-    for column in pandas_table.columns:
-        a, b = dask_table[column], pandas_table[column]
-        if pd.api.types.is_float_dtype(b.dtype):
-            np.testing.assert_allclose(a.to_numpy(float), b.to_numpy(float), rtol=1e-12, err_msg=column)
-        else:
-            assert a.tolist() == b.tolist(), column
-            assert a.dtype == b.dtype, column
 
 
 def assert_same_model(a: LinearScoringModel, b: LinearScoringModel) -> None:
@@ -380,18 +364,6 @@ def test_too_few_rows_refused_across_partitions():
 # --------------------------------------------------------------------------------------
 # a real cluster over parquet
 # --------------------------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def cluster_client():
-    distributed = pytest.importorskip("distributed")
-    with (
-        distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
-        yield client
-
-
 def test_local_cluster_of_two_worker_processes_reading_parquet(tmp_path, cluster_client):
     pytest.importorskip("pyarrow")
     frame = rated(12000, seed=3).join(essays(12000, seed=3).rename(columns={"h1": "e1", "h2": "e2"}))

@@ -37,6 +37,7 @@ from pdmetrics._tables import result_table
 from pdmetrics._validation import as_list, finite_number, numeric_values, require_columns
 from pdmetrics._warnings import emit, warn_undefined
 from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
+from pdmetrics.scoring.true_scores import columns_matrix
 
 __all__ = [
     "LinearScoringModel",
@@ -269,14 +270,6 @@ def _report_complete(n_kept: int, n_input: int, what: str, minimum: int, need: s
         )
 
 
-def _columns_matrix(columns: list[np.ndarray]) -> np.ndarray:
-    """1-D float arrays as the columns of a new column-major matrix (each column summed pairwise)."""
-    matrix = np.empty((columns[0].size, len(columns)), dtype="float64", order="F")
-    for j, column in enumerate(columns):
-        matrix[:, j] = column
-    return matrix
-
-
 @dataclass(frozen=True)
 class SampleState:
     """The additive state of a fit on the complete rows of some columns (features and human
@@ -343,7 +336,7 @@ def sample_state(columns: list[np.ndarray]) -> SampleState:
     """
     n_input = columns[0].size
     keep = np.logical_and.reduce([np.isfinite(column) for column in columns])
-    complete = _columns_matrix(columns if keep.all() else [column[keep] for column in columns])
+    complete = columns_matrix(columns if keep.all() else [column[keep] for column in columns])
     n, k = complete.shape
     if n == 0:
         return SampleState(n_input, 0, np.zeros(k), np.zeros((k, k)), np.full(k, np.inf), np.full(k, -np.inf))
