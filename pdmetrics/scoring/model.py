@@ -1153,12 +1153,17 @@ def feature_state(frame: pd.DataFrame, features: list) -> FeatureState:
     """
     x = _feature_matrix(frame, features)
     present = np.isfinite(x)
-    n = present.sum(axis=0)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.where(present, x, 0.0).sum(axis=0) / n
-    deviations = np.where(present, x - mean, 0.0)
-    m2 = (deviations * deviations).sum(axis=0)
     complete = int(np.count_nonzero(present.all(axis=1)))
+    if x.shape[0] and complete == x.shape[0]:  # every value present: no masking
+        n = np.full(x.shape[1], x.shape[0])
+        mean = x.mean(axis=0)
+        deviations = np.subtract(x, mean, out=x)  # the matrix is a new one
+    else:
+        n = present.sum(axis=0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = np.where(present, x, 0.0).sum(axis=0) / n
+        deviations = np.where(present, x - mean, 0.0)
+    m2 = np.einsum("ij,ij->j", deviations, deviations)
     return FeatureState(x.shape[0], complete, Moments(n, mean, mean, m2, m2, m2))
 
 
