@@ -202,8 +202,12 @@ def test_bad_arguments_fail_before_any_work(unreadable):
         sc.true_score(system="s", raters=["h1", "h2"], exclude_zero="no")
     with pytest.raises(InvalidInputError, match="compared with itself"):
         sc.true_score(system="h1", raters=["h1", "h2"])
-    with pytest.raises(InvalidInputError, match="boolean"):
+    with pytest.raises(InvalidInputError, match="`system='flag'` is a boolean column"):
         sc.true_score(system="flag", raters=["h1", "h2"])
+    with pytest.raises(InvalidInputError, match="`raters='flag'` is a boolean column"):
+        sc.true_score(system="s", raters=["h1", "flag"])
+    with pytest.raises(InvalidInputError, match="`features=` has no numeric|`features='flag'`"):
+        sc.fit_ep(features=["f1", "flag"], human="h1")
     with pytest.raises(ColumnNotFoundError, match="features="):
         sc.fit_ep(features=["f1", "nope"], human="h1")
     with pytest.raises(InvalidInputError, match="exactly the features"):

@@ -101,7 +101,6 @@ class DaskModelMethods:
         """
         model = predetermined_model(model, weights, means, sds)
         humans = self._names("human", as_list(human, "human"))
-        model.scaling_state(self._frame._meta, humans)  # the columns and dtypes checked on no rows
         chunk = partial(model.scaling_state, human=humans)
         return partition_table(
             self._frame, [*model.features, *humans], chunk, model.scaled_from_state, compute

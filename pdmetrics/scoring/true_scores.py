@@ -77,30 +77,31 @@ _VE_OPTION = (
 # --------------------------------------------------------------------------------------
 # statistics
 # --------------------------------------------------------------------------------------
-def _ratings_matrix(ratings) -> np.ndarray:
-    """Ratings as a new 2-D float array (responses x raters), NaN for a missing rating."""
+def _ratings_matrix(ratings, argument: str = "ratings") -> np.ndarray:
+    """Ratings as a new 2-D float array (responses x raters), NaN for a missing rating
+    (``argument``: the name errors give them)."""
     if isinstance(ratings, pd.DataFrame):
         if ratings.shape[1] == 0:
-            raise InvalidInputError("`ratings` has no columns: pass at least one rater column.")
+            raise InvalidInputError(f"`{argument}` has no columns: pass at least one rater column.")
         return columns_matrix(
             [
-                numeric_values(ratings.iloc[:, j].rename(ratings.columns[j]), "ratings")
+                numeric_values(ratings.iloc[:, j].rename(ratings.columns[j]), argument)
                 for j in range(ratings.shape[1])
             ]
         )
     if isinstance(ratings, pd.Series):
-        return as_float_array(ratings, "ratings").reshape(-1, 1)
+        return as_float_array(ratings, argument).reshape(-1, 1)
     try:
         matrix = np.array(ratings, dtype="float64", order="F")  # column-major: fast row reductions
     except (TypeError, ValueError):
         raise InvalidInputError(
-            "`ratings` must hold numbers (NaN or None for a missing rating); "
+            f"`{argument}` must hold numbers (NaN or None for a missing rating); "
             "convert them with `pd.to_numeric` first."
         ) from None
     if matrix.ndim == 1:
         matrix = matrix.reshape(-1, 1)
     if matrix.ndim != 2:
-        raise InvalidInputError(f"`ratings` must be 2-D (responses x raters); got shape {matrix.shape}.")
+        raise InvalidInputError(f"`{argument}` must be 2-D (responses x raters); got shape {matrix.shape}.")
     matrix[np.isinf(matrix)] = np.nan
     return matrix
 
@@ -710,7 +711,7 @@ def ratings_from(raters) -> np.ndarray:
         if not raters:
             raise InvalidInputError("`raters` is empty: pass at least one rater column.")
         return columns_matrix([numeric_values(column, "raters") for column in named_columns(raters).values()])
-    return _ratings_matrix(raters)
+    return _ratings_matrix(raters, "raters")
 
 
 def true_score(system, raters, rater_error_variance=None, exclude_zero: bool = True) -> pd.DataFrame:
