@@ -8,6 +8,8 @@ model fitted on its own training sample is 0 up to float rounding, so it is comp
 absolute 1e-13 as well.
 """
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -24,6 +26,11 @@ from pdmetrics import (
 )
 from pdmetrics.datasets import simulate_essays
 from pdmetrics.scoring import LinearScoringModel
+from pdmetrics.scoring.true_scores import (
+    true_score_table,
+    true_score_table_from_state,
+    true_score_table_state,
+)
 
 dd = pytest.importorskip("dask.dataframe")
 dask = pytest.importorskip("dask")
@@ -144,6 +151,31 @@ def test_true_score_any_partitioning_and_row_order(n, npartitions, seed, case, e
             np.testing.assert_allclose(table[column], expected[column], rtol=1e-12, atol=1e-12)
         exact = [c for c in expected.columns if c not in near_zero]
         assert_same_table(table[exact], expected[exact])
+
+
+@pytest.mark.parametrize("cuts", [[], [1], [0, 700, 700, 1999]])
+def test_true_score_table_state_combines_chunks(cuts):
+    """The report's table (no response left out; unrated ones make it NaN) from chunk states."""
+    frame = rated(2000, seed=2)
+    systems, with_unrated = frame[["s", "t"]].fillna(3.0), frame[["h1", "h2", "h3"]].to_numpy()
+    every_rated = np.where(np.isnan(with_unrated).all(axis=1, keepdims=True), 4.0, with_unrated)
+    assert np.isnan(with_unrated).all(axis=1).any()
+    for ratings in (every_rated, with_unrated):
+        bounds = [0, *cuts, len(frame)]
+        states = [
+            true_score_table_state(systems.iloc[a:b], ratings[a:b]) for a, b in zip(bounds[:-1], bounds[1:])
+        ]
+        state = states[0]
+        for other in states[1:]:
+            state = state.combine(other)
+        with warnings.catch_warnings(record=True) as combined:
+            warnings.simplefilter("always")
+            table = true_score_table_from_state(state)
+        with warnings.catch_warnings(record=True) as whole:
+            warnings.simplefilter("always")
+            expected = true_score_table(systems, ratings)
+        assert [str(w.message) for w in combined] == [str(w.message) for w in whole]
+        assert_same_table(table, expected)
 
 
 def test_true_score_warnings_once_for_the_whole_frame():

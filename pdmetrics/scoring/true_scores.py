@@ -52,6 +52,8 @@ __all__ = [
     "TrueScoreState",
     "true_score_state",
     "true_score_from_state",
+    "true_score_table_state",
+    "true_score_table_from_state",
     "TRUE_SCORE_COLUMNS",
 ]
 
@@ -531,7 +533,20 @@ def true_score_table(systems, ratings, variance_errors: float | None = None) -> 
     (responses x raters), NaN for a missing rating. No row is left out: an unrated
     response makes the table NaN (with a warning), as in RSMTool.
     """
-    return true_score_table_of_statistics(systems, rating_statistics(ratings), variance_errors)
+    return true_score_table_from_state(true_score_table_state(systems, ratings), variance_errors)
+
+
+def true_score_table_state(systems, ratings) -> TrueScoreState:
+    """The :class:`TrueScoreState` of :func:`true_score_table` for one chunk of responses
+    (every response kept; no warning raised here)."""
+    stats = rating_statistics(ratings)
+    names, columns = _systems(systems, stats.n)
+    return _state_of_statistics(stats, names, columns)
+
+
+def true_score_table_from_state(state: TrueScoreState, variance_errors=None) -> pd.DataFrame:
+    """:func:`true_score_table` from its :class:`TrueScoreState` (the warnings raised here, once)."""
+    return _table_from_state(state, list(state.system_numeric), variance_errors)
 
 
 def true_score_table_of_statistics(
@@ -540,8 +555,7 @@ def true_score_table_of_statistics(
     """:func:`true_score_table` of ratings already summed (:func:`column_statistics`);
     ``buffer`` (a float array of at least ``stats.n`` values, not ``stats.means``) is the work array."""
     names, columns = _systems(systems, stats.n)
-    state = _state_of_statistics(stats, names, columns, buffer)
-    return _table_from_state(state, names, variance_errors)
+    return true_score_table_from_state(_state_of_statistics(stats, names, columns, buffer), variance_errors)
 
 
 @dataclass(frozen=True)
