@@ -27,14 +27,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
+from pdmetrics._stats import Moments
 from pdmetrics._tables import result_table
 from pdmetrics._validation import as_list, finite_number, numeric_values, require_columns
 from pdmetrics._warnings import emit, warn_undefined
 from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
+from pdmetrics.scoring.true_scores import columns_matrix
 
 __all__ = [
     "LinearScoringModel",
@@ -43,6 +46,16 @@ __all__ = [
     "weighted_score",
     "fit_pp",
     "fit_ep",
+    "SampleState",
+    "sample_state",
+    "FeatureState",
+    "feature_state",
+    "feature_distribution_from_state",
+    "ep_state",
+    "ep_model_from_state",
+    "check_fixed_weights",
+    "predetermined_model",
+    "weighted_score_model",
 ]
 
 
@@ -196,6 +209,8 @@ def weighted_score_sd(weights, intercorrelations) -> float:
 # --------------------------------------------------------------------------------------
 def _numeric_matrix(frame: pd.DataFrame, names: list, argument: str) -> np.ndarray:
     """The columns as one new float64 matrix (rows x columns), non-numeric entries and inf as NaN."""
+    if not isinstance(frame, pd.DataFrame):
+        _refuse_frame(frame)
     out = np.empty((len(frame), len(names)), dtype="float64", order="F")
     for j, name in enumerate(names):
         column = frame[name]
@@ -206,6 +221,18 @@ def _numeric_matrix(frame: pd.DataFrame, names: list, argument: str) -> np.ndarr
             out[:, j] = numeric_values(column, argument)
     out[np.isinf(out)] = np.nan
     return out
+
+
+def _refuse_frame(frame) -> None:
+    kind = f"{type(frame).__module__.split('.')[0]}.{type(frame).__name__}"
+    lazy = (
+        " On a dask DataFrame use its accessor: `ddf.scoring.predict(model=...)`, "
+        "`ddf.scoring.weighted_score(...)`, `ddf.scoring.fit_pp(...)` or `ddf.scoring.fit_ep(...)`; "
+        "for anything else, compute the columns it needs first: `ddf[columns].compute()`."
+        if kind.startswith("dask.")
+        else ""
+    )
+    raise InvalidInputError(f"The model works on a pandas DataFrame of essays; got a {kind}.{lazy}")
 
 
 def _feature_matrix(frame: pd.DataFrame, features, argument: str = "features") -> np.ndarray:
@@ -227,17 +254,96 @@ def _human_mean(frame: pd.DataFrame, human) -> np.ndarray:
 
 
 def _complete_rows(keep: np.ndarray, what: str, minimum: int, need: str) -> None:
-    n_left = int(np.count_nonzero(~keep))
-    if n_left:
+    _report_complete(int(np.count_nonzero(keep)), keep.size, what, minimum, need)
+
+
+def _report_complete(n_kept: int, n_input: int, what: str, minimum: int, need: str) -> None:
+    """Warn about the rows left out (``n_input - n_kept``) and refuse fewer than ``minimum`` kept."""
+    if n_input - n_kept:
         emit(
-            f"Left out {n_left} of {keep.size} rows with a missing or non-numeric {what}.",
+            f"Left out {n_input - n_kept} of {n_input} rows with a missing or non-numeric {what}.",
             ExcludedRowsWarning,
         )
-    if int(np.count_nonzero(keep)) < minimum:
+    if n_kept < minimum:
         raise InvalidInputError(
-            f"{need} needs at least {minimum} complete rows (no missing {what}); "
-            f"got {int(np.count_nonzero(keep))} of {keep.size}."
+            f"{need} needs at least {minimum} complete rows (no missing {what}); got {n_kept} of {n_input}."
         )
+
+
+@dataclass(frozen=True)
+class SampleState:
+    """The additive state of a fit on the complete rows of some columns (features and human
+    score for EP fitting; standardized and human score for PP scaling).
+
+    Rows seen, and over the rows with every column present: their number, the column means,
+    the centred cross-products ``(X - mean).T @ (X - mean)`` and each column's smallest and
+    largest value. States of disjoint chunks of rows combine exactly (:meth:`combine`: Chan,
+    Golub & LeVeque's pairwise update of the means and cross-products), so a fit on a dask
+    DataFrame is the same fit as on the whole frame, from one pass.
+    """
+
+    n_input: int
+    n: int
+    means: np.ndarray
+    cross: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+
+    def combine(self, other: SampleState) -> SampleState:
+        """The state of the union of two disjoint row sets."""
+        n_input = self.n_input + other.n_input
+        if not (self.n and other.n):
+            return SampleState(n_input, *_fields(self if self.n else other)[1:])
+        n = self.n + other.n
+        delta = other.means - self.means
+        return SampleState(
+            n_input,
+            n,
+            self.means + delta * (other.n / n),
+            self.cross + other.cross + np.outer(delta, delta) * (self.n * other.n / n),
+            np.minimum(self.low, other.low),
+            np.maximum(self.high, other.high),
+        )
+
+    def sds(self) -> np.ndarray:
+        """Column SDs (``ddof=1``; NaN for fewer than two rows)."""
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return (
+                np.sqrt(np.diag(self.cross) / (self.n - 1))
+                if self.n > 1
+                else np.full(self.means.size, np.nan)
+            )
+
+    def largest_magnitude(self) -> np.ndarray:
+        """Each column's largest absolute value (0 without rows)."""
+        return np.maximum(np.abs(self.low), np.abs(self.high)) if self.n else np.zeros(self.means.size)
+
+
+def _fields(state: SampleState) -> tuple:
+    return state.n_input, state.n, state.means, state.cross, state.low, state.high
+
+
+def sample_state(columns: list[np.ndarray]) -> SampleState:
+    """The :class:`SampleState` of the rows of ``columns`` (1-D float arrays of one length).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pdmetrics.scoring.model import sample_state
+    >>> state = sample_state([np.array([1.0, 2.0, np.nan, 4.0]), np.array([2.0, 2.0, 5.0, 5.0])])
+    >>> state.n_input, state.n, state.means.round(3).tolist(), state.cross.round(3).tolist()
+    (4, 3, [2.333, 3.0], [[4.667, 5.0], [5.0, 6.0]])
+    """
+    n_input = columns[0].size
+    keep = np.logical_and.reduce([np.isfinite(column) for column in columns])
+    complete = columns_matrix(columns if keep.all() else [column[keep] for column in columns])
+    n, k = complete.shape
+    if n == 0:
+        return SampleState(n_input, 0, np.zeros(k), np.zeros((k, k)), np.full(k, np.inf), np.full(k, -np.inf))
+    low, high = complete.min(axis=0), complete.max(axis=0)
+    means = complete.mean(axis=0)
+    complete -= means  # the matrix is a new one: centred in place
+    return SampleState(n_input, n, means, complete.T @ complete, low, high)
 
 
 def _with_column(frame: pd.DataFrame, columns: dict) -> pd.DataFrame:
@@ -265,21 +371,29 @@ class _Regression:
 
     @classmethod
     def fit(cls, x: np.ndarray, y: np.ndarray) -> _Regression:
-        n = x.shape[0]
-        means = x.mean(axis=0)
-        centred = x - means
-        cross = centred.T @ centred
-        yc = y - y.mean()
+        """The regression of ``y`` on the columns of ``x`` (complete rows)."""
+        return cls.from_state(sample_state([*x.T, y]))
+
+    @classmethod
+    def from_state(cls, state: SampleState) -> _Regression:
+        """The regression of the last column of a :class:`SampleState` on the others."""
+        n, p = state.n, state.means.size - 1
+        cross = state.cross[:p, :p]
         ss = np.diag(cross).copy()
-        ss_y = float(yc @ yc)
+        ss_y = float(state.cross[p, p])
         with np.errstate(invalid="ignore", divide="ignore"):
             scale = np.sqrt(ss)
             corr = cross / np.outer(scale, scale)
-            r_xy = (centred.T @ yc) / (scale * np.sqrt(ss_y))
+            r_xy = state.cross[:p, p] / (scale * np.sqrt(ss_y))
         corr = (corr + corr.T) / 2
         np.fill_diagonal(corr, 1.0)
         return cls(
-            n, means, np.sqrt(ss / (n - 1)), np.clip(corr, -1.0, 1.0), float(np.sqrt(ss_y / (n - 1))), r_xy
+            n,
+            state.means[:p].copy(),
+            np.sqrt(ss / (n - 1)),
+            np.clip(corr, -1.0, 1.0),
+            float(np.sqrt(ss_y / (n - 1))),
+            r_xy,
         )
 
     def std_betas(self) -> np.ndarray:
@@ -754,27 +868,46 @@ class LinearScoringModel:
         >>> pp.predict(bench)["e_score"].round(2).tolist()
         [1.87, 4.15, 3.07, 5.9]
         """
-        z = self._z(frame)
-        h = _human_mean(frame, human)
-        keep = np.isfinite(z) & np.isfinite(h)
-        _complete_rows(keep, "feature value or human score", 2, "PP scaling")
-        z, h = z[keep], h[keep]
-        z_sd = float(np.std(z, ddof=1))
-        if not z_sd > 1e-12 * max(1.0, float(np.abs(z).max())):
+        return self.scaled_from_state(self.scaling_state(frame, human))
+
+    def scaling_state(self, frame: pd.DataFrame, human) -> SampleState:
+        """The :class:`SampleState` of a chunk of the scaling sample: the standardized weighted
+        scores and the (mean) human scores of its rows, for :meth:`scaled_from_state`.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from pdmetrics.scoring import LinearScoringModel
+        >>> prior = LinearScoringModel({"A": 1}, means=0, sds=1)
+        >>> part_1, part_2 = pd.DataFrame({"A": [0, 1], "h": [2, 3]}), pd.DataFrame({"A": [3], "h": [5]})
+        >>> state = prior.scaling_state(part_1, "h").combine(prior.scaling_state(part_2, "h"))
+        >>> round(prior.scaled_from_state(state).scale_sd, 3)
+        1.528
+        """
+        return sample_state([self._z(frame), _human_mean(frame, human)])
+
+    def scaled_from_state(self, state: SampleState) -> LinearScoringModel:
+        """The model scaled on the rows summed in ``state`` (:meth:`scaling_state`): the PP
+        scaling of :meth:`fit_scaling`, its warnings and errors raised here."""
+        _report_complete(state.n, state.n_input, "feature value or human score", 2, "PP scaling")
+        z_sd, h_sd = (float(sd) for sd in state.sds())
+        z_size, h_size = state.largest_magnitude()
+        if not z_sd > 1e-12 * max(1.0, float(z_size)):
             raise InvalidInputError(
                 "Every essay of the scaling sample has the same standardized weighted "
                 "score, so its SD is 0 and the scaling is undefined. Use essays that "
                 "differ in quality."
             )
-        h_sd = float(np.std(h, ddof=1))
-        if not h_sd > 1e-12 * max(1.0, float(np.abs(h).max())):
+        if not h_sd > 1e-12 * max(1.0, float(h_size)):
             raise InvalidInputError(
                 f"Every essay of the scaling sample has the same human score "
-                f"({float(h[0])!r}), so the human SD is 0 and every scaled score would "
+                f"({float(state.low[1])!r}), so the human SD is 0 and every scaled score would "
                 "equal it. Use essays that differ in quality (or set the scale with "
                 "`adjust(mean=, sd=)`)."
             )
-        return self.replace(z_mean=float(np.mean(z)), z_sd=z_sd, scale_mean=float(np.mean(h)), scale_sd=h_sd)
+        return self.replace(
+            z_mean=float(state.means[0]), z_sd=z_sd, scale_mean=float(state.means[1]), scale_sd=h_sd
+        )
 
     def adjust(
         self,
@@ -862,51 +995,8 @@ class LinearScoringModel:
         ([0.69, 0.31], 0.0, 3.49)
         """
         names = require_columns(frame, "features", as_list(features, "features"))
-        x = _feature_matrix(frame, names)
-        h = _human_mean(frame, human)
-        keep = np.isfinite(x).all(axis=1) & np.isfinite(h)
-        _complete_rows(keep, "feature value or human score", len(names) + 2, "EP fitting")
-        if not keep.all():
-            x, h = x[keep], h[keep]
-        stats = _Regression.fit(x, h)
-        means, sds, corr = stats.means, stats.sds, stats.corr
-        if not np.all(sds > 0):
-            bad = names[int(np.argmin(sds > 0))]
-            raise InvalidInputError(
-                f"Feature {bad!r} is constant in the training sample; drop it from `features=`."
-            )
-        if not stats.sd_y > 0:
-            raise InvalidInputError(
-                "The human scores of the training sample are all equal (SD 0): no OLS "
-                "weights can be estimated and every scaled score would be the same. "
-                "Use essays that differ in quality."
-            )
-        if weights is None:
-            betas = stats.std_betas()
-            if not betas.sum() > 1e-12 * np.abs(betas).sum():
-                raise InvalidInputError(
-                    f"The OLS weights of the features {names!r} sum to {float(betas.sum()):.4g}, so they "
-                    "cannot be made relative (divided by their sum). The features mostly predict the human "
-                    "score negatively: reverse the sign of such features or pass fixed `weights=`."
-                )
-            weights = dict(zip(names, betas))
-        else:
-            if isinstance(weights, pd.Series):
-                weights = weights.to_dict()
-            if not isinstance(weights, Mapping) or set(weights) != set(names):
-                raise InvalidInputError(
-                    f"`weights=` must be a mapping with exactly the features {names!r} as keys."
-                )
-            weights = {name: weights[name] for name in names}
-        return cls(
-            weights,
-            means,
-            sds,
-            intercorrelations=corr,
-            z_mean=0.0,
-            scale_mean=float(h.mean()),
-            scale_sd=stats.sd_y,
-        )
+        weights = check_fixed_weights(weights, names)
+        return ep_model_from_state(ep_state(frame, names, human), names, weights)
 
     def relative_influence(self, frame: pd.DataFrame) -> pd.DataFrame:
         """Observed relative influence of each feature on this model's scores in ``frame``.
@@ -988,33 +1078,189 @@ def weighted_score(frame: pd.DataFrame, *, features, means=None, sds=None, name:
     """
     if not isinstance(name, str):
         raise InvalidInputError(f"`name={name!r}` must be a string.")
+    model = weighted_score_model(
+        features, means, sds, frame=frame, estimate=partial(_feature_distribution, frame)
+    )
+    return frame.assign(**{name: model.standardized_scores(frame).to_numpy()})
+
+
+def weighted_score_model(features, means=None, sds=None, *, frame, estimate) -> LinearScoringModel:
+    """The (unscaled) model whose standardized scores :func:`weighted_score` appends.
+
+    ``frame`` is the frame (or its empty meta) the feature names are checked against;
+    ``estimate`` maps the feature names to the frame's feature means and SDs
+    (:func:`feature_distribution_from_state`), and is called only when ``means`` or ``sds``
+    must be estimated.
+    """
     if isinstance(features, LinearScoringModel):
         if means is not None or sds is not None:
             raise InvalidInputError(
                 "Pass `means=`/`sds=` only with a mapping of weights; a model already holds them."
             )
-        model = features
+        features.standardized_scores(frame.iloc[:0])  # its feature columns checked on no rows
+        return features
+    if not isinstance(features, (dict, pd.Series)) or len(features) == 0:
+        shown = type(features).__name__ if isinstance(features, (pd.DataFrame, np.ndarray)) else features
+        raise InvalidInputError(
+            f"`features={shown!r}` must be a mapping of feature column -> weight, or a LinearScoringModel."
+        )
+    weights = dict(features)
+    names = require_columns(frame, "features", list(weights))
+    LinearScoringModel(weights, 0.0, 1.0)  # the weights checked before any data is read
+    if means is None or sds is None:
+        estimated = estimate(names)
+        means = estimated[0] if means is None else means
+        sds = estimated[1] if sds is None else sds
+    return LinearScoringModel(weights, means, sds)
+
+
+def _feature_distribution(frame: pd.DataFrame, features: list) -> tuple[pd.Series, pd.Series]:
+    return feature_distribution_from_state(feature_state(frame, features), features)
+
+
+@dataclass(frozen=True)
+class FeatureState:
+    """The additive state of the feature means and SDs :func:`weighted_score` estimates:
+    rows seen, rows with every feature, and each feature's count, mean and centred sum of
+    squares over its own present values (a :class:`~pdmetrics._stats.Moments` with one
+    entry per feature), combined exactly over chunks of rows."""
+
+    n_input: int
+    n_complete: int
+    moments: Moments
+
+    def combine(self, other: FeatureState) -> FeatureState:
+        """The state of the union of two disjoint row sets."""
+        return FeatureState(
+            self.n_input + other.n_input,
+            self.n_complete + other.n_complete,
+            self.moments.combine(other.moments),
+        )
+
+
+def feature_state(frame: pd.DataFrame, features: list) -> FeatureState:
+    """The :class:`FeatureState` of the rows of ``frame`` (``features``: its checked columns).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.scoring.model import feature_distribution_from_state, feature_state
+    >>> df = pd.DataFrame({"A": [1.0, 2.0, 6.0, None], "B": [0.3, None, 0.5, 0.4]})
+    >>> state = feature_state(df.iloc[:2], ["A", "B"]).combine(feature_state(df.iloc[2:], ["A", "B"]))
+    >>> means, sds = feature_distribution_from_state(state, ["A", "B"])
+    >>> means.round(3).tolist(), sds.round(3).tolist()
+    ([3.0, 0.4], [2.646, 0.1])
+    """
+    x = _feature_matrix(frame, features)
+    present = np.isfinite(x)
+    complete = int(np.count_nonzero(present.all(axis=1)))
+    if x.shape[0] and complete == x.shape[0]:  # every value present: no masking
+        n = np.full(x.shape[1], x.shape[0])
+        mean = x.mean(axis=0)
+        deviations = np.subtract(x, mean, out=x)  # the matrix is a new one
     else:
-        if not isinstance(features, (dict, pd.Series)) or len(features) == 0:
-            shown = type(features).__name__ if isinstance(features, (pd.DataFrame, np.ndarray)) else features
+        n = present.sum(axis=0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = np.where(present, x, 0.0).sum(axis=0) / n
+        deviations = np.where(present, x - mean, 0.0)
+    m2 = np.einsum("ij,ij->j", deviations, deviations)
+    return FeatureState(x.shape[0], complete, Moments(n, mean, mean, m2, m2, m2))
+
+
+def feature_distribution_from_state(state: FeatureState, features: list) -> tuple[pd.Series, pd.Series]:
+    """The feature means and SDs (``ddof=1``) of a :class:`FeatureState`, indexed by feature;
+    fewer than two rows with every feature are refused."""
+    if state.n_complete < 2:
+        raise InvalidInputError(
+            "weighted_score estimates the feature means and SDs from the frame, which needs "
+            f"at least 2 rows with every feature; got {state.n_complete} of {state.n_input} rows. "
+            "Pass `means=` and `sds=`."
+        )
+    moments = state.moments
+    return pd.Series(moments.mean_x, index=features), pd.Series(np.sqrt(moments.variance_x()), index=features)
+
+
+def predetermined_model(model=None, weights=None, means=None, sds=None) -> LinearScoringModel:
+    """The predetermined (PP) model of :func:`fit_pp`: ``model``, or one built from
+    ``weights``, ``means`` and ``sds`` (all three)."""
+    given = [
+        name for name, value in (("weights", weights), ("means", means), ("sds", sds)) if value is not None
+    ]
+    if model is None:
+        if len(given) != 3:
             raise InvalidInputError(
-                f"`features={shown!r}` must be a mapping of feature column -> weight, or a "
-                "LinearScoringModel."
+                "Pass the predetermined parameters: either `model=` (a "
+                "LinearScoringModel) or all of `weights=`, `means=` and `sds=`."
             )
-        names = require_columns(frame, "features", list(features))
-        if means is None or sds is None:
-            x = pd.DataFrame(_feature_matrix(frame, names), columns=names)
-            complete = int(x.notna().all(axis=1).sum())
-            if complete < 2:
-                raise InvalidInputError(
-                    "weighted_score estimates the feature means and SDs from the frame, which needs "
-                    f"at least 2 rows with every feature; got {complete} of {len(x)} rows. Pass `means=` "
-                    "and `sds=`."
-                )
-            means = x.mean() if means is None else means
-            sds = x.std(ddof=1) if sds is None else sds
-        model = LinearScoringModel(dict(features), means, sds)
-    return frame.assign(**{name: model.standardized_scores(frame).to_numpy()})
+        return LinearScoringModel(weights, means, sds)
+    if given:
+        raise InvalidInputError(
+            f"Pass either `model=` or {given!r}, not both: the model already holds its weights, "
+            "means and SDs."
+        )
+    if not isinstance(model, LinearScoringModel):
+        raise InvalidInputError(f"`model=` must be a LinearScoringModel; got {type(model).__name__}.")
+    return model
+
+
+def check_fixed_weights(weights, features: list) -> dict | None:
+    """The fixed weights of an EP fit as a mapping in feature order (None: OLS weights)."""
+    if weights is None:
+        return None
+    if isinstance(weights, pd.Series):
+        weights = weights.to_dict()
+    if not isinstance(weights, Mapping) or set(weights) != set(features):
+        raise InvalidInputError(
+            f"`weights=` must be a mapping with exactly the features {features!r} as keys."
+        )
+    return {name: weights[name] for name in features}
+
+
+def ep_state(frame: pd.DataFrame, features: list, human) -> SampleState:
+    """The :class:`SampleState` of a chunk of an EP training sample: the feature columns
+    (``features``, checked) and the (mean) human score, for :func:`ep_model_from_state`."""
+    return sample_state([*_feature_matrix(frame, features).T, _human_mean(frame, human)])
+
+
+def ep_model_from_state(
+    state: SampleState, features: list, weights: dict | None = None
+) -> LinearScoringModel:
+    """The EP model of :meth:`LinearScoringModel.fit_ep` from its :class:`SampleState`
+    (``weights``: from :func:`check_fixed_weights`); the warnings and errors about the whole
+    training sample are raised here."""
+    p = len(features)
+    _report_complete(state.n, state.n_input, "feature value or human score", p + 2, "EP fitting")
+    stats = _Regression.from_state(state)
+    constant = (state.low == state.high) | ~(np.append(stats.sds, stats.sd_y) > 0)
+    if constant[:p].any():
+        bad = features[int(np.argmax(constant[:p]))]
+        raise InvalidInputError(
+            f"Feature {bad!r} is constant in the training sample; drop it from `features=`."
+        )
+    if constant[p]:
+        raise InvalidInputError(
+            "The human scores of the training sample are all equal (SD 0): no OLS "
+            "weights can be estimated and every scaled score would be the same. "
+            "Use essays that differ in quality."
+        )
+    if weights is None:
+        betas = stats.std_betas()
+        if not betas.sum() > 1e-12 * np.abs(betas).sum():
+            raise InvalidInputError(
+                f"The OLS weights of the features {features!r} sum to {float(betas.sum()):.4g}, so they "
+                "cannot be made relative (divided by their sum). The features mostly predict the human "
+                "score negatively: reverse the sign of such features or pass fixed `weights=`."
+            )
+        weights = dict(zip(features, betas))
+    return LinearScoringModel(
+        weights,
+        stats.means,
+        stats.sds,
+        intercorrelations=stats.corr,
+        z_mean=0.0,
+        scale_mean=float(state.means[p]),
+        scale_sd=stats.sd_y,
+    )
 
 
 def fit_pp(
@@ -1054,23 +1300,7 @@ def fit_pp(
     >>> round(pp.scale_mean, 3), round(pp.scale_sd, 3)
     (3.875, 1.377)
     """
-    given = [
-        name for name, value in (("weights", weights), ("means", means), ("sds", sds)) if value is not None
-    ]
-    if model is None:
-        if len(given) != 3:
-            raise InvalidInputError(
-                "Pass the predetermined parameters: either `model=` (a "
-                "LinearScoringModel) or all of `weights=`, `means=` and `sds=`."
-            )
-        model = LinearScoringModel(weights, means, sds)
-    elif given:
-        raise InvalidInputError(
-            f"Pass either `model=` or {given!r}, not both: the model already holds its weights, "
-            "means and SDs."
-        )
-    elif not isinstance(model, LinearScoringModel):
-        raise InvalidInputError(f"`model=` must be a LinearScoringModel; got {type(model).__name__}.")
+    model = predetermined_model(model, weights, means, sds)
     return model.fit_scaling(frame, human=human)
 
 

@@ -23,7 +23,7 @@ for a missing rating) or as a DataFrame of rater columns; a 1-D array is one rat
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -37,6 +37,7 @@ from pdmetrics.scoring.scored_rows import (
     check_exclude_zero,
     column_names,
     named_columns,
+    numeric_count,
     require_scores,
 )
 
@@ -48,6 +49,11 @@ __all__ = [
     "true_score",
     "RatingStatistics",
     "rating_statistics",
+    "TrueScoreState",
+    "true_score_state",
+    "true_score_from_state",
+    "true_score_table_state",
+    "true_score_table_from_state",
     "TRUE_SCORE_COLUMNS",
 ]
 
@@ -73,30 +79,31 @@ _VE_OPTION = (
 # --------------------------------------------------------------------------------------
 # statistics
 # --------------------------------------------------------------------------------------
-def _ratings_matrix(ratings) -> np.ndarray:
-    """Ratings as a new 2-D float array (responses x raters), NaN for a missing rating."""
+def _ratings_matrix(ratings, argument: str = "ratings") -> np.ndarray:
+    """Ratings as a new 2-D float array (responses x raters), NaN for a missing rating
+    (``argument``: the name errors give them)."""
     if isinstance(ratings, pd.DataFrame):
         if ratings.shape[1] == 0:
-            raise InvalidInputError("`ratings` has no columns: pass at least one rater column.")
+            raise InvalidInputError(f"`{argument}` has no columns: pass at least one rater column.")
         return columns_matrix(
             [
-                numeric_values(ratings.iloc[:, j].rename(ratings.columns[j]), "ratings")
+                numeric_values(ratings.iloc[:, j].rename(ratings.columns[j]), argument)
                 for j in range(ratings.shape[1])
             ]
         )
     if isinstance(ratings, pd.Series):
-        return as_float_array(ratings, "ratings").reshape(-1, 1)
+        return as_float_array(ratings, argument).reshape(-1, 1)
     try:
         matrix = np.array(ratings, dtype="float64", order="F")  # column-major: fast row reductions
     except (TypeError, ValueError):
         raise InvalidInputError(
-            "`ratings` must hold numbers (NaN or None for a missing rating); "
+            f"`{argument}` must hold numbers (NaN or None for a missing rating); "
             "convert them with `pd.to_numeric` first."
         ) from None
     if matrix.ndim == 1:
         matrix = matrix.reshape(-1, 1)
     if matrix.ndim != 2:
-        raise InvalidInputError(f"`ratings` must be 2-D (responses x raters); got shape {matrix.shape}.")
+        raise InvalidInputError(f"`{argument}` must be 2-D (responses x raters); got shape {matrix.shape}.")
     matrix[np.isinf(matrix)] = np.nan
     return matrix
 
@@ -134,7 +141,12 @@ class RatingStatistics:
     between_ss : float
         ``sum_i c_i (Hbar_i - Hbar)**2`` (NaN if a response has no rating).
     counts, means : ndarray
-        ``c_i`` and ``Hbar_i`` per response (NaN mean for an unrated response).
+        ``c_i`` and ``Hbar_i`` per response (NaN mean for an unrated response; empty when
+        the statistics were combined from chunks of responses, :class:`TrueScoreState`).
+    ratings_mean : float
+        ``Hbar``, the mean of all ratings (NaN without any).
+    per_count : ndarray
+        Responses per number of ratings (``per_count[k]``: responses with ``k`` ratings).
     """
 
     n: int
@@ -149,6 +161,8 @@ class RatingStatistics:
     between_ss: float
     counts: np.ndarray
     means: np.ndarray
+    ratings_mean: float = np.nan
+    per_count: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
     def variance_of_errors(self) -> float:
         """Pooled within-response variance; NaN when no response has two ratings."""
@@ -214,28 +228,45 @@ def column_statistics(
         within_ss += float(np.sum(deviation, where=True if mask is None else mask))
     # responses per number of ratings: every count below is exact integer arithmetic on it
     per_count = _histogram(counts)
-    ratings_per = np.arange(per_count.size)
-    n_ratings = int(ratings_per @ per_count)
+    n_ratings = int(np.arange(per_count.size) @ per_count)
+    grand_mean = total / n_ratings if n_ratings else np.nan
     if n_ratings and not per_count[0]:
-        grand_mean = total / n_ratings
         np.subtract(means, grand_mean, out=deviation)  # counts * (means - grand_mean)**2, in place
         np.multiply(deviation, deviation, out=deviation)
         between_ss = float(np.sum(np.multiply(counts, deviation, out=deviation)))
     else:
         between_ss = np.nan
+    return summary_statistics(per_count, within_ss, float(grand_mean), between_ss, counts, means)
+
+
+def summary_statistics(
+    per_count: np.ndarray,
+    within_ss: float,
+    ratings_mean: float,
+    between_ss: float,
+    counts: np.ndarray | None = None,
+    means: np.ndarray | None = None,
+) -> RatingStatistics:
+    """:class:`RatingStatistics` from the responses per number of ratings (``per_count[k]``:
+    responses with ``k`` ratings) and the sums of squares; ``counts``/``means`` per response
+    when known (empty otherwise)."""
+    ratings_per = np.arange(per_count.size)
+    empty = np.zeros(0)
     return RatingStatistics(
-        n=int(n),
+        n=int(per_count.sum()),
         n_unrated=int(per_count[0]) if per_count.size else 0,
         n_raters=int(per_count.size - 1) if per_count.size else 0,
         n_single=int(per_count[1]) if per_count.size > 1 else 0,
         n_multiple=int(per_count[2:].sum()),
-        n_ratings=n_ratings,
+        n_ratings=int(ratings_per @ per_count),
         sum_c_squared=float((ratings_per * ratings_per) @ per_count),
-        within_ss=within_ss,
+        within_ss=float(within_ss),
         within_df=int((ratings_per[2:] - 1) @ per_count[2:]),
-        between_ss=between_ss,
-        counts=counts,
-        means=means,
+        between_ss=float(between_ss) if per_count.size and not per_count[0] else np.nan,
+        counts=empty if counts is None else counts,
+        means=empty if means is None else means,
+        ratings_mean=float(ratings_mean),
+        per_count=per_count.astype(np.int64, copy=False),
     )
 
 
@@ -327,9 +358,10 @@ def _system_columns(system, n: int, argument: str = "system") -> list[np.ndarray
     return [values]
 
 
-def _warn_system(columns: list[np.ndarray], names) -> None:
-    for name, column in zip(names, columns):
-        if np.isnan(column).any():
+def _warn_system(missing, names) -> None:
+    """Warn for each system column with a missing score (``missing``: one count or bool per column)."""
+    for name, count in zip(names, missing):
+        if count:
             warn_undefined(
                 f"System scores `{name}` contain missing values, so its MSE true and PRMSE "
                 "are NaN (as RSMTool). Drop those responses first."
@@ -446,7 +478,7 @@ def mse_true(system, ratings, variance_errors: float | None = None) -> float:
     systems = _system_columns(system, stats.n)
     variance = _resolve_variance(stats, variance_errors)
     _warn_unrated(stats, "MSE true")
-    _warn_system(systems, ["system"])
+    _warn_system([np.isnan(systems[0]).any()], ["system"])
     return float(_mse(stats, _system_sse(stats, systems), variance)[0])
 
 
@@ -487,7 +519,7 @@ def prmse_true(system, ratings, variance_errors: float | None = None) -> float:
     systems = _system_columns(system, stats.n)
     variance = _resolve_variance(stats, variance_errors)
     _warn_unrated(stats, "PRMSE")
-    _warn_system(systems, ["system"])
+    _warn_system([np.isnan(systems[0]).any()], ["system"])
     true_variance = _true_variance(stats, variance)
     _warn_true_variance(true_variance, variance, stats)
     mse = _mse(stats, _system_sse(stats, systems), variance)
@@ -501,7 +533,20 @@ def true_score_table(systems, ratings, variance_errors: float | None = None) -> 
     (responses x raters), NaN for a missing rating. No row is left out: an unrated
     response makes the table NaN (with a warning), as in RSMTool.
     """
-    return true_score_table_of_statistics(systems, rating_statistics(ratings), variance_errors)
+    return true_score_table_from_state(true_score_table_state(systems, ratings), variance_errors)
+
+
+def true_score_table_state(systems, ratings) -> TrueScoreState:
+    """The :class:`TrueScoreState` of :func:`true_score_table` for one chunk of responses
+    (every response kept; no warning raised here)."""
+    stats = rating_statistics(ratings)
+    names, columns = _systems(systems, stats.n)
+    return _state_of_statistics(stats, names, columns)
+
+
+def true_score_table_from_state(state: TrueScoreState, variance_errors=None) -> pd.DataFrame:
+    """:func:`true_score_table` from its :class:`TrueScoreState` (the warnings raised here, once)."""
+    return _table_from_state(state, list(state.system_numeric), variance_errors)
 
 
 def true_score_table_of_statistics(
@@ -510,12 +555,124 @@ def true_score_table_of_statistics(
     """:func:`true_score_table` of ratings already summed (:func:`column_statistics`);
     ``buffer`` (a float array of at least ``stats.n`` values, not ``stats.means``) is the work array."""
     names, columns = _systems(systems, stats.n)
+    return true_score_table_from_state(_state_of_statistics(stats, names, columns, buffer), variance_errors)
+
+
+@dataclass(frozen=True)
+class TrueScoreState:
+    """The additive state of the ``true_score_eval`` table over some responses.
+
+    Computed per chunk of rows (:func:`true_score_state`), combined over disjoint chunks
+    (:meth:`combine`: counts add; the between-response sum of squares combines with Chan,
+    Golub and LeVeque's update of the rating means weighted by their counts) and finalized
+    once (:func:`true_score_from_state`).
+
+    Attributes
+    ----------
+    n_input : int
+        Responses seen.
+    n_no_system, n_unrated : int
+        Responses left out for a missing system score, and (more) for having no rating.
+    system_numeric : dict
+        System column -> ``(values, numeric values)`` over every response seen.
+    per_count : ndarray
+        Kept responses per number of ratings (``per_count[k]``: responses with ``k`` ratings).
+    within_ss : float
+        ``sum_i sum_j (H_ij - Hbar_i)**2``.
+    ratings_mean, between_ss : float
+        ``Hbar`` and ``sum_i c_i (Hbar_i - Hbar)**2`` (NaN without ratings, or when a kept
+        response has none).
+    sse : ndarray
+        Per system column, ``sum_i c_i (Hbar_i - M_i)**2``.
+    system_missing : ndarray
+        Per system column, kept responses without a system score.
+    """
+
+    n_input: int
+    n_no_system: int
+    n_unrated: int
+    system_numeric: dict
+    per_count: np.ndarray
+    within_ss: float
+    ratings_mean: float
+    between_ss: float
+    sse: np.ndarray
+    system_missing: np.ndarray
+
+    @property
+    def n_ratings(self) -> int:
+        """Total number of ratings of the kept responses."""
+        return int(np.arange(self.per_count.size) @ self.per_count)
+
+    def statistics(self) -> RatingStatistics:
+        """The :class:`RatingStatistics` of the kept responses (no per-response arrays)."""
+        return summary_statistics(self.per_count, self.within_ss, self.ratings_mean, self.between_ss)
+
+    def combine(self, other: TrueScoreState) -> TrueScoreState:
+        """The state of the union of two disjoint sets of responses."""
+        n_a, n_b = self.n_ratings, other.n_ratings
+        if n_a and n_b:
+            n = n_a + n_b
+            delta = other.ratings_mean - self.ratings_mean
+            mean = self.ratings_mean + delta * (n_b / n)
+            between = self.between_ss + other.between_ss + delta * delta * (n_a * n_b / n)
+        else:
+            rated = self if n_a else other  # one side has no rating: the other's mean and sum
+            mean, between = rated.ratings_mean, rated.between_ss
+        size = max(self.per_count.size, other.per_count.size)
+        per_count = np.zeros(size, dtype=np.int64)
+        per_count[: self.per_count.size] += self.per_count
+        per_count[: other.per_count.size] += other.per_count
+        return TrueScoreState(
+            self.n_input + other.n_input,
+            self.n_no_system + other.n_no_system,
+            self.n_unrated + other.n_unrated,
+            {name: _add(count, other.system_numeric[name]) for name, count in self.system_numeric.items()},
+            per_count,
+            self.within_ss + other.within_ss,
+            mean,
+            between,
+            self.sse + other.sse,
+            self.system_missing + other.system_missing,
+        )
+
+
+def _add(a: tuple, b: tuple) -> tuple:
+    return tuple(x + y for x, y in zip(a, b))
+
+
+def _state_of_statistics(
+    stats: RatingStatistics,
+    names: list,
+    columns: list[np.ndarray],
+    buffer: np.ndarray | None = None,
+    dropped: tuple[int, int] = (0, 0),
+    system_numeric: dict | None = None,
+) -> TrueScoreState:
+    """The :class:`TrueScoreState` of responses summed in ``stats`` with system scores ``columns``."""
+    return TrueScoreState(
+        n_input=stats.n + sum(dropped),
+        n_no_system=dropped[0],
+        n_unrated=dropped[1],
+        system_numeric=system_numeric or {name: numeric_count(c) for name, c in zip(names, columns)},
+        per_count=stats.per_count,
+        within_ss=stats.within_ss,
+        ratings_mean=stats.ratings_mean,
+        between_ss=stats.between_ss,
+        sse=_system_sse(stats, columns, buffer),
+        system_missing=np.array([int(np.count_nonzero(np.isnan(c))) for c in columns], dtype=np.int64),
+    )
+
+
+def _table_from_state(state: TrueScoreState, names: list, variance_errors) -> pd.DataFrame:
+    """The ``true_score_eval`` table (the warnings about the whole data raised here, once)."""
+    stats = state.statistics()
     variance = _resolve_variance(stats, variance_errors)
     _warn_unrated(stats, "the true score variance, MSE true and PRMSE")
-    _warn_system(columns, names)
+    _warn_system(state.system_missing, names)
     true_variance = _true_variance(stats, variance)
     _warn_true_variance(true_variance, variance, stats)
-    mse = _mse(stats, _system_sse(stats, columns, buffer), variance)
+    mse = _mse(stats, state.sse, variance)
     k = len(names)
     return result_table(
         {
@@ -568,7 +725,7 @@ def ratings_from(raters) -> np.ndarray:
         if not raters:
             raise InvalidInputError("`raters` is empty: pass at least one rater column.")
         return columns_matrix([numeric_values(column, "raters") for column in named_columns(raters).values()])
-    return _ratings_matrix(raters)
+    return _ratings_matrix(raters, "raters")
 
 
 def true_score(system, raters, rater_error_variance=None, exclude_zero: bool = True) -> pd.DataFrame:
@@ -618,14 +775,25 @@ def true_score(system, raters, rater_error_variance=None, exclude_zero: bool = T
     check_exclude_zero(exclude_zero)
     if rater_error_variance is not None:
         rater_error_variance = check_error_variance(rater_error_variance, "rater_error_variance")
-    systems = named_columns(system)
     names = rater_names(raters)
-    check_distinct_columns(raters=names, system=list(systems))
+    state = true_score_state(system, raters, exclude_zero)
+    return true_score_from_state(state, names, rater_error_variance, exclude_zero)
+
+
+def true_score_state(system, raters, exclude_zero: bool = True) -> TrueScoreState:
+    """The :class:`TrueScoreState` of one chunk of responses (no warning raised here).
+
+    ``system`` and ``raters`` as in :func:`true_score`. A chunk may have no usable response:
+    :func:`true_score_from_state` checks the whole.
+    """
+    systems = named_columns(system)
+    check_distinct_columns(raters=rater_names(raters), system=list(systems))
     ratings = ratings_from(raters)
     if exclude_zero:
         ratings[ratings == 0] = np.nan
     system_values = {name: numeric_values(series, "system") for name, series in systems.items()}
-    require_scores(system_values, "system")
+    if not system_values:
+        raise InvalidInputError("`system` is empty: pass at least one column of system scores.")
     scores = columns_matrix(list(system_values.values()))
     if scores.shape[0] != ratings.shape[0]:
         raise InvalidInputError(
@@ -633,31 +801,50 @@ def true_score(system, raters, rater_error_variance=None, exclude_zero: bool = T
             "pass one score per response (and one row of ratings)."
         )
     no_system = np.isnan(scores).any(axis=1)
-    unrated = np.isnan(ratings).all(axis=1)
+    unrated = np.isnan(ratings).all(axis=1) & ~no_system
     keep = ~(no_system | unrated)
-    dropped = int(np.count_nonzero(~keep))
+    if not keep.all():
+        scores, ratings = scores[keep], ratings[keep]
+    return _state_of_statistics(
+        rating_statistics(ratings),
+        list(system_values),
+        [scores[:, j] for j in range(scores.shape[1])],
+        dropped=(int(np.count_nonzero(no_system)), int(np.count_nonzero(unrated))),
+        system_numeric={name: numeric_count(values) for name, values in system_values.items()},
+    )
+
+
+def true_score_from_state(
+    state: TrueScoreState, raters=None, rater_error_variance=None, exclude_zero: bool = True
+) -> pd.DataFrame:
+    """The :func:`true_score` table from its :class:`TrueScoreState` (``raters``: the rater
+    column names, or None; ``rater_error_variance`` already checked).
+
+    Raises the errors and warnings about the whole data, once: a system column without any
+    numeric score, responses left out, no response left.
+    """
+    require_scores(state.system_numeric, "system")
+    dropped = state.n_no_system + state.n_unrated
     if dropped:
         emit(
-            f"{dropped} of {keep.size} responses were left out of the true score evaluation: "
-            f"{int(np.count_nonzero(no_system))} with a missing or non-numeric system score, "
-            f"{int(np.count_nonzero(unrated & ~no_system))} (more) without any rating"
+            f"{dropped} of {state.n_input} responses were left out of the true score evaluation: "
+            f"{state.n_no_system} with a missing or non-numeric system score, "
+            f"{state.n_unrated} (more) without any rating"
             + (" (zeros count as missing: exclude_zero=True)" if exclude_zero else "")
             + ".",
             ExcludedRowsWarning,
         )
-    if keep.size and not keep.any():
+    if state.n_input and dropped == state.n_input:
         raise InvalidInputError(
             "No response has both a system score and a rating; check the "
-            f"`system` ({column_names(systems)}) and `raters` columns."
+            f"`system` ({column_names(state.system_numeric)}) and `raters` columns."
         )
-    if dropped:
-        scores, ratings = scores[keep], ratings[keep]
-    table = true_score_table(dict(zip(systems, scores.T)), ratings, variance_errors=rater_error_variance)
+    table = _table_from_state(state, list(state.system_numeric), rater_error_variance)
     return attach_info(
         table,
-        rows_used=int(keep.sum()),
+        rows_used=state.n_input - dropped,
         rows_excluded=dropped,
-        raters=names,
+        raters=raters,
         exclude_zero=bool(exclude_zero),
         rater_error_variance=rater_error_variance,
     )
