@@ -36,18 +36,16 @@ dd = pytest.importorskip("dask.dataframe")
 dask = pytest.importorskip("dask")
 Delayed = pytest.importorskip("dask.delayed").Delayed
 DaskScoringAccessor = pytest.importorskip("pdmetrics._dask.scoring").DaskScoringAccessor
-DaskModelMethods = pytest.importorskip("pdmetrics._dask.scoring_model").DaskModelMethods
 
 cluster_client = test_dask.cluster_client  # the fixture: a LocalCluster of two worker processes
 pytestmark = pytest.mark.filterwarnings("ignore::pdmetrics.UndefinedMetricWarning")
 
-_WITH_MODEL = type("DaskScoringWithModel", (DaskModelMethods, DaskScoringAccessor), {})
-
 
 def scoring(ddf):
-    """``ddf.scoring``, with the model methods (until the accessor has them as a base)."""
+    """``ddf.scoring`` (its model methods come from ``DaskModelMethods``)."""
     accessor = ddf.scoring
-    return accessor if isinstance(accessor, DaskModelMethods) else _WITH_MODEL(ddf)
+    assert isinstance(accessor, DaskScoringAccessor)
+    return accessor
 
 
 # --------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import pandas as pd
 
 from pdmetrics._dask.base import DaskAccessor
 from pdmetrics._dask.driver import Several, is_dask_frame, partition_table
+from pdmetrics._dask.scoring_model import DaskModelMethods
 from pdmetrics._validation import require_columns
 from pdmetrics.scoring.accessor import ScoringAccessor
 from pdmetrics.scoring.human_baseline import (
@@ -35,7 +36,7 @@ from pdmetrics.scoring.tables import confusion_from_state, distribution_from_sta
 __all__ = ["DaskScoringAccessor"]
 
 
-class DaskScoringAccessor(DaskAccessor):
+class DaskScoringAccessor(DaskModelMethods, DaskAccessor):
     """``ddf.scoring``: the scoring tables of :class:`pdmetrics.scoring.accessor.ScoringAccessor`,
     computed partition by partition (same arguments, same numbers, plus ``compute=``)."""
 
