@@ -2,14 +2,102 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from pdmetrics._dask.base import DaskAccessor
+from pdmetrics._dask.driver import partition_table
+from pdmetrics._division import check_zero_division
 from pdmetrics.fairness.accessor import FairnessAccessor
+from pdmetrics.fairness.bootstrap import check_bootstrap_options
+from pdmetrics.fairness.group_rates import (
+    by_group_columns,
+    by_group_from_state,
+    group_counts_state,
+    group_disparity_from_state,
+)
 
 __all__ = ["DaskFairnessAccessor"]
 
 
 class DaskFairnessAccessor(DaskAccessor):
-    """``ddf.fairness``: the fairness tables computed partition by partition."""
+    """``ddf.fairness``: the fairness tables of :class:`pdmetrics.fairness.accessor.FairnessAccessor`,
+    computed partition by partition (same arguments, same numbers, plus ``compute=``)."""
 
     _name = "fairness"
     _pandas_accessor = FairnessAccessor
+
+    def by_group(
+        self,
+        *,
+        y_true,
+        y_pred,
+        by,
+        pos_label=1,
+        zero_division="warn",
+        n_boot: int = 0,
+        confidence: float = 0.95,
+        random_state=None,
+        compute: bool = True,
+    ):
+        """Confusion counts and rates per group of a dask DataFrame; see
+        :meth:`pdmetrics.fairness.accessor.FairnessAccessor.by_group` (bootstrap intervals
+        come from the combined counts: the same seed gives the same intervals).
+
+        ``compute=False`` returns a :class:`dask.delayed.Delayed` of the table.
+        """
+        truth, pred, groups = (
+            self._one_name("y_true", y_true),
+            self._one_name("y_pred", y_pred),
+            self._names("by", by),
+        )
+        zero_division = check_zero_division(zero_division)
+        check_bootstrap_options(n_boot, confidence, random_state)
+        chunk = partial(_group_counts_chunk, truth, pred, groups, pos_label, by_group_columns(n_boot))
+        finalize = partial(
+            by_group_from_state,
+            pos_label=pos_label,
+            zero_division=zero_division,
+            n_boot=n_boot,
+            confidence=confidence,
+            random_state=random_state,
+        )
+        return partition_table(self._frame, [truth, pred, *groups], chunk, finalize, compute)
+
+    def group_disparity(
+        self,
+        *,
+        y_true,
+        y_pred,
+        by,
+        pos_label=1,
+        n_boot: int = 0,
+        confidence: float = 0.95,
+        random_state=None,
+        compute: bool = True,
+    ):
+        """Differences and ratios of the groups' rates of a dask DataFrame; see
+        :meth:`pdmetrics.fairness.accessor.FairnessAccessor.group_disparity`.
+
+        ``compute=False`` returns a :class:`dask.delayed.Delayed` of the table.
+        """
+        truth, pred, groups = (
+            self._one_name("y_true", y_true),
+            self._one_name("y_pred", y_pred),
+            self._names("by", by),
+        )
+        check_bootstrap_options(n_boot, confidence, random_state)
+        chunk = partial(_group_counts_chunk, truth, pred, groups, pos_label, ())
+        finalize = partial(
+            group_disparity_from_state,
+            pos_label=pos_label,
+            n_boot=n_boot,
+            confidence=confidence,
+            random_state=random_state,
+        )
+        return partition_table(self._frame, [truth, pred, *groups], chunk, finalize, compute)
+
+
+def _group_counts_chunk(truth, pred, groups: list, pos_label, result_columns, part):
+    return group_counts_state(
+        part[truth], part[pred], [part[name] for name in groups], pos_label, result_columns
+    )

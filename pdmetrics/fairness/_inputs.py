@@ -6,6 +6,8 @@ vectorized pass over a column; nothing modifies its input.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -51,6 +53,17 @@ def check_group_names(columns: list[pd.Series], result_columns, argument: str = 
 
 def binary_labels(y_true, y_pred, pos_label) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Binarized truth and prediction, and the rows where either is missing."""
+    t_pos, p_pos, missing, summaries = binary_label_rows(y_true, y_pred, pos_label)
+    check_label_summaries(summaries, pos_label)
+    return t_pos, p_pos, missing
+
+
+def binary_label_rows(y_true, y_pred, pos_label) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple]:
+    """:func:`binary_labels` of one chunk of rows, without the checks on the whole columns.
+
+    Returns ``(t_pos, p_pos, missing, summaries)``: the two :class:`LabelSummary` (combine
+    them over chunks, then :func:`check_label_summaries`).
+    """
     t_series, p_series = as_series(y_true, "y_true"), as_series(y_pred, "y_pred")
     if len(t_series) != len(p_series):
         raise InvalidInputError(
@@ -59,10 +72,16 @@ def binary_labels(y_true, y_pred, pos_label) -> tuple[np.ndarray, np.ndarray, np
         )
     t_pos, t_missing = binary_outcome(t_series, pos_label, "y_true")
     p_pos, p_missing = binary_outcome(p_series, pos_label, "y_pred")
-    check_pos_label_present([t_pos, p_pos], [t_series, p_series], pos_label)
-    check_binary(t_series, t_pos, t_missing, pos_label, "y_true")
-    check_binary(p_series, p_pos, p_missing, pos_label, "y_pred")
-    return t_pos, p_pos, t_missing | p_missing
+    summaries = (label_summary(t_series, t_pos, t_missing), label_summary(p_series, p_pos, p_missing))
+    return t_pos, p_pos, t_missing | p_missing, summaries
+
+
+def check_label_summaries(summaries: tuple, pos_label) -> None:
+    """The checks of the whole ``y_true`` and ``y_pred`` columns, from their summaries."""
+    t_summary, p_summary = summaries
+    check_pos_label_summaries([t_summary, p_summary], pos_label)
+    check_binary_summary(t_summary, pos_label, "y_true")
+    check_binary_summary(p_summary, pos_label, "y_pred")
 
 
 def binary_outcome(series: pd.Series, pos_label, argument: str) -> tuple[np.ndarray, np.ndarray]:
@@ -80,37 +99,126 @@ def binary_outcome(series: pd.Series, pos_label, argument: str) -> tuple[np.ndar
     return positive, missing
 
 
+#: Distinct values a :class:`LabelSummary` keeps: the six an error message shows, and one
+#: more to tell two distinct values from more.
+_KEPT_VALUES = 7
+
+
+@dataclass(frozen=True)
+class LabelSummary:
+    """What the checks of a whole label column need, from some of its rows; additive.
+
+    Attributes
+    ----------
+    name : hashable
+        The column's name.
+    n_present : int
+        Rows with a value.
+    any_positive : bool
+        Whether a value equals ``pos_label``.
+    values : tuple
+        ``(value, is_positive)`` of its first distinct values in order of appearance (at
+        most :data:`_KEPT_VALUES`; a chunk with no third value keeps just its first positive
+        and its first negative value).
+    """
+
+    name: object
+    n_present: int
+    any_positive: bool
+    values: tuple
+
+    def combine(self, other: LabelSummary) -> LabelSummary:
+        """The summary of the rows of ``self`` followed by those of ``other``."""
+        values = list(self.values)
+        for value, positive in other.values:
+            if len(values) < _KEPT_VALUES and not any(_same(value, kept) for kept, _ in values):
+                values.append((value, positive))
+        return LabelSummary(
+            self.name,
+            self.n_present + other.n_present,
+            self.any_positive or other.any_positive,
+            tuple(values),
+        )
+
+    def preview(self) -> str:
+        """The first distinct values, as :func:`_distinct_preview` shows them."""
+        return ", ".join(repr(plain(value)) for value, _ in self.values[: _KEPT_VALUES - 1])
+
+
+def _same(a, b) -> bool:
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return a is b
+
+
+def label_summary(series: pd.Series, positive: np.ndarray, missing: np.ndarray) -> LabelSummary:
+    """The :class:`LabelSummary` of a label column's rows (``positive``/``missing`` per row)."""
+    negative = ~positive & ~missing
+    rows = []
+    if negative.any():
+        first = series.iloc[int(np.argmax(negative))]
+        other = (series != first).to_numpy(dtype=bool, na_value=False) & negative
+        if other.any():  # a third value (an error follows): its first distinct values, in order
+            present = ~missing
+            firsts = np.flatnonzero(present)[~series[present].duplicated().to_numpy(dtype=bool)]
+            return _summary(series, positive, missing, firsts[:_KEPT_VALUES])
+        rows = [int(np.argmax(negative))]
+    if positive.any():
+        rows = sorted([*rows, int(np.argmax(positive))])
+    return _summary(series, positive, missing, rows)
+
+
+def _summary(series: pd.Series, positive: np.ndarray, missing: np.ndarray, rows) -> LabelSummary:
+    values = tuple((series.iloc[row], bool(positive[row])) for row in rows)
+    return LabelSummary(series.name, int((~missing).sum()), bool(positive.any()), values)
+
+
 def check_binary(
     series: pd.Series, positive: np.ndarray, missing: np.ndarray, pos_label, argument: str
 ) -> None:
     """Raise :class:`InvalidInputError` when a label column holds a third value besides two."""
-    negative = ~positive & ~missing
-    if negative.any():
-        first = series.iloc[int(np.argmax(negative))]
-        other = (series != first).to_numpy(dtype=bool, na_value=False) & negative
-        if other.any():
-            first, third = (plain(v) for v in (first, series.iloc[int(np.argmax(other))]))
-            if not positive.any() and series.nunique(dropna=True) == 2:
-                raise InvalidInputError(
-                    f"`{argument}={series.name!r}` never holds pos_label={plain(pos_label)!r} (its values: "
-                    f"{_distinct_preview(series)}). Pass the positive class as it is spelled in this "
-                    f"column, e.g. `pos_label={first!r}`, or convert the column to the type of pos_label."
-                )
-            raise InvalidInputError(
-                f"`{argument}={series.name!r}` holds more than two values ({_distinct_preview(series)}"
-                f", ... e.g. {first!r} and {third!r} besides pos_label={plain(pos_label)!r}); fairness "
-                f"metrics need a binary outcome. Binarize it first, e.g. "
-                f"`df.assign(pred=df['score'] >= 0.5)`."
-            )
+    check_binary_summary(label_summary(series, positive, missing), pos_label, argument)
+
+
+def check_binary_summary(summary: LabelSummary, pos_label, argument: str) -> None:
+    """:func:`check_binary` from the column's :class:`LabelSummary`."""
+    negatives = [value for value, positive in summary.values if not positive]
+    if len(negatives) < 2:
+        return
+    first, third = (plain(v) for v in negatives[:2])
+    if not summary.any_positive and len(summary.values) == 2:
+        raise InvalidInputError(
+            f"`{argument}={summary.name!r}` never holds pos_label={plain(pos_label)!r} (its values: "
+            f"{summary.preview()}). Pass the positive class as it is spelled in this "
+            f"column, e.g. `pos_label={first!r}`, or convert the column to the type of pos_label."
+        )
+    raise InvalidInputError(
+        f"`{argument}={summary.name!r}` holds more than two values ({summary.preview()}"
+        f", ... e.g. {first!r} and {third!r} besides pos_label={plain(pos_label)!r}); fairness "
+        f"metrics need a binary outcome. Binarize it first, e.g. "
+        f"`df.assign(pred=df['score'] >= 0.5)`."
+    )
 
 
 def check_pos_label_present(positives: list[np.ndarray], series: list[pd.Series], pos_label) -> None:
     """Raise when ``pos_label`` occurs in none of the label columns (fairlearn silently gives 0)."""
     if any(p.any() for p in positives):
         return
-    if all(s.isna().all() for s in series):
+    summaries = [
+        label_summary(s, np.asarray(p, dtype=bool), s.isna().to_numpy(dtype=bool))
+        for p, s in zip(positives, series)
+    ]
+    check_pos_label_summaries(summaries, pos_label)
+
+
+def check_pos_label_summaries(summaries: list[LabelSummary], pos_label) -> None:
+    """:func:`check_pos_label_present` from the columns' :class:`LabelSummary`."""
+    if any(s.any_positive for s in summaries):
+        return
+    if all(s.n_present == 0 for s in summaries):
         return  # no labels at all: the empty-data policy applies instead
-    seen = ", ".join(f"{s.name!r}: {_distinct_preview(s)}" for s in series)
+    seen = ", ".join(f"{s.name!r}: {s.preview()}" for s in summaries)
     raise InvalidInputError(
         f"`pos_label={plain(pos_label)!r}` never occurs in the labels or predictions (values seen: {seen}). "
         f"Pass the positive class as it is spelled in the data, e.g. `pos_label=1` or `pos_label='H'`."
