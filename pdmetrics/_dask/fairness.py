@@ -15,6 +15,7 @@ from pdmetrics.fairness.group_rates import (
     group_counts_state,
     group_disparity_from_state,
 )
+from pdmetrics.fairness.parity import check_options, classification_from_state, classification_state
 
 __all__ = ["DaskFairnessAccessor"]
 
@@ -25,6 +26,45 @@ class DaskFairnessAccessor(DaskAccessor):
 
     _name = "fairness"
     _pandas_accessor = FairnessAccessor
+
+    def classification(
+        self,
+        *,
+        y_true,
+        y_pred,
+        sensitive,
+        pos_label=1,
+        privileged=None,
+        threshold=0.0,
+        invert=False,
+        on_undefined: str = "worst",
+        zero_division="warn",
+        n_boot: int = 0,
+        confidence: float = 0.95,
+        random_state=None,
+        compute: bool = True,
+    ):
+        """Group fairness of binary predictions (SPD, DI, AOD, EOD) of a dask DataFrame; see
+        :meth:`pdmetrics.fairness.accessor.FairnessAccessor.classification` (``threshold="midrange"``
+        splits at the midrange of the whole column).
+
+        ``compute=False`` returns a :class:`dask.delayed.Delayed` of the table.
+        """
+        truth, pred = self._one_name("y_true", y_true), self._one_name("y_pred", y_pred)
+        columns = self._names("sensitive", sensitive)
+        zero_division = check_options(on_undefined, zero_division, n_boot, confidence, random_state)
+        options = {"pos_label": pos_label, "privileged": privileged, "threshold": threshold, "invert": invert}
+        chunk = partial(_classification_chunk, truth, pred, columns, options)
+        finalize = partial(
+            classification_from_state,
+            pos_label=pos_label,
+            on_undefined=on_undefined,
+            zero_division=zero_division,
+            n_boot=n_boot,
+            confidence=confidence,
+            random_state=random_state,
+        )
+        return partition_table(self._frame, [truth, pred, *columns], chunk, finalize, compute)
 
     def by_group(
         self,
@@ -95,6 +135,10 @@ class DaskFairnessAccessor(DaskAccessor):
             random_state=random_state,
         )
         return partition_table(self._frame, [truth, pred, *groups], chunk, finalize, compute)
+
+
+def _classification_chunk(truth, pred, columns: list, options: dict, part):
+    return classification_state(part[truth], part[pred], [part[name] for name in columns], **options)
 
 
 def _group_counts_chunk(truth, pred, groups: list, pos_label, result_columns, part):
