@@ -16,6 +16,7 @@ from pdmetrics.fairness.group_rates import (
     group_disparity_from_state,
 )
 from pdmetrics.fairness.parity import check_options, classification_from_state, classification_state
+from pdmetrics.fairness.regression import score_fairness_from_state, score_fairness_state
 
 __all__ = ["DaskFairnessAccessor"]
 
@@ -135,6 +136,40 @@ class DaskFairnessAccessor(DaskAccessor):
             random_state=random_state,
         )
         return partition_table(self._frame, [truth, pred, *groups], chunk, finalize, compute)
+
+    def score_fairness(self, *, human, system, by, base_group=None, compute: bool = True):
+        """Score fairness metrics (OSA, OSD, CSD) per group column of a dask DataFrame; see
+        :meth:`pdmetrics.fairness.accessor.FairnessAccessor.score_fairness`. The models are
+        fitted once, from the per-partition moments of each group x human score cell.
+
+        ``compute=False`` returns a :class:`dask.delayed.Delayed` of the table.
+        """
+        return self._score_fairness(human, system, by, base_group, 0, compute)
+
+    def score_fairness_estimates(self, *, human, system, by, base_group=None, compute: bool = True):
+        """Coefficients of the score fairness models of a dask DataFrame; see
+        :meth:`pdmetrics.fairness.accessor.FairnessAccessor.score_fairness_estimates`.
+
+        ``compute=False`` returns a :class:`dask.delayed.Delayed` of the table.
+        """
+        return self._score_fairness(human, system, by, base_group, 1, compute)
+
+    def _score_fairness(self, human, system, by, base_group, which: int, compute: bool):
+        human, system = self._one_name("human", human), self._one_name("system", system)
+        groups = self._names("by", by)
+        chunk = partial(_score_fairness_chunk, human, system, groups)
+        finalize = partial(
+            _score_fairness_table, which=which, base_group=base_group, human=human, system=system
+        )
+        return partition_table(self._frame, [human, system, *groups], chunk, finalize, compute)
+
+
+def _score_fairness_chunk(human, system, groups: list, part):
+    return score_fairness_state(part[human], part[system], {name: part[name] for name in groups})
+
+
+def _score_fairness_table(state, which: int, base_group, human, system):
+    return score_fairness_from_state(state, base_group, human, system)[which]
 
 
 def _classification_chunk(truth, pred, columns: list, options: dict, part):
