@@ -169,16 +169,18 @@ def label_summary(series: pd.Series, positive: np.ndarray, missing: np.ndarray) 
     return _summary(series, positive, missing, rows)
 
 
+def presence_summary(series: pd.Series, positive: np.ndarray) -> LabelSummary:
+    """A :class:`LabelSummary` for :func:`check_pos_label_summaries` only: its values are
+    read only when the rows have no positive (they are shown only when no row of the whole
+    column has one)."""
+    if positive.any():
+        return LabelSummary(series.name, int(series.notna().sum()), True, ())
+    return label_summary(series, positive, series.isna().to_numpy(dtype=bool))
+
+
 def _summary(series: pd.Series, positive: np.ndarray, missing: np.ndarray, rows) -> LabelSummary:
     values = tuple((series.iloc[row], bool(positive[row])) for row in rows)
     return LabelSummary(series.name, int((~missing).sum()), bool(positive.any()), values)
-
-
-def check_binary(
-    series: pd.Series, positive: np.ndarray, missing: np.ndarray, pos_label, argument: str
-) -> None:
-    """Raise :class:`InvalidInputError` when a label column holds a third value besides two."""
-    check_binary_summary(label_summary(series, positive, missing), pos_label, argument)
 
 
 def check_binary_summary(summary: LabelSummary, pos_label, argument: str) -> None:
@@ -199,17 +201,6 @@ def check_binary_summary(summary: LabelSummary, pos_label, argument: str) -> Non
         f"metrics need a binary outcome. Binarize it first, e.g. "
         f"`df.assign(pred=df['score'] >= 0.5)`."
     )
-
-
-def check_pos_label_present(positives: list[np.ndarray], series: list[pd.Series], pos_label) -> None:
-    """Raise when ``pos_label`` occurs in none of the label columns (fairlearn silently gives 0)."""
-    if any(p.any() for p in positives):
-        return
-    summaries = [
-        label_summary(s, np.asarray(p, dtype=bool), s.isna().to_numpy(dtype=bool))
-        for p, s in zip(positives, series)
-    ]
-    check_pos_label_summaries(summaries, pos_label)
 
 
 def check_pos_label_summaries(summaries: list[LabelSummary], pos_label) -> None:
@@ -259,6 +250,147 @@ def clean_responses(series: pd.Series) -> pd.Series:
     return text.str.replace(_THINK_BLOCK, "", regex=True).str.replace(r"[\r\n]", " ", regex=True).str.strip()
 
 
+def group_keys(columns: list[pd.Series]) -> tuple[np.ndarray, pd.DataFrame]:
+    """:func:`~pdmetrics._groups.group_codes` whose keys keep a categorical column's dtype
+    (so its category order when groups of several chunks are aligned)."""
+    codes, keys = group_codes(columns)
+    for series in columns:
+        if isinstance(series.dtype, pd.CategoricalDtype):
+            keys[series.name] = pd.Categorical(keys[series.name], dtype=series.dtype)
+    return codes, keys
+
+
+def aligned_counts(keys, counts, other_keys, other_counts) -> tuple[pd.DataFrame, np.ndarray]:
+    """The union of two sets of groups (from :func:`group_keys`), sorted as
+    :func:`~pdmetrics._groups.group_codes` sorts them, with their counts (rows) added."""
+    if not len(other_keys):
+        return keys, counts
+    if not len(keys):
+        return other_keys, other_counts
+    union = pd.concat([keys, other_keys], ignore_index=True)
+    codes, merged = group_keys([union[name] for name in union.columns])
+    total = np.zeros((len(merged), *counts.shape[1:]), dtype=counts.dtype)
+    np.add.at(total, codes, np.concatenate([counts, other_counts]))
+    return merged, total
+
+
+def plain_keys(keys: pd.DataFrame) -> pd.DataFrame:
+    """Keys of :func:`group_keys` as :func:`~pdmetrics._groups.group_codes` gives them (a
+    categorical column as its categories' values)."""
+    return pd.DataFrame(
+        {
+            name: pd.Series(values.cat.categories.take(values.cat.codes))
+            if isinstance(values.dtype, pd.CategoricalDtype)
+            else values
+            for name, values in keys.items()
+        }
+    )
+
+
+@dataclass(frozen=True)
+class RowProblems:
+    """The first row (and the number of rows) of each problem found in some rows; additive.
+
+    A check that names "row i" of the whole data cannot raise on one chunk: the chunk
+    records its first offending row here, the states combine in row order (positions
+    shift by the rows before), and :meth:`first` gives the problem to raise at finalize.
+    """
+
+    rows: int
+    found: dict
+
+    def combine(self, other: RowProblems) -> RowProblems:
+        """The problems of the rows of ``self`` followed by those of ``other``."""
+        found = dict(self.found)
+        for name, (row, detail, count) in other.found.items():
+            if name in found:
+                first, first_detail, total = found[name]
+                found[name] = (first, first_detail, total + count)
+            else:
+                found[name] = (self.rows + row, detail, count)
+        return RowProblems(self.rows + other.rows, found)
+
+    def first(self, name):
+        """``(row, detail, count)`` of the problem ``name``, or None."""
+        return self.found.get(name)
+
+
+def row_problems(rows: int, **checks) -> RowProblems:
+    """Record each check's offending rows: ``name=(mask, detail_of_row)``, ``detail_of_row``
+    a function of the first offending row's position."""
+    found = {}
+    for name, (mask, detail) in checks.items():
+        if mask.any():
+            row = int(np.argmax(mask))
+            found[name] = (row, detail(row), int(mask.sum()))
+    return RowProblems(rows, found)
+
+
+@dataclass(frozen=True)
+class CategoryCounts:
+    """Rows per category, per group and overall, over some rows; additive.
+
+    ``keys`` (None without groups) and ``counts`` ``(groups, categories)`` as
+    :func:`group_keys` gives them; ``overall`` counts every row, ``rows_missing_group``
+    those without a group.
+    """
+
+    keys: pd.DataFrame | None
+    counts: np.ndarray
+    overall: np.ndarray
+    rows_missing_group: int
+
+    def combine(self, other: CategoryCounts) -> CategoryCounts:
+        """The counts of the union of two disjoint row sets (groups aligned on their values)."""
+        if self.keys is None:
+            keys, counts = None, self.counts + other.counts
+        else:
+            keys, counts = aligned_counts(self.keys, self.counts, other.keys, other.counts)
+        return CategoryCounts(
+            keys, counts, self.overall + other.overall, self.rows_missing_group + other.rows_missing_group
+        )
+
+
+def category_state(
+    category: np.ndarray, n_categories: int, by: list[pd.Series] | None, result_columns
+) -> CategoryCounts:
+    """The :class:`CategoryCounts` of one chunk of rows (see :func:`category_counts`)."""
+    category = np.asarray(category, dtype=np.intp)
+    overall = np.bincount(category, minlength=n_categories).astype(np.int64)
+    if not by:
+        return CategoryCounts(None, overall[None, :], overall, 0)
+    check_group_names(by, result_columns)
+    codes, keys = group_keys(by)
+    for name in keys:
+        check_not_pooled(plain_keys(keys[[name]])[name], f"by={plain(name)!r}")
+    missing = codes < 0
+    keep = ~missing
+    per_group = np.bincount(codes[keep] * n_categories + category[keep], minlength=len(keys) * n_categories)
+    per_group = per_group.astype(np.int64).reshape(len(keys), n_categories)
+    return CategoryCounts(keys, per_group, overall, int(missing.sum()))
+
+
+def category_table(state: CategoryCounts, names: list[str]) -> tuple[pd.DataFrame, np.ndarray]:
+    """The table and counts of :func:`category_counts` from the state of every row (the
+    warning about rows without a group is raised here)."""
+    overall = state.overall[None, :]
+    if state.keys is None:
+        return pd.DataFrame(overall, columns=names), overall
+    warn_excluded(
+        state.rows_missing_group,
+        int(state.overall.sum()),
+        f"the group value is missing (they count in the {POOLED_LABEL!r} row only)",
+    )
+    counts = np.vstack([state.counts, overall])
+    keys = plain_keys(state.keys)
+    table = pd.DataFrame(
+        {name: pd.array([*keys[name].tolist(), POOLED_LABEL], dtype=object) for name in keys}
+    )
+    for i, name in enumerate(names):
+        table[name] = counts[:, i]
+    return table, counts
+
+
 def category_counts(
     category: np.ndarray, n_categories: int, by: list[pd.Series] | None, names: list[str], result_columns
 ) -> tuple[pd.DataFrame, np.ndarray]:
@@ -273,27 +405,4 @@ def category_counts(
     value is missing count there only). Without ``by`` there is just the overall row.
     ``counts`` is the same numbers as an int64 array ``(rows, n_categories)``.
     """
-    category = np.asarray(category, dtype=np.intp)
-    overall = np.bincount(category, minlength=n_categories).astype(np.int64)[None, :]
-    if not by:
-        return pd.DataFrame(overall, columns=names), overall
-    check_group_names(by, result_columns)
-    codes, keys = group_codes(by)
-    for name in keys:
-        check_not_pooled(keys[name], f"by={plain(name)!r}")
-    missing = codes < 0
-    warn_excluded(
-        int(missing.sum()),
-        codes.size,
-        f"the group value is missing (they count in the {POOLED_LABEL!r} row only)",
-    )
-    keep = ~missing
-    per_group = np.bincount(codes[keep] * n_categories + category[keep], minlength=len(keys) * n_categories)
-    per_group = per_group.astype(np.int64).reshape(len(keys), n_categories)
-    counts = np.vstack([per_group, overall])
-    table = pd.DataFrame(
-        {name: pd.array([*keys[name].tolist(), POOLED_LABEL], dtype=object) for name in keys}
-    )
-    for i, name in enumerate(names):
-        table[name] = counts[:, i]
-    return table, counts
+    return category_table(category_state(category, n_categories, by, result_columns), names)

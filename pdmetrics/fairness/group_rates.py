@@ -12,10 +12,17 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._division import WARN, check_zero_division, divide
-from pdmetrics._groups import group_codes, named_columns
+from pdmetrics._groups import named_columns
 from pdmetrics._tables import attach_info
 from pdmetrics._warnings import warn_excluded, warn_undefined
-from pdmetrics.fairness._inputs import binary_label_rows, check_group_names, check_label_summaries
+from pdmetrics.fairness._inputs import (
+    aligned_counts,
+    binary_label_rows,
+    check_group_names,
+    check_label_summaries,
+    group_keys,
+    plain_keys,
+)
 from pdmetrics.fairness.bootstrap import bootstrap_counts, check_bootstrap_options, percentile_interval
 from pdmetrics.fairness.confusion import CELLS, confusion_counts, rates_from_counts
 
@@ -71,7 +78,7 @@ class GroupCountsState:
 
     def combine(self, other: GroupCountsState) -> GroupCountsState:
         """The state of the union of two disjoint row sets (groups aligned on their values)."""
-        keys, counts = _aligned(self.keys, self.counts, other.keys, other.counts)
+        keys, counts = aligned_counts(self.keys, self.counts, other.keys, other.counts)
         return GroupCountsState(
             tuple(a.combine(b) for a, b in zip(self.labels, other.labels)),
             keys,
@@ -91,37 +98,12 @@ class GroupCountsState:
         }
 
 
-def _aligned(keys, counts, other_keys, other_counts) -> tuple[pd.DataFrame, np.ndarray]:
-    """The union of two sets of groups, sorted, with their counts added."""
-    if not len(other_keys):
-        return keys, counts
-    if not len(keys):
-        return other_keys, other_counts
-    union = pd.concat([keys, other_keys], ignore_index=True)
-    codes, merged = group_codes([union[name] for name in union.columns])
-    total = np.zeros((len(merged), counts.shape[1]), dtype=np.int64)
-    np.add.at(total, codes, np.concatenate([counts, other_counts]))
-    dtypes = {name: union[name].dtype for name in union.columns}
-    merged = pd.DataFrame(
-        {
-            name: pd.Categorical(merged[name], dtype=dtype)
-            if isinstance(dtype, pd.CategoricalDtype)
-            else merged[name]
-            for name, dtype in dtypes.items()
-        }
-    )
-    return merged, total
-
-
 def group_counts_state(y_true, y_pred, by, pos_label, result_columns=()) -> GroupCountsState:
     """The :class:`GroupCountsState` of one chunk of rows (no warning, no whole-column check)."""
     t_pos, p_pos, label_missing, labels = binary_label_rows(y_true, y_pred, pos_label)
     columns = named_columns(by, t_pos.size, "by")
     check_group_names(columns, result_columns)
-    codes, keys = group_codes(columns)
-    for series in columns:  # a categorical group column keeps its categories, so their order
-        if isinstance(series.dtype, pd.CategoricalDtype):
-            keys[series.name] = pd.Categorical(keys[series.name], dtype=series.dtype)
+    codes, keys = group_keys(columns)
     missing_group = codes < 0
     if label_missing.any():
         codes = np.where(label_missing, -1, codes)
@@ -141,15 +123,7 @@ def group_counts_from_state(state: GroupCountsState, pos_label) -> tuple[np.ndar
     check_label_summaries(state.labels, pos_label)
     warn_excluded(state.rows_missing_label, state.rows, "the label or the prediction is missing")
     warn_excluded(state.rows_missing_group, state.rows, "a group value is missing")
-    keys = pd.DataFrame(
-        {
-            name: pd.Series(values.cat.categories.take(values.cat.codes))
-            if isinstance(values.dtype, pd.CategoricalDtype)
-            else values
-            for name, values in state.keys.items()
-        }
-    )
-    return state.counts, keys, state.info()
+    return state.counts, plain_keys(state.keys), state.info()
 
 
 def _fill_undefined(rates: dict, keys: pd.DataFrame | None, zero_division, warn: bool = True) -> dict:
