@@ -229,7 +229,7 @@ def llm_fairness_from_state(
 _COUNTERFACTUAL_COLUMNS = ("N", "N_error", "N_changed", "change_rate")
 
 
-def _valid_answers(valid) -> list:
+def valid_answers(valid) -> list:
     """``valid=`` as a list of answers: one answer (str) or a list-like of scalars."""
     if isinstance(valid, str):
         return [valid]
@@ -289,7 +289,7 @@ def counterfactual(
     0  5        1          1         0.25
     """
     check_zero_division(zero_division)
-    values = None if valid is None else _valid_answers(valid)
+    values = None if valid is None else valid_answers(valid)
     state = counterfactual_state(
         prediction,
         counterfactual,
@@ -322,7 +322,7 @@ def counterfactual_state(
     prediction, counterfactual, *, by=None, valid=None, error=None, counterfactual_error=None
 ) -> CounterfactualState:
     """The :class:`CounterfactualState` of one chunk of pairs (``valid`` checked, or None)."""
-    values = None if valid is None else _valid_answers(valid)
+    values = None if valid is None else valid_answers(valid)
     original = as_series(prediction, "prediction").reset_index(drop=True)
     twin = as_series(counterfactual, "counterfactual").reset_index(drop=True)
     if len(original) != len(twin):
