@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from pdmetrics import ColumnNotFoundError, ExcludedRowsWarning, InvalidInputError, NotPartitionableError
+from pdmetrics.fairness import FairnessAccessor
 
 dd = pytest.importorskip("dask.dataframe")
 dask = pytest.importorskip("dask")
@@ -43,6 +44,21 @@ def outcomes(n: int, seed: int = 0) -> pd.DataFrame:
             "h": h,
             "s": h + rng.normal(0.1, 0.8, n),
         }
+    )
+    options = np.array([rng.permutation([1, 2, 3]) for _ in range(n)]).reshape(n, 3)
+    frame = frame.assign(
+        label=rng.choice(["H", "L"], n),
+        answer=rng.choice(["H", "L", " H\n", "<think>x</think>L", "maybe", None], n),
+        twin=rng.choice(["H", "L", "y", None], n),
+        failed=rng.choice([None, "", "HTTP 500"], n, p=[0.45, 0.45, 0.1]),
+        option=rng.choice(["1", "2 because", "3", "x", None], n),
+        st=options[:, 0],
+        an=options[:, 1],
+        un=options[:, 2],
+        lang=rng.choice(["en", "es", "de"], n),
+        correct=rng.choice(["Paris", "Rome"], n),
+        said=rng.choice(["Paris", "rome", "xx", None], n),
+        metric=rng.normal(0.5, 0.2, n),
     )
     frame.loc[rng.random(n) < 0.03, "p"] = np.nan
     frame.loc[rng.random(n) < 0.03, "age"] = np.nan
@@ -80,6 +96,28 @@ TABLES = [
     ("by_group", {"y_true": "y", "y_pred": "p", "by": ["cat", "male"], "zero_division": 0}),
     ("group_disparity", {"y_true": "y", "y_pred": "p", "by": ["g", "k"], "n_boot": 20, "random_state": 0}),
     ("score_fairness", {"human": "h", "system": "s", "by": ["g", "k"]}),
+    (
+        "llm_fairness",
+        {
+            "y_true": "label",
+            "response": "answer",
+            "sensitive": ["male", "age"],
+            "positive": "H",
+            "negative": "L",
+            "error": "failed",
+            "threshold": {"age": "midrange"},
+        },
+    ),
+    (
+        "context_association",
+        {"response": "option", "stereotype": "st", "anti_stereotype": "an", "unrelated": "un", "by": "lang"},
+    ),
+    ("counterfactual", {"prediction": "answer", "counterfactual": "twin", "by": "male", "valid": ["H", "L"]}),
+    (
+        "language_accuracy",
+        {"response": "said", "answer": "correct", "options": ["Paris", "Rome"], "by": ["lang", "male"]},
+    ),
+    ("average_metrics", {"metrics": ["metric", "age"], "by": "g"}),
     ("score_fairness_estimates", {"human": "h", "system": "s", "by": "g", "base_group": "b"}),
 ]
 IDS = [f"{method}-{i}" for i, (method, _) in enumerate(TABLES)]
@@ -224,9 +262,14 @@ def cluster_client():
         yield client
 
 
+FAMILY_METHODS = {
+    "classification": ("classification", "by_group", "group_disparity"),
+    "score": ("score_fairness", "score_fairness_estimates"),
+    "llm": ("llm_fairness", "context_association", "counterfactual", "language_accuracy", "average_metrics"),
+}
 FAMILIES = {
-    "classification": [TABLES[1], TABLES[4], TABLES[6]],
-    "score": [TABLES[7], TABLES[8]],
+    family: [(method, kwargs) for method, kwargs in TABLES if method in methods]
+    for family, methods in FAMILY_METHODS.items()
 }
 
 
@@ -398,7 +441,38 @@ def test_the_callers_frame_is_unchanged():
     pd.testing.assert_frame_equal(frame, outcomes(300))
 
 
-def test_methods_that_do_not_run_on_dask_say_so():
+def test_every_table_runs_on_dask_and_the_plots_say_so():
     ddf = dd.from_pandas(outcomes(10), npartitions=1)
-    with pytest.raises(NotPartitionableError, match=r"`ddf.fairness.average_metrics` does not run on dask"):
-        ddf.fairness.average_metrics()
+    tables = [name for name in dir(FairnessAccessor) if not name.startswith("_") and name != "plot"]
+    assert all(name in type(ddf.fairness).__dict__ for name in tables)
+    with pytest.raises(NotPartitionableError, match=r"`ddf.fairness.plot` does not run on dask"):
+        ddf.fairness.plot  # noqa: B018
+
+
+def test_option_lists_in_a_column():
+    frame = outcomes(600)
+    frame["choices"] = [["Paris", "Rome"]] * 300 + [["Paris", "Rome", "xx"]] * 300
+    with dask.config.set({"dataframe.convert-string": False}):  # keep the lists as lists
+        ddf = dd.from_pandas(frame, npartitions=3)
+        kwargs = {"response": "said", "answer": "correct", "options": "choices", "by": "lang"}
+        assert_same_table(*both(ddf, "language_accuracy", kwargs))
+
+
+def test_first_bad_row_named_in_the_whole_frame():
+    frame = outcomes(900)
+    frame.loc[700, "an"] = 7  # a bad option number in the third partition
+    frame.loc[650, "st"] = frame.loc[650, "un"]  # a clash before it
+    kwargs = {"response": "option", "stereotype": "st", "anti_stereotype": "an", "unrelated": "un"}
+    got, expected = _refusals(frame, 3, "context_association", kwargs)
+    assert got == expected and "row 700 has 7" in got
+    frame.loc[700, "an"] = frame.loc[700, "st"] % 3 + 1
+    frame.loc[700, "un"] = 6 - frame.loc[700, "st"] - frame.loc[700, "an"]
+    got, expected = _refusals(frame, 3, "context_association", kwargs)
+    assert got == expected and got.startswith("Row 650 ")
+    frame.loc[[20, 400, 401], "correct"] = None
+    frame.loc[[20, 400, 401], "failed"] = None
+    frame.loc[[20, 400, 401], "said"] = "Paris"
+    got, expected = _refusals(
+        frame, 3, "language_accuracy", {"response": "said", "answer": "correct", "options": ["a"]}
+    )
+    assert got == expected and "missing on 3 row(s) (first: row 20)" in got

@@ -14,6 +14,7 @@ from pdmetrics._dask.driver import partition_table
 from pdmetrics._division import check_zero_division
 from pdmetrics.fairness.accessor import FairnessAccessor
 from pdmetrics.fairness.association import context_association_from_state, context_association_state
+from pdmetrics.fairness.averages import average_from_state, average_state
 from pdmetrics.fairness.bootstrap import check_bootstrap_options
 from pdmetrics.fairness.group_rates import (
     by_group_columns,
@@ -39,7 +40,6 @@ class DaskFairnessAccessor(DaskAccessor):
     """``ddf.fairness``: the fairness tables of :class:`pdmetrics.fairness.accessor.FairnessAccessor`,
     computed partition by partition (same arguments, same numbers, plus ``compute=``).
 
-    ``average_metrics`` (an average of small result tables) does not run on dask.
     """
 
     _name = "fairness"
@@ -269,6 +269,17 @@ class DaskFairnessAccessor(DaskAccessor):
         finalize = partial(language_accuracy_from_state, zero_division=zero_division)
         return self._table(language_accuracy_state, columns, chosen, finalize, compute)
 
+    def average_metrics(self, *, metrics=None, by=None, compute: bool = True):
+        """Mean of each metric over the rows of a dask DataFrame, NaN skipped; see
+        :meth:`pdmetrics.fairness.accessor.FairnessAccessor.average_metrics` (the columns
+        are chosen from the frame's dtypes).
+
+        ``compute=False`` returns a :class:`dask.delayed.Delayed` of the table.
+        """
+        chosen = average_state(self._frame._meta, metrics, by)  # the columns, checked on no rows
+        chunk = partial(_average_chunk, metrics, by)
+        return partition_table(self._frame, [*chosen.by, *chosen.names], chunk, average_from_state, compute)
+
     def score_fairness(self, *, human, system, by, base_group=None, compute: bool = True):
         """Score fairness metrics (OSA, OSD, CSD) per group column of a dask DataFrame; see
         :meth:`pdmetrics.fairness.accessor.FairnessAccessor.score_fairness`. The models are
@@ -333,6 +344,10 @@ def _chunk(state, columns: dict, options: dict, part):
         for argument, name in columns.items()
     }
     return state(**arguments, **options)
+
+
+def _average_chunk(metrics, by, part):
+    return average_state(part, metrics, by)
 
 
 def _score_fairness_table(state, which: int, base_group, human, system):
