@@ -406,3 +406,23 @@ def category_counts(
     ``counts`` is the same numbers as an int64 array ``(rows, n_categories)``.
     """
     return category_table(category_state(category, n_categories, by, result_columns), names)
+
+
+@dataclass(frozen=True)
+class AnswerState:
+    """The additive state of a table of answer counts (context association, counterfactual
+    change, language accuracy) over some rows: the counts per category
+    (:class:`CategoryCounts`), the rows with a call error, and the rows seen with the first
+    row of each problem refused at finalize (:class:`RowProblems`)."""
+
+    counts: CategoryCounts
+    rows_error: int
+    problems: RowProblems
+
+    def combine(self, other: AnswerState) -> AnswerState:
+        """The state of the union of two disjoint row sets (``other``'s rows after ``self``'s)."""
+        return AnswerState(
+            self.counts.combine(other.counts),
+            self.rows_error + other.rows_error,
+            self.problems.combine(other.problems),
+        )

@@ -10,8 +10,6 @@ left out of every count.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pandas as pd
 
@@ -21,8 +19,7 @@ from pdmetrics._tables import attach_info
 from pdmetrics._validation import plain
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness._inputs import (
-    CategoryCounts,
-    RowProblems,
+    AnswerState,
     category_state,
     category_table,
     clean_responses,
@@ -31,7 +28,6 @@ from pdmetrics.fairness._inputs import (
 )
 
 __all__ = [
-    "AssociationState",
     "parse_option",
     "context_association_scores",
     "context_association",
@@ -99,25 +95,6 @@ def _option_numbers(values, argument: str) -> tuple[np.ndarray, pd.Series, np.nd
 _OPTIONS = ("stereotype", "anti_stereotype", "unrelated")
 
 
-@dataclass(frozen=True)
-class AssociationState:
-    """The additive state of :func:`context_association` over some rows: the answer counts
-    (:class:`~pdmetrics.fairness._inputs.CategoryCounts`), the rows with a call error, and
-    the first rows with a bad option number (:class:`~pdmetrics.fairness._inputs.RowProblems`)."""
-
-    counts: CategoryCounts
-    rows_error: int
-    problems: RowProblems
-
-    def combine(self, other: AssociationState) -> AssociationState:
-        """The state of the union of two disjoint row sets (``other``'s rows after ``self``'s)."""
-        return AssociationState(
-            self.counts.combine(other.counts),
-            self.rows_error + other.rows_error,
-            self.problems.combine(other.problems),
-        )
-
-
 def context_association(
     response, stereotype, anti_stereotype, unrelated, *, error=None, by=None, zero_division="warn"
 ) -> pd.DataFrame:
@@ -162,9 +139,10 @@ def context_association(
 
 def context_association_state(
     response, stereotype, anti_stereotype, unrelated, *, error=None, by=None
-) -> AssociationState:
-    """The :class:`AssociationState` of one chunk of rows (no warning; the option numbers are
-    checked at :func:`context_association_from_state`, which names the first bad row)."""
+) -> AnswerState:
+    """The :class:`~pdmetrics.fairness._inputs.AnswerState` of one chunk of rows (no warning;
+    the option numbers are checked at :func:`context_association_from_state`, which names
+    the first bad row)."""
     response = as_series(response, "response")
     n = len(response)
     groups = None if by is None else named_columns(by, n, "by")
@@ -187,10 +165,10 @@ def context_association_state(
     chosen = parse_option(response)
     category = np.select([is_error, chosen == 0, chosen == st, chosen == an], [0, 4, 1, 2], default=3)
     counts = category_state(category, 5, groups, ["N", *_COUNTS, *_SCORES])
-    return AssociationState(counts, int(is_error.sum()), row_problems(n, **problems))
+    return AnswerState(counts, int(is_error.sum()), row_problems(n, **problems))
 
 
-def context_association_from_state(state: AssociationState, zero_division="warn") -> pd.DataFrame:
+def context_association_from_state(state: AnswerState, zero_division="warn") -> pd.DataFrame:
     """The :func:`context_association` table from the state of every row: a bad option number
     (the first row) is refused here, then the warnings are raised."""
     for name in _OPTIONS:

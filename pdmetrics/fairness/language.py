@@ -7,8 +7,6 @@ correct answer; otherwise *incorrect* when it equals one of the question's optio
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pandas as pd
 
@@ -18,8 +16,7 @@ from pdmetrics._tables import attach_info
 from pdmetrics._validation import plain
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness._inputs import (
-    CategoryCounts,
-    RowProblems,
+    AnswerState,
     category_state,
     category_table,
     clean_responses,
@@ -28,7 +25,6 @@ from pdmetrics.fairness._inputs import (
 from pdmetrics.fairness.llm import call_errors
 
 __all__ = [
-    "LanguageState",
     "language_accuracy",
     "language_accuracy_from_state",
     "language_accuracy_state",
@@ -136,29 +132,10 @@ def language_accuracy(
     return language_accuracy_from_state(state, zero_division)
 
 
-@dataclass(frozen=True)
-class LanguageState:
-    """The additive state of :func:`language_accuracy` over some rows: the answer counts
-    (:class:`~pdmetrics.fairness._inputs.CategoryCounts`), the rows with a call error, and
-    the first rows of the problems refused at finalize
-    (:class:`~pdmetrics.fairness._inputs.RowProblems`)."""
-
-    counts: CategoryCounts
-    rows_error: int
-    problems: RowProblems
-
-    def combine(self, other: LanguageState) -> LanguageState:
-        """The state of the union of two disjoint row sets (``other``'s rows after ``self``'s)."""
-        return LanguageState(
-            self.counts.combine(other.counts),
-            self.rows_error + other.rows_error,
-            self.problems.combine(other.problems),
-        )
-
-
-def language_accuracy_state(response, answer, options, *, error=None, by=None) -> LanguageState:
-    """The :class:`LanguageState` of one chunk of rows (no warning; options given as text and
-    missing answers are refused at :func:`language_accuracy_from_state`, naming the first row)."""
+def language_accuracy_state(response, answer, options, *, error=None, by=None) -> AnswerState:
+    """The :class:`~pdmetrics.fairness._inputs.AnswerState` of one chunk of rows (no warning;
+    options given as text and missing answers are refused at
+    :func:`language_accuracy_from_state`, naming the first row)."""
     response = as_series(response, "response").reset_index(drop=True)  # rows pair up by position
     answer = as_series(answer, "answer").reset_index(drop=True)
     if len(answer) != len(response):
@@ -186,10 +163,10 @@ def language_accuracy_state(response, answer, options, *, error=None, by=None) -
         an_option = _matches_an_option(normalized, options)
         category = np.select([is_error, correct, an_option], [0, 1, 2], default=3)
     counts = category_state(category, 4, groups, ["N", *_COUNTS, *_RATES])
-    return LanguageState(counts, int(is_error.sum()), row_problems(len(response), **problems))
+    return AnswerState(counts, int(is_error.sum()), row_problems(len(response), **problems))
 
 
-def language_accuracy_from_state(state: LanguageState, zero_division="warn") -> pd.DataFrame:
+def language_accuracy_from_state(state: AnswerState, zero_division="warn") -> pd.DataFrame:
     """The :func:`language_accuracy` table from the state of every row: options given as text
     and missing answers are refused here, then the warnings are raised."""
     found = state.problems.first("text_options")

@@ -21,7 +21,7 @@ from pdmetrics._tables import attach_info
 from pdmetrics._validation import plain
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness._inputs import (
-    CategoryCounts,
+    AnswerState,
     binary_outcome,
     category_state,
     category_table,
@@ -31,6 +31,7 @@ from pdmetrics.fairness._inputs import (
     flag_values,
     label_summary,
     presence_summary,
+    row_problems,
 )
 from pdmetrics.fairness.parity import (
     SensitiveCounts,
@@ -41,7 +42,6 @@ from pdmetrics.fairness.parity import (
 )
 
 __all__ = [
-    "CounterfactualState",
     "LLMFairnessState",
     "call_errors",
     "counterfactual",
@@ -301,27 +301,11 @@ def counterfactual(
     return counterfactual_from_state(state, zero_division)
 
 
-@dataclass(frozen=True)
-class CounterfactualState:
-    """The additive state of :func:`counterfactual` over some rows: the pair counts
-    (:class:`~pdmetrics.fairness._inputs.CategoryCounts`: error, unchanged, changed), and
-    the rows seen and with a call error."""
-
-    counts: CategoryCounts
-    rows: int
-    rows_error: int
-
-    def combine(self, other: CounterfactualState) -> CounterfactualState:
-        """The state of the union of two disjoint row sets."""
-        return CounterfactualState(
-            self.counts.combine(other.counts), self.rows + other.rows, self.rows_error + other.rows_error
-        )
-
-
 def counterfactual_state(
     prediction, counterfactual, *, by=None, valid=None, error=None, counterfactual_error=None
-) -> CounterfactualState:
-    """The :class:`CounterfactualState` of one chunk of pairs (``valid`` checked, or None)."""
+) -> AnswerState:
+    """The :class:`~pdmetrics.fairness._inputs.AnswerState` of one chunk of pairs (``valid``
+    checked, or None)."""
     values = None if valid is None else valid_answers(valid)
     original = as_series(prediction, "prediction").reset_index(drop=True)
     twin = as_series(counterfactual, "counterfactual").reset_index(drop=True)
@@ -345,10 +329,10 @@ def counterfactual_state(
     changed = (valid_a != valid_b) | (valid_a & valid_b & differ)
     category = np.where(errored, 0, np.where(changed, 2, 1))
     counts = category_state(category, 3, groups, _COUNTERFACTUAL_COLUMNS)
-    return CounterfactualState(counts, len(original), int(errored.sum()))
+    return AnswerState(counts, int(errored.sum()), row_problems(len(original)))
 
 
-def counterfactual_from_state(state: CounterfactualState, zero_division="warn") -> pd.DataFrame:
+def counterfactual_from_state(state: AnswerState, zero_division="warn") -> pd.DataFrame:
     """The :func:`counterfactual` table from the state of every pair (warnings raised here)."""
     table, counts = category_table(state.counts, ["N_error", "N_unchanged", "N_changed"])
     rate = divide(
@@ -361,4 +345,4 @@ def counterfactual_from_state(state: CounterfactualState, zero_division="warn") 
     table = table.drop(columns="N_unchanged")
     table["change_rate"] = rate
     table.index = pd.RangeIndex(len(table))
-    return attach_info(table, rows=state.rows, rows_error=state.rows_error)
+    return attach_info(table, rows=state.problems.rows, rows_error=state.rows_error)
