@@ -219,6 +219,25 @@ def test_categorical_groups_keep_category_order():
     assert_same_table(table, expected)
 
 
+def test_categories_that_differ_by_parquet_file(tmp_path):
+    pytest.importorskip("pyarrow")
+    frame = outcomes(900)
+    for i, categories in enumerate([["z", "y"], ["y", "x"], ["x", "w", "z"]]):
+        part = frame.iloc[i * 300 : (i + 1) * 300].copy()
+        part["cat"] = pd.Categorical(np.resize(categories, 300), categories=categories)
+        part.to_parquet(tmp_path / f"part-{i}.parquet")
+    ddf = dd.read_parquet(str(tmp_path / "*.parquet"))  # unknown categories, as dask reads them
+    frame = ddf.compute()
+    for method, kwargs in [
+        ("by_group", {"y_true": "y", "y_pred": "p", "by": ["cat", "male"]}),
+        ("counterfactual", {"prediction": "answer", "counterfactual": "twin", "by": "cat"}),
+        ("average_metrics", {"metrics": ["metric"], "by": "cat"}),
+    ]:
+        table, expected = both(ddf, method, kwargs, frame)
+        assert_same_table(table, expected)
+    assert table["cat"].tolist() == ["z", "y", "x", "w"]
+
+
 def test_midrange_is_the_whole_columns():
     frame = outcomes(900)
     frame.loc[:299, "age"] = frame.loc[:299, "age"] + 100  # the largest ages in one partition

@@ -263,6 +263,7 @@ def group_keys(columns: list[pd.Series]) -> tuple[np.ndarray, pd.DataFrame]:
 def aligned_counts(keys, counts, other_keys, other_counts) -> tuple[pd.DataFrame, np.ndarray]:
     """The union of two sets of groups (from :func:`group_keys`), sorted as
     :func:`~pdmetrics._groups.group_codes` sorts them, with their counts (rows) added."""
+    keys, other_keys = _common_categories(keys, other_keys)
     if not len(other_keys):
         return keys, counts
     if not len(keys):
@@ -272,6 +273,25 @@ def aligned_counts(keys, counts, other_keys, other_counts) -> tuple[pd.DataFrame
     total = np.zeros((len(merged), *counts.shape[1:]), dtype=counts.dtype)
     np.add.at(total, codes, np.concatenate([counts, other_counts]))
     return merged, total
+
+
+def _common_categories(keys: pd.DataFrame, other_keys: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Both keys with one dtype per categorical column: the categories of ``keys``, then the
+    new ones of ``other_keys`` (as concatenating the two chunks' columns gives them, e.g. the
+    partitions of a parquet folder whose categories differ by file)."""
+    keys, other_keys = keys.copy(), other_keys.copy()
+    for name in keys.columns:
+        mine, theirs = keys[name].dtype, other_keys[name].dtype
+        if (
+            isinstance(mine, pd.CategoricalDtype)
+            and isinstance(theirs, pd.CategoricalDtype)
+            and mine != theirs
+        ):
+            new = theirs.categories[~theirs.categories.isin(mine.categories)]
+            dtype = pd.CategoricalDtype(mine.categories.append(new), ordered=mine.ordered)
+            keys[name] = keys[name].astype(dtype)
+            other_keys[name] = other_keys[name].astype(dtype)
+    return keys, other_keys
 
 
 def plain_keys(keys: pd.DataFrame) -> pd.DataFrame:
