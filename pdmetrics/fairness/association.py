@@ -142,7 +142,17 @@ def context_association_state(
 ) -> AnswerState:
     """The :class:`~pdmetrics.fairness._inputs.AnswerState` of one chunk of rows (no warning;
     the option numbers are checked at :func:`context_association_from_state`, which names
-    the first bad row)."""
+    the first bad row).
+
+    Examples
+    --------
+    >>> from pdmetrics.fairness.association import context_association_from_state, context_association_state
+    >>> states = [context_association_state(["1", "3"], [1, 2], [2, 1], [3, 3]),
+    ...           context_association_state(["2"], [3], [2], [1])]
+    >>> context_association_from_state(states[0].combine(states[1]))[["N", "N_stereotype", "lms", "ss"]]
+       N  N_stereotype    lms    ss
+    0  3             1  66.67  50.0
+    """
     response = as_series(response, "response")
     n = len(response)
     groups = None if by is None else named_columns(by, n, "by")

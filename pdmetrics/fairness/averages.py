@@ -91,7 +91,17 @@ class AverageState:
 
 
 def average_state(table: pd.DataFrame, metrics=None, by=None) -> AverageState:
-    """The :class:`AverageState` of one chunk of rows (no warning)."""
+    """The :class:`AverageState` of one chunk of rows (no warning).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.fairness.averages import average_from_state, average_state
+    >>> tables = pd.DataFrame({"dataset": ["pisa", "compas", "bbq"], "lms": [80.0, 70.0, 60.0]})
+    >>> average_from_state(average_state(tables[:1]).combine(average_state(tables[1:])))
+       N   lms
+    0  3  70.0
+    """
     by_names = [] if by is None else require_columns(table, "by", by)
     names = (
         _default_metrics(table, by_names) if metrics is None else require_columns(table, "metrics", metrics)

@@ -99,7 +99,21 @@ class GroupCountsState:
 
 
 def group_counts_state(y_true, y_pred, by, pos_label, result_columns=()) -> GroupCountsState:
-    """The :class:`GroupCountsState` of one chunk of rows (no warning, no whole-column check)."""
+    """The :class:`GroupCountsState` of one chunk of rows (no warning, no whole-column check).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.fairness.group_rates import by_group_from_state, group_counts_state
+    >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 0, 1, 1, 0],
+    ...                    "sex": ["F", "F", "F", "M", "M", "M"]})
+    >>> first, second = (group_counts_state(p["y"], p["pred"], p["sex"], 1) for p in (df[:2], df[2:]))
+    >>> table = by_group_from_state(first.combine(second), 1, "warn", 0, 0.95, None)
+    >>> table[["sex", "N", "TP", "tpr"]]
+      sex  N  TP  tpr
+    0   F  3   1  0.5
+    1   M  3   1  1.0
+    """
     t_pos, p_pos, label_missing, labels = binary_label_rows(y_true, y_pred, pos_label)
     columns = named_columns(by, t_pos.size, "by")
     check_group_names(columns, result_columns)

@@ -135,7 +135,17 @@ def language_accuracy(
 def language_accuracy_state(response, answer, options, *, error=None, by=None) -> AnswerState:
     """The :class:`~pdmetrics.fairness._inputs.AnswerState` of one chunk of rows (no warning;
     options given as text and missing answers are refused at
-    :func:`language_accuracy_from_state`, naming the first row)."""
+    :func:`language_accuracy_from_state`, naming the first row).
+
+    Examples
+    --------
+    >>> from pdmetrics.fairness.language import language_accuracy_from_state, language_accuracy_state
+    >>> first = language_accuracy_state(["Paris", "Rome"], ["Paris", "Paris"], ["Paris", "Rome"])
+    >>> second = language_accuracy_state(["no idea"], ["Paris"], ["Paris", "Rome"])
+    >>> language_accuracy_from_state(first.combine(second))[["N", "N_correct", "N_invalid"]]
+       N  N_correct  N_invalid
+    0  3          1          1
+    """
     response = as_series(response, "response").reset_index(drop=True)  # rows pair up by position
     answer = as_series(answer, "answer").reset_index(drop=True)
     if len(answer) != len(response):

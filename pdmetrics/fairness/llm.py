@@ -179,7 +179,20 @@ def llm_fairness_state(
     threshold=0.0,
     invert=False,
 ) -> LLMFairnessState:
-    """The :class:`LLMFairnessState` of one chunk of rows (no warning, no whole-column check)."""
+    """The :class:`LLMFairnessState` of one chunk of rows (no warning, no whole-column check).
+
+    Examples
+    --------
+    >>> from pdmetrics.fairness.llm import llm_fairness_from_state, llm_fairness_state
+    >>> df = pd.DataFrame({"label": ["H", "L", "H", "L", "H", "L"], "answer": ["H", "L", "L", "H", "H?", "L"],
+    ...                    "male": [1, 1, 0, 0, 1, 0]})
+    >>> first, second = (llm_fairness_state(p["label"], p["answer"], p[["male"]], positive="H", negative="L")
+    ...                  for p in (df[:3], df[3:]))
+    >>> llm_fairness_from_state(first.combine(second))[["sensitive", "N", "N_invalid"]]
+      sensitive  N  N_invalid
+    0      male  5          1
+    1     (all)  5          1
+    """
     t_series = as_series(y_true, "y_true")
     r_series = as_series(response, "response")
     if len(t_series) != len(r_series):
@@ -305,7 +318,18 @@ def counterfactual_state(
     prediction, counterfactual, *, by=None, valid=None, error=None, counterfactual_error=None
 ) -> AnswerState:
     """The :class:`~pdmetrics.fairness._inputs.AnswerState` of one chunk of pairs (``valid``
-    checked, or None)."""
+    checked, or None).
+
+    Examples
+    --------
+    >>> from pdmetrics.fairness.llm import counterfactual_from_state, counterfactual_state
+    >>> answers, twins = ["H", "H", "L", "x", "L"], ["H", "L", "L", "y", None]
+    >>> first = counterfactual_state(answers[:2], twins[:2])
+    >>> second = counterfactual_state(answers[2:], twins[2:])
+    >>> counterfactual_from_state(first.combine(second))
+       N  N_error  N_changed  change_rate
+    0  5        1          2          0.5
+    """
     values = None if valid is None else valid_answers(valid)
     original = as_series(prediction, "prediction").reset_index(drop=True)
     twin = as_series(counterfactual, "counterfactual").reset_index(drop=True)

@@ -598,7 +598,20 @@ class ClassificationState:
 def classification_state(
     y_true, y_pred, sensitive, *, pos_label=1, privileged=None, threshold=0.0, invert=False
 ) -> ClassificationState:
-    """The :class:`ClassificationState` of one chunk of rows (no warning, no whole-column check)."""
+    """The :class:`ClassificationState` of one chunk of rows (no warning, no whole-column check).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.fairness.parity import classification_from_state, classification_state
+    >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 1], "pred": [1, 0, 1, 0, 1, 1], "male": [1, 1, 1, 0, 0, 0]})
+    >>> halves = [classification_state(part["y"], part["pred"], part[["male"]]) for part in (df[:4], df[4:])]
+    >>> table = classification_from_state(halves[0].combine(halves[1]))
+    >>> table[["sensitive", "N", "statistical_parity_difference"]]
+      sensitive  N  statistical_parity_difference
+    0      male  6                            0.0
+    1     (all)  6                            0.0
+    """
     t_pos, p_pos, label_missing, labels = binary_label_rows(y_true, y_pred, pos_label)
     columns = sensitive_columns(sensitive, t_pos.size)
     counts = sensitive_counts(t_pos, p_pos, label_missing, columns, threshold, invert, privileged)

@@ -690,7 +690,22 @@ class ScoreFairnessState:
 
 def score_fairness_state(human, system, by) -> ScoreFairnessState:
     """The :class:`ScoreFairnessState` of one chunk of rows (no warning; a chunk may have no
-    row kept)."""
+    row kept).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.fairness.regression import score_fairness_from_state, score_fairness_state
+    >>> df = pd.DataFrame({"sc1": [2, 3, 2, 3, 4, 3, 4, 2], "raw": [1.5, 2.5, 3, 3.5, 4, 3, 3.8, 2.4],
+    ...                    "L1": ["K", "K", "E", "E", "E", "K", "E", "K"]})
+    >>> first, second = (score_fairness_state(p["sc1"], p["raw"], p[["L1"]]) for p in (df[:5], df[5:]))
+    >>> metrics, estimates = score_fairness_from_state(first.combine(second))
+    >>> metrics[["model", "N", "R2"]].round(3)
+      model  N     R2
+    0   osa  8 -0.088
+    1   osd  8  0.112
+    2   csd  8  0.693
+    """
     h, s = paired_arrays(human, system, ("human", "system"))
     columns = named_columns(by, h.size, "by", unnamed=UNNAMED_GROUP, rows_of="`human` has")
     scores = _Scores(h, s)
