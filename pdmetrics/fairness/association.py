@@ -18,9 +18,22 @@ from pdmetrics._groups import as_series, named_columns
 from pdmetrics._tables import attach_info
 from pdmetrics._validation import plain
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.fairness._inputs import category_counts, clean_responses, flag_values
+from pdmetrics.fairness._inputs import (
+    AnswerState,
+    category_state,
+    category_table,
+    clean_responses,
+    flag_values,
+    row_problems,
+)
 
-__all__ = ["parse_option", "context_association_scores", "context_association"]
+__all__ = [
+    "parse_option",
+    "context_association_scores",
+    "context_association",
+    "context_association_state",
+    "context_association_from_state",
+]
 
 _COUNTS = ["N_error", "N_stereotype", "N_anti_stereotype", "N_unrelated", "N_other"]
 _SCORES = ("lms", "ss", "icat")
@@ -70,17 +83,16 @@ def context_association_scores(
     return {"lms": lms, "ss": ss, "icat": icat}
 
 
-def _option_numbers(values, argument: str) -> np.ndarray:
+def _option_numbers(values, argument: str) -> tuple[np.ndarray, pd.Series, np.ndarray]:
+    """Option numbers as int64 (0 where not 1, 2 or 3), the column, and those rows."""
     series = as_series(values, argument)
     numbers = pd.to_numeric(series.astype("object"), errors="coerce")
     numbers = numbers.to_numpy(dtype="float64", na_value=np.nan)
     bad = ~np.isin(numbers, (1.0, 2.0, 3.0))
-    if bad.any():
-        raise InvalidInputError(
-            f"`{argument}={series.name!r}` must give the option number (1, 2 or 3) of that answer on every "
-            f"row; row {int(np.argmax(bad))} has {plain(series.iloc[int(np.argmax(bad))])!r}."
-        )
-    return numbers.astype(np.int64)
+    return np.where(bad, 0, numbers).astype(np.int64), series, bad
+
+
+_OPTIONS = ("stereotype", "anti_stereotype", "unrelated")
 
 
 def context_association(
@@ -121,29 +133,39 @@ def context_association(
     0  5             3                  1        1  80.0  75.0  40.0
     """
     check_zero_division(zero_division)
+    state = context_association_state(response, stereotype, anti_stereotype, unrelated, error=error, by=by)
+    return context_association_from_state(state, zero_division)
+
+
+def context_association_state(
+    response, stereotype, anti_stereotype, unrelated, *, error=None, by=None
+) -> AnswerState:
+    """The :class:`~pdmetrics.fairness._inputs.AnswerState` of one chunk of rows (no warning;
+    the option numbers are checked at :func:`context_association_from_state`, which names
+    the first bad row).
+
+    Examples
+    --------
+    >>> from pdmetrics.fairness.association import context_association_from_state, context_association_state
+    >>> states = [context_association_state(["1", "3"], [1, 2], [2, 1], [3, 3]),
+    ...           context_association_state(["2"], [3], [2], [1])]
+    >>> context_association_from_state(states[0].combine(states[1]))[["N", "N_stereotype", "lms", "ss"]]
+       N  N_stereotype    lms    ss
+    0  3             1  66.67  50.0
+    """
     response = as_series(response, "response")
     n = len(response)
     groups = None if by is None else named_columns(by, n, "by")
-    options = {
-        name: _option_numbers(values, name)
-        for name, values in (
-            ("stereotype", stereotype),
-            ("anti_stereotype", anti_stereotype),
-            ("unrelated", unrelated),
-        )
-    }
-    for name, values in options.items():
-        if values.size != n:
-            raise InvalidInputError(f"`{name}` has {values.size} values but `response` has {n}.")
+    options, problems = {}, {}
+    for name, values in zip(_OPTIONS, (stereotype, anti_stereotype, unrelated)):
+        numbers, series, bad = _option_numbers(values, name)
+        if numbers.size != n:
+            raise InvalidInputError(f"`{name}` has {numbers.size} values but `response` has {n}.")
+        options[name] = numbers
+        problems[name] = (bad, lambda row, series=series: (series.name, plain(series.iloc[row])))
     st, an, un = options["stereotype"], options["anti_stereotype"], options["unrelated"]
     clash = (st == an) | (st == un) | (an == un)
-    if clash.any():
-        row = int(np.argmax(clash))
-        raise InvalidInputError(
-            f"Row {row} gives the same option number to two answers (stereotype "
-            f"{st[row]}, anti_stereotype {an[row]}, unrelated {un[row]}); each item "
-            f"needs options 1, 2 and 3 once each."
-        )
+    problems["clash"] = (clash, lambda row: (int(st[row]), int(an[row]), int(un[row])))
     is_error = response.isna().to_numpy(dtype=bool)
     if error is not None:
         flags = flag_values(as_series(error, "error"), "error")
@@ -152,10 +174,33 @@ def context_association(
         is_error = is_error | flags
     chosen = parse_option(response)
     category = np.select([is_error, chosen == 0, chosen == st, chosen == an], [0, 4, 1, 2], default=3)
-    table, counts = category_counts(category, 5, groups, _COUNTS, ["N", *_COUNTS, *_SCORES])
+    counts = category_state(category, 5, groups, ["N", *_COUNTS, *_SCORES])
+    return AnswerState(counts, int(is_error.sum()), row_problems(n, **problems))
+
+
+def context_association_from_state(state: AnswerState, zero_division="warn") -> pd.DataFrame:
+    """The :func:`context_association` table from the state of every row: a bad option number
+    (the first row) is refused here, then the warnings are raised."""
+    for name in _OPTIONS:
+        found = state.problems.first(name)
+        if found:
+            row, (column, value), _ = found
+            raise InvalidInputError(
+                f"`{name}={column!r}` must give the option number (1, 2 or 3) of that answer on every "
+                f"row; row {row} has {value!r}."
+            )
+    found = state.problems.first("clash")
+    if found:
+        row, (st, an, un), _ = found
+        raise InvalidInputError(
+            f"Row {row} gives the same option number to two answers (stereotype "
+            f"{st}, anti_stereotype {an}, unrelated {un}); each item "
+            f"needs options 1, 2 and 3 once each."
+        )
+    table, counts = category_table(state.counts, _COUNTS)
     table.insert(len(table.columns) - len(_COUNTS), "N", counts.sum(axis=1))
     scores = context_association_scores(counts[:, 1], counts[:, 2], counts[:, 3], counts[:, 4], zero_division)
     for name in _SCORES:
         table[name] = scores[name]
     table.index = pd.RangeIndex(len(table))
-    return attach_info(table, rows=n, rows_error=int(is_error.sum()))
+    return attach_info(table, rows=state.problems.rows, rows_error=state.rows_error)

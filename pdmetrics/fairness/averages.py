@@ -8,16 +8,18 @@ skipped, optionally per group.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
-from pdmetrics._groups import group_codes
 from pdmetrics._tables import attach_info
 from pdmetrics._validation import require_columns
 from pdmetrics._warnings import warn_undefined
 from pdmetrics.errors import InvalidInputError
+from pdmetrics.fairness._inputs import aligned_counts, group_keys, plain_keys
 
-__all__ = ["average_metrics"]
+__all__ = ["AverageState", "average_from_state", "average_metrics", "average_state"]
 
 
 def _default_metrics(table: pd.DataFrame, exclude) -> list:
@@ -63,6 +65,43 @@ def average_metrics(table: pd.DataFrame, metrics=None, by=None) -> pd.DataFrame:
        N  accuracy  disparate_impact
     0  2       0.7               0.9
     """
+    return average_from_state(average_state(table, metrics, by))
+
+
+@dataclass(frozen=True)
+class AverageState:
+    """The additive state of :func:`average_metrics` over some rows.
+
+    ``sums`` has one row per group (one row without ``by``): the totals of the defined values
+    of each metric, then their counts, then the number of rows; ``keys`` are the groups
+    (:func:`~pdmetrics.fairness._inputs.group_keys`; None without ``by``).
+    """
+
+    names: list
+    by: list
+    keys: pd.DataFrame | None
+    sums: np.ndarray
+
+    def combine(self, other: AverageState) -> AverageState:
+        """The state of the union of two disjoint row sets (groups aligned on their values)."""
+        if self.keys is None:
+            return AverageState(self.names, self.by, None, self.sums + other.sums)
+        keys, sums = aligned_counts(self.keys, self.sums, other.keys, other.sums)
+        return AverageState(self.names, self.by, keys, sums)
+
+
+def average_state(table: pd.DataFrame, metrics=None, by=None) -> AverageState:
+    """The :class:`AverageState` of one chunk of rows (no warning).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.fairness.averages import average_from_state, average_state
+    >>> tables = pd.DataFrame({"dataset": ["pisa", "compas", "bbq"], "lms": [80.0, 70.0, 60.0]})
+    >>> average_from_state(average_state(tables[:1]).combine(average_state(tables[1:])))
+       N   lms
+    0  3  70.0
+    """
     by_names = [] if by is None else require_columns(table, "by", by)
     names = (
         _default_metrics(table, by_names) if metrics is None else require_columns(table, "metrics", metrics)
@@ -92,22 +131,26 @@ def average_metrics(table: pd.DataFrame, metrics=None, by=None) -> pd.DataFrame:
         else np.zeros((len(table), 0))
     )
     defined = ~np.isnan(values)
+    filled = np.where(defined, values, 0.0)
     if by_names:
-        codes, keys = group_codes([table[name] for name in by_names])
+        codes, keys = group_keys([table[name] for name in by_names])
         keep = codes >= 0
-        n_groups = len(keys)
-        totals = np.zeros((n_groups, len(names)))
-        counts = np.zeros((n_groups, len(names)))
-        np.add.at(totals, codes[keep], np.where(defined, values, 0.0)[keep])
-        np.add.at(counts, codes[keep], defined[keep])
-        rows = np.bincount(codes[keep], minlength=n_groups)
-        result = keys.copy()
-    else:
-        with np.errstate(invalid="ignore"):
-            totals = np.where(defined, values, 0.0).sum(axis=0, keepdims=True)
-        counts = defined.sum(axis=0, keepdims=True).astype("float64")
-        rows = np.array([len(table)])
-        result = pd.DataFrame(index=range(1))
+        sums = np.zeros((len(keys), 2 * len(names) + 1))
+        np.add.at(sums[:, : len(names)], codes[keep], filled[keep])
+        np.add.at(sums[:, len(names) : 2 * len(names)], codes[keep], defined[keep])
+        sums[:, -1] = np.bincount(codes[keep], minlength=len(keys))
+        return AverageState(list(names), by_names, keys, sums)
+    with np.errstate(invalid="ignore"):
+        totals = filled.sum(axis=0)
+    sums = np.concatenate([totals, defined.sum(axis=0), [len(table)]])[None, :].astype("float64")
+    return AverageState(list(names), by_names, None, sums)
+
+
+def average_from_state(state: AverageState) -> pd.DataFrame:
+    """The :func:`average_metrics` table from the state of every row (its warning raised here)."""
+    names, m = state.names, len(state.names)
+    totals, counts, rows = state.sums[:, :m], state.sums[:, m : 2 * m], state.sums[:, -1]
+    result = pd.DataFrame(index=range(1)) if state.keys is None else plain_keys(state.keys)
     with np.errstate(invalid="ignore", divide="ignore"):
         means = np.where(counts > 0, totals / np.where(counts > 0, counts, 1), np.nan)
     if len(names) and (counts == 0).any():
@@ -120,4 +163,4 @@ def average_metrics(table: pd.DataFrame, metrics=None, by=None) -> pd.DataFrame:
     for j, name in enumerate(names):
         result[name] = means[:, j]
     result.index = pd.RangeIndex(len(result))
-    return attach_info(result, metrics=list(names), by=by_names)
+    return attach_info(result, metrics=list(names), by=state.by)

@@ -6,18 +6,37 @@ rates, differences, ratios and bootstrap intervals are all finalized from those 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
 from pdmetrics._division import WARN, check_zero_division, divide
-from pdmetrics._groups import group_codes, named_columns
+from pdmetrics._groups import named_columns
 from pdmetrics._tables import attach_info
 from pdmetrics._warnings import warn_excluded, warn_undefined
-from pdmetrics.fairness._inputs import binary_labels, check_group_names
+from pdmetrics.fairness._inputs import (
+    aligned_counts,
+    binary_label_rows,
+    check_group_names,
+    check_label_summaries,
+    group_keys,
+    plain_keys,
+)
 from pdmetrics.fairness.bootstrap import bootstrap_counts, check_bootstrap_options, percentile_interval
 from pdmetrics.fairness.confusion import CELLS, confusion_counts, rates_from_counts
 
-__all__ = ["RATES", "by_group", "group_disparity", "disparity_from_rates"]
+__all__ = [
+    "RATES",
+    "GroupCountsState",
+    "by_group",
+    "by_group_columns",
+    "by_group_from_state",
+    "disparity_from_rates",
+    "group_counts_state",
+    "group_disparity",
+    "group_disparity_from_state",
+]
 
 #: Rate columns of :func:`by_group`, in table order.
 RATES = ("selection_rate", "tpr", "fpr", "tnr", "fnr", "accuracy", "precision", "recall")
@@ -33,24 +52,92 @@ _DENOMINATORS = {
 }
 
 
-def _counts_by_group(y_true, y_pred, by, pos_label, result_columns=()):
-    t_pos, p_pos, label_missing = binary_labels(y_true, y_pred, pos_label)
+@dataclass(frozen=True)
+class GroupCountsState:
+    """The additive state of :func:`by_group` and :func:`group_disparity` over some rows.
+
+    Attributes
+    ----------
+    labels : tuple of LabelSummary
+        What the checks of the whole ``y_true`` and ``y_pred`` columns need.
+    keys : pandas.DataFrame
+        The groups present, one column per group column, sorted as :func:`group_codes`
+        sorts them (a categorical column keeps its dtype, so its category order).
+    counts : ndarray of int64, shape ``(len(keys), 4)``
+        Confusion counts ``[TN, FP, FN, TP]`` per group.
+    rows, rows_missing_label, rows_missing_group : int
+        Rows seen, and left out for a missing label or prediction, or a missing group value.
+    """
+
+    labels: tuple
+    keys: pd.DataFrame
+    counts: np.ndarray
+    rows: int
+    rows_missing_label: int
+    rows_missing_group: int
+
+    def combine(self, other: GroupCountsState) -> GroupCountsState:
+        """The state of the union of two disjoint row sets (groups aligned on their values)."""
+        keys, counts = aligned_counts(self.keys, self.counts, other.keys, other.counts)
+        return GroupCountsState(
+            tuple(a.combine(b) for a, b in zip(self.labels, other.labels)),
+            keys,
+            counts,
+            self.rows + other.rows,
+            self.rows_missing_label + other.rows_missing_label,
+            self.rows_missing_group + other.rows_missing_group,
+        )
+
+    def info(self) -> dict:
+        """Row counts for the table's attrs."""
+        return {
+            "rows": self.rows,
+            "rows_used": int(self.counts.sum()),
+            "rows_missing_label": self.rows_missing_label,
+            "rows_missing_group": self.rows_missing_group,
+        }
+
+
+def group_counts_state(y_true, y_pred, by, pos_label, result_columns=()) -> GroupCountsState:
+    """The :class:`GroupCountsState` of one chunk of rows (no warning, no whole-column check).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.fairness.group_rates import by_group_from_state, group_counts_state
+    >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 0, 1, 1, 0],
+    ...                    "sex": ["F", "F", "F", "M", "M", "M"]})
+    >>> first, second = (group_counts_state(p["y"], p["pred"], p["sex"], 1) for p in (df[:2], df[2:]))
+    >>> table = by_group_from_state(first.combine(second), 1, "warn", 0, 0.95, None)
+    >>> table[["sex", "N", "TP", "tpr"]]
+      sex  N  TP  tpr
+    0   F  3   1  0.5
+    1   M  3   1  1.0
+    """
+    t_pos, p_pos, label_missing, labels = binary_label_rows(y_true, y_pred, pos_label)
     columns = named_columns(by, t_pos.size, "by")
     check_group_names(columns, result_columns)
-    codes, keys = group_codes(columns)
+    codes, keys = group_keys(columns)
     missing_group = codes < 0
-    warn_excluded(int(label_missing.sum()), t_pos.size, "the label or the prediction is missing")
-    warn_excluded(int((missing_group & ~label_missing).sum()), t_pos.size, "a group value is missing")
     if label_missing.any():
         codes = np.where(label_missing, -1, codes)
-    counts = confusion_counts(t_pos, p_pos, codes, len(keys))
-    info = {
-        "rows": int(t_pos.size),
-        "rows_used": int(counts.sum()),
-        "rows_missing_label": int(label_missing.sum()),
-        "rows_missing_group": int((missing_group & ~label_missing).sum()),
-    }
-    return counts, keys, info
+    return GroupCountsState(
+        labels,
+        keys,
+        confusion_counts(t_pos, p_pos, codes, len(keys)),
+        int(t_pos.size),
+        int(label_missing.sum()),
+        int((missing_group & ~label_missing).sum()),
+    )
+
+
+def group_counts_from_state(state: GroupCountsState, pos_label) -> tuple[np.ndarray, pd.DataFrame, dict]:
+    """The counts, the group keys (as the pandas path gives them) and the row counts; the
+    checks of the whole label columns and the warnings about rows left out are raised here."""
+    check_label_summaries(state.labels, pos_label)
+    warn_excluded(state.rows_missing_label, state.rows, "the label or the prediction is missing")
+    warn_excluded(state.rows_missing_group, state.rows, "a group value is missing")
+    return state.counts, plain_keys(state.keys), state.info()
 
 
 def _fill_undefined(rates: dict, keys: pd.DataFrame | None, zero_division, warn: bool = True) -> dict:
@@ -131,8 +218,21 @@ def by_group(
     """
     zero_division = check_zero_division(zero_division)
     check_bootstrap_options(n_boot, confidence, random_state)
+    state = group_counts_state(y_true, y_pred, by, pos_label, by_group_columns(n_boot))
+    return by_group_from_state(state, pos_label, zero_division, n_boot, confidence, random_state)
+
+
+def by_group_columns(n_boot: int) -> list[str]:
+    """The result columns of :func:`by_group` (group columns may not take these names)."""
     intervals = [f"{name}_{end}" for name in RATES for end in ("low", "high")] if n_boot else []
-    counts, keys, info = _counts_by_group(y_true, y_pred, by, pos_label, ["N", *CELLS, *RATES, *intervals])
+    return ["N", *CELLS, *RATES, *intervals]
+
+
+def by_group_from_state(
+    state: GroupCountsState, pos_label, zero_division, n_boot: int, confidence: float, random_state
+) -> pd.DataFrame:
+    """The :func:`by_group` table from its state (options already checked)."""
+    counts, keys, info = group_counts_from_state(state, pos_label)
     rates = _fill_undefined(rates_from_counts(counts), keys, zero_division)
     table = keys.copy()
     table["N"] = counts.sum(axis=1)
@@ -235,7 +335,15 @@ def group_disparity(
     0       0.333    0.5
     """
     check_bootstrap_options(n_boot, confidence, random_state)
-    counts, _, info = _counts_by_group(y_true, y_pred, by, pos_label)
+    state = group_counts_state(y_true, y_pred, by, pos_label)
+    return group_disparity_from_state(state, pos_label, n_boot, confidence, random_state)
+
+
+def group_disparity_from_state(
+    state: GroupCountsState, pos_label, n_boot: int, confidence: float, random_state
+) -> pd.DataFrame:
+    """The :func:`group_disparity` table from its state (options already checked)."""
+    counts, _, info = group_counts_from_state(state, pos_label)
     rates = rates_from_counts(counts)
     overall = rates_from_counts(counts.sum(axis=0))
     values = np.stack([np.asarray(rates[name], dtype="float64") for name in RATES])

@@ -89,28 +89,55 @@ def privileged_groups(
         )
         is_privileged = np.asarray(series.isin(values).to_numpy(dtype=bool, na_value=False), dtype=bool)
         return is_privileged & ~missing, missing
-    midrange = isinstance(threshold, str) and threshold == "midrange"
+    midrange = is_midrange(threshold)
     if not midrange:
-        try:
-            threshold = float(threshold)
-        except (TypeError, ValueError):
-            raise InvalidInputError(
-                f"`threshold={plain(threshold)!r}` for sensitive column {plain(series.name)!r} must be "
-                f"a number or 'midrange'."
-            ) from None
-        if np.isnan(threshold):
-            raise InvalidInputError(
-                f"`threshold=nan` for sensitive column {series.name!r}: every row would "
-                f"be unprivileged. Pass a number or 'midrange'."
-            )
+        threshold = checked_threshold(threshold, series.name)
     values = _numeric_sensitive(series)
     missing = missing | np.isnan(values)
     if midrange:  # the reference code's default: halfway between the smallest and largest value
-        present = values[~missing]
-        threshold = (present.min() + present.max()) / 2 if present.size else 0.0
+        threshold = midrange_threshold(values[~missing])
+    return split_at_threshold(values, missing, threshold, invert), missing
+
+
+def is_midrange(threshold) -> bool:
+    """Whether ``threshold`` asks for the column's midrange."""
+    return isinstance(threshold, str) and threshold == "midrange"
+
+
+def checked_threshold(threshold, name) -> float:
+    """A numeric threshold as a float; anything else is refused."""
+    try:
+        threshold = float(threshold)
+    except (TypeError, ValueError):
+        raise InvalidInputError(
+            f"`threshold={plain(threshold)!r}` for sensitive column {plain(name)!r} must be "
+            f"a number or 'midrange'."
+        ) from None
+    if np.isnan(threshold):
+        raise InvalidInputError(
+            f"`threshold=nan` for sensitive column {name!r}: every row would "
+            f"be unprivileged. Pass a number or 'midrange'."
+        )
+    return threshold
+
+
+def sensitive_values(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """A sensitive column as float64 values and its missing rows (for a threshold)."""
+    check_scalar_cells(series, "sensitive")
+    values = _numeric_sensitive(series)
+    return values, np.asarray(series.isna().to_numpy(dtype=bool), dtype=bool) | np.isnan(values)
+
+
+def midrange_threshold(present: np.ndarray) -> float:
+    """``(min + max) / 2`` of the present values (0.0 when there is none)."""
+    return (present.min() + present.max()) / 2 if present.size else 0.0
+
+
+def split_at_threshold(values: np.ndarray, missing: np.ndarray, threshold: float, invert: bool) -> np.ndarray:
+    """Privileged rows: a value above the threshold (below it with ``invert``), not missing."""
     with np.errstate(invalid="ignore"):
         is_privileged = values < threshold if invert else values > threshold
-    return np.asarray(is_privileged & ~missing, dtype=bool), missing
+    return np.asarray(is_privileged & ~missing, dtype=bool)
 
 
 def resolve_group_options(name, threshold, invert, privileged, single: bool):

@@ -15,10 +15,21 @@ from pdmetrics._groups import as_series, named_columns
 from pdmetrics._tables import attach_info
 from pdmetrics._validation import plain
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.fairness._inputs import category_counts, clean_responses
+from pdmetrics.fairness._inputs import (
+    AnswerState,
+    category_state,
+    category_table,
+    clean_responses,
+    row_problems,
+)
 from pdmetrics.fairness.llm import call_errors
 
-__all__ = ["language_scores", "language_accuracy"]
+__all__ = [
+    "language_accuracy",
+    "language_accuracy_from_state",
+    "language_accuracy_state",
+    "language_scores",
+]
 
 _COUNTS = ["N_error", "N_correct", "N_incorrect", "N_invalid"]
 _RATES = ("format_error_rate", "overall_accuracy", "accuracy_on_valid")
@@ -117,42 +128,77 @@ def language_accuracy(
     0               0.25               0.5              0.667
     """
     check_zero_division(zero_division)
+    state = language_accuracy_state(response, answer, options, error=error, by=by)
+    return language_accuracy_from_state(state, zero_division)
+
+
+def language_accuracy_state(response, answer, options, *, error=None, by=None) -> AnswerState:
+    """The :class:`~pdmetrics.fairness._inputs.AnswerState` of one chunk of rows (no warning;
+    options given as text and missing answers are refused at
+    :func:`language_accuracy_from_state`, naming the first row).
+
+    Examples
+    --------
+    >>> from pdmetrics.fairness.language import language_accuracy_from_state, language_accuracy_state
+    >>> first = language_accuracy_state(["Paris", "Rome"], ["Paris", "Paris"], ["Paris", "Rome"])
+    >>> second = language_accuracy_state(["no idea"], ["Paris"], ["Paris", "Rome"])
+    >>> language_accuracy_from_state(first.combine(second))[["N", "N_correct", "N_invalid"]]
+       N  N_correct  N_invalid
+    0  3          1          1
+    """
     response = as_series(response, "response").reset_index(drop=True)  # rows pair up by position
     answer = as_series(answer, "answer").reset_index(drop=True)
     if len(answer) != len(response):
         raise InvalidInputError(f"`answer` has {len(answer)} values but `response` has {len(response)}.")
     if options is None:
         raise InvalidInputError("`options=` is required: a column of option lists, or one list of options.")
-    if isinstance(options, pd.Series) and len(options) != len(response):
-        raise InvalidInputError(f"`options` has {len(options)} values but `response` has {len(response)}.")
-    if (
-        isinstance(options, pd.Series)
-        and options.notna().any()
-        and pd.api.types.infer_dtype(options, skipna=True) == "string"
-    ):
-        example = plain(options.dropna().iloc[0])
-        raise InvalidInputError(
-            f"`options={options.name!r}` holds text such as {example!r}, not a list of options per row. "
-            f"Split it first, e.g. `df.assign({options.name}=df[{options.name!r}].str.split('|'))`, or pass "
-            f"one list of options for every question."
-        )
+    problems = {}
+    if isinstance(options, pd.Series):
+        if len(options) != len(response):
+            raise InvalidInputError(
+                f"`options` has {len(options)} values but `response` has {len(response)}."
+            )
+        present = options.notna().to_numpy(dtype=bool)
+        text = present.any() and pd.api.types.infer_dtype(options, skipna=True) == "string"
+        problems["text_options"] = (present & text, lambda row: (options.name, plain(options.iloc[row])))
     groups = None if by is None else named_columns(by, len(response), "by")
     is_error = call_errors(response, error)
     no_answer = answer.isna().to_numpy(dtype=bool) & ~is_error
-    if no_answer.any():
+    problems["no_answer"] = (no_answer, lambda row: answer.name)
+    if "text_options" in problems and problems["text_options"][0].any():
+        category = np.zeros(len(response), dtype=np.intp)  # refused at finalize: no need to match
+    else:
+        normalized = _normalize(response)
+        correct = (normalized == _normalize(answer)).to_numpy(dtype=bool, na_value=False)
+        an_option = _matches_an_option(normalized, options)
+        category = np.select([is_error, correct, an_option], [0, 1, 2], default=3)
+    counts = category_state(category, 4, groups, ["N", *_COUNTS, *_RATES])
+    return AnswerState(counts, int(is_error.sum()), row_problems(len(response), **problems))
+
+
+def language_accuracy_from_state(state: AnswerState, zero_division="warn") -> pd.DataFrame:
+    """The :func:`language_accuracy` table from the state of every row: options given as text
+    and missing answers are refused here, then the warnings are raised."""
+    found = state.problems.first("text_options")
+    if found:
+        _, (name, example), _ = found
         raise InvalidInputError(
-            f"`answer={answer.name!r}` is missing on {int(no_answer.sum())} row(s) (first: row "
-            f"{int(np.argmax(no_answer))}), so those responses cannot be scored. Drop them first, "
-            f"e.g. `df.dropna(subset=[{answer.name!r}])`."
+            f"`options={name!r}` holds text such as {example!r}, not a list of options per row. "
+            f"Split it first, e.g. `df.assign({name}=df[{name!r}].str.split('|'))`, or pass "
+            f"one list of options for every question."
         )
-    normalized = _normalize(response)
-    correct = (normalized == _normalize(answer)).to_numpy(dtype=bool, na_value=False)
-    an_option = _matches_an_option(normalized, options)
-    category = np.select([is_error, correct, an_option], [0, 1, 2], default=3)
-    table, counts = category_counts(category, 4, groups, _COUNTS, ["N", *_COUNTS, *_RATES])
+    found = state.problems.first("no_answer")
+    if found:
+        row, name, count = found
+        raise InvalidInputError(
+            f"`answer={name!r}` is missing on {count} row(s) (first: row "
+            f"{row}), so those responses cannot be scored. Drop them first, "
+            f"e.g. `df.dropna(subset=[{name!r}])`."
+        )
+    table, counts = category_table(state.counts, _COUNTS)
     table.insert(len(table.columns) - len(_COUNTS), "N", counts.sum(axis=1))
     scores = language_scores(counts[:, 1], counts[:, 2], counts[:, 3], zero_division)
     for name in _RATES:
         table[name] = scores[name]
     table.index = pd.RangeIndex(len(table))
-    return attach_info(table, rows=len(response), rows_error=int(is_error.sum()))
+    return attach_info(table, rows=state.problems.rows, rows_error=state.rows_error)

@@ -10,6 +10,8 @@ are binarized and evaluated with the classification-fairness metrics.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -19,16 +21,36 @@ from pdmetrics._tables import attach_info
 from pdmetrics._validation import plain
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness._inputs import (
+    AnswerState,
     binary_outcome,
-    category_counts,
-    check_binary,
-    check_pos_label_present,
+    category_state,
+    category_table,
+    check_binary_summary,
+    check_pos_label_summaries,
     clean_responses,
     flag_values,
+    label_summary,
+    presence_summary,
+    row_problems,
 )
-from pdmetrics.fairness.parity import check_options, fairness_table, sensitive_columns
+from pdmetrics.fairness.parity import (
+    SensitiveCounts,
+    check_options,
+    fairness_table_from_counts,
+    sensitive_columns,
+    sensitive_counts,
+)
 
-__all__ = ["call_errors", "llm_fairness", "counterfactual"]
+__all__ = [
+    "LLMFairnessState",
+    "call_errors",
+    "counterfactual",
+    "counterfactual_from_state",
+    "counterfactual_state",
+    "llm_fairness",
+    "llm_fairness_from_state",
+    "llm_fairness_state",
+]
 
 
 def call_errors(response: pd.Series, error=None) -> np.ndarray:
@@ -105,6 +127,72 @@ def llm_fairness(
     1  6          1        1                          0.333     0.667
     """
     zero_division = check_options(on_undefined, zero_division, 0, 0.95, None)
+    state = llm_fairness_state(
+        y_true,
+        response,
+        sensitive,
+        positive=positive,
+        negative=negative,
+        error=error,
+        pos_label=pos_label,
+        privileged=privileged,
+        threshold=threshold,
+        invert=invert,
+    )
+    return llm_fairness_from_state(state, on_undefined=on_undefined, zero_division=zero_division)
+
+
+@dataclass(frozen=True)
+class LLMFairnessState:
+    """The additive state of :func:`llm_fairness` over some rows: the summaries of the truth and
+    response columns (:class:`~pdmetrics.fairness._inputs.LabelSummary`), the counts of the
+    valid answers (:class:`~pdmetrics.fairness.parity.SensitiveCounts`), and the rows with
+    an invalid answer or a call error."""
+
+    labels: tuple
+    counts: SensitiveCounts
+    rows_invalid: int
+    rows_error: int
+    options: tuple
+
+    def combine(self, other: LLMFairnessState) -> LLMFairnessState:
+        """The state of the union of two disjoint row sets."""
+        return LLMFairnessState(
+            tuple(a.combine(b) for a, b in zip(self.labels, other.labels)),
+            self.counts.combine(other.counts),
+            self.rows_invalid + other.rows_invalid,
+            self.rows_error + other.rows_error,
+            self.options,
+        )
+
+
+def llm_fairness_state(
+    y_true,
+    response,
+    sensitive,
+    *,
+    positive,
+    negative,
+    error=None,
+    pos_label=None,
+    privileged=None,
+    threshold=0.0,
+    invert=False,
+) -> LLMFairnessState:
+    """The :class:`LLMFairnessState` of one chunk of rows (no warning, no whole-column check).
+
+    Examples
+    --------
+    >>> from pdmetrics.fairness.llm import llm_fairness_from_state, llm_fairness_state
+    >>> df = pd.DataFrame({"label": ["H", "L", "H", "L", "H", "L"], "answer": ["H", "L", "L", "H", "H?", "L"],
+    ...                    "male": [1, 1, 0, 0, 1, 0]})
+    >>> first, second = (llm_fairness_state(p["label"], p["answer"], p[["male"]], positive="H", negative="L")
+    ...                  for p in (df[:3], df[3:]))
+    >>> llm_fairness_from_state(first.combine(second))[["sensitive", "N", "N_invalid"]]
+      sensitive  N  N_invalid
+    0      male  5          1
+    1     (all)  5          1
+    """
     t_series = as_series(y_true, "y_true")
     r_series = as_series(response, "response")
     if len(t_series) != len(r_series):
@@ -120,24 +208,33 @@ def llm_fairness(
     predicted_negative = (cleaned == str(negative)).to_numpy(dtype=bool, na_value=False) & ~is_error
     invalid = ~is_error & ~predicted_positive & ~predicted_negative
     t_pos, t_missing = binary_outcome(t_series, pos_label, "y_true")
-    check_pos_label_present([t_pos, predicted_positive], [t_series, r_series], pos_label)
-    check_binary(t_series, t_pos, t_missing, pos_label, "y_true")
+    labels = (label_summary(t_series, t_pos, t_missing), presence_summary(r_series, predicted_positive))
     columns = sensitive_columns(sensitive, t_pos.size)
-    table = fairness_table(
-        t_pos,
-        predicted_positive,
-        t_missing,
-        columns,
-        threshold=threshold,
-        invert=invert,
-        privileged=privileged,
+    counts = sensitive_counts(
+        t_pos, predicted_positive, t_missing, columns, threshold, invert, privileged, is_error | invalid
+    )
+    return LLMFairnessState(
+        labels, counts, int(invalid.sum()), int(is_error.sum()), (positive, negative, pos_label)
+    )
+
+
+def llm_fairness_from_state(
+    state: LLMFairnessState, *, on_undefined="worst", zero_division="warn"
+) -> pd.DataFrame:
+    """The :func:`llm_fairness` table from the state of every row (options checked with
+    :func:`~pdmetrics.fairness.parity.check_options`): the checks of the whole label columns
+    and the warnings are raised here."""
+    positive, negative, pos_label = state.options
+    check_pos_label_summaries(list(state.labels), pos_label)
+    check_binary_summary(state.labels[0], pos_label, "y_true")
+    table = fairness_table_from_counts(
+        state.counts,
         on_undefined=on_undefined,
         zero_division=zero_division,
-        dropped=is_error | invalid,
-        extra_counts={"N_invalid": int(invalid.sum()), "N_error": int(is_error.sum())},
+        extra_counts={"N_invalid": state.rows_invalid, "N_error": state.rows_error},
     )
     table.attrs["pdmetrics"].update(
-        positive=positive, negative=negative, rows_invalid=int(invalid.sum()), rows_error=int(is_error.sum())
+        positive=positive, negative=negative, rows_invalid=state.rows_invalid, rows_error=state.rows_error
     )
     return table
 
@@ -145,7 +242,7 @@ def llm_fairness(
 _COUNTERFACTUAL_COLUMNS = ("N", "N_error", "N_changed", "change_rate")
 
 
-def _valid_answers(valid) -> list:
+def valid_answers(valid) -> list:
     """``valid=`` as a list of answers: one answer (str) or a list-like of scalars."""
     if isinstance(valid, str):
         return [valid]
@@ -205,7 +302,35 @@ def counterfactual(
     0  5        1          1         0.25
     """
     check_zero_division(zero_division)
-    values = None if valid is None else _valid_answers(valid)
+    values = None if valid is None else valid_answers(valid)
+    state = counterfactual_state(
+        prediction,
+        counterfactual,
+        by=by,
+        valid=values,
+        error=error,
+        counterfactual_error=counterfactual_error,
+    )
+    return counterfactual_from_state(state, zero_division)
+
+
+def counterfactual_state(
+    prediction, counterfactual, *, by=None, valid=None, error=None, counterfactual_error=None
+) -> AnswerState:
+    """The :class:`~pdmetrics.fairness._inputs.AnswerState` of one chunk of pairs (``valid``
+    checked, or None).
+
+    Examples
+    --------
+    >>> from pdmetrics.fairness.llm import counterfactual_from_state, counterfactual_state
+    >>> answers, twins = ["H", "H", "L", "x", "L"], ["H", "L", "L", "y", None]
+    >>> first = counterfactual_state(answers[:2], twins[:2])
+    >>> second = counterfactual_state(answers[2:], twins[2:])
+    >>> counterfactual_from_state(first.combine(second))
+       N  N_error  N_changed  change_rate
+    0  5        1          2          0.5
+    """
+    values = None if valid is None else valid_answers(valid)
     original = as_series(prediction, "prediction").reset_index(drop=True)
     twin = as_series(counterfactual, "counterfactual").reset_index(drop=True)
     if len(original) != len(twin):
@@ -227,9 +352,13 @@ def counterfactual(
     differ = (a != b).to_numpy(dtype=bool, na_value=True) & raw_differ
     changed = (valid_a != valid_b) | (valid_a & valid_b & differ)
     category = np.where(errored, 0, np.where(changed, 2, 1))
-    table, counts = category_counts(
-        category, 3, groups, ["N_error", "N_unchanged", "N_changed"], _COUNTERFACTUAL_COLUMNS
-    )
+    counts = category_state(category, 3, groups, _COUNTERFACTUAL_COLUMNS)
+    return AnswerState(counts, int(errored.sum()), row_problems(len(original)))
+
+
+def counterfactual_from_state(state: AnswerState, zero_division="warn") -> pd.DataFrame:
+    """The :func:`counterfactual` table from the state of every pair (warnings raised here)."""
+    table, counts = category_table(state.counts, ["N_error", "N_unchanged", "N_changed"])
     rate = divide(
         counts[:, 2],
         counts[:, 1] + counts[:, 2],
@@ -240,4 +369,4 @@ def counterfactual(
     table = table.drop(columns="N_unchanged")
     table["change_rate"] = rate
     table.index = pd.RangeIndex(len(table))
-    return attach_info(table, rows=len(original), rows_error=int(errored.sum()))
+    return attach_info(table, rows=state.problems.rows, rows_error=state.rows_error)

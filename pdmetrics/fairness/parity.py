@@ -14,6 +14,7 @@ actually computes (AIF360's ``average_abs_odds_difference``).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -24,10 +25,17 @@ from pdmetrics._tables import attach_info
 from pdmetrics._validation import plain
 from pdmetrics._warnings import warn_excluded, warn_undefined
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.fairness._inputs import binary_labels
+from pdmetrics.fairness._inputs import binary_label_rows, binary_labels, check_label_summaries
 from pdmetrics.fairness.bootstrap import bootstrap_counts, check_bootstrap_options, percentile_interval
 from pdmetrics.fairness.confusion import FN, FP, TN, TP, cell_codes, confusion_counts, rates_from_counts
-from pdmetrics.fairness.groups import privileged_groups, resolve_group_options
+from pdmetrics.fairness.groups import (
+    is_midrange,
+    midrange_threshold,
+    privileged_groups,
+    resolve_group_options,
+    sensitive_values,
+    split_at_threshold,
+)
 
 __all__ = [
     "FAIRNESS_METRICS",
@@ -38,6 +46,9 @@ __all__ = [
     "equal_opportunity_difference",
     "fairness_from_counts",
     "classification",
+    "ClassificationState",
+    "classification_state",
+    "classification_from_state",
 ]
 
 #: Fairness columns of :func:`classification`, in table order.
@@ -251,8 +262,68 @@ def sensitive_columns(sensitive, n_rows: int) -> dict:
     return dict(zip(names, columns))
 
 
-def _group_counts(t_pos, p_pos, label_missing, columns: dict, threshold, invert, privileged):
-    """Confusion counts, shape ``(K, 3, 4)``: unprivileged, privileged, missing-sensitive rows."""
+@dataclass(frozen=True)
+class SensitiveCounts:
+    """Confusion counts of each sensitive column's groups over some rows; additive.
+
+    Attributes
+    ----------
+    names : tuple
+        The sensitive columns.
+    counts : ndarray of int64, shape ``(K, 3, 4)``
+        ``[TN, FP, FN, TP]`` of the unprivileged, privileged and missing-value rows of
+        each column (rows left out of the metrics are not counted).
+    midrange : dict
+        Column index -> ``(values, counts)`` for a column split at its midrange, which is
+        known only once every row is seen: its distinct present values (sorted) and the
+        counts of each, shape ``(m, 4)``; its unprivileged and privileged counts stay 0
+        until :meth:`resolved`.
+    invert : tuple of bool
+        Per column: privileged below the threshold.
+    n_rows, n_missing_label : int
+        Rows seen, and rows with a missing label or prediction.
+    """
+
+    names: tuple
+    counts: np.ndarray
+    midrange: dict
+    invert: tuple
+    n_rows: int
+    n_missing_label: int
+
+    def combine(self, other: SensitiveCounts) -> SensitiveCounts:
+        """The counts of the union of two disjoint row sets."""
+        midrange = {}
+        for k, (values, per_value) in self.midrange.items():
+            other_values, other_counts = other.midrange[k]
+            merged, inverse = np.unique(np.concatenate([values, other_values]), return_inverse=True)
+            total = np.zeros((merged.size, 4), dtype=np.int64)
+            np.add.at(total, inverse, np.concatenate([per_value, other_counts]))
+            midrange[k] = (merged, total)
+        return SensitiveCounts(
+            self.names,
+            self.counts + other.counts,
+            midrange,
+            self.invert,
+            self.n_rows + other.n_rows,
+            self.n_missing_label + other.n_missing_label,
+        )
+
+    def resolved(self) -> np.ndarray:
+        """The ``(K, 3, 4)`` counts, the midrange columns split at their whole-data midrange."""
+        counts = self.counts.copy()
+        for k, (values, per_value) in self.midrange.items():
+            threshold = midrange_threshold(values)
+            is_priv = split_at_threshold(values, np.zeros(values.size, dtype=bool), threshold, self.invert[k])
+            counts[k, 1] = per_value[is_priv].sum(axis=0)
+            counts[k, 0] = per_value[~is_priv].sum(axis=0)
+        return counts
+
+
+def sensitive_counts(
+    t_pos, p_pos, label_missing, columns: dict, threshold, invert, privileged, dropped=None
+) -> SensitiveCounts:
+    """The :class:`SensitiveCounts` of one chunk of rows; ``dropped`` rows are not counted either."""
     single = len(columns) == 1
     for option, value in (("privileged", privileged), ("threshold", threshold), ("invert", invert)):
         if isinstance(value, Mapping):
@@ -262,18 +333,37 @@ def _group_counts(t_pos, p_pos, label_missing, columns: dict, threshold, invert,
                     f"`{option}=` names {unknown!r}, which are not among the sensitive "
                     f"columns {list(columns)!r}."
                 )
+    counted_out = label_missing if dropped is None else label_missing | dropped
     counts = np.zeros((len(columns), 3, 4), dtype=np.int64)
     cell = cell_codes(t_pos, p_pos)
-    any_missing_label = bool(label_missing.any())
+    any_counted_out = bool(counted_out.any())
+    midrange, inverts = {}, []
     for k, (name, series) in enumerate(columns.items()):  # one pass per sensitive column
         thr, inv, values = resolve_group_options(name, threshold, invert, privileged, single)
-        is_priv, missing = privileged_groups(series, thr, inv, values)
+        inverts.append(inv)
+        if values is None and is_midrange(thr):  # the threshold needs every row: count per value
+            numbers, missing = sensitive_values(series)
+            is_priv = np.zeros(missing.size, dtype=bool)
+            present = ~missing
+            distinct, inverse = np.unique(numbers[present], return_inverse=True)
+            kept = ~counted_out[present]
+            key = (inverse.reshape(-1)[kept] << 2) | cell[present][kept]
+            midrange[k] = (
+                distinct,
+                np.bincount(key, minlength=4 * distinct.size).reshape(-1, 4).astype(np.int64),
+            )
+        else:
+            is_priv, missing = privileged_groups(series, thr, inv, values)
         # key = cell + 4 * group, group 0 unprivileged, 1 privileged, 2 missing sensitive value
         key = cell | (is_priv.view(np.uint8) << 2) | (missing.view(np.uint8) << 3)
-        if any_missing_label:
-            key[label_missing] = 12  # past the three groups: not counted
+        if any_counted_out:
+            key[counted_out] = 12  # past the three groups: not counted
         counts[k] = np.bincount(key, minlength=16)[:12].reshape(3, 4)
-    return counts
+        if k in midrange:
+            counts[k, :2] = 0
+    return SensitiveCounts(
+        tuple(columns), counts, midrange, tuple(inverts), int(t_pos.size), int(label_missing.sum())
+    )
 
 
 def _overall(counts: np.ndarray, zero_division) -> dict[str, float]:
@@ -317,12 +407,33 @@ def fairness_table(
     ``columns`` maps each sensitive column's name to its Series (:func:`sensitive_columns`);
     the options must have been checked with :func:`check_options`.
     """
-    n_rows = t_pos.size
-    n_missing_label = int(label_missing.sum())
-    counted_out = label_missing if dropped is None else label_missing | dropped
-    counts = _group_counts(t_pos, p_pos, counted_out, columns, threshold, invert, privileged)
+    counts = sensitive_counts(t_pos, p_pos, label_missing, columns, threshold, invert, privileged, dropped)
+    return fairness_table_from_counts(
+        counts,
+        on_undefined=on_undefined,
+        zero_division=zero_division,
+        extra_counts=extra_counts,
+        n_boot=n_boot,
+        confidence=confidence,
+        random_state=random_state,
+    )
+
+
+def fairness_table_from_counts(
+    state: SensitiveCounts,
+    *,
+    on_undefined,
+    zero_division,
+    extra_counts: dict | None = None,
+    n_boot: int = 0,
+    confidence: float = 0.95,
+    random_state=None,
+) -> pd.DataFrame:
+    """The classification-fairness table from the :class:`SensitiveCounts` of every row."""
+    n_rows, n_missing_label = state.n_rows, state.n_missing_label
+    counts = state.resolved()
     warn_excluded(n_missing_label, n_rows, "the label or the prediction is missing")
-    names = list(columns)
+    names = list(state.names)
     for name, c in zip(names, counts):
         warn_excluded(int(c[2].sum()), int(c.sum()), f"sensitive column {plain(name)!r} is missing")
     overall_counts = counts[0].sum(axis=0)
@@ -448,16 +559,80 @@ def classification(
     1      (all)  6                         0.0000               1.0
     """
     zero_division = check_options(on_undefined, zero_division, n_boot, confidence, random_state)
-    t_pos, p_pos, label_missing = binary_labels(y_true, y_pred, pos_label)
-    columns = sensitive_columns(sensitive, t_pos.size)
-    return fairness_table(
-        t_pos,
-        p_pos,
-        label_missing,
-        columns,
+    state = classification_state(
+        y_true,
+        y_pred,
+        sensitive,
+        pos_label=pos_label,
+        privileged=privileged,
         threshold=threshold,
         invert=invert,
-        privileged=privileged,
+    )
+    return classification_from_state(
+        state,
+        pos_label=pos_label,
+        on_undefined=on_undefined,
+        zero_division=zero_division,
+        n_boot=n_boot,
+        confidence=confidence,
+        random_state=random_state,
+    )
+
+
+@dataclass(frozen=True)
+class ClassificationState:
+    """The additive state of :func:`classification` over some rows: the summaries of the two
+    label columns (:class:`~pdmetrics.fairness._inputs.LabelSummary`) and the
+    :class:`SensitiveCounts`."""
+
+    labels: tuple
+    counts: SensitiveCounts
+
+    def combine(self, other: ClassificationState) -> ClassificationState:
+        """The state of the union of two disjoint row sets."""
+        return ClassificationState(
+            tuple(a.combine(b) for a, b in zip(self.labels, other.labels)), self.counts.combine(other.counts)
+        )
+
+
+def classification_state(
+    y_true, y_pred, sensitive, *, pos_label=1, privileged=None, threshold=0.0, invert=False
+) -> ClassificationState:
+    """The :class:`ClassificationState` of one chunk of rows (no warning, no whole-column check).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.fairness.parity import classification_from_state, classification_state
+    >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 1], "pred": [1, 0, 1, 0, 1, 1], "male": [1, 1, 1, 0, 0, 0]})
+    >>> halves = [classification_state(part["y"], part["pred"], part[["male"]]) for part in (df[:4], df[4:])]
+    >>> table = classification_from_state(halves[0].combine(halves[1]))
+    >>> table[["sensitive", "N", "statistical_parity_difference"]]
+      sensitive  N  statistical_parity_difference
+    0      male  6                            0.0
+    1     (all)  6                            0.0
+    """
+    t_pos, p_pos, label_missing, labels = binary_label_rows(y_true, y_pred, pos_label)
+    columns = sensitive_columns(sensitive, t_pos.size)
+    counts = sensitive_counts(t_pos, p_pos, label_missing, columns, threshold, invert, privileged)
+    return ClassificationState(labels, counts)
+
+
+def classification_from_state(
+    state: ClassificationState,
+    *,
+    pos_label=1,
+    on_undefined: str = "worst",
+    zero_division="warn",
+    n_boot: int = 0,
+    confidence: float = 0.95,
+    random_state=None,
+) -> pd.DataFrame:
+    """The :func:`classification` table from its state (options checked with :func:`check_options`):
+    the checks of the whole label columns and the warnings are raised here."""
+    check_label_summaries(state.labels, pos_label)
+    return fairness_table_from_counts(
+        state.counts,
         on_undefined=on_undefined,
         zero_division=zero_division,
         n_boot=n_boot,

@@ -35,6 +35,7 @@ group label works.
 from __future__ import annotations
 
 from collections.abc import Hashable
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -48,6 +49,10 @@ from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness import distributions
 
 __all__ = [
+    "CellMoments",
+    "ScoreFairnessState",
+    "score_fairness_state",
+    "score_fairness_from_state",
     "score_fairness",
     "score_fairness_estimates",
     "score_fairness_tables",
@@ -430,73 +435,174 @@ def _cell_moments(cell: np.ndarray, n_cells: int, scores: _Scores) -> tuple[np.n
     return tuple(out)
 
 
+@dataclass(frozen=True)
+class CellMoments:
+    """One group column's group x human score cells over some rows: the additive state of the
+    score fairness models.
+
+    Attributes
+    ----------
+    name : hashable
+        The group column.
+    groups : ndarray of object
+        The group labels of the cells' rows (each has a row kept).
+    levels : ndarray of float64
+        The human scores of the cells' rows (distinct, ascending).
+    cell_group, cell_level : ndarray of intp
+        Each cell's group and human score (positions in ``groups`` and ``levels``).
+    n : ndarray of int64
+        Rows per cell.
+    err_mean, err_m2, sq_mean, sq_m2 : ndarray of float64
+        Per cell, the mean and centred sum of squares of the error ``system - human`` and of
+        its square.
+    rows, n_missing : int
+        Rows seen, and rows without a numeric human and system score.
+    largest_system, largest_error : float
+        The largest ``|system|`` and ``|error|`` on the rows kept (0 without any).
+    """
+
+    name: object
+    groups: np.ndarray
+    levels: np.ndarray
+    cell_group: np.ndarray
+    cell_level: np.ndarray
+    n: np.ndarray
+    err_mean: np.ndarray
+    err_m2: np.ndarray
+    sq_mean: np.ndarray
+    sq_m2: np.ndarray
+    rows: int
+    n_missing: int
+    largest_system: float
+    largest_error: float
+
+    def combine(self, other: CellMoments) -> CellMoments:
+        """The cells of the union of two disjoint row sets (aligned on group and score; the
+        moments pooled as Chan, Golub and LeVeque's pairwise update does)."""
+        mine = pd.Index(self.groups, dtype=object)
+        theirs = pd.Index(other.groups, dtype=object)
+        groups = mine.append(theirs[~theirs.isin(mine)])
+        levels = np.union1d(self.levels, other.levels)
+        group = np.concatenate(
+            [groups.get_indexer(mine)[self.cell_group], groups.get_indexer(theirs)[other.cell_group]]
+        )
+        level = np.concatenate(
+            [
+                np.searchsorted(levels, self.levels)[self.cell_level],
+                np.searchsorted(levels, other.levels)[other.cell_level],
+            ]
+        )
+        keys, parent = np.unique(group * max(levels.size, 1) + level, return_inverse=True)
+        parent = parent.reshape(-1)
+        n = np.concatenate([self.n, other.n]).astype("float64")
+        pooled = {}
+        for mean, m2 in (("err_mean", "err_m2"), ("sq_mean", "sq_m2")):
+            values = np.concatenate([getattr(self, mean), getattr(other, mean)])
+            spread = np.concatenate([getattr(self, m2), getattr(other, m2)])
+            _, pooled[mean], pooled[m2] = _pool(n, values, spread, parent, keys.size)
+        return CellMoments(
+            self.name,
+            groups.to_numpy(dtype=object),
+            levels,
+            (keys // max(levels.size, 1)).astype(np.intp),
+            (keys % max(levels.size, 1)).astype(np.intp),
+            np.bincount(parent, weights=n, minlength=keys.size).astype("int64"),
+            rows=self.rows + other.rows,
+            n_missing=self.n_missing + other.n_missing,
+            largest_system=max(self.largest_system, other.largest_system),
+            largest_error=max(self.largest_error, other.largest_error),
+            **pooled,
+        )
+
+
+def cell_moments(scores: _Scores, name, codes: np.ndarray, uniques: np.ndarray) -> CellMoments:
+    """The :class:`CellMoments` of one chunk of rows (no row kept is not an error here)."""
+    argument = f"by={plain(name)!r}"
+    level_codes, level_values = scores.level_or_missing, scores.level_values
+    if len(uniques) + len(level_values) - 1 > MAX_DESIGN_COLUMNS:
+        # too many groups or scores in all: count those of the rows kept before making cells
+        codes, uniques, level_codes, level_values = _compact(scores, codes, uniques, argument)
+    k_raw, n_raw_levels = len(uniques), max(len(level_values), 1)
+    n_raw_cells = k_raw * n_raw_levels
+    # in the scores' cell array (the caller's codes stay)
+    cell = np.multiply(codes, n_raw_levels, out=scores.cells, dtype=np.intp)
+    cell += level_codes
+    np.putmask(cell, cell < 0, n_raw_cells)  # no group (code -1) or no score: one extra cell
+    counts, err_mean, err_m2, sq_mean, sq_m2 = _cell_moments(cell, n_raw_cells + 1, scores)
+    present = np.flatnonzero(counts[:n_raw_cells])
+    raw_group, raw_level = present // n_raw_levels, present % n_raw_levels
+    groups, cell_group = np.unique(raw_group, return_inverse=True)
+    levels, cell_level = np.unique(raw_level, return_inverse=True)
+    kept = present.size > 0
+    return CellMoments(
+        name,
+        np.asarray(uniques, dtype=object)[groups],
+        np.asarray(level_values, dtype="float64")[levels],
+        cell_group.reshape(-1).astype(np.intp),
+        cell_level.reshape(-1).astype(np.intp),
+        counts[present].astype("int64"),
+        err_mean[present],
+        err_m2[present],
+        sq_mean[present],
+        sq_m2[present],
+        rows=int(scores.size),
+        n_missing=scores.n_missing,
+        largest_system=_largest_kept(scores.system, scores.system_extremes, cell, n_raw_cells)
+        if kept
+        else 0.0,
+        largest_error=_largest_kept(scores.error, scores.error_extremes, cell, n_raw_cells) if kept else 0.0,
+    )
+
+
 class _Cells:
-    """One group column's group x human score cells, checked before any model is fitted.
+    """One group column's group x human score cells in category order, checked before any
+    model is fitted (from its :class:`CellMoments`, the state of every row).
 
     Every row adds to one cell (its group and human score, in category order); a row with
     a missing score or group is set aside. Per cell: ``n``, and the mean and within-cell sum
     of squares of the error and of the squared error.
     """
 
-    def __init__(self, scores: _Scores, name, codes: np.ndarray, uniques: np.ndarray, base_group) -> None:
-        self.name = name
+    def __init__(self, moments: CellMoments, base_group) -> None:
+        self.name = moments.name
         argument = f"by={plain(self.name)!r}"
-        level_codes, level_values = scores.level_or_missing, scores.level_values
-        if len(uniques) + len(level_values) - 1 > MAX_DESIGN_COLUMNS:
-            # too many groups or scores in all: count those of the rows kept before making cells
-            codes, uniques, level_codes, level_values = _compact(scores, codes, uniques, base_group, argument)
-        k_raw, n_raw_levels = len(uniques), max(len(level_values), 1)
-        n_raw_cells = k_raw * n_raw_levels
-        # in the scores' cell array (the caller's codes stay)
-        cell = np.multiply(codes, n_raw_levels, out=scores.cells, dtype=np.intp)
-        cell += level_codes
-        np.putmask(cell, cell < 0, n_raw_cells)  # no group (code -1) or no score: one extra cell
-        counts, err_mean, err_m2, sq_mean, sq_m2 = _cell_moments(cell, n_raw_cells + 1, scores)
-        counts = counts[:n_raw_cells]
-        present = np.flatnonzero(counts)
-        n_kept = int(counts.sum())
-        self.rows_excluded = int(scores.size - n_kept)
+        n_kept = int(moments.n.sum())
+        self.rows_excluded = int(moments.rows - n_kept)
         self.excluded_because = (
             f"the score fairness analyses by {plain(self.name)!r} need a numeric human and system score "
-            f"({scores.n_missing} rows have none) and a group "
-            f"({self.rows_excluded - scores.n_missing} more have none)"
+            f"({moments.n_missing} rows have none) and a group "
+            f"({self.rows_excluded - moments.n_missing} more have none)"
         )
         if not n_kept:
             raise InvalidInputError(
                 f"No response has a numeric human score, a numeric system score and a value in `{argument}`; "
                 "the score fairness analyses need at least one."
             )
-        raw_group, raw_level = present // n_raw_levels, present % n_raw_levels
-        cell_n = counts[present]
-        groups = np.flatnonzero(np.bincount(raw_group, weights=cell_n, minlength=k_raw))  # groups kept
-        levels = np.flatnonzero(np.bincount(raw_level, weights=cell_n, minlength=n_raw_levels))
-        group_rank = np.full(k_raw, -1, dtype=np.intp)
-        group_rank[groups] = np.arange(groups.size)
-        level_rank = np.full(n_raw_levels, -1, dtype=np.intp)
-        level_rank[levels] = np.arange(levels.size)
-        c_group, c_level = group_rank[raw_group], level_rank[raw_level]
-        group_counts = np.bincount(c_group, weights=cell_n, minlength=groups.size).astype("int64")
-        level_counts = np.bincount(c_level, weights=cell_n, minlength=levels.size).astype("int64")
-        rank, self.labels, self.counts = _category_order(group_counts, uniques[groups], base_group, argument)
-        c_group = rank[c_group]
-        rank, level_labels, _ = _category_order(level_counts, level_values[levels], None, "human")
-        c_level = rank[c_level]
+        cell_n = moments.n
+        group_counts = np.bincount(moments.cell_group, weights=cell_n, minlength=moments.groups.size).astype(
+            "int64"
+        )
+        level_counts = np.bincount(moments.cell_level, weights=cell_n, minlength=moments.levels.size).astype(
+            "int64"
+        )
+        rank, self.labels, self.counts = _category_order(group_counts, moments.groups, base_group, argument)
+        c_group = rank[moments.cell_group]
+        rank, level_labels, _ = _category_order(level_counts, moments.levels, None, "human")
+        c_level = rank[moments.cell_level]
         self.n_levels = len(level_labels)
         k = len(self.labels)
         _check_width(k, self.n_levels, argument)
         # cells in category order: group-major, then human score level
         order = np.argsort(c_group * self.n_levels + c_level, kind="stable")
-        chosen = present[order]
         self.n = n_kept
-        self.cell_n = counts[chosen].astype("float64")
+        self.cell_n = cell_n[order].astype("float64")
         self.cell_group, self.cell_level = c_group[order], c_level[order]
-        self.err_mean, self.err_m2 = err_mean[chosen], err_m2[chosen]
-        self.sq_mean, self.sq_m2 = sq_mean[chosen], sq_m2[chosen]
+        self.err_mean, self.err_m2 = moments.err_mean[order], moments.err_m2[order]
+        self.sq_mean, self.sq_m2 = moments.sq_mean[order], moments.sq_m2[order]
         # the largest |human|, |system| and |error| on the rows kept (rounding noise scales with them)
-        largest_human = float(np.max(np.abs(level_values[levels])))
-        largest_system = _largest_kept(scores.system, scores.system_extremes, cell, n_raw_cells)
-        self.size = max(largest_human, largest_system)
-        self.largest_error = _largest_kept(scores.error, scores.error_extremes, cell, n_raw_cells)
+        largest_human = float(np.max(np.abs(moments.levels)))
+        self.size = max(largest_human, moments.largest_system)
+        self.largest_error = moments.largest_error
 
 
 def _check_width(k: int, n_levels: int, argument: str) -> None:
@@ -518,22 +624,16 @@ def _check_width(k: int, n_levels: int, argument: str) -> None:
     )
 
 
-def _compact(scores: _Scores, codes: np.ndarray, uniques: np.ndarray, base_group, argument: str):
+def _compact(scores: _Scores, codes: np.ndarray, uniques: np.ndarray, argument: str):
     """Group and level codes renumbered over the groups and scores of the rows kept.
 
     Used when the group column and the human score have too many distinct values in all for
     a table of every cell: the checks run on the rows kept first (and usually refuse them).
     """
     kept = (codes >= 0) & scores.valid
-    if not kept.any():
-        raise InvalidInputError(
-            f"No response has a numeric human score, a numeric system score and a value in `{argument}`; "
-            "the score fairness analyses need at least one."
-        )
     group_counts = np.bincount(codes[kept], minlength=len(uniques))
     level_counts = np.bincount(scores.levels[kept], minlength=len(scores.level_values))
     groups, levels = np.flatnonzero(group_counts), np.flatnonzero(level_counts)
-    _category_order(group_counts[groups], uniques[groups], base_group, argument)  # a missing base_group
     _check_width(groups.size, levels.size, argument)
     group_lookup = np.full(len(uniques) + 1, -1, dtype=np.intp)  # last entry: -1 stays -1
     group_lookup[groups] = np.arange(groups.size)
@@ -568,12 +668,62 @@ def score_fairness_tables(human, system, by, base_group=None) -> tuple[pd.DataFr
     0   osa  Intercept     E      0.32
     1   osa      group     K     -0.16
     """
+    state = score_fairness_state(human, system, by)
+    return score_fairness_from_state(
+        state, base_group, getattr(human, "name", None), getattr(system, "name", None)
+    )
+
+
+@dataclass(frozen=True)
+class ScoreFairnessState:
+    """The additive state of the score fairness tables: group column name -> its
+    :class:`CellMoments`."""
+
+    columns: dict
+
+    def combine(self, other: ScoreFairnessState) -> ScoreFairnessState:
+        """The state of the union of two disjoint row sets."""
+        return ScoreFairnessState(
+            {name: cells.combine(other.columns[name]) for name, cells in self.columns.items()}
+        )
+
+
+def score_fairness_state(human, system, by) -> ScoreFairnessState:
+    """The :class:`ScoreFairnessState` of one chunk of rows (no warning; a chunk may have no
+    row kept).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.fairness.regression import score_fairness_from_state, score_fairness_state
+    >>> df = pd.DataFrame({"sc1": [2, 3, 2, 3, 4, 3, 4, 2], "raw": [1.5, 2.5, 3, 3.5, 4, 3, 3.8, 2.4],
+    ...                    "L1": ["K", "K", "E", "E", "E", "K", "E", "K"]})
+    >>> first, second = (score_fairness_state(p["sc1"], p["raw"], p[["L1"]]) for p in (df[:5], df[5:]))
+    >>> metrics, estimates = score_fairness_from_state(first.combine(second))
+    >>> metrics[["model", "N", "R2"]].round(3)
+      model  N     R2
+    0   osa  8 -0.088
+    1   osd  8  0.112
+    2   csd  8  0.693
+    """
     h, s = paired_arrays(human, system, ("human", "system"))
     columns = named_columns(by, h.size, "by", unnamed=UNNAMED_GROUP, rows_of="`human` has")
     scores = _Scores(h, s)
+    return ScoreFairnessState(
+        {series.name: cell_moments(scores, series.name, *_encoded(series)) for series in columns}
+    )
+
+
+def score_fairness_from_state(
+    state: ScoreFairnessState, base_group=None, human_name=None, system_name=None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The :func:`score_fairness_tables` ``(metrics, estimates)`` from the state of every row;
+    the checks of the whole data (no row kept, the design's width, ``base_group`` present)
+    and the warnings are raised here."""
     # every group column is checked before the first model is fitted
-    inputs = [_Cells(scores, series.name, *_encoded(series), base_group) for series in columns]
-    return _tables(inputs, h.size, getattr(human, "name", None), getattr(system, "name", None))
+    inputs = [_Cells(moments, base_group) for moments in state.columns.values()]
+    n_rows = next(iter(state.columns.values())).rows
+    return _tables(inputs, n_rows, human_name, system_name)
 
 
 def score_fairness_tables_of_codes(human: pd.Series, system: pd.Series, encoded: dict, buffers=None) -> dict:
@@ -588,7 +738,7 @@ def score_fairness_tables_of_codes(human: pd.Series, system: pd.Series, encoded:
     h, s = paired_arrays(human, system, ("human", "system"))
     scores = _Scores(h, s, buffers)
     inputs = [
-        _Cells(scores, name, codes, np.asarray(labels, dtype=object), None)
+        _Cells(cell_moments(scores, name, codes, np.asarray(labels, dtype=object)), None)
         for name, (codes, labels) in encoded.items()
     ]
     return {one.name: _tables([one], h.size, human.name, system.name) for one in inputs}
