@@ -15,6 +15,7 @@ import importlib.machinery
 import sys
 
 _MODULE = "dask.dataframe"
+_ACCESSORS = "pdmetrics._dask.accessors"
 
 
 def install() -> None:
@@ -27,8 +28,11 @@ def install() -> None:
 
 def register() -> None:
     """Register ``scoring``, ``fairness`` and ``detection`` on dask DataFrames."""
+    accessors = sys.modules.get(_ACCESSORS)
+    if accessors is not None and not hasattr(accessors, "register"):
+        return  # that module is being imported (it imported dask.dataframe): it registers at its end
     # the accessors module imports dask: loaded here, once dask.dataframe is imported
-    importlib.import_module("pdmetrics._dask.accessors").register()
+    importlib.import_module(_ACCESSORS).register()
 
 
 class _DaskFinder(importlib.abc.MetaPathFinder):

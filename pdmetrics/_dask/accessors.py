@@ -20,7 +20,17 @@ from pdmetrics._dask.scoring import DaskScoringAccessor
 __all__ = ["register"]
 
 
+#: Whether the accessors are registered (registering twice would warn about overriding).
+_registered: list = []
+
+
 def register() -> None:
-    """Register the three accessors on dask DataFrames (dask's own registration)."""
+    """Register the three accessors on dask DataFrames (dask's own registration), once."""
+    if _registered:
+        return
     for accessor in (DaskScoringAccessor, DaskFairnessAccessor, DaskDetectionAccessor):
         register_dataframe_accessor(accessor._name)(accessor)
+    _registered.append(True)
+
+
+register()  # importing this module registers them (it imports dask.dataframe)
