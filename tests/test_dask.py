@@ -100,7 +100,11 @@ def test_import_pdmetrics_does_not_import_dask():
 
 @pytest.mark.parametrize(
     "imports",
-    ["import pdmetrics; import dask.dataframe as dd", "import dask.dataframe as dd; import pdmetrics"],
+    [
+        "import pdmetrics; import dask.dataframe as dd",
+        "import dask.dataframe as dd; import pdmetrics",
+        "import pdmetrics._dask.accessors; import dask.dataframe as dd",  # the registering module first
+    ],
 )
 def test_accessors_registered_whatever_the_import_order(imports):
     code = (
