@@ -250,20 +250,53 @@ def rouge_tokens(texts, tokenizer: str = "rouge-score", use_stemmer: bool = Fals
     return _tokens(codes, text, sentence, len(texts))
 
 
+def _bleu_chunk_tokens(chunks: list, separator: str) -> tuple[np.ndarray, np.ndarray]:
+    """Token codes and text numbers from the ``[^\\s.]+`` runs (chunks) of their joined ASCII text.
+
+    No branch of the pattern matches a space or a period, so every match lies inside one
+    chunk and ``findall`` restarts at each chunk: the chunk tokens are those of the whole
+    text. Each distinct chunk is tokenized once (a loop over the vocabulary of chunks, not
+    over rows), then the per-chunk tokens are laid out for every occurrence.
+    """
+    chunk_codes, distinct = pd.factorize(
+        np.asarray(chunks, dtype=object) if chunks else np.array([], dtype=object)
+    )
+    pieces = [[] if c == separator else _BLEU_RE.findall(c) for c in distinct.tolist()]
+    per_chunk = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+    flat = [token for piece in pieces for token in piece]
+    token_codes, _ = pd.factorize(np.asarray(flat, dtype=object) if flat else np.array([], dtype=object))
+    first = np.concatenate(([0], np.cumsum(per_chunk)[:-1])).astype(np.int64)
+    counts = per_chunk[chunk_codes]
+    is_separator = np.zeros(len(distinct), dtype=bool)
+    is_separator[(pd.Series(distinct, dtype=object) == separator).to_numpy()] = True
+    text = np.cumsum(is_separator[chunk_codes])
+    if (per_chunk <= 1).all():  # the common case: one token per chunk
+        keep = counts == 1
+        codes = token_codes[first[chunk_codes[keep]]]
+        return codes, text[keep]
+    occurrence = np.repeat(np.arange(len(chunk_codes)), counts)
+    offset = np.arange(len(occurrence)) - np.repeat(np.cumsum(counts) - counts, counts)
+    codes = token_codes[first[chunk_codes[occurrence]] + offset]
+    return codes, text[occurrence]
+
+
 def bleu_tokens(texts) -> Tokens:
     """Tokenize ``texts`` with valor's BLEU tokenizer (see the module docstring).
 
     >>> bleu_tokens(["It costs $30. Done", "a.b"]).lengths.tolist()
     [4, 2]
+    >>> bleu_tokens([",ab$5x $$5 a_b$3,c$"]).lengths.tolist()
+    [5]
     """
     texts = list(texts)
     joined, separator = _joined(texts)
     # the separator stands alone between spaces, so the pattern's last branch sees it as a token
     joined = joined.replace(separator, f" {separator} ")
     if joined.isascii() and not _RE_ONLY_SPACES.search(joined):
-        pattern = _BLEU_RE  # on this text the standard engine matches as `regex` does, twice as fast
-    else:
-        pattern = optional_module("regex", "text", "BLEU").compile(_BLEU_PATTERN, _BLEU_FLAGS)
+        # ASCII: `str.split` splits on exactly the characters `\s` matches (\x1c-\x1f excluded above)
+        codes, text = _bleu_chunk_tokens(joined.replace(".", " ").split(), separator)
+        return _tokens(codes, text, None, len(texts))
+    pattern = optional_module("regex", "text", "BLEU").compile(_BLEU_PATTERN, _BLEU_FLAGS)
     found = pattern.findall(joined)
     codes, _, text, _ = _split(found, separator, len(texts), False)
     return _tokens(codes, text, None, len(texts))
