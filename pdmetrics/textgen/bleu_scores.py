@@ -19,14 +19,12 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.textgen.tokens import bleu_tokens, compact_ids, ngram_orders, prediction_texts, reference_texts
+from pdmetrics.textgen.tokens import bleu_tokens, prediction_texts, reference_texts
 
 __all__ = ["bleu"]
 
 #: valor reports a BLEU below this as 0
 _FLOOR = 1e-9
-_KEY_LIMIT = 1 << 62
-_NO_KEY = np.iinfo(np.int64).max
 
 
 def _weights(weights) -> np.ndarray:
@@ -52,26 +50,65 @@ def _owners(tokens, n_rows, pair_row, pair_col):
     return row, np.where(is_reference, pair_col[pair] + 1, 0)
 
 
-def _clipped(ids, row, local, n_rows, width):
-    """Per row: sum over the prediction's n-grams (``ids``) of min(count, max count in one reference)."""
-    size = max(int(ids.max(initial=-1)) + 1, 1)
-    if n_rows * size * (width + 1) >= _KEY_LIMIT:
-        ids, size = compact_ids(ids)
-        size = max(size, 1)
-    # (row, n-gram, owner) keys; tokens without a full n-gram sort last and are cut off
-    keys = np.where(ids >= 0, (row * size + ids) * (width + 1) + local, _NO_KEY)
-    keys, counts = np.unique(keys, return_counts=True)
-    if len(keys) and keys[-1] == _NO_KEY:
-        keys, counts = keys[:-1], counts[:-1]
-    if not len(keys):
-        return np.zeros(n_rows, dtype=np.int64)
-    gram, local = keys // (width + 1), keys % (width + 1)
-    first = np.flatnonzero(np.r_[True, gram[1:] != gram[:-1]])
-    from_reference = local > 0  # the prediction (owner 0) sorts first within an n-gram
-    best = np.maximum.reduceat(np.where(from_reference, counts, 0), first)
-    own = np.where(from_reference[first], 0, counts[first])  # the prediction's count of the n-gram
-    hits = np.minimum(own, best)
-    return np.bincount(gram[first] // size, weights=hits, minlength=n_rows).astype(np.int64)
+def _sorted_keys(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``keys`` sorted and the permutation that sorts them.
+
+    A plain sort of int64 is several times faster than an argsort, so when the keys leave
+    room the element's position is packed into the low bits and read back after the sort.
+    """
+    n = len(keys)
+    bits = max(n - 1, 1).bit_length()
+    top = int(keys.max(initial=0))
+    if top < (1 << (62 - bits)):
+        packed = np.sort((keys << bits) | np.arange(n, dtype=np.int64))
+        return packed >> bits, packed & ((1 << bits) - 1)
+    order = np.argsort(keys)
+    return keys[order], order
+
+
+def _clipped_counts(tokens, row, owner, n_rows: int, width: int, orders: int) -> np.ndarray:
+    """Per row and n-gram order: the prediction's n-gram counts clipped by the largest count in
+    one reference, summed over its n-grams (``(n_rows, orders)`` int64).
+
+    Order k sorts the ``(row, n-gram, owner)`` keys of the positions where a k-gram starts; an
+    n-gram is numbered densely among those that occur in both the prediction and a reference
+    of its row (``prefix``), and only positions whose k-gram is such a match are extended to
+    order k + 1, since an n-gram whose prefix is not shared cannot be shared either. Keys are
+    ``(prefix * vocabulary + next token) * (width + 1) + owner`` with the prefix number of
+    order 1 being the row, so they stay below the number of tokens times the vocabulary.
+    """
+    numerators = np.zeros((n_rows, orders), dtype=np.int64)
+    codes, text = tokens.codes, tokens.text
+    vocabulary = max(tokens.n_codes, 1)
+    position = np.arange(len(codes), dtype=np.int64)
+    prefix = row.copy()
+    for k in range(orders):
+        if not len(position):
+            break
+        keys = (prefix * vocabulary + codes[position + k]) * (width + 1) + owner[position]
+        keys, order = _sorted_keys(keys)
+        gram = keys // (width + 1)
+        local = keys - gram * (width + 1)
+        starts = np.r_[True, gram[1:] != gram[:-1]]
+        group = np.cumsum(starts) - 1
+        n_groups = int(group[-1]) + 1
+        own = np.bincount(group[local == 0], minlength=n_groups)
+        best = np.zeros(n_groups, dtype=np.int64)
+        for column in range(1, width + 1):  # a loop over the reference columns
+            best = np.maximum(best, np.bincount(group[local == column], minlength=n_groups))
+        hits = np.minimum(own, best)
+        gram_row = row[position[order[np.flatnonzero(starts)]]]
+        numerators[:, k] = np.bincount(gram_row, weights=hits, minlength=n_rows).astype(np.int64)
+        shared = hits > 0
+        number = np.cumsum(shared) - 1
+        keep = shared[group]
+        position, prefix = position[order[keep]], number[group[keep]]
+        # extend to order k + 2 only where the next token belongs to the same text
+        nxt = position + k + 1
+        inside = nxt < len(codes)
+        inside[inside] = text[nxt[inside]] == text[position[inside]]
+        position, prefix = position[inside], prefix[inside]
+    return numerators
 
 
 def bleu(prediction, reference, weights=(0.25, 0.25, 0.25, 0.25), details: bool = False) -> pd.DataFrame:
@@ -143,12 +180,8 @@ def bleu(prediction, reference, weights=(0.25, 0.25, 0.25, 0.25), details: bool 
     closest[pair_row[order][first]] = ref[order][first]
 
     orders, width = len(weights), references.shape[1]
-    limit = _KEY_LIMIT // (n_rows * (width + 1))
-    row, local = _owners(tokens, n_rows, pair_row, pair_col)
-    numerators = np.stack(
-        [_clipped(ids, row, local, n_rows, width) for ids in ngram_orders(tokens, orders, limit)],
-        axis=1,
-    )
+    row, owner = _owners(tokens, n_rows, pair_row, pair_col)
+    numerators = _clipped_counts(tokens, row, owner, n_rows, width, orders)
     denominators = np.maximum(hyp[:, None] - np.arange(orders)[None, :], 1)
     with np.errstate(divide="ignore"):
         precision = np.where(numerators > 0, numerators / denominators, sys.float_info.min)
