@@ -43,11 +43,9 @@ def _weights(weights) -> np.ndarray:
 
 def _owners(tokens, n_rows, pair_row, pair_col):
     """Per token: its row, and 0 for the prediction or 1 + the reference's column."""
-    text = tokens.text
-    is_reference = text >= n_rows
-    pair = np.where(is_reference, text - n_rows, 0)
-    row = np.where(is_reference, pair_row[pair], text)
-    return row, np.where(is_reference, pair_col[pair] + 1, 0)
+    text_row = np.concatenate([np.arange(n_rows, dtype=np.int64), pair_row])
+    text_owner = np.concatenate([np.zeros(n_rows, dtype=np.int64), pair_col + 1])
+    return text_row[tokens.text], text_owner[tokens.text]
 
 
 def _sorted_keys(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -74,7 +72,7 @@ def _clipped_counts(tokens, row, owner, n_rows: int, width: int, orders: int) ->
     n-gram is numbered densely among those that occur in both the prediction and a reference
     of its row (``prefix``), and only positions whose k-gram is such a match are extended to
     order k + 1, since an n-gram whose prefix is not shared cannot be shared either. Keys are
-    ``(prefix * vocabulary + next token) * (width + 1) + owner`` with the prefix number of
+    ``(prefix * vocabulary + next token) << owner_bits | owner`` with the prefix number of
     order 1 being the row, so they stay below the number of tokens times the vocabulary.
     """
     numerators = np.zeros((n_rows, orders), dtype=np.int64)
@@ -82,13 +80,14 @@ def _clipped_counts(tokens, row, owner, n_rows: int, width: int, orders: int) ->
     vocabulary = max(tokens.n_codes, 1)
     position = np.arange(len(codes), dtype=np.int64)
     prefix = row.copy()
+    shift = int(width).bit_length()  # owners 0..width fit in the low `shift` bits
     for k in range(orders):
         if not len(position):
             break
-        keys = (prefix * vocabulary + codes[position + k]) * (width + 1) + owner[position]
+        keys = ((prefix * vocabulary + codes[position + k]) << shift) | owner[position]
         keys, order = _sorted_keys(keys)
-        gram = keys // (width + 1)
-        local = keys - gram * (width + 1)
+        gram = keys >> shift
+        local = keys & ((1 << shift) - 1)
         starts = np.r_[True, gram[1:] != gram[:-1]]
         group = np.cumsum(starts) - 1
         n_groups = int(group[-1]) + 1

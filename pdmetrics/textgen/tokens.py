@@ -274,10 +274,10 @@ def _bleu_chunk_tokens(chunks: list, separator: str) -> tuple[np.ndarray, np.nda
         keep = counts == 1
         codes = token_codes[first[chunk_codes[keep]]]
         return codes, text[keep]
-    occurrence = np.repeat(np.arange(len(chunk_codes)), counts)
-    offset = np.arange(len(occurrence)) - np.repeat(np.cumsum(counts) - counts, counts)
-    codes = token_codes[first[chunk_codes[occurrence]] + offset]
-    return codes, text[occurrence]
+    # token j of an occurrence whose chunk's tokens start at `first` sits at first + j
+    shift = first[chunk_codes] - (np.cumsum(counts) - counts)
+    codes = token_codes[np.repeat(shift, counts) + np.arange(int(counts.sum()), dtype=np.int64)]
+    return codes, np.repeat(text, counts)
 
 
 def bleu_tokens(texts) -> Tokens:
