@@ -86,22 +86,26 @@ def _clipped_counts(tokens, row, owner, n_rows: int, width: int, orders: int) ->
             break
         keys = ((prefix * vocabulary + codes[position + k]) << shift) | owner[position]
         keys, order = _sorted_keys(keys)
-        gram = keys >> shift
-        local = keys & ((1 << shift) - 1)
-        starts = np.r_[True, gram[1:] != gram[:-1]]
-        group = np.cumsum(starts) - 1
-        n_groups = int(group[-1]) + 1
-        own = np.bincount(group[local == 0], minlength=n_groups)
-        best = np.zeros(n_groups, dtype=np.int64)
-        for column in range(1, width + 1):  # a loop over the reference columns
-            best = np.maximum(best, np.bincount(group[local == column], minlength=n_groups))
+        # runs of equal (n-gram, owner) keys; an n-gram's runs are its owners in order, the
+        # prediction (owner 0) first
+        run = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+        run_size = np.diff(np.append(run, len(keys)))
+        run_gram = keys[run] >> shift
+        from_reference = (keys[run] & ((1 << shift) - 1)) > 0
+        first_run = np.flatnonzero(np.r_[True, run_gram[1:] != run_gram[:-1]])
+        first = run[first_run]
+        sizes = np.diff(np.append(first, len(keys)))
+        own = np.where(from_reference[first_run], 0, run_size[first_run])
+        best = np.maximum.reduceat(np.where(from_reference, run_size, 0), first_run)
         hits = np.minimum(own, best)
-        gram_row = row[position[order[np.flatnonzero(starts)]]]
-        numerators[:, k] = np.bincount(gram_row, weights=hits, minlength=n_rows).astype(np.int64)
+        numerators[:, k] = np.bincount(row[position[order[first]]], weights=hits, minlength=n_rows)
         shared = hits > 0
-        number = np.cumsum(shared) - 1
-        keep = shared[group]
-        position, prefix = position[order[keep]], number[group[keep]]
+        # back to position order (so the next order reads the token arrays in sequence)
+        keep = np.zeros(len(keys), dtype=bool)
+        keep[order] = np.repeat(shared, sizes)
+        number = np.zeros(len(keys), dtype=np.int64)
+        number[order[keep[order]]] = np.repeat(np.arange(int(shared.sum()), dtype=np.int64), sizes[shared])
+        position, prefix = position[keep], number[keep]
         # extend to order k + 2 only where the next token belongs to the same text
         nxt = position + k + 1
         inside = nxt < len(codes)
