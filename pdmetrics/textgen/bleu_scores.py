@@ -100,11 +100,11 @@ def _clipped_counts(tokens, row, owner, n_rows: int, width: int, orders: int) ->
         hits = np.minimum(own, best)
         numerators[:, k] = np.bincount(row[position[order[first]]], weights=hits, minlength=n_rows)
         shared = hits > 0
-        # back to position order (so the next order reads the token arrays in sequence)
-        keep = np.zeros(len(keys), dtype=bool)
-        keep[order] = np.repeat(shared, sizes)
-        number = np.zeros(len(keys), dtype=np.int64)
-        number[order[keep[order]]] = np.repeat(np.arange(int(shared.sum()), dtype=np.int64), sizes[shared])
+        # each position's n-gram number, back in position order (so the next order reads the
+        # token arrays in sequence); the number is the next order's prefix
+        number = np.empty(len(keys), dtype=np.int64)
+        number[order] = np.repeat(np.arange(len(first), dtype=np.int64), sizes)
+        keep = shared[number]
         position, prefix = position[keep], number[keep]
         # extend to order k + 2 only where the next token belongs to the same text
         nxt = position + k + 1
@@ -178,7 +178,7 @@ def bleu(prediction, reference, weights=(0.25, 0.25, 0.25, 0.25), details: bool 
     # closest reference length, ties to the shorter: minimise (|r - c|, r) per row
     closeness = np.abs(ref - hyp[pair_row]) * (int(ref.max(initial=0)) + 1) + ref
     order = np.lexsort((closeness, pair_row))
-    first = np.flatnonzero(np.r_[True, pair_row[order][1:] != pair_row[order][:-1]])
+    first = np.flatnonzero(np.r_[len(order) > 0, pair_row[order][1:] != pair_row[order][:-1]])
     closest = np.zeros(n_rows, dtype=np.int64)
     closest[pair_row[order][first]] = ref[order][first]
 

@@ -16,7 +16,10 @@ once:
   same as ``"rouge-score"``.
 - BLEU: valor's ``RegexpTokenizer(r"\\w+|\\$[\\d]+|[^\\s\\.]+")``, run with the ``regex`` engine
   and flags nltk (3.9 and later) compiles it with; case is kept. On ASCII text without the
-  separators ``\\x1c``-``\\x1f`` the standard ``re`` engine gives the same tokens and is used.
+  separators ``\\x1c``-``\\x1f`` the standard ``re`` engine gives the same tokens; there no
+  branch of the pattern matches a space or a period, so the joined text is split into its
+  ``[^\\s.]+`` runs (:meth:`str.split`), which are encoded with :func:`pandas.factorize`, and
+  only each distinct run is tokenized.
 """
 
 from __future__ import annotations
@@ -267,17 +270,18 @@ def _bleu_chunk_tokens(chunks: list, separator: str) -> tuple[np.ndarray, np.nda
     token_codes, _ = pd.factorize(np.asarray(flat, dtype=object) if flat else np.array([], dtype=object))
     first = np.concatenate(([0], np.cumsum(per_chunk)[:-1])).astype(np.int64)
     counts = per_chunk[chunk_codes]
-    is_separator = np.zeros(len(distinct), dtype=bool)
-    is_separator[(pd.Series(distinct, dtype=object) == separator).to_numpy()] = True
-    text = np.cumsum(is_separator[chunk_codes])
+    ends = np.cumsum(counts)
+    separator_code = np.flatnonzero((pd.Series(distinct, dtype=object) == separator).to_numpy())
+    boundaries = np.flatnonzero(chunk_codes == separator_code[0]) if len(separator_code) else []
+    # tokens per text: the token count up to each separator, differenced
+    upto = np.concatenate(([0], ends[boundaries], ends[-1:] if len(ends) else [0]))
+    text = np.repeat(np.arange(len(upto) - 1, dtype=np.int64), np.diff(upto))
     if (per_chunk <= 1).all():  # the common case: one token per chunk
-        keep = counts == 1
-        codes = token_codes[first[chunk_codes[keep]]]
-        return codes, text[keep]
+        return token_codes[first[chunk_codes[counts == 1]]], text
     # token j of an occurrence whose chunk's tokens start at `first` sits at first + j
-    shift = first[chunk_codes] - (np.cumsum(counts) - counts)
-    codes = token_codes[np.repeat(shift, counts) + np.arange(int(counts.sum()), dtype=np.int64)]
-    return codes, np.repeat(text, counts)
+    shift = first[chunk_codes] - (ends - counts)
+    codes = token_codes[np.repeat(shift, counts) + np.arange(int(ends[-1]), dtype=np.int64)]
+    return codes, text
 
 
 def bleu_tokens(texts) -> Tokens:
