@@ -99,6 +99,8 @@ def _clipped_counts(tokens, row, owner, n_rows: int, width: int, orders: int) ->
         best = np.maximum.reduceat(np.where(from_reference, run_size, 0), first_run)
         hits = np.minimum(own, best)
         numerators[:, k] = np.bincount(row[position[order[first]]], weights=hits, minlength=n_rows)
+        if k == orders - 1:
+            break  # no longer n-grams needed
         shared = hits > 0
         # each position's n-gram number, back in position order (so the next order reads the
         # token arrays in sequence); the number is the next order's prefix
