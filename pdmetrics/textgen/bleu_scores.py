@@ -3,7 +3,7 @@
 Per row and n-gram order: the modified precision is the prediction's n-gram count clipped by
 the largest count in any one reference, over the prediction's n-grams (at least 1); the
 brevity penalty uses the reference length closest to the prediction's (the shorter one on a
-tie). Counting is one sorted ``(row, reference, n-gram)`` table for all rows. nltk combines
+tie). Counting is one sort per order of ``(row, n-gram, owner)`` keys of all rows. nltk combines
 the precisions with ``math.log``, ``math.fsum`` and ``math.exp``; numpy has no correctly
 rounded sum and its ``exp``/``log`` may differ from the C library by an ulp, so the same
 standard-library functions are applied (``map``, no Python code per row): ``log`` once per
