@@ -15,6 +15,7 @@ Prints the medians over ``--repeat`` runs (the references once, ``--reference-re
 ratios, and checks that every number is identical (``==``).
 
     python benchmarks/bench_textgen.py --rows 100000
+    python benchmarks/bench_textgen.py --rows 100000 --only bleu
 """
 
 from __future__ import annotations
@@ -96,6 +97,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--reference-repeat", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--only", choices=("rouge", "bleu"), help="time one metric only")
     args = parser.parse_args()
 
     predictions, references = simulate(args.rows, args.seed)
@@ -103,10 +105,17 @@ def main() -> None:
     tokens = np.array([len(p.split()) for p in predictions])
     print(f"{args.rows:,} pairs, {tokens.min()}-{tokens.max()} words (mean {tokens.mean():.1f})")
 
-    for name, ours, theirs in (
-        ("ROUGE (rouge1, rouge2, rougeL, rougeLsum)", lambda: rouge(pred, ref, TYPES), rouge_reference),
-        ("BLEU-4 (valor: nltk sentence_bleu)", lambda: bleu(pred, ref), bleu_reference),
+    for key, name, ours, theirs in (
+        (
+            "rouge",
+            "ROUGE (rouge1, rouge2, rougeL, rougeLsum)",
+            lambda: rouge(pred, ref, TYPES),
+            rouge_reference,
+        ),
+        ("bleu", "BLEU-4 (valor: nltk sentence_bleu)", lambda: bleu(pred, ref), bleu_reference),
     ):
+        if args.only not in (None, key):
+            continue
         t_ours, got = median_time(ours, args.repeat)
         t_ref, expected = median_time(lambda f=theirs: f(predictions, references), args.reference_repeat)
         if isinstance(expected, pd.DataFrame):

@@ -3,7 +3,7 @@
 Per row and n-gram order: the modified precision is the prediction's n-gram count clipped by
 the largest count in any one reference, over the prediction's n-grams (at least 1); the
 brevity penalty uses the reference length closest to the prediction's (the shorter one on a
-tie). Counting is one sorted ``(row, reference, n-gram)`` table for all rows. nltk combines
+tie). Counting is one sort per order of ``(row, n-gram, owner)`` keys of all rows. nltk combines
 the precisions with ``math.log``, ``math.fsum`` and ``math.exp``; numpy has no correctly
 rounded sum and its ``exp``/``log`` may differ from the C library by an ulp, so the same
 standard-library functions are applied (``map``, no Python code per row): ``log`` once per
@@ -19,14 +19,12 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.textgen.tokens import bleu_tokens, compact_ids, ngram_orders, prediction_texts, reference_texts
+from pdmetrics.textgen.tokens import bleu_tokens, prediction_texts, reference_texts
 
 __all__ = ["bleu"]
 
 #: valor reports a BLEU below this as 0
 _FLOOR = 1e-9
-_KEY_LIMIT = 1 << 62
-_NO_KEY = np.iinfo(np.int64).max
 
 
 def _weights(weights) -> np.ndarray:
@@ -45,33 +43,77 @@ def _weights(weights) -> np.ndarray:
 
 def _owners(tokens, n_rows, pair_row, pair_col):
     """Per token: its row, and 0 for the prediction or 1 + the reference's column."""
-    text = tokens.text
-    is_reference = text >= n_rows
-    pair = np.where(is_reference, text - n_rows, 0)
-    row = np.where(is_reference, pair_row[pair], text)
-    return row, np.where(is_reference, pair_col[pair] + 1, 0)
+    text_row = np.concatenate([np.arange(n_rows, dtype=np.int64), pair_row])
+    text_owner = np.concatenate([np.zeros(n_rows, dtype=np.int64), pair_col + 1])
+    return text_row[tokens.text], text_owner[tokens.text]
 
 
-def _clipped(ids, row, local, n_rows, width):
-    """Per row: sum over the prediction's n-grams (``ids``) of min(count, max count in one reference)."""
-    size = max(int(ids.max(initial=-1)) + 1, 1)
-    if n_rows * size * (width + 1) >= _KEY_LIMIT:
-        ids, size = compact_ids(ids)
-        size = max(size, 1)
-    # (row, n-gram, owner) keys; tokens without a full n-gram sort last and are cut off
-    keys = np.where(ids >= 0, (row * size + ids) * (width + 1) + local, _NO_KEY)
-    keys, counts = np.unique(keys, return_counts=True)
-    if len(keys) and keys[-1] == _NO_KEY:
-        keys, counts = keys[:-1], counts[:-1]
-    if not len(keys):
-        return np.zeros(n_rows, dtype=np.int64)
-    gram, local = keys // (width + 1), keys % (width + 1)
-    first = np.flatnonzero(np.r_[True, gram[1:] != gram[:-1]])
-    from_reference = local > 0  # the prediction (owner 0) sorts first within an n-gram
-    best = np.maximum.reduceat(np.where(from_reference, counts, 0), first)
-    own = np.where(from_reference[first], 0, counts[first])  # the prediction's count of the n-gram
-    hits = np.minimum(own, best)
-    return np.bincount(gram[first] // size, weights=hits, minlength=n_rows).astype(np.int64)
+def _sorted_keys(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``keys`` sorted and the permutation that sorts them.
+
+    A plain sort of int64 is several times faster than an argsort, so when the keys leave
+    room the element's position is packed into the low bits and read back after the sort.
+    """
+    n = len(keys)
+    bits = max(n - 1, 1).bit_length()
+    top = int(keys.max(initial=0))
+    if top < (1 << (62 - bits)):
+        packed = np.sort((keys << bits) | np.arange(n, dtype=np.int64))
+        return packed >> bits, packed & ((1 << bits) - 1)
+    order = np.argsort(keys)
+    return keys[order], order
+
+
+def _clipped_counts(tokens, row, owner, n_rows: int, width: int, orders: int) -> np.ndarray:
+    """Per row and n-gram order: the prediction's n-gram counts clipped by the largest count in
+    one reference, summed over its n-grams (``(n_rows, orders)`` int64).
+
+    Order k sorts the ``(row, n-gram, owner)`` keys of the positions where a k-gram starts; an
+    n-gram is numbered densely among those that occur in both the prediction and a reference
+    of its row (``prefix``), and only positions whose k-gram is such a match are extended to
+    order k + 1, since an n-gram whose prefix is not shared cannot be shared either. Keys are
+    ``(prefix * vocabulary + next token) << owner_bits | owner`` with the prefix number of
+    order 1 being the row, so they stay below the number of tokens times the vocabulary.
+    """
+    numerators = np.zeros((n_rows, orders), dtype=np.int64)
+    codes, text = tokens.codes, tokens.text
+    vocabulary = max(tokens.n_codes, 1)
+    position = np.arange(len(codes), dtype=np.int64)
+    prefix = row.copy()
+    shift = int(width).bit_length()  # owners 0..width fit in the low `shift` bits
+    for k in range(orders):
+        if not len(position):
+            break
+        keys = ((prefix * vocabulary + codes[position + k]) << shift) | owner[position]
+        keys, order = _sorted_keys(keys)
+        # runs of equal (n-gram, owner) keys; an n-gram's runs are its owners in order, the
+        # prediction (owner 0) first
+        run = np.flatnonzero(np.r_[True, keys[1:] != keys[:-1]])
+        run_size = np.diff(np.append(run, len(keys)))
+        run_gram = keys[run] >> shift
+        from_reference = (keys[run] & ((1 << shift) - 1)) > 0
+        first_run = np.flatnonzero(np.r_[True, run_gram[1:] != run_gram[:-1]])
+        first = run[first_run]
+        sizes = np.diff(np.append(first, len(keys)))
+        own = np.where(from_reference[first_run], 0, run_size[first_run])
+        best = np.maximum.reduceat(np.where(from_reference, run_size, 0), first_run)
+        hits = np.minimum(own, best)
+        numerators[:, k] = np.bincount(row[position[order[first]]], weights=hits, minlength=n_rows)
+        if k == orders - 1:
+            break  # no longer n-grams needed
+        shared = hits > 0
+        # each position's n-gram number, back in position order (so the next order reads the
+        # token arrays in sequence); the number is the next order's prefix
+        number = np.empty(len(keys), dtype=np.int64)
+        number[order] = np.repeat(np.arange(len(first), dtype=np.int64), sizes)
+        keep = shared[number]
+        position, prefix = position[keep], number[keep]
+        # extend to order k + 2 only where the next token belongs to the same text
+        nxt = position + k + 1
+        inside = nxt < len(codes)
+        inside[inside] = text[nxt[inside]] == text[position[inside]]
+        position, prefix = position[inside], prefix[inside]
+    return numerators
 
 
 def bleu(prediction, reference, weights=(0.25, 0.25, 0.25, 0.25), details: bool = False) -> pd.DataFrame:
@@ -138,17 +180,13 @@ def bleu(prediction, reference, weights=(0.25, 0.25, 0.25, 0.25), details: bool 
     # closest reference length, ties to the shorter: minimise (|r - c|, r) per row
     closeness = np.abs(ref - hyp[pair_row]) * (int(ref.max(initial=0)) + 1) + ref
     order = np.lexsort((closeness, pair_row))
-    first = np.flatnonzero(np.r_[True, pair_row[order][1:] != pair_row[order][:-1]])
+    first = np.flatnonzero(np.r_[len(order) > 0, pair_row[order][1:] != pair_row[order][:-1]])
     closest = np.zeros(n_rows, dtype=np.int64)
     closest[pair_row[order][first]] = ref[order][first]
 
     orders, width = len(weights), references.shape[1]
-    limit = _KEY_LIMIT // (n_rows * (width + 1))
-    row, local = _owners(tokens, n_rows, pair_row, pair_col)
-    numerators = np.stack(
-        [_clipped(ids, row, local, n_rows, width) for ids in ngram_orders(tokens, orders, limit)],
-        axis=1,
-    )
+    row, owner = _owners(tokens, n_rows, pair_row, pair_col)
+    numerators = _clipped_counts(tokens, row, owner, n_rows, width, orders)
     denominators = np.maximum(hyp[:, None] - np.arange(orders)[None, :], 1)
     with np.errstate(divide="ignore"):
         precision = np.where(numerators > 0, numerators / denominators, sys.float_info.min)

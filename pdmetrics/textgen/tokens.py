@@ -16,7 +16,10 @@ once:
   same as ``"rouge-score"``.
 - BLEU: valor's ``RegexpTokenizer(r"\\w+|\\$[\\d]+|[^\\s\\.]+")``, run with the ``regex`` engine
   and flags nltk (3.9 and later) compiles it with; case is kept. On ASCII text without the
-  separators ``\\x1c``-``\\x1f`` the standard ``re`` engine gives the same tokens and is used.
+  separators ``\\x1c``-``\\x1f`` the standard ``re`` engine gives the same tokens; there no
+  branch of the pattern matches a space or a period, so the joined text is split into its
+  ``[^\\s.]+`` runs (:meth:`str.split`), which are encoded with :func:`pandas.factorize`, and
+  only each distinct run is tokenized.
 """
 
 from __future__ import annotations
@@ -59,7 +62,7 @@ _BLEU_FLAGS = re.UNICODE | re.MULTILINE | re.DOTALL
 _ID_LIMIT = 1 << 40
 _BLEU_RE = re.compile(_BLEU_PATTERN, _BLEU_FLAGS)
 #: the only ASCII characters on which `re` and `regex` disagree (``re`` counts them as ``\s``)
-_RE_ONLY_SPACES = re.compile("[\x1c-\x1f]")
+_RE_ONLY_SPACES = "\x1c\x1d\x1e\x1f"
 _SEPARATORS = ("\x00", "\x01", "\x02", "\ufdd0", "\ufdd1", "\U0010fffe")
 _STEMMER_CACHE: dict = {}
 
@@ -250,20 +253,54 @@ def rouge_tokens(texts, tokenizer: str = "rouge-score", use_stemmer: bool = Fals
     return _tokens(codes, text, sentence, len(texts))
 
 
+def _bleu_chunk_tokens(chunks: list, separator: str) -> tuple[np.ndarray, np.ndarray]:
+    """Token codes and text numbers from the ``[^\\s.]+`` runs (chunks) of their joined ASCII text.
+
+    No branch of the pattern matches a space or a period, so every match lies inside one
+    chunk and ``findall`` restarts at each chunk: the chunk tokens are those of the whole
+    text. Each distinct chunk is tokenized once (a loop over the vocabulary of chunks, not
+    over rows), then the per-chunk tokens are laid out for every occurrence.
+    """
+    chunk_codes, distinct = pd.factorize(
+        np.asarray(chunks, dtype=object) if chunks else np.array([], dtype=object)
+    )
+    pieces = [[] if c == separator else _BLEU_RE.findall(c) for c in distinct.tolist()]
+    per_chunk = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+    flat = [token for piece in pieces for token in piece]
+    token_codes, _ = pd.factorize(np.asarray(flat, dtype=object) if flat else np.array([], dtype=object))
+    first = np.concatenate(([0], np.cumsum(per_chunk)[:-1])).astype(np.int64)
+    counts = per_chunk[chunk_codes]
+    ends = np.cumsum(counts)
+    separator_code = np.flatnonzero((pd.Series(distinct, dtype=object) == separator).to_numpy())
+    boundaries = np.flatnonzero(chunk_codes == separator_code[0]) if len(separator_code) else []
+    # tokens per text: the token count up to each separator, differenced
+    upto = np.concatenate(([0], ends[boundaries], ends[-1:] if len(ends) else [0]))
+    text = np.repeat(np.arange(len(upto) - 1, dtype=np.int64), np.diff(upto))
+    if (per_chunk <= 1).all():  # the common case: one token per chunk
+        return token_codes[first[chunk_codes[counts == 1]]], text
+    # token j of an occurrence whose chunk's tokens start at `first` sits at first + j
+    shift = first[chunk_codes] - (ends - counts)
+    codes = token_codes[np.repeat(shift, counts) + np.arange(int(ends[-1]), dtype=np.int64)]
+    return codes, text
+
+
 def bleu_tokens(texts) -> Tokens:
     """Tokenize ``texts`` with valor's BLEU tokenizer (see the module docstring).
 
     >>> bleu_tokens(["It costs $30. Done", "a.b"]).lengths.tolist()
     [4, 2]
+    >>> bleu_tokens([",ab$5x $$5 a_b$3,c$"]).lengths.tolist()
+    [5]
     """
     texts = list(texts)
     joined, separator = _joined(texts)
     # the separator stands alone between spaces, so the pattern's last branch sees it as a token
     joined = joined.replace(separator, f" {separator} ")
-    if joined.isascii() and not _RE_ONLY_SPACES.search(joined):
-        pattern = _BLEU_RE  # on this text the standard engine matches as `regex` does, twice as fast
-    else:
-        pattern = optional_module("regex", "text", "BLEU").compile(_BLEU_PATTERN, _BLEU_FLAGS)
+    if joined.isascii() and not any(c in joined for c in _RE_ONLY_SPACES):  # `in`: a fast scan
+        # ASCII: `str.split` splits on exactly the characters `\s` matches (\x1c-\x1f excluded above)
+        codes, text = _bleu_chunk_tokens(joined.replace(".", " ").split(), separator)
+        return _tokens(codes, text, None, len(texts))
+    pattern = optional_module("regex", "text", "BLEU").compile(_BLEU_PATTERN, _BLEU_FLAGS)
     found = pattern.findall(joined)
     codes, _, text, _ = _split(found, separator, len(texts), False)
     return _tokens(codes, text, None, len(texts))
