@@ -186,3 +186,21 @@ def test_closest_reference_length_ties_to_the_shorter_and_missing_cells_are_drop
 def test_bad_input_names_the_row_and_the_fix(prediction, reference, kwargs, message):
     with pytest.raises(InvalidInputError, match=message):
         bleu(prediction, reference, **kwargs)
+
+
+def test_empty_input_gives_an_empty_table():
+    table = bleu(pd.Series([], dtype=object), pd.Series([], dtype=object))
+    assert list(table.columns) == ["bleu"] and len(table) == 0
+
+
+def test_ascii_fast_tokenizer_counts_tokens_as_nltk_does():
+    # every text of up to 4 characters over the characters where the pattern's alternatives meet
+    tokenize = pytest.importorskip("nltk.tokenize")
+    tokenizer = tokenize.RegexpTokenizer(r"\w+|\$[\d]+|[^\s\.]+")
+    alphabet = list("a5$,. _\n'")
+    texts = [""]
+    for _ in range(4):
+        texts += [t + c for t in texts if len(t) == len(texts[-1]) for c in alphabet]
+    texts = sorted(set(texts) - {""})
+    table = bleu(pd.Series(texts), pd.Series(["a"] * len(texts)), details=True)
+    assert table["prediction_length"].tolist() == [len(tokenizer.tokenize(t)) for t in texts]
