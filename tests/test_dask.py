@@ -208,13 +208,14 @@ def cluster_client():
         ) as cluster,
         distributed.Client(cluster) as client,
     ):
+        client.wait_for_workers(2, timeout=120)
         yield client
 
 
 def test_local_cluster_of_two_worker_processes(parquet_folder, cluster_client):
     folder, frame = parquet_folder
     ddf = dd.read_parquet(str(folder / "*.parquet"))
-    assert len(cluster_client.scheduler_info()["workers"]) == 2
+    assert len(cluster_client.nthreads()) == 2  # asked of the scheduler now (two worker processes)
     for method, kwargs in TABLES:
         table, expected = both(frame, ddf, method, kwargs)
         assert_same_table(table, expected)
