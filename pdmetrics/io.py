@@ -18,6 +18,8 @@ import pandas as pd
 
 from pdmetrics._optional import optional_module
 from pdmetrics._validation import plain
+from pdmetrics.detection.mask_inputs import image_size_arrays
+from pdmetrics.detection.masks import mask_bbox, mask_runs
 from pdmetrics.detection.options import COCO_ATTRS
 from pdmetrics.errors import InvalidInputError
 
@@ -319,6 +321,7 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
     annotations = _entries(content, key, what)
     names = _category_names(content)
     images = _image_ids(content) if "images" in content else None
+    heights, widths = _image_sizes(content) if images is not None else ((), ())
     boxes = _boxes(annotations, what, key)
     width, height = boxes[:, 2], boxes[:, 3]
     area = _number_field(annotations, "area", np.nan, "float64", what, key)
@@ -341,10 +344,14 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
     )
     if any("ignore" in a for a in annotations):
         ground_truth["ignore"] = _number_field(annotations, "ignore", 0, "int64", what, key)
+    if any("segmentation" in a for a in annotations):
+        ground_truth["segmentation"] = pd.Series(_field(annotations, "segmentation"), dtype=object)
     ground_truth.attrs[COCO_ATTRS] = {
         "images": None if images is None else tuple(images),
         "iscrowd": "iscrowd",
         "area": "area",
+        "heights": heights,
+        "widths": widths,
     }
     if results_json is None:
         results, rkey = [], "results"
@@ -357,7 +364,15 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
                 "an 'annotations' list."
             )
         results = _entries(results, rkey, "results_json")
-    det_boxes = _boxes(results, "results_json", rkey)
+    segmentations = None
+    if any("segmentation" in r for r in results):
+        segmentations = pd.Series(_field(results, "segmentation"), dtype=object)
+    if segmentations is not None and not results[0].get("bbox"):
+        # pycocotools' loadRes: results without boxes get their mask's box and area
+        det_boxes, det_area = _mask_boxes(results, segmentations, images, heights, widths)
+    else:
+        det_boxes = _boxes(results, "results_json", rkey)
+        det_area = det_boxes[:, 2] * det_boxes[:, 3]
     det_scores = _number_field(results, "score", None, "float64", "results_json", rkey, finite=True)
     det_labels = _id_field(results, "category_id", "results_json", rkey)
     detections = pd.DataFrame(
@@ -374,7 +389,55 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
         },
         columns=DETECTION_COLUMNS,
     )
+    if segmentations is not None:
+        detections["area"] = det_area
+        detections["segmentation"] = segmentations
+        detections.attrs[COCO_ATTRS] = {"area": "area"}
     return ground_truth, detections
+
+
+def _image_sizes(content: dict) -> tuple[tuple, tuple]:
+    """Each listed image's ``height`` and ``width`` (0 when the file gives none)."""
+
+    def size(image, name):
+        value = image.get(name)
+        return int(value) if isinstance(value, Real) and not isinstance(value, bool) and value >= 1 else 0
+
+    return tuple(size(i, "height") for i in content["images"]), tuple(
+        size(i, "width") for i in content["images"]
+    )
+
+
+def _mask_boxes(results: list, segmentations: pd.Series, images, heights, widths):
+    """Box and area of each result from its segmentation (``pycocotools`` ``toBbox`` and ``area``)."""
+    missing = np.flatnonzero(segmentations.isna().to_numpy())
+    if missing.size:
+        raise InvalidInputError(
+            f"results_json: entry {int(missing[0])} (0-based) has neither a 'bbox' nor a 'segmentation'; "
+            f"in a result file without boxes every entry needs its 'segmentation'."
+        )
+    image_ids = pd.Series(_field(results, "image_id"))
+    sizes = None if images is None else {i: (h, w) for i, h, w in zip(images, heights, widths) if h and w}
+    h, w = image_size_arrays(image_ids.to_numpy(), sizes)
+    cells = segmentations.tolist()
+    try:
+        if (h == 0).any():
+            # polygons need their image's size; RLEs carry theirs
+            own = np.array(
+                [c.get("size", (0, 0)) if isinstance(c, dict) else (0, 0) for c in cells], dtype="int64"
+            ).reshape(-1, 2)
+            unknown = h == 0
+            h, w = np.where(unknown, own[:, 0], h), np.where(unknown, own[:, 1], w)
+            if (h == 0).any():
+                row = int(np.flatnonzero(h == 0)[0])
+                raise InvalidInputError(
+                    f"entry {row} (0-based) is a polygon on image {image_ids[row]!r}, which has no "
+                    f"'height'/'width' in the annotation file's 'images'; a polygon is drawn on its image."
+                )
+        runs = mask_runs(cells, h, w)
+        return mask_bbox(runs), runs.area().astype("float64")
+    except InvalidInputError as error:
+        raise InvalidInputError(f"results_json: {error}") from None
 
 
 def _category_names(content: dict) -> dict:

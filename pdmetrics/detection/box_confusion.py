@@ -59,6 +59,9 @@ def confusion(
     score="score",
     box_format: str = "xywh",
     images=None,
+    iou_type: str = "bbox",
+    segmentation=None,
+    image_sizes=None,
     kind: str = "breakdown",
     iou_threshold: float = 0.5,
     score_thresholds=None,
@@ -70,6 +73,8 @@ def confusion(
     ----------
     detections, ground_truth, image, label, box, score, box_format, images
         As in :func:`pdmetrics.detection.evaluate`.
+    iou_type, segmentation, image_sizes
+        Masks instead of boxes, as in :func:`pdmetrics.detection.evaluate`.
     kind : {"breakdown", "matrix"}
         The per-label breakdown (one row per label and score threshold) or the matrix.
     iou_threshold : float
@@ -136,7 +141,17 @@ def confusion(
     3   dog              0.7   0                     0                     0          1
     """
     table = confusion_table(
-        BoxColumns(image, label, box, score, box_format, images=images),
+        BoxColumns(
+            image,
+            label,
+            box,
+            score,
+            box_format,
+            images=images,
+            iou_type=iou_type,
+            segmentation=segmentation,
+            image_sizes=image_sizes,
+        ),
         kind=kind,
         iou_threshold=iou_threshold,
         score_thresholds=score_thresholds,

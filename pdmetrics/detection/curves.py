@@ -36,6 +36,9 @@ def pr_curve(
     area=None,
     ignore=None,
     images=None,
+    iou_type: str = "bbox",
+    segmentation=None,
+    image_sizes=None,
     style: str = "coco",
     iou_thresholds=None,
     max_dets=100,
@@ -52,6 +55,8 @@ def pr_curve(
     ----------
     detections, ground_truth, image, label, box, score, box_format, iscrowd, area, ignore, images
         As in :func:`pdmetrics.detection.evaluate`.
+    iou_type, segmentation, image_sizes
+        Masks instead of boxes, as in :func:`pdmetrics.detection.evaluate`.
     style : {"coco", "valor"}
         ``"coco"``: the interpolated curve behind AP, 101 recall points per label and IoU
         threshold. ``"valor"``: counts and rates at confidence thresholds (valor's
@@ -110,7 +115,20 @@ def pr_curve(
     1              0.1   2   1   0      0.667     1.0
     """
     table = pr_curve_table(
-        BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
+        BoxColumns(
+            image,
+            label,
+            box,
+            score,
+            box_format,
+            iscrowd,
+            area,
+            ignore,
+            images,
+            iou_type,
+            segmentation,
+            image_sizes,
+        ),
         style=style,
         iou_thresholds=iou_thresholds,
         max_dets=max_dets,

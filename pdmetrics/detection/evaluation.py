@@ -102,6 +102,9 @@ def evaluate(
     area=None,
     ignore=None,
     images=None,
+    iou_type: str = "bbox",
+    segmentation=None,
+    image_sizes=None,
     iou_thresholds=None,
     max_dets=(1, 10, 100),
     area_ranges=None,
@@ -137,6 +140,19 @@ def evaluate(
     images : sequence, optional
         Every evaluated image id, when some images have no ground-truth box (their
         detections are false positives). Default: the images of ``ground_truth``.
+    iou_type : {"bbox", "segm"}
+        Compare boxes, or masks (COCO's ``iouType="segm"``): mask IoU with COCO's crowd rule,
+        each detection's area from its mask (for a result file read by
+        :func:`pdmetrics.io.read_coco`: the ``area`` pycocotools gives it).
+    segmentation : str, optional
+        With ``iou_type="segm"``: the column of both tables holding each row's mask, a COCO
+        polygon, an RLE (``counts`` a string or a list) or a 2-D boolean array; a missing
+        cell falls back to the row's box drawn as a mask. Default ``"segmentation"`` (the
+        name :func:`pdmetrics.io.read_coco` uses).
+    image_sizes : dict or DataFrame, optional
+        ``{image: (height, width)}``, or a frame with ``height`` and ``width`` columns
+        indexed by image: where polygons are drawn. Default: the sizes in the file read by
+        :func:`pdmetrics.io.read_coco`. RLEs and arrays carry their size.
     iou_thresholds : sequence of float, optional
         Default COCO's ``linspace(0.5, 0.95, 10)``.
     max_dets : sequence of int or None
@@ -180,7 +196,20 @@ def evaluate(
     5     AR  0.50:0.95  all       100   0.45
     """
     table = evaluation_table(
-        BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
+        BoxColumns(
+            image,
+            label,
+            box,
+            score,
+            box_format,
+            iscrowd,
+            area,
+            ignore,
+            images,
+            iou_type,
+            segmentation,
+            image_sizes,
+        ),
         iou_thresholds=iou_thresholds,
         max_dets=max_dets,
         area_ranges=area_ranges,
@@ -433,6 +462,9 @@ def average_precision(
     area=None,
     ignore=None,
     images=None,
+    iou_type: str = "bbox",
+    segmentation=None,
+    image_sizes=None,
     iou_thresholds=None,
     max_dets=100,
     area_ranges=None,
@@ -475,7 +507,20 @@ def average_precision(
     2  (all)  all  2             2  0.75      1.0      0.5
     """
     table = average_precision_table(
-        BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
+        BoxColumns(
+            image,
+            label,
+            box,
+            score,
+            box_format,
+            iscrowd,
+            area,
+            ignore,
+            images,
+            iou_type,
+            segmentation,
+            image_sizes,
+        ),
         iou_thresholds=iou_thresholds,
         max_dets=max_dets,
         area_ranges=area_ranges,
@@ -525,6 +570,9 @@ def average_recall(
     area=None,
     ignore=None,
     images=None,
+    iou_type: str = "bbox",
+    segmentation=None,
+    image_sizes=None,
     iou_thresholds=None,
     max_dets=100,
     area_ranges=None,
@@ -582,7 +630,20 @@ def average_recall(
     2  (all)  all              NaN  2             2  0.625     0.75     0.50
     """
     table = average_recall_table(
-        BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
+        BoxColumns(
+            image,
+            label,
+            box,
+            score,
+            box_format,
+            iscrowd,
+            area,
+            ignore,
+            images,
+            iou_type,
+            segmentation,
+            image_sizes,
+        ),
         iou_thresholds=iou_thresholds,
         max_dets=max_dets,
         area_ranges=area_ranges,
@@ -633,6 +694,9 @@ def match(
     area=None,
     ignore=None,
     images=None,
+    iou_type: str = "bbox",
+    segmentation=None,
+    image_sizes=None,
     iou_thresholds=None,
     max_dets=100,
     area_range=(0.0, 1e10),
@@ -647,6 +711,8 @@ def match(
     ----------
     detections, ground_truth, image, label, box, score, box_format, iscrowd, area, ignore, images
         As in :func:`evaluate`.
+    iou_type, segmentation, image_sizes
+        Masks instead of boxes, as in :func:`evaluate`.
     iou_thresholds : sequence of float, optional
         Default COCO's ten.
     max_dets : int or None
@@ -694,7 +760,20 @@ def match(
     1           101             <NA>  False
     """
     table = match_table(
-        BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
+        BoxColumns(
+            image,
+            label,
+            box,
+            score,
+            box_format,
+            iscrowd,
+            area,
+            ignore,
+            images,
+            iou_type,
+            segmentation,
+            image_sizes,
+        ),
         iou_thresholds=iou_thresholds,
         max_dets=max_dets,
         area_range=area_range,

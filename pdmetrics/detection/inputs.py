@@ -15,8 +15,10 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._validation import plain, require_columns
-from pdmetrics.detection.iou import check_box_values, check_format
-from pdmetrics.detection.options import COCO_ATTRS, DEFAULT_BOX
+from pdmetrics.detection.iou import box_edges, check_box_values, check_format, iou_from_edges
+from pdmetrics.detection.mask_inputs import image_size_arrays, segmentation_runs
+from pdmetrics.detection.masks import MaskRuns, mask_bbox, paired_mask_iou
+from pdmetrics.detection.options import COCO_ATTRS, DEFAULT_BOX, IOU_TYPES, check_choice
 from pdmetrics.errors import InvalidInputError
 
 __all__ = ["BoxColumns", "BoxData", "prepare_boxes", "default_box_columns", "row_ids"]
@@ -68,6 +70,9 @@ class BoxColumns:
     ``iscrowd``, ``area`` and ``ignore`` name optional ground-truth columns; ``images`` lists
     every evaluated image. ``None`` for ``iscrowd``, ``area`` and ``images`` means: what a
     ground-truth table read by :func:`pdmetrics.io.read_coco` carries, else nothing.
+    ``iou_type="segm"`` compares the masks of the ``segmentation`` column (default
+    ``"segmentation"``), drawing polygons on images of ``image_sizes`` (default: the sizes a
+    :func:`~pdmetrics.io.read_coco` table carries).
     """
 
     image: object = "image"
@@ -79,6 +84,9 @@ class BoxColumns:
     area: object = None
     ignore: object = None
     images: object = None
+    iou_type: str = "bbox"
+    segmentation: object = None
+    image_sizes: object = None
 
     def prepare(
         self, detections: pd.DataFrame, ground_truth: pd.DataFrame, partition: bool = False
@@ -95,8 +103,10 @@ class BoxData:
     ``*_label`` arrays hold codes into them. Boxes are float64 arrays of shape (n, 4) in
     ``box_format``. ``gt_area`` is the area used for area ranges (the ``area=`` column
     when given, else the box area); ``dt_area`` is always the box area (COCO does the
-    same for bbox results). ``gt_row`` / ``dt_row`` are the row positions in the
-    caller's frames.
+    same for bbox results). With masks (``iou_type="segm"``) ``gt_masks``/``dt_masks``
+    hold them, the boxes are the masks' boxes when the tables have none, and ``dt_area`` is
+    the mask area (or the detections' ``area`` column of a :func:`pdmetrics.io.read_coco`
+    result file, as pycocotools sets it).
     """
 
     images: np.ndarray
@@ -113,6 +123,22 @@ class BoxData:
     dt_boxes: np.ndarray
     dt_area: np.ndarray
     dt_score: np.ndarray
+    gt_masks: MaskRuns | None = None
+    dt_masks: MaskRuns | None = None
+
+    def pair_iou(self, det: np.ndarray, gt: np.ndarray) -> np.ndarray:
+        """IoU of detections ``det[p]`` and ground truths ``gt[p]`` (boxes or masks; COCO's crowd rule)."""
+        if self.dt_masks is not None:
+            return paired_mask_iou(
+                self.dt_masks,
+                self.gt_masks,
+                self.gt_crowd[gt],
+                detection_index=det,
+                ground_truth_index=gt,
+            )
+        de = box_edges(self.dt_boxes[det], self.box_format)
+        ge = box_edges(self.gt_boxes[gt], self.box_format)
+        return iou_from_edges(de, ge, self.gt_crowd[gt])
 
     @property
     def n_gt(self) -> int:
@@ -276,6 +302,21 @@ def coco_roles(ground_truth: pd.DataFrame, image, iscrowd, area, images):
     return iscrowd, area, images
 
 
+def coco_mask_roles(ground_truth: pd.DataFrame, detections: pd.DataFrame, image_sizes):
+    """``image_sizes`` and the detections' area column, as tables read by :func:`read_coco` carry them.
+
+    The file's image sizes (its ``images`` entries' ``height`` and ``width``) are used unless
+    ``image_sizes`` is given; the area column is the one pycocotools computes for each result.
+    """
+    roles = ground_truth.attrs.get(COCO_ATTRS)
+    if image_sizes is None and isinstance(roles, Mapping) and roles.get("heights"):
+        listed = roles.get("images") or ()
+        image_sizes = {i: (h, w) for i, h, w in zip(listed, roles["heights"], roles["widths"]) if h and w}
+    dt_roles = detections.attrs.get(COCO_ATTRS)
+    area = dt_roles.get("area") if isinstance(dt_roles, Mapping) else None
+    return image_sizes, area if area in detections.columns else None
+
+
 def prepare_boxes(
     detections: pd.DataFrame,
     ground_truth: pd.DataFrame,
@@ -289,6 +330,9 @@ def prepare_boxes(
     area=None,
     ignore=None,
     images=None,
+    iou_type: str = "bbox",
+    segmentation=None,
+    image_sizes=None,
     partition: bool = False,
 ) -> BoxData:
     """Check the two box tables and convert them to :class:`BoxData`.
@@ -311,15 +355,29 @@ def prepare_boxes(
             f"The detections must be a DataFrame with one row per detected box; got "
             f"{type(detections).__name__}."
         )
+    check_choice(iou_type, "iou_type", IOU_TYPES)
     columns = default_box_columns(box, box_format)
+    masks = iou_type == "segm"
+    if masks:
+        segmentation = "segmentation" if segmentation is None else segmentation
+        require_columns(ground_truth, "segmentation", segmentation)
+        require_columns(detections, "segmentation", segmentation)
     require_columns(ground_truth, "image", image)
     require_columns(ground_truth, "label", label)
-    require_columns(ground_truth, "box", columns)
     require_columns(detections, "image", image)
     require_columns(detections, "label", label)
-    require_columns(detections, "box", columns)
+    # with masks, boxes are optional (all four columns, or none: then the masks' boxes)
+    gt_has_boxes = not masks or any(c in ground_truth.columns for c in columns)
+    dt_has_boxes = not masks or any(c in detections.columns for c in columns)
+    if gt_has_boxes:
+        require_columns(ground_truth, "box", columns)
+    if dt_has_boxes:
+        require_columns(detections, "box", columns)
     require_columns(detections, "score", score)
     iscrowd, area, images = coco_roles(ground_truth, image, iscrowd, area, images)
+    dt_area_column = None
+    if masks:
+        image_sizes, dt_area_column = coco_mask_roles(ground_truth, detections, image_sizes)
     if len(ground_truth) == 0 and images is None and not partition:
         raise InvalidInputError(
             "The ground-truth table is empty: there is nothing to evaluate against. Pass the "
@@ -353,9 +411,34 @@ def prepare_boxes(
     label_ids, (gt_label, dt_label) = _factorize_ids(
         [(ground_truth[label], "ground-truth", "gt"), (detections[label], "detections", "dt")], "label"
     )
-    gt_boxes = _box_array(ground_truth, columns, "ground-truth", box_format)
-    dt_boxes = _box_array(detections, columns, "detections", box_format)
-    if box_format == "xywh":
+    gt_boxes = _box_array(ground_truth, columns, "ground-truth", box_format) if gt_has_boxes else None
+    dt_boxes = _box_array(detections, columns, "detections", box_format) if dt_has_boxes else None
+    gt_masks = dt_masks = None
+    if masks:
+        heights, widths = image_size_arrays(image_ids, image_sizes)
+        gt_masks = segmentation_runs(
+            ground_truth,
+            segmentation,
+            "ground-truth",
+            image_ids,
+            gt_image,
+            heights,
+            widths,
+            gt_boxes,
+            box_format,
+        )
+        dt_masks = segmentation_runs(
+            detections, segmentation, "detections", image_ids, dt_image, heights, widths, dt_boxes, box_format
+        )
+        if gt_boxes is None or dt_boxes is None:
+            box_format = "xywh"
+            gt_boxes, dt_boxes = mask_bbox(gt_masks), mask_bbox(dt_masks)
+    if masks:
+        gt_box_area = gt_masks.area().astype("float64")
+        dt_area = dt_masks.area().astype("float64")
+        if dt_area_column is not None:
+            dt_area = _as_float(detections[dt_area_column])
+    elif box_format == "xywh":
         gt_box_area = gt_boxes[:, 2] * gt_boxes[:, 3]
         dt_area = dt_boxes[:, 2] * dt_boxes[:, 3]
     else:
@@ -399,4 +482,6 @@ def prepare_boxes(
         dt_boxes=dt_boxes,
         dt_area=dt_area,
         dt_score=scores,
+        gt_masks=gt_masks,
+        dt_masks=dt_masks,
     )

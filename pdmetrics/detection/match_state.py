@@ -133,6 +133,7 @@ def keep_detections(data: BoxData, keep: np.ndarray) -> BoxData:
         dt_boxes=data.dt_boxes[keep],
         dt_area=data.dt_area[keep],
         dt_score=data.dt_score[keep],
+        dt_masks=None if data.dt_masks is None else data.dt_masks.take(np.flatnonzero(keep)),
     )
 
 

@@ -35,7 +35,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from pdmetrics.detection.inputs import BoxData
-from pdmetrics.detection.iou import box_edges, iou_from_edges
 from pdmetrics.detection.options import MATCHING_RULES, VALOR_EPSILON, check_choice
 
 __all__ = ["MatchResult", "match_boxes"]
@@ -75,12 +74,7 @@ class MatchResult:
         rows, cols = np.nonzero(match >= 0)
         out = np.full(match.shape, np.nan)
         if rows.size:
-            data = self.data
-            det = self.det[cols]
-            gt = match[rows, cols]
-            de = box_edges(data.dt_boxes[det], data.box_format)
-            ge = box_edges(data.gt_boxes[gt], data.box_format)
-            out[rows, cols] = iou_from_edges(de, ge, data.gt_crowd[gt])
+            out[rows, cols] = self.data.pair_iou(self.det[cols], match[rows, cols])
         return out
 
 
@@ -107,10 +101,7 @@ def _pairs(data: BoxData, dets: np.ndarray, groups_dt: np.ndarray, groups_gt: np
     pair_det = np.repeat(dets, counts)
     offsets = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
     pair_gt = gt_order[np.repeat(left, counts) + offsets]
-    de = box_edges(data.dt_boxes[pair_det], data.box_format)
-    ge = box_edges(data.gt_boxes[pair_gt], data.box_format)
-    iou = iou_from_edges(de, ge, data.gt_crowd[pair_gt])
-    return pair_det, pair_gt, iou
+    return pair_det, pair_gt, data.pair_iou(pair_det, pair_gt)
 
 
 def _segment_max(values: np.ndarray, starts: np.ndarray) -> np.ndarray:

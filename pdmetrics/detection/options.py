@@ -27,6 +27,7 @@ __all__ = [
     "CURVE_STYLES",
     "LABELS_WITHOUT_GT",
     "COCO_ATTRS",
+    "IOU_TYPES",
     "iou_threshold_array",
     "max_dets_list",
     "area_range_table",
@@ -55,6 +56,8 @@ MATCHING_RULES = ("coco", "valor")
 INTERPOLATIONS = ("coco", "valor")
 CURVE_STYLES = ("coco", "valor")
 LABELS_WITHOUT_GT = ("exclude", "zero")
+#: What IoU compares: ``"bbox"`` the boxes, ``"segm"`` the masks (COCO's ``iouType``).
+IOU_TYPES = ("bbox", "segm")
 #: Key of ``DataFrame.attrs`` where :func:`pdmetrics.io.read_coco` records what pycocotools
 #: uses beyond the boxes: the file's image list and the crowd and area column names.
 COCO_ATTRS = "pdmetrics.coco"
