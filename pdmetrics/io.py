@@ -285,16 +285,21 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
         (plus ``ignore`` when the file has that field). ``label`` is the ``category_id``,
         ``category`` its name from the file's ``categories`` (the id as a string when the
         file names none). ``area`` is the file's ``area`` (the mask area for COCO), which is
-        what COCO's area ranges use; ``w * h`` when absent.
+        what COCO's area ranges use; ``w * h`` when absent. ``segmentation`` (polygons or
+        RLE dicts, as the file holds them) when the file has segmentations.
     detections : DataFrame
         One row per result: ``id, image, label, category, x, y, w, h, score`` (``id``
-        numbers the results from 1 in file order, as pycocotools does).
+        numbers the results from 1 in file order, as pycocotools does). Results with a
+        ``segmentation`` add ``area`` and ``segmentation`` as pycocotools' ``loadRes`` sets
+        them: a file whose first result has no ``bbox`` gets each mask's box and area, else
+        the area is ``w * h`` (what pycocotools uses for area ranges, also with
+        ``iou_type="segm"``).
 
     Notes
     -----
     ``ground_truth.attrs["pdmetrics.coco"]`` records what pycocotools uses beyond the
-    boxes: the file's image list (images without annotations included) and the crowd and
-    area columns. ``df.detection`` methods use them when ``images=``, ``iscrowd=`` and
+    boxes: the file's image list (images without annotations included), their sizes
+    (``height``/``width``, where polygons are drawn) and the crowd and area columns. ``df.detection`` methods use them when ``images=``, ``iscrowd=`` and
     ``area=`` are not given, so ``dt.detection.evaluate(ground_truth=gt)`` alone gives
     pycocotools' 12 numbers. Pass ``label="category"`` for tables by category name. A
     table built by hand has no such record and uses the arguments given.

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import copy
+import io
 import os
 import sys
 from pathlib import Path
@@ -95,3 +98,35 @@ def close_figures():
     yield
     if "matplotlib.pyplot" in sys.modules:
         sys.modules["matplotlib.pyplot"].close("all")
+
+
+def pycocotools_stats(dataset: dict, results: list, area_ranges=None, iou_type: str = "bbox") -> np.ndarray:
+    """pycocotools' 12 numbers (``summarize``), or the same read-out on other area ranges."""
+    coco = pytest.importorskip("pycocotools.coco")
+    cocoeval = pytest.importorskip("pycocotools.cocoeval")
+    with contextlib.redirect_stdout(io.StringIO()):
+        gt = coco.COCO()
+        gt.dataset = copy.deepcopy(dataset)
+        gt.createIndex()
+        evaluator = cocoeval.COCOeval(gt, gt.loadRes(copy.deepcopy(results)), iou_type)
+        if area_ranges is not None:
+            evaluator.params.areaRng = [list(bounds) for bounds in area_ranges.values()]
+            evaluator.params.areaRngLbl = list(area_ranges)
+        evaluator.evaluate()
+        evaluator.accumulate()
+        if area_ranges is None:
+            evaluator.summarize()
+            return evaluator.stats
+    precision, recall = evaluator.eval["precision"], evaluator.eval["recall"]
+
+    def mean(values):
+        values = values[values > -1]
+        return float(np.mean(values)) if values.size else -1.0
+
+    iou, others = evaluator.params.iouThrs, range(1, len(area_ranges))
+    stats = [mean(precision[:, :, :, 0, -1])]
+    stats += [mean(precision[iou == t][:, :, :, 0, -1]) for t in (0.5, 0.75)]
+    stats += [mean(precision[:, :, :, a, -1]) for a in others]
+    stats += [mean(recall[:, :, 0, m]) for m in range(3)]
+    stats += [mean(recall[:, :, a, -1]) for a in others]
+    return np.array(stats)

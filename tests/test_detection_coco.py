@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import contextlib
-import copy
-import io
 import json
 import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import assert_frame_unchanged, conformance_path
+from conftest import assert_frame_unchanged, conformance_path, pycocotools_stats
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -204,38 +202,6 @@ def test_ignore_flag_is_honoured_when_passed():
     assert dt.detection.evaluate(ignore="ignore", **options)["value"].iloc[0] == 0.0
 
 
-def _pycocotools_stats(dataset: dict, results: list, area_ranges=None) -> np.ndarray:
-    """pycocotools' 12 numbers (``summarize``), or the same read-out on other area ranges."""
-    coco = pytest.importorskip("pycocotools.coco")
-    cocoeval = pytest.importorskip("pycocotools.cocoeval")
-    with contextlib.redirect_stdout(io.StringIO()):
-        gt = coco.COCO()
-        gt.dataset = copy.deepcopy(dataset)
-        gt.createIndex()
-        evaluator = cocoeval.COCOeval(gt, gt.loadRes(copy.deepcopy(results)), "bbox")
-        if area_ranges is not None:
-            evaluator.params.areaRng = [list(bounds) for bounds in area_ranges.values()]
-            evaluator.params.areaRngLbl = list(area_ranges)
-        evaluator.evaluate()
-        evaluator.accumulate()
-        if area_ranges is None:
-            evaluator.summarize()
-            return evaluator.stats
-    precision, recall = evaluator.eval["precision"], evaluator.eval["recall"]
-
-    def mean(values):
-        values = values[values > -1]
-        return float(np.mean(values)) if values.size else -1.0
-
-    iou, others = evaluator.params.iouThrs, range(1, len(area_ranges))
-    stats = [mean(precision[:, :, :, 0, -1])]
-    stats += [mean(precision[iou == t][:, :, :, 0, -1]) for t in (0.5, 0.75)]
-    stats += [mean(precision[:, :, :, a, -1]) for a in others]
-    stats += [mean(recall[:, :, 0, m]) for m in range(3)]
-    stats += [mean(recall[:, :, a, -1]) for a in others]
-    return np.array(stats)
-
-
 SMALL_COCO = {
     "images": [{"id": 1}, {"id": 2}, {"id": 3}],
     "categories": [{"id": 1, "name": "cat"}, {"id": 2, "name": "dog"}],
@@ -259,7 +225,7 @@ def test_read_coco_then_evaluate_alone_equals_pycocotools_with_empty_images_and_
     with pytest.warns(UndefinedMetricWarning, match="pycocotools prints -1"):
         table = dt.detection.evaluate(ground_truth=gt)
     np.testing.assert_allclose(
-        _stats(table), _pycocotools_stats(SMALL_COCO, SMALL_RESULTS), rtol=0, atol=1e-12
+        _stats(table), pycocotools_stats(SMALL_COCO, SMALL_RESULTS), rtol=0, atol=1e-12
     )
     # the same numbers with the explicit arguments (a table built by hand needs them)
     plain_gt = pd.DataFrame(gt)
@@ -302,7 +268,7 @@ def test_natural_path_equals_pycocotools_on_the_conformance_files(folder, annota
     with _quiet():
         table = dt.detection.evaluate(ground_truth=gt)
     dataset = json.loads((path / annotations).read_text())
-    expected = _pycocotools_stats(dataset, json.loads((path / results).read_text()))
+    expected = pycocotools_stats(dataset, json.loads((path / results).read_text()))
     np.testing.assert_allclose(_stats(table), expected, rtol=0, atol=1e-12)
 
 
@@ -359,5 +325,5 @@ def test_natural_path_equals_pycocotools_on_random_files(files):
     gt, dt = read_coco(dataset, results)
     with _quiet():
         table = dt.detection.evaluate(ground_truth=gt, area_ranges=RANGES)
-    reference = _pycocotools_stats(dataset, results, RANGES)
+    reference = pycocotools_stats(dataset, results, RANGES)
     np.testing.assert_allclose(_stats(table), reference, rtol=0, atol=1e-12)

@@ -11,6 +11,7 @@ NaN) falls back to the row's box, drawn as COCO draws boxes
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 import numpy as np
@@ -151,6 +152,6 @@ def segmentation_runs(
     try:
         return mask_runs(items, h, w)
     except InvalidInputError as error:
-        raise InvalidInputError(
-            f"The {table} table, `segmentation={column!r}` ('segmentation N' is row N, 0-based): {error}"
-        ) from None
+        # the kernels number the masks; here mask N is row N of the table
+        message = re.sub(r"^segmentation (\d+)(:?)", r"row \1 (0-based)\2", str(error))
+        raise InvalidInputError(f"The {table} table, `segmentation={column!r}`, {message}") from None
