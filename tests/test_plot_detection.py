@@ -14,6 +14,7 @@ from sklearn.metrics import confusion_matrix  # noqa: E402
 
 import pdmetrics  # noqa: E402, F401
 from pdmetrics import InvalidInputError  # noqa: E402
+from pdmetrics.detection.masks import mask_runs  # noqa: E402
 from pdmetrics.plotting import detection as figures  # noqa: E402
 
 CLASSES = ["cat", "dog", "bird", "fish"]
@@ -296,7 +297,8 @@ def tables(boxes, wide, masks):
     }
 
 
-NAMES = [name for name in figures.__all__ if name[0].islower()]  # the drawing functions
+# the drawing functions of a table (``masks`` draws the two input tables: tested on its own)
+NAMES = [name for name in figures.__all__ if name[0].islower() and name != "masks"]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -371,3 +373,50 @@ def test_plot_namespace_column_keywords_and_options(boxes):
         ground_truth=gt, kind="matrix", score_thresholds=[0.3], iou_threshold=0.75
     )
     assert sum(int(t.get_text()) for t in matrix.texts) == expected["count"].sum()
+
+
+def _mask_frames():
+    square = [[1, 1, 7, 1, 7, 7, 1, 7]]
+    gt = pd.DataFrame(
+        {
+            "image": [1, 1, 2],
+            "label": ["cell", "nucleus", "cell"],
+            "segmentation": [square, [[10, 10, 14, 10, 14, 14]], square],
+        }
+    )
+    dt = pd.DataFrame(
+        {
+            "image": [1, 1, 1],
+            "label": ["cell", "nucleus", "cell"],
+            "segmentation": [[[2, 1, 8, 1, 8, 7, 2, 7]], [[0, 12, 3, 12, 3, 15]], [[15, 0, 19, 0, 19, 4]]],
+            "score": [0.9, 0.6, 0.2],
+        }
+    )
+    return gt, dt
+
+
+def test_masks_fill_ground_truths_and_outline_detections():
+    gt, dt = _mask_frames()
+    before = dt.copy()
+    ax = dt.detection.plot.masks(ground_truth=gt, image=1, image_sizes={1: (16, 20), 2: (16, 20)})
+    image = ax.get_images()[0].get_array()
+    assert image.shape == (16, 20, 4)
+    # the two ground truths of image 1 are tinted, the rest stays white
+    tinted = (image[:, :, :3] < 1).any(axis=2)
+    expected = mask_runs(gt["segmentation"][:2].tolist(), 16, 20).to_masks()
+    np.testing.assert_array_equal(tinted, expected[0] | expected[1])
+    texts = sorted(t.get_text() for t in ax.texts)
+    assert texts == ["cell 0.20", "cell 0.90 IoU 0.71", "nucleus 0.60"]
+    styles = [c.get_linestyle() for c in ax.collections]
+    assert len(styles) == 3
+    pd.testing.assert_frame_equal(dt, before)
+    plt.close("all")
+    ax = figures.masks(dt, gt, image=1, image_sizes={1: (16, 20)}, score_threshold=0.5)
+    assert len(ax.texts) == 2
+    plt.close("all")
+
+
+def test_masks_refuse_an_unknown_image():
+    gt, dt = _mask_frames()
+    with pytest.raises(InvalidInputError, match="`image=7` has no row in either table"):
+        figures.masks(dt, gt, image=7, image_sizes={1: (16, 20)})

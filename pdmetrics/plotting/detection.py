@@ -1,6 +1,6 @@
 """Figures of ``df.detection``'s tables: detector PR curves, per-label AP bars, confusion
-heatmaps (detection and classification), ROC curves, classification PR curves and
-segmentation IoU bars.
+heatmaps (detection and classification), ROC curves, classification PR curves,
+segmentation IoU bars, and the masks of one image (instance segmentation).
 
 Every drawing function takes the tidy table the accessor returns, keyword-only options and
 ``ax=None``, returns the Axes it drew on and never changes the table. ``df.detection.plot``
@@ -9,14 +9,19 @@ Every drawing function takes the tidy table the accessor returns, keyword-only o
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 
 from pdmetrics._groups import POOLED_LABEL
+from pdmetrics._optional import optional_module
 from pdmetrics._validation import plain, preview
 from pdmetrics.detection.box_confusion import confusion as box_confusion_table
 from pdmetrics.detection.curves import pr_curve as pr_curve_table
 from pdmetrics.detection.evaluation import average_precision as average_precision_table
+from pdmetrics.detection.evaluation import match as match_table
+from pdmetrics.detection.inputs import BoxColumns
 from pdmetrics.detection.label_tables import classification
 from pdmetrics.detection.semantic import segmentation as segmentation_table
 from pdmetrics.errors import InvalidInputError
@@ -30,6 +35,7 @@ __all__ = [
     "roc_curve",
     "classification_pr_curve",
     "segmentation",
+    "masks",
     "DetectionPlots",
     "MAX_LABELS",
     "UNMATCHED",
@@ -507,6 +513,117 @@ def segmentation(table: pd.DataFrame, *, metric: str = "iou", horizontal=None, a
     return ax
 
 
+def masks(
+    detections: pd.DataFrame,
+    ground_truth: pd.DataFrame,
+    *,
+    image,
+    iou_threshold: float = 0.5,
+    score_threshold: float = 0.0,
+    ax=None,
+    **options,
+):
+    """The masks of one image: ground truths filled, detections outlined (instance segmentation).
+
+    Each ground truth is filled in its label's color; each detection scoring at least
+    ``score_threshold`` is outlined in its label's color, solid when it is a true positive
+    at ``iou_threshold`` (COCO's matching, see :func:`pdmetrics.detection.match`) and dashed
+    otherwise, and tagged with its label, score and IoU with the ground truth it matched.
+
+    Parameters
+    ----------
+    detections, ground_truth : DataFrame
+        The two tables of :func:`pdmetrics.detection.evaluate` with ``iou_type="segm"``.
+    image : image id
+        The image to draw.
+    iou_threshold : float, default 0.5
+    score_threshold : float, default 0.0
+    ax : matplotlib Axes, optional
+    **options
+        Columns and options of :func:`pdmetrics.detection.match` (``label=``,
+        ``segmentation=``, ``image_sizes=``, ``score=``, ``iscrowd=`` ...).
+
+    Returns
+    -------
+    matplotlib Axes
+        The image's pixel grid (y down), one filled image per ground truth, one contour per
+        detection.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import pandas as pd
+    >>> from pdmetrics.plotting.detection import masks
+    >>> square = [[1, 1, 7, 1, 7, 7, 1, 7]]
+    >>> gt = pd.DataFrame({"image": [1], "label": ["cell"], "segmentation": [square]})
+    >>> dt = gt.assign(segmentation=[[[2, 1, 8, 1, 8, 7, 2, 7]]], score=0.9)
+    >>> ax = masks(dt, gt, image=1, image_sizes={1: (10, 10)})
+    >>> [text.get_text() for text in ax.texts]
+    ['cell 0.90 IoU 0.71']
+    """
+    for table, name in ((detections, "detections"), (ground_truth, "ground_truth")):
+        if not isinstance(table, pd.DataFrame):
+            raise InvalidInputError(f"`{name}=` must be a DataFrame; got {type(table).__name__}.")
+    columns = BoxColumns(**{k: options.pop(k) for k in list(options) if k in BoxColumns.__dataclass_fields__})
+    columns = dataclasses.replace(columns, iou_type="segm")
+    image_column = columns.image
+    if image_column in ground_truth.columns and image_column in detections.columns:
+        in_gt = ground_truth[image_column] == image
+        in_dt = detections[image_column] == image
+        if not (in_gt.any() or in_dt.any()):
+            raise InvalidInputError(
+                f"`image={plain(image)!r}` has no row in either table; pass an id of the "
+                f"{image_column!r} column, e.g. {plain(ground_truth[image_column].iloc[0])!r}."
+                if len(ground_truth)
+                else f"`image={plain(image)!r}` has no row in either table."
+            )
+        ground_truth, detections = ground_truth[in_gt.to_numpy()], detections[in_dt.to_numpy()]
+    data = columns.prepare(detections, ground_truth)
+    matched = match_table(
+        detections,
+        ground_truth,
+        iou_thresholds=[iou_threshold],
+        max_dets=None,
+        **dataclasses.asdict(columns),
+        **options,
+    ).set_index("detection")
+    ax = axes_for(ax)
+    labels = list(data.labels)
+    height = int(max(data.gt_masks.height.max(initial=1), data.dt_masks.height.max(initial=1)))
+    width = int(max(data.gt_masks.width.max(initial=1), data.dt_masks.width.max(initial=1)))
+    colors = optional_module("matplotlib.colors", "plot", "Plotting")
+    canvas = np.ones((height, width, 4))
+    for mask, code in zip(data.gt_masks.to_masks(), data.gt_label):
+        canvas[mask] = 0.55 * canvas[mask] + 0.45 * np.r_[colors.to_rgb(color(int(code))), 1.0]
+    ax.imshow(canvas, interpolation="nearest")
+    shown = np.flatnonzero(data.dt_score >= score_threshold)
+    for i in shown.tolist():
+        mask = data.dt_masks.take([i]).to_masks()[0]
+        code = int(data.dt_label[i])
+        row = matched.loc[i] if i in matched.index else None
+        tp = bool(row is not None and row["tp"])
+        if mask.any():
+            ax.contour(mask.astype(float), levels=[0.5], colors=[color(code)], linestyles="-" if tp else "--")
+            ys, xs = np.nonzero(mask)
+            iou = "" if row is None or pd.isna(row["iou"]) else f" IoU {row['iou']:.2f}"
+            ax.text(
+                xs.min(),
+                ys.min(),
+                f"{plain(labels[code])} {data.dt_score[i]:.2f}{iou}",
+                fontsize="small",
+                va="bottom",
+                bbox=LABEL_BOX,
+            )
+    ax.set_xlim(-0.5, width - 0.5)
+    ax.set_ylim(height - 0.5, -0.5)
+    ax.set_title(
+        f"image {plain(image)}: ground truths filled, detections outlined\n"
+        f"(solid: true positive at IoU {iou_threshold:g})"
+    )
+    return ax
+
+
 class DetectionPlots:
     """``df.detection.plot``: compute a table of ``df.detection`` and draw it in one call.
 
@@ -571,3 +688,15 @@ class DetectionPlots:
         """:func:`pdmetrics.detection.segmentation` drawn as per-class bars."""
         table = segmentation_table(self._frame, y_true=y_true, y_pred=y_pred, **options)
         return segmentation(table, metric=metric, horizontal=horizontal, ax=ax)
+
+    def masks(self, *, ground_truth, image, iou_threshold=0.5, score_threshold=0.0, ax=None, **options):
+        """The masks of one image drawn by :func:`pdmetrics.plotting.detection.masks`."""
+        return masks(
+            self._frame,
+            ground_truth,
+            image=image,
+            iou_threshold=iou_threshold,
+            score_threshold=score_threshold,
+            ax=ax,
+            **options,
+        )
