@@ -8,6 +8,7 @@ ground-truth box and one row per detection.
 
 from __future__ import annotations
 
+import importlib
 import json
 from numbers import Integral, Real
 from os import PathLike
@@ -18,8 +19,6 @@ import pandas as pd
 
 from pdmetrics._optional import optional_module
 from pdmetrics._validation import plain
-from pdmetrics.detection.mask_inputs import image_size_arrays
-from pdmetrics.detection.masks import mask_bbox, mask_runs
 from pdmetrics.detection.options import COCO_ATTRS
 from pdmetrics.errors import InvalidInputError
 
@@ -299,10 +298,12 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
     -----
     ``ground_truth.attrs["pdmetrics.coco"]`` records what pycocotools uses beyond the
     boxes: the file's image list (images without annotations included), their sizes
-    (``height``/``width``, where polygons are drawn) and the crowd and area columns. ``df.detection`` methods use them when ``images=``, ``iscrowd=`` and
-    ``area=`` are not given, so ``dt.detection.evaluate(ground_truth=gt)`` alone gives
-    pycocotools' 12 numbers. Pass ``label="category"`` for tables by category name. A
-    table built by hand has no such record and uses the arguments given.
+    (``height``/``width``, where polygons are drawn) and the crowd and area columns.
+    ``df.detection`` methods use them when ``images=``, ``iscrowd=``, ``area=`` and
+    ``image_sizes=`` are not given, so ``dt.detection.evaluate(ground_truth=gt)`` alone
+    gives pycocotools' 12 numbers (``iou_type="segm"`` for the masks). Pass
+    ``label="category"`` for tables by category name. A table built by hand has no such
+    record and uses the arguments given.
 
     Examples
     --------
@@ -421,9 +422,12 @@ def _mask_boxes(results: list, segmentations: pd.Series, images, heights, widths
             f"results_json: entry {int(missing[0])} (0-based) has neither a 'bbox' nor a 'segmentation'; "
             f"in a result file without boxes every entry needs its 'segmentation'."
         )
+    # the mask kernels load on first use: `import pdmetrics` stays light
+    masks = importlib.import_module("pdmetrics.detection.masks")
+    mask_inputs = importlib.import_module("pdmetrics.detection.mask_inputs")
     image_ids = pd.Series(_field(results, "image_id"))
     sizes = None if images is None else {i: (h, w) for i, h, w in zip(images, heights, widths) if h and w}
-    h, w = image_size_arrays(image_ids.to_numpy(), sizes)
+    h, w = mask_inputs.image_size_arrays(image_ids.to_numpy(), sizes)
     cells = segmentations.tolist()
     try:
         if (h == 0).any():
@@ -439,8 +443,8 @@ def _mask_boxes(results: list, segmentations: pd.Series, images, heights, widths
                     f"entry {row} (0-based) is a polygon on image {image_ids[row]!r}, which has no "
                     f"'height'/'width' in the annotation file's 'images'; a polygon is drawn on its image."
                 )
-        runs = mask_runs(cells, h, w)
-        return mask_bbox(runs), runs.area().astype("float64")
+        runs = masks.mask_runs(cells, h, w)
+        return masks.mask_bbox(runs), runs.area().astype("float64")
     except InvalidInputError as error:
         raise InvalidInputError(f"results_json: {error}") from None
 
