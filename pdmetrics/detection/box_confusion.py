@@ -141,17 +141,7 @@ def confusion(
     3   dog              0.7   0                     0                     0          1
     """
     table = confusion_table(
-        BoxColumns(
-            image,
-            label,
-            box,
-            score,
-            box_format,
-            images=images,
-            iou_type=iou_type,
-            segmentation=segmentation,
-            image_sizes=image_sizes,
-        ),
+        BoxColumns.pick(locals()),
         kind=kind,
         iou_threshold=iou_threshold,
         score_thresholds=score_thresholds,

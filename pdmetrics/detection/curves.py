@@ -115,20 +115,7 @@ def pr_curve(
     1              0.1   2   1   0      0.667     1.0
     """
     table = pr_curve_table(
-        BoxColumns(
-            image,
-            label,
-            box,
-            score,
-            box_format,
-            iscrowd,
-            area,
-            ignore,
-            images,
-            iou_type,
-            segmentation,
-            image_sizes,
-        ),
+        BoxColumns.pick(locals()),
         style=style,
         iou_thresholds=iou_thresholds,
         max_dets=max_dets,

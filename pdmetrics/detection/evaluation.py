@@ -196,20 +196,7 @@ def evaluate(
     5     AR  0.50:0.95  all       100   0.45
     """
     table = evaluation_table(
-        BoxColumns(
-            image,
-            label,
-            box,
-            score,
-            box_format,
-            iscrowd,
-            area,
-            ignore,
-            images,
-            iou_type,
-            segmentation,
-            image_sizes,
-        ),
+        BoxColumns.pick(locals()),
         iou_thresholds=iou_thresholds,
         max_dets=max_dets,
         area_ranges=area_ranges,
@@ -507,20 +494,7 @@ def average_precision(
     2  (all)  all  2             2  0.75      1.0      0.5
     """
     table = average_precision_table(
-        BoxColumns(
-            image,
-            label,
-            box,
-            score,
-            box_format,
-            iscrowd,
-            area,
-            ignore,
-            images,
-            iou_type,
-            segmentation,
-            image_sizes,
-        ),
+        BoxColumns.pick(locals()),
         iou_thresholds=iou_thresholds,
         max_dets=max_dets,
         area_ranges=area_ranges,
@@ -630,20 +604,7 @@ def average_recall(
     2  (all)  all              NaN  2             2  0.625     0.75     0.50
     """
     table = average_recall_table(
-        BoxColumns(
-            image,
-            label,
-            box,
-            score,
-            box_format,
-            iscrowd,
-            area,
-            ignore,
-            images,
-            iou_type,
-            segmentation,
-            image_sizes,
-        ),
+        BoxColumns.pick(locals()),
         iou_thresholds=iou_thresholds,
         max_dets=max_dets,
         area_ranges=area_ranges,
@@ -760,20 +721,7 @@ def match(
     1           101             <NA>  False
     """
     table = match_table(
-        BoxColumns(
-            image,
-            label,
-            box,
-            score,
-            box_format,
-            iscrowd,
-            area,
-            ignore,
-            images,
-            iou_type,
-            segmentation,
-            image_sizes,
-        ),
+        BoxColumns.pick(locals()),
         iou_thresholds=iou_thresholds,
         max_dets=max_dets,
         area_range=area_range,

@@ -88,6 +88,11 @@ class BoxColumns:
     segmentation: object = None
     image_sizes: object = None
 
+    @classmethod
+    def pick(cls, arguments: Mapping) -> BoxColumns:
+        """The columns among ``arguments`` (a function's ``locals()``): every field it names."""
+        return cls(**{name: arguments[name] for name in cls.__dataclass_fields__ if name in arguments})
+
     def prepare(
         self, detections: pd.DataFrame, ground_truth: pd.DataFrame, partition: bool = False
     ) -> BoxData:
