@@ -20,7 +20,8 @@ import pytest
 from conftest import conformance_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_detection_valor import _our_counts, _valor_counts
+from test_detection_confusion import COLUMN, _detailed_example
+from test_detection_valor import _valor_counts, _valor_lite
 
 import pdmetrics  # noqa: F401
 from pdmetrics.detection import (
@@ -71,8 +72,11 @@ def _as_geometry(frame, kind, sizes):
             mask[y0:y1, x0:x1] = True
             cells.append(mask)
         else:
-            rle = {"size": [height, width], "counts": _rectangle_counts(x0, y0, x1, y1, height, width)}
-            cells.append(rle if kind == "rle_counts" else mask_runs([rle]).to_rle()[0])
+            cells.append(
+                {"size": [height, width], "counts": _rectangle_counts(x0, y0, x1, y1, height, width)}
+            )
+    if kind == "rle" and cells:  # compressed counts strings, as pycocotools writes them
+        cells = mask_runs(cells).to_rle()
     return frame.drop(columns=BOX).assign(segmentation=cells)
 
 
@@ -136,9 +140,9 @@ def _assert_same_tables(ours, expected, what):
             raise AssertionError(f"{what}: table {name!r} differs\n{error}") from None
 
 
-def _assert_geometry_parity(gt, dt, iou_thresholds, score_thresholds, images, kinds=GEOMETRIES):
+def _assert_geometry_parity(gt, dt, iou_thresholds, score_thresholds, images, kinds=GEOMETRIES, sizes=None):
     """Boxes (``iou_type="bbox"``) and each geometry kind (``"segm"``) give the same tables."""
-    sizes = _image_sizes(gt, dt)
+    sizes = _image_sizes(gt, dt) if sizes is None else sizes
     boxes = _valor_tables(dt, gt, iou_thresholds, score_thresholds, images)
     for kind in kinds:
         masks = _valor_tables(
@@ -202,8 +206,6 @@ def test_valor_small_cases_same_numbers_for_every_geometry(index):
 def test_torchmetrics_case_rounded_equals_valor_lite_on_the_rounded_boxes():
     """The rounded torchmetrics case as masks gives valor-lite's answers on the rounded boxes."""
     od = pytest.importorskip("valor_lite.object_detection")
-    from test_detection_valor import _valor_lite
-
     case = _small_cases()[0]
     gt, dt, images = _small_tables(case)
     gt, dt = _rounded_outward(gt), _rounded_outward(dt)
@@ -260,3 +262,285 @@ def test_fractional_boxes_change_iou_when_drawn():
     # columns 258..561 shared, 214..605 covered (the rows are the same): 304 / 392
     assert mask_iou == pytest.approx(304 / 392, rel=1e-15)
     assert abs(mask_iou - box_iou) > 1e-4
+
+
+@pytest.mark.parametrize("kind", ["boxes", *GEOMETRIES])
+def test_valor_core_detailed_example_for_every_geometry(kind):
+    """valor_core's detailed PR-curve example (IoU of rect3 and rect5 0.4815, between the two
+    thresholds): the breakdown counts upstream asserts, with boxes and with each geometry."""
+    example, gt, dt = _detailed_example()
+    images = ["uid1", "uid2"]
+    if kind == "boxes":
+        tables = _assert_geometry_parity(
+            gt, dt, [0.5, 0.45], example["parameters"]["confidence_thresholds"], images
+        )
+        assert tables["match"]["iou"].notna().any()
+        return
+    sizes = _image_sizes(gt, dt)
+    assert sizes == {"uid1": (821, 159), "uid2": (41, 71)}
+    masks_gt, masks_dt = _as_geometry(gt, kind, sizes), _as_geometry(dt, kind, sizes)
+    for iou_threshold in (0.5, 0.45):
+        key = next(k for k in example if k.startswith(f"expected_at_pr_curve_iou_threshold_{iou_threshold}"))
+        table = masks_dt.detection.confusion(
+            ground_truth=masks_gt,
+            iou_type="segm",
+            image_sizes=sizes,
+            iou_threshold=iou_threshold,
+            max_examples=1,
+        ).set_index(["label", "score_threshold"])
+        for path, count in example[key]:
+            label, threshold, *rest = path
+            assert table.loc[(label, float(threshold)), COLUMN[tuple(rest)]] == count, path
+
+
+def _regression_boxes():
+    folder = conformance_path("valor", "valor_lite_coco_regression")
+    images = json.loads((folder / "coco_input.json").read_text())
+
+    def table(role, scored):
+        rows = [
+            (d["uid"], a["labels"][0], a["xmin"], a["ymin"], a["xmax"], a["ymax"], *a["scores"][:1])
+            for d in images
+            for a in d[role]
+        ]
+        return pd.DataFrame(rows, columns=["image", "label", *BOX] + (["score"] if scored else []))
+
+    return table("groundtruths", False), table("predictions", True), [d["uid"] for d in images]
+
+
+def test_valor_lite_coco_regression_rounded_same_numbers_for_every_geometry():
+    """valor-lite's regression fixture (15 images, 4240 predictions, 64 labels): its boxes are
+    fractional, so they are rounded outward; polygons and RLEs on every image, dense bitmasks
+    (640 x 480 each) on the three images with fewest predictions."""
+    gt, dt, images = _regression_boxes()
+    gt, dt = _rounded_outward(gt), _rounded_outward(dt)
+    _assert_geometry_parity(gt, dt, [0.1, 0.5], [0.5, 0.05], images, kinds=("polygon", "rle"))
+    few = dt["image"].value_counts().nsmallest(3).index.tolist()
+    gt, dt = gt[gt["image"].isin(few)], dt[dt["image"].isin(few)]
+    _assert_geometry_parity(gt, dt, [0.1, 0.5], [0.5, 0.05], few, kinds=("bitmask", "rle_counts"))
+
+
+# --------------------------------------------------------------------------------------
+# generated integer-aligned boxes
+# --------------------------------------------------------------------------------------
+SIZES = {0: (14, 17), 1: (14, 17)}
+
+
+@st.composite
+def integer_box_cases(draw):
+    """Two small images; integer boxes inside them; labels a/b; tied and zero scores."""
+
+    def table(n, scored):
+        rows = []
+        for _ in range(n):
+            x0, y0 = draw(st.integers(0, 11)), draw(st.integers(0, 8))
+            x1, y1 = x0 + draw(st.integers(1, 5)), y0 + draw(st.integers(1, 5))
+            row = (draw(st.integers(0, 1)), draw(st.sampled_from("ab")), x0, y0, x1, y1)
+            rows.append(row + ((draw(st.sampled_from([0.0, 0.3, 0.5, 0.8, 1.0])),) if scored else ()))
+        return pd.DataFrame(rows, columns=["image", "label", *BOX] + (["score"] if scored else []))
+
+    gt, dt = table(draw(st.integers(1, 7)), False), table(draw(st.integers(0, 9)), True)
+    return gt.astype({c: float for c in BOX}), dt.astype({c: float for c in BOX})
+
+
+@settings(max_examples=25, deadline=None)
+@given(case=integer_box_cases(), kind=st.sampled_from(GEOMETRIES))
+def test_generated_integer_boxes_same_numbers_for_every_geometry(case, kind):
+    gt, dt = case
+    _assert_geometry_parity(gt, dt, [0.1, 0.5, 0.75], [0.0, 0.4, 0.9], [0, 1], kinds=(kind,), sizes=SIZES)
+
+
+# --------------------------------------------------------------------------------------
+# valor-lite 0.39 with its Bitmask and Polygon annotations
+# --------------------------------------------------------------------------------------
+def _valor_lite_geometry(gt, dt, kind, sizes):
+    """A valor-lite evaluator of two tables as ``kind`` ("bitmask" or "polygon") annotations.
+
+    The annotation uids are the tables' index labels; a "segmentation" column holds the
+    boolean masks (bitmask), else the integer boxes become shapely rectangles (polygon).
+    """
+    od = pytest.importorskip("valor_lite.object_detection")
+    geometry = pytest.importorskip("shapely.geometry")
+
+    def annotations(frame, scored):
+        out = []
+        for uid, row in frame.iterrows():
+            extra = {"scores": [row["score"]]} if scored else {}
+            if kind == "bitmask":
+                out.append(od.Bitmask(uid=uid, mask=row["segmentation"], labels=[row["label"]], **extra))
+            else:
+                shape = geometry.box(row["xmin"], row["ymin"], row["xmax"], row["ymax"])
+                out.append(od.Polygon(uid=uid, shape=shape, labels=[row["label"]], **extra))
+        return out
+
+    loader = od.Loader.in_memory()
+    add = loader.add_bitmasks if kind == "bitmask" else loader.add_polygons
+    add(
+        [
+            od.Detection(
+                uid=str(image),
+                groundtruths=annotations(gt[gt["image"] == image], False),
+                predictions=annotations(dt[dt["image"] == image], True),
+            )
+            for image in sorted(sizes)
+        ]
+    )
+    return loader.finalize()
+
+
+def _random_masks(rng, n, sizes, scored):
+    """n masks: a random rectangle united with scattered pixels near it (never empty)."""
+    rows = []
+    for _ in range(n):
+        image = int(rng.integers(0, len(sizes)))
+        height, width = sizes[image]
+        mask = np.zeros((height, width), dtype=bool)
+        x0, y0 = rng.integers(0, width - 2), rng.integers(0, height - 2)
+        mask[y0 : y0 + rng.integers(1, 6), x0 : x0 + rng.integers(1, 6)] = True
+        window = np.zeros_like(mask)
+        window[max(y0 - 2, 0) : y0 + 7, max(x0 - 2, 0) : x0 + 7] = True
+        mask |= window & (rng.random((height, width)) < 0.25)
+        rows.append((image, str(rng.choice(["a", "b"])), mask))
+    frame = pd.DataFrame(rows, columns=["image", "label", "segmentation"])
+    return frame.assign(score=np.round(rng.random(n), 2)) if scored else frame
+
+
+def _compare_with_valor_lite(evaluator, tables, iou_thresholds, score_thresholds):
+    od = pytest.importorskip("valor_lite.object_detection")
+    metrics = evaluator.compute_precision_recall(
+        iou_thresholds=iou_thresholds, score_thresholds=score_thresholds
+    )
+    ap = tables["ap"].set_index("label")
+    for metric in metrics[od.MetricType.AP]:
+        label, threshold = metric.parameters["label"], metric.parameters["iou_threshold"]
+        ours = ap.loc[label, f"AP@{threshold:.2f}"] if label in ap.index else 0.0
+        assert ours == pytest.approx(metric.value, abs=1e-12), (label, threshold)
+    counts = tables["counts"]
+    ours = {(r.label, r.iou, r.score_threshold): (r.tp, r.fp, r.fn) for r in counts.itertuples()}
+    expected = _valor_counts(metrics)
+    assert {key: ours.get(key, (0, 0, 0)) for key in expected} == expected
+    per = tables["ar"].dropna(subset=["score_threshold"]).set_index(["label", "score_threshold"])
+    for metric in metrics[od.MetricType.AR]:
+        key = (metric.parameters["label"], metric.parameters["score_threshold"])
+        assert (per.loc[key, "AR"] if key in per.index else 0.0) == pytest.approx(metric.value, abs=1e-12)
+    (matrix,) = evaluator.compute_confusion_matrix(
+        iou_thresholds=[iou_thresholds[0]], score_thresholds=[score_thresholds[0]]
+    )
+    theirs = matrix.value
+    table = tables["matrix"]
+    for row in table[table["score_threshold"] == score_thresholds[0]].itertuples():
+        if pd.isna(row.prediction):
+            expected = theirs["unmatched_ground_truths"].get(row.truth, 0)
+        elif pd.isna(row.truth):
+            expected = theirs["unmatched_predictions"].get(row.prediction, 0)
+        else:
+            expected = theirs["confusion_matrix"].get(row.truth, {}).get(row.prediction, 0)
+        assert row.count == expected, row
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_bitmasks_equal_valor_lite(seed):
+    """Arbitrary bitmasks (not rectangles): pdmetrics' mask IoU is valor-lite's pixel count."""
+    rng = np.random.default_rng(seed)
+    sizes = {0: (12, 15), 1: (10, 9)}
+    gt = _random_masks(rng, int(rng.integers(1, 9)), sizes, False)
+    dt = _random_masks(rng, int(rng.integers(1, 12)), sizes, True)
+    gt, dt = gt.set_axis([f"g{i}" for i in range(len(gt))]), dt.set_axis([f"p{i}" for i in range(len(dt))])
+    ious, scores = [0.1, 0.5, 0.75], [0.5, 0.25, 0.75]
+    tables = _valor_tables(dt, gt, ious, scores, [0, 1], iou_type="segm")
+    _compare_with_valor_lite(_valor_lite_geometry(gt, dt, "bitmask", sizes), tables, ious, scores)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_pixel_aligned_polygons_equal_valor_lite(seed):
+    """Integer rectangles as polygons: shapely's exact IoU equals the rasterized one."""
+    rng = np.random.default_rng(seed)
+
+    def rectangles(n, scored):
+        x0, y0 = rng.integers(0, 12, n), rng.integers(0, 9, n)
+        frame = pd.DataFrame(
+            {
+                "image": rng.integers(0, 2, n),
+                "label": rng.choice(["a", "b"], n),
+                "xmin": x0.astype(float),
+                "ymin": y0.astype(float),
+                "xmax": (x0 + rng.integers(1, 6, n)).astype(float),
+                "ymax": (y0 + rng.integers(1, 6, n)).astype(float),
+            }
+        )
+        return frame.assign(score=np.round(rng.random(n), 2)) if scored else frame
+
+    gt, dt = rectangles(int(rng.integers(1, 9)), False), rectangles(int(rng.integers(1, 12)), True)
+    gt, dt = gt.set_axis([f"g{i}" for i in range(len(gt))]), dt.set_axis([f"p{i}" for i in range(len(dt))])
+    ious, scores = [0.1, 0.5, 0.75], [0.5, 0.25]
+    tables = _valor_tables(
+        _as_geometry(dt, "polygon", SIZES),
+        _as_geometry(gt, "polygon", SIZES),
+        ious,
+        scores,
+        [0, 1],
+        iou_type="segm",
+        image_sizes=SIZES,
+    )
+    _compare_with_valor_lite(_valor_lite_geometry(gt, dt, "polygon", SIZES), tables, ious, scores)
+
+
+def test_non_aligned_polygon_differs_from_valor_lite():
+    """valor computes polygon IoU exactly (shapely areas), COCO and pdmetrics rasterize.
+
+    Ground truth the square (0, 0)-(10, 10), detection the triangle (0, 0), (10, 0), (0, 10).
+    Exactly, the triangle covers half the square: IoU 0.5 (valor-lite). Drawn as pixels, the
+    triangle keeps the pixels whose centre is inside: the 45 pixels with row + column <= 8
+    (the 10 centres on the hypotenuse fall outside), so IoU = 45 / 100 = 0.45, as
+    pycocotools gives. At IoU threshold 0.5 valor counts a true positive, pdmetrics (and
+    COCO) a false positive and a missed ground truth.
+    """
+    od = pytest.importorskip("valor_lite.object_detection")
+    geometry = pytest.importorskip("shapely.geometry")
+    square, triangle = [[0, 0, 10, 0, 10, 10, 0, 10]], [[0, 0, 10, 0, 0, 10]]
+    gt = pd.DataFrame({"image": ["i"], "label": ["a"], "segmentation": [square]})
+    dt = pd.DataFrame({"image": ["i"], "label": ["a"], "segmentation": [triangle], "score": [0.9]})
+    sizes = {"i": (12, 12)}
+    table = dt.detection.match(
+        ground_truth=gt, iou_type="segm", image_sizes=sizes, iou_thresholds=[0.1, 0.5], **VALOR
+    )
+    assert table["iou"].tolist()[0] == pytest.approx(0.45, abs=1e-15)
+    assert table["tp"].tolist() == [True, False]
+    assert polygon_to_mask(triangle, 12, 12).sum() == 45
+    loader = od.Loader.in_memory()
+    loader.add_polygons(
+        [
+            od.Detection(
+                uid="i",
+                groundtruths=[
+                    od.Polygon(
+                        uid="g", shape=geometry.Polygon([(0, 0), (10, 0), (10, 10), (0, 10)]), labels=["a"]
+                    )
+                ],
+                predictions=[
+                    od.Polygon(
+                        uid="p",
+                        shape=geometry.Polygon([(0, 0), (10, 0), (0, 10)]),
+                        labels=["a"],
+                        scores=[0.9],
+                    )
+                ],
+            )
+        ]
+    )
+    metrics = loader.finalize().compute_precision_recall(iou_thresholds=[0.5], score_thresholds=[0.5])
+    assert _valor_counts(metrics)[("a", 0.5, 0.5)] == (1, 0, 0)  # exact IoU 0.5 >= 0.5
+    ours = dt.detection.pr_curve(
+        ground_truth=gt,
+        iou_type="segm",
+        image_sizes=sizes,
+        style="valor",
+        iou_thresholds=[0.5],
+        score_thresholds=[0.5],
+        zero_division=0,
+        **VALOR,
+    )
+    assert ours[["tp", "fp", "fn"]].values.tolist() == [[0, 1, 1]]
+    mask = pytest.importorskip("pycocotools.mask")
+    rles = mask.frPyObjects([triangle[0], square[0]], 12, 12)
+    assert mask.iou(rles[:1], rles[1:], [0])[0, 0] == pytest.approx(0.45, abs=1e-15)
