@@ -388,21 +388,38 @@ def _valor_lite_geometry(gt, dt, kind, sizes):
     return loader.finalize()
 
 
-def _random_masks(rng, n, sizes, scored):
-    """n masks: a random rectangle united with scattered pixels near it (never empty)."""
+def _random_masks(rng, n, sizes):
+    """n ground-truth masks: a random rectangle united with scattered pixels near it (never empty)."""
     rows = []
     for _ in range(n):
         image = int(rng.integers(0, len(sizes)))
         height, width = sizes[image]
         mask = np.zeros((height, width), dtype=bool)
         x0, y0 = rng.integers(0, width - 2), rng.integers(0, height - 2)
-        mask[y0 : y0 + rng.integers(1, 6), x0 : x0 + rng.integers(1, 6)] = True
+        mask[y0 : y0 + rng.integers(2, 7), x0 : x0 + rng.integers(2, 7)] = True
         window = np.zeros_like(mask)
-        window[max(y0 - 2, 0) : y0 + 7, max(x0 - 2, 0) : x0 + 7] = True
-        mask |= window & (rng.random((height, width)) < 0.25)
+        window[max(y0 - 2, 0) : y0 + 8, max(x0 - 2, 0) : x0 + 8] = True
+        mask |= window & (rng.random((height, width)) < 0.15)
         rows.append((image, str(rng.choice(["a", "b"])), mask))
+    return pd.DataFrame(rows, columns=["image", "label", "segmentation"])
+
+
+def _noisy_copies(rng, gt, n):
+    """n scored masks: most a ground truth shifted by up to a pixel with some pixels flipped
+    (sometimes relabelled), the others new random masks."""
+    fresh = _random_masks(rng, n, {i: m.shape for i, m in zip(gt["image"], gt["segmentation"])})
+    rows = []
+    for k in range(n):
+        if rng.random() < 0.3:
+            rows.append(tuple(fresh.iloc[k]))
+            continue
+        image, label, mask = gt.iloc[int(rng.integers(0, len(gt)))]
+        copy = np.roll(mask, (int(rng.integers(-1, 2)), int(rng.integers(-1, 2))), axis=(0, 1))
+        copy = copy ^ (rng.random(copy.shape) < 0.05)
+        copy[int(rng.integers(0, copy.shape[0])), int(rng.integers(0, copy.shape[1]))] = True
+        rows.append((image, label if rng.random() < 0.8 else str(rng.choice(["a", "b"])), copy))
     frame = pd.DataFrame(rows, columns=["image", "label", "segmentation"])
-    return frame.assign(score=np.round(rng.random(n), 2)) if scored else frame
+    return frame.assign(score=np.round(rng.random(n), 2))
 
 
 def _compare_with_valor_lite(evaluator, tables, iou_thresholds, score_thresholds):
@@ -443,8 +460,8 @@ def test_bitmasks_equal_valor_lite(seed):
     """Arbitrary bitmasks (not rectangles): pdmetrics' mask IoU is valor-lite's pixel count."""
     rng = np.random.default_rng(seed)
     sizes = {0: (12, 15), 1: (10, 9)}
-    gt = _random_masks(rng, int(rng.integers(1, 9)), sizes, False)
-    dt = _random_masks(rng, int(rng.integers(1, 12)), sizes, True)
+    gt = _random_masks(rng, int(rng.integers(1, 9)), sizes)
+    dt = _noisy_copies(rng, gt, int(rng.integers(3, 14)))
     gt, dt = gt.set_axis([f"g{i}" for i in range(len(gt))]), dt.set_axis([f"p{i}" for i in range(len(dt))])
     ious, scores = [0.1, 0.5, 0.75], [0.5, 0.25, 0.75]
     tables = _valor_tables(dt, gt, ious, scores, [0, 1], iou_type="segm")
@@ -544,3 +561,37 @@ def test_non_aligned_polygon_differs_from_valor_lite():
     mask = pytest.importorskip("pycocotools.mask")
     rles = mask.frPyObjects([triangle[0], square[0]], 12, 12)
     assert mask.iou(rles[:1], rles[1:], [0])[0, 0] == pytest.approx(0.45, abs=1e-15)
+
+
+@pytest.mark.parametrize("order", [[0, 1], [1, 0]])
+def test_confusion_exact_iou_tie_takes_the_earlier_ground_truth(order):
+    """A detection overlapping two ground truths exactly equally (1/3 each; ties like this are
+    common with masks, whose IoUs are ratios of small integers): valor-lite pairs it with the
+    earlier one in input order, and so does the confusion table, with boxes and with masks."""
+    gt = pd.DataFrame(
+        [(0, "b", 0.0, 0.0, 4.0, 4.0), (0, "a", 4.0, 0.0, 8.0, 4.0)], columns=["image", "label", *BOX]
+    ).set_axis(["g0", "g1"])
+    gt = gt.iloc[order]
+    dt = pd.DataFrame([(0, "a", 2.0, 0.0, 6.0, 4.0, 0.9)], columns=["image", "label", *BOX, "score"])
+    dt = dt.set_axis(["p0"])
+    earlier = gt.index[0]
+    sizes = _image_sizes(gt, dt)
+    masks = (_as_geometry(dt, "rle", sizes), _as_geometry(gt, "rle", sizes))
+    for frames, options in (((dt, gt), {}), (masks, {"iou_type": "segm", "image_sizes": sizes})):
+        table = confusion(
+            *frames,
+            box_format="xyxy",
+            kind="matrix",
+            iou_threshold=0.3,
+            score_thresholds=[0.5],
+            max_examples=10,
+            **options,
+        )
+        paired = table[table["truth"].notna() & table["prediction"].notna() & (table["count"] > 0)]
+        assert paired["examples"].tolist() == [[(earlier, "p0")]]
+    pytest.importorskip("valor_lite.object_detection")
+    (metric,) = _valor_lite_geometry(gt, dt, "polygon", sizes).compute_confusion_matrix_with_examples(
+        iou_thresholds=[0.3], score_thresholds=[0.5]
+    )
+    cell = metric.value["confusion_matrix"][gt.loc[earlier, "label"]]["a"]
+    assert [(e["ground_truth_id"], e["prediction_id"]) for e in cell["examples"]] == [(earlier, "p0")]
