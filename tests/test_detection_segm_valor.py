@@ -392,7 +392,7 @@ def _random_masks(rng, n, sizes):
     """n ground-truth masks: a random rectangle united with scattered pixels near it (never empty)."""
     rows = []
     for _ in range(n):
-        image = int(rng.integers(0, len(sizes)))
+        image = list(sizes)[int(rng.integers(0, len(sizes)))]
         height, width = sizes[image]
         mask = np.zeros((height, width), dtype=bool)
         x0, y0 = rng.integers(0, width - 2), rng.integers(0, height - 2)
@@ -406,7 +406,7 @@ def _random_masks(rng, n, sizes):
 
 def _noisy_copies(rng, gt, n):
     """n scored masks: most a ground truth shifted by up to a pixel with some pixels flipped
-    (sometimes relabelled), the others new random masks."""
+    (sometimes relabelled), the others new random masks; distinct scores."""
     fresh = _random_masks(rng, n, {i: m.shape for i, m in zip(gt["image"], gt["segmentation"])})
     rows = []
     for k in range(n):
@@ -419,7 +419,9 @@ def _noisy_copies(rng, gt, n):
         copy[int(rng.integers(0, copy.shape[0])), int(rng.integers(0, copy.shape[1]))] = True
         rows.append((image, label if rng.random() < 0.8 else str(rng.choice(["a", "b"])), copy))
     frame = pd.DataFrame(rows, columns=["image", "label", "segmentation"])
-    return frame.assign(score=np.round(rng.random(n), 2))
+    # distinct scores: on exact score ties valor-lite's confusion pairing differs on purpose
+    # (box_confusion docstring); AP and counts under ties: test_detection_valor
+    return frame.assign(score=rng.permutation(n) / n * 0.9 + 0.05)
 
 
 def _compare_with_valor_lite(evaluator, tables, iou_thresholds, score_thresholds):
@@ -455,7 +457,7 @@ def _compare_with_valor_lite(evaluator, tables, iou_thresholds, score_thresholds
         assert row.count == expected, row
 
 
-@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("seed", range(10))
 def test_bitmasks_equal_valor_lite(seed):
     """Arbitrary bitmasks (not rectangles): pdmetrics' mask IoU is valor-lite's pixel count."""
     rng = np.random.default_rng(seed)
@@ -468,7 +470,7 @@ def test_bitmasks_equal_valor_lite(seed):
     _compare_with_valor_lite(_valor_lite_geometry(gt, dt, "bitmask", sizes), tables, ious, scores)
 
 
-@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("seed", range(6))
 def test_pixel_aligned_polygons_equal_valor_lite(seed):
     """Integer rectangles as polygons: shapely's exact IoU equals the rasterized one."""
     rng = np.random.default_rng(seed)
@@ -485,7 +487,7 @@ def test_pixel_aligned_polygons_equal_valor_lite(seed):
                 "ymax": (y0 + rng.integers(1, 6, n)).astype(float),
             }
         )
-        return frame.assign(score=np.round(rng.random(n), 2)) if scored else frame
+        return frame.assign(score=rng.permutation(n) / n * 0.9 + 0.05) if scored else frame
 
     gt, dt = rectangles(int(rng.integers(1, 9)), False), rectangles(int(rng.integers(1, 12)), True)
     gt, dt = gt.set_axis([f"g{i}" for i in range(len(gt))]), dt.set_axis([f"p{i}" for i in range(len(dt))])
