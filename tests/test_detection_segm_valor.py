@@ -597,3 +597,100 @@ def test_confusion_exact_iou_tie_takes_the_earlier_ground_truth(order):
     )
     cell = metric.value["confusion_matrix"][gt.loc[earlier, "label"]]["a"]
     assert [(e["ground_truth_id"], e["prediction_id"]) for e in cell["examples"]] == [(earlier, "p0")]
+
+
+# --------------------------------------------------------------------------------------
+# cross-type IoU: every geometry becomes a COCO mask of its image
+# --------------------------------------------------------------------------------------
+def _cross_type_tables():
+    """One 20 x 24 image; three labels, each a ground truth and a detection of two kinds:
+
+    - "a": raster ground truth (the 10 x 10 block at the origin) vs polygon detection (the
+      triangle (0, 0), (10, 0), (0, 10): 45 pixels, those with row + column <= 8): 45 / 100;
+    - "b": box ground truth (no segmentation: the box (3.6, 2.6)-(9.4, 8.4) is drawn, the
+      pixels whose centre is inside: rows 3-7, columns 4-8) vs raster detection (an L: rows
+      2-7 x columns 2-4 and rows 5-7 x columns 5-9, 33 pixels): 17 shared, 41 covered;
+    - "c": uncompressed-RLE ground truth (rows 10-15 x columns 12-19, and pixel (2, 22): 49)
+      vs polygon detection (the rectangle (11.2, 9.4)-(18.6, 13.6): rows 9-13 x columns
+      11-18, 40 pixels): 28 shared, 61 covered.
+    """
+    height, width = 20, 24
+    block = np.zeros((height, width), dtype=bool)
+    block[:10, :10] = True
+    ell = np.zeros((height, width), dtype=bool)
+    ell[2:8, 2:5] = True
+    ell[5:8, 5:10] = True
+    patch = np.zeros((height, width), dtype=bool)
+    patch[10:16, 12:20] = True
+    patch[2, 22] = True
+    flat = patch.ravel(order="F").astype(int)  # column-major, as COCO's RLE counts run
+    edges = np.flatnonzero(np.diff(np.r_[0, flat, 0]))
+    counts = np.diff(np.r_[0, edges, flat.size]).tolist()
+    assert counts[0] > 0 and sum(counts) == height * width
+    gt = pd.DataFrame(
+        {
+            "image": ["im"] * 3,
+            "label": ["a", "b", "c"],
+            "segmentation": [block, None, {"size": [height, width], "counts": counts}],
+            "xmin": [0.0, 3.6, 12.0],
+            "ymin": [0.0, 2.6, 2.0],
+            "xmax": [10.0, 9.4, 23.0],
+            "ymax": [10.0, 8.4, 16.0],
+        }
+    )
+    triangle, rectangle = [[0, 0, 10, 0, 0, 10]], [[11.2, 9.4, 18.6, 9.4, 18.6, 13.6, 11.2, 13.6]]
+    dt = pd.DataFrame(
+        {
+            "image": ["im"] * 3,
+            "label": ["a", "b", "c"],
+            "segmentation": [triangle, ell, rectangle],
+            "xmin": [0.0, 2.0, 11.0],
+            "ymin": [0.0, 2.0, 9.0],
+            "xmax": [10.0, 10.0, 19.0],
+            "ymax": [10.0, 8.0, 14.0],
+            "score": [0.9, 0.8, 0.7],
+        }
+    )
+    return gt, dt, {"im": (height, width)}
+
+
+def test_cross_type_iou_polygon_raster_box_rle():
+    gt, dt, sizes = _cross_type_tables()
+    table = dt.detection.match(
+        ground_truth=gt, iou_type="segm", image_sizes=sizes, box_format="xyxy", iou_thresholds=[0.1]
+    ).set_index("label")
+    assert table["ground_truth"].tolist() == [0, 1, 2]
+    by_hand = {"a": 45 / 100, "b": 17 / 41, "c": 28 / 61}
+    for label, value in by_hand.items():
+        assert table.loc[label, "iou"] == pytest.approx(value, rel=1e-15), label
+    # valor's conventions pair the same masks
+    valor = dt.detection.match(
+        ground_truth=gt, iou_type="segm", image_sizes=sizes, iou_thresholds=[0.1], **VALOR
+    )
+    assert valor.set_index("label")["iou"].to_dict() == pytest.approx(by_hand, rel=1e-15)
+
+
+def test_cross_type_iou_equals_pycocotools():
+    mask = pytest.importorskip("pycocotools.mask")
+    gt, dt, sizes = _cross_type_tables()
+    height, width = sizes["im"]
+
+    def coco(cell, row):
+        if cell is None:  # the row's box, as pycocotools draws an (x, y, w, h) box
+            box = [[row.xmin, row.ymin, row.xmax - row.xmin, row.ymax - row.ymin]]
+            return mask.frPyObjects(np.array(box), height, width)[0]
+        if isinstance(cell, np.ndarray):
+            return mask.encode(np.asfortranarray(cell.astype(np.uint8)))
+        if isinstance(cell, dict):
+            return mask.frPyObjects(cell, height, width)
+        return mask.merge(mask.frPyObjects(cell, height, width))
+
+    truths = [coco(c, r) for c, r in zip(gt["segmentation"], gt.itertuples())]
+    found = [coco(c, r) for c, r in zip(dt["segmentation"], dt.itertuples())]
+    expected = mask.iou(found, truths, [0, 0, 0]).diagonal()
+    table = dt.detection.match(
+        ground_truth=gt, iou_type="segm", image_sizes=sizes, box_format="xyxy", iou_thresholds=[0.1]
+    )
+    np.testing.assert_allclose(table["iou"], expected, rtol=1e-15)
+    assert mask.area(truths).tolist() == [100, 25, 49]
+    assert mask.area(found).tolist() == [45, 33, 40]
