@@ -21,7 +21,7 @@ from conftest import conformance_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_detection_confusion import COLUMN, _detailed_example
-from test_detection_valor import _valor_counts, _valor_lite
+from test_detection_valor import _small_cases, _small_tables, _valor_counts, _valor_lite
 
 import pdmetrics  # noqa: F401
 from pdmetrics.detection import (
@@ -161,19 +161,11 @@ def _assert_geometry_parity(gt, dt, iou_thresholds, score_thresholds, images, ki
 # --------------------------------------------------------------------------------------
 # valor's cases
 # --------------------------------------------------------------------------------------
-def _small_cases():
-    folder = conformance_path("valor", "valor_small_examples")
-    return json.loads((folder / "detection_small_cases.json").read_text())
-
-
-def _small_tables(case):
-    gt_rows, dt_rows = [], []
-    for index, image in enumerate(case["images"]):
-        gt_rows += [(index, str(g[4]), *g[:4]) for g in image["gt"]]
-        dt_rows += [(index, str(p[4]), *p[:4], p[5]) for p in image["pd"]]
-    gt = pd.DataFrame(gt_rows, columns=["image", "label", *BOX])
-    dt = pd.DataFrame(dt_rows, columns=["image", "label", *BOX, "score"])
-    return gt, dt, list(range(len(case["images"])))
+def _case_tables(index):
+    """valor small case ``index``: its two box tables and image ids (0, 1, ...)."""
+    case = _small_cases()[index]
+    gt, dt = _small_tables(case)
+    return case, gt, dt, list(range(len(case["images"])))
 
 
 def _is_integer(*frames):
@@ -182,8 +174,7 @@ def _is_integer(*frames):
 
 @pytest.mark.parametrize("index", [0, 1, 2])
 def test_valor_small_cases_same_numbers_for_every_geometry(index):
-    case = _small_cases()[index]
-    gt, dt, images = _small_tables(case)
+    case, gt, dt, images = _case_tables(index)
     if not _is_integer(gt, dt):  # the torchmetrics example has boxes with 2 decimals
         assert case["name"] == "torchmetrics_4_image_example"
         gt, dt = _rounded_outward(gt), _rounded_outward(dt)
@@ -206,8 +197,7 @@ def test_valor_small_cases_same_numbers_for_every_geometry(index):
 def test_torchmetrics_case_rounded_equals_valor_lite_on_the_rounded_boxes():
     """The rounded torchmetrics case as masks gives valor-lite's answers on the rounded boxes."""
     od = pytest.importorskip("valor_lite.object_detection")
-    case = _small_cases()[0]
-    gt, dt, images = _small_tables(case)
+    case, gt, dt, images = _case_tables(0)
     gt, dt = _rounded_outward(gt), _rounded_outward(dt)
     sizes = _image_sizes(gt, dt)
     thresholds, scores = case["iou_thresholds"], case["score_thresholds"]
@@ -237,8 +227,7 @@ def test_fractional_boxes_change_iou_when_drawn():
     rounding) 304 / 392 = 0.77551...
     That is why the parity tests round such boxes outward first.
     """
-    case = _small_cases()[0]
-    gt, dt, _ = _small_tables(case)
+    _, gt, dt, _ = _case_tables(0)
     gt, dt = gt[gt["image"] == 0], dt[dt["image"] == 0]
     boxes = match(dt, gt, iou_thresholds=[0.5], **VALOR)
     sizes = {0: (300, 620)}
