@@ -2,7 +2,8 @@
 
 Detections and ground truths are paired one-to-one within each image regardless of
 label, greedily by descending detection score (each detection takes the free ground
-truth it overlaps most; valor-lite's ``ConfusionMatrix`` rule). At an IoU threshold ``t``
+truth it overlaps most, the earlier one in input order on an exact IoU tie; valor-lite's
+``ConfusionMatrix`` rule). At an IoU threshold ``t``
 and a score threshold ``s`` a pair counts when its IoU is at least ``t`` and the score at
 least ``s``:
 
@@ -251,11 +252,20 @@ def pairing_state(
     data = columns.prepare(detections, ground_truth, partition=dt_rows is not None)
     dt_part, dt_pos = row_arrays(dt_rows, data.n_dt)
     gt_part, gt_pos = row_arrays(gt_rows, data.n_gt)
-    # one-to-one pairing across labels: every box gets the same label for the matching
+    # one-to-one pairing across labels: every box gets the same label for the matching. On an
+    # exact IoU tie valor-lite takes the earlier ground truth, the COCO rule used here the later
+    # one: the pairing sees the ground truths in reverse order (``flip`` maps back)
+    flip = np.arange(data.n_gt)[::-1]
     agnostic = replace(
         data,
         labels=np.zeros(1, dtype="int64"),
+        gt_image=data.gt_image[flip],
         gt_label=np.zeros(data.n_gt, dtype="int64"),
+        gt_boxes=data.gt_boxes[flip],
+        gt_area=data.gt_area[flip],
+        gt_crowd=data.gt_crowd[flip],
+        gt_ignore=data.gt_ignore[flip],
+        gt_masks=None if data.gt_masks is None else data.gt_masks.take(flip),
         dt_label=np.zeros(data.n_dt, dtype="int64"),
     )
     gt_of = np.full(data.n_dt, -1, dtype="int64")
@@ -264,7 +274,8 @@ def pairing_state(
     if data.n_gt:
         limit = np.iinfo("int64").max
         paired = match_boxes(agnostic, [VALOR_EPSILON], np.array([[-np.inf, np.inf]]), limit, matching="coco")
-        gt_of[paired.det] = paired.gt_match[0, 0]
+        flipped = paired.gt_match[0, 0]
+        gt_of[paired.det] = np.where(flipped >= 0, flip[np.maximum(flipped, 0)], -1)
         iou_of[paired.det] = np.nan_to_num(paired.matched_iou(0)[0], nan=0.0)
         rank[paired.det] = paired.rank
     matched = gt_of >= 0
