@@ -38,7 +38,7 @@ from pdmetrics.detection.match_state import BoxTable
 from pdmetrics.detection.semantic import check_segmentation_options, pixel_state, segmentation_from_state
 from pdmetrics.errors import InvalidInputError
 
-__all__ = ["DaskDetectionAccessor", "box_table", "label_table"]
+__all__ = ["DaskDetectionAccessor", "box_table", "label_table", "shuffled_on", "source_order"]
 
 #: Columns added to both tables: the source partition and position of each row, and the
 #: hash of its image id (the shuffle key).
@@ -353,7 +353,7 @@ def label_table(frame, spec: ClassificationTable, compute: bool = True):
         lengths = [dask.delayed(len, pure=True)(p) for p in parts]
         finalize = partial(_finalize_rows, spec)
     else:
-        located = _by_image(frame[names], spec.datum, frame.npartitions).to_delayed()
+        located = shuffled_on(frame[names], spec.datum, frame.npartitions).to_delayed()
         states = [dask.delayed(_label_chunk, pure=True)(spec, p) for p in located]
         lengths, finalize = None, spec.finalize
     state = combined_state(states)
@@ -371,7 +371,7 @@ ROW = "__pdmetrics_row__"
 
 
 def _label_chunk(spec: ClassificationTable, part: pd.DataFrame):
-    part, (number, position) = _rows(part)
+    part, (number, position) = source_order(part)
     return spec.chunk(part, order=number * ROW_KEY + position, strict=False)
 
 
@@ -442,8 +442,8 @@ def box_table(detections, ground_truth, table: BoxTable | ConfusionTable, comput
     if isinstance(ground_truth, pd.DataFrame):
         ground_truth = dd.from_pandas(ground_truth[gt_names], npartitions=1, sort=False)
     n_parts = max(detections.npartitions, ground_truth.npartitions)
-    dt_parts = _by_image(detections[dt_names], columns.image, n_parts).to_delayed()
-    gt_parts = _by_image(ground_truth[gt_names], columns.image, n_parts).to_delayed()
+    dt_parts = shuffled_on(detections[dt_names], columns.image, n_parts).to_delayed()
+    gt_parts = shuffled_on(ground_truth[gt_names], columns.image, n_parts).to_delayed()
     states = [dask.delayed(_chunk, pure=True)(table, d, g) for d, g in zip(dt_parts, gt_parts)]
     while len(states) > 1:
         states = [
@@ -455,8 +455,9 @@ def box_table(detections, ground_truth, table: BoxTable | ConfusionTable, comput
     return table.finalize(states[0].compute())
 
 
-def _by_image(frame, image, n_parts: int):
-    """``frame`` with each row's partition and position, shuffled on the hash of its image id."""
+def shuffled_on(frame, image, n_parts: int):
+    """``frame`` with each row's partition and position, shuffled on the hash of its image id
+    (or of any id column: the datum of the classification and text tables)."""
     meta = frame._meta.assign(**{PART: np.int64(0), POS: np.int64(0), SHARD: np.int64(0)})
     located = frame.map_partitions(_located, image, n_parts, meta=meta)
     return located.shuffle(on=SHARD, npartitions=n_parts)
@@ -482,7 +483,7 @@ def _id_hash(ids: pd.Series) -> np.ndarray:
     return pd.util.hash_array(ids.astype(str).to_numpy(dtype=object))
 
 
-def _rows(part: pd.DataFrame):
+def source_order(part: pd.DataFrame):
     """The partition in its source order, and the ``(part, pos)`` of each row."""
     order = np.lexsort((part[POS].to_numpy(), part[PART].to_numpy()))
     part = part.iloc[order]
@@ -490,8 +491,8 @@ def _rows(part: pd.DataFrame):
 
 
 def _chunk(table: BoxTable, detections: pd.DataFrame, ground_truth: pd.DataFrame):
-    detections, dt_rows = _rows(detections)
-    ground_truth, gt_rows = _rows(ground_truth)
+    detections, dt_rows = source_order(detections)
+    ground_truth, gt_rows = source_order(ground_truth)
     return table.chunk(detections, ground_truth, dt_rows=dt_rows, gt_rows=gt_rows)
 
 
