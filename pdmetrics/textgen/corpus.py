@@ -973,7 +973,19 @@ class CorpusState:
 
 def corpus_state(prediction, reference, metric: str, allow_empty: bool = False) -> CorpusState:
     """The :class:`CorpusState` of the segments (``allow_empty``: no segment is a zero state,
-    for a part of the data; the whole data needs one segment at least)."""
+    for a part of the data; the whole data needs one segment at least).
+
+    Examples
+    --------
+    Two halves' states, combined, give the score of the whole corpus:
+
+    >>> from pdmetrics.textgen.corpus import corpus_state, corpus_table
+    >>> hyp, ref = ["the cat sat on the mat", "a dog ran"], ["the cat sat on a mat", "the dog ran"]
+    >>> halves = corpus_state(hyp[:1], ref[:1], "bleu").combine(corpus_state(hyp[1:], ref[1:], "bleu"))
+    >>> whole = corpus_state(hyp, ref, "bleu")
+    >>> bool(corpus_table(halves)["score"][0] == corpus_table(whole)["score"][0])
+    True
+    """
     name = _metric_name(metric)
     if allow_empty and len(_as_series(prediction, "prediction")) == 0:
         _text_array(prediction, "prediction")

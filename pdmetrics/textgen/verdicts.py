@@ -987,7 +987,22 @@ class MeansState:
 
 
 def means_state(table: pd.DataFrame, by=None) -> MeansState:
-    """The :class:`MeansState` of a per-datum table (see :func:`metric_means`)."""
+    """The :class:`MeansState` of a per-datum table (see :func:`metric_means`).
+
+    Examples
+    --------
+    The states of two parts of the data, combined, give the means of all of it:
+
+    >>> from pdmetrics.textgen.verdicts import means_state, means_table, toxicity
+    >>> table = toxicity(["a", "a", "b", "c"], ["yes", "no", "no", "yes"])
+    >>> groups = pd.Series({"a": "x", "b": "y", "c": "x"}, name="topic")
+    >>> parts = means_state(table[:2], by=groups).combine(means_state(table[2:], by=groups))
+    >>> means_table(parts)
+       topic  N  toxicity
+    0  (all)  3       0.5
+    1      x  2       0.75
+    2      y  1       0.0
+    """
     if not isinstance(table, pd.DataFrame) or "datum" not in table.columns:
         raise InvalidInputError(
             "`table` must be a per-datum table of pdmetrics.textgen (columns `datum`, `N` and metrics)."
