@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import pdmetrics  # noqa: F401
 from pdmetrics import ColumnNotFoundError, InvalidInputError, NotPartitionableError
 from pdmetrics.io import read_coco
+from tests import test_dask
 from tests.conftest import conformance_path
 
 dd = pytest.importorskip("dask.dataframe")
@@ -288,8 +289,8 @@ def test_data_errors_of_the_whole_table():
 def test_other_methods_say_they_do_not_run_on_dask():
     _, dt, _ = box_tables(0)
     ddt = dd.from_pandas(dt, npartitions=2)
-    with pytest.raises(NotPartitionableError, match="classification"):
-        ddt.detection.classification(y_true="label", score=["score"])
+    with pytest.raises(NotPartitionableError, match="classification"):  # listed among those that run
+        ddt.detection.plot  # noqa: B018
 
 
 # --------------------------------------------------------------------------------------
@@ -365,3 +366,156 @@ def test_segmentation_errors_before_any_work():
         ddf.detection.segmentation(y_true="gt", y_pred="prediction")
     with pytest.raises(InvalidInputError, match="convert-string"):
         dd.from_pandas(frame, npartitions=2).detection.segmentation(y_true="gt", y_pred="pred")
+
+
+# --------------------------------------------------------------------------------------
+# valor's classification tables: rows shuffled on the datum
+# --------------------------------------------------------------------------------------
+CLASSIFICATION_TABLES = ["labels", "summary", "roc_curve", "pr_curve", "errors", "confusion"]
+CLASSIFICATION_OPTIONS = [
+    {},
+    {"labels": ["a", "c"]},
+    {"labels": ["b", "c", "d"], "top_prediction": "original", "max_examples": 3, "zero_division": 0},
+    {"hardmax": False, "score_thresholds": [0.1, 0.5, 0.9], "max_examples": 2},
+]
+LABELS = ["a", "b", "c", "d"]
+
+
+def classified(seed: int, n: int = 40, numbers: bool = False):
+    """A long table (one row per datum and candidate label, shuffled) and a wide one."""
+    rng = np.random.default_rng(seed)
+    truth = rng.choice(LABELS, n)
+    score = np.round(rng.random((n, len(LABELS))), 1)  # ties on purpose
+    candidate = rng.random((n, len(LABELS))) < 0.7
+    datum = np.arange(n) * 7 if numbers else np.array([f"d{i}" for i in range(n)], dtype=object)
+    rows, columns = np.nonzero(candidate)
+    long = pd.DataFrame(
+        {
+            "datum": datum[rows],
+            "truth": truth[rows],
+            "label": np.asarray(LABELS, dtype=object)[columns],
+            "score": score[rows, columns],
+        }
+    )
+    long = long.iloc[rng.permutation(len(long))].reset_index(drop=True)  # a datum's rows straddle partitions
+    wide = pd.DataFrame(
+        {"truth": truth, **{c: np.where(candidate[:, i], score[:, i], np.nan) for i, c in enumerate(LABELS)}}
+    )
+    return long, wide
+
+
+LONG = {"y_true": "truth", "score": "score", "label": "label", "datum": "datum"}
+WIDE = {"y_true": "truth", "score": LABELS}
+
+
+def classification_both(frame, npartitions: int, **kwargs):
+    ddf = dd.from_pandas(frame, npartitions=npartitions, sort=False)
+    return quiet(ddf.detection.classification, **kwargs), quiet(frame.detection.classification, **kwargs)
+
+
+@pytest.mark.parametrize("table", CLASSIFICATION_TABLES)
+@pytest.mark.parametrize(
+    "options", CLASSIFICATION_OPTIONS, ids=["default", "labels", "original", "no-hardmax"]
+)
+@pytest.mark.parametrize("npartitions", [1, 4])
+def test_classification_tables_equal_the_pandas_path(table, options, npartitions):
+    long, wide = classified(npartitions)
+    assert_same_table(*classification_both(long, npartitions, **LONG, table=table, **options))
+    assert_same_table(*classification_both(wide, npartitions, **WIDE, table=table, **options))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10_000),
+    npartitions=st.integers(1, 9),
+    table=st.sampled_from(CLASSIFICATION_TABLES),
+    options=st.sampled_from(CLASSIFICATION_OPTIONS),
+    layout=st.sampled_from(["long", "wide", "wide-datum"]),
+    numbers=st.booleans(),
+    n_empty=st.integers(0, 2),
+)
+def test_classification_any_partitioning_row_order_and_empty_partitions(
+    seed, npartitions, table, options, layout, numbers, n_empty
+):
+    long, wide = classified(seed, n=int(np.random.default_rng(seed).integers(1, 30)), numbers=numbers)
+    frame, columns = (long, LONG) if layout == "long" else (wide, WIDE)
+    if layout == "wide-datum":  # a wide datum id column: rows shuffled on it
+        frame = wide.assign(datum=np.arange(len(wide))[::-1] * 3).sample(frac=1, random_state=seed)
+        columns = dict(WIDE, datum="datum")
+    assume(len(frame) > 0)
+    labels = options.get("labels")
+    seen = set(frame["truth"]) | (set(frame["label"]) if layout == "long" else set(LABELS))
+    assume(labels is None or set(labels) <= seen)
+    ddf = dd.from_pandas(frame, npartitions=min(npartitions, len(frame)), sort=False)
+    if n_empty:
+        ddf = dd.concat([*[ddf.partitions[0].head(0, compute=False)] * n_empty, ddf])
+    kwargs = dict(columns, table=table, **options)
+    assert_same_table(
+        quiet(ddf.detection.classification, **kwargs), quiet(frame.detection.classification, **kwargs)
+    )
+
+
+def test_classification_examples_are_row_positions_of_the_whole_frame():
+    _, wide = classified(3, n=50)
+    ddf = dd.from_pandas(wide, npartitions=5)
+    table = quiet(ddf.detection.classification, **WIDE, table="errors", max_examples=4)
+    expected = quiet(wide.detection.classification, **WIDE, table="errors", max_examples=4)
+    assert table["examples"].tolist() == expected["examples"].tolist()
+    assert max(max(x, default=0) for x in table["examples"]) > 10  # not positions within one partition
+
+
+def test_classification_label_errors_of_the_whole_data():
+    long, _ = classified(4)
+    ddf = dd.from_pandas(long, npartitions=3)
+    with pytest.raises(InvalidInputError, match="`labels=` lists 'zebra'"):
+        ddf.detection.classification(**LONG, labels=["zebra"])
+    mixed = pd.DataFrame(
+        {"datum": ["x", "x", "y"], "truth": ["a", "a", 1], "label": ["a", "b", 1], "score": [0.5, 0.2, 0.9]},
+        dtype=object,
+    ).astype({"score": float})
+    with dask.config.set({"dataframe.convert-string": False}):  # keep the object columns' numbers
+        mixed = dd.from_pandas(mixed, npartitions=2, sort=False)
+    with pytest.raises(InvalidInputError, match="mix strings and numbers"):
+        quiet(mixed.detection.classification, **LONG)
+    twice = long.assign(truth=np.where(long.index == 5, "zz", long["truth"]))
+    with pytest.raises(InvalidInputError, match="more than one truth"):
+        dd.from_pandas(twice, npartitions=3).detection.classification(**LONG)
+
+
+def test_classification_checks_before_any_work():
+    long, _ = classified(5)
+    ddf = dd.from_pandas(long, npartitions=2).map_partitions(_boom, meta=long.iloc[:0])
+    with pytest.raises(ColumnNotFoundError, match="datum"):
+        ddf.detection.classification(**dict(LONG, datum="nope"))
+    with pytest.raises(InvalidInputError, match="not a classification table"):
+        ddf.detection.classification(**LONG, table="nope")
+    with pytest.raises(InvalidInputError, match="top_prediction"):
+        ddf.detection.classification(**LONG, top_prediction="nope")
+
+
+def test_classification_compute_false():
+    long, _ = classified(6)
+    ddf = dd.from_pandas(long, npartitions=3)
+    lazy = ddf.detection.classification(**LONG, table="summary", compute=False)
+    assert isinstance(lazy, Delayed)
+    assert_same_table(quiet(lazy.compute), quiet(long.detection.classification, **LONG, table="summary"))
+
+
+cluster_client = test_dask.cluster_client  # the fixture: a LocalCluster of two worker processes
+
+
+def test_classification_on_a_local_cluster_reading_parquet(tmp_path, cluster_client):
+    long, wide = classified(8, n=60)
+    for name, frame in (("long", long), ("wide", wide)):
+        folder = tmp_path / name
+        folder.mkdir()
+        for i, piece in enumerate(np.array_split(np.arange(len(frame)), 3)):
+            frame.iloc[piece].to_parquet(folder / f"part{i}.parquet", index=False)
+    assert len(cluster_client.nthreads()) == 2
+    for name, frame, columns in (("long", long, LONG), ("wide", wide, WIDE)):
+        ddf = dd.read_parquet(str(tmp_path / name / "*.parquet"))
+        for table in ("labels", "confusion"):
+            result = quiet(ddf.detection.classification, **columns, table=table, max_examples=2)
+            assert_same_table(
+                result, quiet(frame.detection.classification, **columns, table=table, max_examples=2)
+            )

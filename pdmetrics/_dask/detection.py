@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._dask.base import DaskAccessor
-from pdmetrics._dask.driver import SPLIT_EVERY, partition_table
+from pdmetrics._dask.driver import SPLIT_EVERY, combined_state, partition_table
 from pdmetrics._validation import require_columns
 from pdmetrics.detection.accessor import DetectionAccessor
 from pdmetrics.detection.box_confusion import ConfusionTable, confusion_table
@@ -33,11 +33,12 @@ from pdmetrics.detection.evaluation import (
     match_table,
 )
 from pdmetrics.detection.inputs import BoxColumns, coco_roles, default_box_columns
+from pdmetrics.detection.label_tables import ClassificationTable, classification_table
 from pdmetrics.detection.match_state import BoxTable
 from pdmetrics.detection.semantic import check_segmentation_options, pixel_state, segmentation_from_state
 from pdmetrics.errors import InvalidInputError
 
-__all__ = ["DaskDetectionAccessor", "box_table"]
+__all__ = ["DaskDetectionAccessor", "box_table", "label_table", "shuffled_on", "source_order"]
 
 #: Columns added to both tables: the source partition and position of each row, and the
 #: hash of its image id (the shuffle key).
@@ -260,6 +261,40 @@ class DaskDetectionAccessor(DaskAccessor):
         )
         return box_table(self._frame, ground_truth, table, compute)
 
+    def classification(
+        self,
+        *,
+        y_true,
+        score,
+        label=None,
+        datum=None,
+        table: str = "labels",
+        score_thresholds=None,
+        hardmax: bool | None = None,
+        zero_division="warn",
+        max_examples: int = 1,
+        labels=None,
+        top_prediction: str = "filtered",
+        compute: bool = True,
+    ):
+        """valor's classification tables of a dask DataFrame (long or wide layout; a datum's
+        rows may sit in any partitions); see
+        :meth:`pdmetrics.detection.accessor.DetectionAccessor.classification`."""
+        spec = classification_table(
+            y_true=y_true,
+            score=score,
+            label=label,
+            datum=datum,
+            table=table,
+            score_thresholds=score_thresholds,
+            hardmax=hardmax,
+            zero_division=zero_division,
+            max_examples=max_examples,
+            labels=labels,
+            top_prediction=top_prediction,
+        )
+        return label_table(self._frame, spec, compute)
+
     def segmentation(
         self,
         *,
@@ -296,6 +331,65 @@ class DaskDetectionAccessor(DaskAccessor):
             zero_division=zero_division,
         )
         return partition_table(self._frame, [truth, prediction], chunk, finalize, compute)
+
+
+def label_table(frame, spec: ClassificationTable, compute: bool = True):
+    """The classification table ``spec`` of a dask DataFrame.
+
+    Columns and dtypes are checked on the frame's metadata first. The rows are shuffled on
+    the datum (one datum's rows meet in one partition; in the wide layout without ``datum=``
+    every row is its own datum and nothing moves), each partition gives the table's
+    :class:`~pdmetrics.detection.label_state.LabelState` with its rows in their source
+    order (each datum's first row keyed by its partition and position, for the order of the
+    examples), the states are combined in a tree and the table is finalized here.
+    """
+    spec.chunk(frame._meta, strict=False)  # columns, dtypes and options checked on no rows
+    scores = [spec.score] if isinstance(spec.score, (str, int)) else list(spec.score)
+    names = [spec.y_true, *([] if spec.label is None else [spec.label]), *scores]
+    names = list(dict.fromkeys([*names, *([] if spec.datum is None else [spec.datum])]))
+    if spec.datum is None and spec.label is None:  # wide, one datum per row: no shuffle
+        parts = frame[names].to_delayed()
+        states = [dask.delayed(_row_label_chunk, pure=True)(spec, i, p) for i, p in enumerate(parts)]
+        lengths = [dask.delayed(len, pure=True)(p) for p in parts]
+        finalize = partial(_finalize_rows, spec)
+    else:
+        located = shuffled_on(frame[names], spec.datum, frame.npartitions).to_delayed()
+        states = [dask.delayed(_label_chunk, pure=True)(spec, p) for p in located]
+        lengths, finalize = None, spec.finalize
+    state = combined_state(states)
+    if not compute:
+        return dask.delayed(finalize, pure=True)(state, *([lengths] if lengths is not None else []))
+    if lengths is None:
+        return finalize(state.compute())
+    return finalize(*dask.compute(state, lengths))
+
+
+#: A row's key in the whole frame: its partition number times this, plus its position.
+ROW_KEY = 1 << 40
+#: The row-key column of the wide layout without ``datum=`` (each row its own datum).
+ROW = "__pdmetrics_row__"
+
+
+def _label_chunk(spec: ClassificationTable, part: pd.DataFrame):
+    part, (number, position) = source_order(part)
+    return spec.chunk(part, order=number * ROW_KEY + position, strict=False)
+
+
+def _row_label_chunk(spec: ClassificationTable, number: int, part: pd.DataFrame):
+    keys = number * ROW_KEY + np.arange(len(part), dtype="int64")
+    return replace(spec, datum=ROW).chunk(part.assign(**{ROW: keys}), order=keys, strict=False)
+
+
+def _finalize_rows(spec: ClassificationTable, state, lengths: list) -> pd.DataFrame:
+    """The table, the examples' row keys turned into row positions in the whole frame."""
+    if state.examples:
+        offsets = np.r_[0, np.cumsum(lengths)]
+        examples = {
+            cell: [(key, int(offsets[key // ROW_KEY] + key % ROW_KEY)) for key, _ in found]
+            for cell, found in state.examples.items()
+        }
+        state = replace(state, examples=examples)
+    return spec.finalize(state)
 
 
 def _pixel_chunk(truth, prediction, ignore_index, part: pd.DataFrame):
@@ -348,8 +442,8 @@ def box_table(detections, ground_truth, table: BoxTable | ConfusionTable, comput
     if isinstance(ground_truth, pd.DataFrame):
         ground_truth = dd.from_pandas(ground_truth[gt_names], npartitions=1, sort=False)
     n_parts = max(detections.npartitions, ground_truth.npartitions)
-    dt_parts = _by_image(detections[dt_names], columns.image, n_parts).to_delayed()
-    gt_parts = _by_image(ground_truth[gt_names], columns.image, n_parts).to_delayed()
+    dt_parts = shuffled_on(detections[dt_names], columns.image, n_parts).to_delayed()
+    gt_parts = shuffled_on(ground_truth[gt_names], columns.image, n_parts).to_delayed()
     states = [dask.delayed(_chunk, pure=True)(table, d, g) for d, g in zip(dt_parts, gt_parts)]
     while len(states) > 1:
         states = [
@@ -361,8 +455,9 @@ def box_table(detections, ground_truth, table: BoxTable | ConfusionTable, comput
     return table.finalize(states[0].compute())
 
 
-def _by_image(frame, image, n_parts: int):
-    """``frame`` with each row's partition and position, shuffled on the hash of its image id."""
+def shuffled_on(frame, image, n_parts: int):
+    """``frame`` with each row's partition and position, shuffled on the hash of its image id
+    (or of any id column: the datum of the classification and text tables)."""
     meta = frame._meta.assign(**{PART: np.int64(0), POS: np.int64(0), SHARD: np.int64(0)})
     located = frame.map_partitions(_located, image, n_parts, meta=meta)
     return located.shuffle(on=SHARD, npartitions=n_parts)
@@ -388,7 +483,7 @@ def _id_hash(ids: pd.Series) -> np.ndarray:
     return pd.util.hash_array(ids.astype(str).to_numpy(dtype=object))
 
 
-def _rows(part: pd.DataFrame):
+def source_order(part: pd.DataFrame):
     """The partition in its source order, and the ``(part, pos)`` of each row."""
     order = np.lexsort((part[POS].to_numpy(), part[PART].to_numpy()))
     part = part.iloc[order]
@@ -396,8 +491,8 @@ def _rows(part: pd.DataFrame):
 
 
 def _chunk(table: BoxTable, detections: pd.DataFrame, ground_truth: pd.DataFrame):
-    detections, dt_rows = _rows(detections)
-    ground_truth, gt_rows = _rows(ground_truth)
+    detections, dt_rows = source_order(detections)
+    ground_truth, gt_rows = source_order(ground_truth)
     return table.chunk(detections, ground_truth, dt_rows=dt_rows, gt_rows=gt_rows)
 
 

@@ -6,15 +6,8 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._tables import result_table
-from pdmetrics.detection.label_pairs import (
-    datum_max,
-    first_examples,
-    interval_counts,
-    positive_counts,
-    positive_until,
-    prepare_pairs,
-    threshold_array,
-)
+from pdmetrics.detection.label_pairs import prepare_pairs, threshold_array
+from pdmetrics.detection.label_state import LabelState, example_ids, label_state
 from pdmetrics.errors import InvalidInputError
 
 __all__ = ["classification_confusion"]
@@ -75,20 +68,25 @@ def classification_confusion(
         raise InvalidInputError(f"max_examples={max_examples!r}: pass a whole number >= 0.")
     thresholds = threshold_array(score_thresholds)
     pairs = prepare_pairs(y_true, label, score, datum, labels=labels, top_prediction=top_prediction)
-    n_labels, n_thr = pairs.n_labels, thresholds.size
-    k = positive_until(pairs, thresholds, bool(hardmax))
-    cell = pairs.truth[pairs.datum] * n_labels + pairs.label
-    cells = positive_counts(cell, k, n_labels * n_labels, n_thr)  # (K*K, T)
-    top = datum_max(pairs, k, np.ones(k.size, dtype=bool), 0)
-    unmatched = interval_counts(pairs.truth, top, np.full(pairs.n_datums, n_thr), n_labels, n_thr)
+    state = label_state(pairs, "confusion", thresholds, bool(hardmax), max_examples).finalized(labels)
+    return confusion_from_state(state, thresholds)
+
+
+def confusion_from_state(state: LabelState, thresholds: np.ndarray) -> pd.DataFrame:
+    """The :func:`classification_confusion` table of a finalized :class:`LabelState` (with the
+    ``examples`` column when the state was made with ``max_examples > 0``)."""
+    n_labels, n_thr = state.n_labels, thresholds.size
+    cells = state.counts["cells"].reshape(n_labels * n_labels, n_thr)
+    unmatched = state.counts["unmatched"]
     n_rows = n_labels * (n_labels + 1)
     thr_code = np.repeat(np.arange(n_thr), n_rows)
     cell_code = np.tile(np.arange(n_rows), n_thr)
     is_cell = cell_code < n_labels * n_labels
-    truth_code = np.where(is_cell, cell_code // max(n_labels, 1), cell_code - n_labels * n_labels)
-    pred_code = np.where(is_cell, cell_code % max(n_labels, 1), -1)
+    width = max(n_labels, 1)
+    truth_code = np.where(is_cell, cell_code // width, cell_code - n_labels * n_labels)
+    pred_code = np.where(is_cell, cell_code % width, -1)
     count = np.vstack([cells, unmatched]).T.reshape(-1)
-    labels = np.asarray(pairs.labels, dtype=object)
+    labels = np.asarray(state.labels, dtype=object)
     prediction = np.empty(cell_code.size, dtype=object)
     prediction[is_cell] = labels[pred_code[is_cell]]
     columns = {
@@ -97,22 +95,9 @@ def classification_confusion(
         "prediction": prediction,
         "count": count,
     }
-    if max_examples > 0:
-        found = first_examples(
-            cell, pairs.datum, np.zeros(k.size, dtype="int64"), k, n_labels * n_labels, n_thr, max_examples
-        )
-        missing = first_examples(
-            pairs.truth,
-            np.arange(pairs.n_datums),
-            top,
-            np.full(pairs.n_datums, n_thr),
-            n_labels,
-            n_thr,
-            max_examples,
-        )
-        values = np.asarray(pairs.datums, dtype=object)
+    if state.max_examples > 0:
         columns["examples"] = [
-            values[found.get((int(c), int(j)), []) if inside else missing.get((int(t), int(j)), [])].tolist()
-            for c, t, j, inside in zip(cell_code, truth_code, thr_code, is_cell)
+            example_ids(state, (0, int(t), int(p), int(j)) if inside else (1, int(t), -1, int(j)))
+            for t, p, j, inside in zip(truth_code, pred_code, thr_code, is_cell)
         ]
     return result_table(columns, integer_columns=("count",))

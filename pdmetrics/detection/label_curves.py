@@ -12,36 +12,11 @@ import pandas as pd
 from pdmetrics._division import check_zero_division, divide
 from pdmetrics._tables import result_table
 from pdmetrics.detection.label_metrics import long_by_label
-from pdmetrics.detection.label_pairs import (
-    DEFAULT_CURVE_THRESHOLDS,
-    Pairs,
-    datum_max,
-    first_examples,
-    interval_counts,
-    positive_counts,
-    positive_until,
-    prepare_pairs,
-    threshold_array,
-)
+from pdmetrics.detection.label_pairs import DEFAULT_CURVE_THRESHOLDS, prepare_pairs, threshold_array
+from pdmetrics.detection.label_state import LabelState, example_ids, label_state
 from pdmetrics.errors import InvalidInputError
 
 __all__ = ["classification_pr_curve", "classification_errors"]
-
-
-def binary_parts(pairs: Pairs, thresholds: np.ndarray, hardmax: bool):
-    """Each label as its own binary problem: tp, fp, fn split, per (label, threshold)."""
-    n_labels, n_thr = pairs.n_labels, thresholds.size
-    k = positive_until(pairs, thresholds, hardmax)
-    match, other = pairs.match, ~pairs.match
-    tp = positive_counts(pairs.label[match], k[match], n_labels, n_thr)
-    fp = positive_counts(pairs.label[other], k[other], n_labels, n_thr)
-    a = datum_max(pairs, k, other, 0)  # another label positive at j < a
-    b = np.zeros(pairs.n_datums, dtype="int64")  # own label positive at j < b
-    b[pairs.datum[match]] = k[match]
-    end = np.full(pairs.n_datums, n_thr, dtype="int64")
-    fn_misclassified = interval_counts(pairs.truth, b, a, n_labels, n_thr)
-    fn_no_prediction = interval_counts(pairs.truth, np.maximum(a, b), end, n_labels, n_thr)
-    return k, a, b, tp, fp, fn_misclassified, fn_no_prediction
 
 
 def classification_pr_curve(
@@ -92,11 +67,17 @@ def classification_pr_curve(
     zero_division = check_zero_division(zero_division)
     thresholds = threshold_array(score_thresholds)
     pairs = prepare_pairs(y_true, label, score, datum, labels=labels, top_prediction=top_prediction)
-    _, _, _, tp, fp, fn_m, fn_n = binary_parts(pairs, thresholds, bool(hardmax))
-    fn = fn_m + fn_n
-    n_true = np.bincount(pairs.truth, minlength=pairs.n_labels)[:, None]
-    tn = pairs.n_datums - n_true - fp
-    columns = long_by_label(pairs, thresholds)
+    state = label_state(pairs, "pr_curve", thresholds, bool(hardmax)).finalized(labels)
+    return pr_curve_table(state, thresholds, zero_division)
+
+
+def pr_curve_table(state: LabelState, thresholds: np.ndarray, zero_division) -> pd.DataFrame:
+    """The :func:`classification_pr_curve` table of a finalized :class:`LabelState`."""
+    tp, fp = state.counts["tp"], state.counts["fp"]
+    fn = state.counts["fn_misclassified"] + state.counts["fn_no_prediction"]
+    n_true = state.counts["n_true"][:, None]
+    tn = state.n_datums - n_true - fp
+    columns = long_by_label(state, thresholds)
     columns.update(
         {
             "N": np.repeat(n_true[:, 0], thresholds.size),
@@ -170,54 +151,30 @@ def classification_errors(
         raise InvalidInputError(f"max_examples={max_examples!r}: pass a whole number >= 0.")
     thresholds = threshold_array(score_thresholds)
     pairs = prepare_pairs(y_true, label, score, datum, labels=labels, top_prediction=top_prediction)
-    n_labels, n_thr = pairs.n_labels, thresholds.size
-    k, a, b, tp, fp, fn_m, fn_n = binary_parts(pairs, thresholds, bool(hardmax))
-    match, other = pairs.match, ~pairs.match
+    state = label_state(pairs, "errors", thresholds, bool(hardmax), max_examples).finalized(labels)
+    return errors_table(state, thresholds)
+
+
+def errors_table(state: LabelState, thresholds: np.ndarray) -> pd.DataFrame:
+    """The :func:`classification_errors` table of a finalized :class:`LabelState`."""
+    n_labels, n_thr = state.n_labels, thresholds.size
     kinds = 4
-    counts = np.stack([tp, fp, fn_m, fn_n], axis=2)  # (K, T, 4)
+    names = ("tp", "fp", "fn_misclassified", "fn_no_prediction")
+    counts = np.stack([state.counts[name] for name in names], axis=2)  # (K, T, 4)
     label_code = np.repeat(np.arange(n_labels), n_thr * kinds)
     thr_code = np.tile(np.repeat(np.arange(n_thr), kinds), n_labels)
     kind_code = np.tile(np.arange(kinds), n_labels * n_thr)
-    examples = [[] for _ in range(label_code.size)]
-    if max_examples > 0:
-        zeros_rows = np.zeros(pairs.score.size, dtype="int64")
-        end = np.full(pairs.n_datums, n_thr, dtype="int64")
-        found = [
-            first_examples(
-                pairs.label[match],
-                pairs.datum[match],
-                zeros_rows[match],
-                k[match],
-                n_labels,
-                n_thr,
-                max_examples,
-            ),
-            first_examples(
-                pairs.label[other],
-                pairs.datum[other],
-                zeros_rows[other],
-                k[other],
-                n_labels,
-                n_thr,
-                max_examples,
-            ),
-            first_examples(pairs.truth, np.arange(pairs.n_datums), b, a, n_labels, n_thr, max_examples),
-            first_examples(
-                pairs.truth, np.arange(pairs.n_datums), np.maximum(a, b), end, n_labels, n_thr, max_examples
-            ),
-        ]
-        values = np.asarray(pairs.datums, dtype=object)
-        examples = [
-            values[found[c].get((int(lc), int(tc)), [])].tolist()
-            for lc, tc, c in zip(label_code, thr_code, kind_code)
-        ]
+    examples = [
+        example_ids(state, (int(c), int(lc), -1, int(tc)))
+        for lc, tc, c in zip(label_code, thr_code, kind_code)
+    ]
     outcome = np.array(["tp", "fp", "fn", "fn"], dtype=object)
     observation = np.array(
         ["all", "misclassifications", "misclassifications", "no_predictions"], dtype=object
     )
     return result_table(
         {
-            "label": pairs.labels[label_code],
+            "label": state.labels[label_code],
             "score_threshold": thresholds[thr_code],
             "outcome": outcome[kind_code],
             "observation": observation[kind_code],

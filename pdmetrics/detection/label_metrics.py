@@ -11,40 +11,15 @@ import pandas as pd
 
 from pdmetrics._division import check_zero_division, divide
 from pdmetrics._tables import result_table
-from pdmetrics.detection.label_pairs import (
-    Pairs,
-    datum_max,
-    interval_counts,
-    positive_counts,
-    positive_until,
-    prepare_pairs,
-    threshold_array,
-)
-from pdmetrics.detection.roc import mean_of_defined, roc_auc_per_label
+from pdmetrics.detection.label_pairs import label_counts, prepare_pairs, threshold_array
+from pdmetrics.detection.label_state import LabelState, label_state
+from pdmetrics.detection.roc import mean_of_defined
 
 __all__ = ["classification_metrics", "classification_accuracy", "classification_summary"]
 
 
-def label_counts(pairs: Pairs, thresholds: np.ndarray, hardmax: bool):
-    """valor-lite's TP/FP/FN/TN per (label, threshold), arrays of shape (K, T)."""
-    n_labels, n_thr = pairs.n_labels, thresholds.size
-    k = positive_until(pairs, thresholds, hardmax)
-    match, other = pairs.match, ~pairs.match
-    tp = positive_counts(pairs.label[match], k[match], n_labels, n_thr)
-    fp = positive_counts(pairs.label[other], k[other], n_labels, n_thr)
-    tn = np.bincount(pairs.label[other], minlength=n_labels)[:, None] - fp
-    # fn: datum flagged at j when its true row is not positive (j >= b) or another label is (j < a)
-    a = datum_max(pairs, k, other, 0)
-    b = np.full(pairs.n_datums, n_thr, dtype="int64")
-    b[pairs.datum[match]] = k[match]
-    zeros = np.zeros(pairs.n_datums, dtype="int64")
-    fn = interval_counts(pairs.truth, zeros, a, n_labels, n_thr) + interval_counts(
-        pairs.truth, np.maximum(b, a), np.full_like(b, n_thr), n_labels, n_thr
-    )
-    return tp, fp, fn, tn
-
-
-def long_by_label(pairs: Pairs, thresholds: np.ndarray) -> dict:
+def long_by_label(pairs, thresholds: np.ndarray) -> dict:
+    """``label`` and ``score_threshold`` columns, one row per label and threshold (Pairs or LabelState)."""
     n_labels, n_thr = pairs.n_labels, thresholds.size
     return {"label": pairs.labels.repeat(n_thr), "score_threshold": np.tile(thresholds, n_labels)}
 
@@ -106,10 +81,16 @@ def classification_metrics(
     zero_division = check_zero_division(zero_division)
     thresholds = threshold_array(score_thresholds)
     pairs = prepare_pairs(y_true, label, score, datum, labels=labels, top_prediction=top_prediction)
-    tp, fp, fn, tn = label_counts(pairs, thresholds, bool(hardmax))
-    auc = roc_auc_per_label(pairs, zero_division)
-    n_true = np.bincount(pairs.truth, minlength=pairs.n_labels)
-    columns = long_by_label(pairs, thresholds)
+    state = label_state(pairs, "labels", thresholds, bool(hardmax)).finalized(labels)
+    return metrics_table(state, thresholds, zero_division)
+
+
+def metrics_table(state: LabelState, thresholds: np.ndarray, zero_division) -> pd.DataFrame:
+    """The :func:`classification_metrics` table of a finalized :class:`LabelState`."""
+    tp, fp, fn, tn = (state.counts[name] for name in ("tp", "fp", "fn", "tn"))
+    auc = state.roc_auc(zero_division)
+    n_true = state.counts["n_true"]
+    columns = long_by_label(state, thresholds)
     columns.update(
         {
             "N": np.repeat(n_true, thresholds.size),
@@ -200,16 +181,20 @@ def classification_summary(
     zero_division = check_zero_division(zero_division)
     thresholds = threshold_array(score_thresholds)
     pairs = prepare_pairs(y_true, label, score, datum, labels=labels, top_prediction=top_prediction)
-    tp, _, _, _ = label_counts(pairs, thresholds, bool(hardmax))
-    auc = roc_auc_per_label(pairs, zero_division)
-    accuracy = divide(
-        tp.sum(axis=0), np.full(thresholds.size, pairs.n_datums), zero_division, what="accuracy"
-    )
+    state = label_state(pairs, "summary", thresholds, bool(hardmax)).finalized(labels)
+    return summary_table(state, thresholds, zero_division)
+
+
+def summary_table(state: LabelState, thresholds: np.ndarray, zero_division) -> pd.DataFrame:
+    """The :func:`classification_summary` table of a finalized :class:`LabelState`."""
+    auc = state.roc_auc(zero_division)
+    n_datums = np.full(thresholds.size, state.n_datums)
+    accuracy = divide(state.counts["tp"].sum(axis=0), n_datums, zero_division, what="accuracy")
     mean = mean_of_defined(auc, zero_division, "Mean ROC AUC", "no label has a defined ROC AUC")
     return result_table(
         {
             "score_threshold": thresholds,
-            "N": np.full(thresholds.size, pairs.n_datums),
+            "N": n_datums,
             "accuracy": accuracy,
             "mean_roc_auc": np.full(thresholds.size, mean),
         },

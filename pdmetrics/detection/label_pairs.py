@@ -55,6 +55,8 @@ class Pairs:
     truth: np.ndarray  # truth label code per datum
     match: np.ndarray  # row's label is its datum's truth
     winner: np.ndarray  # row is its datum's first top-scored row
+    seen: pd.Index  # every label of the rows before the ``labels=`` filter, sorted
+    order: np.ndarray  # per datum: the key that orders the examples (first appearance)
 
     @property
     def n_labels(self) -> int:
@@ -125,7 +127,8 @@ def _kind(value) -> str:
     return "string" if isinstance(value, (str, np.str_)) else "number"
 
 
-def _label_index(truth_uniques: pd.Index, label_uniques: pd.Index) -> pd.Index:
+def label_index(truth_uniques: pd.Index, label_uniques: pd.Index) -> pd.Index:
+    """The sorted labels of both (strings and numbers never mixed)."""
     combined = label_uniques.append(truth_uniques).unique()
     kinds = {_kind(v) for v in combined}
     if len(kinds) > 1:
@@ -144,7 +147,9 @@ def _label_index(truth_uniques: pd.Index, label_uniques: pd.Index) -> pd.Index:
 TOP_PREDICTIONS = ("filtered", "original")
 
 
-def prepare_pairs(y_true, label, score, datum, *, labels=None, top_prediction="filtered") -> Pairs:
+def prepare_pairs(
+    y_true, label, score, datum, *, labels=None, top_prediction="filtered", order=None, strict: bool = True
+) -> Pairs:
     """Check and encode the (datum, candidate label) rows once for every metric.
 
     ``labels`` (a list of label values) keeps only the rows whose candidate label and
@@ -154,6 +159,11 @@ def prepare_pairs(y_true, label, score, datum, *, labels=None, top_prediction="f
     ``"filtered"`` the top-scored row among those kept (as when the rows are filtered
     first), ``"original"`` the top-scored row before filtering (valor), so a datum whose
     top prediction was filtered out has none.
+
+    For a part of the rows (a partition holding every row of its datums): ``order`` gives
+    each row a key in the whole data (a datum's examples order is its smallest key; default
+    the order of first appearance), and ``strict=False`` lets ``labels`` list labels absent
+    from these rows (the whole data's labels are checked when the parts are combined).
     """
     if not isinstance(top_prediction, str) or top_prediction not in TOP_PREDICTIONS:
         raise InvalidInputError(
@@ -180,17 +190,17 @@ def prepare_pairs(y_true, label, score, datum, *, labels=None, top_prediction="f
     datum_code, datums = _factorize(datum_v, "datum", names["datum"])
     truth_code, truth_uniques = _factorize(truth_v, "y_true", names["y_true"])
     label_code, label_uniques = _factorize(label_v, "label", names["label"])
-    label_index = _label_index(truth_uniques, label_uniques)
-    truth_code = label_index.get_indexer(truth_uniques)[truth_code] if len(truth_v) else truth_code
-    label_code = label_index.get_indexer(label_uniques)[label_code] if len(label_v) else label_code
-    n_datums, n_labels = len(datums), len(label_index)
+    index = label_index(truth_uniques, label_uniques)
+    truth_code = index.get_indexer(truth_uniques)[truth_code] if len(truth_v) else truth_code
+    label_code = index.get_indexer(label_uniques)[label_code] if len(label_v) else label_code
+    n_datums, n_labels = len(datums), len(index)
 
     truth_of_datum = np.full(n_datums, -1, dtype="int64")
     truth_of_datum[datum_code] = truth_code
     inconsistent = truth_of_datum[datum_code] != truth_code
     if inconsistent.any():
         row = int(np.flatnonzero(inconsistent)[0])
-        first, second = label_index[truth_code[row]], label_index[truth_of_datum[datum_code[row]]]
+        first, second = index[truth_code[row]], index[truth_of_datum[datum_code[row]]]
         raise InvalidInputError(
             f"Datum {plain(datums[datum_code[row]])!r} has more than one truth "
             f"({plain(first)!r} and {plain(second)!r}); "
@@ -206,11 +216,17 @@ def prepare_pairs(y_true, label, score, datum, *, labels=None, top_prediction="f
         first = int(counts.index[0])
         raise InvalidInputError(
             f"Datum {plain(datums[first // n_labels])!r} has {int(counts.iloc[0])} rows for label "
-            f"{plain(label_index[first % n_labels])!r}; give each (datum, label) pair one row with its score."
+            f"{plain(index[first % n_labels])!r}; give each (datum, label) pair one row with its score."
         )
     winner = _winners(datum_code, scores, n_datums)
+    seen = index
+    if order is None:
+        datum_order = np.arange(n_datums, dtype="int64")
+    else:
+        datum_order = np.full(n_datums, np.iinfo("int64").max, dtype="int64")
+        np.minimum.at(datum_order, datum_code, np.asarray(order, dtype="int64"))
     if labels is not None:
-        keep_label = _kept_labels(labels, label_index)
+        keep_label = kept_labels(labels, index) if strict else _listed(labels, index)
         keep = keep_label[label_code] & keep_label[truth_code]
         datum_code, label_code, truth_code, scores = (
             datum_code[keep],
@@ -222,8 +238,9 @@ def prepare_pairs(y_true, label, score, datum, *, labels=None, top_prediction="f
         present = np.unique(datum_code)
         datums = pd.Index(np.asarray(datums, dtype=object)[present].tolist(), dtype=object)
         datum_code = np.searchsorted(present, datum_code)
+        datum_order = datum_order[present]
         kept = np.flatnonzero(keep_label)
-        label_index = label_index[kept]
+        index = index[kept]
         label_code, truth_code = np.searchsorted(kept, label_code), np.searchsorted(kept, truth_code)
         n_datums = present.size
         truth_of_datum = np.full(n_datums, -1, dtype="int64")
@@ -231,7 +248,7 @@ def prepare_pairs(y_true, label, score, datum, *, labels=None, top_prediction="f
         winner = winner[keep] if top_prediction == "original" else _winners(datum_code, scores, n_datums)
     match = label_code == truth_code
     return Pairs(
-        label_index,
+        index,
         pd.Index(datums),
         datum_code.astype("int64"),
         label_code.astype("int64"),
@@ -239,10 +256,21 @@ def prepare_pairs(y_true, label, score, datum, *, labels=None, top_prediction="f
         truth_of_datum,
         match,
         winner,
+        seen,
+        datum_order,
     )
 
 
-def _kept_labels(labels, label_index: pd.Index) -> np.ndarray:
+def _listed(labels, index: pd.Index) -> np.ndarray:
+    """Boolean mask over ``index``: the labels listed in ``labels`` (absent ones ignored)."""
+    wanted = [labels] if isinstance(labels, (str, bytes)) or not np.iterable(labels) else list(labels)
+    position = index.get_indexer(pd.Index(wanted, dtype=object))
+    keep = np.zeros(len(index), dtype=bool)
+    keep[position[position >= 0]] = True
+    return keep
+
+
+def kept_labels(labels, label_index: pd.Index) -> np.ndarray:
     """Boolean mask over ``label_index``: the labels listed in ``labels``."""
     if isinstance(labels, (str, bytes)) or not np.iterable(labels):
         labels = [labels]
@@ -323,6 +351,41 @@ def datum_max(pairs: Pairs, k: np.ndarray, rows: np.ndarray, default: int) -> np
     out = np.full(pairs.n_datums, default, dtype="int64")
     np.maximum.at(out, pairs.datum[rows], k[rows])
     return out
+
+
+def label_counts(pairs: Pairs, thresholds: np.ndarray, hardmax: bool):
+    """valor-lite's TP/FP/FN/TN per (label, threshold), arrays of shape (K, T)."""
+    n_labels, n_thr = pairs.n_labels, thresholds.size
+    k = positive_until(pairs, thresholds, hardmax)
+    match, other = pairs.match, ~pairs.match
+    tp = positive_counts(pairs.label[match], k[match], n_labels, n_thr)
+    fp = positive_counts(pairs.label[other], k[other], n_labels, n_thr)
+    tn = np.bincount(pairs.label[other], minlength=n_labels)[:, None] - fp
+    # fn: datum flagged at j when its true row is not positive (j >= b) or another label is (j < a)
+    a = datum_max(pairs, k, other, 0)
+    b = np.full(pairs.n_datums, n_thr, dtype="int64")
+    b[pairs.datum[match]] = k[match]
+    zeros = np.zeros(pairs.n_datums, dtype="int64")
+    fn = interval_counts(pairs.truth, zeros, a, n_labels, n_thr) + interval_counts(
+        pairs.truth, np.maximum(b, a), np.full_like(b, n_thr), n_labels, n_thr
+    )
+    return tp, fp, fn, tn
+
+
+def binary_parts(pairs: Pairs, thresholds: np.ndarray, hardmax: bool):
+    """Each label as its own binary problem: tp, fp, fn split, per (label, threshold)."""
+    n_labels, n_thr = pairs.n_labels, thresholds.size
+    k = positive_until(pairs, thresholds, hardmax)
+    match, other = pairs.match, ~pairs.match
+    tp = positive_counts(pairs.label[match], k[match], n_labels, n_thr)
+    fp = positive_counts(pairs.label[other], k[other], n_labels, n_thr)
+    a = datum_max(pairs, k, other, 0)  # another label positive at j < a
+    b = np.zeros(pairs.n_datums, dtype="int64")  # own label positive at j < b
+    b[pairs.datum[match]] = k[match]
+    end = np.full(pairs.n_datums, n_thr, dtype="int64")
+    fn_misclassified = interval_counts(pairs.truth, b, a, n_labels, n_thr)
+    fn_no_prediction = interval_counts(pairs.truth, np.maximum(a, b), end, n_labels, n_thr)
+    return k, a, b, tp, fp, fn_misclassified, fn_no_prediction
 
 
 def first_examples(

@@ -8,20 +8,27 @@ the table asked for, built by the label-pair modules (:mod:`~pdmetrics.detection
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
 from pdmetrics._division import check_zero_division
 from pdmetrics._groups import group_codes
 from pdmetrics._validation import numeric_values, plain, require_columns
-from pdmetrics.detection.label_confusion import classification_confusion
-from pdmetrics.detection.label_curves import classification_errors, classification_pr_curve
-from pdmetrics.detection.label_metrics import classification_metrics, classification_summary
-from pdmetrics.detection.label_pairs import DEFAULT_CURVE_THRESHOLDS, threshold_array
-from pdmetrics.detection.roc import roc_curve
+from pdmetrics.detection.label_confusion import confusion_from_state
+from pdmetrics.detection.label_curves import errors_table, pr_curve_table
+from pdmetrics.detection.label_metrics import metrics_table, summary_table
+from pdmetrics.detection.label_pairs import (
+    DEFAULT_CURVE_THRESHOLDS,
+    prepare_pairs,
+    threshold_array,
+)
+from pdmetrics.detection.label_state import LabelState, label_state
+from pdmetrics.detection.roc import curve_table
 from pdmetrics.errors import InvalidInputError
 
-__all__ = ["classification"]
+__all__ = ["classification", "classification_table", "ClassificationTable"]
 
 TABLES = ("labels", "summary", "roc_curve", "pr_curve", "errors", "confusion")
 
@@ -118,6 +125,37 @@ def classification(
       label  N  tp  fp  fn  recall
     0   dog  2   2   0   0     1.0
     """
+    spec = classification_table(
+        y_true=y_true,
+        score=score,
+        label=label,
+        datum=datum,
+        table=table,
+        score_thresholds=score_thresholds,
+        hardmax=hardmax,
+        zero_division=zero_division,
+        max_examples=max_examples,
+        labels=labels,
+        top_prediction=top_prediction,
+    )
+    return spec.finalize(spec.chunk(frame))
+
+
+def classification_table(
+    *,
+    y_true,
+    score,
+    label=None,
+    datum=None,
+    table: str = "labels",
+    score_thresholds=None,
+    hardmax: bool | None = None,
+    zero_division="warn",
+    max_examples: int = 1,
+    labels=None,
+    top_prediction: str = "filtered",
+) -> ClassificationTable:
+    """The :class:`ClassificationTable` of :func:`classification`'s options, checked."""
     if table not in TABLES:
         raise InvalidInputError(f"`table={table!r}` is not a classification table; use one of {TABLES}.")
     curve = table in ("pr_curve", "errors")
@@ -138,20 +176,71 @@ def classification(
         or max_examples < 0
     ):
         raise InvalidInputError(f"`max_examples={plain(max_examples)!r}`: pass a whole number >= 0.")
-    arrays = long_arrays(frame, y_true, score, label, datum)
-    options = {"score_thresholds": score_thresholds, "hardmax": bool(hardmax)}
-    options.update(labels=labels, top_prediction=top_prediction)
-    if table == "labels":
-        return classification_metrics(*arrays, **options, zero_division=zero_division)
-    if table == "summary":
-        return classification_summary(*arrays, **options, zero_division=zero_division)
-    if table == "roc_curve":
-        return roc_curve(*arrays, labels=labels, top_prediction=top_prediction)
-    if table == "pr_curve":
-        return classification_pr_curve(*arrays, **options, zero_division=zero_division)
-    if table == "errors":
-        return classification_errors(*arrays, **options, max_examples=max_examples)
-    return classification_confusion(*arrays, **options, max_examples=max_examples)
+    return ClassificationTable(
+        y_true,
+        score,
+        label,
+        datum,
+        table,
+        threshold_array(score_thresholds),
+        bool(hardmax),
+        zero_division,
+        int(max_examples) if table in ("errors", "confusion") else 0,
+        labels,
+        top_prediction,
+    )
+
+
+@dataclass(frozen=True)
+class ClassificationTable:
+    """One classification table with its checked options, as chunk -> state -> finalize.
+
+    ``chunk`` reads a frame holding every row of its datums (the whole frame, or a
+    partition shuffled on the datum) into a :class:`~pdmetrics.detection.label_state.LabelState`;
+    states of disjoint sets of datums combine (``state.combine(other)``), and ``finalize``
+    makes the table of the combined state. :func:`classification` is the one-chunk case.
+    """
+
+    y_true: object
+    score: object
+    label: object
+    datum: object
+    table: str
+    thresholds: np.ndarray
+    hardmax: bool
+    zero_division: object
+    max_examples: int
+    labels: object
+    top_prediction: str
+
+    def chunk(self, frame: pd.DataFrame, order=None, strict: bool = True) -> LabelState:
+        """The state of ``frame``; ``order`` (per row, optional) orders the examples in the whole data,
+        ``strict=False`` lets ``labels=`` list labels absent from ``frame``."""
+        *arrays, rows = long_arrays(frame, self.y_true, self.score, self.label, self.datum)
+        pairs = prepare_pairs(
+            *arrays,
+            labels=self.labels,
+            top_prediction=self.top_prediction,
+            order=None if order is None else np.asarray(order, dtype="int64")[rows],
+            strict=strict,
+        )
+        return label_state(pairs, self.table, self.thresholds, self.hardmax, self.max_examples)
+
+    def finalize(self, state: LabelState) -> pd.DataFrame:
+        """The table of a (combined) state."""
+        state = state.finalized(self.labels)
+        thresholds, zero_division = self.thresholds, self.zero_division
+        if self.table == "labels":
+            return metrics_table(state, thresholds, zero_division)
+        if self.table == "summary":
+            return summary_table(state, thresholds, zero_division)
+        if self.table == "roc_curve":
+            return curve_table(state.labels, state.roc_points())
+        if self.table == "pr_curve":
+            return pr_curve_table(state, thresholds, zero_division)
+        if self.table == "errors":
+            return errors_table(state, thresholds)
+        return confusion_from_state(state, thresholds)
 
 
 def _wide_scores(series: pd.Series) -> np.ndarray:
@@ -168,7 +257,8 @@ def _wide_scores(series: pd.Series) -> np.ndarray:
 
 
 def long_arrays(frame: pd.DataFrame, y_true, score, label, datum):
-    """Long (y_true, label, score, datum) arrays from the long or the wide layout."""
+    """Long (y_true, label, score, datum) arrays from the long or the wide layout, and the
+    position in ``frame`` of each long row."""
     require_columns(frame, "y_true", y_true)
     if label is not None:
         if not isinstance(score, (str, int)) and not (isinstance(score, list) and len(score) == 1):
@@ -185,7 +275,8 @@ def long_arrays(frame: pd.DataFrame, y_true, score, label, datum):
                 "the column that says which rows belong to the same datum."
             )
         require_columns(frame, "datum", datum)
-        return frame[y_true], frame[label], numeric_values(frame[score], "score"), frame[datum]
+        values = numeric_values(frame[score], "score")
+        return frame[y_true], frame[label], values, frame[datum], np.arange(len(frame))
     columns = require_columns(frame, "score", score)
     if datum is not None:
         require_columns(frame, "datum", datum)
@@ -210,4 +301,4 @@ def long_arrays(frame: pd.DataFrame, y_true, score, label, datum):
         datum_long = pd.Series(np.repeat(datum_names, k)[keep], name=datum)
     else:
         datum_long = pd.Categorical.from_codes(datum_codes, pd.Index(pd.Series(datum_names, dtype=object)))
-    return truth_long, label_long, matrix.reshape(-1)[keep], datum_long
+    return truth_long, label_long, matrix.reshape(-1)[keep], datum_long, np.repeat(np.arange(n), k)[keep]

@@ -21,31 +21,51 @@ from pdmetrics.errors import InvalidInputError
 __all__ = ["binary_roc_auc", "roc_curve", "roc_auc", "mean_roc_auc"]
 
 
-def roc_points(pairs: Pairs):
-    """ROC points of every label at once (label, score, fp, tp), ties as one point.
+def score_histogram(label: np.ndarray, score: np.ndarray, positive: np.ndarray, negative: np.ndarray):
+    """Per distinct (label, score): the ``positive`` and ``negative`` weights summed.
 
-    Rows are sorted once by label, then decreasing score; the points are the cumulative
-    counts at the end of each run of equal scores, preceded by (0, 0) for every label. A
-    datum without a row for a label is scored below every score for that label, so a
-    closing point ``(negatives, positives)`` is added where the last run does not reach it.
+    Entries come sorted by label, then decreasing score: each one is a point of the label's
+    ROC curve (tied scores form one point). Histograms of parts of the data concatenated and
+    passed through again give the histogram of the whole data.
     """
-    n_labels = pairs.n_labels
-    positives = np.bincount(pairs.truth, minlength=n_labels) if pairs.n_datums else np.zeros(n_labels, int)
-    negatives = pairs.n_datums - positives
-    order = np.argsort(-pairs.score)  # ties need no order: only run ends are points
-    order = order[np.argsort(pairs.label[order], kind="stable")]
-    lab = pairs.label[order]
-    sc = pairs.score[order]
-    tp = pairs.match[order].astype("int64")
-    rows_per_label = np.bincount(lab, minlength=n_labels)
-    first_row = np.cumsum(rows_per_label) - rows_per_label
-    cum_tp = np.cumsum(tp)
-    before_tp = np.r_[0, cum_tp][first_row]  # tp of earlier labels
-    cum_tp = cum_tp - np.repeat(before_tp, rows_per_label)
-    cum_fp = np.arange(1, lab.size + 1) - np.repeat(first_row, rows_per_label) - cum_tp
-    end = np.r_[(lab[1:] != lab[:-1]) | (sc[1:] != sc[:-1]), True] if lab.size else np.zeros(0, bool)
-    p_label, p_score, p_fp, p_tp = lab[end], sc[end], cum_fp[end], cum_tp[end]
+    order = np.lexsort((-score, label))
+    label, score, positive, negative = label[order], score[order], positive[order], negative[order]
+    if label.size == 0:
+        return label, score, positive, negative
+    start = np.flatnonzero(np.r_[True, (label[1:] != label[:-1]) | (score[1:] != score[:-1])])
+    return label[start], score[start], np.add.reduceat(positive, start), np.add.reduceat(negative, start)
+
+
+def pairs_histogram(pairs: Pairs):
+    """:func:`score_histogram` of the rows: the rows of datums of the label's truth are positive."""
+    match = pairs.match.astype("int64")
+    return score_histogram(pairs.label, pairs.score, match, 1 - match)
+
+
+def roc_points(pairs: Pairs):
+    """ROC points of every label at once (label, score, fp, tp), ties as one point; see
+    :func:`histogram_points`."""
+    positives = (
+        np.bincount(pairs.truth, minlength=pairs.n_labels)
+        if pairs.n_datums
+        else np.zeros(pairs.n_labels, int)
+    )
+    return histogram_points(pairs_histogram(pairs), pairs.n_labels, positives, pairs.n_datums - positives)
+
+
+def histogram_points(histogram, n_labels: int, positives: np.ndarray, negatives: np.ndarray):
+    """ROC points of every label from its :func:`score_histogram`, preceded by (0, 0).
+
+    The points are the cumulative counts at each distinct score, in decreasing order. A
+    datum without a row for a label is scored below every score for that label, so a
+    closing point ``(negatives, positives)`` is added where the last score does not reach it.
+    """
+    p_label, p_score, positive, negative = histogram
     points_per_label = np.bincount(p_label, minlength=n_labels)
+    first_point = np.cumsum(points_per_label) - points_per_label
+    p_tp, p_fp = np.cumsum(positive), np.cumsum(negative)
+    p_tp = p_tp - np.repeat(np.r_[0, p_tp][first_point], points_per_label)  # counts of earlier labels
+    p_fp = p_fp - np.repeat(np.r_[0, p_fp][first_point], points_per_label)
     last_fp = np.zeros(n_labels, "int64")
     last_tp = np.zeros(n_labels, "int64")
     has = points_per_label > 0
@@ -62,7 +82,6 @@ def roc_points(pairs: Pairs):
     out_fp = np.empty(total, dtype="int64")
     out_tp = np.empty(total, dtype="int64")
     out_score[offset], out_fp[offset], out_tp[offset] = np.inf, 0, 0
-    first_point = np.cumsum(points_per_label) - points_per_label
     where = offset[p_label] + 1 + np.arange(p_label.size) - first_point[p_label]
     out_score[where], out_fp[where], out_tp[where] = p_score, p_fp, p_tp
     where = (offset + 1 + points_per_label)[close]
@@ -72,16 +91,17 @@ def roc_points(pairs: Pairs):
 
 def roc_auc_per_label(pairs: Pairs, zero_division) -> np.ndarray:
     """Trapezoid areas on integer counts, divided once: ``sum(dfp * (tp + tp_prev)) / (2 P N)``."""
-    lab, _, fp, tp, positives, negatives = roc_points(pairs)
+    return points_auc(roc_points(pairs), pairs.n_labels, zero_division)
+
+
+def points_auc(points, n_labels: int, zero_division) -> np.ndarray:
+    """The ROC AUC of every label from its :func:`histogram_points`."""
+    lab, _, fp, tp, positives, negatives = points
     same = np.r_[False, lab[1:] == lab[:-1]] if lab.size else np.zeros(0, bool)
     prev_fp = np.r_[0, fp[:-1]] if lab.size else fp
     prev_tp = np.r_[0, tp[:-1]] if lab.size else tp
     twice_area = np.where(same, (fp - prev_fp) * (tp + prev_tp), 0).astype("float64")
-    numerator = (
-        np.bincount(lab, weights=twice_area, minlength=pairs.n_labels)
-        if lab.size
-        else np.zeros(pairs.n_labels)
-    )
+    numerator = np.bincount(lab, weights=twice_area, minlength=n_labels) if lab.size else np.zeros(n_labels)
     denominator = 2.0 * positives.astype("float64") * negatives
     return divide(
         numerator, denominator, zero_division, what="ROC AUC (a label without positive or negative datums)"
@@ -172,10 +192,15 @@ def roc_curve(y_true, label, score, datum, *, labels=None, top_prediction: str =
     7     b    0.2  1.0  1.0
     """
     pairs = prepare_pairs(y_true, label, score, datum, labels=labels, top_prediction=top_prediction)
-    lab, sc, fp, tp, positives, negatives = roc_points(pairs)
+    return curve_table(pairs.labels, roc_points(pairs))
+
+
+def curve_table(labels: pd.Index, points) -> pd.DataFrame:
+    """The ``label, score, fpr, tpr`` table of :func:`roc_curve` from the points of every label."""
+    lab, sc, fp, tp, positives, negatives = points
     return result_table(
         {
-            "label": pairs.labels[lab],
+            "label": labels[lab],
             "score": sc,
             "fpr": divide(fp, negatives[lab], 0.0),
             "tpr": divide(tp, positives[lab], 0.0),

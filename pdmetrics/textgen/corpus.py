@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Hashable
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -39,6 +40,9 @@ __all__ = [
     "scores_from_statistics",
     "metric_signature",
     "SACREBLEU_VERSION",
+    "CorpusState",
+    "corpus_state",
+    "corpus_table",
 ]
 
 #: The sacrebleu version whose definitions (and signature strings) this module reproduces.
@@ -877,20 +881,7 @@ def corpus_bleu(prediction, reference) -> pd.DataFrame:
     >>> result.loc[0, "signature"]
     'nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0'
     """
-    hypotheses, matrix = _inputs(prediction, reference)
-    parts = _bleu_parts(_sequential_sum(_statistics("bleu", hypotheses, matrix)))
-    sys_len, ref_len = int(parts["sys_len"][0]), int(parts["ref_len"][0])
-    row: dict[Hashable, object] = {"N": hypotheses.size, "score": float(parts["score"][0])}
-    for n in range(_BLEU_ORDER):
-        row[f"precision_{n + 1}"] = float(parts["precisions"][0, n])
-    row.update(
-        bp=float(parts["bp"][0]),
-        ratio=sys_len / ref_len if ref_len else 0.0,
-        sys_len=sys_len,
-        ref_len=ref_len,
-        signature=metric_signature("bleu", _nrefs(matrix)),
-    )
-    return pd.DataFrame([row])
+    return corpus_table(corpus_state(prediction, reference, "bleu"))
 
 
 def chrf(prediction, reference, word_order: int = 0) -> pd.DataFrame:
@@ -924,21 +915,7 @@ def chrf(prediction, reference, word_order: int = 0) -> pd.DataFrame:
         raise InvalidInputError(
             f"`word_order={word_order!r}` is not supported; use 0 (chrF) or 2 (chrF++, sacrebleu's -cw 2)."
         )
-    name = "chrf++" if word_order == 2 else "chrf"
-    hypotheses, matrix = _inputs(prediction, reference)
-    totals = _sequential_sum(_statistics(name, hypotheses, matrix))
-    return pd.DataFrame(
-        [
-            {
-                "N": hypotheses.size,
-                "score": float(_chrf_from_stats(totals)),
-                "char_order": _CHAR_ORDER,
-                "word_order": word_order,
-                "beta": _BETA,
-                "signature": metric_signature(name, _nrefs(matrix)),
-            }
-        ]
-    )
+    return corpus_table(corpus_state(prediction, reference, "chrf++" if word_order == 2 else "chrf"))
 
 
 def ter(prediction, reference) -> pd.DataFrame:
@@ -970,16 +947,88 @@ def ter(prediction, reference) -> pd.DataFrame:
     >>> round(float(row["score"]), 4), int(row["num_edits"]), float(row["ref_length"])
     (33.3333, 2, 6.0)
     """
+    return corpus_table(corpus_state(prediction, reference, "ter"))
+
+
+# --------------------------------------------------------------------------- additive state
+
+
+@dataclass(frozen=True)
+class CorpusState:
+    """A corpus metric's statistics summed over some segments: ``n`` segments, the column
+    sums ``totals`` of :func:`segment_statistics` (added segment after segment, as sacrebleu
+    does) and the numbers of references the segments have. States of disjoint segments
+    combine by adding; :func:`corpus_table` finalizes one."""
+
+    metric: str
+    n: int
+    totals: np.ndarray
+    nrefs: frozenset
+
+    def combine(self, *others: CorpusState) -> CorpusState:
+        states = (self, *others)
+        nrefs = frozenset().union(*(s.nrefs for s in states))
+        return CorpusState(self.metric, sum(s.n for s in states), sum(s.totals for s in states), nrefs)
+
+
+def corpus_state(prediction, reference, metric: str, allow_empty: bool = False) -> CorpusState:
+    """The :class:`CorpusState` of the segments (``allow_empty``: no segment is a zero state,
+    for a part of the data; the whole data needs one segment at least).
+
+    Examples
+    --------
+    Two halves' states, combined, give the score of the whole corpus:
+
+    >>> from pdmetrics.textgen.corpus import corpus_state, corpus_table
+    >>> hyp, ref = ["the cat sat on the mat", "a dog ran"], ["the cat sat on a mat", "the dog ran"]
+    >>> halves = corpus_state(hyp[:1], ref[:1], "bleu").combine(corpus_state(hyp[1:], ref[1:], "bleu"))
+    >>> whole = corpus_state(hyp, ref, "bleu")
+    >>> bool(corpus_table(halves)["score"][0] == corpus_table(whole)["score"][0])
+    True
+    """
+    name = _metric_name(metric)
+    if allow_empty and len(_as_series(prediction, "prediction")) == 0:
+        _text_array(prediction, "prediction")
+        return CorpusState(name, 0, np.zeros(len(_stat_columns(name))), frozenset())
     hypotheses, matrix = _inputs(prediction, reference)
-    totals = _sequential_sum(_ter_statistics(hypotheses, matrix))
-    return pd.DataFrame(
-        [
-            {
-                "N": hypotheses.size,
-                "score": float(_ter_from_stats(totals)[0]),
-                "num_edits": int(totals[0]),
-                "ref_length": float(totals[1]),
-                "signature": metric_signature("ter", _nrefs(matrix)),
-            }
-        ]
-    )
+    counts = frozenset(np.unique((matrix != None).sum(axis=1)).tolist())  # noqa: E711  (elementwise)
+    return CorpusState(name, hypotheses.size, _sequential_sum(_statistics(name, hypotheses, matrix)), counts)
+
+
+def corpus_table(state: CorpusState) -> pd.DataFrame:
+    """The one-row table of :func:`corpus_bleu`, :func:`chrf` or :func:`ter` of a (combined) state."""
+    if state.n == 0:
+        raise InvalidInputError("`prediction` is empty; pass at least one segment.")
+    nrefs = next(iter(state.nrefs)) if len(state.nrefs) == 1 else "var"
+    totals, name = state.totals, state.metric
+    if name == "bleu":
+        parts = _bleu_parts(totals)
+        sys_len, ref_len = int(parts["sys_len"][0]), int(parts["ref_len"][0])
+        row: dict[Hashable, object] = {"N": state.n, "score": float(parts["score"][0])}
+        for n in range(_BLEU_ORDER):
+            row[f"precision_{n + 1}"] = float(parts["precisions"][0, n])
+        row.update(
+            bp=float(parts["bp"][0]),
+            ratio=sys_len / ref_len if ref_len else 0.0,
+            sys_len=sys_len,
+            ref_len=ref_len,
+            signature=metric_signature("bleu", nrefs),
+        )
+    elif name == "ter":
+        row = {
+            "N": state.n,
+            "score": float(_ter_from_stats(totals)[0]),
+            "num_edits": int(totals[0]),
+            "ref_length": float(totals[1]),
+            "signature": metric_signature("ter", nrefs),
+        }
+    else:
+        row = {
+            "N": state.n,
+            "score": float(_chrf_from_stats(totals)),
+            "char_order": _CHAR_ORDER,
+            "word_order": 2 if name == "chrf++" else 0,
+            "beta": _BETA,
+            "signature": metric_signature(name, nrefs),
+        }
+    return pd.DataFrame([row])

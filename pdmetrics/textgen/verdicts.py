@@ -61,6 +61,8 @@ verdicts are compared exactly, so ``"Yes"`` is an error, not a silent "no".
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 
@@ -89,6 +91,9 @@ __all__ = [
     "hallucination",
     "summary_coherence",
     "metric_means",
+    "means_state",
+    "means_table",
+    "MeansState",
 ]
 
 YES_NO = ("yes", "no")
@@ -935,6 +940,69 @@ def metric_means(table: pd.DataFrame, by=None) -> pd.DataFrame:
     1      x  2       0.75
     2      y  1       0.0
     """
+    return means_table(means_state(table, by))
+
+
+@dataclass(frozen=True)
+class MeansState:
+    """Sums and counts of per-datum metric values, overall and by group: :func:`metric_means`
+    as chunk -> state -> combine -> finalize (datums of different chunks are different datums).
+
+    Row 0 of ``size``, ``total`` and ``count`` is the pooled row, then one row per group
+    of ``keys`` (None without ``by``).
+    """
+
+    metrics: list
+    keys: pd.DataFrame | None
+    size: np.ndarray  # data per row
+    total: np.ndarray  # (rows, metrics): sums of the defined values
+    count: np.ndarray  # (rows, metrics): number of defined values
+
+    def combine(self, *others: MeansState) -> MeansState:
+        states = (self, *others)
+        if self.keys is None:
+            return MeansState(
+                self.metrics,
+                None,
+                sum(s.size for s in states),
+                sum(s.total for s in states),
+                sum(s.count for s in states),
+            )
+        keys = pd.concat([s.keys for s in states], ignore_index=True)
+        codes, merged = group_codes([keys[name] for name in keys.columns], "by")
+        k = len(merged)
+
+        def added(name: str) -> np.ndarray:
+            arrays = [getattr(s, name) for s in states]
+            pooled = sum(a[0] for a in arrays)
+            width = int(np.prod(arrays[0].shape[1:]))
+            rows = np.concatenate([a[1:].reshape(len(a) - 1, width) for a in arrays])
+            groups = np.stack(
+                [np.bincount(codes, weights=rows[:, j], minlength=k) for j in range(rows.shape[1])], axis=1
+            )
+            return np.r_[np.reshape(pooled, (1, width)), groups].reshape((k + 1, *arrays[0].shape[1:]))
+
+        size = added("size").astype("int64")
+        return MeansState(self.metrics, merged, size, added("total"), added("count"))
+
+
+def means_state(table: pd.DataFrame, by=None) -> MeansState:
+    """The :class:`MeansState` of a per-datum table (see :func:`metric_means`).
+
+    Examples
+    --------
+    The states of two parts of the data, combined, give the means of all of it:
+
+    >>> from pdmetrics.textgen.verdicts import means_state, means_table, toxicity
+    >>> table = toxicity(["a", "a", "b", "c"], ["yes", "no", "no", "yes"])
+    >>> groups = pd.Series({"a": "x", "b": "y", "c": "x"}, name="topic")
+    >>> parts = means_state(table[:2], by=groups).combine(means_state(table[2:], by=groups))
+    >>> means_table(parts)
+       topic  N  toxicity
+    0  (all)  3       0.5
+    1      x  2       0.75
+    2      y  1       0.0
+    """
     if not isinstance(table, pd.DataFrame) or "datum" not in table.columns:
         raise InvalidInputError(
             "`table` must be a per-datum table of pdmetrics.textgen (columns `datum`, `N` and metrics)."
@@ -944,10 +1012,8 @@ def metric_means(table: pd.DataFrame, by=None) -> pd.DataFrame:
     present = ~np.isnan(values)
     filled = np.where(present, values, 0.0)
     if by is None:
-        counts = present.sum(axis=0)
-        means = divide(filled.sum(axis=0), counts, zero_division=np.nan)
-        return result_table(
-            {"N": [len(table)], **{m: [means[i]] for i, m in enumerate(metrics)}}, integer_columns=["N"]
+        return MeansState(
+            metrics, None, np.array([len(table)]), filled.sum(axis=0)[None, :], present.sum(axis=0)[None, :]
         )
     groups = _groups_of_data(table, by)
     names = [g.name for g in groups]
@@ -958,13 +1024,28 @@ def metric_means(table: pd.DataFrame, by=None) -> pd.DataFrame:
     k = len(keys)
     kept = codes >= 0
     size = np.r_[len(table), np.bincount(codes[kept], minlength=k)]
-    columns = {}
-    for i, m in enumerate(metrics):  # a handful of metric columns
-        total = np.r_[filled[:, i].sum(), np.bincount(codes[kept], weights=filled[kept, i], minlength=k)]
-        count = np.r_[present[:, i].sum(), np.bincount(codes[kept], weights=present[kept, i], minlength=k)]
-        columns[m] = divide(total, count, zero_division=np.nan)
+    total = np.empty((k + 1, len(metrics)))
+    count = np.empty((k + 1, len(metrics)))
+    for i in range(len(metrics)):  # a handful of metric columns
+        total[:, i] = np.r_[
+            filled[:, i].sum(), np.bincount(codes[kept], weights=filled[kept, i], minlength=k)
+        ]
+        count[:, i] = np.r_[
+            present[:, i].sum(), np.bincount(codes[kept], weights=present[kept, i], minlength=k)
+        ]
+    return MeansState(metrics, keys, size, total, count)
+
+
+def means_table(state: MeansState) -> pd.DataFrame:
+    """The :func:`metric_means` table of a (combined) :class:`MeansState`."""
+    means = divide(state.total, state.count, zero_division=np.nan)
+    columns = {m: means[:, i] for i, m in enumerate(state.metrics)}
+    if state.keys is None:
+        return result_table({"N": state.size, **columns}, integer_columns=["N"])
     ids = {
-        name: np.concatenate([np.array([POOLED_LABEL], dtype=object), keys[name].to_numpy(dtype=object)])
-        for name in names
+        name: np.concatenate(
+            [np.array([POOLED_LABEL], dtype=object), state.keys[name].to_numpy(dtype=object)]
+        )
+        for name in state.keys.columns
     }
-    return result_table({**ids, "N": size, **columns}, integer_columns=["N"])
+    return result_table({**ids, "N": state.size, **columns}, integer_columns=["N"])
