@@ -328,7 +328,8 @@ SIZES = {1: (12, 12), 2: (12, 12)}
         (
             "gt",
             {"size": [12, 12], "counts": [3, 4]},
-            r"ground-truth table.*row 1 \(0-based\): its RLE counts sum to 7 pixels but its size \[12, 12\] has 144",
+            r"ground-truth table.*row 1 \(0-based\): its RLE counts sum to 7 pixels but its size "
+            r"\[12, 12\] has 144",
         ),
         (
             "dt",

@@ -1,4 +1,4 @@
-"""The accessors on dask DataFrames: ``ddf.scoring``, ``ddf.fairness``, ``ddf.detection``.
+"""The accessors on dask DataFrames: ``ddf.scoring``, ``ddf.fairness``, ``ddf.detection``, ``ddf.textgen``.
 
 Importing dask.dataframe takes more than a second, so ``import pdmetrics`` never does: it
 calls :func:`install`, which registers the dask accessors at once when dask.dataframe is
@@ -27,7 +27,7 @@ def install() -> None:
 
 
 def register() -> None:
-    """Register ``scoring``, ``fairness`` and ``detection`` on dask DataFrames."""
+    """Register ``scoring``, ``fairness``, ``detection`` and ``textgen`` on dask DataFrames."""
     accessors = sys.modules.get(_ACCESSORS)
     if accessors is not None and not hasattr(accessors, "register"):
         return  # that module is being imported (it imported dask.dataframe): it registers at its end
