@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import pdmetrics  # noqa: F401
 from pdmetrics import ColumnNotFoundError, InvalidInputError, NotPartitionableError
+from pdmetrics.detection.masks import mask_runs
 from pdmetrics.io import read_coco
 from tests import test_dask
 from tests.conftest import conformance_path
@@ -519,3 +520,68 @@ def test_classification_on_a_local_cluster_reading_parquet(tmp_path, cluster_cli
             assert_same_table(
                 result, quiet(frame.detection.classification, **columns, table=table, max_examples=2)
             )
+
+
+# ----------------------------------------------------------------------------------------------
+# instance segmentation (iou_type="segm") on dask
+
+
+@pytest.fixture(scope="module")
+def segm_tables():
+    folder = conformance_path("coco", "coco_val2014_100")
+    return read_coco(
+        folder / "instances_val2014_100.json", folder / "instances_val2014_fakesegm100_results.json"
+    )
+
+
+@pytest.mark.parametrize(
+    "method,kwargs", BOX_TABLES[:1] + BOX_TABLES[2:3] + BOX_TABLES[7:8] + BOX_TABLES[11:12]
+)
+def test_segm_equals_the_pandas_path(segm_tables, method, kwargs):
+    gt, dt = segm_tables
+    # dask turns object columns into text unless told not to (the masks are lists and dicts)
+    with dask.config.set({"scheduler": "threads", "dataframe.convert-string": False}):
+        ddt = dd.from_pandas(dt, npartitions=3, sort=False)
+        dgt = dd.from_pandas(gt, npartitions=2, sort=False)
+        expected = quiet(getattr(dt.detection, method), ground_truth=gt, iou_type="segm", **kwargs)
+        # the image sizes and the results' areas of read_coco reach the partitions
+        assert_same_table(
+            quiet(getattr(ddt.detection, method), ground_truth=gt, iou_type="segm", **kwargs), expected
+        )
+        if method != "match":
+            assert_same_table(
+                quiet(getattr(ddt.detection, method), ground_truth=dgt, iou_type="segm", **kwargs), expected
+            )
+
+
+def test_segm_from_parquet_polygons_and_rles(tmp_path):
+    rng = np.random.default_rng(5)
+    n = 60
+    image = rng.integers(0, 12, n)
+    x, y = rng.uniform(0, 30, n), rng.uniform(0, 20, n)
+    side = rng.uniform(3, 12, n)
+    polygons = [[[a, b, a + s, b, a + s, b + s * 0.8, a, b + s]] for a, b, s in zip(x, y, side)]
+    gt = pd.DataFrame({"image": image, "label": rng.choice(["a", "b"], n), "segmentation": polygons})
+    jitter = rng.normal(0, 1.5, (n, 1))
+    moved = [[list(np.asarray(p[0]) + j)] for p, j in zip(polygons, jitter)]
+    sizes = {i: (32, 48) for i in range(12)}
+    rles = mask_runs(moved, 32, 48).to_rle()
+    dt = pd.DataFrame(
+        {"image": image, "label": gt["label"], "segmentation": rles, "score": rng.uniform(0.05, 1, n)}
+    )
+    gt.to_parquet(tmp_path / "gt.parquet")
+    dt.to_parquet(tmp_path / "dt.parquet")
+    expected = quiet(dt.detection.evaluate, ground_truth=gt, iou_type="segm", image_sizes=sizes)
+    with dask.config.set(scheduler="threads"):
+        ddt = dd.read_parquet(tmp_path / "dt.parquet").repartition(npartitions=4)
+        dgt = dd.read_parquet(tmp_path / "gt.parquet")
+        table = quiet(ddt.detection.evaluate, ground_truth=dgt, iou_type="segm", image_sizes=sizes)
+    assert_same_table(table, expected)
+
+
+def test_segm_masks_turned_into_text_are_refused_before_any_work(segm_tables):
+    gt, dt = segm_tables
+    with dask.config.set({"dataframe.convert-string": True}):
+        ddt = dd.from_pandas(dt, npartitions=2)
+    with pytest.raises(InvalidInputError, match=r"dask turned the masks into text.*convert-string"):
+        ddt.detection.evaluate(ground_truth=gt, iou_type="segm")

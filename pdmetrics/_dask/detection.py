@@ -32,9 +32,10 @@ from pdmetrics.detection.evaluation import (
     evaluation_table,
     match_table,
 )
-from pdmetrics.detection.inputs import BoxColumns, coco_roles, default_box_columns
+from pdmetrics.detection.inputs import BoxColumns, coco_mask_roles, coco_roles, default_box_columns
 from pdmetrics.detection.label_tables import ClassificationTable, classification_table
 from pdmetrics.detection.match_state import BoxTable
+from pdmetrics.detection.options import COCO_ATTRS
 from pdmetrics.detection.semantic import check_segmentation_options, pixel_state, segmentation_from_state
 from pdmetrics.errors import InvalidInputError
 
@@ -69,6 +70,9 @@ class DaskDetectionAccessor(DaskAccessor):
         area=None,
         ignore=None,
         images=None,
+        iou_type: str = "bbox",
+        segmentation=None,
+        image_sizes=None,
         iou_thresholds=None,
         max_dets=(1, 10, 100),
         area_ranges=None,
@@ -80,7 +84,7 @@ class DaskDetectionAccessor(DaskAccessor):
         """The 12 COCO summary numbers of a dask DataFrame of detections; see
         :meth:`pdmetrics.detection.accessor.DetectionAccessor.evaluate`."""
         table = evaluation_table(
-            BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
+            BoxColumns.pick(locals()),
             iou_thresholds=iou_thresholds,
             max_dets=max_dets,
             area_ranges=area_ranges,
@@ -103,6 +107,9 @@ class DaskDetectionAccessor(DaskAccessor):
         area=None,
         ignore=None,
         images=None,
+        iou_type: str = "bbox",
+        segmentation=None,
+        image_sizes=None,
         iou_thresholds=None,
         max_dets=100,
         area_ranges=None,
@@ -115,7 +122,7 @@ class DaskDetectionAccessor(DaskAccessor):
         """AP per label and the mean over labels, of a dask DataFrame of detections; see
         :meth:`pdmetrics.detection.accessor.DetectionAccessor.average_precision`."""
         table = average_precision_table(
-            BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
+            BoxColumns.pick(locals()),
             iou_thresholds=iou_thresholds,
             max_dets=max_dets,
             area_ranges=area_ranges,
@@ -139,6 +146,9 @@ class DaskDetectionAccessor(DaskAccessor):
         area=None,
         ignore=None,
         images=None,
+        iou_type: str = "bbox",
+        segmentation=None,
+        image_sizes=None,
         iou_thresholds=None,
         max_dets=100,
         area_ranges=None,
@@ -151,7 +161,7 @@ class DaskDetectionAccessor(DaskAccessor):
         """Recall per label and the mean over labels, of a dask DataFrame of detections; see
         :meth:`pdmetrics.detection.accessor.DetectionAccessor.average_recall`."""
         table = average_recall_table(
-            BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
+            BoxColumns.pick(locals()),
             iou_thresholds=iou_thresholds,
             max_dets=max_dets,
             area_ranges=area_ranges,
@@ -175,6 +185,9 @@ class DaskDetectionAccessor(DaskAccessor):
         area=None,
         ignore=None,
         images=None,
+        iou_type: str = "bbox",
+        segmentation=None,
+        image_sizes=None,
         iou_thresholds=None,
         max_dets=100,
         area_range=(0.0, 1e10),
@@ -185,7 +198,7 @@ class DaskDetectionAccessor(DaskAccessor):
         the pandas path's order, row positions in the whole frames); see
         :meth:`pdmetrics.detection.accessor.DetectionAccessor.match`."""
         table = match_table(
-            BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
+            BoxColumns.pick(locals()),
             iou_thresholds=iou_thresholds,
             max_dets=max_dets,
             area_range=area_range,
@@ -206,6 +219,9 @@ class DaskDetectionAccessor(DaskAccessor):
         area=None,
         ignore=None,
         images=None,
+        iou_type: str = "bbox",
+        segmentation=None,
+        image_sizes=None,
         style: str = "coco",
         iou_thresholds=None,
         max_dets=100,
@@ -220,7 +236,7 @@ class DaskDetectionAccessor(DaskAccessor):
         """Precision-recall curves of a dask DataFrame of detections; see
         :meth:`pdmetrics.detection.accessor.DetectionAccessor.pr_curve`."""
         table = pr_curve_table(
-            BoxColumns(image, label, box, score, box_format, iscrowd, area, ignore, images),
+            BoxColumns.pick(locals()),
             style=style,
             iou_thresholds=iou_thresholds,
             max_dets=max_dets,
@@ -243,6 +259,9 @@ class DaskDetectionAccessor(DaskAccessor):
         score="score",
         box_format: str = "xywh",
         images=None,
+        iou_type: str = "bbox",
+        segmentation=None,
+        image_sizes=None,
         kind: str = "breakdown",
         iou_threshold: float = 0.5,
         score_thresholds=None,
@@ -253,7 +272,7 @@ class DaskDetectionAccessor(DaskAccessor):
         (examples: the first ones in the pandas path's order); see
         :meth:`pdmetrics.detection.accessor.DetectionAccessor.confusion`."""
         table = confusion_table(
-            BoxColumns(image, label, box, score, box_format, images=images),
+            BoxColumns.pick(locals()),
             kind=kind,
             iou_threshold=iou_threshold,
             score_thresholds=score_thresholds,
@@ -417,20 +436,46 @@ def box_table(detections, ground_truth, table: BoxTable | ConfusionTable, comput
     iscrowd, area, images = coco_roles(gt_local, columns.image, columns.iscrowd, columns.area, columns.images)
     if images is not None:
         images = list(images)
-    columns = replace(columns, iscrowd=iscrowd, area=area, images=images)
+    dt_meta, gt_meta = detections._meta, gt_local.iloc[:0]
+    masks = columns.iou_type == "segm"
+    image_sizes, dt_area = columns.image_sizes, None
+    if masks:
+        # the sizes and the detections' area a read_coco table carries: its partitions lose them
+        image_sizes, dt_area = coco_mask_roles(gt_local, dt_meta, columns.image_sizes)
+    columns = replace(columns, iscrowd=iscrowd, area=area, images=images, image_sizes=image_sizes)
     table = replace(table, columns=columns)
     boxes = default_box_columns(columns.box, columns.box_format)
-    dt_meta, gt_meta = detections._meta, gt_local.iloc[:0]
-    dt_names = [columns.image, columns.label, *boxes, columns.score]
+    extra = [columns.segmentation or "segmentation"] if masks else []
+    dt_boxes = boxes if not masks or any(c in dt_meta.columns for c in boxes) else []
+    gt_boxes = boxes if not masks or any(c in gt_meta.columns for c in boxes) else []
+    dt_names = [
+        columns.image,
+        columns.label,
+        *dt_boxes,
+        columns.score,
+        *extra,
+        *([dt_area] if dt_area else []),
+    ]
     gt_names = [
         columns.image,
         columns.label,
-        *boxes,
+        *gt_boxes,
         *[c for c in (iscrowd, area, columns.ignore) if c is not None],
+        *extra,
     ]
+    for frame, which in ((dt_meta, "detections"), (gt_meta, "ground-truth")):
+        dtype = frame[extra[0]].dtype if masks and extra[0] in frame.columns else None
+        if isinstance(dtype, pd.StringDtype) or str(dtype) in ("string[pyarrow]", "large_string[pyarrow]"):
+            raise InvalidInputError(
+                f"`segmentation={extra[0]!r}` of the {which} frame has dtype {dtype}: dask "
+                f"turned the masks into text (its 'dataframe.convert-string' option converts object "
+                f"columns). Build the frame inside `dask.config.set({{'dataframe.convert-string': False}})`, "
+                f"or read it from parquet, where polygons and RLEs stay lists and structs."
+            )
     for argument, name in [("image", columns.image), ("label", columns.label), ("box", boxes)]:
-        require_columns(gt_meta, argument, name)
-        require_columns(dt_meta, argument, name)
+        if argument != "box" or not masks:
+            require_columns(gt_meta, argument, name)
+            require_columns(dt_meta, argument, name)
     require_columns(dt_meta, "score", columns.score)
     for argument, name in [("iscrowd", iscrowd), ("area", area), ("ignore", columns.ignore)]:
         if name is not None:
@@ -438,13 +483,13 @@ def box_table(detections, ground_truth, table: BoxTable | ConfusionTable, comput
     dt_names, gt_names = list(dict.fromkeys(dt_names)), list(dict.fromkeys(gt_names))
     # dtypes and options checked on no rows, before any work
     no_rows = (np.zeros(0, "int64"), np.zeros(0, "int64"))
-    table.chunk(dt_meta[dt_names], gt_meta[gt_names], dt_rows=no_rows, gt_rows=no_rows)
+    table.chunk(_with_area(dt_meta[dt_names], dt_area), gt_meta[gt_names], dt_rows=no_rows, gt_rows=no_rows)
     if isinstance(ground_truth, pd.DataFrame):
         ground_truth = dd.from_pandas(ground_truth[gt_names], npartitions=1, sort=False)
     n_parts = max(detections.npartitions, ground_truth.npartitions)
     dt_parts = shuffled_on(detections[dt_names], columns.image, n_parts).to_delayed()
     gt_parts = shuffled_on(ground_truth[gt_names], columns.image, n_parts).to_delayed()
-    states = [dask.delayed(_chunk, pure=True)(table, d, g) for d, g in zip(dt_parts, gt_parts)]
+    states = [dask.delayed(_chunk, pure=True)(table, d, g, dt_area) for d, g in zip(dt_parts, gt_parts)]
     while len(states) > 1:
         states = [
             dask.delayed(_combine, pure=True)(*states[i : i + SPLIT_EVERY])
@@ -490,8 +535,15 @@ def source_order(part: pd.DataFrame):
     return part, (part[PART].to_numpy(dtype="int64"), part[POS].to_numpy(dtype="int64"))
 
 
-def _chunk(table: BoxTable, detections: pd.DataFrame, ground_truth: pd.DataFrame):
-    detections, dt_rows = source_order(detections)
+def _with_area(detections: pd.DataFrame, dt_area) -> pd.DataFrame:
+    """A partition of detections (our own copy) marked with read_coco's area column, if any."""
+    if dt_area is not None:
+        detections.attrs[COCO_ATTRS] = {"area": dt_area}
+    return detections
+
+
+def _chunk(table: BoxTable, detections: pd.DataFrame, ground_truth: pd.DataFrame, dt_area=None):
+    detections, dt_rows = source_order(_with_area(detections, dt_area))
     ground_truth, gt_rows = source_order(ground_truth)
     return table.chunk(detections, ground_truth, dt_rows=dt_rows, gt_rows=gt_rows)
 
