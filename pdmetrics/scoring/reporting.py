@@ -346,16 +346,21 @@ def _processed_scores(frame, system, trim_min, trim_max, trim_tolerance, scale_w
     predictions are "scaled" with mean 0 and SD 1 (so ``scale`` equals ``raw``) and all six
     score types are evaluated, the ``scale`` ones as primary.
     """
-    if isinstance(scale_with, str) and scale_with == "raw":
-        scaling = _IDENTITY_SCALING
-    else:
-        check_scale_with(scale_with, human)
-        scaling = (
-            scaling_from_frame(scale_with, human, system)
-            if isinstance(scale_with, pd.DataFrame)
-            else scale_with
-        )
+    scaling = _scaling(scale_with, human, system)
     raw = numeric_values(frame[system], "system")
+    return _score_arrays(raw, trim_min, trim_max, trim_tolerance, scaling, scale_with), scaling
+
+
+def _scaling(scale_with, human, system):
+    """The scaling ``scale_with`` asks for: a dict of means and SDs, "asis" or None."""
+    if isinstance(scale_with, str) and scale_with == "raw":
+        return _IDENTITY_SCALING
+    check_scale_with(scale_with, human)
+    return scaling_from_frame(scale_with, human, system) if isinstance(scale_with, pd.DataFrame) else scale_with
+
+
+def _score_arrays(raw: np.ndarray, trim_min, trim_max, trim_tolerance, scaling, scale_with) -> dict:
+    """RSMTool's score types of the raw system scores ``raw``, keyed by type name."""
     derived = derived_scores(raw, trim_min, trim_max, trim_tolerance, scaling, name="raw")
     scores = {"raw": raw, **{name: derived[name].to_numpy() for name in derived.columns}}
     if isinstance(scaling, str):  # "asis": the given scores are the scaled ones
@@ -367,7 +372,7 @@ def _processed_scores(frame, system, trim_min, trim_max, trim_tolerance, scale_w
     else:
         scores = {name.replace("raw_scale", "scale"): values for name, values in scores.items()}
     types, _ = _score_types(scale_with)
-    return {name: scores[name] for name in types}, scaling
+    return {name: scores[name] for name in types}
 
 
 def report(
@@ -536,9 +541,6 @@ def report(
             h1, systems, human_labels=h_labels, system_labels=labels, buffers=buffers
         )
         tables["eval"] = evaluation_table(pooled, scored, exclude_zero)
-        files["eval"] = rsmtool_files.eval_frame(tables["eval"])
-        files["eval_short"] = rsmtool_files.short_metrics_frame(tables["eval"], trim, trim_round, primary)
-        tables["eval_short"] = files["eval_short"].reset_index(drop=True)
         double = h2 is not None and bool(np.isfinite(h2).any())
         if double:
             doubled = select_scored_rows(h1, [h2], exclude_zero)
@@ -548,15 +550,6 @@ def report(
                 *pair, human_labels=pair_labels[0], system_labels=pair_labels[1], buffers=buffers
             )
             tables["consistency"] = consistency_table(human_pair, "sc1", "sc2", doubled, exclude_zero)
-            files["consistency"] = rsmtool_files.consistency_frame(tables["consistency"])
-            tables["degradation"] = degradation_from_tables(tables["eval"], tables["consistency"])
-            files["degradation"] = tables["degradation"].set_index("system").rename_axis(None)
-            tables["disattenuated_correlations"] = disattenuated_from_tables(
-                tables["eval"], tables["consistency"]
-            )
-            files["disattenuated_correlations"] = (
-                tables["disattenuated_correlations"].set_index("system").rename_axis(None)
-            )
         if double or rater_error_variance is not None:
             ratings = column_statistics([h1, h2] if double else [h1], h1.size, buffers)
             tables["true_score_eval"] = true_score_table_of_statistics(
@@ -565,7 +558,6 @@ def report(
                 rater_error_variance,
                 buffers[1],  # buffers[0] holds the means
             )
-            files["true_score_eval"] = tables["true_score_eval"].set_index("system").rename_axis(None)
         if groups:  # every group column in one pass over the rows, then one table per column
             passes = group_passes(encoded)  # the cell codes of both the eval and consistency passes
             by_table = attach_info(
@@ -608,15 +600,12 @@ def report(
         primary_labels = {trim_round: labels[trim_round]}
         work = buffers[0].view(np.intp)  # a free work array for the label counts
         tables["confMatrix"] = confusion_table(h_labels, primary_labels, scored, exclude_zero, work)
-        files["confMatrix"] = rsmtool_files.confusion_matrix_frame(tables["confMatrix"])
         if double:
             tables["confMatrix_h1h2"] = confusion_table(
                 pair_labels[0], {"sc2": pair_labels[1]}, _all_rows(pair_labels[0].size), exclude_zero, work
             )
-            files["confMatrix_h1h2"] = rsmtool_files.confusion_matrix_frame(tables["confMatrix_h1h2"])
         tables["score_dist"] = distribution_table(h_labels, primary_labels, scored, exclude_zero, work)
-        dist = rsmtool_files.score_distribution_frame(tables["score_dist"], primary)
-        files["score_dist"] = dist.astype(float).set_axis(dist.index.astype(float))
+        _summary_files(tables, files, primary)
     info = {
         **rows.info("system"),
         "n_used": int(keep.sum()),
@@ -638,12 +627,6 @@ def report(
         tables["postprocessing_params"] = files["postprocessing_params"]
     data_names = _data_names(selection, second_human is not None, groups)
     names = rsmeval_data.rsmeval_names(frame.columns, id, human, second_human, system, candidate)
-    renames = {}
-    if layout == "tidy":  # the data tables renamed on first use; the others now, unless nothing changes
-        renames = _data_renames(data_names, names, score_names)
-        if any(name != score_type for score_type, name in score_names.items()):
-            tables = {name: _tidy_table(name, table, score_names) for name, table in tables.items()}
-
     common = dict(names=names, human=h, scores=scores, groups=groups, candidate=candidate)
 
     def responses():
@@ -660,10 +643,58 @@ def report(
         _DataBuilder(summaries, [name for name in data_names if not _per_response(name)]),
         _DataBuilder(responses, [name for name in data_names if _per_response(name)]),
     ]
-    data = (data_names, builders, renames)
+    return _named_report(tables, files, primary, groups, info, (data_names, builders), names, score_names, layout)
+
+
+def _named_report(tables, files, primary, groups, info, data, names, score_names, layout) -> EvaluationReport:
+    """The :class:`EvaluationReport` of tables of RSMTool's names, renamed for ``layout``
+    (``data``: the data tables' names and builders; ``names``: ``rsmeval_names``)."""
+    data_names, builders = data
+    renames = {}
+    if layout == "tidy":  # the data tables renamed on first use; the others now, unless nothing changes
+        renames = _data_renames(data_names, names, score_names)
+        if any(name != score_type for score_type, name in score_names.items()):
+            tables = {name: _tidy_table(name, table, score_names) for name, table in tables.items()}
     return EvaluationReport(
-        tables, files, primary, groups, info, data, score_names=score_names, layout=layout
+        tables, files, primary, groups, info, (data_names, builders, renames), score_names=score_names, layout=layout
     )
+
+
+def _summary_files(tables: dict, files: dict, primary: str) -> None:
+    """Add to ``tables`` those made from others (``eval_short``, ``degradation``,
+    ``disattenuated_correlations``) and to ``files`` the RSMTool layout of the tables that are
+    not by subgroup; the dict order is the order of the tables."""
+    trim, trim_round = f"{primary}_trim", f"{primary}_trim_round"
+    order = list(tables)
+    made = {"eval": rsmtool_files.eval_frame(tables["eval"])}
+    made["eval_short"] = rsmtool_files.short_metrics_frame(tables["eval"], trim, trim_round, primary)
+    derived = {"eval_short": made["eval_short"].reset_index(drop=True)}
+    if "consistency" in tables:
+        made["consistency"] = rsmtool_files.consistency_frame(tables["consistency"])
+        derived["degradation"] = degradation_from_tables(tables["eval"], tables["consistency"])
+        derived["disattenuated_correlations"] = disattenuated_from_tables(tables["eval"], tables["consistency"])
+        for name in ("degradation", "disattenuated_correlations"):
+            made[name] = derived[name].set_index("system").rename_axis(None)
+    if "true_score_eval" in tables:
+        made["true_score_eval"] = tables["true_score_eval"].set_index("system").rename_axis(None)
+    for name in ("confMatrix", "confMatrix_h1h2"):
+        if name in tables:
+            made[name] = rsmtool_files.confusion_matrix_frame(tables[name])
+    dist = rsmtool_files.score_distribution_frame(tables["score_dist"], primary)
+    made["score_dist"] = dist.astype(float).set_axis(dist.index.astype(float))
+    # rsmeval's order: eval, eval_short, consistency, degradation, disattenuated, true score, ...
+    first = ["eval", "eval_short", "consistency", "degradation", "disattenuated_correlations", "true_score_eval"]
+    ordered = {**{name: None for name in first}, **{name: None for name in order}}
+    everything = {**tables, **derived}
+    for name in ordered:
+        if name in everything:
+            tables.pop(name, None)
+            tables[name] = everything[name]
+    existing = dict(files)  # the subgroup files: after the whole set's, before the score counts
+    files.clear()
+    files.update({name: made[name] for name in first if name in made})
+    files.update(existing)
+    files.update({name: made[name] for name in ("confMatrix", "confMatrix_h1h2", "score_dist") if name in made})
 
 
 def _per_response(name: str) -> bool:
@@ -765,13 +796,20 @@ def _selection(h, s, flagged, scored, few_items, keep, exclude_zero) -> rsmeval_
 
 def _data_names(selection: rsmeval_data.Selection, double: bool, groups: list) -> tuple[str, ...]:
     """The names of rsmeval's data tables for this run (in the order rsmeval writes them)."""
+    excluded = selection.human_bad.any() or selection.human_zero.any() or selection.system_bad.any()
+    excluded = excluded or (selection.few_items is not None and selection.few_items.any())
+    flagged_out = selection.flag_out is not None and selection.flag_out.any()
+    return _data_names_of(bool(excluded), bool(flagged_out), double, groups)
+
+
+def _data_names_of(excluded: bool, flagged_out: bool, double: bool, groups: list) -> tuple[str, ...]:
+    """:func:`_data_names` from whether rows were left out by the score filters or the flags."""
     names = ["pred_processed", "test_metadata", "test_other_columns"]
     if double:
         names.append("test_human_scores")
-    excluded = selection.human_bad.any() or selection.human_zero.any() or selection.system_bad.any()
-    if excluded or (selection.few_items is not None and selection.few_items.any()):
+    if excluded:
         names.append("test_excluded_responses")
-    if selection.flag_out is not None and selection.flag_out.any():
+    if flagged_out:
         names.append("test_responses_with_excluded_flags")
     names += ["test_excluded_composition", "data_composition", *(f"data_composition_by_{g}" for g in groups)]
     return tuple(names)
