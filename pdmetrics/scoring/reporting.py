@@ -5,6 +5,7 @@ Jupyter, and ``to_csv`` writing rsmeval's own files)."""
 from __future__ import annotations
 
 import dataclasses
+import tempfile
 import warnings
 from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass
@@ -153,6 +154,10 @@ class EvaluationReport(Mapping):
     """
 
     _written: tuple = ()  # the files to_csv wrote last (listed by to_html); replaced, never mutated
+    #: a report computed on dask: ``(names, writer)`` of the per-response tables, never held in
+    #: memory; :meth:`write` has ``writer(directory, prefix, file_format)`` write them
+    #: partition by partition (it returns their paths, in ``names``' order)
+    _streamed: tuple = ((), None)
 
     def __init__(
         self,
@@ -209,6 +214,12 @@ class EvaluationReport(Mapping):
         try:
             return self._tables[name]
         except KeyError:
+            if name in self._streamed[0]:
+                raise KeyError(
+                    f"{name!r} has one row per response: a report computed on dask does not hold it in "
+                    "memory. `report.to_csv(directory)` writes it partition by partition; or compute "
+                    "the columns and call report() on the pandas frame."
+                ) from None
             raise KeyError(f"No table {name!r} in this report; it has: {', '.join(self)}.") from None
 
     def __iter__(self) -> Iterator[str]:
@@ -350,6 +361,12 @@ class EvaluationReport(Mapping):
             path = directory / f"{prefix}_{name}.{file_format}"
             _FILE_WRITERS[file_format](frame, path, name not in self._unindexed)
             written.append(path)
+        names, writer = self._streamed
+        if names:  # in rsmeval's order: before the summaries of the data (test_excluded_composition, ...)
+            at = next(
+                (i for i, path in enumerate(written) if path.stem.endswith("_test_excluded_composition")), 0
+            )
+            written[at:at] = writer(directory, prefix, file_format)
         self._written = written
         return written
 
@@ -992,6 +1009,7 @@ class ReportOptions:
     min_n_per_group: dict
     layout: str
     names: dict  # rsmeval's name of each column of the frame
+    id: Hashable | None = None
 
     @property
     def primary(self) -> str:
@@ -1005,6 +1023,7 @@ def report_options(
     system,
     second_human=None,
     by=None,
+    id=None,
     flag=None,
     min_n_per_group=None,
     trim_min: float,
@@ -1048,7 +1067,8 @@ def report_options(
         rater_error_variance,
         rsmeval_data.check_min_n_per_group(min_n_per_group, groups),
         layout,
-        rsmeval_data.rsmeval_names(meta.columns, None, human, second_human, system, None),
+        rsmeval_data.rsmeval_names(meta.columns, id, human, second_human, system, None),
+        None if id is None else _one_column(meta, "id", id),
     )
 
 
@@ -1211,11 +1231,12 @@ def _filtered_rows(h: np.ndarray, s: np.ndarray, flagged, exclude_zero: bool) ->
     return dataclasses.replace(rows, mask=mask)
 
 
-def report_from_state(state: ReportState, options: ReportOptions, responses=None) -> EvaluationReport:
+def report_from_state(state: ReportState, options: ReportOptions, writer=None) -> EvaluationReport:
     """The :class:`EvaluationReport` of the summary tables from the state of every row.
 
-    The per-response data tables (``pred_processed``, ...) are not in the state:
-    ``responses`` is ``(names, builder)`` of those the report writes, or None (left out).
+    The per-response data tables (``pred_processed``, ...) are not in the state: with
+    ``writer``, :meth:`EvaluationReport.write` calls ``writer(directory, prefix, file_format,
+    names=...)`` to write them (and returns their paths); without, the report leaves them out.
     The errors and the warnings about the whole data are raised here, once.
     """
     o = options
@@ -1294,13 +1315,13 @@ def report_from_state(state: ReportState, options: ReportOptions, responses=None
     data_names = _data_names_of(excluded, bool(state.n_flagged_out), o.second_human is not None, groups)
     summary_names = [name for name in data_names if not _per_response(name)]
     builders = [_DataBuilder(partial(_composition_tables, state, o), summary_names)]
-    if responses is None:
-        data_names = tuple(summary_names)
-    else:
-        builders.append(_DataBuilder(responses, [name for name in data_names if _per_response(name)]))
-    return _named_report(
-        tables, files, primary, groups, info, (data_names, builders), o.names, score_names, o.layout
+    result = _named_report(
+        tables, files, primary, groups, info, (tuple(summary_names), builders), o.names, score_names, o.layout
     )
+    if writer is not None:
+        streamed = tuple(name for name in data_names if _per_response(name))
+        result._streamed = (streamed, partial(writer, names=streamed))
+    return result
 
 
 def _conditional_means(sums: pd.DataFrame, labels: np.ndarray, group) -> pd.DataFrame:
@@ -1337,6 +1358,67 @@ def _composition_tables(state: ReportState, options: ReportOptions) -> tuple[dic
     for g in options.groups:
         counts = state.composition[g].sort_index()
         files[f"data_composition_by_{g}"] = pd.DataFrame(
-            {"N responses": counts.to_numpy().astype(np.int64)}, index=pd.Index(counts.index, name=names[g])
+            {"N responses": counts.to_numpy().astype(np.int64)},
+            index=pd.Index(
+                counts.index.tolist(), name=names[g]
+            ),  # the default dtype of the labels, as pandas reads them
         )
     return files, {"test_excluded_composition"}
+
+
+def response_texts(frame: pd.DataFrame, options: ReportOptions, file_format: str) -> dict:
+    """rsmeval's per-response tables of one chunk of rows, as text in ``file_format``.
+
+    Returns ``{(name, part): (header, body)}``: the files are the header of any chunk, then
+    each part's bodies in chunk order, parts in order (``test_excluded_responses`` lists the
+    responses by the reason they were left out, rsmeval's order: part 0 a missing human
+    score, 1 a zero, 2 a missing system score; other tables have one part).
+    """
+    o = options
+    flagged = rsmeval_data.flag_rows(frame, o.flags)
+    h = numeric_values(frame[o.human], "human")
+    s = numeric_values(frame[o.system], "system")
+    scores = _score_arrays(s, o.trim_min, o.trim_max, o.trim_tolerance, o.scaling, o.scale_with)
+    keep = _filtered_rows(h, s, flagged, o.exclude_zero).mask
+    selection = _selection(h, s, flagged, keep, None, keep, o.exclude_zero)
+    second = None if o.second_human is None else numeric_values(frame[o.second_human], "second_human")
+    tables = rsmeval_data.response_tables(
+        frame,
+        rsmeval_data.response_ids(frame, o.id),
+        selection,
+        names=o.names,
+        human=h,
+        second_human=second,
+        scores=scores,
+        groups=list(o.groups),
+        candidate=None,
+        exclude_zero=o.exclude_zero,
+    )
+    texts = {}
+    for name, table in tables.items():
+        if name == "test_excluded_responses":
+            ends = np.cumsum([int(m.sum()) for m in (selection.human_bad, selection.human_zero)])
+            pieces = enumerate(np.split(np.arange(len(table)), ends))
+            parts = [(part, table.iloc[rows]) for part, rows in pieces]
+        else:
+            parts = [(0, table)]
+        for part, piece in parts:
+            texts[name, part] = _text(piece, file_format)
+    return texts
+
+
+def _text(frame: pd.DataFrame, file_format: str) -> tuple[str, str]:
+    """A frame (written with its index) as ``(header, body)`` text in ``file_format``."""
+    if file_format == "jsonlines":
+        return "", _with_index_column(frame, True).to_json(orient="records", lines=True) if len(frame) else ""
+    if file_format not in ("csv", "tsv"):
+        raise InvalidInputError(
+            f"`file_format={file_format!r}`: a report computed on dask writes its per-response tables "
+            "partition by partition, as csv, tsv or jsonlines; pass one of those."
+        )
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "part"
+        write_delimited(frame, path, "," if file_format == "csv" else "\t", True)
+        text = path.read_text(encoding="utf-8")
+    header, _, body = text.partition("\n")
+    return header + "\n", body
