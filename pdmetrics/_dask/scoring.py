@@ -6,6 +6,7 @@ from functools import partial
 from pathlib import Path
 
 import dask
+import numpy as np
 import pandas as pd
 
 from pdmetrics._dask.base import DaskAccessor
@@ -265,13 +266,23 @@ def _evaluation_chunk(human, systems: list, groups: list, exclude_zero: bool, pa
 
 
 def dask_report(
-    frame, *, scale_with=None, compute: bool = True, candidate=None, min_items_per_candidate=None, **options
+    frame,
+    *,
+    scale_with=None,
+    compute: bool = True,
+    candidate=None,
+    min_items_per_candidate=None,
+    row_numbers: bool = False,
+    **options,
 ):
     """:func:`pdmetrics.scoring.report` of a dask DataFrame (the accessor's ``report`` plus
     report()'s ``id``, ``flag`` and ``min_n_per_group``, for the command line).
 
     ``candidate`` and ``min_items_per_candidate`` are refused: counting each candidate's
-    responses needs them together (compute those columns first).
+    responses needs them together (compute those columns first). ``row_numbers=True``
+    (without ``id``) names the responses of the per-response tables by their row in the
+    whole frame (0, 1, ...), as the pandas path reading the same files does, instead of by
+    the frame's index (which restarts in every parquet file).
     """
     if candidate is not None or min_items_per_candidate is not None:
         raise NotPartitionableError(
@@ -300,7 +311,9 @@ def dask_report(
             frame, columns, chunk, partial(report_from_state, options=report_settings), False
         )
     finalize = partial(
-        report_from_state, options=report_settings, writer=partial(_write_responses, frame, report_settings)
+        report_from_state,
+        options=report_settings,
+        writer=partial(_write_responses, frame, report_settings, row_numbers),
     )
     return partition_table(frame, columns, chunk, finalize, compute)
 
@@ -314,14 +327,21 @@ def _report_chunk(options: ReportOptions, part: pd.DataFrame):
 
 
 def _write_responses(
-    frame, options: ReportOptions, directory, prefix: str, file_format: str, names
+    frame, options: ReportOptions, row_numbers: bool, directory, prefix: str, file_format: str, names
 ) -> list[Path]:
     """Write the per-response tables ``names`` of a report of ``frame``, partition by
     partition (:data:`RESPONSE_BATCH` partitions at a time); returns their paths."""
     directory = Path(directory)
     paths = {name: directory / f"{prefix}_{name}.{file_format}" for name in names}
+    parts = frame.to_delayed()
+    starts = [None] * len(parts)
+    if row_numbers and options.id is None:  # each partition's first row number
+        # (the lengths of these very partitions: dask may merge the partitions of fewer columns)
+        lengths = dask.compute(*[dask.delayed(len)(part) for part in parts])
+        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(int).tolist()
     pieces = [
-        dask.delayed(response_texts, pure=True)(part, options, file_format) for part in frame.to_delayed()
+        dask.delayed(response_texts, pure=True)(part, options, file_format, start)
+        for part, start in zip(parts, starts)
     ]
     handles: dict = {}
     try:

@@ -1366,15 +1366,20 @@ def _composition_tables(state: ReportState, options: ReportOptions) -> tuple[dic
     return files, {"test_excluded_composition"}
 
 
-def response_texts(frame: pd.DataFrame, options: ReportOptions, file_format: str) -> dict:
+def response_texts(
+    frame: pd.DataFrame, options: ReportOptions, file_format: str, start: int | None = None
+) -> dict:
     """rsmeval's per-response tables of one chunk of rows, as text in ``file_format``.
 
     Returns ``{(name, part): (header, body)}``: the files are the header of any chunk, then
     each part's bodies in chunk order, parts in order (``test_excluded_responses`` lists the
     responses by the reason they were left out, rsmeval's order: part 0 a missing human
-    score, 1 a zero, 2 a missing system score; other tables have one part).
+    score, 1 a zero, 2 a missing system score; other tables have one part). ``start``: the
+    chunk's rows are numbered from it (the response ids without ``id``) instead of by its index.
     """
     o = options
+    if start is not None:
+        frame = frame.set_axis(pd.RangeIndex(start, start + len(frame)))
     flagged = rsmeval_data.flag_rows(frame, o.flags)
     h = numeric_values(frame[o.human], "human")
     s = numeric_values(frame[o.system], "system")
