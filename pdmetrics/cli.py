@@ -248,13 +248,18 @@ def _report_function(on_dask: bool):
     return dask_report
 
 
+@contextlib.contextmanager
 def _progress_bar(on_dask: bool):
-    """dask's progress bar on stderr while a dask computation runs (nothing with pandas)."""
+    """dask's threaded scheduler, with its progress bar on stderr, while a dask computation
+    runs (nothing with pandas)."""
     if not on_dask:
-        return contextlib.nullcontext()
-    from dask.diagnostics import ProgressBar  # dask: optional and slow to import
+        yield
+        return
+    import dask  # optional and slow to import
+    from dask.diagnostics import ProgressBar
 
-    return ProgressBar(out=sys.stderr)
+    with dask.config.set(scheduler="threads"), ProgressBar(out=sys.stderr):
+        yield
 
 
 def _parser() -> argparse.ArgumentParser:
