@@ -16,8 +16,7 @@ import pdmetrics
 from pdmetrics.datasets import simulate_essays, simulate_scores
 from pdmetrics.errors import PdmetricsError, PdmetricsWarning
 from pdmetrics.io import read_table
-from pdmetrics.scoring import report as report_function
-from pdmetrics.scoring.responses_input import ENGINES, is_pattern, read_responses
+from pdmetrics.scoring.responses_input import ENGINES, frame_report, is_pattern, read_responses
 from pdmetrics.scoring.rsmeval_config import FILE_FORMATS
 from pdmetrics.scoring.rsmeval_run import run_rsmeval
 
@@ -190,7 +189,7 @@ def evaluate(args: argparse.Namespace) -> int:
         given["row_numbers"] = args.id is None  # responses named by their row in the whole input, as pandas
     with warnings.catch_warnings(record=True) as caught, _progress_bar(on_dask):
         warnings.simplefilter("always", PdmetricsWarning)
-        report = _report_function(on_dask)(
+        report = frame_report(
             frame,
             **given,
             human=args.human,
@@ -237,15 +236,6 @@ def _input_name(text: str) -> str:
         folders = [part for part in path.parent.parts if not is_pattern(part)]
         return folders[-1] if folders else "responses"
     return path.name
-
-
-def _report_function(on_dask: bool):
-    """report(), or its dask version (dask imported only when asked for)."""
-    if not on_dask:
-        return report_function
-    from pdmetrics._dask.scoring import dask_report  # dask: optional and slow to import
-
-    return dask_report
 
 
 @contextlib.contextmanager

@@ -175,9 +175,16 @@ class DaskScoringAccessor(DaskModelMethods, DaskAccessor):
         rater_error_variance: float | None = None,
         layout: str = "tidy",
         compute: bool = True,
+        **rsmeval_options,
     ):
         """RSMTool's whole evaluation of a dask DataFrame, in one pass over the partitions; see
         :meth:`pdmetrics.scoring.accessor.ScoringAccessor.report`.
+
+        ``rsmeval_options``: :func:`pdmetrics.scoring.report`'s ``id``, ``flag`` and
+        ``min_n_per_group`` (``candidate`` and ``min_items_per_candidate`` are refused: a
+        candidate's responses may sit in several partitions), and ``row_numbers=True`` to
+        name the responses of the per-response files by their row in the whole frame when
+        there is no ``id`` (the index of a parquet folder restarts in every file).
 
         Returns the same :class:`~pdmetrics.scoring.EvaluationReport` (``to_csv``, ``write``,
         ``to_html`` unchanged) with the same summary tables. The tables with one row per
@@ -204,6 +211,7 @@ class DaskScoringAccessor(DaskModelMethods, DaskAccessor):
             rater_error_variance=rater_error_variance,
             layout=layout,
             compute=compute,
+            **rsmeval_options,
         )
 
     def _score_pairs(self, human, system, exclude_zero, from_state, compute):

@@ -11,8 +11,9 @@ import pandas as pd
 from pdmetrics._optional import optional_module
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.io import read_table
+from pdmetrics.scoring.reporting import report
 
-__all__ = ["ENGINES", "is_pattern", "parquet_files", "read_responses"]
+__all__ = ["ENGINES", "frame_report", "is_pattern", "parquet_files", "read_responses"]
 
 #: The engines of ``pdmetrics evaluate`` and ``pdmetrics rsmeval`` (``--engine``).
 ENGINES = ("pandas", "dask")
@@ -97,3 +98,11 @@ def read_responses(path, text_columns=(), engine: str = "pandas"):
     frame = dd.read_parquet([str(file) for file in files])
     text = {name: str for name in text_columns if name in frame.columns}
     return frame.astype(text) if text else frame
+
+
+def frame_report(frame, **options):
+    """:func:`pdmetrics.scoring.report` of a pandas DataFrame, or ``ddf.scoring.report`` of a
+    dask one (what :func:`read_responses` returns); ``options``: report()'s keywords."""
+    if isinstance(frame, pd.DataFrame):
+        return report(frame, **options)
+    return frame.scoring.report(**options)

@@ -12,8 +12,7 @@ import pandas as pd
 from pdmetrics.errors import InvalidInputError, PdmetricsWarning
 from pdmetrics.io import read_table
 from pdmetrics.scoring.html_report import choose_sections, report_html
-from pdmetrics.scoring.reporting import report
-from pdmetrics.scoring.responses_input import is_pattern, read_responses
+from pdmetrics.scoring.responses_input import frame_report, is_pattern, read_responses
 from pdmetrics.scoring.rsmeval_config import (
     in_config_terms,
     locate_file,
@@ -64,7 +63,7 @@ def run_rsmeval(
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", PdmetricsWarning)
         try:
-            result = _report_function(engine)(frame, layout="rsmtool", **options)
+            result = frame_report(frame, layout="rsmtool", **options)
         except InvalidInputError as error:  # name the configuration's keys, not report()'s keywords
             raise InvalidInputError(in_config_terms(str(error))) from None
     for warning in caught:
@@ -92,15 +91,6 @@ def run_rsmeval(
     )
     written.append(page)
     return written
-
-
-def _report_function(engine: str):
-    """report(), or its dask version (dask imported only when asked for)."""
-    if engine != "dask":
-        return report
-    from pdmetrics._dask.scoring import dask_report  # dask: optional and slow to import
-
-    return dask_report
 
 
 def _predictions_path(config: dict):
