@@ -89,6 +89,7 @@ __all__ = [
     "report_from_state",
     "report_options",
     "report_state",
+    "response_texts",
 ]
 
 _RAW_TYPES = ("raw", "raw_trim", "raw_trim_round")
@@ -1142,7 +1143,25 @@ def _added(a: pd.Series, b: pd.Series) -> pd.Series:
 
 def report_state(frame: pd.DataFrame, options: ReportOptions) -> ReportState:
     """The :class:`ReportState` of one chunk of rows (``frame``: any rows of the whole frame;
-    no warning raised here, a chunk may have no usable row)."""
+    no warning raised here, a chunk may have no usable row).
+
+    report() chunk by chunk: :func:`report_options` checks the arguments on the columns,
+    each chunk gives its state, the states combine, :func:`report_from_state` makes the
+    report (what ``ddf.scoring.report`` does partition by partition).
+
+    Examples
+    --------
+    >>> import pdmetrics
+    >>> from pdmetrics.datasets import simulate_scores
+    >>> from pdmetrics.scoring.reporting import report_from_state, report_options, report_state
+    >>> df = simulate_scores(1000, seed=0)
+    >>> options = report_options(df.iloc[:0], human="sc1", system="raw", by="L1", trim_min=1, trim_max=6)
+    >>> state = report_state(df.iloc[:400], options).combine(report_state(df.iloc[400:], options))
+    >>> chunked = report_from_state(state, options)
+    >>> whole = df.scoring.report(human="sc1", system="raw", by="L1", trim_min=1, trim_max=6)
+    >>> bool((chunked["eval"]["corr"] - whole["eval"]["corr"]).abs().max() < 1e-12)
+    True
+    """
     o = options
     flagged = rsmeval_data.flag_rows(frame, o.flags)
     h = numeric_values(frame[o.human], "human")
