@@ -171,8 +171,8 @@ def same_tables(a: str, b: str) -> bool:
                 # carry the float64 rounding of the numbers they are differences of
                 near_zero = column in ("SMD", "DSM", "R2", "R2_unadjusted", "estimate") or "." in str(column)
                 floor = 1e-13 if near_zero or name == "degradation" else 0.0
-                if column == "sig":  # the p-value of F = n R2 / (1 - R2) with R2 near 0: its
-                    floor = 1e-9  # rounding (1e-16) times n (1e7 rows) moves F, and sig, by 1e-9
+                if column in ("F", "sig"):  # F = n R2 / (1 - R2) with R2 near 0 and its p-value: the
+                    floor = 1e-9  # rounding of R2 (1e-16) times n (1e7 rows) moves F, and sig, by 1e-9
                 if not np.allclose(left[column], right[column], rtol=1e-12, atol=floor, equal_nan=True):
                     print(f"  {name}.{column} differs")
                     return False
