@@ -87,6 +87,11 @@ def tables(accessor, compute: bool = True) -> dict:
     }
 
 
+#: Differences of nearly equal numbers: compared with an absolute 1e-13 besides 1e-12 relative
+#: (group estimates and their intervals are differences of group means).
+NEAR_ZERO = ("SMD", "DSM", "R2", "R2_unadjusted", "estimate", "[0.025", "0.975]")
+#: Test statistics and p-values of fits whose R2 is near 0: an absolute 1e-9 besides.
+TEST_STATISTICS = ("F", "sig", "P>[t]")
 #: report()'s arguments in the ``report`` job.
 REPORT = dict(human="sc1", second_human="sc2", system="raw", by=["L1", "grade"], trim_min=1, trim_max=6)
 #: Tables with one row per response (only written, with --with-files).
@@ -169,10 +174,11 @@ def same_tables(a: str, b: str) -> bool:
             if pd.api.types.is_float_dtype(right[column]):
                 # differences of means or of metrics, 1 - SSR/TSS and group estimates: near 0 they
                 # carry the float64 rounding of the numbers they are differences of
-                near_zero = column in ("SMD", "DSM", "R2", "R2_unadjusted", "estimate") or "." in str(column)
+                near_zero = column in NEAR_ZERO or str(column).startswith(("SMD.", "R2."))
                 floor = 1e-13 if near_zero or name == "degradation" else 0.0
-                if column in ("F", "sig"):  # F = n R2 / (1 - R2) with R2 near 0 and its p-value: the
-                    floor = 1e-9  # rounding of R2 (1e-16) times n (1e7 rows) moves F, and sig, by 1e-9
+                if column in TEST_STATISTICS:  # F = n R2 / (1 - R2) with R2 near 0 (and t of an
+                    # estimate near 0): the rounding of R2 (1e-16) times n (1e7 rows) moves them by 1e-9
+                    floor = 1e-9
                 if not np.allclose(left[column], right[column], rtol=1e-12, atol=floor, equal_nan=True):
                     print(f"  {name}.{column} differs")
                     return False
