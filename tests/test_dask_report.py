@@ -20,6 +20,7 @@ from pdmetrics import ExcludedRowsWarning, InvalidInputError, NotPartitionableEr
 from pdmetrics.cli import main
 from pdmetrics.datasets import simulate_scores
 from pdmetrics.scoring import EvaluationReport, report
+from pdmetrics.scoring.rsmeval_data import PER_RESPONSE_PREFIXES
 
 dd = pytest.importorskip("dask.dataframe")
 dask = pytest.importorskip("dask")
@@ -34,14 +35,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::pdmetrics.UndefinedMetricWarnin
 #: Float columns compared with an absolute floor besides 1e-12 relative (differences of means, 1 - SSR/TSS).
 NEAR_ZERO = ("SMD", "DSM", "R2", "R2_unadjusted")
 #: The tables with one row per response: written partition by partition on dask.
-PER_RESPONSE = (
-    "pred_processed",
-    "test_metadata",
-    "test_other_columns",
-    "test_human_scores",
-    "test_excluded_responses",
-    "test_responses_with_excluded_flags",
-)
+PER_RESPONSE = PER_RESPONSE_PREFIXES
 
 
 def responses(n: int = 3000, seed: int = 0) -> pd.DataFrame:

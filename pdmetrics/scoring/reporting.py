@@ -531,16 +531,10 @@ def report(
     1        raw_trim  2000  0.789
     2  raw_trim_round  2000  0.765
     """
-    _check_layout(layout)
-    human = _one_column(frame, "human", human)
-    system = _one_column(frame, "system", system)
-    if second_human is not None:
-        second_human = _one_column(frame, "second_human", second_human)
-    groups = [] if by is None else require_columns(frame, "by", by)
-    check_distinct_columns(human=human, second_human=second_human, system=system)
+    human, system, second_human, groups = _report_columns(
+        frame, human, system, second_human, by, scale_with, layout
+    )
     score_names = _score_names(human, second_human, system, scale_with)
-    if layout == "tidy":
-        _check_distinct_names(score_names)
     if candidate is not None:
         candidate = _one_column(frame, "candidate", candidate)
     elif min_items_per_candidate is not None:
@@ -771,6 +765,20 @@ def _summary_files(tables: dict, files: dict, primary: str) -> None:
     files.update(
         {name: made[name] for name in ("confMatrix", "confMatrix_h1h2", "score_dist") if name in made}
     )
+
+
+def _report_columns(frame, human, system, second_human, by, scale_with, layout) -> tuple:
+    """report()'s column arguments checked: ``(human, system, second_human, groups)``."""
+    _check_layout(layout)
+    human = _one_column(frame, "human", human)
+    system = _one_column(frame, "system", system)
+    if second_human is not None:
+        second_human = _one_column(frame, "second_human", second_human)
+    groups = [] if by is None else require_columns(frame, "by", by)
+    check_distinct_columns(human=human, second_human=second_human, system=system)
+    if layout == "tidy":
+        _check_distinct_names(_score_names(human, second_human, system, scale_with))
+    return human, system, second_human, groups
 
 
 def _per_response(name: str) -> bool:
@@ -1038,19 +1046,13 @@ def report_options(
 ) -> ReportOptions:
     """report()'s arguments checked on ``meta`` (a frame with the columns, e.g. no rows);
     ``scaling``: the scaling parameters of a training frame already summarised."""
-    _check_layout(layout)
-    human = _one_column(meta, "human", human)
-    system = _one_column(meta, "system", system)
-    if second_human is not None:
-        second_human = _one_column(meta, "second_human", second_human)
-    groups = [] if by is None else require_columns(meta, "by", by)
-    check_distinct_columns(human=human, second_human=second_human, system=system)
+    human, system, second_human, groups = _report_columns(
+        meta, human, system, second_human, by, scale_with, layout
+    )
     check_exclude_zero(exclude_zero)
     check_trim_range(trim_min, trim_max, trim_tolerance)
     if rater_error_variance is not None:
         check_error_variance(rater_error_variance, "rater_error_variance")
-    if layout == "tidy":
-        _check_distinct_names(_score_names(human, second_human, system, scale_with))
     if scaling is None:
         scaling = _scaling(scale_with, human, system)
     return ReportOptions(
