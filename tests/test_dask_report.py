@@ -185,7 +185,7 @@ def test_to_csv_writes_the_pandas_files(tmp_path):
     assert page.count("<section") >= 5 and "x_pred_processed.tsv" in page  # the files written last
 
 
-def test_per_response_tables_are_not_held_in_memory():
+def test_per_response_tables_are_not_held_in_memory(tmp_path):
     ddf = dd.from_pandas(responses(500), npartitions=2)
     with dask.config.set(scheduler="threads"):
         result = quiet(ddf.scoring.report, human="sc1", system="raw", trim_min=1, trim_max=6)
@@ -193,7 +193,8 @@ def test_per_response_tables_are_not_held_in_memory():
     with pytest.raises(KeyError, match="partition by partition"):
         result["pred_processed"]
     with pytest.raises(InvalidInputError, match="csv, tsv or jsonlines"):
-        result.write("unused", file_format="xlsx")
+        result.write(tmp_path, file_format="xlsx")
+    assert not list(tmp_path.iterdir())  # refused before any file is written
 
 
 def test_compute_false_returns_a_delayed_report():

@@ -300,11 +300,9 @@ def dask_report(
         )
     meta = frame._meta
     scaling = None
-    if is_dask_frame(scale_with):
-        human = options["human"]
-        scaling = _training_scalings(scale_with, human, [_first(options["system"])])[
-            _first(options["system"])
-        ]
+    if is_dask_frame(scale_with):  # its means and SDs from one pass, now
+        system = _first(options["system"])
+        scaling = _training_scalings(scale_with, options["human"], [system])[system]
     report_settings = report_options(meta, scale_with=scale_with, scaling=scaling, **options)
     columns = [
         report_settings.human,

@@ -96,6 +96,11 @@ _RAW_TYPES = ("raw", "raw_trim", "raw_trim_round")
 _SCALE_TYPES = ("scale", "scale_trim", "scale_trim_round")
 # rsmeval's scale_with="raw": scaling with the defaults it starts from (mean 0, SD 1)
 _IDENTITY_SCALING = {"human_mean": 0.0, "human_sd": 1.0, "system_mean": 0.0, "system_sd": 1.0}
+#: Why a report computed on dask writes no xlsx file.
+_STREAMED_FORMATS = (
+    "a report computed on dask writes its per-response tables partition by partition, as csv, tsv "
+    "or jsonlines; pass one of those."
+)
 #: report()'s ``layout``: the names its tidy tables give the scores
 LAYOUTS = ("tidy", "rsmtool")
 
@@ -353,7 +358,10 @@ class EvaluationReport(Mapping):
             raise InvalidInputError(
                 f"`file_format={file_format!r}`: write one of {', '.join(map(repr, _FILE_WRITERS))}."
             )
+        names, writer = self._streamed
         if file_format == "xlsx":
+            if names:
+                raise InvalidInputError(f"`file_format='xlsx'`: {_STREAMED_FORMATS}")
             optional_module("openpyxl", "excel", "Writing xlsx files")
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
@@ -362,7 +370,6 @@ class EvaluationReport(Mapping):
             path = directory / f"{prefix}_{name}.{file_format}"
             _FILE_WRITERS[file_format](frame, path, name not in self._unindexed)
             written.append(path)
-        names, writer = self._streamed
         if names:  # in rsmeval's order: before the summaries of the data (test_excluded_composition, ...)
             at = next(
                 (i for i, path in enumerate(written) if path.stem.endswith("_test_excluded_composition")), 0
@@ -1438,10 +1445,7 @@ def _text(frame: pd.DataFrame, file_format: str) -> tuple[str, str]:
     if file_format == "jsonlines":
         return "", _with_index_column(frame, True).to_json(orient="records", lines=True) if len(frame) else ""
     if file_format not in ("csv", "tsv"):
-        raise InvalidInputError(
-            f"`file_format={file_format!r}`: a report computed on dask writes its per-response tables "
-            "partition by partition, as csv, tsv or jsonlines; pass one of those."
-        )
+        raise InvalidInputError(f"`file_format={file_format!r}`: {_STREAMED_FORMATS}")
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "part"
         write_delimited(frame, path, "," if file_format == "csv" else "\t", True)
