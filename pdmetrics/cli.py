@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import time
@@ -15,7 +16,7 @@ import pdmetrics
 from pdmetrics.datasets import simulate_essays, simulate_scores
 from pdmetrics.errors import PdmetricsError, PdmetricsWarning
 from pdmetrics.io import read_table
-from pdmetrics.scoring import report as report_function
+from pdmetrics.scoring.responses_input import ENGINES, frame_report, is_pattern, read_responses
 from pdmetrics.scoring.rsmeval_config import FILE_FORMATS
 from pdmetrics.scoring.rsmeval_run import run_rsmeval
 
@@ -163,10 +164,16 @@ def _flags(items) -> dict | None:
 def evaluate(args: argparse.Namespace) -> int:
     """Read a file, run the whole RSMTool evaluation, write the tables, print the headline."""
     path = Path(args.file)
+    name = _input_name(args.file)
     text = [name for name in (args.id, args.candidate) if name] + (args.group or [])
-    frame = read_table(path, text_columns=text)
-    progress = _Progress(len(frame) >= LARGE_INPUT)
-    progress(f"read {len(frame):,} rows from {path}")
+    frame = read_responses(args.file, text_columns=text, engine=args.engine)
+    on_dask = args.engine == "dask"
+    progress = _Progress(on_dask or len(frame) >= LARGE_INPUT)
+    progress(
+        f"{frame.npartitions} partitions of {args.file} (dask)"
+        if on_dask
+        else f"read {len(frame):,} rows from {path}"
+    )
     scale_with = args.scale_with
     if scale_with not in (None, "asis"):
         scale_with = _training_frame(Path(scale_with), args.human, args.system)
@@ -178,9 +185,11 @@ def evaluate(args: argparse.Namespace) -> int:
         "min_n_per_group": args.min_n_per_group,
     }
     given = {keyword: value for keyword, value in given.items() if value is not None}
-    with warnings.catch_warnings(record=True) as caught:
+    if on_dask:
+        given["row_numbers"] = args.id is None  # responses named by their row in the whole input, as pandas
+    with warnings.catch_warnings(record=True) as caught, _progress_bar(on_dask):
         warnings.simplefilter("always", PdmetricsWarning)
-        report = report_function(
+        report = frame_report(
             frame,
             **given,
             human=args.human,
@@ -198,10 +207,11 @@ def evaluate(args: argparse.Namespace) -> int:
         if issubclass(warning.category, pdmetrics.ExcludedRowsWarning):
             print(f"note: {warning.message}", file=sys.stderr)
     progress(f"computed {len(report)} tables")
-    written = report.write(args.out, prefix=args.prefix or path.stem, file_format=args.file_format)
+    with _progress_bar(on_dask):  # on dask, the per-response files: one more pass over the partitions
+        written = report.write(args.out, prefix=args.prefix or Path(name).stem, file_format=args.file_format)
     sections = [name.strip() for name in args.sections.split(",")] if args.sections else None
     page = Path(args.out) / "report.html"
-    report.to_html(page, sections=sections, title=path.name, files=written)
+    report.to_html(page, sections=sections, title=name, files=written)
     written.append(page)
     progress(f"wrote {len(written)} files to {args.out}")
     print(
@@ -218,6 +228,30 @@ def evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _input_name(text: str) -> str:
+    """The input's name (the report's title, the files' default prefix): the file's or the
+    folder's name; for a glob pattern, the name of its folder."""
+    path = Path(text)
+    if is_pattern(text):
+        folders = [part for part in path.parent.parts if not is_pattern(part)]
+        return folders[-1] if folders else "responses"
+    return path.name
+
+
+@contextlib.contextmanager
+def _progress_bar(on_dask: bool):
+    """dask's threaded scheduler, with its progress bar on stderr, while a dask computation
+    runs (nothing with pandas)."""
+    if not on_dask:
+        yield
+        return
+    import dask  # optional and slow to import
+    from dask.diagnostics import ProgressBar
+
+    with dask.config.set(scheduler="threads"), ProgressBar(out=sys.stderr):
+        yield
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pdmetrics", description="Evaluate automated scores with pandas.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -226,7 +260,16 @@ def _parser() -> argparse.ArgumentParser:
     demo_parser.add_argument("--seed", type=int, default=0, help="random seed")
     run = commands.add_parser("evaluate", help="RSMTool's evaluation (rsmeval) of a file of responses")
     run.add_argument(
-        "file", help="CSV, TSV, xlsx, jsonlines (nested too) or parquet file, one row per response"
+        "file",
+        help="CSV, TSV, xlsx, jsonlines (nested too) or parquet file, one row per response; or a folder "
+        "or a quoted glob ('responses/*.parquet') of parquet files",
+    )
+    run.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="pandas",
+        help="pandas (default: every row in memory) or dask (parquet, partition by partition, with a "
+        'progress bar; pip install "pdmetrics[dask]")',
     )
     run.add_argument("--human", required=True, help="human score column")
     run.add_argument("--system", required=True, help="raw system score column")
@@ -277,18 +320,27 @@ def _parser() -> argparse.ArgumentParser:
     rsmeval.add_argument(
         "-f", "--force", action="store_true", help="overwrite a non-empty output/ directory, as rsmeval -f"
     )
+    rsmeval.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="pandas",
+        help="pandas (default) or dask: the predictions_file may then be a parquet file, a folder or a glob "
+        'of them, read partition by partition with a progress bar (pip install "pdmetrics[dask]")',
+    )
     return parser
 
 
 def rsmeval(args: argparse.Namespace) -> int:
     """``pdmetrics rsmeval CONFIG [OUTPUT_DIR]``: rsmeval's files from its configuration file."""
     start = time.perf_counter()
-    written = run_rsmeval(
-        args.config_file,
-        args.output_dir,
-        force=args.force,
-        notes=lambda message: print(f"note: {' '.join(message.split())}", file=sys.stderr),
-    )
+    with _progress_bar(args.engine == "dask"):
+        written = run_rsmeval(
+            args.config_file,
+            args.output_dir,
+            force=args.force,
+            notes=lambda message: print(f"note: {' '.join(message.split())}", file=sys.stderr),
+            engine=args.engine,
+        )
     print(
         f"pdmetrics rsmeval: {len(written)} files written under {args.output_dir} "
         f"in {time.perf_counter() - start:.2f} s"

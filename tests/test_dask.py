@@ -266,8 +266,8 @@ def test_all_missing_column_refused_across_partitions():
 
 def test_methods_that_do_not_run_on_dask_say_so():
     ddf = dd.from_pandas(responses(10), npartitions=1)
-    with pytest.raises(NotPartitionableError, match=r"`ddf.scoring.report` does not run on dask"):
-        ddf.scoring.report(human="h", system="s", trim_min=1, trim_max=6)
+    with pytest.raises(NotPartitionableError, match=r"`ddf.scoring.plot` does not run on dask"):
+        ddf.scoring.plot  # noqa: B018
     with pytest.raises(NotPartitionableError, match=r"ddf.detection.plot"):
         ddf.detection.plot  # noqa: B018
     with pytest.raises(AttributeError):

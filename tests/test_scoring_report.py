@@ -90,7 +90,7 @@ def test_cli_evaluate_writes_files(tmp_path, capsys):
         (["{csv}", "--second-human", "nope"], "`second_human='nope'`: no such column"),
         (["{empty}"], "the file is empty"),
         (["{ragged}"], "not a readable CSV file"),
-        (["{dir}"], "not a file"),
+        (["{dir}"], "a folder without parquet files"),
         (["{csv}", "--scale-with", "{dir}/missing.csv"], "no such file"),
         (["{csv}", "--scale-with", "{train}"], "--scale-with"),
         (["{csv}", "--scale-with", "{empty}"], "the file is empty"),

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from functools import partial
+from pathlib import Path
 
+import dask
+import numpy as np
 import pandas as pd
 
 from pdmetrics._dask.base import DaskAccessor
 from pdmetrics._dask.driver import Several, is_dask_frame, partition_table
 from pdmetrics._dask.scoring_model import DaskModelMethods
 from pdmetrics._validation import require_columns
+from pdmetrics.errors import NotPartitionableError
 from pdmetrics.scoring.accessor import ScoringAccessor
 from pdmetrics.scoring.human_baseline import (
     degradation_from_state,
@@ -24,6 +28,13 @@ from pdmetrics.scoring.postprocessing import (
     scaling_from_state,
     scaling_state,
 )
+from pdmetrics.scoring.reporting import (
+    ReportOptions,
+    report_from_state,
+    report_options,
+    report_state,
+    response_texts,
+)
 from pdmetrics.scoring.scored_rows import check_distinct_columns, check_exclude_zero, check_flat_names
 from pdmetrics.scoring.table_states import (
     consistency_from_state,
@@ -33,7 +44,10 @@ from pdmetrics.scoring.table_states import (
 )
 from pdmetrics.scoring.tables import confusion_from_state, distribution_from_state, score_pair_state
 
-__all__ = ["DaskScoringAccessor"]
+__all__ = ["DaskScoringAccessor", "dask_report"]
+
+#: Partitions whose per-response tables are written at a time (their text is held until written).
+RESPONSE_BATCH = 4
 
 
 class DaskScoringAccessor(DaskModelMethods, DaskAccessor):
@@ -146,6 +160,60 @@ class DaskScoringAccessor(DaskModelMethods, DaskAccessor):
         :meth:`pdmetrics.scoring.accessor.ScoringAccessor.score_distribution`."""
         return self._score_pairs(human, system, exclude_zero, distribution_from_state, compute)
 
+    def report(
+        self,
+        *,
+        human,
+        system,
+        trim_min: float,
+        trim_max: float,
+        second_human=None,
+        by=None,
+        trim_tolerance: float = DEFAULT_TRIM_TOLERANCE,
+        scale_with=None,
+        exclude_zero: bool = True,
+        rater_error_variance: float | None = None,
+        layout: str = "tidy",
+        compute: bool = True,
+        **rsmeval_options,
+    ):
+        """RSMTool's whole evaluation of a dask DataFrame, in one pass over the partitions; see
+        :meth:`pdmetrics.scoring.accessor.ScoringAccessor.report`.
+
+        ``rsmeval_options``: :func:`pdmetrics.scoring.report`'s ``id``, ``flag`` and
+        ``min_n_per_group`` (``candidate`` and ``min_items_per_candidate`` are refused: a
+        candidate's responses may sit in several partitions), and ``row_numbers=True`` to
+        name the responses of the per-response files by their row in the whole frame when
+        there is no ``id`` (the index of a parquet folder restarts in every file).
+
+        Returns the same :class:`~pdmetrics.scoring.EvaluationReport` (``to_csv``, ``write``,
+        ``to_html`` unchanged) with the same summary tables. The tables with one row per
+        response (``pred_processed``, ``test_metadata``, ``test_other_columns``,
+        ``test_human_scores``, ``test_excluded_responses``,
+        ``test_responses_with_excluded_flags``) are never held in memory: ``to_csv`` and
+        ``write`` (csv, tsv or jsonlines) write them partition by partition, in one more
+        pass, as the pandas path writes them; ``report[name]`` of one of them says so.
+        ``scale_with`` may be a dask training frame (its means and SDs from one pass).
+        ``compute=False`` returns a :class:`dask.delayed.Delayed` of a report of the
+        summary tables only (no per-response files).
+        """
+        return dask_report(
+            self._frame,
+            human=human,
+            system=system,
+            trim_min=trim_min,
+            trim_max=trim_max,
+            second_human=second_human,
+            by=by,
+            trim_tolerance=trim_tolerance,
+            scale_with=scale_with,
+            exclude_zero=exclude_zero,
+            rater_error_variance=rater_error_variance,
+            layout=layout,
+            compute=compute,
+            **rsmeval_options,
+        )
+
     def _score_pairs(self, human, system, exclude_zero, from_state, compute):
         human = self._one_name("human", human)
         systems = self._names("system", system)
@@ -203,3 +271,108 @@ def _score_pair_chunk(human, systems: list, exclude_zero: bool, part):
 def _evaluation_chunk(human, systems: list, groups: list, exclude_zero: bool, part):
     by = {name: part[name] for name in groups} or None
     return evaluation_state(part[human], {name: part[name] for name in systems}, by, exclude_zero)
+
+
+def dask_report(
+    frame,
+    *,
+    scale_with=None,
+    compute: bool = True,
+    candidate=None,
+    min_items_per_candidate=None,
+    row_numbers: bool = False,
+    **options,
+):
+    """:func:`pdmetrics.scoring.report` of a dask DataFrame (the accessor's ``report`` plus
+    report()'s ``id``, ``flag`` and ``min_n_per_group``, for the command line).
+
+    ``candidate`` and ``min_items_per_candidate`` are refused: counting each candidate's
+    responses needs them together (compute those columns first). ``row_numbers=True``
+    (without ``id``) names the responses of the per-response tables by their row in the
+    whole frame (0, 1, ...), as the pandas path reading the same files does, instead of by
+    the frame's index (which restarts in every parquet file).
+    """
+    if candidate is not None or min_items_per_candidate is not None:
+        raise NotPartitionableError(
+            "`candidate=` and `min_items_per_candidate=` do not run on dask DataFrames yet (a candidate's "
+            "responses may sit in several partitions). Compute the frame first: "
+            "`report(ddf.compute(), ...)`, or leave the candidate column out."
+        )
+    meta = frame._meta
+    scaling = None
+    if is_dask_frame(scale_with):  # its means and SDs from one pass, now
+        system = _first(options["system"])
+        scaling = _training_scalings(scale_with, options["human"], [system])[system]
+    report_settings = report_options(meta, scale_with=scale_with, scaling=scaling, **options)
+    columns = [
+        report_settings.human,
+        report_settings.system,
+        *([] if report_settings.second_human is None else [report_settings.second_human]),
+        *report_settings.groups,
+        *report_settings.flags,
+    ]
+    chunk = partial(_report_chunk, report_settings)
+    if not compute:
+        return partition_table(
+            frame, columns, chunk, partial(report_from_state, options=report_settings), False
+        )
+    finalize = partial(
+        report_from_state,
+        options=report_settings,
+        writer=partial(_write_responses, frame, report_settings, row_numbers),
+    )
+    return partition_table(frame, columns, chunk, finalize, compute)
+
+
+def _first(names):
+    return names[0] if isinstance(names, (list, tuple)) and len(names) == 1 else names
+
+
+def _report_chunk(options: ReportOptions, part: pd.DataFrame):
+    return report_state(part, options)
+
+
+def _write_responses(
+    frame, options: ReportOptions, row_numbers: bool, directory, prefix: str, file_format: str, names
+) -> list[Path]:
+    """Write the per-response tables ``names`` of a report of ``frame``, partition by
+    partition (:data:`RESPONSE_BATCH` partitions at a time); returns their paths."""
+    directory = Path(directory)
+    paths = {name: directory / f"{prefix}_{name}.{file_format}" for name in names}
+    parts = frame.to_delayed()
+    starts = [None] * len(parts)
+    if row_numbers and options.id is None:  # each partition's first row number
+        # (the lengths of these very partitions: dask may merge the partitions of fewer columns)
+        lengths = dask.compute(*[dask.delayed(len)(part) for part in parts])
+        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(int).tolist()
+    pieces = [
+        dask.delayed(response_texts, pure=True)(part, options, file_format, start)
+        for part, start in zip(parts, starts)
+    ]
+    handles: dict = {}
+    try:
+        for start in range(0, len(pieces), RESPONSE_BATCH):
+            for texts in dask.compute(*pieces[start : start + RESPONSE_BATCH]):
+                for (name, part), (header, body) in texts.items():
+                    if name not in paths:
+                        continue
+                    if (name, part) not in handles:
+                        path = (
+                            paths[name] if part == 0 else paths[name].with_name(f"{paths[name].name}.{part}")
+                        )
+                        handles[name, part] = open(path, "w", encoding="utf-8", newline="")  # noqa: SIM115
+                        if part == 0:
+                            handles[name, part].write(header)
+                    handles[name, part].write(body)
+    finally:
+        for handle in handles.values():
+            handle.close()
+    for name, path in paths.items():
+        if (name, 0) not in handles:
+            path.write_text("", encoding="utf-8")
+        for part in sorted(part for key, part in handles if key == name and part):
+            piece = path.with_name(f"{path.name}.{part}")
+            with open(path, "a", encoding="utf-8", newline="") as handle:
+                handle.write(piece.read_text(encoding="utf-8"))
+            piece.unlink()
+    return list(paths.values())

@@ -5,8 +5,11 @@ Jupyter, and ``to_csv`` writing rsmeval's own files)."""
 from __future__ import annotations
 
 import dataclasses
+import tempfile
 import warnings
 from collections.abc import Hashable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +21,13 @@ from pdmetrics._stats import smallest_integer_type
 from pdmetrics._tables import attach_info
 from pdmetrics._validation import numeric_values, plain, require_columns
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.fairness.regression import rsmtool_fairness_tables, score_fairness_tables_of_codes
+from pdmetrics.fairness.regression import (
+    ScoreFairnessState,
+    rsmtool_fairness_tables,
+    score_fairness_from_state,
+    score_fairness_state,
+    score_fairness_tables_of_codes,
+)
 from pdmetrics.scoring import html_report, rsmeval_data, rsmtool_files
 from pdmetrics.scoring.conditional_scores import conditional_means_of_codes
 from pdmetrics.scoring.human_baseline import degradation_from_tables, disattenuated_from_tables
@@ -26,12 +35,15 @@ from pdmetrics.scoring.metrics import kappa_labels, pair_statistics, pair_statis
 from pdmetrics.scoring.postprocessing import (
     DEFAULT_TRIM_TOLERANCE,
     check_scale_with,
+    check_trim_range,
     derived_scores,
     scaling_from_frame,
 )
 from pdmetrics.scoring.scored_rows import (
+    RowCounts,
     ScoredRows,
     check_distinct_columns,
+    check_exclude_zero,
     report_exclusions,
     select_scored_rows,
 )
@@ -42,16 +54,53 @@ from pdmetrics.scoring.subgroups import (
     mean_and_sd,
     subgroup_codes,
 )
-from pdmetrics.scoring.table_states import consistency_table, evaluation_table
-from pdmetrics.scoring.tables import confusion_table, distribution_table
-from pdmetrics.scoring.true_scores import column_statistics, true_score_table_of_statistics
+from pdmetrics.scoring.table_states import (
+    ConsistencyState,
+    EvaluationState,
+    consistency_from_state,
+    consistency_state,
+    consistency_table,
+    evaluation_from_state,
+    evaluation_state,
+    evaluation_table,
+)
+from pdmetrics.scoring.tables import (
+    ScorePairState,
+    confusion_from_state,
+    confusion_table,
+    distribution_from_state,
+    distribution_table,
+    score_pair_state,
+)
+from pdmetrics.scoring.true_scores import (
+    TrueScoreState,
+    check_error_variance,
+    column_statistics,
+    true_score_table_from_state,
+    true_score_table_of_statistics,
+    true_score_table_state,
+)
 
-__all__ = ["EvaluationReport", "report"]
+__all__ = [
+    "EvaluationReport",
+    "ReportOptions",
+    "ReportState",
+    "report",
+    "report_from_state",
+    "report_options",
+    "report_state",
+    "response_texts",
+]
 
 _RAW_TYPES = ("raw", "raw_trim", "raw_trim_round")
 _SCALE_TYPES = ("scale", "scale_trim", "scale_trim_round")
 # rsmeval's scale_with="raw": scaling with the defaults it starts from (mean 0, SD 1)
 _IDENTITY_SCALING = {"human_mean": 0.0, "human_sd": 1.0, "system_mean": 0.0, "system_sd": 1.0}
+#: Why a report computed on dask writes no xlsx file.
+_STREAMED_FORMATS = (
+    "a report computed on dask writes its per-response tables partition by partition, as csv, tsv "
+    "or jsonlines; pass one of those."
+)
 #: report()'s ``layout``: the names its tidy tables give the scores
 LAYOUTS = ("tidy", "rsmtool")
 
@@ -111,6 +160,10 @@ class EvaluationReport(Mapping):
     """
 
     _written: tuple = ()  # the files to_csv wrote last (listed by to_html); replaced, never mutated
+    #: a report computed on dask: ``(names, writer)`` of the per-response tables, never held in
+    #: memory; :meth:`write` has ``writer(directory, prefix, file_format)`` write them
+    #: partition by partition (it returns their paths, in ``names``' order)
+    _streamed: tuple = ((), None)
 
     def __init__(
         self,
@@ -167,6 +220,12 @@ class EvaluationReport(Mapping):
         try:
             return self._tables[name]
         except KeyError:
+            if name in self._streamed[0]:
+                raise KeyError(
+                    f"{name!r} has one row per response: a report computed on dask does not hold it in "
+                    "memory. `report.to_csv(directory)` writes it partition by partition; or compute "
+                    "the columns and call report() on the pandas frame."
+                ) from None
             raise KeyError(f"No table {name!r} in this report; it has: {', '.join(self)}.") from None
 
     def __iter__(self) -> Iterator[str]:
@@ -299,7 +358,10 @@ class EvaluationReport(Mapping):
             raise InvalidInputError(
                 f"`file_format={file_format!r}`: write one of {', '.join(map(repr, _FILE_WRITERS))}."
             )
+        names, writer = self._streamed
         if file_format == "xlsx":
+            if names:
+                raise InvalidInputError(f"`file_format='xlsx'`: {_STREAMED_FORMATS}")
             optional_module("openpyxl", "excel", "Writing xlsx files")
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
@@ -308,6 +370,11 @@ class EvaluationReport(Mapping):
             path = directory / f"{prefix}_{name}.{file_format}"
             _FILE_WRITERS[file_format](frame, path, name not in self._unindexed)
             written.append(path)
+        if names:  # in rsmeval's order: before the summaries of the data (test_excluded_composition, ...)
+            at = next(
+                (i for i, path in enumerate(written) if path.stem.endswith("_test_excluded_composition")), 0
+            )
+            written[at:at] = writer(directory, prefix, file_format)
         self._written = written
         return written
 
@@ -346,16 +413,23 @@ def _processed_scores(frame, system, trim_min, trim_max, trim_tolerance, scale_w
     predictions are "scaled" with mean 0 and SD 1 (so ``scale`` equals ``raw``) and all six
     score types are evaluated, the ``scale`` ones as primary.
     """
-    if isinstance(scale_with, str) and scale_with == "raw":
-        scaling = _IDENTITY_SCALING
-    else:
-        check_scale_with(scale_with, human)
-        scaling = (
-            scaling_from_frame(scale_with, human, system)
-            if isinstance(scale_with, pd.DataFrame)
-            else scale_with
-        )
+    scaling = _scaling(scale_with, human, system)
     raw = numeric_values(frame[system], "system")
+    return _score_arrays(raw, trim_min, trim_max, trim_tolerance, scaling, scale_with), scaling
+
+
+def _scaling(scale_with, human, system):
+    """The scaling ``scale_with`` asks for: a dict of means and SDs, "asis" or None."""
+    if isinstance(scale_with, str) and scale_with == "raw":
+        return _IDENTITY_SCALING
+    check_scale_with(scale_with, human)
+    return (
+        scaling_from_frame(scale_with, human, system) if isinstance(scale_with, pd.DataFrame) else scale_with
+    )
+
+
+def _score_arrays(raw: np.ndarray, trim_min, trim_max, trim_tolerance, scaling, scale_with) -> dict:
+    """RSMTool's score types of the raw system scores ``raw``, keyed by type name."""
     derived = derived_scores(raw, trim_min, trim_max, trim_tolerance, scaling, name="raw")
     scores = {"raw": raw, **{name: derived[name].to_numpy() for name in derived.columns}}
     if isinstance(scaling, str):  # "asis": the given scores are the scaled ones
@@ -367,7 +441,7 @@ def _processed_scores(frame, system, trim_min, trim_max, trim_tolerance, scale_w
     else:
         scores = {name.replace("raw_scale", "scale"): values for name, values in scores.items()}
     types, _ = _score_types(scale_with)
-    return {name: scores[name] for name in types}, scaling
+    return {name: scores[name] for name in types}
 
 
 def report(
@@ -464,16 +538,10 @@ def report(
     1        raw_trim  2000  0.789
     2  raw_trim_round  2000  0.765
     """
-    _check_layout(layout)
-    human = _one_column(frame, "human", human)
-    system = _one_column(frame, "system", system)
-    if second_human is not None:
-        second_human = _one_column(frame, "second_human", second_human)
-    groups = [] if by is None else require_columns(frame, "by", by)
-    check_distinct_columns(human=human, second_human=second_human, system=system)
+    human, system, second_human, groups = _report_columns(
+        frame, human, system, second_human, by, scale_with, layout
+    )
     score_names = _score_names(human, second_human, system, scale_with)
-    if layout == "tidy":
-        _check_distinct_names(score_names)
     if candidate is not None:
         candidate = _one_column(frame, "candidate", candidate)
     elif min_items_per_candidate is not None:
@@ -490,13 +558,7 @@ def report(
 
     h = numeric_values(frame[human], "human")
     s = numeric_values(frame[system], "system")
-    if flagged is None:
-        rows = select_scored_rows(h, [s], exclude_zero)
-    else:  # rsmeval filters on the flags first: the score filters see the remaining rows
-        rows = select_scored_rows(h[flagged], [s[flagged]], exclude_zero)
-        mask = np.zeros(h.size, dtype=bool)
-        mask[flagged] = rows.mask
-        rows = dataclasses.replace(rows, mask=mask)
+    rows = _filtered_rows(h, s, flagged, exclude_zero)  # rsmeval filters on the flags first
     report_exclusions(rows, "system score", human, repr(system))
     keep = rows.mask
     few_items = None
@@ -536,9 +598,6 @@ def report(
             h1, systems, human_labels=h_labels, system_labels=labels, buffers=buffers
         )
         tables["eval"] = evaluation_table(pooled, scored, exclude_zero)
-        files["eval"] = rsmtool_files.eval_frame(tables["eval"])
-        files["eval_short"] = rsmtool_files.short_metrics_frame(tables["eval"], trim, trim_round, primary)
-        tables["eval_short"] = files["eval_short"].reset_index(drop=True)
         double = h2 is not None and bool(np.isfinite(h2).any())
         if double:
             doubled = select_scored_rows(h1, [h2], exclude_zero)
@@ -548,15 +607,6 @@ def report(
                 *pair, human_labels=pair_labels[0], system_labels=pair_labels[1], buffers=buffers
             )
             tables["consistency"] = consistency_table(human_pair, "sc1", "sc2", doubled, exclude_zero)
-            files["consistency"] = rsmtool_files.consistency_frame(tables["consistency"])
-            tables["degradation"] = degradation_from_tables(tables["eval"], tables["consistency"])
-            files["degradation"] = tables["degradation"].set_index("system").rename_axis(None)
-            tables["disattenuated_correlations"] = disattenuated_from_tables(
-                tables["eval"], tables["consistency"]
-            )
-            files["disattenuated_correlations"] = (
-                tables["disattenuated_correlations"].set_index("system").rename_axis(None)
-            )
         if double or rater_error_variance is not None:
             ratings = column_statistics([h1, h2] if double else [h1], h1.size, buffers)
             tables["true_score_eval"] = true_score_table_of_statistics(
@@ -565,7 +615,6 @@ def report(
                 rater_error_variance,
                 buffers[1],  # buffers[0] holds the means
             )
-            files["true_score_eval"] = tables["true_score_eval"].set_index("system").rename_axis(None)
         if groups:  # every group column in one pass over the rows, then one table per column
             passes = group_passes(encoded)  # the cell codes of both the eval and consistency passes
             by_table = attach_info(
@@ -608,15 +657,12 @@ def report(
         primary_labels = {trim_round: labels[trim_round]}
         work = buffers[0].view(np.intp)  # a free work array for the label counts
         tables["confMatrix"] = confusion_table(h_labels, primary_labels, scored, exclude_zero, work)
-        files["confMatrix"] = rsmtool_files.confusion_matrix_frame(tables["confMatrix"])
         if double:
             tables["confMatrix_h1h2"] = confusion_table(
                 pair_labels[0], {"sc2": pair_labels[1]}, _all_rows(pair_labels[0].size), exclude_zero, work
             )
-            files["confMatrix_h1h2"] = rsmtool_files.confusion_matrix_frame(tables["confMatrix_h1h2"])
         tables["score_dist"] = distribution_table(h_labels, primary_labels, scored, exclude_zero, work)
-        dist = rsmtool_files.score_distribution_frame(tables["score_dist"], primary)
-        files["score_dist"] = dist.astype(float).set_axis(dist.index.astype(float))
+        _summary_files(tables, files, primary)
     info = {
         **rows.info("system"),
         "n_used": int(keep.sum()),
@@ -638,12 +684,6 @@ def report(
         tables["postprocessing_params"] = files["postprocessing_params"]
     data_names = _data_names(selection, second_human is not None, groups)
     names = rsmeval_data.rsmeval_names(frame.columns, id, human, second_human, system, candidate)
-    renames = {}
-    if layout == "tidy":  # the data tables renamed on first use; the others now, unless nothing changes
-        renames = _data_renames(data_names, names, score_names)
-        if any(name != score_type for score_type, name in score_names.items()):
-            tables = {name: _tidy_table(name, table, score_names) for name, table in tables.items()}
-
     common = dict(names=names, human=h, scores=scores, groups=groups, candidate=candidate)
 
     def responses():
@@ -660,10 +700,92 @@ def report(
         _DataBuilder(summaries, [name for name in data_names if not _per_response(name)]),
         _DataBuilder(responses, [name for name in data_names if _per_response(name)]),
     ]
-    data = (data_names, builders, renames)
-    return EvaluationReport(
-        tables, files, primary, groups, info, data, score_names=score_names, layout=layout
+    return _named_report(
+        tables, files, primary, groups, info, (data_names, builders), names, score_names, layout
     )
+
+
+def _named_report(tables, files, primary, groups, info, data, names, score_names, layout) -> EvaluationReport:
+    """The :class:`EvaluationReport` of tables of RSMTool's names, renamed for ``layout``
+    (``data``: the data tables' names and builders; ``names``: ``rsmeval_names``)."""
+    data_names, builders = data
+    renames = {}
+    if layout == "tidy":  # the data tables renamed on first use; the others now, unless nothing changes
+        renames = _data_renames(data_names, names, score_names)
+        if any(name != score_type for score_type, name in score_names.items()):
+            tables = {name: _tidy_table(name, table, score_names) for name, table in tables.items()}
+    return EvaluationReport(
+        tables,
+        files,
+        primary,
+        groups,
+        info,
+        (data_names, builders, renames),
+        score_names=score_names,
+        layout=layout,
+    )
+
+
+def _summary_files(tables: dict, files: dict, primary: str) -> None:
+    """Add to ``tables`` those made from others (``eval_short``, ``degradation``,
+    ``disattenuated_correlations``) and to ``files`` the RSMTool layout of the tables that are
+    not by subgroup; the dict order is the order of the tables."""
+    trim, trim_round = f"{primary}_trim", f"{primary}_trim_round"
+    order = list(tables)
+    made = {"eval": rsmtool_files.eval_frame(tables["eval"])}
+    made["eval_short"] = rsmtool_files.short_metrics_frame(tables["eval"], trim, trim_round, primary)
+    derived = {"eval_short": made["eval_short"].reset_index(drop=True)}
+    if "consistency" in tables:
+        made["consistency"] = rsmtool_files.consistency_frame(tables["consistency"])
+        derived["degradation"] = degradation_from_tables(tables["eval"], tables["consistency"])
+        derived["disattenuated_correlations"] = disattenuated_from_tables(
+            tables["eval"], tables["consistency"]
+        )
+        for name in ("degradation", "disattenuated_correlations"):
+            made[name] = derived[name].set_index("system").rename_axis(None)
+    if "true_score_eval" in tables:
+        made["true_score_eval"] = tables["true_score_eval"].set_index("system").rename_axis(None)
+    for name in ("confMatrix", "confMatrix_h1h2"):
+        if name in tables:
+            made[name] = rsmtool_files.confusion_matrix_frame(tables[name])
+    dist = rsmtool_files.score_distribution_frame(tables["score_dist"], primary)
+    made["score_dist"] = dist.astype(float).set_axis(dist.index.astype(float))
+    # rsmeval's order: eval, eval_short, consistency, degradation, disattenuated, true score, ...
+    first = [
+        "eval",
+        "eval_short",
+        "consistency",
+        "degradation",
+        "disattenuated_correlations",
+        "true_score_eval",
+    ]
+    ordered = {**{name: None for name in first}, **{name: None for name in order}}
+    everything = {**tables, **derived}
+    for name in ordered:
+        if name in everything:
+            tables.pop(name, None)
+            tables[name] = everything[name]
+    existing = dict(files)  # the subgroup files: after the whole set's, before the score counts
+    files.clear()
+    files.update({name: made[name] for name in first if name in made})
+    files.update(existing)
+    files.update(
+        {name: made[name] for name in ("confMatrix", "confMatrix_h1h2", "score_dist") if name in made}
+    )
+
+
+def _report_columns(frame, human, system, second_human, by, scale_with, layout) -> tuple:
+    """report()'s column arguments checked: ``(human, system, second_human, groups)``."""
+    _check_layout(layout)
+    human = _one_column(frame, "human", human)
+    system = _one_column(frame, "system", system)
+    if second_human is not None:
+        second_human = _one_column(frame, "second_human", second_human)
+    groups = [] if by is None else require_columns(frame, "by", by)
+    check_distinct_columns(human=human, second_human=second_human, system=system)
+    if layout == "tidy":
+        _check_distinct_names(_score_names(human, second_human, system, scale_with))
+    return human, system, second_human, groups
 
 
 def _per_response(name: str) -> bool:
@@ -765,13 +887,20 @@ def _selection(h, s, flagged, scored, few_items, keep, exclude_zero) -> rsmeval_
 
 def _data_names(selection: rsmeval_data.Selection, double: bool, groups: list) -> tuple[str, ...]:
     """The names of rsmeval's data tables for this run (in the order rsmeval writes them)."""
+    excluded = selection.human_bad.any() or selection.human_zero.any() or selection.system_bad.any()
+    excluded = excluded or (selection.few_items is not None and selection.few_items.any())
+    flagged_out = selection.flag_out is not None and selection.flag_out.any()
+    return _data_names_of(bool(excluded), bool(flagged_out), double, groups)
+
+
+def _data_names_of(excluded: bool, flagged_out: bool, double: bool, groups: list) -> tuple[str, ...]:
+    """:func:`_data_names` from whether rows were left out by the score filters or the flags."""
     names = ["pred_processed", "test_metadata", "test_other_columns"]
     if double:
         names.append("test_human_scores")
-    excluded = selection.human_bad.any() or selection.human_zero.any() or selection.system_bad.any()
-    if excluded or (selection.few_items is not None and selection.few_items.any()):
+    if excluded:
         names.append("test_excluded_responses")
-    if selection.flag_out is not None and selection.flag_out.any():
+    if flagged_out:
         names.append("test_responses_with_excluded_flags")
     names += ["test_excluded_composition", "data_composition", *(f"data_composition_by_{g}" for g in groups)]
     return tuple(names)
@@ -811,13 +940,18 @@ def _group_codes(column: pd.Series, keep: np.ndarray | None) -> tuple[np.ndarray
     to RSMTool's "All data" (the pooled row of its files) is refused.
     """
     codes, labels = subgroup_codes(column, keep)
+    _check_all_data(labels, column.name)
+    return codes.astype(smallest_integer_type(-1, labels.size)), labels  # few groups: one byte per row
+
+
+def _check_all_data(labels: np.ndarray, name) -> None:
+    """Refuse a group called RSMTool's "All data" (the pooled row of its files)."""
     if (labels == rsmtool_files.ALL_DATA).any():
         raise InvalidInputError(
-            f"`by={plain(column.name)!r}` holds the value {rsmtool_files.ALL_DATA!r}, which RSMTool's "
+            f"`by={plain(name)!r}` holds the value {rsmtool_files.ALL_DATA!r}, which RSMTool's "
             f"files use for the row of all responses; rename that value first, e.g. "
             f"`.replace({{{rsmtool_files.ALL_DATA!r}: 'all data (group)'}})`."
         )
-    return codes.astype(smallest_integer_type(-1, labels.size)), labels  # few groups: one byte per row
 
 
 def _present_groups(codes: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -867,3 +1001,454 @@ def _subgroup_tables(
         if name.startswith("estimates_"):  # estimates_<model>_by_<group>
             model = name.split("_")[1]
             tables[name] = estimates[estimates["model"] == model].reset_index(drop=True)
+
+
+# --------------------------------------------------------------------------------------
+# report() chunk by chunk: chunk of rows -> ReportState -> combine -> the report
+# --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ReportOptions:
+    """report()'s checked arguments, as a chunk of rows needs them (no frame, no data)."""
+
+    human: Hashable
+    system: Hashable
+    second_human: Hashable | None
+    groups: tuple
+    flags: dict
+    trim_min: float
+    trim_max: float
+    trim_tolerance: float
+    scale_with: object  # None, "asis", "raw", a dict, or "frame" (a training frame, see scaling)
+    scaling: object
+    exclude_zero: bool
+    rater_error_variance: float | None
+    min_n_per_group: dict
+    layout: str
+    names: dict  # rsmeval's name of each column of the frame
+    id: Hashable | None = None
+
+    @property
+    def primary(self) -> str:
+        return _score_types(self.scale_with)[1]
+
+
+def report_options(
+    meta: pd.DataFrame,
+    *,
+    human,
+    system,
+    second_human=None,
+    by=None,
+    id=None,
+    flag=None,
+    min_n_per_group=None,
+    trim_min: float,
+    trim_max: float,
+    trim_tolerance: float = DEFAULT_TRIM_TOLERANCE,
+    scale_with=None,
+    scaling=None,
+    exclude_zero: bool = True,
+    rater_error_variance: float | None = None,
+    layout: str = "tidy",
+) -> ReportOptions:
+    """report()'s arguments checked on ``meta`` (a frame with the columns, e.g. no rows);
+    ``scaling``: the scaling parameters of a training frame already summarised."""
+    human, system, second_human, groups = _report_columns(
+        meta, human, system, second_human, by, scale_with, layout
+    )
+    check_exclude_zero(exclude_zero)
+    check_trim_range(trim_min, trim_max, trim_tolerance)
+    if rater_error_variance is not None:
+        check_error_variance(rater_error_variance, "rater_error_variance")
+    if scaling is None:
+        scaling = _scaling(scale_with, human, system)
+    return ReportOptions(
+        human,
+        system,
+        second_human,
+        tuple(groups),
+        rsmeval_data.check_flags(meta, flag),
+        trim_min,
+        trim_max,
+        trim_tolerance,
+        scale_with if scale_with is None or isinstance(scale_with, (str, Mapping)) else "frame",
+        scaling,
+        exclude_zero,
+        rater_error_variance,
+        rsmeval_data.check_min_n_per_group(min_n_per_group, groups),
+        layout,
+        rsmeval_data.rsmeval_names(meta.columns, id, human, second_human, system, None),
+        None if id is None else _one_column(meta, "id", id),
+    )
+
+
+@dataclass(frozen=True)
+class ReportState:
+    """The additive state of report()'s summary tables over some rows.
+
+    Attributes
+    ----------
+    n_input, n_flagged_out : int
+        Rows seen, and rows left out by the flags.
+    rows : RowCounts
+        The score filters on the rows the flags keep.
+    excluded : ndarray
+        ``test_excluded_composition``'s 3 x 2 counts.
+    evaluation : EvaluationState
+        The ``eval`` and ``eval_by`` tables' state (system scores: RSMTool's score types).
+    consistency : ConsistencyState or None
+        The human-human tables' (with ``second_human``).
+    pairs, human_pairs : ScorePairState
+        ``confMatrix`` and ``score_dist`` (the primary rounded score); ``confMatrix_h1h2``.
+    true_score : TrueScoreState or None
+        ``true_score_eval`` (with ``second_human`` or ``rater_error_variance``).
+    fairness : ScoreFairnessState or None
+        The score fairness tables of every group column.
+    conditional : dict
+        Group column -> ``(group, human_score) -> [N, sum of the trimmed score]``.
+    composition : dict
+        Group column -> responses evaluated per group (``data_composition_by``).
+    """
+
+    n_input: int
+    n_flagged_out: int
+    rows: RowCounts
+    excluded: np.ndarray
+    evaluation: EvaluationState
+    consistency: ConsistencyState | None
+    pairs: ScorePairState
+    human_pairs: ScorePairState | None
+    true_score: TrueScoreState | None
+    fairness: ScoreFairnessState | None
+    conditional: dict
+    composition: dict
+
+    def combine(self, other: ReportState) -> ReportState:
+        """The state of the union of two disjoint row sets."""
+        return ReportState(
+            self.n_input + other.n_input,
+            self.n_flagged_out + other.n_flagged_out,
+            self.rows.combine(other.rows),
+            self.excluded + other.excluded,
+            self.evaluation.combine(other.evaluation),
+            _combined(self.consistency, other.consistency),
+            self.pairs.combine(other.pairs),
+            _combined(self.human_pairs, other.human_pairs),
+            _combined(self.true_score, other.true_score),
+            _combined(self.fairness, other.fairness),
+            {g: _added(table, other.conditional[g]) for g, table in self.conditional.items()},
+            {g: _added(counts, other.composition[g]) for g, counts in self.composition.items()},
+        )
+
+
+def _combined(a, b):
+    return None if a is None else a.combine(b)
+
+
+def _added(a: pd.Series, b: pd.Series) -> pd.Series:
+    """Counts (or sums) by key of two chunks."""
+    return a.add(b, fill_value=0) if len(a) and len(b) else (a if len(a) else b)
+
+
+def report_state(frame: pd.DataFrame, options: ReportOptions) -> ReportState:
+    """The :class:`ReportState` of one chunk of rows (``frame``: any rows of the whole frame;
+    no warning raised here, a chunk may have no usable row).
+
+    report() chunk by chunk: :func:`report_options` checks the arguments on the columns,
+    each chunk gives its state, the states combine, :func:`report_from_state` makes the
+    report (what ``ddf.scoring.report`` does partition by partition).
+
+    Examples
+    --------
+    >>> import pdmetrics
+    >>> from pdmetrics.datasets import simulate_scores
+    >>> from pdmetrics.scoring.reporting import report_from_state, report_options, report_state
+    >>> df = simulate_scores(1000, seed=0)
+    >>> options = report_options(df.iloc[:0], human="sc1", system="raw", by="L1", trim_min=1, trim_max=6)
+    >>> state = report_state(df.iloc[:400], options).combine(report_state(df.iloc[400:], options))
+    >>> chunked = report_from_state(state, options)
+    >>> whole = df.scoring.report(human="sc1", system="raw", by="L1", trim_min=1, trim_max=6)
+    >>> bool((chunked["eval"]["corr"] - whole["eval"]["corr"]).abs().max() < 1e-12)
+    True
+    """
+    o = options
+    flagged = rsmeval_data.flag_rows(frame, o.flags)
+    h = numeric_values(frame[o.human], "human")
+    s = numeric_values(frame[o.system], "system")
+    scores = _score_arrays(s, o.trim_min, o.trim_max, o.trim_tolerance, o.scaling, o.scale_with)
+    rows = _filtered_rows(h, s, flagged, o.exclude_zero)
+    keep = rows.mask
+    selection = _selection(h, s, flagged, keep, None, keep, o.exclude_zero)
+    left_out = np.flatnonzero(selection.human_bad | selection.human_zero | selection.system_bad)
+    by = {g: _rows_of(frame[g], keep) for g in o.groups}
+    h1 = h[keep]
+    systems = {name: values[keep] for name, values in scores.items()}
+    evaluation = evaluation_state(pd.Series(h1, name="sc1"), _named(systems), by or None, o.exclude_zero)
+    finite = np.logical_and.reduce([np.isfinite(values) for values in systems.values()])
+    if not finite.all():  # a derived score overflowed: those rows are left out of every other table
+        h1, systems = h1[finite], {name: values[finite] for name, values in systems.items()}
+        by = {g: _rows_of(column, finite) for g, column in by.items()}
+    primary = o.primary
+    trim, trim_round = f"{primary}_trim", f"{primary}_trim_round"
+    human = pd.Series(h1, name="sc1")
+    consistency = human_pairs = None
+    if o.second_human is not None:
+        h2 = numeric_values(frame[o.second_human], "second_human")[keep]
+        h2 = h2[finite] if not finite.all() else h2
+        if o.exclude_zero:
+            h2 = np.where(h2 == 0, np.nan, h2)
+        consistency = consistency_state(human, pd.Series(h2, name="sc2"), o.exclude_zero, by or None)
+        double = np.isfinite(h2)
+        human_pairs = score_pair_state(
+            pd.Series(h1[double], name="sc1"), {"sc2": pd.Series(h2[double], name="sc2")}, o.exclude_zero
+        )
+    true_score = None
+    if o.second_human is not None or o.rater_error_variance is not None:
+        ratings = np.column_stack([h1, h2]) if o.second_human is not None else h1[:, None]
+        true_score = true_score_table_state(systems, ratings)
+    fairness = None
+    conditional = {}
+    if by:
+        fairness = score_fairness_state(
+            human,
+            pd.Series(systems[trim], name=trim),
+            {g: rsmeval_data.subgroup_values(c) for g, c in by.items()},
+        )
+        h_labels = kappa_labels(h1, "human")
+        for g, column in by.items():
+            means = conditional_means_of_codes(h_labels, systems[trim], *subgroup_codes(column), g)
+            sums = pd.DataFrame({"N": means["N"], "sum": means["N"] * means["sys_mean"]})
+            conditional[g] = sums.set_axis(pd.MultiIndex.from_frame(means[["group", "human_score"]]))
+    composition = {
+        g: pd.Series(rsmeval_data.subgroup_values(frame[g]).array[keep]).value_counts() for g in o.groups
+    }
+    return ReportState(
+        len(frame),
+        0 if flagged is None else int(flagged.size - flagged.sum()),
+        rows.counts(),
+        rsmeval_data.excluded_counts(left_out, h, scores),
+        evaluation,
+        consistency,
+        score_pair_state(
+            human, {trim_round: pd.Series(systems[trim_round], name=trim_round)}, o.exclude_zero
+        ),
+        human_pairs,
+        true_score,
+        fairness,
+        conditional,
+        composition,
+    )
+
+
+def _named(arrays: dict) -> dict:
+    return {name: pd.Series(values, name=name, copy=False) for name, values in arrays.items()}
+
+
+def _rows_of(column: pd.Series, mask: np.ndarray) -> pd.Series:
+    """The rows of ``mask``, numbered from 0."""
+    return column[mask].reset_index(drop=True)
+
+
+def _filtered_rows(h: np.ndarray, s: np.ndarray, flagged, exclude_zero: bool) -> ScoredRows:
+    """rsmeval's score filters, on the rows the flags keep (``flagged``; None: every row)."""
+    if flagged is None:
+        return select_scored_rows(h, [s], exclude_zero)
+    rows = select_scored_rows(h[flagged], [s[flagged]], exclude_zero)
+    mask = np.zeros(h.size, dtype=bool)
+    mask[flagged] = rows.mask
+    return dataclasses.replace(rows, mask=mask)
+
+
+def report_from_state(state: ReportState, options: ReportOptions, writer=None) -> EvaluationReport:
+    """The :class:`EvaluationReport` of the summary tables from the state of every row.
+
+    The per-response data tables (``pred_processed``, ...) are not in the state: with
+    ``writer``, :meth:`EvaluationReport.write` calls ``writer(directory, prefix, file_format,
+    names=...)`` to write them (and returns their paths); without, the report leaves them out.
+    The errors and the warnings about the whole data are raised here, once.
+    """
+    o = options
+    if o.flags:
+        rsmeval_data.check_flagged_rows(state.n_input - state.n_flagged_out, o.flags)
+    report_exclusions(state.rows, "system score", o.human, repr(o.system))
+    primary = o.primary
+    trim, trim_round = f"{primary}_trim", f"{primary}_trim_round"
+    groups = list(o.groups)
+    tables: dict[str, pd.DataFrame] = {}
+    files: dict[str, pd.DataFrame] = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # undefined cells are expected in small groups; the tables show NaN
+        evaluation = state.evaluation
+        for group, statistics in evaluation.groups.items():
+            _check_all_data(statistics.labels, group)
+        tables["eval"] = evaluation_table(evaluation.pooled, evaluation.rows, o.exclude_zero)
+        consistency = state.consistency
+        double = consistency is not None and consistency.rows.n_used > 0
+        if double:
+            tables["consistency"] = consistency_table(
+                consistency.statistics, "sc1", "sc2", consistency.rows, o.exclude_zero
+            )
+        if double or o.rater_error_variance is not None:
+            tables["true_score_eval"] = true_score_table_from_state(state.true_score, o.rater_error_variance)
+        if groups:
+            by_table = evaluation_from_state(evaluation, "sc1", o.exclude_zero)
+            by_consistency = (
+                consistency_from_state(consistency, "sc1", "sc2", o.exclude_zero) if double else None
+            )
+            labels = {g: evaluation.groups[g].in_order().labels for g in groups}
+        for group in groups:
+            fairness = ScoreFairnessState({group: state.fairness.columns[group]})
+            _subgroup_tables(
+                tables,
+                files,
+                group,
+                score_fairness_from_state(fairness, None, "sc1", trim),
+                _one_group_column(by_table, group),
+                None if by_consistency is None else _one_group_column(by_consistency, group),
+                trim,
+                trim_round,
+                primary,
+            )
+            tables[f"conditional_means_by_{group}"] = _conditional_means(
+                state.conditional[group], labels[group], group
+            )
+        tables["confMatrix"] = confusion_from_state(state.pairs, "sc1", o.exclude_zero)
+        if double:
+            tables["confMatrix_h1h2"] = confusion_from_state(state.human_pairs, "sc1", o.exclude_zero)
+        tables["score_dist"] = distribution_from_state(state.pairs, "sc1", o.exclude_zero)
+        _summary_files(tables, files, primary)
+    info = {
+        **state.rows.info("system"),
+        "n_used": state.rows.n_used,
+        "n_input": state.n_input,
+        "excluded_by_flags": state.n_flagged_out,
+        "excluded_candidates": 0,
+        "min_n_per_group": o.min_n_per_group,
+        "exclude_zero": o.exclude_zero,
+        "trim_min": o.trim_min,
+        "trim_max": o.trim_max,
+        "trim_tolerance": o.trim_tolerance,
+        "scale_with": o.scale_with,
+        "rater_error_variance": o.rater_error_variance,
+        "layout": o.layout,
+    }
+    score_names = _score_names(o.human, o.second_human, o.system, o.scale_with)
+    info["primary_score"] = score_names[primary]
+    if o.scale_with == "frame":
+        files["postprocessing_params"] = _postprocessing_params(
+            o.scaling, o.trim_min, o.trim_max, o.trim_tolerance
+        )
+        tables["postprocessing_params"] = files["postprocessing_params"]
+    excluded = bool(state.excluded.sum())
+    data_names = _data_names_of(excluded, bool(state.n_flagged_out), o.second_human is not None, groups)
+    summary_names = [name for name in data_names if not _per_response(name)]
+    builders = [_DataBuilder(partial(_composition_tables, state, o), summary_names)]
+    result = _named_report(
+        tables, files, primary, groups, info, (tuple(summary_names), builders), o.names, score_names, o.layout
+    )
+    if writer is not None:
+        streamed = tuple(name for name in data_names if _per_response(name))
+        result._streamed = (streamed, partial(writer, names=streamed))
+    return result
+
+
+def _conditional_means(sums: pd.DataFrame, labels: np.ndarray, group) -> pd.DataFrame:
+    """``conditional_means_by_<group>`` from the combined counts and sums, groups in ``labels``' order."""
+    keys = sums.index.to_frame(index=False)
+    rank = pd.Series(np.arange(len(labels)), index=pd.Index(labels, dtype=object))
+    order = np.lexsort(
+        (keys["human_score"].to_numpy(), rank.reindex(keys["group"].astype(object)).to_numpy())
+    )
+    keys, n, total = keys.iloc[order], sums["N"].to_numpy()[order], sums["sum"].to_numpy()[order]
+    return pd.DataFrame(
+        {
+            "by": group,
+            "group": keys["group"].to_numpy(),
+            "human_score": keys["human_score"].to_numpy(),
+            "N": n.astype(np.int64),
+            "sys_mean": total / n,
+        }
+    )
+
+
+def _composition_tables(state: ReportState, options: ReportOptions) -> tuple[dict, set]:
+    """rsmeval's summary data tables from the state (as ``rsmeval_data.composition_tables``)."""
+    names = options.names
+    files = {
+        "test_excluded_composition": rsmeval_data.excluded_composition_table(
+            state.excluded, False, options.exclude_zero
+        )
+    }
+    composition = {"partition": ["Evaluation"], "responses": [state.rows.n_used]}
+    for g in options.groups:
+        composition[names[g]] = [len(state.composition[g])]
+    files["data_composition"] = pd.DataFrame(composition).set_index("partition")
+    for g in options.groups:
+        counts = state.composition[g].sort_index()
+        files[f"data_composition_by_{g}"] = pd.DataFrame(
+            {"N responses": counts.to_numpy().astype(np.int64)},
+            index=pd.Index(
+                counts.index.tolist(), name=names[g]
+            ),  # the default dtype of the labels, as pandas reads them
+        )
+    return files, {"test_excluded_composition"}
+
+
+def response_texts(
+    frame: pd.DataFrame, options: ReportOptions, file_format: str, start: int | None = None
+) -> dict:
+    """rsmeval's per-response tables of one chunk of rows, as text in ``file_format``.
+
+    Returns ``{(name, part): (header, body)}``: the files are the header of any chunk, then
+    each part's bodies in chunk order, parts in order (``test_excluded_responses`` lists the
+    responses by the reason they were left out, rsmeval's order: part 0 a missing human
+    score, 1 a zero, 2 a missing system score; other tables have one part). ``start``: the
+    chunk's rows are numbered from it (the response ids without ``id``) instead of by its index.
+    """
+    o = options
+    if start is not None:
+        frame = frame.set_axis(pd.RangeIndex(start, start + len(frame)))
+    flagged = rsmeval_data.flag_rows(frame, o.flags)
+    h = numeric_values(frame[o.human], "human")
+    s = numeric_values(frame[o.system], "system")
+    scores = _score_arrays(s, o.trim_min, o.trim_max, o.trim_tolerance, o.scaling, o.scale_with)
+    keep = _filtered_rows(h, s, flagged, o.exclude_zero).mask
+    selection = _selection(h, s, flagged, keep, None, keep, o.exclude_zero)
+    second = None if o.second_human is None else numeric_values(frame[o.second_human], "second_human")
+    tables = rsmeval_data.response_tables(
+        frame,
+        rsmeval_data.response_ids(frame, o.id),
+        selection,
+        names=o.names,
+        human=h,
+        second_human=second,
+        scores=scores,
+        groups=list(o.groups),
+        candidate=None,
+        exclude_zero=o.exclude_zero,
+    )
+    texts = {}
+    for name, table in tables.items():
+        if name == "test_excluded_responses":
+            ends = np.cumsum([int(m.sum()) for m in (selection.human_bad, selection.human_zero)])
+            pieces = enumerate(np.split(np.arange(len(table)), ends))
+            parts = [(part, table.iloc[rows]) for part, rows in pieces]
+        else:
+            parts = [(0, table)]
+        for part, piece in parts:
+            texts[name, part] = _text(piece, file_format)
+    return texts
+
+
+def _text(frame: pd.DataFrame, file_format: str) -> tuple[str, str]:
+    """A frame (written with its index) as ``(header, body)`` text in ``file_format``."""
+    if file_format == "jsonlines":
+        return "", _with_index_column(frame, True).to_json(orient="records", lines=True) if len(frame) else ""
+    if file_format not in ("csv", "tsv"):
+        raise InvalidInputError(f"`file_format={file_format!r}`: {_STREAMED_FORMATS}")
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "part"
+        write_delimited(frame, path, "," if file_format == "csv" else "\t", True)
+        text = path.read_text(encoding="utf-8")
+    header, _, body = text.partition("\n")
+    return header + "\n", body

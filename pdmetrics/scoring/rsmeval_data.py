@@ -121,6 +121,15 @@ def flag_mask(frame: pd.DataFrame, flag: dict) -> np.ndarray | None:
     ``1.0`` and ``"1.0"`` all match each other while ``"x"`` only matches ``"x"``. Each
     distinct value is converted once.
     """
+    keep = flag_rows(frame, flag)
+    if keep is not None:
+        check_flagged_rows(int(keep.sum()), flag)
+    return keep
+
+
+def flag_rows(frame: pd.DataFrame, flag: dict) -> np.ndarray | None:
+    """:func:`flag_mask` of one chunk of rows: no error when no row passes (the whole frame's
+    count is checked by :func:`check_flagged_rows`)."""
     if not flag:
         return None
     keep = np.ones(len(frame), dtype=bool)
@@ -129,12 +138,16 @@ def flag_mask(frame: pd.DataFrame, flag: dict) -> np.ndarray | None:
         codes, uniques = pd.factorize(frame[column], use_na_sentinel=False)
         passes = np.array([_allowed(_as_number(u), allowed) for u in uniques], dtype=bool)
         keep &= passes[codes] if passes.size else False
-    if not keep.any():
+    return keep
+
+
+def check_flagged_rows(n_kept: int, flag: dict) -> None:
+    """Refuse flags that leave no response (``n_kept``: the rows they keep)."""
+    if not n_kept:
         raise InvalidInputError(
             f"No responses left after `flag={flag!r}`: no row holds an allowed value in every flag column. "
             "Check the allowed values (compared as rsmeval does: 1, '1' and '1.0' match)."
         )
-    return keep
 
 
 def candidate_mask(candidates: pd.Series, used: np.ndarray, min_items: int) -> np.ndarray:
@@ -339,20 +352,34 @@ def _original_rows(frame, ids, names, rows, human=None, scores=None) -> pd.DataF
 
 def _excluded_composition(selection, excluded, human, scores, exclude_zero) -> pd.DataFrame:
     """rsmeval's ``test_excluded_composition`` (``analyze_excluded_responses``)."""
+    counts = excluded_counts(excluded, human, scores)
+    return excluded_composition_table(counts, selection.few_items is not None, exclude_zero)
+
+
+def excluded_counts(excluded: np.ndarray, human: np.ndarray, scores: dict) -> np.ndarray:
+    """The 3 x 2 counts of ``test_excluded_composition`` (human score numeric non-zero / zero /
+    not numeric x system score numeric / not) of the rows at positions ``excluded``; the
+    counts of disjoint chunks of rows add."""
     counts = np.zeros((3, 2), dtype=np.int64)
     if excluded.size:
         h = human[excluded]
         raw = (scores["raw"] if "raw" in scores else scores["scale"])[excluded]
         row = np.where(np.isnan(h), 2, np.where(h == 0, 1, 0))
         np.add.at(counts, (row, np.isnan(raw).astype(np.intp)), 1)
+    return counts
+
+
+def excluded_composition_table(counts: np.ndarray, listwise: bool, exclude_zero: bool) -> pd.DataFrame:
+    """rsmeval's ``test_excluded_composition`` from :func:`excluded_counts` (``listwise``: a
+    candidate filter was applied)."""
+    excluded = int(counts.sum())
     table = pd.DataFrame(counts, columns=list(_SYSTEM_COLUMNS))
-    listwise = selection.few_items is not None
     if not listwise:
         first = table[_SYSTEM_COLUMNS[0]].astype(float)
         first.iloc[0] = np.nan
         if not exclude_zero:
             first.iloc[1] = np.nan
         table[_SYSTEM_COLUMNS[0]] = first
-    if excluded.size:
+    if excluded:
         table.insert(0, "Human/System", list(_HUMAN_ROWS))
     return table

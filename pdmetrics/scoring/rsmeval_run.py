@@ -3,6 +3,7 @@ rsmeval's output tree (``output/``, ``report/``, ``figure/``)."""
 
 from __future__ import annotations
 
+import glob
 import warnings
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pandas as pd
 from pdmetrics.errors import InvalidInputError, PdmetricsWarning
 from pdmetrics.io import read_table
 from pdmetrics.scoring.html_report import choose_sections, report_html
-from pdmetrics.scoring.reporting import report
+from pdmetrics.scoring.responses_input import frame_report, is_pattern, read_responses
 from pdmetrics.scoring.rsmeval_config import (
     in_config_terms,
     locate_file,
@@ -33,7 +34,9 @@ _NOT_RSMEVAL = ("postprocessing_params",)
 _SCALING_COLUMNS = ("sc1", "prediction")
 
 
-def run_rsmeval(config_path, output_dir=".", *, force: bool = False, notes=None) -> list[Path]:
+def run_rsmeval(
+    config_path, output_dir=".", *, force: bool = False, notes=None, engine: str = "pandas"
+) -> list[Path]:
     """Run an rsmeval configuration file and write what rsmeval writes under ``output_dir``.
 
     ``output_dir/output/<experiment_id>_<table>.<file_format>`` (every table, and the
@@ -41,7 +44,8 @@ def run_rsmeval(config_path, output_dir=".", *, force: bool = False, notes=None)
     ``output_dir/report/<experiment_id>_report.html`` and an empty ``output_dir/figure/``
     (the report's figures are inline). An ``output`` folder that is not empty is refused
     unless ``force=True`` (rsmeval's ``-f``). ``notes`` (a callable) receives one line per
-    row-exclusion warning.
+    row-exclusion warning. ``engine="dask"`` reads the predictions (a parquet file, or a
+    folder or glob of them) as a dask DataFrame and computes the report partition by partition.
 
     Returns the files written.
     """
@@ -53,13 +57,13 @@ def run_rsmeval(config_path, output_dir=".", *, force: bool = False, notes=None)
         )
     config = read_config(config_path)
     options = report_options(config)
-    frame = _predictions(config, options)
+    frame = _predictions(config, options, engine)
     if isinstance(options.get("scale_with"), str) and options["scale_with"] not in ("asis", "raw"):
         options["scale_with"] = _scaling_frame(config, options["human"], options["system"])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", PdmetricsWarning)
         try:
-            result = report(frame, layout="rsmtool", **options)
+            result = frame_report(frame, layout="rsmtool", **options)
         except InvalidInputError as error:  # name the configuration's keys, not report()'s keywords
             raise InvalidInputError(in_config_terms(str(error))) from None
     for warning in caught:
@@ -89,10 +93,19 @@ def run_rsmeval(config_path, output_dir=".", *, force: bool = False, notes=None)
     return written
 
 
-def _predictions(config: dict, options: dict) -> pd.DataFrame:
+def _predictions_path(config: dict):
+    """The predictions file (or folder), or a glob pattern of parquet files: as given, or
+    relative to the configuration file's folder."""
+    given = config["predictions_file"]
+    if not is_pattern(given):
+        return locate_file(config, "predictions_file")
+    return given if glob.glob(str(given)) else str(config["configdir"] / given)
+
+
+def _predictions(config: dict, options: dict, engine: str = "pandas"):
     """The predictions file, read as rsmeval reads it (id, candidate and subgroup columns as
     text), with the configuration's columns checked."""
-    path = locate_file(config, "predictions_file")
+    path = _predictions_path(config)
     columns = {
         "id_column": [config["id_column"]],
         "human_score_column": [config["human_score_column"]],
@@ -105,14 +118,17 @@ def _predictions(config: dict, options: dict) -> pd.DataFrame:
     text = [*columns["id_column"], *columns["subgroups"]]
     if config["candidate_column"]:
         text.append(config["candidate_column"])
-    frame = read_table(path, text_columns=text)
+    frame = read_responses(path, text_columns=text, engine=engine)
     for key, names in columns.items():
         missing = [name for name in names if name is not None and name not in frame.columns]
         if missing:
             raise InvalidInputError(
-                f"{key}: {', '.join(map(repr, missing))} is not a column of the predictions file {path.name} "
-                f"(it has: {', '.join(map(str, frame.columns[:20]))})."
+                f"{key}: {', '.join(map(repr, missing))} is not a column of the predictions file "
+                f"{Path(path).name} (it has: {', '.join(map(str, frame.columns[:20]))})."
             )
+    if engine == "dask":  # the same, partition by partition
+        groups = columns["subgroups"]
+        return frame.assign(**{group: frame[group].map_partitions(subgroup_values) for group in groups})
     for group in columns["subgroups"]:  # blank values are "No info" in every table, as rsmeval
         frame[group] = subgroup_values(frame[group])
     return frame
