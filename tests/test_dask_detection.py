@@ -540,7 +540,7 @@ def segm_tables():
 def test_segm_equals_the_pandas_path(segm_tables, method, kwargs):
     gt, dt = segm_tables
     # dask turns object columns into text unless told not to (the masks are lists and dicts)
-    with dask.config.set({"scheduler": "threads", "dataframe.convert-string": False}):
+    with dask.config.set({"dataframe.convert-string": False}):
         ddt = dd.from_pandas(dt, npartitions=3, sort=False)
         dgt = dd.from_pandas(gt, npartitions=2, sort=False)
         expected = quiet(getattr(dt.detection, method), ground_truth=gt, iou_type="segm", **kwargs)
@@ -572,10 +572,9 @@ def test_segm_from_parquet_polygons_and_rles(tmp_path):
     gt.to_parquet(tmp_path / "gt.parquet")
     dt.to_parquet(tmp_path / "dt.parquet")
     expected = quiet(dt.detection.evaluate, ground_truth=gt, iou_type="segm", image_sizes=sizes)
-    with dask.config.set(scheduler="threads"):
-        ddt = dd.read_parquet(tmp_path / "dt.parquet").repartition(npartitions=4)
-        dgt = dd.read_parquet(tmp_path / "gt.parquet")
-        table = quiet(ddt.detection.evaluate, ground_truth=dgt, iou_type="segm", image_sizes=sizes)
+    ddt = dd.read_parquet(tmp_path / "dt.parquet").repartition(npartitions=4)
+    dgt = dd.read_parquet(tmp_path / "gt.parquet")
+    table = quiet(ddt.detection.evaluate, ground_truth=dgt, iou_type="segm", image_sizes=sizes)
     assert_same_table(table, expected)
 
 
