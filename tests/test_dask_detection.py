@@ -584,3 +584,10 @@ def test_segm_masks_turned_into_text_are_refused_before_any_work(segm_tables):
         ddt = dd.from_pandas(dt, npartitions=2)
     with pytest.raises(InvalidInputError, match=r"dask turned the masks into text.*convert-string"):
         ddt.detection.evaluate(ground_truth=gt, iou_type="segm")
+
+
+def test_segm_on_a_local_cluster(cluster_client, segm_tables):
+    # a distributed cluster shuffles with p2p (arrow) by default, which cannot carry a column
+    # mixing polygon lists and RLE dicts (COCO's crowds): masks are shuffled as tasks
+    assert len(cluster_client.nthreads()) == 2
+    test_segm_equals_the_pandas_path(segm_tables, "evaluate", {})

@@ -487,8 +487,11 @@ def box_table(detections, ground_truth, table: BoxTable | ConfusionTable, comput
     if isinstance(ground_truth, pd.DataFrame):
         ground_truth = dd.from_pandas(ground_truth[gt_names], npartitions=1, sort=False)
     n_parts = max(detections.npartitions, ground_truth.npartitions)
-    dt_parts = shuffled_on(detections[dt_names], columns.image, n_parts).to_delayed()
-    gt_parts = shuffled_on(ground_truth[gt_names], columns.image, n_parts).to_delayed()
+    # masks are Python objects (polygon lists, RLE dicts, arrays, mixed in one column), which
+    # the arrow-based p2p shuffle of a distributed cluster cannot carry: shuffle them as tasks
+    method = "tasks" if masks else None
+    dt_parts = shuffled_on(detections[dt_names], columns.image, n_parts, method).to_delayed()
+    gt_parts = shuffled_on(ground_truth[gt_names], columns.image, n_parts, method).to_delayed()
     states = [dask.delayed(_chunk, pure=True)(table, d, g, dt_area) for d, g in zip(dt_parts, gt_parts)]
     while len(states) > 1:
         states = [
@@ -500,12 +503,13 @@ def box_table(detections, ground_truth, table: BoxTable | ConfusionTable, comput
     return table.finalize(states[0].compute())
 
 
-def shuffled_on(frame, image, n_parts: int):
+def shuffled_on(frame, image, n_parts: int, method=None):
     """``frame`` with each row's partition and position, shuffled on the hash of its image id
-    (or of any id column: the datum of the classification and text tables)."""
+    (or of any id column: the datum of the classification and text tables). ``method``:
+    dask's shuffle method (None: dask's choice)."""
     meta = frame._meta.assign(**{PART: np.int64(0), POS: np.int64(0), SHARD: np.int64(0)})
     located = frame.map_partitions(_located, image, n_parts, meta=meta)
-    return located.shuffle(on=SHARD, npartitions=n_parts)
+    return located.shuffle(on=SHARD, npartitions=n_parts, shuffle_method=method)
 
 
 def _located(part: pd.DataFrame, image, n_parts: int, partition_info=None) -> pd.DataFrame:
