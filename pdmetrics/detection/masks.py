@@ -407,34 +407,46 @@ def _polygon_toggles(xy: np.ndarray, vertex_offsets: np.ndarray, height: np.ndar
     edge = np.repeat(np.arange(xs.size), n_cross)
     q = np.repeat(q_low, n_cross) + _segment_arange(n_cross)
     c = scale * q + 2
-    e_xs, e_ys, e_slope, e_wide = xs[edge], ys[edge], slope[edge], wide[edge]
-    # wide edges: the pair of steps (t, t + 1) with u = c, c + 1; the lower row of the two
-    t = c - e_xs
-    v_min = np.minimum(_walk(e_ys, e_slope, t), _walk(e_ys, e_slope, t + 1))
+    e_wide = wide[edge]
+    v_min = np.empty(edge.size, dtype="float64")
+    wide_crossing = np.flatnonzero(e_wide)
+    if wide_crossing.size:
+        # wide edges: the pair of steps (t, t + 1) with u = c, c + 1; the lower row of the two,
+        # which is the row at t when v grows along the edge and at t + 1 when it falls (the
+        # walked v is monotone: floating-point + and * are)
+        we = edge[wide_crossing]
+        t = c[wide_crossing] - (xs - (slope < 0))[we]
+        v_min[wide_crossing] = np.trunc(ys[we] + slope[we] * t + 0.5)
     tall = np.flatnonzero(~e_wide)
     if tall.size:
         # tall edges: the first step t whose u is past c (u >= c + 1 going right, <= c going left)
-        start, s, cc, last = e_xs[tall], e_slope[tall], c[tall], steps[edge[tall]]
+        te = edge[tall]
+        start, s, cc, last = xs[te], slope[te], c[tall], steps[te]
         rightward = s > 0
 
-        def past(step):
-            z = start + s * step + 0.5
-            return np.where(rightward, z >= cc + 1, z < cc + 1)
+        def past(i, step):
+            z = start[i] + s[i] * step + 0.5
+            return np.where(rightward[i], z >= cc[i] + 1, z < cc[i] + 1)
 
         with np.errstate(divide="ignore", invalid="ignore"):
             guess = np.ceil((cc + 0.5 - start) / s)
         guess = np.where(rightward, guess, np.floor((cc + 0.5 - start) / np.where(s == 0, -1, s)) + 1)
         step = np.clip(np.nan_to_num(guess), 1, last).astype("int64")
-        while True:
-            back = past(step - 1) & (step > 1)
-            ahead = ~past(step) & (step < last)
-            if not (back.any() or ahead.any()):
-                break
-            step = step - back + ahead
+        # the guess is almost always right; move the others one step at a time
+        pending = np.arange(step.size)
+        while pending.size:
+            current = step[pending]
+            back = past(pending, current - 1) & (current > 1)
+            ahead = ~past(pending, current) & (current < last[pending])
+            step[pending] = current - back + ahead
+            pending = pending[back | ahead]
         v_min[tall] = ys[edge[tall]] + step - 1
-    h = height[part_of_edge[edge]]
-    row = np.ceil(np.clip((v_min + 0.5) / scale - 0.5, 0, h)).astype("int64")
-    return part_of_edge[edge], q * h + row
+    part = part_of_edge[edge]
+    h = height[part]
+    # COCO's row ceil((v + 0.5) / 5 - 0.5) is ceil((v - 2) / 5): equal in floating point too
+    # (exact when 5 divides v - 2, else at least 1/5 from an integer)
+    row = np.clip(np.ceil((v_min - 2) / scale), 0, h).astype("int64")
+    return part, q * h + row
 
 
 def _runs_from_toggles(
