@@ -404,24 +404,26 @@ def _polygon_toggles(xy: np.ndarray, vertex_offsets: np.ndarray, height: np.ndar
     q_low = np.maximum(-((2 - c_low) // scale), 0)  # ceil((c_low - 2) / 5)
     q_high = np.minimum((c_high - 2) // scale, w - 1)
     n_cross = np.maximum(q_high - q_low + 1, 0)
-    edge = np.repeat(np.arange(xs.size), n_cross)
-    q = np.repeat(q_low, n_cross) + _segment_arange(n_cross)
-    c = scale * q + 2
-    e_wide = wide[edge]
-    v_min = np.empty(edge.size, dtype="float64")
-    wide_crossing = np.flatnonzero(e_wide)
-    if wide_crossing.size:
-        # wide edges: the pair of steps (t, t + 1) with u = c, c + 1; the lower row of the two,
-        # which is the row at t when v grows along the edge and at t + 1 when it falls (the
-        # walked v is monotone: floating-point + and * are)
-        we = edge[wide_crossing]
-        t = c[wide_crossing] - (xs - (slope < 0))[we]
-        v_min[wide_crossing] = np.trunc(ys[we] + slope[we] * t + 0.5)
-    tall = np.flatnonzero(~e_wide)
-    if tall.size:
+    h = height[part_of_edge]
+    parts, indices = [], []
+    # wide edges: the pair of steps (t, t + 1) with u = c, c + 1; the lower row of the two,
+    # which is the row at t when v grows along the edge and at t + 1 when it falls (the
+    # walked v is monotone: floating-point + and * are)
+    wide_edges = np.flatnonzero(wide & (n_cross > 0))
+    if wide_edges.size:
+        n = n_cross[wide_edges]
+        q = _expand(q_low[wide_edges], n)
+        t = scale * q + (2 - np.repeat((xs - (slope < 0))[wide_edges], n))
+        v_min = np.trunc(np.repeat(ys[wide_edges], n) + np.repeat(slope[wide_edges], n) * t + 0.5)
+        parts.append(np.repeat(part_of_edge[wide_edges], n))
+        indices.append(_row_index(q, v_min, np.repeat(h[wide_edges], n)))
+    tall_edges = np.flatnonzero(~wide & (n_cross > 0))
+    if tall_edges.size:
         # tall edges: the first step t whose u is past c (u >= c + 1 going right, <= c going left)
-        te = edge[tall]
-        start, s, cc, last = xs[te], slope[te], c[tall], steps[te]
+        n = n_cross[tall_edges]
+        q = _expand(q_low[tall_edges], n)
+        cc = scale * q + 2
+        start, s, last = (np.repeat(a[tall_edges], n) for a in (xs, slope, steps))
         rightward = s > 0
 
         def past(i, step):
@@ -440,13 +442,28 @@ def _polygon_toggles(xy: np.ndarray, vertex_offsets: np.ndarray, height: np.ndar
             ahead = ~past(pending, current) & (current < last[pending])
             step[pending] = current - back + ahead
             pending = pending[back | ahead]
-        v_min[tall] = ys[edge[tall]] + step - 1
-    part = part_of_edge[edge]
-    h = height[part]
-    # COCO's row ceil((v + 0.5) / 5 - 0.5) is ceil((v - 2) / 5): equal in floating point too
-    # (exact when 5 divides v - 2, else at least 1/5 from an integer)
-    row = np.clip(np.ceil((v_min - 2) / scale), 0, h).astype("int64")
-    return part, q * h + row
+        v_min = np.repeat(ys[tall_edges], n) + step - 1
+        parts.append(np.repeat(part_of_edge[tall_edges], n))
+        indices.append(_row_index(q, v_min, np.repeat(h[tall_edges], n)))
+    if not parts:
+        return np.zeros(0, dtype="int64"), np.zeros(0, dtype="int64")
+    return np.concatenate(parts), np.concatenate(indices)
+
+
+def _expand(first: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """``first[k], first[k] + 1, ...`` (``lengths[k]`` values) for every k, concatenated."""
+    ends = np.cumsum(lengths)
+    return np.arange(int(ends[-1]), dtype="int64") + np.repeat(first - (ends - lengths), lengths)
+
+
+def _row_index(q: np.ndarray, v_min: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """Column-major index of the boundary in image column ``q`` at walked row ``v_min``.
+
+    COCO's row ``ceil((v + 0.5) / 5 - 0.5)`` is ``ceil((v - 2) / 5)``, equal in floating point too
+    (exact when 5 divides ``v - 2``, else at least 1/5 from an integer), clipped to ``[0, h]``.
+    """
+    row = np.clip(np.ceil((v_min - 2) / POLYGON_SCALE), 0, h).astype("int64")
+    return q * h + row
 
 
 def _runs_from_toggles(
