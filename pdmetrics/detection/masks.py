@@ -560,7 +560,15 @@ def _polygon_runs(polygons: list, height: np.ndarray, width: np.ndarray, what) -
     vertex_offsets = _offsets(numbers // 2)
     part, index = _polygon_toggles(xy, vertex_offsets, part_h, part_w)
     runs = _runs_from_toggles(part, index, part_h, part_w)
-    return runs if np.all(parts_per == 1) else _union(runs, owner, n)
+    if np.all(parts_per == 1):
+        return runs
+    # only masks of several parts need their union; the others are their one part
+    several = parts_per[owner] > 1
+    alone, joined = np.flatnonzero(~several), np.flatnonzero(several)
+    owners = np.unique(owner[joined])
+    merged = _union(runs.take(joined), np.searchsorted(owners, owner[joined]), owners.size)
+    combined = _concat([runs.take(alone), merged])
+    return combined.take(np.argsort(np.concatenate((owner[alone], owners)), kind="stable"))
 
 
 # ----------------------------------------------------------------------------------------------
