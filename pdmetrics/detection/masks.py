@@ -33,7 +33,7 @@ arrays with numpy, vectorized across runs, masks and pairs:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, repeat
 
 import numpy as np
 
@@ -696,6 +696,20 @@ def _kind(segmentation) -> int:
     return 0 if isinstance(segmentation, (list, tuple)) else -1
 
 
+def _kinds(items: list) -> np.ndarray:
+    """:func:`_kind` of every item; one check at C speed when all are polygons or all RLEs of one kind."""
+    types = set(map(type, items))
+    if types == {list}:
+        return np.zeros(len(items), dtype="int64")
+    if types == {dict}:
+        counts = set(map(type, map(dict.get, items, repeat("counts"))))
+        if counts <= {str, bytes}:
+            return np.ones(len(items), dtype="int64")
+        if counts == {list}:
+            return np.full(len(items), 2, dtype="int64")
+    return np.fromiter(map(_kind, items), dtype="int64", count=len(items))
+
+
 def _size(value, argument: str):
     if value is None:
         return None
@@ -755,7 +769,7 @@ def mask_runs(segmentations, height=None, width=None) -> MaskRuns:
             raise InvalidInputError(
                 f"`{name}` has {value.size} values for {n} segmentations; pass one per mask."
             )
-    kinds = np.fromiter(map(_kind, items), dtype="int64", count=n)
+    kinds = _kinds(items)
     unknown = np.flatnonzero(kinds < 0)
     if unknown.size:
         row = int(unknown[0])
