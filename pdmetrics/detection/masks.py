@@ -211,8 +211,7 @@ def _pad_even(counts: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.n
     starts at an even position (its 0-runs at even, its 1-runs at odd positions)."""
     lengths = np.diff(offsets)
     padded = _offsets(lengths + (lengths & 1))
-    out = np.zeros(int(padded[-1]), dtype="int64")
-    out[np.arange(counts.size) + np.repeat(padded[:-1] - offsets[:-1], lengths)] = counts
+    out = np.insert(counts.astype("int64", copy=False), offsets[1:][(lengths & 1) == 1], 0)
     return out, padded
 
 
