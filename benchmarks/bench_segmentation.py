@@ -25,9 +25,9 @@ accumulating precision/recall and the 12 stats:
 - pycocotools: the same with ``COCOeval``.
 
 Prints the median time of each over ``--repeat`` runs, the ratios, and the largest difference
-in the 12 stats (checked equal to 1e-12). pdmetrics uses ``pycocotools.mask`` for the mask
-kernels when it is importable; ``--pure`` (or ``PDMETRICS_PURE_MASKS=1``) also times the
-pure-numpy path. ``--profile`` prints a pyinstrument profile of one pdmetrics run.
+in the 12 stats (checked equal to 1e-12). pdmetrics is pure numpy here (no accelerator: handing
+polygons to ``pycocotools.mask`` and decoding its strings was measured no faster than
+rasterizing them with numpy). ``--profile`` prints a pyinstrument profile of one pdmetrics run.
 
     python benchmarks/bench_segmentation.py --repeat 5
 """
@@ -38,7 +38,6 @@ import argparse
 import contextlib
 import io
 import json
-import os
 import tempfile
 from itertools import chain
 from pathlib import Path
@@ -48,7 +47,6 @@ import pandas as pd
 from timing import median_time
 
 import pdmetrics  # noqa: F401  (registers the accessors)
-from pdmetrics.detection import masks as mask_module
 from pdmetrics.detection.masks import mask_bbox, mask_runs
 from pdmetrics.io import read_coco
 
@@ -233,20 +231,6 @@ def reference_runner(module: str, gt_file: Path, results_file: Path):
     return run
 
 
-@contextlib.contextmanager
-def pure_masks():
-    """Force the pure-numpy mask kernels (as ``PDMETRICS_PURE_MASKS=1`` does)."""
-    before = os.environ.get("PDMETRICS_PURE_MASKS")
-    os.environ["PDMETRICS_PURE_MASKS"] = "1"
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ["PDMETRICS_PURE_MASKS"]
-        else:
-            os.environ["PDMETRICS_PURE_MASKS"] = before
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -260,7 +244,6 @@ def main() -> None:
     parser.add_argument(
         "--skip", nargs="*", default=[], help="references to skip: pycocotools faster_coco_eval"
     )
-    parser.add_argument("--pure", action="store_true", help="also time pdmetrics' pure-numpy mask kernels")
     parser.add_argument("--profile", action="store_true", help="print a pyinstrument profile of pdmetrics")
     args = parser.parse_args()
 
@@ -271,8 +254,6 @@ def main() -> None:
         f"({int((n_parts > 1).sum())} in several parts, {int(gt['iscrowd'].sum())} crowd RLE), "
         f"{len(det)} detection masks"
     )
-    accelerated = getattr(mask_module, "accelerator", lambda: None)() is not None
-    print(f"pdmetrics mask kernels: {'pycocotools.mask' if accelerated else 'pure numpy'}")
     with tempfile.TemporaryDirectory() as tmp:
         paths = write_files(Path(tmp), image_size, gt, det)
         sizes = ", ".join(f"{k} {p.stat().st_size / 1e6:.1f} MB" for k, p in paths.items())
@@ -292,9 +273,6 @@ def main() -> None:
             rows = []
             ours_time, stats = median_time(ours, args.repeat)
             rows.append(("pdmetrics", ours_time, stats))
-            if args.pure and accelerated:
-                with pure_masks():
-                    rows.append(("pdmetrics (pure numpy)", *median_time(ours, args.repeat)))
             for module in ("faster_coco_eval", "pycocotools"):
                 if module in args.skip:
                     continue
