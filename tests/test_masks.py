@@ -551,3 +551,21 @@ def test_bad_input_names_the_problem(call, match):
 def test_bool_masks_accept_zero_one_arrays():
     mask = np.array([[0, 1], [1, 1]], dtype="uint8")
     assert rle_encode(mask) == rle_encode(mask.astype(bool))
+
+
+def test_a_batch_decoded_again_gives_the_same_runs():
+    """The same RLE strings are decoded once (read_coco, then evaluate); a changed string, size
+    or a malformed batch is decoded (or refused) afresh."""
+    rng = np.random.default_rng(3)
+    rles = mask_runs(star_segmentations(rng, 20, np.array([[30, 40]] * 20)), height=30, width=40).to_rle()
+    first, again = mask_runs(rles), mask_runs(rles)
+    assert first.starts.tolist() == again.starts.tolist() and first.area().tolist() == again.area().tolist()
+    again.starts[:] = 0  # what a caller gets is its own copy
+    assert mask_runs(rles).starts.tolist() == first.starts.tolist()
+    changed = list(rles)
+    changed[0] = rles[1]
+    assert mask_runs(changed).area().tolist()[:2] == [first.area()[1]] * 2
+    resized = [dict(r, size=[40, 30]) for r in rles]
+    assert mask_runs(resized).height.tolist() == [40] * 20
+    with pytest.raises(InvalidInputError, match="malformed"):
+        mask_runs([{"size": [30, 40], "counts": "0" + r["counts"][1:] + "~"} for r in rles])

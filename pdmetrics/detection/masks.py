@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import chain, repeat
+from operator import is_
 
 import numpy as np
 
@@ -652,7 +653,17 @@ def _rle_runs(rles: list, compressed: bool, height, width, what) -> MaskRuns:
                 f"{_at(width, row)}] ([height, width]); pass the mask of that image (or fix its `size`)."
             )
     if compressed:
-        counts, offsets = _decode_strings([r["counts"] for r in rles], what)
+        strings = [r["counts"] for r in rles]
+        last = _last_decoded[0]
+        if last is not None and _same_batch(last, strings, h, w):
+            return last[3]
+        counts, offsets = _decode_strings(strings, what)
+        _check_counts(counts, offsets, h, w, what)
+        runs = _runs_from_counts(counts, offsets, h, w)
+        for array in (runs.height, runs.width, runs.offsets, runs.starts, runs.stops):
+            array.flags.writeable = False
+        _last_decoded[0] = (strings, h, w, runs)
+        return runs
     else:
         lists = [r["counts"] for r in rles]
         lengths = np.fromiter(map(len, lists), dtype="int64", count=len(lists))
@@ -670,6 +681,24 @@ def _rle_runs(rles: list, compressed: bool, height, width, what) -> MaskRuns:
         counts, offsets = _pad_even(values.astype("int64"), offsets)
     _check_counts(counts, offsets, h, w, what)
     return _runs_from_counts(counts, offsets, h, w)
+
+
+#: The last batch of compressed RLEs decoded: ``(counts strings, heights, widths, runs)``. Strings
+#: are immutable, so the very same string objects with the same sizes decode to the same runs
+#: (kept read-only): a result file read by :func:`pdmetrics.io.read_coco`, which parses every
+#: mask for its box and area, is not parsed again when the detections are evaluated. One batch
+#: is kept (its strings and runs stay in memory until the next batch is decoded).
+_last_decoded: list = [None]
+
+
+def _same_batch(last: tuple, strings: list, h: np.ndarray, w: np.ndarray) -> bool:
+    """``strings`` are the very objects of the ``last`` batch, with the same sizes."""
+    return (
+        len(strings) == len(last[0])
+        and all(map(is_, strings, last[0]))
+        and np.array_equal(h, last[1])
+        and np.array_equal(w, last[2])
+    )
 
 
 def _is_size(size) -> bool:
