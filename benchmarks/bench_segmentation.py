@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import io
 import json
 import tempfile
@@ -44,6 +45,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from bench_mask_kernels import star_polygons
 from timing import median_time
 
 import pdmetrics  # noqa: F401  (registers the accessors)
@@ -53,27 +55,15 @@ from pdmetrics.io import read_coco
 SIZES = np.array([[480, 640], [427, 640], [640, 480], [512, 512]])
 
 
-def star_parts(rng, centers: np.ndarray, radii: np.ndarray) -> list[list[float]]:
-    """One star-shaped polygon (a flat coordinate list) around each centre."""
-    n = centers.shape[0]
-    k = rng.integers(8, 17, n)
-    owner = np.repeat(np.arange(n), k)
-    angle = np.sort(rng.uniform(0, 2 * np.pi, owner.size) + owner * 10.0) - owner * 10.0
-    radius = radii[owner] * rng.uniform(0.5, 1.0, owner.size)
-    x = (centers[owner, 0] + radius * np.cos(angle)).round(2)
-    y = (centers[owner, 1] + radius * np.sin(angle)).round(2)
-    xy = np.stack([x, y], axis=1).reshape(-1).tolist()
-    bounds = np.concatenate(([0], np.cumsum(2 * k))).tolist()
-    return [xy[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
-
-
 def instances(rng, centers, radii, multi: np.ndarray) -> list[list[list[float]]]:
     """Polygon segmentations: one part, or (where ``multi`` > 1) that many nearby parts."""
     n_parts = np.where(multi > 1, multi, 1)
     owner = np.repeat(np.arange(centers.shape[0]), n_parts)
     first = np.concatenate(([True], owner[1:] != owner[:-1]))
     shift = np.where(first[:, None], 0.0, rng.normal(0, 1.2, (owner.size, 2)) * radii[owner, None])
-    parts = star_parts(rng, centers[owner] + shift, radii[owner] * np.where(first, 1.0, 0.5))
+    parts = [
+        p for [p] in star_polygons(rng, centers[owner] + shift, radii[owner] * np.where(first, 1.0, 0.5))
+    ]
     bounds = np.concatenate(([0], np.cumsum(n_parts))).tolist()
     return [parts[a:b] for a, b in zip(bounds[:-1], bounds[1:])]
 
@@ -210,22 +200,25 @@ def pdmetrics_runner(gt_file: Path, results_file: Path):
     return run
 
 
+#: Where each reference's COCO and COCOeval classes live.
+REFERENCES = {
+    "faster_coco_eval": ("faster_coco_eval", "COCO", "faster_coco_eval", "COCOeval_faster"),
+    "pycocotools": ("pycocotools.coco", "COCO", "pycocotools.cocoeval", "COCOeval"),
+}
+
+
 def reference_runner(module: str, gt_file: Path, results_file: Path):
-    if module == "pycocotools":
-        from pycocotools.coco import COCO
-        from pycocotools.cocoeval import COCOeval
-    else:
-        from faster_coco_eval import COCO
-        from faster_coco_eval import COCOeval_faster as COCOeval
+    """The files loaded (``COCO``, ``loadRes``), then segm evaluate + accumulate + summarize."""
+    coco_module, coco_name, eval_module, eval_name = REFERENCES[module]
+    coco_class = getattr(importlib.import_module(coco_module), coco_name)
+    eval_class = getattr(importlib.import_module(eval_module), eval_name)
 
     def run():
         with contextlib.redirect_stdout(io.StringIO()):
-            coco_gt = COCO(str(gt_file))
-            coco_dt = coco_gt.loadRes(str(results_file))
-            evaluator = COCOeval(coco_gt, coco_dt, "segm")
-            evaluator.evaluate()
-            evaluator.accumulate()
-            evaluator.summarize()
+            ground_truth = coco_class(str(gt_file))
+            evaluator = eval_class(ground_truth, ground_truth.loadRes(str(results_file)), "segm")
+            for step in (evaluator.evaluate, evaluator.accumulate, evaluator.summarize):
+                step()
         return np.asarray(evaluator.stats[:12], dtype=float)
 
     return run
