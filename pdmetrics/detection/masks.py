@@ -28,6 +28,13 @@ arrays with numpy, vectorized across runs, masks and pairs:
   cumulative area at the run's ends (one ``np.searchsorted`` over all runs of all masks).
   Packed bits (``np.bitwise_count`` of ANDed 64-row words) make a faster pair kernel, but
   building the words costs more than it saves (``benchmarks/bench_mask_kernels.py --options``).
+
+The last batch of compressed strings decoded is kept with its runs: strings are immutable, so
+the same string objects decode to the same runs, and a result file that
+:func:`pdmetrics.io.read_coco` parsed for its boxes and areas is not parsed again by
+``evaluate(iou_type="segm")``. Everything is pure numpy: handing polygons to
+``pycocotools.mask`` and decoding its strings was measured no faster
+(``benchmarks/bench_segmentation.py`` times the whole evaluation).
 """
 
 from __future__ import annotations
