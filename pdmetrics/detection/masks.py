@@ -419,9 +419,16 @@ def _polygon_toggles(xy: np.ndarray, vertex_offsets: np.ndarray, height: np.ndar
     wide_edges = np.flatnonzero(wide & (n_cross > 0))
     if wide_edges.size:
         n = n_cross[wide_edges]
+        # (in-place arithmetic: these arrays have one entry per crossing; the float operations
+        # are COCO's, (ys + s * t) + 0.5, in an order giving the same bits)
         q = _expand(q_low[wide_edges], n)
-        t = scale * q + (2 - np.repeat((xs - (slope < 0))[wide_edges], n))
-        v_min = np.trunc(np.repeat(ys[wide_edges], n) + np.repeat(slope[wide_edges], n) * t + 0.5)
+        t = np.repeat((2 - (xs - (slope < 0)))[wide_edges], n)
+        t += scale * q
+        v_min = np.repeat(slope[wide_edges], n)
+        v_min *= t
+        v_min += np.repeat(ys[wide_edges], n)
+        v_min += 0.5
+        np.trunc(v_min, out=v_min)
         parts.append(np.repeat(part_of_edge[wide_edges], n))
         indices.append(_row_index(q, v_min, np.repeat(h[wide_edges], n)))
     tall_edges = np.flatnonzero(~wide & (n_cross > 0))
@@ -469,8 +476,14 @@ def _row_index(q: np.ndarray, v_min: np.ndarray, h: np.ndarray) -> np.ndarray:
     COCO's row ``ceil((v + 0.5) / 5 - 0.5)`` is ``ceil((v - 2) / 5)``, equal in floating point too
     (exact when 5 divides ``v - 2``, else at least 1/5 from an integer), clipped to ``[0, h]``.
     """
-    row = np.clip(np.ceil((v_min - 2) / POLYGON_SCALE), 0, h).astype("int64")
-    return q * h + row
+    row = v_min.astype("float64", copy=False)  # our own temporary: changed in place
+    row -= 2
+    row /= POLYGON_SCALE
+    np.ceil(row, out=row)
+    np.clip(row, 0, h, out=row)
+    index = q * h
+    index += row.astype("int64")
+    return index
 
 
 def _runs_from_toggles(
