@@ -493,7 +493,9 @@ def _runs_from_toggles(
     n_parts = height.size
     total = height * width
     stride = int(total.max()) + 1 if n_parts else 1
-    key = np.sort(part * stride + index)
+    key = part * stride
+    key += index
+    key.sort()
     distinct = np.ones(key.size, dtype=bool)
     distinct[1:] = key[1:] != key[:-1]
     first = np.flatnonzero(distinct)
