@@ -19,7 +19,10 @@ Prints medians (s), the ratio pdmetrics / pycocotools and checks that the number
 as 64-bit words per column of its bounding box, a pair's intersection the ``np.bitwise_count``
 of the AND over the columns and words both boxes share. Its pair kernel is faster than the
 run-length one, but building the words costs more than the run-length kernel saves, so
-pdmetrics keeps the run lengths.
+pdmetrics keeps the run lengths. ``--options`` also times the optional accelerator that was
+considered for polygons, pycocotools' C rasterizer followed by pdmetrics' decoding of its RLE
+strings (in the "pycocotools" column: pdmetrics' own rasterization); it is not faster, so
+pdmetrics has none.
 
     python benchmarks/bench_mask_kernels.py --repeat 5
 """
@@ -27,6 +30,8 @@ pdmetrics keeps the run lengths.
 from __future__ import annotations
 
 import argparse
+import json
+from itertools import cycle
 
 import numpy as np
 from timing import median_time
@@ -194,9 +199,12 @@ def main() -> None:
         lambda: coco_mask.encode(dense.view(np.uint8)),
         lambda ours, theirs: [r["counts"] for r in ours] == [r["counts"].decode() for r in theirs],
     )
+    # pdmetrics keeps the last batch of strings it decoded (the same string objects decode to
+    # the same runs); alternate two copies so that every call parses its strings
+    batches = cycle([rles, json.loads(json.dumps(rles))])
     measure(
         "RLE strings -> area",
-        lambda: mask_runs(rles).area(),
+        lambda: mask_runs(next(batches)).area(),
         lambda: np.array([coco_mask.area(r) for r in rles]),
         lambda ours, theirs: np.array_equal(ours, theirs),
     )
@@ -244,6 +252,15 @@ def main() -> None:
             coco_iou,
             lambda ours, theirs: np.array_equal(ours, theirs),
         )
+        if coco_mask is not None:
+            # the accelerator considered: pycocotools rasterizes (one call for all parts of one
+            # image size), pdmetrics decodes its strings to runs
+            measure(
+                "option: polygons via C RLE",
+                lambda: mask_runs(coco_mask.frPyObjects([p for [p] in all_polygons], HEIGHT, WIDTH)),
+                lambda: mask_runs(all_polygons, HEIGHT, WIDTH),
+                lambda ours, theirs: np.array_equal(ours.starts, theirs.starts),
+            )
 
     print(f"{'step':<28}{'pdmetrics (s)':>15}{'pycocotools (s)':>17}{'ratio':>8}  numbers")
     for name, t_ours, t_theirs, same in rows:

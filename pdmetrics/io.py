@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import json
+from itertools import chain
 from numbers import Integral, Real
 from os import PathLike
 from pathlib import Path
@@ -189,6 +190,16 @@ def _bbox_problem(value) -> str | None:
     return None
 
 
+def _plain_boxes(values: list) -> bool:
+    """Every value a list of 4 plain ints/floats (the common case, checked at C speed)."""
+    return (
+        bool(values)
+        and set(map(type, values)) == {list}
+        and set(map(len, values)) == {4}
+        and set(map(type, chain.from_iterable(values))) <= {int, float}
+    )
+
+
 def _boxes(records: list, what: str, key: str) -> np.ndarray:
     missing = next((i for i, r in enumerate(records) if "bbox" not in r), None)
     if missing is not None:
@@ -197,7 +208,9 @@ def _boxes(records: list, what: str, key: str) -> np.ndarray:
             f"'bbox': [x, y, width, height]."
         )
     values = [r["bbox"] for r in records]
-    position = next((i for i, v in enumerate(values) if _bbox_problem(v)), None)
+    position = (
+        None if _plain_boxes(values) else next((i for i, v in enumerate(values) if _bbox_problem(v)), None)
+    )
     if position is not None:
         raise InvalidInputError(
             f"{what}: entry {position} (0-based) of {key!r} has a 'bbox' that "
@@ -225,9 +238,11 @@ def _number_field(
                 f"numeric {name!r}."
             )
     values = _field(records, name, default)
-    position = next(
-        (i for i, v in enumerate(values) if not _number(v, dtype)),
-        None,
+    plain_types = {int, float, type(None)} if dtype == "float64" else {int}
+    position = (
+        None
+        if set(map(type, values)) <= plain_types
+        else next((i for i, v in enumerate(values) if not _number(v, dtype)), None)
     )
     if position is not None:
         raise InvalidInputError(
@@ -253,8 +268,13 @@ def _number(value, dtype: str) -> bool:
 
 def _id_field(records: list, name: str, what: str, key: str) -> list:
     values = _field(records, name)
-    position = next(
-        (i for i, v in enumerate(values) if isinstance(v, bool) or not isinstance(v, (Integral, str))), None
+    position = (
+        None
+        if set(map(type, values)) <= {int, str}
+        else next(
+            (i for i, v in enumerate(values) if isinstance(v, bool) or not isinstance(v, (Integral, str))),
+            None,
+        )
     )
     if position is not None:
         problem = f"no {name!r}" if values[position] is None else f"{name!r} = {_kind(values[position])}"

@@ -82,6 +82,8 @@ def image_size_arrays(image_ids: np.ndarray, image_sizes) -> tuple[np.ndarray, n
 
 def _missing(cells: pd.Series) -> np.ndarray:
     """Cells that hold no segmentation (None or a float NaN)."""
+    if set(map(type, cells)) <= {list, dict, np.ndarray}:
+        return np.zeros(len(cells), dtype=bool)
     return np.fromiter(
         (c is None or (isinstance(c, float) and c != c) for c in cells), dtype=bool, count=len(cells)
     )

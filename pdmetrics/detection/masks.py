@@ -28,12 +28,20 @@ arrays with numpy, vectorized across runs, masks and pairs:
   cumulative area at the run's ends (one ``np.searchsorted`` over all runs of all masks).
   Packed bits (``np.bitwise_count`` of ANDed 64-row words) make a faster pair kernel, but
   building the words costs more than it saves (``benchmarks/bench_mask_kernels.py --options``).
+
+The last batch of compressed strings decoded is kept with its runs: strings are immutable, so
+the same string objects decode to the same runs, and a result file that
+:func:`pdmetrics.io.read_coco` parsed for its boxes and areas is not parsed again by
+``evaluate(iou_type="segm")``. Everything is pure numpy: handing polygons to
+``pycocotools.mask`` and decoding its strings was measured no faster
+(``benchmarks/bench_segmentation.py`` times the whole evaluation).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, repeat
+from operator import is_
 
 import numpy as np
 
@@ -211,8 +219,7 @@ def _pad_even(counts: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.n
     starts at an even position (its 0-runs at even, its 1-runs at odd positions)."""
     lengths = np.diff(offsets)
     padded = _offsets(lengths + (lengths & 1))
-    out = np.zeros(int(padded[-1]), dtype="int64")
-    out[np.arange(counts.size) + np.repeat(padded[:-1] - offsets[:-1], lengths)] = counts
+    out = np.insert(counts.astype("int64", copy=False), offsets[1:][(lengths & 1) == 1], 0)
     return out, padded
 
 
@@ -404,37 +411,79 @@ def _polygon_toggles(xy: np.ndarray, vertex_offsets: np.ndarray, height: np.ndar
     q_low = np.maximum(-((2 - c_low) // scale), 0)  # ceil((c_low - 2) / 5)
     q_high = np.minimum((c_high - 2) // scale, w - 1)
     n_cross = np.maximum(q_high - q_low + 1, 0)
-    edge = np.repeat(np.arange(xs.size), n_cross)
-    q = np.repeat(q_low, n_cross) + _segment_arange(n_cross)
-    c = scale * q + 2
-    e_xs, e_ys, e_slope, e_wide = xs[edge], ys[edge], slope[edge], wide[edge]
-    # wide edges: the pair of steps (t, t + 1) with u = c, c + 1; the lower row of the two
-    t = c - e_xs
-    v_min = np.minimum(_walk(e_ys, e_slope, t), _walk(e_ys, e_slope, t + 1))
-    tall = np.flatnonzero(~e_wide)
-    if tall.size:
+    h = height[part_of_edge]
+    parts, indices = [], []
+    # wide edges: the pair of steps (t, t + 1) with u = c, c + 1; the lower row of the two,
+    # which is the row at t when v grows along the edge and at t + 1 when it falls (the
+    # walked v is monotone: floating-point + and * are)
+    wide_edges = np.flatnonzero(wide & (n_cross > 0))
+    if wide_edges.size:
+        n = n_cross[wide_edges]
+        # (in-place arithmetic: these arrays have one entry per crossing; the float operations
+        # are COCO's, (ys + s * t) + 0.5, in an order giving the same bits)
+        q = _expand(q_low[wide_edges], n)
+        t = np.repeat((2 - (xs - (slope < 0)))[wide_edges], n)
+        t += scale * q
+        v_min = np.repeat(slope[wide_edges], n)
+        v_min *= t
+        v_min += np.repeat(ys[wide_edges], n)
+        v_min += 0.5
+        np.trunc(v_min, out=v_min)
+        parts.append(np.repeat(part_of_edge[wide_edges], n))
+        indices.append(_row_index(q, v_min, np.repeat(h[wide_edges], n)))
+    tall_edges = np.flatnonzero(~wide & (n_cross > 0))
+    if tall_edges.size:
         # tall edges: the first step t whose u is past c (u >= c + 1 going right, <= c going left)
-        start, s, cc, last = e_xs[tall], e_slope[tall], c[tall], steps[edge[tall]]
+        n = n_cross[tall_edges]
+        q = _expand(q_low[tall_edges], n)
+        cc = scale * q + 2
+        start, s, last = (np.repeat(a[tall_edges], n) for a in (xs, slope, steps))
         rightward = s > 0
 
-        def past(step):
-            z = start + s * step + 0.5
-            return np.where(rightward, z >= cc + 1, z < cc + 1)
+        def past(i, step):
+            z = start[i] + s[i] * step + 0.5
+            return np.where(rightward[i], z >= cc[i] + 1, z < cc[i] + 1)
 
         with np.errstate(divide="ignore", invalid="ignore"):
             guess = np.ceil((cc + 0.5 - start) / s)
         guess = np.where(rightward, guess, np.floor((cc + 0.5 - start) / np.where(s == 0, -1, s)) + 1)
         step = np.clip(np.nan_to_num(guess), 1, last).astype("int64")
-        while True:
-            back = past(step - 1) & (step > 1)
-            ahead = ~past(step) & (step < last)
-            if not (back.any() or ahead.any()):
-                break
-            step = step - back + ahead
-        v_min[tall] = ys[edge[tall]] + step - 1
-    h = height[part_of_edge[edge]]
-    row = np.ceil(np.clip((v_min + 0.5) / scale - 0.5, 0, h)).astype("int64")
-    return part_of_edge[edge], q * h + row
+        # the guess is almost always right; move the others one step at a time
+        pending = np.arange(step.size)
+        while pending.size:
+            current = step[pending]
+            back = past(pending, current - 1) & (current > 1)
+            ahead = ~past(pending, current) & (current < last[pending])
+            step[pending] = current - back + ahead
+            pending = pending[back | ahead]
+        v_min = np.repeat(ys[tall_edges], n) + step - 1
+        parts.append(np.repeat(part_of_edge[tall_edges], n))
+        indices.append(_row_index(q, v_min, np.repeat(h[tall_edges], n)))
+    if not parts:
+        return np.zeros(0, dtype="int64"), np.zeros(0, dtype="int64")
+    return np.concatenate(parts), np.concatenate(indices)
+
+
+def _expand(first: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """``first[k], first[k] + 1, ...`` (``lengths[k]`` values) for every k, concatenated."""
+    ends = np.cumsum(lengths)
+    return np.arange(int(ends[-1]), dtype="int64") + np.repeat(first - (ends - lengths), lengths)
+
+
+def _row_index(q: np.ndarray, v_min: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """Column-major index of the boundary in image column ``q`` at walked row ``v_min``.
+
+    COCO's row ``ceil((v + 0.5) / 5 - 0.5)`` is ``ceil((v - 2) / 5)``, equal in floating point too
+    (exact when 5 divides ``v - 2``, else at least 1/5 from an integer), clipped to ``[0, h]``.
+    """
+    row = v_min.astype("float64", copy=False)  # our own temporary: changed in place
+    row -= 2
+    row /= POLYGON_SCALE
+    np.ceil(row, out=row)
+    np.clip(row, 0, h, out=row)
+    index = q * h
+    index += row.astype("int64")
+    return index
 
 
 def _runs_from_toggles(
@@ -444,7 +493,9 @@ def _runs_from_toggles(
     n_parts = height.size
     total = height * width
     stride = int(total.max()) + 1 if n_parts else 1
-    key = np.sort(part * stride + index)
+    key = part * stride
+    key += index
+    key.sort()
     distinct = np.ones(key.size, dtype=bool)
     distinct[1:] = key[1:] != key[:-1]
     first = np.flatnonzero(distinct)
@@ -531,7 +582,15 @@ def _polygon_runs(polygons: list, height: np.ndarray, width: np.ndarray, what) -
     vertex_offsets = _offsets(numbers // 2)
     part, index = _polygon_toggles(xy, vertex_offsets, part_h, part_w)
     runs = _runs_from_toggles(part, index, part_h, part_w)
-    return runs if np.all(parts_per == 1) else _union(runs, owner, n)
+    if np.all(parts_per == 1):
+        return runs
+    # only masks of several parts need their union; the others are their one part
+    several = parts_per[owner] > 1
+    alone, joined = np.flatnonzero(~several), np.flatnonzero(several)
+    owners = np.unique(owner[joined])
+    merged = _union(runs.take(joined), np.searchsorted(owners, owner[joined]), owners.size)
+    combined = _concat([runs.take(alone), merged])
+    return combined.take(np.argsort(np.concatenate((owner[alone], owners)), kind="stable"))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -616,7 +675,17 @@ def _rle_runs(rles: list, compressed: bool, height, width, what) -> MaskRuns:
                 f"{_at(width, row)}] ([height, width]); pass the mask of that image (or fix its `size`)."
             )
     if compressed:
-        counts, offsets = _decode_strings([r["counts"] for r in rles], what)
+        strings = [r["counts"] for r in rles]
+        last = _last_decoded[0]
+        if last is not None and _same_batch(last, strings, h, w):
+            return last[3]
+        counts, offsets = _decode_strings(strings, what)
+        _check_counts(counts, offsets, h, w, what)
+        runs = _runs_from_counts(counts, offsets, h, w)
+        for array in (runs.height, runs.width, runs.offsets, runs.starts, runs.stops):
+            array.flags.writeable = False
+        _last_decoded[0] = (strings, h, w, runs)
+        return runs
     else:
         lists = [r["counts"] for r in rles]
         lengths = np.fromiter(map(len, lists), dtype="int64", count=len(lists))
@@ -634,6 +703,24 @@ def _rle_runs(rles: list, compressed: bool, height, width, what) -> MaskRuns:
         counts, offsets = _pad_even(values.astype("int64"), offsets)
     _check_counts(counts, offsets, h, w, what)
     return _runs_from_counts(counts, offsets, h, w)
+
+
+#: The last batch of compressed RLEs decoded: ``(counts strings, heights, widths, runs)``. Strings
+#: are immutable, so the very same string objects with the same sizes decode to the same runs
+#: (kept read-only): a result file read by :func:`pdmetrics.io.read_coco`, which parses every
+#: mask for its box and area, is not parsed again when the detections are evaluated. One batch
+#: is kept (its strings and runs stay in memory until the next batch is decoded).
+_last_decoded: list = [None]
+
+
+def _same_batch(last: tuple, strings: list, h: np.ndarray, w: np.ndarray) -> bool:
+    """``strings`` are the very objects of the ``last`` batch, with the same sizes."""
+    return (
+        len(strings) == len(last[0])
+        and all(map(is_, strings, last[0]))
+        and np.array_equal(h, last[1])
+        and np.array_equal(w, last[2])
+    )
 
 
 def _is_size(size) -> bool:
@@ -657,6 +744,20 @@ def _kind(segmentation) -> int:
             return 0 if segmentation.ndim in (1, 2) else -1
         return 3
     return 0 if isinstance(segmentation, (list, tuple)) else -1
+
+
+def _kinds(items: list) -> np.ndarray:
+    """:func:`_kind` of every item; one check at C speed when all are polygons or all RLEs of one kind."""
+    types = set(map(type, items))
+    if types == {list}:
+        return np.zeros(len(items), dtype="int64")
+    if types == {dict}:
+        counts = set(map(type, map(dict.get, items, repeat("counts"))))
+        if counts <= {str, bytes}:
+            return np.ones(len(items), dtype="int64")
+        if counts == {list}:
+            return np.full(len(items), 2, dtype="int64")
+    return np.fromiter(map(_kind, items), dtype="int64", count=len(items))
 
 
 def _size(value, argument: str):
@@ -718,7 +819,7 @@ def mask_runs(segmentations, height=None, width=None) -> MaskRuns:
             raise InvalidInputError(
                 f"`{name}` has {value.size} values for {n} segmentations; pass one per mask."
             )
-    kinds = np.fromiter(map(_kind, items), dtype="int64", count=n)
+    kinds = _kinds(items)
     unknown = np.flatnonzero(kinds < 0)
     if unknown.size:
         row = int(unknown[0])
