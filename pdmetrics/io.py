@@ -23,7 +23,7 @@ from pdmetrics._validation import plain
 from pdmetrics.detection.options import COCO_ATTRS
 from pdmetrics.errors import InvalidInputError
 
-__all__ = ["read_table", "TABLE_FORMATS", "read_coco", "coco_image_ids"]
+__all__ = ["read_table", "as_text_columns", "TABLE_FORMATS", "read_coco", "coco_image_ids"]
 
 #: File-name extensions ``read_table`` reads, and the format each one means.
 TABLE_FORMATS = {
@@ -102,8 +102,7 @@ def read_table(path, text_columns=()) -> pd.DataFrame:
             return pd.read_excel(path, dtype=text or None)
         if kind == "parquet":
             optional_module("pyarrow", "parquet", "Reading parquet files")
-            frame = pd.read_parquet(path)
-            return frame.astype({name: str for name in text_columns if name in frame.columns})
+            return as_text_columns(pd.read_parquet(path), text_columns)
         return _read_jsonlines(path, text)
     except pd.errors.EmptyDataError:
         raise InvalidInputError(
@@ -113,6 +112,27 @@ def read_table(path, text_columns=()) -> pd.DataFrame:
         raise InvalidInputError(
             f"{str(path)!r}: not a readable {kind} file ({str(error).strip()})."
         ) from None
+
+
+def as_text_columns(frame, names):
+    """``frame`` (pandas or dask) with the columns ``names`` as text, missing values kept missing.
+
+    That is what ``read_csv(dtype=str)`` gives, so a missing subgroup is "No info" whatever the
+    file's format (``astype(str)`` alone would make it the group ``"None"`` or ``"<NA>"`` on
+    pandas 2). Columns the frame lacks are skipped.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.io import as_text_columns
+    >>> frame = pd.DataFrame({"grade": [6, None]}, dtype=object)
+    >>> as_text_columns(frame, ["grade", "other"])["grade"].tolist()
+    ['6', nan]
+    """
+    names = [name for name in names if name in frame.columns]
+    if not names:
+        return frame
+    return frame.assign(**{name: frame[name].astype(str).where(~frame[name].isna()) for name in names})
 
 
 _FORMAT_NAMES = {"csv": "CSV", "tsv": "TSV"}

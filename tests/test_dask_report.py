@@ -20,6 +20,7 @@ from pdmetrics import ExcludedRowsWarning, InvalidInputError, NotPartitionableEr
 from pdmetrics.cli import main
 from pdmetrics.datasets import simulate_scores
 from pdmetrics.scoring import EvaluationReport, report
+from pdmetrics.scoring.responses_input import read_responses
 from pdmetrics.scoring.rsmeval_data import PER_RESPONSE_PREFIXES
 
 dd = pytest.importorskip("dask.dataframe")
@@ -303,3 +304,15 @@ def test_cli_bad_input_is_a_one_line_error(tmp_path, capsys, monkeypatch, given,
     error = capsys.readouterr().err
     assert code == 2
     assert message in error and error.count("\n") == 1 and "Traceback" not in error
+
+
+def test_missing_text_values_stay_missing_in_parquet_files(tmp_path):
+    # read_csv(dtype=str) keeps a missing subgroup missing ("No info" in the report); parquet
+    # must too: astype(str) alone makes it the group "None" (pandas 2) or "<NA>" (dask)
+    frame = pd.DataFrame({"id": ["a", "b", "c"], "grade": ["g6", None, " "]})
+    frame.to_parquet(tmp_path / "part.parquet")
+    for engine in ("pandas", "dask"):
+        read = read_responses(tmp_path / "part.parquet", text_columns=["id", "grade"], engine=engine)
+        grade = read["grade"] if engine == "pandas" else read["grade"].compute()
+        assert grade.isna().tolist() == [False, True, False], engine
+        assert grade.tolist()[0] == "g6"

@@ -10,7 +10,7 @@ import pandas as pd
 
 from pdmetrics._optional import optional_module
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.io import read_table
+from pdmetrics.io import as_text_columns, read_table
 from pdmetrics.scoring.reporting import report
 
 __all__ = ["ENGINES", "frame_report", "is_pattern", "parquet_files", "read_responses"]
@@ -95,9 +95,7 @@ def read_responses(path, text_columns=(), engine: str = "pandas"):
             )
         files = [file]
     optional_module("pyarrow", "dask", "Reading parquet files")
-    frame = dd.read_parquet([str(file) for file in files])
-    text = {name: str for name in text_columns if name in frame.columns}
-    return frame.astype(text) if text else frame
+    return as_text_columns(dd.read_parquet([str(file) for file in files]), text_columns)
 
 
 def frame_report(frame, **options):
