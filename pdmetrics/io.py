@@ -438,7 +438,7 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
     if segmentations is not None:
         detections["area"] = det_area
         detections["segmentation"] = segmentations
-        detections.attrs[COCO_ATTRS] = {"area": "area"}
+        detections.attrs[COCO_ATTRS] = {"area": "area", "boxes_from_masks": not results[0].get("bbox")}
     return ground_truth, detections
 
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 import pdmetrics  # noqa: F401
 from pdmetrics.detection import evaluate
 from pdmetrics.detection.masks import mask_runs, rle_encode
-from pdmetrics.errors import ColumnNotFoundError, InvalidInputError, UndefinedMetricWarning
+from pdmetrics.errors import ColumnNotFoundError, InvalidInputError, PdmetricsWarning, UndefinedMetricWarning
 from pdmetrics.io import read_coco
 
 VAL2014_SEGM = [
@@ -392,3 +392,25 @@ def test_read_coco_result_polygon_without_image_size_is_an_error():
     results = [{"image_id": 1, "category_id": 1, "segmentation": _square(0, 0, 2), "score": 0.5}]
     with pytest.raises(InvalidInputError, match="results_json: entry 0.*no 'height'/'width'"):
         read_coco(dataset, results)
+
+
+def test_the_default_on_a_masks_only_result_file_says_it_scores_boxes():
+    # pycocotools' COCOeval scores masks by default; evaluate() scores boxes: never silently
+    folder = conformance_path("coco", "coco_val2014_100")
+    gt, dt = read_coco(
+        folder / "instances_val2014_100.json", folder / "instances_val2014_fakesegm100_results.json"
+    )
+    with pytest.warns(PdmetricsWarning, match=r"masks and no boxes.*iou_type='segm'"):
+        boxes = dt.detection.evaluate(ground_truth=gt)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        explicit = dt.detection.evaluate(ground_truth=gt, iou_type="bbox")
+        masks = dt.detection.evaluate(ground_truth=gt, iou_type="segm")
+    pd.testing.assert_frame_equal(boxes, explicit)
+    # the box numbers are pycocotools' iouType="bbox" on the same files
+    expected = pycocotools_stats(
+        json.loads((folder / "instances_val2014_100.json").read_text()),
+        json.loads((folder / "instances_val2014_fakesegm100_results.json").read_text()),
+    )
+    np.testing.assert_allclose(_stats(boxes), expected, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(_stats(masks), VAL2014_SEGM, rtol=0, atol=1e-12)

@@ -70,7 +70,7 @@ class DaskDetectionAccessor(DaskAccessor):
         area=None,
         ignore=None,
         images=None,
-        iou_type: str = "bbox",
+        iou_type: str | None = None,
         segmentation=None,
         image_sizes=None,
         iou_thresholds=None,
@@ -107,7 +107,7 @@ class DaskDetectionAccessor(DaskAccessor):
         area=None,
         ignore=None,
         images=None,
-        iou_type: str = "bbox",
+        iou_type: str | None = None,
         segmentation=None,
         image_sizes=None,
         iou_thresholds=None,
@@ -146,7 +146,7 @@ class DaskDetectionAccessor(DaskAccessor):
         area=None,
         ignore=None,
         images=None,
-        iou_type: str = "bbox",
+        iou_type: str | None = None,
         segmentation=None,
         image_sizes=None,
         iou_thresholds=None,
@@ -185,7 +185,7 @@ class DaskDetectionAccessor(DaskAccessor):
         area=None,
         ignore=None,
         images=None,
-        iou_type: str = "bbox",
+        iou_type: str | None = None,
         segmentation=None,
         image_sizes=None,
         iou_thresholds=None,
@@ -219,7 +219,7 @@ class DaskDetectionAccessor(DaskAccessor):
         area=None,
         ignore=None,
         images=None,
-        iou_type: str = "bbox",
+        iou_type: str | None = None,
         segmentation=None,
         image_sizes=None,
         style: str = "coco",
@@ -259,7 +259,7 @@ class DaskDetectionAccessor(DaskAccessor):
         score="score",
         box_format: str = "xywh",
         images=None,
-        iou_type: str = "bbox",
+        iou_type: str | None = None,
         segmentation=None,
         image_sizes=None,
         kind: str = "breakdown",
@@ -438,10 +438,8 @@ def box_table(detections, ground_truth, table: BoxTable | ConfusionTable, comput
         images = list(images)
     dt_meta, gt_meta = detections._meta, gt_local.iloc[:0]
     masks = columns.iou_type == "segm"
-    image_sizes, dt_area = columns.image_sizes, None
-    if masks:
-        # the sizes and the detections' area a read_coco table carries: its partitions lose them
-        image_sizes, dt_area = coco_mask_roles(gt_local, dt_meta, columns.image_sizes)
+    # the sizes and the detections' area a read_coco table carries: its partitions lose them
+    image_sizes, dt_area = coco_mask_roles(gt_local, dt_meta, columns.image_sizes)
     columns = replace(columns, iscrowd=iscrowd, area=area, images=images, image_sizes=image_sizes)
     table = replace(table, columns=columns)
     boxes = default_box_columns(columns.box, columns.box_format)
@@ -484,6 +482,8 @@ def box_table(detections, ground_truth, table: BoxTable | ConfusionTable, comput
     # dtypes and options checked on no rows, before any work
     no_rows = (np.zeros(0, "int64"), np.zeros(0, "int64"))
     table.chunk(_with_area(dt_meta[dt_names], dt_area), gt_meta[gt_names], dt_rows=no_rows, gt_rows=no_rows)
+    # the default's warning (boxes of a masks-only result file) is given once, above
+    table = replace(table, columns=replace(columns, iou_type=columns.iou_type or "bbox"))
     if isinstance(ground_truth, pd.DataFrame):
         ground_truth = dd.from_pandas(ground_truth[gt_names], npartitions=1, sort=False)
     n_parts = max(detections.npartitions, ground_truth.npartitions)
@@ -542,7 +542,7 @@ def source_order(part: pd.DataFrame):
 def _with_area(detections: pd.DataFrame, dt_area) -> pd.DataFrame:
     """A partition of detections (our own copy) marked with read_coco's area column, if any."""
     if dt_area is not None:
-        detections.attrs[COCO_ATTRS] = {"area": dt_area}
+        detections.attrs[COCO_ATTRS] = {**detections.attrs.get(COCO_ATTRS, {}), "area": dt_area}
     return detections
 
 

@@ -60,7 +60,7 @@ def confusion(
     score="score",
     box_format: str = "xywh",
     images=None,
-    iou_type: str = "bbox",
+    iou_type: str | None = None,
     segmentation=None,
     image_sizes=None,
     kind: str = "breakdown",

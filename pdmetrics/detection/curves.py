@@ -36,7 +36,7 @@ def pr_curve(
     area=None,
     ignore=None,
     images=None,
-    iou_type: str = "bbox",
+    iou_type: str | None = None,
     segmentation=None,
     image_sizes=None,
     style: str = "coco",

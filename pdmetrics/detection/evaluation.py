@@ -102,7 +102,7 @@ def evaluate(
     area=None,
     ignore=None,
     images=None,
-    iou_type: str = "bbox",
+    iou_type: str | None = None,
     segmentation=None,
     image_sizes=None,
     iou_thresholds=None,
@@ -140,10 +140,12 @@ def evaluate(
     images : sequence, optional
         Every evaluated image id, when some images have no ground-truth box (their
         detections are false positives). Default: the images of ``ground_truth``.
-    iou_type : {"bbox", "segm"}
+    iou_type : {"bbox", "segm"}, optional
         Compare boxes, or masks (COCO's ``iouType="segm"``): mask IoU with COCO's crowd rule,
         each detection's area from its mask (for a result file read by
-        :func:`pdmetrics.io.read_coco`: the ``area`` pycocotools gives it).
+        :func:`pdmetrics.io.read_coco`: the ``area`` pycocotools gives it). Default boxes; on
+        a read_coco result file that holds masks and no boxes the default warns (its boxes are
+        the masks', and pycocotools' ``COCOeval`` scores masks by default).
     segmentation : str, optional
         With ``iou_type="segm"``: the column of both tables holding each row's mask, a COCO
         polygon, an RLE (``counts`` a string or a list) or a 2-D boolean array; a missing
@@ -449,7 +451,7 @@ def average_precision(
     area=None,
     ignore=None,
     images=None,
-    iou_type: str = "bbox",
+    iou_type: str | None = None,
     segmentation=None,
     image_sizes=None,
     iou_thresholds=None,
@@ -544,7 +546,7 @@ def average_recall(
     area=None,
     ignore=None,
     images=None,
-    iou_type: str = "bbox",
+    iou_type: str | None = None,
     segmentation=None,
     image_sizes=None,
     iou_thresholds=None,
@@ -655,7 +657,7 @@ def match(
     area=None,
     ignore=None,
     images=None,
-    iou_type: str = "bbox",
+    iou_type: str | None = None,
     segmentation=None,
     image_sizes=None,
     iou_thresholds=None,

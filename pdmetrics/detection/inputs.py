@@ -15,11 +15,12 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._validation import plain, require_columns
+from pdmetrics._warnings import emit
 from pdmetrics.detection.iou import box_edges, check_box_values, check_format, iou_from_edges
 from pdmetrics.detection.mask_inputs import image_size_arrays, segmentation_runs
 from pdmetrics.detection.masks import MaskRuns, mask_bbox, paired_mask_iou
 from pdmetrics.detection.options import COCO_ATTRS, DEFAULT_BOX, IOU_TYPES, check_choice
-from pdmetrics.errors import InvalidInputError
+from pdmetrics.errors import InvalidInputError, PdmetricsWarning
 
 __all__ = ["BoxColumns", "BoxData", "prepare_boxes", "default_box_columns", "row_ids"]
 
@@ -84,7 +85,7 @@ class BoxColumns:
     area: object = None
     ignore: object = None
     images: object = None
-    iou_type: str = "bbox"
+    iou_type: str | None = None
     segmentation: object = None
     image_sizes: object = None
 
@@ -322,6 +323,24 @@ def coco_mask_roles(ground_truth: pd.DataFrame, detections: pd.DataFrame, image_
     return image_sizes, area if area in detections.columns else None
 
 
+def warn_boxes_of_masks(detections: pd.DataFrame) -> None:
+    """Warn when boxes are evaluated by default on a result file that holds masks only.
+
+    :func:`pdmetrics.io.read_coco` gives such results their masks' boxes (as pycocotools'
+    ``loadRes``), so ``evaluate`` without ``iou_type`` scores boxes, while pycocotools'
+    ``COCOeval`` scores masks by default: say which was computed and how to get the other.
+    """
+    roles = detections.attrs.get(COCO_ATTRS)
+    if isinstance(roles, Mapping) and roles.get("boxes_from_masks"):
+        emit(
+            "These detections come from a COCO result file with masks and no boxes: without "
+            "`iou_type=` their boxes (the masks' boxes) are evaluated, as pycocotools' "
+            "iouType='bbox'. Pass iou_type='segm' for the mask numbers (what COCOeval computes by "
+            "default), or iou_type='bbox' to keep the box numbers without this warning.",
+            PdmetricsWarning,
+        )
+
+
 def prepare_boxes(
     detections: pd.DataFrame,
     ground_truth: pd.DataFrame,
@@ -335,7 +354,7 @@ def prepare_boxes(
     area=None,
     ignore=None,
     images=None,
-    iou_type: str = "bbox",
+    iou_type: str | None = None,
     segmentation=None,
     image_sizes=None,
     partition: bool = False,
@@ -360,6 +379,9 @@ def prepare_boxes(
             f"The detections must be a DataFrame with one row per detected box; got "
             f"{type(detections).__name__}."
         )
+    if iou_type is None:
+        iou_type = "bbox"
+        warn_boxes_of_masks(detections)
     check_choice(iou_type, "iou_type", IOU_TYPES)
     columns = default_box_columns(box, box_format)
     masks = iou_type == "segm"
@@ -380,9 +402,8 @@ def prepare_boxes(
         require_columns(detections, "box", columns)
     require_columns(detections, "score", score)
     iscrowd, area, images = coco_roles(ground_truth, image, iscrowd, area, images)
-    dt_area_column = None
-    if masks:
-        image_sizes, dt_area_column = coco_mask_roles(ground_truth, detections, image_sizes)
+    # a read_coco result file with masks carries pycocotools' area of each result (boxes too)
+    image_sizes, dt_area_column = coco_mask_roles(ground_truth, detections, image_sizes)
     if len(ground_truth) == 0 and images is None and not partition:
         raise InvalidInputError(
             "The ground-truth table is empty: there is nothing to evaluate against. Pass the "
@@ -441,14 +462,14 @@ def prepare_boxes(
     if masks:
         gt_box_area = gt_masks.area().astype("float64")
         dt_area = dt_masks.area().astype("float64")
-        if dt_area_column is not None:
-            dt_area = _as_float(detections[dt_area_column])
     elif box_format == "xywh":
         gt_box_area = gt_boxes[:, 2] * gt_boxes[:, 3]
         dt_area = dt_boxes[:, 2] * dt_boxes[:, 3]
     else:
         gt_box_area = (gt_boxes[:, 2] - gt_boxes[:, 0]) * (gt_boxes[:, 3] - gt_boxes[:, 1])
         dt_area = (dt_boxes[:, 2] - dt_boxes[:, 0]) * (dt_boxes[:, 3] - dt_boxes[:, 1])
+    if dt_area_column is not None:
+        dt_area = _as_float(detections[dt_area_column])
     if area is None:
         gt_area = gt_box_area
     else:
