@@ -281,3 +281,14 @@ def test_formulas_become_mathml():
         sys.path.remove(str(DOCS / "_ext"))
     mathml = mathml_math.to_mathml(r"\frac{S_H}{S_Z}", nodes.math(), display="inline")
     assert mathml.startswith("<math") and "<mfrac>" in mathml and "\\frac" not in mathml
+
+
+def test_the_report_screenshot_ends_at_a_clean_boundary():
+    """docs/_static/report.png (docs/make_report_screenshot.py) ends below a whole figure: its
+    last rows are plain page background, not the inside of a figure or its frame."""
+    image = pytest.importorskip("PIL.Image")
+    with image.open(DOCS / "_static" / "report.png") as picture:
+        rgb = picture.convert("RGB")
+        width, height = rgb.size
+        bottom = {rgb.getpixel((x, y)) for y in range(height - 12, height) for x in range(width)}
+    assert len(bottom) == 1, f"the screenshot is cut through a figure: {len(bottom)} colours in its last rows"
