@@ -544,3 +544,13 @@ def test_the_excluded_composition_keeps_its_row_labels_when_nothing_is_excluded(
         "non-numeric human score",
     ]
     assert [row[1:] for row in rows[1:]] == [["—", "0"], ["0", "0"], ["0", "0"]]
+
+
+def test_the_excluded_composition_labels_are_rsmevals(frame):
+    dirty = frame.copy()
+    dirty.loc[dirty.index[:3], "raw"] = np.nan
+    with pytest.warns(pdmetrics.ExcludedRowsWarning):
+        table = dirty.scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6).rsmtool_frames()[
+            "test_excluded_composition"
+        ]
+    assert tuple(table["Human/System"]) == html_report._EXCLUDED_ROWS

@@ -23,7 +23,6 @@ import pandas as pd
 from pdmetrics._groups import POOLED_LABEL
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.scoring import report_figures as figures
-from pdmetrics.scoring.rsmeval_data import _HUMAN_ROWS
 from pdmetrics.scoring.rsmtool_files import rsmtool_labels
 
 __all__ = ["SECTIONS", "report_html", "notebook_html", "table_html", "format_value"]
@@ -67,6 +66,9 @@ _AGREEMENT_RULE = {
 }
 _DEGRADATION_RULE = {"corr": (-0.1, math.inf, False), "wtkappa": (-0.1, math.inf, False)}
 _DISTRIBUTION_RULE = {"difference": (-math.inf, 5.0, True)}
+
+#: The row labels of rsmeval's test_excluded_composition (its file has them when a row was left out).
+_EXCLUDED_ROWS = ("numeric non-zero human score", "zero human score", "non-numeric human score")
 
 #: Groups with fewer responses than this do not set the axes of the subgroup figures (the
 #: metric grid, the fairness estimates): a group of one response has a DSM or an interval
@@ -396,7 +398,7 @@ class _Writer:
             if "Human/System" not in excluded_frame.columns:  # the file has no labels when nothing
                 # was left out; the page keeps them, with the zeros, as rsmeval's report does
                 excluded_frame = excluded_frame.copy()
-                excluded_frame.insert(0, "Human/System", list(_HUMAN_ROWS[: len(excluded_frame)]))
+                excluded_frame.insert(0, "Human/System", list(_EXCLUDED_ROWS[: len(excluded_frame)]))
             parts.append(_table(excluded_frame))
         parts.append(self.h3("Composition of the evaluation set"))
         composition = self.frames.get("data_composition")
