@@ -292,3 +292,24 @@ def test_the_report_screenshot_ends_at_a_clean_boundary():
         width, height = rgb.size
         bottom = {rgb.getpixel((x, y)) for y in range(height - 12, height) for x in range(width)}
     assert len(bottom) == 1, f"the screenshot is cut through a figure: {len(bottom)} colours in its last rows"
+
+
+def test_the_front_page_names_every_accessor_with_a_card():
+    index = (DOCS / "index.rst").read_text(encoding="utf-8")
+    for accessor in ("df.scoring", "df.fairness", "df.detection", "df.textgen"):
+        assert f"``{accessor}``" in index, accessor
+    cards = set(re.findall(r"grid-item-card::.*\n\s+:link: (\S+)", index))
+    assert {"guide/scoring", "guide/fairness", "guide/detection", "guide/textgen", "guide/dask"} <= cards
+
+
+def test_install_lists_every_extra_and_nothing_else():
+    tomllib = pytest.importorskip("tomllib")
+    extras = set(
+        tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+            "optional-dependencies"
+        ]
+    )
+    install = (DOCS / "install.rst").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^   \* - ``([a-z]+)``$", install, flags=re.MULTILINE))
+    assert listed == extras, f"docs/install.rst lists {sorted(listed)}, pyproject.toml has {sorted(extras)}"
+    assert "comes later" not in install
