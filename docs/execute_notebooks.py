@@ -15,6 +15,7 @@ execution timestamps, execution counts 1, 2, ...). The test suite executes every
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -55,6 +56,9 @@ def execute(path: Path) -> nbformat.NotebookNode:
 
 
 def main(argv: list[str]) -> int:
+    # the kernel inherits the environment: with MPLBACKEND=Agg (as the test suite sets it) the
+    # figures would not be shown, so not stored
+    os.environ.pop("MPLBACKEND", None)
     paths = [Path(a) for a in argv] or sorted(NOTEBOOKS.glob("*.ipynb"))
     for path in paths:
         notebook = execute(path)
