@@ -2,14 +2,20 @@
 
 The site uses pydata-sphinx-theme (the theme of pandas, numpy and scikit-learn; its fonts and
 scripts ship inside the package, so the build fetches nothing), sphinx-design for the cards, and
-myst-nb to execute the notebooks in ``notebooks/`` (reached through the ``docs/notebooks``
-symlink) during the build and show them, figures included, in the gallery. myst-nb reads the
-notebooks' Markdown cells itself: no pandoc.
+myst-nb to show the notebooks in ``notebooks/`` (reached through the ``docs/notebooks``
+symlink), stored with their outputs, figures included, in the gallery; myst-nb reads the
+notebooks' Markdown cells itself: no pandoc. Formulas are converted to MathML when the site
+is built (docs/_ext/mathml_math.py): no MathJax, nothing from a CDN.
 """
+
+import sys
+from pathlib import Path
 
 from docutils import nodes
 
 import pdmetrics
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "_ext"))  # mathml_math
 
 project = "pdmetrics"
 author = "pdmetrics developers"
@@ -20,12 +26,13 @@ version = release
 extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
-    "sphinx.ext.mathjax",
     "numpydoc",
     "matplotlib.sphinxext.plot_directive",
     "myst_nb",
     "sphinx_design",
+    "mathml_math",  # formulas as MathML at build time: they show offline (no MathJax, no CDN)
 ]
+html_math_renderer = "mathml"
 source_suffix = {".rst": "restructuredtext", ".ipynb": "myst-nb"}
 # figures in the guide: ``.. plot::`` blocks run with pdmetrics' own plot functions
 plot_include_source = True
@@ -41,9 +48,9 @@ numpydoc_class_members_toctree = False
 exclude_patterns = ["_build", "**.ipynb_checkpoints", "jupyter_execute"]
 nitpicky = False
 
-# The notebooks: executed on every build (they are stored without outputs); a failing cell
-# fails the build, as it fails the test suite.
-nb_execution_mode = "force"
+# The notebooks are stored executed (python docs/execute_notebooks.py): the build shows their
+# stored outputs and runs nothing; the test suite executes every notebook (tests/test_notebooks.py).
+nb_execution_mode = "off"
 nb_execution_timeout = 300
 nb_execution_raise_on_error = True
 nb_execution_show_tb = True

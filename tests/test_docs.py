@@ -7,6 +7,7 @@ every Sphinx extension that ``docs/conf.py`` loads (CI builds the site from that
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -226,3 +227,89 @@ def test_the_checks_report_unknown_roles_and_bad_markup():
     found = "\n".join(problems("Title\n=====\n\nA :nosuchrole:`x` and ``unclosed literal.\n"))
     assert 'Unknown interpreted text role "nosuchrole"' in found
     assert "Inline literal start-string without end-string" in found
+
+
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_is_stored_executed(path):
+    """A reader of the repository sees every table and figure: each notebook is stored with the
+    outputs of one clean run in order (``python docs/execute_notebooks.py``), figures as PNG,
+    no error, no execution timestamps, and a moderate size."""
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    code = [cell for cell in notebook["cells"] if cell["cell_type"] == "code"]
+    counts = [cell["execution_count"] for cell in code]
+    assert counts == list(range(1, len(code) + 1)), (
+        f"{path.name} is not stored executed in order (execution counts {counts}): run "
+        "`python docs/execute_notebooks.py`"
+    )
+    outputs = [output for cell in code for output in cell["outputs"]]
+    assert not [o for o in outputs if o["output_type"] == "error"], f"{path.name} stores an error"
+    kinds = {kind for o in outputs for kind in o.get("data", {})}
+    assert "image/png" in kinds and "image/svg+xml" not in kinds, f"{path.name}: figures as PNG ({kinds})"
+    assert not [cell for cell in code if "execution" in cell["metadata"]], f"{path.name}: timestamps stored"
+    assert path.stat().st_size < 400_000, f"{path.name} is {path.stat().st_size} bytes"
+
+
+def test_the_docs_show_the_stored_notebooks_and_load_nothing_from_a_cdn():
+    """The build shows the notebooks' stored outputs (the tests execute them), and formulas are
+    MathML written at build time: no MathJax, no script or style from another site."""
+    conf = (DOCS / "conf.py").read_text(encoding="utf-8")
+    assert re.search(r'^nb_execution_mode = "(off|auto)"', conf, flags=re.MULTILINE), "myst-nb re-executes"
+    assert "sphinx.ext.mathjax" not in conf and 'html_math_renderer = "mathml"' in conf
+    assert '"mathml_math"' in conf
+    sources = [conf, *(p.read_text(encoding="utf-8") for p in (DOCS / "_ext").glob("*.py"))]
+    for text in sources:  # no address at all: nothing for the built pages to fetch
+        assert not re.findall(r"(?:https?:)?//[\w.-]+\.[a-z]{2,}/", text), re.findall(r"https?://\S+", text)
+    tomllib = pytest.importorskip("tomllib")
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"
+    ]["docs"]
+    assert any(requirement.startswith("latex2mathml") for requirement in extra)
+
+
+def test_formulas_become_mathml():
+    pytest.importorskip("sphinx")
+    pytest.importorskip("latex2mathml")
+    import sys
+
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        import mathml_math
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
+    mathml = mathml_math.to_mathml(r"\frac{S_H}{S_Z}", nodes.math(), display="inline")
+    assert mathml.startswith("<math") and "<mfrac>" in mathml and "\\frac" not in mathml
+
+
+def test_the_report_screenshot_ends_at_a_clean_boundary():
+    """docs/_static/report.png (docs/make_report_screenshot.py) ends below a whole figure: its
+    last rows are plain page background, not the inside of a figure or its frame."""
+    image = pytest.importorskip("PIL.Image")
+    with image.open(DOCS / "_static" / "report.png") as picture:
+        rgb = picture.convert("RGB")
+        width, height = rgb.size
+        bottom = {rgb.getpixel((x, y)) for y in range(height - 12, height) for x in range(width)}
+    assert len(bottom) == 1, f"the screenshot is cut through a figure: {len(bottom)} colours in its last rows"
+
+
+def test_the_front_page_names_every_accessor_with_a_card():
+    index = (DOCS / "index.rst").read_text(encoding="utf-8")
+    for accessor in ("df.scoring", "df.fairness", "df.detection", "df.textgen"):
+        assert f"``{accessor}``" in index, accessor
+    cards = set(re.findall(r"grid-item-card::.*\n\s+:link: (\S+)", index))
+    assert {"guide/scoring", "guide/fairness", "guide/detection", "guide/textgen", "guide/dask"} <= cards
+
+
+def test_install_lists_every_extra_and_nothing_else():
+    tomllib = pytest.importorskip("tomllib")
+    extras = set(
+        tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+            "optional-dependencies"
+        ]
+    )
+    install = (DOCS / "install.rst").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^   \* - ``([a-z]+)``$", install, flags=re.MULTILINE))
+    assert listed == extras, f"docs/install.rst lists {sorted(listed)}, pyproject.toml has {sorted(extras)}"
+    assert "comes later" not in install

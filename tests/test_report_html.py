@@ -15,6 +15,7 @@ import pdmetrics  # noqa: F401  (registers the accessors)
 from pdmetrics.datasets import simulate_scores
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.scoring import html_report
+from pdmetrics.scoring import report_figures as figures
 from pdmetrics.scoring.conditional_scores import conditional_means_of_codes
 from pdmetrics.scoring.html_report import report_html
 
@@ -428,3 +429,128 @@ def test_the_page_needs_only_the_summary_data_tables():
     assert list(tables.rsmtool_frames(per_response=False)) == [
         name for name in tables.rsmtool_frames() if name in summaries
     ]
+
+
+def long_label_frame():
+    """Five QUESTION_<k> groups, four L1 groups with names up to 36 characters, and one
+    response without a QUESTION (RSMTool's "No info", N = 1) whose scores are far apart."""
+    frame = simulate_scores(3000, seed=1)
+    rng = np.random.default_rng(0)
+    frame["QUESTION"] = rng.choice([f"QUESTION_{k}" for k in range(1, 6)], len(frame))
+    frame["L1"] = frame["L1"].map(
+        {
+            "Arabic": "Arabic speakers from the Gulf region",
+            "Hindi": "Hindi",
+            "Mandarin": "Mandarin Chinese (Beijing)",
+            "Spanish": "Spanish",
+        }
+    )
+    frame.loc[frame.index[0], ["QUESTION", "sc1", "raw"]] = [np.nan, 1, 6.5]
+    return frame
+
+
+@pytest.fixture(scope="module")
+def long_labels():
+    report = long_label_frame().scoring.report(
+        human="sc1", system="raw", by=["QUESTION", "L1"], trim_min=1, trim_max=6
+    )
+    return report, report.to_html()
+
+
+def _figure(text: str, figure_id: str) -> str:
+    start = text.index(f'id="{figure_id}"')
+    return text[start : text.index("</figure>", start)]
+
+
+def test_long_group_labels_are_written_vertically_or_cut_with_a_tooltip(long_labels):
+    _, text = long_labels
+    grid = _figure(text, "fig-eval-by-question")
+    labels = re.findall(r'<text class="category"([^>]*)>(?:<title>([^<]*)</title>)?([^<]*)</text>', grid)
+    shown = [label for _, _, label in labels]
+    assert shown[:7] == ["All data", *(f"QUESTION_{k}" for k in range(1, 6)), "No info"]
+    # seven labels of up to 10 characters do not fit side by side under a 330-pixel panel:
+    # they read upwards, with the room below the axis the figure adds for them
+    assert all("rotate(-90)" in attributes for attributes, _, _ in labels)
+    height = float(re.search(r'<svg width="[^"]*" height="([^"]*)"', grid)[1])
+    assert height == pytest.approx(3 * (250 + figures.text_width("QUESTION_1") - 12), abs=1)
+    assert height > 3 * 250 + 150
+    # a 36-character group name is cut, its full name kept as the tooltip, in every figure
+    for figure_id in ("fig-eval-by-l1", "fig-fairness-l1", "fig-conditional-l1"):
+        part = _figure(text, figure_id)
+        assert "<title>Arabic speakers from the Gulf region</title>" in part, figure_id
+        cut = re.findall(r"<title>Arabic speakers from the Gulf region</title>([^<]*)</text>", part)
+        assert cut and all(c.endswith("…") and len(c) <= figures.LABEL_CHARS + 4 for c in cut), (
+            figure_id,
+            cut,
+        )
+    # short labels stay horizontal (the demo's L1 names)
+    demo = simulate_scores(500, seed=0).scoring.report(
+        human="sc1", system="raw", by="L1", trim_min=1, trim_max=6
+    )
+    assert (
+        "rotate(-90)"
+        not in _figure(demo.to_html(sections=["evaluation_by_group"]), "fig-eval-by-l1").split(
+            '<text class="category"'
+        )[1]
+    )
+
+
+def _ticks(svg_part: str) -> list[float]:
+    return [float(v) for v in re.findall(r'text-anchor="(?:end|middle)">(-?[0-9.]+)</text>', svg_part)]
+
+
+def test_a_group_of_one_response_does_not_set_the_axes(long_labels):
+    report, text = long_labels
+    table = report["eval_by_QUESTION"]
+    rows = table[table["system"] == "raw_trim"].set_index("group")
+    assert rows.loc["No info", "N"] == 1 and rows.loc["No info", "DSM"] > 4  # far off the scale
+    grid = _figure(text, "fig-eval-by-question")
+    dsm = [m for m in re.finditer(r'<rect class="bar"[^>]*data-series="DSM"[^>]*>', grid)]
+    no_info = [m[0] for m in dsm if 'data-category="No info"' in m[0]]
+    assert len(no_info) == 2  # DSM of the trimmed and of the trimmed-rounded scores
+    assert all('data-small="true"' in bar and 'data-clipped="true"' in bar for bar in no_info)
+    assert float(re.search(r'data-value="([^"]*)"', no_info[0])[1]) == rows.loc["No info", "DSM"]
+    # the DSM axis is set by the real groups and RSMTool's ±0.1 lines, not by the N = 1 group
+    panel = grid[grid.index("DSM.raw_trim by QUESTION") : grid.index("DSM.raw_trim_round by QUESTION")]
+    assert max(_ticks(panel)) <= 0.15
+    assert f">{html_report.figures.tick(rows.loc['No info', 'DSM'])}</text>" in grid  # its value, written
+    assert all("data-small" not in m[0] for m in dsm if 'data-category="No info"' not in m[0])
+    # fairness: the N = 1 group's interval is clipped, the axis fits the real groups
+    fairness = _figure(text, "fig-fairness-question")
+    osa = fairness[: fairness.index(">OSD<")]
+    assert max(_ticks(osa)) <= 1.0
+    assert re.search(
+        r'<rect class="bar"[^>]*data-small="true"[^>]*data-clipped="true"[^>]*data-category="No info"', osa
+    )
+    assert (
+        "fewer than 10 responses (No info (N = 1))" in Page(text).figures["fig-fairness-question"]["caption"]
+    )
+    assert (
+        "fewer than 10 responses (No info (N = 1))" in Page(text).figures["fig-eval-by-question"]["caption"]
+    )
+    # groups of 10 or more responses: no note, nothing hollow
+    assert "fewer than" not in Page(text).figures["fig-eval-by-l1"]["caption"]
+    assert "data-small" not in _figure(text, "fig-eval-by-l1")
+
+
+def test_the_excluded_composition_keeps_its_row_labels_when_nothing_is_excluded(frame):
+    clean = frame.dropna(subset=["sc1", "raw"])
+    clean = clean[clean["sc1"] != 0]
+    page = Page(clean.scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6).to_html())
+    rows = page.table_with_header(["Human/System", "numeric system score", "non-numeric system score"])
+    assert [row[0] for row in rows[1:]] == [
+        "numeric non-zero human score",
+        "zero human score",
+        "non-numeric human score",
+    ]
+    assert [row[1:] for row in rows[1:]] == [["—", "0"], ["0", "0"], ["0", "0"]]
+
+
+def test_the_excluded_composition_labels_are_rsmevals(frame):
+    dirty = frame.copy()
+    dirty.loc[dirty.index[:3], "raw"] = np.nan
+    with pytest.warns(pdmetrics.ExcludedRowsWarning):
+        table = dirty.scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6).rsmtool_frames()[
+            "test_excluded_composition"
+        ]
+    assert tuple(table["Human/System"]) == html_report._EXCLUDED_ROWS

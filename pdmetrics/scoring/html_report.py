@@ -67,6 +67,15 @@ _AGREEMENT_RULE = {
 _DEGRADATION_RULE = {"corr": (-0.1, math.inf, False), "wtkappa": (-0.1, math.inf, False)}
 _DISTRIBUTION_RULE = {"difference": (-math.inf, 5.0, True)}
 
+#: The row labels of rsmeval's test_excluded_composition (its file has them when a row was left out).
+_EXCLUDED_ROWS = ("numeric non-zero human score", "zero human score", "non-numeric human score")
+
+#: Groups with fewer responses than this do not set the axes of the subgroup figures (the
+#: metric grid, the fairness estimates): a group of one response has a DSM or an interval
+#: far off the scale and would squash every other group. They are drawn hollow, clipped at
+#: the axis edge with a marker and their value, and the captions say so.
+AXIS_MIN_N = 10
+
 #: RSMTool's subgroup metric grid: metric, score type suffix, reference lines.
 _GRID = (
     ("corr", "trim", (0.7,)),
@@ -386,6 +395,10 @@ class _Writer:
         ]
         excluded_frame = self.frames.get("test_excluded_composition")
         if excluded_frame is not None:
+            if "Human/System" not in excluded_frame.columns:  # the file has no labels when nothing
+                # was left out; the page keeps them, with the zeros, as rsmeval's report does
+                excluded_frame = excluded_frame.copy()
+                excluded_frame.insert(0, "Human/System", list(_EXCLUDED_ROWS[: len(excluded_frame)]))
             parts.append(_table(excluded_frame))
         parts.append(self.h3("Composition of the evaluation set"))
         composition = self.frames.get("data_composition")
@@ -615,15 +628,20 @@ class _Writer:
         )
         # RSMTool's layout: two panels a row for up to 6 groups, else one wide panel a row
         columns = 2 if len(labels) <= 7 else 1
-        panels, width, height = [], max(330, 46 + 44 * len(labels)), 250
+        width = max(330, 46 + 44 * len(labels))
+        height = 250 + figures.category_label_room(width, labels)  # long labels: written vertically
+        panels = []
         systems = table["system"].to_numpy()
         by_system = {name: table[systems == row] for name, row in self.rows.items()}
         groups = {name: rsmtool_labels(rows["group"].to_numpy()) for name, rows in by_system.items()}
+        sizes = self.group_sizes(group)
+        small = [label != "All data" and sizes.get(label, AXIS_MIN_N) < AXIS_MIN_N for label in labels]
         for k, (metric, suffix, lines) in enumerate(_GRID):
             system = self.trim if suffix == "trim" else self.trim_round
             values = dict(zip(groups[system], by_system[system][metric].to_numpy(dtype=float).tolist()))
             column = [values.get(label, math.nan) for label in labels]
-            limits = _grid_limits(metric, column, lines)
+            scaled = [value for value, tiny in zip(column, small) if not tiny]
+            limits = _grid_limits(metric, scaled, lines) or figures.nice_limits(scaled, (0.0, *lines))
             box = ((k % columns) * width, (k // columns) * height, width, height)
             panels.append(
                 figures.bar_panel(
@@ -633,6 +651,7 @@ class _Writer:
                     title=f"{metric}.{system} by {group}",
                     limits=limits,
                     reference_lines=lines,
+                    small=small,
                 )
             )
         rows = -(-len(_GRID) // columns)
@@ -641,7 +660,26 @@ class _Writer:
             f"eval-by-{group}",
             svg,
             f"Evaluation metrics for each {_esc(group)} group (All data first). Dashed lines: 0.7 for "
-            "<code>corr</code> and <code>wtkappa</code>, ±0.1 for DSM, RSMTool's reference lines.",
+            "<code>corr</code> and <code>wtkappa</code>, ±0.1 for DSM, RSMTool's reference lines."
+            + self.small_note(labels, small, sizes),
+        )
+
+    def group_sizes(self, group) -> dict[str, int]:
+        """Responses per group of a subgroup column (RSMTool's labels: "No info" for a blank)."""
+        table = self.report[f"eval_by_{group}"]
+        rows = table[(table["system"] == self.rows[self.trim]).to_numpy()]
+        return dict(zip(rsmtool_labels(rows["group"].to_numpy()), rows["N"].astype(int).tolist()))
+
+    @staticmethod
+    def small_note(labels, small, sizes) -> str:
+        """The caption's sentence on the groups that do not set the axes (none: no sentence)."""
+        named = [f"{_esc(label)} (N = {sizes[label]})" for label, tiny in zip(labels, small) if tiny]
+        if not named:
+            return ""
+        return (
+            f" Hollow: groups of fewer than {AXIS_MIN_N} responses ({', '.join(named)}); they do not set "
+            "the axis range, and a value beyond it is drawn to the edge, marked ▲ or ▶, with the value "
+            "written."
         )
 
     def fairness_analyses(self) -> str:
@@ -670,8 +708,10 @@ class _Writer:
         return "".join(parts)
 
     def coefficients(self, group) -> str:
-        panels, width, height = [], 300, 0
+        panels, width, height = [], 330, 0
         colours, small = self.group_colours(group), self.small_groups(group)
+        groups, tiny = [], []
+        sizes = self.group_sizes(group)
         for k, model in enumerate(("osa", "osd", "csd")):
             name = f"estimates_{model}_by_{group}"
             if name not in self.report:
@@ -684,6 +724,8 @@ class _Writer:
             error = estimate + shift
             half = np.abs(table["[0.025"].to_numpy(dtype=float) - estimate)
             height = max(height, 80 + 26 * len(table))
+            groups = rsmtool_labels(table["group"].to_numpy())
+            tiny = [sizes.get(label, AXIS_MIN_N) < AXIS_MIN_N for label in groups]
             panels.append(
                 figures.error_bar_panel(
                     (k * width, 0, width, height),
@@ -694,6 +736,7 @@ class _Writer:
                     title=model.upper(),
                     x_title="error estimate",
                     colours=[colours.get(label, "#999") for label in table["group"].astype(str)],
+                    small=tiny,
                 )
             )
         if not panels:
@@ -704,7 +747,7 @@ class _Writer:
             svg,
             "Estimated error of each group (squared error for OSA, error for OSD, conditional error for "
             "CSD): the intercept's estimate added to each group's coefficient. Black bars: 95% "
-            "confidence intervals of the model.",
+            "confidence intervals of the model." + self.small_note(groups, tiny, sizes),
         )
 
     def group_colours(self, group) -> dict[str, str]:

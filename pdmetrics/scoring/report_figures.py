@@ -24,6 +24,11 @@ __all__ = [
     "legend_chart",
     "nice_limits",
     "tick",
+    "category_label_room",
+    "legend_height",
+    "CHAR_WIDTH",
+    "text_width",
+    "LABEL_CHARS",
 ]
 
 #: Series colours (colour-blind safe, Okabe-Ito), in the order series are given.
@@ -33,6 +38,13 @@ PALETTE = ("#4d4d4d", "#56b4e9", "#e69f00", "#009e73", "#cc79a7", "#0072b2", "#d
 Box = tuple[float, float, float, float]
 
 _MARGIN = (46.0, 26.0, 10.0, 34.0)  # left, top, right, bottom: room for ticks and the title
+#: Width of a wide character (capitals, digits, most lower-case letters are narrower) at the
+#: figures' font size (11 px sans-serif); :func:`text_width` estimates a label from it.
+CHAR_WIDTH = 7.2
+#: Labels longer than this are cut with an ellipsis; their full text is the ``<title>`` tooltip.
+LABEL_CHARS = 20
+#: Colour of a marker that says a value lies beyond the axis.
+_CLIPPED = "#d55e00"
 
 
 def svg(width: float, height: float, parts: Sequence[str], *, label: str) -> str:
@@ -68,6 +80,15 @@ def nice_limits(values: Sequence[float], include: Sequence[float] = ()) -> tuple
     return math.floor(low / step) * step, math.ceil(high / step) * step
 
 
+def category_label_room(width: float, categories: Sequence[str]) -> float:
+    """Extra height a :func:`bar_panel` of this width needs below its axis for the category
+    labels: 0 when they fit side by side, else the length of the longest label, which is then
+    written vertically (RSMTool rotates long subgroup labels the same way)."""
+    slot = (width - _MARGIN[0] - _MARGIN[2]) / max(len(categories), 1)
+    longest = max((text_width(_short(c, LABEL_CHARS)) for c in categories), default=0)
+    return 0.0 if longest + 6 <= slot else longest - 12
+
+
 def bar_panel(
     box: Box,
     categories: Sequence[str],
@@ -78,15 +99,25 @@ def bar_panel(
     y_title: str = "",
     limits: tuple[float, float] | None = None,
     reference_lines: Sequence[float] = (),
+    small: Sequence[bool] | None = None,
 ) -> str:
     """Grouped vertical bars: one group of bars per category, one bar per series.
 
     Bars carry ``data-value`` (the value drawn) and a ``<title>`` tooltip; dashed
-    horizontal lines mark ``reference_lines``; missing values draw no bar.
+    horizontal lines mark ``reference_lines``; missing values draw no bar. Category labels
+    that do not fit side by side are written vertically, in the room
+    :func:`category_label_room` adds below the axis (the box's height includes it).
+
+    ``small`` (one flag per category) marks categories whose values do not set the axis
+    range (groups of a few responses): their bars are hollow (``data-small``), and a value
+    beyond the axis is drawn to its edge with a marker and the value written
+    (``data-clipped``).
     """
-    values = [v for column in series.values() for v in column]
+    small = list(small) if small is not None else [False] * len(categories)
+    values = [v for column in series.values() for v, tiny in zip(column, small) if not tiny]
     low, high = limits if limits is not None else nice_limits(values, (0.0, *reference_lines))
-    inner, parts = _frame(box, low, high, title, x_title, y_title)
+    room = category_label_room(box[2], categories)
+    inner, parts = _frame(box, low, high, title, x_title, y_title, room=room)
     x0, y0, width, height = inner
     slot = width / max(len(categories), 1)
     bar = slot * 0.8 / max(len(series), 1)
@@ -99,13 +130,24 @@ def bar_panel(
             if value is None or not math.isfinite(value):
                 continue
             top = scale(min(max(value, low), high))
+            colour = PALETTE[k % len(PALETTE)]
+            clipped = not low <= value <= high
             parts.append(
                 f'<rect class="bar" x="{left + k * bar:.1f}" y="{min(top, base):.1f}" width="{bar:.1f}" '
-                f'height="{abs(base - top):.1f}" fill="{PALETTE[k % len(PALETTE)]}" '
+                f'height="{abs(base - top):.1f}" {_fill(colour, small[position], clipped)} '
                 f'data-series="{_text(name)}" data-category="{_text(category)}" data-value="{value!r}">'
                 f"<title>{_text(category)}, {_text(name)}: {tick(value)}</title></rect>"
             )
-        parts.append(_x_label(x0 + (position + 0.5) * slot, y0 + height, category))
+            if clipped:
+                middle, up = left + (k + 0.5) * bar, value > high
+                tip, back = (top - 6, top + 2) if up else (top + 6, top - 2)
+                parts.append(
+                    f'<path class="clipped" d="M{middle - 4:.1f},{back:.1f}L{middle:.1f},{tip:.1f}'
+                    f'L{middle + 4:.1f},{back:.1f}Z" fill="{_CLIPPED}"/>'
+                    f'<text class="clipped" x="{middle:.1f}" y="{(top + 14) if up else (top - 6):.1f}" '
+                    f'text-anchor="middle" font-size="10" fill="{_CLIPPED}">{tick(value)}</text>'
+                )
+        parts.append(_x_label(x0 + (position + 0.5) * slot, y0 + height, category, vertical=room > 0))
     parts += [_reference(x0, width, scale(line), line) for line in reference_lines if low <= line <= high]
     return "".join(parts)
 
@@ -121,13 +163,28 @@ def error_bar_panel(
     x_title: str = "",
     reference: float | None = 0.0,
     colours: Sequence[str] | None = None,
+    small: Sequence[bool] | None = None,
 ) -> str:
     """Horizontal bars of ``estimates`` (one row per label, top to bottom) with error bars
     from ``lower`` to ``upper``; a dashed vertical line at ``reference``. ``colours``: one
-    per row (default: the palette in order)."""
-    low, high = nice_limits([*lower, *upper, *estimates], () if reference is None else (reference,))
+    per row (default: the palette in order).
+
+    ``small`` (one flag per row) marks rows that do not set the axis range (groups of a few
+    responses, whose intervals are wide): their bars are hollow (``data-small``); a bar or
+    interval beyond the axis is drawn to its edge, where a marker points on
+    (``data-clipped``), and a clipped estimate is written next to the marker."""
+    small = list(small) if small is not None else [False] * len(labels)
+    if all(small):
+        small = [False] * len(labels)
+    kept = [i for i in range(len(labels)) if not small[i]]
+    low, high = nice_limits(
+        [v for i in kept for v in (lower[i], upper[i], estimates[i])],
+        () if reference is None else (reference,),
+    )
     x0, y0, width, height = box
-    left = x0 + min(130.0, width * 0.42)  # room for the row labels
+    # room for the row labels: as long as the longest (cut at LABEL_CHARS + 4), at most 55%
+    longest = max((text_width(_short(label, LABEL_CHARS + 4)) for label in labels), default=0)
+    left = x0 + min(max(longest + 10, 60.0), width * 0.55)
     inner = (left, y0 + _MARGIN[1], x0 + width - left - _MARGIN[2], height - _MARGIN[1] - _MARGIN[3])
     parts = [_title(x0 + width / 2, y0, title)]
     ix, iy, iw, ih = inner
@@ -135,27 +192,44 @@ def error_bar_panel(
     parts.append(_x_axis(inner, low, high, scale, x_title))
     row = ih / max(len(labels), 1)
     origin = scale(min(max(0.0 if reference is None else reference, low), high))
+
+    def at(value: float) -> float:
+        return scale(min(max(value, low), high))
+
     for i, label in enumerate(labels):
         middle = iy + (i + 0.5) * row
         value, lo, hi = estimates[i], lower[i], upper[i]
-        parts.append(
-            f'<text x="{ix - 4:.1f}" y="{middle + 4:.1f}" text-anchor="end">{_text(_short(label, 22))}</text>'
-        )
+        parts.append(_row_label(ix - 4, middle + 4, label, left - x0 - 8))
         if not math.isfinite(value):
             continue
-        end = scale(value)
+        end = at(value)
+        clipped = not low <= value <= high
+        colour = colours[i] if colours else PALETTE[(i + 1) % len(PALETTE)]
         parts.append(
             f'<rect class="bar" x="{min(origin, end):.1f}" y="{middle - row * 0.3:.1f}" '
             f'width="{abs(end - origin):.1f}" height="{row * 0.6:.1f}" '
-            f'fill="{colours[i] if colours else PALETTE[(i + 1) % len(PALETTE)]}" '
+            f"{_fill(colour, small[i], clipped)} "
             f'data-category="{_text(label)}" data-value="{value!r}"><title>{_text(label)}: {tick(value)} '
             f"[{tick(lo)}, {tick(hi)}]</title></rect>"
         )
         if math.isfinite(lo) and math.isfinite(hi):
+            ends = f"M{at(lo):.1f},{middle - 4:.1f}v8" * (lo >= low) + f"M{at(hi):.1f},{middle - 4:.1f}v8" * (
+                hi <= high
+            )
+            flag = ' data-clipped="true"' if lo < low or hi > high else ""
             parts.append(
-                f'<path class="errorbar" d="M{scale(lo):.1f},{middle:.1f}H{scale(hi):.1f}'
-                f'M{scale(lo):.1f},{middle - 4:.1f}v8M{scale(hi):.1f},{middle - 4:.1f}v8" '
-                f'stroke="#000" fill="none" data-lower="{lo!r}" data-upper="{hi!r}"/>'
+                f'<path class="errorbar" d="M{at(lo):.1f},{middle:.1f}H{at(hi):.1f}{ends}" '
+                f'stroke="#000" fill="none" data-lower="{lo!r}" data-upper="{hi!r}"{flag}/>'
+            )
+            for edge, beyond, sign in ((ix, lo < low, -1), (ix + iw, hi > high, 1)):
+                if beyond:
+                    parts.append(_arrow(edge, middle, sign))
+        if clipped:
+            sign = 1 if value > high else -1
+            anchor = "end" if sign > 0 else "start"
+            parts.append(
+                f'<text class="clipped" x="{end - sign * 8:.1f}" y="{middle - row * 0.3 - 2:.1f}" '
+                f'text-anchor="{anchor}" fill="{_CLIPPED}">{tick(value)}</text>'
             )
     if reference is not None and low <= reference <= high:
         parts.append(
@@ -267,37 +341,70 @@ def legend_chart(
     label: str,
     marker="rect",
 ) -> str:
-    """An ``<svg>`` of one panel (``draw(box)``) under a legend of its series ``names``."""
+    """An ``<svg>`` of one panel (``draw(box)``) under a legend of its series ``names``; a
+    legend wider than the figure wraps onto more lines, and the figure grows by their height."""
+    extra = legend_height(width, names) - _LEGEND_LINE
     return svg(
-        width, height, [draw((0, 24, width, height - 24)), legend(50, 16, names, marker=marker)], label=label
+        width,
+        height + extra,
+        [draw((0, 24 + extra, width, height - 24)), legend(50, 16, names, marker=marker, width=width)],
+        label=label,
     )
 
 
-def legend(x: float, y: float, names: Sequence[str], *, marker: str = "rect") -> str:
-    """A horizontal legend: one colour swatch and name per series, from ``(x, y)``."""
-    parts, position = ['<g class="legend">'], x
-    for k, name in enumerate(names):
-        colour = PALETTE[k % len(PALETTE)]
+_LEGEND_LINE = 16.0
+
+
+def _legend_entries(x: float, width: float | None, names: Sequence[str]) -> list[tuple[float, int, str]]:
+    """(x, line, shown text) of each legend entry, wrapped before ``width``."""
+    entries, position, line = [], x, 0
+    for name in names:
+        shown = _short(name, LABEL_CHARS)
+        size = 24 + text_width(shown)
+        if width is not None and position > x and position + size > width - 4:
+            position, line = x, line + 1
+        entries.append((position, line, shown))
+        position += size
+    return entries
+
+
+def legend_height(width: float, names: Sequence[str], x: float = 50) -> float:
+    """The height of :func:`legend`'s lines for these names in a figure ``width`` wide."""
+    entries = _legend_entries(x, width, names)
+    return _LEGEND_LINE * (1 + max((line for _, line, _ in entries), default=0))
+
+
+def legend(
+    x: float, y: float, names: Sequence[str], *, marker: str = "rect", width: float | None = None
+) -> str:
+    """A horizontal legend: one colour swatch and name per series, from ``(x, y)``, wrapped onto
+    further lines before ``width``; a cut name keeps its full text as a ``<title>``."""
+    parts = ['<g class="legend">']
+    for k, (position, line, shown) in enumerate(_legend_entries(x, width, names)):
+        colour, top = PALETTE[k % len(PALETTE)], y + line * _LEGEND_LINE
         if marker == "rect":
-            parts.append(f'<rect x="{position:.1f}" y="{y - 9:.1f}" width="10" height="10" fill="{colour}"/>')
+            parts.append(
+                f'<rect x="{position:.1f}" y="{top - 9:.1f}" width="10" height="10" fill="{colour}"/>'
+            )
         else:
-            parts.append(f'<circle cx="{position + 5:.1f}" cy="{y - 4:.1f}" r="4" fill="{colour}"/>')
-        parts.append(f'<text x="{position + 14:.1f}" y="{y:.1f}">{_text(_short(name, 24))}</text>')
-        position += 24 + 7 * min(len(str(name)), 24)
+            parts.append(f'<circle cx="{position + 5:.1f}" cy="{top - 4:.1f}" r="4" fill="{colour}"/>')
+        tooltip = f"<title>{_text(names[k])}</title>" if shown != str(names[k]) else ""
+        parts.append(f'<text x="{position + 14:.1f}" y="{top:.1f}">{tooltip}{_text(shown)}</text>')
     return "".join(parts) + "</g>"
 
 
 # --------------------------------------------------------------------------------------
 # axes
 # --------------------------------------------------------------------------------------
-def _frame(box, low, high, title, x_title, y_title, vertical_grid=True):
-    """The inner plotting box, the title, the y axis with grid lines and the axis titles."""
+def _frame(box, low, high, title, x_title, y_title, vertical_grid=True, room: float = 0.0):
+    """The inner plotting box, the title, the y axis with grid lines and the axis titles
+    (``room``: extra height below the axis, for vertical category labels)."""
     x0, y0, width, height = box
     inner = (
         x0 + _MARGIN[0],
         y0 + _MARGIN[1],
         width - _MARGIN[0] - _MARGIN[2],
-        height - _MARGIN[1] - _MARGIN[3],
+        height - _MARGIN[1] - _MARGIN[3] - room,
     )
     ix, iy, iw, ih = inner
     scale = _scale(low, high, iy + ih, iy)
@@ -310,7 +417,8 @@ def _frame(box, low, high, title, x_title, y_title, vertical_grid=True):
         )
     parts.append(
         f'<path d="M{ix:.1f},{iy:.1f}V{iy + ih:.1f}H{ix + iw:.1f}" stroke="#555" fill="none"/>'
-        f'<text x="{ix + iw / 2:.1f}" y="{iy + ih + 30:.1f}" text-anchor="middle">{_text(x_title)}</text>'
+        f'<text x="{ix + iw / 2:.1f}" y="{iy + ih + room + 30:.1f}" text-anchor="middle">'
+        f"{_text(x_title)}</text>"
         f'<text transform="translate({x0 + 10:.1f},{iy + ih / 2:.1f}) rotate(-90)" text-anchor="middle">'
         f"{_text(y_title)}</text>"
     )
@@ -356,8 +464,43 @@ def _title(x: float, y: float, title: str) -> str:
     )
 
 
-def _x_label(x: float, y: float, label: str) -> str:
-    return f'<text x="{x:.1f}" y="{y + 13:.1f}" text-anchor="middle">{_text(_short(label, 12))}</text>'
+def _x_label(x: float, y: float, label: str, *, vertical: bool = False) -> str:
+    """A category label under the axis, horizontal or (``vertical``) reading upwards; a cut
+    label keeps its full text as a ``<title>`` tooltip."""
+    shown = _short(label, LABEL_CHARS)
+    tooltip = f"<title>{_text(label)}</title>" if shown != str(label) else ""
+    if vertical:
+        return (
+            f'<text class="category" transform="translate({x + 4:.1f},{y + 6:.1f}) rotate(-90)" '
+            f'text-anchor="end">{tooltip}{_text(shown)}</text>'
+        )
+    return (
+        f'<text class="category" x="{x:.1f}" y="{y + 13:.1f}" text-anchor="middle">'
+        f"{tooltip}{_text(shown)}</text>"
+    )
+
+
+def _row_label(x: float, y: float, label: str, room: float) -> str:
+    shown = _fit(label, room)
+    tooltip = f"<title>{_text(label)}</title>" if shown != str(label) else ""
+    return f'<text class="category" x="{x:.1f}" y="{y:.1f}" text-anchor="end">{tooltip}{_text(shown)}</text>'
+
+
+def _fill(colour: str, small: bool, clipped: bool) -> str:
+    """A bar's paint: solid, or hollow for a small group; the data flags tests and readers use."""
+    paint = (
+        f'fill="#fff" stroke="{colour}" stroke-width="1.5" data-small="true"' if small else f'fill="{colour}"'
+    )
+    return paint + (' data-clipped="true"' if clipped else "")
+
+
+def _arrow(x: float, y: float, sign: int) -> str:
+    """A small triangle at the axis edge ``x`` pointing outwards (``sign`` +1 right, -1 left)."""
+    return (
+        f'<path class="clipped" d="M{x - sign * 6:.1f},{y - 4:.1f}L{x:.1f},{y:.1f}'
+        f'L{x - sign * 6:.1f},{y + 4:.1f}Z" '
+        f'fill="{_CLIPPED}"/>'
+    )
 
 
 def _reference(x: float, width: float, y: float, value: float) -> str:
@@ -365,6 +508,28 @@ def _reference(x: float, width: float, y: float, value: float) -> str:
         f'<line class="reference" x1="{x:.1f}" x2="{x + width:.1f}" y1="{y:.1f}" y2="{y:.1f}" stroke="#000" '
         f'stroke-dasharray="4 3" stroke-width="0.8" data-value="{value!r}"/>'
     )
+
+
+def text_width(text) -> float:
+    """Estimated width in pixels of ``text`` at 11 px sans-serif, on the generous side (so
+    that labels judged to fit do fit): narrow, middle, capital and widest characters."""
+    text = str(text)
+    narrow = sum(c in "ijlrtfI.,:;'|!() " for c in text)
+    widest = sum(c in "mwMW" for c in text)
+    capital = sum(c.isupper() or c in "_" for c in text) - sum(c in "IMW" for c in text)
+    middle = len(text) - narrow - widest - capital
+    return CHAR_WIDTH * (0.45 * narrow + 1.4 * widest + capital + 0.88 * middle)
+
+
+def _fit(label, room: float) -> str:
+    """``label``, cut with an ellipsis to the longest start that fits in ``room`` pixels."""
+    label = str(label)
+    if text_width(label) <= room:
+        return label
+    size = len(label)
+    while size > 2 and text_width(label[: size - 1] + "…") > room:
+        size -= 1
+    return label[: size - 1] + "…"
 
 
 def _short(label, size: int) -> str:
