@@ -86,6 +86,37 @@ def one_column(frame: pd.DataFrame, argument: str, name) -> pd.Series:
     return frame[names].iloc[:, 0]
 
 
+#: What :func:`pandas.api.types.infer_dtype` says of a column that holds no boolean.
+_KINDS_WITHOUT_BOOLEANS = frozenset(
+    {"empty", "floating", "integer", "mixed-integer-float", "decimal", "complex", "string", "bytes"}
+)
+
+
+def check_no_booleans(series: pd.Series, argument: str) -> None:
+    """Refuse an object (or categorical) column holding a ``True``/``False`` among its values.
+
+    Every value is checked (one vectorized pass: the column's inferred kind, then, only
+    for a mixed column, the type of each value); the message names the argument, the
+    column, the first boolean and its row label, and the fix.
+    """
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        series = series.astype(object)
+    if series.dtype != object or pd.api.types.infer_dtype(series, skipna=True) in _KINDS_WITHOUT_BOOLEANS:
+        return
+    booleans = series.map(type).isin([bool, np.bool_]).to_numpy(dtype=bool)
+    if not booleans.any():
+        return
+    first = int(np.argmax(booleans))
+    name = series.name
+    raise InvalidInputError(
+        f"`{argument}={name!r}` holds booleans ({int(booleans.sum())} values, e.g. "
+        f"{plain(series.iloc[first])!r} at row {plain(series.index[first])!r}); scores must be numbers. "
+        f"If True/False really are the scores 1/0, convert the column first: "
+        f"`df.assign({name}=df[{name!r}].astype(float))`; otherwise replace them with NaN to leave "
+        f"those rows out."
+    )
+
+
 def numeric_values(series: pd.Series, argument: str) -> np.ndarray:
     """Return a column as a float64 array, non-numeric entries as NaN.
 
@@ -94,7 +125,8 @@ def numeric_values(series: pd.Series, argument: str) -> np.ndarray:
     Numbers stored as strings or objects (``"3"``, ``Decimal``) are converted, as RSMTool
     does; entries that are not numbers (``"TD"``, ``None``) become NaN so the caller can
     leave those rows out and count them. Raises :class:`InvalidInputError` for boolean
-    columns (ambiguous as scores) and for columns with no numeric value at all.
+    columns and for a boolean anywhere in an object column (ambiguous as scores: every
+    value is checked), and for columns with no numeric value at all.
     """
     name = series.name
     dtype = series.dtype
@@ -106,11 +138,7 @@ def numeric_values(series: pd.Series, argument: str) -> np.ndarray:
     if pd.api.types.is_numeric_dtype(dtype):
         values = series.to_numpy(dtype="float64", na_value=np.nan)
     else:
-        if any(isinstance(v, (bool, np.bool_)) for v in series.dropna().head(1000)):
-            raise InvalidInputError(
-                f"`{argument}={name!r}` holds booleans; scores must be numbers. "
-                f"Convert them explicitly, e.g. `.astype(int)`."
-            )
+        check_no_booleans(series, argument)
         converted = pd.to_numeric(series.astype("object"), errors="coerce")
         values = np.asarray(converted, dtype="float64").copy()
         if series.notna().any() and not np.isfinite(values).any():
