@@ -55,8 +55,9 @@ def require_columns(frame: pd.DataFrame, argument: str, names) -> list:
     and listing the available columns, or :class:`InvalidInputError` for a name that
     labels more than one column.
     """
-    if isinstance(names, tuple) and isinstance(frame.columns, pd.MultiIndex) and names in frame.columns:
-        names = [names]
+    multi = isinstance(frame.columns, pd.MultiIndex)
+    if isinstance(names, tuple) and multi and not all(isinstance(n, tuple) for n in names):
+        names = [names]  # one column's name, whole or not (a list of them is a list of tuples)
     names = as_list(names, argument)
     for name in names:
         if isinstance(name, (list, dict, set, pd.Series, np.ndarray)):
@@ -68,6 +69,8 @@ def require_columns(frame: pd.DataFrame, argument: str, names) -> list:
             raise ColumnNotFoundError(
                 f"`{argument}={name!r}`: no such column. Available columns: {preview(list(frame.columns))}."
             )
+        if multi:
+            check_whole_key(frame, argument, name)
         if int(np.sum(frame.columns == name)) > 1:
             raise InvalidInputError(
                 f"`{argument}={name!r}`: the DataFrame has {int(np.sum(frame.columns == name))} "
@@ -75,6 +78,20 @@ def require_columns(frame: pd.DataFrame, argument: str, names) -> list:
                 f"(e.g. `df.loc[:, ~df.columns.duplicated()]`)."
             )
     return names
+
+
+def check_whole_key(frame: pd.DataFrame, argument: str, name) -> None:
+    """Refuse a name that selects several columns of a MultiIndex (one of its levels, or a
+    tuple shorter than the levels): pandas would hand over a DataFrame, or its first column."""
+    if isinstance(frame.iloc[:0][name], pd.Series):  # a whole key (or pandas' '' levels dropped)
+        return
+    columns = frame.columns[frame.columns.get_loc(name)]
+    raise InvalidInputError(
+        f"`{argument}={plain(name)!r}` names a level of the MultiIndex columns, not one column (it "
+        f"selects {preview(list(columns), 6)}); pass one column's full name, e.g. "
+        f"`{argument}={columns[0]!r}`, or flatten the columns first: "
+        f"`df.columns = ['_'.join(map(str, c)) for c in df.columns]`."
+    )
 
 
 def one_column(frame: pd.DataFrame, argument: str, name) -> pd.Series:

@@ -334,7 +334,7 @@ def test_a_level_of_multiindex_columns_is_not_taken_for_a_column(argument):
     kwargs[argument] = "o"
     with pytest.raises(
         InvalidInputError,
-        match=rf"`{argument}='o'` names a level of the MultiIndex columns .*"
+        match=rf"`{argument}='o'` names a level of the MultiIndex columns.*"
         rf"\('o', 'y'\).*full name.*" + FLATTEN,
     ):
         frame.fairness.by_group(**kwargs)

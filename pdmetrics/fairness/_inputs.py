@@ -38,14 +38,16 @@ def check_group_names(columns: list[pd.Series], result_columns, argument: str = 
     """Refuse group columns whose names cannot head a column of a flat result table.
 
     A name equal to a result column (``N``, ``tpr``, ...) would overwrite it; a tuple (a
-    MultiIndex column) would turn the table's columns into a MultiIndex.
+    MultiIndex column) would turn the table's columns into a MultiIndex, and is refused by
+    every fairness table's ``by=`` alike (pass no ``result_columns`` where the names are
+    values of the table, as in the score fairness tables).
     """
     names = [series.name for series in columns]
     for name in names:
         if isinstance(name, tuple):
             raise InvalidInputError(
-                f"`{argument}={name!r}` is a MultiIndex column; group columns head a column of the result "
-                f"table, so flatten the names first, e.g. "
+                f"`{argument}={name!r}` is a MultiIndex column; the fairness tables take flat group column "
+                f"names, so flatten the names first, e.g. "
                 f"`df.columns = ['_'.join(map(str, c)) for c in df.columns]`."
             )
     check_identifier_names(names, result_columns, argument)

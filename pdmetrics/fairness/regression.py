@@ -47,6 +47,7 @@ from pdmetrics._validation import paired_arrays, plain, preview
 from pdmetrics._warnings import warn_excluded, warn_undefined
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness import distributions
+from pdmetrics.fairness._inputs import check_group_names
 
 __all__ = [
     "CellMoments",
@@ -708,6 +709,7 @@ def score_fairness_state(human, system, by) -> ScoreFairnessState:
     """
     h, s = paired_arrays(human, system, ("human", "system"))
     columns = named_columns(by, h.size, "by", unnamed=UNNAMED_GROUP, rows_of="`human` has")
+    check_group_names(columns, ())
     scores = _Scores(h, s)
     return ScoreFairnessState(
         {series.name: cell_moments(scores, series.name, *_encoded(series)) for series in columns}
