@@ -185,6 +185,29 @@ def _summary(series: pd.Series, positive: np.ndarray, missing: np.ndarray, rows)
     return LabelSummary(series.name, int((~missing).sum()), bool(positive.any()), values)
 
 
+def check_usable_rows(n_rows: int, summaries: dict, n_missing: int | None, what: str) -> None:
+    """Refuse data with no usable row: no row at all, a label column (``summaries``:
+    argument -> :class:`LabelSummary`) without any value, or (``n_missing``: rows missing
+    one of them) no row with every one of them."""
+    arguments = " and ".join(f"`{argument}`" for argument in summaries)
+    if not n_rows:
+        raise InvalidInputError(
+            f"The data has no rows, so no usable rows: {what} needs rows with a {arguments} value."
+        )
+    for argument, summary in summaries.items():
+        if not summary.n_present:
+            raise InvalidInputError(
+                f"`{argument}={plain(summary.name)!r}` has no value (all {n_rows} rows are missing), so no "
+                f"usable rows: {what} needs rows with a {arguments} value. Check the column (a failed "
+                f"join or read leaves it empty)."
+            )
+    if n_missing is not None and n_missing >= n_rows:
+        both = " and a ".join(f"`{argument}` ({plain(s.name)!r})" for argument, s in summaries.items())
+        raise InvalidInputError(
+            f"No row has both a {both} value, so no usable rows: {what} needs rows with both."
+        )
+
+
 def check_binary_summary(summary: LabelSummary, pos_label, argument: str) -> None:
     """:func:`check_binary` from the column's :class:`LabelSummary`."""
     negatives = [value for value, positive in summary.values if not positive]
