@@ -83,7 +83,9 @@ def require_columns(frame: pd.DataFrame, argument: str, names) -> list:
 def check_whole_key(frame: pd.DataFrame, argument: str, name) -> None:
     """Refuse a name that selects several columns of a MultiIndex (one of its levels, or a
     tuple shorter than the levels): pandas would hand over a DataFrame, or its first column."""
-    if isinstance(frame.iloc[:0][name], pd.Series):  # a whole key (or pandas' '' levels dropped)
+    if isinstance(name, tuple) and len(name) == frame.columns.nlevels:
+        return  # a whole key (a repeated one is refused as repeated)
+    if isinstance(frame.iloc[:0][name], pd.Series):  # pandas drops the last levels when they are ''
         return
     columns = frame.columns[frame.columns.get_loc(name)]
     raise InvalidInputError(
@@ -123,10 +125,10 @@ def check_no_booleans(series: pd.Series, argument: str) -> None:
     booleans = series.map(type).isin([bool, np.bool_]).to_numpy(dtype=bool)
     if not booleans.any():
         return
-    first = int(np.argmax(booleans))
+    first, count = int(np.argmax(booleans)), int(booleans.sum())
     name = series.name
     raise InvalidInputError(
-        f"`{argument}={name!r}` holds booleans ({int(booleans.sum())} values, e.g. "
+        f"`{argument}={name!r}` holds booleans ({count} value{'s' * (count > 1)}, e.g. "
         f"{plain(series.iloc[first])!r} at row {plain(series.index[first])!r}); scores must be numbers. "
         f"If True/False really are the scores 1/0, convert the column first: "
         f"`df.assign({name}=df[{name!r}].astype(float))`; otherwise replace them with NaN to leave "
