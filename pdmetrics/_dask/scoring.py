@@ -297,11 +297,12 @@ def dask_report(
     row_numbers: bool = False,
     **options,
 ):
-    """:func:`pdmetrics.scoring.report` of a dask DataFrame (the accessor's ``report`` plus
-    report()'s ``id``, ``flag`` and ``min_n_per_group``, for the command line).
+    """:func:`pdmetrics.scoring.report` of a dask DataFrame (what ``ddf.scoring.report`` runs).
 
     ``candidate`` and ``min_items_per_candidate`` are refused: counting each candidate's
-    responses needs them together (compute those columns first). ``row_numbers=True``
+    responses needs them together (compute those columns first). With ``id``, an id held
+    twice anywhere is refused as on pandas (:func:`_repeated_ids`; with ``compute=True``
+    before the pass over the scores). ``row_numbers=True``
     (without ``id``) names the responses of the per-response tables by their row in the
     whole frame (0, 1, ...), as the pandas path reading the same files does, instead of by
     the frame's index (which restarts in every parquet file).
