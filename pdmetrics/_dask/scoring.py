@@ -377,7 +377,7 @@ def _id_counts(ids: pd.Series) -> pd.DataFrame:
 
 
 def _repeated_in(bucket: pd.DataFrame) -> RepeatedIds:
-    totals = bucket.groupby("id", dropna=False, sort=False)["n"].sum()
+    totals = bucket.groupby("id", dropna=False, sort=False, observed=True)["n"].sum()
     repeated = totals.index[totals.to_numpy() > 1]
     return RepeatedIds(len(repeated), tuple(repeated[:SHOWN_IDS]))
 
