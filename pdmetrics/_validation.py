@@ -55,8 +55,9 @@ def require_columns(frame: pd.DataFrame, argument: str, names) -> list:
     and listing the available columns, or :class:`InvalidInputError` for a name that
     labels more than one column.
     """
-    if isinstance(names, tuple) and isinstance(frame.columns, pd.MultiIndex) and names in frame.columns:
-        names = [names]
+    multi = isinstance(frame.columns, pd.MultiIndex)
+    if isinstance(names, tuple) and multi and not all(isinstance(n, tuple) for n in names):
+        names = [names]  # one column's name, whole or not (a list of them is a list of tuples)
     names = as_list(names, argument)
     for name in names:
         if isinstance(name, (list, dict, set, pd.Series, np.ndarray)):
@@ -68,6 +69,8 @@ def require_columns(frame: pd.DataFrame, argument: str, names) -> list:
             raise ColumnNotFoundError(
                 f"`{argument}={name!r}`: no such column. Available columns: {preview(list(frame.columns))}."
             )
+        if multi:
+            check_whole_key(frame, argument, name)
         if int(np.sum(frame.columns == name)) > 1:
             raise InvalidInputError(
                 f"`{argument}={name!r}`: the DataFrame has {int(np.sum(frame.columns == name))} "
@@ -75,6 +78,22 @@ def require_columns(frame: pd.DataFrame, argument: str, names) -> list:
                 f"(e.g. `df.loc[:, ~df.columns.duplicated()]`)."
             )
     return names
+
+
+def check_whole_key(frame: pd.DataFrame, argument: str, name) -> None:
+    """Refuse a name that selects several columns of a MultiIndex (one of its levels, or a
+    tuple shorter than the levels): pandas would hand over a DataFrame, or its first column."""
+    if isinstance(name, tuple) and len(name) == frame.columns.nlevels:
+        return  # a whole key (a repeated one is refused as repeated)
+    if isinstance(frame.iloc[:0][name], pd.Series):  # pandas drops the last levels when they are ''
+        return
+    columns = frame.columns[frame.columns.get_loc(name)]
+    raise InvalidInputError(
+        f"`{argument}={plain(name)!r}` names a level of the MultiIndex columns, not one column (it "
+        f"selects {preview(list(columns), 6)}); pass one column's full name, e.g. "
+        f"`{argument}={columns[0]!r}`, or flatten the columns first: "
+        f"`df.columns = ['_'.join(map(str, c)) for c in df.columns]`."
+    )
 
 
 def one_column(frame: pd.DataFrame, argument: str, name) -> pd.Series:
@@ -86,6 +105,37 @@ def one_column(frame: pd.DataFrame, argument: str, name) -> pd.Series:
     return frame[names].iloc[:, 0]
 
 
+#: What :func:`pandas.api.types.infer_dtype` says of a column that holds no boolean.
+_KINDS_WITHOUT_BOOLEANS = frozenset(
+    {"empty", "floating", "integer", "mixed-integer-float", "decimal", "complex", "string", "bytes"}
+)
+
+
+def check_no_booleans(series: pd.Series, argument: str) -> None:
+    """Refuse an object (or categorical) column holding a ``True``/``False`` among its values.
+
+    Every value is checked (one vectorized pass: the column's inferred kind, then, only
+    for a mixed column, the type of each value); the message names the argument, the
+    column, the first boolean and its row label, and the fix.
+    """
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        series = series.astype(object)
+    if series.dtype != object or pd.api.types.infer_dtype(series, skipna=True) in _KINDS_WITHOUT_BOOLEANS:
+        return
+    booleans = series.map(type).isin([bool, np.bool_]).to_numpy(dtype=bool)
+    if not booleans.any():
+        return
+    first, count = int(np.argmax(booleans)), int(booleans.sum())
+    name = series.name
+    raise InvalidInputError(
+        f"`{argument}={name!r}` holds booleans ({count} value{'s' * (count > 1)}, e.g. "
+        f"{plain(series.iloc[first])!r} at row {plain(series.index[first])!r}); scores must be numbers. "
+        f"If True/False really are the scores 1/0, convert the column first: "
+        f"`df.assign({name}=df[{name!r}].astype(float))`; otherwise replace them with NaN to leave "
+        f"those rows out."
+    )
+
+
 def numeric_values(series: pd.Series, argument: str) -> np.ndarray:
     """Return a column as a float64 array, non-numeric entries as NaN.
 
@@ -94,7 +144,8 @@ def numeric_values(series: pd.Series, argument: str) -> np.ndarray:
     Numbers stored as strings or objects (``"3"``, ``Decimal``) are converted, as RSMTool
     does; entries that are not numbers (``"TD"``, ``None``) become NaN so the caller can
     leave those rows out and count them. Raises :class:`InvalidInputError` for boolean
-    columns (ambiguous as scores) and for columns with no numeric value at all.
+    columns and for a boolean anywhere in an object column (ambiguous as scores: every
+    value is checked), and for columns with no numeric value at all.
     """
     name = series.name
     dtype = series.dtype
@@ -106,11 +157,7 @@ def numeric_values(series: pd.Series, argument: str) -> np.ndarray:
     if pd.api.types.is_numeric_dtype(dtype):
         values = series.to_numpy(dtype="float64", na_value=np.nan)
     else:
-        if any(isinstance(v, (bool, np.bool_)) for v in series.dropna().head(1000)):
-            raise InvalidInputError(
-                f"`{argument}={name!r}` holds booleans; scores must be numbers. "
-                f"Convert them explicitly, e.g. `.astype(int)`."
-            )
+        check_no_booleans(series, argument)
         converted = pd.to_numeric(series.astype("object"), errors="coerce")
         values = np.asarray(converted, dtype="float64").copy()
         if series.notna().any() and not np.isfinite(values).any():

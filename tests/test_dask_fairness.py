@@ -439,7 +439,7 @@ def test_score_fairness_whole_data_checks():
     assert got == expected and "`base_group='q'`" in got
     frame = frame.assign(s=np.nan)
     got, expected = _refusals(frame, 3, "score_fairness", {"human": "h", "system": "s", "by": "g"})
-    assert got == expected and "No response has a numeric human score" in got
+    assert got == expected and "`system='s'` has no numeric value" in got
 
 
 def test_the_callers_frame_is_unchanged():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -10,9 +11,9 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._dask.base import DaskAccessor
-from pdmetrics._dask.driver import Several, is_dask_frame, partition_table
+from pdmetrics._dask.driver import Several, combined_state, is_dask_frame, partition_table
 from pdmetrics._dask.scoring_model import DaskModelMethods
-from pdmetrics._validation import require_columns
+from pdmetrics._validation import plain, require_columns
 from pdmetrics.errors import NotPartitionableError
 from pdmetrics.scoring.accessor import ScoringAccessor
 from pdmetrics.scoring.human_baseline import (
@@ -35,6 +36,7 @@ from pdmetrics.scoring.reporting import (
     report_state,
     response_texts,
 )
+from pdmetrics.scoring.rsmeval_data import repeated_ids_error
 from pdmetrics.scoring.scored_rows import check_distinct_columns, check_exclude_zero, check_flat_names
 from pdmetrics.scoring.table_states import (
     consistency_from_state,
@@ -165,25 +167,32 @@ class DaskScoringAccessor(DaskModelMethods, DaskAccessor):
         *,
         human,
         system,
-        trim_min: float,
-        trim_max: float,
         second_human=None,
         by=None,
+        id=None,
+        candidate=None,
+        min_items_per_candidate: int | None = None,
+        flag: dict | None = None,
+        min_n_per_group: int | dict | None = None,
+        trim_min: float,
+        trim_max: float,
         trim_tolerance: float = DEFAULT_TRIM_TOLERANCE,
         scale_with=None,
         exclude_zero: bool = True,
         rater_error_variance: float | None = None,
         layout: str = "tidy",
         compute: bool = True,
-        **rsmeval_options,
+        row_numbers: bool = False,
     ):
         """RSMTool's whole evaluation of a dask DataFrame, in one pass over the partitions; see
         :meth:`pdmetrics.scoring.accessor.ScoringAccessor.report`.
 
-        ``rsmeval_options``: :func:`pdmetrics.scoring.report`'s ``id``, ``flag`` and
-        ``min_n_per_group`` (``candidate`` and ``min_items_per_candidate`` are refused: a
-        candidate's responses may sit in several partitions), and ``row_numbers=True`` to
-        name the responses of the per-response files by their row in the whole frame when
+        The keywords of :func:`pdmetrics.scoring.report`, plus ``compute`` and
+        ``row_numbers``. ``candidate`` and ``min_items_per_candidate`` raise
+        :class:`~pdmetrics.errors.NotPartitionableError` (a candidate's responses may sit in
+        several partitions). With ``id``, repeated ids are refused as on pandas (one more
+        pass over the id column, its counts hash-partitioned: memory stays bounded). ``row_numbers=True``
+        names the responses of the per-response files by their row in the whole frame when
         there is no ``id`` (the index of a parquet folder restarts in every file).
 
         Returns the same :class:`~pdmetrics.scoring.EvaluationReport` (``to_csv``, ``write``,
@@ -205,13 +214,18 @@ class DaskScoringAccessor(DaskModelMethods, DaskAccessor):
             trim_max=trim_max,
             second_human=second_human,
             by=by,
+            id=id,
+            candidate=candidate,
+            min_items_per_candidate=min_items_per_candidate,
+            flag=flag,
+            min_n_per_group=min_n_per_group,
             trim_tolerance=trim_tolerance,
             scale_with=scale_with,
             exclude_zero=exclude_zero,
             rater_error_variance=rater_error_variance,
             layout=layout,
             compute=compute,
-            **rsmeval_options,
+            row_numbers=row_numbers,
         )
 
     def _score_pairs(self, human, system, exclude_zero, from_state, compute):
@@ -283,11 +297,12 @@ def dask_report(
     row_numbers: bool = False,
     **options,
 ):
-    """:func:`pdmetrics.scoring.report` of a dask DataFrame (the accessor's ``report`` plus
-    report()'s ``id``, ``flag`` and ``min_n_per_group``, for the command line).
+    """:func:`pdmetrics.scoring.report` of a dask DataFrame (what ``ddf.scoring.report`` runs).
 
     ``candidate`` and ``min_items_per_candidate`` are refused: counting each candidate's
-    responses needs them together (compute those columns first). ``row_numbers=True``
+    responses needs them together (compute those columns first). With ``id``, an id held
+    twice anywhere is refused as on pandas (:func:`_repeated_ids`; with ``compute=True``
+    before the pass over the scores). ``row_numbers=True``
     (without ``id``) names the responses of the per-response tables by their row in the
     whole frame (0, 1, ...), as the pandas path reading the same files does, instead of by
     the frame's index (which restarts in every parquet file).
@@ -304,6 +319,9 @@ def dask_report(
         system = _first(options["system"])
         scaling = _training_scalings(scale_with, options["human"], [system])[system]
     report_settings = report_options(meta, scale_with=scale_with, scaling=scaling, **options)
+    repeated = None if report_settings.id is None else _repeated_ids(frame, report_settings.id)
+    if repeated is not None and compute:  # refused before the pass over the scores
+        _check_ids(report_settings.id, repeated.compute())
     columns = [
         report_settings.human,
         report_settings.system,
@@ -313,15 +331,65 @@ def dask_report(
     ]
     chunk = partial(_report_chunk, report_settings)
     if not compute:
-        return partition_table(
+        lazy = partition_table(
             frame, columns, chunk, partial(report_from_state, options=report_settings), False
         )
+        if repeated is None:
+            return lazy
+        return dask.delayed(_checked_report, pure=True)(lazy, report_settings.id, repeated)
     finalize = partial(
         report_from_state,
         options=report_settings,
         writer=partial(_write_responses, frame, report_settings, row_numbers),
     )
     return partition_table(frame, columns, chunk, finalize, compute)
+
+
+#: Repeated ids a refusal shows.
+SHOWN_IDS = 20
+
+
+@dataclass(frozen=True)
+class RepeatedIds:
+    """Ids held more than once, over some of the hash buckets of the ids; additive."""
+
+    count: int
+    examples: tuple
+
+    def combine(self, other: RepeatedIds) -> RepeatedIds:
+        return RepeatedIds(self.count + other.count, (self.examples + other.examples)[:SHOWN_IDS])
+
+
+def _repeated_ids(frame, id_column):
+    """A delayed :class:`RepeatedIds` of the ``id`` column. Each partition counts its ids
+    (one row per distinct id, so one id repeated everywhere stays one row per partition);
+    those counts are hash-partitioned on the id (a task shuffle: it runs on any scheduler),
+    so every id's counts meet in one bucket and no task holds every id."""
+    meta = _id_counts(frame._meta[id_column])
+    counts = frame[id_column].map_partitions(_id_counts, meta=meta)
+    buckets = counts.shuffle(on="id", shuffle_method="tasks")
+    return combined_state([dask.delayed(_repeated_in, pure=True)(part) for part in buckets.to_delayed()])
+
+
+def _id_counts(ids: pd.Series) -> pd.DataFrame:
+    counts = ids.value_counts(dropna=False, sort=False)
+    return pd.DataFrame({"id": counts.index, "n": counts.to_numpy(dtype=np.int64)})
+
+
+def _repeated_in(bucket: pd.DataFrame) -> RepeatedIds:
+    totals = bucket.groupby("id", dropna=False, sort=False, observed=True)["n"].sum()
+    repeated = totals.index[totals.to_numpy() > 1]
+    return RepeatedIds(len(repeated), tuple(repeated[:SHOWN_IDS]))
+
+
+def _check_ids(id_column, repeated: RepeatedIds) -> None:
+    if repeated.count:
+        raise repeated_ids_error(f"`id={plain(id_column)!r}`", repeated.count, repeated.examples)
+
+
+def _checked_report(report, id_column, repeated: RepeatedIds):
+    _check_ids(id_column, repeated)
+    return report
 
 
 def _first(names):

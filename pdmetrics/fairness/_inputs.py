@@ -38,14 +38,16 @@ def check_group_names(columns: list[pd.Series], result_columns, argument: str = 
     """Refuse group columns whose names cannot head a column of a flat result table.
 
     A name equal to a result column (``N``, ``tpr``, ...) would overwrite it; a tuple (a
-    MultiIndex column) would turn the table's columns into a MultiIndex.
+    MultiIndex column) would turn the table's columns into a MultiIndex, and is refused by
+    every fairness table's ``by=`` alike (pass no ``result_columns`` where the names are
+    values of the table, as in the score fairness tables).
     """
     names = [series.name for series in columns]
     for name in names:
         if isinstance(name, tuple):
             raise InvalidInputError(
-                f"`{argument}={name!r}` is a MultiIndex column; group columns head a column of the result "
-                f"table, so flatten the names first, e.g. "
+                f"`{argument}={name!r}` is a MultiIndex column; the fairness tables take flat group column "
+                f"names, so flatten the names first, e.g. "
                 f"`df.columns = ['_'.join(map(str, c)) for c in df.columns]`."
             )
     check_identifier_names(names, result_columns, argument)
@@ -181,6 +183,29 @@ def presence_summary(series: pd.Series, positive: np.ndarray) -> LabelSummary:
 def _summary(series: pd.Series, positive: np.ndarray, missing: np.ndarray, rows) -> LabelSummary:
     values = tuple((series.iloc[row], bool(positive[row])) for row in rows)
     return LabelSummary(series.name, int((~missing).sum()), bool(positive.any()), values)
+
+
+def check_usable_rows(n_rows: int, summaries: dict, n_missing: int | None, what: str) -> None:
+    """Refuse data with no usable row: no row at all, a label column (``summaries``:
+    argument -> :class:`LabelSummary`) without any value, or (``n_missing``: rows missing
+    one of them) no row with every one of them."""
+    arguments = " and ".join(f"`{argument}`" for argument in summaries)
+    if not n_rows:
+        raise InvalidInputError(
+            f"The data has no rows, so no usable rows: {what} needs rows with a {arguments} value."
+        )
+    for argument, summary in summaries.items():
+        if not summary.n_present:
+            raise InvalidInputError(
+                f"`{argument}={plain(summary.name)!r}` has no value (all {n_rows} rows are missing), so no "
+                f"usable rows: {what} needs rows with a {arguments} value. Check the column (a failed "
+                f"join or read leaves it empty)."
+            )
+    if n_missing is not None and n_missing >= n_rows:
+        both = " and a ".join(f"`{argument}` ({plain(s.name)!r})" for argument, s in summaries.items())
+        raise InvalidInputError(
+            f"No row has both a {both} value, so no usable rows: {what} needs rows with both."
+        )
 
 
 def check_binary_summary(summary: LabelSummary, pos_label, argument: str) -> None:

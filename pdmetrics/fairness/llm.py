@@ -27,6 +27,7 @@ from pdmetrics.fairness._inputs import (
     category_table,
     check_binary_summary,
     check_pos_label_summaries,
+    check_usable_rows,
     clean_responses,
     flag_values,
     label_summary,
@@ -225,6 +226,7 @@ def llm_fairness_from_state(
     :func:`~pdmetrics.fairness.parity.check_options`): the checks of the whole label columns
     and the warnings are raised here."""
     positive, negative, pos_label = state.options
+    check_usable_rows(state.counts.n_rows, {"y_true": state.labels[0]}, None, "LLM fairness")
     check_pos_label_summaries(list(state.labels), pos_label)
     check_binary_summary(state.labels[0], pos_label, "y_true")
     table = fairness_table_from_counts(

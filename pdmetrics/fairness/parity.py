@@ -14,7 +14,7 @@ actually computes (AIF360's ``average_abs_odds_difference``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -22,10 +22,15 @@ import pandas as pd
 from pdmetrics._division import check_zero_division, divide
 from pdmetrics._groups import POOLED_LABEL, as_series, check_not_pooled, named_columns
 from pdmetrics._tables import attach_info
-from pdmetrics._validation import plain
+from pdmetrics._validation import plain, preview
 from pdmetrics._warnings import warn_excluded, warn_undefined
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.fairness._inputs import binary_label_rows, binary_labels, check_label_summaries
+from pdmetrics.fairness._inputs import (
+    binary_label_rows,
+    binary_labels,
+    check_label_summaries,
+    check_usable_rows,
+)
 from pdmetrics.fairness.bootstrap import bootstrap_counts, check_bootstrap_options, percentile_interval
 from pdmetrics.fairness.confusion import FN, FP, TN, TP, cell_codes, confusion_counts, rates_from_counts
 from pdmetrics.fairness.groups import (
@@ -282,6 +287,9 @@ class SensitiveCounts:
         Per column: privileged below the threshold.
     n_rows, n_missing_label : int
         Rows seen, and rows with a missing label or prediction.
+    named : dict
+        Column index -> :class:`NamedPrivileged`, for a column whose privileged values are
+        named (``privileged=``): whether any row holds one.
     """
 
     names: tuple
@@ -290,6 +298,7 @@ class SensitiveCounts:
     invert: tuple
     n_rows: int
     n_missing_label: int
+    named: dict = field(default_factory=dict)
 
     def combine(self, other: SensitiveCounts) -> SensitiveCounts:
         """The counts of the union of two disjoint row sets."""
@@ -307,7 +316,22 @@ class SensitiveCounts:
             self.invert,
             self.n_rows + other.n_rows,
             self.n_missing_label + other.n_missing_label,
+            {k: named.combine(other.named[k]) for k, named in self.named.items()},
         )
+
+    def check_named(self) -> None:
+        """Refuse a ``privileged=`` naming no value of its column (the privileged group would
+        be empty whatever the labels), listing the values the column has."""
+        for k, named in self.named.items():
+            if not named.found:
+                name = self.names[k]
+                values = named.sorted_values()
+                has = f"it has {preview(values, _SHOWN_VALUES)}" if values else "it has no value"
+                example = f" Pass one of its values, e.g. `privileged={values[-1]!r}`." if values else ""
+                raise InvalidInputError(
+                    f"`{named.given}` is not a value of column {plain(name)!r} ({has}), so the privileged "
+                    f"group would be empty.{example} Values compare as they are stored: 1 and '1' differ."
+                )
 
     def resolved(self) -> np.ndarray:
         """The ``(K, 3, 4)`` counts, the midrange columns split at their whole-data midrange."""
@@ -318,6 +342,51 @@ class SensitiveCounts:
             counts[k, 1] = per_value[is_priv].sum(axis=0)
             counts[k, 0] = per_value[~is_priv].sum(axis=0)
         return counts
+
+
+#: Distinct values of a sensitive column a :class:`NamedPrivileged` keeps (the message shows
+#: them, and says when there are more).
+_SHOWN_VALUES = 10
+
+
+@dataclass(frozen=True)
+class NamedPrivileged:
+    """Whether some rows hold one of the privileged values named for a column; additive.
+
+    ``given`` is the option as the user wrote it (for the message); ``values``: the
+    column's first distinct present values (kept only while none matched, at most one more
+    than :data:`_SHOWN_VALUES`).
+    """
+
+    given: str
+    found: bool
+    values: tuple
+
+    def combine(self, other: NamedPrivileged) -> NamedPrivileged:
+        if self.found or other.found:
+            return NamedPrivileged(self.given, True, ())
+        values = list(self.values)
+        for value in other.values:
+            if len(values) > _SHOWN_VALUES:
+                break
+            if not any(value is kept or (type(value) is type(kept) and value == kept) for kept in values):
+                values.append(value)
+        return NamedPrivileged(self.given, False, tuple(values))
+
+    def sorted_values(self) -> list:
+        values = [plain(value) for value in self.values]
+        try:
+            return sorted(values)
+        except TypeError:  # values of several types: as they came
+            return values
+
+
+def _named_privileged(series: pd.Series, is_priv: np.ndarray, given: str) -> NamedPrivileged:
+    if is_priv.any():
+        return NamedPrivileged(given, True, ())
+    present = series.dropna()
+    values = pd.unique(present.astype(object) if isinstance(series.dtype, pd.CategoricalDtype) else present)
+    return NamedPrivileged(given, False, tuple(values[: _SHOWN_VALUES + 1]))
 
 
 def sensitive_counts(
@@ -337,7 +406,7 @@ def sensitive_counts(
     counts = np.zeros((len(columns), 3, 4), dtype=np.int64)
     cell = cell_codes(t_pos, p_pos)
     any_counted_out = bool(counted_out.any())
-    midrange, inverts = {}, []
+    midrange, inverts, named = {}, [], {}
     for k, (name, series) in enumerate(columns.items()):  # one pass per sensitive column
         thr, inv, values = resolve_group_options(name, threshold, invert, privileged, single)
         inverts.append(inv)
@@ -354,6 +423,13 @@ def sensitive_counts(
             )
         else:
             is_priv, missing = privileged_groups(series, thr, inv, values)
+            if values is not None:
+                given = (
+                    f"privileged={{{plain(name)!r}: {plain(values)!r}}}"
+                    if isinstance(privileged, Mapping)
+                    else (f"privileged={plain(values)!r}")
+                )
+                named[k] = _named_privileged(series, is_priv, given)
         # key = cell + 4 * group, group 0 unprivileged, 1 privileged, 2 missing sensitive value
         key = cell | (is_priv.view(np.uint8) << 2) | (missing.view(np.uint8) << 3)
         if any_counted_out:
@@ -362,7 +438,7 @@ def sensitive_counts(
         if k in midrange:
             counts[k, :2] = 0
     return SensitiveCounts(
-        tuple(columns), counts, midrange, tuple(inverts), int(t_pos.size), int(label_missing.sum())
+        tuple(columns), counts, midrange, tuple(inverts), int(t_pos.size), int(label_missing.sum()), named
     )
 
 
@@ -431,6 +507,7 @@ def fairness_table_from_counts(
 ) -> pd.DataFrame:
     """The classification-fairness table from the :class:`SensitiveCounts` of every row."""
     n_rows, n_missing_label = state.n_rows, state.n_missing_label
+    state.check_named()
     counts = state.resolved()
     warn_excluded(n_missing_label, n_rows, "the label or the prediction is missing")
     names = list(state.names)
@@ -630,6 +707,13 @@ def classification_from_state(
 ) -> pd.DataFrame:
     """The :func:`classification` table from its state (options checked with :func:`check_options`):
     the checks of the whole label columns and the warnings are raised here."""
+    counts = state.counts
+    check_usable_rows(
+        counts.n_rows,
+        dict(zip(("y_true", "y_pred"), state.labels)),
+        counts.n_missing_label,
+        "classification fairness",
+    )
     check_label_summaries(state.labels, pos_label)
     return fairness_table_from_counts(
         state.counts,

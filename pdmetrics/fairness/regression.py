@@ -47,6 +47,7 @@ from pdmetrics._validation import paired_arrays, plain, preview
 from pdmetrics._warnings import warn_excluded, warn_undefined
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness import distributions
+from pdmetrics.fairness._inputs import check_group_names
 
 __all__ = [
     "CellMoments",
@@ -385,6 +386,9 @@ class _Scores:
         self.valid = np.isfinite(h) & np.isfinite(s)
         self.every_valid = bool(self.valid.all())
         self.n_missing = int(self.size - np.count_nonzero(self.valid))
+        # rows with a numeric human, and a numeric system score (to name a column without any)
+        self.n_human = int(np.count_nonzero(np.isfinite(h))) if self.n_missing else self.size
+        self.n_system = int(np.count_nonzero(np.isfinite(s))) if self.n_missing else self.size
         with np.errstate(all="ignore"):  # missing or huge scores: their rows are set aside below
             self.error = np.subtract(s, h, out=error)
             if not self.every_valid:
@@ -457,6 +461,8 @@ class CellMoments:
         its square.
     rows, n_missing : int
         Rows seen, and rows without a numeric human and system score.
+    n_human, n_system : int
+        Rows with a numeric human score, and with a numeric system score.
     largest_system, largest_error : float
         The largest ``|system|`` and ``|error|`` on the rows kept (0 without any).
     """
@@ -475,6 +481,8 @@ class CellMoments:
     n_missing: int
     largest_system: float
     largest_error: float
+    n_human: int = 0
+    n_system: int = 0
 
     def combine(self, other: CellMoments) -> CellMoments:
         """The cells of the union of two disjoint row sets (aligned on group and score; the
@@ -509,6 +517,8 @@ class CellMoments:
             np.bincount(parent, weights=n, minlength=keys.size).astype("int64"),
             rows=self.rows + other.rows,
             n_missing=self.n_missing + other.n_missing,
+            n_human=self.n_human + other.n_human,
+            n_system=self.n_system + other.n_system,
             largest_system=max(self.largest_system, other.largest_system),
             largest_error=max(self.largest_error, other.largest_error),
             **pooled,
@@ -547,6 +557,8 @@ def cell_moments(scores: _Scores, name, codes: np.ndarray, uniques: np.ndarray) 
         sq_m2[present],
         rows=int(scores.size),
         n_missing=scores.n_missing,
+        n_human=scores.n_human,
+        n_system=scores.n_system,
         largest_system=_largest_kept(scores.system, scores.system_extremes, cell, n_raw_cells)
         if kept
         else 0.0,
@@ -563,7 +575,7 @@ class _Cells:
     of squares of the error and of the squared error.
     """
 
-    def __init__(self, moments: CellMoments, base_group) -> None:
+    def __init__(self, moments: CellMoments, base_group, human_name=None, system_name=None) -> None:
         self.name = moments.name
         argument = f"by={plain(self.name)!r}"
         n_kept = int(moments.n.sum())
@@ -574,10 +586,7 @@ class _Cells:
             f"({self.rows_excluded - moments.n_missing} more have none)"
         )
         if not n_kept:
-            raise InvalidInputError(
-                f"No response has a numeric human score, a numeric system score and a value in `{argument}`; "
-                "the score fairness analyses need at least one."
-            )
+            _refuse_no_rows(moments, argument, human_name, system_name)
         cell_n = moments.n
         group_counts = np.bincount(moments.cell_group, weights=cell_n, minlength=moments.groups.size).astype(
             "int64"
@@ -603,6 +612,28 @@ class _Cells:
         largest_human = float(np.max(np.abs(moments.levels)))
         self.size = max(largest_human, moments.largest_system)
         self.largest_error = moments.largest_error
+
+
+def _refuse_no_rows(moments: CellMoments, argument: str, human_name, system_name) -> None:
+    """The error when no row has a numeric human and system score and a group: naming the
+    column without any value when there is one."""
+    why = "the score fairness analyses need at least one"
+    if not moments.rows:
+        raise InvalidInputError(f"The data has no rows (no usable rows): {why} response.")
+    for which, name, count in (
+        ("human", human_name, moments.n_human),
+        ("system", system_name, moments.n_system),
+    ):
+        if not count:
+            column = f"`{which}={plain(name)!r}`" if name is not None else f"`{which}`"
+            raise InvalidInputError(
+                f"{column} has no numeric value (all {moments.rows} rows are missing or not numbers), so no "
+                f"row is usable: {why} numeric {which} score. Pass a column of scores, or convert it "
+                f"with `pd.to_numeric`."
+            )
+    raise InvalidInputError(
+        f"No response has a numeric human score, a numeric system score and a value in `{argument}`; {why}."
+    )
 
 
 def _check_width(k: int, n_levels: int, argument: str) -> None:
@@ -708,6 +739,7 @@ def score_fairness_state(human, system, by) -> ScoreFairnessState:
     """
     h, s = paired_arrays(human, system, ("human", "system"))
     columns = named_columns(by, h.size, "by", unnamed=UNNAMED_GROUP, rows_of="`human` has")
+    check_group_names(columns, ())
     scores = _Scores(h, s)
     return ScoreFairnessState(
         {series.name: cell_moments(scores, series.name, *_encoded(series)) for series in columns}
@@ -721,7 +753,7 @@ def score_fairness_from_state(
     the checks of the whole data (no row kept, the design's width, ``base_group`` present)
     and the warnings are raised here."""
     # every group column is checked before the first model is fitted
-    inputs = [_Cells(moments, base_group) for moments in state.columns.values()]
+    inputs = [_Cells(moments, base_group, human_name, system_name) for moments in state.columns.values()]
     n_rows = next(iter(state.columns.values())).rows
     return _tables(inputs, n_rows, human_name, system_name)
 

@@ -176,10 +176,15 @@ class ScoringAccessor:
         *,
         human,
         system,
-        trim_min: float,
-        trim_max: float,
         second_human=None,
         by=None,
+        id=None,
+        candidate=None,
+        min_items_per_candidate: int | None = None,
+        flag: dict | None = None,
+        min_n_per_group: int | dict | None = None,
+        trim_min: float,
+        trim_max: float,
         trim_tolerance: float = DEFAULT_TRIM_TOLERANCE,
         scale_with=None,
         exclude_zero: bool = True,
@@ -188,7 +193,9 @@ class ScoringAccessor:
     ):
         """Run RSMTool's whole evaluation and return every table in one report object.
 
-        See :func:`pdmetrics.scoring.report` for the parameters and the tables;
+        See :func:`pdmetrics.scoring.report` for the parameters and the tables (the same
+        keywords: ``id``, ``candidate``, ``min_items_per_candidate``, ``flag`` and
+        ``min_n_per_group`` as rsmeval's options of the same meaning);
         ``report[name]`` gives a tidy table (the scores named by your columns, as
         :meth:`postprocess` names them; ``layout="rsmtool"``: by RSMTool's names),
         ``report.to_csv(directory, prefix)`` writes rsmeval's files (always RSMTool's names).
@@ -211,6 +218,11 @@ class ScoringAccessor:
             system=system,
             second_human=second_human,
             by=by,
+            id=id,
+            candidate=candidate,
+            min_items_per_candidate=min_items_per_candidate,
+            flag=flag,
+            min_n_per_group=min_n_per_group,
             trim_min=trim_min,
             trim_max=trim_max,
             trim_tolerance=trim_tolerance,

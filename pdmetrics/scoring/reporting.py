@@ -481,6 +481,20 @@ def report(
         Second human score column (double-scored responses where not missing).
     by : str or list of str, optional
         Subgroup columns.
+    id : str, optional
+        The response id column (rsmeval's ``id_column``); None: the frame's index. Repeated
+        ids are refused.
+    candidate : str, optional
+        The candidate id column (rsmeval's ``candidate_column``).
+    min_items_per_candidate : int, optional
+        With ``candidate``: after the score filters, the responses of candidates with fewer
+        evaluated responses are left out.
+    flag : dict, optional
+        ``{column: [allowed values]}`` (rsmeval's ``flag_column``): rows whose value is not
+        allowed are left out first.
+    min_n_per_group : int or dict, optional
+        The smallest group shown in the subgroup figures of the HTML report (an int, or
+        ``{group column: n}``); the tables keep every group.
     trim_min, trim_max, trim_tolerance, scale_with
         Post-processing options, as ``df.scoring.postprocess``. ``scale_with="asis"``
         evaluates the ``scale`` score types (the given scores are already scaled); a

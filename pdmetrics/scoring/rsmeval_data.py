@@ -75,11 +75,16 @@ def response_ids(frame: pd.DataFrame, id) -> pd.Index:
         ids, where = pd.Index(frame[require_columns(frame, "id", id)[0]]), f"`id={plain(id)!r}`"
     if not ids.is_unique:
         repeated = ids[ids.duplicated()].unique()
-        raise InvalidInputError(
-            f"{where} holds repeated response ids ({len(repeated)} ids, e.g. {preview(repeated)}); rsmeval "
-            "refuses them too. Make every response id unique, or pass `id=` naming a unique column."
-        )
+        raise repeated_ids_error(where, len(repeated), repeated)
     return ids
+
+
+def repeated_ids_error(where: str, count: int, examples) -> InvalidInputError:
+    """The error for ``count`` response ids held more than once (``examples``: some of them)."""
+    return InvalidInputError(
+        f"{where} holds repeated response ids ({count} ids, e.g. {preview(list(examples))}); rsmeval "
+        "refuses them too. Make every response id unique, or pass `id=` naming a unique column."
+    )
 
 
 def _as_number(value):

@@ -1,0 +1,407 @@
+"""Bad and edge inputs of scoring and fairness: every value checked, clear errors naming the
+argument, the column and the fix, on pandas and on dask alike."""
+
+from __future__ import annotations
+
+import inspect
+import re
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pdmetrics
+from pdmetrics import ExcludedRowsWarning, InvalidInputError, NotPartitionableError
+from pdmetrics import fairness as fairness_core
+from pdmetrics import scoring as scoring_core
+from pdmetrics.fairness.accessor import FairnessAccessor
+from pdmetrics.scoring.accessor import ScoringAccessor
+
+dd = pytest.importorskip("dask.dataframe")
+dask = pytest.importorskip("dask")
+
+
+def quiet(function, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return function(*args, **kwargs)
+
+
+def no_convert_string():
+    """dask keeps an object column as objects (by default it turns it into strings)."""
+    return dask.config.set({"dataframe.convert-string": False, "scheduler": "sync"})
+
+
+# --------------------------------------------------------------------------------------
+# 1. every value of a score column is checked (not the first 1,000)
+# --------------------------------------------------------------------------------------
+def late_booleans(n: int = 1200) -> pd.DataFrame:
+    rng = np.random.default_rng(0)
+    human = rng.integers(1, 6, n + 2).astype(float)
+    system = np.array([*human[:n].tolist(), True, False], dtype=object)
+    return pd.DataFrame({"sc1": human, "raw": system}, index=pd.RangeIndex(n + 2) + 100)
+
+
+BOOLEAN_MESSAGE = r"`system='raw'` holds booleans .*True.* at row 1300.*\.astype\(float\)"
+
+
+@pytest.mark.parametrize("method", ["evaluate", "score_distribution", "confusion_matrix"])
+def test_booleans_after_the_first_thousand_values_are_refused(method):
+    frame = late_booleans()
+    with pytest.raises(InvalidInputError, match=BOOLEAN_MESSAGE):
+        getattr(frame.scoring, method)(human="sc1", system="raw")
+    with pytest.raises(InvalidInputError, match=BOOLEAN_MESSAGE):
+        frame.scoring.report(human="sc1", system="raw", trim_min=1, trim_max=5)
+
+
+@pytest.mark.parametrize("npartitions", [1, 2, 5])
+def test_booleans_after_the_first_thousand_values_are_refused_on_dask(npartitions):
+    frame = late_booleans()
+    with no_convert_string():
+        ddf = dd.from_pandas(frame, npartitions=npartitions)
+        assert ddf["raw"].dtype == object
+        with pytest.raises(InvalidInputError, match=BOOLEAN_MESSAGE):
+            ddf.scoring.evaluate(human="sc1", system="raw")
+        with pytest.raises(InvalidInputError, match=BOOLEAN_MESSAGE):
+            ddf.scoring.report(human="sc1", system="raw", trim_min=1, trim_max=5)
+
+
+@pytest.mark.parametrize(
+    "value", [np.bool_(True), pd.NA, None, np.nan, "3", 3, np.int64(2), 2.5, "TD"], ids=repr
+)
+def test_other_object_values_are_not_taken_for_booleans(value):
+    frame = late_booleans(1200)
+    frame["raw"] = pd.Series([*frame["sc1"].iloc[:-1].tolist(), value], dtype=object, index=frame.index)
+    if isinstance(value, np.bool_):
+        with pytest.raises(InvalidInputError, match=r"holds booleans \(1 value, e.g. True at row 1301\)"):
+            frame.scoring.evaluate(human="sc1", system="raw")
+        return
+    table = quiet(frame.scoring.evaluate, human="sc1", system="raw")
+    usable = pd.to_numeric(pd.Series([value], dtype=object), errors="coerce").notna().iloc[0]
+    assert table.loc[0, "N"] == 1202 if usable else 1201
+
+
+def test_nullable_and_arrow_boolean_columns_are_refused():
+    frame = late_booleans(10)
+    for dtype in ("boolean", "bool"):
+        bools = frame.assign(raw=(frame["sc1"] > 2).astype(dtype))
+        with pytest.raises(InvalidInputError, match="`system='raw'` is a boolean column"):
+            bools.scoring.evaluate(human="sc1", system="raw")
+
+
+def test_the_check_of_a_million_row_object_column_is_vectorized():
+    import time
+
+    values = pd.Series(np.arange(1_000_000) % 5 + 1.0, dtype=object)
+    frame = pd.DataFrame({"sc1": np.arange(1_000_000) % 5 + 1.0, "raw": values})
+    start = time.perf_counter()
+    frame.scoring.evaluate(human="sc1", system="raw")
+    assert time.perf_counter() - start < 10  # a Python loop over the rows with the metrics took longer
+
+
+# --------------------------------------------------------------------------------------
+# 2. dask: a repeated id across partitions is refused, as pandas refuses it
+# --------------------------------------------------------------------------------------
+def responses_with_ids(n: int = 400) -> pd.DataFrame:
+    rng = np.random.default_rng(1)
+    human = rng.integers(1, 6, n).astype(float)
+    return pd.DataFrame(
+        {"resp": [f"r{i}" for i in range(n)], "sc1": human, "raw": human + rng.normal(0, 0.7, n)}
+    )
+
+
+REPORT = dict(human="sc1", system="raw", trim_min=1, trim_max=5)
+
+
+def test_repeated_id_in_two_partitions_is_refused_on_dask():
+    frame = responses_with_ids()
+    frame.loc[350, "resp"] = "r3"  # partition 0 and partition 3 of 4
+    with pytest.raises(
+        InvalidInputError, match=r"`id='resp'` holds repeated response ids \(1 ids, e.g. 'r3'\)"
+    ):
+        frame.scoring.report(id="resp", **REPORT)
+    with dask.config.set(scheduler="sync"):
+        ddf = dd.from_pandas(frame, npartitions=4)
+        with pytest.raises(
+            InvalidInputError, match=r"`id='resp'` holds repeated response ids \(1 ids, e.g. 'r3'\)"
+        ):
+            ddf.scoring.report(id="resp", **REPORT)
+        lazy = ddf.scoring.report(id="resp", compute=False, **REPORT)
+        with pytest.raises(InvalidInputError, match="repeated response ids"):
+            lazy.compute()
+        # within one partition, and a missing id twice, as pandas
+        frame.loc[[1, 2], "resp"] = None
+        ddf = dd.from_pandas(frame, npartitions=4)
+        with pytest.raises(InvalidInputError, match=r"repeated response ids \(2 ids"):
+            frame.scoring.report(id="resp", **REPORT)
+        with pytest.raises(InvalidInputError, match=r"repeated response ids \(2 ids"):
+            ddf.scoring.report(id="resp", **REPORT)
+
+
+def test_unique_ids_on_dask_give_the_pandas_report():
+    frame = responses_with_ids()
+    expected = quiet(frame.scoring.report, id="resp", **REPORT)
+    with dask.config.set(scheduler="sync"):
+        result = quiet(dd.from_pandas(frame, npartitions=4).scoring.report, id="resp", **REPORT)
+    pd.testing.assert_frame_equal(result["eval"], expected["eval"])
+    integer_ids = frame.assign(resp=np.arange(len(frame)) * 7)
+    with dask.config.set(scheduler="sync"):
+        quiet(dd.from_pandas(integer_ids, npartitions=3).scoring.report, id="resp", **REPORT)
+
+
+# --------------------------------------------------------------------------------------
+# 3. the accessor methods take their core function's arguments
+# --------------------------------------------------------------------------------------
+def _parameters(function, drop_first: bool) -> list[tuple]:
+    parameters = list(inspect.signature(function).parameters.values())
+    parameters = parameters[1:] if drop_first else parameters  # self, or the frame/table
+    return sorted((p.name, p.default) for p in parameters)
+
+
+ACCESSORS = [(ScoringAccessor, scoring_core), (FairnessAccessor, fairness_core)]
+METHODS = [
+    (accessor, core, name)
+    for accessor, core in ACCESSORS
+    for name in sorted(vars(accessor))
+    if not name.startswith("_") and callable(getattr(core, name, None)) and name != "plot"
+]
+
+
+@pytest.mark.parametrize(("accessor", "core", "name"), METHODS, ids=lambda v: getattr(v, "__name__", v))
+def test_accessor_methods_take_their_core_functions_arguments(accessor, core, name):
+    method, function = getattr(accessor, name), getattr(core, name)
+    first = next(iter(inspect.signature(function).parameters.values()))
+    takes_frame = first.name in ("frame", "table")
+    mine = _parameters(method, True)
+    assert all(
+        p.kind is inspect.Parameter.KEYWORD_ONLY
+        for p in list(inspect.signature(method).parameters.values())[1:]
+    )
+    assert mine == _parameters(function, takes_frame), name
+
+
+def test_dask_accessor_methods_take_the_same_arguments_plus_compute():
+    from pdmetrics._dask.fairness import DaskFairnessAccessor
+    from pdmetrics._dask.scoring import DaskScoringAccessor
+
+    for pandas_accessor, dask_accessor in (
+        (ScoringAccessor, DaskScoringAccessor),
+        (FairnessAccessor, DaskFairnessAccessor),
+    ):
+        for name in sorted(vars(pandas_accessor)):
+            if (
+                name.startswith("_")
+                or name == "plot"
+                or inspect.getattr_static(dask_accessor, name, None) is None
+            ):
+                continue
+            extra = {"compute", "row_numbers"} if name == "report" else {"compute"}  # the dask options
+            mine = [p for p in _parameters(getattr(dask_accessor, name), True) if p[0] not in extra]
+            assert mine == _parameters(getattr(pandas_accessor, name), True), name
+
+
+def test_report_accessor_takes_ids_flags_candidates_and_group_sizes():
+    frame = responses_with_ids(300).assign(
+        cand=np.repeat(np.arange(100), 3), advisory=np.tile([0, 0, 1], 100), L1=np.tile(["a", "b", "c"], 100)
+    )
+    frame.loc[frame.index[:6], "cand"] = 999  # candidate 999 has six responses, the others three
+    options = dict(
+        id="resp",
+        candidate="cand",
+        min_items_per_candidate=4,
+        flag={"advisory": [0]},
+        min_n_per_group=5,
+        by="L1",
+    )
+    mine = quiet(frame.scoring.report, **options, **REPORT)
+    theirs = quiet(scoring_core.report, frame, **options, **REPORT)
+    assert mine["eval"]["N"].tolist() == theirs["eval"]["N"].tolist() == [4, 4, 4]
+    assert set(mine) == set(theirs)
+    with pytest.raises(InvalidInputError, match="repeated response ids"):
+        frame.assign(resp="same").scoring.report(id="resp", **REPORT)
+    with dask.config.set(scheduler="sync"):
+        ddf = dd.from_pandas(frame, npartitions=3)
+        with pytest.raises(NotPartitionableError, match="candidate"):
+            ddf.scoring.report(candidate="cand", **REPORT)
+        on_dask = quiet(
+            ddf.scoring.report, id="resp", flag={"advisory": [0]}, min_n_per_group=5, by="L1", **REPORT
+        )
+    pandas_too = quiet(
+        frame.scoring.report, id="resp", flag={"advisory": [0]}, min_n_per_group=5, by="L1", **REPORT
+    )
+    pd.testing.assert_frame_equal(on_dask["eval"], pandas_too["eval"])
+
+
+# --------------------------------------------------------------------------------------
+# 4. fairness: no usable rows, all-missing columns, MultiIndex columns, unknown privileged
+# --------------------------------------------------------------------------------------
+def labels_frame() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "y": [1, 0, 1, 0, 1, 0, 1, 1],
+            "p": [1, 0, 0, 0, 1, 1, 1, 0],
+            "sex": list("FMFMFMFM"),
+            "answer": ["yes", "no", "no", "no", "yes", "yes", "yes", "no"],
+            "truth": ["yes", "no", "yes", "no", "yes", "no", "yes", "yes"],
+        }
+    )
+
+
+def run_fairness(frame, engine: str, method: str, **kwargs):
+    if engine == "dask":
+        with dask.config.set(scheduler="sync"):
+            return getattr(dd.from_pandas(frame, npartitions=2).fairness, method)(**kwargs)
+    return getattr(frame.fairness, method)(**kwargs)
+
+
+CLASSIFICATION = dict(y_true="y", y_pred="p", sensitive="sex", privileged="M")
+LLM = dict(y_true="truth", response="answer", sensitive="sex", positive="yes", negative="no", privileged="M")
+
+
+@pytest.mark.parametrize("engine", ["pandas", "dask"])
+def test_classification_without_usable_rows_is_refused(engine):
+    frame = labels_frame()
+    with pytest.raises(InvalidInputError, match=r"`y_true='y'` has no value \(all 8 rows are missing\)"):
+        run_fairness(frame.assign(y=np.nan), engine, "classification", **CLASSIFICATION)
+    with pytest.raises(InvalidInputError, match=r"`y_pred='p'` has no value \(all 8 rows are missing\)"):
+        run_fairness(frame.assign(p=None), engine, "classification", **CLASSIFICATION)
+    with pytest.raises(InvalidInputError, match=r"no rows.*no usable rows"):
+        run_fairness(frame.iloc[:0], engine, "classification", **CLASSIFICATION)
+    apart = frame.assign(y=[1, 0, 1, 0, None, None, None, None], p=[None] * 4 + [1, 0, 1, 0])
+    with pytest.raises(InvalidInputError, match=r"No row has both a `y_true` \('y'\) and a `y_pred` \('p'\)"):
+        run_fairness(apart, engine, "classification", **CLASSIFICATION)
+    one = quiet(
+        run_fairness, frame.iloc[:1], engine, "classification", **{**CLASSIFICATION, "privileged": "F"}
+    )
+    assert one["N"].tolist() == [1, 1]
+    # the privileged value only in the last partition
+    late = frame.assign(sex=list("FFFFFFFM"))
+    table = quiet(run_fairness, late, engine, "classification", **CLASSIFICATION)
+    assert table["N_privileged"].tolist()[0] == 1
+
+
+@pytest.mark.parametrize("engine", ["pandas", "dask"])
+def test_llm_fairness_without_usable_rows_is_refused(engine):
+    frame = labels_frame()
+    with pytest.raises(InvalidInputError, match=r"no rows.*no usable rows"):
+        run_fairness(frame.iloc[:0], engine, "llm_fairness", **LLM)
+    with pytest.raises(InvalidInputError, match=r"`y_true='truth'` has no value \(all 8 rows are missing\)"):
+        run_fairness(frame.assign(truth=None), engine, "llm_fairness", **LLM)
+
+
+@pytest.mark.parametrize("engine", ["pandas", "dask"])
+def test_score_fairness_names_the_column_without_numbers(engine):
+    frame = pd.DataFrame({"h": [1, 2, 3, 4, 1, 2, 3, 4.0], "s": [np.nan] * 8, "g": list("aabbaabb")})
+    for method in ("score_fairness", "score_fairness_estimates"):
+        with pytest.raises(InvalidInputError, match=r"`system='s'` has no numeric value \(all 8 rows"):
+            run_fairness(frame, engine, method, human="h", system="s", by="g")
+        with pytest.raises(InvalidInputError, match=r"`human='h'` has no numeric value \(all 8 rows"):
+            run_fairness(frame.assign(h=np.nan, s=1.0), engine, method, human="h", system="s", by="g")
+        with pytest.raises(InvalidInputError, match=r"no rows"):
+            run_fairness(frame.iloc[:0], engine, method, human="h", system="s", by="g")
+        with pytest.raises(InvalidInputError, match=r"value in `by='g'`"):
+            run_fairness(frame.assign(s=1.0, g=None), engine, method, human="h", system="s", by="g")
+
+
+def multiindex_frame() -> pd.DataFrame:
+    frame = labels_frame().assign(h=[1, 2, 3, 4, 1, 2, 3, 4.0], s=[1.5, 2, 3, 3.5, 1, 2.5, 3, 4])
+    frame.columns = pd.MultiIndex.from_tuples(
+        [("o", "y"), ("o", "p"), ("g", "sex"), ("o", "answer"), ("o", "truth"), ("o", "h"), ("o", "s")]
+    )
+    return frame
+
+
+FLATTEN = re.escape("df.columns = ['_'.join(map(str, c)) for c in df.columns]")
+
+
+@pytest.mark.parametrize(
+    ("method", "kwargs"),
+    [
+        ("by_group", dict(y_true=("o", "y"), y_pred=("o", "p"), by=("g", "sex"))),
+        ("group_disparity", dict(y_true=("o", "y"), y_pred=("o", "p"), by=[("g", "sex")])),
+        ("score_fairness", dict(human=("o", "h"), system=("o", "s"), by=("g", "sex"))),
+        ("score_fairness_estimates", dict(human=("o", "h"), system=("o", "s"), by=[("g", "sex")])),
+    ],
+)
+@pytest.mark.parametrize("engine", ["pandas", "dask"])
+def test_multiindex_group_columns_give_one_clear_error(method, kwargs, engine):
+    frame = multiindex_frame()
+    if engine == "dask":
+        pytest.importorskip("pyarrow")
+    with pytest.raises(InvalidInputError, match=r"`by=\('g', 'sex'\)` is a MultiIndex column.*" + FLATTEN):
+        run_fairness(frame, engine, method, **kwargs)
+
+
+@pytest.mark.parametrize("argument", ["y_true", "y_pred", "by"])
+def test_a_level_of_multiindex_columns_is_not_taken_for_a_column(argument):
+    frame = multiindex_frame()
+    kwargs = dict(y_true=("o", "y"), y_pred=("o", "p"), by=("g", "sex"))
+    kwargs[argument] = "o"
+    with pytest.raises(
+        InvalidInputError,
+        match=rf"`{argument}='o'` names a level of the MultiIndex columns.*"
+        rf"\('o', 'y'\).*full name.*" + FLATTEN,
+    ):
+        frame.fairness.by_group(**kwargs)
+    kwargs[argument] = ("o", "nothing")
+    with pytest.raises(KeyError, match=rf"`{argument}=\('o', 'nothing'\)`: no such column"):
+        frame.fairness.by_group(**kwargs)
+
+
+def test_multiindex_columns_still_work_where_names_are_values():
+    frame = multiindex_frame()
+    flat = labels_frame()
+    table = quiet(
+        frame.fairness.classification,
+        y_true=("o", "y"),
+        y_pred=("o", "p"),
+        sensitive=("g", "sex"),
+        privileged="M",
+    )
+    expected = quiet(flat.fairness.classification, **CLASSIFICATION)
+    assert table["sensitive"].tolist() == [("g", "sex"), "(all)"]
+    pd.testing.assert_frame_equal(table.drop(columns="sensitive"), expected.drop(columns="sensitive"))
+
+
+@pytest.mark.parametrize("engine", ["pandas", "dask"])
+def test_a_privileged_value_absent_from_the_column_is_refused(engine):
+    frame = labels_frame()
+    message = r"`privileged='male'` is not a value of column 'sex' \(it has 'F', 'M'\)"
+    with pytest.raises(InvalidInputError, match=message):
+        run_fairness(frame, engine, "classification", **{**CLASSIFICATION, "privileged": "male"})
+    with pytest.raises(InvalidInputError, match=message):
+        run_fairness(frame, engine, "llm_fairness", **{**LLM, "privileged": "male"})
+    with pytest.raises(
+        InvalidInputError, match=r"`privileged=\['male', 'man'\]` is not a value of column 'sex'"
+    ):
+        run_fairness(frame, engine, "classification", **{**CLASSIFICATION, "privileged": ["male", "man"]})
+    with pytest.raises(InvalidInputError, match=r"`privileged=\{'sex': 1\}` is not a value of column 'sex'"):
+        run_fairness(frame, engine, "classification", **{**CLASSIFICATION, "privileged": {"sex": 1}})
+    # one of several named values present: fine; a value present only where the label is missing: warned
+    table = quiet(
+        run_fairness, frame, engine, "classification", **{**CLASSIFICATION, "privileged": ["M", "male"]}
+    )
+    assert table.loc[0, "N_privileged"] == 4
+    masked = frame.assign(y=[1, None, 1, None, 1, None, 1, None])
+    with pytest.warns(ExcludedRowsWarning):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
+            table = run_fairness(masked, engine, "classification", **CLASSIFICATION)
+    assert table.loc[0, "N_privileged"] == 0
+
+
+def test_privileged_on_categorical_and_numeric_sensitive_columns():
+    frame = labels_frame()
+    categorical = frame.assign(sex=pd.Categorical(frame["sex"], categories=["F", "M", "X"]))
+    with pytest.raises(
+        InvalidInputError, match=r"`privileged='X'` is not a value of column 'sex' \(it has 'F', 'M'\)"
+    ):
+        categorical.fairness.classification(**{**CLASSIFICATION, "privileged": "X"})
+    numeric = frame.assign(sex=np.tile([0, 1], 4))
+    with pytest.raises(
+        InvalidInputError, match=r"`privileged='1'` is not a value of column 'sex' \(it has 0, 1\)"
+    ):
+        numeric.fairness.classification(**{**CLASSIFICATION, "privileged": "1"})
+    table = quiet(numeric.fairness.classification, **{**CLASSIFICATION, "privileged": 1})
+    assert table.loc[0, "N_privileged"] == 4
