@@ -20,8 +20,9 @@ import pandas as pd
 
 from pdmetrics._optional import optional_module
 from pdmetrics._validation import plain
+from pdmetrics._warnings import emit
 from pdmetrics.detection.options import COCO_ATTRS
-from pdmetrics.errors import InvalidInputError
+from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
 
 __all__ = ["read_table", "as_text_columns", "TABLE_FORMATS", "read_coco", "coco_image_ids"]
 
@@ -325,7 +326,9 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
         ``category`` its name from the file's ``categories`` (the id as a string when the
         file names none). ``area`` is the file's ``area`` (the mask area for COCO), which is
         what COCO's area ranges use; ``w * h`` when absent. ``segmentation`` (polygons or
-        RLE dicts, as the file holds them) when the file has segmentations.
+        RLE dicts, as the file holds them) when the file has segmentations (an empty
+        ``segmentation`` column when it has no annotation, so that ``iou_type="segm"``
+        evaluates it as well).
     detections : DataFrame
         One row per result: ``id, image, label, category, x, y, w, h, score`` (``id``
         numbers the results from 1 in file order, as pycocotools does). Results with a
@@ -344,6 +347,13 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
     gives pycocotools' 12 numbers (``iou_type="segm"`` for the masks). Pass
     ``label="category"`` for tables by category name. A table built by hand has no such
     record and uses the arguments given.
+
+    As pycocotools evaluates only the images and categories an annotation file lists,
+    annotations and results whose ``image_id`` is not in ``images`` or whose
+    ``category_id`` is not in ``categories`` are left out, with an
+    :class:`~pdmetrics.ExcludedRowsWarning` that counts them (pycocotools refuses a result
+    file with such images). A file without an ``images`` (or ``categories``) list, or whose
+    listed ids and annotation ids mix strings and numbers, keeps every annotation.
 
     Examples
     --------
@@ -390,7 +400,8 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
     )
     if any("ignore" in a for a in annotations):
         ground_truth["ignore"] = _number_field(annotations, "ignore", 0, "int64", what, key)
-    if any("segmentation" in a for a in annotations):
+    if not annotations or any("segmentation" in a for a in annotations):
+        # an empty table can hold masks: iou_type="segm" then evaluates it too
         ground_truth["segmentation"] = pd.Series(_field(annotations, "segmentation"), dtype=object)
     ground_truth.attrs[COCO_ATTRS] = {
         "images": None if images is None else tuple(images),
@@ -413,18 +424,27 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
     segmentations = None
     if any("segmentation" in r for r in results):
         segmentations = pd.Series(_field(results, "segmentation"), dtype=object)
+    det_images = _id_field(results, "image_id", "results_json", rkey)
+    det_labels = _id_field(results, "category_id", "results_json", rkey)
+    gt_listed = _listed(ground_truth["image"], ground_truth["label"], images, content)
+    dt_listed = _listed(
+        pd.Series(det_images, dtype=object), pd.Series(det_labels, dtype=object), images, content
+    )
+    _warn_unlisted(gt_listed, dt_listed)
     if segmentations is not None and not results[0].get("bbox"):
-        # pycocotools' loadRes: results without boxes get their mask's box and area
-        det_boxes, det_area = _mask_boxes(results, segmentations, images, heights, widths)
+        # pycocotools' loadRes: results without boxes get their mask's box and area (results
+        # left out for an unlisted image or category need none)
+        det_boxes, det_area = _mask_boxes(
+            results, segmentations, images, heights, widths, keep=dt_listed.all(axis=1).to_numpy()
+        )
     else:
         det_boxes = _boxes(results, "results_json", rkey)
         det_area = det_boxes[:, 2] * det_boxes[:, 3]
     det_scores = _number_field(results, "score", None, "float64", "results_json", rkey, finite=True)
-    det_labels = _id_field(results, "category_id", "results_json", rkey)
     detections = pd.DataFrame(
         {
             "id": np.arange(1, len(results) + 1, dtype="int64"),
-            "image": _id_field(results, "image_id", "results_json", rkey),
+            "image": det_images,
             "label": det_labels,
             "category": _names_of(det_labels, names),
             "x": det_boxes[:, 0],
@@ -439,7 +459,64 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
         detections["area"] = det_area
         detections["segmentation"] = segmentations
         detections.attrs[COCO_ATTRS] = {"area": "area", "boxes_from_masks": not results[0].get("bbox")}
-    return ground_truth, detections
+    if not results:
+        detections["segmentation"] = pd.Series([], dtype=object)
+    return _listed_rows(ground_truth, gt_listed), _listed_rows(detections, dt_listed)
+
+
+def _listed(images: pd.Series, labels: pd.Series, listed_images, content: dict) -> pd.DataFrame:
+    """Whether each annotation's image is in the file's ``images`` and its category in ``categories``.
+
+    pycocotools evaluates only the listed images and categories; a file without ``images`` (or
+    ``categories``) leaves every annotation in, and so does a file mixing string and number
+    ids for them (evaluating it then says so).
+    """
+    categories = content.get("categories")
+    listed_labels = None
+    if isinstance(categories, list):
+        listed_labels = [c["id"] for c in categories if isinstance(c, dict) and "id" in c]
+    return pd.DataFrame(
+        {"image": _is_listed(images, listed_images), "category": _is_listed(labels, listed_labels)},
+        index=images.index,
+    )
+
+
+def _is_listed(ids: pd.Series, listed) -> np.ndarray | bool:
+    if listed is None:
+        return True
+    if not all(isinstance(v, (str, Real)) for v in listed):
+        return True
+    if len({isinstance(v, str) for v in chain(listed, ids.unique().tolist())}) > 1:
+        return True
+    return ids.isin(listed).to_numpy()
+
+
+def _warn_unlisted(gt_listed: pd.DataFrame, dt_listed: pd.DataFrame) -> None:
+    """One warning counting the annotations and results left out for an unlisted image or category."""
+    parts = []
+    for listed, what in ((gt_listed, "ground-truth annotations"), (dt_listed, "results")):
+        on_image = int((~listed["image"]).sum())
+        on_category = int((listed["image"] & ~listed["category"]).sum())
+        if on_image or on_category:
+            parts.append(
+                f"{on_image + on_category:,} of {len(listed):,} {what} ({on_image:,} on an image_id not in "
+                f"'images', {on_category:,} more on a category_id not in 'categories')"
+            )
+    if parts:
+        emit(
+            f"read_coco left out {' and '.join(parts)}: pycocotools evaluates only the images and "
+            f"categories the annotation file lists. List them there to evaluate them.",
+            ExcludedRowsWarning,
+        )
+
+
+def _listed_rows(table: pd.DataFrame, listed: pd.DataFrame) -> pd.DataFrame:
+    keep = listed.all(axis=1).to_numpy()
+    if keep.all():
+        return table
+    kept = table[keep].reset_index(drop=True)
+    kept.attrs = table.attrs
+    return kept
 
 
 def _image_sizes(content: dict) -> tuple[tuple, tuple]:
@@ -454,8 +531,12 @@ def _image_sizes(content: dict) -> tuple[tuple, tuple]:
     )
 
 
-def _mask_boxes(results: list, segmentations: pd.Series, images, heights, widths):
-    """Box and area of each result from its segmentation (``pycocotools`` ``toBbox`` and ``area``)."""
+def _mask_boxes(results: list, segmentations: pd.Series, images, heights, widths, keep: np.ndarray):
+    """Box and area of each result from its segmentation (``pycocotools`` ``toBbox`` and ``area``).
+
+    A polygon left out for an unlisted image (``keep`` False) is drawn on a 1 x 1 image: its box
+    and area are dropped with it, and its entry is still checked.
+    """
     missing = np.flatnonzero(segmentations.isna().to_numpy())
     if missing.size:
         raise InvalidInputError(
@@ -477,6 +558,7 @@ def _mask_boxes(results: list, segmentations: pd.Series, images, heights, widths
             ).reshape(-1, 2)
             unknown = h == 0
             h, w = np.where(unknown, own[:, 0], h), np.where(unknown, own[:, 1], w)
+            h, w = np.where((h == 0) & ~keep, 1, h), np.where((w == 0) & ~keep, 1, w)
             if (h == 0).any():
                 row = int(np.flatnonzero(h == 0)[0])
                 raise InvalidInputError(

@@ -317,7 +317,7 @@ class ConfusionTable:
         return pairing_state(detections, ground_truth, self.columns, dt_rows=dt_rows, gt_rows=gt_rows)
 
     def finalize(self, state: PairingState) -> pd.DataFrame:
-        check_ground_truth_or_images(state.gt_label.size, self.columns)
+        check_ground_truth_or_images(state.gt_label.size, self.columns, len(state.images))
         return _confusion_from_state(state, self.kind, self.scores_at, self.iou_at, self.max_examples)
 
     def __call__(self, detections: pd.DataFrame, ground_truth: pd.DataFrame) -> pd.DataFrame:
