@@ -335,7 +335,8 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
         ``segmentation`` add ``area`` and ``segmentation`` as pycocotools' ``loadRes`` sets
         them: a file whose first result has no ``bbox`` gets each mask's box and area, else
         the area is ``w * h`` (what pycocotools uses for area ranges, also with
-        ``iou_type="segm"``).
+        ``iou_type="segm"``). An empty result file gives an empty ``segmentation``
+        column too.
 
     Notes
     -----
@@ -459,7 +460,8 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
         detections["area"] = det_area
         detections["segmentation"] = segmentations
         detections.attrs[COCO_ATTRS] = {"area": "area", "boxes_from_masks": not results[0].get("bbox")}
-    if not results:
+    if results_json is not None and not results:
+        # an empty result file can be evaluated with iou_type="segm" (no masks to read)
         detections["segmentation"] = pd.Series([], dtype=object)
     return _listed_rows(ground_truth, gt_listed), _listed_rows(detections, dt_listed)
 
