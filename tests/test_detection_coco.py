@@ -522,3 +522,25 @@ def test_per_label_tables_without_ground_truth(iou_type):
         confusion = dt.detection.confusion(ground_truth=gt, score_thresholds=[0.5])
         assert confusion[["tp", "fp", "fp_hallucination", "fn"]].to_numpy().tolist() == [[0, 1, 1, 0]]
         assert dt.iloc[:0].detection.confusion(ground_truth=gt).empty
+
+
+def test_a_ground_truth_with_id_0_counts_where_pycocotools_drops_it():
+    """pycocotools stores the matched ground truth's id per detection, 0 meaning "none": a
+    detection matched to the ground truth whose ``id`` is 0 counts as a false positive there.
+    pdmetrics matches rows, not ids: its numbers are pycocotools' on the file renumbered."""
+    dataset = copy.deepcopy(SMALL_COCO)
+    dataset["annotations"][0]["id"] = 0  # the non-crowd cat matched by the 0.9 detection
+    renumbered = copy.deepcopy(SMALL_COCO)
+    renumbered["annotations"][0]["id"] = 99
+    zero = pycocotools_stats(dataset, SMALL_RESULTS)
+    reference = pycocotools_stats(renumbered, SMALL_RESULTS)
+    assert zero[1] < reference[1]  # AP@0.5: pycocotools loses the match of id 0
+    gt, dt = read_coco(dataset, SMALL_RESULTS)
+    assert gt["id"].tolist()[0] == 0
+    table = _evaluate(gt, dt, undefined=True)
+    np.testing.assert_allclose(_stats(table), reference, rtol=0, atol=1e-12)
+    gt99, dt99 = read_coco(renumbered, SMALL_RESULTS)
+    pd.testing.assert_frame_equal(_evaluate(gt99, dt99, undefined=True), table)
+    matches = dt.detection.match(ground_truth=gt, iou_thresholds=[0.5])
+    assert matches.loc[matches["score"] == 0.9, "ground_truth"].tolist() == [0]  # row 0: id 0
+    assert matches.loc[matches["score"] == 0.9, "tp"].tolist() == [True]
