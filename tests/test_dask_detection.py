@@ -632,3 +632,19 @@ def test_no_ground_truth_in_a_file_listing_images_equals_the_pandas_path(iou_typ
         assert dask_table["value"].isna().all() and len(dask_table) == 12
         with pytest.warns(pdmetrics.UndefinedMetricWarning, match="pycocotools prints -1"):
             ddt.detection.evaluate(ground_truth=dgt, **kwargs)
+
+
+@pytest.mark.parametrize("table", CLASSIFICATION_TABLES)
+@pytest.mark.parametrize("npartitions", [1, 3])
+@pytest.mark.parametrize("dtype", ["int", "bool"])
+def test_one_probability_column_equals_the_pandas_path(table, npartitions, dtype):
+    rng = np.random.default_rng(npartitions)
+    y = rng.integers(0, 2, 30)
+    # a partition may hold a single class: the two classes come from the dtype (0/1, False/True)
+    y[:12] = 1
+    frame = pd.DataFrame({"y": y.astype(bool) if dtype == "bool" else y, "risk": np.round(rng.random(30), 1)})
+    assert_same_table(*classification_both(frame, npartitions, y_true="y", score="risk", table=table))
+    dask_table, pandas_table = classification_both(
+        frame.assign(d=np.arange(30) * 3), npartitions, y_true="y", score=["risk"], datum="d", table=table
+    )
+    assert_same_table(dask_table, pandas_table)
