@@ -522,15 +522,57 @@ def _listed_rows(table: pd.DataFrame, listed: pd.DataFrame) -> pd.DataFrame:
 
 
 def _image_sizes(content: dict) -> tuple[tuple, tuple]:
-    """Each listed image's ``height`` and ``width`` (0 when the file gives none)."""
+    """Each listed image's ``height`` and ``width`` (0 when the file gives none).
 
-    def size(image, name):
-        value = image.get(name)
-        return int(value) if isinstance(value, Real) and not isinstance(value, bool) and value >= 1 else 0
+    A size that is given must be a positive whole number of pixels, and an image listed twice
+    must have one size: otherwise the error names the image, the entry and the value.
+    """
+    images = content["images"]
+    sizes = {}
+    for name in ("height", "width"):
+        values = [image.get(name) for image in images]
+        position = next((i for i, v in enumerate(values) if v is not None and not _pixels(v)), None)
+        if position is not None:
+            raise InvalidInputError(
+                f"annotations_json: image {plain(images[position]['id'])!r} (entry {position} (0-based) of "
+                f"'images') has {name!r} = {_kind(values[position])}, which is not a positive whole number "
+                f"of pixels; give its {name} as a number such as 480, or leave it out when unknown."
+            )
+        sizes[name] = [0 if v is None else int(v) for v in values]
+    _listed_once(images, sizes["height"], sizes["width"])
+    return tuple(sizes["height"]), tuple(sizes["width"])
 
-    return tuple(size(i, "height") for i in content["images"]), tuple(
-        size(i, "width") for i in content["images"]
+
+def _pixels(value) -> bool:
+    """A JSON number that is a whole number of pixels, at least 1 (60 or 60.0; not "60", -60, 60.5)."""
+    return (
+        isinstance(value, Real)
+        and not isinstance(value, bool)
+        and bool(np.isfinite(value))
+        and value >= 1
+        and float(value) == int(value)
     )
+
+
+def _listed_once(images: list, heights: list, widths: list) -> None:
+    """Refuse an image listed twice with two sizes (the same size twice is harmless)."""
+    ids = [image["id"] for image in images]
+    try:
+        table = pd.DataFrame({"id": ids, "height": heights, "width": widths})
+        twice = table.drop_duplicates()["id"].duplicated(keep=False)
+    except TypeError:  # unhashable ids: evaluating says so
+        return
+    if twice.any():
+        rows = table[twice.reindex(table.index, fill_value=False)]
+        first = rows["id"].iloc[0]
+        same = rows[rows["id"] == first]
+        shown = " and ".join(
+            f"{h} x {w} (entry {i})" for i, h, w in zip(same.index, same["height"], same["width"])
+        )
+        raise InvalidInputError(
+            f"annotations_json: image {plain(first)!r} is listed twice in 'images' with two sizes "
+            f"(height x width {shown}); list each image once, with its size."
+        )
 
 
 def _mask_boxes(results: list, segmentations: pd.Series, images, heights, widths, keep: np.ndarray):
@@ -564,7 +606,7 @@ def _mask_boxes(results: list, segmentations: pd.Series, images, heights, widths
             if (h == 0).any():
                 row = int(np.flatnonzero(h == 0)[0])
                 raise InvalidInputError(
-                    f"entry {row} (0-based) is a polygon on image {image_ids[row]!r}, which has no "
+                    f"entry {row} (0-based) is a polygon on image {plain(image_ids[row])!r}, which has no "
                     f"'height'/'width' in the annotation file's 'images'; a polygon is drawn on its image."
                 )
         runs = masks.mask_runs(cells, h, w)
