@@ -690,7 +690,7 @@ def test_one_probability_column_edges():
     with pytest.raises(InvalidInputError, match=r"must lie in \[0, 1\]; row 1 holds 1.5"):
         frame.assign(risk=[0.9, 1.5, 0.1]).detection.classification(y_true="y", score="risk")
     # other classes: say which layout to use instead of "Labels mix strings and numbers"
-    for truth in ([1, 2, 1], ["yes", "no", "yes"], [0, 1, 2]):
+    for truth in ([1, 2, 1], [0, 1, 2], [0.0, 1.0, 2.5]):
         with pytest.raises(
             InvalidInputError, match=r"not a class of `y_true='y'`.*0/1 or False/True.*wide layout"
         ):

@@ -269,29 +269,38 @@ def _no_missing(frame: pd.DataFrame, argument: str, column) -> None:
         )
 
 
+def _truth_kind(truth: pd.Series) -> str | None:
+    """ "bool", "number" or None (text, mixed or no values) for the classes of ``y_true``."""
+    dtype, values = truth.dtype, truth
+    if isinstance(dtype, pd.CategoricalDtype):
+        dtype, values = dtype.categories.dtype, pd.Series(dtype.categories)
+    if pd.api.types.is_bool_dtype(dtype):
+        return "bool"
+    if pd.api.types.is_numeric_dtype(dtype):
+        return "number"
+    inferred = pd.api.types.infer_dtype(values, skipna=True)
+    if inferred == "boolean":
+        return "bool"
+    return "number" if inferred in ("integer", "floating", "mixed-integer-float") else None
+
+
 def _binary_classes(truth: pd.Series, column):
     """``(negative, positive)`` when one score column is the probability of the positive class.
 
-    That is the case when the column is not named by a class and ``y_true`` holds only 0/1
-    (numbers) or False/True: the positive class is 1 (True), as scikit-learn's. The classes are
-    known from the dtype, so every part of the rows (a dask partition) reads them alike.
-    Otherwise None (the column is a class: the wide layout).
+    That is the case when the column is named by text (so by no class) and ``y_true`` holds
+    False/True or 0/1 (numbers): the positive class is True or 1, as scikit-learn's. The
+    classes come from the dtype and the values 0/1, so every part of the rows (a dask
+    partition) reads them alike. Otherwise None (the wide layout).
     """
-    if pd.api.types.is_bool_dtype(truth.dtype):
-        return (False, True) if not isinstance(column, (bool, np.bool_)) else None
-    try:
-        named = bool(truth.eq(column).any())
-    except TypeError:
-        named = False
-    if named:
+    if not isinstance(column, str):
         return None
-    values = truth.to_numpy(dtype=object)
-    numbers = all(isinstance(v, (int, float, np.integer, np.floating)) and v in (0, 1) for v in values)
-    if not numbers:
+    kind = _truth_kind(truth)
+    if kind == "bool":
+        return False, True
+    if kind != "number" or not truth.isin([0, 1]).all():
         return None
-    if pd.api.types.is_float_dtype(truth.dtype):
-        return 0.0, 1.0
-    return 0, 1
+    dtype = truth.dtype.categories.dtype if isinstance(truth.dtype, pd.CategoricalDtype) else truth.dtype
+    return (0.0, 1.0) if pd.api.types.is_float_dtype(dtype) else (0, 1)
 
 
 def _one_column_layout_error(truth: pd.Series, y_true, column) -> InvalidInputError:
@@ -300,8 +309,9 @@ def _one_column_layout_error(truth: pd.Series, y_true, column) -> InvalidInputEr
         f"`score={plain(column)!r}` is one column and not a class of `y_true={plain(y_true)!r}` (classes: "
         f"{classes}). One probability column is read as the probability of the positive class of a "
         f"binary y_true holding 0/1 or False/True (1 or True is positive); map the classes to those "
-        f"first, e.g. `df.assign(positive=df[{plain(y_true)!r}] == 'yes')`. For more classes give one score "
-        f"column per class, named by the class (wide layout), or `label=` and `datum=` (long layout)."
+        f"first, e.g. `df.assign(positive=df[{plain(y_true)!r}] == positive_class)`. For more classes "
+        f"give one score column per class, named by the class (wide layout), or `label=` and `datum=` "
+        f"(long layout)."
     )
 
 
@@ -345,7 +355,8 @@ def long_arrays(frame: pd.DataFrame, y_true, score, label, datum):
         binary = _binary_classes(frame[y_true], columns[0])
         if binary is not None:
             return _binary_arrays(frame, y_true, columns[0], datum, binary)
-        if n and not frame[y_true].eq(columns[0]).any():
+        if isinstance(columns[0], str) and _truth_kind(frame[y_true]) is not None:
+            # a text column name is no class of numbers (or booleans)
             raise _one_column_layout_error(frame[y_true], y_true, columns[0])
     matrix = np.column_stack([_wide_scores(frame[c]) for c in columns]) if n else np.zeros((0, k))
     keep = np.isfinite(matrix).reshape(-1)
