@@ -683,7 +683,12 @@ def test_one_probability_column_is_the_positive_class_of_a_binary_truth(seed, dt
 def test_one_probability_column_edges():
     frame = pd.DataFrame({"y": [1, 1, 1], "risk": [0.9, 0.2, np.nan]})
     # one class present: 0/1 truths still have two classes; a missing probability scores nothing
-    with pytest.warns(UndefinedMetricWarning):
+    with (
+        pytest.warns(UndefinedMetricWarning),
+        pytest.warns(
+            pdmetrics.ExcludedRowsWarning, match=r"1 of 3 rows left out: no probability in `score='risk'`"
+        ),
+    ):
         table = frame.detection.classification(y_true="y", score="risk")
     assert table["label"].tolist() == [0, 1] and table["N"].tolist() == [0, 2]
     assert table.loc[1, ["tp", "fn"]].tolist() == [1, 1]

@@ -16,6 +16,7 @@ import pandas as pd
 from pdmetrics._division import check_zero_division
 from pdmetrics._groups import group_codes
 from pdmetrics._validation import numeric_values, plain, preview, require_columns
+from pdmetrics._warnings import warn_excluded
 from pdmetrics.detection.label_confusion import confusion_from_state
 from pdmetrics.detection.label_curves import errors_table, pr_curve_table
 from pdmetrics.detection.label_metrics import metrics_table, summary_table
@@ -392,6 +393,13 @@ def _binary_arrays(frame: pd.DataFrame, y_true, column, datum, classes):
             f"`score={plain(column)!r}` is read as the probability of the positive class "
             f"({plain(classes[1])!r}) of a binary y_true, so it must lie in [0, 1]; row "
             f"{plain(frame.index[at])!r} holds {plain(frame[column].iloc[at])!r}."
+        )
+    missing = np.isnan(probability)
+    if missing.any():
+        warn_excluded(
+            int(missing.sum()),
+            len(frame),
+            f"no probability in `score={plain(column)!r}` (such a datum is not scored)",
         )
     two = pd.DataFrame({classes[0]: 1.0 - probability, classes[1]: probability}, index=frame.index)
     two[y_true] = frame[y_true].to_numpy()
