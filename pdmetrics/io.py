@@ -20,8 +20,9 @@ import pandas as pd
 
 from pdmetrics._optional import optional_module
 from pdmetrics._validation import plain
+from pdmetrics._warnings import emit
 from pdmetrics.detection.options import COCO_ATTRS
-from pdmetrics.errors import InvalidInputError
+from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
 
 __all__ = ["read_table", "as_text_columns", "TABLE_FORMATS", "read_coco", "coco_image_ids"]
 
@@ -325,14 +326,17 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
         ``category`` its name from the file's ``categories`` (the id as a string when the
         file names none). ``area`` is the file's ``area`` (the mask area for COCO), which is
         what COCO's area ranges use; ``w * h`` when absent. ``segmentation`` (polygons or
-        RLE dicts, as the file holds them) when the file has segmentations.
+        RLE dicts, as the file holds them) when the file has segmentations (an empty
+        ``segmentation`` column when it has no annotation, so that ``iou_type="segm"``
+        evaluates it as well).
     detections : DataFrame
         One row per result: ``id, image, label, category, x, y, w, h, score`` (``id``
         numbers the results from 1 in file order, as pycocotools does). Results with a
         ``segmentation`` add ``area`` and ``segmentation`` as pycocotools' ``loadRes`` sets
         them: a file whose first result has no ``bbox`` gets each mask's box and area, else
         the area is ``w * h`` (what pycocotools uses for area ranges, also with
-        ``iou_type="segm"``).
+        ``iou_type="segm"``). An empty result file gives an empty ``segmentation``
+        column too.
 
     Notes
     -----
@@ -344,6 +348,13 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
     gives pycocotools' 12 numbers (``iou_type="segm"`` for the masks). Pass
     ``label="category"`` for tables by category name. A table built by hand has no such
     record and uses the arguments given.
+
+    As pycocotools evaluates only the images and categories an annotation file lists,
+    annotations and results whose ``image_id`` is not in ``images`` or whose
+    ``category_id`` is not in ``categories`` are left out, with an
+    :class:`~pdmetrics.ExcludedRowsWarning` that counts them (pycocotools refuses a result
+    file with such images). A file without an ``images`` (or ``categories``) list, or whose
+    listed ids and annotation ids mix strings and numbers, keeps every annotation.
 
     Examples
     --------
@@ -390,7 +401,8 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
     )
     if any("ignore" in a for a in annotations):
         ground_truth["ignore"] = _number_field(annotations, "ignore", 0, "int64", what, key)
-    if any("segmentation" in a for a in annotations):
+    if not annotations or any("segmentation" in a for a in annotations):
+        # an empty table can hold masks: iou_type="segm" then evaluates it too
         ground_truth["segmentation"] = pd.Series(_field(annotations, "segmentation"), dtype=object)
     ground_truth.attrs[COCO_ATTRS] = {
         "images": None if images is None else tuple(images),
@@ -413,18 +425,27 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
     segmentations = None
     if any("segmentation" in r for r in results):
         segmentations = pd.Series(_field(results, "segmentation"), dtype=object)
+    det_images = _id_field(results, "image_id", "results_json", rkey)
+    det_labels = _id_field(results, "category_id", "results_json", rkey)
+    gt_listed = _listed(ground_truth["image"], ground_truth["label"], images, content)
+    dt_listed = _listed(
+        pd.Series(det_images, dtype=object), pd.Series(det_labels, dtype=object), images, content
+    )
+    _warn_unlisted(gt_listed, dt_listed)
     if segmentations is not None and not results[0].get("bbox"):
-        # pycocotools' loadRes: results without boxes get their mask's box and area
-        det_boxes, det_area = _mask_boxes(results, segmentations, images, heights, widths)
+        # pycocotools' loadRes: results without boxes get their mask's box and area (results
+        # left out for an unlisted image or category need none)
+        det_boxes, det_area = _mask_boxes(
+            results, segmentations, images, heights, widths, keep=dt_listed.all(axis=1).to_numpy()
+        )
     else:
         det_boxes = _boxes(results, "results_json", rkey)
         det_area = det_boxes[:, 2] * det_boxes[:, 3]
     det_scores = _number_field(results, "score", None, "float64", "results_json", rkey, finite=True)
-    det_labels = _id_field(results, "category_id", "results_json", rkey)
     detections = pd.DataFrame(
         {
             "id": np.arange(1, len(results) + 1, dtype="int64"),
-            "image": _id_field(results, "image_id", "results_json", rkey),
+            "image": det_images,
             "label": det_labels,
             "category": _names_of(det_labels, names),
             "x": det_boxes[:, 0],
@@ -439,23 +460,127 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
         detections["area"] = det_area
         detections["segmentation"] = segmentations
         detections.attrs[COCO_ATTRS] = {"area": "area", "boxes_from_masks": not results[0].get("bbox")}
-    return ground_truth, detections
+    if results_json is not None and not results:
+        # an empty result file can be evaluated with iou_type="segm" (no masks to read)
+        detections["segmentation"] = pd.Series([], dtype=object)
+    return _listed_rows(ground_truth, gt_listed), _listed_rows(detections, dt_listed)
 
 
-def _image_sizes(content: dict) -> tuple[tuple, tuple]:
-    """Each listed image's ``height`` and ``width`` (0 when the file gives none)."""
+def _listed(images: pd.Series, labels: pd.Series, listed_images, content: dict) -> pd.DataFrame:
+    """Whether each annotation's image is in the file's ``images`` and its category in ``categories``.
 
-    def size(image, name):
-        value = image.get(name)
-        return int(value) if isinstance(value, Real) and not isinstance(value, bool) and value >= 1 else 0
-
-    return tuple(size(i, "height") for i in content["images"]), tuple(
-        size(i, "width") for i in content["images"]
+    pycocotools evaluates only the listed images and categories; a file without ``images`` (or
+    ``categories``) leaves every annotation in, and so does a file mixing string and number
+    ids for them (evaluating it then says so).
+    """
+    categories = content.get("categories")
+    listed_labels = None
+    if isinstance(categories, list):
+        listed_labels = [c["id"] for c in categories if isinstance(c, dict) and "id" in c]
+    return pd.DataFrame(
+        {"image": _is_listed(images, listed_images), "category": _is_listed(labels, listed_labels)},
+        index=images.index,
     )
 
 
-def _mask_boxes(results: list, segmentations: pd.Series, images, heights, widths):
-    """Box and area of each result from its segmentation (``pycocotools`` ``toBbox`` and ``area``)."""
+def _is_listed(ids: pd.Series, listed) -> np.ndarray | bool:
+    if listed is None:
+        return True
+    if not all(isinstance(v, (str, Real)) for v in listed):
+        return True
+    if len({isinstance(v, str) for v in chain(listed, ids.unique().tolist())}) > 1:
+        return True
+    return ids.isin(listed).to_numpy()
+
+
+def _warn_unlisted(gt_listed: pd.DataFrame, dt_listed: pd.DataFrame) -> None:
+    """One warning counting the annotations and results left out for an unlisted image or category."""
+    parts = []
+    for listed, what in ((gt_listed, "ground-truth annotations"), (dt_listed, "results")):
+        on_image = int((~listed["image"]).sum())
+        on_category = int((listed["image"] & ~listed["category"]).sum())
+        if on_image or on_category:
+            parts.append(
+                f"{on_image + on_category:,} of {len(listed):,} {what} ({on_image:,} on an image_id not in "
+                f"'images', {on_category:,} more on a category_id not in 'categories')"
+            )
+    if parts:
+        emit(
+            f"read_coco left out {' and '.join(parts)}: pycocotools evaluates only the images and "
+            f"categories the annotation file lists. List them there to evaluate them.",
+            ExcludedRowsWarning,
+        )
+
+
+def _listed_rows(table: pd.DataFrame, listed: pd.DataFrame) -> pd.DataFrame:
+    keep = listed.all(axis=1).to_numpy()
+    if keep.all():
+        return table
+    kept = table[keep].reset_index(drop=True)
+    kept.attrs = table.attrs
+    return kept
+
+
+def _image_sizes(content: dict) -> tuple[tuple, tuple]:
+    """Each listed image's ``height`` and ``width`` (0 when the file gives none).
+
+    A size that is given must be a positive whole number of pixels, and an image listed twice
+    must have one size: otherwise the error names the image, the entry and the value.
+    """
+    images = content["images"]
+    sizes = {}
+    for name in ("height", "width"):
+        values = [image.get(name) for image in images]
+        position = next((i for i, v in enumerate(values) if v is not None and not _pixels(v)), None)
+        if position is not None:
+            raise InvalidInputError(
+                f"annotations_json: image {plain(images[position]['id'])!r} (entry {position} (0-based) of "
+                f"'images') has {name!r} = {_kind(values[position])}, which is not a positive whole number "
+                f"of pixels; give its {name} as a number such as 480, or leave it out when unknown."
+            )
+        sizes[name] = [0 if v is None else int(v) for v in values]
+    _listed_once(images, sizes["height"], sizes["width"])
+    return tuple(sizes["height"]), tuple(sizes["width"])
+
+
+def _pixels(value) -> bool:
+    """A JSON number that is a whole number of pixels, at least 1 (60 or 60.0; not "60", -60, 60.5)."""
+    return (
+        isinstance(value, Real)
+        and not isinstance(value, bool)
+        and bool(np.isfinite(value))
+        and value >= 1
+        and float(value) == int(value)
+    )
+
+
+def _listed_once(images: list, heights: list, widths: list) -> None:
+    """Refuse an image listed twice with two sizes (the same size twice is harmless)."""
+    ids = [image["id"] for image in images]
+    try:
+        table = pd.DataFrame({"id": ids, "height": heights, "width": widths})
+        twice = table.drop_duplicates()["id"].duplicated(keep=False)
+    except TypeError:  # unhashable ids: evaluating says so
+        return
+    if twice.any():
+        rows = table[twice.reindex(table.index, fill_value=False)]
+        first = rows["id"].iloc[0]
+        same = rows[rows["id"] == first]
+        shown = " and ".join(
+            f"{h} x {w} (entry {i})" for i, h, w in zip(same.index, same["height"], same["width"])
+        )
+        raise InvalidInputError(
+            f"annotations_json: image {plain(first)!r} is listed twice in 'images' with two sizes "
+            f"(height x width {shown}); list each image once, with its size."
+        )
+
+
+def _mask_boxes(results: list, segmentations: pd.Series, images, heights, widths, keep: np.ndarray):
+    """Box and area of each result from its segmentation (``pycocotools`` ``toBbox`` and ``area``).
+
+    A polygon left out for an unlisted image (``keep`` False) is drawn on a 1 x 1 image: its box
+    and area are dropped with it, and its entry is still checked.
+    """
     missing = np.flatnonzero(segmentations.isna().to_numpy())
     if missing.size:
         raise InvalidInputError(
@@ -477,10 +602,11 @@ def _mask_boxes(results: list, segmentations: pd.Series, images, heights, widths
             ).reshape(-1, 2)
             unknown = h == 0
             h, w = np.where(unknown, own[:, 0], h), np.where(unknown, own[:, 1], w)
+            h, w = np.where((h == 0) & ~keep, 1, h), np.where((w == 0) & ~keep, 1, w)
             if (h == 0).any():
                 row = int(np.flatnonzero(h == 0)[0])
                 raise InvalidInputError(
-                    f"entry {row} (0-based) is a polygon on image {image_ids[row]!r}, which has no "
+                    f"entry {row} (0-based) is a polygon on image {plain(image_ids[row])!r}, which has no "
                     f"'height'/'width' in the annotation file's 'images'; a polygon is drawn on its image."
                 )
         runs = masks.mask_runs(cells, h, w)

@@ -556,3 +556,154 @@ def test_label_filter_edge_cases():
     assert table[["label", "N", "tp", "fp", "fn", "tn"]].values.tolist() == [["b", 0, 0, 0, 0, 0]]
     summary = frame.detection.classification(table="summary", labels=["b"], **columns)
     assert summary["N"].tolist() == [0]
+
+
+# --------------------------------------------------------------------------------------
+# errors that name the caller's row and argument; one probability column (binary)
+# --------------------------------------------------------------------------------------
+def test_wide_layout_errors_name_the_row_label_and_the_column():
+    wide = pd.DataFrame(
+        {"truth": ["cat", "dog", None, "dog"], "cat": [0.8, 0.3, 0.6, 0.1], "dog": [0.2, 0.7, 0.4, 0.9]},
+        index=[10, 11, 12, 13],
+    )
+    # the third row (index label 12) misses its truth; position 4 of the internal long rows before
+    with pytest.raises(
+        InvalidInputError, match=r"`y_true='truth'` has 1 missing value\(s\) \(e\.g\. at row 12\)"
+    ):
+        wide.detection.classification(y_true="truth", score=["cat", "dog"])
+    bad = wide.dropna().assign(dog=[0.2, np.inf, 0.9])
+    with pytest.raises(InvalidInputError, match=r"column 'dog' holds inf at row 11"):
+        bad.detection.classification(y_true="truth", score=["cat", "dog"])
+    long = pd.DataFrame(
+        {
+            "d": [1, 1, 2, 2],
+            "truth": ["a", "a", "b", None],
+            "label": ["a", "b", "a", "b"],
+            "s": [0.9, 0.1, 0.2, 0.8],
+        },
+        index=list("wxyz"),
+    )
+    with pytest.raises(InvalidInputError, match=r"`y_true='truth'`.*at row 'z'"):
+        long.detection.classification(y_true="truth", label="label", score="s", datum="d")
+    with pytest.raises(InvalidInputError, match=r"`score='s'` holds nan at row 'x'"):
+        long.assign(truth="a", s=[0.9, np.nan, 0.2, 0.8]).detection.classification(
+            y_true="truth", label="label", score="s", datum="d"
+        )
+
+
+def test_repeated_datum_errors_name_datum():
+    wide = pd.DataFrame(
+        {"truth": ["cat", "dog", "cat", "dog"], "cat": [0.8, 0.3, 0.6, 0.1], "dog": [0.2, 0.7, 0.4, 0.9]}
+    )
+    with pytest.raises(InvalidInputError, match=r"Datum 2 of `datum='d'` has 2 rows for label 'cat'.*datum="):
+        wide.assign(d=[1, 2, 3, 2]).detection.classification(y_true="truth", score=["cat", "dog"], datum="d")
+    with pytest.raises(InvalidInputError, match=r"Datum 2 of `datum='d'` has more than one truth"):
+        wide.assign(d=[1, 2, 3, 2], truth=["cat", "dog", "cat", "cat"]).detection.classification(
+            y_true="truth", score=["cat", "dog"], datum="d"
+        )
+
+
+def _valor_binary(y, p, thresholds, hardmax=True):
+    """valor-lite 0.39 given the two-column layout: class 0 (False) scores 1 - p, class 1 (True) p."""
+    vc = pytest.importorskip("valor_lite.classification")
+    loader = vc.Loader.in_memory()
+    loader.add_data(
+        [
+            vc.Classification(uid=str(i), groundtruth=str(int(t)), predictions=["0", "1"], scores=[1 - s, s])
+            for i, (t, s) in enumerate(zip(y, p))
+        ]
+    )
+    evaluator = loader.finalize()
+    metrics = evaluator.compute_precision_recall(score_thresholds=thresholds, hardmax=hardmax)
+    kinds = {"Precision": "precision", "Recall": "recall", "F1": "f1"}
+    out = {}
+    for kind, values in metrics.items():
+        for m in values:
+            if kind.value == "Counts":
+                for name in ("tp", "fp", "fn", "tn"):
+                    out[(m.parameters["label"], m.parameters["score_threshold"], name)] = m.value[name]
+            elif kind.value in kinds:
+                out[(m.parameters["label"], m.parameters["score_threshold"], kinds[kind.value])] = m.value
+    for kind, values in evaluator.compute_rocauc().items():
+        for m in values:
+            if kind.value == "ROCAUC":
+                out[(m.parameters["label"], None, "roc_auc")] = m.value
+    return out
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("dtype", ["int", "bool", "float"])
+def test_one_probability_column_is_the_positive_class_of_a_binary_truth(seed, dtype):
+    sklearn_metrics = pytest.importorskip("sklearn.metrics")
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(5, 40))
+    y = rng.integers(0, 2, n)
+    y[:2] = [0, 1]
+    p = np.round(rng.uniform(0, 1, n), 2)  # ties, and sometimes exactly 0.5
+    p[2] = 0.5
+    truth = {"int": y, "bool": y.astype(bool), "float": y.astype(float)}[dtype]
+    frame = pd.DataFrame({"y": truth, "risk": p}, index=rng.permutation(n) + 100)
+    before = frame.copy()
+    thresholds = [0.0, 0.3, 0.7]
+    table = frame.detection.classification(
+        y_true="y", score="risk", score_thresholds=thresholds, zero_division=0
+    )
+    assert_frame_unchanged(before, frame)
+    negative, positive = {"int": (0, 1), "bool": (False, True), "float": (0.0, 1.0)}[dtype]
+    assert table["label"].tolist() == [negative] * 3 + [positive] * 3
+    # valor's numbers on the two-column layout it would be given
+    expected = _valor_binary(y, p, thresholds)
+    for row in table.itertuples():
+        key = str(int(row.label))
+        for name in ("tp", "fp", "fn", "tn", "precision", "recall", "f1"):
+            assert getattr(row, name) == pytest.approx(expected[(key, row.score_threshold, name)], abs=1e-12)
+        assert row.roc_auc == pytest.approx(expected[(key, None, "roc_auc")], abs=1e-12)
+    # scikit-learn's numbers for the positive class: predicted positive when p > 0.5 (argmax,
+    # a tie at 0.5 goes to the negative class, as LogisticRegression.predict)
+    at_zero = table[(table["label"] == positive) & (table["score_threshold"] == 0.0)].iloc[0]
+    predicted = p > 0.5
+    assert at_zero["precision"] == pytest.approx(
+        sklearn_metrics.precision_score(y, predicted, zero_division=0)
+    )
+    assert at_zero["recall"] == pytest.approx(sklearn_metrics.recall_score(y, predicted))
+    assert at_zero["f1"] == pytest.approx(sklearn_metrics.f1_score(y, predicted))
+    assert at_zero["roc_auc"] == pytest.approx(sklearn_metrics.roc_auc_score(y, p), abs=1e-12)
+    summary = frame.detection.classification(y_true="y", score=["risk"], table="summary")
+    assert summary["accuracy"].iloc[0] == pytest.approx(sklearn_metrics.accuracy_score(y, predicted))
+    # the same as giving both columns by hand
+    two = pd.DataFrame({0: 1 - p, 1: p, "y": y})
+    by_hand = two.detection.classification(
+        y_true="y", score=[0, 1], score_thresholds=thresholds, zero_division=0
+    )
+    pd.testing.assert_frame_equal(
+        table.drop(columns="label"), by_hand.drop(columns="label"), check_exact=False, rtol=1e-12
+    )
+
+
+def test_one_probability_column_edges():
+    frame = pd.DataFrame({"y": [1, 1, 1], "risk": [0.9, 0.2, np.nan]})
+    # one class present: 0/1 truths still have two classes; a missing probability scores nothing
+    with (
+        pytest.warns(UndefinedMetricWarning),
+        pytest.warns(
+            pdmetrics.ExcludedRowsWarning, match=r"1 of 3 rows left out: no probability in `score='risk'`"
+        ),
+    ):
+        table = frame.detection.classification(y_true="y", score="risk")
+    assert table["label"].tolist() == [0, 1] and table["N"].tolist() == [0, 2]
+    assert table.loc[1, ["tp", "fn"]].tolist() == [1, 1]
+    with pytest.raises(InvalidInputError, match=r"must lie in \[0, 1\]; row 1 holds 1.5"):
+        frame.assign(risk=[0.9, 1.5, 0.1]).detection.classification(y_true="y", score="risk")
+    # other classes: say which layout to use instead of "Labels mix strings and numbers"
+    for truth in ([1, 2, 1], [0, 1, 2], [0.0, 1.0, 2.5]):
+        with pytest.raises(
+            InvalidInputError, match=r"not a class of `y_true='y'`.*0/1 or False/True.*wide layout"
+        ):
+            frame.assign(y=truth, risk=[0.9, 0.2, 0.4]).detection.classification(y_true="y", score="risk")
+    # a column named by a class keeps the wide layout (that class is the only candidate)
+    named = pd.DataFrame({"y": ["a", "b"], "a": [0.9, 0.2]})
+    with pytest.warns(UndefinedMetricWarning):
+        table = named.detection.classification(y_true="y", score="a")
+    assert table["label"].tolist() == ["a", "b"]
+    empty = frame.iloc[:0].detection.classification(y_true="y", score="risk", zero_division=0)
+    assert empty["N"].tolist() == [0, 0] or empty.empty

@@ -591,3 +591,60 @@ def test_segm_on_a_local_cluster(cluster_client, segm_tables):
     # mixing polygon lists and RLE dicts (COCO's crowds): masks are shuffled as tasks
     assert len(cluster_client.nthreads()) == 2
     test_segm_equals_the_pandas_path(segm_tables, "evaluate", {})
+
+
+# --------------------------------------------------------------------------------------
+# a COCO file listing images without annotations: pycocotools' undefined numbers
+# --------------------------------------------------------------------------------------
+NO_ANNOTATIONS = {
+    "images": [{"id": 1, "height": 20, "width": 20}, {"id": 2, "height": 20, "width": 20}],
+    "categories": [{"id": 1, "name": "a"}],
+    "annotations": [],
+}
+SOME_RESULTS = [
+    {
+        "image_id": i,
+        "category_id": 1,
+        "bbox": [i, i, 5, 5],
+        "score": s,
+        "segmentation": [[i, i, i + 5, i, i + 5, i + 5]],
+    }
+    for i, s in ((1, 0.9), (2, 0.4), (1, 0.3))
+]
+
+
+@pytest.mark.parametrize("iou_type", ["bbox", "segm"])
+@pytest.mark.parametrize("n_results", [3, 0])
+@pytest.mark.parametrize(
+    "method", ["evaluate", "average_precision", "average_recall", "pr_curve", "match", "confusion"]
+)
+def test_no_ground_truth_in_a_file_listing_images_equals_the_pandas_path(iou_type, n_results, method):
+    if method == "confusion" and iou_type == "segm":
+        pytest.skip("confusion pairs boxes")
+    gt, dt = read_coco(NO_ANNOTATIONS, SOME_RESULTS[:n_results])
+    kwargs = {} if method == "confusion" else {"iou_type": iou_type}
+    with dask.config.set({"dataframe.convert-string": False}):
+        ddt = dd.from_pandas(dt, npartitions=2, sort=False)
+        dgt = dd.from_pandas(gt, npartitions=1)
+    dask_table, pandas_table = both(ddt, gt, method, kwargs)
+    assert_same_table(dask_table, pandas_table)
+    if method == "evaluate":
+        assert dask_table["value"].isna().all() and len(dask_table) == 12
+        with pytest.warns(pdmetrics.UndefinedMetricWarning, match="pycocotools prints -1"):
+            ddt.detection.evaluate(ground_truth=dgt, **kwargs)
+
+
+@pytest.mark.parametrize("table", CLASSIFICATION_TABLES)
+@pytest.mark.parametrize("npartitions", [1, 3])
+@pytest.mark.parametrize("dtype", ["int", "bool"])
+def test_one_probability_column_equals_the_pandas_path(table, npartitions, dtype):
+    rng = np.random.default_rng(npartitions)
+    y = rng.integers(0, 2, 30)
+    # a partition may hold a single class: the two classes come from the dtype (0/1, False/True)
+    y[:12] = 1
+    frame = pd.DataFrame({"y": y.astype(bool) if dtype == "bool" else y, "risk": np.round(rng.random(30), 1)})
+    assert_same_table(*classification_both(frame, npartitions, y_true="y", score="risk", table=table))
+    dask_table, pandas_table = classification_both(
+        frame.assign(d=np.arange(30) * 3), npartitions, y_true="y", score=["risk"], datum="d", table=table
+    )
+    assert_same_table(dask_table, pandas_table)

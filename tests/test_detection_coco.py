@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import copy
+import io
 import json
 import warnings
 
@@ -241,8 +243,10 @@ def test_read_coco_then_evaluate_alone_equals_pycocotools_with_empty_images_and_
 
 
 def test_read_coco_category_names_for_the_tables():
+    # category 7 is listed without a name: its id as a string
+    listed = {**SMALL_COCO, "categories": [*SMALL_COCO["categories"], {"id": 7}]}
     gt, dt = read_coco(
-        SMALL_COCO, [*SMALL_RESULTS, {"image_id": 3, "category_id": 7, "bbox": [0, 0, 1, 1], "score": 0.1}]
+        listed, [*SMALL_RESULTS, {"image_id": 3, "category_id": 7, "bbox": [0, 0, 1, 1], "score": 0.1}]
     )
     assert gt["category"].tolist() == ["cat", "cat", "dog"]
     assert dt["category"].tolist() == ["cat", "cat", "dog", "dog", "cat", "7"]
@@ -327,3 +331,216 @@ def test_natural_path_equals_pycocotools_on_random_files(files):
         table = dt.detection.evaluate(ground_truth=gt, area_ranges=RANGES)
     reference = pycocotools_stats(dataset, results, RANGES)
     np.testing.assert_allclose(_stats(table), reference, rtol=0, atol=1e-12)
+
+
+# --------------------------------------------------------------------------------------
+# annotations pycocotools leaves out; files without annotations
+# --------------------------------------------------------------------------------------
+def _val2014(results_file: str):
+    folder = conformance_path("coco", "coco_val2014_100")
+    annotations = json.loads((folder / "instances_val2014_100.json").read_text())
+    return annotations, json.loads((folder / results_file).read_text())
+
+
+@pytest.mark.parametrize(
+    ("iou_type", "results_file"),
+    [
+        ("segm", "instances_val2014_fakesegm100_results.json"),
+        ("bbox", "instances_val2014_fakebbox100_results.json"),
+    ],
+)
+def test_annotations_on_unlisted_images_and_categories_are_left_out_as_pycocotools_does(
+    iou_type, results_file
+):
+    annotations, results = _val2014(results_file)
+    # RLE ground truth on an image the file no longer lists (a polygon there would have no size)
+    image = annotations["images"].pop(0)["id"]
+    category = annotations["categories"].pop(0)["id"]
+    on_image = [a for a in annotations["annotations"] if a["image_id"] == image]
+    assert on_image and any(a["category_id"] == category for a in annotations["annotations"])
+    n_on_category = sum(
+        a["category_id"] == category and a["image_id"] != image for a in annotations["annotations"]
+    )
+    listed_results = [r for r in results if r["image_id"] != image]
+    # pycocotools' loadRes refuses results on unlisted images: compare on the others
+    expected = pycocotools_stats(annotations, listed_results, iou_type=iou_type)
+    n_results_on_category = sum(r["category_id"] == category for r in listed_results)
+    with pytest.warns(pdmetrics.ExcludedRowsWarning) as caught:
+        gt, dt = read_coco(annotations, listed_results)
+    message = str(caught[0].message)
+    assert f"{len(on_image) + n_on_category:,} of {len(annotations['annotations']):,} ground-truth" in message
+    assert (
+        f"({len(on_image):,} on an image_id not in 'images', {n_on_category:,} more on a category_id"
+        in message
+    )
+    assert f"{n_results_on_category:,} of {len(listed_results):,} results (0 on an image_id" in message
+    assert len(gt) == len(annotations["annotations"]) - len(on_image) - n_on_category
+    assert len(dt) == len(listed_results) - n_results_on_category
+    assert not gt["image"].eq(image).any() and not gt["label"].eq(category).any()
+    with _quiet():
+        table = dt.detection.evaluate(ground_truth=gt, iou_type=iou_type)
+    np.testing.assert_allclose(_stats(table), expected, rtol=0, atol=1e-12)
+    # results on the unlisted image are left out too (pycocotools refuses the file)
+    with pytest.warns(pdmetrics.ExcludedRowsWarning, match=r"results \(\d+ on an image_id not in 'images'"):
+        gt2, dt2 = read_coco(annotations, results)
+    # the ids still number the results in file order (as pycocotools' loadRes does)
+    kept = [i + 1 for i, r in enumerate(results) if r["image_id"] != image and r["category_id"] != category]
+    assert dt2["id"].tolist() == kept and len(kept) < len(results)
+    with _quiet():
+        again = dt2.detection.evaluate(ground_truth=gt2, iou_type=iou_type)
+    np.testing.assert_allclose(_stats(again), expected, rtol=0, atol=1e-12)
+
+
+def test_unlisted_results_without_boxes_are_left_out_before_their_masks_are_drawn():
+    annotations = {
+        "images": [{"id": 1, "height": 10, "width": 10}],
+        "categories": [{"id": 1, "name": "a"}],
+        "annotations": [
+            {
+                "id": 1,
+                "image_id": 1,
+                "category_id": 1,
+                "bbox": [0, 0, 4, 4],
+                "area": 16,
+                "iscrowd": 0,
+                "segmentation": [[0, 0, 4, 0, 4, 4, 0, 4]],
+            },
+            {
+                "id": 2,
+                "image_id": 9,
+                "category_id": 1,
+                "bbox": [0, 0, 4, 4],
+                "area": 16,
+                "iscrowd": 0,
+                "segmentation": [[0, 0, 4, 0, 4, 4, 0, 4]],
+            },
+        ],
+    }
+    polygon = [[0, 0, 4, 0, 4, 4, 0, 4]]
+    results = [
+        {"image_id": 1, "category_id": 1, "segmentation": polygon, "score": 0.9},
+        {"image_id": 9, "category_id": 1, "segmentation": polygon, "score": 0.8},  # no size known
+        {"image_id": 1, "category_id": 5, "segmentation": polygon, "score": 0.7},
+    ]
+    with pytest.warns(pdmetrics.ExcludedRowsWarning, match="1 of 2 ground-truth.*2 of 3 results") as caught:
+        gt, dt = read_coco(annotations, results)
+    assert len(caught) == 1
+    assert dt["id"].tolist() == [1] and dt[["x", "y", "w", "h"]].to_numpy().tolist() == [[0, 0, 4, 4]]
+    assert gt["id"].tolist() == [1]
+    table = dt.detection.evaluate(ground_truth=gt, iou_type="segm", area_ranges={"all": (0, 1e10)})
+    np.testing.assert_allclose(table["value"], 1.0)
+
+
+def test_a_file_with_everything_listed_warns_nothing():
+    annotations, results = _val2014("instances_val2014_fakebbox100_results.json")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        gt, dt = read_coco(annotations, results)
+    assert len(gt) == len(annotations["annotations"]) and len(dt) == len(results)
+    # no 'images' or 'categories' list: nothing is left out
+    bare = {"annotations": annotations["annotations"]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        gt, _ = read_coco(bare)
+    assert len(gt) == len(annotations["annotations"])
+
+
+def _pycocotools_without_ground_truth(dataset: dict, results: list, iou_type: str):
+    """pycocotools' stats and printed lines (loadRes cannot take an empty list: a result COCO by hand)."""
+    coco = pytest.importorskip("pycocotools.coco")
+    cocoeval = pytest.importorskip("pycocotools.cocoeval")
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        gt = coco.COCO()
+        gt.dataset = copy.deepcopy(dataset)
+        gt.createIndex()
+        if results:
+            dt = gt.loadRes(copy.deepcopy(results))
+        else:
+            dt = coco.COCO()
+            dt.dataset = {**copy.deepcopy(dataset), "annotations": []}
+            dt.createIndex()
+        evaluator = cocoeval.COCOeval(gt, dt, iou_type)
+        evaluator.evaluate()
+        evaluator.accumulate()
+        evaluator.summarize()
+    return evaluator.stats, printed.getvalue()
+
+
+NO_ANNOTATIONS = {
+    "images": [{"id": 1, "height": 20, "width": 20}, {"id": 2, "height": 20, "width": 20}],
+    "categories": [{"id": 1, "name": "a"}],
+    "annotations": [],
+}
+SOME_RESULTS = [
+    {
+        "image_id": 1,
+        "category_id": 1,
+        "bbox": [0, 0, 5, 5],
+        "score": 0.9,
+        "segmentation": [[0, 0, 5, 0, 5, 5, 0, 5]],
+    },
+    {
+        "image_id": 2,
+        "category_id": 1,
+        "bbox": [2, 2, 5, 5],
+        "score": 0.4,
+        "segmentation": [[2, 2, 7, 2, 7, 7, 2, 7]],
+    },
+]
+
+
+@pytest.mark.parametrize("iou_type", ["bbox", "segm"])
+@pytest.mark.parametrize("results", [SOME_RESULTS, []], ids=["detections", "no-detections"])
+def test_a_file_listing_images_without_annotations_gives_pycocotools_minus_ones(iou_type, results):
+    expected, printed = _pycocotools_without_ground_truth(NO_ANNOTATIONS, results, iou_type)
+    np.testing.assert_array_equal(expected, [-1.0] * 12)
+    assert printed.count("= -1.000") == 12
+    gt, dt = read_coco(NO_ANNOTATIONS, results)
+    with pytest.warns(UndefinedMetricWarning, match=r"No label has ground truth.*pycocotools prints -1"):
+        table = dt.detection.evaluate(ground_truth=gt, iou_type=iou_type)
+    np.testing.assert_array_equal(_stats(table), expected)
+    assert table["value"].isna().all()
+
+
+@pytest.mark.parametrize("iou_type", ["bbox", "segm"])
+def test_per_label_tables_without_ground_truth(iou_type):
+    gt, dt = read_coco(NO_ANNOTATIONS, SOME_RESULTS)
+    for method, kind in (("average_precision", "AP"), ("average_recall", "AR")):
+        with pytest.warns(UndefinedMetricWarning, match="no ground truth"):
+            table = getattr(dt.detection, method)(ground_truth=gt, iou_type=iou_type)
+        assert table["label"].tolist() == [1, "(all)"] and table["N"].tolist() == [0, 0]
+        assert table["n_detections"].tolist() == [2, 2] and table[kind].isna().all()
+        with pytest.warns(UndefinedMetricWarning, match="no label to evaluate"):
+            empty = getattr(dt.iloc[:0].detection, method)(ground_truth=gt, iou_type=iou_type)
+        assert empty["label"].tolist() == ["(all)"] and empty[kind].isna().all()
+    assert dt.detection.pr_curve(ground_truth=gt, iou_type=iou_type).empty
+    matches = dt.detection.match(ground_truth=gt, iou_type=iou_type)
+    assert len(matches) == 2 * 10 and not matches["tp"].any() and matches["ground_truth"].eq(-1).all()
+    assert dt.iloc[:0].detection.match(ground_truth=gt, iou_type=iou_type).empty
+    if iou_type == "bbox":
+        confusion = dt.detection.confusion(ground_truth=gt, score_thresholds=[0.5])
+        assert confusion[["tp", "fp", "fp_hallucination", "fn"]].to_numpy().tolist() == [[0, 1, 1, 0]]
+        assert dt.iloc[:0].detection.confusion(ground_truth=gt).empty
+
+
+def test_a_ground_truth_with_id_0_counts_where_pycocotools_drops_it():
+    """pycocotools stores the matched ground truth's id per detection, 0 meaning "none": a
+    detection matched to the ground truth whose ``id`` is 0 counts as a false positive there.
+    pdmetrics matches rows, not ids: its numbers are pycocotools' on the file renumbered."""
+    dataset = copy.deepcopy(SMALL_COCO)
+    dataset["annotations"][0]["id"] = 0  # the non-crowd cat matched by the 0.9 detection
+    renumbered = copy.deepcopy(SMALL_COCO)
+    renumbered["annotations"][0]["id"] = 99
+    zero = pycocotools_stats(dataset, SMALL_RESULTS)
+    reference = pycocotools_stats(renumbered, SMALL_RESULTS)
+    assert zero[1] < reference[1]  # AP@0.5: pycocotools loses the match of id 0
+    gt, dt = read_coco(dataset, SMALL_RESULTS)
+    assert gt["id"].tolist()[0] == 0
+    table = _evaluate(gt, dt, undefined=True)
+    np.testing.assert_allclose(_stats(table), reference, rtol=0, atol=1e-12)
+    gt99, dt99 = read_coco(renumbered, SMALL_RESULTS)
+    pd.testing.assert_frame_equal(_evaluate(gt99, dt99, undefined=True), table)
+    matches = dt.detection.match(ground_truth=gt, iou_thresholds=[0.5])
+    assert matches.loc[matches["score"] == 0.9, "ground_truth"].tolist() == [0]  # row 0: id 0
+    assert matches.loc[matches["score"] == 0.9, "tp"].tolist() == [True]

@@ -226,3 +226,121 @@ def test_confusion_pairs_columns_and_edge_cases():
         dt.detection.confusion(ground_truth=gt, box_format="xyxy", max_examples=0)["tp_pairs"].tolist()[0]
         == []
     )
+
+
+# --------------------------------------------------------------------------------------
+# valor-lite 0.39's confusion matrix on random cases, scores near valor's 1e-9 cut-off
+# --------------------------------------------------------------------------------------
+TINY_SCORES = [0.0, 1e-12, 5e-10, 1e-9, 1.0000001e-9, 2e-9, 1e-8]
+
+
+def _random_case(seed: int):
+    rng = np.random.default_rng(seed)
+
+    def table(n, scored):
+        x, y = rng.uniform(0, 40, n), rng.uniform(0, 40, n)
+        w, h = rng.uniform(2, 15, n), rng.uniform(2, 15, n)
+        frame = pd.DataFrame(
+            {
+                "image": rng.integers(0, 3, n),
+                "label": rng.choice(["a", "b", "c"], n),
+                "xmin": x,
+                "ymin": y,
+                "xmax": x + w,
+                "ymax": y + h,
+            }
+        )
+        if scored:
+            # distinct scores (valor and pdmetrics order exact ties differently; see the module),
+            # a share of them at or just around 1e-9
+            score = rng.uniform(0, 1, n)
+            tiny = rng.random(n) < 0.35
+            score[tiny] = rng.choice(TINY_SCORES, int(tiny.sum()), replace=False) if tiny.sum() <= 7 else 0
+            frame["score"] = score
+        return frame
+
+    gt = table(int(rng.integers(1, 9)), False)
+    dt = table(int(rng.integers(1, 11)), True)
+    # a copy of a ground-truth box with a tiny score: it would be a true positive if counted
+    copy_of = gt.sample(1, random_state=seed).assign(score=float(rng.choice(TINY_SCORES)))
+    dt = pd.concat([dt, copy_of], ignore_index=True)
+    dt = dt[~dt["score"].duplicated() | (dt["score"] <= 1e-9)].reset_index(drop=True)
+    return gt, dt
+
+
+def _valor_lite_matrices(gt, dt, iou_thresholds, score_thresholds):
+    from test_detection_valor import _valor_evaluator
+
+    metrics = _valor_evaluator(gt, dt).compute_confusion_matrix(
+        iou_thresholds=iou_thresholds, score_thresholds=score_thresholds
+    )
+    counts = {}
+    for metric in metrics:
+        key = (metric.parameters["iou_threshold"], metric.parameters["score_threshold"])
+        value = metric.value
+        cells = {(t, p): n for t, row in value["confusion_matrix"].items() for p, n in row.items() if n}
+        cells |= {(None, p): n for p, n in value["unmatched_predictions"].items() if n}
+        cells |= {(t, None): n for t, n in value["unmatched_ground_truths"].items() if n}
+        counts[key] = cells
+    return counts
+
+
+def _our_matrices(gt, dt, iou_thresholds, score_thresholds):
+    counts = {}
+    for iou in iou_thresholds:
+        matrix = dt.detection.confusion(
+            ground_truth=gt,
+            box_format="xyxy",
+            kind="matrix",
+            iou_threshold=iou,
+            score_thresholds=score_thresholds,
+            images=[0, 1, 2],
+        )
+        for score, rows in matrix.groupby("score_threshold"):
+            rows = rows[rows["count"] > 0]
+            counts[(iou, score)] = {
+                (None if pd.isna(t) else t, None if pd.isna(p) else p): n
+                for t, p, n in zip(rows["truth"], rows["prediction"], rows["count"])
+            }
+    return counts
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_confusion_matrix_equals_valor_lite_on_random_cases_with_scores_near_1e_9(seed):
+    pytest.importorskip("valor_lite.object_detection")
+    gt, dt = _random_case(seed)
+    iou_thresholds, score_thresholds = [0.1, 0.5], [0.0, 5e-10, 1e-9, 0.5]
+    expected = _valor_lite_matrices(gt, dt, iou_thresholds, score_thresholds)
+    assert _our_matrices(gt, dt, iou_thresholds, score_thresholds) == expected
+    # the breakdown adds up to the same matrix
+    table = dt.detection.confusion(
+        ground_truth=gt, box_format="xyxy", score_thresholds=score_thresholds, images=[0, 1, 2]
+    )
+    for score, rows in table.groupby("score_threshold"):
+        cells = expected[(0.5, score)]
+        assert rows["tp"].sum() == sum(n for (t, p), n in cells.items() if t == p and t is not None)
+        assert rows["fp_hallucination"].sum() == sum(n for (t, _), n in cells.items() if t is None)
+        assert rows["fn_missed"].sum() == sum(n for (_, p), n in cells.items() if p is None)
+
+
+def test_confusion_drops_scores_at_or_below_1e_9_as_valor_does():
+    gt = pd.DataFrame(
+        {
+            "image": [0, 0],
+            "label": ["a", "a"],
+            "xmin": [0.0, 20.0],
+            "ymin": [0.0, 0.0],
+            "xmax": [10.0, 30.0],
+            "ymax": [10.0, 10.0],
+        }
+    )
+    dt = gt.assign(score=[0.9, 1e-9])
+    table = dt.detection.confusion(ground_truth=gt, box_format="xyxy", score_thresholds=[0.0])
+    # the 1e-9 detection is neither a true positive nor a hallucination: its ground truth is missed
+    assert table[["tp", "fp", "fn_missed"]].to_numpy().tolist() == [[1, 0, 1]]
+    assert table["fn_missed_examples"].tolist() == [[1]]
+    matrix = dt.detection.confusion(ground_truth=gt, box_format="xyxy", kind="matrix", score_thresholds=[0.0])
+    assert matrix["count"].tolist() == [1, 1, 0]
+    just_above = dt.assign(score=[0.9, 1.0000001e-9])
+    table = just_above.detection.confusion(ground_truth=gt, box_format="xyxy", score_thresholds=[0.0])
+    assert table[["tp", "fp", "fn_missed"]].to_numpy().tolist() == [[2, 0, 0]]

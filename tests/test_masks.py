@@ -27,6 +27,7 @@ from pdmetrics.detection.masks import (
     rle_encode,
 )
 from pdmetrics.errors import InvalidInputError
+from pdmetrics.io import read_coco
 
 SETTINGS = settings(max_examples=150, deadline=None)
 # pycocotools 2.0.11 under numpy 2 warns about its own __array__
@@ -569,3 +570,93 @@ def test_a_batch_decoded_again_gives_the_same_runs():
     assert mask_runs(resized).height.tolist() == [40] * 20
     with pytest.raises(InvalidInputError, match="malformed"):
         mask_runs([{"size": [30, 40], "counts": "0" + r["counts"][1:] + "~"} for r in rles])
+
+
+# --------------------------------------------------------------------------------------
+# image sizes of a COCO file and of image_sizes=: errors that name the image and the value
+# --------------------------------------------------------------------------------------
+_POLYGON = [[0, 0, 5, 0, 5, 5, 0, 5]]
+
+
+def _sized_file(images):
+    annotation = {"id": 1, "image_id": 1, "category_id": 1, "bbox": [0, 0, 5, 5], "area": 25, "iscrowd": 0}
+    return {
+        "images": images,
+        "categories": [{"id": 1, "name": "a"}],
+        "annotations": [{**annotation, "segmentation": _POLYGON}],
+    }
+
+
+@pytest.mark.parametrize(
+    ("height", "shown"),
+    [("60", r"'60' \(str\)"), (-60, r"-60 \(int\)"), (0, r"0 \(int\)"), (60.5, r"60\.5 \(float\)")],
+)
+@pytest.mark.parametrize("with_boxes", [True, False])
+def test_a_size_that_is_not_a_positive_whole_number_names_the_image_and_the_value(height, shown, with_boxes):
+    images = [{"id": 7, "height": 60, "width": 80}, {"id": 1, "height": height, "width": 80}]
+    result = {"image_id": 1, "category_id": 1, "segmentation": _POLYGON, "score": 0.9}
+    if with_boxes:
+        result["bbox"] = [0, 0, 5, 5]
+    with pytest.raises(
+        InvalidInputError,
+        match=rf"image 1 \(entry 1 \(0-based\) of 'images'\) has 'height' = {shown}, which is not a positive",
+    ):
+        read_coco(_sized_file(images), [result])
+
+
+def test_whole_float_sizes_and_missing_sizes_are_fine():
+    gt, _ = read_coco(
+        _sized_file([{"id": 1, "height": 60.0, "width": 80}, {"id": 2}, {"id": 3, "height": None}])
+    )
+    roles = gt.attrs["pdmetrics.coco"]
+    assert roles["heights"] == (60, 0, 0) and roles["widths"] == (80, 0, 0)
+
+
+def test_an_image_listed_twice_with_two_sizes_says_so():
+    twice = [{"id": 1, "height": 60, "width": 80}, {"id": 2}, {"id": 1, "height": 50, "width": 80}]
+    with pytest.raises(
+        InvalidInputError,
+        match=r"image 1 is listed twice in 'images' with two sizes \(height x width 60 x 80 \(entry 0\) and "
+        r"50 x 80 \(entry 2\)\)",
+    ):
+        read_coco(_sized_file(twice))
+    # the same size twice changes nothing
+    same = [{"id": 1, "height": 60, "width": 80}, {"id": 1, "height": 60, "width": 80}]
+    gt, dt = read_coco(
+        _sized_file(same), [{"image_id": 1, "category_id": 1, "segmentation": _POLYGON, "score": 0.9}]
+    )
+    table = dt.detection.evaluate(ground_truth=gt, iou_type="segm", area_ranges={"all": (0, 1e10)})
+    np.testing.assert_allclose(table["value"], 1.0)
+    # image_sizes= as a DataFrame indexed by image
+    frame = pd.DataFrame({"height": [60, 50], "width": [80, 80]}, index=[1, 1])
+    plain_gt = gt.drop(columns=[]).copy()
+    plain_gt.attrs.clear()
+    with pytest.raises(
+        InvalidInputError, match=r"`image_sizes=` lists image 1 twice, with two sizes \(\(60, 80\) and"
+    ):
+        dt.detection.evaluate(ground_truth=plain_gt, iou_type="segm", image_sizes=frame)
+    ok = dt.detection.evaluate(
+        ground_truth=plain_gt, iou_type="segm", image_sizes=frame.iloc[[0, 0]], area_ranges={"all": (0, 1e10)}
+    )
+    np.testing.assert_allclose(ok["value"], 1.0)
+
+
+@pytest.mark.parametrize("with_boxes", [True, False])
+def test_an_image_too_large_to_draw_is_named(with_boxes):
+    images = [{"id": 1, "height": 60, "width": 80}, {"id": 42, "height": 100000, "width": 80}]
+    data = _sized_file(images)
+    data["annotations"][0]["image_id"] = 42
+    result = {"image_id": 42, "category_id": 1, "segmentation": _POLYGON, "score": 0.9}
+    if with_boxes:
+        result["bbox"] = [0, 0, 5, 5]
+    message = r"Image 42 has size \(height, width\) \(100000, 80\).*at most 32768 pixels a side"
+    if not with_boxes:  # the result file's masks are drawn when it is read
+        with pytest.raises(InvalidInputError, match=message):
+            read_coco(data, [result])
+        return
+    gt, dt = read_coco(data, [result])
+    with pytest.raises(InvalidInputError, match=message):
+        dt.detection.evaluate(ground_truth=gt, iou_type="segm")
+    # boxes need no drawing
+    table = dt.detection.evaluate(ground_truth=gt, iou_type="bbox", area_ranges={"all": (0, 1e10)})
+    np.testing.assert_allclose(table["value"], 1.0)

@@ -13,6 +13,11 @@ least ``s``:
 - a detection (score at least ``s``) in no counted pair: a hallucination (false positive);
 - a ground truth in no counted pair: a missed detection (false negative).
 
+As in valor, a detection scoring 1e-9 or less is never counted (at any score threshold,
+0 included), as AP, AR and the PR curve under ``matching="valor"`` leave it out; it pairs
+like any other (last, its score being the lowest), so a ground truth it alone overlaps is
+missed.
+
 Exact score ties (valor-lite 0.39): valor ranks every candidate (detection, ground truth)
 pair by descending score, then descending IoU, and pairs greedily in that order, so among
 detections with the same score the pair with the higher IoU is taken first, whichever
@@ -317,7 +322,7 @@ class ConfusionTable:
         return pairing_state(detections, ground_truth, self.columns, dt_rows=dt_rows, gt_rows=gt_rows)
 
     def finalize(self, state: PairingState) -> pd.DataFrame:
-        check_ground_truth_or_images(state.gt_label.size, self.columns)
+        check_ground_truth_or_images(state.gt_label.size, self.columns, len(state.images))
         return _confusion_from_state(state, self.kind, self.scores_at, self.iou_at, self.max_examples)
 
     def __call__(self, detections: pd.DataFrame, ground_truth: pd.DataFrame) -> pd.DataFrame:
@@ -378,7 +383,9 @@ def _confusion_tables(data, det, gt_of, iou_of, score_of, kind, scores_at, iou_a
     gt_label[gt_of >= 0] = data.gt_label[gt_of[gt_of >= 0]]
 
     n_lab, n_s = data.labels.size, scores_at.size
-    passes = score_of[None, :] >= scores_at[:, None]  # (S, n)
+    # valor counts no detection scoring 1e-9 or less (as AP, AR and the curves drop them); such a
+    # detection still pairs (last, as the lowest score), so its ground truth is missed
+    passes = (score_of[None, :] >= scores_at[:, None]) & (score_of > VALOR_EPSILON)[None, :]  # (S, n)
     counted = passes & (gt_of >= 0)[None, :] & (iou_of >= iou_at)[None, :]
     same = (pd_label == gt_label)[None, :]
     gt_counted = np.zeros((n_s, data.n_gt), dtype=bool)

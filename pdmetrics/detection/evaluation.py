@@ -293,7 +293,12 @@ def _finish_per_label(table: pd.DataFrame, kind: str, pooled: np.ndarray, by) ->
     undefined = bool(table.loc[~pooled, kind].isna().any())
     if by is None:
         table = table[pooled].reset_index(drop=True)
-    if undefined:
+    if not (~pooled).any() and table[kind].isna().any():
+        warn_undefined(
+            f"There is no label to evaluate (no ground truth and no detection): the {kind} of row "
+            f"{POOLED_LABEL!r} is NaN (pycocotools prints -1)."
+        )
+    elif undefined:
         warn_undefined(
             f"Some labels have no ground truth (N = 0): their {kind} is NaN and they are left out "
             f"of the mean (row {POOLED_LABEL!r}). Pass `labels_without_ground_truth='zero'` to count "

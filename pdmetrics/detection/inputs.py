@@ -341,6 +341,13 @@ def warn_boxes_of_masks(detections: pd.DataFrame) -> None:
         )
 
 
+def _empty_masks(table: pd.DataFrame, segmentation) -> pd.DataFrame:
+    """An empty table without the segmentation column, given an empty one (a copy)."""
+    if len(table) == 0 and isinstance(segmentation, str) and segmentation not in table.columns:
+        return table.assign(**{segmentation: pd.Series([], dtype=object)})
+    return table
+
+
 def prepare_boxes(
     detections: pd.DataFrame,
     ground_truth: pd.DataFrame,
@@ -387,6 +394,9 @@ def prepare_boxes(
     masks = iou_type == "segm"
     if masks:
         segmentation = "segmentation" if segmentation is None else segmentation
+        # an empty table has no masks to read (a COCO file listing images without annotations)
+        ground_truth = _empty_masks(ground_truth, segmentation)
+        detections = _empty_masks(detections, segmentation)
         require_columns(ground_truth, "segmentation", segmentation)
         require_columns(detections, "segmentation", segmentation)
     require_columns(ground_truth, "image", image)

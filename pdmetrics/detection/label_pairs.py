@@ -202,8 +202,8 @@ def prepare_pairs(
         row = int(np.flatnonzero(inconsistent)[0])
         first, second = index[truth_code[row]], index[truth_of_datum[datum_code[row]]]
         raise InvalidInputError(
-            f"Datum {plain(datums[datum_code[row]])!r} has more than one truth "
-            f"({plain(first)!r} and {plain(second)!r}); "
+            f"Datum {plain(datums[datum_code[row]])!r} of `datum={plain(names['datum'])!r}` has more than "
+            f"one truth ({plain(first)!r} and {plain(second)!r}); "
             f"the y_true column must repeat the datum's one true label on each of its rows."
         )
     key = datum_code.astype("int64") * max(n_labels, 1) + label_code
@@ -215,8 +215,10 @@ def prepare_pairs(
         counts = pd.Series(key).value_counts()
         first = int(counts.index[0])
         raise InvalidInputError(
-            f"Datum {plain(datums[first // n_labels])!r} has {int(counts.iloc[0])} rows for label "
-            f"{plain(index[first % n_labels])!r}; give each (datum, label) pair one row with its score."
+            f"Datum {plain(datums[first // n_labels])!r} of `datum={plain(names['datum'])!r}` has "
+            f"{int(counts.iloc[0])} rows for label {plain(index[first % n_labels])!r}; give each (datum, "
+            f"label) pair one row with its score (in the wide layout every row is one datum: a repeated "
+            f"`datum=` id scores its labels twice)."
         )
     winner = _winners(datum_code, scores, n_datums)
     seen = index

@@ -15,7 +15,8 @@ import pandas as pd
 
 from pdmetrics._division import check_zero_division
 from pdmetrics._groups import group_codes
-from pdmetrics._validation import numeric_values, plain, require_columns
+from pdmetrics._validation import numeric_values, plain, preview, require_columns
+from pdmetrics._warnings import warn_excluded
 from pdmetrics.detection.label_confusion import confusion_from_state
 from pdmetrics.detection.label_curves import errors_table, pr_curve_table
 from pdmetrics.detection.label_metrics import metrics_table, summary_table
@@ -250,16 +251,76 @@ def _wide_scores(series: pd.Series) -> np.ndarray:
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
         raise InvalidInputError(
-            f"`score=` column {series.name!r} holds {plain(series.iloc[row])!r} (row {row}), not a finite "
-            f"number; leave a cell missing (NaN) when the label is not a candidate, otherwise give a number."
+            f"`score=` column {series.name!r} holds {plain(series.iloc[row])!r} at row "
+            f"{plain(series.index[row])!r}, not a finite number; leave a cell missing (NaN) when the label "
+            f"is not a candidate, otherwise give a number."
         )
     return values
+
+
+def _no_missing(frame: pd.DataFrame, argument: str, column) -> None:
+    """Refuse a missing value in a column every row needs, naming the caller's row (index label)."""
+    missing = frame[column].isna().to_numpy()
+    if missing.any():
+        rows = frame.index[missing]
+        raise InvalidInputError(
+            f"`{argument}={plain(column)!r}` has {int(missing.sum())} missing value(s) (e.g. at row "
+            f"{plain(rows[0])!r}); every row needs a {argument}. Drop those rows first, e.g. "
+            f"`df.dropna(subset=[{plain(column)!r}])`."
+        )
+
+
+def _truth_kind(truth: pd.Series) -> str | None:
+    """ "bool", "number" or None (text, mixed or no values) for the classes of ``y_true``."""
+    dtype, values = truth.dtype, truth
+    if isinstance(dtype, pd.CategoricalDtype):
+        dtype, values = dtype.categories.dtype, pd.Series(dtype.categories)
+    if pd.api.types.is_bool_dtype(dtype):
+        return "bool"
+    if pd.api.types.is_numeric_dtype(dtype):
+        return "number"
+    inferred = pd.api.types.infer_dtype(values, skipna=True)
+    if inferred == "boolean":
+        return "bool"
+    return "number" if inferred in ("integer", "floating", "mixed-integer-float") else None
+
+
+def _binary_classes(truth: pd.Series, column):
+    """``(negative, positive)`` when one score column is the probability of the positive class.
+
+    That is the case when the column is named by text (so by no class) and ``y_true`` holds
+    False/True or 0/1 (numbers): the positive class is True or 1, as scikit-learn's. The
+    classes come from the dtype and the values 0/1, so every part of the rows (a dask
+    partition) reads them alike. Otherwise None (the wide layout).
+    """
+    if not isinstance(column, str):
+        return None
+    kind = _truth_kind(truth)
+    if kind == "bool":
+        return False, True
+    if kind != "number" or not truth.isin([0, 1]).all():
+        return None
+    dtype = truth.dtype.categories.dtype if isinstance(truth.dtype, pd.CategoricalDtype) else truth.dtype
+    return (0.0, 1.0) if pd.api.types.is_float_dtype(dtype) else (0, 1)
+
+
+def _one_column_layout_error(truth: pd.Series, y_true, column) -> InvalidInputError:
+    classes = preview(pd.unique(truth.to_numpy(dtype=object)).tolist())
+    return InvalidInputError(
+        f"`score={plain(column)!r}` is one column and not a class of `y_true={plain(y_true)!r}` (classes: "
+        f"{classes}). One probability column is read as the probability of the positive class of a "
+        f"binary y_true holding 0/1 or False/True (1 or True is positive); map the classes to those "
+        f"first, e.g. `df.assign(positive=df[{plain(y_true)!r}] == positive_class)`. For more classes "
+        f"give one score column per class, named by the class (wide layout), or `label=` and `datum=` "
+        f"(long layout)."
+    )
 
 
 def long_arrays(frame: pd.DataFrame, y_true, score, label, datum):
     """Long (y_true, label, score, datum) arrays from the long or the wide layout, and the
     position in ``frame`` of each long row."""
     require_columns(frame, "y_true", y_true)
+    _no_missing(frame, "y_true", y_true)
     if label is not None:
         if not isinstance(score, (str, int)) and not (isinstance(score, list) and len(score) == 1):
             raise InvalidInputError(
@@ -275,12 +336,29 @@ def long_arrays(frame: pd.DataFrame, y_true, score, label, datum):
                 "the column that says which rows belong to the same datum."
             )
         require_columns(frame, "datum", datum)
+        _no_missing(frame, "label", label)
+        _no_missing(frame, "datum", datum)
         values = numeric_values(frame[score], "score")
+        if not np.isfinite(values).all():
+            at = int(np.flatnonzero(~np.isfinite(values))[0])
+            raise InvalidInputError(
+                f"`score={plain(score)!r}` holds {plain(frame[score].iloc[at])!r} at row "
+                f"{plain(frame.index[at])!r}; every candidate label needs a finite score. Drop the rows of "
+                f"labels that were not scored (a missing row means 'not a candidate')."
+            )
         return frame[y_true], frame[label], values, frame[datum], np.arange(len(frame))
     columns = require_columns(frame, "score", score)
     if datum is not None:
         require_columns(frame, "datum", datum)
+        _no_missing(frame, "datum", datum)
     n, k = len(frame), len(columns)
+    if k == 1:
+        binary = _binary_classes(frame[y_true], columns[0])
+        if binary is not None:
+            return _binary_arrays(frame, y_true, columns[0], datum, binary)
+        if isinstance(columns[0], str) and _truth_kind(frame[y_true]) is not None:
+            # a text column name is no class of numbers (or booleans)
+            raise _one_column_layout_error(frame[y_true], y_true, columns[0])
     matrix = np.column_stack([_wide_scores(frame[c]) for c in columns]) if n else np.zeros((0, k))
     keep = np.isfinite(matrix).reshape(-1)
     # categoricals: the core factorizes their codes instead of a million Python objects
@@ -302,3 +380,29 @@ def long_arrays(frame: pd.DataFrame, y_true, score, label, datum):
     else:
         datum_long = pd.Categorical.from_codes(datum_codes, pd.Index(pd.Series(datum_names, dtype=object)))
     return truth_long, label_long, matrix.reshape(-1)[keep], datum_long, np.repeat(np.arange(n), k)[keep]
+
+
+def _binary_arrays(frame: pd.DataFrame, y_true, column, datum, classes):
+    """The long arrays of one probability column: each datum scores ``1 - p`` for the negative
+    class and ``p`` for the positive one (the two-column wide layout valor would be given)."""
+    probability = _wide_scores(frame[column])
+    bad = (probability < 0) | (probability > 1)
+    if bad.any():
+        at = int(np.flatnonzero(bad)[0])
+        raise InvalidInputError(
+            f"`score={plain(column)!r}` is read as the probability of the positive class "
+            f"({plain(classes[1])!r}) of a binary y_true, so it must lie in [0, 1]; row "
+            f"{plain(frame.index[at])!r} holds {plain(frame[column].iloc[at])!r}."
+        )
+    missing = np.isnan(probability)
+    if missing.any():
+        warn_excluded(
+            int(missing.sum()),
+            len(frame),
+            f"no probability in `score={plain(column)!r}` (such a datum is not scored)",
+        )
+    two = pd.DataFrame({classes[0]: 1.0 - probability, classes[1]: probability}, index=frame.index)
+    two[y_true] = frame[y_true].to_numpy()
+    if datum is not None:
+        two[datum] = frame[datum].to_numpy()
+    return long_arrays(two, y_true, list(classes), None, datum)

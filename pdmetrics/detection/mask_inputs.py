@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._validation import plain
-from pdmetrics.detection.masks import MaskRuns, box_to_rle, mask_runs
+from pdmetrics.detection.masks import MAX_SIDE, MaskRuns, box_to_rle, mask_runs
 from pdmetrics.errors import InvalidInputError
 
 __all__ = ["image_size_arrays", "segmentation_runs"]
@@ -61,6 +61,8 @@ def image_size_arrays(image_ids: np.ndarray, image_sizes) -> tuple[np.ndarray, n
             f"`image_sizes=` must map image ids to (height, width) (a dict, or a DataFrame with 'height' "
             f"and 'width' columns indexed by image id); got {type(image_sizes).__name__}."
         )
+    if table.index.has_duplicates:
+        table = _listed_once(table)
     index = table.index
     if len(index) and pd.api.types.infer_dtype(index) == "string":
         keys = pd.Index(np.asarray(image_ids).astype(str), dtype=object)
@@ -68,16 +70,46 @@ def image_size_arrays(image_ids: np.ndarray, image_sizes) -> tuple[np.ndarray, n
         keys = pd.Index(np.asarray(image_ids))
     found = table.reindex(keys)
     values = found.apply(pd.to_numeric, errors="coerce").to_numpy(dtype="float64", na_value=np.nan)
+    given = found.notna().to_numpy()
     known = ~np.isnan(values).any(axis=1)
-    bad = known & ((values < 1) | (values != np.round(values))).any(axis=1)
+    bad = (given & np.isnan(values)).any(axis=1) | (
+        known & ((values < 1) | (values != np.round(values))).any(axis=1)
+    )
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise InvalidInputError(
             f"`image_sizes=`: image {plain(np.asarray(image_ids)[i])!r} has size "
-            f"{values[i].tolist()!r}; a size is (height, width) in whole pixels, at least 1."
+            f"{[plain(v) for v in found.iloc[i].tolist()]!r}; a size is (height, width) in whole "
+            f"pixels, at least 1."
+        )
+    large = known & (values > MAX_SIDE).any(axis=1)
+    if large.any():
+        i = int(np.flatnonzero(large)[0])
+        raise InvalidInputError(
+            f"Image {plain(np.asarray(image_ids)[i])!r} has size (height, width) "
+            f"{tuple(int(v) for v in values[i])!r} (from `image_sizes=`, or the annotation file's "
+            f"'height'/'width' for a read_coco table): masks are drawn on images of at most {MAX_SIDE} "
+            f"pixels a side."
         )
     heights[known], widths[known] = values[known, 0].astype("int64"), values[known, 1].astype("int64")
     return heights, widths
+
+
+def _listed_once(table: pd.DataFrame) -> pd.DataFrame:
+    """One size per image: the same size listed twice is kept once; two sizes are refused."""
+    rows = pd.DataFrame(
+        {"image": table.index, "height": table["height"].to_numpy(), "width": table["width"].to_numpy()}
+    )
+    unique = table[~rows.duplicated().to_numpy()]
+    if unique.index.has_duplicates:
+        image = unique.index[unique.index.duplicated()][0]
+        sizes = unique.loc[[image]].to_numpy().tolist()
+        raise InvalidInputError(
+            f"`image_sizes=` lists image {plain(image)!r} twice, with two sizes "
+            f"({' and '.join(repr(tuple(plain(v) for v in size)) for size in sizes)}); give each image one "
+            f"(height, width)."
+        )
+    return unique
 
 
 def _missing(cells: pd.Series) -> np.ndarray:

@@ -312,13 +312,18 @@ def match_state(
 
 
 def check_ground_truth(state: MatchState, columns: BoxColumns) -> None:
-    """The whole table's check that a chunk cannot make: some ground truth (or ``images=``)."""
-    check_ground_truth_or_images(state.n_gt, columns)
+    """The whole table's check that a chunk cannot make: some ground truth (or listed images)."""
+    check_ground_truth_or_images(state.n_gt, columns, len(state.images))
 
 
-def check_ground_truth_or_images(n_gt: int, columns: BoxColumns) -> None:
-    """Raise when there is no ground truth and no ``images=`` (nothing to evaluate against)."""
-    if n_gt == 0 and columns.images is None:
+def check_ground_truth_or_images(n_gt: int, columns: BoxColumns, n_images: int = 0) -> None:
+    """Raise when there is no ground truth and no image list (nothing to evaluate against).
+
+    ``n_images`` counts the images the chunks saw: with no ground truth, those are the ones
+    listed by ``images=`` or by a :func:`~pdmetrics.io.read_coco` table (a file listing images
+    without annotations gives pycocotools' undefined results, not an error).
+    """
+    if n_gt == 0 and columns.images is None and n_images == 0:
         raise InvalidInputError(
             "The ground-truth table is empty: there is nothing to evaluate against. Pass the "
             "ground-truth boxes (or `images=` to evaluate detections on images without objects)."
