@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pandas as pd
 
+from pdmetrics._files import output_run, write_text
 from pdmetrics.errors import InvalidInputError, PdmetricsWarning
 from pdmetrics.io import read_table
 from pdmetrics.scoring.html_report import choose_sections, report_html
 from pdmetrics.scoring.responses_input import frame_report, is_pattern, read_responses
 from pdmetrics.scoring.rsmeval_config import (
+    custom_section_names,
     in_config_terms,
     locate_file,
     read_config,
@@ -70,26 +72,36 @@ def run_rsmeval(
         if notes is not None and issubclass(warning.category, PdmetricsWarning):
             notes(str(warning.message))
     experiment = config["experiment_id"]
-    for folder in ("output", "figure", "report"):
-        (output_dir / folder).mkdir(parents=True, exist_ok=True)
     # as rsmeval: subgroup and true-score sections the data cannot have are left out; the
     # consistency section stays, saying that no second human score was configured
     applicable = {*choose_sections(result, None), "consistency"}
     sections = [name for name in report_sections(config) if name in applicable]
-    written = result.write(csv_dir, prefix=experiment, file_format=config["file_format"])
+    custom = custom_section_names(config)
+    if custom and notes is not None:
+        notes(
+            f"custom_sections: pdmetrics runs no notebooks; the report leaves out {', '.join(custom)} "
+            "(every other section and file is written)."
+        )
     unwritten = _NOT_RSMEVAL + (() if "fairness_analyses" in sections else _FAIRNESS_TABLES)
-    for path in [path for path in written if path.stem[len(experiment) + 1 :].startswith(unwritten)]:
-        path.unlink()  # a table rsmeval does not write for this configuration
-        written.remove(path)
-    saved = csv_dir / f"{experiment}_rsmeval.json"
-    saved.write_text(saved_config(config))
-    written.append(saved)
-    page = output_dir / "report" / f"{experiment}_report.html"
-    title = f"{experiment}: {config['description']}" if config["description"] else experiment
-    page.write_text(
-        report_html(result, sections=sections, title=title, files=written, missing="note"), encoding="utf-8"
-    )
-    written.append(page)
+    # the marker <experiment_id>.pdmetrics-incomplete stays in output_dir until the last file is in place
+    with output_run(output_dir, experiment) as run:
+        for folder in ("output", "figure", "report"):
+            (output_dir / folder).mkdir(parents=True, exist_ok=True)
+        written = result._write(csv_dir, experiment, config["file_format"], skip=unwritten)
+        saved = write_text(csv_dir / f"{experiment}_rsmeval.json", saved_config(config))
+        written.append(saved)
+        page = output_dir / "report" / f"{experiment}_report.html"
+        title = f"{experiment}: {config['description']}" if config["description"] else experiment
+        written.append(
+            write_text(
+                page, report_html(result, sections=sections, title=title, files=written, missing="note")
+            )
+        )
+    if run.removed and notes is not None:
+        notes(
+            f"removed {len(run.removed)} files an earlier run of {experiment!r} wrote in {output_dir} and "
+            f"this run did not write again: {', '.join(path.name for path in run.removed)}"
+        )
     return written
 
 
