@@ -96,13 +96,13 @@ def atomic_path(path) -> Iterator[Path]:
         yield part
         _fsync(part)
         os.chmod(part, _new_file_mode())
-        os.replace(part, path)
+        for run in _runs:  # recorded before it appears: a run's marker lists every file it put in place
+            run.add(path, part.stat())
+        os.replace(part, path)  # keeps the size and time recorded
     except BaseException:
         with contextlib.suppress(OSError):
             part.unlink()
         raise
-    for run in _runs:
-        run.add(path)
 
 
 def write_text(path, text: str) -> Path:
@@ -180,14 +180,13 @@ class Run:
         self.files: dict[str, dict] = {}
         self.removed: list[Path] = []
 
-    def add(self, path: Path) -> None:
+    def add(self, path: Path, stat: os.stat_result) -> None:
         try:
             relative = Path(os.path.abspath(path)).relative_to(os.path.abspath(self.folder))
         except ValueError:  # not in this run's folder
             return
         if relative.parts[0] in (self.marker.name, self.record.name):
             return
-        stat = path.stat()
         entry = {"path": relative.as_posix(), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
         self.files[entry["path"]] = entry
         with open(self.marker, "a", encoding="utf-8") as handle:
@@ -242,11 +241,11 @@ def output_run(folder, prefix: str) -> Iterator[Run]:
     marker or record of its own.
     """
     folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
     outer = next((run for run in _runs if _inside(folder, run.folder)), None)
     if outer is not None:
         yield outer
         return
-    folder.mkdir(parents=True, exist_ok=True)
     run = Run(folder, prefix)
     earlier = run.earlier()
     lines = _MARKER_HEADER + "".join(json.dumps(entry) + "\n" for entry in earlier)
