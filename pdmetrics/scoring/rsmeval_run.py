@@ -10,6 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from pdmetrics._files import output_run, write_text
+from pdmetrics._warnings import emit
 from pdmetrics.errors import InvalidInputError, PdmetricsWarning
 from pdmetrics.io import read_table
 from pdmetrics.scoring.html_report import choose_sections, report_html
@@ -77,10 +78,11 @@ def run_rsmeval(
     applicable = {*choose_sections(result, None), "consistency"}
     sections = [name for name in report_sections(config) if name in applicable]
     custom = custom_section_names(config)
-    if custom and notes is not None:
-        notes(
+    if custom:
+        _note(
+            notes,
             f"custom_sections: pdmetrics runs no notebooks; the report leaves out {', '.join(custom)} "
-            "(every other section and file is written)."
+            "(every other section and file is written).",
         )
     unwritten = _NOT_RSMEVAL + (() if "fairness_analyses" in sections else _FAIRNESS_TABLES)
     # the marker <experiment_id>.pdmetrics-incomplete stays in output_dir until the last file is in place
@@ -97,12 +99,21 @@ def run_rsmeval(
                 page, report_html(result, sections=sections, title=title, files=written, missing="note")
             )
         )
-    if run.removed and notes is not None:
-        notes(
+    if run.removed:
+        _note(
+            notes,
             f"removed {len(run.removed)} files an earlier run of {experiment!r} wrote in {output_dir} and "
-            f"this run did not write again: {', '.join(path.name for path in run.removed)}"
+            f"this run did not write again: {', '.join(path.name for path in run.removed)}",
         )
     return written
+
+
+def _note(notes, message: str) -> None:
+    """``notes(message)``, or without ``notes`` a :class:`PdmetricsWarning`."""
+    if notes is None:
+        emit(message, PdmetricsWarning)
+    else:
+        notes(message)
 
 
 def _predictions_path(config: dict):
