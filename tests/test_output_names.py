@@ -15,7 +15,21 @@ from pdmetrics.errors import InvalidInputError, PdmetricsWarning
 from pdmetrics.scoring import report
 
 EVALUATE = ["--human", "sc1", "--system", "raw", "--trim-min", "1", "--trim-max", "6"]
-HOSTILE = ["../x", "../../x", "/tmp/x", "a/b", "x/", "./x", "a\\b", "..\\x", "..", ".", "", "x\x00y", "C:x"]
+HOSTILE = [
+    "../x",
+    "../../x",
+    "/nonexistent-pdmetrics/x",
+    "a/b",
+    "x/",
+    "./x",
+    "a\\b",
+    "..\\x",
+    "..",
+    ".",
+    "",
+    "x\x00y",
+    "C:x",
+]
 
 
 def _files(folder):
@@ -62,7 +76,7 @@ def test_a_group_column_with_a_separator_computes_but_is_not_written(tmp_path):
     assert _files(tmp_path) == []
 
 
-@pytest.mark.parametrize("prefix", ["../x", "/tmp/pdmetrics-outside", "a\\b", ""])
+@pytest.mark.parametrize("prefix", ["../x", "/nonexistent-pdmetrics/x", "a\\b", ""])
 def test_evaluate_refuses_a_hostile_prefix_before_writing(tmp_path, capsys, prefix):
     simulate_scores(100, seed=1).to_csv(tmp_path / "r.csv", index=False)
     out = tmp_path / "in" / "out"
@@ -103,7 +117,7 @@ def _config(folder, **changes):
     return folder / "config.json"
 
 
-@pytest.mark.parametrize("experiment_id", ["../../x", "/tmp/pdmetrics-outside", "a\\b", "..", "C:x"])
+@pytest.mark.parametrize("experiment_id", ["../../x", "/nonexistent-pdmetrics/x", "a\\b", "..", "C:x"])
 def test_rsmeval_refuses_an_experiment_id_that_leaves_the_folder(tmp_path, capsys, experiment_id):
     config = _config(tmp_path, experiment_id=experiment_id)
     assert main(["rsmeval", str(config), str(tmp_path / "a" / "b")]) == 1
