@@ -341,6 +341,16 @@ class EvaluationReport(Mapping):
         list of pathlib.Path
             The files written.
 
+        Notes
+        -----
+        Each file is written whole or not at all (a temporary file beside it, renamed). The
+        marker ``<prefix>.pdmetrics-incomplete`` stays in ``directory`` until the last file is
+        in place; then ``.pdmetrics-<prefix>.json`` records the files, and those an earlier
+        write of ``prefix`` left there and this one did not write are removed. A ``prefix``
+        or subgroup column name that is not a plain file name (a ``/`` or ``\\``, ``..``, an
+        absolute path) raises :class:`~pdmetrics.errors.InvalidInputError` before anything
+        is written.
+
         Examples
         --------
         >>> import tempfile

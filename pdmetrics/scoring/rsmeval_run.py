@@ -50,6 +50,11 @@ def run_rsmeval(
     row-exclusion warning. ``engine="dask"`` reads the predictions (a parquet file, or a
     folder or glob of them) as a dask DataFrame and computes the report partition by partition.
 
+    Every file is written whole or not at all; the marker ``<experiment_id>.pdmetrics-incomplete``
+    stays in ``output_dir`` until the last file is in place (then the record
+    ``.pdmetrics-<experiment_id>.json`` lists the files written), and the files an earlier
+    run of the experiment wrote there and this one did not are removed (a note names them).
+
     Returns the files written.
     """
     output_dir = Path(output_dir)
