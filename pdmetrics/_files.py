@@ -47,6 +47,8 @@ _MARKER_HEADER = (
     "from an earlier run. Run it again.\n"
 )
 
+#: The marker of the last run that did not finish (for the command line's message), or None.
+last_unfinished: Path | None = None
 _runs: list[Run] = []  # the runs under way, innermost last
 _mode: int | None = None  # permissions of a new file (0o666 less the umask)
 
@@ -252,7 +254,9 @@ def output_run(folder, prefix: str) -> Iterator[Run]:
     write_text(run.marker, lines)  # the earlier run's files stay listed until they are gone
     with contextlib.suppress(FileNotFoundError):
         run.record.unlink()
+    global last_unfinished
     _runs.append(run)
+    last_unfinished = run.marker
     try:
         yield run
     finally:
@@ -261,6 +265,7 @@ def output_run(folder, prefix: str) -> Iterator[Run]:
     record = {"files": list(run.files.values())}
     write_text(run.record, json.dumps(record, indent=1) + "\n")
     run.marker.unlink()
+    last_unfinished = None
     _fsync_folder(folder)
 
 

@@ -15,7 +15,8 @@ from pathlib import Path
 import pandas as pd
 
 import pdmetrics
-from pdmetrics._files import INCOMPLETE_SUFFIX, check_name_part, output_run
+from pdmetrics import _files
+from pdmetrics._files import check_name_part, output_run
 from pdmetrics.datasets import simulate_essays, simulate_scores
 from pdmetrics.errors import PdmetricsError, PdmetricsWarning
 from pdmetrics.io import read_table
@@ -390,6 +391,7 @@ def _terminate(signum, frame) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     previous = None
+    _files.last_unfinished = None
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _terminate)
     try:
@@ -400,15 +402,21 @@ def main(argv: list[str] | None = None) -> int:
         return evaluate(args)
     except KeyboardInterrupt as error:
         terminated = isinstance(error, _Terminated)
+        marker = _files.last_unfinished
+        where = f"; {marker} marks its folder as unfinished" if marker is not None else ""
         print(
             f"pdmetrics {args.command}: {'terminated' if terminated else 'interrupted'}; the run did not "
-            f"finish (its folder keeps the marker <prefix>{INCOMPLETE_SUFFIX}).",
+            f"finish{where}. No file was left half-written.",
             file=sys.stderr,
         )
         return 128 + (signal.SIGTERM if terminated else signal.SIGINT)
     except (PdmetricsError, KeyError, ValueError, OSError) as error:
         message = error.args[0] if isinstance(error, KeyError) and error.args else error
         message = " ".join(str(message).split())  # one line, whatever the source of the message
+        if _files.last_unfinished is not None and _files.last_unfinished.exists():
+            message += (
+                f" ({_files.last_unfinished} marks the folder as unfinished; no file was left half-written)"
+            )
         print(f"pdmetrics {args.command}: error: {message}", file=sys.stderr)
         return 1 if args.command == "rsmeval" else 2  # rsmeval exits with 1 on a refusal
     finally:

@@ -24,7 +24,7 @@ from pdmetrics.datasets import simulate_scores
 
 ROOT = Path(__file__).resolve().parents[1]
 EVALUATE = ["--human", "sc1", "--system", "raw", "--trim-min", "1", "--trim-max", "6"]
-ROWS = 400_000  # writing its per-response tables takes about a second
+ROWS = 300_000  # writing its per-response tables takes about a second
 
 
 def _command(*arguments) -> list[str]:
@@ -112,7 +112,10 @@ def test_sigint_right_after_the_first_file_leaves_no_partial_file_and_a_marker(b
     arguments = ["evaluate", big / "resp.csv", *EVALUATE, "--group", "L1", "--out", out]
     done = _interrupt(arguments, out, _first_table, signal.SIGINT)
     assert done.returncode == 130, done.stderr
-    assert "interrupted; the run did not finish" in done.stderr
+    assert (
+        f"interrupted; the run did not finish; {out / 'resp'}{INCOMPLETE_SUFFIX} marks its folder"
+        in done.stderr
+    )
     assert (out / f"resp{INCOMPLETE_SUFFIX}").is_file()  # recognisably unfinished
     assert not (out / ".pdmetrics-resp.json").exists()
     _assert_nothing_half_written(out, big / "reference")
@@ -162,6 +165,22 @@ def test_rsmeval_sigterm_mid_write_leaves_the_run_unfinished(big, tmp_path):
     assert len(rows) == ROWS - 50
 
 
+def test_dask_streamed_writer_sigterm_mid_write_leaves_no_partial_file(big, tmp_path):
+    pytest.importorskip("dask.dataframe")
+    frame = pd.read_csv(big / "resp.csv")
+    (tmp_path / "pq").mkdir()
+    for number, start in enumerate(range(0, ROWS, ROWS // 4)):
+        frame.iloc[start : start + ROWS // 4].to_parquet(tmp_path / "pq" / f"part{number}.parquet")
+    out = tmp_path / "out"
+    arguments = ["evaluate", tmp_path / "pq", "--engine", "dask", *EVALUATE, "--out", out]
+    done = _interrupt(arguments, out, _writing("pq_pred_processed"), signal.SIGTERM)
+    assert done.returncode == 128 + signal.SIGTERM, done.stderr
+    assert (out / f"pq{INCOMPLETE_SUFFIX}").is_file()
+    assert not (out / "pq_pred_processed.csv").exists()
+    assert not [path for path in _entries(out) if PART_SUFFIX in path.name or ".pdmetrics-part" in path.name]
+    assert (out / "pq_eval.csv").is_file()  # the summaries, written before: whole
+
+
 # ----------------------------------------------------------------------------------------
 # a full disk
 # ----------------------------------------------------------------------------------------
@@ -201,6 +220,7 @@ def test_a_full_disk_leaves_no_partial_file(small_disk, capsys, tmp_path, monkey
     assert main(["evaluate", str(tmp_path / "resp.csv"), *EVALUATE, "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("pdmetrics evaluate: error: ") and "No space left on device" in err
+    assert f"({out / 'resp'}{INCOMPLETE_SUFFIX} marks the folder as unfinished" in err
     assert (out / f"resp{INCOMPLETE_SUFFIX}").is_file()
     assert not (out / "resp_pred_processed.csv").exists()
     assert not [path for path in _entries(out) if PART_SUFFIX in path.name]
