@@ -107,6 +107,15 @@ def atomic_path(path) -> Iterator[Path]:
         raise
 
 
+def unfinished_marker(*, reset: bool = False) -> Path | None:
+    """The marker of the last run that did not finish, if it is still there (``reset``:
+    forget it, at the start of a command)."""
+    global last_unfinished
+    if reset:
+        last_unfinished = None
+    return last_unfinished if last_unfinished is not None and last_unfinished.exists() else None
+
+
 def write_text(path, text: str) -> Path:
     """``Path(path).write_text(text, encoding="utf-8")``, whole or not at all."""
     with atomic_path(path) as part:

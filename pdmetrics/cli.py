@@ -15,8 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 import pdmetrics
-from pdmetrics import _files
-from pdmetrics._files import check_name_part, output_run
+from pdmetrics._files import check_name_part, output_run, unfinished_marker
 from pdmetrics.datasets import simulate_essays, simulate_scores
 from pdmetrics.errors import PdmetricsError, PdmetricsWarning
 from pdmetrics.io import read_table
@@ -391,7 +390,7 @@ def _terminate(signum, frame) -> None:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     previous = None
-    _files.last_unfinished = None
+    unfinished_marker(reset=True)
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _terminate)
     try:
@@ -402,7 +401,7 @@ def main(argv: list[str] | None = None) -> int:
         return evaluate(args)
     except KeyboardInterrupt as error:
         terminated = isinstance(error, _Terminated)
-        marker = _files.last_unfinished
+        marker = unfinished_marker()
         where = f"; {marker} marks its folder as unfinished" if marker is not None else ""
         print(
             f"pdmetrics {args.command}: {'terminated' if terminated else 'interrupted'}; the run did not "
