@@ -412,10 +412,9 @@ def main(argv: list[str] | None = None) -> int:
     except (PdmetricsError, KeyError, ValueError, OSError) as error:
         message = error.args[0] if isinstance(error, KeyError) and error.args else error
         message = " ".join(str(message).split())  # one line, whatever the source of the message
-        if _files.last_unfinished is not None and _files.last_unfinished.exists():
-            message += (
-                f" ({_files.last_unfinished} marks the folder as unfinished; no file was left half-written)"
-            )
+        marker = unfinished_marker()
+        if marker is not None:
+            message += f" ({marker} marks the folder as unfinished; no file was left half-written)"
         print(f"pdmetrics {args.command}: error: {message}", file=sys.stderr)
         return 1 if args.command == "rsmeval" else 2  # rsmeval exits with 1 on a refusal
     finally:
