@@ -244,9 +244,13 @@ def _why_outside(relative: str) -> bool:
 
 
 @contextlib.contextmanager
-def output_run(folder, prefix: str) -> Iterator[Run]:
+def output_run(folder, prefix: str, only: str | None = None) -> Iterator[Run]:
     """A run writing into ``folder`` under ``prefix`` (see the module's notes): the marker
     first, the record last; on an error or an interruption the marker stays.
+
+    ``only`` (a file-name ending such as ``".csv"``): the run replaces only the earlier
+    files with that ending; the others stay, and stay recorded (``report.write`` in csv
+    leaves the xlsx files of the same prefix alone).
 
     Inside another run whose folder holds ``folder``, the files count in that run: no
     marker or record of its own.
@@ -259,6 +263,8 @@ def output_run(folder, prefix: str) -> Iterator[Run]:
         return
     run = Run(folder, prefix)
     earlier = run.earlier()
+    kept = [] if only is None else [entry for entry in earlier if not str(entry.get("path")).endswith(only)]
+    earlier = [entry for entry in earlier if entry not in kept]
     lines = _MARKER_HEADER + "".join(json.dumps(entry) + "\n" for entry in earlier)
     write_text(run.marker, lines)  # the earlier run's files stay listed until they are gone
     with contextlib.suppress(FileNotFoundError):
@@ -271,7 +277,10 @@ def output_run(folder, prefix: str) -> Iterator[Run]:
     finally:
         _runs.remove(run)
     run.remove_stale(earlier)
-    record = {"files": list(run.files.values())}
+    carried = {entry["path"]: entry for entry in kept if (folder / str(entry["path"])).is_file()}
+    record = {
+        "files": [*(entry for path, entry in carried.items() if path not in run.files), *run.files.values()]
+    }
     write_text(run.record, json.dumps(record, indent=1) + "\n")
     run.marker.unlink()
     last_unfinished = None

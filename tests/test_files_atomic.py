@@ -336,3 +336,21 @@ def test_a_nested_run_counts_in_the_outer_one(tmp_path):
     assert not list(tmp_path.rglob(f"*{INCOMPLETE_SUFFIX}"))
     assert not (tmp_path / "output" / ".pdmetrics-inner.json").exists()
     assert all(name.startswith("output/inner_") for name in run.files)
+
+
+def test_write_replaces_the_earlier_files_of_its_prefix_and_format_only(tmp_path):
+    frame = simulate_scores(300, seed=6)
+    with_groups = frame.scoring.report(human="sc1", system="raw", by="L1", trim_min=1, trim_max=6)
+    without = frame.scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6)
+    with_groups.write(tmp_path, prefix="demo", file_format="tsv")
+    with_groups.to_csv(tmp_path, prefix="demo")
+    with_groups.to_csv(tmp_path, prefix="other")
+    written = without.to_csv(tmp_path, prefix="demo")
+    csv = sorted(p.name for p in tmp_path.glob("demo_*.csv"))
+    assert csv == sorted(p.name for p in written) and not any("_by_L1" in name for name in csv)
+    assert len(list(tmp_path.glob("demo_*_by_L1.tsv"))) >= 5  # another format: left alone
+    assert len(list(tmp_path.glob("other_*_by_L1.csv"))) >= 5  # another prefix: left alone
+    recorded = [
+        entry["path"] for entry in json.loads((tmp_path / ".pdmetrics-demo.json").read_text())["files"]
+    ]
+    assert sorted(recorded) == sorted(p.name for p in tmp_path.glob("demo_*"))

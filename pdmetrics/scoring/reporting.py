@@ -346,7 +346,8 @@ class EvaluationReport(Mapping):
         Each file is written whole or not at all (a temporary file beside it, renamed). The
         marker ``<prefix>.pdmetrics-incomplete`` stays in ``directory`` until the last file is
         in place; then ``.pdmetrics-<prefix>.json`` records the files, and those an earlier
-        write of ``prefix`` left there and this one did not write are removed. A ``prefix``
+        write of ``prefix`` in ``file_format`` left there and this one did not write are
+        removed. A ``prefix``
         or subgroup column name that is not a plain file name (a ``/`` or ``\\``, ``..``, an
         absolute path) raises :class:`~pdmetrics.errors.InvalidInputError` before anything
         is written.
@@ -386,7 +387,7 @@ class EvaluationReport(Mapping):
         check_file_names([f"{prefix}_{name}.{file_format}" for name in [*tables, *streamed]], "prefix=")
         directory = Path(directory)
         written = []
-        with output_run(directory, prefix):
+        with output_run(directory, prefix, only=f".{file_format}"):  # inside a command's run: that run
             for name, frame in tables.items():
                 path = directory / f"{prefix}_{name}.{file_format}"
                 with atomic_path(path) as part:
