@@ -339,7 +339,13 @@ def _parser() -> argparse.ArgumentParser:
         help="score names in the printed tables: your columns' (tidy) or RSMTool's (files: always RSMTool's)",
     )
     run.add_argument("--sections", help="comma-separated report.html sections, in order (rsmeval's names)")
-    run.add_argument("--out", required=True, help="output directory for the RSMTool-compatible tables")
+    run.add_argument(
+        "--out",
+        required=True,
+        help="output directory for the RSMTool-compatible tables (until the run ends it holds the marker "
+        "<prefix>.pdmetrics-incomplete; the files an earlier run of the prefix wrote and this one does not "
+        "are removed)",
+    )
     run.add_argument("--prefix", help="file-name prefix (default: the input file's name)")
     rsmeval = commands.add_parser(
         "rsmeval", help="run an rsmeval configuration file unchanged and write what rsmeval writes"
