@@ -50,20 +50,13 @@ _MARKER_HEADER = (
 #: The marker of the last run that did not finish (for the command line's message), or None.
 last_unfinished: Path | None = None
 _runs: list[Run] = []  # the runs under way, innermost last
-_mode: int | None = None  # permissions of a new file (0o666 less the umask)
 
 
-def _new_file_mode() -> int:
-    global _mode
-    if _mode is None:
-        umask = os.umask(0)
-        os.umask(umask)
-        _mode = 0o666 & ~umask
-    return _mode
-
-
-def _fsync(path) -> None:
-    descriptor = os.open(path, os.O_RDONLY)
+def _fsync(path, flags: int = os.O_RDWR) -> None:
+    try:
+        descriptor = os.open(path, flags)
+    except PermissionError:  # a file the writer made read-only: reading is enough on POSIX
+        descriptor = os.open(path, os.O_RDONLY)
     try:
         os.fsync(descriptor)
     finally:
@@ -72,7 +65,7 @@ def _fsync(path) -> None:
 
 def _fsync_folder(folder) -> None:
     with contextlib.suppress(OSError):  # not every system can open a folder (Windows)
-        _fsync(folder)
+        _fsync(folder, os.O_RDONLY)
 
 
 @contextlib.contextmanager
@@ -97,7 +90,6 @@ def atomic_path(path) -> Iterator[Path]:
     try:
         yield part
         _fsync(part)
-        os.chmod(part, _new_file_mode())
         for run in _runs:  # recorded before it appears: a run's marker lists every file it put in place
             run.add(path, part.stat())
         os.replace(part, path)  # keeps the size and time recorded
