@@ -32,7 +32,16 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from pdmetrics.errors import InvalidInputError
 
-__all__ = ["atomic_path", "output_run", "check_name_part", "INCOMPLETE_SUFFIX", "PART_SUFFIX"]
+__all__ = [
+    "atomic_path",
+    "write_text",
+    "output_run",
+    "unfinished_marker",
+    "check_name_part",
+    "check_file_names",
+    "INCOMPLETE_SUFFIX",
+    "PART_SUFFIX",
+]
 
 #: The end of a temporary file's name (a hidden file beside the target).
 PART_SUFFIX = ".pdmetrics-part"
@@ -86,7 +95,8 @@ def atomic_path(path) -> Iterator[Path]:
     (False, 'a,b\\n1,2\\n', ['table.csv'])
     """
     path = Path(path)
-    part = path.with_name(f".{path.stem}.{secrets.token_hex(4)}{PART_SUFFIX}{path.suffix}")
+    stem = os.fsencode(path.stem)[:100].decode(errors="ignore")  # the name stays short enough
+    part = path.with_name(f".{stem}.{secrets.token_hex(4)}{PART_SUFFIX}{path.suffix}")
     try:
         yield part
         _fsync(part)
@@ -159,8 +169,11 @@ def _why_not_a_name(text: str) -> str | None:
     return None
 
 
-def check_file_names(names, option: str) -> None:
-    """Refuse file names longer than the file systems take (before anything is written)."""
+def check_file_names(names, option: str, prefix: str | None = None) -> None:
+    """Refuse file names longer than the file systems take (before anything is written);
+    with ``prefix``, the names of its run's marker and record too."""
+    if prefix is not None:
+        names = [*names, f"{prefix}{INCOMPLETE_SUFFIX}", f".pdmetrics-{prefix}.json"]
     for name in names:
         if len(os.fsencode(name)) > _NAME_MAX:
             raise InvalidInputError(

@@ -214,7 +214,9 @@ def evaluate(args: argparse.Namespace) -> int:
             print(f"note: {warning.message}", file=sys.stderr)
     progress(f"computed {len(report)} tables")
     sections = [name.strip() for name in args.sections.split(",")] if args.sections else None
-    choose_sections(report, sections)  # a wrong --sections is refused before anything is written
+    # a wrong --sections or --file-format, a name too long: refused before anything is written
+    choose_sections(report, sections)
+    report._writable(prefix, args.file_format, option="--prefix")
     # the marker <prefix>.pdmetrics-incomplete stays in --out until the last file is in place
     with output_run(args.out, prefix) as run:
         with _progress_bar(on_dask):  # on dask, the per-response files: one more pass over the partitions

@@ -233,3 +233,22 @@ def test_run_rsmeval_without_notes_warns_about_custom_sections(tmp_path):
     config = _config(tmp_path, custom_sections=["custom1.ipynb"])
     with pytest.warns(PdmetricsWarning, match="custom_sections: pdmetrics runs no notebooks"):
         run_rsmeval(config, tmp_path / "out")
+
+
+def test_names_too_long_for_the_file_system_are_refused_before_writing(tmp_path, capsys):
+    simulate_scores(100, seed=1).to_csv(tmp_path / "r.csv", index=False)
+    code = main(
+        ["evaluate", str(tmp_path / "r.csv"), *EVALUATE, "--out", str(tmp_path / "o"), "--prefix", "p" * 240]
+    )
+    assert code == 2
+    assert "pdmetrics evaluate: error: --prefix: the file name 'ppp" in capsys.readouterr().err
+    config = _config(tmp_path, experiment_id="é" * 120)  # 120 characters (rsmeval takes 200), 240 bytes
+    assert main(["rsmeval", str(config), str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("pdmetrics rsmeval: error: experiment_id: the file name") and "at most 255" in err
+    assert _files(tmp_path) == ["config.json", "p.csv", "r.csv"]
+    # the longest name that fits is written, temporary files included
+    written = simulate_scores(100, seed=1).scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6)
+    longest = max(len(path.name) for path in written.to_csv(tmp_path / "probe", prefix="p"))
+    prefix = "p" * (255 - longest + 1)
+    assert max(len(path.name) for path in written.to_csv(tmp_path / "fits", prefix=prefix)) == 255

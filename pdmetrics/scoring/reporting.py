@@ -368,23 +368,31 @@ class EvaluationReport(Mapping):
         """
         return self._write(directory, prefix, file_format)
 
-    def _write(self, directory, prefix, file_format, skip=()) -> list[Path]:
-        """:meth:`write`, leaving out the tables whose names start with one of ``skip``."""
+    def _writable(self, prefix, file_format, skip=(), option: str = "prefix=") -> tuple[dict, list]:
+        """The tables :meth:`write` writes and the names of the streamed ones, once every
+        check that can refuse them has passed (nothing is written before): the format, the
+        prefix and subgroup names as file names, the length of every file name."""
         if file_format not in _FILE_WRITERS:
             raise InvalidInputError(
                 f"`file_format={file_format!r}`: write one of {', '.join(map(repr, _FILE_WRITERS))}."
             )
-        names, writer = self._streamed
+        names = self._streamed[0]
         if file_format == "xlsx":
             if names:
                 raise InvalidInputError(f"`file_format='xlsx'`: {_STREAMED_FORMATS}")
             optional_module("openpyxl", "excel", "Writing xlsx files")
-        check_name_part(prefix, "prefix=")
+        check_name_part(prefix, option)
         for group in self.groups:
             check_name_part(group, "by=", _GROUP_NAME_FIX.format(group=group))
         tables = {name: frame for name, frame in self.rsmtool_frames().items() if not name.startswith(skip)}
         streamed = [name for name in names if not name.startswith(skip)]
-        check_file_names([f"{prefix}_{name}.{file_format}" for name in [*tables, *streamed]], "prefix=")
+        check_file_names([f"{prefix}_{name}.{file_format}" for name in [*tables, *streamed]], option, prefix)
+        return tables, streamed
+
+    def _write(self, directory, prefix, file_format, skip=()) -> list[Path]:
+        """:meth:`write`, leaving out the tables whose names start with one of ``skip``."""
+        tables, streamed = self._writable(prefix, file_format, skip)
+        names, writer = self._streamed
         directory = Path(directory)
         written = []
         with output_run(directory, prefix, only=f".{file_format}"):  # inside a command's run: that run

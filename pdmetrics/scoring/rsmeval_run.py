@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pdmetrics._files import output_run, write_text
+from pdmetrics._files import check_file_names, output_run, write_text
 from pdmetrics._warnings import emit
 from pdmetrics.errors import InvalidInputError, PdmetricsWarning
 from pdmetrics.io import read_table
@@ -90,6 +90,9 @@ def run_rsmeval(
             "(every other section and file is written).",
         )
     unwritten = _NOT_RSMEVAL + (() if "fairness_analyses" in sections else _FAIRNESS_TABLES)
+    # every check that can refuse the files, before the first is written
+    result._writable(experiment, config["file_format"], unwritten, option="experiment_id")
+    check_file_names([f"{experiment}_report.html", f"{experiment}_rsmeval.json"], "experiment_id")
     # the marker <experiment_id>.pdmetrics-incomplete stays in output_dir until the last file is in place
     with output_run(output_dir, experiment) as run:
         for folder in ("output", "figure", "report"):
