@@ -163,6 +163,11 @@ def test_rsmeval_sigterm_mid_write_leaves_the_run_unfinished(big, tmp_path):
     assert not [path for path in _entries(out) if PART_SUFFIX in path.name]
     rows = pd.read_csv(out / "output" / "exp_pred_processed.csv")  # written before: whole
     assert len(rows) == ROWS - 50
+    again = subprocess.run(
+        _command("rsmeval", tmp_path / "config.json", out), capture_output=True, text=True, env=_environment()
+    )
+    assert again.returncode == 1
+    assert f"(from a run that did not finish: exp{INCOMPLETE_SUFFIX}); pass -f" in again.stderr
 
 
 def test_dask_streamed_writer_sigterm_mid_write_leaves_no_partial_file(big, tmp_path):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from pdmetrics._files import check_file_names, output_run, write_text
+from pdmetrics._files import INCOMPLETE_SUFFIX, check_file_names, output_run, write_text
 from pdmetrics._warnings import emit
 from pdmetrics.errors import InvalidInputError, PdmetricsWarning
 from pdmetrics.io import read_table
@@ -60,8 +60,10 @@ def run_rsmeval(
     output_dir = Path(output_dir)
     csv_dir = output_dir / "output"
     if csv_dir.is_dir() and any(csv_dir.iterdir()) and not force:
+        unfinished = sorted(path.name for path in output_dir.glob(f"*{INCOMPLETE_SUFFIX}"))
+        why = f" (from a run that did not finish: {', '.join(unfinished)})" if unfinished else ""
         raise InvalidInputError(
-            f"'{output_dir}' already contains a non-empty 'output' directory; pass -f to overwrite it."
+            f"'{output_dir}' already contains a non-empty 'output' directory{why}; pass -f to overwrite it."
         )
     config = read_config(config_path)
     options = report_options(config)
