@@ -26,7 +26,9 @@ def write_delimited(frame: pd.DataFrame, path, sep: str = ",", index: bool = Tru
     """Write ``frame`` to ``path`` as ``frame.to_csv(path, sep=sep, index=index)`` does.
 
     The file is the same, byte for byte: the header is pandas' own, and a frame whose cells
-    the fast path cannot reproduce exactly is handed to ``to_csv``.
+    the fast path cannot reproduce exactly is handed to ``to_csv``. ``path`` is written as
+    given: to write a user's file whole or not at all, pass the temporary path of
+    :func:`pdmetrics._files.atomic_path`.
     """
     columns = _formatted_columns(frame, sep, index)
     if columns is None:

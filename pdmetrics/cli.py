@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import signal
 import sys
+import threading
 import time
 import warnings
 from pathlib import Path
@@ -13,9 +15,11 @@ from pathlib import Path
 import pandas as pd
 
 import pdmetrics
+from pdmetrics._files import check_name_part, output_run, unfinished_marker
 from pdmetrics.datasets import simulate_essays, simulate_scores
 from pdmetrics.errors import PdmetricsError, PdmetricsWarning
 from pdmetrics.io import read_table
+from pdmetrics.scoring.html_report import choose_sections
 from pdmetrics.scoring.responses_input import ENGINES, frame_report, is_pattern, read_responses
 from pdmetrics.scoring.rsmeval_config import FILE_FORMATS
 from pdmetrics.scoring.rsmeval_run import run_rsmeval
@@ -165,6 +169,8 @@ def evaluate(args: argparse.Namespace) -> int:
     """Read a file, run the whole RSMTool evaluation, write the tables, print the headline."""
     path = Path(args.file)
     name = _input_name(args.file)
+    prefix = args.prefix if args.prefix is not None else Path(name).stem
+    _check_names(args, prefix)
     text = [name for name in (args.id, args.candidate) if name] + (args.group or [])
     frame = read_responses(args.file, text_columns=text, engine=args.engine)
     on_dask = args.engine == "dask"
@@ -175,7 +181,7 @@ def evaluate(args: argparse.Namespace) -> int:
         else f"read {len(frame):,} rows from {path}"
     )
     scale_with = args.scale_with
-    if scale_with not in (None, "asis"):
+    if scale_with not in (None, "asis", "raw"):
         scale_with = _training_frame(Path(scale_with), args.human, args.system)
     given = {
         "id": args.id,
@@ -207,12 +213,23 @@ def evaluate(args: argparse.Namespace) -> int:
         if issubclass(warning.category, pdmetrics.ExcludedRowsWarning):
             print(f"note: {warning.message}", file=sys.stderr)
     progress(f"computed {len(report)} tables")
-    with _progress_bar(on_dask):  # on dask, the per-response files: one more pass over the partitions
-        written = report.write(args.out, prefix=args.prefix or Path(name).stem, file_format=args.file_format)
     sections = [name.strip() for name in args.sections.split(",")] if args.sections else None
-    page = Path(args.out) / "report.html"
-    report.to_html(page, sections=sections, title=name, files=written)
-    written.append(page)
+    # a wrong --sections or --file-format, a name too long: refused before anything is written
+    choose_sections(report, sections)
+    report._writable(prefix, args.file_format, option="--prefix")
+    # the marker <prefix>.pdmetrics-incomplete stays in --out until the last file is in place
+    with output_run(args.out, prefix) as run:
+        with _progress_bar(on_dask):  # on dask, the per-response files: one more pass over the partitions
+            written = report.write(args.out, prefix=prefix, file_format=args.file_format)
+        page = Path(args.out) / "report.html"
+        report.to_html(page, sections=sections, title=name, files=written)
+        written.append(page)
+    if run.removed:
+        print(
+            f"note: removed {len(run.removed)} files an earlier run with --prefix {prefix} wrote in "
+            f"{args.out} and this run did not write again: {', '.join(path.name for path in run.removed)}",
+            file=sys.stderr,
+        )
     progress(f"wrote {len(written)} files to {args.out}")
     print(
         f"pdmetrics evaluate: {report.info['n_used']:,} of {report.info['n_input']:,} responses; "
@@ -226,6 +243,22 @@ def evaluate(args: argparse.Namespace) -> int:
     for group in report.groups:
         _show(f"fairness_metrics_by_{group}", report[f"fairness_metrics_by_{group}"])
     return 0
+
+
+def _check_names(args: argparse.Namespace, prefix: str) -> None:
+    """``--prefix`` (or the input's name) and ``--group`` name files: refuse, before anything is
+    read or written, a name that would put a file outside ``--out``."""
+    option = "--prefix" if args.prefix is not None else "--prefix (default: the input's name)"
+    check_name_part(
+        prefix, option, "the prefix starts every file name; give a plain name, e.g. --prefix run1."
+    )
+    for group in args.group or []:
+        check_name_part(
+            group,
+            "--group",
+            f"the subgroup column {group!r} names files (<prefix>_eval_by_<column>.csv, ...); rename the "
+            "column in the input file.",
+        )
 
 
 def _input_name(text: str) -> str:
@@ -280,8 +313,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--trim-tolerance", type=float, default=0.4998)
     run.add_argument(
         "--scale-with",
-        help="'asis' or a training CSV with the same human/system columns "
-        "(or rsmeval's 'sc1' and 'prediction')",
+        help="'asis', 'raw' (rsmeval's: the scale scores equal the raw ones) or a training CSV with the "
+        "same human/system columns (or rsmeval's 'sc1' and 'prediction')",
     )
     run.add_argument("--keep-zeros", action="store_true", help="keep human scores of 0 (exclude_zero=False)")
     run.add_argument("--id", help="response id column (repeated ids are refused, as rsmeval)")
@@ -308,7 +341,13 @@ def _parser() -> argparse.ArgumentParser:
         help="score names in the printed tables: your columns' (tidy) or RSMTool's (files: always RSMTool's)",
     )
     run.add_argument("--sections", help="comma-separated report.html sections, in order (rsmeval's names)")
-    run.add_argument("--out", required=True, help="output directory for the RSMTool-compatible tables")
+    run.add_argument(
+        "--out",
+        required=True,
+        help="output directory for the RSMTool-compatible tables (until the run ends it holds the marker "
+        "<prefix>.pdmetrics-incomplete; the files an earlier run of the prefix wrote and this one does not "
+        "are removed)",
+    )
     run.add_argument("--prefix", help="file-name prefix (default: the input file's name)")
     rsmeval = commands.add_parser(
         "rsmeval", help="run an rsmeval configuration file unchanged and write what rsmeval writes"
@@ -348,19 +387,47 @@ def rsmeval(args: argparse.Namespace) -> int:
     return 0
 
 
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread so that unfinished files are removed as on Ctrl-C."""
+
+
+def _terminate(signum, frame) -> None:
+    raise _Terminated
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    previous = None
+    unfinished_marker(reset=True)
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         if args.command == "demo":
             return demo(args.rows, args.seed)
         if args.command == "rsmeval":
             return rsmeval(args)
         return evaluate(args)
+    except KeyboardInterrupt as error:
+        terminated = isinstance(error, _Terminated)
+        marker = unfinished_marker()
+        where = f"; {marker} marks its folder as unfinished" if marker is not None else ""
+        print(
+            f"pdmetrics {args.command}: {'terminated' if terminated else 'interrupted'}; the run did not "
+            f"finish{where}. No file was left half-written.",
+            file=sys.stderr,
+        )
+        return 128 + (signal.SIGTERM if terminated else signal.SIGINT)
     except (PdmetricsError, KeyError, ValueError, OSError) as error:
         message = error.args[0] if isinstance(error, KeyError) and error.args else error
         message = " ".join(str(message).split())  # one line, whatever the source of the message
+        marker = unfinished_marker()
+        if marker is not None:
+            message += f" ({marker} marks the folder as unfinished; no file was left half-written)"
         print(f"pdmetrics {args.command}: error: {message}", file=sys.stderr)
         return 1 if args.command == "rsmeval" else 2  # rsmeval exits with 1 on a refusal
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 def console() -> None:

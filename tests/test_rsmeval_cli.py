@@ -68,7 +68,13 @@ def test_output_tree_as_rsmeval(runs):
     if not EXPERIMENTS:
         pytest.skip("conformance data not available")
     out = runs("lr-eval-with-h2")
-    assert sorted(p.name for p in out.iterdir()) == ["figure", "output", "report"]
+    # rsmeval's three folders, and the record of what the run wrote (written last)
+    assert sorted(p.name for p in out.iterdir()) == [
+        ".pdmetrics-lr_eval_with_h2.json",
+        "figure",
+        "output",
+        "report",
+    ]
     saved = json.loads((out / "output" / "lr_eval_with_h2_rsmeval.json").read_text())
     assert saved["subgroups"] == ["QUESTION", "L1"] and saved["trim_tolerance"] == 0.4998
     assert saved["file_format"] == "csv" and "configdir" not in saved

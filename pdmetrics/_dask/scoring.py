@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -13,6 +14,7 @@ import pandas as pd
 from pdmetrics._dask.base import DaskAccessor
 from pdmetrics._dask.driver import Several, combined_state, is_dask_frame, partition_table
 from pdmetrics._dask.scoring_model import DaskModelMethods
+from pdmetrics._files import atomic_path
 from pdmetrics._validation import plain, require_columns
 from pdmetrics.errors import NotPartitionableError
 from pdmetrics.scoring.accessor import ScoringAccessor
@@ -418,29 +420,39 @@ def _write_responses(
         for part, start in zip(parts, starts)
     ]
     handles: dict = {}
-    try:
-        for start in range(0, len(pieces), RESPONSE_BATCH):
-            for texts in dask.compute(*pieces[start : start + RESPONSE_BATCH]):
-                for (name, part), (header, body) in texts.items():
-                    if name not in paths:
-                        continue
-                    if (name, part) not in handles:
-                        path = (
-                            paths[name] if part == 0 else paths[name].with_name(f"{paths[name].name}.{part}")
-                        )
-                        handles[name, part] = open(path, "w", encoding="utf-8", newline="")  # noqa: SIM115
-                        if part == 0:
-                            handles[name, part].write(header)
-                    handles[name, part].write(body)
-    finally:
-        for handle in handles.values():
-            handle.close()
-    for name, path in paths.items():
-        if (name, 0) not in handles:
-            path.write_text("", encoding="utf-8")
-        for part in sorted(part for key, part in handles if key == name and part):
-            piece = path.with_name(f"{path.name}.{part}")
-            with open(path, "a", encoding="utf-8", newline="") as handle:
-                handle.write(piece.read_text(encoding="utf-8"))
-            piece.unlink()
+    with contextlib.ExitStack() as files:  # each file whole or not at all (an error removes them all)
+        parts = {name: files.enter_context(atomic_path(path)) for name, path in paths.items()}
+        try:
+            for start in range(0, len(pieces), RESPONSE_BATCH):
+                for texts in dask.compute(*pieces[start : start + RESPONSE_BATCH]):
+                    for (name, part), (header, body) in texts.items():
+                        if name not in paths:
+                            continue
+                        if (name, part) not in handles:
+                            handles[name, part] = open(
+                                _piece(parts[name], part), "w", encoding="utf-8", newline=""
+                            )  # noqa: SIM115
+                            if part == 0:
+                                handles[name, part].write(header)
+                        handles[name, part].write(body)
+        finally:
+            for handle in handles.values():
+                handle.close()
+        try:
+            for name, path in parts.items():
+                if (name, 0) not in handles:
+                    path.write_text("", encoding="utf-8")
+                for part in sorted(part for key, part in handles if key == name and part):
+                    with open(path, "a", encoding="utf-8", newline="") as handle:
+                        handle.write(_piece(path, part).read_text(encoding="utf-8"))
+        finally:
+            for name, part in handles:
+                if part:
+                    _piece(parts[name], part).unlink(missing_ok=True)
     return list(paths.values())
+
+
+def _piece(path: Path, part: int) -> Path:
+    """Where part ``part`` of a per-response table is written before being appended (part 0:
+    the table's own temporary file)."""
+    return path if part == 0 else path.with_name(f"{path.name}.{part}")

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._delimited import write_delimited
+from pdmetrics._files import atomic_path, check_file_names, check_name_part, output_run, write_text
 from pdmetrics._optional import optional_module
 from pdmetrics._stats import smallest_integer_type
 from pdmetrics._tables import attach_info
@@ -291,7 +292,7 @@ class EvaluationReport(Mapping):
         if path is None:
             return page
         path = Path(path)
-        path.write_text(page, encoding="utf-8")
+        write_text(path, page)  # whole or not at all
         return path
 
     def rsmtool_frames(self, *, per_response: bool = True) -> dict[str, pd.DataFrame]:
@@ -340,6 +341,17 @@ class EvaluationReport(Mapping):
         list of pathlib.Path
             The files written.
 
+        Notes
+        -----
+        Each file is written whole or not at all (a temporary file beside it, renamed). The
+        marker ``<prefix>.pdmetrics-incomplete`` stays in ``directory`` until the last file is
+        in place; then ``.pdmetrics-<prefix>.json`` records the files, and those an earlier
+        write of ``prefix`` in ``file_format`` left there and this one did not write are
+        removed. A ``prefix``
+        or subgroup column name that is not a plain file name (a ``/`` or ``\\``, ``..``, an
+        absolute path) raises :class:`~pdmetrics.errors.InvalidInputError` before anything
+        is written.
+
         Examples
         --------
         >>> import tempfile
@@ -354,29 +366,59 @@ class EvaluationReport(Mapping):
         >>> paths[0].name, list(back.index)
         ('demo_eval.tsv', ['raw', 'raw_trim', 'raw_trim_round'])
         """
+        return self._write(directory, prefix, file_format)
+
+    def _writable(self, prefix, file_format, skip=(), option: str = "prefix=") -> tuple[dict, list]:
+        """The tables :meth:`write` writes and the names of the streamed ones, once every
+        check that can refuse them has passed (nothing is written before): the format, the
+        prefix and subgroup names as file names, the length of every file name."""
         if file_format not in _FILE_WRITERS:
             raise InvalidInputError(
                 f"`file_format={file_format!r}`: write one of {', '.join(map(repr, _FILE_WRITERS))}."
             )
-        names, writer = self._streamed
+        names = self._streamed[0]
         if file_format == "xlsx":
             if names:
                 raise InvalidInputError(f"`file_format='xlsx'`: {_STREAMED_FORMATS}")
             optional_module("openpyxl", "excel", "Writing xlsx files")
+        check_name_part(prefix, option)
+        for group in self.groups:
+            check_name_part(group, "by=", _GROUP_NAME_FIX.format(group=group))
+        tables = {name: frame for name, frame in self.rsmtool_frames().items() if not name.startswith(skip)}
+        streamed = [name for name in names if not name.startswith(skip)]
+        check_file_names([f"{prefix}_{name}.{file_format}" for name in [*tables, *streamed]], option, prefix)
+        return tables, streamed
+
+    def _write(self, directory, prefix, file_format, skip=()) -> list[Path]:
+        """:meth:`write`, leaving out the tables whose names start with one of ``skip``."""
+        tables, streamed = self._writable(prefix, file_format, skip)
+        names, writer = self._streamed
         directory = Path(directory)
-        directory.mkdir(parents=True, exist_ok=True)
         written = []
-        for name, frame in self.rsmtool_frames().items():
-            path = directory / f"{prefix}_{name}.{file_format}"
-            _FILE_WRITERS[file_format](frame, path, name not in self._unindexed)
-            written.append(path)
-        if names:  # in rsmeval's order: before the summaries of the data (test_excluded_composition, ...)
-            at = next(
-                (i for i, path in enumerate(written) if path.stem.endswith("_test_excluded_composition")), 0
-            )
-            written[at:at] = writer(directory, prefix, file_format)
+        with output_run(directory, prefix, only=f".{file_format}"):  # inside a command's run: that run
+            for name, frame in tables.items():
+                path = directory / f"{prefix}_{name}.{file_format}"
+                with atomic_path(path) as part:
+                    _FILE_WRITERS[file_format](frame, part, name not in self._unindexed)
+                written.append(path)
+            if (
+                streamed
+            ):  # in rsmeval's order: before the summaries of the data (test_excluded_composition, ...)
+                at = next(
+                    (i for i, path in enumerate(written) if path.stem.endswith("_test_excluded_composition")),
+                    0,
+                )
+                written[at:at] = writer(directory, prefix, file_format, names=streamed)
         self._written = written
         return written
+
+
+#: The end of the message refusing a group column whose name cannot be part of a file name.
+_GROUP_NAME_FIX = (
+    "the subgroup column {group!r} names files (<prefix>_eval_by_<column>.csv, ...); rename the column "
+    "(e.g. df.rename(columns={{{group!r}: 'L1'}})) before writing the files. The report itself can be "
+    "computed and shown with this name."
+)
 
 
 def _with_index_column(frame: pd.DataFrame, index: bool) -> pd.DataFrame:

@@ -15,6 +15,7 @@ import re
 from numbers import Real
 from pathlib import Path
 
+from pdmetrics._files import check_name_part
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.scoring.html_report import SECTIONS  # rsmeval's sections, in its report's order
 
@@ -30,6 +31,7 @@ __all__ = [
     "locate_file",
     "saved_config",
     "report_sections",
+    "custom_section_names",
     "report_options",
     "in_config_terms",
 ]
@@ -244,10 +246,17 @@ def check_config(config: dict) -> dict:
         raise InvalidInputError("experiment_id is too long (must be <=200 characters)")
     if re.search(r"\s", experiment_id):
         raise InvalidInputError("experiment_id cannot contain any spaces")
+    check_name_part(
+        experiment_id,
+        "experiment_id",
+        "the experiment id starts every file name (output/<experiment_id>_eval.csv, ...): use a plain name "
+        "such as 'my_experiment' and choose the folder with the command's output directory.",
+    )
     for key in _NUMBER_KEYS:
         config[key] = _number(config, key)
     _check_columns(config)
     _check_candidates(config)
+    _check_subgroup_names(config)
     _check_min_n_per_group(config)
     _check_flags(config)
     _check_sections(config)
@@ -339,6 +348,21 @@ def _check_min_n_per_group(config: dict) -> None:
         config["min_n_per_group"] = dict.fromkeys(groups, value)
 
 
+def _check_subgroup_names(config: dict) -> None:
+    """Subgroup columns name files (``<experiment_id>_eval_by_<column>.csv``): refuse a name
+    that would put a file elsewhere before anything is read or written."""
+    groups = config["subgroups"] or []
+    if not isinstance(groups, list):
+        raise InvalidInputError(f"subgroups must be a list of column names (got {groups!r}).")
+    for group in groups:
+        check_name_part(
+            group,
+            "subgroups",
+            f"the subgroup column {group!r} names files (<experiment_id>_eval_by_<column>.csv, ...); "
+            "rename the column in the predictions file and in `subgroups`.",
+        )
+
+
 def _check_flags(config: dict) -> None:
     flags = config["flag_column"]
     if not flags:
@@ -389,13 +413,21 @@ def _chosen_sections(config: dict) -> list:
     chosen = list(SECTIONS) if general == ["all"] else [name for name in SECTIONS if name in general]
     if not config["subgroups"]:
         chosen = [name for name in chosen if name not in _SUBGROUP_SECTIONS]
-    return chosen
+    return chosen + custom_section_names(config)
+
+
+def custom_section_names(config: dict) -> list:
+    """The names of the ``custom_sections`` (each notebook's file name without ``.ipynb``, as
+    rsmeval names them in ``section_order``)."""
+    return [Path(str(path).replace("\\", "/")).stem for path in config["custom_sections"] or []]
 
 
 def report_sections(config: dict) -> list:
     """The report's sections in order: ``section_order`` if given, else rsmeval's order of the
-    chosen ``general_sections`` (``custom_sections`` are not run: see the guide)."""
-    return list(config["section_order"]) if config["section_order"] else _chosen_sections(config)
+    chosen ``general_sections``. ``custom_sections`` are left out (pdmetrics runs no notebooks;
+    the rsmeval command says which)."""
+    order = list(config["section_order"]) if config["section_order"] else _chosen_sections(config)
+    return [name for name in order if name in SECTIONS]
 
 
 def locate_file(config: dict, key: str) -> Path:

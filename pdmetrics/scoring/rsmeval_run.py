@@ -9,11 +9,14 @@ from pathlib import Path
 
 import pandas as pd
 
+from pdmetrics._files import INCOMPLETE_SUFFIX, check_file_names, output_run, write_text
+from pdmetrics._warnings import emit
 from pdmetrics.errors import InvalidInputError, PdmetricsWarning
 from pdmetrics.io import read_table
 from pdmetrics.scoring.html_report import choose_sections, report_html
 from pdmetrics.scoring.responses_input import frame_report, is_pattern, read_responses
 from pdmetrics.scoring.rsmeval_config import (
+    custom_section_names,
     in_config_terms,
     locate_file,
     read_config,
@@ -47,13 +50,20 @@ def run_rsmeval(
     row-exclusion warning. ``engine="dask"`` reads the predictions (a parquet file, or a
     folder or glob of them) as a dask DataFrame and computes the report partition by partition.
 
+    Every file is written whole or not at all; the marker ``<experiment_id>.pdmetrics-incomplete``
+    stays in ``output_dir`` until the last file is in place (then the record
+    ``.pdmetrics-<experiment_id>.json`` lists the files written), and the files an earlier
+    run of the experiment wrote there and this one did not are removed (a note names them).
+
     Returns the files written.
     """
     output_dir = Path(output_dir)
     csv_dir = output_dir / "output"
     if csv_dir.is_dir() and any(csv_dir.iterdir()) and not force:
+        unfinished = sorted(path.name for path in output_dir.glob(f"*{INCOMPLETE_SUFFIX}"))
+        why = f" (from a run that did not finish: {', '.join(unfinished)})" if unfinished else ""
         raise InvalidInputError(
-            f"'{output_dir}' already contains a non-empty 'output' directory; pass -f to overwrite it."
+            f"'{output_dir}' already contains a non-empty 'output' directory{why}; pass -f to overwrite it."
         )
     config = read_config(config_path)
     options = report_options(config)
@@ -70,27 +80,50 @@ def run_rsmeval(
         if notes is not None and issubclass(warning.category, PdmetricsWarning):
             notes(str(warning.message))
     experiment = config["experiment_id"]
-    for folder in ("output", "figure", "report"):
-        (output_dir / folder).mkdir(parents=True, exist_ok=True)
     # as rsmeval: subgroup and true-score sections the data cannot have are left out; the
     # consistency section stays, saying that no second human score was configured
     applicable = {*choose_sections(result, None), "consistency"}
     sections = [name for name in report_sections(config) if name in applicable]
-    written = result.write(csv_dir, prefix=experiment, file_format=config["file_format"])
+    custom = custom_section_names(config)
+    if custom:
+        _note(
+            notes,
+            f"custom_sections: pdmetrics runs no notebooks; the report leaves out {', '.join(custom)} "
+            "(every other section and file is written).",
+        )
     unwritten = _NOT_RSMEVAL + (() if "fairness_analyses" in sections else _FAIRNESS_TABLES)
-    for path in [path for path in written if path.stem[len(experiment) + 1 :].startswith(unwritten)]:
-        path.unlink()  # a table rsmeval does not write for this configuration
-        written.remove(path)
-    saved = csv_dir / f"{experiment}_rsmeval.json"
-    saved.write_text(saved_config(config))
-    written.append(saved)
-    page = output_dir / "report" / f"{experiment}_report.html"
-    title = f"{experiment}: {config['description']}" if config["description"] else experiment
-    page.write_text(
-        report_html(result, sections=sections, title=title, files=written, missing="note"), encoding="utf-8"
-    )
-    written.append(page)
+    # every check that can refuse the files, before the first is written
+    result._writable(experiment, config["file_format"], unwritten, option="experiment_id")
+    check_file_names([f"{experiment}_report.html", f"{experiment}_rsmeval.json"], "experiment_id")
+    # the marker <experiment_id>.pdmetrics-incomplete stays in output_dir until the last file is in place
+    with output_run(output_dir, experiment) as run:
+        for folder in ("output", "figure", "report"):
+            (output_dir / folder).mkdir(parents=True, exist_ok=True)
+        written = result._write(csv_dir, experiment, config["file_format"], skip=unwritten)
+        saved = write_text(csv_dir / f"{experiment}_rsmeval.json", saved_config(config))
+        written.append(saved)
+        page = output_dir / "report" / f"{experiment}_report.html"
+        title = f"{experiment}: {config['description']}" if config["description"] else experiment
+        written.append(
+            write_text(
+                page, report_html(result, sections=sections, title=title, files=written, missing="note")
+            )
+        )
+    if run.removed:
+        _note(
+            notes,
+            f"removed {len(run.removed)} files an earlier run of {experiment!r} wrote in {output_dir} and "
+            f"this run did not write again: {', '.join(path.name for path in run.removed)}",
+        )
     return written
+
+
+def _note(notes, message: str) -> None:
+    """``notes(message)``, or without ``notes`` a :class:`PdmetricsWarning`."""
+    if notes is None:
+        emit(message, PdmetricsWarning)
+    else:
+        notes(message)
 
 
 def _predictions_path(config: dict):

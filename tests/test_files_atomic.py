@@ -1,0 +1,361 @@
+"""Files complete or clearly absent: real signals sent to a real ``pdmetrics`` process in the
+middle of writing, a real full disk (a 2 MB tmpfs when the machine lets us mount one), and the
+record of a run that lets an overwrite remove what an earlier run wrote (and nothing else)."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import pdmetrics
+from pdmetrics._files import INCOMPLETE_SUFFIX, PART_SUFFIX, atomic_path, output_run
+from pdmetrics.cli import main
+from pdmetrics.datasets import simulate_scores
+
+ROOT = Path(__file__).resolve().parents[1]
+EVALUATE = ["--human", "sc1", "--system", "raw", "--trim-min", "1", "--trim-max", "6"]
+ROWS = 300_000  # writing its per-response tables takes about a second
+
+
+def _command(*arguments) -> list[str]:
+    return [sys.executable, "-m", "pdmetrics.cli", *map(str, arguments)]
+
+
+def _environment() -> dict:
+    return {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory):
+    """A large input file and the folder of an uninterrupted run of it (the reference)."""
+    folder = tmp_path_factory.mktemp("big")
+    frame = simulate_scores(ROWS, seed=3)
+    frame.loc[frame.index[:50], "sc1"] = 0  # a few excluded responses: one more per-response file
+    frame.to_csv(folder / "resp.csv", index=False)
+    done = subprocess.run(
+        _command("evaluate", folder / "resp.csv", *EVALUATE, "--group", "L1", "--out", folder / "reference"),
+        capture_output=True,
+        text=True,
+        env=_environment(),
+    )
+    assert done.returncode == 0, done.stderr
+    return folder
+
+
+def _interrupt(arguments, folder: Path, ready, signum, timeout=60.0) -> subprocess.CompletedProcess:
+    """Run the command, send ``signum`` as soon as ``ready(folder)`` is true, wait for it."""
+    process = subprocess.Popen(
+        _command(*arguments), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=_environment()
+    )
+    deadline = time.monotonic() + timeout
+    try:
+        while not ready(folder):
+            if process.poll() is not None:
+                pytest.fail(f"the run ended before the signal: {process.communicate()}")
+            if time.monotonic() > deadline:
+                pytest.fail("the run never reached the point to interrupt")
+            time.sleep(0.002)
+        process.send_signal(signum)
+        out, err = process.communicate(timeout=timeout)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    return subprocess.CompletedProcess(arguments, process.returncode, out, err)
+
+
+def _entries(folder: Path) -> list[Path]:
+    return sorted(path for path in folder.rglob("*") if path.is_file()) if folder.is_dir() else []
+
+
+def _assert_nothing_half_written(folder: Path, reference: Path) -> None:
+    """No temporary file left; every file of the run present equals the uninterrupted run's."""
+    for path in _entries(folder):
+        assert PART_SUFFIX not in path.name, f"temporary file left: {path.name}"
+        if path.name.endswith(INCOMPLETE_SUFFIX) or path.name.startswith(".pdmetrics-"):
+            continue
+        expected = reference / path.relative_to(folder)
+        if path.suffix == ".html":
+            assert path.read_text(encoding="utf-8").rstrip().endswith("</html>"), path.name
+        else:
+            assert path.read_bytes() == expected.read_bytes(), f"{path.name} is not the complete table"
+
+
+def _first_table(folder: Path) -> bool:
+    """True once the first table file is created (its temporary file, then the table)."""
+    return any(path.suffix == ".csv" for path in _entries(folder))
+
+
+def _writing(name: str):
+    """True once the file ``name`` (its temporary file) holds some of its rows."""
+
+    def ready(folder: Path) -> bool:
+        try:
+            return any(path.stat().st_size > 100_000 for path in _entries(folder) if name in path.name)
+        except FileNotFoundError:  # renamed meanwhile
+            return False
+
+    return ready
+
+
+def test_sigint_right_after_the_first_file_leaves_no_partial_file_and_a_marker(big, tmp_path):
+    out = tmp_path / "out"
+    arguments = ["evaluate", big / "resp.csv", *EVALUATE, "--group", "L1", "--out", out]
+    done = _interrupt(arguments, out, _first_table, signal.SIGINT)
+    assert done.returncode == 130, done.stderr
+    assert (
+        f"interrupted; the run did not finish; {out / 'resp'}{INCOMPLETE_SUFFIX} marks its folder"
+        in done.stderr
+    )
+    assert (out / f"resp{INCOMPLETE_SUFFIX}").is_file()  # recognisably unfinished
+    assert not (out / ".pdmetrics-resp.json").exists()
+    _assert_nothing_half_written(out, big / "reference")
+    # the marker lists the files written so far; running again completes the folder and drops it
+    listed = [
+        json.loads(line)["path"] for line in (out / f"resp{INCOMPLETE_SUFFIX}").read_text().splitlines()[1:]
+    ]
+    assert set(listed) <= {path.name for path in _entries(out)}
+    rerun = subprocess.run(_command(*arguments), capture_output=True, text=True, env=_environment())
+    assert rerun.returncode == 0, rerun.stderr
+    assert not (out / f"resp{INCOMPLETE_SUFFIX}").exists()
+    names = sorted(path.name for path in _entries(out))
+    assert names == sorted(path.name for path in _entries(big / "reference"))
+
+
+def test_sigterm_mid_write_of_a_large_table_removes_it(big, tmp_path):
+    out = tmp_path / "out"
+    arguments = ["evaluate", big / "resp.csv", *EVALUATE, "--group", "L1", "--out", out]
+    done = _interrupt(arguments, out, _writing("resp_pred_processed"), signal.SIGTERM)
+    assert done.returncode == 128 + signal.SIGTERM, done.stderr
+    assert "terminated; the run did not finish" in done.stderr
+    assert not (out / "resp_pred_processed.csv").exists()
+    assert (out / f"resp{INCOMPLETE_SUFFIX}").is_file()
+    _assert_nothing_half_written(out, big / "reference")
+
+
+def test_rsmeval_sigterm_mid_write_leaves_the_run_unfinished(big, tmp_path):
+    config = {
+        "experiment_id": "exp",
+        "predictions_file": str(big / "resp.csv"),
+        "id_column": "id",
+        "system_score_column": "raw",
+        "subgroups": ["L1"],
+        "trim_min": 1,
+        "trim_max": 6,
+    }
+    (tmp_path / "config.json").write_text(json.dumps(config))
+    out = tmp_path / "out"
+    done = _interrupt(
+        ["rsmeval", tmp_path / "config.json", out], out, _writing("exp_test_metadata"), signal.SIGTERM
+    )
+    assert done.returncode == 128 + signal.SIGTERM, done.stderr
+    assert (out / f"exp{INCOMPLETE_SUFFIX}").is_file() and not (out / ".pdmetrics-exp.json").exists()
+    assert not (out / "output" / "exp_test_metadata.csv").exists()
+    assert not [path for path in _entries(out) if PART_SUFFIX in path.name]
+    rows = pd.read_csv(out / "output" / "exp_pred_processed.csv")  # written before: whole
+    assert len(rows) == ROWS - 50
+    again = subprocess.run(
+        _command("rsmeval", tmp_path / "config.json", out), capture_output=True, text=True, env=_environment()
+    )
+    assert again.returncode == 1
+    assert f"(from a run that did not finish: exp{INCOMPLETE_SUFFIX}); pass -f" in again.stderr
+
+
+def test_dask_streamed_writer_sigterm_mid_write_leaves_no_partial_file(big, tmp_path):
+    pytest.importorskip("dask.dataframe")
+    frame = pd.read_csv(big / "resp.csv")
+    (tmp_path / "pq").mkdir()
+    for number, start in enumerate(range(0, ROWS, ROWS // 4)):
+        frame.iloc[start : start + ROWS // 4].to_parquet(tmp_path / "pq" / f"part{number}.parquet")
+    out = tmp_path / "out"
+    arguments = ["evaluate", tmp_path / "pq", "--engine", "dask", *EVALUATE, "--out", out]
+    done = _interrupt(arguments, out, _writing("pq_pred_processed"), signal.SIGTERM)
+    assert done.returncode == 128 + signal.SIGTERM, done.stderr
+    assert (out / f"pq{INCOMPLETE_SUFFIX}").is_file()
+    assert not (out / "pq_pred_processed.csv").exists()
+    assert not [path for path in _entries(out) if PART_SUFFIX in path.name or ".pdmetrics-part" in path.name]
+    assert (out / "pq_eval.csv").is_file()  # the summaries, written before: whole
+
+
+# ----------------------------------------------------------------------------------------
+# a full disk
+# ----------------------------------------------------------------------------------------
+@pytest.fixture(params=["tmpfs", "simulated"])
+def small_disk(request, tmp_path, monkeypatch):
+    """A 2 MB file system (a tmpfs: root can mount one, as in CI); where mounting is not
+    allowed, and in the "simulated" case, the CSV writer fails with ENOSPC half-way through a
+    large table, as a full disk makes it."""
+    folder = tmp_path / "disk"
+    folder.mkdir()
+    if request.param == "tmpfs" and shutil.which("mount") and os.geteuid() == 0:
+        mounted = subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(folder)], capture_output=True
+        )
+        if mounted.returncode == 0:
+            yield folder
+            subprocess.run(["umount", str(folder)], check=True)
+            return
+    import pdmetrics.scoring.reporting as reporting
+
+    original = reporting.write_delimited
+
+    def write_delimited(frame, path, sep=",", index=True):
+        if len(frame) < 10_000:
+            return original(frame, path, sep, index)
+        original(frame.iloc[: len(frame) // 2], path, sep, index)  # half the rows reach the disk
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(reporting, "write_delimited", write_delimited)
+    yield folder
+
+
+def test_a_full_disk_leaves_no_partial_file(small_disk, capsys, tmp_path, monkeypatch):
+    frame = simulate_scores(60_000, seed=5)  # pred_processed alone is about 2.5 MB
+    frame.to_csv(tmp_path / "resp.csv", index=False)
+    out = small_disk / "out"
+    assert main(["evaluate", str(tmp_path / "resp.csv"), *EVALUATE, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("pdmetrics evaluate: error: ") and "No space left on device" in err
+    assert f"({out / 'resp'}{INCOMPLETE_SUFFIX} marks the folder as unfinished" in err
+    assert (out / f"resp{INCOMPLETE_SUFFIX}").is_file()
+    assert not (out / "resp_pred_processed.csv").exists()
+    assert not [path for path in _entries(out) if PART_SUFFIX in path.name]
+    monkeypatch.undo()  # the simulated full disk
+    reference = tmp_path / "reference"
+    frame.scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6).to_csv(reference, prefix="resp")
+    _assert_nothing_half_written(out, reference)
+
+
+def test_atomic_path_removes_the_temporary_file_on_any_error(tmp_path):
+    target = tmp_path / "t.csv"
+    target.write_text("old\n")
+    for error in (OSError(errno.ENOSPC, "No space left on device"), KeyboardInterrupt()):
+        with pytest.raises(type(error)), atomic_path(target) as part:
+            part.write_text("half")
+            raise error
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.csv"] and target.read_text() == "old\n"
+    with atomic_path(target) as part:
+        part.write_text("new\n")
+    assert target.read_text() == "new\n"
+    assert oct(target.stat().st_mode & 0o777) == oct(0o666 & ~_umask())
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def test_to_csv_interrupted_by_an_error_keeps_the_marker(tmp_path, monkeypatch):
+    report = simulate_scores(3000, seed=1).scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6)
+    import pdmetrics.scoring.reporting as reporting
+
+    def failing(frame, path, index):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setitem(reporting._FILE_WRITERS, "csv", failing)
+    with pytest.raises(OSError, match="No space"):
+        report.to_csv(tmp_path, prefix="demo")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [f"demo{INCOMPLETE_SUFFIX}"]
+    monkeypatch.undo()
+    written = report.to_csv(tmp_path, prefix="demo")
+    assert sorted(p.name for p in tmp_path.glob("[!.]*")) == sorted(p.name for p in written)
+    assert [
+        entry["path"] for entry in json.loads((tmp_path / ".pdmetrics-demo.json").read_text())["files"]
+    ] == [p.name for p in written]
+
+
+# ----------------------------------------------------------------------------------------
+# overwriting an earlier run
+# ----------------------------------------------------------------------------------------
+def _rsmeval_config(tmp_path, **changes) -> Path:
+    frame = simulate_scores(400, seed=2)
+    frame.to_csv(tmp_path / "p.csv", index=False)
+    config = {
+        "experiment_id": "exp",
+        "predictions_file": "p.csv",
+        "id_column": "id",
+        "system_score_column": "raw",
+        "trim_min": 1,
+        "trim_max": 6,
+        **changes,
+    }
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    return path
+
+
+def test_rsmeval_force_removes_the_earlier_runs_subgroup_tables_and_nothing_else(tmp_path, capsys):
+    config = _rsmeval_config(tmp_path, subgroups=["L1"])
+    out = tmp_path / "out"
+    assert main(["rsmeval", str(config), str(out)]) == 0
+    by_group = sorted(p.name for p in (out / "output").glob("*_by_L1.csv"))
+    assert len(by_group) >= 5
+    mine = out / "output" / "exp_mine_by_L1.csv"  # the user's own file
+    mine.write_text("a\n1\n")
+    edited = out / "output" / "exp_eval_by_L1.csv"  # a pdmetrics file the user changed since
+    edited.write_text(edited.read_text() + "# checked\n")
+    capsys.readouterr()
+    _rsmeval_config(tmp_path)  # no subgroups now
+    assert main(["rsmeval", str(config), str(out), "-f"]) == 0
+    err = capsys.readouterr().err
+    left = sorted(p.name for p in (out / "output").glob("*_by_L1.csv"))
+    assert left == ["exp_eval_by_L1.csv", "exp_mine_by_L1.csv"]
+    removed = sorted(set(by_group) - {"exp_eval_by_L1.csv"})
+    assert f"note: removed {len(removed)} files an earlier run of 'exp'" in err
+    assert all(name in err for name in removed)
+    page = (out / "report" / "exp_report.html").read_text()
+    assert "by_L1" not in page.split("Files written")[-1].replace("exp_eval_by_L1", "")
+
+
+def test_evaluate_over_an_earlier_run_removes_its_stale_tables(tmp_path, capsys):
+    simulate_scores(300, seed=2).to_csv(tmp_path / "resp.csv", index=False)
+    out = tmp_path / "out"
+    base = ["evaluate", str(tmp_path / "resp.csv"), *EVALUATE, "--out", str(out)]
+    assert main([*base, "--group", "L1"]) == 0
+    other = ["evaluate", str(tmp_path / "resp.csv"), *EVALUATE, "--out", str(out), "--prefix", "other"]
+    assert main(other) == 0  # another prefix in the same folder: its own run
+    capsys.readouterr()
+    assert main(base) == 0
+    assert "note: removed" in capsys.readouterr().err
+    assert not list(out.glob("resp_*_by_L1.csv"))
+    assert (out / "other_eval.csv").is_file()  # the other prefix's files are not this run's
+    assert not list(out.glob(f"*{INCOMPLETE_SUFFIX}"))
+
+
+def test_a_nested_run_counts_in_the_outer_one(tmp_path):
+    with output_run(tmp_path, "outer") as run:
+        pdmetrics.datasets.simulate_scores(100, seed=1).scoring.report(
+            human="sc1", system="raw", trim_min=1, trim_max=6
+        ).to_csv(tmp_path / "output", prefix="inner")
+        assert (tmp_path / f"outer{INCOMPLETE_SUFFIX}").is_file()
+    assert not list(tmp_path.rglob(f"*{INCOMPLETE_SUFFIX}"))
+    assert not (tmp_path / "output" / ".pdmetrics-inner.json").exists()
+    assert all(name.startswith("output/inner_") for name in run.files)
+
+
+def test_write_replaces_the_earlier_files_of_its_prefix_and_format_only(tmp_path):
+    frame = simulate_scores(300, seed=6)
+    with_groups = frame.scoring.report(human="sc1", system="raw", by="L1", trim_min=1, trim_max=6)
+    without = frame.scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6)
+    with_groups.write(tmp_path, prefix="demo", file_format="tsv")
+    with_groups.to_csv(tmp_path, prefix="demo")
+    with_groups.to_csv(tmp_path, prefix="other")
+    written = without.to_csv(tmp_path, prefix="demo")
+    csv = sorted(p.name for p in tmp_path.glob("demo_*.csv"))
+    assert csv == sorted(p.name for p in written) and not any("_by_L1" in name for name in csv)
+    assert len(list(tmp_path.glob("demo_*_by_L1.tsv"))) >= 5  # another format: left alone
+    assert len(list(tmp_path.glob("other_*_by_L1.csv"))) >= 5  # another prefix: left alone
+    recorded = [
+        entry["path"] for entry in json.loads((tmp_path / ".pdmetrics-demo.json").read_text())["files"]
+    ]
+    assert sorted(recorded) == sorted(p.name for p in tmp_path.glob("demo_*"))
