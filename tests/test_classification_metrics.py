@@ -684,7 +684,7 @@ def test_one_probability_column_edges():
     frame = pd.DataFrame({"y": [1, 1, 1], "risk": [0.9, 0.2, np.nan]})
     # one class present: 0/1 truths still have two classes; a missing probability scores nothing
     with (
-        pytest.warns(UndefinedMetricWarning),
+        pytest.warns(UndefinedMetricWarning, match="zero denominator"),
         pytest.warns(
             pdmetrics.ExcludedRowsWarning, match=r"1 of 3 rows left out: no probability in `score='risk'`"
         ),
@@ -702,7 +702,7 @@ def test_one_probability_column_edges():
             frame.assign(y=truth, risk=[0.9, 0.2, 0.4]).detection.classification(y_true="y", score="risk")
     # a column named by a class keeps the wide layout (that class is the only candidate)
     named = pd.DataFrame({"y": ["a", "b"], "a": [0.9, 0.2]})
-    with pytest.warns(UndefinedMetricWarning):
+    with pytest.warns(UndefinedMetricWarning, match="zero denominator"):
         table = named.detection.classification(y_true="y", score="a")
     assert table["label"].tolist() == ["a", "b"]
     empty = frame.iloc[:0].detection.classification(y_true="y", score="risk", zero_division=0)

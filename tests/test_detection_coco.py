@@ -365,7 +365,7 @@ def test_annotations_on_unlisted_images_and_categories_are_left_out_as_pycocotoo
     # pycocotools' loadRes refuses results on unlisted images: compare on the others
     expected = pycocotools_stats(annotations, listed_results, iou_type=iou_type)
     n_results_on_category = sum(r["category_id"] == category for r in listed_results)
-    with pytest.warns(pdmetrics.ExcludedRowsWarning) as caught:
+    with pytest.warns(pdmetrics.ExcludedRowsWarning, match="read_coco left out") as caught:
         gt, dt = read_coco(annotations, listed_results)
     message = str(caught[0].message)
     assert f"{len(on_image) + n_on_category:,} of {len(annotations['annotations']):,} ground-truth" in message

@@ -384,7 +384,7 @@ def test_a_privileged_value_absent_from_the_column_is_refused(engine):
     )
     assert table.loc[0, "N_privileged"] == 4
     masked = frame.assign(y=[1, None, 1, None, 1, None, 1, None])
-    with pytest.warns(ExcludedRowsWarning):
+    with pytest.warns(ExcludedRowsWarning, match="left out"):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
             table = run_fairness(masked, engine, "classification", **CLASSIFICATION)

@@ -549,7 +549,7 @@ def test_the_excluded_composition_keeps_its_row_labels_when_nothing_is_excluded(
 def test_the_excluded_composition_labels_are_rsmevals(frame):
     dirty = frame.copy()
     dirty.loc[dirty.index[:3], "raw"] = np.nan
-    with pytest.warns(pdmetrics.ExcludedRowsWarning):
+    with pytest.warns(pdmetrics.ExcludedRowsWarning, match="Left out 3 of 3000 rows"):
         table = dirty.scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6).rsmtool_frames()[
             "test_excluded_composition"
         ]
