@@ -38,6 +38,17 @@ def _weights(weights) -> np.ndarray:
         raise InvalidInputError(f"weights={weights!r}: at least one weight (one per n-gram order) is needed.")
     if not np.isfinite(values).all():
         raise InvalidInputError(f"weights={weights!r}: every weight must be a finite number.")
+    if (values < 0).any():
+        raise InvalidInputError(
+            f"weights={weights!r}: weight {float(values[values < 0][0])!r} is negative; BLEU's weights "
+            "are non-negative (a negative weight rewards missing n-grams and gives scores above 1), "
+            "e.g. (0.25,) * 4."
+        )
+    if values.sum() <= 0:
+        raise InvalidInputError(
+            f"weights={weights!r}: the weights sum to 0, which scores every text with a shared word 1.0; "
+            "give at least one order a positive weight, e.g. (0.25,) * 4."
+        )
     return values
 
 
@@ -139,7 +150,11 @@ def bleu(prediction, reference, weights=(0.25, 0.25, 0.25, 0.25), details: bool 
         Reference text(s): one per row, or several per row (a list per cell, or one DataFrame
         column per reference). Missing cells (None/NaN) are dropped, not scored as empty text.
     weights : sequence of float, default (0.25, 0.25, 0.25, 0.25)
-        Weight of each n-gram order (BLEU-4); ``(1/5,) * 5`` gives BLEU-5.
+        Weight of each n-gram order (BLEU-4); ``(1/5,) * 5`` gives BLEU-5. The weights must be
+        finite, non-negative and have a positive sum. They are used as given, as nltk does
+        (``exp(sum(w_n * log p_n))``), not normalised: with weights summing to 1 this is the
+        weighted geometric mean of the precisions; a sum above 1 gives a smaller score (the
+        mean raised to that power), a sum below 1 a larger one, always between 0 and 1.
     details : bool, default False
         Also return ``precision_1`` ... (modified precisions), ``brevity_penalty``,
         ``prediction_length`` and ``reference_length`` (closest reference length).
@@ -153,7 +168,8 @@ def bleu(prediction, reference, weights=(0.25, 0.25, 0.25, 0.25), details: bool 
     ------
     InvalidInputError
         A prediction that is missing or not a str, a reference cell that is not text, a row
-        without any reference, empty or non-numeric weights.
+        without any reference, empty or non-numeric weights, a negative weight, weights summing
+        to 0.
 
     Examples
     --------

@@ -118,6 +118,21 @@ def _text_array(values, argument: str) -> np.ndarray:
     raise InvalidInputError(f"`{argument}` row {label!r} {what} ({int(bad.sum())} such row(s)); {fix}.")
 
 
+def _explode(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``Series.explode`` of an object array whose cells are lists (or single values): the row of
+    every item and the items, as object. pandas 3 would store the items as its string dtype,
+    which cannot hold a lone surrogate (``"\\ud83d"``) that sacrebleu scores."""
+    listed = np.fromiter(
+        (isinstance(v, (list, tuple, np.ndarray, pd.Series)) for v in cells), dtype=bool, count=len(cells)
+    )
+    lengths = np.ones(len(cells), dtype=np.int64)
+    lengths[listed] = np.fromiter(map(len, cells[listed]), dtype=np.int64, count=int(listed.sum()))
+    values = np.empty(int(lengths.sum()), dtype=object)
+    pieces = (cell if many else [cell] for cell, many in zip(cells.tolist(), listed.tolist()))
+    values[:] = [item for piece in pieces for item in piece]
+    return np.repeat(np.arange(len(cells), dtype=np.int64), lengths), values
+
+
 def _is_missing(array: np.ndarray) -> np.ndarray:
     return np.asarray(pd.isna(array), dtype=bool)
 
@@ -168,11 +183,10 @@ def _reference_matrix(reference, n: int, labels: pd.Index) -> np.ndarray:
             _check_reference_cells(cells, np.arange(n), labels, "")
             matrix = cells.reshape(n, 1)
         else:
-            exploded = pd.Series(cells, dtype=object).explode()
-            rows = exploded.index.to_numpy(dtype=np.int64)
-            values = exploded.to_numpy(dtype=object)
+            rows, values = _explode(cells)
             _check_reference_cells(values, rows, labels, "")
-            within = exploded.groupby(level=0).cumcount().to_numpy()
+            counts = np.bincount(rows, minlength=n)
+            within = np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts)
             matrix = np.full((n, int(within.max()) + 1), None, dtype=object)
             matrix[rows, within] = values
     matrix = matrix.copy()
@@ -266,7 +280,8 @@ def _chrf_words(texts: pd.Series) -> pd.Series:
     """chrF++'s words: whitespace split, then one punctuation mark split off each word's end
     (or, failing that, its start); single characters stay whole. Returns a flat Series of
     words indexed by the text's position."""
-    words = texts.str.split().explode().dropna()
+    owner, items = _explode(texts.str.split().to_numpy(dtype=object))
+    words = pd.Series(items, index=owner, dtype=object)
     if words.empty:
         return words.astype(object)
     long = words.str.len().to_numpy() > 1
@@ -387,7 +402,8 @@ def _token_codes(tokens: pd.Series, n_docs: int) -> tuple[np.ndarray, np.ndarray
 def _bleu_statistics(hypotheses: np.ndarray, matrix: np.ndarray) -> np.ndarray:
     n_seg, n_ref = matrix.shape
     texts, present = _documents(hypotheses, matrix)
-    tokens = _tokenize_13a(pd.Series(texts, dtype=object)).explode().dropna()
+    owner, items = _explode(_tokenize_13a(pd.Series(texts, dtype=object)).to_numpy(dtype=object))
+    tokens = pd.Series(items, index=owner, dtype=object)
     codes, doc, lengths = _token_codes(tokens, texts.size)
     grams = _ngram_keys(codes, doc, _BLEU_ORDER, texts.size)
     hyp_len = lengths[:n_seg]
