@@ -297,3 +297,47 @@ def test_local_cluster_reading_parquet(tmp_path, cluster_client):
     )
     per_datum = drows.textgen.toxicity(datum="id", verdict="verdict").compute()
     assert_same(by_datum(per_datum), rows.textgen.toxicity(datum="id", verdict="verdict"), exact=True)
+
+
+def holey_texts(seed: int) -> pd.DataFrame:
+    """Texts with missing predictions and references, filtered so the index is not 0..n."""
+    frame = texts(seed, n=60).astype({"pred": object, "ref": object})
+    rng = np.random.default_rng(seed)
+    frame.loc[rng.random(60) < 0.15, "pred"] = None
+    frame.loc[rng.random(60) < 0.15, "ref"] = np.nan
+    frame = frame[frame["doc"] % 5 != 0]
+    return frame.set_axis(frame.index * 7 + 3)
+
+
+@pytest.mark.parametrize(("method", "kwargs"), ROW_TABLES)
+@pytest.mark.parametrize("npartitions", [1, 4])
+def test_per_row_tables_keep_the_index_and_leave_out_missing_rows(method, kwargs, npartitions):
+    frame = holey_texts(3)
+    ddf = dd.from_pandas(frame, npartitions=npartitions)
+    with pytest.warns(pdmetrics.ExcludedRowsWarning):
+        expected = getattr(frame.textgen, method)(prediction="pred", **kwargs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdmetrics.ExcludedRowsWarning)  # one per partition, at compute
+        got = getattr(ddf.textgen, method)(prediction="pred", **kwargs).compute()
+    assert got.index.tolist() == expected.index.tolist()
+    assert_same(got, expected, exact=True)
+    assert frame.join(got).dropna(subset=[expected.columns[-1]]).shape[0] == len(expected)
+
+
+@pytest.mark.parametrize(("method", "kwargs"), ROW_TABLES)
+def test_per_row_means_leave_out_missing_rows_with_one_warning(method, kwargs):
+    frame = holey_texts(4)
+    ddf = dd.from_pandas(frame, npartitions=4)
+    with pytest.warns(pdmetrics.ExcludedRowsWarning) as pandas_warnings:
+        expected = getattr(frame.textgen, method)(prediction="pred", by="grp", **kwargs)
+    with pytest.warns(pdmetrics.ExcludedRowsWarning) as dask_warnings:
+        table = getattr(ddf.textgen, method)(prediction="pred", by="grp", **kwargs)
+    assert_same(table, expected)
+    excluded = [w for w in dask_warnings if issubclass(w.category, pdmetrics.ExcludedRowsWarning)]
+    assert len(excluded) == 1
+    count = str(pandas_warnings[0].message).split(" rows left out")[0]
+    assert str(excluded[0].message).startswith(count + " rows left out")
+    with pytest.raises(InvalidInputError, match="No rows to average"):
+        getattr(dd.from_pandas(frame.iloc[:0], npartitions=1).textgen, method)(
+            prediction="pred", by="grp", **kwargs
+        )

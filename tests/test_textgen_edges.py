@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
 import pandas as pd
 import pytest
 
 import pdmetrics  # noqa: F401
-from pdmetrics.errors import InvalidInputError
+from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
 from pdmetrics.textgen import bleu
 
 # --------------------------------------------------------------------------- BLEU weights
@@ -97,3 +98,147 @@ def test_a_lone_surrogate_per_row_equals_rouge_score_and_nltk():
             for p, r in zip(predictions, references)
         ]
     assert got == [value if value >= 1e-9 else 0.0 for value in expected]  # valor's floor
+
+
+# --------------------------------------------------------------------------- the row policy
+
+
+def answers() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "answer": ["the cat sat", None, "a dog ran far away", "a dog ran far", np.nan, "the end"],
+            "gold": ["the cat sat down", "x", "a dog ran far away", None, "y", "the end"],
+            "gold2": [None, None, "a cat", None, "z", None],
+            "topic": ["t", "u", "t", "u", "t", np.nan],
+            "id": [10, 11, 12, 13, 14, 15],
+        },
+        index=pd.Index([5, 3, 9, 1, 7, 2], name="key"),
+    )
+
+
+@pytest.mark.parametrize("method", ["rouge", "bleu"])
+def test_per_row_results_keep_the_callers_index_so_join_is_right(method):
+    frame = answers().dropna(subset=["answer", "gold"])  # labels 5, 9, 2: not 0..n
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        scores = getattr(frame.textgen, method)(prediction="answer", reference="gold")
+    assert scores.index.tolist() == [5, 9, 2] and scores.index.name == "key"
+    one = frame.loc[[9]]
+    alone = getattr(one.textgen, method)(prediction="answer", reference="gold")
+    joined = frame.join(scores)
+    assert joined.loc[9, scores.columns[0]] == alone.loc[9, scores.columns[0]] == 1.0
+    assert joined.loc[5, scores.columns[0]] < 1.0
+    with_id = getattr(frame.textgen, method)(prediction="answer", reference="gold", datum="id")
+    assert with_id.index.tolist() == [5, 9, 2] and with_id["datum"].tolist() == [10, 12, 15]
+
+
+@pytest.mark.parametrize("method", ["rouge", "bleu"])
+def test_a_missing_prediction_or_reference_is_left_out_with_a_warning(method):
+    frame = answers()
+    with pytest.warns(
+        ExcludedRowsWarning, match=r"3 of 6 rows left out: 2 without a prediction and 1 without"
+    ):
+        scores = getattr(frame.textgen, method)(prediction="answer", reference=["gold", "gold2"], datum="id")
+    assert scores.index.tolist() == [5, 9, 2] and scores["datum"].tolist() == [10, 12, 15]
+    clean = frame.loc[[5, 9, 2]]
+    expected = getattr(clean.textgen, method)(prediction="answer", reference=["gold", "gold2"], datum="id")
+    pd.testing.assert_frame_equal(scores, expected)
+    core = getattr(pdmetrics.textgen, method)
+    with pytest.warns(ExcludedRowsWarning, match=r"rows 3, 1, 7"):
+        table = core(frame["answer"], frame[["gold", "gold2"]])
+    assert table.index.tolist() == [5, 9, 2]
+    with pytest.warns(ExcludedRowsWarning, match=r"by|rows left out"):
+        means = getattr(frame.textgen, method)(prediction="answer", reference=["gold", "gold2"], by="topic")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        expected = getattr(clean.textgen, method)(
+            prediction="answer", reference=["gold", "gold2"], by="topic"
+        )
+    pd.testing.assert_frame_equal(means, expected)
+
+
+@pytest.mark.parametrize("method", ["rouge", "bleu"])
+def test_every_row_missing_gives_an_empty_table_and_an_error_with_by(method):
+    frame = answers().assign(answer=None)
+    with pytest.warns(ExcludedRowsWarning, match="6 of 6 rows left out"):
+        table = getattr(frame.textgen, method)(prediction="answer", reference="gold")
+    assert len(table) == 0 and table.index.name == "key"
+    with pytest.warns(ExcludedRowsWarning), pytest.raises(InvalidInputError, match="No rows to average"):
+        getattr(frame.textgen, method)(prediction="answer", reference="gold", by="topic")
+
+
+@pytest.mark.parametrize(
+    ("method", "kwargs"),
+    [
+        ("rouge", {"prediction": "answer", "reference": "gold"}),
+        ("bleu", {"prediction": "answer", "reference": "gold"}),
+        ("toxicity", {"datum": "id", "verdict": "verdict"}),
+        ("answer_relevance", {"datum": "id", "verdict": "verdict"}),
+        ("bias", {"datum": "id", "verdict": "verdict"}),
+        ("hallucination", {"datum": "id", "verdict": "verdict"}),
+        ("context_relevance", {"datum": "id", "verdict": "verdict"}),
+        ("faithfulness", {"datum": "id", "verdict": "verdict"}),
+        ("summary_coherence", {"datum": "id", "score": "score"}),
+        ("context_precision", {"datum": "id", "verdict": "verdict", "rank": "score"}),
+    ],
+)
+def test_an_empty_frame_with_by_is_an_error_not_a_row_of_nan(method, kwargs):
+    frame = pd.DataFrame(
+        {"answer": ["a b"], "gold": ["a b"], "id": [1], "verdict": ["yes"], "score": [1], "topic": ["t"]}
+    )
+    full = getattr(frame.textgen, method)(**kwargs, by="topic")
+    assert full["topic"].tolist() == ["(all)", "t"]
+    with pytest.raises(InvalidInputError, match="No rows to average: the table is empty"):
+        getattr(frame.iloc[:0].textgen, method)(**kwargs, by="topic")
+    assert len(getattr(frame.iloc[:0].textgen, method)(**kwargs)) == 0  # without by=: an empty table
+
+
+CORPUS = [("corpus_bleu", {}), ("chrf", {}), ("chrf", {"word_order": 2}), ("ter", {})]
+
+
+@pytest.mark.parametrize(("method", "kwargs"), CORPUS)
+def test_corpus_metrics_leave_out_missing_rows_with_a_warning(method, kwargs):
+    frame = answers()
+    with pytest.warns(
+        ExcludedRowsWarning, match=r"3 of 6 rows left out: 2 without a prediction and 1 without"
+    ):
+        got = getattr(frame.textgen, method)(prediction="answer", reference=["gold", "gold2"], **kwargs)
+    expected = getattr(frame.loc[[5, 9, 2]].textgen, method)(
+        prediction="answer", reference=["gold", "gold2"], **kwargs
+    )
+    pd.testing.assert_frame_equal(got, expected)
+    assert got.loc[0, "N"] == 3
+
+
+def test_paired_bootstrap_leaves_out_a_row_missing_in_either_system_and_names_the_baseline():
+    frame = pd.DataFrame(
+        {
+            "new": ["the cat sat on the mat", "a dog ran away", None, "it rained all day", "we went home"],
+            "old": ["the cat sat on a mat", None, "x", "it rained", "we went home early"],
+            "gold": ["the cat sat on the mat", "the dog ran away", "y", "it rained all day", "we went home"],
+        },
+        index=list("abcde"),
+    )
+    with pytest.warns(ExcludedRowsWarning, match=r"2 of 5 rows left out: 2 without a prediction.*'b', 'c'"):
+        got = frame.textgen.paired_bootstrap(prediction="new", baseline="old", reference="gold", n_samples=50)
+    expected = frame.loc[["a", "d", "e"]].textgen.paired_bootstrap(
+        prediction="new", baseline="old", reference="gold", n_samples=50
+    )
+    pd.testing.assert_frame_equal(got, expected)
+    assert got["N"].tolist() == [3, 3]
+    bad = frame.assign(old=["x", 5, "y", "z", "w"])
+    with pytest.raises(InvalidInputError, match=r"`baseline` row 'b' holds 5 \(int\)"):
+        bad.textgen.paired_bootstrap(prediction="new", baseline="old", reference="gold")
+    with pytest.raises(InvalidInputError, match=r"`baseline=None`: name the column of the baseline system"):
+        frame.textgen.paired_bootstrap(prediction="new", baseline=None, reference="gold")
+
+
+def test_summary_coherence_accepts_whole_numbers_in_an_object_column():
+    scores = pd.Series([4, np.int64(5), 1.0, np.float32(3)], dtype=object)
+    frame = pd.DataFrame({"id": ["a", "b", "c", "d"], "score": scores, "topic": list("xxyy")})
+    got = frame.textgen.summary_coherence(datum="id", score="score")
+    assert got["summary_coherence"].tolist() == [4.0, 5.0, 1.0, 3.0]
+    for value, shown in [(3.5, "3.5"), ("4", "'4'"), (True, "True"), (6, "6"), (None, "None")]:
+        bad = frame.assign(score=pd.Series([4, value, 1, 2], dtype=object))
+        with pytest.raises(InvalidInputError, match=rf"row 1: summary coherence score {shown} is not"):
+            bad.textgen.summary_coherence(datum="id", score="score")

@@ -211,24 +211,12 @@ def test_stemmer_needs_nltk(monkeypatch):
 @pytest.mark.parametrize(
     ("prediction", "reference", "kwargs", "message"),
     [
-        (
-            pd.Series(["a", np.nan], name="answer"),
-            pd.Series(["a", "b"]),
-            {},
-            r"column 'answer': row 1 is missing \(nan\)",
-        ),
         (pd.Series(["a", 3]), pd.Series(["a", "b"]), {}, r"row 1 is not text \(3\)"),
         (
             pd.Series(["a", "b"]),
             pd.Series(["a", 5], name="gold"),
             {},
             r"column 'gold': row 1 holds 5, not text",
-        ),
-        (
-            pd.Series(["a", "b"], index=["q1", "q2"]),
-            pd.DataFrame({"r1": ["a", None], "r2": [None, np.nan]}, index=["q1", "q2"]),
-            {},
-            r"rows 'q2' have no reference",
         ),
         (pd.Series(["a"]), pd.Series(["a", "b"]), {}, r"has 2 rows but `prediction=` has 1"),
         (pd.Series(["a"]), pd.Series(["a"]), {"rouge_types": ["rouge0"]}, r"'rouge0' is not a ROUGE type"),

@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.textgen.tokens import bleu_tokens, prediction_texts, reference_texts
+from pdmetrics.textgen.tokens import bleu_tokens, text_rows
 
 __all__ = ["bleu"]
 
@@ -184,9 +184,16 @@ def bleu(prediction, reference, weights=(0.25, 0.25, 0.25, 0.25), details: bool 
     0  0.8091
     1  0.0000
     """
+    table, rows = bleu_rows(prediction, reference, weights, details)
+    rows.warn()
+    return table
+
+
+def bleu_rows(prediction, reference, weights, details):
+    """:func:`bleu`'s table and its :class:`~pdmetrics.textgen.tokens.TextRows` (no warning)."""
     weights = _weights(weights)
-    predictions, index, _ = prediction_texts(prediction)
-    references = reference_texts(reference, index)
+    rows = text_rows(prediction, reference)
+    predictions, references, index = rows.predictions, rows.references, rows.index
     n_rows = len(predictions)
     present = np.not_equal(references, None)
     pair_row, pair_col = np.nonzero(present)
@@ -226,4 +233,4 @@ def bleu(prediction, reference, weights=(0.25, 0.25, 0.25, 0.25), details: bool 
         columns["brevity_penalty"] = penalty
         columns["prediction_length"] = hyp
         columns["reference_length"] = closest
-    return pd.DataFrame(columns, index=pd.RangeIndex(n_rows))
+    return pd.DataFrame(columns, index=index), rows

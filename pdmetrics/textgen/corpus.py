@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics.errors import InvalidInputError
+from pdmetrics.textgen.tokens import added_exclusions, warn_left_out
 
 __all__ = [
     "corpus_bleu",
@@ -99,13 +100,18 @@ def _describe(value) -> str:
     return f"{value!r} ({type(value).__name__})"
 
 
-def _text_array(values, argument: str) -> np.ndarray:
-    """One text per segment as an object array of str; InvalidInputError naming the first bad row."""
+def _text_array(values, argument: str, missing_ok: bool = False) -> np.ndarray:
+    """One text per segment as an object array of str; InvalidInputError naming the first bad row
+    (with ``missing_ok``, a missing cell, None/NaN, is kept: the caller leaves its row out)."""
     series = _as_series(values, argument)
     array = series.to_numpy(dtype=object)
     if pd.api.types.infer_dtype(array, skipna=False) in ("string", "empty"):
         return array
     bad = ~np.fromiter((isinstance(v, str) for v in array), dtype=bool, count=array.size)
+    if missing_ok:
+        bad &= ~_is_missing(array)
+        if not bad.any():
+            return array
     row = int(np.flatnonzero(bad)[0])
     label = series.index[row]
     value = array[row]
@@ -190,24 +196,67 @@ def _reference_matrix(reference, n: int, labels: pd.Index) -> np.ndarray:
             matrix = np.full((n, int(within.max()) + 1), None, dtype=object)
             matrix[rows, within] = values
     matrix = matrix.copy()
-    missing = _is_missing(matrix)
-    matrix[missing] = None
-    empty = missing.all(axis=1)
-    if empty.any():
-        first = int(np.flatnonzero(empty)[0])
-        raise InvalidInputError(
-            f"`reference` row {labels[first]!r} has no reference text ({int(empty.sum())} such row(s)); "
-            f"every segment needs at least one reference: drop those rows or supply one."
-        )
+    matrix[_is_missing(matrix)] = None
     return matrix
 
 
+@dataclass(frozen=True)
+class _Segments:
+    """The usable segments: ``hypotheses``, the reference ``matrix`` (None where missing), their
+    ``labels``, and the rows left out (``no_prediction``, ``no_reference`` of ``total``)."""
+
+    hypotheses: np.ndarray
+    matrix: np.ndarray
+    labels: pd.Index
+    total: int
+    no_prediction: int
+    no_reference: int
+    dropped: pd.Index
+    kept: np.ndarray
+
+    def warn(self) -> None:
+        warn_left_out(self.no_prediction, self.no_reference, self.total, self.dropped)
+
+
+def _segments(prediction, reference, also_missing=None) -> _Segments:
+    """The segments with a prediction and at least one reference (``also_missing``: more rows to
+    leave out, counted as without a prediction; e.g. the other system's missing outputs)."""
+    hypotheses = _text_array(prediction, "prediction", missing_ok=True)
+    labels = _labels(_as_series(prediction, "prediction"))
+    matrix = _reference_matrix(reference, hypotheses.size, labels)
+    no_prediction = _is_missing(hypotheses)
+    if also_missing is not None:
+        no_prediction = no_prediction | also_missing
+    no_reference = (matrix == None).all(axis=1) & ~no_prediction  # noqa: E711
+    kept = ~(no_prediction | no_reference)
+    return _Segments(
+        hypotheses[kept],
+        matrix[kept],
+        labels[kept],
+        len(kept),
+        int(no_prediction.sum()),
+        int(no_reference.sum()),
+        labels[~kept],
+        np.flatnonzero(kept),
+    )
+
+
 def _inputs(prediction, reference) -> tuple[np.ndarray, np.ndarray]:
-    hypotheses = _text_array(prediction, "prediction")
-    if hypotheses.size == 0:
-        raise InvalidInputError("`prediction` is empty; pass at least one segment.")
-    matrix = _reference_matrix(reference, hypotheses.size, _labels(_as_series(prediction, "prediction")))
-    return hypotheses, matrix
+    """The usable segments' texts (the rows left out warned about); at least one is needed."""
+    segments = _segments(prediction, reference)
+    segments.warn()
+    _require_segments(segments)
+    return segments.hypotheses, segments.matrix
+
+
+def _require_segments(segments: _Segments) -> None:
+    if segments.hypotheses.size == 0:
+        if segments.total == 0:
+            raise InvalidInputError("`prediction` is empty; pass at least one segment.")
+        raise InvalidInputError(
+            f"No segment left to score: all {segments.total} rows lack a prediction or every reference "
+            "(None/NaN); fill or fix them."
+        )
 
 
 def _metric_name(metric: str) -> str:
@@ -722,9 +771,11 @@ def segment_statistics(prediction, reference, metric: str = "bleu") -> pd.DataFr
     Returns
     -------
     DataFrame
-        One row per segment, same order. BLEU: ``sys_len, ref_len, correct_1..4,
-        total_1..4``; chrF: ``<order>_hyp, <order>_ref, <order>_match`` per character order
-        (and word order for chrF++); TER: ``edits, ref_length`` (the average over references).
+        One row per segment, same order and index (a row without a prediction or without any
+        reference is left out, with an :class:`~pdmetrics.ExcludedRowsWarning`). BLEU:
+        ``sys_len, ref_len, correct_1..4, total_1..4``; chrF: ``<order>_hyp, <order>_ref,
+        <order>_match`` per character order (and word order for chrF++); TER: ``edits,
+        ref_length`` (the average over references).
         Sum any subset of rows and pass it to :func:`scores_from_statistics`. ``attrs`` holds
         ``nrefs`` and sacrebleu's ``signature``.
 
@@ -735,8 +786,13 @@ def segment_statistics(prediction, reference, metric: str = "bleu") -> pd.DataFr
     [3.0, 4.0, 3.0, 3.0]
     """
     name = _metric_name(metric)
-    hypotheses, matrix = _inputs(prediction, reference)
-    table = pd.DataFrame(_statistics(name, hypotheses, matrix), columns=_stat_columns(name))
+    segments = _segments(prediction, reference)
+    segments.warn()
+    _require_segments(segments)
+    hypotheses, matrix = segments.hypotheses, segments.matrix
+    table = pd.DataFrame(
+        _statistics(name, hypotheses, matrix), columns=_stat_columns(name), index=segments.labels
+    )
     table.attrs.update(nrefs=_nrefs(matrix), signature=metric_signature(name, _nrefs(matrix)))
     return table
 
@@ -980,11 +1036,16 @@ class CorpusState:
     n: int
     totals: np.ndarray
     nrefs: frozenset
+    #: rows left out: without a prediction, without any reference (warned by corpus_table)
+    excluded: tuple = (0, 0, ())
 
     def combine(self, *others: CorpusState) -> CorpusState:
         states = (self, *others)
         nrefs = frozenset().union(*(s.nrefs for s in states))
-        return CorpusState(self.metric, sum(s.n for s in states), sum(s.totals for s in states), nrefs)
+        excluded = added_exclusions(s.excluded for s in states)
+        return CorpusState(
+            self.metric, sum(s.n for s in states), sum(s.totals for s in states), nrefs, excluded
+        )
 
 
 def corpus_state(prediction, reference, metric: str, allow_empty: bool = False) -> CorpusState:
@@ -1003,17 +1064,27 @@ def corpus_state(prediction, reference, metric: str, allow_empty: bool = False) 
     True
     """
     name = _metric_name(metric)
-    if allow_empty and len(_as_series(prediction, "prediction")) == 0:
-        _text_array(prediction, "prediction")
-        return CorpusState(name, 0, np.zeros(len(_stat_columns(name))), frozenset())
-    hypotheses, matrix = _inputs(prediction, reference)
+    segments = _segments(prediction, reference)
+    excluded = (segments.no_prediction, segments.no_reference, tuple(segments.dropped[:10]))
+    if segments.hypotheses.size == 0 and (allow_empty or segments.total):  # corpus_table says why
+        return CorpusState(name, 0, np.zeros(len(_stat_columns(name))), frozenset(), excluded)
+    _require_segments(segments)
+    hypotheses, matrix = segments.hypotheses, segments.matrix
     counts = frozenset(np.unique((matrix != None).sum(axis=1)).tolist())  # noqa: E711  (elementwise)
-    return CorpusState(name, hypotheses.size, _sequential_sum(_statistics(name, hypotheses, matrix)), counts)
+    totals = _sequential_sum(_statistics(name, hypotheses, matrix))
+    return CorpusState(name, hypotheses.size, totals, counts, excluded)
 
 
 def corpus_table(state: CorpusState) -> pd.DataFrame:
     """The one-row table of :func:`corpus_bleu`, :func:`chrf` or :func:`ter` of a (combined) state."""
+    no_prediction, no_reference, labels = state.excluded
+    warn_left_out(no_prediction, no_reference, state.n + no_prediction + no_reference, labels)
     if state.n == 0:
+        if no_prediction + no_reference:
+            raise InvalidInputError(
+                f"No segment left to score: all {no_prediction + no_reference} rows lack a prediction or "
+                "every reference (None/NaN); fill or fix them."
+            )
         raise InvalidInputError("`prediction` is empty; pass at least one segment.")
     nrefs = next(iter(state.nrefs)) if len(state.nrefs) == 1 else "var"
     totals, name = state.totals, state.metric

@@ -22,9 +22,8 @@ from pdmetrics.textgen.tokens import (
     Tokens,
     compact_ids,
     ngram_ids,
-    prediction_texts,
-    reference_texts,
     rouge_tokens,
+    text_rows,
     warn_empty_tokens,
 )
 
@@ -384,11 +383,18 @@ def rouge(
     0  0.833333
     1  1.000000
     """
+    table, rows = rouge_rows(prediction, reference, rouge_types, use_stemmer, tokenizer, details)
+    rows.warn()
+    return table
+
+
+def rouge_rows(prediction, reference, rouge_types, use_stemmer, tokenizer, details):
+    """:func:`rouge`'s table and its :class:`~pdmetrics.textgen.tokens.TextRows` (no warning)."""
     types = _check_types(rouge_types)
     if tokenizer not in ("rouge-score", "unicode"):
         raise InvalidInputError(f"tokenizer={tokenizer!r}: use 'rouge-score' (exact default) or 'unicode'.")
-    predictions, index, _ = prediction_texts(prediction)
-    references = reference_texts(reference, index)
+    rows = text_rows(prediction, reference)
+    predictions, references, index = rows.predictions, rows.references, rows.index
     n_rows = len(predictions)
     present = np.not_equal(references, None)
     pair_row, pair_col = np.nonzero(present)
@@ -423,4 +429,4 @@ def rouge(
         if details:
             columns[f"{name}_precision"] = scores[0][chosen]
             columns[f"{name}_recall"] = scores[1][chosen]
-    return pd.DataFrame(columns, index=pd.RangeIndex(n_rows))
+    return pd.DataFrame(columns, index=index), rows

@@ -78,6 +78,7 @@ from pdmetrics._groups import (
 from pdmetrics._tables import result_table
 from pdmetrics._validation import plain, preview
 from pdmetrics.errors import InvalidInputError
+from pdmetrics.textgen.tokens import added_exclusions, warn_left_out
 
 __all__ = [
     "answer_correctness",
@@ -826,8 +827,9 @@ def context_precision(
 def summary_coherence(datum, score, *, data=None) -> pd.DataFrame:
     """Summary coherence: the judge's 1-5 score of the summary, one row per datum.
 
-    valor's judge answers an integer from 1 (incoherent) to 5 (extremely coherent); any other
-    value (0, 6, 3.5, NaN, text) is an error naming the row. Every datum needs exactly one
+    valor's judge answers an integer from 1 (incoherent) to 5 (extremely coherent): Python or
+    numpy integers, or whole floats (``4.0``), also in an object column; any other value (0, 6,
+    3.5, NaN, a bool, text such as ``"4"``) is an error naming the row. Every datum needs exactly one
     score.
 
     Parameters
@@ -855,7 +857,17 @@ def summary_coherence(datum, score, *, data=None) -> pd.DataFrame:
     series, codes, ids = _datum_codes(datum, data)
     scores = _rows(score, "score", len(series))
     numeric = pd.api.types.is_numeric_dtype(scores.dtype) and not pd.api.types.is_bool_dtype(scores.dtype)
-    values = scores.to_numpy(dtype="float64", na_value=np.nan) if numeric else np.full(len(scores), np.nan)
+    if numeric:
+        values = scores.to_numpy(dtype="float64", na_value=np.nan)
+    else:  # an object column: its numbers (not bools, not text) count, whatever their type
+        cells = scores.to_numpy(dtype=object)
+        is_number = np.fromiter(
+            (isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool) for v in cells),
+            dtype=bool,
+            count=len(cells),
+        )
+        values = np.full(len(cells), np.nan)
+        values[is_number] = cells[is_number].astype("float64")
     bad = ~np.isin(values, COHERENCE_SCORES)
     if bad.any():
         position = _first(bad)
@@ -957,9 +969,13 @@ class MeansState:
     size: np.ndarray  # data per row
     total: np.ndarray  # (rows, metrics): sums of the defined values
     count: np.ndarray  # (rows, metrics): number of defined values
+    #: input rows left out before the table was made (per-row text metrics on dask): without a
+    #: prediction, without any reference, the first labels; :func:`means_table` warns about them
+    excluded: tuple = (0, 0, ())
 
     def combine(self, *others: MeansState) -> MeansState:
         states = (self, *others)
+        excluded = added_exclusions(s.excluded for s in states)
         if self.keys is None:
             return MeansState(
                 self.metrics,
@@ -967,6 +983,7 @@ class MeansState:
                 sum(s.size for s in states),
                 sum(s.total for s in states),
                 sum(s.count for s in states),
+                excluded,
             )
         keys = pd.concat([s.keys for s in states], ignore_index=True)
         codes, merged = group_codes([keys[name] for name in keys.columns], "by")
@@ -983,7 +1000,7 @@ class MeansState:
             return np.r_[np.reshape(pooled, (1, width)), groups].reshape((k + 1, *arrays[0].shape[1:]))
 
         size = added("size").astype("int64")
-        return MeansState(self.metrics, merged, size, added("total"), added("count"))
+        return MeansState(self.metrics, merged, size, added("total"), added("count"), excluded)
 
 
 def means_state(table: pd.DataFrame, by=None) -> MeansState:
@@ -1037,7 +1054,18 @@ def means_state(table: pd.DataFrame, by=None) -> MeansState:
 
 
 def means_table(state: MeansState) -> pd.DataFrame:
-    """The :func:`metric_means` table of a (combined) :class:`MeansState`."""
+    """The :func:`metric_means` table of a (combined) :class:`MeansState`.
+
+    No data at all (an empty frame, or every row left out) is an error: there is nothing to
+    average, and a pooled row of NaN would look like a result."""
+    no_prediction, no_reference, labels = state.excluded
+    warn_left_out(no_prediction, no_reference, int(state.size[0]) + no_prediction + no_reference, labels)
+    if int(state.size[0]) == 0:
+        raise InvalidInputError(
+            "No rows to average: the table is empty (an empty frame, or every row was left out as "
+            "missing); check the filter that produced the frame, or drop `by=` to get the empty "
+            "per-row table."
+        )
     means = divide(state.total, state.count, zero_division=np.nan)
     columns = {m: means[:, i] for i, m in enumerate(state.metrics)}
     if state.keys is None:
