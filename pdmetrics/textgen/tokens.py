@@ -110,7 +110,10 @@ def _prediction_cells(prediction, argument: str = "prediction") -> tuple[np.ndar
     name = f"`{argument}=`" if series.name is None else f"column {series.name!r}"
     values = series.to_numpy(dtype=object)
     is_text = np.fromiter((isinstance(v, str) for v in values), dtype=bool, count=len(values))
-    missing = ~is_text & np.fromiter(map(_is_missing, values), dtype=bool, count=len(values))
+    missing = np.zeros(len(values), dtype=bool)
+    missing[~is_text] = np.fromiter(
+        map(_is_missing, values[~is_text]), dtype=bool, count=int((~is_text).sum())
+    )
     bad = ~is_text & ~missing
     if bad.any():
         row = int(np.flatnonzero(bad)[0])
