@@ -2,7 +2,10 @@
 
 ROUGE and BLEU take one row per generated answer: ``prediction=`` names the answer column and
 ``reference=`` the reference column (a list of columns, or a column of lists, for several
-references); ``by=`` averages the per-row values by group, with an ``"(all)"`` row first. The
+references); the per-row table keeps the frame's index (``df.join`` is right), with the
+``datum=`` column first when given; a row without a prediction or any reference is left out
+with an :class:`~pdmetrics.ExcludedRowsWarning`; ``by=`` averages the per-row values by
+group, with an ``"(all)"`` row first (an error when no row is left to average). The
 LLM-guided metrics take the judge's verdict table in long form (one row per judged
 statement, claim, opinion or context): ``datum=`` names the datum id column and ``verdict=``
 the verdict column; ``by=`` (a column constant within each datum) averages the per-datum
@@ -17,7 +20,7 @@ from pdmetrics._validation import one_column, require_columns
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.textgen import verdicts
 from pdmetrics.textgen.bleu_scores import bleu_rows
-from pdmetrics.textgen.corpus import _text_array, chrf, corpus_bleu, ter
+from pdmetrics.textgen.corpus import checked_texts, chrf, corpus_bleu, ter
 from pdmetrics.textgen.paired import paired_bootstrap
 from pdmetrics.textgen.rouge_scores import rouge_rows
 
@@ -162,7 +165,7 @@ class TextgenAccessor:
                     f"{'baseline system (system A)' if argument == 'baseline' else 'compared system'}'s "
                     f"outputs, e.g. `{argument}='{'old' if argument == 'baseline' else 'new'}'`."
                 )
-            _text_array(self._column(argument, name), argument, missing_ok=True)  # names the argument
+            checked_texts(self._column(argument, name), argument)  # a bad cell names the argument
         return paired_bootstrap(
             self._column("baseline", baseline),
             self._column("prediction", prediction),

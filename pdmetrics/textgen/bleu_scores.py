@@ -162,14 +162,20 @@ def bleu(prediction, reference, weights=(0.25, 0.25, 0.25, 0.25), details: bool 
     Returns
     -------
     pandas.DataFrame
-        One row per prediction (RangeIndex), column ``bleu`` (and the details).
+        One row per scored prediction, indexed like ``prediction`` (its labels and order; a
+        RangeIndex for a list), column ``bleu`` (and the details).
 
     Raises
     ------
     InvalidInputError
-        A prediction that is missing or not a str, a reference cell that is not text, a row
-        without any reference, empty or non-numeric weights, a negative weight, weights summing
-        to 0.
+        A prediction or a reference cell that is neither a str nor missing, empty or
+        non-numeric weights, a negative weight, weights summing to 0.
+
+    Warns
+    -----
+    ExcludedRowsWarning
+        Rows whose prediction is missing (None/NaN/pd.NA) or whose every reference is missing
+        are left out of the table; the warning counts them and names the first.
 
     Examples
     --------

@@ -249,6 +249,41 @@ def _inputs(prediction, reference) -> tuple[np.ndarray, np.ndarray]:
     return segments.hypotheses, segments.matrix
 
 
+def checked_texts(values, argument: str) -> np.ndarray:
+    """``values`` as an object array of texts, missing cells kept (for another module's checks);
+    a cell that is neither a str nor missing raises :class:`InvalidInputError` naming
+    ``argument`` and the row."""
+    return _text_array(values, argument, missing_ok=True)
+
+
+def paired_inputs(prediction_a, prediction_b, reference) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The two systems' texts and the reference matrix of the segments both systems answered
+    and that have a reference (the others left out with one warning)."""
+    for value, argument in ((prediction_a, "prediction_a"), (prediction_b, "prediction_b")):
+        if value is None:
+            raise InvalidInputError(
+                f"`{argument}=None`: pass the {'baseline' if argument == 'prediction_a' else 'compared'} "
+                "system's outputs, one text per segment (a Series or list of str)."
+            )
+    texts_a = _text_array(prediction_a, "prediction_a", missing_ok=True)
+    texts_b = _text_array(prediction_b, "prediction_b", missing_ok=True)
+    if len(texts_a) != len(texts_b):
+        raise InvalidInputError(
+            f"`prediction_a` has {len(texts_a)} segments but `prediction_b` has {len(texts_b)}; "
+            f"a paired comparison needs both systems' outputs for the same segments, in the same order."
+        )
+    segments = _segments(prediction_a, reference, also_missing=_is_missing(texts_b))
+    segments.warn()
+    _require_segments(segments)
+    return segments.hypotheses, texts_b[segments.kept], segments.matrix
+
+
+def statistics_array(metric: str, hypotheses: np.ndarray, matrix: np.ndarray) -> tuple[np.ndarray, object]:
+    """Per-segment statistics of checked texts (:func:`paired_inputs`) as an array, and the
+    ``nrefs`` of the signature."""
+    return _statistics(_metric_name(metric), hypotheses, matrix), _nrefs(matrix)
+
+
 def _require_segments(segments: _Segments) -> None:
     if segments.hypotheses.size == 0:
         if segments.total == 0:
@@ -936,7 +971,8 @@ def corpus_bleu(prediction, reference) -> pd.DataFrame:
     reference : Series, list or DataFrame
         One reference per segment, or several: a DataFrame with one column per reference,
         or cells holding lists of str. Missing references (NaN/None) are dropped, as
-        sacrebleu drops ``None``; a segment with no reference at all is an error.
+        sacrebleu drops ``None``. A segment without a prediction or without any reference is
+        left out, with an :class:`~pdmetrics.ExcludedRowsWarning` that counts it.
 
     Returns
     -------

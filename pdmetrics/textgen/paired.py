@@ -19,16 +19,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.textgen.corpus import (
-    _is_missing,
-    _nrefs,
-    _require_segments,
-    _segments,
-    _statistics,
-    _text_array,
-    metric_signature,
-    scores_from_statistics,
-)
+from pdmetrics.textgen.corpus import metric_signature, paired_inputs, scores_from_statistics, statistics_array
 
 __all__ = ["paired_bootstrap"]
 
@@ -99,7 +90,9 @@ def paired_bootstrap(
         The compared system's output for the same segments, in the same order.
     reference : Series, list or DataFrame
         The references, as in :func:`pdmetrics.textgen.corpus_bleu` (one, several, or a
-        variable number per segment).
+        variable number per segment). A segment missing in either system (None/NaN) or
+        without any reference is left out of both, with an
+        :class:`~pdmetrics.ExcludedRowsWarning` that counts it.
     metric : str or list of str
         ``"bleu"``, ``"chrf"``, ``"chrf++"`` and/or ``"ter"``. Every metric uses the same
         resamples, as sacrebleu does.
@@ -148,36 +141,17 @@ def paired_bootstrap(
         )
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
         raise InvalidInputError(f"`seed={seed!r}` must be a non-negative integer or None.")
-    for value, argument in ((prediction_a, "prediction_a"), (prediction_b, "prediction_b")):
-        if value is None:
-            raise InvalidInputError(
-                f"`{argument}=None`: pass the {'baseline' if argument == 'prediction_a' else 'compared'} "
-                "system's outputs, one text per segment (a Series or list of str)."
-            )
-    texts_a = _text_array(prediction_a, "prediction_a", missing_ok=True)
-    texts_b = _text_array(prediction_b, "prediction_b", missing_ok=True)
-    if len(texts_a) != len(texts_b):
-        raise InvalidInputError(
-            f"`prediction_a` has {len(texts_a)} segments but `prediction_b` has {len(texts_b)}; "
-            f"a paired comparison needs both systems' outputs for the same segments, in the same order."
-        )
     name_a, name_b = _names(prediction_a, prediction_b)
     # a segment missing in either system (or without a reference) is left out of both
-    segments = _segments(prediction_a, reference, also_missing=_is_missing(texts_b))
-    segments.warn()
-    _require_segments(segments)
-    hypotheses_b = texts_b[segments.kept]
-    n = len(segments.kept)
-    nrefs = _nrefs(segments.matrix)
+    hypotheses_a, hypotheses_b, matrix = paired_inputs(prediction_a, prediction_b, reference)
+    n = len(hypotheses_a)
     rng = np.random.default_rng(seed)
     indices = rng.choice(n, size=(int(n_samples), n), replace=True) if n else np.zeros((0, 0), int)
     rows = []
     for key in metrics:
+        stats_a, nrefs = statistics_array(key, hypotheses_a, matrix)
         signature = metric_signature(key, nrefs, bs=int(n_samples), seed=str(seed).lower())
-        arrays = [
-            _statistics(key, segments.hypotheses, segments.matrix),
-            _statistics(key, hypotheses_b, segments.matrix),
-        ]
+        arrays = [stats_a, statistics_array(key, hypotheses_b, matrix)[0]]
         # full-corpus scores: statistics added segment after segment, in float64
         score_a, score_b = (float(scores_from_statistics(np.cumsum(s, axis=0)[-1], key)[0]) for s in arrays)
         resampled_a, resampled_b = (scores_from_statistics(_resampled_sums(s, indices), key) for s in arrays)

@@ -458,7 +458,8 @@ def rouge(
     - ``rougeN``: overlap of n-grams (counts clipped), precision over the prediction's
       n-grams, recall over the reference's.
     - ``rougeL``: longest common subsequence (LCS) of the two token sequences (newlines are
-      plain separators).
+      plain separators). Memory grows linearly with the text length: a pair too long for the
+      vectorized path is scored alone, one DP column at a time.
     - ``rougeLsum``: summary-level LCS: the texts are split into sentences at newlines
       (``"\\n"``), and each reference sentence is matched with the union of its LCS with every
       prediction sentence; without newlines it equals ``rougeL``.
@@ -488,17 +489,21 @@ def rouge(
     Returns
     -------
     pandas.DataFrame
-        One row per prediction (RangeIndex), one F-measure column per ROUGE type, named by the
-        type (plus precision and recall with ``details=True``).
+        One row per scored prediction, indexed like ``prediction`` (its labels and order; a
+        RangeIndex for a list), one F-measure column per ROUGE type, named by the type (plus
+        precision and recall with ``details=True``).
 
     Raises
     ------
     InvalidInputError
-        A prediction that is missing or not a str, a reference cell that is not text, a row
-        without any reference, an unknown ROUGE type or tokenizer.
+        A prediction or a reference cell that is neither a str nor missing, an unknown ROUGE
+        type or tokenizer.
 
     Warns
     -----
+    ExcludedRowsWarning
+        Rows whose prediction is missing (None/NaN/pd.NA) or whose every reference is missing
+        are left out of the table; the warning counts them and names the first.
     EmptyTokensWarning
         A non-blank text produced no tokens (for the default tokenizer: no ASCII letter or
         digit, e.g. Russian or Japanese text); it scores 0.
