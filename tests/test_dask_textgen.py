@@ -341,3 +341,15 @@ def test_per_row_means_leave_out_missing_rows_with_one_warning(method, kwargs):
         getattr(dd.from_pandas(frame.iloc[:0], npartitions=1).textgen, method)(
             prediction="pred", by="grp", **kwargs
         )
+
+
+@pytest.mark.parametrize(("method", "kwargs"), CORPUS_TABLES)
+def test_corpus_scores_leave_out_missing_rows_with_one_warning(method, kwargs):
+    frame = holey_texts(5)
+    ddf = dd.from_pandas(frame, npartitions=4)
+    with pytest.warns(pdmetrics.ExcludedRowsWarning) as pandas_warnings:
+        expected = getattr(frame.textgen, method)(prediction="pred", **kwargs)
+    with pytest.warns(pdmetrics.ExcludedRowsWarning) as dask_warnings:
+        table = getattr(ddf.textgen, method)(prediction="pred", **kwargs)
+    assert_same(table, expected)
+    assert [str(w.message) for w in dask_warnings] == [str(w.message) for w in pandas_warnings]

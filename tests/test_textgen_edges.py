@@ -149,12 +149,12 @@ def test_a_missing_prediction_or_reference_is_left_out_with_a_warning(method):
     assert table.index.tolist() == [5, 9, 2]
     with pytest.warns(ExcludedRowsWarning, match=r"by|rows left out"):
         means = getattr(frame.textgen, method)(prediction="answer", reference=["gold", "gold2"], by="topic")
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
+    with pytest.warns(ExcludedRowsWarning, match=r"1 of 3 rows of the table have a missing `by` value"):
         expected = getattr(clean.textgen, method)(
             prediction="answer", reference=["gold", "gold2"], by="topic"
         )
     pd.testing.assert_frame_equal(means, expected)
+    assert means["N"].tolist() == [3, 2]  # (all), t: label 2 has no topic
 
 
 @pytest.mark.parametrize("method", ["rouge", "bleu"])
@@ -242,3 +242,16 @@ def test_summary_coherence_accepts_whole_numbers_in_an_object_column():
         bad = frame.assign(score=pd.Series([4, value, 1, 2], dtype=object))
         with pytest.raises(InvalidInputError, match=rf"row 1: summary coherence score {shown} is not"):
             bad.textgen.summary_coherence(datum="id", score="score")
+
+
+@pytest.mark.parametrize(
+    ("method", "kwargs"),
+    [("rouge", {"prediction": "p", "reference": "r"}), ("toxicity", {"datum": "id", "verdict": "v"})],
+)
+def test_a_missing_by_value_counts_in_the_pooled_row_only_with_a_warning(method, kwargs):
+    frame = pd.DataFrame(
+        {"p": ["a b", "a c", "x"], "r": ["a b", "a b", "x"], "id": [1, 2, 3], "v": ["yes", "no", "yes"]}
+    ).assign(g=["u", None, np.nan])
+    with pytest.warns(ExcludedRowsWarning, match=r"2 of 3 rows of the table have a missing `by` value"):
+        table = getattr(frame.textgen, method)(**kwargs, by="g")
+    assert table["g"].tolist() == ["(all)", "u"] and table["N"].tolist() == [3, 1]

@@ -77,7 +77,8 @@ from pdmetrics._groups import (
 )
 from pdmetrics._tables import result_table
 from pdmetrics._validation import plain, preview
-from pdmetrics.errors import InvalidInputError
+from pdmetrics._warnings import emit
+from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
 from pdmetrics.textgen.tokens import added_exclusions, warn_left_out
 
 __all__ = [
@@ -940,7 +941,8 @@ def metric_means(table: pd.DataFrame, by=None) -> pd.DataFrame:
     DataFrame
         The group columns (under their names; the pooled row labelled ``"(all)"``), ``N`` (data)
         and the mean of every metric column. A datum with a missing group is counted in the
-        pooled row only; NaN metric values are left out of the means.
+        pooled row only (with an :class:`~pdmetrics.ExcludedRowsWarning` that counts them); NaN
+        metric values are left out of the means.
 
     Examples
     --------
@@ -1068,6 +1070,14 @@ def means_table(state: MeansState) -> pd.DataFrame:
         )
     means = divide(state.total, state.count, zero_division=np.nan)
     columns = {m: means[:, i] for i, m in enumerate(state.metrics)}
+    if state.keys is not None:
+        ungrouped = int(state.size[0]) - int(state.size[1:].sum())
+        if ungrouped:
+            emit(
+                f"{ungrouped} of {int(state.size[0])} rows of the table have a missing `by` value: they are "
+                f"left out of the group rows and count in the {POOLED_LABEL!r} row only.",
+                ExcludedRowsWarning,
+            )
     if state.keys is None:
         return result_table({"N": state.size, **columns}, integer_columns=["N"])
     ids = {
