@@ -353,3 +353,19 @@ def test_corpus_scores_leave_out_missing_rows_with_one_warning(method, kwargs):
         table = getattr(ddf.textgen, method)(prediction="pred", **kwargs)
     assert_same(table, expected)
     assert [str(w.message) for w in dask_warnings] == [str(w.message) for w in pandas_warnings]
+
+
+@pytest.mark.parametrize("method", YES_SHARES)
+def test_missing_verdicts_are_left_out_as_on_pandas(method):
+    rows = verdict_rows(9).astype({"verdict": object})
+    rows.loc[rows.index % 7 == 0, "verdict"] = None
+    ddf = dd.from_pandas(rows, npartitions=4)
+    with pytest.warns(pdmetrics.ExcludedRowsWarning):
+        expected = getattr(rows.textgen, method)(datum="id", verdict="verdict", by="topic")
+        per_datum = by_datum(getattr(rows.textgen, method)(datum="id", verdict="verdict"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdmetrics.ExcludedRowsWarning)  # once per partition on dask
+        table = getattr(ddf.textgen, method)(datum="id", verdict="verdict", by="topic")
+        lazy = getattr(ddf.textgen, method)(datum="id", verdict="verdict").compute()
+    assert_same(table, expected)
+    assert_same(by_datum(lazy), per_datum, exact=True)

@@ -238,7 +238,7 @@ def test_summary_coherence_accepts_whole_numbers_in_an_object_column():
     frame = pd.DataFrame({"id": ["a", "b", "c", "d"], "score": scores, "topic": list("xxyy")})
     got = frame.textgen.summary_coherence(datum="id", score="score")
     assert got["summary_coherence"].tolist() == [4.0, 5.0, 1.0, 3.0]
-    for value, shown in [(3.5, "3.5"), ("4", "'4'"), (True, "True"), (6, "6"), (None, "None")]:
+    for value, shown in [(3.5, "3.5"), ("4", "'4'"), (True, "True"), (6, "6")]:
         bad = frame.assign(score=pd.Series([4, value, 1, 2], dtype=object))
         with pytest.raises(InvalidInputError, match=rf"row 1: summary coherence score {shown} is not"):
             bad.textgen.summary_coherence(datum="id", score="score")
@@ -255,3 +255,38 @@ def test_a_missing_by_value_counts_in_the_pooled_row_only_with_a_warning(method,
     with pytest.warns(ExcludedRowsWarning, match=r"2 of 3 rows of the table have a missing `by` value"):
         table = getattr(frame.textgen, method)(**kwargs, by="g")
     assert table["g"].tolist() == ["(all)", "u"] and table["N"].tolist() == [3, 1]
+
+
+def test_a_missing_verdict_or_score_is_left_out_with_a_warning_and_so_is_a_datum_without_any():
+    judged = pd.DataFrame(
+        {
+            "id": ["a", "a", "a", "b", "c"],
+            "verdict": ["yes", None, "no", np.nan, "yes"],
+            "rank": [1, 3, 2, 1, 1],
+            "topic": ["x", "x", "x", "y", "y"],
+        }
+    )
+    with pytest.warns(
+        ExcludedRowsWarning, match=r"2 of 5 rows left out: the verdict is missing .*1 data .*'b'"
+    ):
+        got = judged.textgen.toxicity(datum="id", verdict="verdict")
+    assert got["datum"].tolist() == ["a", "c"] and got["N"].tolist() == [2, 1]
+    assert got["toxicity"].tolist() == [0.5, 1.0]
+    with pytest.warns(ExcludedRowsWarning):  # b is not scored as "no opinions: 0.0"
+        listed = judged.textgen.toxicity(datum="id", verdict="verdict", data=["a", "b", "c", "d"])
+    assert listed["datum"].tolist() == ["a", "c", "d"] and listed["toxicity"].tolist() == [0.5, 1.0, 0.0]
+    with pytest.warns(ExcludedRowsWarning):
+        ranked = judged.textgen.context_precision(datum="id", verdict="verdict", rank="rank")
+    assert ranked["datum"].tolist() == ["a", "c"]
+    with pytest.warns(ExcludedRowsWarning):
+        faithful = judged.textgen.faithfulness(
+            datum="id", verdict="verdict", data=["a", "b", "c"], n_contexts=[2, 1, 1]
+        )
+    assert faithful["datum"].tolist() == ["a", "c"]
+    scores = pd.DataFrame({"id": ["s1", "s2", "s3"], "score": [4, None, 2]})
+    with pytest.warns(ExcludedRowsWarning, match=r"1 of 3 rows left out: the score is missing"):
+        coherence = scores.textgen.summary_coherence(datum="id", score="score")
+    assert coherence["datum"].tolist() == ["s1", "s3"] and coherence["summary_coherence"].tolist() == [
+        4.0,
+        2.0,
+    ]

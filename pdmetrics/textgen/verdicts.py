@@ -44,6 +44,11 @@ A datum in ``data`` without rows whose value the counts do not settle is an erro
 the datum and the missing argument; so is a count that contradicts the rows (e.g. verdict
 rows for a datum with ``n_contexts=0``).
 
+**Rows the judge did not answer.** A verdict (or score) that is None/NaN/pd.NA is left out
+with an :class:`~pdmetrics.ExcludedRowsWarning` that counts it; a datum left without any
+answered row is left out of the table (and of ``data=`` with its counts), not given the
+"nothing judged" value.
+
 **Producing the verdict table with any judge.** Ask the judge for a JSON list of verdicts per
 datum (valor's prompts return ``{"verdicts": [{"verdict": "yes", "analysis": ...}, ...]}``,
 and ``{"TP": [...], "FP": [...], "FN": [...]}`` for answer correctness), then flatten::
@@ -77,7 +82,7 @@ from pdmetrics._groups import (
 )
 from pdmetrics._tables import result_table
 from pdmetrics._validation import plain, preview
-from pdmetrics._warnings import emit
+from pdmetrics._warnings import emit, warn_excluded
 from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
 from pdmetrics.textgen.tokens import added_exclusions, warn_left_out
 
@@ -255,8 +260,47 @@ def _check_no_rows_when_empty(n: np.ndarray, count: np.ndarray, ids: pd.Index, a
         )
 
 
+def _unanswered(value) -> bool:
+    return value is None or value is pd.NA or (isinstance(value, (float, np.floating)) and np.isnan(value))
+
+
+def _answered(datum, verdict, data, rows: dict | None = None, counts: dict | None = None, argument="verdict"):
+    """Leave out the rows the judge did not answer (``verdict`` None/NaN/pd.NA: a timeout) with
+    an :class:`~pdmetrics.ExcludedRowsWarning`; a datum left without any row is left out too (also
+    from ``data`` and the per-datum ``counts`` aligned with it), rather than scored as having
+    nothing to judge. Returns ``datum, verdict, data, rows, counts`` (the other row-aligned
+    columns and the per-datum counts, subset alike)."""
+    rows, counts = dict(rows or {}), dict(counts or {})
+    if verdict is None:
+        return datum, verdict, data, rows, counts
+    datum_rows = _series(datum, "datum")
+    verdicts = _rows(verdict, argument, len(datum_rows))
+    cells = verdicts.to_numpy(dtype=object)
+    missing = np.fromiter(map(_unanswered, cells), dtype=bool, count=len(cells))
+    if not missing.any():
+        return datum, verdict, data, rows, counts
+    keep = ~missing
+    for name, values in rows.items():
+        if values is not None:
+            rows[name] = _rows(values, name, len(datum_rows))[keep]
+    gone = pd.Index(datum_rows[missing]).difference(pd.Index(datum_rows[keep]))
+    if data is not None and len(gone):
+        listed = as_series(data, "data")
+        kept = ~listed.isin(gone).to_numpy()
+        for name, values in counts.items():
+            if values is not None and len(as_series(values, name)) == len(listed):
+                counts[name] = as_series(values, name)[kept]
+        data = listed[kept]
+    what = f"the {argument} is missing (the judge gave none)"
+    if len(gone):
+        what += f"; {len(gone)} data left without any {argument} are left out ({preview(gone, 5)})"
+    warn_excluded(int(missing.sum()), len(missing), what)
+    return datum_rows[keep], verdicts[keep], data, rows, counts
+
+
 def _yes_share(datum, verdict, allowed, metric, data):
     """Rows, yes-count and row count per datum, and the ids: the common part of the ratios."""
+    datum, verdict, data, _, _ = _answered(datum, verdict, data)
     series, codes, ids = _datum_codes(datum, data)
     verdicts = _rows(verdict, "verdict", len(series))
     is_yes = _verdict_codes(verdicts, allowed, metric) == 0
@@ -470,6 +514,8 @@ def faithfulness(datum, verdict, *, data=None, n_contexts=None) -> pd.DataFrame:
     1     b  0      1.000000
     2     c  0      0.000000
     """
+    datum, verdict, data, _, counts = _answered(datum, verdict, data, counts={"n_contexts": n_contexts})
+    n_contexts = counts["n_contexts"]
     ids, n, yes = _yes_share(datum, verdict, YES_NO, "faithfulness", data)
     contexts = _counts(n_contexts, "n_contexts", ids if data is not None else None)
     if contexts is None:
@@ -567,6 +613,8 @@ def answer_correctness(datum, verdict, *, ground_truth=None, data=None) -> pd.Da
       datum  N  answer_correctness
     0     w  5                 1.0
     """
+    datum, verdict, data, rows, _ = _answered(datum, verdict, data, rows={"ground_truth": ground_truth})
+    ground_truth = rows["ground_truth"]
     codes, pair, kinds, ids = _pair_codes(datum, verdict, ground_truth, TP_FP_FN, "answer correctness", data)
     n_pairs = int(pair.max()) + 1 if pair.size else 0
     counts = np.bincount(pair * 3 + kinds, minlength=3 * n_pairs).reshape(n_pairs, 3).astype("float64")
@@ -663,6 +711,14 @@ def context_recall(
     2     s  0             0.0
     """
     option = check_zero_division(zero_division)
+    datum, verdict, data, rows, counts = _answered(
+        datum,
+        verdict,
+        data,
+        rows={"ground_truth": ground_truth},
+        counts={"n_contexts": n_contexts, "n_ground_truths": n_ground_truths},
+    )
+    ground_truth, n_contexts, n_ground_truths = rows["ground_truth"], *counts.values()
     codes, pair, kinds, ids = _pair_codes(datum, verdict, ground_truth, YES_NO, "context recall", data)
     has_ids = data is not None
     contexts = _counts(n_contexts, "n_contexts", ids if has_ids else None)
@@ -775,6 +831,14 @@ def context_precision(
     0     a  4               0.75
     1     b  4               0.50
     """
+    datum, verdict, data, rows, counts = _answered(
+        datum,
+        verdict,
+        data,
+        rows={"ground_truth": ground_truth, "rank": rank},
+        counts={"n_contexts": n_contexts, "n_ground_truths": n_ground_truths},
+    )
+    ground_truth, rank, n_contexts, n_ground_truths = *rows.values(), *counts.values()
     codes, pair, kinds, ids = _pair_codes(datum, verdict, ground_truth, YES_NO, "context precision", data)
     ranks = _check_ranks(_rows(rank, "rank", codes.size), pair, codes, ids)
     n_data = len(ids)
@@ -855,6 +919,7 @@ def summary_coherence(datum, score, *, data=None) -> pd.DataFrame:
     0    s1  1                4.0
     1    s2  1                5.0
     """
+    datum, score, data, _, _ = _answered(datum, score, data, argument="score")
     series, codes, ids = _datum_codes(datum, data)
     scores = _rows(score, "score", len(series))
     numeric = pd.api.types.is_numeric_dtype(scores.dtype) and not pd.api.types.is_bool_dtype(scores.dtype)
