@@ -50,14 +50,18 @@ def _low_bits(count: np.ndarray, words: int) -> np.ndarray:
 
 
 def _add(first: np.ndarray, second: np.ndarray) -> np.ndarray:
-    """Multi-word unsigned sum (word 0 lowest), wrapping at the top word."""
+    """Multi-word unsigned sum (word 0 lowest), wrapping at the top word.
+
+    The carries out of the words are added to the words above all at once, again while an
+    added carry wraps a word to 0 (a loop over the longest chain of carries, not the words;
+    a word takes at most one carry in all)."""
     total = first + second
     if total.shape[1] > 1:
-        carry = total < first
-        for word in range(1, total.shape[1]):
-            incoming = carry[:, word - 1]
-            total[:, word] += incoming.astype(np.uint64)
-            carry[:, word] |= incoming & (total[:, word] == 0)
+        carry = total[:, :-1] < first[:, :-1]
+        while carry.any():
+            total[:, 1:] += carry
+            carry = carry & (total[:, 1:] == 0)
+            carry = np.concatenate([np.zeros((len(carry), 1), dtype=bool), carry[:, :-1]], axis=1)
     return total
 
 
@@ -124,8 +128,9 @@ def _backtrack(codes, a_start, a_len, b_start, b_len, kept, words) -> np.ndarray
     return np.concatenate(matched) if matched else np.zeros(0, dtype=np.int64)
 
 
-#: bytes of the comparison matrix built per chunk of pairs; a pair whose matrix alone would be
-#: larger goes to the linear-memory path (:func:`_long_lcs_length`, :func:`_long_lcs_positions`)
+#: bytes of the comparison matrix built per chunk of pairs (at least 64 pairs); a pair whose
+#: matrix would take more than 1/16 of it goes to the linear-memory path
+#: (:func:`_long_lcs_length`, :func:`_long_lcs_positions`)
 _CHUNK_BYTES = 1 << 24
 #: match masks of one long pair kept in memory: this many bits per token of ``a``
 _MASK_BITS_PER_TOKEN = 1024
@@ -249,8 +254,10 @@ def _long_lcs_positions(a: np.ndarray, b: np.ndarray) -> list:
 
 
 def _is_long(a_len: np.ndarray, b_len: np.ndarray) -> np.ndarray:
-    """Pairs whose comparison matrix alone would exceed :data:`_CHUNK_BYTES`."""
-    return 64 * ((a_len + 63) // 64) * b_len > _CHUNK_BYTES
+    """Pairs whose comparison matrix takes more than 1/16 of :data:`_CHUNK_BYTES` (about 1,000 x
+    1,000 tokens): one by one over Python ints they are faster, and memory stays linear (a
+    chunk of 64 shorter pairs takes at most 4 x :data:`_CHUNK_BYTES`)."""
+    return 64 * ((a_len + 63) // 64) * b_len > _CHUNK_BYTES // 16
 
 
 def _lcs(codes, n_codes, a_start, a_len, b_start, b_len, on_union=None):
@@ -258,7 +265,7 @@ def _lcs(codes, n_codes, a_start, a_len, b_start, b_len, on_union=None):
     array over the flat tokens) also mark the ``a`` tokens on rouge-score's backtracked LCS.
 
     Pairs are vectorized in chunks whose comparison matrices take :data:`_CHUNK_BYTES`; a pair
-    too long for that is scored alone in linear memory."""
+    too long for that (see :func:`_is_long`) is scored alone in linear memory."""
     history = on_union is not None
     lengths = np.zeros(len(a_len), dtype=np.int64)
     long = _is_long(a_len, b_len)
@@ -277,7 +284,7 @@ def _lcs(codes, n_codes, a_start, a_len, b_start, b_len, on_union=None):
         chosen = chosen[np.argsort(-b_len[chosen], kind="stable")]
         start = 0
         while start < len(chosen):  # a loop over chunks of pairs, longest first
-            step = max(1, _CHUNK_BYTES // (int(b_len[chosen[start]]) * 64 * size))
+            step = max(64, _CHUNK_BYTES // (int(b_len[chosen[start]]) * 64 * size))
             part = chosen[start : start + step]
             found, positions = _lcs_chunk(
                 codes, a_start[part], a_len[part], b_start[part], b_len[part], size, history
