@@ -227,7 +227,7 @@ def test_paired_bootstrap_leaves_out_a_row_missing_in_either_system_and_names_th
     pd.testing.assert_frame_equal(got, expected)
     assert got["N"].tolist() == [3, 3]
     bad = frame.assign(old=["x", 5, "y", "z", "w"])
-    with pytest.raises(InvalidInputError, match=r"`baseline` row 'b' holds 5 \(int\)"):
+    with pytest.raises(InvalidInputError, match=r"`baseline='old'` row 'b' holds 5 \(int\)"):
         bad.textgen.paired_bootstrap(prediction="new", baseline="old", reference="gold")
     with pytest.raises(InvalidInputError, match=r"`baseline=None`: name the column of the baseline system"):
         frame.textgen.paired_bootstrap(prediction="new", baseline=None, reference="gold")

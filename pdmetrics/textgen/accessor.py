@@ -165,7 +165,7 @@ class TextgenAccessor:
                     f"{'baseline system (system A)' if argument == 'baseline' else 'compared system'}'s "
                     f"outputs, e.g. `{argument}='{'old' if argument == 'baseline' else 'new'}'`."
                 )
-            checked_texts(self._column(argument, name), argument)  # a bad cell names the argument
+            checked_texts(self._column(argument, name), f"{argument}={name!r}")  # names the argument
         return paired_bootstrap(
             self._column("baseline", baseline),
             self._column("prediction", prediction),

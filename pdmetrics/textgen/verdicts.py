@@ -260,10 +260,6 @@ def _check_no_rows_when_empty(n: np.ndarray, count: np.ndarray, ids: pd.Index, a
         )
 
 
-def _unanswered(value) -> bool:
-    return value is None or value is pd.NA or (isinstance(value, (float, np.floating)) and np.isnan(value))
-
-
 def _answered(datum, verdict, data, rows: dict | None = None, counts: dict | None = None, argument="verdict"):
     """Leave out the rows the judge did not answer (``verdict`` None/NaN/pd.NA: a timeout) with
     an :class:`~pdmetrics.ExcludedRowsWarning`; a datum left without any row is left out too (also
@@ -276,7 +272,7 @@ def _answered(datum, verdict, data, rows: dict | None = None, counts: dict | Non
     datum_rows = _series(datum, "datum")
     verdicts = _rows(verdict, argument, len(datum_rows))
     cells = verdicts.to_numpy(dtype=object)
-    missing = np.fromiter(map(_unanswered, cells), dtype=bool, count=len(cells))
+    missing = np.asarray(pd.isna(cells), dtype=bool)  # elementwise: a list cell is not missing
     if not missing.any():
         return datum, verdict, data, rows, counts
     keep = ~missing
