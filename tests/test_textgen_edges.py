@@ -180,11 +180,21 @@ def test_every_row_missing_gives_an_empty_table_and_an_error_with_by(method):
         ("faithfulness", {"datum": "id", "verdict": "verdict"}),
         ("summary_coherence", {"datum": "id", "score": "score"}),
         ("context_precision", {"datum": "id", "verdict": "verdict", "rank": "score"}),
+        ("context_recall", {"datum": "id", "verdict": "verdict"}),
+        ("answer_correctness", {"datum": "id", "verdict": "tp"}),
     ],
 )
 def test_an_empty_frame_with_by_is_an_error_not_a_row_of_nan(method, kwargs):
     frame = pd.DataFrame(
-        {"answer": ["a b"], "gold": ["a b"], "id": [1], "verdict": ["yes"], "score": [1], "topic": ["t"]}
+        {
+            "answer": ["a b"],
+            "gold": ["a b"],
+            "id": [1],
+            "verdict": ["yes"],
+            "tp": ["TP"],
+            "score": [1],
+            "topic": ["t"],
+        }
     )
     full = getattr(frame.textgen, method)(**kwargs, by="topic")
     assert full["topic"].tolist() == ["(all)", "t"]
