@@ -100,28 +100,24 @@ def _describe(value) -> str:
     return f"{value!r} ({type(value).__name__})"
 
 
-def _text_array(values, argument: str, missing_ok: bool = False) -> np.ndarray:
-    """One text per segment as an object array of str; InvalidInputError naming the first bad row
-    (with ``missing_ok``, a missing cell, None/NaN, is kept: the caller leaves its row out)."""
+def _text_array(values, argument: str) -> np.ndarray:
+    """One text per segment as an object array, missing cells (None/NaN) kept: the caller leaves
+    their rows out. Any other cell that is not a str raises InvalidInputError naming the row."""
     series = _as_series(values, argument)
     array = series.to_numpy(dtype=object)
     if pd.api.types.infer_dtype(array, skipna=False) in ("string", "empty"):
         return array
-    bad = ~np.fromiter((isinstance(v, str) for v in array), dtype=bool, count=array.size)
-    if missing_ok:
-        bad &= ~_is_missing(array)
-        if not bad.any():
-            return array
+    bad = ~np.fromiter((isinstance(v, str) for v in array), dtype=bool, count=array.size) & ~_is_missing(
+        array
+    )
+    if not bad.any():
+        return array
     row = int(np.flatnonzero(bad)[0])
-    label = series.index[row]
-    value = array[row]
-    if pd.isna(value) if np.ndim(value) == 0 else False:
-        fix = "drop or fill those rows first (e.g. `.fillna('')` if an empty output is meant)"
-        what = "is missing"
-    else:
-        fix = "convert the column to text (e.g. `.astype(str)`) or fix that row"
-        what = f"holds {_describe(value)}, not a text"
-    raise InvalidInputError(f"`{argument}` row {label!r} {what} ({int(bad.sum())} such row(s)); {fix}.")
+    raise InvalidInputError(
+        f"`{argument}` row {series.index[row]!r} holds {_describe(array[row])}, not a text "
+        f"({int(bad.sum())} such row(s)); convert the column to text (e.g. `.astype(str)`) or fix "
+        "that row (a missing text, None/NaN, is left out)."
+    )
 
 
 def _explode(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -221,7 +217,7 @@ class _Segments:
 def _segments(prediction, reference, also_missing=None) -> _Segments:
     """The segments with a prediction and at least one reference (``also_missing``: more rows to
     leave out, counted as without a prediction; e.g. the other system's missing outputs)."""
-    hypotheses = _text_array(prediction, "prediction", missing_ok=True)
+    hypotheses = _text_array(prediction, "prediction")
     labels = _labels(_as_series(prediction, "prediction"))
     matrix = _reference_matrix(reference, hypotheses.size, labels)
     no_prediction = _is_missing(hypotheses)
@@ -253,7 +249,7 @@ def checked_texts(values, argument: str) -> np.ndarray:
     """``values`` as an object array of texts, missing cells kept (for another module's checks);
     a cell that is neither a str nor missing raises :class:`InvalidInputError` naming
     ``argument`` and the row."""
-    return _text_array(values, argument, missing_ok=True)
+    return _text_array(values, argument)
 
 
 def paired_inputs(prediction_a, prediction_b, reference) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -265,8 +261,8 @@ def paired_inputs(prediction_a, prediction_b, reference) -> tuple[np.ndarray, np
                 f"`{argument}=None`: pass the {'baseline' if argument == 'prediction_a' else 'compared'} "
                 "system's outputs, one text per segment (a Series or list of str)."
             )
-    texts_a = _text_array(prediction_a, "prediction_a", missing_ok=True)
-    texts_b = _text_array(prediction_b, "prediction_b", missing_ok=True)
+    texts_a = _text_array(prediction_a, "prediction_a")
+    texts_b = _text_array(prediction_b, "prediction_b")
     if len(texts_a) != len(texts_b):
         raise InvalidInputError(
             f"`prediction_a` has {len(texts_a)} segments but `prediction_b` has {len(texts_b)}; "
