@@ -91,6 +91,7 @@ def polars_result(result, height: int):
 def _polars_frame(table: pd.DataFrame, height: int) -> pl.DataFrame:
     per_row = table.index.name == ROWS and table.index.is_unique
     if per_row:
+        every_row = table.index.equals(pd.RangeIndex(height))  # the caller's rows, in order
         positions = table.index.to_numpy()
         table = table.reset_index(drop=True)
     elif _plain_range(table.index):
@@ -99,7 +100,7 @@ def _polars_frame(table: pd.DataFrame, height: int) -> pl.DataFrame:
         table = table.reset_index(names=[_label(name, "index") for name in table.index.names])
     table.columns = [_flat(label) for label in table.columns]
     converted = _from_pandas(table)
-    if not per_row or (len(positions) == height and (positions == range(height)).all()):
+    if not per_row or every_row:
         return converted
     # the caller's rows in their order, nulls where the pandas path left a row out
     position = "__pdmetrics_position__"
