@@ -442,18 +442,41 @@ def test_per_row_results_align_with_the_callers_rows_after_a_filter():
     assert both["rouge1"].to_list() == expected["rouge1"].tolist()
 
 
+class RowsAccessor:
+    """A pandas accessor whose per-row result leaves rows out, as the row policy allows."""
+
+    def __init__(self, frame):
+        self._frame = frame
+
+    def scores(self, *, column):
+        kept = self._frame[self._frame[column].notna()]
+        return pd.DataFrame({"double": kept[column] * 2, "n": np.arange(len(kept))}, index=kept.index)
+
+    def repeated(self, *, column):
+        """Rows of the caller, some twice: a table labelled by row, not a per-row result."""
+        return self._frame[[column]].iloc[[0, 0, 2]]
+
+
+def namespace_over(frame: "pl.DataFrame"):
+    from pdmetrics.engines.polars import forwarding_class, to_pandas
+
+    target = RowsAccessor(to_pandas(frame, rows=True))
+    return forwarding_class(RowsAccessor)(frame, target=target, height=frame.height)
+
+
 def test_rows_the_pandas_path_leaves_out_are_null():
-    df = pl.DataFrame({"pred": ["a b", "", "c d"], "ref": ["a b", "a", "c"], "keep": [1, 2, 3]})
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        expected = df.to_pandas().textgen.bleu(prediction="pred", reference="ref")
-        scores = df.textgen.bleu(prediction="pred", reference="ref")
-    assert scores.height == 3
-    missing = sorted(set(range(3)) - set(expected.index))
-    for column in scores.columns:
-        values = scores[column].to_list()
-        assert [values[i] for i in missing] == [None] * len(missing)
-        assert [values[i] for i in expected.index] == pytest.approx(expected[column].tolist())
+    df = pl.DataFrame({"x": [1.0, None, 3.0, float("nan"), 5.0], "keep": list("abcde")}).filter(
+        pl.col("keep") != "c"
+    )
+    scores = namespace_over(df).scores(column="x")
+    assert scores.height == df.height == 4
+    assert scores.to_dict(as_series=False) == {"double": [2.0, None, None, 10.0], "n": [0, None, None, 1]}
+    assert scores.schema["n"] == pl.Int64  # integers stay integers, nulls where rows were left out
+    both = pl.concat([df, scores], how="horizontal")
+    assert both.filter(pl.col("keep") == "e")["double"].to_list() == [10.0]
+    # repeated row labels: a table with the row as its first column, named as pandas would
+    table = namespace_over(df).repeated(column="keep")
+    assert table.to_dict(as_series=False) == {"index": [0, 0, 2], "keep": ["a", "a", "d"]}
 
 
 def test_a_lazy_frame_is_collected_and_results_are_eager():

@@ -106,7 +106,7 @@ def _polars_frame(table: pd.DataFrame, height: int) -> pl.DataFrame:
     position = "__pdmetrics_position__"
     located = converted.with_columns(pl.Series(position, positions, dtype=pl.Int64))
     rows = pl.DataFrame({position: pl.int_range(height, eager=True, dtype=pl.Int64)})
-    return rows.join(located, on=position, how="left", maintain_order="left").drop(position)
+    return rows.join(located, on=position, how="left").sort(position).drop(position)
 
 
 def _from_pandas(table: pd.DataFrame) -> pl.DataFrame:
@@ -135,7 +135,7 @@ def _plain_range(index: pd.Index) -> bool:
 
 
 def _label(name, default: str) -> str:
-    return default if name is None else str(name)
+    return default if name is None or name == ROWS else str(name)  # the caller's rows: unnamed
 
 
 def _flat(label) -> str:
