@@ -621,3 +621,25 @@ def test_plots_draw_a_table_computed_on_polars():
 def test_import_pdmetrics_does_not_import_polars():
     assert run_python("import sys, pdmetrics; print('polars' in sys.modules)") == "False"
     assert pdmetrics.engines.__name__ == "pdmetrics.engines"
+
+
+def test_coco_fixture_with_the_pandas_ground_truth_and_its_image_list():
+    """A pandas argument passes as it is (read_coco's image list in its attrs reaches the call)."""
+    from pdmetrics.io import read_coco
+    from tests.conftest import conformance_path
+
+    folder = conformance_path("coco", "coco_val2014_100")
+    gt, dt = read_coco(
+        folder / "instances_val2014_100.json", folder / "instances_val2014_fakebbox100_results.json"
+    )
+    pl_dt = pl.from_pandas(dt)
+    for method in ("evaluate", "average_precision"):
+        expected = quiet(getattr(dt.detection, method), ground_truth=gt)
+        assert_same(quiet(getattr(pl_dt.detection, method), ground_truth=gt), expected)
+    # as polars, the ground truth loses its attrs: what read_coco kept there is passed instead
+    coco = gt.attrs["pdmetrics.coco"]
+    options = {"images": list(coco["images"]), "iscrowd": coco["iscrowd"], "area": coco["area"]}
+    table = quiet(
+        pl_dt.detection.evaluate, ground_truth=pl.from_pandas(gt.drop(columns="segmentation")), **options
+    )
+    assert_same(table, quiet(dt.detection.evaluate, ground_truth=gt))
