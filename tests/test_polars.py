@@ -365,7 +365,12 @@ def run_python(code: str) -> str:
 
 
 @pytest.mark.parametrize(
-    "imports", ["import pdmetrics; import polars as pl", "import polars as pl; import pdmetrics"]
+    "imports",
+    [
+        "import pdmetrics; import polars as pl",
+        "import polars as pl; import pdmetrics",
+        "import pdmetrics.engines.polars; import polars as pl",  # the registering module first
+    ],
 )
 def test_namespaces_registered_whatever_the_import_order(imports):
     code = f"{imports}; d = pl.DataFrame({{'a': [1.0]}}); "

@@ -32,6 +32,9 @@ def install() -> None:
 
 def register() -> None:
     """Register ``scoring``, ``fairness``, ``detection`` and ``textgen`` on polars frames."""
+    engine = sys.modules.get(_ENGINE)
+    if engine is not None and not hasattr(engine, "register"):
+        return  # the engine is being imported (it imported polars): it registers at its end
     importlib.import_module(_ENGINE).register()  # the engine imports polars: loaded only now
 
 

@@ -208,3 +208,6 @@ def _forward_property(name: str, member: property) -> property:
         return self._attribute(name)
 
     return property(functools.wraps(member.fget)(forwarded))
+
+
+register()  # importing this module registers them (it imports polars)
