@@ -554,3 +554,69 @@ def test_the_excluded_composition_labels_are_rsmevals(frame):
             "test_excluded_composition"
         ]
     assert tuple(table["Human/System"]) == html_report._EXCLUDED_ROWS
+
+
+#: A group column name of 45 characters, a group value of 120 characters without a space (and a
+#: small group named like it), and labels in Chinese, emoji and Arabic (right to left).
+HOSTILE_COLUMN = "the_very_long_subgroup_column_name_of_45_char"
+HOSTILE_VALUE = "QUESTION_" + "x" * 111
+HOSTILE_SMALL = "QUESTION_" + "y" * 111
+UNICODE_LABELS = ["中文标签测试长名字中文标签测试长名字", "😀🎉 emoji group 🚀🚀🚀🚀", "مجموعة باللغة العربية طويلة جدا"]
+
+
+def hostile_label_frame():
+    frame = simulate_scores(3000, seed=1)
+    rng = np.random.default_rng(0)
+    frame[HOSTILE_COLUMN] = rng.choice([HOSTILE_VALUE, "QUESTION_2", "QUESTION_3"], len(frame))
+    frame.loc[frame.index[:3], HOSTILE_COLUMN] = HOSTILE_SMALL  # a small group: named in the captions
+    frame["U"] = rng.choice([*UNICODE_LABELS, "plain"], len(frame))
+    return frame
+
+
+def hostile_report():
+    return hostile_label_frame().scoring.report(
+        human="sc1", system="raw", by=[HOSTILE_COLUMN, "L1", "U"], trim_min=1, trim_max=6
+    )
+
+
+@pytest.fixture(scope="module")
+def hostile_labels():
+    return hostile_report().to_html()
+
+
+def test_a_long_group_column_name_keeps_each_figure_title_inside_its_panel(hostile_labels):
+    grid = _figure(hostile_labels, f"fig-eval-by-{HOSTILE_COLUMN}")
+    panel = float(re.search(r'<svg width="([^"]*)"', grid)[1]) / 2  # two panels side by side
+    titles = re.findall(r'<text class="title"[^>]*>(?:<title>([^<]*)</title>)?([^<]*)</text>', grid)
+    assert len(titles) == 6
+    for full, shown in titles:
+        # cut with an ellipsis, the whole title kept as the tooltip, and narrower than the panel
+        # even in bold (about 10% wider than the estimate)
+        assert full.endswith(f" by {HOSTILE_COLUMN}") and shown.endswith("…"), (full, shown)
+        assert full.startswith(shown[:-1]) and shown.split(".")[0] in {"corr", "wtkappa", "DSM", "R2", "RMSE"}
+        assert 1.1 * figures.text_width(shown) <= panel - 8, shown
+    # a short title is not cut and has no tooltip
+    assert ">corr.raw_trim by L1</text>" in _figure(hostile_labels, "fig-eval-by-l1")
+
+
+def test_wide_characters_count_wider_than_latin_letters():
+    # Chinese characters and emoji take a whole em (11 px) at the figures' font size
+    assert figures.text_width("中文标签") >= 4 * 11
+    assert figures.text_width("😀🎉") >= 2 * 11
+    assert figures.text_width("abcd") < 4 * 11 * 0.7
+
+
+def test_row_labels_and_captions_wrap_inside_their_boxes():
+    # table row labels have a width cap and break anywhere; captions break anywhere
+    style = html_report._STYLE
+    label_rule = re.search(r"table\.table td\.label,table\.table th\.label\{([^}]*)\}", style)[1]
+    assert "max-width" in label_rule and "overflow-wrap:anywhere" in label_rule
+    caption_rule = re.search(r"figcaption\{([^}]*)\}", style)[1]
+    assert "overflow-wrap:anywhere" in caption_rule
+
+
+def test_hostile_labels_stay_escaped_and_whole_in_the_tables(hostile_labels):
+    page = Page(hostile_labels)
+    cells = [cell for table in page.tables for row in table["rows"] for cell in row]
+    assert HOSTILE_VALUE in cells and all(label in cells for label in UNICODE_LABELS)
+    assert HOSTILE_SMALL in page.figures[f"fig-eval-by-{HOSTILE_COLUMN}"]["caption"]

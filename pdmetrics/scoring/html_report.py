@@ -112,12 +112,12 @@ h2{color:#24364b}h3{color:#34495e;margin-top:1.5rem}
 table.table{border-collapse:collapse;margin:.6rem 0;font-size:.85rem;font-variant-numeric:tabular-nums}
 table.table th,table.table td{border-bottom:1px solid #e1e5ea;padding:.25rem .6rem;text-align:right}
 table.table th{background:#f0f3f7}table.table tbody tr:hover{background:#fafbfd}
-table.table td.label,table.table th.label{text-align:left}
+table.table td.label,table.table th.label{text-align:left;max-width:22em;overflow-wrap:anywhere}
 .scroll{overflow-x:auto}
 .highlight{color:#c0392b;font-weight:bold}
 figure.figure{margin:1rem 0;padding:.5rem;border:1px solid #eef1f4;border-radius:6px;display:inline-block;
 max-width:100%;overflow-x:auto}
-figcaption{font-size:.85rem;color:#555;margin-top:.3rem;max-width:760px}
+figcaption{font-size:.85rem;color:#555;margin-top:.3rem;max-width:760px;overflow-wrap:anywhere}
 p.note{font-size:.85rem;color:#555}
 code{background:#f3f4f6;padding:0 .25rem;border-radius:3px}
 header code{background:rgba(255,255,255,.18);color:#fff}

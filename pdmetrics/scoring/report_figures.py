@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import math
+import unicodedata
 from collections.abc import Callable, Sequence
 
 __all__ = [
@@ -186,7 +187,7 @@ def error_bar_panel(
     longest = max((text_width(_short(label, LABEL_CHARS + 4)) for label in labels), default=0)
     left = x0 + min(max(longest + 10, 60.0), width * 0.55)
     inner = (left, y0 + _MARGIN[1], x0 + width - left - _MARGIN[2], height - _MARGIN[1] - _MARGIN[3])
-    parts = [_title(x0 + width / 2, y0, title)]
+    parts = [_title(x0 + width / 2, y0, title, width)]
     ix, iy, iw, ih = inner
     scale = _scale(low, high, ix, ix + iw)
     parts.append(_x_axis(inner, low, high, scale, x_title))
@@ -301,7 +302,7 @@ def heatmap_panel(
     cell_h = (height - 54.0 - 10.0) / max(len(row_labels), 1)
     largest = max([v for row in matrix for v in row if math.isfinite(v)] or [1.0]) or 1.0
     parts = [
-        _title(x0 + width / 2, y0, title),
+        _title(x0 + width / 2, y0, title, width),
         f'<text x="{left + cell_w * len(column_labels) / 2:.1f}" y="{top - 22:.1f}" '
         f'text-anchor="middle">{_text(column_title)}</text>',
         f'<text transform="translate({x0 + 12:.1f},{top + cell_h * len(row_labels) / 2:.1f}) rotate(-90)" '
@@ -408,7 +409,7 @@ def _frame(box, low, high, title, x_title, y_title, vertical_grid=True, room: fl
     )
     ix, iy, iw, ih = inner
     scale = _scale(low, high, iy + ih, iy)
-    parts = [_title(x0 + width / 2, y0, title)]
+    parts = [_title(x0 + width / 2, y0, title, width)]
     for value in _ticks(low, high):
         y = scale(value)
         parts.append(
@@ -418,9 +419,9 @@ def _frame(box, low, high, title, x_title, y_title, vertical_grid=True, room: fl
     parts.append(
         f'<path d="M{ix:.1f},{iy:.1f}V{iy + ih:.1f}H{ix + iw:.1f}" stroke="#555" fill="none"/>'
         f'<text x="{ix + iw / 2:.1f}" y="{iy + ih + room + 30:.1f}" text-anchor="middle">'
-        f"{_text(x_title)}</text>"
+        f"{_fitted(x_title, iw)}</text>"
         f'<text transform="translate({x0 + 10:.1f},{iy + ih / 2:.1f}) rotate(-90)" text-anchor="middle">'
-        f"{_text(y_title)}</text>"
+        f"{_fitted(y_title, ih)}</text>"
     )
     return inner, parts
 
@@ -435,7 +436,8 @@ def _x_axis(inner, low, high, scale, x_title) -> str:
             f'<text x="{x:.1f}" y="{iy + ih + 13:.1f}" text-anchor="middle">{tick(value)}</text>'
         )
     parts.append(
-        f'<text x="{ix + iw / 2:.1f}" y="{iy + ih + 28:.1f}" text-anchor="middle">{_text(x_title)}</text>'
+        f'<text x="{ix + iw / 2:.1f}" y="{iy + ih + 28:.1f}" text-anchor="middle">'
+        f"{_fitted(x_title, iw)}</text>"
     )
     return "".join(parts)
 
@@ -457,10 +459,19 @@ def _ticks(low: float, high: float) -> list[float]:
     return [round(k * step, 10) for k in range(first, int(math.floor(high / step + 1e-9)) + 1)]
 
 
-def _title(x: float, y: float, title: str) -> str:
+#: Bold text is about this much wider than :func:`text_width`'s estimate.
+_BOLD = 1.1
+
+
+def _title(x: float, y: float, title: str, width: float) -> str:
+    """A panel's title centred on ``x``, cut with an ellipsis to fit the panel's ``width`` (side
+    by side panels would otherwise print over each other); a cut title keeps its full text as a
+    ``<title>`` tooltip."""
+    shown = _fit(title, (width - 8) / _BOLD)
+    tooltip = f"<title>{_text(title)}</title>" if shown != str(title) else ""
     return (
         f'<text class="title" x="{x:.1f}" y="{y + 15:.1f}" text-anchor="middle" font-weight="bold">'
-        f"{_text(title)}</text>"
+        f"{tooltip}{_text(shown)}</text>"
     )
 
 
@@ -512,13 +523,23 @@ def _reference(x: float, width: float, y: float, value: float) -> str:
 
 def text_width(text) -> float:
     """Estimated width in pixels of ``text`` at 11 px sans-serif, on the generous side (so
-    that labels judged to fit do fit): narrow, middle, capital and widest characters."""
+    that labels judged to fit do fit): narrow, middle, capital, widest and wide (East Asian,
+    emoji) characters."""
     text = str(text)
     narrow = sum(c in "ijlrtfI.,:;'|!() " for c in text)
     widest = sum(c in "mwMW" for c in text)
     capital = sum(c.isupper() or c in "_" for c in text) - sum(c in "IMW" for c in text)
-    middle = len(text) - narrow - widest - capital
-    return CHAR_WIDTH * (0.45 * narrow + 1.4 * widest + capital + 0.88 * middle)
+    # Chinese, Japanese and Korean characters and emoji take a whole em (or more)
+    wide = sum(unicodedata.east_asian_width(c) in "WF" for c in text)
+    middle = len(text) - narrow - widest - capital - wide
+    return CHAR_WIDTH * (0.45 * narrow + 1.4 * widest + capital + 1.6 * wide + 0.88 * middle)
+
+
+def _fitted(label, room: float) -> str:
+    """The escaped content of a ``<text>``: ``label`` cut to fit ``room`` pixels, with its full
+    text as a ``<title>`` tooltip when cut."""
+    shown = _fit(label, room)
+    return (f"<title>{_text(label)}</title>" if shown != str(label) else "") + _text(shown)
 
 
 def _fit(label, room: float) -> str:
