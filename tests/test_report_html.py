@@ -561,7 +561,11 @@ def test_the_excluded_composition_labels_are_rsmevals(frame):
 HOSTILE_COLUMN = "the_very_long_subgroup_column_name_of_45_char"
 HOSTILE_VALUE = "QUESTION_" + "x" * 111
 HOSTILE_SMALL = "QUESTION_" + "y" * 111
-UNICODE_LABELS = ["中文标签测试长名字中文标签测试长名字", "😀🎉 emoji group 🚀🚀🚀🚀", "مجموعة باللغة العربية طويلة جدا"]
+UNICODE_LABELS = [
+    "中文标签测试长名字中文标签测试长名字",
+    "😀🎉 emoji group 🚀🚀🚀🚀",
+    "مجموعة باللغة العربية طويلة جدا",
+]
 
 
 def hostile_label_frame():
@@ -606,11 +610,13 @@ def test_wide_characters_count_wider_than_latin_letters():
     assert figures.text_width("abcd") < 4 * 11 * 0.7
 
 
-def test_row_labels_and_captions_wrap_inside_their_boxes():
-    # table row labels have a width cap and break anywhere; captions break anywhere
+def test_row_labels_and_captions_wrap_inside_their_boxes(hostile_labels):
+    # long table row labels have a width cap and break anywhere; captions break anywhere
     style = html_report._STYLE
-    label_rule = re.search(r"table\.table td\.label,table\.table th\.label\{([^}]*)\}", style)[1]
-    assert "max-width" in label_rule and "overflow-wrap:anywhere" in label_rule
+    label_rule = re.search(r"table\.table td\.long,table\.table th\.long\{([^}]*)\}", style)[1]
+    assert "max-width:22em" in label_rule and "overflow-wrap:anywhere" in label_rule
+    assert f'<th class="label long">{HOSTILE_VALUE}</th>' in hostile_labels
+    assert '<th class="label">QUESTION_2</th>' in hostile_labels  # short labels never break mid-word
     caption_rule = re.search(r"figcaption\{([^}]*)\}", style)[1]
     assert "overflow-wrap:anywhere" in caption_rule
 
@@ -620,3 +626,24 @@ def test_hostile_labels_stay_escaped_and_whole_in_the_tables(hostile_labels):
     cells = [cell for table in page.tables for row in table["rows"] for cell in row]
     assert HOSTILE_VALUE in cells and all(label in cells for label in UNICODE_LABELS)
     assert HOSTILE_SMALL in page.figures[f"fig-eval-by-{HOSTILE_COLUMN}"]["caption"]
+
+
+def test_wide_labels_are_cut_to_the_width_of_twenty_capitals(hostile_labels):
+    grid = _figure(hostile_labels, "fig-eval-by-u")
+    chinese = re.findall(rf"<title>{UNICODE_LABELS[0]}</title>([^<]*)</text>", grid)
+    assert chinese and all(c.endswith("…") and len(c) < 18 for c in chinese), chinese
+    assert all(figures.text_width(c) <= figures.LABEL_CHARS * figures.CHAR_WIDTH for c in chinese)
+    # the room below the axis is that of the widest label as shown, not of the whole label
+    height = float(re.search(r'<svg width="[^"]*" height="([^"]*)"', grid)[1])
+    assert height <= 3 * (250 + figures.LABEL_CHARS * figures.CHAR_WIDTH - 12) + 1
+
+
+def test_names_in_running_text_are_isolated_from_the_words_around_them():
+    # a right-to-left override in a group name would otherwise reverse the rest of the caption
+    frame = simulate_scores(500, seed=2)
+    frame.loc[frame.index[:3], "L1"] = "\u202eevil"
+    text = frame.scoring.report(human="sc1", system="raw", by="L1", trim_min=1, trim_max=6).to_html()
+    caption = _figure(text, "fig-eval-by-l1")
+    assert "(<bdi>\u202eevil</bdi> (N = 3))" in caption
+    assert "Evaluation metrics for each <bdi>L1</bdi> group" in caption
+    assert "reference category: <bdi>" in text

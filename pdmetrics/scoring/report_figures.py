@@ -42,7 +42,8 @@ _MARGIN = (46.0, 26.0, 10.0, 34.0)  # left, top, right, bottom: room for ticks a
 #: Width of a wide character (capitals, digits, most lower-case letters are narrower) at the
 #: figures' font size (11 px sans-serif); :func:`text_width` estimates a label from it.
 CHAR_WIDTH = 7.2
-#: Labels longer than this are cut with an ellipsis; their full text is the ``<title>`` tooltip.
+#: Labels longer than this (or wider than this many capitals) are cut with an ellipsis; their
+#: full text is the ``<title>`` tooltip.
 LABEL_CHARS = 20
 #: Colour of a marker that says a value lies beyond the axis.
 _CLIPPED = "#d55e00"
@@ -86,7 +87,7 @@ def category_label_room(width: float, categories: Sequence[str]) -> float:
     labels: 0 when they fit side by side, else the length of the longest label, which is then
     written vertically (RSMTool rotates long subgroup labels the same way)."""
     slot = (width - _MARGIN[0] - _MARGIN[2]) / max(len(categories), 1)
-    longest = max((text_width(_short(c, LABEL_CHARS)) for c in categories), default=0)
+    longest = max((text_width(_label(c)) for c in categories), default=0)
     return 0.0 if longest + 6 <= slot else longest - 12
 
 
@@ -360,7 +361,7 @@ def _legend_entries(x: float, width: float | None, names: Sequence[str]) -> list
     """(x, line, shown text) of each legend entry, wrapped before ``width``."""
     entries, position, line = [], x, 0
     for name in names:
-        shown = _short(name, LABEL_CHARS)
+        shown = _label(name)
         size = 24 + text_width(shown)
         if width is not None and position > x and position + size > width - 4:
             position, line = x, line + 1
@@ -478,7 +479,7 @@ def _title(x: float, y: float, title: str, width: float) -> str:
 def _x_label(x: float, y: float, label: str, *, vertical: bool = False) -> str:
     """A category label under the axis, horizontal or (``vertical``) reading upwards; a cut
     label keeps its full text as a ``<title>`` tooltip."""
-    shown = _short(label, LABEL_CHARS)
+    shown = _label(label)
     tooltip = f"<title>{_text(label)}</title>" if shown != str(label) else ""
     if vertical:
         return (
@@ -551,6 +552,12 @@ def _fit(label, room: float) -> str:
     while size > 2 and text_width(label[: size - 1] + "…") > room:
         size -= 1
     return label[: size - 1] + "…"
+
+
+def _label(label) -> str:
+    """A category or legend label as shown: at most :data:`LABEL_CHARS` characters and as wide
+    as that many capitals (20 Chinese characters or emoji would be half as wide again)."""
+    return _fit(_short(label, LABEL_CHARS), LABEL_CHARS * CHAR_WIDTH)
 
 
 def _short(label, size: int) -> str:
