@@ -530,10 +530,11 @@ def text_width(text) -> float:
     narrow = sum(c in "ijlrtfI.,:;'|!() " for c in text)
     widest = sum(c in "mwMW" for c in text)
     capital = sum(c.isupper() or c in "_" for c in text) - sum(c in "IMW" for c in text)
-    # Chinese, Japanese and Korean characters and emoji take a whole em (or more)
+    # Chinese, Japanese and Korean characters take a whole em, colour emoji about 1.25 em
     wide = sum(unicodedata.east_asian_width(c) in "WF" for c in text)
+    emoji = sum(ord(c) >= 0x1F000 for c in text)
     middle = len(text) - narrow - widest - capital - wide
-    return CHAR_WIDTH * (0.45 * narrow + 1.4 * widest + capital + 1.6 * wide + 0.88 * middle)
+    return CHAR_WIDTH * (0.45 * narrow + 1.4 * widest + capital + 1.6 * wide + 0.35 * emoji + 0.88 * middle)
 
 
 def _fitted(label, room: float) -> str:
