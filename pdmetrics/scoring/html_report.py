@@ -293,11 +293,11 @@ def table_html(
 
 #: Row labels longer than this wrap anywhere in a column 12 to 22 em wide (class ``long``): a
 #: group value of 120 characters without a space would push the numbers out of view.
-LONG_LABEL = 24
+_LONG_LABEL = 24
 
 
 def _label_class(text: str) -> str:
-    return "label long" if len(text) > LONG_LABEL else "label"
+    return "label long" if len(text) > _LONG_LABEL else "label"
 
 
 def format_value(value, integers: bool = False) -> str:
