@@ -132,6 +132,15 @@ def label_index(truth_uniques: pd.Index, label_uniques: pd.Index) -> pd.Index:
     combined = label_uniques.append(truth_uniques).unique()
     kinds = {_kind(v) for v in combined}
     if len(kinds) > 1:
+        truth_kinds, label_kinds = {_kind(v) for v in truth_uniques}, {_kind(v) for v in label_uniques}
+        if len(truth_kinds) == 1 and len(label_kinds) == 1:  # each side of one kind: name both
+            truth, candidate = truth_uniques[0], label_uniques[0]
+            raise InvalidInputError(
+                f"Labels mix strings and numbers: `y_true` holds {_kind(truth)}s (e.g. {plain(truth)!r}) and "
+                f"the candidate labels (the `label=` column, or the `score=` column names of the wide "
+                f"layout) hold {_kind(candidate)}s (e.g. {plain(candidate)!r}); '1' and 1 would be two "
+                f"different labels. Give both one type, e.g. `.astype(str)` (or rename the score columns)."
+            )
         text = next(v for v in combined if _kind(v) == "string")
         number = next(v for v in combined if _kind(v) == "number")
         raise InvalidInputError(

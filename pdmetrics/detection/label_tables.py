@@ -8,6 +8,7 @@ the table asked for, built by the label-pair modules (:mod:`~pdmetrics.detection
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -270,6 +271,53 @@ def _no_missing(frame: pd.DataFrame, argument: str, column) -> None:
         )
 
 
+#: Kinds of label values that must not share a column, by the type of the value.
+_LABEL_KINDS = (("booleans", (bool, np.bool_)), ("strings", (str, bytes)), ("numbers", (numbers.Number,)))
+
+
+def _kind_of(kind: type) -> str | None:
+    return next((name for name, types in _LABEL_KINDS if issubclass(kind, types)), None)
+
+
+def _one_kind(series: pd.Series, argument: str) -> None:
+    """Refuse a label column mixing booleans, strings and numbers, naming the first value of
+    the odd kind (a boolean, else the rarer kind) and its row label, and the fix.
+
+    ``True == 1`` would merge two classes silently and ``'1' != 1`` would split one. Every
+    value is checked: the column's inferred kind first, then, only for a mixed column, the
+    type of each value (the kind of each distinct type looked up once).
+    """
+    categorical = isinstance(series.dtype, pd.CategoricalDtype)
+    values = pd.Series(series.dtype.categories, dtype=object) if categorical else series
+    if values.dtype != object or pd.api.types.infer_dtype(values, skipna=True) not in (
+        "mixed",
+        "mixed-integer",
+    ):
+        return
+    types = values.map(type)
+    kinds = types.map({t: _kind_of(t) for t in pd.unique(types)}).to_numpy(dtype=object)
+    if categorical:  # the categories of the rows, in row order
+        kinds = np.r_[kinds, None][series.cat.codes.to_numpy()]
+        values = series.astype(object)
+    counts = {name: int((kinds == name).sum()) for name, _ in _LABEL_KINDS}
+    present = [name for name, count in counts.items() if count]
+    if len(present) < 2:
+        return
+    odd = "booleans" if counts["booleans"] else min(present, key=lambda name: (counts[name], name))
+    other = next(name for name in present if name != odd)
+    row, example = int(np.argmax(kinds == odd)), int(np.argmax(kinds == other))
+    name = plain(series.name)
+    if "numbers" in (odd, other) and "booleans" in (odd, other):
+        why, fix = "True == 1 and False == 0 would merge two classes", f"df[{name!r}].astype(int)"
+    else:
+        why, fix = "'1' and 1 would be two different classes", f"df[{name!r}].astype(str)"
+    raise InvalidInputError(
+        f"`{argument}={name!r}` mixes {odd} and {other}: row {plain(series.index[row])!r} holds "
+        f"{plain(values.iloc[row])!r} where other rows hold {other} (e.g. {plain(values.iloc[example])!r}); "
+        f"{why}. Convert the column to one type first, e.g. `{fix}`."
+    )
+
+
 def _truth_kind(truth: pd.Series) -> str | None:
     """ "bool", "number" or None (text, mixed or no values) for the classes of ``y_true``."""
     dtype, values = truth.dtype, truth
@@ -305,11 +353,18 @@ def _binary_classes(truth: pd.Series, column):
 
 
 def _one_column_layout_error(truth: pd.Series, y_true, column) -> InvalidInputError:
-    classes = preview(pd.unique(truth.to_numpy(dtype=object)).tolist())
+    present = pd.unique(truth.to_numpy(dtype=object)).tolist()
+    classes = preview(present)
+    named = isinstance(column, str) and column in present
+    what = (
+        f"the only score column and `y_true={plain(y_true)!r}` holds other classes too"
+        if named
+        else f"one column and not a class of `y_true={plain(y_true)!r}`"
+    )
     return InvalidInputError(
-        f"`score={plain(column)!r}` is one column and not a class of `y_true={plain(y_true)!r}` (classes: "
-        f"{classes}). One probability column is read as the probability of the positive class of a "
-        f"binary y_true holding 0/1 or False/True (1 or True is positive); map the classes to those "
+        f"`score={plain(column)!r}` is {what} (classes: {classes}). One probability column is read "
+        f"as the probability of the positive class of a binary y_true holding 0/1 or False/True (1 or "
+        f"True is positive); map the classes to those "
         f"first, e.g. `df.assign(positive=df[{plain(y_true)!r}] == positive_class)`. For more classes "
         f"give one score column per class, named by the class (wide layout), or `label=` and `datum=` "
         f"(long layout)."
@@ -321,6 +376,7 @@ def long_arrays(frame: pd.DataFrame, y_true, score, label, datum):
     position in ``frame`` of each long row."""
     require_columns(frame, "y_true", y_true)
     _no_missing(frame, "y_true", y_true)
+    _one_kind(frame[y_true], "y_true")
     if label is not None:
         if not isinstance(score, (str, int)) and not (isinstance(score, list) and len(score) == 1):
             raise InvalidInputError(
@@ -337,6 +393,7 @@ def long_arrays(frame: pd.DataFrame, y_true, score, label, datum):
             )
         require_columns(frame, "datum", datum)
         _no_missing(frame, "label", label)
+        _one_kind(frame[label], "label")
         _no_missing(frame, "datum", datum)
         values = numeric_values(frame[score], "score")
         if not np.isfinite(values).all():
@@ -356,8 +413,9 @@ def long_arrays(frame: pd.DataFrame, y_true, score, label, datum):
         binary = _binary_classes(frame[y_true], columns[0])
         if binary is not None:
             return _binary_arrays(frame, y_true, columns[0], datum, binary)
-        if isinstance(columns[0], str) and _truth_kind(frame[y_true]) is not None:
-            # a text column name is no class of numbers (or booleans)
+        if isinstance(columns[0], str) and frame[y_true].ne(columns[0]).to_numpy(dtype=bool).any():
+            # a row whose class has no score column: neither one probability nor a wide layout
+            # (true of the whole frame exactly when it is true of some part of it)
             raise _one_column_layout_error(frame[y_true], y_true, columns[0])
     matrix = np.column_stack([_wide_scores(frame[c]) for c in columns]) if n else np.zeros((0, k))
     keep = np.isfinite(matrix).reshape(-1)
