@@ -8,8 +8,7 @@ the table asked for, built by the label-pair modules (:mod:`~pdmetrics.detection
 
 from __future__ import annotations
 
-import numbers
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -23,6 +22,8 @@ from pdmetrics.detection.label_curves import errors_table, pr_curve_table
 from pdmetrics.detection.label_metrics import metrics_table, summary_table
 from pdmetrics.detection.label_pairs import (
     DEFAULT_CURVE_THRESHOLDS,
+    column_kinds,
+    mixed_kinds_error,
     prepare_pairs,
     threshold_array,
 )
@@ -226,7 +227,15 @@ class ClassificationTable:
             order=None if order is None else np.asarray(order, dtype="int64")[rows],
             strict=strict,
         )
-        return label_state(pairs, self.table, self.thresholds, self.hardmax, self.max_examples)
+        state = label_state(pairs, self.table, self.thresholds, self.hardmax, self.max_examples)
+        # the kinds of the label columns' values: parts of one column must not hold two kinds
+        columns = [("y_true", self.y_true)] + ([] if self.label is None else [("label", self.label)])
+        kinds = tuple(
+            (argument, column, kind, *found)
+            for argument, column in columns
+            for kind, found in _one_kind(frame[column], argument).items()
+        )
+        return replace(state, kinds=kinds)
 
     def finalize(self, state: LabelState) -> pd.DataFrame:
         """The table of a (combined) state."""
@@ -271,51 +280,14 @@ def _no_missing(frame: pd.DataFrame, argument: str, column) -> None:
         )
 
 
-#: Kinds of label values that must not share a column, by the type of the value.
-_LABEL_KINDS = (("booleans", (bool, np.bool_)), ("strings", (str, bytes)), ("numbers", (numbers.Number,)))
-
-
-def _kind_of(kind: type) -> str | None:
-    return next((name for name, types in _LABEL_KINDS if issubclass(kind, types)), None)
-
-
-def _one_kind(series: pd.Series, argument: str) -> None:
-    """Refuse a label column mixing booleans, strings and numbers, naming the first value of
-    the odd kind (a boolean, else the rarer kind) and its row label, and the fix.
-
-    ``True == 1`` would merge two classes silently and ``'1' != 1`` would split one. Every
-    value is checked: the column's inferred kind first, then, only for a mixed column, the
-    type of each value (the kind of each distinct type looked up once).
-    """
-    categorical = isinstance(series.dtype, pd.CategoricalDtype)
-    values = pd.Series(series.dtype.categories, dtype=object) if categorical else series
-    if values.dtype != object or pd.api.types.infer_dtype(values, skipna=True) not in (
-        "mixed",
-        "mixed-integer",
-    ):
-        return
-    types = values.map(type)
-    kinds = types.map({t: _kind_of(t) for t in pd.unique(types)}).to_numpy(dtype=object)
-    if categorical:  # the categories of the rows, in row order
-        kinds = np.r_[kinds, None][series.cat.codes.to_numpy()]
-        values = series.astype(object)
-    counts = {name: int((kinds == name).sum()) for name, _ in _LABEL_KINDS}
-    present = [name for name, count in counts.items() if count]
-    if len(present) < 2:
-        return
-    odd = "booleans" if counts["booleans"] else min(present, key=lambda name: (counts[name], name))
-    other = next(name for name in present if name != odd)
-    row, example = int(np.argmax(kinds == odd)), int(np.argmax(kinds == other))
-    name = plain(series.name)
-    if "numbers" in (odd, other) and "booleans" in (odd, other):
-        why, fix = "True == 1 and False == 0 would merge two classes", f"df[{name!r}].astype(int)"
-    else:
-        why, fix = "'1' and 1 would be two different classes", f"df[{name!r}].astype(str)"
-    raise InvalidInputError(
-        f"`{argument}={name!r}` mixes {odd} and {other}: row {plain(series.index[row])!r} holds "
-        f"{plain(values.iloc[row])!r} where other rows hold {other} (e.g. {plain(values.iloc[example])!r}); "
-        f"{why}. Convert the column to one type first, e.g. `{fix}`."
-    )
+def _one_kind(series: pd.Series, argument: str) -> dict:
+    """The kinds of a label column (:func:`~pdmetrics.detection.label_pairs.column_kinds`);
+    a column mixing booleans, strings and numbers is refused, naming the odd value and its row
+    (``True == 1`` would merge two classes silently, ``'1' != 1`` split one)."""
+    found = column_kinds(series)
+    if len(found) > 1:
+        raise mixed_kinds_error(argument, series.name, found)
+    return found
 
 
 def _truth_kind(truth: pd.Series) -> str | None:
