@@ -16,6 +16,7 @@ from pdmetrics._groups import (
     as_series,
     check_identifier_names,
     check_not_pooled,
+    check_one_kind,
     check_scalar_cells,
     group_codes,
 )
@@ -294,6 +295,8 @@ def aligned_counts(keys, counts, other_keys, other_counts) -> tuple[pd.DataFrame
     if not len(keys):
         return other_keys, other_counts
     union = pd.concat([keys, other_keys], ignore_index=True)
+    for name in union.columns:  # the groups of several partitions together
+        check_one_kind(union[name], "by", rows=False)
     codes, merged = group_keys([union[name] for name in union.columns])
     total = np.zeros((len(merged), *counts.shape[1:]), dtype=counts.dtype)
     np.add.at(total, codes, np.concatenate([counts, other_counts]))

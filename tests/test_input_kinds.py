@@ -1,0 +1,152 @@
+"""Values of different kinds in one column: group columns mixing booleans, numbers and text,
+complex scores, missing response ids, and the rows a human score of 0 leaves out. Each is
+refused (or counted) clearly, on pandas and on dask alike."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pdmetrics import InvalidInputError
+from pdmetrics.datasets import simulate_scores
+
+dd = pytest.importorskip("dask.dataframe")
+dask = pytest.importorskip("dask")
+
+
+def quiet(function, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return function(*args, **kwargs)
+
+
+def objects_kept():
+    """dask keeps an object column as objects (by default it turns it into strings)."""
+    return dask.config.set({"dataframe.convert-string": False, "scheduler": "sync"})
+
+
+# --------------------------------------------------------------------------------------
+# group columns mixing booleans with numbers, or numbers with text
+# --------------------------------------------------------------------------------------
+def mixed_groups(values: list) -> pd.DataFrame:
+    frame = simulate_scores(len(values), seed=4)
+    frame["g"] = pd.Series(values, dtype=object, index=frame.index)
+    return frame
+
+
+BOOL_AND_NUMBER = [1] * 200 + [True] * 200 + [1.0] * 100 + [2] * 100
+NUMBER_AND_TEXT = [1] * 300 + ["1"] * 100 + [2] * 200
+BOOL_AND_TEXT = ["a"] * 300 + [False] * 300
+
+BOOL_NUMBER_MESSAGE = (
+    r"`by='g'` mixes numbers and booleans \(e\.g\. 1 at row 0 and True at row 200\).*"
+    r"df\['g'\]\.astype\(str\)"
+)
+NUMBER_TEXT_MESSAGE = (
+    r"`by='g'` mixes numbers and text \(e\.g\. 1 at row 0 and '1' at row 300\).*df\['g'\]\.astype\(str\)"
+)
+BOOL_TEXT_MESSAGE = r"`by='g'` mixes text and booleans \(e\.g\. 'a' at row 0 and False at row 300\)"
+
+
+def group_calls(frame):
+    yield lambda: frame.scoring.evaluate(human="sc1", system="raw", by="g")
+    yield lambda: frame.scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6, by="g")
+    yield lambda: frame.fairness.score_fairness(human="sc1", system="raw", by="g")
+    yield lambda: frame.fairness.by_group(y_true="sc1", y_pred="sc1", by="g")
+
+
+@pytest.mark.parametrize(
+    "values, message",
+    [
+        (BOOL_AND_NUMBER, BOOL_NUMBER_MESSAGE),
+        (NUMBER_AND_TEXT, NUMBER_TEXT_MESSAGE),
+        (BOOL_AND_TEXT, BOOL_TEXT_MESSAGE),
+    ],
+    ids=["bool-number", "number-text", "bool-text"],
+)
+def test_group_column_mixing_kinds_is_refused(values, message):
+    frame = mixed_groups(values)
+    for call in group_calls(frame):
+        with pytest.raises(InvalidInputError, match=message):
+            quiet(call)
+    # a categorical column of mixed categories is refused too
+    if values is NUMBER_AND_TEXT:
+        categorical = frame.assign(g=frame["g"].astype("category"))
+        with pytest.raises(InvalidInputError, match=NUMBER_TEXT_MESSAGE):
+            categorical.scoring.evaluate(human="sc1", system="raw", by="g")
+
+
+def test_missing_values_do_not_count_as_a_kind():
+    frame = mixed_groups([True, False, None, np.nan, pd.NA, True] * 100)
+    table = quiet(frame.scoring.evaluate, human="sc1", system="raw", by="g")
+    assert table["group"].tolist() == ["(all)", False, True, "No info"]
+    assert table["N"].tolist() == [600, 100, 200, 300]
+
+
+@pytest.mark.parametrize(
+    "values, dtype",
+    [
+        ([1, 2, 3] * 200, "int64"),
+        ([1, 2, 3] * 200, object),
+        ([1, 2.5, np.int64(3)] * 200, object),
+        (["a", "b", "c"] * 200, object),
+        (["a", "b", "c"] * 200, "category"),
+        ([1, 2, None] * 200, "Int64"),
+        (["a", "b", None] * 200, "string"),
+        ([True, False, True] * 200, object),
+        ([True, False, True] * 200, "boolean"),
+    ],
+)
+def test_group_columns_of_one_kind_still_work(values, dtype):
+    frame = simulate_scores(600, seed=4)
+    frame["g"] = pd.Series(values, dtype=dtype, index=frame.index)
+    table = quiet(frame.scoring.evaluate, human="sc1", system="raw", by="g")
+    assert table["N"].iloc[1:].sum() == table["N"].iloc[0] == 600
+    assert len(table) == 1 + frame["g"].nunique() + frame["g"].isna().any()
+    with objects_kept():
+        on_dask = quiet(
+            dd.from_pandas(frame, npartitions=3).scoring.evaluate, human="sc1", system="raw", by="g"
+        )
+    pd.testing.assert_frame_equal(on_dask, table, check_dtype=False)
+
+
+@pytest.mark.parametrize("npartitions", [1, 3, 6])
+@pytest.mark.parametrize(
+    "values, message",
+    [(BOOL_AND_NUMBER, BOOL_NUMBER_MESSAGE), (NUMBER_AND_TEXT, NUMBER_TEXT_MESSAGE)],
+    ids=["bool-number", "number-text"],
+)
+def test_group_column_mixing_kinds_is_refused_on_dask(values, message, npartitions):
+    """Kept as objects, each partition (and the groups of all partitions together) is checked
+    as pandas checks the whole column: even when every partition holds one kind only."""
+    frame = mixed_groups(values)
+    with objects_kept():
+        ddf = dd.from_pandas(frame, npartitions=npartitions)
+        assert ddf["g"].dtype == object
+        with pytest.raises(InvalidInputError, match=r"`by='g'` mixes"):
+            quiet(ddf.scoring.evaluate, human="sc1", system="raw", by="g")
+        with pytest.raises(InvalidInputError, match=r"`by='g'` mixes"):
+            quiet(ddf.scoring.report, human="sc1", system="raw", trim_min=1, trim_max=6, by="g")
+        with pytest.raises(InvalidInputError, match=r"`by='g'` mixes"):
+            quiet(ddf.fairness.score_fairness, human="sc1", system="raw", by="g")
+        with pytest.raises(InvalidInputError, match=r"`by='g'` mixes"):
+            quiet(ddf.fairness.by_group, y_true="sc1", y_pred="sc1", by="g")
+    if npartitions == 1:
+        with objects_kept(), pytest.raises(InvalidInputError, match=message):
+            quiet(dd.from_pandas(frame, npartitions=1).scoring.evaluate, human="sc1", system="raw", by="g")
+
+
+def test_dask_string_conversion_makes_mixed_groups_text():
+    """dask's default conversion turns an object column into text before pdmetrics reads it:
+    the groups are then the texts '1', '1.0' and 'True', distinct as in a CSV file."""
+    frame = mixed_groups(BOOL_AND_NUMBER)
+    with dask.config.set({"dataframe.convert-string": True, "scheduler": "sync"}):
+        ddf = dd.from_pandas(frame, npartitions=3)
+        table = quiet(ddf.scoring.evaluate, human="sc1", system="raw", by="g")
+    as_text = frame.assign(g=frame["g"].astype(str))
+    expected = quiet(as_text.scoring.evaluate, human="sc1", system="raw", by="g")
+    assert table["group"].tolist() == ["(all)", "1", "1.0", "2", "True"]
+    assert table["N"].tolist() == expected["N"].tolist() == [600, 200, 100, 100, 200]
