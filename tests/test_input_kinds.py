@@ -150,3 +150,74 @@ def test_dask_string_conversion_makes_mixed_groups_text():
     expected = quiet(as_text.scoring.evaluate, human="sc1", system="raw", by="g")
     assert table["group"].tolist() == ["(all)", "1", "1.0", "2", "True"]
     assert table["N"].tolist() == expected["N"].tolist() == [600, 200, 100, 100, 200]
+
+
+# --------------------------------------------------------------------------------------
+# complex values in score columns
+# --------------------------------------------------------------------------------------
+COMPLEX_CASES = [
+    (pd.Series([1, 2, 3, 100j], dtype=object), r"\(e\.g\. 100j at row 3\)"),
+    (pd.Series([1, 2, "3", 4 + 0j], dtype=object), r"\(e\.g\. \(4\+0j\) at row 3\)"),
+    (pd.Series(np.array([1, 2, 3, 4 + 100j])), r"\(e\.g\. \(4\+100j\) at row 3\)"),
+    (pd.Series(np.array([1, 2, 3, 4], dtype=np.complex64)), r"\(e\.g\. \(1\+0j\) at row 0\)"),
+]
+
+
+@pytest.mark.parametrize(
+    "scores, example", COMPLEX_CASES, ids=["object", "object-real", "complex128", "complex64"]
+)
+def test_complex_scores_are_refused(scores, example):
+    frame = pd.DataFrame({"h": [1.0, 2, 3, 4], "s": scores})
+    message = r"`system='s'` holds complex numbers " + example + r".*real numbers.*np\.real"
+    for call in (
+        lambda f: f.scoring.evaluate(human="h", system="s"),
+        lambda f: f.scoring.report(human="h", system="s", trim_min=1, trim_max=4),
+        lambda f: f.scoring.confusion_matrix(human="h", system="s"),
+        lambda f: f.fairness.score_fairness(human="h", system="s", by="g"),
+    ):
+        with pytest.raises(InvalidInputError, match=message):
+            quiet(call, frame.assign(g=list("abab")))
+    swapped = frame.rename(columns={"h": "s", "s": "h"})
+    with pytest.raises(InvalidInputError, match=r"`human='h'` holds complex numbers " + example):
+        quiet(swapped.scoring.evaluate, human="h", system="s")
+    with objects_kept():
+        ddf = dd.from_pandas(frame, npartitions=2)
+        if scores.dtype != object:  # refused on dask's empty sample, before any work: no value to show
+            message = r"`system='s'` holds complex numbers \(dtype complex(64|128)\).*real numbers"
+        with pytest.raises(InvalidInputError, match=message):
+            quiet(ddf.scoring.evaluate, human="h", system="s")
+
+
+def test_complex_arrays_are_refused_by_the_array_functions():
+    from pdmetrics.scoring import metrics
+
+    with pytest.raises(
+        InvalidInputError, match=r"`system` holds complex numbers \(e\.g\. 100j at position 3\)"
+    ):
+        metrics.root_mean_squared_error(np.array([1.0, 2, 3, 4]), np.array([1, 2, 3, 100j]))
+    with pytest.raises(InvalidInputError, match=r"`system` holds complex numbers"):
+        metrics.root_mean_squared_error([1.0, 2, 3, 4], [1, 2, 3, 100j])
+    # text that only looks complex is not a number: left out, as any other text
+    frame = pd.DataFrame({"h": [1.0, 2, 3, 4, 5], "s": pd.Series([1, 2, 3, "4j", 5], dtype=object)})
+    table = quiet(frame.scoring.evaluate, human="h", system="s")
+    assert table["N"].tolist() == [4]
+
+
+def test_complex_detection_and_classification_scores_are_refused():
+    boxes = pd.DataFrame({"y": [0, 1, 0, 1], "p": pd.Series([0.1, 0.9, 0.2, 0.8j], dtype=object)})
+    with pytest.raises(InvalidInputError, match=r"holds complex numbers"):
+        quiet(boxes.detection.classification, y_true="y", score="p")
+
+
+def test_complex_fairness_numbers_are_refused():
+    frame = pd.DataFrame(
+        {"y": [1, 0, 1, 0], "p": [1, 0, 0, 1], "age": pd.Series([20, 30, 40, 50j], dtype=object)}
+    )
+    with pytest.raises(
+        InvalidInputError, match=r"`sensitive='age'` holds complex numbers \(e\.g\. 50j at row 3\)"
+    ):
+        quiet(frame.fairness.classification, y_true="y", y_pred="p", sensitive="age", threshold=35)
+    with pytest.raises(
+        InvalidInputError, match=r"`sensitive='age'` holds complex numbers \(e\.g\. 50j at row 3\)"
+    ):
+        quiet(frame.fairness.classification, y_true="y", y_pred="p", sensitive="age", threshold="midrange")

@@ -20,7 +20,7 @@ from pdmetrics._groups import (
     check_scalar_cells,
     group_codes,
 )
-from pdmetrics._validation import plain
+from pdmetrics._validation import check_not_complex, plain
 from pdmetrics._warnings import warn_excluded
 from pdmetrics.errors import InvalidInputError
 
@@ -251,6 +251,7 @@ def flag_values(series: pd.Series, argument: str) -> np.ndarray:
     if pd.api.types.is_bool_dtype(dtype):
         return np.asarray(series.to_numpy(dtype=bool, na_value=False), dtype=bool)
     if pd.api.types.is_numeric_dtype(dtype):
+        check_not_complex(series, argument)
         values = series.to_numpy(dtype="float64", na_value=np.nan)
         with np.errstate(invalid="ignore"):
             return np.asarray((values != 0) & ~np.isnan(values), dtype=bool)
