@@ -221,3 +221,54 @@ def test_complex_fairness_numbers_are_refused():
         InvalidInputError, match=r"`sensitive='age'` holds complex numbers \(e\.g\. 50j at row 3\)"
     ):
         quiet(frame.fairness.classification, y_true="y", y_pred="p", sensitive="age", threshold="midrange")
+
+
+# --------------------------------------------------------------------------------------
+# missing response ids
+# --------------------------------------------------------------------------------------
+REPORT = dict(human="sc1", system="raw", trim_min=1, trim_max=6)
+
+
+def with_ids(n: int = 400) -> pd.DataFrame:
+    frame = simulate_scores(n, seed=2)
+    return frame.assign(resp=[f"r{i}" for i in range(n)]).set_axis(pd.RangeIndex(n) + 10)
+
+
+@pytest.mark.parametrize("missing", [np.nan, None, pd.NA], ids=repr)
+@pytest.mark.parametrize("engine", ["pandas", "dask"])
+def test_missing_response_ids_are_refused_as_missing(missing, engine):
+    """rsmeval reads ids as text: one empty id passes, two are 'duplicate response IDs'.
+    pdmetrics refuses any missing id, saying so and naming the rows."""
+    frame = with_ids()
+    frame["resp"] = frame["resp"].astype(object)
+    for rows, expected in (
+        ([12], r"\(1 row, row 12\)"),
+        ([12, 355], r"\(2 rows, e\.g\. row 12, row 355\)"),
+    ):
+        broken = frame.copy()
+        broken.loc[rows, "resp"] = missing
+        message = r"`id='resp'` has missing response ids " + expected + r".*dropna\(subset=\['resp'\]\)"
+        if engine == "dask":
+            with objects_kept():
+                ddf = dd.from_pandas(broken, npartitions=4)
+                with pytest.raises(InvalidInputError, match=message) as error:
+                    quiet(ddf.scoring.report, id="resp", **REPORT)
+                with pytest.raises(InvalidInputError, match=message):
+                    quiet(ddf.scoring.report, id="resp", compute=False, **REPORT).compute()
+        else:
+            with pytest.raises(InvalidInputError, match=message) as error:
+                quiet(broken.scoring.report, id="resp", **REPORT)
+        assert "repeated" not in str(error.value)
+    # missing and repeated ids together: the missing ones are named first
+    both = frame.copy()
+    both.loc[[12, 13], "resp"] = missing
+    both.loc[300, "resp"] = "r1"
+    with pytest.raises(InvalidInputError, match=r"missing response ids \(2 rows"):
+        quiet(both.scoring.report, id="resp", **REPORT)
+
+
+def test_missing_ids_in_the_index_are_refused():
+    frame = with_ids().set_index("resp")
+    frame.index = frame.index.where(frame.index != "r3", None)
+    with pytest.raises(InvalidInputError, match=r"the index has missing response ids \(1 row, position 3\)"):
+        quiet(frame.scoring.report, **REPORT)
