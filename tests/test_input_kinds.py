@@ -4,13 +4,14 @@ refused (or counted) clearly, on pandas and on dask alike."""
 
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from pdmetrics import InvalidInputError
+from pdmetrics import ExcludedRowsWarning, InvalidInputError
 from pdmetrics.datasets import simulate_scores
 
 dd = pytest.importorskip("dask.dataframe")
@@ -272,3 +273,58 @@ def test_missing_ids_in_the_index_are_refused():
     frame.index = frame.index.where(frame.index != "r3", None)
     with pytest.raises(InvalidInputError, match=r"the index has missing response ids \(1 row, position 3\)"):
         quiet(frame.scoring.report, **REPORT)
+
+
+# --------------------------------------------------------------------------------------
+# rows left out for a human score of 0 are counted by an ExcludedRowsWarning
+# --------------------------------------------------------------------------------------
+def zero_scores() -> pd.DataFrame:
+    frame = simulate_scores(300, seed=5)
+    frame["sc1"] = frame["sc1"].where(frame.index % 50 != 7, 0.0)  # 6 zeros, nothing else missing
+    frame["sc2"] = frame["sc1"]
+    frame["sc2"] = frame["sc2"].where(frame.index % 50 != 8, 0.0)
+    return frame
+
+
+ZERO_MESSAGE = (
+    r"Left out 6 of 300 rows: 6 with a human score of 0 \('sc1'; exclude_zero=True, .*exclude_zero=False"
+)
+
+
+def zero_calls(frame):
+    yield lambda: frame.scoring.evaluate(human="sc1", system="raw")
+    yield lambda: frame.scoring.evaluate(human="sc1", system="raw", by="L1")
+    yield lambda: frame.scoring.confusion_matrix(human="sc1", system="raw")
+    yield lambda: frame.scoring.score_distribution(human="sc1", system="raw")
+    yield lambda: frame.scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6)
+
+
+@pytest.mark.parametrize("engine", ["pandas", "dask"])
+def test_zero_human_scores_left_out_are_warned(engine):
+    frame = zero_scores()
+    if engine == "dask":
+        frame = dd.from_pandas(frame, npartitions=3)
+    for call in zero_calls(frame):
+        with dask.config.set(scheduler="sync"), warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            call()
+        excluded = [str(w.message) for w in caught if w.category.__name__ == "ExcludedRowsWarning"]
+        assert len(excluded) == 1, excluded
+        assert re.search(ZERO_MESSAGE, excluded[0]), excluded[0]
+    with dask.config.set(scheduler="sync"), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        table = frame.scoring.evaluate(human="sc1", system="raw", exclude_zero=False)
+    assert table["N"].tolist() == [300]
+
+
+def test_zeros_and_missing_scores_are_counted_together():
+    frame = zero_scores()
+    frame.loc[[1, 2], "raw"] = np.nan
+    frame.loc[3, "sc1"] = np.nan
+    with pytest.warns(
+        ExcludedRowsWarning,
+        match=r"Left out 9 of 300 rows: 1 with a missing or non-numeric human score \('sc1'\); "
+        r"6 with a human score of 0 .*; 2 with a missing or non-numeric system score",
+    ):
+        table = frame.scoring.evaluate(human="sc1", system="raw")
+    assert table["N"].tolist() == [291]
