@@ -287,7 +287,7 @@ def zero_scores() -> pd.DataFrame:
 
 
 ZERO_MESSAGE = (
-    r"Left out 6 of 300 rows: 6 with a human score of 0 \('sc1'; exclude_zero=True, .*exclude_zero=False"
+    r"Left out 6 of 300 rows: 6 with a human score of 0 \('sc1'; `exclude_zero=True`, .*`exclude_zero=False`"
 )
 
 

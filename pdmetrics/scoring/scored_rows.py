@@ -167,8 +167,8 @@ def report_exclusions(rows: ScoredRows, what: str, human_name, other_name) -> No
             )
         if rows.n_zero_human:
             parts.append(
-                f"{rows.n_zero_human} with a human score of 0 ({plain(human_name)!r}; exclude_zero=True, "
-                "as rsmeval; pass exclude_zero=False to keep them)"
+                f"{rows.n_zero_human} with a human score of 0 ({plain(human_name)!r}; `exclude_zero=True`, "
+                "as rsmeval; pass `exclude_zero=False` to keep them)"
             )
         if rows.n_missing_other:
             parts.append(f"{rows.n_missing_other} with a missing or non-numeric {what} ({other_name})")
