@@ -232,7 +232,7 @@ def text_rows(prediction, reference) -> TextRows:
     return TextRows(
         values[kept],
         table[kept],
-        index[kept],
+        index if kept.size == len(index) else index[kept],  # pandas 2 makes a RangeIndex an Index
         kept,
         len(dropped),
         int(no_prediction.sum()),
