@@ -597,6 +597,16 @@ def test_repeated_datum_errors_name_datum():
     )
     with pytest.raises(InvalidInputError, match=r"Datum 2 of `datum='d'` has 2 rows for label 'cat'.*datum="):
         wide.assign(d=[1, 2, 3, 2]).detection.classification(y_true="truth", score=["cat", "dog"], datum="d")
+    # the first repeated pair in row order is named, not the most repeated one
+    long = pd.DataFrame(
+        {
+            "d": [7, 1, 7, 1, 1],
+            "truth": ["dog", "cat", "dog", "cat", "cat"],
+            "label": ["dog", "cat"] * 2 + ["cat"],
+        }
+    )
+    with pytest.raises(InvalidInputError, match=r"Datum 7 of `datum='d'` has 2 rows for label 'dog'"):
+        long.assign(s=0.5).detection.classification(y_true="truth", label="label", score="s", datum="d")
     with pytest.raises(InvalidInputError, match=r"Datum 2 of `datum='d'` has more than one truth"):
         wide.assign(d=[1, 2, 3, 2], truth=["cat", "dog", "cat", "cat"]).detection.classification(
             y_true="truth", score=["cat", "dog"], datum="d"

@@ -12,6 +12,7 @@ import pytest
 import pdmetrics  # noqa: F401
 from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
 from pdmetrics.textgen import bleu
+from pdmetrics.textgen.rouge_scores import lcs_length
 
 # --------------------------------------------------------------------------- BLEU weights
 
@@ -98,6 +99,31 @@ def test_a_lone_surrogate_per_row_equals_rouge_score_and_nltk():
             for p, r in zip(predictions, references)
         ]
     assert got == [value if value >= 1e-9 else 0.0 for value in expected]  # valor's floor
+
+
+def test_a_lone_surrogate_keeps_tokens_apart_from_lookalikes():
+    """pandas 2's string hashing merged "\ud83d\ude00" with "\ud83d" and "a\udc00b" with "a?b"."""
+    sacrebleu = pytest.importorskip("sacrebleu")
+    sentence_bleu = pytest.importorskip("nltk.translate.bleu_score").sentence_bleu
+    tokenizer = pytest.importorskip("nltk.tokenize").RegexpTokenizer(r"\w+|\$[\d]+|[^\s\.]+")
+    hyps = ["a\udc00b c d e f", "x \ud83d\ude00 y z w"]
+    refs = ["a?b c d e f", "x \ud83d y z w"]
+    frame = pd.DataFrame({"p": pd.Series(hyps, dtype=object), "r": pd.Series(refs, dtype=object)})
+    got = frame.textgen.bleu(prediction="p", reference="r")["bleu"].tolist()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # nltk's "0 counts of 4-gram overlaps"
+        expected = [sentence_bleu([tokenizer.tokenize(r)], tokenizer.tokenize(p)) for p, r in zip(hyps, refs)]
+    assert got == [value if value >= 1e-9 else 0.0 for value in expected] and got[0] < 1.0
+    assert frame.textgen.corpus_bleu(prediction="p", reference="r").loc[0, "score"] == (
+        sacrebleu.corpus_bleu(hyps, [refs]).score
+    )
+    got = frame.textgen.chrf(prediction="p", reference="r", word_order=2).loc[0, "score"]
+    assert got == sacrebleu.corpus_chrf(hyps, [refs], word_order=2).score
+    assert (
+        frame.textgen.ter(prediction="p", reference="r").loc[0, "score"]
+        == sacrebleu.corpus_ter(hyps, [refs]).score
+    )
+    assert lcs_length([["\ud83d\ude00", "a\udc00b"]], [["\ud83d", "a?b"]]).tolist() == [0]
 
 
 # --------------------------------------------------------------------------- the row policy

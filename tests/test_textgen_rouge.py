@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from pdmetrics import ExcludedRowsWarning
 from pdmetrics.errors import InvalidInputError, MissingDependencyError
 from pdmetrics.textgen import EmptyTokensWarning, rouge
 from pdmetrics.textgen.rouge_scores import lcs_length
@@ -151,8 +152,15 @@ def test_reference_layouts_agree_and_missing_cells_are_dropped():
     a, b = rouge(pred, wide, details=True), rouge(pred, listed, details=True)
     pd.testing.assert_frame_equal(a, b)
     assert list(a.columns[:3]) == ["rouge1", "rouge1_precision", "rouge1_recall"]
-    assert isinstance(a.index, pd.RangeIndex)
+    assert isinstance(a.index, pd.RangeIndex)  # nothing dropped: the caller's index, on pandas 2 and 3
     assert a.loc[2, "rouge1"] == 1.0  # the second reference wins
+    # a dropped row: the caller's labels of the kept rows, in order
+    with pytest.warns(ExcludedRowsWarning):
+        kept = rouge(pred.set_axis(["p", "q", "r"]), wide.set_axis(["p", "q", "r"]).assign(r2=[None] * 3))
+    assert kept.index.tolist() == ["p", "r"]
+    with pytest.warns(ExcludedRowsWarning):
+        kept = rouge(pd.Series(["a", None, "b"]), pd.Series(["a", "b", "b"]))
+    assert kept.index.tolist() == [0, 2] and kept["rouge1"].tolist() == [1.0, 1.0]
 
 
 def test_best_reference_per_type_first_on_ties():

@@ -293,11 +293,12 @@ def prepare_pairs(
     else:
         duplicated = np.unique(key).size != key.size
     if duplicated:
-        counts = pd.Series(key).value_counts()
-        first = int(counts.index[0])
+        # the repeated pair met first in the caller's row order (value_counts' tie order varies)
+        first = int(key[np.flatnonzero(pd.Series(key).duplicated(keep=False).to_numpy())[0]])
+        repeats = int((key == first).sum())
         raise InvalidInputError(
             f"Datum {plain(datums[first // n_labels])!r} of `datum={plain(names['datum'])!r}` has "
-            f"{int(counts.iloc[0])} rows for label {plain(index[first % n_labels])!r}; give each (datum, "
+            f"{repeats} rows for label {plain(index[first % n_labels])!r}; give each (datum, "
             f"label) pair one row with its score (in the wide layout every row is one datum: a repeated "
             f"`datum=` id scores its labels twice)."
         )

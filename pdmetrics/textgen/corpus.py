@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.textgen.tokens import added_exclusions, warn_left_out
+from pdmetrics.textgen.tokens import added_exclusions, factorize_texts, warn_left_out
 
 __all__ = [
     "corpus_bleu",
@@ -471,7 +471,7 @@ def _documents(hypotheses: np.ndarray, matrix: np.ndarray) -> tuple[np.ndarray, 
 def _token_codes(tokens: pd.Series, n_docs: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Flat token ids, their document, and the token count of every document."""
     doc = tokens.index.to_numpy(dtype=np.int64)
-    codes = pd.factorize(tokens.to_numpy(dtype=object))[0].astype(np.int64)
+    codes = factorize_texts(tokens.to_numpy(dtype=object))[0].astype(np.int64)
     lengths = np.bincount(doc, minlength=n_docs)
     return codes, doc, lengths
 

@@ -21,6 +21,7 @@ from pdmetrics.errors import InvalidInputError
 from pdmetrics.textgen.tokens import (
     Tokens,
     compact_ids,
+    factorize_texts,
     ngram_ids,
     rouge_tokens,
     text_rows,
@@ -320,7 +321,7 @@ def lcs_length(first, second) -> np.ndarray:
     a_len = np.array([len(s) for s in first], dtype=np.int64)
     b_len = np.array([len(s) for s in second], dtype=np.int64)
     flat = [token for s in first for token in s] + [token for s in second for token in s]
-    codes = pd.factorize(pd.Series(flat, dtype=object))[0].astype(np.int64)
+    codes = factorize_texts(flat)[0].astype(np.int64)
     a_start = np.cumsum(a_len) - a_len
     b_start = a_len.sum() + np.cumsum(b_len) - b_len
     lengths = np.zeros(len(a_len), dtype=np.int64)

@@ -40,6 +40,7 @@ __all__ = [
     "Tokens",
     "bleu_tokens",
     "compact_ids",
+    "factorize_texts",
     "ngram_ids",
     "ngram_orders",
     "rouge_tokens",
@@ -232,7 +233,7 @@ def text_rows(prediction, reference) -> TextRows:
     return TextRows(
         values[kept],
         table[kept],
-        index[kept],
+        index if kept.size == len(index) else index[kept],  # pandas 2 makes a RangeIndex an Index
         kept,
         len(dropped),
         int(no_prediction.sum()),
@@ -253,9 +254,35 @@ def _joined(texts) -> tuple[str, str]:
     )
 
 
+#: pandas 2 hashes a str holding a lone surrogate by a lossy UTF-8 copy: pd.factorize merges
+#: "\ud83d\ude00" with "\ud83d", and "a\udc00b" with "a?b" (pandas 3 keeps them apart)
+_LOSSY_STRING_HASH = int(pd.__version__.split(".", 1)[0]) < 3
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def factorize_texts(values) -> tuple[np.ndarray, np.ndarray]:
+    r""":func:`pandas.factorize` of str values (codes in order of first appearance, uniques) that
+    keeps texts with lone surrogates apart on pandas 2 too.
+
+    >>> factorize_texts(["\ud83d\ude00", "\ud83d", "a\udc00b", "a?b", "\ud83d"])[0].tolist()
+    [0, 1, 2, 3, 1]
+    """
+    if not isinstance(values, np.ndarray):
+        values = pd.Series(list(values), dtype=object).to_numpy()
+    try:
+        lossy = _LOSSY_STRING_HASH and _SURROGATE.search("".join(values.tolist())) is not None
+    except TypeError:  # not all str: pandas hashes the objects themselves
+        lossy = False
+    if lossy:
+        # with a None among them pandas hashes the str objects themselves; None gets code -1
+        codes, uniques = pd.factorize(np.append(values, None))
+        return codes[:-1], uniques
+    return pd.factorize(values)
+
+
 def _split(found: list, separator: str, n_texts: int, sentences: bool) -> tuple:
     """Vocabulary ids, text number and sentence number of the tokens ``findall`` returned."""
-    codes, vocabulary = pd.factorize(np.asarray(found, dtype=object) if found else np.array([], dtype=object))
+    codes, vocabulary = factorize_texts(found)
     codes = codes.astype(np.int64)
     marks = np.zeros(len(vocabulary), dtype=np.int8)
     words = pd.Series(vocabulary, dtype=object)  # numpy would strip a NUL separator
