@@ -201,7 +201,9 @@ def mixed_kinds_error(argument: str, column, found: dict) -> InvalidInputError:
 
 def label_index(truth_uniques: pd.Index, label_uniques: pd.Index) -> pd.Index:
     """The sorted labels of both (strings and numbers never mixed)."""
-    combined = label_uniques.append(truth_uniques).unique()
+    # an empty side is left out of the append (pandas 2.2 warns that it would count in the dtype)
+    parts = [index for index in (label_uniques, truth_uniques) if len(index)]
+    combined = (parts[0].append(parts[1:]) if parts else label_uniques).unique()
     kinds = {_kind(v) for v in combined}
     if len(kinds) > 1:
         truth_kinds, label_kinds = {_kind(v) for v in truth_uniques}, {_kind(v) for v in label_uniques}
