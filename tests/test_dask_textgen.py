@@ -34,7 +34,7 @@ def threads(request):
     if "cluster_client" in request.fixturenames:
         yield
         return
-    with dask.config.set(scheduler="threads"):
+    with dask.config.set({"scheduler": "threads", "dataframe.shuffle.method": "tasks"}):  # not a left p2p
         yield
 
 
@@ -270,6 +270,78 @@ def test_methods_that_do_not_run_on_dask_say_so():
     with pytest.raises(NotPartitionableError, match=r"data=\.\.\."):
         rows.textgen.toxicity(datum="id", verdict="verdict", data=["1", "2"])
     assert issubclass(NotPartitionableError, NotImplementedError)
+
+
+def holey_texts(seed: int) -> pd.DataFrame:
+    """Texts with missing predictions and references, filtered so the index is not 0..n."""
+    frame = texts(seed, n=60).astype({"pred": object, "ref": object})
+    rng = np.random.default_rng(seed)
+    frame.loc[rng.random(60) < 0.15, "pred"] = None
+    frame.loc[rng.random(60) < 0.15, "ref"] = np.nan
+    frame = frame[frame["doc"] % 5 != 0]
+    return frame.set_axis(frame.index * 7 + 3)
+
+
+@pytest.mark.parametrize(("method", "kwargs"), ROW_TABLES)
+@pytest.mark.parametrize("npartitions", [1, 4])
+def test_per_row_tables_keep_the_index_and_leave_out_missing_rows(method, kwargs, npartitions):
+    frame = holey_texts(3)
+    ddf = dd.from_pandas(frame, npartitions=npartitions)
+    with pytest.warns(pdmetrics.ExcludedRowsWarning):
+        expected = getattr(frame.textgen, method)(prediction="pred", **kwargs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdmetrics.ExcludedRowsWarning)  # one per partition, at compute
+        got = getattr(ddf.textgen, method)(prediction="pred", **kwargs).compute()
+    assert got.index.tolist() == expected.index.tolist()
+    assert_same(got, expected, exact=True)
+    assert frame.join(got).dropna(subset=[expected.columns[-1]]).shape[0] == len(expected)
+
+
+@pytest.mark.parametrize(("method", "kwargs"), ROW_TABLES)
+def test_per_row_means_leave_out_missing_rows_with_one_warning(method, kwargs):
+    frame = holey_texts(4)
+    ddf = dd.from_pandas(frame, npartitions=4)
+    with pytest.warns(pdmetrics.ExcludedRowsWarning) as pandas_warnings:
+        expected = getattr(frame.textgen, method)(prediction="pred", by="grp", **kwargs)
+    with pytest.warns(pdmetrics.ExcludedRowsWarning) as dask_warnings:
+        table = getattr(ddf.textgen, method)(prediction="pred", by="grp", **kwargs)
+    assert_same(table, expected)
+    excluded = [w for w in dask_warnings if issubclass(w.category, pdmetrics.ExcludedRowsWarning)]
+    assert len(excluded) == 1
+    count = str(pandas_warnings[0].message).split(" rows left out")[0]
+    assert str(excluded[0].message).startswith(count + " rows left out")
+    with pytest.raises(InvalidInputError, match="No rows to average"):
+        getattr(dd.from_pandas(frame.iloc[:0], npartitions=1).textgen, method)(
+            prediction="pred", by="grp", **kwargs
+        )
+
+
+@pytest.mark.parametrize(("method", "kwargs"), CORPUS_TABLES)
+def test_corpus_scores_leave_out_missing_rows_with_one_warning(method, kwargs):
+    frame = holey_texts(5)
+    ddf = dd.from_pandas(frame, npartitions=4)
+    with pytest.warns(pdmetrics.ExcludedRowsWarning) as pandas_warnings:
+        expected = getattr(frame.textgen, method)(prediction="pred", **kwargs)
+    with pytest.warns(pdmetrics.ExcludedRowsWarning) as dask_warnings:
+        table = getattr(ddf.textgen, method)(prediction="pred", **kwargs)
+    assert_same(table, expected)
+    assert [str(w.message) for w in dask_warnings] == [str(w.message) for w in pandas_warnings]
+
+
+@pytest.mark.parametrize("method", YES_SHARES)
+def test_missing_verdicts_are_left_out_as_on_pandas(method):
+    rows = verdict_rows(9).astype({"verdict": object})
+    rows.loc[rows.index % 7 == 0, "verdict"] = None
+    ddf = dd.from_pandas(rows, npartitions=4)
+    with pytest.warns(pdmetrics.ExcludedRowsWarning):
+        expected = getattr(rows.textgen, method)(datum="id", verdict="verdict", by="topic")
+        per_datum = by_datum(getattr(rows.textgen, method)(datum="id", verdict="verdict"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdmetrics.ExcludedRowsWarning)  # once per partition on dask
+        table = getattr(ddf.textgen, method)(datum="id", verdict="verdict", by="topic")
+        lazy = getattr(ddf.textgen, method)(datum="id", verdict="verdict").compute()
+    assert_same(table, expected)
+    assert_same(by_datum(lazy), per_datum, exact=True)
 
 
 def test_local_cluster_reading_parquet(tmp_path, cluster_client):

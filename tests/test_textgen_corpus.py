@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdmetrics.errors import InvalidInputError
+from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
 from pdmetrics.textgen import (
     chrf,
     corpus_bleu,
@@ -224,9 +224,13 @@ def test_empty_reference_and_empty_prediction():
 # --------------------------------------------------------------------------- bad input
 
 
-def test_missing_prediction_names_the_row():
-    with pytest.raises(InvalidInputError, match=r"`prediction` row 'b' is missing.*fillna"):
-        corpus_bleu(pd.Series(["x", None], index=["a", "b"]), ["x", "y"])
+def test_missing_prediction_is_left_out_with_a_warning():
+    with pytest.warns(ExcludedRowsWarning, match=r"1 of 2 rows left out: 1 without a prediction.*rows 'b'"):
+        got = corpus_bleu(pd.Series(["x y z w", None], index=["a", "b"]), ["x y z w", "y"])
+    assert got.loc[0, "N"] == 1
+    assert got.loc[0, "score"] == corpus_bleu(["x y z w"], ["x y z w"]).loc[0, "score"]
+    with pytest.warns(ExcludedRowsWarning), pytest.raises(InvalidInputError, match="No segment left"):
+        chrf(pd.Series([None, np.nan]), ["x", "y"])
 
 
 def test_non_text_prediction_names_row_and_value():
@@ -243,12 +247,13 @@ def test_non_text_reference_cell():
         corpus_bleu(["x", "y"], pd.Series([["x"], [{"x"}]]))
 
 
-def test_row_without_any_reference():
+def test_row_without_any_reference_is_left_out_with_a_warning():
     frame = pd.DataFrame({"a": ["x", None], "b": [None, np.nan]}, index=["s1", "s2"])
-    with pytest.raises(InvalidInputError, match=r"`reference` row 's2' has no reference text"):
-        corpus_bleu(pd.Series(["x", "y"], index=["s1", "s2"]), frame)
-    with pytest.raises(InvalidInputError, match="row 1 has no reference text"):
-        chrf(["x", "y"], pd.Series([["x"], []]))
+    with pytest.warns(ExcludedRowsWarning, match=r"1 of 2 rows left out: 1 without any reference.*'s2'"):
+        got = corpus_bleu(pd.Series(["x", "y"], index=["s1", "s2"]), frame)
+    assert got.loc[0, "N"] == 1
+    with pytest.warns(ExcludedRowsWarning, match="rows 1"):
+        assert chrf(["x", "y"], pd.Series([["x"], []])).loc[0, "N"] == 1
 
 
 def test_mismatched_lengths():

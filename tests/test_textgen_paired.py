@@ -131,5 +131,7 @@ def test_bad_input():
         paired_bootstrap(["x"], ["x"], ["x"], seed=-1)
     with pytest.raises(InvalidInputError, match=r"`metric='meteor'` is not supported"):
         paired_bootstrap(["x"], ["x"], ["x"], metric="meteor")
-    with pytest.raises(InvalidInputError, match=r"`prediction` row 1 is missing"):
-        paired_bootstrap(["x", "y"], ["x", np.nan], ["x", "y"])
+    with pytest.raises(InvalidInputError, match=r"`prediction_b` row 1 holds 3 \(int\)"):
+        paired_bootstrap(["x", "y"], ["x", 3], ["x", "y"])
+    with pytest.raises(InvalidInputError, match=r"`prediction_a=None`: pass the baseline"):
+        paired_bootstrap(None, ["x", "y"], ["x", "y"])

@@ -14,6 +14,7 @@ Every partition runs the pandas accessor's own method (the same code with one ch
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 
 import pandas as pd
@@ -24,7 +25,9 @@ from pdmetrics._dask.driver import partition_table
 from pdmetrics._validation import one_column, require_columns
 from pdmetrics.errors import NotPartitionableError
 from pdmetrics.textgen.accessor import TextgenAccessor
+from pdmetrics.textgen.bleu_scores import bleu_rows
 from pdmetrics.textgen.corpus import corpus_state, corpus_table
+from pdmetrics.textgen.rouge_scores import rouge_rows
 from pdmetrics.textgen.verdicts import means_state, means_table
 
 __all__ = ["DaskTextgenAccessor"]
@@ -249,17 +252,29 @@ class DaskTextgenAccessor(DaskAccessor):
 def _rows_of(method: str, options: dict, part: pd.DataFrame) -> pd.DataFrame:
     """The pandas method's table of one partition (one row per row, indexed like the rows; or
     one row per datum)."""
-    table = getattr(part.textgen, method)(**options)
-    if method in ("rouge", "bleu"):
-        table.index = part.index
-    return table
+    return getattr(part.textgen, method)(**options)  # rouge, bleu: indexed like the rows kept
 
 
 def _row_means(method: str, options: dict, by, part: pd.DataFrame):
-    """The group sums of a per-row table (each row its own datum, as the pandas path)."""
-    table = getattr(part.textgen, method)(**options)
+    """The group sums of a per-row table (each row its own datum, as the pandas path); the rows
+    left out are counted in the state, and the warning is raised once, by ``means_table``."""
+    options = dict(options)
+    prediction, reference, datum = options.pop("prediction"), options.pop("reference"), options.pop("datum")
+    prediction = one_column(part, "prediction", prediction)
+    if isinstance(reference, list):
+        reference = part[require_columns(part, "reference", reference)]
+    else:
+        reference = one_column(part, "reference", reference)
+    if datum is not None:
+        one_column(part, "datum", datum)
+    if method == "rouge":
+        table, kept = rouge_rows(prediction, reference, **options)
+    else:
+        table, kept = bleu_rows(prediction, reference, **options)
     rows = pd.RangeIndex(len(table))
-    return means_state(table.assign(datum=rows), by=one_column(part, "by", by).set_axis(rows))
+    groups = one_column(part, "by", by).iloc[kept.positions].set_axis(rows)
+    state = means_state(table.set_axis(rows).assign(datum=rows), by=groups)
+    return replace(state, excluded=(kept.no_prediction, kept.no_reference, tuple(kept.dropped[:10])))
 
 
 def _datum_table(method: str, options: dict, by, part: pd.DataFrame):

@@ -2,7 +2,10 @@
 
 ROUGE and BLEU take one row per generated answer: ``prediction=`` names the answer column and
 ``reference=`` the reference column (a list of columns, or a column of lists, for several
-references); ``by=`` averages the per-row values by group, with an ``"(all)"`` row first. The
+references); the per-row table keeps the frame's index (``df.join`` is right), with the
+``datum=`` column first when given; a row without a prediction or any reference is left out
+with an :class:`~pdmetrics.ExcludedRowsWarning`; ``by=`` averages the per-row values by
+group, with an ``"(all)"`` row first (an error when no row is left to average). The
 LLM-guided metrics take the judge's verdict table in long form (one row per judged
 statement, claim, opinion or context): ``datum=`` names the datum id column and ``verdict=``
 the verdict column; ``by=`` (a column constant within each datum) averages the per-datum
@@ -14,11 +17,12 @@ from __future__ import annotations
 import pandas as pd
 
 from pdmetrics._validation import one_column, require_columns
+from pdmetrics.errors import InvalidInputError
 from pdmetrics.textgen import verdicts
-from pdmetrics.textgen.bleu_scores import bleu
-from pdmetrics.textgen.corpus import chrf, corpus_bleu, ter
+from pdmetrics.textgen.bleu_scores import bleu_rows
+from pdmetrics.textgen.corpus import checked_texts, chrf, corpus_bleu, ter
 from pdmetrics.textgen.paired import paired_bootstrap
-from pdmetrics.textgen.rouge_scores import rouge
+from pdmetrics.textgen.rouge_scores import rouge_rows
 
 
 @pd.api.extensions.register_dataframe_accessor("textgen")
@@ -48,15 +52,20 @@ class TextgenAccessor:
             return self._frame[require_columns(self._frame, "reference", reference)]
         return self._column("reference", reference)
 
-    def _by_row(self, table: pd.DataFrame, datum, by) -> pd.DataFrame:
-        """The per-row table (with the ``datum`` ids first when given), or its means by group."""
+    def _by_row(self, scored: tuple, datum, by) -> pd.DataFrame:
+        """The per-row table (the caller's index; the ``datum`` ids first when given), or its
+        means by group. ``scored`` is the table and its ``TextRows`` (the rows left out are not in
+        the table; they are counted in a warning)."""
+        table, rows = scored
+        rows.warn()
+        positions = rows.positions
         if datum is not None:
-            table.insert(0, "datum", self._column("datum", datum).to_numpy())
+            table.insert(0, "datum", self._column("datum", datum).to_numpy()[positions])
         if by is None:
             return table
         rows = pd.RangeIndex(len(table))  # each row its own datum for the means
-        groups = self._column("by", by).set_axis(rows)
-        return verdicts.metric_means(table.assign(datum=rows), by=groups)
+        groups = self._column("by", by).iloc[positions].set_axis(rows)
+        return verdicts.metric_means(table.set_axis(rows).assign(datum=rows), by=groups)
 
     def rouge(
         self,
@@ -84,15 +93,16 @@ class TextgenAccessor:
         0   0.857   0.857
         1   0.667   0.667
         """
-        table = rouge(
+        self._column("datum", datum), self._column("by", by)  # wrong names fail before the work
+        scored = rouge_rows(
             self._column("prediction", prediction),
             self._references(reference),
-            rouge_types=rouge_types,
-            use_stemmer=use_stemmer,
-            tokenizer=tokenizer,
-            details=details,
+            rouge_types,
+            use_stemmer,
+            tokenizer,
+            details,
         )
-        return self._by_row(table, datum, by)
+        return self._by_row(scored, datum, by)
 
     def bleu(
         self,
@@ -106,13 +116,11 @@ class TextgenAccessor:
     ) -> pd.DataFrame:
         """Sentence BLEU per row as valor computes it (nltk's numbers), or its means by group; see
         :func:`pdmetrics.textgen.bleu`."""
-        table = bleu(
-            self._column("prediction", prediction),
-            self._references(reference),
-            weights=weights,
-            details=details,
+        self._column("datum", datum), self._column("by", by)  # wrong names fail before the work
+        scored = bleu_rows(
+            self._column("prediction", prediction), self._references(reference), weights, details
         )
-        return self._by_row(table, datum, by)
+        return self._by_row(scored, datum, by)
 
     def corpus_bleu(self, *, prediction, reference) -> pd.DataFrame:
         """Corpus BLEU of all rows as sacrebleu 2.6 computes it, with its signature; see
@@ -150,6 +158,14 @@ class TextgenAccessor:
         0    old      NaN
         1    new      1.0
         """
+        for argument, name in (("baseline", baseline), ("prediction", prediction)):
+            if name is None:
+                raise InvalidInputError(
+                    f"`{argument}=None`: name the column of the "
+                    f"{'baseline system (system A)' if argument == 'baseline' else 'compared system'}'s "
+                    f"outputs, e.g. `{argument}='{'old' if argument == 'baseline' else 'new'}'`."
+                )
+            checked_texts(self._column(argument, name), f"{argument}={name!r}")  # names the argument
         return paired_bootstrap(
             self._column("baseline", baseline),
             self._column("prediction", prediction),

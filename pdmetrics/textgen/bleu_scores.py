@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.textgen.tokens import bleu_tokens, prediction_texts, reference_texts
+from pdmetrics.textgen.tokens import bleu_tokens, text_rows
 
 __all__ = ["bleu"]
 
@@ -38,6 +38,17 @@ def _weights(weights) -> np.ndarray:
         raise InvalidInputError(f"weights={weights!r}: at least one weight (one per n-gram order) is needed.")
     if not np.isfinite(values).all():
         raise InvalidInputError(f"weights={weights!r}: every weight must be a finite number.")
+    if (values < 0).any():
+        raise InvalidInputError(
+            f"weights={weights!r}: weight {float(values[values < 0][0])!r} is negative; BLEU's weights "
+            "are non-negative (a negative weight rewards missing n-grams and gives scores above 1), "
+            "e.g. (0.25,) * 4."
+        )
+    if values.sum() <= 0:
+        raise InvalidInputError(
+            f"weights={weights!r}: the weights sum to 0, which scores every text with a shared word 1.0; "
+            "give at least one order a positive weight, e.g. (0.25,) * 4."
+        )
     return values
 
 
@@ -139,7 +150,11 @@ def bleu(prediction, reference, weights=(0.25, 0.25, 0.25, 0.25), details: bool 
         Reference text(s): one per row, or several per row (a list per cell, or one DataFrame
         column per reference). Missing cells (None/NaN) are dropped, not scored as empty text.
     weights : sequence of float, default (0.25, 0.25, 0.25, 0.25)
-        Weight of each n-gram order (BLEU-4); ``(1/5,) * 5`` gives BLEU-5.
+        Weight of each n-gram order (BLEU-4); ``(1/5,) * 5`` gives BLEU-5. The weights must be
+        finite, non-negative and have a positive sum. They are used as given, as nltk does
+        (``exp(sum(w_n * log p_n))``), not normalised: with weights summing to 1 this is the
+        weighted geometric mean of the precisions; a sum above 1 gives a smaller score (the
+        mean raised to that power), a sum below 1 a larger one, always between 0 and 1.
     details : bool, default False
         Also return ``precision_1`` ... (modified precisions), ``brevity_penalty``,
         ``prediction_length`` and ``reference_length`` (closest reference length).
@@ -147,13 +162,20 @@ def bleu(prediction, reference, weights=(0.25, 0.25, 0.25, 0.25), details: bool 
     Returns
     -------
     pandas.DataFrame
-        One row per prediction (RangeIndex), column ``bleu`` (and the details).
+        One row per scored prediction, indexed like ``prediction`` (its labels and order; a
+        RangeIndex for a list), column ``bleu`` (and the details).
 
     Raises
     ------
     InvalidInputError
-        A prediction that is missing or not a str, a reference cell that is not text, a row
-        without any reference, empty or non-numeric weights.
+        A prediction or a reference cell that is neither a str nor missing, empty or
+        non-numeric weights, a negative weight, weights summing to 0.
+
+    Warns
+    -----
+    ExcludedRowsWarning
+        Rows whose prediction is missing (None/NaN/pd.NA) or whose every reference is missing
+        are left out of the table; the warning counts them and names the first.
 
     Examples
     --------
@@ -168,9 +190,16 @@ def bleu(prediction, reference, weights=(0.25, 0.25, 0.25, 0.25), details: bool 
     0  0.8091
     1  0.0000
     """
+    table, rows = bleu_rows(prediction, reference, weights, details)
+    rows.warn()
+    return table
+
+
+def bleu_rows(prediction, reference, weights, details):
+    """:func:`bleu`'s table and its :class:`~pdmetrics.textgen.tokens.TextRows` (no warning)."""
     weights = _weights(weights)
-    predictions, index, _ = prediction_texts(prediction)
-    references = reference_texts(reference, index)
+    rows = text_rows(prediction, reference)
+    predictions, references, index = rows.predictions, rows.references, rows.index
     n_rows = len(predictions)
     present = np.not_equal(references, None)
     pair_row, pair_col = np.nonzero(present)
@@ -210,4 +239,4 @@ def bleu(prediction, reference, weights=(0.25, 0.25, 0.25, 0.25), details: bool 
         columns["brevity_penalty"] = penalty
         columns["prediction_length"] = hyp
         columns["reference_length"] = closest
-    return pd.DataFrame(columns, index=pd.RangeIndex(n_rows))
+    return pd.DataFrame(columns, index=index), rows

@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics.errors import InvalidInputError
+from pdmetrics.textgen.tokens import added_exclusions, warn_left_out
 
 __all__ = [
     "corpus_bleu",
@@ -100,22 +101,38 @@ def _describe(value) -> str:
 
 
 def _text_array(values, argument: str) -> np.ndarray:
-    """One text per segment as an object array of str; InvalidInputError naming the first bad row."""
+    """One text per segment as an object array, missing cells (None/NaN) kept: the caller leaves
+    their rows out. Any other cell that is not a str raises InvalidInputError naming the row."""
     series = _as_series(values, argument)
     array = series.to_numpy(dtype=object)
     if pd.api.types.infer_dtype(array, skipna=False) in ("string", "empty"):
         return array
-    bad = ~np.fromiter((isinstance(v, str) for v in array), dtype=bool, count=array.size)
+    bad = ~np.fromiter((isinstance(v, str) for v in array), dtype=bool, count=array.size) & ~_is_missing(
+        array
+    )
+    if not bad.any():
+        return array
     row = int(np.flatnonzero(bad)[0])
-    label = series.index[row]
-    value = array[row]
-    if pd.isna(value) if np.ndim(value) == 0 else False:
-        fix = "drop or fill those rows first (e.g. `.fillna('')` if an empty output is meant)"
-        what = "is missing"
-    else:
-        fix = "convert the column to text (e.g. `.astype(str)`) or fix that row"
-        what = f"holds {_describe(value)}, not a text"
-    raise InvalidInputError(f"`{argument}` row {label!r} {what} ({int(bad.sum())} such row(s)); {fix}.")
+    raise InvalidInputError(
+        f"`{argument}` row {series.index[row]!r} holds {_describe(array[row])}, not a text "
+        f"({int(bad.sum())} such row(s)); convert the column to text (e.g. `.astype(str)`) or fix "
+        "that row (a missing text, None/NaN, is left out)."
+    )
+
+
+def _explode(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``Series.explode`` of an object array whose cells are lists (or single values): the row of
+    every item and the items, as object. pandas 3 would store the items as its string dtype,
+    which cannot hold a lone surrogate (``"\\ud83d"``) that sacrebleu scores."""
+    listed = np.fromiter(
+        (isinstance(v, (list, tuple, np.ndarray, pd.Series)) for v in cells), dtype=bool, count=len(cells)
+    )
+    lengths = np.ones(len(cells), dtype=np.int64)
+    lengths[listed] = np.fromiter(map(len, cells[listed]), dtype=np.int64, count=int(listed.sum()))
+    values = np.empty(int(lengths.sum()), dtype=object)
+    pieces = (cell if many else [cell] for cell, many in zip(cells.tolist(), listed.tolist()))
+    values[:] = [item for piece in pieces for item in piece]
+    return np.repeat(np.arange(len(cells), dtype=np.int64), lengths), values
 
 
 def _is_missing(array: np.ndarray) -> np.ndarray:
@@ -168,32 +185,109 @@ def _reference_matrix(reference, n: int, labels: pd.Index) -> np.ndarray:
             _check_reference_cells(cells, np.arange(n), labels, "")
             matrix = cells.reshape(n, 1)
         else:
-            exploded = pd.Series(cells, dtype=object).explode()
-            rows = exploded.index.to_numpy(dtype=np.int64)
-            values = exploded.to_numpy(dtype=object)
+            rows, values = _explode(cells)
             _check_reference_cells(values, rows, labels, "")
-            within = exploded.groupby(level=0).cumcount().to_numpy()
+            counts = np.bincount(rows, minlength=n)
+            within = np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts)
             matrix = np.full((n, int(within.max()) + 1), None, dtype=object)
             matrix[rows, within] = values
     matrix = matrix.copy()
-    missing = _is_missing(matrix)
-    matrix[missing] = None
-    empty = missing.all(axis=1)
-    if empty.any():
-        first = int(np.flatnonzero(empty)[0])
-        raise InvalidInputError(
-            f"`reference` row {labels[first]!r} has no reference text ({int(empty.sum())} such row(s)); "
-            f"every segment needs at least one reference: drop those rows or supply one."
-        )
+    matrix[_is_missing(matrix)] = None
     return matrix
 
 
-def _inputs(prediction, reference) -> tuple[np.ndarray, np.ndarray]:
+@dataclass(frozen=True)
+class _Segments:
+    """The usable segments: ``hypotheses``, the reference ``matrix`` (None where missing), their
+    ``labels``, and the rows left out (``no_prediction``, ``no_reference`` of ``total``)."""
+
+    hypotheses: np.ndarray
+    matrix: np.ndarray
+    labels: pd.Index
+    total: int
+    no_prediction: int
+    no_reference: int
+    dropped: pd.Index
+    kept: np.ndarray
+
+    def warn(self) -> None:
+        warn_left_out(self.no_prediction, self.no_reference, self.total, self.dropped)
+
+
+def _segments(prediction, reference, also_missing=None) -> _Segments:
+    """The segments with a prediction and at least one reference (``also_missing``: more rows to
+    leave out, counted as without a prediction; e.g. the other system's missing outputs)."""
     hypotheses = _text_array(prediction, "prediction")
-    if hypotheses.size == 0:
-        raise InvalidInputError("`prediction` is empty; pass at least one segment.")
-    matrix = _reference_matrix(reference, hypotheses.size, _labels(_as_series(prediction, "prediction")))
-    return hypotheses, matrix
+    labels = _labels(_as_series(prediction, "prediction"))
+    matrix = _reference_matrix(reference, hypotheses.size, labels)
+    no_prediction = _is_missing(hypotheses)
+    if also_missing is not None:
+        no_prediction = no_prediction | also_missing
+    no_reference = (matrix == None).all(axis=1) & ~no_prediction  # noqa: E711
+    kept = ~(no_prediction | no_reference)
+    return _Segments(
+        hypotheses[kept],
+        matrix[kept],
+        labels[kept],
+        len(kept),
+        int(no_prediction.sum()),
+        int(no_reference.sum()),
+        labels[~kept],
+        np.flatnonzero(kept),
+    )
+
+
+def _inputs(prediction, reference) -> tuple[np.ndarray, np.ndarray]:
+    """The usable segments' texts (the rows left out warned about); at least one is needed."""
+    segments = _segments(prediction, reference)
+    segments.warn()
+    _require_segments(segments)
+    return segments.hypotheses, segments.matrix
+
+
+def checked_texts(values, argument: str) -> np.ndarray:
+    """``values`` as an object array of texts, missing cells kept (for another module's checks);
+    a cell that is neither a str nor missing raises :class:`InvalidInputError` naming
+    ``argument`` and the row."""
+    return _text_array(values, argument)
+
+
+def paired_inputs(prediction_a, prediction_b, reference) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The two systems' texts and the reference matrix of the segments both systems answered
+    and that have a reference (the others left out with one warning)."""
+    for value, argument in ((prediction_a, "prediction_a"), (prediction_b, "prediction_b")):
+        if value is None:
+            raise InvalidInputError(
+                f"`{argument}=None`: pass the {'baseline' if argument == 'prediction_a' else 'compared'} "
+                "system's outputs, one text per segment (a Series or list of str)."
+            )
+    texts_a = _text_array(prediction_a, "prediction_a")
+    texts_b = _text_array(prediction_b, "prediction_b")
+    if len(texts_a) != len(texts_b):
+        raise InvalidInputError(
+            f"`prediction_a` has {len(texts_a)} segments but `prediction_b` has {len(texts_b)}; "
+            f"a paired comparison needs both systems' outputs for the same segments, in the same order."
+        )
+    segments = _segments(prediction_a, reference, also_missing=_is_missing(texts_b))
+    segments.warn()
+    _require_segments(segments)
+    return segments.hypotheses, texts_b[segments.kept], segments.matrix
+
+
+def statistics_array(metric: str, hypotheses: np.ndarray, matrix: np.ndarray) -> tuple[np.ndarray, object]:
+    """Per-segment statistics of checked texts (:func:`paired_inputs`) as an array, and the
+    ``nrefs`` of the signature."""
+    return _statistics(_metric_name(metric), hypotheses, matrix), _nrefs(matrix)
+
+
+def _require_segments(segments: _Segments) -> None:
+    if segments.hypotheses.size == 0:
+        if segments.total == 0:
+            raise InvalidInputError("`prediction` is empty; pass at least one segment.")
+        raise InvalidInputError(
+            f"No segment left to score: all {segments.total} rows lack a prediction or every reference "
+            "(None/NaN); fill or fix them."
+        )
 
 
 def _metric_name(metric: str) -> str:
@@ -266,7 +360,8 @@ def _chrf_words(texts: pd.Series) -> pd.Series:
     """chrF++'s words: whitespace split, then one punctuation mark split off each word's end
     (or, failing that, its start); single characters stay whole. Returns a flat Series of
     words indexed by the text's position."""
-    words = texts.str.split().explode().dropna()
+    owner, items = _explode(texts.str.split().to_numpy(dtype=object))
+    words = pd.Series(items, index=owner, dtype=object)
     if words.empty:
         return words.astype(object)
     long = words.str.len().to_numpy() > 1
@@ -387,7 +482,8 @@ def _token_codes(tokens: pd.Series, n_docs: int) -> tuple[np.ndarray, np.ndarray
 def _bleu_statistics(hypotheses: np.ndarray, matrix: np.ndarray) -> np.ndarray:
     n_seg, n_ref = matrix.shape
     texts, present = _documents(hypotheses, matrix)
-    tokens = _tokenize_13a(pd.Series(texts, dtype=object)).explode().dropna()
+    owner, items = _explode(_tokenize_13a(pd.Series(texts, dtype=object)).to_numpy(dtype=object))
+    tokens = pd.Series(items, index=owner, dtype=object)
     codes, doc, lengths = _token_codes(tokens, texts.size)
     grams = _ngram_keys(codes, doc, _BLEU_ORDER, texts.size)
     hyp_len = lengths[:n_seg]
@@ -706,9 +802,11 @@ def segment_statistics(prediction, reference, metric: str = "bleu") -> pd.DataFr
     Returns
     -------
     DataFrame
-        One row per segment, same order. BLEU: ``sys_len, ref_len, correct_1..4,
-        total_1..4``; chrF: ``<order>_hyp, <order>_ref, <order>_match`` per character order
-        (and word order for chrF++); TER: ``edits, ref_length`` (the average over references).
+        One row per segment, same order and index (a row without a prediction or without any
+        reference is left out, with an :class:`~pdmetrics.ExcludedRowsWarning`). BLEU:
+        ``sys_len, ref_len, correct_1..4, total_1..4``; chrF: ``<order>_hyp, <order>_ref,
+        <order>_match`` per character order (and word order for chrF++); TER: ``edits,
+        ref_length`` (the average over references).
         Sum any subset of rows and pass it to :func:`scores_from_statistics`. ``attrs`` holds
         ``nrefs`` and sacrebleu's ``signature``.
 
@@ -719,8 +817,13 @@ def segment_statistics(prediction, reference, metric: str = "bleu") -> pd.DataFr
     [3.0, 4.0, 3.0, 3.0]
     """
     name = _metric_name(metric)
-    hypotheses, matrix = _inputs(prediction, reference)
-    table = pd.DataFrame(_statistics(name, hypotheses, matrix), columns=_stat_columns(name))
+    segments = _segments(prediction, reference)
+    segments.warn()
+    _require_segments(segments)
+    hypotheses, matrix = segments.hypotheses, segments.matrix
+    table = pd.DataFrame(
+        _statistics(name, hypotheses, matrix), columns=_stat_columns(name), index=segments.labels
+    )
     table.attrs.update(nrefs=_nrefs(matrix), signature=metric_signature(name, _nrefs(matrix)))
     return table
 
@@ -864,7 +967,8 @@ def corpus_bleu(prediction, reference) -> pd.DataFrame:
     reference : Series, list or DataFrame
         One reference per segment, or several: a DataFrame with one column per reference,
         or cells holding lists of str. Missing references (NaN/None) are dropped, as
-        sacrebleu drops ``None``; a segment with no reference at all is an error.
+        sacrebleu drops ``None``. A segment without a prediction or without any reference is
+        left out, with an :class:`~pdmetrics.ExcludedRowsWarning` that counts it.
 
     Returns
     -------
@@ -964,11 +1068,16 @@ class CorpusState:
     n: int
     totals: np.ndarray
     nrefs: frozenset
+    #: rows left out: without a prediction, without any reference (warned by corpus_table)
+    excluded: tuple = (0, 0, ())
 
     def combine(self, *others: CorpusState) -> CorpusState:
         states = (self, *others)
         nrefs = frozenset().union(*(s.nrefs for s in states))
-        return CorpusState(self.metric, sum(s.n for s in states), sum(s.totals for s in states), nrefs)
+        excluded = added_exclusions(s.excluded for s in states)
+        return CorpusState(
+            self.metric, sum(s.n for s in states), sum(s.totals for s in states), nrefs, excluded
+        )
 
 
 def corpus_state(prediction, reference, metric: str, allow_empty: bool = False) -> CorpusState:
@@ -987,17 +1096,27 @@ def corpus_state(prediction, reference, metric: str, allow_empty: bool = False) 
     True
     """
     name = _metric_name(metric)
-    if allow_empty and len(_as_series(prediction, "prediction")) == 0:
-        _text_array(prediction, "prediction")
-        return CorpusState(name, 0, np.zeros(len(_stat_columns(name))), frozenset())
-    hypotheses, matrix = _inputs(prediction, reference)
+    segments = _segments(prediction, reference)
+    excluded = (segments.no_prediction, segments.no_reference, tuple(segments.dropped[:10]))
+    if segments.hypotheses.size == 0 and (allow_empty or segments.total):  # corpus_table says why
+        return CorpusState(name, 0, np.zeros(len(_stat_columns(name))), frozenset(), excluded)
+    _require_segments(segments)
+    hypotheses, matrix = segments.hypotheses, segments.matrix
     counts = frozenset(np.unique((matrix != None).sum(axis=1)).tolist())  # noqa: E711  (elementwise)
-    return CorpusState(name, hypotheses.size, _sequential_sum(_statistics(name, hypotheses, matrix)), counts)
+    totals = _sequential_sum(_statistics(name, hypotheses, matrix))
+    return CorpusState(name, hypotheses.size, totals, counts, excluded)
 
 
 def corpus_table(state: CorpusState) -> pd.DataFrame:
     """The one-row table of :func:`corpus_bleu`, :func:`chrf` or :func:`ter` of a (combined) state."""
+    no_prediction, no_reference, labels = state.excluded
+    warn_left_out(no_prediction, no_reference, state.n + no_prediction + no_reference, labels)
     if state.n == 0:
+        if no_prediction + no_reference:
+            raise InvalidInputError(
+                f"No segment left to score: all {no_prediction + no_reference} rows lack a prediction or "
+                "every reference (None/NaN); fill or fix them."
+            )
         raise InvalidInputError("`prediction` is empty; pass at least one segment.")
     nrefs = next(iter(state.nrefs)) if len(state.nrefs) == 1 else "var"
     totals, name = state.totals, state.metric

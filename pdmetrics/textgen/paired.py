@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.textgen.corpus import metric_signature, scores_from_statistics, segment_statistics
+from pdmetrics.textgen.corpus import metric_signature, paired_inputs, scores_from_statistics, statistics_array
 
 __all__ = ["paired_bootstrap"]
 
@@ -90,7 +90,9 @@ def paired_bootstrap(
         The compared system's output for the same segments, in the same order.
     reference : Series, list or DataFrame
         The references, as in :func:`pdmetrics.textgen.corpus_bleu` (one, several, or a
-        variable number per segment).
+        variable number per segment). A segment missing in either system (None/NaN) or
+        without any reference is left out of both, with an
+        :class:`~pdmetrics.ExcludedRowsWarning` that counts it.
     metric : str or list of str
         ``"bleu"``, ``"chrf"``, ``"chrf++"`` and/or ``"ter"``. Every metric uses the same
         resamples, as sacrebleu does.
@@ -139,21 +141,17 @@ def paired_bootstrap(
         )
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
         raise InvalidInputError(f"`seed={seed!r}` must be a non-negative integer or None.")
-    if len(prediction_a) != len(prediction_b):
-        raise InvalidInputError(
-            f"`prediction_a` has {len(prediction_a)} segments but `prediction_b` has {len(prediction_b)}; "
-            f"a paired comparison needs both systems' outputs for the same segments, in the same order."
-        )
     name_a, name_b = _names(prediction_a, prediction_b)
-    n = len(prediction_a)
+    # a segment missing in either system (or without a reference) is left out of both
+    hypotheses_a, hypotheses_b, matrix = paired_inputs(prediction_a, prediction_b, reference)
+    n = len(hypotheses_a)
     rng = np.random.default_rng(seed)
     indices = rng.choice(n, size=(int(n_samples), n), replace=True) if n else np.zeros((0, 0), int)
     rows = []
     for key in metrics:
-        stats_a = segment_statistics(prediction_a, reference, metric=key)
-        stats_b = segment_statistics(prediction_b, reference, metric=key)
-        signature = metric_signature(key, stats_a.attrs["nrefs"], bs=int(n_samples), seed=str(seed).lower())
-        arrays = [stats_a.to_numpy(), stats_b.to_numpy()]
+        stats_a, nrefs = statistics_array(key, hypotheses_a, matrix)
+        signature = metric_signature(key, nrefs, bs=int(n_samples), seed=str(seed).lower())
+        arrays = [stats_a, statistics_array(key, hypotheses_b, matrix)[0]]
         # full-corpus scores: statistics added segment after segment, in float64
         score_a, score_b = (float(scores_from_statistics(np.cumsum(s, axis=0)[-1], key)[0]) for s in arrays)
         resampled_a, resampled_b = (scores_from_statistics(_resampled_sums(s, indices), key) for s in arrays)

@@ -22,9 +22,8 @@ from pdmetrics.textgen.tokens import (
     Tokens,
     compact_ids,
     ngram_ids,
-    prediction_texts,
-    reference_texts,
     rouge_tokens,
+    text_rows,
     warn_empty_tokens,
 )
 
@@ -51,14 +50,18 @@ def _low_bits(count: np.ndarray, words: int) -> np.ndarray:
 
 
 def _add(first: np.ndarray, second: np.ndarray) -> np.ndarray:
-    """Multi-word unsigned sum (word 0 lowest), wrapping at the top word."""
+    """Multi-word unsigned sum (word 0 lowest), wrapping at the top word.
+
+    The carries out of the words are added to the words above all at once, again while an
+    added carry wraps a word to 0 (a loop over the longest chain of carries, not the words;
+    a word takes at most one carry in all)."""
     total = first + second
     if total.shape[1] > 1:
-        carry = total < first
-        for word in range(1, total.shape[1]):
-            incoming = carry[:, word - 1]
-            total[:, word] += incoming.astype(np.uint64)
-            carry[:, word] |= incoming & (total[:, word] == 0)
+        carry = total[:, :-1] < first[:, :-1]
+        while carry.any():
+            total[:, 1:] += carry
+            carry = carry & (total[:, 1:] == 0)
+            carry = np.concatenate([np.zeros((len(carry), 1), dtype=bool), carry[:, :-1]], axis=1)
     return total
 
 
@@ -125,18 +128,159 @@ def _backtrack(codes, a_start, a_len, b_start, b_len, kept, words) -> np.ndarray
     return np.concatenate(matched) if matched else np.zeros(0, dtype=np.int64)
 
 
-#: bytes of the comparison matrix built per chunk of pairs
+#: bytes of the comparison matrix built per chunk of pairs (at least 64 pairs); a pair whose
+#: matrix would take more than 1/16 of it goes to the linear-memory path
+#: (:func:`_long_lcs_length`, :func:`_long_lcs_positions`)
 _CHUNK_BYTES = 1 << 24
+#: match masks of one long pair kept in memory: this many bits per token of ``a``
+_MASK_BITS_PER_TOKEN = 1024
+#: bits of DP columns the backtrack of one long pair keeps at a time
+_COLUMN_BITS = 1 << 26
 
 
-def _lcs(codes, n_codes, a_start, a_len, b_start, b_len, history=False):
-    """LCS lengths of token spans ``a`` and ``b`` (all non-empty), and with ``history`` the flat
-    indices of the ``a`` tokens on rouge-score's backtracked LCS (one per matched token)."""
+class _Masks:
+    """Match masks of the tokens of one long sequence ``a`` as Python ints (bit ``i`` set where
+    ``a[i]`` is the token): the masks of the tokens most used by ``b`` are kept (at most
+    :data:`_MASK_BITS_PER_TOKEN` bits per token of ``a`` in all), the others built when needed
+    from the token's positions, so memory stays linear in the length of ``a``."""
+
+    def __init__(self, a: np.ndarray, b: np.ndarray) -> None:
+        order = np.argsort(a, kind="stable")
+        tokens, first, counts = np.unique(a[order], return_index=True, return_counts=True)
+        self._positions = dict(zip(tokens.tolist(), np.split(order, first[1:]) if len(a) else []))
+        self._cache: dict = {}
+        used, uses = np.unique(b, return_counts=True)
+        shared = np.isin(used, tokens)
+        used, uses = used[shared], uses[shared]
+        budget = _MASK_BITS_PER_TOKEN * len(a)
+        for token in used[np.argsort(-uses, kind="stable")].tolist():  # most used first
+            positions = self._positions[token]
+            size = int(positions[-1]) + 1
+            if size > budget:
+                break
+            if len(positions) > 16:  # a rare token's mask is cheap to rebuild
+                budget -= size
+                self._cache[token] = self._built(positions)
+
+    @staticmethod
+    def _built(positions: np.ndarray) -> int:
+        if len(positions) > 1024:
+            bits = np.zeros(int(positions[-1]) + 1, dtype=bool)
+            bits[positions] = True
+            return int.from_bytes(np.packbits(bits, bitorder="little").tobytes(), "little")
+        packed = bytearray(int(positions[-1]) // 8 + 1)
+        for position in positions.tolist():  # at most 1024 bits: cheaper than numpy's calls
+            packed[position >> 3] |= 1 << (position & 7)
+        return int.from_bytes(packed, "little")
+
+    def __call__(self, token: int) -> int:
+        mask = self._cache.get(token)
+        if mask is not None:
+            return mask
+        positions = self._positions.get(token)
+        if positions is None:
+            return 0
+        return self._built(positions)
+
+
+def _columns(masks: _Masks, b: list, start: int, stop: int, column: int, keep: bool = False):
+    """Run the bit-parallel LCS over ``b[start:stop]`` from ``column`` (the DP column before
+    ``b[start]``, zeros where the LCS grows); the last column, or every column with ``keep``."""
+    kept = []
+    for token in b[start:stop]:
+        match = masks(token)
+        if match:
+            step = column & match
+            column = (column + step) | (column - step)
+        if keep:
+            kept.append(column)
+    return kept if keep else column
+
+
+def _long_lcs_length(a: np.ndarray, b: np.ndarray) -> int:
+    """LCS length of one long pair in memory linear in ``len(a)``: one DP column as a Python int.
+    Tokens absent from the other side never match, so they are dropped first."""
+    a, b = a[np.isin(a, b)], b[np.isin(b, a)]
+    masks = _Masks(a, b)
+    ones = (1 << len(a)) - 1
+    column = _columns(masks, b.tolist(), 0, len(b), ones)
+    return len(a) - (column & ones).bit_count()
+
+
+def _long_lcs_positions(a: np.ndarray, b: np.ndarray) -> list:
+    """Positions in ``a`` of the LCS rouge-score's ``_backtrack_norec`` reads out, in linear memory.
+
+    rouge-score walks back from the corner: diagonally on a match, else left when that keeps a
+    longer LCS than going up, else up. Within DP column ``j`` this walk goes up from row ``i`` to
+    the top of its run of equal values, unless a match in that run comes first (the lowest
+    match below ``i``), so each column needs only the column's bits. The columns are replayed
+    right to left by halving (Hirschberg's recursion): a column half-way is recomputed from a
+    kept one, the right half walked first, and only blocks of at most :data:`_COLUMN_BITS` bits
+    are kept whole. Rows above the walk's current row are never needed (the DP bits of rows
+    below ``i`` do not depend on tokens above it), so each column is cut to ``i`` bits.
+    """
+    masks = _Masks(a, b)
+    tokens = b.tolist()
+    found: list = []
+
+    def walk(lo: int, column: int, hi: int, row: int) -> int:
+        """Walk from row ``row`` of column ``hi`` back to column ``lo`` (whose DP column is
+        ``column``); the row reached."""
+        if row == 0 or hi == lo:
+            return row
+        column &= (1 << row) - 1
+        if (hi - lo) * row > _COLUMN_BITS and hi - lo > 1:
+            middle = (lo + hi) // 2
+            row = walk(middle, _columns(masks, tokens, lo, middle, column), hi, row)
+            return walk(lo, column, middle, row)
+        kept = _columns(masks, tokens, lo, hi, column, keep=True)
+        for j in range(hi, lo, -1):  # the columns of this block, right to left
+            low = (1 << row) - 1
+            zeros = ~kept[j - lo - 1] & low
+            top = zeros.bit_length() - 1  # the highest row below `row` where the LCS grows, or -1
+            start = max(top, 0)
+            candidates = (masks(tokens[j - 1]) & low) >> start
+            if candidates:
+                row = start + candidates.bit_length() - 1
+                found.append(row)
+            else:
+                row = top + 1
+            if row == 0:
+                break
+        return row
+
+    walk(0, (1 << len(a)) - 1, len(b), len(a))
+    return found
+
+
+def _is_long(a_len: np.ndarray, b_len: np.ndarray) -> np.ndarray:
+    """Pairs whose comparison matrix takes more than 1/16 of :data:`_CHUNK_BYTES` (about 1,000 x
+    1,000 tokens): one by one over Python ints they are faster, and memory stays linear (a
+    chunk of 64 shorter pairs takes at most 4 x :data:`_CHUNK_BYTES`)."""
+    return 64 * ((a_len + 63) // 64) * b_len > _CHUNK_BYTES // 16
+
+
+def _lcs(codes, n_codes, a_start, a_len, b_start, b_len, on_union=None):
+    """LCS lengths of token spans ``a`` and ``b`` (all non-empty); with ``on_union`` (a bool
+    array over the flat tokens) also mark the ``a`` tokens on rouge-score's backtracked LCS.
+
+    Pairs are vectorized in chunks whose comparison matrices take :data:`_CHUNK_BYTES`; a pair
+    too long for that (see :func:`_is_long`) is scored alone in linear memory."""
+    history = on_union is not None
     lengths = np.zeros(len(a_len), dtype=np.int64)
-    matched = []
+    long = _is_long(a_len, b_len)
+    for pair in np.flatnonzero(long).tolist():  # a loop over the (few) very long pairs
+        a = codes[a_start[pair] : a_start[pair] + a_len[pair]]
+        b = codes[b_start[pair] : b_start[pair] + b_len[pair]]
+        if history:
+            positions = np.asarray(_long_lcs_positions(a, b), dtype=np.int64)
+            on_union[a_start[pair] + positions] = True
+            lengths[pair] = len(positions)
+        else:
+            lengths[pair] = _long_lcs_length(a, b)
     words = (a_len + 63) // 64
-    for size in np.unique(words).tolist():  # a loop over word counts (a handful)
-        chosen = np.flatnonzero(words == size)
+    for size in np.unique(words[~long]).tolist():  # a loop over word counts (a handful)
+        chosen = np.flatnonzero((words == size) & ~long)
         chosen = chosen[np.argsort(-b_len[chosen], kind="stable")]
         start = 0
         while start < len(chosen):  # a loop over chunks of pairs, longest first
@@ -147,11 +291,9 @@ def _lcs(codes, n_codes, a_start, a_len, b_start, b_len, history=False):
             )
             lengths[part] = found
             if history:
-                matched.append(positions)
+                on_union[positions] = True
             start += step
-    if not history:
-        return lengths, None
-    return lengths, (np.concatenate(matched) if matched else np.zeros(0, dtype=np.int64))
+    return lengths
 
 
 def lcs_length(first, second) -> np.ndarray:
@@ -185,7 +327,7 @@ def lcs_length(first, second) -> np.ndarray:
     both = np.flatnonzero((a_len > 0) & (b_len > 0))
     if both.size:
         n_codes = int(codes.max()) + 1
-        lengths[both] = _lcs(codes, n_codes, a_start[both], a_len[both], b_start[both], b_len[both])[0]
+        lengths[both] = _lcs(codes, n_codes, a_start[both], a_len[both], b_start[both], b_len[both])
     return lengths
 
 
@@ -232,19 +374,21 @@ def _rouge_n(tokens, n, n_rows, pair_row, m, k):
     return _scores(hits, np.maximum(k - n + 1, 0), np.maximum(m - n + 1, 0))
 
 
-def _rouge_l(tokens, n_rows, pair_row, m, k):
+def _lcs_hits(tokens, n_rows, pair_row, m, k):
+    """LCS length of every (reference, prediction) pair."""
     hits = np.zeros(len(pair_row), dtype=np.int64)
     both = np.flatnonzero((m > 0) & (k > 0))
     if both.size:
         ref = tokens.starts[n_rows + both]
         pred = tokens.starts[pair_row[both]]
-        hits[both] = _lcs(tokens.codes, tokens.n_codes, ref, m[both], pred, k[both])[0]
-    return _scores(hits, k, m)
+        hits[both] = _lcs(tokens.codes, tokens.n_codes, ref, m[both], pred, k[both])
+    return hits
 
 
-def _rouge_lsum(tokens, n_rows, pair_row, m, k):
+def _rouge_lsum(tokens, n_rows, pair_row, m, k, lcs_hits=None):
     """Summary-level LCS (rouge-score ``_summary_level_lcs``): for each reference sentence the
-    union of its backtracked LCS with every prediction sentence, hits clipped by token counts."""
+    union of its backtracked LCS with every prediction sentence, hits clipped by token counts
+    (``lcs_hits``: rougeL's LCS lengths, when already computed)."""
     boundary = (
         np.r_[True, tokens.sentence[1:] != tokens.sentence[:-1]] if len(tokens.codes) else np.zeros(0, bool)
     )
@@ -259,23 +403,24 @@ def _rouge_lsum(tokens, n_rows, pair_row, m, k):
     # one sentence on each side: the union LCS is the LCS (rougeL's hits)
     hits = np.zeros(len(pair_row), dtype=np.int64)
     simple = np.flatnonzero(both & ~several)
-    if simple.size:
+    if simple.size and lcs_hits is not None:
+        hits[simple] = lcs_hits[simple]
+    elif simple.size:
         hits[simple] = _lcs(
             tokens.codes, tokens.n_codes, tokens.starts[ref_text[simple]], m[simple],
             tokens.starts[pair_row[simple]], k[simple],
-        )[0]  # fmt: skip
+        )  # fmt: skip
     chosen = np.flatnonzero(several)
     if chosen.size:
         ref_sent, ref_owner, _ = _ragged(sent_first[ref_text[chosen]], n_sent[ref_text[chosen]])
         rows = pair_row[chosen][ref_owner]
         pred_sent, owner, _ = _ragged(sent_first[rows], n_sent[rows])
         a_sent = ref_sent[owner]
-        _, matched = _lcs(
-            tokens.codes, tokens.n_codes, sent_start[a_sent], sent_len[a_sent],
-            sent_start[pred_sent], sent_len[pred_sent], history=True,
-        )  # fmt: skip
         on_union = np.zeros(len(tokens.codes), dtype=bool)
-        on_union[matched] = True
+        _lcs(
+            tokens.codes, tokens.n_codes, sent_start[a_sent], sent_len[a_sent],
+            sent_start[pred_sent], sent_len[pred_sent], on_union,
+        )  # fmt: skip
         size = max(tokens.n_codes, 1)
         keys, counts = _token_counts(tokens, np.where(tokens.text < n_rows, tokens.codes, -1), size)
         union = np.where(on_union, tokens.codes, -1)
@@ -320,7 +465,8 @@ def rouge(
     - ``rougeN``: overlap of n-grams (counts clipped), precision over the prediction's
       n-grams, recall over the reference's.
     - ``rougeL``: longest common subsequence (LCS) of the two token sequences (newlines are
-      plain separators).
+      plain separators). Memory grows linearly with the text length: a pair too long for the
+      vectorized path is scored alone, one DP column at a time.
     - ``rougeLsum``: summary-level LCS: the texts are split into sentences at newlines
       (``"\\n"``), and each reference sentence is matched with the union of its LCS with every
       prediction sentence; without newlines it equals ``rougeL``.
@@ -350,17 +496,21 @@ def rouge(
     Returns
     -------
     pandas.DataFrame
-        One row per prediction (RangeIndex), one F-measure column per ROUGE type, named by the
-        type (plus precision and recall with ``details=True``).
+        One row per scored prediction, indexed like ``prediction`` (its labels and order; a
+        RangeIndex for a list), one F-measure column per ROUGE type, named by the type (plus
+        precision and recall with ``details=True``).
 
     Raises
     ------
     InvalidInputError
-        A prediction that is missing or not a str, a reference cell that is not text, a row
-        without any reference, an unknown ROUGE type or tokenizer.
+        A prediction or a reference cell that is neither a str nor missing, an unknown ROUGE
+        type or tokenizer.
 
     Warns
     -----
+    ExcludedRowsWarning
+        Rows whose prediction is missing (None/NaN/pd.NA) or whose every reference is missing
+        are left out of the table; the warning counts them and names the first.
     EmptyTokensWarning
         A non-blank text produced no tokens (for the default tokenizer: no ASCII letter or
         digit, e.g. Russian or Japanese text); it scores 0.
@@ -384,11 +534,18 @@ def rouge(
     0  0.833333
     1  1.000000
     """
+    table, rows = rouge_rows(prediction, reference, rouge_types, use_stemmer, tokenizer, details)
+    rows.warn()
+    return table
+
+
+def rouge_rows(prediction, reference, rouge_types, use_stemmer, tokenizer, details):
+    """:func:`rouge`'s table and its :class:`~pdmetrics.textgen.tokens.TextRows` (no warning)."""
     types = _check_types(rouge_types)
     if tokenizer not in ("rouge-score", "unicode"):
         raise InvalidInputError(f"tokenizer={tokenizer!r}: use 'rouge-score' (exact default) or 'unicode'.")
-    predictions, index, _ = prediction_texts(prediction)
-    references = reference_texts(reference, index)
+    rows = text_rows(prediction, reference)
+    predictions, references, index = rows.predictions, rows.references, rows.index
     n_rows = len(predictions)
     present = np.not_equal(references, None)
     pair_row, pair_col = np.nonzero(present)
@@ -405,12 +562,14 @@ def rouge(
     m = tokens.lengths[n_rows:]  # reference lengths, per pair
     k = tokens.lengths[pair_row]  # prediction lengths, per pair
     columns = {}
+    lcs_hits = None  # rougeL's LCS lengths, reused by rougeLsum
     width = references.shape[1]
     for name in types:
         if name == "rougeL":
-            scores = _rouge_l(tokens, n_rows, pair_row, m, k)
+            lcs_hits = _lcs_hits(tokens, n_rows, pair_row, m, k)
+            scores = _scores(lcs_hits, k, m)
         elif name == "rougeLsum":
-            scores = _rouge_lsum(tokens, n_rows, pair_row, m, k)
+            scores = _rouge_lsum(tokens, n_rows, pair_row, m, k, lcs_hits)
         else:
             scores = _rouge_n(tokens, int(name[5:]), n_rows, pair_row, m, k)
         table = np.full((n_rows, width), -np.inf)
@@ -423,4 +582,4 @@ def rouge(
         if details:
             columns[f"{name}_precision"] = scores[0][chosen]
             columns[f"{name}_recall"] = scores[1][chosen]
-    return pd.DataFrame(columns, index=pd.RangeIndex(n_rows))
+    return pd.DataFrame(columns, index=index), rows

@@ -32,7 +32,7 @@ import pandas as pd
 
 from pdmetrics._optional import optional_module
 from pdmetrics._validation import preview
-from pdmetrics._warnings import emit
+from pdmetrics._warnings import emit, warn_excluded
 from pdmetrics.errors import EmptyTokensWarning, InvalidInputError
 
 __all__ = [
@@ -42,9 +42,11 @@ __all__ = [
     "compact_ids",
     "ngram_ids",
     "ngram_orders",
-    "prediction_texts",
-    "reference_texts",
     "rouge_tokens",
+    "TextRows",
+    "text_rows",
+    "warn_left_out",
+    "added_exclusions",
     "warn_empty_tokens",
 ]
 
@@ -96,10 +98,11 @@ def _is_missing(value) -> bool:
     )
 
 
-def prediction_texts(prediction, argument: str = "prediction") -> tuple[np.ndarray, pd.Index, str]:
-    """The predictions as an object array of str, their index (for messages) and their name.
+def _prediction_cells(prediction, argument: str = "prediction") -> tuple[np.ndarray, pd.Index, np.ndarray]:
+    """The predictions as an object array, their index and a mask of the missing ones.
 
-    Raises :class:`InvalidInputError` naming the row of the first missing or non-text cell.
+    Raises :class:`InvalidInputError` naming the row of the first cell that is neither a str
+    nor missing (None/NaN/pd.NA).
     """
     if isinstance(prediction, pd.DataFrame) or np.ndim(prediction) != 1:
         raise InvalidInputError(f"`{argument}=` must be one column of texts (a Series), not a table.")
@@ -107,24 +110,26 @@ def prediction_texts(prediction, argument: str = "prediction") -> tuple[np.ndarr
     name = f"`{argument}=`" if series.name is None else f"column {series.name!r}"
     values = series.to_numpy(dtype=object)
     is_text = np.fromiter((isinstance(v, str) for v in values), dtype=bool, count=len(values))
-    if not is_text.all():
-        bad = int(np.flatnonzero(~is_text)[0])
-        value = values[bad]
-        what = "missing" if _is_missing(value) else "not text"
+    missing = np.zeros(len(values), dtype=bool)
+    missing[~is_text] = np.fromiter(
+        map(_is_missing, values[~is_text]), dtype=bool, count=int((~is_text).sum())
+    )
+    bad = ~is_text & ~missing
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
         raise InvalidInputError(
-            f"{name}: row {series.index[bad]!r} is {what} ({_describe(value)}); every prediction "
-            "must be a str (use '' for an empty answer, or drop the row first)."
+            f"{name}: row {series.index[row]!r} is not text ({_describe(values[row])}); every prediction "
+            "must be a str (use '' for an empty answer; a missing one, None/NaN, is left out)."
         )
-    return values, series.index, name
+    return values, series.index, missing
 
 
-def reference_texts(reference, index: pd.Index, argument: str = "reference") -> np.ndarray:
+def _reference_cells(reference, index: pd.Index, argument: str = "reference") -> np.ndarray:
     """References as an ``(n_rows, n_refs)`` object array, ``None`` where a cell is missing.
 
     ``reference`` is a Series of str, a Series of lists of str (several references per row),
     a DataFrame (one reference per column) or an array-like of str. Missing cells (None/NaN)
-    are dropped; a row left with no reference, or a non-text cell, raises
-    :class:`InvalidInputError` naming the row.
+    become None; a non-text cell raises :class:`InvalidInputError` naming the row.
     """
     if isinstance(reference, pd.DataFrame):
         table = reference.to_numpy(dtype=object)
@@ -163,16 +168,77 @@ def reference_texts(reference, index: pd.Index, argument: str = "reference") -> 
             f"{names[col]}: row {index[row]!r} holds {_describe(table[row, col])}, not text; every "
             "reference must be a str (None/NaN marks a missing reference)."
         )
-    empty = missing.all(axis=1)
-    if empty.any():
-        rows = index[np.flatnonzero(empty)]
-        raise InvalidInputError(
-            f"`{argument}=`: rows {preview(rows, 10)} have no reference (every cell missing); "
-            "give each row at least one reference text or drop those rows."
-        )
     table = table.copy()
     table[missing] = None
     return table
+
+
+def warn_left_out(no_prediction: int, no_reference: int, total: int, labels=None) -> None:
+    """The :class:`~pdmetrics.ExcludedRowsWarning` of rows left out of a text metric: counts
+    of rows without a prediction and of rows (with one) without any reference."""
+    if not no_prediction and not no_reference:
+        return
+    reasons = []
+    if no_prediction:
+        reasons.append(f"{no_prediction} without a prediction")
+    if no_reference:
+        reasons.append(f"{no_reference} without any reference")
+    shown = [] if labels is None else list(labels)[:10]
+    more = ", ..." if len(shown) < no_prediction + no_reference else ""
+    where = f"; rows {preview(shown, 10)}{more}" if shown else ""
+    warn_excluded(no_prediction + no_reference, total, f"{' and '.join(reasons)} (None/NaN{where})")
+
+
+def added_exclusions(parts) -> tuple:
+    """``(no prediction, no reference, first labels)`` of several parts, added."""
+    parts = list(parts)
+    labels = tuple(label for part in parts for label in part[2])[:10]
+    return (sum(p[0] for p in parts), sum(p[1] for p in parts), labels)
+
+
+@dataclass(frozen=True)
+class TextRows:
+    """The rows a per-row text metric scores: ``predictions`` (str), ``references`` (an
+    ``(rows, n_refs)`` object array, None where a cell is missing), their ``index`` labels and
+    their ``positions`` among the caller's ``total`` rows; ``no_prediction`` and
+    ``no_reference`` count the rows left out, ``dropped`` holds their labels."""
+
+    predictions: np.ndarray
+    references: np.ndarray
+    index: pd.Index
+    positions: np.ndarray
+    total: int
+    no_prediction: int
+    no_reference: int
+    dropped: pd.Index
+
+    def warn(self) -> None:
+        """Warn about the rows left out (nothing when none was)."""
+        warn_left_out(self.no_prediction, self.no_reference, self.total, self.dropped)
+
+
+def text_rows(prediction, reference) -> TextRows:
+    """The usable rows of ``prediction`` and ``reference`` (no warning: see :meth:`TextRows.warn`).
+
+    A row whose prediction is missing (None/NaN/pd.NA: e.g. a generation that timed out) or
+    whose every reference is missing is left out; a cell that is neither text nor missing
+    raises :class:`InvalidInputError` naming the row.
+    """
+    values, index, no_prediction = _prediction_cells(prediction)
+    table = _reference_cells(reference, index)
+    no_reference = (table == None).all(axis=1) if table.shape[1] else np.ones(len(table), bool)  # noqa: E711
+    dropped = no_prediction | no_reference
+    kept = np.flatnonzero(~dropped)
+    return TextRows(
+        values[kept],
+        table[kept],
+        index[kept],
+        kept,
+        len(dropped),
+        int(no_prediction.sum()),
+        int((no_reference & ~no_prediction).sum()),
+        index[dropped],
+    )
 
 
 def _joined(texts) -> tuple[str, str]:

@@ -44,6 +44,11 @@ A datum in ``data`` without rows whose value the counts do not settle is an erro
 the datum and the missing argument; so is a count that contradicts the rows (e.g. verdict
 rows for a datum with ``n_contexts=0``).
 
+**Rows the judge did not answer.** A verdict (or score) that is None/NaN/pd.NA is left out
+with an :class:`~pdmetrics.ExcludedRowsWarning` that counts it; a datum left without any
+answered row is left out of the table (and of ``data=`` with its counts), not given the
+"nothing judged" value.
+
 **Producing the verdict table with any judge.** Ask the judge for a JSON list of verdicts per
 datum (valor's prompts return ``{"verdicts": [{"verdict": "yes", "analysis": ...}, ...]}``,
 and ``{"TP": [...], "FP": [...], "FN": [...]}`` for answer correctness), then flatten::
@@ -77,7 +82,9 @@ from pdmetrics._groups import (
 )
 from pdmetrics._tables import result_table
 from pdmetrics._validation import plain, preview
-from pdmetrics.errors import InvalidInputError
+from pdmetrics._warnings import emit, warn_excluded
+from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
+from pdmetrics.textgen.tokens import added_exclusions, warn_left_out
 
 __all__ = [
     "answer_correctness",
@@ -253,8 +260,43 @@ def _check_no_rows_when_empty(n: np.ndarray, count: np.ndarray, ids: pd.Index, a
         )
 
 
+def _answered(datum, verdict, data, rows: dict | None = None, counts: dict | None = None, argument="verdict"):
+    """Leave out the rows the judge did not answer (``verdict`` None/NaN/pd.NA: a timeout) with
+    an :class:`~pdmetrics.ExcludedRowsWarning`; a datum left without any row is left out too (also
+    from ``data`` and the per-datum ``counts`` aligned with it), rather than scored as having
+    nothing to judge. Returns ``datum, verdict, data, rows, counts`` (the other row-aligned
+    columns and the per-datum counts, subset alike)."""
+    rows, counts = dict(rows or {}), dict(counts or {})
+    if verdict is None:
+        return datum, verdict, data, rows, counts
+    datum_rows = _series(datum, "datum")
+    verdicts = _rows(verdict, argument, len(datum_rows))
+    cells = verdicts.to_numpy(dtype=object)
+    missing = np.asarray(pd.isna(cells), dtype=bool)  # elementwise: a list cell is not missing
+    if not missing.any():
+        return datum, verdict, data, rows, counts
+    keep = ~missing
+    for name, values in rows.items():
+        if values is not None:
+            rows[name] = _rows(values, name, len(datum_rows))[keep]
+    gone = pd.Index(datum_rows[missing]).difference(pd.Index(datum_rows[keep]))
+    if data is not None and len(gone):
+        listed = as_series(data, "data")
+        kept = ~listed.isin(gone).to_numpy()
+        for name, values in counts.items():
+            if values is not None and len(as_series(values, name)) == len(listed):
+                counts[name] = as_series(values, name)[kept]
+        data = listed[kept]
+    what = f"the {argument} is missing (the judge gave none)"
+    if len(gone):
+        what += f"; {len(gone)} data left without any {argument} are left out ({preview(gone, 5)})"
+    warn_excluded(int(missing.sum()), len(missing), what)
+    return datum_rows[keep], verdicts[keep], data, rows, counts
+
+
 def _yes_share(datum, verdict, allowed, metric, data):
     """Rows, yes-count and row count per datum, and the ids: the common part of the ratios."""
+    datum, verdict, data, _, _ = _answered(datum, verdict, data)
     series, codes, ids = _datum_codes(datum, data)
     verdicts = _rows(verdict, "verdict", len(series))
     is_yes = _verdict_codes(verdicts, allowed, metric) == 0
@@ -468,6 +510,8 @@ def faithfulness(datum, verdict, *, data=None, n_contexts=None) -> pd.DataFrame:
     1     b  0      1.000000
     2     c  0      0.000000
     """
+    datum, verdict, data, _, counts = _answered(datum, verdict, data, counts={"n_contexts": n_contexts})
+    n_contexts = counts["n_contexts"]
     ids, n, yes = _yes_share(datum, verdict, YES_NO, "faithfulness", data)
     contexts = _counts(n_contexts, "n_contexts", ids if data is not None else None)
     if contexts is None:
@@ -565,6 +609,8 @@ def answer_correctness(datum, verdict, *, ground_truth=None, data=None) -> pd.Da
       datum  N  answer_correctness
     0     w  5                 1.0
     """
+    datum, verdict, data, rows, _ = _answered(datum, verdict, data, rows={"ground_truth": ground_truth})
+    ground_truth = rows["ground_truth"]
     codes, pair, kinds, ids = _pair_codes(datum, verdict, ground_truth, TP_FP_FN, "answer correctness", data)
     n_pairs = int(pair.max()) + 1 if pair.size else 0
     counts = np.bincount(pair * 3 + kinds, minlength=3 * n_pairs).reshape(n_pairs, 3).astype("float64")
@@ -661,6 +707,14 @@ def context_recall(
     2     s  0             0.0
     """
     option = check_zero_division(zero_division)
+    datum, verdict, data, rows, counts = _answered(
+        datum,
+        verdict,
+        data,
+        rows={"ground_truth": ground_truth},
+        counts={"n_contexts": n_contexts, "n_ground_truths": n_ground_truths},
+    )
+    ground_truth, n_contexts, n_ground_truths = rows["ground_truth"], *counts.values()
     codes, pair, kinds, ids = _pair_codes(datum, verdict, ground_truth, YES_NO, "context recall", data)
     has_ids = data is not None
     contexts = _counts(n_contexts, "n_contexts", ids if has_ids else None)
@@ -773,6 +827,14 @@ def context_precision(
     0     a  4               0.75
     1     b  4               0.50
     """
+    datum, verdict, data, rows, counts = _answered(
+        datum,
+        verdict,
+        data,
+        rows={"ground_truth": ground_truth, "rank": rank},
+        counts={"n_contexts": n_contexts, "n_ground_truths": n_ground_truths},
+    )
+    ground_truth, rank, n_contexts, n_ground_truths = *rows.values(), *counts.values()
     codes, pair, kinds, ids = _pair_codes(datum, verdict, ground_truth, YES_NO, "context precision", data)
     ranks = _check_ranks(_rows(rank, "rank", codes.size), pair, codes, ids)
     n_data = len(ids)
@@ -826,8 +888,9 @@ def context_precision(
 def summary_coherence(datum, score, *, data=None) -> pd.DataFrame:
     """Summary coherence: the judge's 1-5 score of the summary, one row per datum.
 
-    valor's judge answers an integer from 1 (incoherent) to 5 (extremely coherent); any other
-    value (0, 6, 3.5, NaN, text) is an error naming the row. Every datum needs exactly one
+    valor's judge answers an integer from 1 (incoherent) to 5 (extremely coherent): Python or
+    numpy integers, or whole floats (``4.0``), also in an object column; any other value (0, 6,
+    3.5, NaN, a bool, text such as ``"4"``) is an error naming the row. Every datum needs exactly one
     score.
 
     Parameters
@@ -852,10 +915,21 @@ def summary_coherence(datum, score, *, data=None) -> pd.DataFrame:
     0    s1  1                4.0
     1    s2  1                5.0
     """
+    datum, score, data, _, _ = _answered(datum, score, data, argument="score")
     series, codes, ids = _datum_codes(datum, data)
     scores = _rows(score, "score", len(series))
     numeric = pd.api.types.is_numeric_dtype(scores.dtype) and not pd.api.types.is_bool_dtype(scores.dtype)
-    values = scores.to_numpy(dtype="float64", na_value=np.nan) if numeric else np.full(len(scores), np.nan)
+    if numeric:
+        values = scores.to_numpy(dtype="float64", na_value=np.nan)
+    else:  # an object column: its numbers (not bools, not text) count, whatever their type
+        cells = scores.to_numpy(dtype=object)
+        is_number = np.fromiter(
+            (isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool) for v in cells),
+            dtype=bool,
+            count=len(cells),
+        )
+        values = np.full(len(cells), np.nan)
+        values[is_number] = cells[is_number].astype("float64")
     bad = ~np.isin(values, COHERENCE_SCORES)
     if bad.any():
         position = _first(bad)
@@ -928,7 +1002,8 @@ def metric_means(table: pd.DataFrame, by=None) -> pd.DataFrame:
     DataFrame
         The group columns (under their names; the pooled row labelled ``"(all)"``), ``N`` (data)
         and the mean of every metric column. A datum with a missing group is counted in the
-        pooled row only; NaN metric values are left out of the means.
+        pooled row only (with an :class:`~pdmetrics.ExcludedRowsWarning` that counts them); NaN
+        metric values are left out of the means.
 
     Examples
     --------
@@ -957,9 +1032,13 @@ class MeansState:
     size: np.ndarray  # data per row
     total: np.ndarray  # (rows, metrics): sums of the defined values
     count: np.ndarray  # (rows, metrics): number of defined values
+    #: input rows left out before the table was made (per-row text metrics on dask): without a
+    #: prediction, without any reference, the first labels; :func:`means_table` warns about them
+    excluded: tuple = (0, 0, ())
 
     def combine(self, *others: MeansState) -> MeansState:
         states = (self, *others)
+        excluded = added_exclusions(s.excluded for s in states)
         if self.keys is None:
             return MeansState(
                 self.metrics,
@@ -967,6 +1046,7 @@ class MeansState:
                 sum(s.size for s in states),
                 sum(s.total for s in states),
                 sum(s.count for s in states),
+                excluded,
             )
         keys = pd.concat([s.keys for s in states], ignore_index=True)
         codes, merged = group_codes([keys[name] for name in keys.columns], "by")
@@ -983,7 +1063,7 @@ class MeansState:
             return np.r_[np.reshape(pooled, (1, width)), groups].reshape((k + 1, *arrays[0].shape[1:]))
 
         size = added("size").astype("int64")
-        return MeansState(self.metrics, merged, size, added("total"), added("count"))
+        return MeansState(self.metrics, merged, size, added("total"), added("count"), excluded)
 
 
 def means_state(table: pd.DataFrame, by=None) -> MeansState:
@@ -1037,9 +1117,28 @@ def means_state(table: pd.DataFrame, by=None) -> MeansState:
 
 
 def means_table(state: MeansState) -> pd.DataFrame:
-    """The :func:`metric_means` table of a (combined) :class:`MeansState`."""
+    """The :func:`metric_means` table of a (combined) :class:`MeansState`.
+
+    No data at all (an empty frame, or every row left out) is an error: there is nothing to
+    average, and a pooled row of NaN would look like a result."""
+    no_prediction, no_reference, labels = state.excluded
+    warn_left_out(no_prediction, no_reference, int(state.size[0]) + no_prediction + no_reference, labels)
+    if int(state.size[0]) == 0:
+        raise InvalidInputError(
+            "No rows to average: the table is empty (an empty frame, or every row was left out as "
+            "missing); check the filter that produced the frame, or drop `by=` to get the empty "
+            "per-row table."
+        )
     means = divide(state.total, state.count, zero_division=np.nan)
     columns = {m: means[:, i] for i, m in enumerate(state.metrics)}
+    if state.keys is not None:
+        ungrouped = int(state.size[0]) - int(state.size[1:].sum())
+        if ungrouped:
+            emit(
+                f"{ungrouped} of {int(state.size[0])} rows of the table have a missing `by` value: they are "
+                f"left out of the group rows and count in the {POOLED_LABEL!r} row only.",
+                ExcludedRowsWarning,
+            )
     if state.keys is None:
         return result_table({"N": state.size, **columns}, integer_columns=["N"])
     ids = {
