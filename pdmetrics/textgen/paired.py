@@ -5,7 +5,8 @@ significance.pl``) draws ``n_resamples`` resamples of the segment indices with r
 from ``numpy.random.default_rng(random_state)`` (sacrebleu's ``SACREBLEU_SEED``, default 12345),
 scores both systems on every resample, and reports for each system the mean of its resampled
 scores with a 95% interval (``confidence=``), and for the compared system a p-value: the share
-of centred resampled absolute differences that exceed the observed absolute difference, ``(c + 1) / (n_resamples + 1)``.
+of centred resampled absolute differences that exceed the observed absolute difference,
+``(c + 1) / (n_resamples + 1)``.
 
 Here every resample is scored from the summed per-segment statistics of
 :func:`pdmetrics.textgen.segment_statistics`, all resamples at once. The sums are taken in
