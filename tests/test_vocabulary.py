@@ -198,3 +198,59 @@ def test_detection_confusion_table_switch():
     assert pair.loc[(pair["truth"] == "dog") & (pair["prediction"] == "cat"), "count"].tolist() == [1]
     with pytest.raises(TypeError, match=r"`kind=` is now `table=`"):
         dt.detection.confusion(ground_truth=gt, kind="matrix")
+
+
+SCORING_UNDEFINED = [  # (function, arguments that make it undefined)
+    ("agreement", ([], [])),
+    ("exact_agreement", ([], [])),
+    ("adjacent_agreement", ([], [])),
+    ("cohen_kappa", ([], [])),
+    ("quadratic_weighted_kappa", ([2, 2], [2, 2])),
+    ("pearson_r", ([1, 2, 3], [2, 2, 2])),
+    ("standardized_mean_difference", ([3, 3, 3], [1, 2, 3])),
+    ("mean_squared_error", ([], [])),
+    ("root_mean_squared_error", ([], [])),
+    ("r2_score", ([3], [2])),
+]
+
+
+@pytest.mark.parametrize(("name", "arguments"), SCORING_UNDEFINED)
+def test_scoring_scalars_follow_zero_division(name, arguments):
+    from pdmetrics import scoring
+
+    function = getattr(scoring, name)
+    with pytest.warns(pdmetrics.UndefinedMetricWarning, match=r"zero_division="):
+        assert np.isnan(function(*arguments))
+    assert function(*arguments, zero_division=0) == 0.0  # silently (warnings are errors here)
+    with pytest.raises(pdmetrics.InvalidInputError, match="zero_division"):
+        function(*arguments, zero_division="zero")
+
+
+def test_dsm_follows_zero_division():
+    from pdmetrics.scoring import difference_of_standardized_means
+
+    population = {"population_human_mean": 3, "population_system_mean": 3}
+    zero_sd = {"population_human_sd": 0.0, "population_system_sd": 1.0}
+    with pytest.warns(pdmetrics.UndefinedMetricWarning, match=r"zero_division="):
+        assert np.isnan(difference_of_standardized_means([1, 2], [2, 3], **population, **zero_sd))
+    assert difference_of_standardized_means([1, 2], [2, 3], **population, **zero_sd, zero_division=0) == 0.0
+
+
+def test_scoring_table_warnings_say_what_to_do():
+    df = pd.DataFrame({"h": [1, 2, 3, 4], "s": [2, 2, 2, 2]})
+    with pytest.warns(pdmetrics.UndefinedMetricWarning, match=r"constant scores.*stay NaN.*fillna"):
+        table = df.scoring.evaluate(human="h", system="s")
+    assert np.isnan(table.loc[0, "corr"])
+
+
+def test_disparate_impact_zero_over_zero_follows_a_number():
+    df = pd.DataFrame({"y": [1, 0, 1, 0], "pred": [0, 0, 0, 0], "male": [1, 1, 0, 0]})
+    with (
+        pytest.warns(pdmetrics.UndefinedMetricWarning, match=r"precision.*zero_division="),
+        pytest.warns(pdmetrics.UndefinedMetricWarning, match=r"Disparate impact.*zero_division="),
+    ):
+        warned = df.fairness.classification(y_true="y", y_pred="pred", by="male", zero_division="warn")
+    assert np.isnan(warned["disparate_impact"].iloc[0])
+    number = df.fairness.classification(y_true="y", y_pred="pred", by="male", zero_division=1.0)
+    assert number["disparate_impact"].iloc[0] == 1.0
+    assert number["statistical_parity_difference"].iloc[0] == 0.0

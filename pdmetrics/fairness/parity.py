@@ -179,11 +179,14 @@ def fairness_from_counts(
     no_pos = ~empty & ((pos_p == 0) | (pos_u == 0))
     no_neg = ~empty & ((neg_p == 0) | (neg_u == 0))
     both_zero = ~empty & np.isnan(di)
-    if both_zero.any() and "disparate_impact" in metrics:
+    if both_zero.any() and zero_division not in (WORST, WARN):
+        di = np.where(both_zero, zero_division, di)
+    elif both_zero.any() and "disparate_impact" in metrics:
         where = _listing([labels[i] for i in np.flatnonzero(both_zero)])
         warn_undefined(
             f"Disparate impact is undefined (0/0: neither group has a predicted positive) for "
-            f"{where}; it is NaN. Statistical parity difference (0) is still defined."
+            f"{where}; it is NaN (pass `zero_division=` a number to report that number). "
+            f"Statistical parity difference (0) is still defined."
         )
     pos_reason = _missing_side(pos_p == 0, pos_u == 0, "actual positives")
     neg_reason = _missing_side(neg_p == 0, neg_u == 0, "actual negatives")
@@ -224,6 +227,9 @@ def _quiet_fairness(privileged: np.ndarray, unprivileged: np.ndarray, zero_divis
         ("equal_opportunity_difference", no_pos),
     ):
         values[name] = np.where(undefined_here, fill, values[name])
+    if zero_division not in (WORST, WARN):  # disparate impact 0/0
+        both_zero = (u["selection_rate"] == 0) & (p["selection_rate"] == 0)
+        values["disparate_impact"] = np.where(both_zero, zero_division, values["disparate_impact"])
     return {name: np.where(empty, np.nan, value) for name, value in values.items()}
 
 
