@@ -14,6 +14,7 @@ import functools
 #: Every retired option name and the name that replaced it.
 RENAMED = {
     "sensitive": "by",
+    "groups": "by",
     "n_boot": "n_resamples",
     "n_samples": "n_resamples",
     "seed": "random_state",

@@ -23,6 +23,7 @@ from pdmetrics.textgen.accessor import TextgenAccessor
 #: Old option names and the name that replaced them.
 RETIRED = {
     "sensitive": "by",
+    "groups": "by",
     "n_boot": "n_resamples",
     "n_samples": "n_resamples",
     "seed": "random_state",
@@ -254,3 +255,17 @@ def test_disparate_impact_zero_over_zero_follows_a_number():
     number = df.fairness.classification(y_true="y", y_pred="pred", by="male", zero_division=1.0)
     assert number["disparate_impact"].iloc[0] == 1.0
     assert number["statistical_parity_difference"].iloc[0] == 0.0
+
+
+def test_scoring_group_tables_take_by():
+    from pdmetrics.scoring import consistency_by_group_table, evaluation_by_group_table
+
+    df = pd.DataFrame(
+        {"sc1": [1, 2, 3, 4, 3, 2], "sc2": [1, 2, 4, 4, 3, 3], "raw": [1.2, 2.1, 2.9, 4.2, 2.5, 2.4], "L1": list("aaabbb")}
+    )
+    table = evaluation_by_group_table(df["sc1"], df["raw"], by=df["L1"])
+    assert table["group"].tolist() == ["(all)", "a", "b"] and table["N"].tolist() == [6, 3, 3]
+    table = consistency_by_group_table(df["sc1"], df["sc2"], by=df["L1"])
+    assert table["exact_agr"].tolist() == pytest.approx([200 / 3] * 3)
+    with pytest.raises(TypeError, match=r"`groups=` is now `by=`"):
+        evaluation_by_group_table(df["sc1"], df["raw"], groups=df["L1"])
