@@ -261,7 +261,12 @@ def test_scoring_group_tables_take_by():
     from pdmetrics.scoring import consistency_by_group_table, evaluation_by_group_table
 
     df = pd.DataFrame(
-        {"sc1": [1, 2, 3, 4, 3, 2], "sc2": [1, 2, 4, 4, 3, 3], "raw": [1.2, 2.1, 2.9, 4.2, 2.5, 2.4], "L1": list("aaabbb")}
+        {
+            "sc1": [1, 2, 3, 4, 3, 2],
+            "sc2": [1, 2, 4, 4, 3, 3],
+            "raw": [1.2, 2.1, 2.9, 4.2, 2.5, 2.4],
+            "L1": list("aaabbb"),
+        }
     )
     table = evaluation_by_group_table(df["sc1"], df["raw"], by=df["L1"])
     assert table["group"].tolist() == ["(all)", "a", "b"] and table["N"].tolist() == [6, 3, 3]
