@@ -12,6 +12,7 @@ Importing the package registers four DataFrame accessors:
 # pdmetrics.io.read_coco works after a plain `import pdmetrics`
 from pdmetrics import detection, fairness, io, scoring, textgen  # noqa: F401
 from pdmetrics._dask import install as _install_dask_accessors
+from pdmetrics.engines import install as _install_polars_namespaces
 from pdmetrics.errors import (
     ColumnNotFoundError,
     EmptyTokensWarning,
@@ -28,6 +29,8 @@ __version__ = "0.1.0"
 
 # the same accessors on dask DataFrames, registered when dask.dataframe is (or gets) imported
 _install_dask_accessors()
+# and on polars DataFrames and LazyFrames, registered when polars is (or gets) imported
+_install_polars_namespaces()
 
 __all__ = [
     "ColumnNotFoundError",

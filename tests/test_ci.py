@@ -22,6 +22,7 @@ REFERENCE_MODULES = [
     "sklearn",
     "dask",
     "distributed",
+    "polars",
 ]
 
 
@@ -155,4 +156,5 @@ def test_ci_has_chromium():
 @pytest.mark.skipif(not conftest.running_in_ci(), reason="CI installs the `reference` extra")
 @pytest.mark.parametrize("module", REFERENCE_MODULES)
 def test_ci_has_the_reference_libraries(module):
-    assert importlib.util.find_spec(module) is not None, f"{module} missing: install '.[test,reference,dask]'"
+    missing = f"{module} missing: install '.[test,reference,dask,polars]'"
+    assert importlib.util.find_spec(module) is not None, missing

@@ -287,7 +287,7 @@ def holey_texts(seed: int) -> pd.DataFrame:
 def test_per_row_tables_keep_the_index_and_leave_out_missing_rows(method, kwargs, npartitions):
     frame = holey_texts(3)
     ddf = dd.from_pandas(frame, npartitions=npartitions)
-    with pytest.warns(pdmetrics.ExcludedRowsWarning):
+    with pytest.warns(pdmetrics.ExcludedRowsWarning, match="left out"):
         expected = getattr(frame.textgen, method)(prediction="pred", **kwargs)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pdmetrics.ExcludedRowsWarning)  # one per partition, at compute
@@ -301,9 +301,9 @@ def test_per_row_tables_keep_the_index_and_leave_out_missing_rows(method, kwargs
 def test_per_row_means_leave_out_missing_rows_with_one_warning(method, kwargs):
     frame = holey_texts(4)
     ddf = dd.from_pandas(frame, npartitions=4)
-    with pytest.warns(pdmetrics.ExcludedRowsWarning) as pandas_warnings:
+    with pytest.warns(pdmetrics.ExcludedRowsWarning, match="left out") as pandas_warnings:
         expected = getattr(frame.textgen, method)(prediction="pred", by="grp", **kwargs)
-    with pytest.warns(pdmetrics.ExcludedRowsWarning) as dask_warnings:
+    with pytest.warns(pdmetrics.ExcludedRowsWarning, match="left out") as dask_warnings:
         table = getattr(ddf.textgen, method)(prediction="pred", by="grp", **kwargs)
     assert_same(table, expected)
     excluded = [w for w in dask_warnings if issubclass(w.category, pdmetrics.ExcludedRowsWarning)]
@@ -320,9 +320,9 @@ def test_per_row_means_leave_out_missing_rows_with_one_warning(method, kwargs):
 def test_corpus_scores_leave_out_missing_rows_with_one_warning(method, kwargs):
     frame = holey_texts(5)
     ddf = dd.from_pandas(frame, npartitions=4)
-    with pytest.warns(pdmetrics.ExcludedRowsWarning) as pandas_warnings:
+    with pytest.warns(pdmetrics.ExcludedRowsWarning, match="left out") as pandas_warnings:
         expected = getattr(frame.textgen, method)(prediction="pred", **kwargs)
-    with pytest.warns(pdmetrics.ExcludedRowsWarning) as dask_warnings:
+    with pytest.warns(pdmetrics.ExcludedRowsWarning, match="left out") as dask_warnings:
         table = getattr(ddf.textgen, method)(prediction="pred", **kwargs)
     assert_same(table, expected)
     assert [str(w.message) for w in dask_warnings] == [str(w.message) for w in pandas_warnings]
@@ -333,7 +333,7 @@ def test_missing_verdicts_are_left_out_as_on_pandas(method):
     rows = verdict_rows(9).astype({"verdict": object})
     rows.loc[rows.index % 7 == 0, "verdict"] = None
     ddf = dd.from_pandas(rows, npartitions=4)
-    with pytest.warns(pdmetrics.ExcludedRowsWarning):
+    with pytest.warns(pdmetrics.ExcludedRowsWarning, match="left out"):
         expected = getattr(rows.textgen, method)(datum="id", verdict="verdict", by="topic")
         per_datum = by_datum(getattr(rows.textgen, method)(datum="id", verdict="verdict"))
     with warnings.catch_warnings():

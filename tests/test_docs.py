@@ -156,7 +156,7 @@ def test_the_front_page_has_the_quick_start_and_the_report_screenshot():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     quick_start = (
         "pip install . && pdmetrics demo",
-        'pip install -e ".[test,reference,dask]" && python -m pytest',
+        'pip install -e ".[test,reference,dask,polars]" && python -m pytest',
     )
     for command in quick_start:
         assert command in readme and command in index, command

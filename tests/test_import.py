@@ -41,3 +41,13 @@ def test_import_does_not_load_matplotlib():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_import_does_not_load_polars():
+    code = (
+        "import sys, pandas as pd, pdmetrics; pd.DataFrame({'a': [1]}).scoring; "
+        "print('polars' in sys.modules)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "False"

@@ -554,3 +554,96 @@ def test_the_excluded_composition_labels_are_rsmevals(frame):
             "test_excluded_composition"
         ]
     assert tuple(table["Human/System"]) == html_report._EXCLUDED_ROWS
+
+
+#: A group column name of 45 characters, a group value of 120 characters without a space (and a
+#: small group named like it), and labels in Chinese, emoji and Arabic (right to left).
+HOSTILE_COLUMN = "the_very_long_subgroup_column_name_of_45_char"
+HOSTILE_VALUE = "QUESTION_" + "x" * 111
+HOSTILE_SMALL = "QUESTION_" + "y" * 111
+UNICODE_LABELS = [
+    "中文标签测试长名字中文标签测试长名字",
+    "😀🎉 emoji group 🚀🚀🚀🚀",
+    "مجموعة باللغة العربية طويلة جدا",
+]
+
+
+def hostile_label_frame():
+    frame = simulate_scores(3000, seed=1)
+    rng = np.random.default_rng(0)
+    frame[HOSTILE_COLUMN] = rng.choice([HOSTILE_VALUE, "QUESTION_2", "QUESTION_3"], len(frame))
+    frame.loc[frame.index[:3], HOSTILE_COLUMN] = HOSTILE_SMALL  # a small group: named in the captions
+    frame["U"] = rng.choice([*UNICODE_LABELS, "plain"], len(frame))
+    return frame
+
+
+def hostile_report():
+    return hostile_label_frame().scoring.report(
+        human="sc1", system="raw", by=[HOSTILE_COLUMN, "L1", "U"], trim_min=1, trim_max=6
+    )
+
+
+@pytest.fixture(scope="module")
+def hostile_labels():
+    return hostile_report().to_html()
+
+
+def test_a_long_group_column_name_keeps_each_figure_title_inside_its_panel(hostile_labels):
+    grid = _figure(hostile_labels, f"fig-eval-by-{HOSTILE_COLUMN}")
+    panel = float(re.search(r'<svg width="([^"]*)"', grid)[1]) / 2  # two panels side by side
+    titles = re.findall(r'<text class="title"[^>]*>(?:<title>([^<]*)</title>)?([^<]*)</text>', grid)
+    assert len(titles) == 6
+    for full, shown in titles:
+        # cut with an ellipsis, the whole title kept as the tooltip, and narrower than the panel
+        # even in bold (about 10% wider than the estimate)
+        assert full.endswith(f" by {HOSTILE_COLUMN}") and shown.endswith("…"), (full, shown)
+        assert full.startswith(shown[:-1]) and shown.split(".")[0] in {"corr", "wtkappa", "DSM", "R2", "RMSE"}
+        assert 1.1 * figures.text_width(shown) <= panel - 8, shown
+    # a short title is not cut and has no tooltip
+    assert ">corr.raw_trim by L1</text>" in _figure(hostile_labels, "fig-eval-by-l1")
+
+
+def test_wide_characters_count_wider_than_latin_letters():
+    # Chinese characters and emoji take a whole em (11 px) at the figures' font size
+    assert figures.text_width("中文标签") >= 4 * 11
+    assert figures.text_width("😀🎉") >= 2 * 11 * 1.25  # colour emoji are wider still
+    assert figures.text_width("abcd") < 4 * 11 * 0.7
+
+
+def test_row_labels_and_captions_wrap_inside_their_boxes(hostile_labels):
+    # long table row labels have a width cap and break anywhere; captions break anywhere
+    style = html_report._STYLE
+    label_rule = re.search(r"table\.table td\.long,table\.table th\.long\{([^}]*)\}", style)[1]
+    assert "max-width:22em" in label_rule and "overflow-wrap:anywhere" in label_rule
+    assert f'<th class="label long">{HOSTILE_VALUE}</th>' in hostile_labels
+    assert '<th class="label">QUESTION_2</th>' in hostile_labels  # short labels never break mid-word
+    caption_rule = re.search(r"figcaption\{([^}]*)\}", style)[1]
+    assert "overflow-wrap:anywhere" in caption_rule
+
+
+def test_hostile_labels_stay_escaped_and_whole_in_the_tables(hostile_labels):
+    page = Page(hostile_labels)
+    cells = [cell for table in page.tables for row in table["rows"] for cell in row]
+    assert HOSTILE_VALUE in cells and all(label in cells for label in UNICODE_LABELS)
+    assert HOSTILE_SMALL in page.figures[f"fig-eval-by-{HOSTILE_COLUMN}"]["caption"]
+
+
+def test_wide_labels_are_cut_to_the_width_of_twenty_capitals(hostile_labels):
+    grid = _figure(hostile_labels, "fig-eval-by-u")
+    chinese = re.findall(rf"<title>{UNICODE_LABELS[0]}</title>([^<]*)</text>", grid)
+    assert chinese and all(c.endswith("…") and len(c) < 18 for c in chinese), chinese
+    assert all(figures.text_width(c) <= figures.LABEL_CHARS * figures.CHAR_WIDTH for c in chinese)
+    # the room below the axis is that of the widest label as shown, not of the whole label
+    height = float(re.search(r'<svg width="[^"]*" height="([^"]*)"', grid)[1])
+    assert height <= 3 * (250 + figures.LABEL_CHARS * figures.CHAR_WIDTH - 12) + 1
+
+
+def test_names_in_running_text_are_isolated_from_the_words_around_them():
+    # a right-to-left override in a group name would otherwise reverse the rest of the caption
+    frame = simulate_scores(500, seed=2)
+    frame.loc[frame.index[:3], "L1"] = "\u202eevil"
+    text = frame.scoring.report(human="sc1", system="raw", by="L1", trim_min=1, trim_max=6).to_html()
+    caption = _figure(text, "fig-eval-by-l1")
+    assert "(<bdi>\u202eevil</bdi> (N = 3))" in caption
+    assert "Evaluation metrics for each <bdi>L1</bdi> group" in caption
+    assert "reference category: <bdi>" in text

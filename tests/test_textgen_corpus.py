@@ -229,7 +229,10 @@ def test_missing_prediction_is_left_out_with_a_warning():
         got = corpus_bleu(pd.Series(["x y z w", None], index=["a", "b"]), ["x y z w", "y"])
     assert got.loc[0, "N"] == 1
     assert got.loc[0, "score"] == corpus_bleu(["x y z w"], ["x y z w"]).loc[0, "score"]
-    with pytest.warns(ExcludedRowsWarning), pytest.raises(InvalidInputError, match="No segment left"):
+    with (
+        pytest.warns(ExcludedRowsWarning, match="left out"),
+        pytest.raises(InvalidInputError, match="No segment left"),
+    ):
         chrf(pd.Series([None, np.nan]), ["x", "y"])
 
 

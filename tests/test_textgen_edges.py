@@ -163,7 +163,10 @@ def test_every_row_missing_gives_an_empty_table_and_an_error_with_by(method):
     with pytest.warns(ExcludedRowsWarning, match="6 of 6 rows left out"):
         table = getattr(frame.textgen, method)(prediction="answer", reference="gold")
     assert len(table) == 0 and table.index.name == "key"
-    with pytest.warns(ExcludedRowsWarning), pytest.raises(InvalidInputError, match="No rows to average"):
+    with (
+        pytest.warns(ExcludedRowsWarning, match="left out"),
+        pytest.raises(InvalidInputError, match="No rows to average"),
+    ):
         getattr(frame.textgen, method)(prediction="answer", reference="gold", by="topic")
 
 
@@ -284,13 +287,13 @@ def test_a_missing_verdict_or_score_is_left_out_with_a_warning_and_so_is_a_datum
         got = judged.textgen.toxicity(datum="id", verdict="verdict")
     assert got["datum"].tolist() == ["a", "c"] and got["N"].tolist() == [2, 1]
     assert got["toxicity"].tolist() == [0.5, 1.0]
-    with pytest.warns(ExcludedRowsWarning):  # b is not scored as "no opinions: 0.0"
+    with pytest.warns(ExcludedRowsWarning, match="left out"):  # b is not scored as "no opinions: 0.0"
         listed = judged.textgen.toxicity(datum="id", verdict="verdict", data=["a", "b", "c", "d"])
     assert listed["datum"].tolist() == ["a", "c", "d"] and listed["toxicity"].tolist() == [0.5, 1.0, 0.0]
-    with pytest.warns(ExcludedRowsWarning):
+    with pytest.warns(ExcludedRowsWarning, match="left out"):
         ranked = judged.textgen.context_precision(datum="id", verdict="verdict", rank="rank")
     assert ranked["datum"].tolist() == ["a", "c"]
-    with pytest.warns(ExcludedRowsWarning):
+    with pytest.warns(ExcludedRowsWarning, match="left out"):
         faithful = judged.textgen.faithfulness(
             datum="id", verdict="verdict", data=["a", "b", "c"], n_contexts=[2, 1, 1]
         )

@@ -113,11 +113,12 @@ table.table{border-collapse:collapse;margin:.6rem 0;font-size:.85rem;font-varian
 table.table th,table.table td{border-bottom:1px solid #e1e5ea;padding:.25rem .6rem;text-align:right}
 table.table th{background:#f0f3f7}table.table tbody tr:hover{background:#fafbfd}
 table.table td.label,table.table th.label{text-align:left}
+table.table td.long,table.table th.long{min-width:12em;max-width:22em;overflow-wrap:anywhere}
 .scroll{overflow-x:auto}
 .highlight{color:#c0392b;font-weight:bold}
 figure.figure{margin:1rem 0;padding:.5rem;border:1px solid #eef1f4;border-radius:6px;display:inline-block;
 max-width:100%;overflow-x:auto}
-figcaption{font-size:.85rem;color:#555;margin-top:.3rem;max-width:760px}
+figcaption{font-size:.85rem;color:#555;margin-top:.3rem;max-width:760px;overflow-wrap:anywhere}
 p.note{font-size:.85rem;color:#555}
 code{background:#f3f4f6;padding:0 .25rem;border-radius:3px}
 header code{background:rgba(255,255,255,.18);color:#fff}
@@ -271,19 +272,32 @@ def table_html(
     names = [str(name).split(".")[0] for name in frame.columns]
     rows = []
     for i, label in enumerate(frame.index):
-        cells = [f'<th class="label">{_esc(_label(label))}</th>'] if index else []
+        cells = [f'<th class="{_label_class(_label(label))}">{_esc(_label(label))}</th>'] if index else []
         row_rule = highlight.get(str(label).split(".")[0]) if row_highlight else None
         for j, name in enumerate(names):
             rule = row_rule if row_highlight else highlight.get(name)
             value, text = values[j][i], _esc(texts[j][i])
             if rule is not None and _outside(value, rule):
                 text = f'<span class="highlight">{text}</span>'
-            cells.append(f'<td class="label">{text}</td>' if isinstance(value, str) else f"<td>{text}</td>")
+            cells.append(
+                f'<td class="{_label_class(value)}">{text}</td>'
+                if isinstance(value, str)
+                else f"<td>{text}</td>"
+            )
         rows.append("<tr>" + "".join(cells) + "</tr>")
     return (
         f'<div class="scroll"><table class="table"><thead><tr>{head}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></div>"
     )
+
+
+#: Row labels longer than this wrap anywhere in a column 12 to 22 em wide (class ``long``): a
+#: group value of 120 characters without a space would push the numbers out of view.
+_LONG_LABEL = 24
+
+
+def _label_class(text: str) -> str:
+    return "label long" if len(text) > _LONG_LABEL else "label"
 
 
 def format_value(value, integers: bool = False) -> str:
@@ -597,7 +611,7 @@ class _Writer:
             if group in self.min_n:
                 parts.append(self.min_n_note(group))
             if len(small) == table["group"].nunique() - 1:
-                parts.append(f"<p>No {_esc(group)} group has {self.min_n[group]} or more responses.</p>")
+                parts.append(f"<p>No {_bdi(group)} group has {self.min_n[group]} or more responses.</p>")
                 continue
             table = table[~table["group"].astype(str).isin(small).to_numpy()]
             parts.append(self.metric_grid(group, table))
@@ -617,7 +631,7 @@ class _Writer:
 
     def min_n_note(self, group) -> str:
         return (
-            f'<p class="note">The report shows only the {_esc(group)} groups with at least '
+            f'<p class="note">The report shows only the {_bdi(group)} groups with at least '
             f"{self.min_n[group]} responses (<code>min_n_per_group</code>); the tables and files keep "
             f"every group.</p>"
         )
@@ -659,7 +673,7 @@ class _Writer:
         return self.figure(
             f"eval-by-{group}",
             svg,
-            f"Evaluation metrics for each {_esc(group)} group (All data first). Dashed lines: 0.7 for "
+            f"Evaluation metrics for each {_bdi(group)} group (All data first). Dashed lines: 0.7 for "
             "<code>corr</code> and <code>wtkappa</code>, ±0.1 for DSM, RSMTool's reference lines."
             + self.small_note(labels, small, sizes),
         )
@@ -673,7 +687,7 @@ class _Writer:
     @staticmethod
     def small_note(labels, small, sizes) -> str:
         """The caption's sentence on the groups that do not set the axes (none: no sentence)."""
-        named = [f"{_esc(label)} (N = {sizes[label]})" for label, tiny in zip(labels, small) if tiny]
+        named = [f"{_bdi(label)} (N = {sizes[label]})" for label, tiny in zip(labels, small) if tiny]
         if not named:
             return ""
         return (
@@ -698,9 +712,9 @@ class _Writer:
                 shown = metrics.drop(columns=["base_category"], errors="ignore")
                 base = metrics["base_category"].iloc[0] if "base_category" in metrics else ""
                 parts.append(
-                    f"<p>R² (share of variance explained by {_esc(group)}) and its p value "
+                    f"<p>R² (share of variance explained by {_bdi(group)}) and its p value "
                     "(<code>sig</code>); "
-                    f"reference category: {_esc(base)}.</p>" + table_html(shown)
+                    f"reference category: {_bdi(base)}.</p>" + table_html(shown)
                 )
             parts.append(self.coefficients(group))
             if f"conditional_means_by_{group}" in self.report:
@@ -779,7 +793,7 @@ class _Writer:
         return self.figure(
             f"conditional-{group}",
             svg,
-            f"Mean <code>{self.trim}</code> score of each {_esc(group)} group at each human score.",
+            f"Mean <code>{self.trim}</code> score of each {_bdi(group)} group at each human score.",
         )
 
     def intermediate_file_paths(self) -> str:
@@ -917,3 +931,9 @@ def _slug(text) -> str:
 
 def _esc(value) -> str:
     return html.escape(str(value))
+
+
+def _bdi(value) -> str:
+    """A name inside running text, escaped and isolated: a right-to-left name (or one holding
+    direction controls) cannot reorder the words around it."""
+    return f"<bdi>{_esc(value)}</bdi>"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import math
+import unicodedata
 from collections.abc import Callable, Sequence
 
 __all__ = [
@@ -41,7 +42,8 @@ _MARGIN = (46.0, 26.0, 10.0, 34.0)  # left, top, right, bottom: room for ticks a
 #: Width of a wide character (capitals, digits, most lower-case letters are narrower) at the
 #: figures' font size (11 px sans-serif); :func:`text_width` estimates a label from it.
 CHAR_WIDTH = 7.2
-#: Labels longer than this are cut with an ellipsis; their full text is the ``<title>`` tooltip.
+#: Labels longer than this (or wider than this many capitals) are cut with an ellipsis; their
+#: full text is the ``<title>`` tooltip.
 LABEL_CHARS = 20
 #: Colour of a marker that says a value lies beyond the axis.
 _CLIPPED = "#d55e00"
@@ -85,7 +87,7 @@ def category_label_room(width: float, categories: Sequence[str]) -> float:
     labels: 0 when they fit side by side, else the length of the longest label, which is then
     written vertically (RSMTool rotates long subgroup labels the same way)."""
     slot = (width - _MARGIN[0] - _MARGIN[2]) / max(len(categories), 1)
-    longest = max((text_width(_short(c, LABEL_CHARS)) for c in categories), default=0)
+    longest = max((text_width(_label(c)) for c in categories), default=0)
     return 0.0 if longest + 6 <= slot else longest - 12
 
 
@@ -186,7 +188,7 @@ def error_bar_panel(
     longest = max((text_width(_short(label, LABEL_CHARS + 4)) for label in labels), default=0)
     left = x0 + min(max(longest + 10, 60.0), width * 0.55)
     inner = (left, y0 + _MARGIN[1], x0 + width - left - _MARGIN[2], height - _MARGIN[1] - _MARGIN[3])
-    parts = [_title(x0 + width / 2, y0, title)]
+    parts = [_title(x0 + width / 2, y0, title, width)]
     ix, iy, iw, ih = inner
     scale = _scale(low, high, ix, ix + iw)
     parts.append(_x_axis(inner, low, high, scale, x_title))
@@ -301,7 +303,7 @@ def heatmap_panel(
     cell_h = (height - 54.0 - 10.0) / max(len(row_labels), 1)
     largest = max([v for row in matrix for v in row if math.isfinite(v)] or [1.0]) or 1.0
     parts = [
-        _title(x0 + width / 2, y0, title),
+        _title(x0 + width / 2, y0, title, width),
         f'<text x="{left + cell_w * len(column_labels) / 2:.1f}" y="{top - 22:.1f}" '
         f'text-anchor="middle">{_text(column_title)}</text>',
         f'<text transform="translate({x0 + 12:.1f},{top + cell_h * len(row_labels) / 2:.1f}) rotate(-90)" '
@@ -359,7 +361,7 @@ def _legend_entries(x: float, width: float | None, names: Sequence[str]) -> list
     """(x, line, shown text) of each legend entry, wrapped before ``width``."""
     entries, position, line = [], x, 0
     for name in names:
-        shown = _short(name, LABEL_CHARS)
+        shown = _label(name)
         size = 24 + text_width(shown)
         if width is not None and position > x and position + size > width - 4:
             position, line = x, line + 1
@@ -408,7 +410,7 @@ def _frame(box, low, high, title, x_title, y_title, vertical_grid=True, room: fl
     )
     ix, iy, iw, ih = inner
     scale = _scale(low, high, iy + ih, iy)
-    parts = [_title(x0 + width / 2, y0, title)]
+    parts = [_title(x0 + width / 2, y0, title, width)]
     for value in _ticks(low, high):
         y = scale(value)
         parts.append(
@@ -418,9 +420,9 @@ def _frame(box, low, high, title, x_title, y_title, vertical_grid=True, room: fl
     parts.append(
         f'<path d="M{ix:.1f},{iy:.1f}V{iy + ih:.1f}H{ix + iw:.1f}" stroke="#555" fill="none"/>'
         f'<text x="{ix + iw / 2:.1f}" y="{iy + ih + room + 30:.1f}" text-anchor="middle">'
-        f"{_text(x_title)}</text>"
+        f"{_fitted(x_title, iw)}</text>"
         f'<text transform="translate({x0 + 10:.1f},{iy + ih / 2:.1f}) rotate(-90)" text-anchor="middle">'
-        f"{_text(y_title)}</text>"
+        f"{_fitted(y_title, ih)}</text>"
     )
     return inner, parts
 
@@ -435,7 +437,8 @@ def _x_axis(inner, low, high, scale, x_title) -> str:
             f'<text x="{x:.1f}" y="{iy + ih + 13:.1f}" text-anchor="middle">{tick(value)}</text>'
         )
     parts.append(
-        f'<text x="{ix + iw / 2:.1f}" y="{iy + ih + 28:.1f}" text-anchor="middle">{_text(x_title)}</text>'
+        f'<text x="{ix + iw / 2:.1f}" y="{iy + ih + 28:.1f}" text-anchor="middle">'
+        f"{_fitted(x_title, iw)}</text>"
     )
     return "".join(parts)
 
@@ -457,17 +460,26 @@ def _ticks(low: float, high: float) -> list[float]:
     return [round(k * step, 10) for k in range(first, int(math.floor(high / step + 1e-9)) + 1)]
 
 
-def _title(x: float, y: float, title: str) -> str:
+#: Bold text is about this much wider than :func:`text_width`'s estimate.
+_BOLD = 1.1
+
+
+def _title(x: float, y: float, title: str, width: float) -> str:
+    """A panel's title centred on ``x``, cut with an ellipsis to fit the panel's ``width`` (side
+    by side panels would otherwise print over each other); a cut title keeps its full text as a
+    ``<title>`` tooltip."""
+    shown = _fit(title, (width - 8) / _BOLD)
+    tooltip = f"<title>{_text(title)}</title>" if shown != str(title) else ""
     return (
         f'<text class="title" x="{x:.1f}" y="{y + 15:.1f}" text-anchor="middle" font-weight="bold">'
-        f"{_text(title)}</text>"
+        f"{tooltip}{_text(shown)}</text>"
     )
 
 
 def _x_label(x: float, y: float, label: str, *, vertical: bool = False) -> str:
     """A category label under the axis, horizontal or (``vertical``) reading upwards; a cut
     label keeps its full text as a ``<title>`` tooltip."""
-    shown = _short(label, LABEL_CHARS)
+    shown = _label(label)
     tooltip = f"<title>{_text(label)}</title>" if shown != str(label) else ""
     if vertical:
         return (
@@ -512,13 +524,24 @@ def _reference(x: float, width: float, y: float, value: float) -> str:
 
 def text_width(text) -> float:
     """Estimated width in pixels of ``text`` at 11 px sans-serif, on the generous side (so
-    that labels judged to fit do fit): narrow, middle, capital and widest characters."""
+    that labels judged to fit do fit): narrow, middle, capital, widest and wide (East Asian,
+    emoji) characters."""
     text = str(text)
     narrow = sum(c in "ijlrtfI.,:;'|!() " for c in text)
     widest = sum(c in "mwMW" for c in text)
     capital = sum(c.isupper() or c in "_" for c in text) - sum(c in "IMW" for c in text)
-    middle = len(text) - narrow - widest - capital
-    return CHAR_WIDTH * (0.45 * narrow + 1.4 * widest + capital + 0.88 * middle)
+    # Chinese, Japanese and Korean characters take a whole em, colour emoji about 1.25 em
+    wide = sum(unicodedata.east_asian_width(c) in "WF" for c in text)
+    emoji = sum(ord(c) >= 0x1F000 for c in text)
+    middle = len(text) - narrow - widest - capital - wide
+    return CHAR_WIDTH * (0.45 * narrow + 1.4 * widest + capital + 1.6 * wide + 0.35 * emoji + 0.88 * middle)
+
+
+def _fitted(label, room: float) -> str:
+    """The escaped content of a ``<text>``: ``label`` cut to fit ``room`` pixels, with its full
+    text as a ``<title>`` tooltip when cut."""
+    shown = _fit(label, room)
+    return (f"<title>{_text(label)}</title>" if shown != str(label) else "") + _text(shown)
 
 
 def _fit(label, room: float) -> str:
@@ -530,6 +553,12 @@ def _fit(label, room: float) -> str:
     while size > 2 and text_width(label[: size - 1] + "…") > room:
         size -= 1
     return label[: size - 1] + "…"
+
+
+def _label(label) -> str:
+    """A category or legend label as shown: at most :data:`LABEL_CHARS` characters and as wide
+    as that many capitals (20 Chinese characters or emoji would be half as wide again)."""
+    return _fit(_short(label, LABEL_CHARS), LABEL_CHARS * CHAR_WIDTH)
 
 
 def _short(label, size: int) -> str:

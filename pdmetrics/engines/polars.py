@@ -1,0 +1,213 @@
+"""The polars engine: ``pl_df.scoring``, ``pl_df.fairness``, ``pl_df.detection``, ``pl_df.textgen``.
+
+There is no polars code per method. Each namespace is built from the pandas accessor of the
+same name when it is registered: every public method (and the ``.plot`` namespace's methods)
+is forwarded with the pandas method's own signature and docstring. A call
+
+1. turns the polars frame into pandas with ``DataFrame.to_pandas()`` (pyarrow's conversion:
+   the frame arrives as ``pandas.read_parquet`` would read the same data: text as pandas'
+   strings, nulls as NaN/None, an integer column with nulls as float, categoricals and enums
+   as categoricals, lists as arrays, structs as dicts), with a RangeIndex, so the row labels
+   the pandas path names in messages are the polars row numbers; a LazyFrame is collected
+   first. Polars frames passed as arguments (``ground_truth=``, ``data=``, ``scale_with=``) are
+   converted alike;
+2. calls the pandas accessor's method with the same arguments;
+3. hands the result back as polars: a table becomes a ``polars.DataFrame`` (a table indexed
+   by labels, such as a wide matrix, gets its index as its first column(s); the column labels
+   become strings; pandas' missing values become nulls, as ``polars.from_pandas`` makes
+   them); a per-row result has the caller's height and row order, with nulls in the rows the
+   pandas path left out, so ``pl.concat([df, result], how="horizontal")`` is right.
+   Anything else (a report, a number, a fitted model, a matplotlib Axes) is returned as is.
+
+The frames of this module are inside the package, so the pandas path's warnings still point
+at the user's line.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+
+import pandas as pd
+import polars as pl
+
+__all__ = ["register"]
+
+#: The domains, each the name of a pandas accessor and of its polars namespace.
+DOMAINS = ("scoring", "fairness", "detection", "textgen")
+
+#: The name of the caller's row index in the pandas frame: a result carrying it is per row.
+ROWS = "__pdmetrics_row__"
+
+#: Whether the namespaces are registered (registering twice would warn about overriding).
+_registered: list = []
+
+
+def register() -> None:
+    """Register the four namespaces on polars DataFrames and LazyFrames (once)."""
+    if _registered:
+        return
+    for domain in DOMAINS:
+        namespace = forwarding_class(getattr(pd.DataFrame, domain), domain)
+        pl.api.register_dataframe_namespace(domain)(namespace)
+        pl.api.register_lazyframe_namespace(domain)(namespace)
+    _registered.append(True)
+
+
+# ----------------------------------------------------------------------------------------------
+# polars -> pandas
+# ----------------------------------------------------------------------------------------------
+def to_pandas(frame: pl.DataFrame | pl.LazyFrame, rows: bool = False) -> pd.DataFrame:
+    """The frame as pandas reads it (``rows``: its RangeIndex marks the caller's rows)."""
+    if isinstance(frame, pl.LazyFrame):
+        frame = frame.collect()
+    converted = frame.to_pandas()
+    if rows:
+        converted.index = pd.RangeIndex(len(converted), name=ROWS)
+    return converted
+
+
+def pandas_argument(value):
+    """A polars frame or series given as an argument, as pandas; anything else unchanged."""
+    if isinstance(value, (pl.DataFrame, pl.LazyFrame)):
+        return to_pandas(value)
+    if isinstance(value, pl.Series):
+        return value.to_pandas()
+    return value
+
+
+# ----------------------------------------------------------------------------------------------
+# pandas -> polars
+# ----------------------------------------------------------------------------------------------
+def polars_result(result, height: int):
+    """The pandas path's result as polars (see the module docstring); other results as they are."""
+    if isinstance(result, pd.DataFrame):
+        return _polars_frame(result, height)
+    if isinstance(result, pd.Series):
+        return _polars_frame(result.to_frame(), height).to_series()
+    return result
+
+
+def _polars_frame(table: pd.DataFrame, height: int) -> pl.DataFrame:
+    per_row = table.index.name == ROWS and table.index.is_unique
+    if per_row:
+        every_row = table.index.equals(pd.RangeIndex(height))  # the caller's rows, in order
+        positions = table.index.to_numpy()
+        table = table.reset_index(drop=True)
+    elif _plain_range(table.index):
+        table = table.reset_index(drop=True)
+    else:  # labels as the first column(s), named after the index (levels)
+        table = table.reset_index(names=[_label(name, "index") for name in table.index.names])
+    table.columns = [_flat(label) for label in table.columns]
+    converted = _from_pandas(table)
+    if not per_row or every_row:
+        return converted
+    # the caller's rows in their order, nulls where the pandas path left a row out
+    position = "__pdmetrics_position__"
+    located = converted.with_columns(pl.Series(position, positions, dtype=pl.Int64))
+    rows = pl.DataFrame({position: pl.int_range(height, eager=True, dtype=pl.Int64)})
+    return rows.join(located, on=position, how="left").sort(position).drop(position)
+
+
+def _from_pandas(table: pd.DataFrame) -> pl.DataFrame:
+    """``polars.from_pandas``; a column polars cannot type (labels of several types, such as a
+    ``group`` column of text and integer groups) becomes text, missing values null."""
+    try:
+        return pl.from_pandas(table)
+    except (TypeError, ValueError, pl.exceptions.PolarsError):  # pyarrow's errors subclass these
+        pass
+    columns = []
+    for name in table.columns:
+        try:
+            columns.append(pl.from_pandas(table[name]))
+        except (TypeError, ValueError, pl.exceptions.PolarsError):
+            text = [None if _missing(value) else str(value) for value in table[name].tolist()]
+            columns.append(pl.Series(name, text, dtype=pl.String))
+    return pl.DataFrame(columns)
+
+
+def _missing(value) -> bool:
+    return value is None or value is pd.NA or value is pd.NaT or (isinstance(value, float) and value != value)
+
+
+def _plain_range(index: pd.Index) -> bool:
+    return isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1 and index.name is None
+
+
+def _label(name, default: str) -> str:
+    return default if name is None or name == ROWS else str(name)  # the caller's rows: unnamed
+
+
+def _flat(label) -> str:
+    """A column label as a polars column name (a tuple of levels joined with ``_``)."""
+    if isinstance(label, tuple):
+        return "_".join(str(part) for part in label if part != "")
+    return str(label)
+
+
+# ----------------------------------------------------------------------------------------------
+# the namespaces
+# ----------------------------------------------------------------------------------------------
+class Forwarder:
+    """A pandas object's public methods and properties, on a polars frame.
+
+    ``Forwarder(frame)`` (what polars calls on ``pl_df.<domain>``) forwards to the pandas
+    accessor ``<domain>`` of the converted frame, made on each call: nothing is cached.
+    """
+
+    _domain: str = ""
+
+    def __init__(self, frame: pl.DataFrame | pl.LazyFrame, target=None, height: int | None = None) -> None:
+        self._frame = frame
+        self._target = target  # set for a namespace below an accessor (`.plot`)
+        self._height = height
+
+    def _resolve(self):
+        """The pandas object that runs the call, and the caller's number of rows."""
+        if self._target is not None:
+            return self._target, self._height
+        frame = self._frame.collect() if isinstance(self._frame, pl.LazyFrame) else self._frame
+        return getattr(to_pandas(frame, rows=True), self._domain), frame.height
+
+    def _call(self, name: str, args: tuple, kwargs: dict):
+        target, height = self._resolve()
+        args = tuple(pandas_argument(value) for value in args)
+        kwargs = {key: pandas_argument(value) for key, value in kwargs.items()}
+        return polars_result(getattr(target, name)(*args, **kwargs), height)
+
+    def _attribute(self, name: str):
+        target, height = self._resolve()
+        value = getattr(target, name)
+        return forwarding_class(type(value))(self._frame, target=value, height=height)
+
+
+@functools.cache
+def forwarding_class(target: type, domain: str = "") -> type:
+    """A :class:`Forwarder` with every public method and property of ``target``, signatures kept."""
+    members = {"_domain": domain, "__doc__": target.__doc__, "__module__": __name__}
+    for name, member in inspect.getmembers(target):
+        if name.startswith("_"):
+            continue
+        if isinstance(member, property):
+            members[name] = _forward_property(name, member)
+        elif inspect.isfunction(member):
+            members[name] = _forward_method(name, member)
+    return type(f"Polars{target.__name__}", (Forwarder,), members)
+
+
+def _forward_method(name: str, method):
+    @functools.wraps(method)
+    def forwarded(self, *args, **kwargs):
+        return self._call(name, args, kwargs)
+
+    return forwarded
+
+
+def _forward_property(name: str, member: property) -> property:
+    def forwarded(self):
+        return self._attribute(name)
+
+    return property(functools.wraps(member.fget)(forwarded))
+
+
+register()  # importing this module registers them (it imports polars)
