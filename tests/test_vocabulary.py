@@ -80,8 +80,15 @@ def _dask_accessors() -> dict:
     }
 
 
+def _polars_accessors() -> dict:
+    pl = pytest.importorskip("polars")
+    frame = pl.DataFrame({"x": [1]})
+    return {domain: type(getattr(frame, domain)) for domain in DOMAINS}
+
+
 def _signatures(engine: str) -> list:
-    accessors = PANDAS if engine == "pandas" else _dask_accessors()
+    accessors = {"pandas": PANDAS, "dask": _dask_accessors, "polars": _polars_accessors}[engine]
+    accessors = accessors() if callable(accessors) else accessors
     found = [
         (f"{engine} df.{domain}.{name}", member)
         for domain, accessor in accessors.items()
@@ -90,7 +97,7 @@ def _signatures(engine: str) -> list:
     return found
 
 
-@pytest.mark.parametrize("engine", ["pandas", "dask", "core"])
+@pytest.mark.parametrize("engine", ["pandas", "dask", "polars", "core"])
 def test_no_retired_option_names(engine):
     functions = _core_functions() if engine == "core" else _signatures(engine)
     assert len(functions) > 40
@@ -103,7 +110,7 @@ def test_no_retired_option_names(engine):
     assert offenders == []
 
 
-@pytest.mark.parametrize("engine", ["pandas", "dask", "core"])
+@pytest.mark.parametrize("engine", ["pandas", "dask", "polars", "core"])
 def test_resampling_takes_the_whole_trio(engine):
     functions = _core_functions() if engine == "core" else _signatures(engine)
     resampling = {  # bootstrap_counts only draws the replicates: no interval, no confidence
@@ -274,3 +281,12 @@ def test_scoring_group_tables_take_by():
     assert table["exact_agr"].tolist() == pytest.approx([200 / 3] * 3)
     with pytest.raises(TypeError, match=r"`groups=` is now `by=`"):
         evaluation_by_group_table(df["sc1"], df["raw"], groups=df["L1"])
+
+
+def test_polars_refuses_a_retired_name_naming_the_new_one():
+    pl = pytest.importorskip("polars")
+    frame = pl.from_pandas(_LABELS)
+    table = frame.fairness.classification(y_true="y", y_pred="pred", by="male")
+    assert table["by"].to_list() == ["male", "(all)"]
+    with pytest.raises(TypeError, match=r"`sensitive=` is now `by=`"):
+        frame.fairness.classification(y_true="y", y_pred="pred", sensitive="male")
