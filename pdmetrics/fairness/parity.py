@@ -66,7 +66,7 @@ FAIRNESS_METRICS = (
     "equal_opportunity_difference",
 )
 _WORST = 1.0
-#: The fairness tables' extra ``zero_division`` choice: each undefined metric takes its worst value.
+#: The fairness tables' extra ``zero_division`` choice: an undefined odds/opportunity difference is 1.0.
 WORST = "worst"
 
 
