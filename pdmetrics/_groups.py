@@ -12,6 +12,7 @@ row can never be confused with a group.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Hashable, Mapping
 
 import numpy as np
@@ -141,8 +142,73 @@ def check_scalar_cells(series: pd.Series, argument: str) -> None:
         )
 
 
+def _kind_of_type(kind: type) -> str | None:
+    """``"booleans"``, ``"numbers"`` or ``"text"`` for the type of a group value; None for others."""
+    if issubclass(kind, (bool, np.bool_)):
+        return "booleans"
+    if issubclass(kind, numbers.Number):
+        return "numbers"
+    if issubclass(kind, (str, bytes)):
+        return "text"
+    return None
+
+
+def check_one_kind(series: pd.Series, argument: str, *, rows: bool = True) -> None:
+    """Refuse a group column mixing booleans with numbers, or numbers or booleans with text.
+
+    pandas takes ``True``, ``1`` and ``1.0`` for one group and ``1`` and ``"1"`` for two
+    that print alike; dask partitions may split them otherwise. Every value is checked in
+    one vectorized pass (the column's inferred kind; only for a mixed column, the type of
+    each value); missing values are no kind. The message names two values of different
+    kinds and their row labels (``rows=False``: ``series`` holds the groups found in several
+    parts of a dask frame, which have no row label of their own).
+
+    >>> check_one_kind(pd.Series([1, 2.5, None], dtype=object, name="g"), "by")
+    >>> check_one_kind(pd.Series([1, "1"], dtype=object, name="g"), "by")
+    Traceback (most recent call last):
+    ...
+    pdmetrics.errors.InvalidInputError: `by='g'` mixes numbers and text (e.g. 1 at row 0 and '1' ...
+    """
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        if not pd.api.types.infer_dtype(series.cat.categories).startswith("mixed"):
+            return
+        series = series.astype(object)
+    if series.dtype != object:
+        return
+    if pd.api.types.infer_dtype(series, skipna=True) not in ("mixed", "mixed-integer"):
+        return
+    present = series[series.notna().to_numpy()]
+    types = present.map(type)
+    kinds = types.map({kind: _kind_of_type(kind) for kind in types.unique()}).to_numpy(dtype=object)
+    known = np.flatnonzero(pd.notna(kinds))
+    found, first = np.unique(kinds[known].astype(str), return_index=True)
+    if found.size < 2:
+        return
+    order = np.argsort(first)[:2]
+    at = known[first[order]]
+    (kind_a, kind_b), (row_a, row_b) = found[order], at
+    if rows:
+        example = " and ".join(
+            f"{plain(present.iloc[i])!r} at row {plain(present.index[i])!r}" for i in (row_a, row_b)
+        )
+    else:
+        values = (plain(present.iloc[row_a]), plain(present.iloc[row_b]))
+        example = f"{values[0]!r} and {values[1]!r}, in different partitions"
+    name = plain(series.name)
+    why = (
+        "True and 1 (False and 0) would be one group"
+        if {kind_a, kind_b} == {"booleans", "numbers"}
+        else "1 and '1' (True and 'True') would be two groups that print alike"
+    )
+    raise InvalidInputError(
+        f"`{argument}={name!r}` mixes {kind_a} and {kind_b} (e.g. {example}): {why}. Use one type "
+        f"per group column, e.g. `df[{name!r}].astype(str)`."
+    )
+
+
 def _sorted_codes_one(series: pd.Series, argument: str) -> tuple[np.ndarray, pd.Index]:
     """Codes ``0..k-1`` of a column in sorted order of its present values; -1 for missing."""
+    check_one_kind(series, argument)
     dtype = series.dtype
     if (pd.api.types.is_integer_dtype(dtype) and isinstance(dtype, np.dtype)) or dtype == np.bool_:
         values = series.to_numpy()

@@ -107,8 +107,27 @@ def one_column(frame: pd.DataFrame, argument: str, name) -> pd.Series:
 
 #: What :func:`pandas.api.types.infer_dtype` says of a column that holds no boolean.
 _KINDS_WITHOUT_BOOLEANS = frozenset(
-    {"empty", "floating", "integer", "mixed-integer-float", "decimal", "complex", "string", "bytes"}
+    {"empty", "floating", "integer", "mixed-integer-float", "decimal", "string", "bytes"}
 )
+
+
+def _refuse_complex(
+    values: np.ndarray, labels, argument: str, name, where: str = "row", what: str = "scores"
+) -> None:
+    """Refuse complex scores: ``values`` (complex) name the first one with an imaginary part
+    (else the first one) by its label in ``labels``."""
+    imaginary = np.flatnonzero(np.imag(values) != 0)
+    present = np.flatnonzero(~np.isnan(values))
+    shown = f"`{argument}={plain(name)!r}`" if name is not None else f"`{argument}`"
+    column = plain(name) if name is not None else argument
+    example = f" (dtype {values.dtype})"
+    if imaginary.size or present.size:  # (a dask frame's empty sample has no value to show)
+        first = int(imaginary[0] if imaginary.size else present[0])
+        example = f" (e.g. {plain(values[first])!r} at {where} {plain(labels[first])!r})"
+    raise InvalidInputError(
+        f"{shown} holds complex numbers{example}; {what} must be real numbers. Keep the part you "
+        f"mean first, e.g. its real part: `np.real(pd.to_numeric(df[{column!r}]))`."
+    )
 
 
 def check_no_booleans(series: pd.Series, argument: str) -> None:
@@ -154,11 +173,15 @@ def numeric_values(series: pd.Series, argument: str) -> np.ndarray:
             f"`{argument}={name!r}` is a boolean column; scores must be numbers. "
             f"If True/False really are the scores 1/0, pass `df.assign({name}=df[{name!r}].astype(int))`."
         )
+    if pd.api.types.is_complex_dtype(dtype):
+        _refuse_complex(series.to_numpy(), series.index, argument, name)
     if pd.api.types.is_numeric_dtype(dtype):
         values = series.to_numpy(dtype="float64", na_value=np.nan)
     else:
         check_no_booleans(series, argument)
         converted = pd.to_numeric(series.astype("object"), errors="coerce")
+        if pd.api.types.is_complex_dtype(converted.dtype):
+            _refuse_complex(_complex_cells(series, converted), series.index, argument, name)
         values = np.asarray(converted, dtype="float64").copy()
         if series.notna().any() and not np.isfinite(values).any():
             example = series[series.notna()].iloc[0]
@@ -171,10 +194,41 @@ def numeric_values(series: pd.Series, argument: str) -> np.ndarray:
     return values
 
 
+def check_not_complex(series: pd.Series, argument: str, what: str = "its values") -> None:
+    """Refuse a column of numbers holding a complex value (a complex dtype, or a complex
+    number in an object column: every value is checked, the types read only when the
+    column's inferred kind is complex or mixed)."""
+    if pd.api.types.is_complex_dtype(series.dtype):
+        _refuse_complex(series.to_numpy(), series.index, argument, series.name, what=what)
+    if series.dtype != object:
+        return
+    kind = pd.api.types.infer_dtype(series, skipna=True)
+    if kind == "complex" or kind.startswith("mixed"):
+        cells = _complex_cells(series, pd.to_numeric(series, errors="coerce"))
+        if not np.isnan(cells).all():
+            _refuse_complex(cells, series.index, argument, series.name, what=what)
+
+
+def _complex_cells(series: pd.Series, converted: pd.Series) -> np.ndarray:
+    """The converted values, NaN where the cell was not a complex number (``"3"`` becomes
+    ``3+0j`` too), so that a complex cell with no imaginary part is the one named."""
+    values = converted.to_numpy(dtype="complex128")
+    types = series.map(type)
+    is_complex = types.map({kind: issubclass(kind, complex | np.complexfloating) for kind in types.unique()})
+    return np.where(is_complex.to_numpy(dtype=bool), values, np.nan)
+
+
 def as_float_array(values, argument: str) -> np.ndarray:
     """Convert an array-like of scores (list, ndarray, Series) to a 1-D float64 array."""
     if isinstance(values, pd.Series):
         return numeric_values(values.rename(argument) if values.name is None else values, argument)
+    if not isinstance(values, np.ndarray) or values.dtype.kind in "cO":
+        raw = np.asarray(values) if not isinstance(values, np.ndarray) else values
+        if raw.dtype.kind == "O" and raw.ndim == 1:
+            raw = pd.to_numeric(pd.Series(raw), errors="coerce").to_numpy()
+        if raw.dtype.kind == "c":
+            flat = raw.reshape(-1)
+            _refuse_complex(flat, np.arange(flat.size), argument, None, "position")
     try:
         array = np.asarray(values, dtype="float64")
     except (TypeError, ValueError):

@@ -700,10 +700,88 @@ def test_one_probability_column_edges():
             InvalidInputError, match=r"not a class of `y_true='y'`.*0/1 or False/True.*wide layout"
         ):
             frame.assign(y=truth, risk=[0.9, 0.2, 0.4]).detection.classification(y_true="y", score="risk")
-    # a column named by a class keeps the wide layout (that class is the only candidate)
+    # a column named by one class while y_true holds others: no score for them, refused alike
     named = pd.DataFrame({"y": ["a", "b"], "a": [0.9, 0.2]})
-    with pytest.warns(UndefinedMetricWarning, match="zero denominator"):
-        table = named.detection.classification(y_true="y", score="a")
-    assert table["label"].tolist() == ["a", "b"]
+    with pytest.raises(InvalidInputError, match=r"`score='a'` is the only score column.*classes: 'a', 'b'"):
+        named.detection.classification(y_true="y", score="a")
     empty = frame.iloc[:0].detection.classification(y_true="y", score="risk", zero_division=0)
     assert empty["N"].tolist() == [0, 0] or empty.empty
+
+
+ONE_COLUMN_LAYOUTS = r"0/1 or False/True.*one score column per class.*long layout"
+
+
+@pytest.mark.parametrize(
+    "truth", [["a", "b", "a"], ["risk", "b", "risk"], ["yes", "no", "no"]], ids=["other", "some", "yes-no"]
+)
+@pytest.mark.parametrize("dtype", [object, "category", "string"])
+def test_one_text_named_column_with_other_classes_is_refused(truth, dtype):
+    frame = pd.DataFrame({"y": pd.Series(truth, dtype=dtype, index=[7, 8, 9]), "risk": [0.1, 0.8, 0.6]})
+    classes = ", ".join(f"'{c}'" for c in dict.fromkeys(truth))
+    for options in ({"score": "risk"}, {"score": ["risk"]}, {"score": "risk", "datum": "y"}):
+        if "datum" in options:
+            options = {"score": "risk", "datum": "d"}
+            frame = frame.assign(d=[3, 1, 2])
+        with pytest.raises(InvalidInputError, match=rf"`score='risk'`.*`y_true='y'`.*classes: {classes}\)"):
+            frame.detection.classification(y_true="y", **options)
+        with pytest.raises(InvalidInputError, match=ONE_COLUMN_LAYOUTS):
+            frame.detection.classification(y_true="y", **options)
+
+
+def test_one_column_named_by_the_only_class_keeps_the_wide_layout():
+    frame = pd.DataFrame({"y": ["risk", "risk"], "risk": [0.9, 0.2]})
+    table = frame.detection.classification(y_true="y", score="risk", zero_division=0)
+    assert table["label"].tolist() == ["risk"]
+    assert table[["N", "tp", "fp", "fn", "tn"]].iloc[0].tolist() == [2, 2, 0, 0, 0]
+
+
+def test_a_boolean_among_numbers_in_y_true_names_the_value_and_its_row():
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"y": [0, 1] * 750, "p": rng.random(1500)}, index=np.arange(1500) + 1000)
+    frame["y"] = frame["y"].astype(object)
+    frame.loc[2499, "y"] = True
+    for options in ({"score": "p"}, {"score": ["p"], "datum": "d"}):
+        with pytest.raises(
+            InvalidInputError,
+            match=r"`y_true='y'` mixes booleans and numbers: row 2499 holds True.*\(e.g. 0\).*astype\(int\)",
+        ):
+            frame.assign(d=np.arange(1500)).detection.classification(y_true="y", **options)
+    # wide layout with a column per class, and the long layout's label column
+    wide = pd.DataFrame({"y": pd.Series([0, 1, True], dtype=object), 0: [0.2, 0.4, 0.1], 1: [0.8, 0.6, 0.9]})
+    with pytest.raises(InvalidInputError, match=r"`y_true='y'` mixes booleans and numbers: row 2 holds True"):
+        wide.detection.classification(y_true="y", score=[0, 1])
+    long = pd.DataFrame(
+        {"d": [1, 1, 2], "y": [0, 0, 1], "label": [0, False, 1], "s": [0.3, 0.7, 0.9]},
+        index=["r", "s", "t"],
+        dtype=object,
+    ).astype({"s": float})
+    with pytest.raises(
+        InvalidInputError, match=r"`label='label'` mixes booleans and numbers: row 's' holds False"
+    ):
+        long.detection.classification(y_true="y", label="label", score="s", datum="d")
+
+
+@pytest.mark.parametrize(
+    "values, message",
+    [
+        (
+            [1, "1", 1],
+            r"`y_true='y'` mixes strings and numbers: row 11 holds '1'.*\(e\.g\. 1\).*\.astype\(str\)",
+        ),
+        (["a", True, "a"], r"`y_true='y'` mixes booleans and strings: row 11 holds True.*\(e\.g\. 'a'\)"),
+        (
+            [1.5, 0, 1.0],
+            r"`score='p'` is one column and not a class of `y_true='y'` \(classes: 1.5, 0, 1.0\)",
+        ),
+    ],
+)
+def test_other_label_mixes_name_the_argument(values, message):
+    frame = pd.DataFrame({"y": pd.Series(values, dtype=object, index=[10, 11, 12]), "p": [0.1, 0.5, 0.9]})
+    with pytest.raises(InvalidInputError, match=message):
+        frame.detection.classification(y_true="y", score="p")
+
+
+def test_text_truth_and_number_columns_name_both_arguments():
+    wide = pd.DataFrame({"y": ["1", "0"], 0: [0.2, 0.4], 1: [0.8, 0.6]})
+    with pytest.raises(InvalidInputError, match=r"`y_true` holds strings \(e.g. '0'\).*numbers \(e.g. 0\)"):
+        wide.detection.classification(y_true="y", score=[0, 1])

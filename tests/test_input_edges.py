@@ -130,8 +130,8 @@ def test_repeated_id_in_two_partitions_is_refused_on_dask():
         lazy = ddf.scoring.report(id="resp", compute=False, **REPORT)
         with pytest.raises(InvalidInputError, match="repeated response ids"):
             lazy.compute()
-        # within one partition, and a missing id twice, as pandas
-        frame.loc[[1, 2], "resp"] = None
+        # within one partition, as pandas
+        frame.loc[[1, 2], "resp"] = "r0"
         ddf = dd.from_pandas(frame, npartitions=4)
         with pytest.raises(InvalidInputError, match=r"repeated response ids \(2 ids"):
             frame.scoring.report(id="resp", **REPORT)

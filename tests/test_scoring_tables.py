@@ -141,8 +141,14 @@ def test_empty_core_input_is_nan_with_warning():
 
 def test_zero_scores_kept_when_asked(frame):
     data = frame.assign(sc1=frame["sc1"].where(frame.index % 10 != 0, 0.0))
-    excluded = data.scoring.evaluate(human="sc1", system="raw")
-    kept = data.scoring.evaluate(human="sc1", system="raw", exclude_zero=False)
+    with pytest.warns(
+        pdmetrics.ExcludedRowsWarning,
+        match=r"Left out 6 of 60 rows: 6 with a human score of 0 .*exclude_zero=False",
+    ):
+        excluded = data.scoring.evaluate(human="sc1", system="raw")
+    kept = data.scoring.evaluate(
+        human="sc1", system="raw", exclude_zero=False
+    )  # no warning: nothing left out
     assert excluded.loc[0, "N"] == 54 and kept.loc[0, "N"] == 60
     assert excluded.attrs["pdmetrics"]["excluded"]["zero_human"] == 6
 

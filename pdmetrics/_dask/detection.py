@@ -374,7 +374,10 @@ def label_table(frame, spec: ClassificationTable, compute: bool = True):
         lengths = [dask.delayed(len, pure=True)(p) for p in parts]
         finalize = partial(_finalize_rows, spec)
     else:
-        located = shuffled_on(frame[names], spec.datum, frame.npartitions).to_delayed()
+        # p2p (arrow) cannot carry an object column mixing types, which the chunks refuse by name
+        objects = any(frame._meta[name].dtype == object for name in names)
+        method = "tasks" if objects else None
+        located = shuffled_on(frame[names], spec.datum, frame.npartitions, method).to_delayed()
         states = [dask.delayed(_label_chunk, pure=True)(spec, p) for p in located]
         lengths, finalize = None, spec.finalize
     state = combined_state(states)

@@ -38,7 +38,7 @@ from pdmetrics.scoring.reporting import (
     report_state,
     response_texts,
 )
-from pdmetrics.scoring.rsmeval_data import repeated_ids_error
+from pdmetrics.scoring.rsmeval_data import SHOWN_ROWS, missing_ids_error, repeated_ids_error
 from pdmetrics.scoring.scored_rows import check_distinct_columns, check_exclude_zero, check_flat_names
 from pdmetrics.scoring.table_states import (
     consistency_from_state,
@@ -353,29 +353,46 @@ SHOWN_IDS = 20
 
 @dataclass(frozen=True)
 class RepeatedIds:
-    """Ids held more than once, over some of the hash buckets of the ids; additive."""
+    """Ids held more than once, over some of the hash buckets of the ids, and missing ids
+    (their count and the first rows' labels), over some partitions; additive."""
 
     count: int
     examples: tuple
+    missing: int = 0
+    missing_rows: tuple = ()
 
     def combine(self, other: RepeatedIds) -> RepeatedIds:
-        return RepeatedIds(self.count + other.count, (self.examples + other.examples)[:SHOWN_IDS])
+        return RepeatedIds(
+            self.count + other.count,
+            (self.examples + other.examples)[:SHOWN_IDS],
+            self.missing + other.missing,
+            (self.missing_rows + other.missing_rows)[:SHOWN_ROWS],
+        )
 
 
 def _repeated_ids(frame, id_column):
     """A delayed :class:`RepeatedIds` of the ``id`` column. Each partition counts its ids
     (one row per distinct id, so one id repeated everywhere stays one row per partition);
     those counts are hash-partitioned on the id (a task shuffle: it runs on any scheduler),
-    so every id's counts meet in one bucket and no task holds every id."""
+    so every id's counts meet in one bucket and no task holds every id. The missing ids are
+    counted per partition, in the partitions' order (their rows named as pandas names them)."""
     meta = _id_counts(frame._meta[id_column])
     counts = frame[id_column].map_partitions(_id_counts, meta=meta)
     buckets = counts.shuffle(on="id", shuffle_method="tasks")
-    return combined_state([dask.delayed(_repeated_in, pure=True)(part) for part in buckets.to_delayed()])
+    missing = [dask.delayed(_missing_in, pure=True)(part) for part in frame[id_column].to_delayed()]
+    repeated = [dask.delayed(_repeated_in, pure=True)(part) for part in buckets.to_delayed()]
+    return combined_state(missing + repeated)
 
 
 def _id_counts(ids: pd.Series) -> pd.DataFrame:
-    counts = ids.value_counts(dropna=False, sort=False)
+    counts = ids.value_counts(dropna=True, sort=False)  # a missing id is refused as missing
     return pd.DataFrame({"id": counts.index, "n": counts.to_numpy(dtype=np.int64)})
+
+
+def _missing_in(ids: pd.Series) -> RepeatedIds:
+    missing = ids.isna().to_numpy(dtype=bool)
+    rows = ids.index[np.flatnonzero(missing)[:SHOWN_ROWS]]
+    return RepeatedIds(0, (), int(missing.sum()), tuple(rows.tolist()))
 
 
 def _repeated_in(bucket: pd.DataFrame) -> RepeatedIds:
@@ -385,6 +402,10 @@ def _repeated_in(bucket: pd.DataFrame) -> RepeatedIds:
 
 
 def _check_ids(id_column, repeated: RepeatedIds) -> None:
+    if repeated.missing:
+        raise missing_ids_error(
+            f"`id={plain(id_column)!r}`", repeated.missing, list(repeated.missing_rows), id_column
+        )
     if repeated.count:
         raise repeated_ids_error(f"`id={plain(id_column)!r}`", repeated.count, repeated.examples)
 

@@ -23,6 +23,7 @@ Definitions (valor-lite 0.39.0, ``valor_lite.classification``):
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -127,11 +128,91 @@ def _kind(value) -> str:
     return "string" if isinstance(value, (str, np.str_)) else "number"
 
 
+#: Kinds of label values that must not share a column, by the type of the value.
+LABEL_KINDS = (("booleans", (bool, np.bool_)), ("strings", (str, bytes)), ("numbers", (numbers.Number,)))
+#: What :func:`pandas.api.types.infer_dtype` says of an object column of one kind.
+_INFERRED_KINDS = {
+    "boolean": "booleans",
+    "string": "strings",
+    "bytes": "strings",
+    **dict.fromkeys(("integer", "floating", "mixed-integer-float", "decimal", "complex"), "numbers"),
+}
+
+
+def _kind_of(kind: type) -> str | None:
+    return next((name for name, types in LABEL_KINDS if issubclass(kind, types)), None)
+
+
+def column_kinds(series: pd.Series) -> dict:
+    """``{kind: (count, value, row label)}``: how many booleans, strings and numbers a label
+    column (no missing value) holds, with the first of each and its row label.
+
+    Every value counts: the dtype or the column's inferred kind first, then, only for a
+    mixed object column, the type of each value (each distinct type looked up once).
+    """
+    if len(series) == 0:
+        return {}
+    dtype = series.dtype
+    categorical = isinstance(dtype, pd.CategoricalDtype)
+    values = pd.Series(dtype.categories, dtype=object) if categorical else series
+    if pd.api.types.is_bool_dtype(values.dtype):
+        kind = "booleans"
+    elif pd.api.types.is_numeric_dtype(values.dtype):
+        kind = "numbers"
+    elif pd.api.types.is_string_dtype(values.dtype) and values.dtype != object:
+        kind = "strings"
+    else:
+        inferred = pd.api.types.infer_dtype(values, skipna=True)
+        kind = _INFERRED_KINDS.get(inferred, "mixed" if inferred in ("mixed", "mixed-integer") else None)
+    if kind is None:  # dates and the like: no kind to mix
+        return {}
+    if kind != "mixed":
+        return {kind: (len(series), series.iloc[0], series.index[0])}
+    types = values.map(type)
+    kinds = types.map({t: _kind_of(t) for t in pd.unique(types)}).to_numpy(dtype=object)
+    if categorical:  # the kinds of the rows' categories
+        kinds = kinds[series.cat.codes.to_numpy()]
+    found = {}
+    for name, _ in LABEL_KINDS:
+        where = kinds == name
+        if where.any():
+            first = int(np.argmax(where))
+            found[name] = (int(where.sum()), series.iloc[first], series.index[first])
+    return found
+
+
+def mixed_kinds_error(argument: str, column, found: dict) -> InvalidInputError:
+    """The error of a label column holding more than one kind (``found`` as :func:`column_kinds`):
+    the first value of the odd kind (a boolean, else the rarer kind) and its row, and the fix."""
+    odd = "booleans" if "booleans" in found else min(found, key=lambda name: (found[name][0], name))
+    other = next(name for name, _ in LABEL_KINDS if name in found and name != odd)
+    name = plain(column)
+    if {odd, other} == {"booleans", "numbers"}:
+        why, fix = "True == 1 and False == 0 would merge two classes", f"df[{name!r}].astype(int)"
+    else:
+        why, fix = "'1' and 1 would be two different classes", f"df[{name!r}].astype(str)"
+    _, value, row = found[odd]
+    return InvalidInputError(
+        f"`{argument}={name!r}` mixes {odd} and {other}: row {plain(row)!r} holds {plain(value)!r} where "
+        f"other rows hold {other} (e.g. {plain(found[other][1])!r}); {why}. Convert the column to one "
+        f"type first, e.g. `{fix}`."
+    )
+
+
 def label_index(truth_uniques: pd.Index, label_uniques: pd.Index) -> pd.Index:
     """The sorted labels of both (strings and numbers never mixed)."""
     combined = label_uniques.append(truth_uniques).unique()
     kinds = {_kind(v) for v in combined}
     if len(kinds) > 1:
+        truth_kinds, label_kinds = {_kind(v) for v in truth_uniques}, {_kind(v) for v in label_uniques}
+        if len(truth_kinds) == 1 and len(label_kinds) == 1:  # each side of one kind: name both
+            truth, candidate = truth_uniques[0], label_uniques[0]
+            raise InvalidInputError(
+                f"Labels mix strings and numbers: `y_true` holds {_kind(truth)}s (e.g. {plain(truth)!r}) and "
+                f"the candidate labels (the `label=` column, or the `score=` column names of the wide "
+                f"layout) hold {_kind(candidate)}s (e.g. {plain(candidate)!r}); '1' and 1 would be two "
+                f"different labels. Give both one type, e.g. `.astype(str)` (or rename the score columns)."
+            )
         text = next(v for v in combined if _kind(v) == "string")
         number = next(v for v in combined if _kind(v) == "number")
         raise InvalidInputError(

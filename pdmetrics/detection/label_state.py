@@ -28,6 +28,7 @@ from pdmetrics.detection.label_pairs import (
     kept_labels,
     label_counts,
     label_index,
+    mixed_kinds_error,
     positive_counts,
     positive_until,
 )
@@ -65,6 +66,9 @@ class LabelState:
     histogram: tuple | None
     examples: dict | None
     max_examples: int = 0
+    #: ``(argument, column, kind, count, first value, its row label)`` of the label columns
+    #: (see :func:`~pdmetrics.detection.label_pairs.column_kinds`)
+    kinds: tuple = ()
 
     @property
     def n_labels(self) -> int:
@@ -93,11 +97,14 @@ class LabelState:
                 (kind, int(lookup[first]), int(lookup[second]), thr): found
                 for (kind, first, second, thr), found in self.examples.items()
             }
-        return LabelState(self.seen, labels, self.n_datums, counts, histogram, examples, self.max_examples)
+        return LabelState(
+            self.seen, labels, self.n_datums, counts, histogram, examples, self.max_examples, self.kinds
+        )
 
     def combine(self, *others: LabelState) -> LabelState:
         """The state of the datums of all states (none shared): counts added over the union of labels."""
         states = (self, *others)
+        kinds = _combined_kinds(states)
         seen = label_index(_union([s.seen for s in states]), pd.Index([], dtype=object))
         labels = label_index(_union([s.labels for s in states]), pd.Index([], dtype=object))
         states = [s.aligned(labels) for s in states]
@@ -113,7 +120,7 @@ class LabelState:
                 for key, found in state.examples.items():
                     examples[key] = sorted(examples.get(key, []) + found)[: self.max_examples]
         n_datums = sum(s.n_datums for s in states)
-        return LabelState(seen, labels, n_datums, counts, histogram, examples, self.max_examples)
+        return LabelState(seen, labels, n_datums, counts, histogram, examples, self.max_examples, kinds)
 
     def finalized(self, labels=None) -> LabelState:
         """The state over the table's labels: every label seen, or those of ``labels=``
@@ -130,6 +137,22 @@ class LabelState:
 
     def roc_auc(self, zero_division) -> np.ndarray:
         return points_auc(self.roc_points(), self.n_labels, zero_division)
+
+
+def _combined_kinds(states) -> tuple:
+    """The label columns' kinds of all states: counts added, the first value kept; a column
+    holding two kinds across states (booleans in one partition, numbers in another) is refused
+    as on one frame."""
+    found: dict = {}
+    for state in states:
+        for argument, column, kind, count, value, row in state.kinds:
+            kinds = found.setdefault((argument, column), {})
+            before = kinds.get(kind)
+            kinds[kind] = (count, value, row) if before is None else (before[0] + count, *before[1:])
+    for (argument, column), kinds in found.items():
+        if len(kinds) > 1:
+            raise mixed_kinds_error(argument, column, kinds)
+    return tuple((*key, kind, *entry) for key, kinds in found.items() for kind, entry in kinds.items())
 
 
 def _union(indexes: list) -> pd.Index:

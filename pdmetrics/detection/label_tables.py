@@ -8,7 +8,7 @@ the table asked for, built by the label-pair modules (:mod:`~pdmetrics.detection
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -22,6 +22,8 @@ from pdmetrics.detection.label_curves import errors_table, pr_curve_table
 from pdmetrics.detection.label_metrics import metrics_table, summary_table
 from pdmetrics.detection.label_pairs import (
     DEFAULT_CURVE_THRESHOLDS,
+    column_kinds,
+    mixed_kinds_error,
     prepare_pairs,
     threshold_array,
 )
@@ -225,7 +227,15 @@ class ClassificationTable:
             order=None if order is None else np.asarray(order, dtype="int64")[rows],
             strict=strict,
         )
-        return label_state(pairs, self.table, self.thresholds, self.hardmax, self.max_examples)
+        state = label_state(pairs, self.table, self.thresholds, self.hardmax, self.max_examples)
+        # the kinds of the label columns' values: parts of one column must not hold two kinds
+        columns = [("y_true", self.y_true)] + ([] if self.label is None else [("label", self.label)])
+        kinds = tuple(
+            (argument, column, kind, *found)
+            for argument, column in columns
+            for kind, found in _one_kind(frame[column], argument).items()
+        )
+        return replace(state, kinds=kinds)
 
     def finalize(self, state: LabelState) -> pd.DataFrame:
         """The table of a (combined) state."""
@@ -270,6 +280,16 @@ def _no_missing(frame: pd.DataFrame, argument: str, column) -> None:
         )
 
 
+def _one_kind(series: pd.Series, argument: str) -> dict:
+    """The kinds of a label column (:func:`~pdmetrics.detection.label_pairs.column_kinds`);
+    a column mixing booleans, strings and numbers is refused, naming the odd value and its row
+    (``True == 1`` would merge two classes silently, ``'1' != 1`` split one)."""
+    found = column_kinds(series)
+    if len(found) > 1:
+        raise mixed_kinds_error(argument, series.name, found)
+    return found
+
+
 def _truth_kind(truth: pd.Series) -> str | None:
     """ "bool", "number" or None (text, mixed or no values) for the classes of ``y_true``."""
     dtype, values = truth.dtype, truth
@@ -305,11 +325,18 @@ def _binary_classes(truth: pd.Series, column):
 
 
 def _one_column_layout_error(truth: pd.Series, y_true, column) -> InvalidInputError:
-    classes = preview(pd.unique(truth.to_numpy(dtype=object)).tolist())
+    present = pd.unique(truth.to_numpy(dtype=object)).tolist()
+    classes = preview(present)
+    named = isinstance(column, str) and column in present
+    what = (
+        f"the only score column and `y_true={plain(y_true)!r}` holds other classes too"
+        if named
+        else f"one column and not a class of `y_true={plain(y_true)!r}`"
+    )
     return InvalidInputError(
-        f"`score={plain(column)!r}` is one column and not a class of `y_true={plain(y_true)!r}` (classes: "
-        f"{classes}). One probability column is read as the probability of the positive class of a "
-        f"binary y_true holding 0/1 or False/True (1 or True is positive); map the classes to those "
+        f"`score={plain(column)!r}` is {what} (classes: {classes}). One probability column is read "
+        f"as the probability of the positive class of a binary y_true holding 0/1 or False/True (1 or "
+        f"True is positive); map the classes to those "
         f"first, e.g. `df.assign(positive=df[{plain(y_true)!r}] == positive_class)`. For more classes "
         f"give one score column per class, named by the class (wide layout), or `label=` and `datum=` "
         f"(long layout)."
@@ -321,6 +348,7 @@ def long_arrays(frame: pd.DataFrame, y_true, score, label, datum):
     position in ``frame`` of each long row."""
     require_columns(frame, "y_true", y_true)
     _no_missing(frame, "y_true", y_true)
+    _one_kind(frame[y_true], "y_true")
     if label is not None:
         if not isinstance(score, (str, int)) and not (isinstance(score, list) and len(score) == 1):
             raise InvalidInputError(
@@ -337,6 +365,7 @@ def long_arrays(frame: pd.DataFrame, y_true, score, label, datum):
             )
         require_columns(frame, "datum", datum)
         _no_missing(frame, "label", label)
+        _one_kind(frame[label], "label")
         _no_missing(frame, "datum", datum)
         values = numeric_values(frame[score], "score")
         if not np.isfinite(values).all():
@@ -356,8 +385,9 @@ def long_arrays(frame: pd.DataFrame, y_true, score, label, datum):
         binary = _binary_classes(frame[y_true], columns[0])
         if binary is not None:
             return _binary_arrays(frame, y_true, columns[0], datum, binary)
-        if isinstance(columns[0], str) and _truth_kind(frame[y_true]) is not None:
-            # a text column name is no class of numbers (or booleans)
+        if isinstance(columns[0], str) and frame[y_true].ne(columns[0]).to_numpy(dtype=bool).any():
+            # a row whose class has no score column: neither one probability nor a wide layout
+            # (true of the whole frame exactly when it is true of some part of it)
             raise _one_column_layout_error(frame[y_true], y_true, columns[0])
     matrix = np.column_stack([_wide_scores(frame[c]) for c in columns]) if n else np.zeros((0, k))
     keep = np.isfinite(matrix).reshape(-1)

@@ -16,10 +16,11 @@ from pdmetrics._groups import (
     as_series,
     check_identifier_names,
     check_not_pooled,
+    check_one_kind,
     check_scalar_cells,
     group_codes,
 )
-from pdmetrics._validation import plain
+from pdmetrics._validation import check_not_complex, plain
 from pdmetrics._warnings import warn_excluded
 from pdmetrics.errors import InvalidInputError
 
@@ -250,6 +251,7 @@ def flag_values(series: pd.Series, argument: str) -> np.ndarray:
     if pd.api.types.is_bool_dtype(dtype):
         return np.asarray(series.to_numpy(dtype=bool, na_value=False), dtype=bool)
     if pd.api.types.is_numeric_dtype(dtype):
+        check_not_complex(series, argument)
         values = series.to_numpy(dtype="float64", na_value=np.nan)
         with np.errstate(invalid="ignore"):
             return np.asarray((values != 0) & ~np.isnan(values), dtype=bool)
@@ -294,6 +296,8 @@ def aligned_counts(keys, counts, other_keys, other_counts) -> tuple[pd.DataFrame
     if not len(keys):
         return other_keys, other_counts
     union = pd.concat([keys, other_keys], ignore_index=True)
+    for name in union.columns:  # the groups of several partitions together
+        check_one_kind(union[name], "by", rows=False)
     codes, merged = group_keys([union[name] for name in union.columns])
     total = np.zeros((len(merged), *counts.shape[1:]), dtype=counts.dtype)
     np.add.at(total, codes, np.concatenate([counts, other_counts]))

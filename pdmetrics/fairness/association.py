@@ -16,7 +16,7 @@ import pandas as pd
 from pdmetrics._division import check_zero_division, divide
 from pdmetrics._groups import as_series, named_columns
 from pdmetrics._tables import attach_info
-from pdmetrics._validation import plain
+from pdmetrics._validation import check_not_complex, plain
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness._inputs import (
     AnswerState,
@@ -86,6 +86,7 @@ def context_association_scores(
 def _option_numbers(values, argument: str) -> tuple[np.ndarray, pd.Series, np.ndarray]:
     """Option numbers as int64 (0 where not 1, 2 or 3), the column, and those rows."""
     series = as_series(values, argument)
+    check_not_complex(series, argument)
     numbers = pd.to_numeric(series.astype("object"), errors="coerce")
     numbers = numbers.to_numpy(dtype="float64", na_value=np.nan)
     bad = ~np.isin(numbers, (1.0, 2.0, 3.0))

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._groups import check_scalar_cells
-from pdmetrics._validation import plain
+from pdmetrics._validation import check_not_complex, plain
 from pdmetrics.errors import InvalidInputError
 
 __all__ = ["privileged_groups"]
@@ -28,6 +28,7 @@ def _per_column(option, name, default):
 
 
 def _numeric_sensitive(series: pd.Series) -> np.ndarray:
+    check_not_complex(series, "sensitive")
     dtype = series.dtype
     if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_numeric_dtype(dtype):
         return series.to_numpy(dtype="float64", na_value=np.nan)

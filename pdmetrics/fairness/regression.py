@@ -40,7 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pdmetrics._groups import group_codes, named_columns
+from pdmetrics._groups import check_one_kind, group_codes, named_columns
 from pdmetrics._stats import as_intp, smallest_integer_type
 from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import paired_arrays, plain, preview
@@ -489,6 +489,9 @@ class CellMoments:
         moments pooled as Chan, Golub and LeVeque's pairwise update does)."""
         mine = pd.Index(self.groups, dtype=object)
         theirs = pd.Index(other.groups, dtype=object)
+        if len(mine) and len(theirs):  # before 1 and True (hash-equal) are taken for one group
+            both = pd.Series(np.concatenate([self.groups, other.groups]), dtype=object, name=self.name)
+            check_one_kind(both, "by", rows=False)
         groups = mine.append(theirs[~theirs.isin(mine)])
         levels = np.union1d(self.levels, other.levels)
         group = np.concatenate(

@@ -124,8 +124,9 @@ class ScoringAccessor:
             ``system, N, h_mean, h_sd, h_min, h_max, sys_mean, sys_sd, sys_min, sys_max,
             corr, wtkappa, R2, kappa, exact_agr, adj_agr, SMD, RMSE``; see
             :func:`pdmetrics.scoring.evaluate`. With ``by``: ``system, by, group``,
-            the same metrics and ``DSM``. Rows with a missing or non-numeric score are left
-            out (with an :class:`~pdmetrics.ExcludedRowsWarning`); the counts are in
+            the same metrics and ``DSM``. Rows with a missing or non-numeric score (or a
+            human score of 0, with ``exclude_zero=True``) are left out (with an
+            :class:`~pdmetrics.ExcludedRowsWarning`); the counts are in
             ``result.attrs["pdmetrics"]``.
 
         Examples

@@ -68,15 +68,39 @@ class Selection:
 
 
 def response_ids(frame: pd.DataFrame, id) -> pd.Index:
-    """The response ids (``id`` column, or the index when None); repeated ids are refused."""
+    """The response ids (``id`` column, or the index when None); missing and repeated ids
+    are refused."""
     if id is None:
         ids, where = frame.index, "the index"
     else:
-        ids, where = pd.Index(frame[require_columns(frame, "id", id)[0]]), f"`id={plain(id)!r}`"
+        name = require_columns(frame, "id", id)[0]
+        ids, where = pd.Index(frame[name]), f"`id={plain(id)!r}`"
+    missing = ids.isna()
+    if missing.any():
+        rows = np.flatnonzero(missing)[:SHOWN_ROWS]
+        labels = rows.tolist() if id is None else frame.index[rows].tolist()
+        raise missing_ids_error(where, int(missing.sum()), labels, None if id is None else name)
     if not ids.is_unique:
         repeated = ids[ids.duplicated()].unique()
         raise repeated_ids_error(where, len(repeated), repeated)
     return ids
+
+
+#: Rows of missing ids a refusal names.
+SHOWN_ROWS = 5
+
+
+def missing_ids_error(where: str, count: int, rows: list, column=None) -> InvalidInputError:
+    """The error for ``count`` responses without an id (``rows``: the labels of some; of
+    the index, their positions, ``column=None``)."""
+    kind = "row" if column is not None else "position"
+    shown = ", ".join(f"{kind} {plain(row)!r}" for row in rows[:SHOWN_ROWS])
+    fix = f"`df.dropna(subset=[{plain(column)!r}])`" if column is not None else "`df[df.index.notna()]`"
+    return InvalidInputError(
+        f"{where} has missing response ids ({count} row{'s' * (count > 1)}, "
+        f"{'e.g. ' * (count > 1)}{shown}); every response needs its own id. Leave those rows out or "
+        f"give them ids first, e.g. {fix}."
+    )
 
 
 def repeated_ids_error(where: str, count: int, examples) -> InvalidInputError:

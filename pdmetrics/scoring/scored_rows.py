@@ -149,11 +149,26 @@ def select_scored_rows(human: np.ndarray, others: list[np.ndarray], exclude_zero
 
 
 def report_exclusions(rows: ScoredRows, what: str, human_name, other_name) -> None:
-    if rows.n_missing_human or rows.n_missing_other:
+    """Count the rows left out in one :class:`~pdmetrics.ExcludedRowsWarning` (a human score
+    of 0 too: rsmeval leaves those out by default), or refuse when no row is left (the
+    error counts them instead)."""
+    if rows.n_used == 0:
+        raise InvalidInputError(
+            f"No rows left to evaluate: of {rows.n_input} rows, {rows.n_missing_human} have a missing or "
+            f"non-numeric human score ({plain(human_name)!r}), {rows.n_zero_human} a human score of 0 "
+            f"(left out because exclude_zero=True) and {rows.n_missing_other} a missing {what} "
+            f"({other_name}). Check the column names, or pass exclude_zero=False to keep zeros."
+        )
+    if rows.n_missing_human or rows.n_zero_human or rows.n_missing_other:
         parts = []
         if rows.n_missing_human:
             parts.append(
                 f"{rows.n_missing_human} with a missing or non-numeric human score ({plain(human_name)!r})"
+            )
+        if rows.n_zero_human:
+            parts.append(
+                f"{rows.n_zero_human} with a human score of 0 ({plain(human_name)!r}; `exclude_zero=True`, "
+                "as rsmeval; pass `exclude_zero=False` to keep them)"
             )
         if rows.n_missing_other:
             parts.append(f"{rows.n_missing_other} with a missing or non-numeric {what} ({other_name})")
@@ -162,13 +177,6 @@ def report_exclusions(rows: ScoredRows, what: str, human_name, other_name) -> No
             + "; ".join(parts)
             + ". Details in result.attrs['pdmetrics'].",
             ExcludedRowsWarning,
-        )
-    if rows.n_used == 0:
-        raise InvalidInputError(
-            f"No rows left to evaluate: of {rows.n_input} rows, {rows.n_missing_human} have a missing or "
-            f"non-numeric human score ({plain(human_name)!r}), {rows.n_zero_human} a human score of 0 "
-            f"(left out because exclude_zero=True) and {rows.n_missing_other} a missing {what} "
-            f"({other_name}). Check the column names, or pass exclude_zero=False to keep zeros."
         )
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pdmetrics._groups import POOLED_LABEL, check_not_pooled, group_codes
+from pdmetrics._groups import POOLED_LABEL, check_not_pooled, check_one_kind, group_codes
 from pdmetrics._stats import Moments
 from pdmetrics._tables import result_table
 from pdmetrics._warnings import warn_undefined
@@ -187,11 +187,15 @@ class GroupStatistics:
     statistics: dict
     missing_last: bool = True
     dtype: object = None
+    name: object = None
 
     def combine(self, other: GroupStatistics) -> GroupStatistics:
         """The groups of the union of two disjoint row sets."""
         mine = pd.Index(self.labels, dtype=object)
         theirs = pd.Index(other.labels, dtype=object)
+        if len(mine) and len(theirs):  # before 1 and True (hash-equal) are taken for one group
+            both = np.concatenate([self._present_labels(), other._present_labels()])
+            check_one_kind(pd.Series(both, dtype=object, name=self.name), "by", rows=False)
         labels = mine.append(theirs[~theirs.isin(mine)])
         n = labels.size
         at_mine, at_theirs = labels.get_indexer(mine), labels.get_indexer(theirs)
@@ -200,19 +204,29 @@ class GroupStatistics:
             for name, stats in self.statistics.items()
         }
         return GroupStatistics(
-            labels.to_numpy(dtype=object), statistics, self.missing_last and other.missing_last, self.dtype
+            labels.to_numpy(dtype=object),
+            statistics,
+            self.missing_last and other.missing_last,
+            self.dtype,
+            self.name,
         )
+
+    def _present_labels(self) -> np.ndarray:
+        """The labels, without ``"No info"`` when it holds only missing values."""
+        return self.labels[~(self.missing_last & (self.labels == MISSING_GROUP))]
 
     def in_order(self) -> GroupStatistics:
         """The groups sorted as :func:`subgroup_codes` sorts a column's groups."""
         labels = self.labels
         last = self.missing_last & (labels == MISSING_GROUP)
-        _, ordered = subgroup_codes(pd.Series(labels[~last], dtype=self.dtype))
+        present = pd.Series(labels[~last], dtype=self.dtype, name=self.name)
+        check_one_kind(present, "by", rows=False)  # groups of several partitions together
+        _, ordered = subgroup_codes(present)
         ordered = np.concatenate([ordered, labels[last]])
         positions = pd.Index(labels, dtype=object).get_indexer(ordered)
         at = np.argsort(positions)
         statistics = {name: stats.placed(at, labels.size) for name, stats in self.statistics.items()}
-        return GroupStatistics(ordered, statistics, self.missing_last, self.dtype)
+        return GroupStatistics(ordered, statistics, self.missing_last, self.dtype, self.name)
 
 
 def _grouped_statistics(

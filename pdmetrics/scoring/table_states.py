@@ -170,7 +170,10 @@ def evaluation_state(human: pd.Series, systems: dict, by: dict | None, exclude_z
         pooled, groups = grouped_statistics(h_used, used, encoded, h_labels)
         groups = {
             name: replace(
-                group, missing_last=_missing_only(by[name], rows.mask, group.labels), dtype=by[name].dtype
+                group,
+                missing_last=_missing_only(by[name], rows.mask, group.labels),
+                dtype=by[name].dtype,
+                name=name,
             )
             for name, group in groups.items()
         }
@@ -308,7 +311,10 @@ def consistency_state(
     pooled, groups = grouped_consistency_statistics(*pair, double.mask[scored.mask], encoded)
     groups = {
         name: replace(
-            group, missing_last=_missing_only(by[name], scored.mask, group.labels), dtype=by[name].dtype
+            group,
+            missing_last=_missing_only(by[name], scored.mask, group.labels),
+            dtype=by[name].dtype,
+            name=name,
         )
         for name, group in groups.items()
     }
