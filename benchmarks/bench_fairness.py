@@ -42,7 +42,7 @@ def main() -> None:
 
     def ours_classification():
         return df.fairness.classification(
-            y_true="y", y_pred="pred", sensitive=["sex", "region"], threshold={"region": 3}
+            y_true="y", y_pred="pred", by=["sex", "region"], threshold={"region": 3}
         )
 
     def ours_by_group():
@@ -59,10 +59,12 @@ def main() -> None:
     print(f"pdmetrics by_group (sex, region)             median {t_grp * 1000:8.1f} ms")
     print(f"pdmetrics classification + by_group          median {t_both * 1000:8.1f} ms  (target < 100 ms)")
     t_boot, _ = median_time(
-        lambda: df.fairness.by_group(y_true="y", y_pred="pred", by="region", n_boot=1000, random_state=0),
+        lambda: df.fairness.by_group(
+            y_true="y", y_pred="pred", by="region", n_resamples=1000, random_state=0
+        ),
         args.repeat,
     )
-    print(f"pdmetrics by_group region, n_boot=1000       median {t_boot * 1000:8.1f} ms")
+    print(f"pdmetrics by_group region, n_resamples=1000       median {t_boot * 1000:8.1f} ms")
 
     try:
         from fairlearn.metrics import MetricFrame, false_positive_rate, selection_rate, true_positive_rate
@@ -137,7 +139,7 @@ def main() -> None:
             f"AIF360 ClassificationMetric (2 columns)      median {t_aif * 1000:8.1f} ms  "
             f"ratio {t_aif / t_cls:6.1f}x slower than pdmetrics classification"
         )
-        ours = table.set_index("sensitive")
+        ours = table.set_index("by")
         for column, reference in values.items():
             mine = ours.loc[
                 column,

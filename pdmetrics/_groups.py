@@ -105,7 +105,7 @@ def check_not_pooled(values, argument: str) -> None:
 
 
 def check_identifier_names(names, result_columns, argument: str) -> None:
-    """Refuse identifier columns (``by=``, ``sensitive=``, ...) named like a result column.
+    """Refuse identifier columns (``by=``, ...) named like a result column.
 
     A tidy table keeps its identifier columns under the caller's names, beside fixed metric
     columns (``N``, ``lms``, ...); a group column called ``N`` would overwrite the counts.

@@ -68,15 +68,15 @@ def outcomes(n: int, seed: int = 0) -> pd.DataFrame:
 
 
 TABLES = [
-    ("classification", {"y_true": "y", "y_pred": "p", "sensitive": "male"}),
+    ("classification", {"y_true": "y", "y_pred": "p", "by": "male"}),
     (
         "classification",
         {
             "y_true": "y",
             "y_pred": "p",
-            "sensitive": ["male", "age"],
+            "by": ["male", "age"],
             "threshold": {"age": "midrange"},
-            "n_boot": 30,
+            "n_resamples": 30,
             "random_state": 1,
         },
     ),
@@ -85,24 +85,27 @@ TABLES = [
         {
             "y_true": "y",
             "y_pred": "p",
-            "sensitive": ["g", "age"],
+            "by": ["g", "age"],
             "privileged": {"g": ["a", "c"]},
             "threshold": {"age": 40},
             "invert": {"age": True},
-            "on_undefined": "nan",
+            "zero_division": "warn",
         },
     ),
     ("by_group", {"y_true": "y", "y_pred": "p", "by": "g"}),
-    ("by_group", {"y_true": "y", "y_pred": "p", "by": ["g", "k"], "n_boot": 30, "random_state": 2}),
+    ("by_group", {"y_true": "y", "y_pred": "p", "by": ["g", "k"], "n_resamples": 30, "random_state": 2}),
     ("by_group", {"y_true": "y", "y_pred": "p", "by": ["cat", "male"], "zero_division": 0}),
-    ("group_disparity", {"y_true": "y", "y_pred": "p", "by": ["g", "k"], "n_boot": 20, "random_state": 0}),
+    (
+        "group_disparity",
+        {"y_true": "y", "y_pred": "p", "by": ["g", "k"], "n_resamples": 20, "random_state": 0},
+    ),
     ("score_fairness", {"human": "h", "system": "s", "by": ["g", "k"]}),
     (
         "llm_fairness",
         {
             "y_true": "label",
             "response": "answer",
-            "sensitive": ["male", "age"],
+            "by": ["male", "age"],
             "positive": "H",
             "negative": "L",
             "error": "failed",
@@ -243,7 +246,7 @@ def test_midrange_is_the_whole_columns():
     frame = outcomes(900)
     frame.loc[:299, "age"] = frame.loc[:299, "age"] + 100  # the largest ages in one partition
     ddf = dd.from_pandas(frame, npartitions=3)
-    kwargs = {"y_true": "y", "y_pred": "p", "sensitive": "age", "threshold": "midrange"}
+    kwargs = {"y_true": "y", "y_pred": "p", "by": "age", "threshold": "midrange"}
     table, expected = both(ddf, "classification", kwargs)
     assert_same_table(table, expected)
     assert table["N_privileged"].iloc[0] == expected["N_privileged"].iloc[0] > 0
@@ -251,7 +254,7 @@ def test_midrange_is_the_whole_columns():
 
 def test_bootstrap_same_seed_same_intervals():
     ddf = dd.from_pandas(outcomes(2000), npartitions=7)
-    kwargs = {"y_true": "y", "y_pred": "p", "by": "g", "n_boot": 200, "random_state": 11}
+    kwargs = {"y_true": "y", "y_pred": "p", "by": "g", "n_resamples": 200, "random_state": 11}
     first, expected = both(ddf, "by_group", kwargs)
     again = run(ddf, "by_group", kwargs)[0]
     assert first["tpr_low"].tolist() == again["tpr_low"].tolist() == expected["tpr_low"].tolist()
@@ -324,7 +327,7 @@ def test_warnings_once_at_the_callers_line():
     assert len(messages) == len(set(messages)) == 2  # missing predictions, missing groups
     assert any(message.endswith("of 1000 rows left out: a group value is missing.") for message in messages)
     with pytest.warns(ExcludedRowsWarning, match="rows left out") as recorded:
-        ddf.fairness.classification(y_true="y", y_pred="p", sensitive="age", threshold=40)
+        ddf.fairness.classification(y_true="y", y_pred="p", by="age", threshold=40)
     assert {w.filename for w in recorded} == {__file__}
 
 
@@ -348,7 +351,12 @@ def _exploding(frame: pd.DataFrame):
             InvalidInputError,
             "zero",
         ),
-        ("by_group", {"y_true": "y", "y_pred": "p", "by": "g", "n_boot": -1}, InvalidInputError, "n_boot"),
+        (
+            "by_group",
+            {"y_true": "y", "y_pred": "p", "by": "g", "n_resamples": -1},
+            InvalidInputError,
+            "n_resamples",
+        ),
         ("by_group", {"y_true": "y", "y_pred": "p", "by": "N"}, InvalidInputError, "result table"),
         ("by_group", {"y_true": "y", "y_pred": ["p", "y"], "by": "g"}, InvalidInputError, "one column"),
         (
@@ -359,25 +367,25 @@ def _exploding(frame: pd.DataFrame):
         ),
         (
             "classification",
-            {"y_true": "y", "y_pred": "p", "sensitive": "male", "on_undefined": "bad"},
+            {"y_true": "y", "y_pred": "p", "by": "male", "zero_division": "bad"},
             InvalidInputError,
-            "on_undefined",
+            "zero_division",
         ),
         (
             "classification",
-            {"y_true": "y", "y_pred": "p", "sensitive": "male", "threshold": "abc"},
+            {"y_true": "y", "y_pred": "p", "by": "male", "threshold": "abc"},
             InvalidInputError,
             "threshold",
         ),
         (
             "classification",
-            {"y_true": "y", "y_pred": "p", "sensitive": ["male", "g"], "privileged": "a"},
+            {"y_true": "y", "y_pred": "p", "by": ["male", "g"], "privileged": "a"},
             InvalidInputError,
             "as a dict",
         ),
         (
             "classification",
-            {"y_true": "y", "y_pred": "p", "sensitive": "male", "pos_label": [1, 2]},
+            {"y_true": "y", "y_pred": "p", "by": "male", "pos_label": [1, 2]},
             InvalidInputError,
             "single value",
         ),
@@ -407,7 +415,7 @@ def _refusals(frame: pd.DataFrame, npartitions: int, method: str, kwargs: dict) 
 @pytest.mark.parametrize("method", ["classification", "by_group", "group_disparity"])
 def test_pos_label_absent_from_every_partition(method):
     frame = outcomes(400).assign(y=lambda f: f["y"] * 2, p=lambda f: f["p"] * 2)
-    option = {"sensitive": "male"} if method == "classification" else {"by": "g"}
+    option = {"by": "male"} if method == "classification" else {"by": "g"}
     got, expected = _refusals(frame, 4, method, {"y_true": "y", "y_pred": "p", **option})
     assert got == expected
     assert "never occurs in the labels or predictions" in got
@@ -417,7 +425,7 @@ def test_pos_label_absent_from_every_partition(method):
 def test_third_label_split_across_partitions(method):
     frame = outcomes(400)
     frame.loc[200:, "p"] = frame.loc[200:, "p"].replace(0.0, 3.0)  # 0 in the first half, 3 in the second
-    option = {"sensitive": "male"} if method == "classification" else {"by": "g"}
+    option = {"by": "male"} if method == "classification" else {"by": "g"}
     got, expected = _refusals(frame, 2, method, {"y_true": "y", "y_pred": "p", **option})
     assert got == expected
     assert "holds more than two values" in got

@@ -36,7 +36,7 @@ def test_confusion_matrix_matches_valor_lite(index):
         matrix = dt.detection.confusion(
             ground_truth=gt,
             box_format="xyxy",
-            kind="matrix",
+            table="matrix",
             iou_threshold=parameters["iou_threshold"],
             score_thresholds=[parameters["score_threshold"]],
         )
@@ -105,8 +105,8 @@ def test_detailed_breakdown_matches_valor_core_example(iou_threshold):
 
 def test_confusion_bad_input():
     _, gt, dt = _detailed_example()
-    with pytest.raises(pdmetrics.InvalidInputError, match="kind"):
-        dt.detection.confusion(ground_truth=gt, box_format="xyxy", kind="table")
+    with pytest.raises(pdmetrics.InvalidInputError, match="table"):
+        dt.detection.confusion(ground_truth=gt, box_format="xyxy", table="table")
     with pytest.raises(pdmetrics.InvalidInputError, match="max_examples"):
         dt.detection.confusion(ground_truth=gt, box_format="xyxy", max_examples=-1)
     empty = dt.iloc[:0]
@@ -125,7 +125,7 @@ def test_confusion_without_ground_truth_counts_every_detection_unmatched():
     assert table["fp_hallucination"].sum() == len(dt)
     assert table["tp"].sum() == 0 and table["fn"].sum() == 0
     matrix = dt.detection.confusion(
-        ground_truth=empty, images=images, box_format="xyxy", kind="matrix", score_thresholds=[0.0]
+        ground_truth=empty, images=images, box_format="xyxy", table="matrix", score_thresholds=[0.0]
     )
     assert matrix.loc[matrix["truth"].isna(), "count"].sum() == len(dt)
     assert matrix.loc[matrix["truth"].notna(), "count"].sum() == 0
@@ -177,7 +177,7 @@ def test_class_names_equal_to_result_columns_stay_values(names):
             "score": [0.9, 0.6, 0.7],
         }
     )
-    matrix = dt.detection.confusion(ground_truth=gt, kind="matrix")
+    matrix = dt.detection.confusion(ground_truth=gt, table="matrix")
     assert list(matrix.columns) == ["score_threshold", "truth", "prediction", "count"]
     labels = sorted(set(names[:2]) | {names[-1]})
     k = len(labels)
@@ -209,17 +209,17 @@ def test_confusion_pairs_columns_and_edge_cases():
     ]
     assert table.loc[0, "tp_pairs"] == [(0, 42)]
     # the matrix gets examples only when asked
-    matrix = dt.detection.confusion(ground_truth=gt, box_format="xyxy", kind="matrix")
+    matrix = dt.detection.confusion(ground_truth=gt, box_format="xyxy", table="matrix")
     assert "examples" not in matrix.columns
-    matrix = dt.detection.confusion(ground_truth=gt, box_format="xyxy", kind="matrix", max_examples=1)
+    matrix = dt.detection.confusion(ground_truth=gt, box_format="xyxy", table="matrix", max_examples=1)
     assert matrix["examples"].tolist() == [[(0, 42)], [], []]
     # no detection / no ground truth: one-sided pairs
     matrix = dt.iloc[:0].detection.confusion(
-        ground_truth=gt, box_format="xyxy", kind="matrix", max_examples=1
+        ground_truth=gt, box_format="xyxy", table="matrix", max_examples=1
     )
     assert matrix["examples"].tolist() == [[], [(0, None)], []]
     matrix = dt.detection.confusion(
-        ground_truth=gt.iloc[:0], images=[0], box_format="xyxy", kind="matrix", max_examples=1
+        ground_truth=gt.iloc[:0], images=[0], box_format="xyxy", table="matrix", max_examples=1
     )
     assert matrix["examples"].tolist() == [[], [], [(None, 42)]]
     assert (
@@ -291,7 +291,7 @@ def _our_matrices(gt, dt, iou_thresholds, score_thresholds):
         matrix = dt.detection.confusion(
             ground_truth=gt,
             box_format="xyxy",
-            kind="matrix",
+            table="matrix",
             iou_threshold=iou,
             score_thresholds=score_thresholds,
             images=[0, 1, 2],
@@ -339,7 +339,9 @@ def test_confusion_drops_scores_at_or_below_1e_9_as_valor_does():
     # the 1e-9 detection is neither a true positive nor a hallucination: its ground truth is missed
     assert table[["tp", "fp", "fn_missed"]].to_numpy().tolist() == [[1, 0, 1]]
     assert table["fn_missed_examples"].tolist() == [[1]]
-    matrix = dt.detection.confusion(ground_truth=gt, box_format="xyxy", kind="matrix", score_thresholds=[0.0])
+    matrix = dt.detection.confusion(
+        ground_truth=gt, box_format="xyxy", table="matrix", score_thresholds=[0.0]
+    )
     assert matrix["count"].tolist() == [1, 1, 0]
     just_above = dt.assign(score=[0.9, 1.0000001e-9])
     table = just_above.detection.confusion(ground_truth=gt, box_format="xyxy", score_thresholds=[0.0])

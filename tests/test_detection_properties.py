@@ -327,6 +327,6 @@ def test_valor_counts_and_confusion_ignore_row_order(seed):
     pd.testing.assert_frame_equal(
         first[["label", "score_threshold", *counts]], second[["label", "score_threshold", *counts]]
     )
-    first = dt.detection.confusion(ground_truth=gt, images=images, kind="matrix")
-    second = shuffled_dt.detection.confusion(ground_truth=shuffled_gt, images=images, kind="matrix")
+    first = dt.detection.confusion(ground_truth=gt, images=images, table="matrix")
+    second = shuffled_dt.detection.confusion(ground_truth=shuffled_gt, images=images, table="matrix")
     pd.testing.assert_frame_equal(first, second)

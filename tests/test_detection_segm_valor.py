@@ -122,7 +122,7 @@ def _valor_tables(dt, gt, iou_thresholds, score_thresholds, images, **geometry):
             gt,
             images=images,
             box_format="xyxy",
-            kind=kind,
+            table=kind,
             iou_threshold=iou_thresholds[0],
             score_thresholds=score_thresholds,
             max_examples=100,
@@ -572,7 +572,7 @@ def test_confusion_exact_iou_tie_takes_the_earlier_ground_truth(order):
         table = confusion(
             *frames,
             box_format="xyxy",
-            kind="matrix",
+            table="matrix",
             iou_threshold=0.3,
             score_thresholds=[0.5],
             max_examples=10,

@@ -472,7 +472,7 @@ def test_confusion_pairs_match_valor_lite_examples(seed):
         ground_truth=gt,
         images=[0, 1, 2],
         box_format="xyxy",
-        kind="matrix",
+        table="matrix",
         iou_threshold=0.3,
         score_thresholds=[0.5],
         max_examples=100,

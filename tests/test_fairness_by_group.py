@@ -116,10 +116,10 @@ def test_undefined_rates_nan_or_zero_division():
 def test_errors(frame):
     with pytest.raises(ColumnNotFoundError, match="by='nope'"):
         frame.fairness.by_group(y_true="y", y_pred="pred", by="nope")
-    with pytest.raises(InvalidInputError, match="n_boot"):
-        frame.fairness.by_group(y_true="y", y_pred="pred", by="sex", n_boot=-3)
+    with pytest.raises(InvalidInputError, match="n_resamples"):
+        frame.fairness.by_group(y_true="y", y_pred="pred", by="sex", n_resamples=-3)
     with pytest.raises(InvalidInputError, match="confidence"):
-        frame.fairness.by_group(y_true="y", y_pred="pred", by="sex", n_boot=10, confidence=95)
+        frame.fairness.by_group(y_true="y", y_pred="pred", by="sex", n_resamples=10, confidence=95)
     with pytest.raises(InvalidInputError, match="never occurs"):
         frame.fairness.by_group(y_true="y", y_pred="pred", by="sex", pos_label="yes")
 
@@ -133,8 +133,8 @@ def test_empty_frame():
 
 
 def test_bootstrap_intervals(frame):
-    a = frame.fairness.by_group(y_true="y", y_pred="pred", by="race", n_boot=300, random_state=3)
-    b = frame.fairness.by_group(y_true="y", y_pred="pred", by="race", n_boot=300, random_state=3)
+    a = frame.fairness.by_group(y_true="y", y_pred="pred", by="race", n_resamples=300, random_state=3)
+    b = frame.fairness.by_group(y_true="y", y_pred="pred", by="race", n_resamples=300, random_state=3)
     pd.testing.assert_frame_equal(a, b)
     for name in RATES:
         assert (a[f"{name}_low"] <= a[name] + 1e-12).all() and (a[name] <= a[f"{name}_high"] + 1e-12).all()
@@ -180,7 +180,9 @@ def test_disparity_matches_rates(frame):
 
 def test_disparity_bootstrap(frame):
     before = frame.copy()
-    table = frame.fairness.group_disparity(y_true="y", y_pred="pred", by="race", n_boot=200, random_state=1)
+    table = frame.fairness.group_disparity(
+        y_true="y", y_pred="pred", by="race", n_resamples=200, random_state=1
+    )
     for key in ("difference", "ratio", "difference_to_overall", "ratio_to_overall"):
         assert (table[f"{key}_low"] <= table[f"{key}_high"]).all()
     assert_frame_unchanged(before, frame)
@@ -225,7 +227,7 @@ def test_core_function_accepts_arrays():
 
 
 def test_bootstrap_without_groups_and_bad_zero_division():
-    """Review: an empty table with n_boot, and a non-numeric zero_division, used to raise ValueError."""
+    """Review: an empty table with n_resamples, and a non-numeric zero_division, used to raise ValueError."""
     empty = pd.DataFrame(
         {
             "y": pd.Series([], dtype="int64"),
@@ -233,7 +235,7 @@ def test_bootstrap_without_groups_and_bad_zero_division():
             "g": pd.Series([], dtype="object"),
         }
     )
-    table = empty.fairness.by_group(y_true="y", y_pred="pred", by="g", n_boot=20, random_state=0)
+    table = empty.fairness.by_group(y_true="y", y_pred="pred", by="g", n_resamples=20, random_state=0)
     assert len(table) == 0 and "tpr_low" in table.columns
     frame = pd.DataFrame({"y": [1, 0, 1, 0], "pred": [1, 1, 0, 0], "g": ["a", "a", "b", "b"]})
     with pytest.raises(InvalidInputError, match="zero_division='zero'"):
@@ -249,7 +251,7 @@ def test_unhashable_group_values_and_bad_random_state_are_clear_errors():
         frame.fairness.by_group(y_true="y", y_pred="pred", by="g")
     with pytest.raises(InvalidInputError, match="random_state='seed'"):
         frame.fairness.by_group(
-            y_true="y", y_pred="pred", by="h", n_boot=10, random_state="seed", zero_division=0.0
+            y_true="y", y_pred="pred", by="h", n_resamples=10, random_state="seed", zero_division=0.0
         )
 
 
@@ -282,14 +284,14 @@ def test_by_group_names_and_values_never_collide(name, values):
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"n_boot": "many"}, "n_boot='many'"),
-        ({"n_boot": -1}, "n_boot=-1"),
+        ({"n_resamples": "many"}, "n_resamples='many'"),
+        ({"n_resamples": -1}, "n_resamples=-1"),
         ({"confidence": 95}, "confidence=95"),
         ({"zero_division": None}, "zero_division=None.*not an option"),
     ],
 )
 def test_by_group_options_refused_before_any_work(kwargs, message):
-    """Review: by_group(n_boot='many') warned about missing labels before refusing the option."""
+    """Review: by_group(n_resamples='many') warned about missing labels before refusing the option."""
     frame = pd.DataFrame({"y": [1, 0, None, 1], "pred": [1, 0, 1, 1], "g": ["a", "a", "b", "b"]})
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -315,8 +317,8 @@ def test_multiindex_columns_work_or_say_flatten():
     frame = pd.DataFrame({("a", "y"): [1, 0, 1, 0], ("a", "p"): [1, 1, 0, 0], ("b", "g"): [1, 1, 0, 0]})
     with pytest.raises(InvalidInputError, match="MultiIndex column.*flatten"):
         frame.fairness.by_group(y_true=("a", "y"), y_pred=("a", "p"), by=("b", "g"))
-    table = frame.fairness.classification(y_true=("a", "y"), y_pred=("a", "p"), sensitive=("b", "g"))
-    assert table["sensitive"].tolist() == [("b", "g"), "(all)"]
+    table = frame.fairness.classification(y_true=("a", "y"), y_pred=("a", "p"), by=("b", "g"))
+    assert table["by"].tolist() == [("b", "g"), "(all)"]
 
 
 def test_undefined_rate_warning_is_short_with_many_groups():

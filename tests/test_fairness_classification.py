@@ -34,7 +34,7 @@ from pdmetrics.fairness import (
 pytestmark = pytest.mark.filterwarnings("error::pdmetrics.errors.PdmetricsWarning")
 
 COLUMNS = [
-    "sensitive",
+    "by",
     "N",
     "N_privileged",
     "N_unprivileged",
@@ -82,9 +82,9 @@ REFERENCE_NAME = {"average_odds_difference": "average_odds_difference_signed"}
 @pytest.mark.parametrize("threshold", [0.0, 0.5, "midrange"])
 def test_twenty_rows_vector(twenty, threshold):
     frame, case = twenty
-    table = frame.fairness.classification(y_true="y", y_pred="pred", sensitive="male", threshold=threshold)
+    table = frame.fairness.classification(y_true="y", y_pred="pred", by="male", threshold=threshold)
     assert list(table.columns) == COLUMNS
-    assert table["sensitive"].tolist() == ["male", "(all)"]
+    assert table["by"].tolist() == ["male", "(all)"]
     assert table.loc[0, ["N", "N_privileged", "N_unprivileged", "N_missing"]].tolist() == [20, 11, 9, 0]
     for name, exact in EXACT_20.items():
         assert_close(table[name], [float(exact)] * 2, rtol=1e-12, what=name)
@@ -158,12 +158,12 @@ def test_unit_case_empty_data_and_single_group():
         }
     )
     with pytest.raises(InvalidInputError, match=r"The data has no rows, so no usable rows"):
-        empty.fairness.classification(y_true="y", y_pred="pred", sensitive="g")
+        empty.fairness.classification(y_true="y", y_pred="pred", by="g")
     with pytest.raises(InvalidInputError, match=r"The data has no rows, so no usable rows"):
-        empty.fairness.classification(y_true="y", y_pred="pred", sensitive="g", zero_division=0.5)
+        empty.fairness.classification(y_true="y", y_pred="pred", by="g", zero_division=0.5)
     single = pd.DataFrame({"y": [1, 0, 1], "pred": [1, 0, 0], "g": [1, 1, 1]})
     with pytest.warns(UndefinedMetricWarning, match="the unprivileged group has no rows"):
-        table = single.fairness.classification(y_true="y", y_pred="pred", sensitive="g")
+        table = single.fairness.classification(y_true="y", y_pred="pred", by="g")
     assert table.loc[0, list(COLUMNS[5:10])].isna().all()
     assert table.loc[0, "accuracy"] == pytest.approx(2 / 3)
 
@@ -186,7 +186,7 @@ def two_columns():
 def test_empty_group_is_nan_and_spares_other_columns(two_columns):
     before = two_columns.copy()
     with pytest.warns(UndefinedMetricWarning, match="sensitive column 'b'"):
-        table = two_columns.fairness.classification(y_true="y", y_pred="pred", sensitive=["a", "b"])
+        table = two_columns.fairness.classification(y_true="y", y_pred="pred", by=["a", "b"])
     assert table.loc[1, list(COLUMNS[5:10])].isna().all()
     assert table.loc[0, list(COLUMNS[5:10])].notna().all()
     # the average skips the undefined column
@@ -205,22 +205,26 @@ def test_disparate_impact_inf_and_nan():
     assert np.isnan(out["disparate_impact"][0])
 
 
-@pytest.mark.parametrize("policy, expected", [("worst", 1.0), ("nan", np.nan)])
+@pytest.mark.parametrize("policy, expected", [("worst", 1.0), ("warn", np.nan)])
 def test_no_positives_policy(policy, expected):
     priv = [[2, 1, 0, 0]]  # privileged group has no actual positives
     unpriv = [[1, 1, 1, 1]]
-    with pytest.warns(UndefinedMetricWarning, match="on_undefined"):
-        out = fairness_from_counts(priv, unpriv, on_undefined=policy)
+    with pytest.warns(UndefinedMetricWarning, match=f"zero_division={policy!r}"):
+        out = fairness_from_counts(priv, unpriv, zero_division=policy)
     for name in ("equal_opportunity_difference", "average_odds_difference", "average_abs_odds_difference"):
         assert_close(out[name], [expected], what=name)
     assert_close(out["statistical_parity_difference"], [0.5 - 1 / 3])
 
 
-def test_no_positives_raise():
-    with pytest.raises(InvalidInputError, match="privileged group has no actual positives"):
-        fairness_from_counts([[2, 1, 0, 0]], [[1, 1, 1, 1]], on_undefined="raise")
-    with pytest.raises(InvalidInputError, match="on_undefined"):
-        fairness_from_counts([[2, 1, 0, 0]], [[1, 1, 1, 1]], on_undefined="zero")
+def test_no_positives_number_or_error():
+    out = fairness_from_counts([[2, 1, 0, 0]], [[1, 1, 1, 1]], zero_division=0.25)  # silently
+    assert_close(out["equal_opportunity_difference"], [0.25])
+    with pytest.raises(InvalidInputError, match="zero_division='zero'.*worst"):
+        fairness_from_counts([[2, 1, 0, 0]], [[1, 1, 1, 1]], zero_division="zero")
+    with warnings.catch_warnings():  # an error instead of a value: the warning filter
+        warnings.simplefilter("error", UndefinedMetricWarning)
+        with pytest.raises(UndefinedMetricWarning, match="privileged group has no actual positives"):
+            fairness_from_counts([[2, 1, 0, 0]], [[1, 1, 1, 1]])
 
 
 def test_no_negatives_affects_odds_not_opportunity():
@@ -243,13 +247,13 @@ def test_overall_metrics_nan_with_warning_unless_zero_division(y_true, y_pred, m
     name = message.split()[0]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        table = frame.fairness.classification(y_true="y", y_pred="pred", sensitive="g")
+        table = frame.fairness.classification(y_true="y", y_pred="pred", by="g")
     messages = " | ".join(str(w.message) for w in caught)
     assert re.search(re.escape(message) + ".*zero_division=0", messages), messages
     assert table[name].isna().all()
     with warnings.catch_warnings(record=True) as caught:  # the fairness metrics may still warn
         warnings.simplefilter("always")
-        table = frame.fairness.classification(y_true="y", y_pred="pred", sensitive="g", zero_division=0.0)
+        table = frame.fairness.classification(y_true="y", y_pred="pred", by="g", zero_division=0.0)
     assert name not in " | ".join(str(w.message) for w in caught)
     assert (table[name] == 0.0).all()
 
@@ -260,7 +264,7 @@ def test_missing_sensitive_rows_left_out_and_counted():
     )
     before = frame.copy()
     with pytest.warns(ExcludedRowsWarning, match="1 of 7 rows"):
-        table = frame.fairness.classification(y_true="y", y_pred="pred", sensitive="g")
+        table = frame.fairness.classification(y_true="y", y_pred="pred", by="g")
     assert table.loc[0, ["N", "N_privileged", "N_unprivileged", "N_missing"]].tolist() == [6, 3, 3, 1]
     assert table.loc[1, "N"] == 7  # overall metrics use every labelled row
     kept = frame.dropna()
@@ -275,9 +279,7 @@ def test_missing_labels_left_out():
         pytest.warns(ExcludedRowsWarning, match="2 of 6 rows"),
         pytest.warns(UndefinedMetricWarning, match="(odds|opportunity) difference"),
     ):
-        table = frame.fairness.classification(
-            y_true="y", y_pred="pred", sensitive="g", zero_division=0.0, on_undefined="nan"
-        )
+        table = frame.fairness.classification(y_true="y", y_pred="pred", by="g", zero_division="warn")
     assert table.loc[0, "N"] == 4
     assert table.attrs["pdmetrics"]["rows_missing_label"] == 2
 
@@ -285,14 +287,14 @@ def test_missing_labels_left_out():
 def test_pos_label_that_never_occurs_is_an_error():
     frame = pd.DataFrame({"y": ["H", "L", "H"], "pred": ["H", "H", "L"], "g": [1, 0, 1]})
     with pytest.raises(InvalidInputError, match="pos_label=1.*never occurs"):
-        frame.fairness.classification(y_true="y", y_pred="pred", sensitive="g")
+        frame.fairness.classification(y_true="y", y_pred="pred", by="g")
 
 
 def test_string_labels_with_pos_label():
     frame = pd.DataFrame({"y": ["H", "L", "H", "L"], "pred": ["H", "L", "L", "H"], "g": [1, 1, 0, 0]})
     numeric = frame.assign(y=(frame.y == "H").astype(int), pred=(frame.pred == "H").astype(int))
-    a = frame.fairness.classification(y_true="y", y_pred="pred", sensitive="g", pos_label="H")
-    b = numeric.fairness.classification(y_true="y", y_pred="pred", sensitive="g")
+    a = frame.fairness.classification(y_true="y", y_pred="pred", by="g", pos_label="H")
+    b = numeric.fairness.classification(y_true="y", y_pred="pred", by="g")
     pd.testing.assert_frame_equal(a, b)
 
 
@@ -304,14 +306,12 @@ def test_more_than_two_label_values_is_an_error():
 def test_categorical_sensitive_needs_privileged():
     frame = pd.DataFrame({"y": [1, 0, 1, 0], "pred": [1, 0, 0, 1], "sex": ["M", "F", "F", "M"]})
     with pytest.raises(InvalidInputError, match="privileged="):
-        frame.fairness.classification(y_true="y", y_pred="pred", sensitive="sex")
-    by_name = frame.fairness.classification(y_true="y", y_pred="pred", sensitive="sex", privileged="M")
+        frame.fairness.classification(y_true="y", y_pred="pred", by="sex")
+    by_name = frame.fairness.classification(y_true="y", y_pred="pred", by="sex", privileged="M")
     coded = frame.assign(sex=(frame.sex == "M").astype(int))
-    by_code = coded.fairness.classification(y_true="y", y_pred="pred", sensitive="sex")
+    by_code = coded.fairness.classification(y_true="y", y_pred="pred", by="sex")
     pd.testing.assert_frame_equal(by_name, by_code)
-    as_dict = frame.fairness.classification(
-        y_true="y", y_pred="pred", sensitive=["sex"], privileged={"sex": ["M"]}
-    )
+    as_dict = frame.fairness.classification(y_true="y", y_pred="pred", by=["sex"], privileged={"sex": ["M"]})
     pd.testing.assert_frame_equal(as_dict, by_code)
 
 
@@ -319,32 +319,30 @@ def test_threshold_boundary_and_invert():
     frame = pd.DataFrame(
         {"y": [1, 0, 1, 0, 1, 0], "pred": [1, 0, 1, 1, 0, 0], "age": [30, 40, 50, 30, 40, 50]}
     )
-    up = frame.fairness.classification(y_true="y", y_pred="pred", sensitive="age", threshold=40)
+    up = frame.fairness.classification(y_true="y", y_pred="pred", by="age", threshold=40)
     assert up.loc[0, ["N_privileged", "N_unprivileged"]].tolist() == [2, 4]  # 40 is unprivileged
-    down = frame.fairness.classification(
-        y_true="y", y_pred="pred", sensitive="age", threshold=40, invert=True
-    )
+    down = frame.fairness.classification(y_true="y", y_pred="pred", by="age", threshold=40, invert=True)
     assert down.loc[0, ["N_privileged", "N_unprivileged"]].tolist() == [2, 4]  # 40 still unprivileged
 
 
 def test_boolean_sensitive_column():
     frame = pd.DataFrame({"y": [1, 0, 1, 0], "pred": [1, 0, 0, 1], "g": [True, True, False, False]})
-    a = frame.fairness.classification(y_true="y", y_pred="pred", sensitive="g")
-    b = frame.assign(g=frame.g.astype(int)).fairness.classification(y_true="y", y_pred="pred", sensitive="g")
+    a = frame.fairness.classification(y_true="y", y_pred="pred", by="g")
+    b = frame.assign(g=frame.g.astype(int)).fairness.classification(y_true="y", y_pred="pred", by="g")
     pd.testing.assert_frame_equal(a, b)
 
 
 def test_missing_column_and_bad_privileged_mapping(two_columns):
-    with pytest.raises(ColumnNotFoundError, match="sensitive='zzz'"):
-        two_columns.fairness.classification(y_true="y", y_pred="pred", sensitive="zzz")
+    with pytest.raises(ColumnNotFoundError, match="by='zzz'"):
+        two_columns.fairness.classification(y_true="y", y_pred="pred", by="zzz")
     with pytest.raises(ColumnNotFoundError, match="y_true="):
-        two_columns.fairness.classification(y_true="nope", y_pred="pred", sensitive="a")
+        two_columns.fairness.classification(y_true="nope", y_pred="pred", by="a")
     with pytest.raises(InvalidInputError, match="not among the sensitive"):
-        two_columns.fairness.classification(y_true="y", y_pred="pred", sensitive="a", privileged={"c": 1})
+        two_columns.fairness.classification(y_true="y", y_pred="pred", by="a", privileged={"c": 1})
     with pytest.raises(InvalidInputError, match="as a dict"):
-        two_columns.fairness.classification(y_true="y", y_pred="pred", sensitive=["a", "b"], privileged=1)
+        two_columns.fairness.classification(y_true="y", y_pred="pred", by=["a", "b"], privileged=1)
     with pytest.raises(InvalidInputError, match="one column name"):
-        two_columns.fairness.classification(y_true=["y"], y_pred="pred", sensitive="a")
+        two_columns.fairness.classification(y_true=["y"], y_pred="pred", by="a")
 
 
 def test_one_row():
@@ -410,7 +408,7 @@ def test_matches_slow_reference(case):
     assume(_defined(frame, privileged))
     before = frame.copy()
     table = frame.fairness.classification(
-        y_true="y", y_pred="pred", sensitive="level", threshold=threshold, invert=invert
+        y_true="y", y_pred="pred", by="level", threshold=threshold, invert=invert
     )
     expected = _slow_reference(frame.y.tolist(), frame.pred.tolist(), privileged.tolist())
     for name, value in expected.items():
@@ -430,10 +428,9 @@ def test_row_order_does_not_matter(case, random):
     kwargs = dict(
         y_true="y",
         y_pred="pred",
-        sensitive="level",
+        by="level",
         threshold=threshold,
         invert=invert,
-        on_undefined="nan",
         zero_division=np.nan,
     )
     with warnings.catch_warnings():
@@ -446,7 +443,7 @@ def test_row_order_does_not_matter(case, random):
 def test_probabilities_instead_of_labels_is_an_error():
     frame = pd.DataFrame({"y": [1, 0, 1], "score": [0.9, 0.2, 0.6], "g": [1, 0, 1]})
     with pytest.raises(InvalidInputError, match="Binarize it first"):
-        frame.fairness.classification(y_true="y", y_pred="score", sensitive="g")
+        frame.fairness.classification(y_true="y", y_pred="score", by="g")
 
 
 def test_bad_threshold_and_nullable_sensitive():
@@ -454,9 +451,9 @@ def test_bad_threshold_and_nullable_sensitive():
         {"y": [1, 0, 0, 1, 1], "pred": [1, 0, 0, 1, 1], "g": pd.array([1, 0, 1, 0, None], dtype="Int64")}
     )
     with pytest.raises(InvalidInputError, match="threshold='high'"):
-        frame.fairness.classification(y_true="y", y_pred="pred", sensitive="g", threshold="high")
+        frame.fairness.classification(y_true="y", y_pred="pred", by="g", threshold="high")
     with pytest.warns(ExcludedRowsWarning, match="1 of 5"):
-        table = frame.fairness.classification(y_true="y", y_pred="pred", sensitive="g")
+        table = frame.fairness.classification(y_true="y", y_pred="pred", by="g")
     assert table.loc[0, ["N_privileged", "N_unprivileged", "N_missing"]].tolist() == [2, 2, 1]
 
 
@@ -471,12 +468,10 @@ def test_average_row_is_mean_of_columns():
             "c": rng.integers(0, 5, 200),
         }
     )
-    table = frame.fairness.classification(
-        y_true="y", y_pred="pred", sensitive=["a", "b", "c"], threshold={"c": 2}
-    )
+    table = frame.fairness.classification(y_true="y", y_pred="pred", by=["a", "b", "c"], threshold={"c": 2})
     for name in COLUMNS[5:10]:
         assert_close(table.loc[3, name], table.loc[:2, name].mean(), what=name)
-    single = frame.fairness.classification(y_true="y", y_pred="pred", sensitive="c", threshold=2)
+    single = frame.fairness.classification(y_true="y", y_pred="pred", by="c", threshold=2)
     pd.testing.assert_series_equal(single.iloc[0, 5:], table.iloc[2, 5:], check_names=False)
 
 
@@ -486,7 +481,7 @@ def test_bootstrap_intervals_of_fairness_metrics():
     frame = pd.DataFrame({"y": rng.integers(0, 2, n), "a": rng.integers(0, 2, n), "b": rng.integers(0, 4, n)})
     frame["pred"] = np.where(rng.random(n) < 0.7, frame.y, 1 - frame.y)
     kwargs = dict(
-        y_true="y", y_pred="pred", sensitive=["a", "b"], threshold={"b": 1}, n_boot=400, random_state=5
+        y_true="y", y_pred="pred", by=["a", "b"], threshold={"b": 1}, n_resamples=400, random_state=5
     )
     table = frame.fairness.classification(**kwargs)
     pd.testing.assert_frame_equal(table, frame.fairness.classification(**kwargs))
@@ -510,8 +505,8 @@ def test_midrange_threshold():
     frame = pd.DataFrame(
         {"y": [1, 0, 1, 0, 1, 0], "pred": [1, 0, 1, 1, 0, 0], "age": [20, 30, 40, 50, 60, 60]}
     )
-    mid = frame.fairness.classification(y_true="y", y_pred="pred", sensitive="age", threshold="midrange")
-    explicit = frame.fairness.classification(y_true="y", y_pred="pred", sensitive="age", threshold=40)
+    mid = frame.fairness.classification(y_true="y", y_pred="pred", by="age", threshold="midrange")
+    explicit = frame.fairness.classification(y_true="y", y_pred="pred", by="age", threshold=40)
     pd.testing.assert_frame_equal(mid, explicit)
 
 
@@ -523,20 +518,20 @@ def test_midrange_threshold():
     [
         ({"zero_division": "x"}, "zero_division='x'.*not an option"),
         ({"zero_division": None}, "zero_division=None.*not an option"),
-        ({"n_boot": "many"}, "n_boot='many'.*integer"),
+        ({"n_resamples": "many"}, "n_resamples='many'.*integer"),
         ({"confidence": 95}, "confidence=95.*between 0 and 1"),
         ({"random_state": "seed"}, "random_state='seed'"),
         ({"threshold": float("nan")}, "threshold=nan.*'g'"),
         ({"invert": "yes"}, "invert='yes'.*True or False"),
-        ({"sensitive": ["g", "h"], "threshold": {"gg": 1}}, "threshold=.*names \\['gg'\\]"),
-        ({"sensitive": ["g", "h"], "invert": {"hh": True}}, "invert=.*names \\['hh'\\]"),
+        ({"by": ["g", "h"], "threshold": {"gg": 1}}, "threshold=.*names \\['gg'\\]"),
+        ({"by": ["g", "h"], "invert": {"hh": True}}, "invert=.*names \\['hh'\\]"),
     ],
 )
 def test_bad_options_are_clear_errors(kwargs, message):
     frame = pd.DataFrame({"y": [1, 0, 1, 0], "pred": [1, 0, 0, 1], "g": [1, 1, 0, 0], "h": [3, 1, 2, 0]})
     before = frame.copy()
     with pytest.raises(InvalidInputError, match=message):
-        frame.fairness.classification(**{"y_true": "y", "y_pred": "pred", "sensitive": "g", **kwargs})
+        frame.fairness.classification(**{"y_true": "y", "y_pred": "pred", "by": "g", **kwargs})
     assert_frame_unchanged(before, frame)
 
 
@@ -552,20 +547,20 @@ def test_pos_label_of_another_type_names_the_column_not_a_third_value(column, po
         {"y": column, "pred": [pos_label, pos_label, column[1], column[1]], "g": [1, 1, 0, 0]}
     )
     with pytest.raises(InvalidInputError, match="never holds pos_label") as info:
-        frame.fairness.classification(y_true="y", y_pred="pred", sensitive="g", pos_label=pos_label)
+        frame.fairness.classification(y_true="y", y_pred="pred", by="g", pos_label=pos_label)
     assert suggestion in str(info.value) and "more than two values" not in str(info.value)
 
 
 def test_invert_accepts_zero_and_one():
     frame = pd.DataFrame({"y": [1, 0, 1, 0], "pred": [1, 0, 0, 1], "g": [1, 1, 0, 0]})
-    kwargs = dict(y_true="y", y_pred="pred", sensitive="g", threshold=0.5)
+    kwargs = dict(y_true="y", y_pred="pred", by="g", threshold=0.5)
     pd.testing.assert_frame_equal(
         frame.fairness.classification(**kwargs, invert=1),
         frame.fairness.classification(**kwargs, invert=True),
     )
 
 
-_CLASSIFICATION_COLUMNS = ["sensitive", "N", "N_privileged", "statistical_parity_difference", "(average)"]
+_CLASSIFICATION_COLUMNS = ["by", "N", "N_privileged", "statistical_parity_difference", "(average)"]
 
 
 @settings(max_examples=30, deadline=None)
@@ -583,8 +578,8 @@ def test_sensitive_names_never_collide_with_the_pooled_row(names):
         warnings.simplefilter("ignore", UndefinedMetricWarning)
         if "(all)" in names:
             with pytest.raises(InvalidInputError, match="holds the value '\\(all\\)'"):
-                frame.fairness.classification(y_true="y", y_pred="pred", sensitive=names)
+                frame.fairness.classification(y_true="y", y_pred="pred", by=names)
         else:
-            table = frame.fairness.classification(y_true="y", y_pred="pred", sensitive=names)
-            assert table["sensitive"].tolist() == [*names, "(all)"]
+            table = frame.fairness.classification(y_true="y", y_pred="pred", by=names)
+            assert table["by"].tolist() == [*names, "(all)"]
             assert table.columns.is_unique

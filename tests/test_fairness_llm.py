@@ -182,7 +182,7 @@ def pisa():
 def test_llm_fairness_equals_classification_on_valid_answers(pisa):
     before = pisa.copy()
     table = pisa.fairness.llm_fairness(
-        y_true="readingScore", response="answer", sensitive="male", positive="H", negative="L", error="failed"
+        y_true="readingScore", response="answer", by="male", positive="H", negative="L", error="failed"
     )
     assert table.loc[0, ["N_invalid", "N_error"]].tolist() == [2, 2]
     kept = pisa.drop(index=pisa.index[[2, 5, 7, 11]])
@@ -190,7 +190,7 @@ def test_llm_fairness_equals_classification_on_valid_answers(pisa):
     shared = [c for c in expected.columns]
     pd.testing.assert_frame_equal(table[shared], expected, check_exact=False, rtol=1e-12)
     assert list(table.columns[:7]) == [
-        "sensitive",
+        "by",
         "N",
         "N_privileged",
         "N_unprivileged",
@@ -204,11 +204,11 @@ def test_llm_fairness_equals_classification_on_valid_answers(pisa):
 def test_llm_fairness_errors(pisa):
     with pytest.raises(InvalidInputError, match="both"):
         pisa.fairness.llm_fairness(
-            y_true="readingScore", response="answer", sensitive="male", positive="H", negative="H"
+            y_true="readingScore", response="answer", by="male", positive="H", negative="H"
         )
     with pytest.raises(InvalidInputError, match="never occurs"):
         pisa.fairness.llm_fairness(
-            y_true="readingScore", response="answer", sensitive="male", positive="High", negative="Low"
+            y_true="readingScore", response="answer", by="male", positive="High", negative="Low"
         )
 
 
@@ -345,7 +345,7 @@ def test_average_skips_undefined():
     tables = pd.DataFrame(
         {
             "dataset": ["pisa", "compas", "other"],
-            "sensitive": ["male", "race", "male"],
+            "by": ["male", "race", "male"],
             "N": [19, 100, 7],
             "statistical_parity_difference": [-0.2, np.nan, 0.1],
             "accuracy": [0.7, 0.5, 0.6],
@@ -356,10 +356,10 @@ def test_average_skips_undefined():
     assert list(out.columns) == ["N", "statistical_parity_difference", "accuracy"]
     assert_close(out.loc[0, ["statistical_parity_difference", "accuracy"]].astype(float), [-0.05, 0.6])
     with pytest.warns(UndefinedMetricWarning, match="statistical_parity_difference"):
-        grouped = tables.fairness.average_metrics(by="sensitive")
-    assert grouped["sensitive"].tolist() == ["male", "race"] and grouped["N"].tolist() == [2, 1]
+        grouped = tables.fairness.average_metrics(by="by")
+    assert grouped["by"].tolist() == ["male", "race"] and grouped["N"].tolist() == [2, 1]
     with pytest.warns(UndefinedMetricWarning, match="statistical_parity_difference"):
-        grouped = average_metrics(tables, metrics=["statistical_parity_difference"], by="sensitive")
+        grouped = average_metrics(tables, metrics=["statistical_parity_difference"], by="by")
     assert np.isnan(grouped.loc[1, "statistical_parity_difference"])
     with pytest.raises(ColumnNotFoundError):
         tables.fairness.average_metrics(metrics=["nope"])
@@ -368,10 +368,10 @@ def test_average_skips_undefined():
 
 def test_average_of_real_tables(pisa):
     one = pisa.fairness.llm_fairness(
-        y_true="readingScore", response="answer", sensitive="male", positive="H", negative="L", error="failed"
+        y_true="readingScore", response="answer", by="male", positive="H", negative="L", error="failed"
     )
     two = pisa.fairness.llm_fairness(
-        y_true="readingScore", response="answer_cf", sensitive="male", positive="H", negative="L"
+        y_true="readingScore", response="answer_cf", by="male", positive="H", negative="L"
     )
     both = pd.concat([one.tail(1), two.tail(1)], ignore_index=True)
     out = both.fairness.average_metrics()
@@ -435,7 +435,7 @@ def test_llm_fairness_every_answer_invalid():
     frame = pd.DataFrame(
         {"y": ["H", "L", "H", "L"], "answer": ["?", "maybe", "x", None], "male": [1, 1, 0, 0]}
     )
-    kwargs = dict(y_true="y", response="answer", sensitive="male", positive="H", negative="L")
+    kwargs = dict(y_true="y", response="answer", by="male", positive="H", negative="L")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         table = frame.fairness.llm_fairness(**kwargs)

@@ -45,7 +45,7 @@ def test_against_aif360(seed, column, threshold):
     metric = aif_metrics.ClassificationMetric(
         truth, predicted, unprivileged_groups=[{"priv": 0.0}], privileged_groups=[{"priv": 1.0}]
     )
-    table = df.fairness.classification(y_true="y", y_pred="pred", sensitive=column, threshold=threshold)
+    table = df.fairness.classification(y_true="y", y_pred="pred", by=column, threshold=threshold)
     row = table.iloc[0]
     for ours, theirs in [
         ("statistical_parity_difference", metric.statistical_parity_difference()),
@@ -64,7 +64,7 @@ def test_against_fairlearn():
     fl = pytest.importorskip("fairlearn.metrics")
     df = _simulate(800, 5)
     sensitive = (df["region"] > 2).astype(int)
-    row = df.assign(s=sensitive).fairness.classification(y_true="y", y_pred="pred", sensitive="s").iloc[0]
+    row = df.assign(s=sensitive).fairness.classification(y_true="y", y_pred="pred", by="s").iloc[0]
     args = dict(y_true=df["y"], y_pred=df["pred"], sensitive_features=sensitive)
     assert_close(fl.demographic_parity_difference(**args), abs(row["statistical_parity_difference"]))
     di = row["disparate_impact"]

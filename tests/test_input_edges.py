@@ -255,8 +255,8 @@ def run_fairness(frame, engine: str, method: str, **kwargs):
     return getattr(frame.fairness, method)(**kwargs)
 
 
-CLASSIFICATION = dict(y_true="y", y_pred="p", sensitive="sex", privileged="M")
-LLM = dict(y_true="truth", response="answer", sensitive="sex", positive="yes", negative="no", privileged="M")
+CLASSIFICATION = dict(y_true="y", y_pred="p", by="sex", privileged="M")
+LLM = dict(y_true="truth", response="answer", by="sex", positive="yes", negative="no", privileged="M")
 
 
 @pytest.mark.parametrize("engine", ["pandas", "dask"])
@@ -356,12 +356,12 @@ def test_multiindex_columns_still_work_where_names_are_values():
         frame.fairness.classification,
         y_true=("o", "y"),
         y_pred=("o", "p"),
-        sensitive=("g", "sex"),
+        by=("g", "sex"),
         privileged="M",
     )
     expected = quiet(flat.fairness.classification, **CLASSIFICATION)
-    assert table["sensitive"].tolist() == [("g", "sex"), "(all)"]
-    pd.testing.assert_frame_equal(table.drop(columns="sensitive"), expected.drop(columns="sensitive"))
+    assert table["by"].tolist() == [("g", "sex"), "(all)"]
+    pd.testing.assert_frame_equal(table.drop(columns="by"), expected.drop(columns="by"))
 
 
 @pytest.mark.parametrize("engine", ["pandas", "dask"])

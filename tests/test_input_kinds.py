@@ -214,14 +214,10 @@ def test_complex_fairness_numbers_are_refused():
     frame = pd.DataFrame(
         {"y": [1, 0, 1, 0], "p": [1, 0, 0, 1], "age": pd.Series([20, 30, 40, 50j], dtype=object)}
     )
-    with pytest.raises(
-        InvalidInputError, match=r"`sensitive='age'` holds complex numbers \(e\.g\. 50j at row 3\)"
-    ):
-        quiet(frame.fairness.classification, y_true="y", y_pred="p", sensitive="age", threshold=35)
-    with pytest.raises(
-        InvalidInputError, match=r"`sensitive='age'` holds complex numbers \(e\.g\. 50j at row 3\)"
-    ):
-        quiet(frame.fairness.classification, y_true="y", y_pred="p", sensitive="age", threshold="midrange")
+    with pytest.raises(InvalidInputError, match=r"`by='age'` holds complex numbers \(e\.g\. 50j at row 3\)"):
+        quiet(frame.fairness.classification, y_true="y", y_pred="p", by="age", threshold=35)
+    with pytest.raises(InvalidInputError, match=r"`by='age'` holds complex numbers \(e\.g\. 50j at row 3\)"):
+        quiet(frame.fairness.classification, y_true="y", y_pred="p", by="age", threshold="midrange")
 
 
 # --------------------------------------------------------------------------------------

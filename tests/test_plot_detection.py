@@ -186,7 +186,7 @@ def test_average_precision_many_labels_turn_horizontal_and_nan_goes_last():
 # ------------------------------------------------------------------------------------------------
 def test_detection_confusion_heatmap_has_the_table_counts_and_unmatched_cells(boxes):
     dets, gt = boxes
-    table = dets.detection.confusion(ground_truth=gt, kind="matrix", score_thresholds=[0.3, 0.5])
+    table = dets.detection.confusion(ground_truth=gt, table="matrix", score_thresholds=[0.3, 0.5])
     ax = figures.confusion(table)  # default 0.5
     rows = table[table["score_threshold"] == 0.5]
     labels = list(pd.unique(rows["truth"].dropna()))
@@ -287,7 +287,7 @@ def tables(boxes, wide, masks):
     return {
         "pr_curve": dets.detection.pr_curve(ground_truth=gt, iou_thresholds=[0.5]),
         "average_precision": dets.detection.average_precision(ground_truth=gt),
-        "confusion": dets.detection.confusion(ground_truth=gt, kind="matrix"),
+        "confusion": dets.detection.confusion(ground_truth=gt, table="matrix"),
         "classification_confusion": classification(y_true="truth", score=CLASSES, table="confusion"),
         "roc_curve": classification(y_true="truth", score=CLASSES, table="roc_curve"),
         "classification_pr_curve": classification(
@@ -314,7 +314,7 @@ def test_given_ax_is_used_and_the_table_is_unchanged(tables, name):
 PRODUCERS = {
     "pr_curve": r"df\.detection\.pr_curve",
     "average_precision": r"df\.detection\.average_precision",
-    "confusion": r'df\.detection\.confusion\(\.\.\., kind="matrix"\)',
+    "confusion": r'df\.detection\.confusion\(\.\.\., table="matrix"\)',
     "classification_confusion": r'table="confusion"',
     "roc_curve": r'table="roc_curve"',
     "classification_pr_curve": r'table="pr_curve"',
@@ -370,7 +370,7 @@ def test_plot_namespace_column_keywords_and_options(boxes):
     assert len(ax.get_lines()) == 2 * gt["label"].nunique()
     matrix = dets.detection.plot.confusion(ground_truth=gt, score_threshold=0.3, iou_threshold=0.75)
     expected = dets.detection.confusion(
-        ground_truth=gt, kind="matrix", score_thresholds=[0.3], iou_threshold=0.75
+        ground_truth=gt, table="matrix", score_thresholds=[0.3], iou_threshold=0.75
     )
     assert sum(int(t.get_text()) for t in matrix.texts) == expected["count"].sum()
 

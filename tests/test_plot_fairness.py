@@ -69,7 +69,7 @@ def test_by_group_bars_pooled_line_and_four_fifths_band(frame):
 
 
 def test_by_group_error_bars_are_the_bootstrap_intervals(frame):
-    table = by_group_table(frame["y"], frame["pred"], frame["sex"], n_boot=200, random_state=0)
+    table = by_group_table(frame["y"], frame["pred"], frame["sex"], n_resamples=200, random_state=0)
     ax = plots.by_group(table, metrics="tpr")
     segments = _containers(ax)[0].errorbar.lines[2][0].get_segments()
     np.testing.assert_allclose([segment[0][1] for segment in segments], table["tpr_low"], rtol=1e-12)
@@ -146,7 +146,7 @@ def test_classification_options_intervals_and_infinite_ratio():
     y = [1, 0, 1, 0, 1, 0, 1, 0]
     pred = [0, 0, 0, 0, 1, 1, 0, 1]
     male = pd.Series([1, 1, 1, 1, 0, 0, 0, 0], name="male")
-    table = classification_table(y, pred, male, n_boot=50, random_state=0)
+    table = classification_table(y, pred, male, n_resamples=50, random_state=0)
     ax = plots.classification(
         table, metrics=["disparate_impact", "statistical_parity_difference"], ratio_band=None
     )
@@ -168,7 +168,7 @@ def test_classification_options_intervals_and_infinite_ratio():
 
 
 def test_group_disparity_differences_and_ratios(frame):
-    table = group_disparity_table(frame["y"], frame["pred"], frame["region"], n_boot=100, random_state=1)
+    table = group_disparity_table(frame["y"], frame["pred"], frame["region"], n_resamples=100, random_state=1)
     difference, ratio = plots.group_disparity(table, metrics=["selection_rate", "tpr", "fpr"])
     rows = table.set_index("metric").loc[["selection_rate", "tpr", "fpr"]]
     np.testing.assert_allclose([bar.get_width() for bar in _bars(difference)], rows["difference"], rtol=1e-12)
@@ -186,7 +186,7 @@ def test_accessor_plot_namespace_computes_the_table_and_draws_it(frame):
     assert frame.fairness.plot.by_group(y_true="y", y_pred="pred", by="sex", metrics="tpr", ax=ax) is ax
     table = frame.fairness.by_group(y_true="y", y_pred="pred", by="sex")
     np.testing.assert_allclose([bar.get_height() for bar in _bars(ax)], table["tpr"], rtol=1e-12)
-    ax = frame.fairness.plot.classification(y_true="y", y_pred="pred", sensitive="sex", privileged="M")
+    ax = frame.fairness.plot.classification(y_true="y", y_pred="pred", by="sex", privileged="M")
     assert [container.get_label() for container in _containers(ax)] == ["sex", "(all)"]
     axes = frame.fairness.plot.group_disparity(y_true="y", y_pred="pred", by="region")
     assert len(axes) == 2 and len(_bars(axes[0])) == 8

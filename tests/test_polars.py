@@ -135,19 +135,19 @@ CASES = [
         "scores",
         {"human": "sc1", "system": "raw", "second_human": "sc2", "by": "L1", "trim_min": 1, "trim_max": 6},
     ),
-    ("fairness", "classification", "outcomes", {"y_true": "y", "y_pred": "p", "sensitive": ["male", "age"]}),
+    ("fairness", "classification", "outcomes", {"y_true": "y", "y_pred": "p", "by": ["male", "age"]}),
     ("fairness", "by_group", "outcomes", {"y_true": "y", "y_pred": "p", "by": ["g", "cat"]}),
     (
         "fairness",
         "by_group",
         "outcomes",
-        {"y_true": "y", "y_pred": "p", "by": "g", "n_boot": 20, "random_state": 1},
+        {"y_true": "y", "y_pred": "p", "by": "g", "n_resamples": 20, "random_state": 1},
     ),
     (
         "fairness",
         "group_disparity",
         "outcomes",
-        {"y_true": "y", "y_pred": "p", "by": ["g", "k"], "n_boot": 20, "random_state": 0},
+        {"y_true": "y", "y_pred": "p", "by": ["g", "k"], "n_resamples": 20, "random_state": 0},
     ),
     ("fairness", "score_fairness", "outcomes", {"human": "h", "system": "s", "by": ["g", "k"]}),
     ("fairness", "score_fairness_estimates", "outcomes", {"human": "h", "system": "s", "by": "g"}),
@@ -158,7 +158,7 @@ CASES = [
         {
             "y_true": "label",
             "response": "answer",
-            "sensitive": ["male", "age"],
+            "by": ["male", "age"],
             "positive": "H",
             "negative": "L",
             "error": "failed",
@@ -205,7 +205,7 @@ CASES = [
     ("detection", "match", "dt", {"ground_truth": ("frame", "gt"), "images": IMAGES}),
     ("detection", "pr_curve", "dt", {"ground_truth": ("frame", "gt"), "images": IMAGES}),
     ("detection", "confusion", "dt", {"ground_truth": ("frame", "gt"), "images": IMAGES, "max_examples": 2}),
-    ("detection", "confusion", "dt", {"ground_truth": ("frame", "gt"), "images": IMAGES, "kind": "matrix"}),
+    ("detection", "confusion", "dt", {"ground_truth": ("frame", "gt"), "images": IMAGES, "table": "matrix"}),
     (
         "detection",
         "classification",
@@ -223,7 +223,7 @@ CASES = [
         "textgen",
         "paired_bootstrap",
         "texts",
-        {"prediction": "pred", "baseline": "base", "reference": "ref", "n_samples": 50},
+        {"prediction": "pred", "baseline": "base", "reference": "ref", "n_resamples": 50},
     ),
     *[
         ("textgen", method, "verdicts", {"datum": "id", "verdict": "verdict", "by": "topic"})

@@ -259,9 +259,11 @@ def test_paired_bootstrap_leaves_out_a_row_missing_in_either_system_and_names_th
         index=list("abcde"),
     )
     with pytest.warns(ExcludedRowsWarning, match=r"2 of 5 rows left out: 2 without a prediction.*'b', 'c'"):
-        got = frame.textgen.paired_bootstrap(prediction="new", baseline="old", reference="gold", n_samples=50)
+        got = frame.textgen.paired_bootstrap(
+            prediction="new", baseline="old", reference="gold", n_resamples=50
+        )
     expected = frame.loc[["a", "d", "e"]].textgen.paired_bootstrap(
-        prediction="new", baseline="old", reference="gold", n_samples=50
+        prediction="new", baseline="old", reference="gold", n_resamples=50
     )
     pd.testing.assert_frame_equal(got, expected)
     assert got["N"].tolist() == [3, 3]

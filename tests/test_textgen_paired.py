@@ -98,7 +98,7 @@ def test_seed_and_sample_count_follow_sacrebleu(monkeypatch):
     monkeypatch.setenv("SACREBLEU_SEED", "7")
     a, b, references, _ = corpus(5, n=40)
     signatures, expected = sacrebleu_paired(a, b, [references], n_samples=300)
-    table = paired_bootstrap(a, b, references, metric="bleu", n_samples=300, seed=7)
+    table = paired_bootstrap(a, b, references, metric="bleu", n_resamples=300, random_state=7)
     assert table["score"].tolist() == pytest.approx([r.score for r in expected["BLEU"]], rel=1e-12)
     assert table["mean"].tolist() == pytest.approx([float(r.mean) for r in expected["BLEU"]], rel=1e-12)
     assert table["p_value"].iloc[1] == expected["BLEU"][1].p_value
@@ -110,7 +110,7 @@ def test_seed_and_sample_count_follow_sacrebleu(monkeypatch):
 def test_identical_copy_is_not_significant(monkeypatch):
     monkeypatch.delenv("SACREBLEU_SEED", raising=False)
     a, _, references, _ = corpus(4, n=30)
-    table = paired_bootstrap(a, list(a), references, metric=["bleu", "chrf", "ter"], n_samples=200)
+    table = paired_bootstrap(a, list(a), references, metric=["bleu", "chrf", "ter"], n_resamples=200)
     systems = table[~table["baseline"]]
     assert systems["p_value"].tolist() == [1.0, 1.0, 1.0]
     baseline = table[table["baseline"]]
@@ -125,13 +125,42 @@ def test_identical_copy_is_not_significant(monkeypatch):
 def test_bad_input():
     with pytest.raises(InvalidInputError, match=r"`prediction_a` has 2 segments but `prediction_b` has 1"):
         paired_bootstrap(["x", "y"], ["x"], ["x", "y"])
-    with pytest.raises(InvalidInputError, match=r"`n_samples=0` must be a positive integer"):
-        paired_bootstrap(["x"], ["x"], ["x"], n_samples=0)
-    with pytest.raises(InvalidInputError, match=r"`seed=-1` must be a non-negative integer or None"):
-        paired_bootstrap(["x"], ["x"], ["x"], seed=-1)
+    with pytest.raises(InvalidInputError, match=r"`n_resamples=0` must be a positive integer"):
+        paired_bootstrap(["x"], ["x"], ["x"], n_resamples=0)
+    with pytest.raises(InvalidInputError, match=r"`random_state=-1` must be a non-negative integer or None"):
+        paired_bootstrap(["x"], ["x"], ["x"], random_state=-1)
+    with pytest.raises(InvalidInputError, match=r"`confidence=1.5` must be a number in \(0, 1\)"):
+        paired_bootstrap(["x"], ["x"], ["x"], confidence=1.5)
+    with pytest.raises(TypeError, match=r"`seed=` is now `random_state=`"):
+        paired_bootstrap(["x"], ["x"], ["x"], seed=1)
+    with pytest.raises(TypeError, match=r"`n_samples=` is now `n_resamples=`"):
+        paired_bootstrap(["x"], ["x"], ["x"], n_samples=10)
     with pytest.raises(InvalidInputError, match=r"`metric='meteor'` is not supported"):
         paired_bootstrap(["x"], ["x"], ["x"], metric="meteor")
     with pytest.raises(InvalidInputError, match=r"`prediction_b` row 1 holds 3 \(int\)"):
         paired_bootstrap(["x", "y"], ["x", 3], ["x", "y"])
     with pytest.raises(InvalidInputError, match=r"`prediction_a=None`: pass the baseline"):
         paired_bootstrap(None, ["x", "y"], ["x", "y"])
+
+
+def test_confidence_sets_the_interval(monkeypatch):
+    monkeypatch.delenv("SACREBLEU_SEED", raising=False)
+    a, b, references, _ = corpus(5, n=40)
+    wide = paired_bootstrap(a, b, references, n_resamples=400, random_state=3)
+    default = paired_bootstrap(a, b, references, n_resamples=400, confidence=0.95, random_state=3)
+    pd.testing.assert_frame_equal(wide, default)
+    narrow = paired_bootstrap(a, b, references, n_resamples=400, confidence=0.5, random_state=3)
+    # 400 resamples: the 95% bounds are the 10th smallest and largest scores, the 50% ones the 100th
+    rng = np.random.default_rng(3)
+    indices = rng.choice(40, size=(400, 40), replace=True)
+    scores = np.sort([corpus_bleu_of(a, references, rows) for rows in indices])
+    assert wide["ci_low"].iloc[0] == pytest.approx(scores[10], rel=1e-6)
+    assert narrow["ci_low"].iloc[0] == pytest.approx(scores[100], rel=1e-6)
+    assert narrow["ci_high"].iloc[0] == pytest.approx(scores[299], rel=1e-6)
+    assert (narrow["ci"] < wide["ci"]).all()
+    assert narrow["score"].tolist() == wide["score"].tolist()
+
+
+def corpus_bleu_of(hypotheses, references, rows) -> float:
+    """sacrebleu's BLEU of the segments ``rows`` (a resample)."""
+    return sacrebleu.corpus_bleu([hypotheses[i] for i in rows], [[references[i] for i in rows]]).score

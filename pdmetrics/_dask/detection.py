@@ -22,6 +22,7 @@ import pandas as pd
 
 from pdmetrics._dask.base import DaskAccessor
 from pdmetrics._dask.driver import SPLIT_EVERY, combined_state, partition_table
+from pdmetrics._renamed import renamed
 from pdmetrics._validation import require_columns
 from pdmetrics.detection.accessor import DetectionAccessor
 from pdmetrics.detection.box_confusion import ConfusionTable, confusion_table
@@ -249,6 +250,7 @@ class DaskDetectionAccessor(DaskAccessor):
         )
         return box_table(self._frame, ground_truth, table, compute)
 
+    @renamed("kind")
     def confusion(
         self,
         *,
@@ -262,7 +264,7 @@ class DaskDetectionAccessor(DaskAccessor):
         iou_type: str | None = None,
         segmentation=None,
         image_sizes=None,
-        kind: str = "breakdown",
+        table: str = "breakdown",
         iou_threshold: float = 0.5,
         score_thresholds=None,
         max_examples: int | None = None,
@@ -271,14 +273,14 @@ class DaskDetectionAccessor(DaskAccessor):
         """valor's error breakdown or the label x label matrix of a dask DataFrame of detections
         (examples: the first ones in the pandas path's order); see
         :meth:`pdmetrics.detection.accessor.DetectionAccessor.confusion`."""
-        table = confusion_table(
+        spec = confusion_table(
             BoxColumns.pick(locals()),
-            kind=kind,
+            table=table,
             iou_threshold=iou_threshold,
             score_thresholds=score_thresholds,
             max_examples=max_examples,
         )
-        return box_table(self._frame, ground_truth, table, compute)
+        return box_table(self._frame, ground_truth, spec, compute)
 
     def classification(
         self,

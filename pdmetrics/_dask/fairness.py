@@ -12,6 +12,7 @@ from functools import partial
 from pdmetrics._dask.base import DaskAccessor
 from pdmetrics._dask.driver import partition_table
 from pdmetrics._division import check_zero_division
+from pdmetrics._renamed import renamed
 from pdmetrics.fairness.accessor import FairnessAccessor
 from pdmetrics.fairness.association import context_association_from_state, context_association_state
 from pdmetrics.fairness.averages import average_from_state, average_state
@@ -45,19 +46,19 @@ class DaskFairnessAccessor(DaskAccessor):
     _name = "fairness"
     _pandas_accessor = FairnessAccessor
 
+    @renamed("sensitive", "on_undefined", "n_boot")
     def classification(
         self,
         *,
         y_true,
         y_pred,
-        sensitive,
+        by,
         pos_label=1,
         privileged=None,
         threshold=0.0,
         invert=False,
-        on_undefined: str = "worst",
-        zero_division="warn",
-        n_boot: int = 0,
+        zero_division="worst",
+        n_resamples: int = 0,
         confidence: float = 0.95,
         random_state=None,
         compute: bool = True,
@@ -71,21 +72,21 @@ class DaskFairnessAccessor(DaskAccessor):
         columns = {
             "y_true": self._one_name("y_true", y_true),
             "y_pred": self._one_name("y_pred", y_pred),
-            "sensitive": self._names("sensitive", sensitive),
+            "by": self._names("by", by),
         }
-        zero_division = check_options(on_undefined, zero_division, n_boot, confidence, random_state)
+        zero_division = check_options(zero_division, n_resamples, confidence, random_state)
         options = {"pos_label": pos_label, "privileged": privileged, "threshold": threshold, "invert": invert}
         finalize = partial(
             classification_from_state,
             pos_label=pos_label,
-            on_undefined=on_undefined,
             zero_division=zero_division,
-            n_boot=n_boot,
+            n_resamples=n_resamples,
             confidence=confidence,
             random_state=random_state,
         )
         return self._table(classification_state, columns, options, finalize, compute)
 
+    @renamed("sensitive", "n_boot")
     def by_group(
         self,
         *,
@@ -94,7 +95,7 @@ class DaskFairnessAccessor(DaskAccessor):
         by,
         pos_label=1,
         zero_division="warn",
-        n_boot: int = 0,
+        n_resamples: int = 0,
         confidence: float = 0.95,
         random_state=None,
         compute: bool = True,
@@ -107,18 +108,19 @@ class DaskFairnessAccessor(DaskAccessor):
         """
         columns = self._label_columns(y_true, y_pred, by)
         zero_division = check_zero_division(zero_division)
-        check_bootstrap_options(n_boot, confidence, random_state)
-        options = {"pos_label": pos_label, "result_columns": by_group_columns(n_boot)}
+        check_bootstrap_options(n_resamples, confidence, random_state)
+        options = {"pos_label": pos_label, "result_columns": by_group_columns(n_resamples)}
         finalize = partial(
             by_group_from_state,
             pos_label=pos_label,
             zero_division=zero_division,
-            n_boot=n_boot,
+            n_resamples=n_resamples,
             confidence=confidence,
             random_state=random_state,
         )
         return self._table(group_counts_state, columns, options, finalize, compute)
 
+    @renamed("sensitive", "n_boot")
     def group_disparity(
         self,
         *,
@@ -126,7 +128,7 @@ class DaskFairnessAccessor(DaskAccessor):
         y_pred,
         by,
         pos_label=1,
-        n_boot: int = 0,
+        n_resamples: int = 0,
         confidence: float = 0.95,
         random_state=None,
         compute: bool = True,
@@ -137,22 +139,23 @@ class DaskFairnessAccessor(DaskAccessor):
         ``compute=False`` returns a :class:`dask.delayed.Delayed` of the table.
         """
         columns = self._label_columns(y_true, y_pred, by)
-        check_bootstrap_options(n_boot, confidence, random_state)
+        check_bootstrap_options(n_resamples, confidence, random_state)
         finalize = partial(
             group_disparity_from_state,
             pos_label=pos_label,
-            n_boot=n_boot,
+            n_resamples=n_resamples,
             confidence=confidence,
             random_state=random_state,
         )
         return self._table(group_counts_state, columns, {"pos_label": pos_label}, finalize, compute)
 
+    @renamed("sensitive", "on_undefined")
     def llm_fairness(
         self,
         *,
         y_true,
         response,
-        sensitive,
+        by,
         positive,
         negative,
         error=None,
@@ -160,8 +163,7 @@ class DaskFairnessAccessor(DaskAccessor):
         privileged=None,
         threshold=0.0,
         invert=False,
-        on_undefined: str = "worst",
-        zero_division="warn",
+        zero_division="worst",
         compute: bool = True,
     ):
         """Classification fairness of an LLM's two-way answers of a dask DataFrame; see
@@ -172,10 +174,10 @@ class DaskFairnessAccessor(DaskAccessor):
         columns = {
             "y_true": self._one_name("y_true", y_true),
             "response": self._one_name("response", response),
-            "sensitive": self._names("sensitive", sensitive),
+            "by": self._names("by", by),
             "error": self._optional("error", error),
         }
-        zero_division = check_options(on_undefined, zero_division, 0, 0.95, None)
+        zero_division = check_options(zero_division, 0, 0.95, None)
         options = {
             "positive": positive,
             "negative": negative,
@@ -184,7 +186,7 @@ class DaskFairnessAccessor(DaskAccessor):
             "threshold": threshold,
             "invert": invert,
         }
-        finalize = partial(llm_fairness_from_state, on_undefined=on_undefined, zero_division=zero_division)
+        finalize = partial(llm_fairness_from_state, zero_division=zero_division)
         return self._table(llm_fairness_state, columns, options, finalize, compute)
 
     def context_association(

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-# packages, not modules: their modules load on first use (pdmetrics._lazy), not with `import pdmetrics`
 from pdmetrics import detection, plotting
+
+# packages, not modules: their modules load on first use (pdmetrics._lazy), not with `import pdmetrics`
+from pdmetrics._renamed import renamed
 
 
 @pd.api.extensions.register_dataframe_accessor("detection")
@@ -365,6 +367,7 @@ class DetectionAccessor:
             zero_division=zero_division,
         )
 
+    @renamed("kind")
     def confusion(
         self,
         *,
@@ -378,7 +381,7 @@ class DetectionAccessor:
         iou_type: str | None = None,
         segmentation=None,
         image_sizes=None,
-        kind: str = "breakdown",
+        table: str = "breakdown",
         iou_threshold: float = 0.5,
         score_thresholds=None,
         max_examples: int | None = None,
@@ -394,7 +397,7 @@ class DetectionAccessor:
         ...                    "w": [20, 20], "h": [20, 20]})
         >>> dt = pd.DataFrame({"image": [1, 2], "label": [0, 0], "x": [1, 5], "y": [0, 5],
         ...                    "w": [20, 20], "h": [20, 20], "score": [0.9, 0.4]})
-        >>> dt.detection.confusion(ground_truth=gt, kind="matrix")
+        >>> dt.detection.confusion(ground_truth=gt, table="matrix")
            score_threshold truth prediction  count
         0              0.5     0          0      1
         1              0.5     0       None      1
@@ -412,7 +415,7 @@ class DetectionAccessor:
             iou_type=iou_type,
             segmentation=segmentation,
             image_sizes=image_sizes,
-            kind=kind,
+            table=table,
             iou_threshold=iou_threshold,
             score_thresholds=score_thresholds,
             max_examples=max_examples,

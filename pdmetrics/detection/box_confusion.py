@@ -37,6 +37,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from pdmetrics._renamed import renamed
 from pdmetrics._tables import result_table
 from pdmetrics._validation import plain
 from pdmetrics.detection.inputs import BoxColumns
@@ -55,6 +56,7 @@ __all__ = ["confusion", "confusion_table", "ConfusionTable", "PairingState", "pa
 KINDS = ("breakdown", "matrix")
 
 
+@renamed("kind")
 def confusion(
     detections: pd.DataFrame,
     ground_truth: pd.DataFrame,
@@ -68,7 +70,7 @@ def confusion(
     iou_type: str | None = None,
     segmentation=None,
     image_sizes=None,
-    kind: str = "breakdown",
+    table: str = "breakdown",
     iou_threshold: float = 0.5,
     score_thresholds=None,
     max_examples: int | None = None,
@@ -81,7 +83,7 @@ def confusion(
         As in :func:`pdmetrics.detection.evaluate`.
     iou_type, segmentation, image_sizes
         Masks instead of boxes, as in :func:`pdmetrics.detection.evaluate`.
-    kind : {"breakdown", "matrix"}
+    table : {"breakdown", "matrix"}
         The per-label breakdown (one row per label and score threshold) or the matrix.
     iou_threshold : float
         Minimum IoU of a counted pair, in [0, 1] (valor's ``pr_curve_iou_threshold``,
@@ -99,7 +101,7 @@ def confusion(
     Returns
     -------
     DataFrame
-        ``kind="breakdown"``: ``label, score_threshold, tp, fp, fp_misclassification,
+        ``table="breakdown"``: ``label, score_threshold, tp, fp, fp_misclassification,
         fp_hallucination, fn, fn_misclassification, fn_missed`` and one
         ``<count>_examples`` list column per count (``fp = fp_misclassification +
         fp_hallucination``, ``fn = fn_misclassification + fn_missed``), then
@@ -107,7 +109,7 @@ def confusion(
         paired examples as ``(ground-truth id, detection id)`` tuples, valor's form (the
         detection ids are those of ``tp_examples`` / ``fp_misclassification_examples``, the
         ground-truth ids those of ``fn_misclassification_examples``, in the same order).
-        ``kind="matrix"``: the long table ``score_threshold, truth, prediction, count``:
+        ``table="matrix"``: the long table ``score_threshold, truth, prediction, count``:
         per threshold, one row per (ground-truth label, predicted label) with the number of
         counted pairs, then one row per ground-truth label with ``prediction`` missing (its
         ground truths in no counted pair: valor's ``unmatched_ground_truths``), then one row
@@ -126,7 +128,7 @@ def confusion(
     ...                    "w": [10, 10], "h": [10, 10]})
     >>> dt = pd.DataFrame({"image": [1, 1], "label": ["cat", "cat"], "x": [0, 50], "y": [0, 0],
     ...                    "w": [10, 10], "h": [10, 10], "score": [0.9, 0.6]})
-    >>> matrix = confusion(dt, gt, kind="matrix")
+    >>> matrix = confusion(dt, gt, table="matrix")
     >>> print(matrix.fillna({"truth": "-", "prediction": "-"}).to_string())
        score_threshold truth prediction  count
     0              0.5   cat        cat      1
@@ -146,26 +148,27 @@ def confusion(
     2   dog              0.5   0                     0                     1          0
     3   dog              0.7   0                     0                     0          1
     """
-    table = confusion_table(
+    spec = confusion_table(
         BoxColumns.pick(locals()),
-        kind=kind,
+        table=table,
         iou_threshold=iou_threshold,
         score_thresholds=score_thresholds,
         max_examples=max_examples,
     )
-    return table(detections, ground_truth)
+    return spec(detections, ground_truth)
 
 
 def confusion_table(
     columns: BoxColumns,
     *,
-    kind: str = "breakdown",
+    table: str = "breakdown",
     iou_threshold: float = 0.5,
     score_thresholds=None,
     max_examples: int | None = None,
 ) -> ConfusionTable:
     """:func:`confusion` with its options checked, as chunk -> state -> finalize."""
-    check_choice(kind, "kind", KINDS)
+    check_choice(table, "table", KINDS)
+    kind = table
     if score_thresholds is None:
         score_thresholds = VALOR_SCORE_THRESHOLDS if kind == "breakdown" else [0.5]
     scores_at = number_array(score_thresholds, "score_thresholds")

@@ -6,6 +6,7 @@ import pandas as pd
 
 from pdmetrics import plotting  # its modules load on first use (pdmetrics._lazy)
 from pdmetrics._groups import group_columns
+from pdmetrics._renamed import renamed
 from pdmetrics._validation import one_column
 from pdmetrics.fairness import llm
 from pdmetrics.fairness.association import context_association
@@ -46,19 +47,19 @@ class FairnessAccessor:
     # ----------------------------------------------------------------------------------
     # Classification fairness (seed 003: SPD, DI, AOD, EOD; per-group rates)
     # ----------------------------------------------------------------------------------
+    @renamed("sensitive", "on_undefined", "n_boot")
     def classification(
         self,
         *,
         y_true,
         y_pred,
-        sensitive,
+        by,
         pos_label=1,
         privileged=None,
         threshold=0.0,
         invert=False,
-        on_undefined: str = "worst",
-        zero_division="warn",
-        n_boot: int = 0,
+        zero_division="worst",
+        n_resamples: int = 0,
         confidence: float = 0.95,
         random_state=None,
     ) -> pd.DataFrame:
@@ -66,7 +67,7 @@ class FairnessAccessor:
 
         A wrapper over :func:`pdmetrics.fairness.classification`: see it for the
         options and the columns. ``y_true`` and ``y_pred`` name the label columns,
-        ``sensitive`` one column or a list.
+        ``by`` the sensitive column or a list of them.
 
         Examples
         --------
@@ -74,29 +75,29 @@ class FairnessAccessor:
         >>> import pdmetrics  # noqa: F401
         >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 1, 0, 1, 1],
         ...                    "male": [1, 1, 1, 0, 0, 0], "age": [30, 50, 45, 20, 60, 35]})
-        >>> table = df.fairness.classification(y_true="y", y_pred="pred", sensitive=["male", "age"],
+        >>> table = df.fairness.classification(y_true="y", y_pred="pred", by=["male", "age"],
         ...                                    threshold={"age": 40})
-        >>> table[["sensitive", "N_privileged", "equal_opportunity_difference"]]
-           sensitive  N_privileged  equal_opportunity_difference
-        0       male             3                         -1.00
-        1        age             3                         -0.50
-        2      (all)          <NA>                         -0.75
+        >>> table[["by", "N_privileged", "equal_opportunity_difference"]]
+              by  N_privileged  equal_opportunity_difference
+        0   male             3                         -1.00
+        1    age             3                         -0.50
+        2  (all)          <NA>                         -0.75
         """
         return classification(
             self._column("y_true", y_true),
             self._column("y_pred", y_pred),
-            self._groups(sensitive, "sensitive"),
+            self._groups(by),
             pos_label=pos_label,
             privileged=privileged,
             threshold=threshold,
             invert=invert,
-            on_undefined=on_undefined,
             zero_division=zero_division,
-            n_boot=n_boot,
+            n_resamples=n_resamples,
             confidence=confidence,
             random_state=random_state,
         )
 
+    @renamed("sensitive", "n_boot")
     def by_group(
         self,
         *,
@@ -105,7 +106,7 @@ class FairnessAccessor:
         by,
         pos_label=1,
         zero_division="warn",
-        n_boot: int = 0,
+        n_resamples: int = 0,
         confidence: float = 0.95,
         random_state=None,
     ) -> pd.DataFrame:
@@ -130,13 +131,22 @@ class FairnessAccessor:
             self._groups(by),
             pos_label=pos_label,
             zero_division=zero_division,
-            n_boot=n_boot,
+            n_resamples=n_resamples,
             confidence=confidence,
             random_state=random_state,
         )
 
+    @renamed("sensitive", "n_boot")
     def group_disparity(
-        self, *, y_true, y_pred, by, pos_label=1, n_boot: int = 0, confidence: float = 0.95, random_state=None
+        self,
+        *,
+        y_true,
+        y_pred,
+        by,
+        pos_label=1,
+        n_resamples: int = 0,
+        confidence: float = 0.95,
+        random_state=None,
     ) -> pd.DataFrame:
         """Differences and ratios of the groups' rates, one row per rate.
 
@@ -159,7 +169,7 @@ class FairnessAccessor:
             self._column("y_pred", y_pred),
             self._groups(by),
             pos_label=pos_label,
-            n_boot=n_boot,
+            n_resamples=n_resamples,
             confidence=confidence,
             random_state=random_state,
         )
@@ -168,12 +178,13 @@ class FairnessAccessor:
     # LLM evaluation tables (seed 003: LLM fairness, context association, counterfactual,
     # language evaluations, averages across data sets)
     # ----------------------------------------------------------------------------------
+    @renamed("sensitive", "on_undefined")
     def llm_fairness(
         self,
         *,
         y_true,
         response,
-        sensitive,
+        by,
         positive,
         negative,
         error=None,
@@ -181,8 +192,7 @@ class FairnessAccessor:
         privileged=None,
         threshold=0.0,
         invert=False,
-        on_undefined: str = "worst",
-        zero_division="warn",
+        zero_division="worst",
     ) -> pd.DataFrame:
         """Classification fairness of an LLM's two-way answers (invalid answers and errors counted, left out).
 
@@ -196,17 +206,17 @@ class FairnessAccessor:
         >>> df = pd.DataFrame({"label": ["H", "L", "H", "L", "H", "L", "H", "L"],
         ...                    "answer": ["H", "L", "L", "H", "H?", None, "H", "L"],
         ...                    "male": [1, 1, 0, 0, 1, 0, 0, 1]})
-        >>> table = df.fairness.llm_fairness(y_true="label", response="answer", sensitive="male",
+        >>> table = df.fairness.llm_fairness(y_true="label", response="answer", by="male",
         ...                                  positive="H", negative="L")
-        >>> table[["sensitive", "N", "N_invalid", "N_error"]]
-           sensitive  N  N_invalid  N_error
-        0       male  6          1        1
-        1      (all)  6          1        1
+        >>> table[["by", "N", "N_invalid", "N_error"]]
+              by  N  N_invalid  N_error
+        0   male  6          1        1
+        1  (all)  6          1        1
         """
         return llm_fairness(
             self._column("y_true", y_true),
             self._column("response", response),
-            self._groups(sensitive, "sensitive"),
+            self._groups(by),
             positive=positive,
             negative=negative,
             error=self._optional("error", error),
@@ -214,7 +224,6 @@ class FairnessAccessor:
             privileged=privileged,
             threshold=threshold,
             invert=invert,
-            on_undefined=on_undefined,
             zero_division=zero_division,
         )
 

@@ -44,7 +44,8 @@ def average_metrics(table: pd.DataFrame, metrics=None, by=None) -> pd.DataFrame:
         Columns to average. Default: every float column whose name does not start with
         ``N`` (the counts).
     by : str or list of str, optional
-        Average within each group of these columns (e.g. ``"sensitive"``), in sorted order.
+        Average within each group of these columns (e.g. ``"by"`` of concatenated
+        classification tables), in sorted order.
 
     Returns
     -------

@@ -14,21 +14,27 @@ import warnings
 
 import numpy as np
 
+from pdmetrics._renamed import renamed
 from pdmetrics._validation import plain
 from pdmetrics.errors import InvalidInputError
 
 __all__ = ["bootstrap_counts", "percentile_interval"]
 
 
-def check_bootstrap_options(n_boot, confidence, random_state, *, required: bool = False) -> None:
-    """Refuse a bad ``n_boot``, ``confidence`` or ``random_state`` before any work.
+def check_bootstrap_options(n_resamples, confidence, random_state, *, required: bool = False) -> None:
+    """Refuse a bad ``n_resamples``, ``confidence`` or ``random_state`` before any work.
 
-    ``n_boot=0`` (no bootstrap) is allowed unless ``required``.
+    ``n_resamples=0`` (no bootstrap) is allowed unless ``required``.
     """
     low = 1 if required else 0
-    if not isinstance(n_boot, (int, np.integer)) or isinstance(n_boot, (bool, np.bool_)) or n_boot < low:
+    if (
+        not isinstance(n_resamples, (int, np.integer))
+        or isinstance(n_resamples, (bool, np.bool_))
+        or n_resamples < low
+    ):
         raise InvalidInputError(
-            f"`n_boot={plain(n_boot)!r}` must be a {'positive' if required else 'non-negative'} integer "
+            f"`n_resamples={plain(n_resamples)!r}` must be a "
+            f"{'positive' if required else 'non-negative'} integer "
             f"(e.g. 1000; 0 for no intervals)."
         )
     if (
@@ -48,37 +54,38 @@ def check_bootstrap_options(n_boot, confidence, random_state, *, required: bool 
         ) from None
 
 
-def bootstrap_counts(counts: np.ndarray, n_boot: int, random_state=None) -> np.ndarray:
+@renamed("n_boot")
+def bootstrap_counts(counts: np.ndarray, n_resamples: int, random_state=None) -> np.ndarray:
     """Bootstrap replicates of per-group confusion counts.
 
     Parameters
     ----------
     counts : array-like of int, shape ``(n_groups, 4)``
         Observed counts ``[TN, FP, FN, TP]`` per group.
-    n_boot : int
+    n_resamples : int
         Number of replicates.
     random_state : int or numpy.random.Generator, optional
         Seed for reproducible intervals.
 
     Returns
     -------
-    ndarray of int64, shape ``(n_boot, n_groups, 4)``
+    ndarray of int64, shape ``(n_resamples, n_groups, 4)``
         Each group's replicate has the same total as the group.
 
     Examples
     --------
     >>> from pdmetrics.fairness import bootstrap_counts
-    >>> replicates = bootstrap_counts([[5, 1, 2, 12], [3, 3, 0, 4]], n_boot=100, random_state=0)
+    >>> replicates = bootstrap_counts([[5, 1, 2, 12], [3, 3, 0, 4]], n_resamples=100, random_state=0)
     >>> replicates.shape, replicates.sum(axis=2).min(axis=0).tolist()
     ((100, 2, 4), [20, 10])
     """
-    check_bootstrap_options(n_boot, 0.95, random_state, required=True)
+    check_bootstrap_options(n_resamples, 0.95, random_state, required=True)
     counts = np.asarray(counts, dtype=np.int64)
     sizes = counts.sum(axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):
         proportions = np.where(sizes[:, None] > 0, counts / np.where(sizes > 0, sizes, 1)[:, None], 0.25)
     rng = np.random.default_rng(random_state)
-    return rng.multinomial(sizes, proportions, size=(int(n_boot), counts.shape[0])).astype(np.int64)
+    return rng.multinomial(sizes, proportions, size=(int(n_resamples), counts.shape[0])).astype(np.int64)
 
 
 def percentile_interval(samples: np.ndarray, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:

@@ -2,7 +2,7 @@
 
 Counts are arrays whose last axis holds the four cells ``[TN, FP, FN, TP]`` (cell index
 ``2 * truth + prediction``). Every formula here works on any leading shape, so the same
-code finalizes one group, all groups, or ``n_boot`` bootstrap replicates of all groups.
+code finalizes one group, all groups, or ``n_resamples`` bootstrap replicates of all groups.
 """
 
 from __future__ import annotations

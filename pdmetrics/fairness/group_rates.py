@@ -13,6 +13,7 @@ import pandas as pd
 
 from pdmetrics._division import WARN, check_zero_division, divide
 from pdmetrics._groups import named_columns
+from pdmetrics._renamed import renamed
 from pdmetrics._tables import attach_info
 from pdmetrics._warnings import warn_excluded, warn_undefined
 from pdmetrics.fairness._inputs import (
@@ -162,6 +163,7 @@ def _fill_undefined(rates: dict, keys: pd.DataFrame | None, zero_division, warn:
     return out
 
 
+@renamed("sensitive", "n_boot")
 def by_group(
     y_true,
     y_pred,
@@ -169,7 +171,7 @@ def by_group(
     *,
     pos_label=1,
     zero_division="warn",
-    n_boot: int = 0,
+    n_resamples: int = 0,
     confidence: float = 0.95,
     random_state=None,
 ) -> pd.DataFrame:
@@ -190,7 +192,7 @@ def by_group(
         Value of a rate whose denominator is 0 in a group (e.g. ``tpr`` without actual
         positives): NaN with one :class:`~pdmetrics.UndefinedMetricWarning` naming this
         option, or the number given.
-    n_boot : int, default 0
+    n_resamples : int, default 0
         Number of bootstrap replicates; when positive, ``<rate>_low`` and ``<rate>_high``
         columns give percentile intervals (see :func:`bootstrap_counts`).
     confidence : float, default 0.95
@@ -217,19 +219,19 @@ def by_group(
     1   M  3           0.667  1.0  0.5
     """
     zero_division = check_zero_division(zero_division)
-    check_bootstrap_options(n_boot, confidence, random_state)
-    state = group_counts_state(y_true, y_pred, by, pos_label, by_group_columns(n_boot))
-    return by_group_from_state(state, pos_label, zero_division, n_boot, confidence, random_state)
+    check_bootstrap_options(n_resamples, confidence, random_state)
+    state = group_counts_state(y_true, y_pred, by, pos_label, by_group_columns(n_resamples))
+    return by_group_from_state(state, pos_label, zero_division, n_resamples, confidence, random_state)
 
 
-def by_group_columns(n_boot: int) -> list[str]:
+def by_group_columns(n_resamples: int) -> list[str]:
     """The result columns of :func:`by_group` (group columns may not take these names)."""
-    intervals = [f"{name}_{end}" for name in RATES for end in ("low", "high")] if n_boot else []
+    intervals = [f"{name}_{end}" for name in RATES for end in ("low", "high")] if n_resamples else []
     return ["N", *CELLS, *RATES, *intervals]
 
 
 def by_group_from_state(
-    state: GroupCountsState, pos_label, zero_division, n_boot: int, confidence: float, random_state
+    state: GroupCountsState, pos_label, zero_division, n_resamples: int, confidence: float, random_state
 ) -> pd.DataFrame:
     """The :func:`by_group` table from its state (options already checked)."""
     counts, keys, info = group_counts_from_state(state, pos_label)
@@ -240,16 +242,19 @@ def by_group_from_state(
         table[cell] = counts[:, i]
     for name in RATES:
         table[name] = rates[name]
-    if n_boot:
+    if n_resamples:
         replicates = _fill_undefined(
-            rates_from_counts(bootstrap_counts(counts, n_boot, random_state)), None, zero_division, warn=False
+            rates_from_counts(bootstrap_counts(counts, n_resamples, random_state)),
+            None,
+            zero_division,
+            warn=False,
         )
         for name in RATES:
             low, high = percentile_interval(replicates[name], confidence)
             table[f"{name}_low"] = low
             table[f"{name}_high"] = high
     table.index = pd.RangeIndex(len(table))
-    return attach_info(table, pos_label=pos_label, n_boot=n_boot, confidence=confidence, **info)
+    return attach_info(table, pos_label=pos_label, n_resamples=n_resamples, confidence=confidence, **info)
 
 
 def _extremes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -302,8 +307,9 @@ def disparity_from_rates(values, overall) -> dict[str, np.ndarray]:
 _SUMMARIES = ("difference", "ratio", "difference_to_overall", "ratio_to_overall")
 
 
+@renamed("sensitive", "n_boot")
 def group_disparity(
-    y_true, y_pred, by, *, pos_label=1, n_boot: int = 0, confidence: float = 0.95, random_state=None
+    y_true, y_pred, by, *, pos_label=1, n_resamples: int = 0, confidence: float = 0.95, random_state=None
 ) -> pd.DataFrame:
     """How far apart the groups' rates are: one row per rate (fairlearn's difference/ratio).
 
@@ -311,7 +317,7 @@ def group_disparity(
     ----------
     y_true, y_pred, by, pos_label
         As :func:`by_group`.
-    n_boot, confidence, random_state
+    n_resamples, confidence, random_state
         Bootstrap percentile intervals of the four summaries (``<summary>_low``,
         ``<summary>_high``), from resampled confusion counts.
 
@@ -334,13 +340,13 @@ def group_disparity(
        difference  ratio
     0       0.333    0.5
     """
-    check_bootstrap_options(n_boot, confidence, random_state)
+    check_bootstrap_options(n_resamples, confidence, random_state)
     state = group_counts_state(y_true, y_pred, by, pos_label)
-    return group_disparity_from_state(state, pos_label, n_boot, confidence, random_state)
+    return group_disparity_from_state(state, pos_label, n_resamples, confidence, random_state)
 
 
 def group_disparity_from_state(
-    state: GroupCountsState, pos_label, n_boot: int, confidence: float, random_state
+    state: GroupCountsState, pos_label, n_resamples: int, confidence: float, random_state
 ) -> pd.DataFrame:
     """The :func:`group_disparity` table from its state (options already checked)."""
     counts, _, info = group_counts_from_state(state, pos_label)
@@ -363,8 +369,8 @@ def group_disparity_from_state(
             **{key: summary[key] for key in ("min", "max", *_SUMMARIES)},
         }
     )
-    if n_boot:
-        boot_counts = bootstrap_counts(counts, n_boot, random_state)
+    if n_resamples:
+        boot_counts = bootstrap_counts(counts, n_resamples, random_state)
         replicates = rates_from_counts(boot_counts)
         boot_values = np.stack([replicates[name] for name in RATES], axis=1)  # (B, metrics, groups)
         boot_overall = rates_from_counts(boot_counts.sum(axis=1))
@@ -376,4 +382,4 @@ def group_disparity_from_state(
             table[f"{key}_low"] = low
             table[f"{key}_high"] = high
     table.index = pd.RangeIndex(len(table))
-    return attach_info(table, pos_label=pos_label, n_boot=n_boot, confidence=confidence, **info)
+    return attach_info(table, pos_label=pos_label, n_resamples=n_resamples, confidence=confidence, **info)

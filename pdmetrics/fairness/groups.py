@@ -28,7 +28,7 @@ def _per_column(option, name, default):
 
 
 def _numeric_sensitive(series: pd.Series) -> np.ndarray:
-    check_not_complex(series, "sensitive")
+    check_not_complex(series, "by")
     dtype = series.dtype
     if pd.api.types.is_bool_dtype(dtype) or pd.api.types.is_numeric_dtype(dtype):
         return series.to_numpy(dtype="float64", na_value=np.nan)
@@ -80,7 +80,7 @@ def privileged_groups(
     >>> privileged_groups(pd.Series(["F", "M", "M"]), privileged="M")[0]
     array([False,  True,  True])
     """
-    check_scalar_cells(series, "sensitive")
+    check_scalar_cells(series, "by")
     missing = np.asarray(series.isna().to_numpy(dtype=bool), dtype=bool)
     if privileged is not None:
         values = (
@@ -124,7 +124,7 @@ def checked_threshold(threshold, name) -> float:
 
 def sensitive_values(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
     """A sensitive column as float64 values and its missing rows (for a threshold)."""
-    check_scalar_cells(series, "sensitive")
+    check_scalar_cells(series, "by")
     values = _numeric_sensitive(series)
     return values, np.asarray(series.isna().to_numpy(dtype=bool), dtype=bool) | np.isnan(values)
 

@@ -17,6 +17,7 @@ import pandas as pd
 
 from pdmetrics._division import check_zero_division, divide
 from pdmetrics._groups import as_series, named_columns
+from pdmetrics._renamed import renamed
 from pdmetrics._tables import attach_info
 from pdmetrics._validation import plain
 from pdmetrics.errors import InvalidInputError
@@ -74,10 +75,11 @@ def call_errors(response: pd.Series, error=None) -> np.ndarray:
     return is_error | flags
 
 
+@renamed("sensitive", "on_undefined")
 def llm_fairness(
     y_true,
     response,
-    sensitive,
+    by,
     *,
     positive,
     negative,
@@ -86,8 +88,7 @@ def llm_fairness(
     privileged=None,
     threshold=0.0,
     invert=False,
-    on_undefined: str = "worst",
-    zero_division="warn",
+    zero_division="worst",
 ) -> pd.DataFrame:
     """Classification fairness of an LLM's two-way answers, invalid answers and call errors left out.
 
@@ -97,7 +98,7 @@ def llm_fairness(
         The true outcome per prompt.
     response : array-like of str
         The model's answers. A missing response counts as a call error.
-    sensitive : DataFrame, Series or dict of array-like
+    by : DataFrame, Series or dict of array-like
         Sensitive attribute(s), as in :func:`classification`.
     positive, negative : str
         The two valid answers; ``positive`` is the favourable outcome predicted. The
@@ -106,7 +107,7 @@ def llm_fairness(
         Call-error flags.
     pos_label : scalar, optional
         The positive value of ``y_true`` (default: ``positive``).
-    privileged, threshold, invert, on_undefined, zero_division
+    privileged, threshold, invert, zero_division
         As :func:`classification`.
 
     Returns
@@ -127,11 +128,11 @@ def llm_fairness(
     0  6          1        1                          0.333     0.667
     1  6          1        1                          0.333     0.667
     """
-    zero_division = check_options(on_undefined, zero_division, 0, 0.95, None)
+    zero_division = check_options(zero_division, 0, 0.95, None)
     state = llm_fairness_state(
         y_true,
         response,
-        sensitive,
+        by,
         positive=positive,
         negative=negative,
         error=error,
@@ -140,7 +141,7 @@ def llm_fairness(
         threshold=threshold,
         invert=invert,
     )
-    return llm_fairness_from_state(state, on_undefined=on_undefined, zero_division=zero_division)
+    return llm_fairness_from_state(state, zero_division=zero_division)
 
 
 @dataclass(frozen=True)
@@ -170,7 +171,7 @@ class LLMFairnessState:
 def llm_fairness_state(
     y_true,
     response,
-    sensitive,
+    by,
     *,
     positive,
     negative,
@@ -189,10 +190,10 @@ def llm_fairness_state(
     ...                    "male": [1, 1, 0, 0, 1, 0]})
     >>> first, second = (llm_fairness_state(p["label"], p["answer"], p[["male"]], positive="H", negative="L")
     ...                  for p in (df[:3], df[3:]))
-    >>> llm_fairness_from_state(first.combine(second))[["sensitive", "N", "N_invalid"]]
-      sensitive  N  N_invalid
-    0      male  5          1
-    1     (all)  5          1
+    >>> llm_fairness_from_state(first.combine(second))[["by", "N", "N_invalid"]]
+          by  N  N_invalid
+    0   male  5          1
+    1  (all)  5          1
     """
     t_series = as_series(y_true, "y_true")
     r_series = as_series(response, "response")
@@ -210,7 +211,7 @@ def llm_fairness_state(
     invalid = ~is_error & ~predicted_positive & ~predicted_negative
     t_pos, t_missing = binary_outcome(t_series, pos_label, "y_true")
     labels = (label_summary(t_series, t_pos, t_missing), presence_summary(r_series, predicted_positive))
-    columns = sensitive_columns(sensitive, t_pos.size)
+    columns = sensitive_columns(by, t_pos.size)
     counts = sensitive_counts(
         t_pos, predicted_positive, t_missing, columns, threshold, invert, privileged, is_error | invalid
     )
@@ -219,9 +220,7 @@ def llm_fairness_state(
     )
 
 
-def llm_fairness_from_state(
-    state: LLMFairnessState, *, on_undefined="worst", zero_division="warn"
-) -> pd.DataFrame:
+def llm_fairness_from_state(state: LLMFairnessState, *, zero_division="worst") -> pd.DataFrame:
     """The :func:`llm_fairness` table from the state of every row (options checked with
     :func:`~pdmetrics.fairness.parity.check_options`): the checks of the whole label columns
     and the warnings are raised here."""
@@ -231,7 +230,6 @@ def llm_fairness_from_state(
     check_binary_summary(state.labels[0], pos_label, "y_true")
     table = fairness_table_from_counts(
         state.counts,
-        on_undefined=on_undefined,
         zero_division=zero_division,
         extra_counts={"N_invalid": state.rows_invalid, "N_error": state.rows_error},
     )

@@ -19,8 +19,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from pdmetrics._division import check_zero_division, divide
+from pdmetrics._division import WARN, check_zero_division, divide
 from pdmetrics._groups import POOLED_LABEL, as_series, check_not_pooled, named_columns
+from pdmetrics._renamed import renamed
 from pdmetrics._tables import attach_info
 from pdmetrics._validation import plain, preview
 from pdmetrics._warnings import warn_excluded, warn_undefined
@@ -64,14 +65,23 @@ FAIRNESS_METRICS = (
     "average_abs_odds_difference",
     "equal_opportunity_difference",
 )
-_ON_UNDEFINED = ("worst", "nan", "raise")
 _WORST = 1.0
+#: The fairness tables' extra ``zero_division`` choice: an undefined odds/opportunity difference is 1.0.
+WORST = "worst"
 
 
-def _check_on_undefined(on_undefined: str) -> str:
-    if on_undefined not in _ON_UNDEFINED:
-        raise InvalidInputError(f"`on_undefined={plain(on_undefined)!r}`: use one of {_ON_UNDEFINED}.")
-    return on_undefined
+def check_fairness_zero_division(zero_division):
+    """``zero_division`` of the fairness tables: ``"worst"``, ``"warn"`` or a Python float."""
+    if isinstance(zero_division, str) and zero_division == WORST:
+        return WORST
+    try:
+        return check_zero_division(zero_division)
+    except InvalidInputError:
+        raise InvalidInputError(
+            f'`zero_division={plain(zero_division)!r}` is not an option: pass "worst" (an undefined '
+            f"odds/opportunity difference is 1.0, its worst value, with a warning; the default), "
+            f'"warn" (NaN with a warning) or the number to report, e.g. `zero_division=0`.'
+        ) from None
 
 
 def _listing(items: list[str], limit: int = 5) -> str:
@@ -80,21 +90,19 @@ def _listing(items: list[str], limit: int = 5) -> str:
 
 
 def _apply_policy(
-    values: np.ndarray, is_undefined: np.ndarray, on_undefined: str, metric: str, labels, reason: np.ndarray
+    values: np.ndarray, is_undefined: np.ndarray, zero_division, metric: str, labels, reason: np.ndarray
 ) -> np.ndarray:
-    """Replace undefined entries by the worst value (1.0) or NaN, warning; or raise."""
+    """Replace undefined entries by the worst value (1.0) or NaN, warning; or by a number, silently."""
     if not is_undefined.any():
         return values
+    if zero_division not in (WORST, WARN):
+        return np.where(is_undefined, zero_division, values)
     where = _listing([f"{labels[i]} ({reason[i]})" for i in np.flatnonzero(is_undefined)])
-    if on_undefined == "raise":
-        raise InvalidInputError(
-            f"{metric} is undefined for {where}. Pass on_undefined='worst' (1.0) or 'nan'."
-        )
-    fill = _WORST if on_undefined == "worst" else np.nan
+    fill = _WORST if zero_division == WORST else np.nan
+    other = "'warn' for NaN" if zero_division == WORST else "'worst' for 1.0"
     warn_undefined(
         f"{metric} is undefined for {where}; set to {fill} "
-        f"(on_undefined={on_undefined!r}; the other choices are "
-        f"{[o for o in _ON_UNDEFINED if o != on_undefined]})."
+        f"(zero_division={zero_division!r}; pass {other}, or a number to report it silently)."
     )
     return np.where(is_undefined, fill, values)
 
@@ -106,8 +114,9 @@ def _missing_side(no_priv: np.ndarray, no_unpriv: np.ndarray, what: str) -> np.n
     return np.char.add(np.char.add(both.astype(str), priv.astype(str)), unpriv.astype(str))
 
 
+@renamed("on_undefined")
 def fairness_from_counts(
-    privileged, unprivileged, on_undefined: str = "worst", labels=None, metrics=FAIRNESS_METRICS
+    privileged, unprivileged, zero_division="worst", labels=None, metrics=FAIRNESS_METRICS
 ) -> dict[str, np.ndarray]:
     """SPD, DI, AOD (signed and absolute) and EOD from the two groups' confusion counts.
 
@@ -115,11 +124,13 @@ def fairness_from_counts(
     ----------
     privileged, unprivileged : array-like of int, shape ``(..., 4)``
         Confusion counts ``[TN, FP, FN, TP]`` of each group (one row per comparison).
-    on_undefined : {"worst", "nan", "raise"}, default "worst"
+    zero_division : "worst", "warn" or float, default "worst"
         What the odds and opportunity differences become when a group has no actual
         positives (TPR undefined) or, for the odds, no actual negatives (FPR undefined):
-        ``"worst"`` gives 1.0, the worst value, as the seed document says; ``"nan"`` NaN;
-        both warn. ``"raise"`` raises :class:`~pdmetrics.InvalidInputError`.
+        ``"worst"`` gives 1.0, the worst value, as the seed document says; ``"warn"`` NaN;
+        both warn (:class:`~pdmetrics.UndefinedMetricWarning`; to stop on it instead, turn
+        that warning into an error with :func:`warnings.simplefilter`). A number is reported
+        instead, silently.
     labels : list of str, optional
         How warnings name each comparison (default ``"comparison i"``).
     metrics : sequence of str, optional
@@ -141,7 +152,7 @@ def fairness_from_counts(
     >>> float(result["statistical_parity_difference"][0]), float(result["disparate_impact"][0])
     (0.5, 2.0)
     """
-    on_undefined = _check_on_undefined(on_undefined)
+    zero_division = check_fairness_zero_division(zero_division)
     priv = np.atleast_2d(np.asarray(privileged, dtype=np.int64))
     unpriv = np.atleast_2d(np.asarray(unprivileged, dtype=np.int64))
     labels = [f"comparison {i}" for i in range(priv.shape[0])] if labels is None else list(labels)
@@ -168,11 +179,14 @@ def fairness_from_counts(
     no_pos = ~empty & ((pos_p == 0) | (pos_u == 0))
     no_neg = ~empty & ((neg_p == 0) | (neg_u == 0))
     both_zero = ~empty & np.isnan(di)
-    if both_zero.any() and "disparate_impact" in metrics:
+    if both_zero.any() and zero_division not in (WORST, WARN):
+        di = np.where(both_zero, zero_division, di)
+    elif both_zero.any() and "disparate_impact" in metrics:
         where = _listing([labels[i] for i in np.flatnonzero(both_zero)])
         warn_undefined(
             f"Disparate impact is undefined (0/0: neither group has a predicted positive) for "
-            f"{where}; it is NaN. Statistical parity difference (0) is still defined."
+            f"{where}; it is NaN (pass `zero_division=` a number to report that number). "
+            f"Statistical parity difference (0) is still defined."
         )
     pos_reason = _missing_side(pos_p == 0, pos_u == 0, "actual positives")
     neg_reason = _missing_side(neg_p == 0, neg_u == 0, "actual negatives")
@@ -184,17 +198,17 @@ def fairness_from_counts(
         ("equal_opportunity_difference", no_pos, pos_reason, "Equal opportunity difference"),
     ):
         if name in metrics:
-            values[name] = _apply_policy(values[name], is_undefined, on_undefined, title, labels, reason)
+            values[name] = _apply_policy(values[name], is_undefined, zero_division, title, labels, reason)
     return {name: np.where(empty, np.nan, values[name]) for name in metrics}
 
 
-def _quiet_fairness(privileged: np.ndarray, unprivileged: np.ndarray, on_undefined: str) -> dict:
+def _quiet_fairness(privileged: np.ndarray, unprivileged: np.ndarray, zero_division) -> dict:
     """:func:`fairness_from_counts` without warnings or errors, for bootstrap replicates.
 
-    Undefined odds/opportunity differences are 1.0 with ``"worst"`` and NaN otherwise.
+    Undefined odds/opportunity differences are 1.0 with ``"worst"``, NaN with ``"warn"``, else the number.
     """
     p, u = rates_from_counts(privileged), rates_from_counts(unprivileged)
-    fill = _WORST if on_undefined == "worst" else np.nan
+    fill = {WORST: _WORST, WARN: np.nan}.get(zero_division, zero_division)
     empty = (p["N"] == 0) | (u["N"] == 0)
     with np.errstate(invalid="ignore", divide="ignore"):
         d_fpr, d_tpr = u["fpr"] - p["fpr"], u["tpr"] - p["tpr"]
@@ -213,6 +227,9 @@ def _quiet_fairness(privileged: np.ndarray, unprivileged: np.ndarray, on_undefin
         ("equal_opportunity_difference", no_pos),
     ):
         values[name] = np.where(undefined_here, fill, values[name])
+    if zero_division not in (WORST, WARN):  # disparate impact 0/0
+        both_zero = (u["selection_rate"] == 0) & (p["selection_rate"] == 0)
+        values["disparate_impact"] = np.where(both_zero, zero_division, values["disparate_impact"])
     return {name: np.where(empty, np.nan, value) for name, value in values.items()}
 
 
@@ -226,16 +243,16 @@ def _nanmean_last(values: np.ndarray) -> np.ndarray:
 
 
 def _bootstrap_fairness(
-    counts: np.ndarray, on_undefined: str, n_boot: int, confidence: float, random_state
+    counts: np.ndarray, zero_division, n_resamples: int, confidence: float, random_state
 ) -> dict:
     """Percentile intervals of the fairness metrics (rows: sensitive columns, then their average)."""
     k = counts.shape[0]
-    replicates = bootstrap_counts(counts[:, :2].reshape(2 * k, 4), n_boot, random_state)
-    replicates = replicates.reshape(n_boot, k, 2, 4)  # (replicate, column, unpriv/priv, cell)
-    values = _quiet_fairness(replicates[:, :, 1], replicates[:, :, 0], on_undefined)
+    replicates = bootstrap_counts(counts[:, :2].reshape(2 * k, 4), n_resamples, random_state)
+    replicates = replicates.reshape(n_resamples, k, 2, 4)  # (replicate, column, unpriv/priv, cell)
+    values = _quiet_fairness(replicates[:, :, 1], replicates[:, :, 0], zero_division)
     out = {}
     for name in FAIRNESS_METRICS:
-        per_column = values[name]  # (n_boot, k)
+        per_column = values[name]  # (n_resamples, k)
         samples = np.concatenate([per_column, _nanmean_last(per_column)[:, None]], axis=1)
         out[f"{name}_low"], out[f"{name}_high"] = percentile_interval(samples, confidence)
     return out
@@ -244,25 +261,24 @@ def _bootstrap_fairness(
 # --------------------------------------------------------------------------------------
 # counting
 # --------------------------------------------------------------------------------------
-def check_options(on_undefined, zero_division, n_boot, confidence, random_state):
+def check_options(zero_division, n_resamples, confidence, random_state):
     """Validate the options of the classification-fairness table before any work.
 
-    Returns ``zero_division`` as ``"warn"`` or a float.
+    Returns ``zero_division`` as ``"worst"``, ``"warn"`` or a float.
     """
-    _check_on_undefined(on_undefined)
-    check_bootstrap_options(n_boot, confidence, random_state)
-    return check_zero_division(zero_division)
+    check_bootstrap_options(n_resamples, confidence, random_state)
+    return check_fairness_zero_division(zero_division)
 
 
-def sensitive_columns(sensitive, n_rows: int) -> dict:
+def sensitive_columns(by, n_rows: int) -> dict:
     """The sensitive columns by name; a name used twice or equal to the pooled label is refused."""
-    columns = named_columns(sensitive, n_rows, "sensitive")
+    columns = named_columns(by, n_rows, "by")
     names = [series.name for series in columns]
-    check_not_pooled(pd.Index(names, dtype=object), "sensitive")
+    check_not_pooled(pd.Index(names, dtype=object), "by")
     if len(set(names)) < len(names):
         twice = next(name for name in names if names.count(name) > 1)
         raise InvalidInputError(
-            f"`sensitive=` names the column {plain(twice)!r} twice; pass each sensitive column once."
+            f"`by=` names the column {plain(twice)!r} twice; pass each sensitive column once."
         )
     return dict(zip(names, columns))
 
@@ -443,7 +459,8 @@ def sensitive_counts(
 
 
 def _overall(counts: np.ndarray, zero_division) -> dict[str, float]:
-    """Accuracy, precision and recall of all rows; an empty denominator gives ``zero_division``."""
+    """Accuracy, precision and recall of all rows; an empty denominator gives ``zero_division``
+    (``"worst"`` is ``"warn"`` here: a rate has no worst value in the seed document)."""
     tn, fp, fn, tp = (int(c) for c in counts)
     out = {}
     for name, num, den, what in (
@@ -457,7 +474,7 @@ def _overall(counts: np.ndarray, zero_division) -> dict[str, float]:
         ("precision", tp, tp + fp, "precision (no predicted positive)"),
         ("recall", tp, tp + fn, "recall (no actual positive)"),
     ):
-        out[name] = float(divide(num, den, zero_division, what=what))
+        out[name] = float(divide(num, den, WARN if zero_division == WORST else zero_division, what=what))
     return out
 
 
@@ -470,11 +487,10 @@ def fairness_table(
     threshold,
     invert,
     privileged,
-    on_undefined,
     zero_division,
     extra_counts: dict | None = None,
     dropped: np.ndarray | None = None,
-    n_boot: int = 0,
+    n_resamples: int = 0,
     confidence: float = 0.95,
     random_state=None,
 ) -> pd.DataFrame:
@@ -486,10 +502,9 @@ def fairness_table(
     counts = sensitive_counts(t_pos, p_pos, label_missing, columns, threshold, invert, privileged, dropped)
     return fairness_table_from_counts(
         counts,
-        on_undefined=on_undefined,
         zero_division=zero_division,
         extra_counts=extra_counts,
-        n_boot=n_boot,
+        n_resamples=n_resamples,
         confidence=confidence,
         random_state=random_state,
     )
@@ -498,10 +513,9 @@ def fairness_table(
 def fairness_table_from_counts(
     state: SensitiveCounts,
     *,
-    on_undefined,
     zero_division,
     extra_counts: dict | None = None,
-    n_boot: int = 0,
+    n_resamples: int = 0,
     confidence: float = 0.95,
     random_state=None,
 ) -> pd.DataFrame:
@@ -516,12 +530,12 @@ def fairness_table_from_counts(
     overall_counts = counts[0].sum(axis=0)
     overall = _overall(overall_counts, zero_division)
     labels = [f"sensitive column {plain(name)!r}" for name in names]
-    metrics = fairness_from_counts(counts[:, 1], counts[:, 0], on_undefined, labels)
+    metrics = fairness_from_counts(counts[:, 1], counts[:, 0], zero_division, labels)
     k = len(names)
     stacked = {m: np.append(v, _nanmean_last(v)) for m, v in metrics.items()}
     table = pd.DataFrame(
         {
-            "sensitive": pd.array([*names, POOLED_LABEL], dtype=object),
+            "by": pd.array([*names, POOLED_LABEL], dtype=object),
             "N": np.append(counts[:, :2].sum(axis=(1, 2)), overall_counts.sum()).astype(np.int64),
             "N_privileged": pd.array([*counts[:, 1].sum(axis=1), None], dtype="Int64"),
             "N_unprivileged": pd.array([*counts[:, 0].sum(axis=1), None], dtype="Int64"),
@@ -534,8 +548,8 @@ def fairness_table_from_counts(
         table[name] = stacked[name]
     for name in ("accuracy", "precision", "recall"):
         table[name] = np.full(k + 1, overall[name])
-    if n_boot:
-        intervals = _bootstrap_fairness(counts, on_undefined, n_boot, confidence, random_state)
+    if n_resamples:
+        intervals = _bootstrap_fairness(counts, zero_division, n_resamples, confidence, random_state)
         for name, values in intervals.items():
             table[name] = values
     table.index = pd.RangeIndex(k + 1)
@@ -544,25 +558,25 @@ def fairness_table_from_counts(
         rows=n_rows,
         rows_used=int(overall_counts.sum()),
         rows_missing_label=n_missing_label,
-        on_undefined=on_undefined,
+        zero_division=zero_division,
         confusion_privileged=counts[:, 1].tolist(),
         confusion_unprivileged=counts[:, 0].tolist(),
-        n_boot=n_boot,
+        n_resamples=n_resamples,
     )
 
 
+@renamed("sensitive", "on_undefined", "n_boot")
 def classification(
     y_true,
     y_pred,
-    sensitive,
+    by,
     *,
     pos_label=1,
     privileged=None,
     threshold=0.0,
     invert=False,
-    on_undefined: str = "worst",
-    zero_division="warn",
-    n_boot: int = 0,
+    zero_division="worst",
+    n_resamples: int = 0,
     confidence: float = 0.95,
     random_state=None,
 ) -> pd.DataFrame:
@@ -582,7 +596,7 @@ def classification(
         True and predicted labels: two distinct values, one of them ``pos_label``.
         Rows with a missing label or prediction are left out (with an
         :class:`~pdmetrics.ExcludedRowsWarning`).
-    sensitive : DataFrame, Series, dict of array-like
+    by : DataFrame, Series, dict of array-like
         The sensitive attribute(s), one column each. Rows with a missing value are left out
         of that column's groups only, and counted in ``N_missing``.
     pos_label : scalar, default 1
@@ -596,19 +610,20 @@ def classification(
     invert : bool or dict, default False
         Privileged means a value *less than* the threshold. Values equal to the
         threshold are unprivileged either way.
-    on_undefined : {"worst", "nan", "raise"}, default "worst"
-        The odds/opportunity differences when a group has no actual positives (or, for
-        the odds, negatives): 1.0 (the document's "worst possible" value), NaN, or an
-        error. See :func:`fairness_from_counts`.
-    zero_division : "warn" or float, default "warn"
-        Value of accuracy/precision/recall when their denominator is 0 (no row left, no
-        predicted positive, no actual positive): NaN with an
-        :class:`~pdmetrics.UndefinedMetricWarning` naming this option, or the number given.
-    n_boot : int, default 0
+    zero_division : "worst", "warn" or float, default "worst"
+        What an undefined metric becomes: the odds/opportunity differences when a group has
+        no actual positives (or, for the odds, negatives), and accuracy/precision/recall
+        when their denominator is 0 (no row left, no predicted positive, no actual
+        positive). ``"worst"``: an undefined difference is 1.0 (the document's "worst
+        possible" value) and an undefined rate NaN; ``"warn"``: NaN; both with an
+        :class:`~pdmetrics.UndefinedMetricWarning` naming this option. A number: that
+        number, silently. See :func:`fairness_from_counts`.
+    n_resamples : int, default 0
         Bootstrap replicates; when positive, ``<metric>_low`` and ``<metric>_high``
         columns give percentile intervals of the five fairness metrics, rows resampled
         within the privileged and unprivileged groups (see :func:`bootstrap_counts`).
-        Replicates where a metric is undefined are skipped (with ``"worst"`` they count 1.0).
+        Replicates where a metric is undefined are skipped (with ``zero_division="worst"``
+        they count 1.0, with a number that number).
     confidence : float, default 0.95
         Coverage of the intervals.
     random_state : int or numpy.random.Generator, optional
@@ -617,12 +632,12 @@ def classification(
     Returns
     -------
     pandas.DataFrame
-        Columns ``sensitive, N, N_privileged, N_unprivileged, N_missing,
+        Columns ``by, N, N_privileged, N_unprivileged, N_missing,
         statistical_parity_difference, disparate_impact, average_odds_difference,
         average_abs_odds_difference, equal_opportunity_difference, accuracy, precision,
         recall``; one row per sensitive column, then the ``"(all)"`` row (its group
         counts are ``<NA>``; its ``N`` counts every labelled row), then the interval
-        columns when ``n_boot`` is given.
+        columns when ``n_resamples`` is given.
 
     Examples
     --------
@@ -630,16 +645,16 @@ def classification(
     >>> from pdmetrics.fairness import classification
     >>> table = classification([1, 0, 1, 1, 0, 1], [1, 0, 1, 0, 1, 1],
     ...                                 pd.Series([1, 1, 1, 0, 0, 0], name="male"))
-    >>> table[["sensitive", "N", "statistical_parity_difference", "disparate_impact"]].round(4)
-       sensitive  N  statistical_parity_difference  disparate_impact
-    0       male  6                         0.0000               1.0
-    1      (all)  6                         0.0000               1.0
+    >>> table[["by", "N", "statistical_parity_difference", "disparate_impact"]].round(4)
+          by  N  statistical_parity_difference  disparate_impact
+    0   male  6                         0.0000               1.0
+    1  (all)  6                         0.0000               1.0
     """
-    zero_division = check_options(on_undefined, zero_division, n_boot, confidence, random_state)
+    zero_division = check_options(zero_division, n_resamples, confidence, random_state)
     state = classification_state(
         y_true,
         y_pred,
-        sensitive,
+        by,
         pos_label=pos_label,
         privileged=privileged,
         threshold=threshold,
@@ -648,9 +663,8 @@ def classification(
     return classification_from_state(
         state,
         pos_label=pos_label,
-        on_undefined=on_undefined,
         zero_division=zero_division,
-        n_boot=n_boot,
+        n_resamples=n_resamples,
         confidence=confidence,
         random_state=random_state,
     )
@@ -673,7 +687,7 @@ class ClassificationState:
 
 
 def classification_state(
-    y_true, y_pred, sensitive, *, pos_label=1, privileged=None, threshold=0.0, invert=False
+    y_true, y_pred, by, *, pos_label=1, privileged=None, threshold=0.0, invert=False
 ) -> ClassificationState:
     """The :class:`ClassificationState` of one chunk of rows (no warning, no whole-column check).
 
@@ -684,13 +698,13 @@ def classification_state(
     >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 1], "pred": [1, 0, 1, 0, 1, 1], "male": [1, 1, 1, 0, 0, 0]})
     >>> halves = [classification_state(part["y"], part["pred"], part[["male"]]) for part in (df[:4], df[4:])]
     >>> table = classification_from_state(halves[0].combine(halves[1]))
-    >>> table[["sensitive", "N", "statistical_parity_difference"]]
-      sensitive  N  statistical_parity_difference
-    0      male  6                            0.0
-    1     (all)  6                            0.0
+    >>> table[["by", "N", "statistical_parity_difference"]]
+          by  N  statistical_parity_difference
+    0   male  6                            0.0
+    1  (all)  6                            0.0
     """
     t_pos, p_pos, label_missing, labels = binary_label_rows(y_true, y_pred, pos_label)
-    columns = sensitive_columns(sensitive, t_pos.size)
+    columns = sensitive_columns(by, t_pos.size)
     counts = sensitive_counts(t_pos, p_pos, label_missing, columns, threshold, invert, privileged)
     return ClassificationState(labels, counts)
 
@@ -699,9 +713,8 @@ def classification_from_state(
     state: ClassificationState,
     *,
     pos_label=1,
-    on_undefined: str = "worst",
-    zero_division="warn",
-    n_boot: int = 0,
+    zero_division="worst",
+    n_resamples: int = 0,
     confidence: float = 0.95,
     random_state=None,
 ) -> pd.DataFrame:
@@ -717,9 +730,8 @@ def classification_from_state(
     check_label_summaries(state.labels, pos_label)
     return fairness_table_from_counts(
         state.counts,
-        on_undefined=on_undefined,
         zero_division=zero_division,
-        n_boot=n_boot,
+        n_resamples=n_resamples,
         confidence=confidence,
         random_state=random_state,
     )
@@ -739,9 +751,9 @@ def _pair_counts(y_true, y_pred, privileged, pos_label):
     return counts[1:2], counts[0:1]
 
 
-def _scalar_metric(name, y_true, y_pred, privileged, pos_label, on_undefined="worst") -> float:
+def _scalar_metric(name, y_true, y_pred, privileged, pos_label, zero_division="worst") -> float:
     priv, unpriv = _pair_counts(y_true, y_pred, privileged, pos_label)
-    return float(fairness_from_counts(priv, unpriv, on_undefined, ["the data"], (name,))[name][0])
+    return float(fairness_from_counts(priv, unpriv, zero_division, ["the data"], (name,))[name][0])
 
 
 _SCALAR_DOC = """
@@ -791,10 +803,11 @@ def disparate_impact(y_true, y_pred, privileged, *, pos_label=1) -> float:
     return _scalar_metric("disparate_impact", y_true, y_pred, privileged, pos_label)
 
 
-def average_odds_difference(y_true, y_pred, privileged, *, pos_label=1, on_undefined="worst") -> float:
+@renamed("on_undefined")
+def average_odds_difference(y_true, y_pred, privileged, *, pos_label=1, zero_division="worst") -> float:
     """``((FPR_u - FPR_p) + (TPR_u - TPR_p)) / 2``, signed as the document and AIF360; fair value 0.
-    {params}    on_undefined : {{"worst", "nan", "raise"}}, default "worst"
-        When a group has no actual positives or negatives: 1.0, NaN, or an error.
+    {params}    zero_division : "worst", "warn" or float, default "worst"
+        When a group has no actual positives or negatives: 1.0 or NaN (both warn), or the number.
 
     Examples
     --------
@@ -802,13 +815,14 @@ def average_odds_difference(y_true, y_pred, privileged, *, pos_label=1, on_undef
     >>> average_odds_difference([1, 0, 1, 0], [1, 0, 0, 0], [True, True, False, False])
     -0.5
     """
-    return _scalar_metric("average_odds_difference", y_true, y_pred, privileged, pos_label, on_undefined)
+    return _scalar_metric("average_odds_difference", y_true, y_pred, privileged, pos_label, zero_division)
 
 
-def average_abs_odds_difference(y_true, y_pred, privileged, *, pos_label=1, on_undefined="worst") -> float:
+@renamed("on_undefined")
+def average_abs_odds_difference(y_true, y_pred, privileged, *, pos_label=1, zero_division="worst") -> float:
     """``(|FPR_u - FPR_p| + |TPR_u - TPR_p|) / 2``, the form the reference project computes.
-    {params}    on_undefined : {{"worst", "nan", "raise"}}, default "worst"
-        When a group has no actual positives or negatives: 1.0, NaN, or an error.
+    {params}    zero_division : "worst", "warn" or float, default "worst"
+        When a group has no actual positives or negatives: 1.0 or NaN (both warn), or the number.
 
     Examples
     --------
@@ -816,14 +830,15 @@ def average_abs_odds_difference(y_true, y_pred, privileged, *, pos_label=1, on_u
     >>> average_abs_odds_difference([1, 0, 1, 0], [1, 0, 0, 0], [True, True, False, False])
     0.5
     """
-    return _scalar_metric("average_abs_odds_difference", y_true, y_pred, privileged, pos_label, on_undefined)
+    return _scalar_metric("average_abs_odds_difference", y_true, y_pred, privileged, pos_label, zero_division)
 
 
-def equal_opportunity_difference(y_true, y_pred, privileged, *, pos_label=1, on_undefined="worst") -> float:
+@renamed("on_undefined")
+def equal_opportunity_difference(y_true, y_pred, privileged, *, pos_label=1, zero_division="worst") -> float:
     """``TPR_unprivileged - TPR_privileged`` (difference in recall); fair value 0.
-    {params}    on_undefined : {{"worst", "nan", "raise"}}, default "worst"
-        When a group has no actual positives: 1.0 (the document's "worst possible EOD"),
-        NaN, or an error.
+    {params}    zero_division : "worst", "warn" or float, default "worst"
+        When a group has no actual positives: 1.0 (the document's "worst possible EOD")
+        or NaN (both warn), or the number.
 
     Examples
     --------
@@ -831,7 +846,9 @@ def equal_opportunity_difference(y_true, y_pred, privileged, *, pos_label=1, on_
     >>> equal_opportunity_difference([1, 1, 1, 1], [1, 1, 1, 0], [True, True, False, False])
     -0.5
     """
-    return _scalar_metric("equal_opportunity_difference", y_true, y_pred, privileged, pos_label, on_undefined)
+    return _scalar_metric(
+        "equal_opportunity_difference", y_true, y_pred, privileged, pos_label, zero_division
+    )
 
 
 for _function in (

@@ -306,7 +306,7 @@ def confusion(table: pd.DataFrame, *, score_threshold=None, normalize=None, ax=N
     Parameters
     ----------
     table : DataFrame
-        ``df.detection.confusion(..., kind="matrix")`` (:func:`pdmetrics.detection.confusion`):
+        ``df.detection.confusion(..., table="matrix")`` (:func:`pdmetrics.detection.confusion`):
         columns ``score_threshold, truth, prediction, count``.
     score_threshold : float, optional
         The threshold to draw when the table has several; default 0.5 (else the first).
@@ -335,7 +335,7 @@ def confusion(table: pd.DataFrame, *, score_threshold=None, normalize=None, ax=N
     >>> [t.get_text() for t in ax.texts]
     ['5', '1', '2', '0', '4', '1', '3', '0']
     """
-    producer = '`df.detection.confusion(..., kind="matrix")`'
+    producer = '`df.detection.confusion(..., table="matrix")`'
     return draw_confusion(table, producer, score_threshold, normalize, ax, ("ground truth", "detection"))
 
 
@@ -652,9 +652,9 @@ class DetectionPlots:
         return average_precision(table, iou_threshold=iou_threshold, area=area, horizontal=horizontal, ax=ax)
 
     def confusion(self, *, ground_truth, score_threshold=0.5, normalize=None, ax=None, **options):
-        """:func:`pdmetrics.detection.confusion` (``kind="matrix"``) drawn as a heatmap."""
+        """:func:`pdmetrics.detection.confusion` (``table="matrix"``) drawn as a heatmap."""
         table = box_confusion_table(
-            self._frame, ground_truth, kind="matrix", score_thresholds=[score_threshold], **options
+            self._frame, ground_truth, table="matrix", score_thresholds=[score_threshold], **options
         )
         return confusion(table, normalize=normalize, ax=ax)
 

@@ -125,7 +125,7 @@ def by_group(table: pd.DataFrame, *, metrics="selection_rate", reference=None, b
     """Per-group rates as bars, the pooled rate as a line and the disparity band, as fairlearn's bar plots.
 
     Draws one bar per group (with the bootstrap interval as an error bar when the table has
-    ``<metric>_low``/``<metric>_high``, i.e. ``n_boot`` was given), a dashed horizontal line at
+    ``<metric>_low``/``<metric>_high``, i.e. ``n_resamples`` was given), a dashed horizontal line at
     the pooled rate (label ``"(all)"``: the rate of the summed confusion counts of the groups,
     so rows without a group are not in it), and a shaded band: the range of rates accepted as
     close enough to the reference. Bars whose rate is outside the band are drawn in red.
@@ -302,7 +302,7 @@ def classification(
     Returns
     -------
     matplotlib.axes.Axes
-        One bar container per row of the table (its label is the ``sensitive`` value).
+        One bar container per row of the table (its label is the ``by`` value).
 
     Examples
     --------
@@ -318,11 +318,11 @@ def classification(
     (2, ['statistical_parity_difference', 'disparate_impact'])
     """
     producer = "`df.fairness.classification(...)` (pdmetrics.fairness.classification)"
-    check_table(table, ["sensitive"], producer)
+    check_table(table, ["by"], producer)
     present = [name for name in FAIRNESS_METRICS if name in table.columns]
     names = present if metrics is None else _names(metrics, "metrics", present)
     if not names:
-        check_table(table, ["sensitive", *FAIRNESS_METRICS], producer)
+        check_table(table, ["by", *FAIRNESS_METRICS], producer)
     differences = _difference_band(difference_band, "difference_band")
     ratios = _ratio_band(ratio_band, "ratio_band")
     fair = [1.0 if name in _RATIO_METRICS else 0.0 for name in names]
@@ -338,7 +338,7 @@ def classification(
             errors = np.where(
                 finite, np.vstack([np.clip(values - lows, 0, None), np.clip(highs - values, 0, None)]), np.nan
             )
-        series.append((row["sensitive"], values, errors))
+        series.append((row["by"], values, errors))
     ax = axes_for(ax, (7.0, 1.0 + 0.8 * len(names)))
     _parity_bars(ax, names, series, fair, bands)
     ax.set_xlabel("unprivileged vs privileged (fair: 0 for differences, 1 for ratios)")
@@ -363,7 +363,7 @@ def group_disparity(
     Left panel: ``difference`` (max - min over the groups) per rate as bars from 0, with the
     band ``[0, difference_band]``; right panel: ``ratio`` (min / max) as bars from 1, with the
     band ``[ratio_band[0], 1]``. Bars outside the band are hatched and edged in red; bootstrap
-    intervals (``difference_low``/``_high``, ``ratio_low``/``_high``, when ``n_boot`` was
+    intervals (``difference_low``/``_high``, ``ratio_low``/``_high``, when ``n_resamples`` was
     given) are drawn as error bars. The bands are conventions, as in :func:`classification`.
 
     Parameters
@@ -421,8 +421,8 @@ class FairnessPlots:
 
     Each method takes the drawing options of the function of the same name in
     :mod:`pdmetrics.plotting.fairness` (``metrics=``, the bands, ``ax=``) and passes every
-    other keyword (the columns ``y_true=``, ``y_pred=``, ``by=``/``sensitive=`` and the
-    table's options such as ``n_boot=``) to the ``df.fairness`` method of the same name;
+    other keyword (the columns ``y_true=``, ``y_pred=``, ``by=`` and the
+    table's options such as ``n_resamples=``) to the ``df.fairness`` method of the same name;
     it returns what the drawing function returns.
 
     Examples

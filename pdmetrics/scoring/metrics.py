@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from pdmetrics._division import WARN, check_zero_division
 from pdmetrics._stats import (
     Centred,
     Moments,
@@ -412,10 +413,16 @@ def agreement_metrics(stats: PairStatistics, smd_method: str = "unpooled") -> di
 # --------------------------------------------------------------------------------------
 # public scalar functions
 # --------------------------------------------------------------------------------------
-def _scalar(values: np.ndarray, metric: str, when: str) -> float:
+def _scalar(values: np.ndarray, metric: str, when: str, zero_division="warn") -> float:
+    """The one value of ``values``; undefined (NaN ``when``) it follows ``zero_division``."""
     value = float(np.asarray(values).reshape(-1)[0])
     if np.isnan(value) and when:
-        warn_undefined(f"{metric} is undefined {when}; returning NaN.")
+        if zero_division != WARN:
+            return zero_division
+        warn_undefined(
+            f"{metric} is undefined {when}; returning NaN. "
+            f"Pass `zero_division=0` (or another number) to return that number instead."
+        )
     return value
 
 
@@ -423,7 +430,7 @@ def _pairs(human, system) -> tuple[np.ndarray, np.ndarray]:
     return paired_arrays(human, system, _NAMES)
 
 
-def agreement(human, system, tolerance: float = 0.0) -> float:
+def agreement(human, system, tolerance: float = 0.0, *, zero_division="warn") -> float:
     """Percentage of pairs whose scores differ by at most ``tolerance``.
 
     Parameters
@@ -433,6 +440,9 @@ def agreement(human, system, tolerance: float = 0.0) -> float:
     tolerance : float, default 0
         Largest absolute difference that still counts as agreement: 0 gives exact
         agreement, 1 exact-plus-adjacent agreement.
+    zero_division : "warn" or float, default "warn"
+        The value when the metric is undefined: NaN with an
+        :class:`~pdmetrics.UndefinedMetricWarning` naming this option, or the number given.
 
     Returns
     -------
@@ -448,9 +458,10 @@ def agreement(human, system, tolerance: float = 0.0) -> float:
     >>> agreement([1, 2, 3, 4], [1, 2, 4, 6], tolerance=1)
     75.0
     """
+    zero_division = check_zero_division(zero_division)
     h, s = _pairs(human, system)
     if h.size == 0:
-        return _scalar([np.nan], "Agreement", "for empty input")
+        return _scalar([np.nan], "Agreement", "for empty input", zero_division)
     missing = int(np.count_nonzero(np.isnan(h) | np.isnan(s)))
     if missing:
         emit(
@@ -463,7 +474,7 @@ def agreement(human, system, tolerance: float = 0.0) -> float:
     return float(agree / h.size * 100)
 
 
-def exact_agreement(human, system) -> float:
+def exact_agreement(human, system, *, zero_division="warn") -> float:
     """Percentage of pairs with identical scores (:func:`agreement` with tolerance 0).
 
     Examples
@@ -472,10 +483,10 @@ def exact_agreement(human, system) -> float:
     >>> exact_agreement([1, 2, 3, 4], [1, 2, 4, 6])
     50.0
     """
-    return agreement(human, system, 0)
+    return agreement(human, system, 0, zero_division=zero_division)
 
 
-def adjacent_agreement(human, system) -> float:
+def adjacent_agreement(human, system, *, zero_division="warn") -> float:
     """Percentage of pairs within one score point (:func:`agreement` with tolerance 1).
 
     Examples
@@ -484,10 +495,10 @@ def adjacent_agreement(human, system) -> float:
     >>> adjacent_agreement([1, 2, 3, 4], [1, 2, 4, 6])
     75.0
     """
-    return agreement(human, system, 1)
+    return agreement(human, system, 1, zero_division=zero_division)
 
 
-def cohen_kappa(human, system) -> float:
+def cohen_kappa(human, system, *, zero_division="warn") -> float:
     """Unweighted Cohen's kappa on scores rounded to integers, as SKLL computes it.
 
     Scores are rounded half to even, the label set is the full range from the lowest to
@@ -498,6 +509,9 @@ def cohen_kappa(human, system) -> float:
     ----------
     human, system : array-like
         Paired scores; numbers or numeric strings such as ``"4.0"``.
+    zero_division : "warn" or float, default "warn"
+        The value when the metric is undefined: NaN with an
+        :class:`~pdmetrics.UndefinedMetricWarning` naming this option, or the number given.
 
     Returns
     -------
@@ -518,19 +532,21 @@ def cohen_kappa(human, system) -> float:
     >>> cohen_kappa([-2, -1, 0, 1], [-2, 0, 0, 1])  # doctest: +ELLIPSIS
     0.666...
     """
+    zero_division = check_zero_division(zero_division)
     h, s = _pairs(human, system)
     if h.size == 0:
-        return _scalar([np.nan], "Cohen's kappa", "for empty input")
+        return _scalar([np.nan], "Cohen's kappa", "for empty input", zero_division)
     hist_h, hist_s, same, _ = label_histograms(kappa_labels(h, "human"), kappa_labels(s, "system"))
     return _scalar(kappa_from_histograms(hist_h, hist_s, same, np.array([h.size])), "kappa", "")
 
 
-def quadratic_weighted_kappa(human, system, ddof: int = 0) -> float:
+def quadratic_weighted_kappa(human, system, ddof: int = 0, *, zero_division="warn") -> float:
     """Quadratic weighted kappa for continuous scores (Haberman, 2019).
 
     ``QWK = 2 Cov(H, M) / (Var(H) + Var(M) + (mean(M) - mean(H))**2)``, with variances
     and covariance divided by ``N - ddof`` (``ddof=0``, RSMTool's choice, equals the
-    discrete quadratic-weighted kappa on integer scores).
+    discrete quadratic-weighted kappa on integer scores). ``zero_division="warn"`` or a
+    number: the value when QWK is undefined (NaN with a warning, or that number).
 
     Returns
     -------
@@ -547,19 +563,24 @@ def quadratic_weighted_kappa(human, system, ddof: int = 0) -> float:
     >>> round(quadratic_weighted_kappa([1, 2, 3, 4], [1.2, 2.7, 2.9, 4.4]), 4)
     0.9333
     """
+    zero_division = check_zero_division(zero_division)
     h, s = _pairs(human, system)
     if h.size == 0:
-        return _scalar([np.nan], "QWK", "for empty input")
+        return _scalar([np.nan], "QWK", "for empty input", zero_division)
     value = qwk_from_moments(Moments.from_arrays(h, s), ddof)
     return _scalar(
         value,
         "QWK",
         "" if np.isnan(h).any() or np.isnan(s).any() else "when both sides are constant and equal",
+        zero_division,
     )
 
 
-def pearson_r(human, system) -> float:
+def pearson_r(human, system, *, zero_division="warn") -> float:
     """Pearson correlation coefficient.
+
+    ``zero_division="warn"`` or a number: the value when r is undefined (NaN with a warning,
+    or that number).
 
     Returns
     -------
@@ -582,6 +603,7 @@ def pearson_r(human, system) -> float:
         value,
         "Pearson r",
         "" if np.isnan(h).any() or np.isnan(s).any() else "for fewer than two pairs or a constant side",
+        check_zero_division(zero_division),
     )
 
 
@@ -592,6 +614,8 @@ def standardized_mean_difference(
     population_human_sd: float | None = None,
     population_system_sd: float | None = None,
     ddof: int = 1,
+    *,
+    zero_division="warn",
 ) -> float:
     """Standardized mean difference ``(mean(system) - mean(human)) / denominator``.
 
@@ -608,6 +632,9 @@ def standardized_mean_difference(
         Population SDs for the ``"johnson"`` and ``"williamson"`` methods.
     ddof : int, default 1
         Divisor ``N - ddof`` for the group SDs.
+    zero_division : "warn" or float, default "warn"
+        The value when the metric is undefined: NaN with an
+        :class:`~pdmetrics.UndefinedMetricWarning` naming this option, or the number given.
 
     Returns
     -------
@@ -629,7 +656,7 @@ def standardized_mean_difference(
     value = smd_from_moments(
         Moments.from_arrays(h, s), method, population_human_sd, population_system_sd, ddof
     )
-    return _scalar(value, "SMD", "when its denominator is 0 or undefined")
+    return _scalar(value, "SMD", "when its denominator is 0 or undefined", check_zero_division(zero_division))
 
 
 def difference_of_standardized_means(
@@ -640,12 +667,16 @@ def difference_of_standardized_means(
     population_human_sd: float | None = None,
     population_system_sd: float | None = None,
     ddof: int = 1,
+    *,
+    zero_division="warn",
 ) -> float:
     """Difference of standardized means (DSM) of a subgroup.
 
     Both score sets are z-scored with the population (whole evaluation set) mean and SD,
     then ``DSM = mean(z_system - z_human)`` over the group. Without population values the
     group's own mean and SD (``ddof``) are used, which makes DSM 0 (with a warning).
+    ``zero_division="warn"`` or a number: the value when DSM is undefined (NaN with a
+    warning, or that number).
 
     Returns
     -------
@@ -666,6 +697,7 @@ def difference_of_standardized_means(
     ...       population_human_sd=1.2, population_system_sd=1.8), 4)
     0.7083
     """
+    zero_division = check_zero_division(zero_division)
     h, s = _pairs(human, system)
     for side, mean, sd in (
         ("human", population_human_mean, population_human_sd),
@@ -687,7 +719,7 @@ def difference_of_standardized_means(
     s_mean = m.mean_y[0] if population_system_mean is None else population_system_mean
     s_sd = _sd(m.m2_y, m.n, ddof)[0] if population_system_sd is None else population_system_sd
     value = dsm_from_means(m.mean_x, m.mean_y, m.n, h_mean, h_sd, s_mean, s_sd)
-    return _scalar(value, "DSM", "when a population SD is zero")
+    return _scalar(value, "DSM", "when a population SD is zero", zero_division)
 
 
 def dsm_from_means(
@@ -703,8 +735,9 @@ def dsm_from_means(
     return np.where(np.asarray(n) > 0, value, np.nan)
 
 
-def mean_squared_error(human, system) -> float:
-    """Mean squared error ``mean((human - system)**2)``.
+def mean_squared_error(human, system, *, zero_division="warn") -> float:
+    """Mean squared error ``mean((human - system)**2)``; for empty input ``zero_division``
+    (``"warn"``: NaN with a warning, or the number given).
 
     Examples
     --------
@@ -712,14 +745,16 @@ def mean_squared_error(human, system) -> float:
     >>> mean_squared_error([1, 2, 3], [1, 2, 5])
     1.3333333333333333
     """
+    zero_division = check_zero_division(zero_division)
     h, s = _pairs(human, system)
     if h.size == 0:
-        return _scalar([np.nan], "MSE", "for empty input")
+        return _scalar([np.nan], "MSE", "for empty input", zero_division)
     return float(np.mean((h - s) ** 2))
 
 
-def root_mean_squared_error(human, system) -> float:
-    """Root mean squared error ``sqrt(mean((human - system)**2))``.
+def root_mean_squared_error(human, system, *, zero_division="warn") -> float:
+    """Root mean squared error ``sqrt(mean((human - system)**2))``; for empty input
+    ``zero_division`` (``"warn"``: NaN with a warning, or the number given).
 
     Examples
     --------
@@ -727,14 +762,20 @@ def root_mean_squared_error(human, system) -> float:
     >>> root_mean_squared_error([1, 2, 3, 4], [1, 2, 3, 6])
     1.0
     """
-    return float(np.sqrt(mean_squared_error(human, system)))
+    zero_division = check_zero_division(zero_division)
+    h, s = _pairs(human, system)
+    if h.size == 0:
+        return _scalar([np.nan], "RMSE", "for empty input", zero_division)
+    return float(np.sqrt(mean_squared_error(h, s)))
 
 
-def r2_score(human, system) -> float:
+def r2_score(human, system, *, zero_division="warn") -> float:
     """Proportional reduction in mean squared error, ``1 - MSE / Var(human)``.
 
     Computed as scikit-learn's ``r2_score(human, system)``: ``1 - SSE / SS_human``; when
     the human scores are constant, 1.0 for a perfect match and 0.0 otherwise.
+    ``zero_division="warn"`` or a number: the value when R2 is undefined (NaN with a
+    warning, or that number).
 
     Returns
     -------
@@ -750,4 +791,4 @@ def r2_score(human, system) -> float:
     h, s = _pairs(human, system)
     m = Moments.from_arrays(h, s)
     value = r2_from_sums(np.array([np.sum((h - s) ** 2)]), m.m2_x, m.n)
-    return _scalar(value, "R2", "for fewer than two responses")
+    return _scalar(value, "R2", "for fewer than two responses", check_zero_division(zero_division))

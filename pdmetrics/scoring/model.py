@@ -478,7 +478,8 @@ def relative_influence(features, composite) -> pd.DataFrame:
     if not (sd_y > 0 and abs(total) > 1e-12):
         warn_undefined(
             "Relative influence is undefined when the composite is constant or the "
-            "standardized betas sum to 0; returning NaN."
+            "standardized betas sum to 0; returning NaN. Check the weights (not all 0, not "
+            "cancelling out) and that the features vary."
         )
         influence = np.full_like(std_beta, np.nan)
     return result_table({"feature": names, "std_beta": std_beta, "influence": influence})

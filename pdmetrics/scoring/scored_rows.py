@@ -271,5 +271,6 @@ def warn_undefined_cells(table: pd.DataFrame, id_column: str, metrics: tuple[str
     if cells:
         warn_undefined(
             "Some metrics are undefined and are NaN (fewer than two responses, or constant "
-            "scores): " + "; ".join(cells) + "."
+            "scores): " + "; ".join(cells) + ". They stay NaN, as in RSMTool's tables (no option "
+            "changes them): check those score columns, or fill the cells, e.g. `table.fillna({'corr': 0})`."
         )

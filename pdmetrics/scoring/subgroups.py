@@ -296,7 +296,9 @@ def _warn_nan_cells(table: pd.DataFrame, metrics) -> None:
         listed = ", ".join(f"{name} ({int(n)})" for name, n in counts[counts > 0].items())
         warn_undefined(
             f"Some subgroup metrics are undefined and are NaN (groups with one response or "
-            f"constant scores, or a whole-set SD of zero for DSM): {listed} rows."
+            f"constant scores, or a whole-set SD of zero for DSM): {listed} rows. They stay NaN, "
+            f"as in RSMTool's tables (no option changes them): merge or drop the small groups, or "
+            f"fill the cells, e.g. `table.fillna({{'corr': 0}})`."
         )
 
 

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._groups import as_series
+from pdmetrics._renamed import renamed
 from pdmetrics._stats import Moments
 from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import numeric_values, plain
@@ -102,7 +103,8 @@ def _add(a: tuple, b: tuple) -> tuple:
     return tuple(x + y for x, y in zip(a, b))
 
 
-def evaluation_by_group_table(human, system, groups, exclude_zero: bool = True) -> pd.DataFrame:
+@renamed("groups")
+def evaluation_by_group_table(human, system, by, exclude_zero: bool = True) -> pd.DataFrame:
     """RSMTool's ``eval_by_<group>`` content: the ``eval`` metrics per subgroup, with DSM.
 
     Parameters
@@ -111,7 +113,7 @@ def evaluation_by_group_table(human, system, groups, exclude_zero: bool = True) 
         Human scores.
     system : Series, DataFrame or mapping
         System score column(s).
-    groups : Series, DataFrame or mapping
+    by : Series, DataFrame or mapping
         One or more subgroup columns; each is evaluated separately (not their
         intersections: make a combined column for that).
     exclude_zero : bool, default True
@@ -142,7 +144,7 @@ def evaluation_by_group_table(human, system, groups, exclude_zero: bool = True) 
     2    raw  L1      b  3  0.817  0.122
     """
     human = as_series(human, "human")
-    state = evaluation_state(human, named_columns(system), named_columns(groups, "group"), exclude_zero)
+    state = evaluation_state(human, named_columns(system), named_columns(by, "group"), exclude_zero)
     return evaluation_from_state(state, human.name, exclude_zero)
 
 
@@ -222,7 +224,8 @@ def evaluation_table(stats: dict, rows: ScoredRows, exclude_zero: bool) -> pd.Da
 # --------------------------------------------------------------------------------------
 # consistency (human-human agreement)
 # --------------------------------------------------------------------------------------
-def consistency_by_group_table(human, second_human, groups, exclude_zero: bool = True) -> pd.DataFrame:
+@renamed("groups")
+def consistency_by_group_table(human, second_human, by, exclude_zero: bool = True) -> pd.DataFrame:
     """RSMTool's ``consistency_by_<group>``: human-human agreement per subgroup, with DSM.
 
     The groups are those of the responses with a (non-zero) first human score; a group
@@ -230,7 +233,7 @@ def consistency_by_group_table(human, second_human, groups, exclude_zero: bool =
     RSMTool. ``DSM`` z-scores the first rater with the mean and SD over all responses
     with a first score and the second rater over all double-scored responses (RSMTool's
     population values), then averages ``z_H2 - z_H1`` over the group's double-scored
-    responses.
+    responses. ``by``: one or more subgroup columns, as in :func:`evaluation_by_group_table`.
 
     Returns
     -------
@@ -253,7 +256,7 @@ def consistency_by_group_table(human, second_human, groups, exclude_zero: bool =
     """
     human = as_series(human, "human")
     second_human = as_series(second_human, "second_human")
-    state = consistency_state(human, second_human, exclude_zero, named_columns(groups, "group"))
+    state = consistency_state(human, second_human, exclude_zero, named_columns(by, "group"))
     return consistency_from_state(state, human.name, second_human.name, exclude_zero)
 
 

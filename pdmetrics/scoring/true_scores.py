@@ -376,7 +376,8 @@ def _warn_true_variance(true_variance: float, variance: float, stats: RatingStat
     ):
         warn_undefined(
             "The true score variance is 0 or undefined (fewer than two responses, or all "
-            "ratings equal), so PRMSE is NaN."
+            "ratings equal), so PRMSE is NaN. PRMSE needs at least two responses whose ratings "
+            "differ; no option changes it."
         )
 
 
@@ -443,7 +444,10 @@ def true_score_variance(ratings, variance_errors: float | None = None) -> float:
     _warn_unrated(stats, "the true score variance")
     value = _true_variance(stats, variance)
     if np.isnan(value) and not np.isnan(variance) and not stats.n_unrated:
-        warn_undefined("The true score variance is undefined for fewer than two ratings.")
+        warn_undefined(
+            "The true score variance is undefined for fewer than two ratings; returning NaN. "
+            "Pass the ratings of at least two responses."
+        )
     return value
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from pdmetrics._renamed import renamed
 from pdmetrics._validation import one_column, require_columns
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.textgen import verdicts
@@ -138,8 +139,17 @@ class TextgenAccessor:
         """Corpus TER as sacrebleu 2.6 computes it; see :func:`pdmetrics.textgen.ter`."""
         return ter(self._column("prediction", prediction), self._references(reference))
 
+    @renamed("n_samples", "seed")
     def paired_bootstrap(
-        self, *, prediction, baseline, reference, metric="bleu", n_samples: int = 1000, seed=12345
+        self,
+        *,
+        prediction,
+        baseline,
+        reference,
+        metric="bleu",
+        n_resamples: int = 1000,
+        confidence: float = 0.95,
+        random_state=12345,
     ) -> pd.DataFrame:
         """Two systems' outputs on the same rows compared as sacrebleu's paired bootstrap does
         (``baseline`` is system A); see :func:`pdmetrics.textgen.paired_bootstrap`.
@@ -152,7 +162,7 @@ class TextgenAccessor:
         ...                    "old": ["the cat sat on the mat", "a dog ran away"],
         ...                    "gold": ["the cat sat on the mat", "the dog ran away"]})
         >>> out = df.textgen.paired_bootstrap(prediction="new", baseline="old", reference="gold",
-        ...                                   n_samples=50)
+        ...                                   n_resamples=50)
         >>> out[["system", "p_value"]]
           system  p_value
         0    old      NaN
@@ -171,8 +181,9 @@ class TextgenAccessor:
             self._column("prediction", prediction),
             self._references(reference),
             metric=metric,
-            n_samples=n_samples,
-            seed=seed,
+            n_resamples=n_resamples,
+            confidence=confidence,
+            random_state=random_state,
         )
 
     def _yes_share(self, metric, datum, verdict, data, by) -> pd.DataFrame:

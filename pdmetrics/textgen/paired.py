@@ -1,11 +1,12 @@
 """Paired bootstrap comparison of two systems on the same segments, as sacrebleu 2.6 runs it.
 
 sacrebleu's ``--paired-bs`` (Koehn 2004, as in Moses' ``bootstrap-hypothesis-difference-
-significance.pl``) draws ``n_samples`` resamples of the segment indices with replacement from
-``numpy.random.default_rng(seed)`` (seed ``SACREBLEU_SEED``, default 12345), scores both systems
-on every resample, and reports for each system the mean of its resampled scores with a 95%
-interval, and for the compared system a p-value: the share of centred resampled absolute
-differences that exceed the observed absolute difference, ``(c + 1) / (n_samples + 1)``.
+significance.pl``) draws ``n_resamples`` resamples of the segment indices with replacement
+from ``numpy.random.default_rng(random_state)`` (sacrebleu's ``SACREBLEU_SEED``, default 12345),
+scores both systems on every resample, and reports for each system the mean of its resampled
+scores with a 95% interval (``confidence=``), and for the compared system a p-value: the share
+of centred resampled absolute differences that exceed the observed absolute difference,
+``(c + 1) / (n_resamples + 1)``.
 
 Here every resample is scored from the summed per-segment statistics of
 :func:`pdmetrics.textgen.segment_statistics`, all resamples at once. The sums are taken in
@@ -18,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from pdmetrics._renamed import renamed
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.textgen.corpus import metric_signature, paired_inputs, scores_from_statistics, statistics_array
 
@@ -52,11 +54,11 @@ def _resampled_sums(stats: np.ndarray, indices: np.ndarray) -> np.ndarray:
     return sums
 
 
-def _interval(scores: np.ndarray) -> tuple[float, float, float, float]:
-    """Mean of the resampled scores, half-width of the 95% interval, its bounds (sacrebleu:
-    the n//40-th smallest and largest scores)."""
+def _interval(scores: np.ndarray, confidence: float) -> tuple[float, float, float, float]:
+    """Mean of the resampled scores, half-width of the ``confidence`` interval, its bounds (sacrebleu,
+    95%: the n//40-th smallest and largest scores)."""
     ordered = np.sort(scores)
-    lower_at = ordered.size // 40
+    lower_at = int(np.floor(ordered.size * (1 - confidence) / 2 + 1e-9))
     lower, upper = ordered[lower_at], ordered[ordered.size - lower_at - 1]
     return float(ordered.mean()), float(0.5 * (upper - lower)), float(lower), float(upper)
 
@@ -68,13 +70,15 @@ def _names(prediction_a, prediction_b) -> tuple[str, str]:
     return "prediction_a", "prediction_b"
 
 
+@renamed("n_samples", "seed")
 def paired_bootstrap(
     prediction_a,
     prediction_b,
     reference,
     metric="bleu",
-    n_samples: int = 1000,
-    seed: int | None = 12345,
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    random_state: int | None = 12345,
 ) -> pd.DataFrame:
     """Compare system B with baseline A on the same segments by paired bootstrap resampling.
 
@@ -96,9 +100,12 @@ def paired_bootstrap(
     metric : str or list of str
         ``"bleu"``, ``"chrf"``, ``"chrf++"`` and/or ``"ter"``. Every metric uses the same
         resamples, as sacrebleu does.
-    n_samples : int
+    n_resamples : int
         Bootstrap resamples (sacrebleu's default 1000).
-    seed : int or None
+    confidence : float
+        Coverage of the interval, in (0, 1) (sacrebleu's 0.95: the ``n_resamples // 40``-th
+        smallest and largest resampled scores).
+    random_state : int or None
         Seed of ``numpy.random.default_rng`` (sacrebleu's ``SACREBLEU_SEED``, default 12345);
         None draws fresh entropy.
 
@@ -106,15 +113,15 @@ def paired_bootstrap(
     -------
     DataFrame
         Two rows per metric (the baseline first): ``metric, system, baseline, N, score`` (on
-        all segments), ``mean`` (of the resampled scores), ``ci`` (half-width of the 95%
-        interval, sacrebleu's "±"), ``ci_low, ci_high`` (its bounds), ``p_value`` (NaN for the
+        all segments), ``mean`` (of the resampled scores), ``ci`` (half-width of the
+        ``confidence`` interval, sacrebleu's "±"), ``ci_low, ci_high`` (its bounds), ``p_value`` (NaN for the
         baseline) and ``signature`` (sacrebleu's, with ``bs`` and ``seed``).
 
     Notes
     -----
     sacrebleu counts a resample as "more extreme" only when its centred difference is
     strictly greater than the observed one, so a system compared with an identical copy of
-    itself gets its smallest p-value, ``1 / (n_samples + 1)``. Here, when every resampled
+    itself gets its smallest p-value, ``1 / (n_resamples + 1)``. Here, when every resampled
     difference is exactly zero (the two systems have the same statistics on every segment)
     the p-value is 1.0: no difference was observed, so none is significant. All other cases
     equal sacrebleu. The sign of a difference is not tested (``abs(B - A)``): for TER lower is
@@ -128,29 +135,36 @@ def paired_bootstrap(
     ...      "we went home", "she is reading a book"]
     >>> b = ["the cat sat on the mat", "a dog barked loudly", "it rained all day",
     ...      "we went home early", "she reads books"]
-    >>> table = paired_bootstrap(a, b, refs, metric="bleu", n_samples=200)
+    >>> table = paired_bootstrap(a, b, refs, metric="bleu", n_resamples=200)
     >>> table[["system", "score", "p_value"]].round(3)
              system   score  p_value
     0  prediction_a  35.614      NaN
     1  prediction_b  90.504    0.005
     """
     metrics = _metrics(metric)
-    if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples < 1:
+    if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
         raise InvalidInputError(
-            f"`n_samples={n_samples!r}` must be a positive integer (sacrebleu uses 1000)."
+            f"`n_resamples={n_resamples!r}` must be a positive integer (sacrebleu uses 1000)."
         )
+    if (
+        isinstance(confidence, (bool, np.bool_))
+        or not isinstance(confidence, (int, float, np.number))
+        or not 0 < confidence < 1
+    ):
+        raise InvalidInputError(f"`confidence={confidence!r}` must be a number in (0, 1), e.g. 0.95.")
+    seed = random_state
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
-        raise InvalidInputError(f"`seed={seed!r}` must be a non-negative integer or None.")
+        raise InvalidInputError(f"`random_state={seed!r}` must be a non-negative integer or None.")
     name_a, name_b = _names(prediction_a, prediction_b)
     # a segment missing in either system (or without a reference) is left out of both
     hypotheses_a, hypotheses_b, matrix = paired_inputs(prediction_a, prediction_b, reference)
     n = len(hypotheses_a)
     rng = np.random.default_rng(seed)
-    indices = rng.choice(n, size=(int(n_samples), n), replace=True) if n else np.zeros((0, 0), int)
+    indices = rng.choice(n, size=(int(n_resamples), n), replace=True) if n else np.zeros((0, 0), int)
     rows = []
     for key in metrics:
         stats_a, nrefs = statistics_array(key, hypotheses_a, matrix)
-        signature = metric_signature(key, nrefs, bs=int(n_samples), seed=str(seed).lower())
+        signature = metric_signature(key, nrefs, bs=int(n_resamples), seed=str(seed).lower())
         arrays = [stats_a, statistics_array(key, hypotheses_b, matrix)[0]]
         # full-corpus scores: statistics added segment after segment, in float64
         score_a, score_b = (float(scores_from_statistics(np.cumsum(s, axis=0)[-1], key)[0]) for s in arrays)
@@ -165,7 +179,7 @@ def paired_bootstrap(
             (name_a, score_a, resampled_a, np.nan),
             (name_b, score_b, resampled_b, p_value),
         ):
-            mean, half, low, high = _interval(resampled)
+            mean, half, low, high = _interval(resampled, float(confidence))
             rows.append(
                 {
                     "metric": key,
