@@ -21,6 +21,7 @@ import pdmetrics
 from pdmetrics._files import INCOMPLETE_SUFFIX, PART_SUFFIX, atomic_path, output_run
 from pdmetrics.cli import main
 from pdmetrics.datasets import simulate_scores
+from pdmetrics.errors import PdmetricsWarning
 
 ROOT = Path(__file__).resolve().parents[1]
 EVALUATE = ["--human", "sc1", "--system", "raw", "--trim-min", "1", "--trim-max", "6"]
@@ -117,11 +118,11 @@ def test_sigint_right_after_the_first_file_leaves_no_partial_file_and_a_marker(b
         in done.stderr
     )
     assert (out / f"resp{INCOMPLETE_SUFFIX}").is_file()  # recognisably unfinished
-    assert not (out / ".pdmetrics-resp.json").exists()
+    assert not (out / ".pdmetrics-evaluate-resp.json").exists()
     _assert_nothing_half_written(out, big / "reference")
     # the marker lists the files written so far; running again completes the folder and drops it
     listed = [
-        json.loads(line)["path"] for line in (out / f"resp{INCOMPLETE_SUFFIX}").read_text().splitlines()[1:]
+        json.loads(line)["path"] for line in (out / f"resp{INCOMPLETE_SUFFIX}").read_text().splitlines()[2:]
     ]
     assert set(listed) <= {path.name for path in _entries(out)}
     rerun = subprocess.run(_command(*arguments), capture_output=True, text=True, env=_environment())
@@ -158,7 +159,7 @@ def test_rsmeval_sigterm_mid_write_leaves_the_run_unfinished(big, tmp_path):
         ["rsmeval", tmp_path / "config.json", out], out, _writing("exp_test_metadata"), signal.SIGTERM
     )
     assert done.returncode == 128 + signal.SIGTERM, done.stderr
-    assert (out / f"exp{INCOMPLETE_SUFFIX}").is_file() and not (out / ".pdmetrics-exp.json").exists()
+    assert (out / f"exp{INCOMPLETE_SUFFIX}").is_file() and not (out / ".pdmetrics-rsmeval-exp.json").exists()
     assert not (out / "output" / "exp_test_metadata.csv").exists()
     assert not [path for path in _entries(out) if PART_SUFFIX in path.name]
     rows = pd.read_csv(out / "output" / "exp_pred_processed.csv")  # written before: whole
@@ -267,10 +268,13 @@ def test_to_csv_interrupted_by_an_error_keeps_the_marker(tmp_path, monkeypatch):
         report.to_csv(tmp_path, prefix="demo")
     assert sorted(p.name for p in tmp_path.iterdir()) == [f"demo{INCOMPLETE_SUFFIX}"]
     monkeypatch.undo()
-    written = report.to_csv(tmp_path, prefix="demo")
+    with pytest.warns(
+        PdmetricsWarning, match=r"demo\.pdmetrics-incomplete .* earlier call in this process.*takes over"
+    ):
+        written = report.to_csv(tmp_path, prefix="demo")
     assert sorted(p.name for p in tmp_path.glob("[!.]*")) == sorted(p.name for p in written)
     assert [
-        entry["path"] for entry in json.loads((tmp_path / ".pdmetrics-demo.json").read_text())["files"]
+        entry["path"] for entry in json.loads((tmp_path / ".pdmetrics-write-demo.json").read_text())["files"]
     ] == [p.name for p in written]
 
 
@@ -356,6 +360,6 @@ def test_write_replaces_the_earlier_files_of_its_prefix_and_format_only(tmp_path
     assert len(list(tmp_path.glob("demo_*_by_L1.tsv"))) >= 5  # another format: left alone
     assert len(list(tmp_path.glob("other_*_by_L1.csv"))) >= 5  # another prefix: left alone
     recorded = [
-        entry["path"] for entry in json.loads((tmp_path / ".pdmetrics-demo.json").read_text())["files"]
+        entry["path"] for entry in json.loads((tmp_path / ".pdmetrics-write-demo.json").read_text())["files"]
     ]
     assert sorted(recorded) == sorted(p.name for p in tmp_path.glob("demo_*"))
