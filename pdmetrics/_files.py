@@ -393,7 +393,7 @@ def _alive(owner: dict | None, marker: Path) -> bool | None:
 
 
 def _busy(run: Run, owner: dict | None, alive: bool | None, folder_option: str, prefix_option: str):
-    where = f"{shown(folder_option, str(run.folder))} with {shown(prefix_option, run.prefix)}"
+    where = f"{shown(folder_option, str(run.folder), 4096)} with {shown(prefix_option, run.prefix)}"
     who = (
         f"pdmetrics {owner.get('run')} run (process {owner.get('pid')} on {owner.get('host')}, started "
         f"{owner.get('started')})"
@@ -449,8 +449,9 @@ def _lock(run: Run, folder_option: str, prefix_option: str) -> list[dict]:
                 raise _busy(run, theirs, alive, folder_option, prefix_option)
             if theirs is not None and theirs.get("run") != run.kind:
                 raise PdmetricsError(
-                    f"{shown(folder_option, str(run.folder))} with {shown(prefix_option, run.prefix)}: the "
-                    f"marker {run.marker.name} is from an interrupted `pdmetrics {theirs.get('run')}` run "
+                    f"{shown(folder_option, str(run.folder), 4096)} with "
+                    f"{shown(prefix_option, run.prefix)}: the marker {run.marker.name} is from an "
+                    f"interrupted `pdmetrics {theirs.get('run')}` run "
                     f"(process {theirs.get('pid')}, started {theirs.get('started')}), whose files it lists "
                     "may be incomplete. Run that again to finish it, remove the marker (and the files it "
                     "lists), or choose another folder or prefix."
@@ -516,7 +517,7 @@ def _remove_leftovers(run: Run, folders: list[Path]) -> list[str]:
                 with contextlib.suppress(OSError):
                     if path.is_file() and not path.is_symlink():
                         path.unlink()
-                        removed.append(path.name)
+                        removed.append(path.relative_to(run.folder).as_posix())
     return removed
 
 
@@ -558,7 +559,7 @@ def output_run(
         taken = _lock(run, option, prefix_option)
     except PermissionError as error:
         raise InvalidInputError(
-            f"{shown(option, str(folder))}: pdmetrics cannot write in this folder ({error.strerror}); "
+            f"{shown(option, str(folder), 4096)}: pdmetrics cannot write in this folder ({error.strerror}); "
             "give a folder you can write to."
         ) from None
     global last_unfinished
@@ -606,13 +607,13 @@ def _make_folder(folder: Path, option: str) -> None:
             (path for path in [folder, *folder.parents] if path.exists() and not path.is_dir()), folder
         )
         raise InvalidInputError(
-            f"{shown(option, str(folder))}: {str(blocking)!r} is a file, not a folder; give a folder "
+            f"{shown(option, str(folder), 4096)}: {str(blocking)!r} is a file, not a folder; give a folder "
             f"(e.g. {shown(option, str(folder.with_name(folder.name + '_results')))})."
         ) from None
     except PermissionError as error:
         raise InvalidInputError(
-            f"{shown(option, str(folder))}: pdmetrics cannot create this folder ({error.strerror}); give "
-            "a folder you can write to."
+            f"{shown(option, str(folder), 4096)}: pdmetrics cannot create this folder "
+            f"({error.strerror}); give a folder you can write to."
         ) from None
 
 

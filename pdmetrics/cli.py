@@ -410,10 +410,16 @@ def _stop(signum, frame) -> None:
     raise _Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
 
+def _ignored(signum, frame) -> None:
+    """A signal that comes while the run cleans up or after it finished: nothing to do. (A
+    Python handler rather than ``SIG_IGN``: a signal already on its way to the first handler
+    then finds a handler, not Python's "ignored due to race condition" message.)"""
+
+
 def _ignore_signals() -> None:
     if threading.current_thread() is threading.main_thread():
         for signum in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(signum, signal.SIG_IGN)
+            signal.signal(signum, _ignored)
 
 
 def _finished() -> None:

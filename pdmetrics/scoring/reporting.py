@@ -884,11 +884,27 @@ def _report_columns(frame, human, system, second_human, by, scale_with, layout) 
     system = _one_column(frame, "system", system)
     if second_human is not None:
         second_human = _one_column(frame, "second_human", second_human)
+    _check_group_names(frame, by)
     groups = [] if by is None else require_columns(frame, "by", by)
     check_distinct_columns(human=human, second_human=second_human, system=system)
     if layout == "tidy":
         _check_distinct_names(_score_names(human, second_human, system, scale_with))
     return human, system, second_human, groups
+
+
+def _check_group_names(frame, by) -> None:
+    """A subgroup column named by a tuple (a column of a MultiIndex-like frame) names the
+    report's tables (``eval_by_<column>``) and files: refuse it clearly, whether ``by=`` is
+    the tuple or a list holding it."""
+    named = [by] if isinstance(by, tuple) and by in frame.columns else by if isinstance(by, list) else []
+    for group in named:
+        if isinstance(group, tuple):
+            flat = "_".join(map(str, group))
+            raise InvalidInputError(
+                f"`by={group!r}`: the subgroup column is named by a tuple (a MultiIndex-like column), and "
+                f"the report names its tables and files by the column (eval_by_<column>): rename it to a "
+                f"string first, e.g. df.rename(columns={{{group!r}: {flat!r}}}) and by={flat!r}."
+            )
 
 
 def _per_response(name: str) -> bool:
