@@ -253,3 +253,149 @@ def test_names_too_long_for_the_file_system_are_refused_before_writing(tmp_path,
     longest = max(len(path.name) for path in written.to_csv(tmp_path / "probe", prefix="p"))
     prefix = "p" * (255 - longest + 1)
     assert max(len(path.name) for path in written.to_csv(tmp_path / "fits", prefix=prefix)) == 255
+
+
+# ----------------------------------------------------------------------------------------
+# every message names the option, the value and a fix that is not the refused value
+# ----------------------------------------------------------------------------------------
+def test_a_long_group_column_name_blames_the_group_option(tmp_path, capsys):
+    long = "g" * 240
+    frame = simulate_scores(200, seed=1).rename(columns={"L1": long})
+    result = report(frame, human="sc1", system="raw", by=long, trim_min=1, trim_max=6)
+    with pytest.raises(InvalidInputError) as refused:
+        result.to_csv(tmp_path / "out")
+    assert str(refused.value).startswith("by='ggg") and "rename it to a name of at most" in str(refused.value)
+    frame.to_csv(tmp_path / "r.csv", index=False)
+    code = main(
+        ["evaluate", str(tmp_path / "r.csv"), *EVALUATE, "--group", long, "--out", str(tmp_path / "o")]
+    )
+    assert code == 2
+    assert capsys.readouterr().err.startswith("pdmetrics evaluate: error: --group 'ggg")
+    assert not (tmp_path / "out").exists() and not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize(
+    ("prefix", "reason"),
+    [
+        ("a:b", "absolute path or a drive"),
+        ("\ud800", "lone surrogate"),
+        ("x\u202etxt.exe", "bidirectional control character"),
+        ("a\nb", "control character"),
+        ("NUL.txt", "device name on Windows"),
+        ("con", "device name on Windows"),
+        ("COM1", "device name on Windows"),
+    ],
+)
+def test_prefixes_that_are_not_portable_file_names_are_refused_with_another_name(
+    small_report, tmp_path, prefix, reason
+):
+    with pytest.raises(InvalidInputError) as refused:
+        small_report.to_csv(tmp_path / "out", prefix=prefix)
+    message = str(refused.value)
+    assert message.startswith(f"prefix={prefix!r} ") and reason in message
+    suggested = message.rsplit("e.g. ", 1)[1].rstrip(".")
+    assert suggested != repr(prefix)
+    assert small_report.to_csv(tmp_path / "fixed", prefix=eval(suggested))  # the fix works
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_prefix_that_is_not_a_string_is_refused(small_report, tmp_path):
+    for prefix in (None, 3, b"x"):
+        with pytest.raises(InvalidInputError, match=r"^prefix=.*must be a string, e\.g\. prefix='run1'"):
+            small_report.to_csv(tmp_path / "out", prefix=prefix)
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_group_column_named_like_a_device_is_fine(tmp_path):
+    frame = simulate_scores(200, seed=1).rename(columns={"L1": "CON"})
+    written = report(frame, human="sc1", system="raw", by="CON", trim_min=1, trim_max=6).to_csv(tmp_path)
+    assert "pdmetrics_eval_by_CON.csv" in [path.name for path in written]
+
+
+def test_a_tuple_group_column_is_refused_clearly():
+    frame = simulate_scores(200, seed=1)
+    frame[("a", "b")] = frame["L1"]
+    for by in (("a", "b"), [("a", "b")]):
+        with pytest.raises(InvalidInputError) as refused:
+            frame.scoring.report(human="sc1", system="raw", by=by, trim_min=1, trim_max=6)
+        assert str(refused.value).startswith("`by=('a', 'b')`: the subgroup column is named by a tuple")
+        assert "df.rename(columns={('a', 'b'): 'a_b'})" in str(refused.value)
+
+
+def test_evaluate_output_folder_errors_name_the_option_and_no_temporary_file(tmp_path, capsys):
+    simulate_scores(100, seed=1).to_csv(tmp_path / "r.csv", index=False)
+    (tmp_path / "afile").write_text("x")
+    base = ["evaluate", str(tmp_path / "r.csv"), *EVALUATE, "--out"]
+    for out, expected in [
+        ("", "--out '': give the folder to write the files in, e.g. --out results."),
+        (
+            str(tmp_path / "afile"),
+            f"--out {str(tmp_path / 'afile')!r}: {str(tmp_path / 'afile')!r} is a file, ",
+        ),
+        (
+            str(tmp_path / "afile" / "sub"),
+            f"--out {str(tmp_path / 'afile' / 'sub')!r}: {str(tmp_path / 'afile')!r} is a file, not a folder",
+        ),
+    ]:
+        assert main([*base, out]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"pdmetrics evaluate: error: {expected}"), err
+        assert "pdmetrics-part" not in err and err.count("\n") == 1
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["afile", "r.csv"]
+
+
+def test_a_read_only_output_folder_names_the_option(tmp_path, capsys):
+    import os
+
+    if os.geteuid() == 0:
+        pytest.skip("root writes in read-only folders")
+    simulate_scores(100, seed=1).to_csv(tmp_path / "r.csv", index=False)
+    (tmp_path / "ro").mkdir(mode=0o555)
+    assert main(["evaluate", str(tmp_path / "r.csv"), *EVALUATE, "--out", str(tmp_path / "ro")]) == 2
+    err = capsys.readouterr().err
+    assert "--out" in err and "cannot write in this folder" in err and "pdmetrics-part" not in err
+
+
+def test_to_html_paths_that_cannot_be_written_are_refused_clearly(small_report, tmp_path):
+    (tmp_path / "adir").mkdir()
+    cases = [
+        ("", "path='': give the file to write, e.g. path='report.html'."),
+        (tmp_path / "adir", f"path={str(tmp_path / 'adir')!r} is a folder: give a file in it"),
+        (tmp_path / "nodir" / "x.html", f"the folder {str(tmp_path / 'nodir')!r} does not exist; create"),
+    ]
+    for path, expected in cases:
+        with pytest.raises(InvalidInputError) as refused:
+            small_report.to_html(path)
+        assert expected in str(refused.value) and "pdmetrics-part" not in str(refused.value)
+    assert sorted(path.name for path in tmp_path.rglob("*")) == ["adir"]
+
+
+def test_a_write_error_names_the_file_not_the_temporary_one(small_report, tmp_path, monkeypatch):
+    import errno
+
+    import pdmetrics.scoring.reporting as reporting
+
+    def failing(frame, path, index):
+        raise OSError(errno.EACCES, "Permission denied", str(path))
+
+    monkeypatch.setitem(reporting._FILE_WRITERS, "csv", failing)
+    with pytest.raises(PermissionError) as refused:
+        small_report.to_csv(tmp_path, prefix="demo")
+    assert refused.value.filename == str(tmp_path / "demo_eval.csv")
+    assert "pdmetrics-part" not in str(refused.value)
+
+
+def test_dask_xlsx_on_the_command_line_names_the_option(tmp_path, capsys):
+    pytest.importorskip("dask.dataframe")
+    pytest.importorskip("openpyxl")
+    simulate_scores(200, seed=1).to_parquet(tmp_path / "r.parquet")
+    code = main(
+        ["evaluate", str(tmp_path / "r.parquet"), "--engine", "dask", *EVALUATE, "--file-format", "xlsx"]
+        + ["--out", str(tmp_path / "o")]
+    )
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.splitlines()[-1].startswith(
+        "pdmetrics evaluate: error: --file-format 'xlsx': a report computed on dask"
+    )
+    assert "file_format=" not in err and not (tmp_path / "o").exists()
