@@ -50,6 +50,7 @@ __all__ = [
     "unfinished_marker",
     "check_name_part",
     "check_file_names",
+    "check_free",
     "is_temporary",
     "record_name",
     "shown",
@@ -410,6 +411,17 @@ def _busy(run: Run, owner: dict | None, alive: bool | None, folder_option: str, 
         f"{where}: another {who} is writing files with this prefix there (its marker: "
         f"{run.marker.name}). Wait until it finishes, or choose another folder or prefix."
     )
+
+
+def check_free(folder, prefix: str, kind: str, option: str, prefix_option: str) -> None:
+    """Refuse early (before a command reads and computes) when a live run holds ``prefix`` in
+    ``folder``; the run itself takes the lock later (:func:`output_run`)."""
+    run = Run(Path(folder), prefix, kind)
+    found = _read_marker(run.marker) if os.fspath(folder) != "" else None
+    if found is not None and (found[0] is not None or found[1]):
+        alive = _alive(found[0], run.marker)
+        if alive is not False:
+            raise _busy(run, found[0], alive, option, prefix_option)
 
 
 def _lock(run: Run, folder_option: str, prefix_option: str) -> list[dict]:

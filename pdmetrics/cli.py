@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 import pdmetrics
-from pdmetrics._files import check_file_names, check_name_part, output_run, unfinished_marker
+from pdmetrics._files import check_file_names, check_free, check_name_part, output_run, unfinished_marker
 from pdmetrics.datasets import simulate_essays, simulate_scores
 from pdmetrics.errors import PdmetricsError, PdmetricsWarning
 from pdmetrics.io import read_table
@@ -173,6 +173,7 @@ def evaluate(args: argparse.Namespace) -> int:
     _check_names(args, prefix)
     if args.out == "":
         raise PdmetricsError("--out '': give the folder to write the files in, e.g. --out results.")
+    check_free(args.out, prefix, "evaluate", "--out", "--prefix")  # another run writing there: say so now
     text = [name for name in (args.id, args.candidate) if name] + (args.group or [])
     frame = read_responses(args.file, text_columns=text, engine=args.engine)
     on_dask = args.engine == "dask"

@@ -577,3 +577,31 @@ def test_a_signal_while_the_command_starts_gives_one_line(tmp_path):
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130, err
     assert "Traceback" not in err and err.count("\n") == 1, err
+
+
+def test_dask_writer_interrupted_between_batches_leaves_no_piece(tmp_path, monkeypatch):
+    dd = pytest.importorskip("dask.dataframe")
+    import pdmetrics._dask.scoring as dask_scoring
+
+    data = simulate_scores(4000, seed=1)
+    data.loc[::50, "sc1"] = 0  # excluded responses: test_excluded_responses is written in pieces
+    data.loc[1::50, "raw"] = float("nan")  # (.1 the zeros, .2 the missing system scores)
+    frame = dd.from_pandas(data, npartitions=8)
+    with pytest.warns(pdmetrics.ExcludedRowsWarning):
+        report = frame.scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6)
+    monkeypatch.setattr(dask_scoring, "RESPONSE_BATCH", 1)  # one partition a batch
+    original, calls = dask_scoring.dask.compute, []
+
+    def compute(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 4:  # after three batches: the pieces of partitions 1 and 2 are on disk
+            raise KeyboardInterrupt
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(dask_scoring.dask, "compute", compute)
+    with pytest.raises(KeyboardInterrupt):
+        report.to_csv(tmp_path, prefix="d")
+    assert len(calls) == 4
+    left = sorted(path.name for path in tmp_path.iterdir())
+    assert not [name for name in left if PART_SUFFIX in name], left
+    assert f"d{INCOMPLETE_SUFFIX}" in left

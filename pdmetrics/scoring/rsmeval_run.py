@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from pdmetrics._files import INCOMPLETE_SUFFIX, check_file_names, is_temporary, output_run, write_text
+from pdmetrics._files import (
+    INCOMPLETE_SUFFIX,
+    check_file_names,
+    check_free,
+    is_temporary,
+    output_run,
+    write_text,
+)
 from pdmetrics._warnings import emit
 from pdmetrics.errors import InvalidInputError, PdmetricsWarning
 from pdmetrics.io import read_table
@@ -70,6 +77,7 @@ def run_rsmeval(
             f"'{output_dir}' already contains a non-empty 'output' directory{why}; pass -f to overwrite it."
         )
     config = read_config(config_path)
+    check_free(output_dir, config["experiment_id"], "rsmeval", "output directory", "experiment_id")
     options = report_options(config)
     frame = _predictions(config, options, engine)
     if isinstance(options.get("scale_with"), str) and options["scale_with"] not in ("asis", "raw"):
