@@ -565,18 +565,27 @@ def test_a_signal_after_the_files_are_written_does_not_fail_the_run(tmp_path, mo
 
 
 def test_a_signal_while_the_command_starts_gives_one_line(tmp_path):
-    process = subprocess.Popen(
-        _command("evaluate", "x.csv", *EVALUATE, "--out", tmp_path / "out"),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=_environment(),
-    )
-    time.sleep(0.3)  # the imports (pandas, the accessors) take longer
-    process.send_signal(signal.SIGINT)
-    _, err = process.communicate(timeout=60)
-    assert process.returncode == 130, err
-    assert "Traceback" not in err and err.count("\n") == 1, err
+    """SIGINT while the command imports pandas and the accessors (Python's own start-up, before
+    any pdmetrics code runs, is out of reach: the first delay is well after it)."""
+    for delay in (0.3, 0.2, 0.12):  # shorter only when the imports were done already
+        process = subprocess.Popen(
+            _command("evaluate", "x.csv", *EVALUATE, "--out", tmp_path / "out"),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=_environment(),
+        )
+        time.sleep(delay)
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+        assert "Traceback" not in err and err.count("\n") == 1, err
+        if process.returncode == 130:
+            assert err == "pdmetrics: interrupted while starting; nothing was written.\n"
+            break
+        assert process.returncode == 2, err  # the command had already read its arguments
+    else:
+        pytest.skip("the imports were always done before the signal")
+    assert not (tmp_path / "out").exists()
 
 
 def test_dask_writer_interrupted_between_batches_leaves_no_piece(tmp_path, monkeypatch):
