@@ -259,7 +259,10 @@ def _check_names(args: argparse.Namespace, prefix: str) -> None:
     read or written, a name that would put a file outside ``--out``."""
     option = "--prefix" if args.prefix is not None else "--prefix (default: the input's name)"
     check_name_part(
-        prefix, option, "the prefix starts every file name; give a plain name, e.g. --prefix run1."
+        prefix,
+        option,
+        "the prefix starts every file name; give a plain name, e.g. --prefix run1.",
+        whole=True,
     )
     for group in args.group or []:
         check_name_part(

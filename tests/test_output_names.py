@@ -76,7 +76,7 @@ def test_a_group_column_with_a_separator_computes_but_is_not_written(tmp_path):
     assert _files(tmp_path) == []
 
 
-@pytest.mark.parametrize("prefix", ["../x", "/nonexistent-pdmetrics/x", "a\\b", ""])
+@pytest.mark.parametrize("prefix", ["../x", "/nonexistent-pdmetrics/x", "a\\b", "", "NUL", "a\u202eb"])
 def test_evaluate_refuses_a_hostile_prefix_before_writing(tmp_path, capsys, prefix):
     simulate_scores(100, seed=1).to_csv(tmp_path / "r.csv", index=False)
     out = tmp_path / "in" / "out"
