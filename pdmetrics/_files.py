@@ -620,7 +620,7 @@ def _make_folder(folder: Path, option: str) -> None:
         )
         raise InvalidInputError(
             f"{shown(option, str(folder), 4096)}: {str(blocking)!r} is a file, not a folder; give a folder "
-            f"(e.g. {shown(option, str(folder.with_name(folder.name + '_results')))})."
+            f"(e.g. {shown(option, str(blocking) + '_results', 4096)})."
         ) from None
     except PermissionError as error:
         raise InvalidInputError(

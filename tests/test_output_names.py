@@ -381,6 +381,29 @@ def test_to_html_paths_that_cannot_be_written_are_refused_clearly(small_report, 
     assert sorted(path.name for path in tmp_path.rglob("*")) == ["adir"]
 
 
+def test_to_csv_refuses_an_empty_directory_or_a_file(small_report, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "afile").write_text("x")
+    cases = [
+        ("", "directory='': give a folder, e.g. directory='results'."),
+        (
+            "afile",
+            "directory='afile': 'afile' is a file, not a folder; give a folder "
+            "(e.g. directory='afile_results').",
+        ),
+        (
+            "afile/sub",
+            "directory='afile/sub': 'afile' is a file, not a folder; give a folder "
+            "(e.g. directory='afile_results').",
+        ),
+    ]
+    for directory, expected in cases:
+        with pytest.raises(InvalidInputError) as refused:
+            small_report.to_csv(directory)
+        assert str(refused.value) == expected
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["afile"]
+
+
 def test_a_write_error_names_the_file_not_the_temporary_one(small_report, tmp_path, monkeypatch):
     import errno
 

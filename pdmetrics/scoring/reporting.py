@@ -416,6 +416,8 @@ class EvaluationReport(Mapping):
 
     def _write(self, directory, prefix, file_format, skip=()) -> list[Path]:
         """:meth:`write`, leaving out the tables whose names start with one of ``skip``."""
+        if os.fspath(directory) == "":  # Path("") is the current folder: a forgotten value, not a choice
+            raise InvalidInputError("directory='': give a folder, e.g. directory='results'.")
         tables, streamed = self._writable(prefix, file_format, skip)
         names, writer = self._streamed
         directory = Path(directory)
