@@ -501,8 +501,8 @@ def _lock(run: Run, folder_option: str, prefix_option: str) -> list[dict]:
 def _remove_leftovers(run: Run, folders: list[Path]) -> list[str]:
     """Remove the temporary files an interrupted run of ``run``'s prefix left in ``folders``
     (not those a live run of a longer prefix may be writing); returns their names."""
-    mine = [os.fsencode(f"{run.prefix}_"), os.fsencode(f".pdmetrics-{run.kind}-{run.prefix}")]
-    exact = [os.fsencode(run.prefix)]
+    mine = [os.fsencode(f"{run.prefix}_")]
+    exact = [os.fsencode(run.prefix), os.fsencode(f".pdmetrics-{run.kind}-{run.prefix}")[:_PART_STEM]]
     others = []  # the prefixes of the other live runs in the folder
     for marker in run.folder.glob(f"*{INCOMPLETE_SUFFIX}"):
         prefix = marker.name[: -len(INCOMPLETE_SUFFIX)]

@@ -614,3 +614,21 @@ def test_dask_writer_interrupted_between_batches_leaves_no_piece(tmp_path, monke
     left = sorted(path.name for path in tmp_path.iterdir())
     assert not [name for name in left if PART_SUFFIX in name], left
     assert f"d{INCOMPLETE_SUFFIX}" in left
+
+
+def test_leftovers_of_a_live_run_of_a_longer_prefix_are_kept(tmp_path):
+    report = simulate_scores(200, seed=1).scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6)
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        _marker(tmp_path, "a_b", "write", sleeper.pid)  # "a_b" writes now: its temporary files are its own
+        theirs = tmp_path / f".a_b_eval.0123abcd{PART_SUFFIX}.csv"
+        mine = tmp_path / f".a_eval.0123abcd{PART_SUFFIX}.csv"
+        record = tmp_path / f"..pdmetrics-write-a.0123abcd{PART_SUFFIX}.json"
+        for path in (theirs, mine, record):
+            path.write_text("x")
+        with pytest.warns(PdmetricsWarning, match=r"removed 2 temporary files an interrupted run of 'a'"):
+            report.to_csv(tmp_path, prefix="a")
+        assert theirs.is_file() and not mine.exists() and not record.exists()
+    finally:
+        sleeper.kill()
+        sleeper.wait()
