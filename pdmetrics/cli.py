@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 import pdmetrics
-from pdmetrics._files import check_name_part, output_run, unfinished_marker
+from pdmetrics._files import check_file_names, check_free, check_name_part, output_run, unfinished_marker
 from pdmetrics.datasets import simulate_essays, simulate_scores
 from pdmetrics.errors import PdmetricsError, PdmetricsWarning
 from pdmetrics.io import read_table
@@ -171,6 +171,9 @@ def evaluate(args: argparse.Namespace) -> int:
     name = _input_name(args.file)
     prefix = args.prefix if args.prefix is not None else Path(name).stem
     _check_names(args, prefix)
+    if args.out == "":
+        raise PdmetricsError("--out '': give the folder to write the files in, e.g. --out results.")
+    check_free(args.out, prefix, "evaluate", "--out", "--prefix")  # another run writing there: say so now
     text = [name for name in (args.id, args.candidate) if name] + (args.group or [])
     frame = read_responses(args.file, text_columns=text, engine=args.engine)
     on_dask = args.engine == "dask"
@@ -216,14 +219,20 @@ def evaluate(args: argparse.Namespace) -> int:
     sections = [name.strip() for name in args.sections.split(",")] if args.sections else None
     # a wrong --sections or --file-format, a name too long: refused before anything is written
     choose_sections(report, sections)
-    report._writable(prefix, args.file_format, option="--prefix")
+    report._writable(
+        prefix, args.file_format, option="--prefix", group_option="--group", format_option="--file-format"
+    )
+    check_file_names([f"{prefix}_report.html"], "--prefix", prefix)
     # the marker <prefix>.pdmetrics-incomplete stays in --out until the last file is in place
-    with output_run(args.out, prefix) as run:
+    with output_run(args.out, prefix, "evaluate", option="--out", prefix_option="--prefix") as run:
+        for note in run.notes:
+            print(f"note: {note}", file=sys.stderr)
         with _progress_bar(on_dask):  # on dask, the per-response files: one more pass over the partitions
             written = report.write(args.out, prefix=prefix, file_format=args.file_format)
-        page = Path(args.out) / "report.html"
+        page = Path(args.out) / f"{prefix}_report.html"
         report.to_html(page, sections=sections, title=name, files=written)
         written.append(page)
+    _finished()
     if run.removed:
         print(
             f"note: removed {len(run.removed)} files an earlier run with --prefix {prefix} wrote in "
@@ -250,7 +259,10 @@ def _check_names(args: argparse.Namespace, prefix: str) -> None:
     read or written, a name that would put a file outside ``--out``."""
     option = "--prefix" if args.prefix is not None else "--prefix (default: the input's name)"
     check_name_part(
-        prefix, option, "the prefix starts every file name; give a plain name, e.g. --prefix run1."
+        prefix,
+        option,
+        "the prefix starts every file name; give a plain name, e.g. --prefix run1.",
+        whole=True,
     )
     for group in args.group or []:
         check_name_part(
@@ -340,13 +352,16 @@ def _parser() -> argparse.ArgumentParser:
         default="tidy",
         help="score names in the printed tables: your columns' (tidy) or RSMTool's (files: always RSMTool's)",
     )
-    run.add_argument("--sections", help="comma-separated report.html sections, in order (rsmeval's names)")
+    run.add_argument(
+        "--sections", help="comma-separated <prefix>_report.html sections, in order (rsmeval's names)"
+    )
     run.add_argument(
         "--out",
         required=True,
-        help="output directory for the RSMTool-compatible tables (until the run ends it holds the marker "
-        "<prefix>.pdmetrics-incomplete; the files an earlier run of the prefix wrote and this one does not "
-        "are removed)",
+        help="output directory for the RSMTool-compatible tables and <prefix>_report.html (until the run "
+        "ends it holds the marker <prefix>.pdmetrics-incomplete, which also keeps a second run of the "
+        "prefix out; the files an earlier evaluate run of the prefix wrote and this one does not are "
+        "removed)",
     )
     run.add_argument("--prefix", help="file-name prefix (default: the input file's name)")
     rsmeval = commands.add_parser(
@@ -380,6 +395,7 @@ def rsmeval(args: argparse.Namespace) -> int:
             notes=lambda message: print(f"note: {' '.join(message.split())}", file=sys.stderr),
             engine=args.engine,
         )
+    _finished()
     print(
         f"pdmetrics rsmeval: {len(written)} files written under {args.output_dir} "
         f"in {time.perf_counter() - start:.2f} s"
@@ -391,28 +407,52 @@ class _Terminated(KeyboardInterrupt):
     """SIGTERM, raised in the main thread so that unfinished files are removed as on Ctrl-C."""
 
 
-def _terminate(signum, frame) -> None:
-    raise _Terminated
+def _stop(signum, frame) -> None:
+    """The first SIGINT or SIGTERM stops the run; the next ones are ignored while it cleans up
+    (removes its temporary files, says what it left)."""
+    _ignore_signals()
+    raise _Terminated if signum == signal.SIGTERM else KeyboardInterrupt
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
-    previous = None
-    unfinished_marker(reset=True)
+def _ignored(signum, frame) -> None:
+    """A signal that comes while the run cleans up or after it finished: nothing to do. (A
+    Python handler rather than ``SIG_IGN``: a signal already on its way to the first handler
+    then finds a handler, not Python's "ignored due to race condition" message.)"""
+
+
+def _ignore_signals() -> None:
     if threading.current_thread() is threading.main_thread():
-        previous = signal.signal(signal.SIGTERM, _terminate)
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(signum, _ignored)
+
+
+def _finished() -> None:
+    """Every file of the run is in place: a signal now (while the tables are printed) is
+    ignored rather than turning a finished run into an interrupted one."""
+    _ignore_signals()
+
+
+def main(argv: list[str] | None = None, *, restore_signals: bool = True) -> int:
+    previous = {}
+    if threading.current_thread() is threading.main_thread():
+        previous = {signum: signal.signal(signum, _stop) for signum in (signal.SIGINT, signal.SIGTERM)}
+    command = "evaluate"
     try:
+        args = _parser().parse_args(argv)
+        command = args.command
+        unfinished_marker(reset=True)
         if args.command == "demo":
             return demo(args.rows, args.seed)
         if args.command == "rsmeval":
             return rsmeval(args)
         return evaluate(args)
     except KeyboardInterrupt as error:
+        _ignore_signals()
         terminated = isinstance(error, _Terminated)
         marker = unfinished_marker()
         where = f"; {marker} marks its folder as unfinished" if marker is not None else ""
         print(
-            f"pdmetrics {args.command}: {'terminated' if terminated else 'interrupted'}; the run did not "
+            f"pdmetrics {command}: {'terminated' if terminated else 'interrupted'}; the run did not "
             f"finish{where}. No file was left half-written.",
             file=sys.stderr,
         )
@@ -422,12 +462,15 @@ def main(argv: list[str] | None = None) -> int:
         message = " ".join(str(message).split())  # one line, whatever the source of the message
         marker = unfinished_marker()
         if marker is not None:
+            if isinstance(error, OSError) and not isinstance(error, PdmetricsError):
+                message += "; free some space or choose an output folder pdmetrics can write to"
             message += f" ({marker} marks the folder as unfinished; no file was left half-written)"
-        print(f"pdmetrics {args.command}: error: {message}", file=sys.stderr)
-        return 1 if args.command == "rsmeval" else 2  # rsmeval exits with 1 on a refusal
+        print(f"pdmetrics {command}: error: {message}", file=sys.stderr)
+        return 1 if command == "rsmeval" else 2  # rsmeval exits with 1 on a refusal
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGTERM, previous)
+        if restore_signals:
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
 
 
 def console() -> None:
@@ -435,11 +478,14 @@ def console() -> None:
 
     Every file is closed by then; freeing the frames and modules one by one would only add
     0.1-0.2 s to a command that takes a second or two (100k responses), so the process ends
-    with ``os._exit`` once standard output and error are flushed.
+    with ``os._exit`` once standard output and error are flushed. A signal during start-up
+    (``pdmetrics._startup``) or after the run ends gives no traceback.
     """
-    code = main()
-    sys.stdout.flush()
-    sys.stderr.flush()
+    code = main(restore_signals=False)
+    _ignore_signals()
+    with contextlib.suppress(OSError, ValueError):
+        sys.stdout.flush()
+        sys.stderr.flush()
     os._exit(code)
 
 

@@ -21,6 +21,7 @@ import pdmetrics
 from pdmetrics._files import INCOMPLETE_SUFFIX, PART_SUFFIX, atomic_path, output_run
 from pdmetrics.cli import main
 from pdmetrics.datasets import simulate_scores
+from pdmetrics.errors import PdmetricsWarning
 
 ROOT = Path(__file__).resolve().parents[1]
 EVALUATE = ["--human", "sc1", "--system", "raw", "--trim-min", "1", "--trim-max", "6"]
@@ -117,11 +118,11 @@ def test_sigint_right_after_the_first_file_leaves_no_partial_file_and_a_marker(b
         in done.stderr
     )
     assert (out / f"resp{INCOMPLETE_SUFFIX}").is_file()  # recognisably unfinished
-    assert not (out / ".pdmetrics-resp.json").exists()
+    assert not (out / ".pdmetrics-evaluate-resp.json").exists()
     _assert_nothing_half_written(out, big / "reference")
     # the marker lists the files written so far; running again completes the folder and drops it
     listed = [
-        json.loads(line)["path"] for line in (out / f"resp{INCOMPLETE_SUFFIX}").read_text().splitlines()[1:]
+        json.loads(line)["path"] for line in (out / f"resp{INCOMPLETE_SUFFIX}").read_text().splitlines()[2:]
     ]
     assert set(listed) <= {path.name for path in _entries(out)}
     rerun = subprocess.run(_command(*arguments), capture_output=True, text=True, env=_environment())
@@ -158,7 +159,7 @@ def test_rsmeval_sigterm_mid_write_leaves_the_run_unfinished(big, tmp_path):
         ["rsmeval", tmp_path / "config.json", out], out, _writing("exp_test_metadata"), signal.SIGTERM
     )
     assert done.returncode == 128 + signal.SIGTERM, done.stderr
-    assert (out / f"exp{INCOMPLETE_SUFFIX}").is_file() and not (out / ".pdmetrics-exp.json").exists()
+    assert (out / f"exp{INCOMPLETE_SUFFIX}").is_file() and not (out / ".pdmetrics-rsmeval-exp.json").exists()
     assert not (out / "output" / "exp_test_metadata.csv").exists()
     assert not [path for path in _entries(out) if PART_SUFFIX in path.name]
     rows = pd.read_csv(out / "output" / "exp_pred_processed.csv")  # written before: whole
@@ -267,10 +268,13 @@ def test_to_csv_interrupted_by_an_error_keeps_the_marker(tmp_path, monkeypatch):
         report.to_csv(tmp_path, prefix="demo")
     assert sorted(p.name for p in tmp_path.iterdir()) == [f"demo{INCOMPLETE_SUFFIX}"]
     monkeypatch.undo()
-    written = report.to_csv(tmp_path, prefix="demo")
+    with pytest.warns(
+        PdmetricsWarning, match=r"demo\.pdmetrics-incomplete .* earlier call in this process.*takes over"
+    ):
+        written = report.to_csv(tmp_path, prefix="demo")
     assert sorted(p.name for p in tmp_path.glob("[!.]*")) == sorted(p.name for p in written)
     assert [
-        entry["path"] for entry in json.loads((tmp_path / ".pdmetrics-demo.json").read_text())["files"]
+        entry["path"] for entry in json.loads((tmp_path / ".pdmetrics-write-demo.json").read_text())["files"]
     ] == [p.name for p in written]
 
 
@@ -356,6 +360,275 @@ def test_write_replaces_the_earlier_files_of_its_prefix_and_format_only(tmp_path
     assert len(list(tmp_path.glob("demo_*_by_L1.tsv"))) >= 5  # another format: left alone
     assert len(list(tmp_path.glob("other_*_by_L1.csv"))) >= 5  # another prefix: left alone
     recorded = [
-        entry["path"] for entry in json.loads((tmp_path / ".pdmetrics-demo.json").read_text())["files"]
+        entry["path"] for entry in json.loads((tmp_path / ".pdmetrics-write-demo.json").read_text())["files"]
     ]
     assert sorted(recorded) == sorted(p.name for p in tmp_path.glob("demo_*"))
+
+
+# ----------------------------------------------------------------------------------------
+# one kind of run never removes another kind's files; the marker is the prefix's lock
+# ----------------------------------------------------------------------------------------
+def _small_input(tmp_path) -> Path:
+    simulate_scores(300, seed=2).to_csv(tmp_path / "small.csv", index=False)
+    return tmp_path / "small.csv"
+
+
+def test_evaluate_and_rsmeval_never_remove_each_others_files(tmp_path, capsys):
+    config = _rsmeval_config(tmp_path, experiment_id="e", subgroups=["L1"])
+    both = tmp_path / "R"
+    assert main(["rsmeval", str(config), str(both)]) == 0
+    theirs = _entries(both)
+    assert len(theirs) >= 12
+    capsys.readouterr()
+    evaluate = ["evaluate", str(_small_input(tmp_path)), *EVALUATE, "--prefix", "e", "--out"]
+    assert main([*evaluate, str(both)]) == 0
+    assert "removed" not in capsys.readouterr().err
+    assert set(theirs) <= set(_entries(both))  # every rsmeval file is still there
+    # the other way round: rsmeval (no -f, no output/ yet) over an evaluate run of the same prefix
+    other = tmp_path / "R3"
+    assert main([*evaluate, str(other), "--group", "L1"]) == 0
+    tables = _entries(other)
+    capsys.readouterr()
+    assert main(["rsmeval", str(config), str(other)]) == 0
+    assert "removed" not in capsys.readouterr().err
+    assert set(tables) <= set(_entries(other))
+    # and report.write of the same prefix (its own kind) leaves both alone
+    report = simulate_scores(200, seed=1).scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6)
+    report.to_csv(other, prefix="e")
+    assert {path.name for path in tables} <= {path.name for path in _entries(other)}
+    records = sorted(path.name for path in other.glob(".pdmetrics-*.json"))
+    assert records == [".pdmetrics-evaluate-e.json", ".pdmetrics-rsmeval-e.json", ".pdmetrics-write-e.json"]
+
+
+def test_evaluate_writes_its_page_under_its_prefix(tmp_path):
+    data = _small_input(tmp_path)
+    out = tmp_path / "out"
+    for prefix in ("A", "B"):
+        assert main(["evaluate", str(data), *EVALUATE, "--out", str(out), "--prefix", prefix]) == 0
+    assert (out / "A_report.html").is_file() and (out / "B_report.html").is_file()
+    assert not (out / "report.html").exists()
+    recorded = [
+        entry["path"] for entry in json.loads((out / ".pdmetrics-evaluate-A.json").read_text())["files"]
+    ]
+    assert "A_report.html" in recorded and (out / "A_report.html").read_text().rstrip().endswith("</html>")
+
+
+def _marker(folder: Path, prefix: str, kind: str, pid: int, host: str | None = None) -> Path:
+    import socket
+
+    owner = {"run": kind, "prefix": prefix, "pid": pid, "host": host or socket.gethostname(), "started": "x"}
+    marker = folder / f"{prefix}{INCOMPLETE_SUFFIX}"
+    folder.mkdir(parents=True, exist_ok=True)
+    marker.write_text("# pdmetrics: not finished\n" + json.dumps(owner) + "\n")
+    return marker
+
+
+def _dead_pid() -> int:
+    process = subprocess.Popen([sys.executable, "-c", "pass"])
+    process.wait()
+    return process.pid
+
+
+def test_a_live_run_of_the_prefix_refuses_another_and_a_dead_one_is_taken_over(tmp_path):
+    report = simulate_scores(200, seed=1).scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6)
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        marker = _marker(tmp_path / "out", "demo", "write", sleeper.pid)
+        with pytest.raises(pdmetrics.PdmetricsError) as refused:
+            report.to_csv(tmp_path / "out", prefix="demo")
+        message = str(refused.value)
+        assert message.startswith(f"directory={str(tmp_path / 'out')!r} with prefix='demo': another ")
+        assert f"process {sleeper.pid}" in message and "Wait until it finishes" in message
+        assert sorted(path.name for path in (tmp_path / "out").iterdir()) == [marker.name]
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    # the same marker once its process is gone: an interrupted run, taken over
+    _marker(tmp_path / "out", "demo", "write", _dead_pid())
+    with pytest.warns(
+        PdmetricsWarning, match=r"did not finish \(process \d+ no longer runs\); this run takes over"
+    ):
+        written = report.to_csv(tmp_path / "out", prefix="demo")
+    assert not marker.exists() and all(path.is_file() for path in written)
+    # a marker another command left: its files are not this run's to remove
+    _marker(tmp_path / "out", "demo", "evaluate", _dead_pid())
+    with pytest.raises(pdmetrics.PdmetricsError, match="from an interrupted `pdmetrics evaluate` run"):
+        report.to_csv(tmp_path / "out", prefix="demo")
+
+
+def test_two_concurrent_evaluate_runs_of_one_prefix_do_not_mix(big, tmp_path):
+    out = tmp_path / "conc"
+    base = ["evaluate", big / "resp.csv", *EVALUATE, "--out", out, "--prefix", "resp"]
+    first = subprocess.Popen(
+        _command(*base, "--group", "L1"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=_environment(),
+    )
+    deadline = time.monotonic() + 60
+    while not (out / f"resp{INCOMPLETE_SUFFIX}").exists():
+        assert first.poll() is None and time.monotonic() < deadline, first.communicate()
+        time.sleep(0.002)
+    first.send_signal(signal.SIGSTOP)  # the first run holds the prefix for as long as the second takes
+    try:
+        second = subprocess.run(_command(*base), capture_output=True, text=True, env=_environment())
+    finally:
+        first.send_signal(signal.SIGCONT)
+    out_first, err_first = first.communicate(timeout=120)
+    assert first.returncode == 0, err_first
+    assert second.returncode == 2, second.stderr
+    assert second.stderr.splitlines()[-1].startswith(
+        f"pdmetrics evaluate: error: --out {str(out)!r} with --prefix 'resp': another"
+    )
+    assert f"pdmetrics evaluate run (process {first.pid} " in second.stderr
+    assert "Traceback" not in second.stderr
+    names = sorted(path.name for path in _entries(out))
+    assert names == sorted(path.name for path in _entries(big / "reference"))  # the first run's only
+    assert not list(out.glob(f"*{INCOMPLETE_SUFFIX}"))
+
+
+def test_sigkill_leftovers_are_removed_by_the_next_run_of_the_prefix(big, tmp_path):
+    out = tmp_path / "out"
+    arguments = ["evaluate", big / "resp.csv", *EVALUATE, "--group", "L1", "--out", out]
+    done = _interrupt(arguments, out, _writing("resp_pred_processed"), signal.SIGKILL)
+    assert done.returncode == -signal.SIGKILL
+    left = [path.name for path in _entries(out) if PART_SUFFIX in path.name]
+    assert left  # what a killed process cannot clean up
+    mine = out / ".resp_notes.txt"  # the user's own hidden file, and another prefix's temporary file
+    mine.write_text("x")
+    foreign = out / f".other_eval.0123abcd{PART_SUFFIX}.csv"
+    foreign.write_text("x")
+    rerun = subprocess.run(_command(*arguments), capture_output=True, text=True, env=_environment())
+    assert rerun.returncode == 0, rerun.stderr
+    assert "this run takes over" in rerun.stderr
+    assert f"temporary files an interrupted run of 'resp' left in {out}: " in rerun.stderr
+    assert all(name in rerun.stderr for name in left)
+    assert not [path for path in _entries(out) if PART_SUFFIX in path.name and path != foreign]
+    assert mine.is_file() and foreign.is_file()
+    assert sorted(path.name for path in _entries(out) if path not in (mine, foreign)) == sorted(
+        path.name for path in _entries(big / "reference")
+    )
+
+
+def test_rsmeval_does_not_count_leftover_temporary_files_as_output(tmp_path, capsys):
+    config = _rsmeval_config(tmp_path)
+    out = tmp_path / "out"
+    (out / "output").mkdir(parents=True)
+    left = out / "output" / f".exp_test_metadata.1ea540cc{PART_SUFFIX}.csv"
+    left.write_text("id,sc1\n1,")
+    assert main(["rsmeval", str(config), str(out)]) == 0  # no -f needed: nothing of a finished run there
+    assert not left.exists()
+    err = capsys.readouterr().err
+    assert f"removed 1 temporary files an interrupted run of 'exp' left in {out}: output/{left.name}" in err
+
+
+# ----------------------------------------------------------------------------------------
+# signals: a second one while cleaning up, one after the run finished, one while starting
+# ----------------------------------------------------------------------------------------
+def test_a_second_signal_while_cleaning_up_gives_no_traceback(big, tmp_path):
+    for number, second in enumerate((signal.SIGINT, signal.SIGTERM, signal.SIGINT)):
+        out = tmp_path / f"out{number}"
+        process = subprocess.Popen(
+            _command("evaluate", big / "resp.csv", *EVALUATE, "--out", out),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=_environment(),
+        )
+        deadline = time.monotonic() + 60
+        while not _writing("resp_pred_processed")(out):
+            assert process.poll() is None and time.monotonic() < deadline
+            time.sleep(0.002)
+        process.send_signal(signal.SIGINT)
+        time.sleep(0.001 * number)
+        process.send_signal(second)
+        _, err = process.communicate(timeout=60)
+        assert process.returncode == 130, err
+        assert "Traceback" not in err and err.strip().endswith("No file was left half-written."), err
+        assert not [path for path in _entries(out) if PART_SUFFIX in path.name]
+
+
+def test_a_signal_after_the_files_are_written_does_not_fail_the_run(tmp_path, monkeypatch, capsys):
+    import pdmetrics.cli as cli
+
+    original = cli._show
+
+    def show(title, table):  # Ctrl-C while the tables are printed, after every file is in place
+        os.kill(os.getpid(), signal.SIGINT)
+        original(title, table)
+
+    monkeypatch.setattr(cli, "_show", show)
+    code = main(["evaluate", str(_small_input(tmp_path)), *EVALUATE, "--out", str(tmp_path / "out")])
+    assert code == 0, capsys.readouterr().err
+    assert (tmp_path / "out" / ".pdmetrics-evaluate-small.json").is_file()
+
+
+def test_a_signal_while_the_command_starts_gives_one_line(tmp_path):
+    """SIGINT while the command imports pandas and the accessors (Python's own start-up, before
+    any pdmetrics code runs, is out of reach: the first delay is well after it)."""
+    for delay in (0.3, 0.2, 0.12):  # shorter only when the imports were done already
+        process = subprocess.Popen(
+            _command("evaluate", "x.csv", *EVALUATE, "--out", tmp_path / "out"),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=_environment(),
+        )
+        time.sleep(delay)
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+        assert "Traceback" not in err and err.count("\n") == 1, err
+        if process.returncode == 130:
+            assert err == "pdmetrics: interrupted while starting; nothing was written.\n"
+            break
+        assert process.returncode == 2, err  # the command had already read its arguments
+    else:
+        pytest.skip("the imports were always done before the signal")
+    assert not (tmp_path / "out").exists()
+
+
+def test_dask_writer_interrupted_between_batches_leaves_no_piece(tmp_path, monkeypatch):
+    dd = pytest.importorskip("dask.dataframe")
+    import pdmetrics._dask.scoring as dask_scoring
+
+    data = simulate_scores(4000, seed=1)
+    data.loc[::50, "sc1"] = 0  # excluded responses: test_excluded_responses is written in pieces
+    data.loc[1::50, "raw"] = float("nan")  # (.1 the zeros, .2 the missing system scores)
+    frame = dd.from_pandas(data, npartitions=8)
+    with pytest.warns(pdmetrics.ExcludedRowsWarning):
+        report = frame.scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6)
+    monkeypatch.setattr(dask_scoring, "RESPONSE_BATCH", 1)  # one partition a batch
+    original, calls = dask_scoring.dask.compute, []
+
+    def compute(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 4:  # after three batches: the pieces of partitions 1 and 2 are on disk
+            raise KeyboardInterrupt
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(dask_scoring.dask, "compute", compute)
+    with pytest.raises(KeyboardInterrupt):
+        report.to_csv(tmp_path, prefix="d")
+    assert len(calls) == 4
+    left = sorted(path.name for path in tmp_path.iterdir())
+    assert not [name for name in left if PART_SUFFIX in name], left
+    assert f"d{INCOMPLETE_SUFFIX}" in left
+
+
+def test_leftovers_of_a_live_run_of_a_longer_prefix_are_kept(tmp_path):
+    report = simulate_scores(200, seed=1).scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6)
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        _marker(tmp_path, "a_b", "write", sleeper.pid)  # "a_b" writes now: its temporary files are its own
+        theirs = tmp_path / f".a_b_eval.0123abcd{PART_SUFFIX}.csv"
+        mine = tmp_path / f".a_eval.0123abcd{PART_SUFFIX}.csv"
+        record = tmp_path / f"..pdmetrics-write-a.0123abcd{PART_SUFFIX}.json"
+        for path in (theirs, mine, record):
+            path.write_text("x")
+        with pytest.warns(PdmetricsWarning, match=r"removed 2 temporary files an interrupted run of 'a'"):
+            report.to_csv(tmp_path, prefix="a")
+        assert theirs.is_file() and not mine.exists() and not record.exists()
+    finally:
+        sleeper.kill()
+        sleeper.wait()

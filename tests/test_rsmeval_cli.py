@@ -70,7 +70,7 @@ def test_output_tree_as_rsmeval(runs):
     out = runs("lr-eval-with-h2")
     # rsmeval's three folders, and the record of what the run wrote (written last)
     assert sorted(p.name for p in out.iterdir()) == [
-        ".pdmetrics-lr_eval_with_h2.json",
+        ".pdmetrics-rsmeval-lr_eval_with_h2.json",
         "figure",
         "output",
         "report",

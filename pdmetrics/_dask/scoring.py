@@ -444,33 +444,40 @@ def _write_responses(
     with contextlib.ExitStack() as files:  # each file whole or not at all (an error removes them all)
         parts = {name: files.enter_context(atomic_path(path)) for name, path in paths.items()}
         try:
-            for start in range(0, len(pieces), RESPONSE_BATCH):
-                for texts in dask.compute(*pieces[start : start + RESPONSE_BATCH]):
-                    for (name, part), (header, body) in texts.items():
-                        if name not in paths:
-                            continue
-                        if (name, part) not in handles:
-                            handles[name, part] = open(
-                                _piece(parts[name], part), "w", encoding="utf-8", newline=""
-                            )  # noqa: SIM115
-                            if part == 0:
-                                handles[name, part].write(header)
-                        handles[name, part].write(body)
-        finally:
-            for handle in handles.values():
-                handle.close()
-        try:
+            try:
+                for start in range(0, len(pieces), RESPONSE_BATCH):
+                    for texts in dask.compute(*pieces[start : start + RESPONSE_BATCH]):
+                        for (name, part), (header, body) in texts.items():
+                            if name not in paths:
+                                continue
+                            if (name, part) not in handles:
+                                handles[name, part] = open(
+                                    _piece(parts[name], part), "w", encoding="utf-8", newline=""
+                                )  # noqa: SIM115
+                                if part == 0:
+                                    handles[name, part].write(header)
+                            handles[name, part].write(body)
+            finally:
+                for handle in handles.values():
+                    handle.close()
             for name, path in parts.items():
                 if (name, 0) not in handles:
                     path.write_text("", encoding="utf-8")
                 for part in sorted(part for key, part in handles if key == name and part):
                     with open(path, "a", encoding="utf-8", newline="") as handle:
                         handle.write(_piece(path, part).read_text(encoding="utf-8"))
-        finally:
-            for name, part in handles:
-                if part:
-                    _piece(parts[name], part).unlink(missing_ok=True)
+        finally:  # every piece, also one opened just before an interruption (not yet in handles)
+            _remove_pieces(directory, parts.values())
     return list(paths.values())
+
+
+def _remove_pieces(directory: Path, parts) -> None:
+    """Remove the pieces (``<temporary name>.<n>``) of the temporary files ``parts``."""
+    starts = tuple(f"{part.name}." for part in parts)
+    with contextlib.suppress(OSError):
+        for path in directory.iterdir():
+            if path.name.startswith(starts):
+                path.unlink(missing_ok=True)
 
 
 def _piece(path: Path, part: int) -> Path:

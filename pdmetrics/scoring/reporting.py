@@ -5,6 +5,7 @@ Jupyter, and ``to_csv`` writing rsmeval's own files)."""
 from __future__ import annotations
 
 import dataclasses
+import os
 import tempfile
 import warnings
 from collections.abc import Hashable, Iterator, Mapping
@@ -16,12 +17,20 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._delimited import write_delimited
-from pdmetrics._files import atomic_path, check_file_names, check_name_part, output_run, write_text
+from pdmetrics._files import (
+    atomic_path,
+    check_file_names,
+    check_name_part,
+    output_run,
+    shown,
+    write_text,
+)
 from pdmetrics._optional import optional_module
 from pdmetrics._stats import smallest_integer_type
 from pdmetrics._tables import attach_info
 from pdmetrics._validation import numeric_values, plain, require_columns
-from pdmetrics.errors import InvalidInputError
+from pdmetrics._warnings import emit
+from pdmetrics.errors import InvalidInputError, PdmetricsWarning
 from pdmetrics.fairness.regression import (
     ScoreFairnessState,
     rsmtool_fairness_tables,
@@ -291,7 +300,7 @@ class EvaluationReport(Mapping):
         )
         if path is None:
             return page
-        path = Path(path)
+        path = _html_path(path)
         write_text(path, page)  # whole or not at all
         return path
 
@@ -368,34 +377,53 @@ class EvaluationReport(Mapping):
         """
         return self._write(directory, prefix, file_format)
 
-    def _writable(self, prefix, file_format, skip=(), option: str = "prefix=") -> tuple[dict, list]:
+    def _writable(
+        self,
+        prefix,
+        file_format,
+        skip=(),
+        option: str = "prefix=",
+        group_option: str = "by=",
+        format_option: str = "file_format=",
+    ) -> tuple[dict, list]:
         """The tables :meth:`write` writes and the names of the streamed ones, once every
         check that can refuse them has passed (nothing is written before): the format, the
-        prefix and subgroup names as file names, the length of every file name."""
+        prefix and subgroup names as file names, the length of every file name. The options
+        are named as the caller gave them (``--prefix``, ``--group``, ``--file-format`` on the
+        command line)."""
         if file_format not in _FILE_WRITERS:
             raise InvalidInputError(
-                f"`file_format={file_format!r}`: write one of {', '.join(map(repr, _FILE_WRITERS))}."
+                f"{shown(format_option, file_format)}: write one of {', '.join(map(repr, _FILE_WRITERS))}."
             )
         names = self._streamed[0]
         if file_format == "xlsx":
             if names:
-                raise InvalidInputError(f"`file_format='xlsx'`: {_STREAMED_FORMATS}")
+                raise InvalidInputError(f"{shown(format_option, 'xlsx')}: {_STREAMED_FORMATS}")
             optional_module("openpyxl", "excel", "Writing xlsx files")
-        check_name_part(prefix, option)
+        check_name_part(prefix, option, whole=True)
         for group in self.groups:
-            check_name_part(group, "by=", _GROUP_NAME_FIX.format(group=group))
+            check_name_part(group, group_option, _GROUP_NAME_FIX.format(group=group))
         tables = {name: frame for name, frame in self.rsmtool_frames().items() if not name.startswith(skip)}
         streamed = [name for name in names if not name.startswith(skip)]
-        check_file_names([f"{prefix}_{name}.{file_format}" for name in [*tables, *streamed]], option, prefix)
+        check_file_names(
+            [f"{prefix}_{name}.{file_format}" for name in [*tables, *streamed]],
+            option,
+            prefix,
+            groups=self.groups,
+            group_option=group_option,
+        )
         return tables, streamed
 
     def _write(self, directory, prefix, file_format, skip=()) -> list[Path]:
         """:meth:`write`, leaving out the tables whose names start with one of ``skip``."""
+        if os.fspath(directory) == "":  # Path("") is the current folder: a forgotten value, not a choice
+            raise InvalidInputError("directory='': give a folder, e.g. directory='results'.")
         tables, streamed = self._writable(prefix, file_format, skip)
         names, writer = self._streamed
         directory = Path(directory)
         written = []
-        with output_run(directory, prefix, only=f".{file_format}"):  # inside a command's run: that run
+        # inside a command's run (evaluate, rsmeval): that run
+        with output_run(directory, prefix, "write", only=f".{file_format}") as run:
             for name, frame in tables.items():
                 path = directory / f"{prefix}_{name}.{file_format}"
                 with atomic_path(path) as part:
@@ -409,8 +437,29 @@ class EvaluationReport(Mapping):
                     0,
                 )
                 written[at:at] = writer(directory, prefix, file_format, names=streamed)
+        if run.notes and run.kind == "write":  # its own run (a command prints the notes of its run)
+            for note in run.notes:
+                emit(f"{note}.", PdmetricsWarning)
         self._written = written
         return written
+
+
+def _html_path(path) -> Path:
+    """``to_html``'s ``path``, refused clearly when it cannot be a file to write."""
+    if os.fspath(path) == "":
+        raise InvalidInputError("path='': give the file to write, e.g. path='report.html'.")
+    path = Path(path)
+    if path.is_dir():
+        raise InvalidInputError(
+            f"path={str(path)!r} is a folder: give a file in it, e.g. path={str(path / 'report.html')!r}."
+        )
+    if not path.parent.is_dir():
+        what = "is a file, not a folder" if path.parent.exists() else "does not exist"
+        raise InvalidInputError(
+            f"path={str(path)!r}: the folder {str(path.parent)!r} {what}; create the folder first, or "
+            f"write into an existing one, e.g. path={path.name!r}."
+        )
+    return path
 
 
 #: The end of the message refusing a group column whose name cannot be part of a file name.
@@ -837,11 +886,27 @@ def _report_columns(frame, human, system, second_human, by, scale_with, layout) 
     system = _one_column(frame, "system", system)
     if second_human is not None:
         second_human = _one_column(frame, "second_human", second_human)
+    _check_group_names(frame, by)
     groups = [] if by is None else require_columns(frame, "by", by)
     check_distinct_columns(human=human, second_human=second_human, system=system)
     if layout == "tidy":
         _check_distinct_names(_score_names(human, second_human, system, scale_with))
     return human, system, second_human, groups
+
+
+def _check_group_names(frame, by) -> None:
+    """A subgroup column named by a tuple (a column of a MultiIndex-like frame) names the
+    report's tables (``eval_by_<column>``) and files: refuse it clearly, whether ``by=`` is
+    the tuple or a list holding it."""
+    named = [by] if isinstance(by, tuple) and by in frame.columns else by if isinstance(by, list) else []
+    for group in named:
+        if isinstance(group, tuple):
+            flat = "_".join(map(str, group))
+            raise InvalidInputError(
+                f"`by={group!r}`: the subgroup column is named by a tuple (a MultiIndex-like column), and "
+                f"the report names its tables and files by the column (eval_by_<column>): rename it to a "
+                f"string first, e.g. df.rename(columns={{{group!r}: {flat!r}}}) and by={flat!r}."
+            )
 
 
 def _per_response(name: str) -> bool:

@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from pdmetrics._files import INCOMPLETE_SUFFIX, check_file_names, output_run, write_text
+from pdmetrics._files import (
+    INCOMPLETE_SUFFIX,
+    check_file_names,
+    check_free,
+    is_temporary,
+    output_run,
+    write_text,
+)
 from pdmetrics._warnings import emit
 from pdmetrics.errors import InvalidInputError, PdmetricsWarning
 from pdmetrics.io import read_table
@@ -52,20 +59,25 @@ def run_rsmeval(
 
     Every file is written whole or not at all; the marker ``<experiment_id>.pdmetrics-incomplete``
     stays in ``output_dir`` until the last file is in place (then the record
-    ``.pdmetrics-<experiment_id>.json`` lists the files written), and the files an earlier
-    run of the experiment wrote there and this one did not are removed (a note names them).
+    ``.pdmetrics-rsmeval-<experiment_id>.json`` lists the files written), and the files an
+    earlier rsmeval run of the experiment wrote there and this one did not are removed (a
+    note names them; never a file of a ``pdmetrics evaluate`` run or of ``report.write``).
+    The marker is the experiment's lock: while another run of it writes in ``output_dir``,
+    this one is refused.
 
     Returns the files written.
     """
     output_dir = Path(output_dir)
     csv_dir = output_dir / "output"
-    if csv_dir.is_dir() and any(csv_dir.iterdir()) and not force:
+    # a temporary file an interrupted run left there does not count: the run removes it
+    if csv_dir.is_dir() and any(not is_temporary(path.name) for path in csv_dir.iterdir()) and not force:
         unfinished = sorted(path.name for path in output_dir.glob(f"*{INCOMPLETE_SUFFIX}"))
         why = f" (from a run that did not finish: {', '.join(unfinished)})" if unfinished else ""
         raise InvalidInputError(
             f"'{output_dir}' already contains a non-empty 'output' directory{why}; pass -f to overwrite it."
         )
     config = read_config(config_path)
+    check_free(output_dir, config["experiment_id"], "rsmeval", "output directory", "experiment_id")
     options = report_options(config)
     frame = _predictions(config, options, engine)
     if isinstance(options.get("scale_with"), str) and options["scale_with"] not in ("asis", "raw"):
@@ -93,10 +105,26 @@ def run_rsmeval(
         )
     unwritten = _NOT_RSMEVAL + (() if "fairness_analyses" in sections else _FAIRNESS_TABLES)
     # every check that can refuse the files, before the first is written
-    result._writable(experiment, config["file_format"], unwritten, option="experiment_id")
-    check_file_names([f"{experiment}_report.html", f"{experiment}_rsmeval.json"], "experiment_id")
+    result._writable(
+        experiment,
+        config["file_format"],
+        unwritten,
+        option="experiment_id",
+        group_option="subgroups",
+        format_option="file_format",
+    )
+    check_file_names([f"{experiment}_report.html", f"{experiment}_rsmeval.json"], "experiment_id", experiment)
     # the marker <experiment_id>.pdmetrics-incomplete stays in output_dir until the last file is in place
-    with output_run(output_dir, experiment) as run:
+    with output_run(
+        output_dir,
+        experiment,
+        "rsmeval",
+        option="output directory",
+        prefix_option="experiment_id",
+        subfolders=("output", "report"),
+    ) as run:
+        for note in run.notes:
+            _note(notes, note)
         for folder in ("output", "figure", "report"):
             (output_dir / folder).mkdir(parents=True, exist_ok=True)
         written = result._write(csv_dir, experiment, config["file_format"], skip=unwritten)
