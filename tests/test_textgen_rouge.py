@@ -155,10 +155,10 @@ def test_reference_layouts_agree_and_missing_cells_are_dropped():
     assert isinstance(a.index, pd.RangeIndex)  # nothing dropped: the caller's index, on pandas 2 and 3
     assert a.loc[2, "rouge1"] == 1.0  # the second reference wins
     # a dropped row: the caller's labels of the kept rows, in order
-    with pytest.warns(ExcludedRowsWarning):
+    with pytest.warns(ExcludedRowsWarning, match="left out"):
         kept = rouge(pred.set_axis(["p", "q", "r"]), wide.set_axis(["p", "q", "r"]).assign(r2=[None] * 3))
     assert kept.index.tolist() == ["p", "r"]
-    with pytest.warns(ExcludedRowsWarning):
+    with pytest.warns(ExcludedRowsWarning, match="left out"):
         kept = rouge(pd.Series(["a", None, "b"]), pd.Series(["a", "b", "b"]))
     assert kept.index.tolist() == [0, 2] and kept["rouge1"].tolist() == [1.0, 1.0]
 
