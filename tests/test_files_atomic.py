@@ -598,7 +598,7 @@ def test_dask_writer_interrupted_between_batches_leaves_no_piece(tmp_path, monke
     data.loc[::50, "sc1"] = 0  # excluded responses: test_excluded_responses is written in pieces
     data.loc[1::50, "raw"] = float("nan")  # (.1 the zeros, .2 the missing system scores)
     frame = dd.from_pandas(data, npartitions=8)
-    with pytest.warns(pdmetrics.ExcludedRowsWarning):
+    with pytest.warns(pdmetrics.ExcludedRowsWarning, match="Left out"):
         report = frame.scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6)
     monkeypatch.setattr(dask_scoring, "RESPONSE_BATCH", 1)  # one partition a batch
     original, calls = dask_scoring.dask.compute, []
