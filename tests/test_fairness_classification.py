@@ -185,7 +185,7 @@ def two_columns():
 
 def test_empty_group_is_nan_and_spares_other_columns(two_columns):
     before = two_columns.copy()
-    with pytest.warns(UndefinedMetricWarning, match="sensitive column 'b'"):
+    with pytest.warns(UndefinedMetricWarning, match="column 'b' of `by=`"):
         table = two_columns.fairness.classification(y_true="y", y_pred="pred", by=["a", "b"])
     assert table.loc[1, list(COLUMNS[5:10])].isna().all()
     assert table.loc[0, list(COLUMNS[5:10])].notna().all()
@@ -337,7 +337,7 @@ def test_missing_column_and_bad_privileged_mapping(two_columns):
         two_columns.fairness.classification(y_true="y", y_pred="pred", by="zzz")
     with pytest.raises(ColumnNotFoundError, match="y_true="):
         two_columns.fairness.classification(y_true="nope", y_pred="pred", by="a")
-    with pytest.raises(InvalidInputError, match="not among the sensitive"):
+    with pytest.raises(InvalidInputError, match="not among the `by=` columns"):
         two_columns.fairness.classification(y_true="y", y_pred="pred", by="a", privileged={"c": 1})
     with pytest.raises(InvalidInputError, match="as a dict"):
         two_columns.fairness.classification(y_true="y", y_pred="pred", by=["a", "b"], privileged=1)
@@ -583,3 +583,42 @@ def test_sensitive_names_never_collide_with_the_pooled_row(names):
             table = frame.fairness.classification(y_true="y", y_pred="pred", by=names)
             assert table["by"].tolist() == [*names, "(all)"]
             assert table.columns.is_unique
+
+
+_BY_FRAME = pd.DataFrame(
+    {
+        "y": [1, 0, 1, 0, 1, 0],
+        "pred": [1, 1, 0, 0, 1, 0],
+        "g": [1, 1, 1, 0, 0, 0],
+        "h": [2, 2, 0, 0, 0, 0],
+        "word": ["M", "F", "M", "F", "M", "F"],
+    }
+)
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"by": "word"}, r"^`by='word'`: the group column holds 'M', which is not a number"),
+        ({"by": "g", "threshold": "high"}, r"`threshold='high'` for column 'g' of `by=` must be a number"),
+        ({"by": "g", "threshold": float("nan")}, r"`threshold=nan` for column 'g' of `by=`: every row"),
+        ({"by": "g", "invert": "yes"}, r"`invert='yes'` for column 'g' of `by=` must be True or False"),
+        ({"by": ["g", "h"], "privileged": 1}, r"With several columns in `by=` pass `privileged=` as a dict"),
+        ({"by": "g", "privileged": {"c": 1}}, r"`privileged=` names \['c'\], which are not among the `by=`"),
+        ({"by": ["g", "g"]}, r"`by=` names the column 'g' twice; pass each column once\."),
+    ],
+)
+def test_group_column_errors_name_the_by_option(options, message):
+    """The option is `by=` (it was `sensitive=`): every message about a group column names it."""
+    with pytest.raises(InvalidInputError, match=message) as caught:
+        _BY_FRAME.fairness.classification(y_true="y", y_pred="pred", **options)
+    assert "sensitive" not in str(caught.value)
+
+
+def test_group_column_warnings_name_the_by_option():
+    frame = _BY_FRAME.assign(g=[1, 1, 0, 0, 1, None])
+    with pytest.warns(ExcludedRowsWarning, match=r"^1 of 6 rows left out: column 'g' of `by=` is missing\.$"):
+        frame.fairness.classification(y_true="y", y_pred="pred", by="g")
+    undefined = r"undefined for column 'h' of `by=` \(the privileged group"
+    with pytest.warns(UndefinedMetricWarning, match=undefined):
+        _BY_FRAME.assign(h=0).fairness.classification(y_true="y", y_pred="pred", by=["g", "h"])

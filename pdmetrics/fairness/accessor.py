@@ -67,7 +67,7 @@ class FairnessAccessor:
 
         A wrapper over :func:`pdmetrics.fairness.classification`: see it for the
         options and the columns. ``y_true`` and ``y_pred`` name the label columns,
-        ``by`` the sensitive column or a list of them.
+        ``by`` the group column (a sensitive attribute) or a list of them.
 
         Examples
         --------

@@ -38,8 +38,8 @@ def _numeric_sensitive(series: pd.Series) -> np.ndarray:
     if bad.any():
         example = plain(series[bad].iloc[0])
         raise InvalidInputError(
-            f"sensitive column {series.name!r} holds {example!r}, which is not a number, so it cannot be "
-            f"compared with a threshold. Name the privileged value(s) instead, e.g. "
+            f"`by={series.name!r}`: the group column holds {example!r}, which is not a number, so it "
+            f"cannot be compared with a threshold. Name the privileged value(s) instead, e.g. "
             f"`privileged={{{series.name!r}: {example!r}}}`."
         )
     return values
@@ -48,12 +48,12 @@ def _numeric_sensitive(series: pd.Series) -> np.ndarray:
 def privileged_groups(
     series: pd.Series, threshold: float = 0.0, invert: bool = False, privileged=None
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Split the rows of a sensitive column into privileged and unprivileged.
+    """Split the rows of a group column (``by=``) into privileged and unprivileged.
 
     Parameters
     ----------
     series : pandas.Series
-        The sensitive attribute.
+        The group column (one column of ``by=``), e.g. a sensitive attribute.
     threshold : float or "midrange", default 0.0
         Rows with a value greater than ``threshold`` are privileged (less than, with
         ``invert=True``); values equal to the threshold are unprivileged. ``"midrange"``
@@ -111,12 +111,12 @@ def checked_threshold(threshold, name) -> float:
         threshold = float(threshold)
     except (TypeError, ValueError):
         raise InvalidInputError(
-            f"`threshold={plain(threshold)!r}` for sensitive column {plain(name)!r} must be "
+            f"`threshold={plain(threshold)!r}` for column {plain(name)!r} of `by=` must be "
             f"a number or 'midrange'."
         ) from None
     if np.isnan(threshold):
         raise InvalidInputError(
-            f"`threshold=nan` for sensitive column {name!r}: every row would "
+            f"`threshold=nan` for column {plain(name)!r} of `by=`: every row would "
             f"be unprivileged. Pass a number or 'midrange'."
         )
     return threshold
@@ -147,7 +147,7 @@ def resolve_group_options(name, threshold, invert, privileged, single: bool):
         chosen = privileged.get(name)
     elif privileged is not None and not single:
         raise InvalidInputError(
-            "With several sensitive columns pass `privileged=` as a dict, e.g. "
+            "With several columns in `by=` pass `privileged=` as a dict, e.g. "
             "`privileged={'gender': 'M', 'race': ['White', 'Asian']}`."
         )
     else:
@@ -155,6 +155,6 @@ def resolve_group_options(name, threshold, invert, privileged, single: bool):
     inv = _per_column(invert, name, False)
     if not (isinstance(inv, (bool, np.bool_)) or (isinstance(inv, (int, np.integer)) and inv in (0, 1))):
         raise InvalidInputError(
-            f"`invert={plain(inv)!r}` for sensitive column {plain(name)!r} must be True or False."
+            f"`invert={plain(inv)!r}` for column {plain(name)!r} of `by=` must be True or False."
         )
     return _per_column(threshold, name, 0.0), bool(inv), chosen

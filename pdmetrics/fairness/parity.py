@@ -277,9 +277,7 @@ def sensitive_columns(by, n_rows: int) -> dict:
     check_not_pooled(pd.Index(names, dtype=object), "by")
     if len(set(names)) < len(names):
         twice = next(name for name in names if names.count(name) > 1)
-        raise InvalidInputError(
-            f"`by=` names the column {plain(twice)!r} twice; pass each sensitive column once."
-        )
+        raise InvalidInputError(f"`by=` names the column {plain(twice)!r} twice; pass each column once.")
     return dict(zip(names, columns))
 
 
@@ -415,8 +413,7 @@ def sensitive_counts(
             unknown = [name for name in value if name not in columns]
             if unknown:
                 raise InvalidInputError(
-                    f"`{option}=` names {unknown!r}, which are not among the sensitive "
-                    f"columns {list(columns)!r}."
+                    f"`{option}=` names {unknown!r}, which are not among the `by=` columns {list(columns)!r}."
                 )
     counted_out = label_missing if dropped is None else label_missing | dropped
     counts = np.zeros((len(columns), 3, 4), dtype=np.int64)
@@ -526,10 +523,10 @@ def fairness_table_from_counts(
     warn_excluded(n_missing_label, n_rows, "the label or the prediction is missing")
     names = list(state.names)
     for name, c in zip(names, counts):
-        warn_excluded(int(c[2].sum()), int(c.sum()), f"sensitive column {plain(name)!r} is missing")
+        warn_excluded(int(c[2].sum()), int(c.sum()), f"column {plain(name)!r} of `by=` is missing")
     overall_counts = counts[0].sum(axis=0)
     overall = _overall(overall_counts, zero_division)
-    labels = [f"sensitive column {plain(name)!r}" for name in names]
+    labels = [f"column {plain(name)!r} of `by=`" for name in names]
     metrics = fairness_from_counts(counts[:, 1], counts[:, 0], zero_division, labels)
     k = len(names)
     stacked = {m: np.append(v, _nanmean_last(v)) for m, v in metrics.items()}
@@ -597,8 +594,8 @@ def classification(
         Rows with a missing label or prediction are left out (with an
         :class:`~pdmetrics.ExcludedRowsWarning`).
     by : DataFrame, Series, dict of array-like
-        The sensitive attribute(s), one column each. Rows with a missing value are left out
-        of that column's groups only, and counted in ``N_missing``.
+        The group column(s), e.g. sensitive attributes, one column each. Rows with a missing
+        value are left out of that column's groups only, and counted in ``N_missing``.
     pos_label : scalar, default 1
         The positive (favourable) outcome. It must occur in the data.
     privileged : scalar, list or dict, optional
