@@ -346,7 +346,7 @@ def classification(
     handles = [  # plain swatches: the first bar of a series may be hatched
         pyplot().Rectangle((0, 0), 1, 1, color=_SERIES[j % len(_SERIES)]) for j in range(len(series))
     ]
-    ax.legend(handles, [str(label) for label, _, _ in series], title="sensitive", fontsize="small")
+    ax.legend(handles, [str(label) for label, _, _ in series], title="by", fontsize="small")
     return ax
 
 
