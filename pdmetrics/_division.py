@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from pdmetrics._validation import plain
 from pdmetrics._warnings import warn_undefined
 from pdmetrics.errors import InvalidInputError
 
@@ -24,10 +25,12 @@ def check_zero_division(zero_division, argument: str = "zero_division"):
         isinstance(zero_division, (bool, np.bool_))
         or zero_division is None
         or not isinstance(zero_division, (int, float, np.number))
+        or isinstance(zero_division, np.complexfloating)
+        or not np.isfinite(zero_division)
     ):
         raise InvalidInputError(
-            f'`{argument}={zero_division!r}` is not an option: pass "warn" (NaN with a warning, the '
-            f"default) or the number to report when a ratio is 0/0 or x/0, e.g. `{argument}=0`."
+            f'`{argument}={plain(zero_division)!r}` is not an option: pass "warn" (NaN with a warning, the '
+            f"default) or the finite number to report when a ratio is 0/0 or x/0, e.g. `{argument}=0`."
         )
     return float(zero_division)
 
@@ -39,12 +42,15 @@ def divide(
 
     NaN in either operand stays NaN. With ``zero_division="warn"`` the undefined cells are
     NaN and one short :class:`~pdmetrics.UndefinedMetricWarning` names ``what`` and the
-    option; with a number they take that number silently.
+    option; with a number they take that number silently (pdmetrics passes NaN for a silent
+    NaN; a user's ``zero_division`` is checked first by :func:`check_zero_division`, which
+    takes only ``"warn"`` or a finite number).
 
     >>> divide([1.0, 2.0], [4.0, 0.0], zero_division=0.0).tolist()
     [0.25, 0.0]
     """
-    option = check_zero_division(zero_division, argument)
+    silent_nan = isinstance(zero_division, float) and np.isnan(zero_division)  # pdmetrics' own callers
+    option = zero_division if silent_nan else check_zero_division(zero_division, argument)
     num = np.asarray(numerator, dtype="float64")
     den = np.asarray(denominator, dtype="float64")
     zero = den == 0
