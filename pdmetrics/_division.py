@@ -18,7 +18,8 @@ WARN = "warn"
 
 
 def check_zero_division(zero_division, argument: str = "zero_division"):
-    """Return ``zero_division`` as ``"warn"`` or a Python float; refuse anything else."""
+    """Return ``zero_division`` as ``"warn"`` or a Python float (finite, or NaN as scikit-learn
+    takes it); refuse anything else (an infinity, a bool, a string other than ``"warn"``)."""
     if isinstance(zero_division, str) and zero_division == WARN:
         return WARN
     if (
@@ -26,11 +27,12 @@ def check_zero_division(zero_division, argument: str = "zero_division"):
         or zero_division is None
         or not isinstance(zero_division, (int, float, np.number))
         or isinstance(zero_division, np.complexfloating)
-        or not np.isfinite(zero_division)
+        or np.isinf(zero_division)
     ):
         raise InvalidInputError(
             f'`{argument}={plain(zero_division)!r}` is not an option: pass "warn" (NaN with a warning, the '
-            f"default) or the finite number to report when a ratio is 0/0 or x/0, e.g. `{argument}=0`."
+            f"default) or the finite number to report when a ratio is 0/0 or x/0, e.g. `{argument}=0` (NaN: "
+            "NaN without a warning)."
         )
     return float(zero_division)
 
@@ -42,15 +44,12 @@ def divide(
 
     NaN in either operand stays NaN. With ``zero_division="warn"`` the undefined cells are
     NaN and one short :class:`~pdmetrics.UndefinedMetricWarning` names ``what`` and the
-    option; with a number they take that number silently (pdmetrics passes NaN for a silent
-    NaN; a user's ``zero_division`` is checked first by :func:`check_zero_division`, which
-    takes only ``"warn"`` or a finite number).
+    option; with a number (finite, or NaN) they take that number silently.
 
     >>> divide([1.0, 2.0], [4.0, 0.0], zero_division=0.0).tolist()
     [0.25, 0.0]
     """
-    silent_nan = isinstance(zero_division, float) and np.isnan(zero_division)  # pdmetrics' own callers
-    option = zero_division if silent_nan else check_zero_division(zero_division, argument)
+    option = check_zero_division(zero_division, argument)
     num = np.asarray(numerator, dtype="float64")
     den = np.asarray(denominator, dtype="float64")
     zero = den == 0

@@ -519,7 +519,7 @@ def test_a_memory_error_while_resampling_names_n_resamples(monkeypatch):
         bootstrap.bootstrap_counts([[5, 1, 2, 12]], n_resamples=10)
 
 
-@pytest.mark.parametrize("value", [float("inf"), float("-inf"), float("nan"), np.inf, True, np.True_])
+@pytest.mark.parametrize("value", [float("inf"), float("-inf"), np.inf, -np.float32("inf"), True, np.True_])
 def test_zero_division_must_be_warn_or_a_finite_number(value):
     from pdmetrics._division import check_zero_division
 
@@ -528,3 +528,20 @@ def test_zero_division_must_be_warn_or_a_finite_number(value):
     frame = _fairness_frame()
     with pytest.raises(InvalidInputError, match=r"is not an option"):
         frame.fairness.by_group(y_true="y", y_pred="p", by="g", zero_division=value)
+
+
+def test_zero_division_nan_stays_a_silent_nan():
+    from pdmetrics._division import check_zero_division, divide
+
+    assert np.isnan(check_zero_division(float("nan")))
+    assert np.isnan(divide([1.0], [0.0], zero_division=np.nan)).all()
+
+
+def test_detection_classification_refuses_an_infinite_zero_division():
+    frame = pd.DataFrame(
+        {"datum": ["d0", "d1"], "truth": ["a", "b"], "label": ["a", "a"], "score": [0.9, 0.2]}
+    )
+    with pytest.raises(InvalidInputError, match=r"^`zero_division=inf` is not an option"):
+        frame.detection.classification(
+            y_true="truth", label="label", score="score", datum="datum", zero_division=float("inf")
+        )
