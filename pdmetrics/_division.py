@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from pdmetrics._validation import plain
 from pdmetrics._warnings import warn_undefined
 from pdmetrics.errors import InvalidInputError
 
@@ -17,17 +18,21 @@ WARN = "warn"
 
 
 def check_zero_division(zero_division, argument: str = "zero_division"):
-    """Return ``zero_division`` as ``"warn"`` or a Python float; refuse anything else."""
+    """Return ``zero_division`` as ``"warn"`` or a Python float (finite, or NaN as scikit-learn
+    takes it); refuse anything else (an infinity, a bool, a string other than ``"warn"``)."""
     if isinstance(zero_division, str) and zero_division == WARN:
         return WARN
     if (
         isinstance(zero_division, (bool, np.bool_))
         or zero_division is None
         or not isinstance(zero_division, (int, float, np.number))
+        or isinstance(zero_division, np.complexfloating)
+        or np.isinf(zero_division)
     ):
         raise InvalidInputError(
-            f'`{argument}={zero_division!r}` is not an option: pass "warn" (NaN with a warning, the '
-            f"default) or the number to report when a ratio is 0/0 or x/0, e.g. `{argument}=0`."
+            f'`{argument}={plain(zero_division)!r}` is not an option: pass "warn" (NaN with a warning, the '
+            f"default) or the finite number to report when a ratio is 0/0 or x/0, e.g. `{argument}=0` (NaN: "
+            "NaN without a warning)."
         )
     return float(zero_division)
 
@@ -39,7 +44,7 @@ def divide(
 
     NaN in either operand stays NaN. With ``zero_division="warn"`` the undefined cells are
     NaN and one short :class:`~pdmetrics.UndefinedMetricWarning` names ``what`` and the
-    option; with a number they take that number silently.
+    option; with a number (finite, or NaN) they take that number silently.
 
     >>> divide([1.0, 2.0], [4.0, 0.0], zero_division=0.0).tolist()
     [0.25, 0.0]

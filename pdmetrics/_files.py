@@ -183,7 +183,8 @@ def write_text(path, text: str) -> Path:
 def check_name_part(value, option: str, fix: str = "", *, whole: bool = False) -> None:
     """Refuse a name (a prefix, an experiment id, a group column) that would put a file
     outside its folder or cannot be a portable file name: not a string (with ``whole``),
-    empty, a path separator (``/`` or ``\\``), ``..``, an absolute path or drive, a NUL or
+    empty or blank, starting with a dot (hidden files) or ending with a space or a dot (Windows
+    strips them), a path separator (``/`` or ``\\``), ``..``, an absolute path or drive, a NUL or
     other control character, a lone surrogate, a bidirectional control character; with
     ``whole`` (the name is a whole file name's stem, as a prefix is) a name Windows reserves
     (``NUL``, ``CON``, ``COM1``, ...).
@@ -232,6 +233,12 @@ def _why_not_a_name(text: str, whole: bool = False) -> str | None:
             return f"would put files outside the output folder (it holds the path separator {separator!r})"
     if text in (".", ".."):
         return "would put files outside the output folder (it names a folder)"
+    if not text.strip():
+        return "is blank (spaces only) and cannot name files"
+    if text.startswith("."):
+        return "starts with a dot, which hides its files (ls and file browsers do not show them)"
+    if text[-1] in " .":
+        return f"ends with {'a space' if text[-1] == ' ' else 'a dot'}, which Windows strips from file names"
     if PureWindowsPath(text).drive or PurePosixPath(text).is_absolute():
         return "would put files outside the output folder (it is an absolute path or a drive)"
     surrogate = re.search(r"[\ud800-\udfff]", text)

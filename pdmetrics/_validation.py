@@ -58,6 +58,8 @@ def require_columns(frame: pd.DataFrame, argument: str, names) -> list:
     multi = isinstance(frame.columns, pd.MultiIndex)
     if isinstance(names, tuple) and multi and not all(isinstance(n, tuple) for n in names):
         names = [names]  # one column's name, whole or not (a list of them is a list of tuples)
+    elif isinstance(names, tuple) and not multi and names in frame.columns:
+        refuse_tuple_name(argument, names)
     names = as_list(names, argument)
     for name in names:
         if isinstance(name, (list, dict, set, pd.Series, np.ndarray)):
@@ -78,6 +80,18 @@ def require_columns(frame: pd.DataFrame, argument: str, names) -> list:
                 f"(e.g. `df.loc[:, ~df.columns.duplicated()]`)."
             )
     return names
+
+
+def refuse_tuple_name(argument: str, name: tuple, why: str = "", what: str = "column") -> None:
+    """Refuse a column of flat columns named by a tuple: ``argument=`` given a tuple reads it
+    as a list of names (``why``, if given, says what else the name would name)."""
+    flat = "_".join(map(str, name))
+    why = why or f"a tuple passed as `{argument}=` is read as a list of column names"
+    raise InvalidInputError(
+        f"`{argument}={name!r}`: the {what} is named by a tuple (a MultiIndex-like column), and {why}: "
+        f"rename it to a string first, e.g. df.rename(columns={{{name!r}: {flat!r}}}) and "
+        f"{argument}={flat!r}."
+    )
 
 
 def check_whole_key(frame: pd.DataFrame, argument: str, name) -> None:

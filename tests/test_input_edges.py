@@ -405,3 +405,143 @@ def test_privileged_on_categorical_and_numeric_sensitive_columns():
         numeric.fairness.classification(**{**CLASSIFICATION, "privileged": "1"})
     table = quiet(numeric.fairness.classification, **{**CLASSIFICATION, "privileged": 1})
     assert table.loc[0, "N_privileged"] == 4
+
+
+# ---- second adversarial pass (issue 21): names, trims, resampling sizes, zero_division ----
+def _scores_with_group():
+    return pd.DataFrame(
+        {"L1": list("xyxyxy"), "h": [1, 2, 3, 4, 2, 3], "raw": [1.0, 2.5, 3.0, 3.5, 2.0, 3.0]}
+    )
+
+
+@pytest.mark.parametrize("method", ["evaluate", "disattenuated_correlations"])
+def test_a_tuple_by_naming_one_flat_column_is_refused_not_split(method):
+    frame = _scores_with_group().assign(h2=[1, 2, 3, 4, 2, 2])
+    frame[("a", "b")] = frame["L1"]
+    kwargs = {"second_human": "h2"} if method != "evaluate" else {}
+    with pytest.raises(InvalidInputError) as refused:
+        getattr(frame.scoring, method)(human="h", system="raw", by=("a", "b"), **kwargs)
+    message = str(refused.value)
+    assert message.startswith("`by=('a', 'b')`: the column is named by a tuple")
+    assert "df.rename(columns={('a', 'b'): 'a_b'}) and by='a_b'" in message
+    with pytest.raises(InvalidInputError, match=r"^`by=\('a', 'b'\)`: the column is named by a tuple"):
+        frame.fairness.by_group(y_true="h", y_pred="h2", by=("a", "b"))
+
+
+@pytest.mark.parametrize("engine", ["pandas", "dask"])
+@pytest.mark.parametrize(
+    ("kwargs", "argument", "name"),
+    [({"system": "raw", "by": ["L1", "L1"]}, "by", "L1"), ({"system": ["raw", "raw"]}, "system", "raw")],
+)
+def test_a_column_listed_twice_is_refused_alike_on_pandas_and_dask(engine, kwargs, argument, name):
+    frame = _scores_with_group()
+    if engine == "dask":
+        frame = dd.from_pandas(frame, npartitions=2)
+    with pytest.raises(InvalidInputError) as refused:
+        frame.scoring.evaluate(human="h", **kwargs)
+    assert str(refused.value) == f"`{argument}=` names {name!r} more than once; pass each column once."
+
+
+def test_dask_refuses_a_repeated_group_in_every_scoring_table():
+    frame = dd.from_pandas(_scores_with_group().assign(h2=[1, 2, 3, 4, 2, 2]), npartitions=2)
+    for call in (
+        lambda: frame.scoring.consistency(human="h", second_human="h2", by=["L1", "L1"]),
+        lambda: frame.scoring.disattenuated_correlations(
+            human="h", second_human="h2", system="raw", by=["L1", "L1"]
+        ),
+        lambda: frame.scoring.report(human="h", system="raw", by=["L1", "L1"], trim_min=1, trim_max=4),
+    ):
+        with pytest.raises(InvalidInputError, match=r"^`by=` names 'L1' more than once"):
+            call()
+
+
+TRIM_ORDER = r"^trim_min \(3\) must be smaller than trim_max \(3\): pass the lowest and the highest"
+
+
+@pytest.mark.parametrize("engine", ["pandas", "dask"])
+def test_equal_trims_are_refused_as_rsmeval_refuses_them(engine):
+    frame = _scores_with_group()
+    if engine == "dask":
+        frame = dd.from_pandas(frame, npartitions=2)
+    with pytest.raises(InvalidInputError, match=TRIM_ORDER):
+        frame.scoring.postprocess(system="raw", trim_min=3, trim_max=3)
+    with pytest.raises(InvalidInputError, match=TRIM_ORDER):
+        frame.scoring.report(human="h", system="raw", trim_min=3, trim_max=3)
+
+
+def test_equal_trims_are_refused_on_the_command_line(tmp_path, capsys):
+    from pdmetrics.cli import main
+
+    path = tmp_path / "r.csv"
+    _scores_with_group().to_csv(path, index=False)
+    args = ["evaluate", str(path), "--human", "h", "--system", "raw", "--trim-min", "3", "--trim-max", "3"]
+    assert main([*args, "--out", str(tmp_path / "out")]) != 0
+    assert "trim_min (3) must be smaller than trim_max (3)" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_rsmeval_config_and_the_accessors_share_the_trim_order_message():
+    from pdmetrics.scoring.postprocessing import check_trim_order
+
+    with pytest.raises(InvalidInputError, match=r"^trim_min \(6\) must be smaller than trim_max \(1\)"):
+        check_trim_order(6, 1)
+
+
+def _fairness_frame():
+    return pd.DataFrame({"g": [0, 1, 0, 1, 0, 1], "y": [0, 1, 1, 0, 1, 1], "p": [0, 1, 0, 0, 1, 0]})
+
+
+@pytest.mark.parametrize("engine", ["pandas", "dask"])
+def test_a_resampling_count_too_large_for_memory_names_n_resamples(engine):
+    frame = _fairness_frame()
+    if engine == "dask":
+        frame = dd.from_pandas(frame, npartitions=2)
+    calls = (
+        lambda: frame.fairness.classification(
+            y_true="y", y_pred="p", by="g", privileged={"g": 0}, n_resamples=10**12
+        ),
+        lambda: frame.fairness.by_group(y_true="y", y_pred="p", by="g", n_resamples=10**12),
+    )
+    for call in calls:
+        with pytest.raises(InvalidInputError, match=r"^`n_resamples=1000000000000`: the bootstrap would"):
+            call()
+
+
+def test_a_memory_error_while_resampling_names_n_resamples(monkeypatch):
+    from pdmetrics.fairness import bootstrap
+
+    class NoMemory:
+        def multinomial(self, *args, **kwargs):
+            raise MemoryError("Unable to allocate")
+
+    monkeypatch.setattr(np.random, "default_rng", lambda seed=None: NoMemory())
+    with pytest.raises(InvalidInputError, match=r"^`n_resamples=10`: .*does not fit in the memory left"):
+        bootstrap.bootstrap_counts([[5, 1, 2, 12]], n_resamples=10)
+
+
+@pytest.mark.parametrize("value", [float("inf"), float("-inf"), np.inf, -np.float32("inf"), True, np.True_])
+def test_zero_division_must_be_warn_or_a_finite_number(value):
+    from pdmetrics._division import check_zero_division
+
+    with pytest.raises(InvalidInputError, match=r"^`zero_division=.*` is not an option: .*finite number"):
+        check_zero_division(value)
+    frame = _fairness_frame()
+    with pytest.raises(InvalidInputError, match=r"is not an option"):
+        frame.fairness.by_group(y_true="y", y_pred="p", by="g", zero_division=value)
+
+
+def test_zero_division_nan_stays_a_silent_nan():
+    from pdmetrics._division import check_zero_division, divide
+
+    assert np.isnan(check_zero_division(float("nan")))
+    assert np.isnan(divide([1.0], [0.0], zero_division=np.nan)).all()
+
+
+def test_detection_classification_refuses_an_infinite_zero_division():
+    frame = pd.DataFrame(
+        {"datum": ["d0", "d1"], "truth": ["a", "b"], "label": ["a", "a"], "score": [0.9, 0.2]}
+    )
+    with pytest.raises(InvalidInputError, match=r"^`zero_division=inf` is not an option"):
+        frame.detection.classification(
+            y_true="truth", label="label", score="score", datum="datum", zero_division=float("inf")
+        )

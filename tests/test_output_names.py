@@ -117,7 +117,9 @@ def _config(folder, **changes):
     return folder / "config.json"
 
 
-@pytest.mark.parametrize("experiment_id", ["../../x", "/nonexistent-pdmetrics/x", "a\\b", "..", "C:x"])
+@pytest.mark.parametrize(
+    "experiment_id", ["../../x", "/nonexistent-pdmetrics/x", "a\\b", "..", "C:x", ".exp", "exp."]
+)
 def test_rsmeval_refuses_an_experiment_id_that_leaves_the_folder(tmp_path, capsys, experiment_id):
     config = _config(tmp_path, experiment_id=experiment_id)
     assert main(["rsmeval", str(config), str(tmp_path / "a" / "b")]) == 1
@@ -277,6 +279,11 @@ def test_a_long_group_column_name_blames_the_group_option(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("prefix", "reason"),
     [
+        (" ", "is blank"),
+        ("   ", "is blank"),
+        (".hidden", "starts with a dot"),
+        ("x ", "ends with a space"),
+        ("x.", "ends with a dot"),
         ("a:b", "absolute path or a drive"),
         ("\ud800", "lone surrogate"),
         ("x\u202etxt.exe", "bidirectional control character"),
@@ -433,3 +440,12 @@ def test_dask_xlsx_on_the_command_line_names_the_option(tmp_path, capsys):
         "pdmetrics evaluate: error: --file-format 'xlsx': a report computed on dask"
     )
     assert "file_format=" not in err and not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("group", [" ", ".L1", "L1 ", "L1."])
+def test_a_blank_hidden_or_windows_stripped_group_column_is_not_written(tmp_path, group):
+    frame = simulate_scores(200, seed=1).rename(columns={"L1": group})
+    made = report(frame, human="sc1", system="raw", by=group, trim_min=1, trim_max=6)
+    with pytest.raises(InvalidInputError, match=r"^by=.*(blank|starts with a dot|ends with a)"):
+        made.to_csv(tmp_path / "out")
+    assert not (tmp_path / "out").exists()

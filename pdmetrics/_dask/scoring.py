@@ -39,7 +39,12 @@ from pdmetrics.scoring.reporting import (
     response_texts,
 )
 from pdmetrics.scoring.rsmeval_data import SHOWN_ROWS, missing_ids_error, repeated_ids_error
-from pdmetrics.scoring.scored_rows import check_distinct_columns, check_exclude_zero, check_flat_names
+from pdmetrics.scoring.scored_rows import (
+    check_distinct_columns,
+    check_exclude_zero,
+    check_flat_names,
+    check_listed_once,
+)
 from pdmetrics.scoring.table_states import (
     consistency_from_state,
     consistency_state,
@@ -60,6 +65,13 @@ class DaskScoringAccessor(DaskModelMethods, DaskAccessor):
 
     _name = "scoring"
     _pandas_accessor = ScoringAccessor
+
+    def _names(self, argument: str, names) -> list:
+        """Checked column names, each listed once (as the pandas accessor refuses
+        ``by=["L1", "L1"]`` and ``system=["raw", "raw"]``)."""
+        names = super()._names(argument, names)
+        check_listed_once(names, argument)
+        return names
 
     def postprocess(
         self,

@@ -10,6 +10,7 @@ Rows are resampled *within* each group (a stratified bootstrap), so group sizes 
 
 from __future__ import annotations
 
+import os
 import warnings
 
 import numpy as np
@@ -85,7 +86,50 @@ def bootstrap_counts(counts: np.ndarray, n_resamples: int, random_state=None) ->
     with np.errstate(invalid="ignore", divide="ignore"):
         proportions = np.where(sizes[:, None] > 0, counts / np.where(sizes > 0, sizes, 1)[:, None], 0.25)
     rng = np.random.default_rng(random_state)
-    return rng.multinomial(sizes, proportions, size=(int(n_resamples), counts.shape[0])).astype(np.int64)
+    shape = (int(n_resamples), counts.shape[0])
+    check_resample_size(shape[0], shape[1])
+    try:
+        return rng.multinomial(sizes, proportions, size=shape).astype(np.int64)
+    except MemoryError:
+        raise _too_many_resamples(shape[0], shape[1], "does not fit in the memory left") from None
+
+
+#: Arrays of the size of the resampled counts a bootstrap holds at once (the draw, its int64
+#: copy, the metrics finalized from them): the estimate of its memory.
+_RESAMPLE_ARRAYS = 4
+
+
+def _memory_bytes() -> int | None:
+    """This machine's physical memory in bytes (None where the OS does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def _too_many_resamples(n_resamples: int, n_groups: int, why: str) -> InvalidInputError:
+    size = n_resamples * n_groups * 4 * 8 * _RESAMPLE_ARRAYS
+    return InvalidInputError(
+        f"`n_resamples={n_resamples}`: the bootstrap would hold about {_bytes(size)} of resampled "
+        f"counts ({n_resamples} resamples x {n_groups} groups x 4 cells), which {why}; pass a smaller "
+        "n_resamples, e.g. n_resamples=1000."
+    )
+
+
+def _bytes(size: float) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB"):
+        if size < 1024 or unit == "TiB":
+            return f"{size:.0f} {unit}" if unit == "bytes" else f"{size:.1f} {unit}"
+        size /= 1024
+    return ""  # unreachable
+
+
+def check_resample_size(n_resamples: int, n_groups: int) -> None:
+    """Refuse, before any allocation, a bootstrap whose resampled counts (``n_resamples`` x
+    ``n_groups`` x 4 cells of int64, a few arrays of that size) exceed this machine's memory."""
+    memory = _memory_bytes()
+    if memory is not None and n_resamples * n_groups * 4 * 8 * _RESAMPLE_ARRAYS > memory:
+        raise _too_many_resamples(n_resamples, n_groups, f"exceeds this machine's memory ({_bytes(memory)})")
 
 
 def percentile_interval(samples: np.ndarray, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:

@@ -42,6 +42,16 @@ SCORE_TYPE_SUFFIXES = ("_trim", "_trim_round", "_scale", "_scale_trim", "_scale_
 DEFAULT_TRIM_TOLERANCE = 0.4998
 
 
+def check_trim_order(trim_min: float, trim_max: float) -> None:
+    """Refuse ``trim_min >= trim_max`` in rsmeval's words (every score would be trimmed to one
+    point); the one check of the order, for the accessors, the CLI and rsmeval's config."""
+    if trim_min >= trim_max:
+        raise InvalidInputError(
+            f"trim_min ({trim_min:g}) must be smaller than trim_max ({trim_max:g}): pass the lowest "
+            "and the highest score point of the scale, in that order, e.g. trim_min=1, trim_max=6."
+        )
+
+
 def check_trim_range(trim_min, trim_max, tolerance) -> tuple[float, float, float]:
     values = {}
     for name, value in (("trim_min", trim_min), ("trim_max", trim_max), ("trim_tolerance", tolerance)):
@@ -55,11 +65,7 @@ def check_trim_range(trim_min, trim_max, tolerance) -> tuple[float, float, float
                 "trim_max=6 for a 1-6 score scale."
             )
         values[name] = float(value)
-    if values["trim_min"] > values["trim_max"]:
-        raise InvalidInputError(
-            f"`trim_min={plain(trim_min)!r}` is above `trim_max={plain(trim_max)!r}`; "
-            "pass the lowest and the highest score point, in that order."
-        )
+    check_trim_order(values["trim_min"], values["trim_max"])
     if values["trim_tolerance"] < 0:
         raise InvalidInputError(
             f"`trim_tolerance={plain(tolerance)!r}` must be >= 0 "

@@ -28,7 +28,7 @@ from pdmetrics._files import (
 from pdmetrics._optional import optional_module
 from pdmetrics._stats import smallest_integer_type
 from pdmetrics._tables import attach_info
-from pdmetrics._validation import numeric_values, plain, require_columns
+from pdmetrics._validation import numeric_values, plain, refuse_tuple_name, require_columns
 from pdmetrics._warnings import emit
 from pdmetrics.errors import InvalidInputError, PdmetricsWarning
 from pdmetrics.fairness.regression import (
@@ -54,6 +54,7 @@ from pdmetrics.scoring.scored_rows import (
     ScoredRows,
     check_distinct_columns,
     check_exclude_zero,
+    check_listed_once,
     report_exclusions,
     select_scored_rows,
 )
@@ -888,6 +889,7 @@ def _report_columns(frame, human, system, second_human, by, scale_with, layout) 
         second_human = _one_column(frame, "second_human", second_human)
     _check_group_names(frame, by)
     groups = [] if by is None else require_columns(frame, "by", by)
+    check_listed_once(groups, "by")
     check_distinct_columns(human=human, second_human=second_human, system=system)
     if layout == "tidy":
         _check_distinct_names(_score_names(human, second_human, system, scale_with))
@@ -901,12 +903,8 @@ def _check_group_names(frame, by) -> None:
     named = [by] if isinstance(by, tuple) and by in frame.columns else by if isinstance(by, list) else []
     for group in named:
         if isinstance(group, tuple):
-            flat = "_".join(map(str, group))
-            raise InvalidInputError(
-                f"`by={group!r}`: the subgroup column is named by a tuple (a MultiIndex-like column), and "
-                f"the report names its tables and files by the column (eval_by_<column>): rename it to a "
-                f"string first, e.g. df.rename(columns={{{group!r}: {flat!r}}}) and by={flat!r}."
-            )
+            why = "the report names its tables and files by the column (eval_by_<column>)"
+            refuse_tuple_name("by", group, why, "subgroup column")
 
 
 def _per_response(name: str) -> bool:

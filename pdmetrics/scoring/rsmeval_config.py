@@ -18,6 +18,7 @@ from pathlib import Path
 from pdmetrics._files import check_name_part
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.scoring.html_report import SECTIONS  # rsmeval's sections, in its report's order
+from pdmetrics.scoring.postprocessing import check_trim_order
 
 __all__ = [
     "REQUIRED_KEYS",
@@ -312,10 +313,7 @@ def _check_columns(config: dict) -> None:
         raise InvalidInputError(
             "'human_score_column' and 'second_human_score_column' cannot have the same value."
         )
-    if config["trim_min"] >= config["trim_max"]:
-        raise InvalidInputError(
-            f"trim_min ({config['trim_min']:g}) must be smaller than trim_max ({config['trim_max']:g})."
-        )
+    check_trim_order(config["trim_min"], config["trim_max"])
 
 
 def _check_candidates(config: dict) -> None:

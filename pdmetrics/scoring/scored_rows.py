@@ -180,15 +180,22 @@ def report_exclusions(rows: ScoredRows, what: str, human_name, other_name) -> No
         )
 
 
+def check_listed_once(names, argument: str) -> None:
+    """Refuse a column named more than once by one argument (``by=["L1", "L1"]``); the
+    pandas and the dask accessors share it."""
+    names = pd.Index(list(names), dtype=object, tupleize_cols=False)
+    repeated = names[names.duplicated()]
+    if len(repeated):
+        raise InvalidInputError(
+            f"`{argument}=` names {preview(repeated.unique())} more than once; pass each column once."
+        )
+
+
 def named_columns(values, default_name: str = "system") -> dict[str, pd.Series]:
     """One or more columns (DataFrame, mapping of name -> values, list of Series, or one
     Series/array) as a dict of named Series; a column named twice is refused."""
     if isinstance(values, pd.DataFrame):
-        repeated = values.columns[values.columns.duplicated()]
-        if len(repeated):
-            raise InvalidInputError(
-                f"`{default_name}=` names {preview(repeated.unique())} more than once; pass each column once."
-            )
+        check_listed_once(values.columns, default_name)
     return {series.name: series for series in group_named_columns(values, None, default_name)}
 
 
