@@ -10,7 +10,7 @@ Importing the package registers four DataFrame accessors:
 
 # the accessor packages register df.scoring, df.fairness, df.detection; io is imported so that
 # pdmetrics.io.read_coco works after a plain `import pdmetrics`
-from pdmetrics import _startup  # noqa: F401, I001  (first: Ctrl-C while the command starts)
+import pdmetrics._startup  # noqa: F401, I001  (first: Ctrl-C while the command starts)
 from pdmetrics import detection, fairness, io, scoring, textgen  # noqa: F401
 from pdmetrics._dask import install as _install_dask_accessors
 from pdmetrics.engines import install as _install_polars_namespaces
