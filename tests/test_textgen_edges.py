@@ -11,7 +11,7 @@ import pytest
 
 import pdmetrics  # noqa: F401
 from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
-from pdmetrics.textgen import bleu
+from pdmetrics.textgen import bleu, paired_bootstrap
 from pdmetrics.textgen.rouge_scores import lcs_length
 
 # --------------------------------------------------------------------------- BLEU weights
@@ -258,7 +258,10 @@ def test_paired_bootstrap_leaves_out_a_row_missing_in_either_system_and_names_th
         },
         index=list("abcde"),
     )
-    with pytest.warns(ExcludedRowsWarning, match=r"2 of 5 rows left out: 2 without a prediction.*'b', 'c'"):
+    with pytest.warns(
+        ExcludedRowsWarning,
+        match=r"2 of 5 rows left out: 1 without a baseline output \(`baseline='old'`\) and 1 without a compared output \(`prediction='new'`\).*'b', 'c'",
+    ):
         got = frame.textgen.paired_bootstrap(
             prediction="new", baseline="old", reference="gold", n_resamples=50
         )
@@ -331,3 +334,23 @@ def test_a_missing_verdict_or_score_is_left_out_with_a_warning_and_so_is_a_datum
         4.0,
         2.0,
     ]
+
+
+def test_paired_bootstrap_names_the_system_whose_output_is_missing():
+    df = pd.DataFrame(
+        {
+            "new": ["a b c", "d e f", None, "j k"],
+            "old": [None, "d e", "g", "j"],
+            "ref": ["a b c", "d e f", "g h i", "j k"],
+        }
+    )
+    with pytest.warns(
+        ExcludedRowsWarning,
+        match=r"^2 of 4 rows left out: 1 without a baseline output \(`baseline='old'`\) and 1 without a "
+        r"compared output \(`prediction='new'`\) \(None/NaN; rows 0, 2\)\.$",
+    ) as caught:
+        table = df.textgen.paired_bootstrap(prediction="new", baseline="old", reference="ref", n_resamples=40)
+    assert caught[0].filename == __file__
+    assert table["N"].tolist() == [2, 2]
+    with pytest.warns(ExcludedRowsWarning, match=r"1 without a baseline output \(`prediction_a`\)\ \("):
+        paired_bootstrap([None, "x y"], ["x y", "x y"], ["x y", "x y"], n_resamples=40)
