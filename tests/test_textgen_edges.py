@@ -260,7 +260,8 @@ def test_paired_bootstrap_leaves_out_a_row_missing_in_either_system_and_names_th
     )
     with pytest.warns(
         ExcludedRowsWarning,
-        match=r"2 of 5 rows left out: 1 without a baseline output \(`baseline='old'`\) and 1 without a compared output \(`prediction='new'`\).*'b', 'c'",
+        match=r"2 of 5 rows left out: 1 without a baseline output \(`baseline='old'`\) and "
+        r"1 without a compared output \(`prediction='new'`\).*'b', 'c'",
     ):
         got = frame.textgen.paired_bootstrap(
             prediction="new", baseline="old", reference="gold", n_resamples=50
