@@ -287,11 +287,16 @@ def holey_texts(seed: int) -> pd.DataFrame:
 def test_per_row_tables_keep_the_index_and_leave_out_missing_rows(method, kwargs, npartitions):
     frame = holey_texts(3)
     ddf = dd.from_pandas(frame, npartitions=npartitions)
-    with pytest.warns(pdmetrics.ExcludedRowsWarning, match="left out"):
+    with pytest.warns(pdmetrics.ExcludedRowsWarning, match="left out") as pandas_warnings:
         expected = getattr(frame.textgen, method)(prediction="pred", **kwargs)
+    # one warning with the totals, at the user's line, when the call is made (the pandas one)
+    with pytest.warns(pdmetrics.ExcludedRowsWarning, match="left out") as dask_warnings:
+        lazy = getattr(ddf.textgen, method)(prediction="pred", **kwargs)
+    assert [str(w.message) for w in dask_warnings] == [str(w.message) for w in pandas_warnings]
+    assert [w.filename for w in dask_warnings] == [__file__]
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", pdmetrics.ExcludedRowsWarning)  # one per partition, at compute
-        got = getattr(ddf.textgen, method)(prediction="pred", **kwargs).compute()
+        warnings.simplefilter("error")  # the partitions do not warn again
+        got = lazy.compute()
     assert got.index.tolist() == expected.index.tolist()
     assert_same(got, expected, exact=True)
     assert frame.join(got).dropna(subset=[expected.columns[-1]]).shape[0] == len(expected)

@@ -648,3 +648,22 @@ def test_coco_fixture_with_the_pandas_ground_truth_and_its_image_list():
         pl_dt.detection.evaluate, ground_truth=pl.from_pandas(gt.drop(columns="segmentation")), **options
     )
     assert_same(table, quiet(dt.detection.evaluate, ground_truth=gt))
+
+
+@pytest.mark.parametrize("method", ["rouge", "bleu"])
+def test_per_row_textgen_keeps_the_datum_of_the_rows_it_leaves_out(method):
+    df = pl.DataFrame(
+        {
+            "id": ["q1", "q2", "q3", "q4"],
+            "pred": ["the cat sat", None, "a dog ran", "far"],
+            "ref": ["the cat sat down", "a dog", None, "far"],
+        }
+    )
+    with pytest.warns(ExcludedRowsWarning, match=r"^2 of 4 rows left out: 1 without a prediction and 1"):
+        table = getattr(df.textgen, method)(prediction="pred", reference="ref", datum="id")
+    assert table.height == 4
+    # the rows left out keep their id; only the metric columns are null
+    assert table["datum"].to_list() == ["q1", "q2", "q3", "q4"]
+    assert table.schema["datum"] == pl.String
+    metric = table.columns[1]
+    assert table[metric].is_null().to_list() == [False, True, True, False]

@@ -11,7 +11,7 @@ import pytest
 
 import pdmetrics  # noqa: F401
 from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
-from pdmetrics.textgen import bleu
+from pdmetrics.textgen import bleu, paired_bootstrap
 from pdmetrics.textgen.rouge_scores import lcs_length
 
 # --------------------------------------------------------------------------- BLEU weights
@@ -31,6 +31,27 @@ def test_bleu_refuses_negative_weights_and_a_zero_sum(weights, message):
     with pytest.raises(InvalidInputError, match=message):
         frame.textgen.bleu(prediction="answer", reference="gold", weights=weights)
     with pytest.raises(InvalidInputError, match="give at least one order a positive weight|non-negative"):
+        bleu(frame["answer"], frame["gold"], weights=weights)
+
+
+@pytest.mark.parametrize(
+    ("weights", "message"),
+    [
+        ((1e-320,), r"weights=\(1e-320,\): the weights sum to 1e-320, below 1e-06"),
+        ((1e-9, 0.0), r"the weights sum to 1e-09, below 1e-06"),
+        ((True, False), r"weights=\(True, False\): a weight is a boolean"),
+        ([np.True_], r"a weight is a boolean"),
+        ({1: 1}, r"weights=\{1: 1\}: pass a sequence of numbers.*not a dict"),
+        ({0.5}, r"not a set"),
+        ("0.5", r"not a str"),
+    ],
+)
+def test_bleu_refuses_degenerate_boolean_and_mapping_weights(weights, message):
+    # each of these was taken as numbers: (1e-320,) scored every text with a shared word 1.0
+    frame = pd.DataFrame({"answer": ["the cat sat on the mat", "a dog"], "gold": ["the cat sat", "a cat"]})
+    with pytest.raises(InvalidInputError, match=message):
+        frame.textgen.bleu(prediction="answer", reference="gold", weights=weights)
+    with pytest.raises(InvalidInputError, match=message):
         bleu(frame["answer"], frame["gold"], weights=weights)
 
 
@@ -258,7 +279,11 @@ def test_paired_bootstrap_leaves_out_a_row_missing_in_either_system_and_names_th
         },
         index=list("abcde"),
     )
-    with pytest.warns(ExcludedRowsWarning, match=r"2 of 5 rows left out: 2 without a prediction.*'b', 'c'"):
+    with pytest.warns(
+        ExcludedRowsWarning,
+        match=r"2 of 5 rows left out: 1 without a baseline output \(`baseline='old'`\) and "
+        r"1 without a compared output \(`prediction='new'`\).*'b', 'c'",
+    ):
         got = frame.textgen.paired_bootstrap(
             prediction="new", baseline="old", reference="gold", n_resamples=50
         )
@@ -331,3 +356,38 @@ def test_a_missing_verdict_or_score_is_left_out_with_a_warning_and_so_is_a_datum
         4.0,
         2.0,
     ]
+
+
+def test_paired_bootstrap_names_the_system_whose_output_is_missing():
+    df = pd.DataFrame(
+        {
+            "new": ["a b c", "d e f", None, "j k"],
+            "old": [None, "d e", "g", "j"],
+            "ref": ["a b c", "d e f", "g h i", "j k"],
+        }
+    )
+    with pytest.warns(
+        ExcludedRowsWarning,
+        match=r"^2 of 4 rows left out: 1 without a baseline output \(`baseline='old'`\) and 1 without a "
+        r"compared output \(`prediction='new'`\) \(None/NaN; rows 0, 2\)\.$",
+    ) as caught:
+        table = df.textgen.paired_bootstrap(prediction="new", baseline="old", reference="ref", n_resamples=40)
+    assert caught[0].filename == __file__
+    assert table["N"].tolist() == [2, 2]
+    with pytest.warns(ExcludedRowsWarning, match=r"1 without a baseline output \(`prediction_a`\)\ \("):
+        paired_bootstrap([None, "x y"], ["x y", "x y"], ["x y", "x y"], n_resamples=40)
+
+
+def test_empty_and_blank_answers_are_scored_zero_and_only_missing_cells_are_left_out():
+    # "" is an answer (the empty one): scored 0 as rouge-score, nltk and sacrebleu do, no warning
+    frame = pd.DataFrame({"pred": ["", "   ", "the cat sat"], "ref": ["a cat", "a cat", "the cat sat"]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rouge = frame.textgen.rouge(prediction="pred", reference="ref")
+        scores = frame.textgen.bleu(prediction="pred", reference="ref", weights=(1.0,))
+    assert rouge["rouge1"].tolist() == [0.0, 0.0, 1.0]
+    assert scores["bleu"].tolist() == [0.0, 0.0, 1.0]
+    # the guide's recipe: "" as missing
+    with pytest.warns(ExcludedRowsWarning, match=r"^1 of 3 rows left out: 1 without a prediction"):
+        dropped = frame.replace({"pred": {"": None}}).textgen.rouge(prediction="pred", reference="ref")
+    assert dropped.index.tolist() == [1, 2]

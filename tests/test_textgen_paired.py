@@ -127,7 +127,10 @@ def test_bad_input():
         paired_bootstrap(["x", "y"], ["x"], ["x", "y"])
     with pytest.raises(InvalidInputError, match=r"`n_resamples=0` must be a positive integer"):
         paired_bootstrap(["x"], ["x"], ["x"], n_resamples=0)
-    with pytest.raises(InvalidInputError, match=r"`random_state=-1` must be a non-negative integer or None"):
+    with pytest.raises(
+        InvalidInputError,
+        match=r"`random_state=-1` must be a non-negative integer seed, a numpy.random.Generator, or None",
+    ):
         paired_bootstrap(["x"], ["x"], ["x"], random_state=-1)
     with pytest.raises(InvalidInputError, match=r"`confidence=1.5` must be a number in \(0, 1\)"):
         paired_bootstrap(["x"], ["x"], ["x"], confidence=1.5)
@@ -164,3 +167,31 @@ def test_confidence_sets_the_interval(monkeypatch):
 def corpus_bleu_of(hypotheses, references, rows) -> float:
     """sacrebleu's BLEU of the segments ``rows`` (a resample)."""
     return sacrebleu.corpus_bleu([hypotheses[i] for i in rows], [[references[i] for i in rows]]).score
+
+
+def test_too_few_resamples_for_the_confidence_are_refused():
+    # 1000 resamples at 0.999999 leave less than one resample in each tail: the interval would be min-max
+    with pytest.raises(
+        InvalidInputError,
+        match=r"`n_resamples=1000` is too few for `confidence=0.999999`.*pass `n_resamples=2000000` or more",
+    ):
+        paired_bootstrap(["a b"], ["a b"], ["a b"], n_resamples=1000, confidence=0.999999)
+    with pytest.raises(InvalidInputError, match=r"`n_resamples=39` is too few for `confidence=0.95`.*40"):
+        paired_bootstrap(["a b"], ["a b"], ["a b"], n_resamples=39)
+    assert paired_bootstrap(["a b"], ["a b"], ["a b"], n_resamples=40)["N"].tolist() == [1, 1]
+
+
+def test_random_state_takes_a_generator_as_the_fairness_bootstrap_does():
+    a, b, references = (
+        ["a b c d", "e f g", "h i j k"],
+        ["a b c x", "e f g", "h i y k"],
+        ["a b c d", "e f g", "h i j k"],
+    )
+    seeded = paired_bootstrap(a, b, references, n_resamples=100, random_state=5)
+    drawn = paired_bootstrap(a, b, references, n_resamples=100, random_state=np.random.default_rng(5))
+    # a Generator seeded 5 draws the same resamples as the seed 5
+    pd.testing.assert_frame_equal(seeded.drop(columns="signature"), drawn.drop(columns="signature"))
+    assert drawn["signature"][0].split("|")[2] == "seed:generator"
+    assert seeded["signature"][0].split("|")[2] == "seed:5"
+    with pytest.raises(InvalidInputError, match=r"`random_state=True` must be a non-negative integer seed"):
+        paired_bootstrap(a, b, references, random_state=True)

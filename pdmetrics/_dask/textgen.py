@@ -3,8 +3,10 @@
 Every partition runs the pandas accessor's own method (the same code with one chunk):
 
 - ROUGE and BLEU per row: without ``by=`` a lazy dask DataFrame, one row per input row
-  (indexed like the input rows); with ``by=`` the group means, from each partition's sums
-  and counts per group (:class:`pdmetrics.textgen.verdicts.MeansState`).
+  (indexed like the input rows; the rows left out are counted in one eager pass over the text
+  columns, without scoring, and warned about once when the method is called); with ``by=``
+  the group means, from each partition's sums and counts per group
+  (:class:`pdmetrics.textgen.verdicts.MeansState`).
 - Corpus BLEU, chrF and TER: each partition's summed segment statistics
   (:class:`pdmetrics.textgen.corpus.CorpusState`), added, then scored.
 - The verdict metrics: the rows are first shuffled on the datum (a datum's verdicts may start
@@ -14,7 +16,7 @@ Every partition runs the pandas accessor's own method (the same code with one ch
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import partial
 
 import pandas as pd
@@ -28,6 +30,7 @@ from pdmetrics.textgen.accessor import TextgenAccessor
 from pdmetrics.textgen.bleu_scores import bleu_rows
 from pdmetrics.textgen.corpus import corpus_state, corpus_table
 from pdmetrics.textgen.rouge_scores import rouge_rows
+from pdmetrics.textgen.tokens import text_rows, warn_left_out
 from pdmetrics.textgen.verdicts import means_state, means_table
 
 __all__ = ["DaskTextgenAccessor"]
@@ -91,7 +94,11 @@ class DaskTextgenAccessor(DaskAccessor):
         if datum is not None:
             names.append(self._one_name("datum", datum))
         if by is None:
-            run = partial(_rows_of, method, options)
+            # the rows left out, counted in one eager pass over the text columns (no scoring) and
+            # warned about once, here, with the totals; the partitions themselves do not warn
+            counts = partial(_exclusions_of, prediction, reference)
+            partition_table(self._frame, names, counts, Exclusions.warn)
+            run = partial(_scored_rows, method, options)
             return self._frame[names].map_partitions(run, meta=run(self._frame._meta[names]))
         names.append(self._one_name("by", by))
         chunk = partial(_row_means, method, options, by)
@@ -255,22 +262,71 @@ def _rows_of(method: str, options: dict, part: pd.DataFrame) -> pd.DataFrame:
     return getattr(part.textgen, method)(**options)  # rouge, bleu: indexed like the rows kept
 
 
-def _row_means(method: str, options: dict, by, part: pd.DataFrame):
-    """The group sums of a per-row table (each row its own datum, as the pandas path); the rows
-    left out are counted in the state, and the warning is raised once, by ``means_table``."""
+@dataclass(frozen=True)
+class Exclusions:
+    """The rows a per-row text metric leaves out, over some partitions: counts of rows without a
+    prediction and without any reference, the first labels, and the number of rows seen."""
+
+    no_prediction: int
+    no_reference: int
+    labels: tuple
+    total: int
+
+    def combine(self, other: Exclusions) -> Exclusions:
+        return Exclusions(
+            self.no_prediction + other.no_prediction,
+            self.no_reference + other.no_reference,
+            (self.labels + other.labels)[:10],
+            self.total + other.total,
+        )
+
+    def warn(self) -> None:
+        """The pandas path's :class:`~pdmetrics.ExcludedRowsWarning`, with the totals."""
+        warn_left_out(self.no_prediction, self.no_reference, self.total, self.labels)
+
+
+def _texts(part: pd.DataFrame, prediction, reference) -> tuple:
+    """A partition's prediction column and reference column(s) (a DataFrame for several)."""
+    if isinstance(reference, list):
+        references = part[require_columns(part, "reference", reference)]
+    else:
+        references = one_column(part, "reference", reference)
+    return one_column(part, "prediction", prediction), references
+
+
+def _exclusions_of(prediction, reference, part: pd.DataFrame) -> Exclusions:
+    """The rows of one partition that the per-row metric leaves out (the texts are not scored)."""
+    rows = text_rows(*_texts(part, prediction, reference))
+    return Exclusions(rows.no_prediction, rows.no_reference, tuple(rows.dropped[:10]), rows.total)
+
+
+def _scored(method: str, options: dict, part: pd.DataFrame):
+    """The per-row table of one partition and its ``TextRows``, without a warning."""
     options = dict(options)
     prediction, reference, datum = options.pop("prediction"), options.pop("reference"), options.pop("datum")
-    prediction = one_column(part, "prediction", prediction)
-    if isinstance(reference, list):
-        reference = part[require_columns(part, "reference", reference)]
-    else:
-        reference = one_column(part, "reference", reference)
+    prediction, reference = _texts(part, prediction, reference)
     if datum is not None:
         one_column(part, "datum", datum)
     if method == "rouge":
-        table, kept = rouge_rows(prediction, reference, **options)
-    else:
-        table, kept = bleu_rows(prediction, reference, **options)
+        return rouge_rows(prediction, reference, **options)
+    return bleu_rows(prediction, reference, **options)
+
+
+def _scored_rows(method: str, options: dict, part: pd.DataFrame) -> pd.DataFrame:
+    """The pandas method's per-row table of one partition (indexed like the rows kept, the
+    ``datum`` ids first), without its warning: the rows left out are warned about once, by
+    the caller (:class:`Exclusions`)."""
+    table, kept = _scored(method, options, part)
+    if options["datum"] is not None:
+        datum = one_column(part, "datum", options["datum"])
+        table.insert(0, "datum", datum.to_numpy()[kept.positions])
+    return table
+
+
+def _row_means(method: str, options: dict, by, part: pd.DataFrame):
+    """The group sums of a per-row table (each row its own datum, as the pandas path); the rows
+    left out are counted in the state, and the warning is raised once, by ``means_table``."""
+    table, kept = _scored(method, options, part)
     rows = pd.RangeIndex(len(table))
     groups = one_column(part, "by", by).iloc[kept.positions].set_axis(rows)
     state = means_state(table.set_axis(rows).assign(datum=rows), by=groups)

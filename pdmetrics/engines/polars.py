@@ -16,7 +16,8 @@ is forwarded with the pandas method's own signature and docstring. A call
    by labels, such as a wide matrix, gets its index as its first column(s); the column labels
    become strings; pandas' missing values become nulls, as ``polars.from_pandas`` makes
    them); a per-row result has the caller's height and row order, with nulls in the rows the
-   pandas path left out, so ``pl.concat([df, result], how="horizontal")`` is right.
+   pandas path left out (in the metric columns: an identifier column such as ``datum`` keeps
+   the caller's values there), so ``pl.concat([df, result], how="horizontal")`` is right.
    Anything else (a report, a number, a fitted model, a matplotlib Axes) is returned as is.
 
 The frames of this module are inside the package, so the pandas path's warnings still point
@@ -79,16 +80,49 @@ def pandas_argument(value):
 # ----------------------------------------------------------------------------------------------
 # pandas -> polars
 # ----------------------------------------------------------------------------------------------
-def polars_result(result, height: int):
-    """The pandas path's result as polars (see the module docstring); other results as they are."""
+#: identifier columns of a per-row result, by the argument naming the caller's column they copy
+IDENTIFIERS = {"datum": "datum"}
+
+
+def polars_result(result, height: int, identifiers: dict | None = None):
+    """The pandas path's result as polars (see the module docstring); other results as they are.
+    ``identifiers``: the caller's whole column of each identifier column of a per-row result
+    (e.g. ``datum``), kept in the rows the pandas path left out."""
     if isinstance(result, pd.DataFrame):
-        return _polars_frame(result, height)
+        return _polars_frame(result, height, identifiers)
     if isinstance(result, pd.Series):
         return _polars_frame(result.to_frame(), height).to_series()
     return result
 
 
-def _polars_frame(table: pd.DataFrame, height: int) -> pl.DataFrame:
+def _identifiers(target, result, kwargs: dict) -> dict:
+    """The caller's column (pandas) of each identifier column the per-row ``result`` copies."""
+    frame = getattr(target, "_frame", None)
+    if not isinstance(result, pd.DataFrame) or not isinstance(frame, pd.DataFrame):
+        return {}
+    found = {}
+    for column, argument in IDENTIFIERS.items():
+        name = kwargs.get(argument)
+        if column in result.columns and isinstance(name, str) and name in frame.columns:
+            found[column] = frame[name]
+    return found
+
+
+def _kept_identifiers(table: pl.DataFrame, identifiers: dict) -> pl.DataFrame:
+    """``table`` with each identifier column replaced by the caller's whole column (its dtype
+    kept when the caller's values convert to it)."""
+    for column, values in identifiers.items():
+        full = pl.from_pandas(values.reset_index(drop=True)).alias(column)
+        if full.dtype != table.schema[column]:
+            try:
+                full = full.cast(table.schema[column])
+            except pl.exceptions.PolarsError:
+                pass
+        table = table.with_columns(full)
+    return table
+
+
+def _polars_frame(table: pd.DataFrame, height: int, identifiers: dict | None = None) -> pl.DataFrame:
     per_row = table.index.name == ROWS and table.index.is_unique
     if per_row:
         every_row = table.index.equals(pd.RangeIndex(height))  # the caller's rows, in order
@@ -106,7 +140,8 @@ def _polars_frame(table: pd.DataFrame, height: int) -> pl.DataFrame:
     position = "__pdmetrics_position__"
     located = converted.with_columns(pl.Series(position, positions, dtype=pl.Int64))
     rows = pl.DataFrame({position: pl.int_range(height, eager=True, dtype=pl.Int64)})
-    return rows.join(located, on=position, how="left").sort(position).drop(position)
+    joined = rows.join(located, on=position, how="left").sort(position).drop(position)
+    return _kept_identifiers(joined, identifiers or {})
 
 
 def _from_pandas(table: pd.DataFrame) -> pl.DataFrame:
@@ -173,7 +208,8 @@ class Forwarder:
         target, height = self._resolve()
         args = tuple(pandas_argument(value) for value in args)
         kwargs = {key: pandas_argument(value) for key, value in kwargs.items()}
-        return polars_result(getattr(target, name)(*args, **kwargs), height)
+        result = getattr(target, name)(*args, **kwargs)
+        return polars_result(result, height, _identifiers(target, result, kwargs))
 
     def _attribute(self, name: str):
         target, height = self._resolve()

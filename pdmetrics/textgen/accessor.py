@@ -22,7 +22,7 @@ from pdmetrics.errors import InvalidInputError
 from pdmetrics.textgen import verdicts
 from pdmetrics.textgen.bleu_scores import bleu_rows
 from pdmetrics.textgen.corpus import checked_texts, chrf, corpus_bleu, ter
-from pdmetrics.textgen.paired import paired_bootstrap
+from pdmetrics.textgen.paired import compare
 from pdmetrics.textgen.rouge_scores import rouge_rows
 
 
@@ -176,7 +176,7 @@ class TextgenAccessor:
                     f"outputs, e.g. `{argument}='{'old' if argument == 'baseline' else 'new'}'`."
                 )
             checked_texts(self._column(argument, name), f"{argument}={name!r}")  # names the argument
-        return paired_bootstrap(
+        return compare(
             self._column("baseline", baseline),
             self._column("prediction", prediction),
             self._references(reference),
@@ -184,6 +184,7 @@ class TextgenAccessor:
             n_resamples=n_resamples,
             confidence=confidence,
             random_state=random_state,
+            arguments=(f"baseline={baseline!r}", f"prediction={prediction!r}"),
         )
 
     def _yes_share(self, metric, datum, verdict, data, by) -> pd.DataFrame:

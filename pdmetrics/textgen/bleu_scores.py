@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import sys
+from collections.abc import Mapping, Set
 
 import numpy as np
 import pandas as pd
@@ -27,9 +28,30 @@ __all__ = ["bleu"]
 _FLOOR = 1e-9
 
 
+#: the smallest sum of BLEU weights accepted: below it every text with a shared word scores 1.0
+#: (``p ** sum`` rounds to 1), which hides a mistake rather than measuring anything
+_MIN_WEIGHT_SUM = 1e-6
+
+
 def _weights(weights) -> np.ndarray:
+    if isinstance(weights, (str, bytes, Mapping, Set)):
+        raise InvalidInputError(
+            f"weights={weights!r}: pass a sequence of numbers, one per n-gram order, e.g. (0.25,) * 4 "
+            f"(not a {type(weights).__name__})."
+        )
     try:
-        values = np.asarray(list(weights), dtype=np.float64)
+        items = list(weights)
+    except TypeError as error:
+        raise InvalidInputError(
+            f"weights={weights!r}: pass a sequence of numbers, e.g. (0.25,) * 4."
+        ) from error
+    if any(isinstance(item, (bool, np.bool_)) for item in items):
+        raise InvalidInputError(
+            f"weights={weights!r}: a weight is a boolean; pass numbers, e.g. (1.0, 0.0) rather than "
+            "(True, False)."
+        )
+    try:
+        values = np.asarray(items, dtype=np.float64)
     except (TypeError, ValueError) as error:
         raise InvalidInputError(
             f"weights={weights!r}: pass a sequence of numbers, e.g. (0.25,) * 4."
@@ -48,6 +70,12 @@ def _weights(weights) -> np.ndarray:
         raise InvalidInputError(
             f"weights={weights!r}: the weights sum to 0, which scores every text with a shared word 1.0; "
             "give at least one order a positive weight, e.g. (0.25,) * 4."
+        )
+    if not values.sum() >= _MIN_WEIGHT_SUM:
+        raise InvalidInputError(
+            f"weights={weights!r}: the weights sum to {float(values.sum())!r}, below {_MIN_WEIGHT_SUM!r}, "
+            "which scores every text with a shared word (about) 1.0; weights usually sum to 1, "
+            "e.g. (0.25,) * 4."
         )
     return values
 
@@ -151,10 +179,12 @@ def bleu(prediction, reference, weights=(0.25, 0.25, 0.25, 0.25), details: bool 
         column per reference). Missing cells (None/NaN) are dropped, not scored as empty text.
     weights : sequence of float, default (0.25, 0.25, 0.25, 0.25)
         Weight of each n-gram order (BLEU-4); ``(1/5,) * 5`` gives BLEU-5. The weights must be
-        finite, non-negative and have a positive sum. They are used as given, as nltk does
-        (``exp(sum(w_n * log p_n))``), not normalised: with weights summing to 1 this is the
-        weighted geometric mean of the precisions; a sum above 1 gives a smaller score (the
-        mean raised to that power), a sum below 1 a larger one, always between 0 and 1.
+        numbers (not booleans, a mapping or a set), finite, non-negative, and sum to at least
+        ``1e-6`` (a smaller sum scores every text with a shared word 1.0 within rounding). They
+        are used as given, as nltk does (``exp(sum(w_n * log p_n))``), not normalised: with
+        weights summing to 1 this is the weighted geometric mean of the precisions; a sum above
+        1 gives a smaller score (the mean raised to that power), a sum below 1 a larger one,
+        always between 0 and 1.
     details : bool, default False
         Also return ``precision_1`` ... (modified precisions), ``brevity_penalty``,
         ``prediction_length`` and ``reference_length`` (closest reference length).
@@ -169,7 +199,8 @@ def bleu(prediction, reference, weights=(0.25, 0.25, 0.25, 0.25), details: bool 
     ------
     InvalidInputError
         A prediction or a reference cell that is neither a str nor missing, empty or
-        non-numeric weights, a negative weight, weights summing to 0.
+        non-numeric or boolean weights, a mapping or set of weights, a negative weight, weights
+        summing to less than ``1e-6``.
 
     Warns
     -----

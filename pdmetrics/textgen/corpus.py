@@ -252,9 +252,12 @@ def checked_texts(values, argument: str) -> np.ndarray:
     return _text_array(values, argument)
 
 
-def paired_inputs(prediction_a, prediction_b, reference) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def paired_inputs(
+    prediction_a, prediction_b, reference, arguments=None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The two systems' texts and the reference matrix of the segments both systems answered
-    and that have a reference (the others left out with one warning)."""
+    and that have a reference (the others left out with one warning, which names the system
+    each missing output belongs to: ``arguments``, e.g. ``("baseline='old'", "prediction='new'")``)."""
     for value, argument in ((prediction_a, "prediction_a"), (prediction_b, "prediction_b")):
         if value is None:
             raise InvalidInputError(
@@ -269,7 +272,12 @@ def paired_inputs(prediction_a, prediction_b, reference) -> tuple[np.ndarray, np
             f"a paired comparison needs both systems' outputs for the same segments, in the same order."
         )
     segments = _segments(prediction_a, reference, also_missing=_is_missing(texts_b))
-    segments.warn()
+    name_a, name_b = arguments or ("prediction_a", "prediction_b")
+    missing = [
+        (int(_is_missing(texts_a).sum()), f"a baseline output (`{name_a}`)"),
+        (int(_is_missing(texts_b).sum()), f"a compared output (`{name_b}`)"),
+    ]
+    warn_left_out(segments.no_prediction, segments.no_reference, segments.total, segments.dropped, missing)
     _require_segments(segments)
     return segments.hypotheses, texts_b[segments.kept], segments.matrix
 

@@ -21,9 +21,10 @@ import pandas as pd
 
 from pdmetrics._renamed import renamed
 from pdmetrics.errors import InvalidInputError
+from pdmetrics.fairness.bootstrap import check_bootstrap_options
 from pdmetrics.textgen.corpus import metric_signature, paired_inputs, scores_from_statistics, statistics_array
 
-__all__ = ["paired_bootstrap"]
+__all__ = ["compare", "paired_bootstrap"]
 
 _METRICS = ("bleu", "chrf", "chrf++", "ter")
 # float32 cells gathered per block of resamples (bounds memory at about 64 MB)
@@ -70,6 +71,13 @@ def _names(prediction_a, prediction_b) -> tuple[str, str]:
     return "prediction_a", "prediction_b"
 
 
+def _seed_label(seed) -> str:
+    """The signature's ``seed`` field: the integer, ``none``, or ``generator`` (state not shown)."""
+    if seed is None or isinstance(seed, (int, np.integer)):
+        return str(seed).lower()
+    return "generator"
+
+
 @renamed("n_samples", "seed")
 def paired_bootstrap(
     prediction_a,
@@ -104,10 +112,14 @@ def paired_bootstrap(
         Bootstrap resamples (sacrebleu's default 1000).
     confidence : float
         Coverage of the interval, in (0, 1) (sacrebleu's 0.95: the ``n_resamples // 40``-th
-        smallest and largest resampled scores).
-    random_state : int or None
-        Seed of ``numpy.random.default_rng`` (sacrebleu's ``SACREBLEU_SEED``, default 12345);
-        None draws fresh entropy.
+        smallest and largest resampled scores). Each tail must hold at least one resample
+        (``n_resamples * (1 - confidence) / 2 >= 1``, e.g. 40 resamples at 0.95), otherwise
+        :class:`~pdmetrics.errors.InvalidInputError` asks for more resamples.
+    random_state : int, numpy.random.Generator or None
+        Seed of ``numpy.random.default_rng`` (sacrebleu's ``SACREBLEU_SEED``, default 12345;
+        an integer seed draws sacrebleu's resamples), a Generator to draw from (the signature
+        then says ``seed:generator``), or None for fresh entropy; the same rule as the fairness
+        bootstrap.
 
     Returns
     -------
@@ -141,6 +153,21 @@ def paired_bootstrap(
     0  prediction_a  35.614      NaN
     1  prediction_b  90.504    0.005
     """
+    return compare(prediction_a, prediction_b, reference, metric, n_resamples, confidence, random_state)
+
+
+def compare(
+    prediction_a,
+    prediction_b,
+    reference,
+    metric="bleu",
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    random_state=12345,
+    arguments: tuple[str, str] | None = None,
+) -> pd.DataFrame:
+    """:func:`paired_bootstrap`; ``arguments`` names the two systems in the warning about missing
+    outputs (e.g. ``("baseline='old'", "prediction='new'")``; default ``prediction_a``/``_b``)."""
     metrics = _metrics(metric)
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
         raise InvalidInputError(
@@ -152,19 +179,27 @@ def paired_bootstrap(
         or not 0 < confidence < 1
     ):
         raise InvalidInputError(f"`confidence={confidence!r}` must be a number in (0, 1), e.g. 0.95.")
+    if n_resamples * (1 - confidence) / 2 + 1e-9 < 1:
+        # each tail of the interval must hold at least one resample, or the bounds are the extremes
+        needed = int(np.ceil(2 / (1 - confidence) - 1e-9))
+        raise InvalidInputError(
+            f"`n_resamples={n_resamples!r}` is too few for `confidence={confidence!r}`: each tail of the "
+            f"interval would hold less than one resample; pass `n_resamples={needed}` or more "
+            f"(or a lower `confidence`)."
+        )
+    # the random_state rule of the fairness bootstrap: a seed, a numpy Generator or None
+    check_bootstrap_options(n_resamples, confidence, random_state, required=True)
     seed = random_state
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
-        raise InvalidInputError(f"`random_state={seed!r}` must be a non-negative integer or None.")
     name_a, name_b = _names(prediction_a, prediction_b)
     # a segment missing in either system (or without a reference) is left out of both
-    hypotheses_a, hypotheses_b, matrix = paired_inputs(prediction_a, prediction_b, reference)
+    hypotheses_a, hypotheses_b, matrix = paired_inputs(prediction_a, prediction_b, reference, arguments)
     n = len(hypotheses_a)
     rng = np.random.default_rng(seed)
     indices = rng.choice(n, size=(int(n_resamples), n), replace=True) if n else np.zeros((0, 0), int)
     rows = []
     for key in metrics:
         stats_a, nrefs = statistics_array(key, hypotheses_a, matrix)
-        signature = metric_signature(key, nrefs, bs=int(n_resamples), seed=str(seed).lower())
+        signature = metric_signature(key, nrefs, bs=int(n_resamples), seed=_seed_label(seed))
         arrays = [stats_a, statistics_array(key, hypotheses_b, matrix)[0]]
         # full-corpus scores: statistics added segment after segment, in float64
         score_a, score_b = (float(scores_from_statistics(np.cumsum(s, axis=0)[-1], key)[0]) for s in arrays)

@@ -174,13 +174,17 @@ def _reference_cells(reference, index: pd.Index, argument: str = "reference") ->
     return table
 
 
-def warn_left_out(no_prediction: int, no_reference: int, total: int, labels=None) -> None:
+def warn_left_out(no_prediction: int, no_reference: int, total: int, labels=None, missing=None) -> None:
     """The :class:`~pdmetrics.ExcludedRowsWarning` of rows left out of a text metric: counts
-    of rows without a prediction and of rows (with one) without any reference."""
+    of rows without a prediction and of rows (with one) without any reference. ``missing``
+    (``(count, what)`` pairs) replaces the "without a prediction" reason, e.g. to tell the two
+    systems of a paired comparison apart; ``no_prediction`` still counts those rows once."""
     if not no_prediction and not no_reference:
         return
     reasons = []
-    if no_prediction:
+    if missing is not None:
+        reasons.extend(f"{count} without {what}" for count, what in missing if count)
+    elif no_prediction:
         reasons.append(f"{no_prediction} without a prediction")
     if no_reference:
         reasons.append(f"{no_reference} without any reference")
