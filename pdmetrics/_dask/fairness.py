@@ -13,10 +13,10 @@ from pdmetrics._dask.base import DaskAccessor
 from pdmetrics._dask.driver import partition_table
 from pdmetrics._division import check_zero_division
 from pdmetrics._renamed import renamed
+from pdmetrics._resampling import check_bootstrap_options
 from pdmetrics.fairness.accessor import FairnessAccessor
 from pdmetrics.fairness.association import context_association_from_state, context_association_state
 from pdmetrics.fairness.averages import average_from_state, average_state
-from pdmetrics.fairness.bootstrap import check_bootstrap_options
 from pdmetrics.fairness.group_rates import (
     by_group_columns,
     by_group_from_state,

@@ -16,43 +16,10 @@ import warnings
 import numpy as np
 
 from pdmetrics._renamed import renamed
-from pdmetrics._validation import plain
+from pdmetrics._resampling import check_bootstrap_options
 from pdmetrics.errors import InvalidInputError
 
 __all__ = ["bootstrap_counts", "percentile_interval"]
-
-
-def check_bootstrap_options(n_resamples, confidence, random_state, *, required: bool = False) -> None:
-    """Refuse a bad ``n_resamples``, ``confidence`` or ``random_state`` before any work.
-
-    ``n_resamples=0`` (no bootstrap) is allowed unless ``required``.
-    """
-    low = 1 if required else 0
-    if (
-        not isinstance(n_resamples, (int, np.integer))
-        or isinstance(n_resamples, (bool, np.bool_))
-        or n_resamples < low
-    ):
-        raise InvalidInputError(
-            f"`n_resamples={plain(n_resamples)!r}` must be a "
-            f"{'positive' if required else 'non-negative'} integer "
-            f"(e.g. 1000; 0 for no intervals)."
-        )
-    if (
-        isinstance(confidence, (bool, np.bool_))
-        or not isinstance(confidence, (int, float, np.number))
-        or not 0 < confidence < 1
-    ):
-        raise InvalidInputError(f"`confidence={plain(confidence)!r}` must be between 0 and 1 (e.g. 0.95).")
-    try:
-        if isinstance(random_state, (bool, np.bool_)):
-            raise TypeError  # default_rng would take True as the seed 1
-        np.random.default_rng(random_state)
-    except (TypeError, ValueError):
-        raise InvalidInputError(
-            f"`random_state={plain(random_state)!r}` must be a non-negative integer seed, a "
-            f"numpy.random.Generator, or None."
-        ) from None
 
 
 @renamed("n_boot")

@@ -14,6 +14,7 @@ import pandas as pd
 from pdmetrics._division import WARN, check_zero_division, divide
 from pdmetrics._groups import named_columns
 from pdmetrics._renamed import renamed
+from pdmetrics._resampling import check_bootstrap_options
 from pdmetrics._tables import attach_info
 from pdmetrics._warnings import warn_excluded, warn_undefined
 from pdmetrics.fairness._inputs import (
@@ -24,7 +25,7 @@ from pdmetrics.fairness._inputs import (
     group_keys,
     plain_keys,
 )
-from pdmetrics.fairness.bootstrap import bootstrap_counts, check_bootstrap_options, percentile_interval
+from pdmetrics.fairness.bootstrap import bootstrap_counts, percentile_interval
 from pdmetrics.fairness.confusion import CELLS, confusion_counts, rates_from_counts
 
 __all__ = [

@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._renamed import renamed
+from pdmetrics._resampling import check_bootstrap_options
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.fairness.bootstrap import check_bootstrap_options
 from pdmetrics.textgen.corpus import metric_signature, paired_inputs, scores_from_statistics, statistics_array
 
 __all__ = ["compare", "paired_bootstrap"]
