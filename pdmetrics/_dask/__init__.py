@@ -10,9 +10,9 @@ partition driver live in :mod:`pdmetrics._dask.accessors` and :mod:`pdmetrics._d
 from __future__ import annotations
 
 import importlib
-import importlib.abc
-import importlib.machinery
 import sys
+
+from pdmetrics._import_hook import when_imported
 
 _MODULE = "dask.dataframe"
 _ACCESSORS = "pdmetrics._dask.accessors"
@@ -20,10 +20,7 @@ _ACCESSORS = "pdmetrics._dask.accessors"
 
 def install() -> None:
     """Register the dask accessors now (dask.dataframe imported) or when dask.dataframe is imported."""
-    if _MODULE in sys.modules:
-        register()
-    elif not any(isinstance(finder, _DaskFinder) for finder in sys.meta_path):
-        sys.meta_path.insert(0, _DaskFinder())
+    when_imported(_MODULE, register)
 
 
 def register() -> None:
@@ -33,34 +30,3 @@ def register() -> None:
         return  # that module is being imported (it imported dask.dataframe): it registers at its end
     # the accessors module imports dask: loaded here, once dask.dataframe is imported
     importlib.import_module(_ACCESSORS).register()
-
-
-class _DaskFinder(importlib.abc.MetaPathFinder):
-    """Finds nothing itself: when dask.dataframe is imported, it lets the other finders
-    find it and wraps the loader so the accessors are registered once the module has run."""
-
-    def find_spec(self, fullname, path, target=None):
-        if fullname != _MODULE:
-            return None
-        sys.meta_path.remove(self)  # once is enough
-        spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
-        if spec is not None and spec.loader is not None:
-            spec.loader = _RegisteringLoader(spec.loader)
-        return spec
-
-
-class _RegisteringLoader(importlib.abc.Loader):
-    """The module's own loader, which then registers the accessors."""
-
-    def __init__(self, loader) -> None:
-        self._loader = loader
-
-    def create_module(self, spec):
-        return self._loader.create_module(spec)
-
-    def exec_module(self, module) -> None:
-        self._loader.exec_module(module)
-        register()
-
-    def __getattr__(self, name):  # get_resource_reader, is_package, ...: the real loader's
-        return getattr(self._loader, name)
