@@ -7,6 +7,7 @@ import copy
 import io
 import os
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -130,3 +131,17 @@ def pycocotools_stats(dataset: dict, results: list, area_ranges=None, iou_type: 
     stats += [mean(recall[:, :, 0, m]) for m in range(3)]
     stats += [mean(recall[:, :, a, -1]) for a in others]
     return np.array(stats)
+
+
+def quiet(function, *args, **kwargs):
+    """``function(*args, **kwargs)`` with every warning silenced (the tests that use it check errors)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return function(*args, **kwargs)
+
+
+def objects_kept():
+    """dask keeps an object column as objects (by default it turns it into strings)."""
+    import dask
+
+    return dask.config.set({"dataframe.convert-string": False, "scheduler": "sync"})

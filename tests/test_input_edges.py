@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import objects_kept, quiet
 
 import pdmetrics
 from pdmetrics import ExcludedRowsWarning, InvalidInputError, NotPartitionableError
@@ -20,17 +21,6 @@ from pdmetrics.scoring.accessor import ScoringAccessor
 
 dd = pytest.importorskip("dask.dataframe")
 dask = pytest.importorskip("dask")
-
-
-def quiet(function, *args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return function(*args, **kwargs)
-
-
-def no_convert_string():
-    """dask keeps an object column as objects (by default it turns it into strings)."""
-    return dask.config.set({"dataframe.convert-string": False, "scheduler": "sync"})
 
 
 # --------------------------------------------------------------------------------------
@@ -58,7 +48,7 @@ def test_booleans_after_the_first_thousand_values_are_refused(method):
 @pytest.mark.parametrize("npartitions", [1, 2, 5])
 def test_booleans_after_the_first_thousand_values_are_refused_on_dask(npartitions):
     frame = late_booleans()
-    with no_convert_string():
+    with objects_kept():
         ddf = dd.from_pandas(frame, npartitions=npartitions)
         assert ddf["raw"].dtype == object
         with pytest.raises(InvalidInputError, match=BOOLEAN_MESSAGE):

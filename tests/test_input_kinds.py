@@ -10,23 +10,13 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import objects_kept, quiet
 
 from pdmetrics import ExcludedRowsWarning, InvalidInputError
 from pdmetrics.datasets import simulate_scores
 
 dd = pytest.importorskip("dask.dataframe")
 dask = pytest.importorskip("dask")
-
-
-def quiet(function, *args, **kwargs):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return function(*args, **kwargs)
-
-
-def objects_kept():
-    """dask keeps an object column as objects (by default it turns it into strings)."""
-    return dask.config.set({"dataframe.convert-string": False, "scheduler": "sync"})
 
 
 # --------------------------------------------------------------------------------------
