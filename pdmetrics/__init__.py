@@ -12,8 +12,7 @@ Importing the package registers four DataFrame accessors:
 # pdmetrics.io.read_coco works after a plain `import pdmetrics`
 import pdmetrics._startup  # noqa: F401, I001  (first: Ctrl-C while the command starts)
 from pdmetrics import detection, fairness, io, scoring, textgen  # noqa: F401
-from pdmetrics._dask import install as _install_dask_accessors
-from pdmetrics.engines import install as _install_polars_namespaces
+from pdmetrics.accessors import install as _install_accessors
 from pdmetrics.errors import (
     ColumnNotFoundError,
     EmptyTokensWarning,
@@ -28,10 +27,8 @@ from pdmetrics.errors import (
 
 __version__ = "0.1.0"
 
-# the same accessors on dask DataFrames, registered when dask.dataframe is (or gets) imported
-_install_dask_accessors()
-# and on polars DataFrames and LazyFrames, registered when polars is (or gets) imported
-_install_polars_namespaces()
+# the accessors on pandas DataFrames now, on dask and polars frames when those are (or get) imported
+_install_accessors()
 
 __all__ = [
     "ColumnNotFoundError",

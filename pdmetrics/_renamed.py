@@ -9,7 +9,7 @@ unknown keyword, with the new name in the message.
 
 from __future__ import annotations
 
-import functools
+from pdmetrics._wrappers import in_module_of
 
 #: Every retired option name and the name that replaced it.
 RENAMED = {
@@ -34,17 +34,19 @@ def renamed(*old_names: str):
     TypeError: rates() got an unexpected keyword argument 'n_boot': `n_boot=` is now `n_resamples=` ...
     """
 
+    news = {old: RENAMED[old] for old in old_names}
+
     def decorate(function):
-        @functools.wraps(function)
         def wrapper(*args, **kwargs):
-            for old in old_names:
+            for old, new in news.items():
                 if old in kwargs:
                     raise TypeError(
                         f"{function.__qualname__}() got an unexpected keyword argument {old!r}: "
-                        f"`{old}=` is now `{RENAMED[old]}=` (renamed, no alias)."
+                        f"`{old}=` is now `{new}=` (renamed, no alias)."
                     )
             return function(*args, **kwargs)
 
-        return wrapper
+        # the wrapper lives in the function's module, so its Examples still run as doctests
+        return in_module_of(function, wrapper)
 
     return decorate

@@ -110,6 +110,15 @@ def check_whole_key(frame: pd.DataFrame, argument: str, name) -> None:
     )
 
 
+def one_name(frame: pd.DataFrame, argument: str, name):
+    """The one column name ``name`` of ``frame`` (a tuple names a MultiIndex column), checked as
+    :func:`require_columns` checks; a list of names is refused."""
+    names = require_columns(frame, argument, name)
+    if isinstance(name, list) or len(names) != 1:
+        raise InvalidInputError(f"`{argument}=` takes one column name; got {names!r}.")
+    return names[0]
+
+
 def one_column(frame: pd.DataFrame, argument: str, name) -> pd.Series:
     """The one column ``name`` of ``frame`` (a tuple names a MultiIndex column), checked as
     :func:`require_columns` checks; a list of names is refused."""

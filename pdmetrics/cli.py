@@ -19,10 +19,10 @@ from pdmetrics._files import check_file_names, check_free, check_name_part, outp
 from pdmetrics.datasets import simulate_essays, simulate_scores
 from pdmetrics.errors import PdmetricsError, PdmetricsWarning
 from pdmetrics.io import read_table
-from pdmetrics.scoring.html_report import choose_sections
-from pdmetrics.scoring.responses_input import ENGINES, frame_report, is_pattern, read_responses
-from pdmetrics.scoring.rsmeval_config import FILE_FORMATS
-from pdmetrics.scoring.rsmeval_run import run_rsmeval
+from pdmetrics.rsmeval.config import FILE_FORMATS
+from pdmetrics.rsmeval.html_page import choose_sections
+from pdmetrics.rsmeval.responses_input import ENGINES, frame_report, is_pattern, read_responses
+from pdmetrics.rsmeval.run import run_rsmeval
 
 #: Inputs with at least this many rows get progress messages on stderr.
 LARGE_INPUT = 100_000

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from pdmetrics._delimited import FAST_MIN_ROWS, _formatted_columns, write_delimited
-from pdmetrics.scoring.reporting import report
+from pdmetrics.rsmeval.reporting import report
 
 ROWS = FAST_MIN_ROWS + 37
 #: Floats pandas formats in surprising ways: negative zero, the switch to exponents, huge

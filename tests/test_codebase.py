@@ -13,7 +13,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "pdmetrics"
 MODULES = sorted(PACKAGE.rglob("*.py"))
 #: Imports allowed inside a function: they load a heavy or optional library on first use.
-DEFERRED = ("scipy", "statsmodels", "matplotlib", "dask", "distributed", "pyarrow")
+DEFERRED = ("scipy", "statsmodels", "matplotlib", "dask", "distributed", "pyarrow", "polars")
 
 
 def _tree(path: Path) -> ast.Module:

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 import pdmetrics
 from pdmetrics import ColumnNotFoundError, ExcludedRowsWarning, InvalidInputError, NotPartitionableError
+from pdmetrics.scoring.human_baseline import DEGRADATION_METRICS
 
 dd = pytest.importorskip("dask.dataframe")
 dask = pytest.importorskip("dask")
@@ -48,10 +49,13 @@ def responses(n: int, seed: int = 0) -> pd.DataFrame:
 def assert_same_table(dask_table: pd.DataFrame, pandas_table: pd.DataFrame) -> None:
     assert list(dask_table.columns) == list(pandas_table.columns)
     assert dask_table.attrs == pandas_table.attrs
+    # the degradation table holds differences of two metrics (corr ~0.78 - 0.78): their
+    # rounding error is absolute, as SMD's and DSM's
+    differences = list(pandas_table.columns) == ["system", *DEGRADATION_METRICS]
     for column in pandas_table.columns:
         a, b = dask_table[column], pandas_table[column]
         if pd.api.types.is_float_dtype(b.dtype):
-            floor = 1e-13 if column in ("SMD", "DSM") else 0.0
+            floor = 1e-13 if column in ("SMD", "DSM") or differences else 0.0
             np.testing.assert_allclose(
                 a.to_numpy(float), b.to_numpy(float), rtol=1e-12, atol=floor, err_msg=column
             )
@@ -103,7 +107,7 @@ def test_import_pdmetrics_does_not_import_dask():
     [
         "import pdmetrics; import dask.dataframe as dd",
         "import dask.dataframe as dd; import pdmetrics",
-        "import pdmetrics._dask.accessors; import dask.dataframe as dd",  # the registering module first
+        "import pdmetrics.engines.dask; import dask.dataframe as dd",  # the engine module first
     ],
 )
 def test_accessors_registered_whatever_the_import_order(imports):
@@ -111,7 +115,12 @@ def test_accessors_registered_whatever_the_import_order(imports):
         f"{imports}; import pandas as pd; d = dd.from_pandas(pd.DataFrame({{'a': [1.0]}}), npartitions=1); "
     )
     code += "print(type(d.scoring).__name__, type(d.fairness).__name__, type(d.detection).__name__)"
-    assert run_python(code) == "DaskScoringAccessor DaskFairnessAccessor DaskDetectionAccessor"
+    names = run_python(code).split()
+    assert [name.removeprefix("Dask") for name in names] == [
+        "ScoringAccessor",
+        "FairnessAccessor",
+        "DetectionAccessor",
+    ]
 
 
 # --------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from pdmetrics import ColumnNotFoundError, ExcludedRowsWarning, InvalidInputError, NotPartitionableError
-from pdmetrics.fairness import FairnessAccessor
+from pdmetrics.accessors import FairnessAccessor
 
 dd = pytest.importorskip("dask.dataframe")
 dask = pytest.importorskip("dask")

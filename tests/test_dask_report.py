@@ -19,9 +19,9 @@ import test_dask
 from pdmetrics import ExcludedRowsWarning, InvalidInputError, NotPartitionableError
 from pdmetrics.cli import main
 from pdmetrics.datasets import simulate_scores
-from pdmetrics.scoring import EvaluationReport, report
-from pdmetrics.scoring.responses_input import read_responses
-from pdmetrics.scoring.rsmeval_data import PER_RESPONSE_PREFIXES
+from pdmetrics.rsmeval import EvaluationReport, report
+from pdmetrics.rsmeval.data import PER_RESPONSE_PREFIXES
+from pdmetrics.rsmeval.responses_input import read_responses
 
 dd = pytest.importorskip("dask.dataframe")
 dask = pytest.importorskip("dask")

@@ -205,7 +205,7 @@ def small_disk(request, tmp_path, monkeypatch):
             yield folder
             subprocess.run(["umount", str(folder)], check=True)
             return
-    import pdmetrics.scoring.reporting as reporting
+    import pdmetrics.rsmeval.reporting as reporting
 
     original = reporting.write_delimited
 
@@ -260,7 +260,7 @@ def _umask() -> int:
 
 def test_to_csv_interrupted_by_an_error_keeps_the_marker(tmp_path, monkeypatch):
     report = simulate_scores(3000, seed=1).scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6)
-    import pdmetrics.scoring.reporting as reporting
+    import pdmetrics.rsmeval.reporting as reporting
 
     def failing(frame, path, index):
         raise OSError(errno.ENOSPC, "No space left on device")

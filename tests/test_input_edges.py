@@ -15,9 +15,10 @@ from conftest import objects_kept, quiet
 import pdmetrics
 from pdmetrics import ExcludedRowsWarning, InvalidInputError, NotPartitionableError
 from pdmetrics import fairness as fairness_core
+from pdmetrics import rsmeval as rsmeval_core
 from pdmetrics import scoring as scoring_core
-from pdmetrics.fairness.accessor import FairnessAccessor
-from pdmetrics.scoring.accessor import ScoringAccessor
+from pdmetrics.accessors.fairness import FairnessAccessor
+from pdmetrics.accessors.scoring import ScoringAccessor
 
 dd = pytest.importorskip("dask.dataframe")
 dask = pytest.importorskip("dask")
@@ -205,7 +206,7 @@ def test_report_accessor_takes_ids_flags_candidates_and_group_sizes():
         by="L1",
     )
     mine = quiet(frame.scoring.report, **options, **REPORT)
-    theirs = quiet(scoring_core.report, frame, **options, **REPORT)
+    theirs = quiet(rsmeval_core.report, frame, **options, **REPORT)
     assert mine["eval"]["N"].tolist() == theirs["eval"]["N"].tolist() == [4, 4, 4]
     assert set(mine) == set(theirs)
     with pytest.raises(InvalidInputError, match="repeated response ids"):

@@ -12,7 +12,7 @@ import pytest
 from pdmetrics.cli import main
 from pdmetrics.datasets import simulate_scores
 from pdmetrics.errors import InvalidInputError, PdmetricsWarning
-from pdmetrics.scoring import report
+from pdmetrics.rsmeval import report
 
 EVALUATE = ["--human", "sc1", "--system", "raw", "--trim-min", "1", "--trim-max", "6"]
 HOSTILE = [
@@ -230,7 +230,7 @@ def test_custom_sections_are_left_out_with_a_note_and_may_be_named_in_section_or
 
 
 def test_run_rsmeval_without_notes_warns_about_custom_sections(tmp_path):
-    from pdmetrics.scoring.rsmeval_run import run_rsmeval
+    from pdmetrics.rsmeval.run import run_rsmeval
 
     config = _config(tmp_path, custom_sections=["custom1.ipynb"])
     with pytest.warns(PdmetricsWarning, match="custom_sections: pdmetrics runs no notebooks"):
@@ -414,7 +414,7 @@ def test_to_csv_refuses_an_empty_directory_or_a_file(small_report, tmp_path, mon
 def test_a_write_error_names_the_file_not_the_temporary_one(small_report, tmp_path, monkeypatch):
     import errno
 
-    import pdmetrics.scoring.reporting as reporting
+    import pdmetrics.rsmeval.reporting as reporting
 
     def failing(frame, path, index):
         raise OSError(errno.EACCES, "Permission denied", str(path))

@@ -11,7 +11,7 @@ import pytest
 
 from pdmetrics.datasets import simulate_scores
 from pdmetrics.errors import ExcludedRowsWarning
-from pdmetrics.scoring import report
+from pdmetrics.rsmeval import report
 
 # rsmeval's general_sections (the report's own tests check their order); with a second human,
 # subgroups and a training frame every one of them applies

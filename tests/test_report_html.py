@@ -14,10 +14,10 @@ import pytest
 import pdmetrics  # noqa: F401  (registers the accessors)
 from pdmetrics.datasets import simulate_scores
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.scoring import html_report
-from pdmetrics.scoring import report_figures as figures
+from pdmetrics.rsmeval import figures
+from pdmetrics.rsmeval import html_page as html_report
+from pdmetrics.rsmeval.html_page import report_html
 from pdmetrics.scoring.conditional_scores import conditional_means_of_codes
-from pdmetrics.scoring.html_report import report_html
 
 ALL_SECTIONS = list(html_report.SECTIONS)
 
@@ -363,7 +363,7 @@ def test_repr_html_caps_big_tables(frame):
 
 def test_importing_the_writer_imports_neither_matplotlib_nor_scipy():
     code = (
-        "import sys, pdmetrics.scoring.html_report, pdmetrics.scoring.report_figures; "
+        "import sys, pdmetrics.rsmeval.html_page, pdmetrics.rsmeval.figures; "
         "print([m for m in ('matplotlib', 'scipy') if m in sys.modules])"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -11,7 +11,7 @@ import pytest
 
 from pdmetrics.cli import main
 from pdmetrics.datasets import simulate_scores
-from pdmetrics.scoring import report
+from pdmetrics.rsmeval import report
 
 IMG = '<img src=x onerror="window.__pwned=1">'
 SCRIPT = "<script>window.__pwned=1</script>"

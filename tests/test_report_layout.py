@@ -16,8 +16,9 @@ from test_rsmeval_tables import _config, run_experiment
 import pdmetrics
 from pdmetrics.datasets import simulate_scores
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.scoring import postprocess, report
-from pdmetrics.scoring.rsmeval_data import rsmeval_names
+from pdmetrics.rsmeval import report
+from pdmetrics.rsmeval.data import rsmeval_names
+from pdmetrics.scoring import postprocess
 
 RAW = ("raw", "raw_trim", "raw_trim_round")
 SCALE = ("scale", "scale_trim", "scale_trim_round")

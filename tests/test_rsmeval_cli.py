@@ -17,7 +17,7 @@ from rsmeval_files import compare_file, compare_output_dir, read_table
 import pdmetrics
 from pdmetrics.cli import main
 from pdmetrics.io import read_table as read_any
-from pdmetrics.scoring.rsmeval_config import DEFAULTS, IGNORED_KEYS, REPORT_KEYWORDS, REQUIRED_KEYS
+from pdmetrics.rsmeval.config import DEFAULTS, IGNORED_KEYS, REPORT_KEYWORDS, REQUIRED_KEYS
 
 EXPERIMENTS_DIR = CONFORMANCE / "rsmtool" / "tests" / "data" / "experiments"
 EXPERIMENTS = sorted(p.name for p in EXPERIMENTS_DIR.glob("lr-eval*")) if EXPERIMENTS_DIR.is_dir() else []
@@ -78,7 +78,7 @@ def test_output_tree_as_rsmeval(runs):
     saved = json.loads((out / "output" / "lr_eval_with_h2_rsmeval.json").read_text())
     assert saved["subgroups"] == ["QUESTION", "L1"] and saved["trim_tolerance"] == 0.4998
     assert saved["file_format"] == "csv" and "configdir" not in saved
-    if hasattr(pdmetrics.scoring.EvaluationReport, "to_html"):
+    if hasattr(pdmetrics.rsmeval.EvaluationReport, "to_html"):
         assert (out / "report" / "lr_eval_with_h2_report.html").is_file()
 
 

@@ -15,7 +15,7 @@ from rsmeval_files import RSMEVAL_EXPERIMENTS, compare_output_dir, read_table
 import pdmetrics
 from pdmetrics.datasets import simulate_scores
 from pdmetrics.errors import ColumnNotFoundError, InvalidInputError
-from pdmetrics.scoring import report
+from pdmetrics.rsmeval import report
 
 EXPERIMENTS = RSMEVAL_EXPERIMENTS
 

@@ -84,9 +84,8 @@ def test_unit_quadratic_weighted_kappa():
 
 
 def _eval_row(human, system):
-    table = _quiet(
-        scoring.evaluate, pd.Series(human, name="h"), pd.Series(system, name="s"), exclude_zero=False
-    )
+    frame = pd.DataFrame({"h": list(human), "s": list(system)})
+    table = _quiet(scoring.evaluate, frame, human="h", system="s", exclude_zero=False)
     return table.iloc[0]
 
 
@@ -194,7 +193,9 @@ def test_edge_metrics_helper():
         if isinstance(case["result"], dict) and "raises" in case["result"]:
             # RSMTool's kappa raises on the missing score; the table leaves that row out
             with pytest.warns(pdmetrics.ExcludedRowsWarning, match="1 of 4 rows"):
-                table = scoring.evaluate(human, system, exclude_zero=False)
+                table = scoring.evaluate(
+                    pd.DataFrame({"h": human, "s": system}), human="h", system="s", exclude_zero=False
+                )
             assert table.loc[0, "N"] == 3
             with pytest.raises(InvalidInputError):
                 scoring.cohen_kappa(human, system)
@@ -434,7 +435,7 @@ def _by_group_cases():
 
 from conftest import CONFORMANCE  # noqa: E402
 
-from pdmetrics.scoring import rsmtool_files  # noqa: E402
+from pdmetrics.rsmeval import rsmtool_files  # noqa: E402
 
 CONFORMANCE_EXPERIMENTS = CONFORMANCE / "rsmtool" / "tests" / "data" / "experiments"
 BY_GROUP_CASES = _by_group_cases() if CONFORMANCE_EXPERIMENTS.exists() else [("lr-eval", "QUESTION")]

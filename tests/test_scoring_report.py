@@ -280,18 +280,19 @@ def test_report_tables_equal_the_core_functions(seed, rows):
         kept = processed[processed["sc1"].notna() & (processed["sc1"] != 0) & processed["raw"].notna()]
         kept = kept.assign(sc2=kept["sc2"].replace(0, np.nan)).reset_index(drop=True)
         systems = kept[["raw", "raw_trim", "raw_trim_round"]]
+        scores = ["raw", "raw_trim", "raw_trim_round"]
         expected = {
-            "eval": scoring.evaluate(kept["sc1"], systems),
-            "consistency": scoring.consistency(kept["sc1"], kept["sc2"]),
+            "eval": scoring.evaluate(kept, human="sc1", system=scores),
+            "consistency": scoring.consistency(kept, human="sc1", second_human="sc2"),
             "true_score_eval": scoring.true_score(systems, kept[["sc1", "sc2"]]),
-            "confMatrix": scoring.confusion_matrix(kept["sc1"], kept[["raw_trim_round"]]),
-            "confMatrix_h1h2": scoring.confusion_matrix(kept["sc1"], kept[["sc2"]]),
-            "score_dist": scoring.score_distribution(kept["sc1"], kept[["raw_trim_round"]]),
+            "confMatrix": scoring.confusion_matrix(kept, human="sc1", system="raw_trim_round"),
+            "confMatrix_h1h2": scoring.confusion_matrix(kept, human="sc1", system="sc2"),
+            "score_dist": scoring.score_distribution(kept, human="sc1", system="raw_trim_round"),
         }
         for group in ["L1", "grade"]:
-            expected[f"eval_by_{group}"] = scoring.evaluate(kept["sc1"], systems, by=kept[[group]])
+            expected[f"eval_by_{group}"] = scoring.evaluate(kept, human="sc1", system=scores, by=group)
             expected[f"consistency_by_{group}"] = scoring.consistency(
-                kept["sc1"], kept["sc2"], by=kept[[group]]
+                kept, human="sc1", second_human="sc2", by=group
             )
     assert {"tiny", "No info"} <= set(report["eval_by_L1"]["group"])
     for name, table in expected.items():

@@ -16,8 +16,9 @@ from pdmetrics._groups import POOLED_LABEL
 from pdmetrics._stats import label_histograms, label_index
 from pdmetrics.datasets import simulate_scores
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.scoring import consistency_by_group_table, evaluation_by_group_table, report
-from pdmetrics.scoring.rsmtool_files import ALL_DATA
+from pdmetrics.rsmeval import report
+from pdmetrics.rsmeval.rsmtool_files import ALL_DATA
+from pdmetrics.scoring import consistency_by_group_table, evaluation_by_group_table
 from pdmetrics.scoring.subgroups import MISSING_GROUP, subgroup_codes
 from pdmetrics.scoring.tables import CONSISTENCY_COLUMNS, EVAL_COLUMNS
 

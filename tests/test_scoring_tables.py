@@ -330,7 +330,7 @@ SAME_COLUMN_CALLS = {
     "report_second": lambda df: df.scoring.report(
         human="sc1", second_human="sc1", system="raw", trim_min=1, trim_max=6
     ),
-    "core_evaluate": lambda df: scoring.evaluate(df["sc1"], df[["raw", "sc1"]]),
+    "core_evaluate": lambda df: scoring.evaluate(df, human="sc1", system=["raw", "sc1"]),
     "system_twice": lambda df: df.scoring.evaluate(human="sc1", system=["raw", "raw"]),
 }
 
@@ -413,19 +413,19 @@ def test_accessor_methods_are_thin_wrappers_over_same_named_core_functions(frame
     pairs = [
         (
             lambda: frame.scoring.degradation(human="sc1", second_human="sc2", system="raw"),
-            lambda: scoring.degradation(frame["sc1"], frame["sc2"], frame[["raw"]]),
+            lambda: scoring.degradation(frame, human="sc1", second_human="sc2", system="raw"),
         ),
         (
             lambda: frame.scoring.disattenuated_correlations(
                 human="sc1", second_human="sc2", system="raw", by="grade"
             ),
             lambda: scoring.disattenuated_correlations(
-                frame["sc1"], frame["sc2"], frame[["raw"]], frame[["grade"]]
+                frame, human="sc1", second_human="sc2", system="raw", by="grade"
             ),
         ),
         (
             lambda: frame.scoring.evaluate(human="sc1", system="raw", by="grade"),
-            lambda: scoring.evaluate(frame["sc1"], frame[["raw"]], by=frame["grade"]),
+            lambda: scoring.evaluate(frame, human="sc1", system="raw", by="grade"),
         ),
         (
             lambda: frame.scoring.true_score(system="raw", raters=["sc1", "sc2"]),
@@ -454,15 +454,14 @@ names_from_tables = st.sampled_from([*scoring.tables.EVAL_COLUMNS, "system", "(a
 def test_score_column_names_drawn_from_result_columns(human_name, system_names):
     """A score column named like a result column is a value of the ``system`` column, never a column."""
     rng = np.random.default_rng(0)
-    h = pd.Series(rng.integers(1, 7, 30).astype(float), name=human_name)
-    systems = {name: h.to_numpy() + rng.normal(0, 0.5, 30) for name in system_names}
-    frame = pd.DataFrame(np.column_stack(list(systems.values())), columns=list(systems))
-    frame = frame[system_names]  # a name drawn twice stays twice
+    h = rng.integers(1, 7, 30).astype(float)
+    systems = {name: h + rng.normal(0, 0.5, 30) for name in system_names}
+    frame = pd.DataFrame({human_name: h, **{name: systems[name] for name in systems if name != human_name}})
     if human_name in system_names or len(set(system_names)) < len(system_names):
         with pytest.raises(InvalidInputError, match="twice|both name|more than once"):
-            scoring.evaluate(h, frame)
+            scoring.evaluate(frame, human=human_name, system=system_names)
     else:
-        table = scoring.evaluate(h, frame)
+        table = scoring.evaluate(frame, human=human_name, system=system_names)
         assert list(table.columns) == ["system", *scoring.tables.EVAL_COLUMNS]
         assert table["system"].tolist() == system_names
         assert table["N"].tolist() == [30] * len(system_names)

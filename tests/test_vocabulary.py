@@ -13,12 +13,9 @@ import inspect
 import numpy as np
 import pandas as pd
 import pytest
+from surface import bound_methods
 
 import pdmetrics  # noqa: F401  (registers the accessors)
-from pdmetrics.detection.accessor import DetectionAccessor
-from pdmetrics.fairness.accessor import FairnessAccessor
-from pdmetrics.scoring.accessor import ScoringAccessor
-from pdmetrics.textgen.accessor import TextgenAccessor
 
 #: Old option names and the name that replaced them.
 RETIRED = {
@@ -32,12 +29,6 @@ RETIRED = {
 }
 TRIO = {"n_resamples", "confidence", "random_state"}
 DOMAINS = ("scoring", "fairness", "detection", "textgen")
-PANDAS = {
-    "scoring": ScoringAccessor,
-    "fairness": FairnessAccessor,
-    "detection": DetectionAccessor,
-    "textgen": TextgenAccessor,
-}
 
 
 def _public_methods(accessor) -> list:
@@ -63,38 +54,8 @@ def _core_functions() -> list:
     return found
 
 
-def _dask_accessors() -> dict:
-    pytest.importorskip("dask.dataframe")
-    from pdmetrics._dask.accessors import (
-        DaskDetectionAccessor,
-        DaskFairnessAccessor,
-        DaskScoringAccessor,
-        DaskTextgenAccessor,
-    )
-
-    return {
-        "scoring": DaskScoringAccessor,
-        "fairness": DaskFairnessAccessor,
-        "detection": DaskDetectionAccessor,
-        "textgen": DaskTextgenAccessor,
-    }
-
-
-def _polars_accessors() -> dict:
-    pl = pytest.importorskip("polars")
-    frame = pl.DataFrame({"x": [1]})
-    return {domain: type(getattr(frame, domain)) for domain in DOMAINS}
-
-
 def _signatures(engine: str) -> list:
-    accessors = {"pandas": PANDAS, "dask": _dask_accessors, "polars": _polars_accessors}[engine]
-    accessors = accessors() if callable(accessors) else accessors
-    found = [
-        (f"{engine} df.{domain}.{name}", member)
-        for domain, accessor in accessors.items()
-        for name, member in _public_methods(accessor)
-    ]
-    return found
+    return bound_methods(engine)
 
 
 @pytest.mark.parametrize("engine", ["pandas", "dask", "polars", "core"])

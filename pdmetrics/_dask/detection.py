@@ -21,10 +21,9 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._dask.base import DaskAccessor
-from pdmetrics._dask.driver import SPLIT_EVERY, combined_state, partition_table
 from pdmetrics._renamed import renamed
 from pdmetrics._validation import require_columns
-from pdmetrics.detection.accessor import DetectionAccessor
+from pdmetrics.accessors.detection import DetectionAccessor
 from pdmetrics.detection.box_confusion import ConfusionTable, confusion_table
 from pdmetrics.detection.curves import pr_curve_table
 from pdmetrics.detection.evaluation import (
@@ -38,6 +37,7 @@ from pdmetrics.detection.label_tables import ClassificationTable, classification
 from pdmetrics.detection.match_state import BoxTable
 from pdmetrics.detection.options import COCO_ATTRS
 from pdmetrics.detection.semantic import check_segmentation_options, pixel_state, segmentation_from_state
+from pdmetrics.engines.dask import SPLIT_EVERY, combined_state, partition_table
 from pdmetrics.errors import InvalidInputError
 
 __all__ = ["DaskDetectionAccessor", "box_table", "label_table", "shuffled_on", "source_order"]
@@ -48,7 +48,7 @@ PART, POS, SHARD = "__pdmetrics_part__", "__pdmetrics_pos__", "__pdmetrics_shard
 
 
 class DaskDetectionAccessor(DaskAccessor):
-    """``ddf.detection``: the box tables of :class:`pdmetrics.detection.accessor.DetectionAccessor`,
+    """``ddf.detection``: the box tables of :class:`pdmetrics.accessors.detection.DetectionAccessor`,
     computed partition by partition (same arguments, same numbers, plus ``compute=``).
 
     ``ground_truth=`` may be a dask or a pandas DataFrame. ``compute=False`` returns a
@@ -83,7 +83,7 @@ class DaskDetectionAccessor(DaskAccessor):
         compute: bool = True,
     ):
         """The 12 COCO summary numbers of a dask DataFrame of detections; see
-        :meth:`pdmetrics.detection.accessor.DetectionAccessor.evaluate`."""
+        :meth:`pdmetrics.accessors.detection.DetectionAccessor.evaluate`."""
         table = evaluation_table(
             BoxColumns.pick(locals()),
             iou_thresholds=iou_thresholds,
@@ -121,7 +121,7 @@ class DaskDetectionAccessor(DaskAccessor):
         compute: bool = True,
     ):
         """AP per label and the mean over labels, of a dask DataFrame of detections; see
-        :meth:`pdmetrics.detection.accessor.DetectionAccessor.average_precision`."""
+        :meth:`pdmetrics.accessors.detection.DetectionAccessor.average_precision`."""
         table = average_precision_table(
             BoxColumns.pick(locals()),
             iou_thresholds=iou_thresholds,
@@ -160,7 +160,7 @@ class DaskDetectionAccessor(DaskAccessor):
         compute: bool = True,
     ):
         """Recall per label and the mean over labels, of a dask DataFrame of detections; see
-        :meth:`pdmetrics.detection.accessor.DetectionAccessor.average_recall`."""
+        :meth:`pdmetrics.accessors.detection.DetectionAccessor.average_recall`."""
         table = average_recall_table(
             BoxColumns.pick(locals()),
             iou_thresholds=iou_thresholds,
@@ -197,7 +197,7 @@ class DaskDetectionAccessor(DaskAccessor):
     ):
         """One row per detection and IoU threshold with its match (a pandas DataFrame, rows in
         the pandas path's order, row positions in the whole frames); see
-        :meth:`pdmetrics.detection.accessor.DetectionAccessor.match`."""
+        :meth:`pdmetrics.accessors.detection.DetectionAccessor.match`."""
         table = match_table(
             BoxColumns.pick(locals()),
             iou_thresholds=iou_thresholds,
@@ -235,7 +235,7 @@ class DaskDetectionAccessor(DaskAccessor):
         compute: bool = True,
     ):
         """Precision-recall curves of a dask DataFrame of detections; see
-        :meth:`pdmetrics.detection.accessor.DetectionAccessor.pr_curve`."""
+        :meth:`pdmetrics.accessors.detection.DetectionAccessor.pr_curve`."""
         table = pr_curve_table(
             BoxColumns.pick(locals()),
             style=style,
@@ -272,7 +272,7 @@ class DaskDetectionAccessor(DaskAccessor):
     ):
         """valor's error breakdown or the label x label matrix of a dask DataFrame of detections
         (examples: the first ones in the pandas path's order); see
-        :meth:`pdmetrics.detection.accessor.DetectionAccessor.confusion`."""
+        :meth:`pdmetrics.accessors.detection.DetectionAccessor.confusion`."""
         spec = confusion_table(
             BoxColumns.pick(locals()),
             table=table,
@@ -300,7 +300,7 @@ class DaskDetectionAccessor(DaskAccessor):
     ):
         """valor's classification tables of a dask DataFrame (long or wide layout; a datum's
         rows may sit in any partitions); see
-        :meth:`pdmetrics.detection.accessor.DetectionAccessor.classification`."""
+        :meth:`pdmetrics.accessors.detection.DetectionAccessor.classification`."""
         spec = classification_table(
             y_true=y_true,
             score=score,
@@ -330,7 +330,7 @@ class DaskDetectionAccessor(DaskAccessor):
     ):
         """Semantic segmentation IoU of a dask DataFrame of masks (one pixel confusion matrix:
         counts added over the partitions); see
-        :meth:`pdmetrics.detection.accessor.DetectionAccessor.segmentation`."""
+        :meth:`pdmetrics.accessors.detection.DetectionAccessor.segmentation`."""
         truth = self._one_name("y_true", y_true)
         prediction = self._one_name("y_pred", y_pred)
         check_segmentation_options(background, ignore_index, labels, table, zero_division)
@@ -427,7 +427,7 @@ def box_table(detections, ground_truth, table: BoxTable | ConfusionTable, comput
     two frames are shuffled on the image into the same partitions, each pair of partitions
     gives the table's state (:class:`~pdmetrics.detection.match_state.MatchState`; for
     ``confusion`` a :class:`~pdmetrics.detection.box_confusion.PairingState`), the states are
-    concatenated in a tree of :data:`~pdmetrics._dask.driver.SPLIT_EVERY`-way tasks (one
+    concatenated in a tree of :data:`~pdmetrics.engines.dask.SPLIT_EVERY`-way tasks (one
     concatenation per task, not one per pair) and the table is finalized here
     (``compute=False``: a Delayed of it).
     """

@@ -2,7 +2,7 @@
 
 Every method checks its column names on the frame's meta and its options, then runs the
 core's ``<table>_state`` on each partition and ``<table>_from_state`` once on the combined
-state (:func:`pdmetrics._dask.driver.partition_table`).
+state (:func:`pdmetrics.engines.dask.partition_table`).
 """
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from __future__ import annotations
 from functools import partial
 
 from pdmetrics._dask.base import DaskAccessor
-from pdmetrics._dask.driver import partition_table
 from pdmetrics._division import check_zero_division
 from pdmetrics._renamed import renamed
 from pdmetrics._resampling import check_bootstrap_options
-from pdmetrics.fairness.accessor import FairnessAccessor
+from pdmetrics.accessors.fairness import FairnessAccessor
+from pdmetrics.engines.dask import partition_table
 from pdmetrics.fairness.association import context_association_from_state, context_association_state
 from pdmetrics.fairness.averages import average_from_state, average_state
 from pdmetrics.fairness.group_rates import (
@@ -38,7 +38,7 @@ __all__ = ["DaskFairnessAccessor"]
 
 
 class DaskFairnessAccessor(DaskAccessor):
-    """``ddf.fairness``: the fairness tables of :class:`pdmetrics.fairness.accessor.FairnessAccessor`,
+    """``ddf.fairness``: the fairness tables of :class:`pdmetrics.accessors.fairness.FairnessAccessor`,
     computed partition by partition (same arguments, same numbers, plus ``compute=``).
 
     """
@@ -64,7 +64,7 @@ class DaskFairnessAccessor(DaskAccessor):
         compute: bool = True,
     ):
         """Group fairness of binary predictions (SPD, DI, AOD, EOD) of a dask DataFrame; see
-        :meth:`pdmetrics.fairness.accessor.FairnessAccessor.classification` (``threshold="midrange"``
+        :meth:`pdmetrics.accessors.fairness.FairnessAccessor.classification` (``threshold="midrange"``
         splits at the midrange of the whole column).
 
         ``compute=False`` returns a :class:`dask.delayed.Delayed` of the table.
@@ -101,7 +101,7 @@ class DaskFairnessAccessor(DaskAccessor):
         compute: bool = True,
     ):
         """Confusion counts and rates per group of a dask DataFrame; see
-        :meth:`pdmetrics.fairness.accessor.FairnessAccessor.by_group` (bootstrap intervals
+        :meth:`pdmetrics.accessors.fairness.FairnessAccessor.by_group` (bootstrap intervals
         come from the combined counts: the same seed gives the same intervals).
 
         ``compute=False`` returns a :class:`dask.delayed.Delayed` of the table.
@@ -134,7 +134,7 @@ class DaskFairnessAccessor(DaskAccessor):
         compute: bool = True,
     ):
         """Differences and ratios of the groups' rates of a dask DataFrame; see
-        :meth:`pdmetrics.fairness.accessor.FairnessAccessor.group_disparity`.
+        :meth:`pdmetrics.accessors.fairness.FairnessAccessor.group_disparity`.
 
         ``compute=False`` returns a :class:`dask.delayed.Delayed` of the table.
         """
@@ -167,7 +167,7 @@ class DaskFairnessAccessor(DaskAccessor):
         compute: bool = True,
     ):
         """Classification fairness of an LLM's two-way answers of a dask DataFrame; see
-        :meth:`pdmetrics.fairness.accessor.FairnessAccessor.llm_fairness`.
+        :meth:`pdmetrics.accessors.fairness.FairnessAccessor.llm_fairness`.
 
         ``compute=False`` returns a :class:`dask.delayed.Delayed` of the table.
         """
@@ -202,7 +202,7 @@ class DaskFairnessAccessor(DaskAccessor):
         compute: bool = True,
     ):
         """Context association test counts with LMS, SS and iCAT of a dask DataFrame; see
-        :meth:`pdmetrics.fairness.accessor.FairnessAccessor.context_association` (a bad
+        :meth:`pdmetrics.accessors.fairness.FairnessAccessor.context_association` (a bad
         option number is refused naming its row in the whole frame).
 
         ``compute=False`` returns a :class:`dask.delayed.Delayed` of the table.
@@ -232,7 +232,7 @@ class DaskFairnessAccessor(DaskAccessor):
         compute: bool = True,
     ):
         """Change rate of the answers between each prompt and its counterfactual twin, of a dask
-        DataFrame; see :meth:`pdmetrics.fairness.accessor.FairnessAccessor.counterfactual`.
+        DataFrame; see :meth:`pdmetrics.accessors.fairness.FairnessAccessor.counterfactual`.
 
         ``compute=False`` returns a :class:`dask.delayed.Delayed` of the table.
         """
@@ -252,7 +252,7 @@ class DaskFairnessAccessor(DaskAccessor):
         self, *, response, answer, options, error=None, by=None, zero_division="warn", compute: bool = True
     ):
         """Format error rate and accuracy of multiple-choice answers of a dask DataFrame; see
-        :meth:`pdmetrics.fairness.accessor.FairnessAccessor.language_accuracy`.
+        :meth:`pdmetrics.accessors.fairness.FairnessAccessor.language_accuracy`.
 
         ``compute=False`` returns a :class:`dask.delayed.Delayed` of the table.
         """
@@ -273,7 +273,7 @@ class DaskFairnessAccessor(DaskAccessor):
 
     def average_metrics(self, *, metrics=None, by=None, compute: bool = True):
         """Mean of each metric over the rows of a dask DataFrame, NaN skipped; see
-        :meth:`pdmetrics.fairness.accessor.FairnessAccessor.average_metrics` (the columns
+        :meth:`pdmetrics.accessors.fairness.FairnessAccessor.average_metrics` (the columns
         are chosen from the frame's dtypes).
 
         ``compute=False`` returns a :class:`dask.delayed.Delayed` of the table.
@@ -284,7 +284,7 @@ class DaskFairnessAccessor(DaskAccessor):
 
     def score_fairness(self, *, human, system, by, base_group=None, compute: bool = True):
         """Score fairness metrics (OSA, OSD, CSD) per group column of a dask DataFrame; see
-        :meth:`pdmetrics.fairness.accessor.FairnessAccessor.score_fairness`. The models are
+        :meth:`pdmetrics.accessors.fairness.FairnessAccessor.score_fairness`. The models are
         fitted once, from the per-partition moments of each group x human score cell.
 
         ``compute=False`` returns a :class:`dask.delayed.Delayed` of the table.
@@ -293,7 +293,7 @@ class DaskFairnessAccessor(DaskAccessor):
 
     def score_fairness_estimates(self, *, human, system, by, base_group=None, compute: bool = True):
         """Coefficients of the score fairness models of a dask DataFrame; see
-        :meth:`pdmetrics.fairness.accessor.FairnessAccessor.score_fairness_estimates`.
+        :meth:`pdmetrics.accessors.fairness.FairnessAccessor.score_fairness_estimates`.
 
         ``compute=False`` returns a :class:`dask.delayed.Delayed` of the table.
         """

@@ -12,16 +12,20 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._dask.base import DaskAccessor
-from pdmetrics._dask.driver import Several, combined_state, is_dask_frame, partition_table
 from pdmetrics._dask.scoring_model import DaskModelMethods
 from pdmetrics._files import atomic_path
+from pdmetrics._table_spec import Several
 from pdmetrics._validation import plain, require_columns
+from pdmetrics.accessors.scoring import ScoringAccessor
+from pdmetrics.engines.dask import combined_state, is_dask_frame, partition_table
 from pdmetrics.errors import NotPartitionableError
-from pdmetrics.scoring.accessor import ScoringAccessor
-from pdmetrics.scoring.human_baseline import (
-    degradation_from_state,
-    disattenuated_from_state,
-    human_baseline_state,
+from pdmetrics.rsmeval.data import SHOWN_ROWS, missing_ids_error, repeated_ids_error
+from pdmetrics.rsmeval.reporting import (
+    ReportOptions,
+    report_from_state,
+    report_options,
+    report_state,
+    response_texts,
 )
 from pdmetrics.scoring.postprocessing import (
     DEFAULT_TRIM_TOLERANCE,
@@ -31,27 +35,10 @@ from pdmetrics.scoring.postprocessing import (
     scaling_from_state,
     scaling_state,
 )
-from pdmetrics.scoring.reporting import (
-    ReportOptions,
-    report_from_state,
-    report_options,
-    report_state,
-    response_texts,
-)
-from pdmetrics.scoring.rsmeval_data import SHOWN_ROWS, missing_ids_error, repeated_ids_error
 from pdmetrics.scoring.scored_rows import (
-    check_distinct_columns,
-    check_exclude_zero,
     check_flat_names,
     check_listed_once,
 )
-from pdmetrics.scoring.table_states import (
-    consistency_from_state,
-    consistency_state,
-    evaluation_from_state,
-    evaluation_state,
-)
-from pdmetrics.scoring.tables import confusion_from_state, distribution_from_state, score_pair_state
 
 __all__ = ["DaskScoringAccessor", "dask_report"]
 
@@ -59,8 +46,8 @@ __all__ = ["DaskScoringAccessor", "dask_report"]
 RESPONSE_BATCH = 4
 
 
-class DaskScoringAccessor(DaskModelMethods, DaskAccessor):
-    """``ddf.scoring``: the scoring tables of :class:`pdmetrics.scoring.accessor.ScoringAccessor`,
+class DaskScoringAccessor(DaskModelMethods, DaskAccessor, ScoringAccessor):
+    """``ddf.scoring``: the scoring tables of :class:`pdmetrics.accessors.scoring.ScoringAccessor`,
     computed partition by partition (same arguments, same numbers, plus ``compute=``)."""
 
     _name = "scoring"
@@ -84,7 +71,7 @@ class DaskScoringAccessor(DaskModelMethods, DaskAccessor):
         human=None,
     ):
         """RSMTool's derived score columns, added lazily partition by partition; see
-        :meth:`pdmetrics.scoring.accessor.ScoringAccessor.postprocess`.
+        :meth:`pdmetrics.accessors.scoring.ScoringAccessor.postprocess`.
 
         Returns a new dask DataFrame (nothing is computed). ``scale_with`` may also be a dask
         DataFrame of training scores: its means and SDs come from one pass over it, now.
@@ -101,80 +88,6 @@ class DaskScoringAccessor(DaskModelMethods, DaskAccessor):
         options = (names, trim_min, trim_max, trim_tolerance, scalings)
         meta = _postprocessed(self._frame._meta, *options)
         return self._frame.map_partitions(_postprocessed, *options, meta=meta)
-
-    def evaluate(self, *, human, system, by=None, exclude_zero: bool = True, compute: bool = True):
-        """RSMTool's ``eval`` table (with ``by``: ``eval_by``) of a dask DataFrame; see
-        :meth:`pdmetrics.scoring.accessor.ScoringAccessor.evaluate`.
-
-        ``compute=False`` returns a :class:`dask.delayed.Delayed` of the table.
-        """
-        human = self._one_name("human", human)
-        systems = self._names("system", system)
-        groups = [] if by is None else self._names("by", by)
-        check_exclude_zero(exclude_zero)
-        check_distinct_columns(human=human, system=systems)
-        check_flat_names(systems if groups else [], "system", "the subgroup table")
-        check_flat_names(groups, "by", "the subgroup table")
-        chunk = partial(_evaluation_chunk, human, systems, groups, exclude_zero)
-        finalize = partial(evaluation_from_state, human_name=human, exclude_zero=exclude_zero)
-        return partition_table(self._frame, [human, *systems, *groups], chunk, finalize, compute)
-
-    def consistency(self, *, human, second_human, by=None, exclude_zero: bool = True, compute: bool = True):
-        """RSMTool's ``consistency`` table (with ``by``: ``consistency_by``) of a dask
-        DataFrame; see :meth:`pdmetrics.scoring.accessor.ScoringAccessor.consistency`.
-
-        ``compute=False`` returns a :class:`dask.delayed.Delayed` of the table.
-        """
-        human = self._one_name("human", human)
-        second = self._one_name("second_human", second_human)
-        check_exclude_zero(exclude_zero)
-        groups = [] if by is None else self._names("by", by)
-        check_distinct_columns(human=human, second_human=second)
-        check_flat_names(groups, "by", "the subgroup table")
-        chunk = partial(_consistency_chunk, human, second, groups, exclude_zero)
-        finalize = partial(
-            consistency_from_state, human_name=human, second_name=second, exclude_zero=exclude_zero
-        )
-        return partition_table(self._frame, [human, second, *groups], chunk, finalize, compute)
-
-    def degradation(self, *, human, second_human, system, exclude_zero: bool = True, compute: bool = True):
-        """RSMTool's ``degradation`` table of a dask DataFrame; see
-        :meth:`pdmetrics.scoring.accessor.ScoringAccessor.degradation`."""
-        return self._human_baseline(
-            human, second_human, system, None, exclude_zero, degradation_from_state, compute
-        )
-
-    def disattenuated_correlations(
-        self, *, human, second_human, system, by=None, exclude_zero: bool = True, compute: bool = True
-    ):
-        """RSMTool's ``disattenuated_correlations`` table of a dask DataFrame; see
-        :meth:`pdmetrics.scoring.accessor.ScoringAccessor.disattenuated_correlations`."""
-        return self._human_baseline(
-            human, second_human, system, by, exclude_zero, disattenuated_from_state, compute
-        )
-
-    def _human_baseline(self, human, second_human, system, by, exclude_zero, from_state, compute):
-        human = self._one_name("human", human)
-        second = self._one_name("second_human", second_human)
-        systems = self._names("system", system)
-        groups = [] if by is None else self._names("by", by)
-        check_exclude_zero(exclude_zero)
-        check_distinct_columns(human=human, second_human=second, system=systems)
-        check_flat_names(systems if groups else [], "system", "the subgroup table")
-        check_flat_names(groups, "by", "the subgroup table")
-        chunk = partial(_human_baseline_chunk, human, second, systems, groups, exclude_zero)
-        finalize = partial(from_state, human_name=human, second_name=second, exclude_zero=exclude_zero)
-        return partition_table(self._frame, [human, second, *systems, *groups], chunk, finalize, compute)
-
-    def confusion_matrix(self, *, human, system, exclude_zero: bool = True, compute: bool = True):
-        """RSMTool's ``confMatrix`` as a tidy table, of a dask DataFrame; see
-        :meth:`pdmetrics.scoring.accessor.ScoringAccessor.confusion_matrix`."""
-        return self._score_pairs(human, system, exclude_zero, confusion_from_state, compute)
-
-    def score_distribution(self, *, human, system, exclude_zero: bool = True, compute: bool = True):
-        """RSMTool's ``score_dist`` of a dask DataFrame; see
-        :meth:`pdmetrics.scoring.accessor.ScoringAccessor.score_distribution`."""
-        return self._score_pairs(human, system, exclude_zero, distribution_from_state, compute)
 
     def report(
         self,
@@ -199,9 +112,9 @@ class DaskScoringAccessor(DaskModelMethods, DaskAccessor):
         row_numbers: bool = False,
     ):
         """RSMTool's whole evaluation of a dask DataFrame, in one pass over the partitions; see
-        :meth:`pdmetrics.scoring.accessor.ScoringAccessor.report`.
+        :meth:`pdmetrics.accessors.scoring.ScoringAccessor.report`.
 
-        The keywords of :func:`pdmetrics.scoring.report`, plus ``compute`` and
+        The keywords of :func:`pdmetrics.rsmeval.report`, plus ``compute`` and
         ``row_numbers``. ``candidate`` and ``min_items_per_candidate`` raise
         :class:`~pdmetrics.errors.NotPartitionableError` (a candidate's responses may sit in
         several partitions). With ``id``, repeated ids are refused as on pandas (one more
@@ -209,7 +122,7 @@ class DaskScoringAccessor(DaskModelMethods, DaskAccessor):
         names the responses of the per-response files by their row in the whole frame when
         there is no ``id`` (the index of a parquet folder restarts in every file).
 
-        Returns the same :class:`~pdmetrics.scoring.EvaluationReport` (``to_csv``, ``write``,
+        Returns the same :class:`~pdmetrics.rsmeval.EvaluationReport` (``to_csv``, ``write``,
         ``to_html`` unchanged) with the same summary tables. The tables with one row per
         response (``pred_processed``, ``test_metadata``, ``test_other_columns``,
         ``test_human_scores``, ``test_excluded_responses``,
@@ -242,15 +155,6 @@ class DaskScoringAccessor(DaskModelMethods, DaskAccessor):
             row_numbers=row_numbers,
         )
 
-    def _score_pairs(self, human, system, exclude_zero, from_state, compute):
-        human = self._one_name("human", human)
-        systems = self._names("system", system)
-        check_exclude_zero(exclude_zero)
-        check_distinct_columns(human=human, system=systems)
-        chunk = partial(_score_pair_chunk, human, systems, exclude_zero)
-        finalize = partial(from_state, human_name=human, exclude_zero=exclude_zero)
-        return partition_table(self._frame, [human, *systems], chunk, finalize, compute)
-
 
 def _postprocessed(part: pd.DataFrame, names: list, trim_min, trim_max, trim_tolerance, scalings: dict):
     """One partition with the derived scores of each system column (the pandas accessor's)."""
@@ -280,27 +184,6 @@ def _scalings_from_state(states: Several) -> list:
     return [scaling_from_state(state) for state in states]
 
 
-def _human_baseline_chunk(human, second, systems: list, groups: list, exclude_zero: bool, part):
-    by = {name: part[name] for name in groups} or None
-    return human_baseline_state(
-        part[human], part[second], {name: part[name] for name in systems}, by, exclude_zero
-    )
-
-
-def _consistency_chunk(human, second, groups: list, exclude_zero: bool, part):
-    by = {name: part[name] for name in groups} or None
-    return consistency_state(part[human], part[second], exclude_zero, by)
-
-
-def _score_pair_chunk(human, systems: list, exclude_zero: bool, part):
-    return score_pair_state(part[human], {name: part[name] for name in systems}, exclude_zero)
-
-
-def _evaluation_chunk(human, systems: list, groups: list, exclude_zero: bool, part):
-    by = {name: part[name] for name in groups} or None
-    return evaluation_state(part[human], {name: part[name] for name in systems}, by, exclude_zero)
-
-
 def dask_report(
     frame,
     *,
@@ -311,7 +194,7 @@ def dask_report(
     row_numbers: bool = False,
     **options,
 ):
-    """:func:`pdmetrics.scoring.report` of a dask DataFrame (what ``ddf.scoring.report`` runs).
+    """:func:`pdmetrics.rsmeval.report` of a dask DataFrame (what ``ddf.scoring.report`` runs).
 
     ``candidate`` and ``min_items_per_candidate`` are refused: counting each candidate's
     responses needs them together (compute those columns first). With ``id``, an id held

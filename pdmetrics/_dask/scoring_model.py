@@ -2,7 +2,7 @@
 
 :class:`DaskModelMethods` is a mixin of :class:`pdmetrics._dask.scoring.DaskScoringAccessor`.
 The tables and fits run partition by partition through
-:func:`pdmetrics._dask.driver.partition_table` with the core's additive states
+:func:`pdmetrics.engines.dask.partition_table` with the core's additive states
 (:mod:`pdmetrics.scoring.true_scores`, :mod:`pdmetrics.scoring.model`): one pass over the
 data, the same numbers as the pandas path. The new score columns (``weighted_score``,
 ``predict``) are added lazily, partition by partition.
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from functools import partial
 
-from pdmetrics._dask.driver import partition_table
 from pdmetrics._validation import as_list
+from pdmetrics.engines.dask import partition_table
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.scoring.model import (
     LinearScoringModel,
@@ -41,7 +41,7 @@ class DaskModelMethods:
         self, *, system, raters, rater_error_variance=None, exclude_zero: bool = True, compute: bool = True
     ):
         """RSMTool's ``true_score_eval`` table (PRMSE) of a dask DataFrame, in one pass; see
-        :meth:`pdmetrics.scoring.accessor.ScoringAccessor.true_score`.
+        :meth:`pdmetrics.accessors.scoring.ScoringAccessor.true_score`.
 
         ``compute=False`` returns a :class:`dask.delayed.Delayed` of the table.
         """
@@ -65,7 +65,7 @@ class DaskModelMethods:
     # ----------------------------------------------------------------------------------
     def weighted_score(self, *, features, means=None, sds=None, name: str = "Z"):
         """The standardized weighted score column, added lazily partition by partition; see
-        :meth:`pdmetrics.scoring.accessor.ScoringAccessor.weighted_score`.
+        :meth:`pdmetrics.accessors.scoring.ScoringAccessor.weighted_score`.
 
         Returns a new dask DataFrame. Feature means and SDs not given come from one pass
         over the frame, now.
@@ -95,7 +95,7 @@ class DaskModelMethods:
 
     def fit_pp(self, *, human, model=None, weights=None, means=None, sds=None, compute: bool = True):
         """Fit the scaling of a predetermined-parameter (PP) model on this scaling sample, in
-        one pass; see :meth:`pdmetrics.scoring.accessor.ScoringAccessor.fit_pp`.
+        one pass; see :meth:`pdmetrics.accessors.scoring.ScoringAccessor.fit_pp`.
 
         ``compute=False`` returns a :class:`dask.delayed.Delayed` of the model.
         """
@@ -109,7 +109,7 @@ class DaskModelMethods:
     def fit_ep(self, *, features, human, weights=None, compute: bool = True):
         """Fit an estimated-parameter (EP) model on this training sample, in one pass (means and
         centred cross-products of the features and the human score); see
-        :meth:`pdmetrics.scoring.accessor.ScoringAccessor.fit_ep`.
+        :meth:`pdmetrics.accessors.scoring.ScoringAccessor.fit_ep`.
 
         ``compute=False`` returns a :class:`dask.delayed.Delayed` of the model.
         """

@@ -23,10 +23,10 @@ import pandas as pd
 
 from pdmetrics._dask.base import DaskAccessor
 from pdmetrics._dask.detection import PART, POS, SHARD, shuffled_on, source_order
-from pdmetrics._dask.driver import partition_table
 from pdmetrics._validation import one_column, require_columns
+from pdmetrics.accessors.textgen import TextgenAccessor
+from pdmetrics.engines.dask import partition_table
 from pdmetrics.errors import NotPartitionableError
-from pdmetrics.textgen.accessor import TextgenAccessor
 from pdmetrics.textgen.bleu_scores import bleu_rows
 from pdmetrics.textgen.corpus import corpus_state, corpus_table
 from pdmetrics.textgen.rouge_scores import rouge_rows
@@ -40,7 +40,7 @@ LOCATION = [PART, POS, SHARD]
 
 
 class DaskTextgenAccessor(DaskAccessor):
-    """``ddf.textgen``: the tables of :class:`pdmetrics.textgen.accessor.TextgenAccessor` on a dask
+    """``ddf.textgen``: the tables of :class:`pdmetrics.accessors.textgen.TextgenAccessor` on a dask
     DataFrame, with the pandas method's arguments plus ``compute=``.
 
     Tables with one row per input row or per datum (``rouge``, ``bleu`` and the verdict
@@ -68,7 +68,7 @@ class DaskTextgenAccessor(DaskAccessor):
         compute: bool = True,
     ):
         """ROUGE per row (a lazy dask DataFrame), or its means by group; see
-        :meth:`pdmetrics.textgen.accessor.TextgenAccessor.rouge`."""
+        :meth:`pdmetrics.accessors.textgen.TextgenAccessor.rouge`."""
         options = dict(rouge_types=rouge_types, use_stemmer=use_stemmer, tokenizer=tokenizer, details=details)
         return self._per_row("rouge", prediction, reference, options, datum, by, compute)
 
@@ -84,7 +84,7 @@ class DaskTextgenAccessor(DaskAccessor):
         compute: bool = True,
     ):
         """Sentence BLEU per row (a lazy dask DataFrame), or its means by group; see
-        :meth:`pdmetrics.textgen.accessor.TextgenAccessor.bleu`."""
+        :meth:`pdmetrics.accessors.textgen.TextgenAccessor.bleu`."""
         options = dict(weights=weights, details=details)
         return self._per_row("bleu", prediction, reference, options, datum, by, compute)
 
@@ -113,17 +113,17 @@ class DaskTextgenAccessor(DaskAccessor):
     # ------------------------------------------------------------------ corpus scores
     def corpus_bleu(self, *, prediction, reference, compute: bool = True):
         """Corpus BLEU of all rows (segment statistics added over the partitions); see
-        :meth:`pdmetrics.textgen.accessor.TextgenAccessor.corpus_bleu`."""
+        :meth:`pdmetrics.accessors.textgen.TextgenAccessor.corpus_bleu`."""
         return self._corpus("bleu", prediction, reference, compute)
 
     def chrf(self, *, prediction, reference, word_order: int = 0, compute: bool = True):
-        """Corpus chrF / chrF++ of all rows; see :meth:`pdmetrics.textgen.accessor.TextgenAccessor.chrf`."""
+        """Corpus chrF / chrF++ of all rows; see :meth:`pdmetrics.accessors.textgen.TextgenAccessor.chrf`."""
         if word_order not in (0, 2) or isinstance(word_order, bool):  # the pandas method's message
             self._frame._meta.textgen.chrf(prediction=prediction, reference=reference, word_order=word_order)
         return self._corpus("chrf++" if word_order == 2 else "chrf", prediction, reference, compute)
 
     def ter(self, *, prediction, reference, compute: bool = True):
-        """Corpus TER of all rows; see :meth:`pdmetrics.textgen.accessor.TextgenAccessor.ter`."""
+        """Corpus TER of all rows; see :meth:`pdmetrics.accessors.textgen.TextgenAccessor.ter`."""
         return self._corpus("ter", prediction, reference, compute)
 
     def _corpus(self, metric, prediction, reference, compute):
@@ -170,32 +170,32 @@ class DaskTextgenAccessor(DaskAccessor):
 
     def answer_relevance(self, *, datum, verdict, data=None, by=None, compute: bool = True):
         """Answer relevance per datum, or its means by group; see
-        :meth:`pdmetrics.textgen.accessor.TextgenAccessor.answer_relevance`."""
+        :meth:`pdmetrics.accessors.textgen.TextgenAccessor.answer_relevance`."""
         return self._per_datum("answer_relevance", datum, by, compute, {"verdict": verdict}, {"data": data})
 
     def bias(self, *, datum, verdict, data=None, by=None, compute: bool = True):
         """Bias per datum, or its means by group; see
-        :meth:`pdmetrics.textgen.accessor.TextgenAccessor.bias`."""
+        :meth:`pdmetrics.accessors.textgen.TextgenAccessor.bias`."""
         return self._per_datum("bias", datum, by, compute, {"verdict": verdict}, {"data": data})
 
     def toxicity(self, *, datum, verdict, data=None, by=None, compute: bool = True):
         """Toxicity per datum, or its means by group; see
-        :meth:`pdmetrics.textgen.accessor.TextgenAccessor.toxicity`."""
+        :meth:`pdmetrics.accessors.textgen.TextgenAccessor.toxicity`."""
         return self._per_datum("toxicity", datum, by, compute, {"verdict": verdict}, {"data": data})
 
     def context_relevance(self, *, datum, verdict, data=None, by=None, compute: bool = True):
         """Context relevance per datum, or its means by group; see
-        :meth:`pdmetrics.textgen.accessor.TextgenAccessor.context_relevance`."""
+        :meth:`pdmetrics.accessors.textgen.TextgenAccessor.context_relevance`."""
         return self._per_datum("context_relevance", datum, by, compute, {"verdict": verdict}, {"data": data})
 
     def hallucination(self, *, datum, verdict, data=None, by=None, compute: bool = True):
         """Hallucination per datum, or its means by group; see
-        :meth:`pdmetrics.textgen.accessor.TextgenAccessor.hallucination`."""
+        :meth:`pdmetrics.accessors.textgen.TextgenAccessor.hallucination`."""
         return self._per_datum("hallucination", datum, by, compute, {"verdict": verdict}, {"data": data})
 
     def faithfulness(self, *, datum, verdict, data=None, n_contexts=None, by=None, compute: bool = True):
         """Faithfulness per datum, or its means by group; see
-        :meth:`pdmetrics.textgen.accessor.TextgenAccessor.faithfulness`."""
+        :meth:`pdmetrics.accessors.textgen.TextgenAccessor.faithfulness`."""
         options = {"data": data, "n_contexts": n_contexts}
         return self._per_datum("faithfulness", datum, by, compute, {"verdict": verdict}, options)
 
@@ -203,7 +203,7 @@ class DaskTextgenAccessor(DaskAccessor):
         self, *, datum, verdict, ground_truth=None, data=None, by=None, compute: bool = True
     ):
         """Answer correctness per datum, or its means by group; see
-        :meth:`pdmetrics.textgen.accessor.TextgenAccessor.answer_correctness`."""
+        :meth:`pdmetrics.accessors.textgen.TextgenAccessor.answer_correctness`."""
         columns = {"verdict": verdict, "ground_truth": ground_truth}
         return self._per_datum("answer_correctness", datum, by, compute, columns, {"data": data})
 
@@ -221,7 +221,7 @@ class DaskTextgenAccessor(DaskAccessor):
         compute: bool = True,
     ):
         """Context recall per datum, or its means by group; see
-        :meth:`pdmetrics.textgen.accessor.TextgenAccessor.context_recall`."""
+        :meth:`pdmetrics.accessors.textgen.TextgenAccessor.context_recall`."""
         columns = {"verdict": verdict, "ground_truth": ground_truth}
         options = {
             "data": data,
@@ -245,14 +245,14 @@ class DaskTextgenAccessor(DaskAccessor):
         compute: bool = True,
     ):
         """Context precision per datum, or its means by group; see
-        :meth:`pdmetrics.textgen.accessor.TextgenAccessor.context_precision`."""
+        :meth:`pdmetrics.accessors.textgen.TextgenAccessor.context_precision`."""
         columns = {"verdict": verdict, "rank": rank, "ground_truth": ground_truth}
         options = {"data": data, "n_contexts": n_contexts, "n_ground_truths": n_ground_truths}
         return self._per_datum("context_precision", datum, by, compute, columns, options)
 
     def summary_coherence(self, *, datum, score, data=None, by=None, compute: bool = True):
         """The judge's summary coherence per datum, or its means by group; see
-        :meth:`pdmetrics.textgen.accessor.TextgenAccessor.summary_coherence`."""
+        :meth:`pdmetrics.accessors.textgen.TextgenAccessor.summary_coherence`."""
         return self._per_datum("summary_coherence", datum, by, compute, {"score": score}, {"data": data})
 
 

@@ -3,10 +3,8 @@
 from pdmetrics._lazy import lazy_attributes
 
 # registers df.detection; the metric modules load on first use (see pdmetrics._lazy)
-from pdmetrics.detection.accessor import DetectionAccessor
 
 __all__ = [
-    "DetectionAccessor",
     # object detection
     "average_precision",
     "average_recall",

@@ -32,27 +32,40 @@ import inspect
 import pandas as pd
 import polars as pl
 
-__all__ = ["register"]
+from pdmetrics._table_spec import Engine, NewColumns, register_engine
 
-#: The domains, each the name of a pandas accessor and of its polars namespace.
-DOMAINS = ("scoring", "fairness", "detection", "textgen")
+__all__ = ["PolarsEngine", "forwarding_class", "polars_result", "to_pandas"]
 
 #: The name of the caller's row index in the pandas frame: a result carrying it is per row.
 ROWS = "__pdmetrics_row__"
 
-#: Whether the namespaces are registered (registering twice would warn about overriding).
-_registered: list = []
 
+class PolarsEngine(Engine):
+    """Runs specs on polars DataFrames and LazyFrames: the columns a spec reads, as pandas, in
+    one chunk; the result handed back as polars (see the module docstring)."""
 
-def register() -> None:
-    """Register the four namespaces on polars DataFrames and LazyFrames (once)."""
-    if _registered:
-        return
-    for domain in DOMAINS:
-        namespace = forwarding_class(getattr(pd.DataFrame, domain), domain)
-        pl.api.register_dataframe_namespace(domain)(namespace)
-        pl.api.register_lazyframe_namespace(domain)(namespace)
-    _registered.append(True)
+    name = "polars"
+
+    def owns(self, frame) -> bool:
+        return isinstance(frame, (pl.DataFrame, pl.LazyFrame))
+
+    def schema(self, frame) -> pd.DataFrame:
+        return to_pandas(frame.head(0))
+
+    def argument(self, value):
+        return pandas_argument(value)
+
+    def run(self, spec, frame, function: str):
+        if isinstance(frame, pl.LazyFrame):
+            frame = frame.collect()
+        columns = list(dict.fromkeys([*spec.columns, *getattr(spec, "identifiers", {}).values()]))
+        part = to_pandas(frame.select(columns), rows=True)
+        if isinstance(spec, NewColumns):
+            new = polars_result(spec.compute(part), frame.height)
+            return frame.drop([name for name in new.columns if name in frame.columns]).hstack(new)
+        result = spec.run(part)
+        identifiers = {column: part[name] for column, name in getattr(spec, "identifiers", {}).items()}
+        return polars_result(result, frame.height, identifiers)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -219,12 +232,13 @@ class Forwarder:
 
 @functools.cache
 def forwarding_class(target: type, domain: str = "") -> type:
-    """A :class:`Forwarder` with every public method and property of ``target``, signatures kept."""
+    """A :class:`Forwarder` with every public method and property of ``target``, signatures kept
+    (the namespace of an accessor whose methods do not run through specs yet)."""
     members = {"_domain": domain, "__doc__": target.__doc__, "__module__": __name__}
     for name, member in inspect.getmembers(target):
         if name.startswith("_"):
             continue
-        if isinstance(member, property):
+        if isinstance(member, property) or inspect.isclass(member):  # a property, a namespace
             members[name] = _forward_property(name, member)
         elif inspect.isfunction(member):
             members[name] = _forward_method(name, member)
@@ -239,11 +253,12 @@ def _forward_method(name: str, method):
     return forwarded
 
 
-def _forward_property(name: str, member: property) -> property:
+def _forward_property(name: str, member) -> property:
     def forwarded(self):
         return self._attribute(name)
 
-    return property(functools.wraps(member.fget)(forwarded))
+    forwarded.__doc__ = member.__doc__
+    return property(forwarded)
 
 
-register()  # importing this module registers them (it imports polars)
+register_engine(PolarsEngine())

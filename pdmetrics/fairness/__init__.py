@@ -1,6 +1,5 @@
 """Fairness of scores, classifiers and LLMs (``df.fairness``)."""
 
-from pdmetrics.fairness.accessor import FairnessAccessor
 from pdmetrics.fairness.association import (
     context_association,
     context_association_scores,
@@ -31,7 +30,6 @@ from pdmetrics.fairness.regression import (
 )
 
 __all__ = [
-    "FairnessAccessor",
     # classification fairness
     "average_abs_odds_difference",
     "average_odds_difference",

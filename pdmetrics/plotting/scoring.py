@@ -62,7 +62,7 @@ def score_distribution(table: pd.DataFrame, *, ax=None):
     ----------
     table : pandas.DataFrame
         The table of ``df.scoring.score_distribution(human=, system=)``
-        (:meth:`~pdmetrics.scoring.ScoringAccessor.score_distribution`; columns ``system,
+        (:meth:`~pdmetrics.accessors.ScoringAccessor.score_distribution`; columns ``system,
         score, human, sys``). The human bars come from the first system's rows (they are
         the same for every system); each system adds its own bars.
     ax : matplotlib.axes.Axes, optional
@@ -115,7 +115,8 @@ def confusion_matrix(table: pd.DataFrame, *, system=None, normalize=None, cmap: 
     Parameters
     ----------
     table : pandas.DataFrame
-        The table of :meth:`df.scoring.confusion_matrix <pdmetrics.scoring.ScoringAccessor.confusion_matrix>`
+        The table of
+        :meth:`df.scoring.confusion_matrix <pdmetrics.accessors.ScoringAccessor.confusion_matrix>`
         (columns ``system, human_score, system_score, N``).
     system : str, optional
         The system score column to draw when the table holds several.
@@ -211,7 +212,7 @@ def evaluation_by_group(
     ----------
     table : pandas.DataFrame
         The table of ``df.scoring.evaluate(human=, system=, by=)``
-        (:meth:`~pdmetrics.scoring.ScoringAccessor.evaluate`; columns ``system, by, group``
+        (:meth:`~pdmetrics.accessors.ScoringAccessor.evaluate`; columns ``system, by, group``
         and the metrics). The pooled "(all)" row is the first bar, as RSMTool's "All data".
         Several system columns give grouped bars, one colour per system, with a legend.
     metrics : sequence of str, default ("corr", "wtkappa", "DSM")
@@ -370,9 +371,9 @@ def true_score(table: pd.DataFrame, *, ax=None):
     Parameters
     ----------
     table : pandas.DataFrame
-        The table of :meth:`df.scoring.true_score <pdmetrics.scoring.ScoringAccessor.true_score>`
+        The table of :meth:`df.scoring.true_score <pdmetrics.accessors.ScoringAccessor.true_score>`
         (or the report's ``true_score_eval``; columns ``system, PRMSE true``). When it also
-        has ``R2`` (e.g. merged with :meth:`~pdmetrics.scoring.ScoringAccessor.evaluate` on
+        has ``R2`` (e.g. merged with :meth:`~pdmetrics.accessors.ScoringAccessor.evaluate` on
         ``system``), each system gets a second bar: R2 against the observed human score.
     ax : matplotlib.axes.Axes, optional
         Axes to draw on; default a new figure.
@@ -502,9 +503,7 @@ class ScoringPlots:
 
     def score_distribution(self, *, human, system, exclude_zero: bool = True, ax=None):
         """Human vs system score distribution; see :func:`pdmetrics.plotting.scoring.score_distribution`."""
-        table = score_distribution_table(
-            self._column("human", human), self._columns("system", system), exclude_zero=exclude_zero
-        )
+        table = score_distribution_table(self._frame, human=human, system=system, exclude_zero=exclude_zero)
         return score_distribution(table, ax=ax)
 
     def confusion_matrix(
@@ -512,10 +511,8 @@ class ScoringPlots:
     ):
         """Confusion-matrix heatmap of one system column; see
         :func:`pdmetrics.plotting.scoring.confusion_matrix`."""
-        scores = self._column("system", system)
-        table = confusion_matrix_table(
-            self._column("human", human), scores.to_frame(), exclude_zero=exclude_zero
-        )
+        self._column("system", system)  # one system column: one matrix
+        table = confusion_matrix_table(self._frame, human=human, system=system, exclude_zero=exclude_zero)
         return confusion_matrix(table, normalize=normalize, cmap=cmap, ax=ax)
 
     def evaluation_by_group(
@@ -530,12 +527,7 @@ class ScoringPlots:
         ax=None,
     ):
         """Subgroup metric grid; see :func:`pdmetrics.plotting.scoring.evaluation_by_group`."""
-        table = evaluate(
-            self._column("human", human),
-            self._columns("system", system),
-            self._columns("by", by),
-            exclude_zero=exclude_zero,
-        )
+        table = evaluate(self._frame, human=human, system=system, by=by, exclude_zero=exclude_zero)
         return evaluation_by_group(table, metrics=metrics, reference_lines=reference_lines, ax=ax)
 
     def score_fairness(self, *, human, system, by, base_group=None, estimate: str = "error", ax=None):

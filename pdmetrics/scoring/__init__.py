@@ -1,6 +1,5 @@
 """Automated scores against human scores (``df.scoring``), as RSMTool defines them."""
 
-from pdmetrics.scoring.accessor import ScoringAccessor
 from pdmetrics.scoring.human_baseline import degradation, disattenuated_correlations
 from pdmetrics.scoring.metrics import (
     adjacent_agreement,
@@ -38,7 +37,6 @@ from pdmetrics.scoring.reliability import (
     scaling_standard_error,
     spearman_brown,
 )
-from pdmetrics.scoring.reporting import EvaluationReport, report
 from pdmetrics.scoring.table_states import consistency_by_group_table, evaluation_by_group_table
 from pdmetrics.scoring.tables import confusion_matrix, consistency, evaluate, score_distribution
 from pdmetrics.scoring.true_scores import (
@@ -50,7 +48,6 @@ from pdmetrics.scoring.true_scores import (
 )
 
 __all__ = [
-    "ScoringAccessor",
     "adjacent_agreement",
     "agreement",
     "cohen_kappa",
@@ -92,6 +89,4 @@ __all__ = [
     "true_score",
     "true_score_variance",
     "variance_of_errors",
-    "EvaluationReport",
-    "report",
 ]

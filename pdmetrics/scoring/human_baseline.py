@@ -4,15 +4,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
 from pdmetrics._groups import as_series
+from pdmetrics._table_spec import Table, table
 from pdmetrics._tables import result_table
 from pdmetrics._validation import numeric_values
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.scoring.scored_rows import check_distinct_columns, check_flat_names, named_columns
+from pdmetrics.scoring.scored_rows import check_distinct_columns, score_columns
 from pdmetrics.scoring.table_states import (
     ConsistencyState,
     EvaluationState,
@@ -21,7 +23,6 @@ from pdmetrics.scoring.table_states import (
     evaluation_from_state,
     evaluation_state,
 )
-from pdmetrics.scoring.tables import named_scores
 
 __all__ = [
     "DEGRADATION_METRICS",
@@ -106,7 +107,8 @@ def human_pair_on_system_rows(human: pd.Series, second_human, systems: dict) -> 
     return pd.Series(np.where(valid, h1, np.nan), name=human.name, index=human.index), second_human
 
 
-def degradation(human, second_human, system, exclude_zero: bool = True) -> pd.DataFrame:
+@table
+def degradation(frame, *, human, second_human, system, exclude_zero: bool = True):
     """How much worse each system score agrees with humans than two humans agree.
 
     ``system metric - human-human metric`` for ``corr, kappa, wtkappa, exact_agr,
@@ -117,9 +119,11 @@ def degradation(human, second_human, system, exclude_zero: bool = True) -> pd.Da
 
     Parameters
     ----------
-    human, second_human : Series or array-like
-        First and second human scores.
-    system : Series, DataFrame or mapping of name -> array-like
+    frame : DataFrame
+        The scored responses.
+    human, second_human : str
+        First and second human score columns.
+    system : str or list of str
         System score column(s).
     exclude_zero : bool, default True
         Leave out human scores of 0.
@@ -132,22 +136,18 @@ def degradation(human, second_human, system, exclude_zero: bool = True) -> pd.Da
     Examples
     --------
     >>> import pandas as pd
-    >>> from pdmetrics.scoring import degradation
+    >>> import pdmetrics
     >>> df = pd.DataFrame({"sc1": [1, 2, 3, 4, 5, 3], "sc2": [1, 3, 3, 4, 5, 3],
     ...                    "raw": [1.4, 2.2, 2.6, 4.5, 4.4, 3.5]})
-    >>> degradation(df["sc1"], df["sc2"], df[["raw"]]).round(3)
+    >>> df.scoring.degradation(human="sc1", second_human="sc2", system="raw").round(3)
       system   corr  kappa  wtkappa  exact_agr  adj_agr    SMD
     0    raw -0.015 -0.192   -0.016    -83.333      0.0 -0.051
     """
-    human, systems = named_scores(human, system, exclude_zero)
-    second_human = as_series(second_human, "second_human")
-    state = human_baseline_state(human, second_human, systems, None, exclude_zero)  # one chunk: every row
-    return degradation_from_state(state, human.name, second_human.name, exclude_zero)
+    return _human_baseline(frame, human, second_human, system, None, exclude_zero, degradation_from_state)
 
 
-def disattenuated_correlations(
-    human, second_human, system, by=None, exclude_zero: bool = True
-) -> pd.DataFrame:
+@table
+def disattenuated_correlations(frame, *, human, second_human, system, by=None, exclude_zero: bool = True):
     """Human-system correlations corrected for the unreliability of human scores.
 
     ``corr_disattenuated = corr_HM / sqrt(corr_HH)``: the human-system correlation
@@ -157,11 +157,13 @@ def disattenuated_correlations(
 
     Parameters
     ----------
-    human, second_human : Series or array-like
-        First and second human scores.
-    system : Series, DataFrame or mapping of name -> array-like
+    frame : DataFrame
+        The scored responses.
+    human, second_human : str
+        First and second human score columns.
+    system : str or list of str
         System score column(s).
-    by : Series, DataFrame or mapping, optional
+    by : str or list of str, optional
         Subgroup column(s): one row per system x subgroup column x group (RSMTool's
         ``disattenuated_correlations_by_<G>``).
     exclude_zero : bool, default True
@@ -176,21 +178,31 @@ def disattenuated_correlations(
     Examples
     --------
     >>> import pandas as pd
-    >>> from pdmetrics.scoring import disattenuated_correlations
+    >>> import pdmetrics
     >>> df = pd.DataFrame({"sc1": [1, 2, 3, 4, 5, 3], "sc2": [1, 3, 3, 4, 5, 2],
     ...                    "raw": [1.4, 2.2, 2.6, 4.5, 4.4, 3.5]})
-    >>> disattenuated_correlations(df["sc1"], df["sc2"], df[["raw"]]).round(3)
+    >>> df.scoring.disattenuated_correlations(human="sc1", second_human="sc2", system="raw").round(3)
       system  corr_HM  corr_HH  sqrt_HH  corr_disattenuated
     0    raw    0.942      0.9    0.949               0.993
     """
-    human, systems = named_scores(human, system, exclude_zero)
-    second_human = as_series(second_human, "second_human")
-    if by is not None:
-        by = named_columns(by, "by")
-        check_flat_names(systems, "system", "the subgroup table")
-        check_flat_names(by, "by", "the subgroup table")
-    state = human_baseline_state(human, second_human, systems, by, exclude_zero)  # one chunk: every row
-    return disattenuated_from_state(state, human.name, second_human.name, exclude_zero)
+    return _human_baseline(frame, human, second_human, system, by, exclude_zero, disattenuated_from_state)
+
+
+def _human_baseline(frame, human, second_human, system, by, exclude_zero, from_state) -> Table:
+    names = score_columns(frame, exclude_zero, human=human, second_human=second_human, system=system, by=by)
+    human, second, systems, groups = names["human"], names["second_human"], names["system"], names["by"]
+    return Table(
+        [human, second, *systems, *groups],
+        partial(_human_baseline_chunk, human, second, systems, groups, exclude_zero),
+        partial(from_state, human_name=human, second_name=second, exclude_zero=exclude_zero),
+    )
+
+
+def _human_baseline_chunk(human, second, systems: list, groups: list, exclude_zero: bool, part):
+    by = {name: part[name] for name in groups} or None
+    return human_baseline_state(
+        part[human], part[second], {name: part[name] for name in systems}, by, exclude_zero
+    )
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._groups import named_columns as group_named_columns
-from pdmetrics._validation import plain, preview
+from pdmetrics._validation import one_name, plain, preview, require_columns
 from pdmetrics._warnings import emit, warn_undefined
 from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
 
@@ -189,6 +189,30 @@ def check_listed_once(names, argument: str) -> None:
         raise InvalidInputError(
             f"`{argument}=` names {preview(repeated.unique())} more than once; pass each column once."
         )
+
+
+#: The score-column arguments that take one column name; the others take one or several.
+SINGLE_COLUMNS = ("human", "second_human")
+
+
+def score_columns(frame: pd.DataFrame, exclude_zero, **arguments) -> dict:
+    """The checked column names of a scoring table's arguments (``human=``, ``second_human=``,
+    ``system=``, ``by=``; ``None`` for an absent ``by``): each one column of ``frame`` (the
+    ``human`` ones exactly one), each listed once, no column under two arguments, and with
+    ``by`` flat names (they label the subgroup table's rows). Lists for ``system`` and ``by``."""
+    check_exclude_zero(exclude_zero)
+    names = {}
+    for argument, value in arguments.items():
+        if argument in SINGLE_COLUMNS:
+            names[argument] = one_name(frame, argument, value)
+        else:
+            names[argument] = [] if value is None else require_columns(frame, argument, value)
+            check_listed_once(names[argument], argument)
+    check_distinct_columns(**{key: value for key, value in names.items() if key != "by"})
+    if names.get("by"):
+        check_flat_names(names.get("system", []), "system", "the subgroup table")
+        check_flat_names(names["by"], "by", "the subgroup table")
+    return names
 
 
 def named_columns(values, default_name: str = "system") -> dict[str, pd.Series]:

@@ -1,8 +1,9 @@
 """RSMTool's evaluation tables from score columns: ``eval``, ``consistency``, ``confMatrix``
 and ``score_dist``.
 
-The core functions take Series (or array-likes) of scores and return tidy DataFrames; the
-``df.scoring`` accessor methods are thin wrappers over them. Rows whose human or system
+Each table is a spec (:mod:`pdmetrics._table_spec`): the public function takes the frame and the
+column names, ``df.scoring.<table>(...)`` is the same function on the accessor's frame, and dask
+and polars frames run the same spec. Rows whose human or system
 score is missing or not numeric are left out, as are human scores of 0 when
 ``exclude_zero=True`` (RSMTool's preprocessing); what was left out is recorded in
 ``table.attrs["pdmetrics"]`` and rows left out for missing scores raise an
@@ -12,12 +13,13 @@ score is missing or not numeric are left out, as are human scores of 0 when
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
-from pdmetrics._groups import as_series
 from pdmetrics._stats import label_counts, label_index
+from pdmetrics._table_spec import Table, table
 from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import numeric_values, plain
 from pdmetrics.errors import InvalidInputError
@@ -27,12 +29,9 @@ from pdmetrics.scoring.scored_rows import (
     EVAL_COLUMNS,
     RowCounts,
     ScoredRows,
-    check_distinct_columns,
-    check_exclude_zero,
-    check_flat_names,
     check_whole_columns,
-    named_columns,
     numeric_count,
+    score_columns,
     select_scored_rows,
 )
 from pdmetrics.scoring.table_states import (
@@ -52,15 +51,6 @@ __all__ = [
 ]
 
 
-def named_scores(human, system, exclude_zero) -> tuple[pd.Series, dict]:
-    """Check the options and names of a human-vs-system table; the columns as named Series."""
-    check_exclude_zero(exclude_zero)
-    human = as_series(human, "human")
-    systems = named_columns(system)
-    check_distinct_columns(human=human.name, system=list(systems))
-    return human, systems
-
-
 def score_arrays(human: pd.Series, systems: dict) -> tuple[np.ndarray, dict]:
     """The human and system scores as float arrays of equal length (``require_scores`` checks
     that none is all missing)."""
@@ -78,21 +68,25 @@ def score_arrays(human: pd.Series, systems: dict) -> tuple[np.ndarray, dict]:
 # --------------------------------------------------------------------------------------
 # tables
 # --------------------------------------------------------------------------------------
-def evaluate(human, system, by=None, exclude_zero: bool = True) -> pd.DataFrame:
-    """RSMTool's ``eval`` table: agreement of each system score column with human scores.
+@table
+def evaluate(frame, *, human, system, by=None, exclude_zero: bool = True):
+    """RSMTool's ``eval`` table: agreement of each system score column with the human scores.
 
     Parameters
     ----------
-    human : Series or array-like
-        Human scores. Missing or non-numeric entries are left out, as are zeros when
+    frame : DataFrame
+        The scored responses (pandas; dask and polars frames run the same table).
+    human : str
+        Human score column. Missing or non-numeric entries are left out, as are zeros when
         ``exclude_zero`` is true.
-    system : Series, DataFrame or mapping of name -> array-like
-        One or more system score columns, paired row by row with ``human``. A row missing
-        any system score is left out of every row of the table (listwise), so all system
-        columns are evaluated on the same responses, as in RSMTool. A column named like
-        ``human`` is refused (it would agree perfectly with itself).
-    by : Series, DataFrame or mapping of name -> array-like, optional
-        Subgroup column(s): evaluate every group of each (RSMTool's ``eval_by_<G>``); see
+    system : str or list of str
+        System score column(s), one table row each. A row missing any system score is left
+        out of every row of the table (listwise), so all system columns are evaluated on the
+        same responses, as in RSMTool. The ``human`` column is refused here (it would agree
+        perfectly with itself).
+    by : str or list of str, optional
+        Subgroup column(s): evaluate every group of each (RSMTool's ``eval_by_<G>``), with an
+        "(all)" row and the difference of standardized means ``DSM``; see
         :func:`pdmetrics.scoring.evaluation_by_group_table`.
     exclude_zero : bool, default True
         Leave out responses with a human score of 0 (RSMTool's ``exclude_zero_scores``).
@@ -102,38 +96,65 @@ def evaluate(human, system, by=None, exclude_zero: bool = True) -> pd.DataFrame:
     pandas.DataFrame
         One row per system column: ``system`` (the column name), then RSMTool's columns
         ``N, h_mean, h_sd, h_min, h_max, sys_mean, sys_sd, sys_min, sys_max, corr, wtkappa,
-        R2, kappa, exact_agr, adj_agr, SMD, RMSE``. ``attrs["pdmetrics"]`` records the rows
-        used and left out. With ``by``: the subgroup table (``system, by, group``, the same
-        metrics and ``DSM``).
+        R2, kappa, exact_agr, adj_agr, SMD, RMSE``. With ``by``: ``system, by, group``, the
+        same metrics and ``DSM``. Rows with a missing or non-numeric score (or a human score
+        of 0, with ``exclude_zero=True``) are left out, with an
+        :class:`~pdmetrics.ExcludedRowsWarning`; ``attrs["pdmetrics"]`` records the rows used
+        and left out.
 
     Examples
     --------
     >>> import pandas as pd
-    >>> from pdmetrics.scoring import evaluate
-    >>> human = pd.Series([1, 2, 3, 4, 5, 3], name="sc1")
-    >>> system = pd.Series([1.4, 2.2, 2.6, 4.5, 4.4, 3.5], name="raw")
-    >>> table = evaluate(human, system)
-    >>> table[["system", "N", "corr", "wtkappa", "kappa", "RMSE"]].round(4)
-      system  N    corr  wtkappa   kappa    RMSE
-    0    raw  6  0.9422   0.9315  0.5862  0.4509
+    >>> import pdmetrics
+    >>> df = pd.DataFrame({"sc1": [1, 2, 3, 4, 5, 3],
+    ...                    "raw": [1.4, 2.2, 2.6, 4.5, 4.4, 3.5]})
+    >>> table = (df.scoring.postprocess(system="raw", trim_min=1, trim_max=5)
+    ...            .scoring.evaluate(human="sc1", system=["raw", "raw_trim_round"]))
+    >>> table[["system", "N", "corr", "wtkappa", "exact_agr", "SMD"]].round(3)
+               system  N   corr  wtkappa  exact_agr    SMD
+    0             raw  6  0.942    0.932      0.000  0.071
+    1  raw_trim_round  6  0.894    0.889     66.667  0.000
+
+    The function takes the frame first and the accessor's keywords:
+
+    >>> pdmetrics.scoring.evaluate(df, human="sc1", system="raw")[["N", "kappa"]].round(4)
+       N   kappa
+    0  6  0.5862
     """
-    human, systems = named_scores(human, system, exclude_zero)
-    if by is not None:
-        by = named_columns(by, "by")
-        check_flat_names(systems, "system", "the subgroup table")
-        check_flat_names(by, "by", "the subgroup table")
-    state = evaluation_state(human, systems, by, exclude_zero)  # one chunk: every row
-    return evaluation_from_state(state, human.name, exclude_zero)
+    names = score_columns(frame, exclude_zero, human=human, system=system, by=by)
+    human, systems, groups = names["human"], names["system"], names["by"]
+    return Table(
+        [human, *systems, *groups],
+        partial(_evaluation_chunk, human, systems, groups, exclude_zero),
+        partial(evaluation_from_state, human_name=human, exclude_zero=exclude_zero),
+    )
 
 
-def consistency(human, second_human, by=None, exclude_zero: bool = True) -> pd.DataFrame:
+def _evaluation_chunk(human, systems: list, groups: list, exclude_zero: bool, part):
+    by = {name: part[name] for name in groups} or None
+    return evaluation_state(part[human], {name: part[name] for name in systems}, by, exclude_zero)
+
+
+@table
+def consistency(frame, *, human, second_human, by=None, exclude_zero: bool = True):
     """RSMTool's ``consistency`` table: agreement between two human raters.
 
     Computed on the double-scored responses: both scores numeric (and non-zero when
     ``exclude_zero``). The SMD uses the pooled SD of both raters,
     ``(mean(h2) - mean(h1)) / sqrt((sd_h1**2 + sd_h2**2) / 2)``. With ``by`` (subgroup
-    column(s): Series, DataFrame or mapping), RSMTool's ``consistency_by_<G>``; see
-    :func:`pdmetrics.scoring.consistency_by_group_table`.
+    column(s)), one row per group of each plus "(all)", with ``DSM`` (RSMTool's
+    ``consistency_by_<G>``; see :func:`pdmetrics.scoring.consistency_by_group_table`).
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The scored responses.
+    human, second_human : str
+        First and second human score columns.
+    by : str or list of str, optional
+        Subgroup column(s).
+    exclude_zero : bool, default True
+        Leave out human scores of 0.
 
     Returns
     -------
@@ -150,22 +171,25 @@ def consistency(human, second_human, by=None, exclude_zero: bool = True) -> pd.D
     Examples
     --------
     >>> import pandas as pd
-    >>> from pdmetrics.scoring import consistency
-    >>> h1 = pd.Series([1, 2, 3, 4, 5, 3], name="sc1")
-    >>> h2 = pd.Series([1, 3, 3, 4, 4, None], name="sc2")
-    >>> consistency(h1, h2)[["N", "corr", "kappa", "exact_agr", "SMD"]].round(4)
+    >>> import pdmetrics
+    >>> df = pd.DataFrame({"sc1": [1, 2, 3, 4, 5, 3], "sc2": [1, 3, 3, 4, 4, None]})
+    >>> table = df.scoring.consistency(human="sc1", second_human="sc2")
+    >>> table[["N", "corr", "kappa", "exact_agr", "SMD"]].round(4)
        N    corr  kappa  exact_agr  SMD
     0  5  0.9037    0.5       60.0  0.0
     """
-    check_exclude_zero(exclude_zero)
-    human = as_series(human, "human")
-    second_human = as_series(second_human, "second_human")
-    check_distinct_columns(human=human.name, second_human=second_human.name)
-    if by is not None:
-        by = named_columns(by, "by")
-        check_flat_names(by, "by", "the subgroup table")
-    state = consistency_state(human, second_human, exclude_zero, by)  # one chunk: every row
-    return consistency_from_state(state, human.name, second_human.name, exclude_zero)
+    names = score_columns(frame, exclude_zero, human=human, second_human=second_human, by=by)
+    human, second, groups = names["human"], names["second_human"], names["by"]
+    return Table(
+        [human, second, *groups],
+        partial(_consistency_chunk, human, second, groups, exclude_zero),
+        partial(consistency_from_state, human_name=human, second_name=second, exclude_zero=exclude_zero),
+    )
+
+
+def _consistency_chunk(human, second, groups: list, exclude_zero: bool, part):
+    by = {name: part[name] for name in groups} or None
+    return consistency_state(part[human], part[second], exclude_zero, by)
 
 
 @dataclass(frozen=True)
@@ -238,7 +262,8 @@ def score_pair_state(human: pd.Series, systems: dict, exclude_zero: bool) -> Sco
     return ScorePairState(rows.counts(), numeric_count(h), numeric, labels, counts)
 
 
-def confusion_matrix(human, system, exclude_zero: bool = True) -> pd.DataFrame:
+@table
+def confusion_matrix(frame, *, human, system, exclude_zero: bool = True):
     """RSMTool's ``confMatrix`` as a tidy table: counts of (human, system) score pairs.
 
     Both scores are rounded half to even first. Every combination of the score points
@@ -248,6 +273,17 @@ def confusion_matrix(human, system, exclude_zero: bool = True) -> pd.DataFrame:
 
     (rows: human scores, columns: system scores).
 
+    Parameters
+    ----------
+    frame : DataFrame
+        The scored responses.
+    human : str
+        Human score column.
+    system : str or list of str
+        System score column(s).
+    exclude_zero : bool, default True
+        Leave out human scores of 0.
+
     Returns
     -------
     pandas.DataFrame
@@ -256,16 +292,18 @@ def confusion_matrix(human, system, exclude_zero: bool = True) -> pd.DataFrame:
 
     Examples
     --------
-    >>> from pdmetrics.scoring import confusion_matrix
-    >>> confusion_matrix([1, 2, 2, 3], {"raw": [1, 2, 3, 3]}).query("N > 0")
-      system  human_score  system_score  N
-    0    raw            1             1  1
-    4    raw            2             2  1
-    5    raw            2             3  1
-    8    raw            3             3  1
+    >>> import pandas as pd
+    >>> import pdmetrics
+    >>> df = pd.DataFrame({"sc1": [1, 2, 2, 3], "raw": [1.2, 2.4, 2.6, 3.1]})
+    >>> (df.scoring.confusion_matrix(human="sc1", system="raw")
+    ...    .pivot(index="human_score", columns="system_score", values="N"))
+    system_score  1  2  3
+    human_score
+    1             1  0  0
+    2             0  1  1
+    3             0  0  1
     """
-    human, systems = named_scores(human, system, exclude_zero)
-    return confusion_from_state(score_pair_state(human, systems, exclude_zero), human.name, exclude_zero)
+    return _score_pair_table(frame, human, system, exclude_zero, confusion_from_state)
 
 
 def confusion_from_state(state: ScorePairState, human_name, exclude_zero: bool) -> pd.DataFrame:
@@ -304,8 +342,20 @@ def _confusion_rows(pairs: dict, rows, exclude_zero: bool) -> pd.DataFrame:
     return attach_info(table, **rows.info("system"), exclude_zero=exclude_zero)
 
 
-def score_distribution(human, system, exclude_zero: bool = True) -> pd.DataFrame:
+@table
+def score_distribution(frame, *, human, system, exclude_zero: bool = True):
     """RSMTool's ``score_dist``: percentage of responses at each (rounded) score point.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The scored responses.
+    human : str
+        Human score column.
+    system : str or list of str
+        System score column(s).
+    exclude_zero : bool, default True
+        Leave out human scores of 0.
 
     Returns
     -------
@@ -317,15 +367,30 @@ def score_distribution(human, system, exclude_zero: bool = True) -> pd.DataFrame
 
     Examples
     --------
-    >>> from pdmetrics.scoring import score_distribution
-    >>> score_distribution([1, 2, 2, 3], {"raw": [1, 2, 3, 3]})
+    >>> import pandas as pd
+    >>> import pdmetrics
+    >>> df = pd.DataFrame({"sc1": [1, 2, 2, 3], "raw": [1, 2, 3, 3]})
+    >>> df.scoring.score_distribution(human="sc1", system="raw")
       system  score  human   sys  difference
     0    raw      1   25.0  25.0         0.0
     1    raw      2   50.0  25.0       -25.0
     2    raw      3   25.0  50.0        25.0
     """
-    human, systems = named_scores(human, system, exclude_zero)
-    return distribution_from_state(score_pair_state(human, systems, exclude_zero), human.name, exclude_zero)
+    return _score_pair_table(frame, human, system, exclude_zero, distribution_from_state)
+
+
+def _score_pair_table(frame, human, system, exclude_zero: bool, from_state) -> Table:
+    names = score_columns(frame, exclude_zero, human=human, system=system)
+    human, systems = names["human"], names["system"]
+    return Table(
+        [human, *systems],
+        partial(_score_pair_chunk, human, systems, exclude_zero),
+        partial(from_state, human_name=human, exclude_zero=exclude_zero),
+    )
+
+
+def _score_pair_chunk(human, systems: list, exclude_zero: bool, part):
+    return score_pair_state(part[human], {name: part[name] for name in systems}, exclude_zero)
 
 
 def distribution_from_state(state: ScorePairState, human_name, exclude_zero: bool) -> pd.DataFrame:

@@ -3,7 +3,6 @@ computes them), corpus BLEU, chrF/chrF++ and TER (as sacrebleu does), the paired
 comparison of two systems, and the LLM-guided metrics from a judge's verdict table."""
 
 from pdmetrics.errors import EmptyTokensWarning
-from pdmetrics.textgen import accessor  # noqa: F401  (registers df.textgen)
 from pdmetrics.textgen.bleu_scores import bleu
 from pdmetrics.textgen.corpus import (
     SACREBLEU_VERSION,

@@ -1,4 +1,4 @@
-"""rsmeval's configuration file: read, check and map onto :func:`pdmetrics.scoring.report`.
+"""rsmeval's configuration file: read, check and map onto :func:`pdmetrics.rsmeval.report`.
 
 ``pdmetrics rsmeval CONFIG.json`` reads the configuration file of RSMTool's ``rsmeval``
 unchanged. This module reads it as RSMTool 12 does (comments allowed, list fields given as
@@ -17,7 +17,7 @@ from pathlib import Path
 
 from pdmetrics._files import check_name_part
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.scoring.html_report import SECTIONS  # rsmeval's sections, in its report's order
+from pdmetrics.rsmeval.html_page import SECTIONS  # rsmeval's sections, in its report's order
 from pdmetrics.scoring.postprocessing import check_trim_order
 
 __all__ = [
@@ -159,7 +159,7 @@ def read_config(path) -> dict:
     Examples
     --------
     >>> import json, tempfile, pathlib
-    >>> from pdmetrics.scoring.rsmeval_config import read_config, report_options
+    >>> from pdmetrics.rsmeval.config import read_config, report_options
     >>> with tempfile.TemporaryDirectory() as directory:
     ...     path = pathlib.Path(directory) / "eval.json"
     ...     _ = path.write_text(json.dumps({"experiment_id": "demo", "predictions_file": "p.csv",
@@ -203,7 +203,7 @@ def saved_config(config: dict) -> str:
     (list and boolean keys converted, other tools' keys dropped), then every default not
     given, in RSMTool's order, as RSMTool 12's ``Configuration.save`` writes it.
 
-    >>> from pdmetrics.scoring.rsmeval_config import check_config, saved_config
+    >>> from pdmetrics.rsmeval.config import check_config, saved_config
     >>> config = check_config({"experiment_id": "demo", "predictions_file": "p.csv",
     ...     "system_score_column": "score", "trim_min": 1, "trim_max": 6, "subgroups": "L1, grade"})
     >>> lines = saved_config(config).splitlines()

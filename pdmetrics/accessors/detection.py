@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pandas as pd
 
-from pdmetrics import detection, plotting
+from pdmetrics import detection
 
 # packages, not modules: their modules load on first use (pdmetrics._lazy), not with `import pdmetrics`
 from pdmetrics._renamed import renamed
+from pdmetrics.accessors.base import Accessor, namespace
 
 
-@pd.api.extensions.register_dataframe_accessor("detection")
-class DetectionAccessor:
+class DetectionAccessor(Accessor):
     """Detection and classification metrics on a DataFrame: ``df.detection.<method>(...)``.
 
     The accessor holds only the DataFrame; every method returns a new DataFrame and
@@ -22,19 +22,19 @@ class DetectionAccessor:
     :func:`pdmetrics.detection.evaluate` for the shared arguments.
     """
 
-    def __init__(self, frame: pd.DataFrame) -> None:
-        self._frame = frame
+    _domain = "detection"
 
-    @property
-    def plot(self) -> plotting.detection.DetectionPlots:
+    plot = namespace(
+        "pdmetrics.plotting.detection",
+        "DetectionPlots",
         """Figures: ``df.detection.plot.<name>(...)`` computes a table and draws it (matplotlib).
 
         The methods (``pr_curve``, ``average_precision``, ``confusion``,
         ``classification_confusion``, ``roc_curve``, ``classification_pr_curve``,
         ``segmentation``) are those of :class:`pdmetrics.plotting.detection.DetectionPlots`;
         each returns the matplotlib Axes.
-        """
-        return plotting.detection.DetectionPlots(self._frame)
+        """,
+    )
 
     # ------------------------------------------------------------------------------
     # object detection
@@ -504,3 +504,10 @@ class DetectionAccessor:
             table=table,
             zero_division=zero_division,
         )
+
+
+#: The classes registered on dask and polars frames while these methods do not run through specs.
+ENGINES = {
+    "dask": "pdmetrics._dask.detection:DaskDetectionAccessor",
+    "polars": "pdmetrics.engines.polars:forwarding_class",
+}

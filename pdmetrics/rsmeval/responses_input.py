@@ -11,7 +11,7 @@ import pandas as pd
 from pdmetrics._optional import optional_module
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.io import as_text_columns, read_table
-from pdmetrics.scoring.reporting import report
+from pdmetrics.rsmeval.reporting import report
 
 __all__ = ["ENGINES", "frame_report", "is_pattern", "parquet_files", "read_responses"]
 
@@ -99,7 +99,7 @@ def read_responses(path, text_columns=(), engine: str = "pandas"):
 
 
 def frame_report(frame, **options):
-    """:func:`pdmetrics.scoring.report` of a pandas DataFrame, or ``ddf.scoring.report`` of a
+    """:func:`pdmetrics.rsmeval.report` of a pandas DataFrame, or ``ddf.scoring.report`` of a
     dask one (what :func:`read_responses` returns); ``options``: report()'s keywords."""
     if isinstance(frame, pd.DataFrame):
         return report(frame, **options)

@@ -18,6 +18,7 @@ import pandas as pd
 
 from pdmetrics._renamed import renamed
 from pdmetrics._validation import one_column, require_columns
+from pdmetrics.accessors.base import Accessor
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.textgen import verdicts
 from pdmetrics.textgen.bleu_scores import bleu_rows
@@ -26,16 +27,14 @@ from pdmetrics.textgen.paired import compare
 from pdmetrics.textgen.rouge_scores import rouge_rows
 
 
-@pd.api.extensions.register_dataframe_accessor("textgen")
-class TextgenAccessor:
+class TextgenAccessor(Accessor):
     """Text-generation metrics on a DataFrame: ``df.textgen.<method>(...)``.
 
     The accessor holds only the DataFrame; every method takes column names as keyword
     arguments, returns a new DataFrame and leaves the caller's frame unchanged.
     """
 
-    def __init__(self, frame: pd.DataFrame) -> None:
-        self._frame = frame
+    _domain = "textgen"
 
     def _column(self, argument: str, name) -> pd.Series | None:
         return None if name is None else one_column(self._frame, argument, name)
@@ -323,3 +322,10 @@ class TextgenAccessor:
             self._column("datum", datum), self._column("score", score), data=data
         )
         return self._by_datum(table, datum, by)
+
+
+#: The classes registered on dask and polars frames while these methods do not run through specs.
+ENGINES = {
+    "dask": "pdmetrics._dask.textgen:DaskTextgenAccessor",
+    "polars": "pdmetrics.engines.polars:forwarding_class",
+}

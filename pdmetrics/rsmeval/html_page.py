@@ -1,6 +1,6 @@
 """The evaluation report as ONE self-contained HTML file, as rsmeval's report.
 
-Inline CSS and inline SVG figures (:mod:`pdmetrics.scoring.report_figures`), a table of
+Inline CSS and inline SVG figures (:mod:`pdmetrics.rsmeval.figures`), a table of
 contents built here, nothing fetched from anywhere: the file opens on an offline machine.
 The writer reads only the report's small tables, so it takes milliseconds whatever the
 number of responses. Sections are rsmeval's ``general_sections``, in rsmeval's order.
@@ -22,8 +22,8 @@ import pandas as pd
 
 from pdmetrics._groups import POOLED_LABEL
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.scoring import report_figures as figures
-from pdmetrics.scoring.rsmtool_files import rsmtool_labels
+from pdmetrics.rsmeval import figures
+from pdmetrics.rsmeval.rsmtool_files import rsmtool_labels
 
 __all__ = ["SECTIONS", "report_html", "notebook_html", "table_html", "format_value"]
 

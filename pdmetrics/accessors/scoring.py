@@ -5,26 +5,22 @@ from __future__ import annotations
 
 import pandas as pd
 
-from pdmetrics import plotting  # its modules load on first use (pdmetrics._lazy)
 from pdmetrics._validation import one_column, require_columns
-from pdmetrics.scoring.human_baseline import degradation, disattenuated_correlations
+from pdmetrics.accessors.base import Accessor, method, namespace
+from pdmetrics.rsmeval.reporting import report
 from pdmetrics.scoring.model import fit_ep, fit_pp, weighted_score
 from pdmetrics.scoring.postprocessing import DEFAULT_TRIM_TOLERANCE, postprocess
-from pdmetrics.scoring.reporting import report
-from pdmetrics.scoring.tables import confusion_matrix, consistency, evaluate, score_distribution
 from pdmetrics.scoring.true_scores import true_score
 
 
-@pd.api.extensions.register_dataframe_accessor("scoring")
-class ScoringAccessor:
+class ScoringAccessor(Accessor):
     """Scoring-engine evaluation on a DataFrame: ``df.scoring.<method>(...)``.
 
     The accessor holds only the DataFrame; every method takes column names as keyword
     arguments, returns a new DataFrame and leaves the caller's frame unchanged.
     """
 
-    def __init__(self, frame: pd.DataFrame) -> None:
-        self._frame = frame
+    _domain = "scoring"
 
     def _columns(self, argument: str, names) -> pd.DataFrame:
         """The named columns, checked (``ColumnNotFoundError`` naming the argument)."""
@@ -34,12 +30,13 @@ class ScoringAccessor:
         """The one named column, checked."""
         return one_column(self._frame, argument, name)
 
-    @property
-    def plot(self) -> plotting.scoring.ScoringPlots:
+    plot = namespace(
+        "pdmetrics.plotting.scoring",
+        "ScoringPlots",
         """Figures of the scoring tables: ``df.scoring.plot.<name>(...)`` computes a table
         and draws it (see :class:`pdmetrics.plotting.scoring.ScoringPlots`; needs matplotlib,
-        ``pip install "pdmetrics[plot]"``)."""
-        return plotting.scoring.ScoringPlots(self._frame)
+        ``pip install "pdmetrics[plot]"``).""",
+    )
 
     # ----------------------------------------------------------------------------------
     # post-processing
@@ -102,75 +99,9 @@ class ScoringAccessor:
     # ----------------------------------------------------------------------------------
     # evaluation tables
     # ----------------------------------------------------------------------------------
-    def evaluate(self, *, human, system, by=None, exclude_zero: bool = True) -> pd.DataFrame:
-        """RSMTool's ``eval`` table: each system score column against the human scores.
+    evaluate = method("pdmetrics.scoring.tables")
 
-        Parameters
-        ----------
-        human : str
-            Human score column.
-        system : str or list of str
-            System score column(s); one table row each.
-        by : str or list of str, optional
-            Subgroup column(s): evaluate every group of each (RSMTool's ``eval_by_<G>``),
-            with an "(all)" row and the difference of standardized means ``DSM``; see
-            :func:`pdmetrics.scoring.evaluation_by_group_table`.
-        exclude_zero : bool, default True
-            Leave out responses with a human score of 0, as RSMTool does by default.
-
-        Returns
-        -------
-        pandas.DataFrame
-            ``system, N, h_mean, h_sd, h_min, h_max, sys_mean, sys_sd, sys_min, sys_max,
-            corr, wtkappa, R2, kappa, exact_agr, adj_agr, SMD, RMSE``; see
-            :func:`pdmetrics.scoring.evaluate`. With ``by``: ``system, by, group``,
-            the same metrics and ``DSM``. Rows with a missing or non-numeric score (or a
-            human score of 0, with ``exclude_zero=True``) are left out (with an
-            :class:`~pdmetrics.ExcludedRowsWarning`); the counts are in
-            ``result.attrs["pdmetrics"]``.
-
-        Examples
-        --------
-        >>> import pandas as pd
-        >>> import pdmetrics
-        >>> df = pd.DataFrame({"sc1": [1, 2, 3, 4, 5, 3],
-        ...                    "raw": [1.4, 2.2, 2.6, 4.5, 4.4, 3.5]})
-        >>> table = (df.scoring.postprocess(system="raw", trim_min=1, trim_max=5)
-        ...            .scoring.evaluate(human="sc1", system=["raw", "raw_trim_round"]))
-        >>> table[["system", "N", "corr", "wtkappa", "exact_agr", "SMD"]].round(3)
-                   system  N   corr  wtkappa  exact_agr    SMD
-        0             raw  6  0.942    0.932      0.000  0.071
-        1  raw_trim_round  6  0.894    0.889     66.667  0.000
-        """
-        by = None if by is None else self._columns("by", by)
-        return evaluate(
-            self._column("human", human), self._columns("system", system), by, exclude_zero=exclude_zero
-        )
-
-    def consistency(self, *, human, second_human, by=None, exclude_zero: bool = True) -> pd.DataFrame:
-        """RSMTool's ``consistency`` table: agreement between two human raters.
-
-        Uses the double-scored rows only; the SMD is the pooled one. See
-        :func:`pdmetrics.scoring.consistency`. With ``by``, one row per group of
-        each subgroup column plus "(all)", with ``DSM`` (RSMTool's
-        ``consistency_by_<G>``; see :func:`pdmetrics.scoring.consistency_by_group_table`).
-
-        Examples
-        --------
-        >>> import pandas as pd
-        >>> import pdmetrics
-        >>> df = pd.DataFrame({"sc1": [1, 2, 3, 4, 5, 3], "sc2": [1, 3, 3, 4, 4, None]})
-        >>> df.scoring.consistency(human="sc1", second_human="sc2")[["N", "corr", "exact_agr"]].round(3)
-           N   corr  exact_agr
-        0  5  0.904       60.0
-        """
-        by = None if by is None else self._columns("by", by)
-        return consistency(
-            self._column("human", human),
-            self._column("second_human", second_human),
-            by,
-            exclude_zero=exclude_zero,
-        )
+    consistency = method("pdmetrics.scoring.tables")
 
     def report(
         self,
@@ -194,7 +125,7 @@ class ScoringAccessor:
     ):
         """Run RSMTool's whole evaluation and return every table in one report object.
 
-        See :func:`pdmetrics.scoring.report` for the parameters and the tables (the same
+        See :func:`pdmetrics.rsmeval.report` for the parameters and the tables (the same
         keywords: ``id``, ``candidate``, ``min_items_per_candidate``, ``flag`` and
         ``min_n_per_group`` as rsmeval's options of the same meaning);
         ``report[name]`` gives a tidy table (the scores named by your columns, as
@@ -233,96 +164,13 @@ class ScoringAccessor:
             layout=layout,
         )
 
-    def degradation(self, *, human, second_human, system, exclude_zero: bool = True) -> pd.DataFrame:
-        """RSMTool's ``degradation``: system-human agreement minus human-human agreement.
+    degradation = method("pdmetrics.scoring.human_baseline")
 
-        The human-human figures come from the double-scored responses that also have every
-        system score, as in RSMTool. See :func:`pdmetrics.scoring.degradation`.
+    disattenuated_correlations = method("pdmetrics.scoring.human_baseline")
 
-        Examples
-        --------
-        >>> import pdmetrics
-        >>> from pdmetrics.datasets import simulate_scores
-        >>> df = simulate_scores(2000, seed=3)
-        >>> df.scoring.degradation(human="sc1", second_human="sc2", system="raw")[["system", "corr"]].round(2)
-          system  corr
-        0    raw  -0.0
-        """
-        return degradation(
-            self._column("human", human),
-            self._column("second_human", second_human),
-            self._columns("system", system),
-            exclude_zero=exclude_zero,
-        )
+    confusion_matrix = method("pdmetrics.scoring.tables")
 
-    def disattenuated_correlations(
-        self, *, human, second_human, system, by=None, exclude_zero: bool = True
-    ) -> pd.DataFrame:
-        """RSMTool's ``disattenuated_correlations`` (and ``..._by_<G>`` with ``by``).
-
-        ``corr_HM / sqrt(corr_HH)``: the human-system correlation corrected for the
-        unreliability of the human scores. See
-        :func:`pdmetrics.scoring.disattenuated_correlations`.
-
-        Examples
-        --------
-        >>> import pdmetrics
-        >>> from pdmetrics.datasets import simulate_scores
-        >>> df = simulate_scores(2000, seed=3)
-        >>> df.scoring.disattenuated_correlations(human="sc1", second_human="sc2", system="raw").round(2)
-          system  corr_HM  corr_HH  sqrt_HH  corr_disattenuated
-        0    raw     0.79     0.78     0.88                 0.9
-        """
-        return disattenuated_correlations(
-            self._column("human", human),
-            self._column("second_human", second_human),
-            self._columns("system", system),
-            None if by is None else self._columns("by", by),
-            exclude_zero=exclude_zero,
-        )
-
-    def confusion_matrix(self, *, human, system, exclude_zero: bool = True) -> pd.DataFrame:
-        """RSMTool's ``confMatrix`` as a tidy table of (human, system) score-pair counts.
-
-        See :func:`pdmetrics.scoring.confusion_matrix`; ``.pivot(index="human_score",
-        columns="system_score", values="N")`` gives RSMTool's layout.
-
-        Examples
-        --------
-        >>> import pandas as pd
-        >>> import pdmetrics
-        >>> df = pd.DataFrame({"sc1": [1, 2, 2, 3], "raw": [1.2, 2.4, 2.6, 3.1]})
-        >>> (df.scoring.confusion_matrix(human="sc1", system="raw")
-        ...    .pivot(index="human_score", columns="system_score", values="N"))
-        system_score  1  2  3
-        human_score
-        1             1  0  0
-        2             0  1  1
-        3             0  0  1
-        """
-        return confusion_matrix(
-            self._column("human", human), self._columns("system", system), exclude_zero=exclude_zero
-        )
-
-    def score_distribution(self, *, human, system, exclude_zero: bool = True) -> pd.DataFrame:
-        """RSMTool's ``score_dist``: percent of responses at each rounded score point.
-
-        See :func:`pdmetrics.scoring.score_distribution`.
-
-        Examples
-        --------
-        >>> import pandas as pd
-        >>> import pdmetrics
-        >>> df = pd.DataFrame({"sc1": [1, 2, 2, 3], "raw": [1.2, 2.4, 2.6, 3.1]})
-        >>> df.scoring.score_distribution(human="sc1", system="raw")
-          system  score  human   sys  difference
-        0    raw      1   25.0  25.0         0.0
-        1    raw      2   50.0  25.0       -25.0
-        2    raw      3   25.0  50.0        25.0
-        """
-        return score_distribution(
-            self._column("human", human), self._columns("system", system), exclude_zero=exclude_zero
-        )
+    score_distribution = method("pdmetrics.scoring.tables")
 
     # on-the-fly scoring models (Attali 2007)
     def weighted_score(self, *, features, means=None, sds=None, name: str = "Z") -> pd.DataFrame:
@@ -481,3 +329,10 @@ class ScoringAccessor:
             rater_error_variance=rater_error_variance,
             exclude_zero=exclude_zero,
         )
+
+
+#: The classes registered on dask and polars frames while these methods do not run through specs.
+ENGINES = {
+    "dask": "pdmetrics._dask.scoring:DaskScoringAccessor",
+    "polars": "pdmetrics.engines.polars:forwarding_class",
+}

@@ -20,9 +20,7 @@ from pdmetrics._files import (
 from pdmetrics._warnings import emit
 from pdmetrics.errors import InvalidInputError, PdmetricsWarning
 from pdmetrics.io import read_table
-from pdmetrics.scoring.html_report import choose_sections, report_html
-from pdmetrics.scoring.responses_input import frame_report, is_pattern, read_responses
-from pdmetrics.scoring.rsmeval_config import (
+from pdmetrics.rsmeval.config import (
     custom_section_names,
     in_config_terms,
     locate_file,
@@ -31,7 +29,9 @@ from pdmetrics.scoring.rsmeval_config import (
     report_sections,
     saved_config,
 )
-from pdmetrics.scoring.rsmeval_data import subgroup_values
+from pdmetrics.rsmeval.data import subgroup_values
+from pdmetrics.rsmeval.html_page import choose_sections, report_html
+from pdmetrics.rsmeval.responses_input import frame_report, is_pattern, read_responses
 
 __all__ = ["run_rsmeval"]
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pandas as pd
 
-from pdmetrics import plotting  # its modules load on first use (pdmetrics._lazy)
 from pdmetrics._groups import group_columns
 from pdmetrics._renamed import renamed
 from pdmetrics._validation import one_column
+from pdmetrics.accessors.base import Accessor, namespace
 from pdmetrics.fairness import llm
 from pdmetrics.fairness.association import context_association
 from pdmetrics.fairness.averages import average_metrics
@@ -18,22 +18,21 @@ from pdmetrics.fairness.parity import classification
 from pdmetrics.fairness.regression import score_fairness, score_fairness_estimates
 
 
-@pd.api.extensions.register_dataframe_accessor("fairness")
-class FairnessAccessor:
+class FairnessAccessor(Accessor):
     """Fairness metrics on a DataFrame: ``df.fairness.<method>(...)``.
 
     The accessor holds only the DataFrame; every method returns a new DataFrame and
     leaves the caller's frame unchanged.
     """
 
-    def __init__(self, frame: pd.DataFrame) -> None:
-        self._frame = frame
+    _domain = "fairness"
 
-    @property
-    def plot(self) -> plotting.fairness.FairnessPlots:
+    plot = namespace(
+        "pdmetrics.plotting.fairness",
+        "FairnessPlots",
         """Figures of the fairness tables: ``df.fairness.plot.by_group(...)``, ``.classification(...)``,
-        ``.group_disparity(...)`` (see :class:`pdmetrics.plotting.fairness.FairnessPlots`)."""
-        return plotting.fairness.FairnessPlots(self._frame)
+        ``.group_disparity(...)`` (see :class:`pdmetrics.plotting.fairness.FairnessPlots`).""",
+    )
 
     def _column(self, argument: str, name) -> pd.Series:
         return one_column(self._frame, argument, name)
@@ -429,3 +428,10 @@ class FairnessAccessor:
             {column.name: column for column in self._groups(by)},
             base_group=base_group,
         )
+
+
+#: The classes registered on dask and polars frames while these methods do not run through specs.
+ENGINES = {
+    "dask": "pdmetrics._dask.fairness:DaskFairnessAccessor",
+    "polars": "pdmetrics.engines.polars:forwarding_class",
+}

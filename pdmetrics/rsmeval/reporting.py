@@ -38,7 +38,9 @@ from pdmetrics.fairness.regression import (
     score_fairness_state,
     score_fairness_tables_of_codes,
 )
-from pdmetrics.scoring import html_report, rsmeval_data, rsmtool_files
+from pdmetrics.rsmeval import data as rsmeval_data
+from pdmetrics.rsmeval import html_page as html_report
+from pdmetrics.rsmeval import rsmtool_files
 from pdmetrics.scoring.conditional_scores import conditional_means_of_codes
 from pdmetrics.scoring.human_baseline import degradation_from_tables, disattenuated_from_tables
 from pdmetrics.scoring.metrics import kappa_labels, pair_statistics, pair_statistics_many, work_buffers
@@ -632,7 +634,7 @@ def report(
     --------
     >>> import pdmetrics
     >>> from pdmetrics.datasets import simulate_scores
-    >>> from pdmetrics.scoring import report
+    >>> from pdmetrics.rsmeval import report
     >>> df = simulate_scores(2000, seed=0)
     >>> tables = report(df, human="sc1", system="raw", second_human="sc2", by="L1",
     ...                 trim_min=1, trim_max=6)
@@ -1281,7 +1283,7 @@ def report_state(frame: pd.DataFrame, options: ReportOptions) -> ReportState:
     --------
     >>> import pdmetrics
     >>> from pdmetrics.datasets import simulate_scores
-    >>> from pdmetrics.scoring.reporting import report_from_state, report_options, report_state
+    >>> from pdmetrics.rsmeval.reporting import report_from_state, report_options, report_state
     >>> df = simulate_scores(1000, seed=0)
     >>> options = report_options(df.iloc[:0], human="sc1", system="raw", by="L1", trim_min=1, trim_max=6)
     >>> state = report_state(df.iloc[:400], options).combine(report_state(df.iloc[400:], options))
