@@ -40,11 +40,12 @@ class ColumnsAfterTable(NewColumns):
 
     statistics: Table
     then: Callable
+    function: str = ""
 
     def run_partitioned(self, frame, compute: bool = True):
         engine = engine_of(frame)
-        found = engine.run(self.statistics, frame, "scoring.weighted_score")
-        return engine.run(self.then(found), frame, "scoring.weighted_score")
+        found = engine.run(self.statistics, frame, self.function)
+        return engine.run(self.then(found), frame, self.function)
 
 
 def _after_table(statistics: Table, then: Callable, part: pd.DataFrame) -> pd.DataFrame:
@@ -100,7 +101,8 @@ def weighted_score(frame, *, features, means=None, sds=None, name: str = "Z"):
         partial(feature_distribution_from_state, features=names),
     )
     then = partial(_estimated_model, weights, means, sds, name)
-    return ColumnsAfterTable(names, partial(_after_table, statistics, then), statistics, then)
+    compute = partial(_after_table, statistics, then)
+    return ColumnsAfterTable(names, compute, statistics, then, "scoring.weighted_score")
 
 
 def _estimated_model(weights: dict, means, sds, name: str, estimated: tuple) -> NewColumns:
