@@ -93,6 +93,23 @@ def slow_true_scores(system, ratings, variance=None):
         return variance, true_var, mse, 1 - mse / true_var
 
 
+def true_score_of(system, ratings, **options) -> pd.DataFrame:
+    """``pdmetrics.scoring.true_score`` of score columns and rating columns given as arrays,
+    mappings or frames (put into one frame: the system columns by their names, or ``system``;
+    the raters ``r0, r1, ...`` unless named)."""
+    from pdmetrics.scoring import true_score
+
+    systems = pd.DataFrame(system if isinstance(system, (dict, pd.DataFrame)) else {"system": system})
+    if isinstance(ratings, pd.DataFrame):
+        raters = ratings.reset_index(drop=True)
+    else:
+        matrix = np.array(ratings, dtype=float)
+        matrix = matrix.reshape(len(matrix), -1)
+        raters = pd.DataFrame({f"r{j}": matrix[:, j] for j in range(matrix.shape[1])})
+    frame = pd.concat([systems.reset_index(drop=True), raters], axis=1)
+    return true_score(frame, system=list(systems.columns), raters=list(raters.columns), **options)
+
+
 @pytest.fixture(autouse=True)
 def close_figures():
     """Close every matplotlib figure a test drew (without importing matplotlib for the others)."""

@@ -35,14 +35,14 @@ from pdmetrics.scoring.true_scores import (
 dd = pytest.importorskip("dask.dataframe")
 dask = pytest.importorskip("dask")
 Delayed = pytest.importorskip("dask.delayed").Delayed
-DaskScoringAccessor = pytest.importorskip("pdmetrics._dask.scoring").DaskScoringAccessor
+DaskScoringAccessor = pytest.importorskip("pdmetrics.accessors").ScoringAccessor  # one class, every engine
 
 cluster_client = test_dask.cluster_client  # the fixture: a LocalCluster of two worker processes
 pytestmark = pytest.mark.filterwarnings("ignore::pdmetrics.UndefinedMetricWarning")
 
 
 def scoring(ddf):
-    """``ddf.scoring`` (its model methods come from ``DaskModelMethods``)."""
+    """``ddf.scoring`` (its methods run their specs on the dask engine)."""
     accessor = ddf.scoring
     assert isinstance(accessor, DaskScoringAccessor)
     return accessor

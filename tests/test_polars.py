@@ -96,6 +96,10 @@ def read_polars(path) -> "pl.DataFrame":
 
 
 ESSAY_FEATURES = ["f1", "f2", "f3"]
+#: A scaled scoring model of the essays' features (for ``predict``).
+SCALED_MODEL = pdmetrics.scoring.LinearScoringModel(
+    {"f1": 1, "f2": 1, "f3": 1}, means=[5, 50, 0], sds=[1, 10, 0.2], z_sd=1.0, scale_mean=3.0, scale_sd=1.0
+)
 IMAGES = list(range(15))  # the images of box_tables(0), some without ground truth
 
 #: (domain, method, frame, keyword arguments): every public method at least once; a value
@@ -129,6 +133,7 @@ CASES = [
         "essays",
         {"weights": {"f1": 1, "f2": 1, "f3": 1}, "means": [5, 50, 0], "sds": [1, 10, 0.2], "human": "h1"},
     ),
+    ("scoring", "predict", "essays", {"model": SCALED_MODEL, "z_name": "Z"}),
     (
         "scoring",
         "report",

@@ -38,9 +38,9 @@ def expected_names(human, system, second_human=None, scale_with=None) -> dict:
     """RSMTool's names -> the user's, from the columns df.scoring.postprocess adds."""
     derived = list(
         postprocess(
-            pd.Series([1.0, 2.0, 3.0], name=system), trim_min=1, trim_max=6, scale_with="asis"
+            pd.DataFrame({system: [1.0, 2.0, 3.0]}), system=system, trim_min=1, trim_max=6, scale_with="asis"
         ).columns
-    )  # <system>_trim, _trim_round, _scale, _scale_trim, _scale_trim_round
+    )[1:]  # <system>_trim, _trim_round, _scale, _scale_trim, _scale_trim_round
     if isinstance(scale_with, str) and scale_with == "asis":
         names = dict(zip(SCALE, [system, *derived[:2]]))
     elif scale_with is None:
@@ -115,7 +115,8 @@ def test_scale_with_asis_and_a_training_frame():
     assert asis.score_names == dict(zip([*SCALE, "sc1"], ["score", "score_trim", "score_trim_round", "h1"]))
     train = df.iloc[:200]
     trained = df.scoring.report(human="h1", system="score", trim_min=1, trim_max=6, scale_with=train)
-    processed = postprocess(df["score"], trim_min=1, trim_max=6, scale_with=train, human="h1")
+    processed = postprocess(df, system="score", trim_min=1, trim_max=6, scale_with=train, human="h1")
+    processed = processed.drop(columns=df.columns)  # the new columns
     assert trained["eval"]["system"].tolist() == ["score", *processed.columns]
     assert trained.primary == "scale" and trained.info["primary_score"] == "score_scale"
     assert trained["confMatrix"]["system"].unique().tolist() == ["score_scale_trim_round"]

@@ -98,6 +98,15 @@ def test_fit_pp_and_predict_chain(essays):
         essays.scoring.fit_pp(weights={"f1": 1}, human="h1")
     with pytest.raises(InvalidInputError, match="not both"):
         essays.scoring.fit_pp(model=prior, means=[0, 0, 0], human="h1")
+    # df.scoring.predict is the model's predict on the accessor's frame (and pdmetrics.scoring.predict)
+    pd.testing.assert_frame_equal(rest.scoring.predict(model=pp, z_name="Z"), pp.predict(rest, z_name="Z"))
+    core = pdmetrics.scoring.predict(rest, model=pp, name="E")
+    pd.testing.assert_frame_equal(core, pp.predict(rest, name="E"))
+    assert_frame_unchanged(before, essays)
+    with pytest.raises(InvalidInputError, match="`model=` must be a LinearScoringModel"):
+        rest.scoring.predict(model="m")
+    with pytest.raises(InvalidInputError, match="no SD of standardized scores"):
+        rest.scoring.predict(model=prior)
 
 
 def test_fit_ep_accessor_equals_classmethod(essays):

@@ -279,12 +279,11 @@ def test_report_tables_equal_the_core_functions(seed, rows):
         processed = frame.scoring.postprocess(system="raw", trim_min=1, trim_max=6)
         kept = processed[processed["sc1"].notna() & (processed["sc1"] != 0) & processed["raw"].notna()]
         kept = kept.assign(sc2=kept["sc2"].replace(0, np.nan)).reset_index(drop=True)
-        systems = kept[["raw", "raw_trim", "raw_trim_round"]]
         scores = ["raw", "raw_trim", "raw_trim_round"]
         expected = {
             "eval": scoring.evaluate(kept, human="sc1", system=scores),
             "consistency": scoring.consistency(kept, human="sc1", second_human="sc2"),
-            "true_score_eval": scoring.true_score(systems, kept[["sc1", "sc2"]]),
+            "true_score_eval": scoring.true_score(kept, system=scores, raters=["sc1", "sc2"]),
             "confMatrix": scoring.confusion_matrix(kept, human="sc1", system="raw_trim_round"),
             "confMatrix_h1h2": scoring.confusion_matrix(kept, human="sc1", system="sc2"),
             "score_dist": scoring.score_distribution(kept, human="sc1", system="raw_trim_round"),

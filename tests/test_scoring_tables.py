@@ -429,11 +429,11 @@ def test_accessor_methods_are_thin_wrappers_over_same_named_core_functions(frame
         ),
         (
             lambda: frame.scoring.true_score(system="raw", raters=["sc1", "sc2"]),
-            lambda: scoring.true_score(frame[["raw"]], frame[["sc1", "sc2"]]),
+            lambda: scoring.true_score(frame, system="raw", raters=["sc1", "sc2"]),
         ),
         (
             lambda: frame.scoring.postprocess(system="raw", trim_min=1, trim_max=6),
-            lambda: pd.concat([frame, scoring.postprocess(frame["raw"], 1, 6)], axis=1),
+            lambda: scoring.postprocess(frame, system="raw", trim_min=1, trim_max=6),
         ),
         (
             lambda: frame.scoring.weighted_score(features={"raw": 1.0, "sc1": 1.0}),

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import CONFORMANCE, assert_close, conformance_path, slow_true_scores
+from conftest import CONFORMANCE, assert_close, conformance_path, slow_true_scores, true_score_of
 
 import pdmetrics  # noqa: F401
 from pdmetrics.errors import UndefinedMetricWarning
@@ -71,7 +71,7 @@ def test_prmse_benchmark_data(name):
     (case,) = [c for c in _cases(UNIT) if c.get("input_file", "").endswith("/" + name)]
     expected = case["expected"]
     ratings = data[case["human_columns"]]
-    table = true_score(data[["system"]], ratings, exclude_zero=False)
+    table = true_score(data, system="system", raters=case["human_columns"], exclude_zero=False)
     row = table.iloc[0]
     for column in ("N", "N raters", "N single", "N multiple"):
         assert row[column] == expected[column]
@@ -101,7 +101,7 @@ def test_unit_values():
                 case["expected"],
             )
         elif case["function"] == "get_n_human_scores":
-            table = true_score(
+            table = true_score_of(
                 [0.0] * 4, pd.DataFrame(args["human_scores"]), rater_error_variance=0.5, exclude_zero=False
             )
             counts = case["expected"]

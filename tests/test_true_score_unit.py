@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import assert_close, assert_frame_unchanged, slow_true_scores
+from conftest import assert_close, assert_frame_unchanged, slow_true_scores, true_score_of
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -25,6 +25,7 @@ from pdmetrics.scoring import (
     true_score_variance,
     variance_of_errors,
 )
+from pdmetrics.scoring.true_scores import true_score_table
 
 
 def _simulate(n, raters=2, missing=0.3, seed=0):
@@ -104,7 +105,7 @@ def test_single_ratings_only_give_nan_with_warning():
     with pytest.warns(UndefinedMetricWarning, match="variance_errors="):
         assert np.isnan(mse_true([1, 2, 3], ratings))
     with pytest.warns(UndefinedMetricWarning, match="variance_errors="):
-        table = true_score({"a": [1, 2, 3], "b": [1, 1, 1]}, ratings)
+        table = true_score_of({"a": [1, 2, 3], "b": [1, 1, 1]}, ratings)
     assert table[["Variance of errors", "True score var", "MSE true", "PRMSE true"]].isna().all().all()
     assert table["N single"].tolist() == [3, 3] and table["N multiple"].tolist() == [0, 0]
 
@@ -121,13 +122,13 @@ def test_constant_ratings_and_tiny_input():
         assert np.isnan(prmse_true([1, 2], [[3, 3], [3, 3]]))
     with pytest.warns(UndefinedMetricWarning, match="rater error variance"):
         assert np.isnan(prmse_true([], np.empty((0, 2))))
-    table = true_score([2.0, 3.0], [[2, 3], [3, 4]])
+    table = true_score_of([2.0, 3.0], [[2, 3], [3, 4]])
     assert table["N"].iat[0] == 2
 
 
 def test_table_columns_and_shapes():
     system, ratings = _simulate(50, 3, seed=2)
-    table = true_score(pd.DataFrame({"s1": system, "s2": system + 1}), ratings)
+    table = true_score_of(pd.DataFrame({"s1": system, "s2": system + 1}), ratings)
     assert list(table.columns) == [
         "system",
         "N",
@@ -143,7 +144,7 @@ def test_table_columns_and_shapes():
     assert isinstance(table.index, pd.RangeIndex)
     assert table["N"].dtype == "int64"
     with pytest.raises(InvalidInputError, match="one system score per response|one score per response"):
-        true_score({"s": [1, 2]}, ratings)
+        true_score_table({"s": [1, 2]}, ratings)
     with pytest.raises(InvalidInputError, match="2-D"):
         prmse_true([1], np.zeros((1, 1, 1)))
     with pytest.raises(InvalidInputError, match="numbers"):
@@ -163,7 +164,7 @@ def test_accessor_matches_core_and_leaves_frame_unchanged():
     before = df.copy()
     table = df.scoring.true_score(system=["raw", "raw_round"], raters=["human 1", "human.2"])
     assert_frame_unchanged(before, df)
-    core = true_score(df[["raw", "raw_round"]], df[["human 1", "human.2"]])
+    core = true_score(df, system=["raw", "raw_round"], raters=["human 1", "human.2"])
     pd.testing.assert_frame_equal(table, core)
 
 
@@ -178,7 +179,7 @@ def test_accessor_exclude_zero_and_left_out_rows():
     assert_frame_unchanged(before, df)
     assert table["N"].iat[0] == 198
     cleaned = df.drop(index=[1, 2]).replace({"human.2": {0.0: np.nan}})
-    expected = true_score(cleaned[["raw"]], cleaned[["human 1", "human.2"]])
+    expected = true_score(cleaned, system="raw", raters=["human 1", "human.2"])
     pd.testing.assert_frame_equal(table, expected)
     with pytest.warns(ExcludedRowsWarning, match="1 of 200"):
         kept = df.scoring.true_score(system="raw", raters=["human 1", "human.2"], exclude_zero=False)

@@ -50,6 +50,9 @@ class DaskEngine(Engine):
         return frame._meta
 
     def run(self, spec, frame, function: str, compute: bool = True):
+        run_partitioned = getattr(spec, "run_partitioned", None)
+        if run_partitioned is not None:  # a spec that says how it runs on parts (before its kind)
+            return run_partitioned(frame, compute=compute)
         if isinstance(spec, Whole):
             raise spec.refuse("dask DataFrames", f"ddf.{function}")
         if isinstance(spec, NewColumns):
@@ -60,10 +63,7 @@ class DaskEngine(Engine):
             if spec.key is None and not spec.frames:
                 return partition_table(frame, spec.columns, spec.chunk, spec.finalize, compute)
             return _keyed_table(spec, frame, compute)
-        run_partitioned = getattr(spec, "run_partitioned", None)
-        if run_partitioned is None:
-            raise TypeError(f"the dask engine cannot run a {type(spec).__name__}")
-        return run_partitioned(frame, compute=compute)
+        raise TypeError(f"the dask engine cannot run a {type(spec).__name__}")
 
 
 def partition_table(frame, columns: list, chunk, finalize, compute: bool = True):

@@ -398,7 +398,7 @@ def true_score(table: pd.DataFrame, *, ax=None):
     >>> from pdmetrics.scoring import true_score as true_score_table
     >>> from pdmetrics.plotting.scoring import true_score
     >>> df = simulate_scores(2000, seed=1).assign(rounded=lambda d: d["raw"].round())
-    >>> table = true_score_table(df[["raw", "rounded"]], df[["sc1", "sc2"]])
+    >>> table = true_score_table(df, system=["raw", "rounded"], raters=["sc1", "sc2"])
     >>> ax = true_score(table)
     >>> [round(float(bar.get_height()), 2) for bar in ax.patches], ax.get_xticklabels()[1].get_text()
     ([0.73, 0.66], 'rounded')
@@ -542,8 +542,9 @@ class ScoringPlots:
     def true_score(self, *, system, raters, rater_error_variance=None, exclude_zero: bool = True, ax=None):
         """PRMSE bars; see :func:`pdmetrics.plotting.scoring.true_score`."""
         table = true_score_table(
-            self._columns("system", system),
-            self._columns("raters", raters),
+            self._frame,
+            system=system,
+            raters=raters,
             rater_error_variance=rater_error_variance,
             exclude_zero=exclude_zero,
         )

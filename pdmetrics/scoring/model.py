@@ -20,42 +20,41 @@ parameters :math:`(M_Z, S_Z)` and :math:`(M_H, S_H)`.
   from a small scaling sample of human-scored benchmark essays:
   :meth:`LinearScoringModel.fit_scaling`.
 
-Models are immutable: fitting, scaling and adjusting return new models.
+Models are immutable: fitting, scaling and adjusting return new models. The additive statistics
+of the fits are in :mod:`pdmetrics.scoring.model_states`; the frame-level functions behind
+``df.scoring.weighted_score``, ``predict``, ``fit_pp`` and ``fit_ep`` in
+:mod:`pdmetrics.scoring.model_tables`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import partial
 
 import numpy as np
 import pandas as pd
 
-from pdmetrics._stats import Moments
 from pdmetrics._tables import result_table
 from pdmetrics._validation import as_list, finite_number, numeric_values, require_columns
-from pdmetrics._warnings import emit, warn_undefined
-from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
-from pdmetrics.scoring.true_scores import columns_matrix
+from pdmetrics._warnings import warn_undefined
+from pdmetrics.errors import InvalidInputError
+from pdmetrics.scoring.model_states import (
+    SampleState,
+    complete_rows,
+    ep_state,
+    feature_matrix,
+    human_mean,
+    report_complete,
+    sample_state,
+)
 
 __all__ = [
     "LinearScoringModel",
     "weighted_score_sd",
     "relative_influence",
-    "weighted_score",
-    "fit_pp",
-    "fit_ep",
-    "SampleState",
-    "sample_state",
-    "FeatureState",
-    "feature_state",
-    "feature_distribution_from_state",
-    "ep_state",
     "ep_model_from_state",
     "check_fixed_weights",
     "predetermined_model",
-    "weighted_score_model",
 ]
 
 
@@ -204,148 +203,6 @@ def weighted_score_sd(weights, intercorrelations) -> float:
     return float(np.sqrt(max(float(w @ matrix @ w), 0.0)))
 
 
-# --------------------------------------------------------------------------------------
-# data extraction
-# --------------------------------------------------------------------------------------
-def _numeric_matrix(frame: pd.DataFrame, names: list, argument: str) -> np.ndarray:
-    """The columns as one new float64 matrix (rows x columns), non-numeric entries and inf as NaN."""
-    if not isinstance(frame, pd.DataFrame):
-        _refuse_frame(frame)
-    out = np.empty((len(frame), len(names)), dtype="float64", order="F")
-    for j, name in enumerate(names):
-        column = frame[name]
-        dtype = column.dtype
-        if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype):
-            out[:, j] = column.to_numpy(dtype="float64", na_value=np.nan)
-        else:  # strings, objects, booleans: the shared conversion and its error messages
-            out[:, j] = numeric_values(column, argument)
-    out[np.isinf(out)] = np.nan
-    return out
-
-
-def _refuse_frame(frame) -> None:
-    kind = f"{type(frame).__module__.split('.')[0]}.{type(frame).__name__}"
-    lazy = (
-        " On a dask DataFrame use its accessor: `ddf.scoring.predict(model=...)`, "
-        "`ddf.scoring.weighted_score(...)`, `ddf.scoring.fit_pp(...)` or `ddf.scoring.fit_ep(...)`; "
-        "for anything else, compute the columns it needs first: `ddf[columns].compute()`."
-        if kind.startswith("dask.")
-        else ""
-    )
-    raise InvalidInputError(f"The model works on a pandas DataFrame of essays; got a {kind}.{lazy}")
-
-
-def _feature_matrix(frame: pd.DataFrame, features, argument: str = "features") -> np.ndarray:
-    names = require_columns(frame, argument, list(features))
-    return _numeric_matrix(frame, names, argument)
-
-
-def _human_mean(frame: pd.DataFrame, human) -> np.ndarray:
-    """Average of the available human ratings per row (NaN when a row has none)."""
-    names = require_columns(frame, "human", as_list(human, "human"))
-    ratings = _numeric_matrix(frame, names, "human")
-    if len(names) == 1:
-        return ratings[:, 0]
-    present = np.isfinite(ratings)
-    counts = present.sum(axis=1)
-    totals = np.where(present, ratings, 0.0).sum(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(counts > 0, totals / np.where(counts > 0, counts, 1), np.nan)
-
-
-def _complete_rows(keep: np.ndarray, what: str, minimum: int, need: str) -> None:
-    _report_complete(int(np.count_nonzero(keep)), keep.size, what, minimum, need)
-
-
-def _report_complete(n_kept: int, n_input: int, what: str, minimum: int, need: str) -> None:
-    """Warn about the rows left out (``n_input - n_kept``) and refuse fewer than ``minimum`` kept."""
-    if n_input - n_kept:
-        emit(
-            f"Left out {n_input - n_kept} of {n_input} rows with a missing or non-numeric {what}.",
-            ExcludedRowsWarning,
-        )
-    if n_kept < minimum:
-        raise InvalidInputError(
-            f"{need} needs at least {minimum} complete rows (no missing {what}); got {n_kept} of {n_input}."
-        )
-
-
-@dataclass(frozen=True)
-class SampleState:
-    """The additive state of a fit on the complete rows of some columns (features and human
-    score for EP fitting; standardized and human score for PP scaling).
-
-    Rows seen, and over the rows with every column present: their number, the column means,
-    the centred cross-products ``(X - mean).T @ (X - mean)`` and each column's smallest and
-    largest value. States of disjoint chunks of rows combine exactly (:meth:`combine`: Chan,
-    Golub & LeVeque's pairwise update of the means and cross-products), so a fit on a dask
-    DataFrame is the same fit as on the whole frame, from one pass.
-    """
-
-    n_input: int
-    n: int
-    means: np.ndarray
-    cross: np.ndarray
-    low: np.ndarray
-    high: np.ndarray
-
-    def combine(self, other: SampleState) -> SampleState:
-        """The state of the union of two disjoint row sets."""
-        n_input = self.n_input + other.n_input
-        if not (self.n and other.n):
-            return SampleState(n_input, *_fields(self if self.n else other)[1:])
-        n = self.n + other.n
-        delta = other.means - self.means
-        return SampleState(
-            n_input,
-            n,
-            self.means + delta * (other.n / n),
-            self.cross + other.cross + np.outer(delta, delta) * (self.n * other.n / n),
-            np.minimum(self.low, other.low),
-            np.maximum(self.high, other.high),
-        )
-
-    def sds(self) -> np.ndarray:
-        """Column SDs (``ddof=1``; NaN for fewer than two rows)."""
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return (
-                np.sqrt(np.diag(self.cross) / (self.n - 1))
-                if self.n > 1
-                else np.full(self.means.size, np.nan)
-            )
-
-    def largest_magnitude(self) -> np.ndarray:
-        """Each column's largest absolute value (0 without rows)."""
-        return np.maximum(np.abs(self.low), np.abs(self.high)) if self.n else np.zeros(self.means.size)
-
-
-def _fields(state: SampleState) -> tuple:
-    return state.n_input, state.n, state.means, state.cross, state.low, state.high
-
-
-def sample_state(columns: list[np.ndarray]) -> SampleState:
-    """The :class:`SampleState` of the rows of ``columns`` (1-D float arrays of one length).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from pdmetrics.scoring.model import sample_state
-    >>> state = sample_state([np.array([1.0, 2.0, np.nan, 4.0]), np.array([2.0, 2.0, 5.0, 5.0])])
-    >>> state.n_input, state.n, state.means.round(3).tolist(), state.cross.round(3).tolist()
-    (4, 3, [2.333, 3.0], [[4.667, 5.0], [5.0, 6.0]])
-    """
-    n_input = columns[0].size
-    keep = np.logical_and.reduce([np.isfinite(column) for column in columns])
-    complete = columns_matrix(columns if keep.all() else [column[keep] for column in columns])
-    n, k = complete.shape
-    if n == 0:
-        return SampleState(n_input, 0, np.zeros(k), np.zeros((k, k)), np.full(k, np.inf), np.full(k, -np.inf))
-    low, high = complete.min(axis=0), complete.max(axis=0)
-    means = complete.mean(axis=0)
-    complete -= means  # the matrix is a new one: centred in place
-    return SampleState(n_input, n, means, complete.T @ complete, low, high)
-
-
 def _with_column(frame: pd.DataFrame, columns: dict) -> pd.DataFrame:
     for name in columns:
         if not isinstance(name, str):
@@ -446,7 +303,7 @@ def relative_influence(features, composite) -> pd.DataFrame:
     """
     if isinstance(features, pd.DataFrame):
         names = list(features.columns)
-        x = _feature_matrix(features, names)
+        x = feature_matrix(features, names)
     else:
         x = _float_array(features, "features")
         if x.ndim != 2:
@@ -461,7 +318,7 @@ def relative_influence(features, composite) -> pd.DataFrame:
     if y.size != x.shape[0]:
         raise InvalidInputError(f"`composite` has {y.size} values but `features` has {x.shape[0]} rows.")
     keep = np.isfinite(x).all(axis=1) & np.isfinite(y)
-    _complete_rows(keep, "feature or composite value", x.shape[1] + 2, "relative_influence")
+    complete_rows(keep, "feature or composite value", x.shape[1] + 2, "relative_influence")
     if not keep.all():
         x, y = x[keep], y[keep]
     stats = _Regression.fit(x, y)
@@ -745,7 +602,7 @@ class LinearScoringModel:
     # scoring
     # ----------------------------------------------------------------------------------
     def _z(self, frame: pd.DataFrame) -> np.ndarray:
-        x = _feature_matrix(frame, self._features)
+        x = feature_matrix(frame, self._features)
         scaled = self._weights / self._sds
         return x @ scaled - float(self._means @ scaled)
 
@@ -885,12 +742,12 @@ class LinearScoringModel:
         >>> round(prior.scaled_from_state(state).scale_sd, 3)
         1.528
         """
-        return sample_state([self._z(frame), _human_mean(frame, human)])
+        return sample_state([self._z(frame), human_mean(frame, human)])
 
     def scaled_from_state(self, state: SampleState) -> LinearScoringModel:
         """The model scaled on the rows summed in ``state`` (:meth:`scaling_state`): the PP
         scaling of :meth:`fit_scaling`, its warnings and errors raised here."""
-        _report_complete(state.n, state.n_input, "feature value or human score", 2, "PP scaling")
+        report_complete(state.n, state.n_input, "feature value or human score", 2, "PP scaling")
         z_sd, h_sd = (float(sd) for sd in state.sds())
         z_size, h_size = state.largest_magnitude()
         if not z_sd > 1e-12 * max(1.0, float(z_size)):
@@ -1026,7 +883,7 @@ class LinearScoringModel:
         0      f1     0.5      0.80       0.67             1.34
         1      f2     0.5      0.39       0.33             0.66
         """
-        x = _feature_matrix(frame, self._features)
+        x = feature_matrix(frame, self._features)
         table = relative_influence(x, ((x - self._means) / self._sds) @ self._weights)
         with np.errstate(invalid="ignore", divide="ignore"):
             ratio = table["influence"].to_numpy() / self._weights
@@ -1041,144 +898,45 @@ class LinearScoringModel:
         )
 
 
-# --------------------------------------------------------------------------------------
-# frame-level entry points (the df.scoring methods wrap these)
-# --------------------------------------------------------------------------------------
-def weighted_score(frame: pd.DataFrame, *, features, means=None, sds=None, name: str = "Z") -> pd.DataFrame:
-    r"""Append the standardized weighted score :math:`Z = \sum_i w_i (x_i - \mu_i)/\sigma_i`.
-
-    Parameters
-    ----------
-    frame : DataFrame
-        One row per essay, with the feature columns.
-    features : mapping of str to float, or LinearScoringModel
-        Feature column -> weight (made relative: divided by the sum), or a model whose
-        weights, means and SDs are used.
-    means, sds : mapping, sequence or float, optional
-        Feature means and SDs for standardization. Default: the frame's own means and
-        SDs (``ddof=1``). Not allowed together with a model.
-    name : str, default "Z"
-        Name of the new column.
-
-    Returns
-    -------
-    pandas.DataFrame
-        A copy of the frame with the column appended (a column of the same name is
-        replaced). Rows with a missing feature get NaN.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from pdmetrics.scoring import weighted_score
-    >>> df = pd.DataFrame({"A": [110.0, 90.0], "B": [0.35, 0.30]})
-    >>> weighted_score(df, features={"A": 0.7, "B": 0.3}, means={"A": 100, "B": 0.3},
-    ...                sds={"A": 10, "B": 0.1})
-           A     B     Z
-    0  110.0  0.35  0.85
-    1   90.0  0.30 -0.70
-    """
-    if not isinstance(name, str):
-        raise InvalidInputError(f"`name={name!r}` must be a string.")
-    model = weighted_score_model(
-        features, means, sds, frame=frame, estimate=partial(_feature_distribution, frame)
-    )
-    return frame.assign(**{name: model.standardized_scores(frame).to_numpy()})
-
-
-def weighted_score_model(features, means=None, sds=None, *, frame, estimate) -> LinearScoringModel:
-    """The (unscaled) model whose standardized scores :func:`weighted_score` appends.
-
-    ``frame`` is the frame (or its empty meta) the feature names are checked against;
-    ``estimate`` maps the feature names to the frame's feature means and SDs
-    (:func:`feature_distribution_from_state`), and is called only when ``means`` or ``sds``
-    must be estimated.
-    """
-    if isinstance(features, LinearScoringModel):
-        if means is not None or sds is not None:
+def ep_model_from_state(
+    state: SampleState, features: list, weights: dict | None = None
+) -> LinearScoringModel:
+    """The EP model of :meth:`LinearScoringModel.fit_ep` from its :class:`SampleState`
+    (``weights``: from :func:`check_fixed_weights`); the warnings and errors about the whole
+    training sample are raised here."""
+    p = len(features)
+    report_complete(state.n, state.n_input, "feature value or human score", p + 2, "EP fitting")
+    stats = _Regression.from_state(state)
+    constant = (state.low == state.high) | ~(np.append(stats.sds, stats.sd_y) > 0)
+    if constant[:p].any():
+        bad = features[int(np.argmax(constant[:p]))]
+        raise InvalidInputError(
+            f"Feature {bad!r} is constant in the training sample; drop it from `features=`."
+        )
+    if constant[p]:
+        raise InvalidInputError(
+            "The human scores of the training sample are all equal (SD 0): no OLS "
+            "weights can be estimated and every scaled score would be the same. "
+            "Use essays that differ in quality."
+        )
+    if weights is None:
+        betas = stats.std_betas()
+        if not betas.sum() > 1e-12 * np.abs(betas).sum():
             raise InvalidInputError(
-                "Pass `means=`/`sds=` only with a mapping of weights; a model already holds them."
+                f"The OLS weights of the features {features!r} sum to {float(betas.sum()):.4g}, so they "
+                "cannot be made relative (divided by their sum). The features mostly predict the human "
+                "score negatively: reverse the sign of such features or pass fixed `weights=`."
             )
-        features.standardized_scores(frame.iloc[:0])  # its feature columns checked on no rows
-        return features
-    if not isinstance(features, (dict, pd.Series)) or len(features) == 0:
-        shown = type(features).__name__ if isinstance(features, (pd.DataFrame, np.ndarray)) else features
-        raise InvalidInputError(
-            f"`features={shown!r}` must be a mapping of feature column -> weight, or a LinearScoringModel."
-        )
-    weights = dict(features)
-    names = require_columns(frame, "features", list(weights))
-    LinearScoringModel(weights, 0.0, 1.0)  # the weights checked before any data is read
-    if means is None or sds is None:
-        estimated = estimate(names)
-        means = estimated[0] if means is None else means
-        sds = estimated[1] if sds is None else sds
-    return LinearScoringModel(weights, means, sds)
-
-
-def _feature_distribution(frame: pd.DataFrame, features: list) -> tuple[pd.Series, pd.Series]:
-    return feature_distribution_from_state(feature_state(frame, features), features)
-
-
-@dataclass(frozen=True)
-class FeatureState:
-    """The additive state of the feature means and SDs :func:`weighted_score` estimates:
-    rows seen, rows with every feature, and each feature's count, mean and centred sum of
-    squares over its own present values (a :class:`~pdmetrics._stats.Moments` with one
-    entry per feature), combined exactly over chunks of rows."""
-
-    n_input: int
-    n_complete: int
-    moments: Moments
-
-    def combine(self, other: FeatureState) -> FeatureState:
-        """The state of the union of two disjoint row sets."""
-        return FeatureState(
-            self.n_input + other.n_input,
-            self.n_complete + other.n_complete,
-            self.moments.combine(other.moments),
-        )
-
-
-def feature_state(frame: pd.DataFrame, features: list) -> FeatureState:
-    """The :class:`FeatureState` of the rows of ``frame`` (``features``: its checked columns).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from pdmetrics.scoring.model import feature_distribution_from_state, feature_state
-    >>> df = pd.DataFrame({"A": [1.0, 2.0, 6.0, None], "B": [0.3, None, 0.5, 0.4]})
-    >>> state = feature_state(df.iloc[:2], ["A", "B"]).combine(feature_state(df.iloc[2:], ["A", "B"]))
-    >>> means, sds = feature_distribution_from_state(state, ["A", "B"])
-    >>> means.round(3).tolist(), sds.round(3).tolist()
-    ([3.0, 0.4], [2.646, 0.1])
-    """
-    x = _feature_matrix(frame, features)
-    present = np.isfinite(x)
-    complete = int(np.count_nonzero(present.all(axis=1)))
-    if x.shape[0] and complete == x.shape[0]:  # every value present: no masking
-        n = np.full(x.shape[1], x.shape[0])
-        mean = x.mean(axis=0)
-        deviations = np.subtract(x, mean, out=x)  # the matrix is a new one
-    else:
-        n = present.sum(axis=0)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            mean = np.where(present, x, 0.0).sum(axis=0) / n
-        deviations = np.where(present, x - mean, 0.0)
-    m2 = np.einsum("ij,ij->j", deviations, deviations)
-    return FeatureState(x.shape[0], complete, Moments(n, mean, mean, m2, m2, m2))
-
-
-def feature_distribution_from_state(state: FeatureState, features: list) -> tuple[pd.Series, pd.Series]:
-    """The feature means and SDs (``ddof=1``) of a :class:`FeatureState`, indexed by feature;
-    fewer than two rows with every feature are refused."""
-    if state.n_complete < 2:
-        raise InvalidInputError(
-            "weighted_score estimates the feature means and SDs from the frame, which needs "
-            f"at least 2 rows with every feature; got {state.n_complete} of {state.n_input} rows. "
-            "Pass `means=` and `sds=`."
-        )
-    moments = state.moments
-    return pd.Series(moments.mean_x, index=features), pd.Series(np.sqrt(moments.variance_x()), index=features)
+        weights = dict(zip(features, betas))
+    return LinearScoringModel(
+        weights,
+        stats.means,
+        stats.sds,
+        intercorrelations=stats.corr,
+        z_mean=0.0,
+        scale_mean=float(state.means[p]),
+        scale_sd=stats.sd_y,
+    )
 
 
 def predetermined_model(model=None, weights=None, means=None, sds=None) -> LinearScoringModel:
@@ -1215,123 +973,3 @@ def check_fixed_weights(weights, features: list) -> dict | None:
             f"`weights=` must be a mapping with exactly the features {features!r} as keys."
         )
     return {name: weights[name] for name in features}
-
-
-def ep_state(frame: pd.DataFrame, features: list, human) -> SampleState:
-    """The :class:`SampleState` of a chunk of an EP training sample: the feature columns
-    (``features``, checked) and the (mean) human score, for :func:`ep_model_from_state`."""
-    return sample_state([*_feature_matrix(frame, features).T, _human_mean(frame, human)])
-
-
-def ep_model_from_state(
-    state: SampleState, features: list, weights: dict | None = None
-) -> LinearScoringModel:
-    """The EP model of :meth:`LinearScoringModel.fit_ep` from its :class:`SampleState`
-    (``weights``: from :func:`check_fixed_weights`); the warnings and errors about the whole
-    training sample are raised here."""
-    p = len(features)
-    _report_complete(state.n, state.n_input, "feature value or human score", p + 2, "EP fitting")
-    stats = _Regression.from_state(state)
-    constant = (state.low == state.high) | ~(np.append(stats.sds, stats.sd_y) > 0)
-    if constant[:p].any():
-        bad = features[int(np.argmax(constant[:p]))]
-        raise InvalidInputError(
-            f"Feature {bad!r} is constant in the training sample; drop it from `features=`."
-        )
-    if constant[p]:
-        raise InvalidInputError(
-            "The human scores of the training sample are all equal (SD 0): no OLS "
-            "weights can be estimated and every scaled score would be the same. "
-            "Use essays that differ in quality."
-        )
-    if weights is None:
-        betas = stats.std_betas()
-        if not betas.sum() > 1e-12 * np.abs(betas).sum():
-            raise InvalidInputError(
-                f"The OLS weights of the features {features!r} sum to {float(betas.sum()):.4g}, so they "
-                "cannot be made relative (divided by their sum). The features mostly predict the human "
-                "score negatively: reverse the sign of such features or pass fixed `weights=`."
-            )
-        weights = dict(zip(features, betas))
-    return LinearScoringModel(
-        weights,
-        stats.means,
-        stats.sds,
-        intercorrelations=stats.corr,
-        z_mean=0.0,
-        scale_mean=float(state.means[p]),
-        scale_sd=stats.sd_y,
-    )
-
-
-def fit_pp(
-    frame: pd.DataFrame, *, human, model=None, weights=None, means=None, sds=None
-) -> LinearScoringModel:
-    """Fit the scaling of a predetermined-parameter (PP) model on a scaling sample.
-
-    Keeps the predetermined weights and feature distributions and estimates only the
-    scaling (Equations 2-3), so that the frame's scaled scores have its human mean and SD.
-    See :meth:`LinearScoringModel.fit_scaling`.
-
-    Parameters
-    ----------
-    frame : DataFrame
-        The scaling sample: human-scored benchmark essays with the feature columns.
-    human : str or list of str
-        Human score column, or rater columns averaged per essay.
-    model : LinearScoringModel, optional
-        The predetermined parameters (from an earlier EP model or expert judgment).
-    weights, means, sds : mapping, optional
-        Instead of ``model``: feature column -> weight, and the assumed feature means
-        and SDs (mappings, sequences in weight order, or single numbers).
-
-    Returns
-    -------
-    LinearScoringModel
-        The scaled model; score new essays with ``model.predict(new_df)``.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from pdmetrics.scoring import fit_pp
-    >>> bench = pd.DataFrame({"A": [95, 110, 102, 120], "B": [0.2, 0.35, 0.3, 0.5],
-    ...                       "h1": [2, 4, 3, 6], "h2": [3, 5, 3, 5]})
-    >>> pp = fit_pp(bench, weights={"A": 70, "B": 30}, means={"A": 100, "B": 0.3},
-    ...             sds={"A": 10, "B": 0.1}, human=["h1", "h2"])
-    >>> round(pp.scale_mean, 3), round(pp.scale_sd, 3)
-    (3.875, 1.377)
-    """
-    model = predetermined_model(model, weights, means, sds)
-    return model.fit_scaling(frame, human=human)
-
-
-def fit_ep(frame: pd.DataFrame, *, features, human, weights=None) -> LinearScoringModel:
-    """Fit an estimated-parameter (EP) model on a training sample.
-
-    Means, SDs, intercorrelations, OLS relative weights (or the fixed ``weights=``) and
-    the scaling all come from the frame; see :meth:`LinearScoringModel.fit_ep`.
-
-    Parameters
-    ----------
-    frame : DataFrame
-        The training sample.
-    features : list of str
-        Feature columns.
-    human : str or list of str
-        Human score column, or rater columns averaged per essay.
-    weights : mapping, optional
-        Fixed weights (the paper's semi-optimal EP model); default OLS.
-
-    Returns
-    -------
-    LinearScoringModel
-
-    Examples
-    --------
-    >>> from pdmetrics.datasets import simulate_essays
-    >>> from pdmetrics.scoring import fit_ep
-    >>> df = simulate_essays(2000, n_features=3, true_weights=[0.5, 0.3, 0.2], seed=1)
-    >>> fit_ep(df, features=["f1", "f2", "f3"], human=["h1", "h2"]).weights.round(1).tolist()
-    [0.5, 0.3, 0.2]
-    """
-    return LinearScoringModel.fit_ep(frame, features=features, human=human, weights=weights)

@@ -18,14 +18,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
 from pdmetrics._stats import Moments
+from pdmetrics._table_spec import NewColumns, Several, Table, engine_of, run_spec, table
 from pdmetrics._validation import as_float_array, numeric_values, plain, require_columns
 from pdmetrics.errors import ColumnNotFoundError, InvalidInputError
-from pdmetrics.scoring.scored_rows import check_flat_names, named_columns
+from pdmetrics.scoring.scored_rows import check_flat_names, check_listed_once
 
 __all__ = [
     "trim_scores",
@@ -278,31 +280,39 @@ def scaling_from_frame(train: pd.DataFrame, human, system) -> dict[str, float]:
     return scaling_parameters(numeric_values(train[human], "human"), numeric_values(train[system], "system"))
 
 
+@table
 def postprocess(
+    frame,
+    *,
     system,
     trim_min: float,
     trim_max: float,
     trim_tolerance: float = DEFAULT_TRIM_TOLERANCE,
     scale_with=None,
     human=None,
-) -> pd.DataFrame:
-    """All of RSMTool's derived score types for one or more system score columns.
+):
+    """Add RSMTool's trimmed, rounded and (optionally) scaled score columns.
 
     Parameters
     ----------
-    system : Series, DataFrame or mapping of name -> array-like
+    frame : DataFrame
+        The scored responses (pandas; on a dask frame the columns are added lazily, part by
+        part; polars frames run the same columns).
+    system : str or list of str
         Raw system score column(s) (NaN stays NaN; non-numeric entries become NaN).
     trim_min, trim_max : float
         Lowest and highest score points of the scale.
     trim_tolerance : float, default 0.4998
         Trimmed scores lie in ``[trim_min - trim_tolerance, trim_max + trim_tolerance]``.
     scale_with : {None, "asis"}, DataFrame or mapping, optional
-        ``None``: only ``<name>_trim`` and ``<name>_trim_round``. ``"asis"``: the scores are
-        already on the human scale; also ``<name>_scale`` (a copy), ``<name>_scale_trim`` and
-        ``<name>_scale_trim_round``. A training DataFrame with the ``human`` column and the
-        same system columns: scale linearly so that its system scores would have its human
-        mean and SD (RSMTool's ``scale_with``). A mapping: those means and SDs themselves
-        (:func:`scaling_parameters`' keys), applied to every system column.
+        ``None``: add ``<system>_trim`` and ``<system>_trim_round``. ``"asis"``: the
+        scores are already on the human scale; also add ``<system>_scale`` (a copy),
+        ``<system>_scale_trim`` and ``<system>_scale_trim_round``. A training DataFrame
+        with the same ``human`` and ``system`` columns: scale linearly so that its
+        system scores would have its human mean and SD (RSMTool's ``scale_with``; a dask
+        training frame's means and SDs come from one pass over it, when the function is
+        called). A mapping: those means and SDs themselves (:func:`scaling_parameters`' keys),
+        applied to every system column.
     human : str, optional
         Human score column of the training frame; required when ``scale_with`` is a
         DataFrame.
@@ -310,30 +320,70 @@ def postprocess(
     Returns
     -------
     pandas.DataFrame
-        The new columns only, per system column in RSMTool's order (float64; rounded
-        columns hold whole numbers; rounding is half to even). The index is the input's.
+        A copy of the frame with the new columns appended, per system column in RSMTool's
+        order (existing columns of the same name are replaced). Rounding is half to even;
+        rounded columns are float so that missing scores stay NaN.
 
     Examples
     --------
     >>> import pandas as pd
-    >>> from pdmetrics.scoring import postprocess
-    >>> postprocess(pd.Series([0.2, 3.5, 4.5, 7.9], name="raw"), trim_min=1, trim_max=6)
-       raw_trim  raw_trim_round
-    0    0.5002             1.0
-    1    3.5000             4.0
-    2    4.5000             4.0
-    3    6.4998             6.0
+    >>> import pdmetrics
+    >>> df = pd.DataFrame({"sc1": [1, 3, 6], "raw": [0.3, 3.5, 6.8]})
+    >>> df.scoring.postprocess(system="raw", trim_min=1, trim_max=6)
+       sc1  raw  raw_trim  raw_trim_round
+    0    1  0.3    0.5002             1.0
+    1    3  3.5    3.5000             4.0
+    2    6  6.8    6.4998             6.0
+
+    The function takes the frame first and the accessor's keywords:
+
+    >>> pdmetrics.scoring.postprocess(df, system="raw", trim_min=1, trim_max=6).columns.tolist()
+    ['sc1', 'raw', 'raw_trim', 'raw_trim_round']
     """
+    names = require_columns(frame, "system", system)
     check_trim_range(trim_min, trim_max, trim_tolerance)
-    check_scale_with(scale_with, human)
-    systems = named_columns(system)
-    check_flat_names(systems, "system", "postprocess (it names new columns after them)")
-    parts = []
-    for name, scores in systems.items():  # a handful of score columns
-        scaling = (
-            scaling_from_frame(scale_with, human, name)
-            if isinstance(scale_with, pd.DataFrame)
-            else scale_with
-        )
-        parts.append(derived_scores(scores, trim_min, trim_max, trim_tolerance, scaling, name=str(name)))
+    if isinstance(scale_with, pd.DataFrame) or not _other_frame(scale_with):
+        check_scale_with(scale_with, human)
+    check_listed_once(names, "system")
+    check_flat_names(names, "system", "postprocess (it names new columns after them)")
+    if isinstance(scale_with, pd.DataFrame):
+        scalings = {name: scaling_from_frame(scale_with, human, name) for name in names}
+    elif _other_frame(scale_with):  # a dask training frame: its means and SDs from one pass, now
+        found = run_spec(scale_with, _training_scalings, {"human": human, "system": names})
+        scalings = dict(zip(names, found))
+    else:
+        scalings = dict.fromkeys(names, scale_with)
+    return NewColumns(names, partial(_derived_columns, names, trim_min, trim_max, trim_tolerance, scalings))
+
+
+def _other_frame(value) -> bool:
+    """Whether ``value`` is a frame of another engine than pandas (a dask training frame)."""
+    if value is None or isinstance(value, (pd.DataFrame, Mapping, str)):
+        return False
+    try:
+        engine_of(value)
+    except InvalidInputError:
+        return False
+    return True
+
+
+def _derived_columns(names: list, trim_min, trim_max, trim_tolerance, scalings: dict, part) -> pd.DataFrame:
+    parts = [  # a handful of score columns
+        derived_scores(part[name], trim_min, trim_max, trim_tolerance, scalings[name], name=str(name))
+        for name in names
+    ]
     return pd.concat(parts, axis=1)
+
+
+def _training_scalings(train, *, human, system: list) -> Table:
+    """The scaling parameters of each ``system`` column of a training frame (one pass)."""
+    columns = [*require_columns(train, "human", human), *require_columns(train, "system", system)]
+    return Table(columns, partial(_scaling_chunk, human, system), _scalings_from_state)
+
+
+def _scaling_chunk(human, names: list, part) -> Several:
+    return Several(scaling_state(part[human], part[name]) for name in names)
+
+
+def _scalings_from_state(states: Several) -> list:
+    return [scaling_from_state(state) for state in states]

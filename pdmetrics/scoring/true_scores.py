@@ -16,25 +16,29 @@ Notation, for response ``i`` with ``c_i`` ratings of mean ``Hbar_i`` and system 
 * ``MSE(T|M) = (sum_i c_i (Hbar_i - M_i)**2 - N s2_e) / c.``;
 * ``PRMSE = 1 - MSE(T|M) / s2_T``.
 
-Ratings are passed as a 2-D array-like (one row per response, one column per rater, NaN
-for a missing rating) or as a DataFrame of rater columns; a 1-D array is one rater.
+The single-metric functions take ratings as a 2-D array-like (one row per response, one
+column per rater, NaN for a missing rating) or as a DataFrame of rater columns; a 1-D array is
+one rater. :func:`true_score` (``df.scoring.true_score``) takes the frame and its column names.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
+from pdmetrics._table_spec import Table, table
 from pdmetrics._tables import attach_info, result_table
-from pdmetrics._validation import as_float_array, numeric_values, plain
+from pdmetrics._validation import as_float_array, numeric_values, plain, require_columns
 from pdmetrics._warnings import emit, warn_undefined
 from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
 from pdmetrics.scoring.scored_rows import (
     check_distinct_columns,
     check_exclude_zero,
+    check_listed_once,
     column_names,
     named_columns,
     numeric_count,
@@ -732,16 +736,19 @@ def ratings_from(raters) -> np.ndarray:
     return _ratings_matrix(raters, "raters")
 
 
-def true_score(system, raters, rater_error_variance=None, exclude_zero: bool = True) -> pd.DataFrame:
+@table
+def true_score(frame, *, system, raters, rater_error_variance=None, exclude_zero: bool = True):
     """Evaluation against true scores (RSMTool's ``true_score_eval``), one row per system column.
 
     Parameters
     ----------
-    system : Series, DataFrame or mapping of name -> array-like
+    frame : DataFrame
+        The scored responses (pandas; dask: one pass over the partitions; or polars).
+    system : str or list of str
         System score column(s).
-    raters : DataFrame, mapping of name -> array-like, or 2-D array-like
-        Human ratings, one column per rater (any number; a missing rating is NaN). With a
-        single rater column, pass ``rater_error_variance``.
+    raters : str or list of str
+        Human rating columns (any number; a missing rating is NaN). With a single rater
+        column, pass ``rater_error_variance``.
     rater_error_variance : float, optional
         Rater error variance estimated elsewhere (RSMTool's ``rater_error_variance``);
         default: estimated from the responses with two or more ratings.
@@ -767,21 +774,43 @@ def true_score(system, raters, rater_error_variance=None, exclude_zero: bool = T
     Examples
     --------
     >>> import pandas as pd
-    >>> from pdmetrics.scoring import true_score
+    >>> import pdmetrics
     >>> df = pd.DataFrame({"h1": [1, 2, 3, 4, 5], "h2": [2, 2, None, 4, 4],
     ...                    "raw": [1.2, 2.1, 2.9, 4.2, 4.4], "rounded": [1, 2, 3, 4, 4]})
-    >>> table = true_score(df[["raw", "rounded"]], df[["h1", "h2"]])
+    >>> table = df.scoring.true_score(system=["raw", "rounded"], raters=["h1", "h2"])
     >>> table[["system", "N", "N single", "N multiple", "PRMSE true"]].round(4)
         system  N  N single  N multiple  PRMSE true
     0      raw  5         1           4      1.0619
     1  rounded  5         1           4      1.0165
+
+    The function takes the frame first and the accessor's keywords:
+
+    >>> pdmetrics.scoring.true_score(df, system="raw", raters=["h1", "h2"])["PRMSE true"].round(4).tolist()
+    [1.0619]
     """
+    systems = require_columns(frame, "system", system)
+    rater_columns = require_columns(frame, "raters", raters)
     check_exclude_zero(exclude_zero)
     if rater_error_variance is not None:
         rater_error_variance = check_error_variance(rater_error_variance, "rater_error_variance")
-    names = rater_names(raters)
-    state = true_score_state(system, raters, exclude_zero)
-    return true_score_from_state(state, names, rater_error_variance, exclude_zero)
+    check_listed_once(systems, "system")
+    check_distinct_columns(raters=rater_columns, system=systems)
+    finalize = partial(
+        true_score_from_state,
+        raters=rater_columns,
+        rater_error_variance=rater_error_variance,
+        exclude_zero=exclude_zero,
+    )
+    return Table(
+        [*systems, *rater_columns], partial(_true_score_chunk, systems, rater_columns, exclude_zero), finalize
+    )
+
+
+def _true_score_chunk(systems: list, raters: list, exclude_zero: bool, part) -> TrueScoreState:
+    # mappings of name -> Series: one column at a time costs less than selecting sub-frames
+    return true_score_state(
+        {name: part[name] for name in systems}, {name: part[name] for name in raters}, exclude_zero
+    )
 
 
 def true_score_state(system, raters, exclude_zero: bool = True) -> TrueScoreState:
