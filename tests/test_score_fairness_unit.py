@@ -545,3 +545,22 @@ def test_groups_only_in_rows_left_out_do_not_count():
     reference = score_fairness_tables(human[2100:], system[2100:], {"g": group[2100:]})[0]
     assert_close(metrics[["R2", "sig", "F"]], reference[["R2", "sig", "F"]])
     assert (metrics["N"] == 300).all()
+
+
+def test_both_tables_of_one_pass_on_every_engine():
+    """score_fairness_tables runs on dask and polars frames like the other tables (polars gets
+    polars tables back)."""
+    dd = pytest.importorskip("dask.dataframe")
+    pl = pytest.importorskip("polars")
+    df = _frame()
+    columns = dict(human="human score", system="sys.trim", by=["L1.group", "Q"])
+    expected = pdmetrics.fairness.score_fairness_tables(df, **columns)
+    on_dask = pdmetrics.fairness.score_fairness_tables(dd.from_pandas(df, npartitions=3), **columns)
+    on_polars = pdmetrics.fairness.score_fairness_tables(pl.from_pandas(df), **columns)
+    for mine, dasks, polars in zip(expected, on_dask, on_polars):
+        pd.testing.assert_frame_equal(dasks, mine, rtol=1e-12)
+        assert isinstance(polars, pl.DataFrame) and polars.columns == list(mine.columns)
+        assert_close(
+            polars["R2" if "R2" in mine else "estimate"].to_numpy(),
+            mine["R2" if "R2" in mine else "estimate"],
+        )
