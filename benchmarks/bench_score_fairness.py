@@ -47,7 +47,7 @@ def main() -> None:
         frame = simulate(rows, args.groups)
         if first is None:
             start = time.perf_counter()
-            score_fairness_tables(frame["sc1"], frame["raw_trim"], frame[["L1", "grade"]])
+            score_fairness_tables(frame, human="sc1", system="raw_trim", by=["L1", "grade"])
             first = time.perf_counter() - start
             print(f"first call ({rows:,} rows, both columns; imports what the fits need) {first:8.3f} s")
         print(f"{rows:,} rows, by L1 ({args.groups} groups), grade (10, 1% missing); median of {args.repeat}")
@@ -57,11 +57,12 @@ def main() -> None:
 
 def time_one_size(frame: pd.DataFrame, repeat: int) -> float:
     """Print the medians for one frame; return the core score_fairness median."""
-    human, system, both = frame["sc1"], frame["raw_trim"], frame[["L1", "grade"]]
-    categorical = both.astype("category")
-    core = median_time(lambda: score_fairness(human, system, frame["L1"]), repeat)[0]
-    tables = median_time(lambda: score_fairness_tables(human, system, both), repeat)[0]
-    tables_cat = median_time(lambda: score_fairness_tables(human, system, categorical), repeat)[0]
+    scores = dict(human="sc1", system="raw_trim")
+    both = dict(scores, by=["L1", "grade"])
+    categorical = frame.astype({"L1": "category", "grade": "category"})
+    core = median_time(lambda: score_fairness(frame, **scores, by="L1"), repeat)[0]
+    tables = median_time(lambda: score_fairness_tables(frame, **both), repeat)[0]
+    tables_cat = median_time(lambda: score_fairness_tables(categorical, **both), repeat)[0]
     accessor = median_time(
         lambda: frame.fairness.score_fairness(human="sc1", system="raw_trim", by=["L1", "grade"]), repeat
     )[0]

@@ -218,11 +218,12 @@ def test_by_group_row_order_invariant(rows, random):
         assert_close(a[name], expected[name], what=name)
 
 
-def test_core_function_accepts_arrays():
+def test_core_functions_take_the_frame_first():
+    frame = pd.DataFrame({"y": [1, 0, 1, 0], "pred": [1, 1, 0, 0], "g": ["a", "a", "b", "b"]})
     with pytest.warns(UndefinedMetricWarning, match="precision"):
-        table = by_group([1, 0, 1, 0], [1, 1, 0, 0], pd.Series(["a", "a", "b", "b"], name="g"))
+        table = by_group(frame, y_true="y", y_pred="pred", by="g")
     assert table["selection_rate"].tolist() == [1.0, 0.0]
-    out = group_disparity([1, 0, 1, 0], [1, 1, 1, 0], {"g": ["a", "a", "b", "b"]})
+    out = group_disparity(frame.assign(pred=[1, 1, 1, 0]), y_true="y", y_pred="pred", by="g")
     assert out.loc[0, "difference"] == 0.5
 
 

@@ -144,7 +144,10 @@ def test_unit_case_aod_identical_groups():
 def test_unit_case_precision_recall(index, metric, y_true, y_pred):
     case = _vectors()["unit_cases"][index]
     sensitive = pd.Series([1, 0, 1, 0], name="g")
-    table = classification(y_true + y_true, y_pred + y_pred, pd.concat([sensitive, sensitive]))
+    frame = pd.DataFrame(
+        {"y": y_true + y_true, "pred": y_pred + y_pred, "g": pd.concat([sensitive, sensitive])}
+    )
+    table = classification(frame.reset_index(drop=True), y_true="y", y_pred="pred", by="g")
     assert table.loc[0, metric] == case["expected"][metric]
 
 
@@ -268,7 +271,7 @@ def test_missing_sensitive_rows_left_out_and_counted():
     assert table.loc[0, ["N", "N_privileged", "N_unprivileged", "N_missing"]].tolist() == [6, 3, 3, 1]
     assert table.loc[1, "N"] == 7  # overall metrics use every labelled row
     kept = frame.dropna()
-    expected = classification(kept["y"], kept["pred"], kept["g"])
+    expected = classification(kept, y_true="y", y_pred="pred", by="g")
     assert_close(table.loc[0, COLUMNS[5:10]].astype(float), expected.loc[0, COLUMNS[5:10]].astype(float))
     assert_frame_unchanged(before, frame)
 
@@ -300,7 +303,12 @@ def test_string_labels_with_pos_label():
 
 def test_more_than_two_label_values_is_an_error():
     with pytest.raises(InvalidInputError, match="more than two values"):
-        classification([1, 0, 2], [1, 0, 1], pd.Series([1, 0, 1], name="g"))
+        classification(
+            pd.DataFrame({"y": [1, 0, 2], "pred": [1, 0, 1], "g": [1, 0, 1]}),
+            y_true="y",
+            y_pred="pred",
+            by="g",
+        )
 
 
 def test_categorical_sensitive_needs_privileged():
@@ -347,7 +355,9 @@ def test_missing_column_and_bad_privileged_mapping(two_columns):
 
 def test_one_row():
     with pytest.warns(UndefinedMetricWarning, match="zero denominator|undefined|no rows"):
-        table = classification([1], [1], pd.Series([1], name="g"))
+        table = classification(
+            pd.DataFrame({"y": [1], "pred": [1], "g": [1]}), y_true="y", y_pred="pred", by="g"
+        )
     assert table.loc[0, "accuracy"] == 1.0 and np.isnan(table.loc[0, "statistical_parity_difference"])
 
 

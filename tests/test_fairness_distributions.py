@@ -7,7 +7,7 @@ import pytest
 from scipy import special
 
 from pdmetrics.fairness import distributions
-from pdmetrics.fairness.regression import EXACT_DF_LIMIT, EXACT_NUMERATOR_DF_LIMIT, special_functions
+from pdmetrics.fairness.cell_ols import EXACT_DF_LIMIT, EXACT_NUMERATOR_DF_LIMIT, special_functions
 
 mpmath = pytest.importorskip("mpmath")
 

@@ -137,11 +137,19 @@ def test_context_association_by_group_and_errors():
     assert table.iloc[2]["N"] == 6
 
 
+#: The column arguments of the context association items of :func:`_items`.
+_ITEMS = dict(response="response", stereotype="st", anti_stereotype="an", unrelated="un")
+
+
+def _items(response, stereotype, anti_stereotype, unrelated) -> pd.DataFrame:
+    return pd.DataFrame({"response": response, "st": stereotype, "an": anti_stereotype, "un": unrelated})
+
+
 def test_context_association_bad_options():
     with pytest.raises(InvalidInputError, match="same option number"):
-        context_association(["1"], [1], [1], [3])
+        context_association(_items(["1"], [1], [1], [3]), **_ITEMS)
     with pytest.raises(InvalidInputError, match="1, 2 or 3"):
-        context_association(["1"], [1], [2], [4])
+        context_association(_items(["1"], [1], [2], [4]), **_ITEMS)
     frame = pd.DataFrame({"answer": ["1"], "st": [1], "an": [2]})
     with pytest.raises(ColumnNotFoundError, match="unrelated='un'"):
         frame.fairness.context_association(
@@ -152,7 +160,7 @@ def test_context_association_bad_options():
 def test_context_association_empty_and_all_errors():
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        table = context_association([None, None], [1, 2], [2, 3], [3, 1])
+        table = context_association(_items([None, None], [1, 2], [2, 3], [3, 1]), **_ITEMS)
     messages = [str(w.message) for w in caught]
     assert any(m.startswith("lms (no answer without a call error)") for m in messages), messages
     assert all(len(m) < 300 for m in messages)
@@ -186,7 +194,7 @@ def test_llm_fairness_equals_classification_on_valid_answers(pisa):
     )
     assert table.loc[0, ["N_invalid", "N_error"]].tolist() == [2, 2]
     kept = pisa.drop(index=pisa.index[[2, 5, 7, 11]])
-    expected = classification(kept["readingScore"], kept["answer"], kept["male"], pos_label="H")
+    expected = classification(kept, y_true="readingScore", y_pred="answer", by="male", pos_label="H")
     shared = [c for c in expected.columns]
     pd.testing.assert_frame_equal(table[shared], expected, check_exact=False, rtol=1e-12)
     assert list(table.columns[:7]) == [
@@ -220,7 +228,8 @@ def test_counterfactual_rules():
     original = ["H", "H", "L", "x", "x", "H", None, "L", " L "]
     twin = ["H", "L", "y", "y", "H", None, "H", "L", "L"]
     errors = [False, False, False, False, False, False, False, True, False]
-    table = counterfactual(original, twin, valid=["H", "L"], error=errors)
+    pairs = pd.DataFrame({"a": original, "b": twin, "failed": errors})
+    table = counterfactual(pairs, prediction="a", counterfactual="b", valid=["H", "L"], error="failed")
     # counted: rows 0-4 and 8 (5: twin missing, 6: original missing, 7: error flag)
     # changed: 1 (both valid, differ), 2 (valid vs invalid), 4 (invalid vs valid);
     # unchanged: 0, 3 (both invalid, different texts), 8 (same after trimming)
@@ -256,7 +265,7 @@ def test_counterfactual_by_group_matches_slow_reference(pisa):
 
 def test_counterfactual_all_errors_warns():
     with pytest.warns(UndefinedMetricWarning, match="change_rate"):
-        table = counterfactual([None], ["H"])
+        table = counterfactual(pd.DataFrame({"a": [None], "b": ["H"]}), prediction="a", counterfactual="b")
     assert np.isnan(table.loc[0, "change_rate"])
 
 
@@ -332,10 +341,10 @@ def test_language_ragged_options_column():
             "options": [["x", "y"], ["x", "y", "z"], [], ["x"]],
         }
     )
-    table = language_accuracy(frame["response"], frame["answer"], frame["options"])
+    table = language_accuracy(frame, response="response", answer="answer", options="options")
     assert table.loc[0, ["N_correct", "N_incorrect", "N_invalid", "N_error"]].tolist() == [1, 1, 1, 1]
-    with pytest.raises(InvalidInputError, match="options="):
-        language_accuracy(frame["response"], frame["answer"], None)
+    with pytest.raises(InvalidInputError, match="`options=` is required"):
+        language_accuracy(frame, response="response", answer="answer", options=None)
 
 
 # --------------------------------------------------------------------------------------
@@ -384,15 +393,15 @@ def test_average_of_real_tables(pisa):
 # --------------------------------------------------------------------------------------
 def test_counterfactual_numeric_answers():
     """Numeric answers: 1.0 is the valid answer 1 (it used to be invalid, so nothing 'changed')."""
-    table = counterfactual([1.0, 0.0, 2.0, 1.0], [1.0, 1.0, 2.0, 1], valid=[0, 1])
+    pairs = pd.DataFrame({"a": [1.0, 0.0, 2.0, 1.0], "b": pd.Series([1.0, 1.0, 2.0, 1], dtype=object)})
+    table = counterfactual(pairs, prediction="a", counterfactual="b", valid=[0, 1])
     # changed: row 1 (0 vs 1); unchanged: row 0, row 2 (both invalid), row 3 (1.0 and 1 are the same)
     assert table.loc[0, ["N", "N_error", "N_changed"]].tolist() == [4, 0, 1]
 
 
-def test_counterfactual_core_function_ignores_series_index():
-    table = counterfactual(
-        pd.Series(["H", "L"], index=[5, 6]), pd.Series(["H", "H"], index=[0, 1]), valid=["H", "L"]
-    )
+def test_counterfactual_core_function_ignores_the_frames_index():
+    pairs = pd.DataFrame({"a": ["H", "L"], "b": ["H", "H"]}, index=[5, 6])
+    table = counterfactual(pairs, prediction="a", counterfactual="b", valid=["H", "L"])
     assert table.loc[0, "N_changed"] == 1
 
 
@@ -417,12 +426,8 @@ def test_unhashable_error_flags_and_text_metric_columns_are_clear_errors():
 
 def test_language_core_function_pairs_rows_by_position():
     """Review: Series with different indexes used to raise pandas' 'identically-labeled' ValueError."""
-    table = language_accuracy(
-        pd.Series(["a", "b"], index=[3, 4]),
-        pd.Series(["a", "a"]),
-        ["a", "b"],
-        by=[pd.Series(["x", "y"], name="lang")],
-    )
+    frame = pd.DataFrame({"response": ["a", "b"], "answer": ["a", "a"], "lang": ["x", "y"]}, index=[3, 4])
+    table = language_accuracy(frame, response="response", answer="answer", options=["a", "b"], by="lang")
     assert table[["lang", "N_correct", "N_incorrect"]].values.tolist() == [
         ["x", 1, 0],
         ["y", 0, 1],
@@ -489,7 +494,9 @@ def test_language_counts_match_slow_reference(rows):
     options = ["Paris", "Rome"]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMetricWarning)
-        table = language_accuracy(frame["response"], frame["answer"], options, error=frame["failed"])
+        table = language_accuracy(
+            frame, response="response", answer="answer", options=options, error="failed"
+        )
     counts = {"N_error": 0, "N_correct": 0, "N_incorrect": 0, "N_invalid": 0}
     for response, answer, failed, _ in rows:
         if response is None or failed:

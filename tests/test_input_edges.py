@@ -14,10 +14,8 @@ from conftest import objects_kept, quiet
 
 import pdmetrics
 from pdmetrics import ExcludedRowsWarning, InvalidInputError, NotPartitionableError
-from pdmetrics import fairness as fairness_core
 from pdmetrics import rsmeval as rsmeval_core
 from pdmetrics import scoring as scoring_core
-from pdmetrics.accessors.fairness import FairnessAccessor
 from pdmetrics.accessors.scoring import ScoringAccessor
 
 dd = pytest.importorskip("dask.dataframe")
@@ -150,7 +148,8 @@ def _parameters(function, drop_first: bool) -> list[tuple]:
     return sorted((p.name, p.default) for p in parameters)
 
 
-ACCESSORS = [(ScoringAccessor, scoring_core), (FairnessAccessor, fairness_core)]
+# fairness' methods run through table specs: tests/test_one_surface.py checks their signatures
+ACCESSORS = [(ScoringAccessor, scoring_core)]
 METHODS = [
     (accessor, core, name)
     for accessor, core in ACCESSORS
@@ -173,13 +172,9 @@ def test_accessor_methods_take_their_core_functions_arguments(accessor, core, na
 
 
 def test_dask_accessor_methods_take_the_same_arguments_plus_compute():
-    from pdmetrics._dask.fairness import DaskFairnessAccessor
     from pdmetrics._dask.scoring import DaskScoringAccessor
 
-    for pandas_accessor, dask_accessor in (
-        (ScoringAccessor, DaskScoringAccessor),
-        (FairnessAccessor, DaskFairnessAccessor),
-    ):
+    for pandas_accessor, dask_accessor in ((ScoringAccessor, DaskScoringAccessor),):
         for name in sorted(vars(pandas_accessor)):
             if (
                 name.startswith("_")

@@ -50,7 +50,7 @@ def _pooled(ax) -> float:
 
 
 def test_by_group_bars_pooled_line_and_four_fifths_band(frame):
-    table = by_group_table(frame["y"], frame["pred"], frame["sex"])
+    table = by_group_table(frame, y_true="y", y_pred="pred", by="sex")
     before = table.copy()
     ax = plots.by_group(table)
     heights = [bar.get_height() for bar in _bars(ax)]
@@ -69,7 +69,7 @@ def test_by_group_bars_pooled_line_and_four_fifths_band(frame):
 
 
 def test_by_group_error_bars_are_the_bootstrap_intervals(frame):
-    table = by_group_table(frame["y"], frame["pred"], frame["sex"], n_resamples=200, random_state=0)
+    table = by_group_table(frame, y_true="y", y_pred="pred", by="sex", n_resamples=200, random_state=0)
     ax = plots.by_group(table, metrics="tpr")
     segments = _containers(ax)[0].errorbar.lines[2][0].get_segments()
     np.testing.assert_allclose([segment[0][1] for segment in segments], table["tpr_low"], rtol=1e-12)
@@ -77,7 +77,7 @@ def test_by_group_error_bars_are_the_bootstrap_intervals(frame):
 
 
 def test_by_group_grid_one_panel_per_metric_on_given_axes(frame):
-    table = by_group_table(frame["y"], frame["pred"], [frame["sex"], frame["region"]])
+    table = by_group_table(frame, y_true="y", y_pred="pred", by=["sex", "region"])
     metrics = ["selection_rate", "tpr", "fpr", "precision"]
     axes = plots.by_group(table, metrics=metrics)
     assert isinstance(axes, np.ndarray) and len(axes) == 4
@@ -93,7 +93,7 @@ def test_by_group_grid_one_panel_per_metric_on_given_axes(frame):
 
 
 def test_by_group_reference_group_and_difference_band(frame):
-    table = by_group_table(frame["y"], frame["pred"], frame["sex"])
+    table = by_group_table(frame, y_true="y", y_pred="pred", by="sex")
     _, ax = plt.subplots()
     assert plots.by_group(table, reference="M", band=0.05, ax=ax) is ax
     male = float(table.loc[table["sex"] == "M", "selection_rate"].iloc[0])
@@ -114,7 +114,7 @@ def test_by_group_reference_group_and_difference_band(frame):
 
 def test_classification_bars_start_at_the_fair_value_and_flag_values_outside_the_band(frame):
     table = classification_table(
-        frame["y"], frame["pred"], frame[["sex", "region"]], privileged={"sex": "M", "region": "west"}
+        frame, y_true="y", y_pred="pred", by=["sex", "region"], privileged={"sex": "M", "region": "west"}
     )
     before = table.copy()
     ax = plots.classification(table)
@@ -145,8 +145,9 @@ def test_classification_bars_start_at_the_fair_value_and_flag_values_outside_the
 def test_classification_options_intervals_and_infinite_ratio():
     y = [1, 0, 1, 0, 1, 0, 1, 0]
     pred = [0, 0, 0, 0, 1, 1, 0, 1]
-    male = pd.Series([1, 1, 1, 1, 0, 0, 0, 0], name="male")
-    table = classification_table(y, pred, male, n_resamples=50, random_state=0)
+    male = [1, 1, 1, 1, 0, 0, 0, 0]
+    labels = pd.DataFrame({"y": y, "pred": pred, "male": male})
+    table = classification_table(labels, y_true="y", y_pred="pred", by="male", n_resamples=50, random_state=0)
     ax = plots.classification(
         table, metrics=["disparate_impact", "statistical_parity_difference"], ratio_band=None
     )
@@ -168,7 +169,9 @@ def test_classification_options_intervals_and_infinite_ratio():
 
 
 def test_group_disparity_differences_and_ratios(frame):
-    table = group_disparity_table(frame["y"], frame["pred"], frame["region"], n_resamples=100, random_state=1)
+    table = group_disparity_table(
+        frame, y_true="y", y_pred="pred", by="region", n_resamples=100, random_state=1
+    )
     difference, ratio = plots.group_disparity(table, metrics=["selection_rate", "tpr", "fpr"])
     rows = table.set_index("metric").loc[["selection_rate", "tpr", "fpr"]]
     np.testing.assert_allclose([bar.get_width() for bar in _bars(difference)], rows["difference"], rtol=1e-12)
@@ -209,7 +212,7 @@ def test_a_table_without_the_needed_columns_is_refused(function, producer):
 
 
 def test_by_group_reference_is_an_intersection_given_as_a_tuple(frame):
-    table = by_group_table(frame["y"], frame["pred"], frame[["sex", "region"]])
+    table = by_group_table(frame, y_true="y", y_pred="pred", by=["sex", "region"])
     _, ax = plt.subplots()
     plots.by_group(table, reference=("M", "west"), band=0.05, ax=ax)
     rows = (table["sex"] == "M") & (table["region"] == "west")

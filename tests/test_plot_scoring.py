@@ -193,7 +193,7 @@ def error_points(ax):
 
 
 def test_score_fairness_error_estimates_as_rsmtool(frame):
-    table = pdmetrics.fairness.score_fairness_estimates(frame["sc1"], frame["raw_trim"], frame[["L1"]])
+    table = pdmetrics.fairness.score_fairness_estimates(frame, human="sc1", system="raw_trim", by="L1")
     before = table.copy()
     axes = plots.score_fairness(table)
     assert axes.shape == (3,)

@@ -76,7 +76,8 @@ def test_fairness_of_codes_equals_fairness_of_labels():
     human = pd.Series(rng.integers(1, 7, 600).astype(float), name="sc1")
     system = pd.Series(human + rng.normal(0, 0.8, 600), name="raw_trim")
     group = pd.Series(rng.choice(["a", "b", "c"], 600), name="L1")
-    metrics, estimates = score_fairness_tables(human, system, group)
+    frame = pd.DataFrame({"sc1": human, "raw_trim": system, "L1": group})
+    metrics, estimates = score_fairness_tables(frame, human="sc1", system="raw_trim", by="L1")
     codes, labels = subgroup_codes(group)
     got_metrics, got_estimates = score_fairness_tables_of_codes(
         human, system, {"L1": (codes.astype(np.int8), labels)}, work_buffers(600)

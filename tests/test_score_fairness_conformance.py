@@ -34,7 +34,7 @@ def _experiment_inputs(metrics_file):
 @pytest.mark.parametrize("metrics_file", CASES, ids=[_case_id(p) for p in CASES])
 def test_experiment_fairness_files(metrics_file):
     frame, system, group, output, prefix = _experiment_inputs(metrics_file)
-    metrics, estimates = score_fairness_tables(frame["sc1"], frame[system], frame[group])
+    metrics, estimates = score_fairness_tables(frame, human="sc1", system=system, by=group)
     tables = rsmtool_fairness_tables(metrics, estimates, group)
     expected = pd.read_csv(metrics_file, index_col=0)
     actual = tables[f"fairness_metrics_by_{group}"]
@@ -64,7 +64,7 @@ def _unit_cases(path_parts, function):
 def test_edge_case_dotted_group_label():
     (case,) = _unit_cases(("rsmtool", "unit", "rsmtool_edge_cases_generated.json"), "get_fairness_analyses")
     df = pd.DataFrame(case["args"]["df"])
-    metrics, estimates = score_fairness_tables(df["sc1"], df["raw"], df["grp"])
+    metrics, estimates = score_fairness_tables(df, human="sc1", system="raw", by="grp")
     tables = rsmtool_fairness_tables(metrics, estimates, "grp")
     for name, expected in case["result"].items():
         if name.startswith("_"):
@@ -96,7 +96,7 @@ def test_unit_fairness_values():
     for case in cases:
         df = pd.DataFrame(case["args"]["df"])
         metrics, estimates = score_fairness_tables(
-            df["sc1"], df["raw"], df["L1"], base_group=case["args"].get("base_group")
+            df, human="sc1", system="raw", by="L1", base_group=case["args"].get("base_group")
         )
         sig = dict(zip(metrics["metric"], metrics["sig"]))
         expected = case["expected"]
@@ -125,11 +125,15 @@ def test_unit_category_order():
     for sub in case["cases"]:
         values = sub["values"]
         human = np.tile([1.0, 2.0, 3.0], 3)[: len(values)]
+        frame = pd.DataFrame(
+            {"human": human, "system": human + 0.5, "group": pd.Series(values, dtype=object)}
+        )
+        columns = dict(human="human", system="system", by="group")
         if sub.get("expected") == "ValueError":
             with pytest.raises(InvalidInputError, match="base_group"):
-                score_fairness_tables(human, human + 0.5, values, base_group=sub["base_group"])
+                score_fairness_tables(frame, **columns, base_group=sub["base_group"])
             continue
         with warnings.catch_warnings():  # tiny groups: some statistics are undefined, not our concern here
             warnings.simplefilter("ignore", UndefinedMetricWarning)
-            metrics, _ = score_fairness_tables(human, human + 0.5, values, base_group=sub.get("base_group"))
+            metrics, _ = score_fairness_tables(frame, **columns, base_group=sub.get("base_group"))
         assert metrics["base_category"].iat[0] == sub["expected_first_category"]

@@ -24,14 +24,35 @@ from pdmetrics.errors import (
     InvalidInputError,
     UndefinedMetricWarning,
 )
-from pdmetrics.fairness import (
-    rsmtool_coefficient_label,
-    rsmtool_fairness_tables,
-    score_fairness,
-    score_fairness_estimates,
-    score_fairness_tables,
-)
+from pdmetrics.fairness import rsmtool_coefficient_label, rsmtool_fairness_tables
 from pdmetrics.fairness.regression import FAIRNESS_ESTIMATES_COLUMNS, FAIRNESS_METRICS_COLUMNS
+
+
+def score_fairness_tables(human, system, by, base_group=None):
+    """The score fairness tables of score arrays and group labels (a list or array: one
+    column named "group"; a named Series, a dict, a DataFrame or a list of Series: a column
+    each), through a frame and the frame-first function."""
+    if isinstance(by, pd.DataFrame):
+        groups = dict(by.items())
+    elif isinstance(by, dict):
+        groups = dict(by)
+    elif isinstance(by, list) and by and all(isinstance(column, pd.Series) for column in by):
+        groups = {column.name: column for column in by}
+    elif isinstance(by, pd.Series) and by.name is not None:
+        groups = {by.name: by}
+    else:
+        groups = {"group": by}
+    columns = {"human": human, "system": system, **groups}
+    frame = pd.DataFrame(
+        {
+            name: values.reset_index(drop=True) if isinstance(values, pd.Series) else pd.Series(list(values))
+            for name, values in columns.items()
+        }
+    )
+    return pdmetrics.fairness.score_fairness_tables(
+        frame, human="human", system="system", by=list(groups), base_group=base_group
+    )
+
 
 LABELS = ["L1 group.a", "b", "c]", "x.y.z", "spa ce"]
 
@@ -132,21 +153,21 @@ def test_large_errors_are_flagged():
     group = rng.choice(["a", "b"], size=n)
     human = rng.integers(1, 6, size=n).astype(float)
     system = human + rng.normal(0, 0.5, size=n) + 0.5 * (group == "b")
-    metrics = score_fairness(human, system, group)
+    metrics = score_fairness_tables(human, system, group)[0]
     assert metrics.loc[metrics["model"] == "osd", "sig"].iat[0] < 1e-10
     assert metrics.loc[metrics["model"] == "osd", "R2"].iat[0] > 0.1
 
 
 def test_base_group_and_order():
     human, system, group = _simulate(400, 4, seed=5)
-    estimates = score_fairness_estimates(human, system, group, base_group="c]")
+    estimates = score_fairness_tables(human, system, group, base_group="c]")[1]
     assert estimates["group"].iat[0] == "c]"
     assert estimates["rsmtool_label"].iat[0] == "Intercept (c])"
     others = estimates.loc[(estimates["model"] == "osa") & (estimates["term"] == "group"), "group"].tolist()
     sizes = pd.Series(group).value_counts()
     assert others == sorted(others, key=lambda v: (-sizes[v], v))
     with pytest.raises(InvalidInputError, match="base_group='nope'"):
-        score_fairness(human, system, group, base_group="nope")
+        score_fairness_tables(human, system, group, base_group="nope")[0]
 
 
 def test_labels_with_dots_survive_and_rsmtool_labels():
@@ -173,15 +194,15 @@ def test_numeric_group_labels():
 # ---------------------------------------------------------------------------- edge cases
 def test_empty_input_raises():
     with pytest.raises(InvalidInputError, match="at least one"):
-        score_fairness([], [], [])
+        score_fairness_tables([], [], [])[0]
 
 
 def test_one_row_and_one_group_warn():
     with pytest.warns(UndefinedMetricWarning, match="two groups"):
-        metrics = score_fairness([1.0], [2.0], ["a"])
+        metrics = score_fairness_tables([1.0], [2.0], ["a"])[0]
     assert metrics["sig"].isna().all()
     with pytest.warns(UndefinedMetricWarning, match="two groups"):
-        metrics = score_fairness([1, 2, 3, 4, 1, 2], [1.5, 2.1, 2.7, 4.4, 1, 2.5], ["a"] * 6)
+        metrics = score_fairness_tables([1, 2, 3, 4, 1, 2], [1.5, 2.1, 2.7, 4.4, 1, 2.5], ["a"] * 6)[0]
     assert metrics["sig"].isna().all()
     assert_close(metrics["R2"].iloc[:2], [0.0, 0.0])
 
@@ -195,7 +216,7 @@ def test_constant_error_is_undefined():
 
 
 def test_no_effect_gives_p_one():
-    metrics = score_fairness([1, 1, 4, 4], [0.9, 0.99, 3.99, 3.9], ["K", "E", "K", "E"])
+    metrics = score_fairness_tables([1, 1, 4, 4], [0.9, 0.99, 3.99, 3.9], ["K", "E", "K", "E"])[0]
     assert_close(metrics["sig"], [1.0, 1.0, 1.0])
 
 
@@ -206,22 +227,16 @@ def test_missing_values_are_left_out():
     group_nan = group.astype(object)
     group_nan[3:5] = None
     with pytest.warns(ExcludedRowsWarning, match="5 of 100"):
-        with_nan = score_fairness(human_nan, system, group_nan)
-    reference = score_fairness(human[5:], system[5:], group[5:])
+        with_nan = score_fairness_tables(human_nan, system, group_nan)[0]
+    reference = score_fairness_tables(human[5:], system[5:], group[5:])[0]
     assert (with_nan["N"] == 95).all()
     assert_close(with_nan[["R2", "sig"]], reference[["R2", "sig"]])
 
 
 def test_bad_input():
-    with pytest.raises(InvalidInputError, match="equal length"):
-        score_fairness([1, 2, 3], [1, 2], ["a", "b", "c"])
-    with pytest.raises(InvalidInputError, match="one group label per response"):
-        score_fairness([1, 2, 3], [1, 2, 3], ["a", "b"])
-    with pytest.raises(InvalidInputError, match="must hold numbers"):
-        score_fairness(["1", "x", "3"], [1, 2, 3], ["a", "b", "a"])
     with pytest.raises(InvalidInputError, match="distinct scores"):
         rng = np.random.default_rng(0)
-        score_fairness(rng.normal(size=3000), rng.normal(size=3000), np.repeat(["a", "b"], 1500))
+        score_fairness_tables(rng.normal(size=3000), rng.normal(size=3000), np.repeat(["a", "b"], 1500))[0]
 
 
 # ------------------------------------------------------------------------------ accessor
@@ -253,7 +268,7 @@ def test_accessor_matches_core_and_leaves_frame_unchanged():
     ]
     assert table["by"].tolist() == ["L1.group"] * 3 + ["Q"] * 3
     assert isinstance(table.index, pd.RangeIndex)
-    core = score_fairness(df["human score"], df["sys.trim"], df["L1.group"])
+    core = pdmetrics.fairness.score_fairness(df, human="human score", system="sys.trim", by="L1.group")
     assert_close(table[["R2", "sig"]].iloc[:3], core[["R2", "sig"]])
     estimates = df.fairness.score_fairness_estimates(human="human score", system="sys.trim", by="L1.group")
     assert_frame_unchanged(before, df)
@@ -335,7 +350,7 @@ def test_csd_whose_models_both_fit_exactly_is_undefined():
     system = human * 1.1 + 0.3
     group = rng.choice(["a", "b"], 200)
     with pytest.warns(UndefinedMetricWarning, match="compares 0 with 0"):
-        metrics = score_fairness(human, system, group)
+        metrics = score_fairness_tables(human, system, group)[0]
     csd = metrics.iloc[2]
     assert np.isnan(csd["F"]) and np.isnan(csd["sig"])
     assert np.isfinite(metrics["sig"].iloc[:2]).all()  # OSA and OSD are ordinary fits
@@ -346,7 +361,7 @@ def test_exact_group_fit_is_significant_not_noise():
     human = np.tile([1.0, 2.0, 3.0, 4.0], 25)
     group = np.repeat(["a", "b"], 50)
     system = human + np.where(group == "a", 0.1, 0.3)
-    metrics = score_fairness(human, system, group)
+    metrics = score_fairness_tables(human, system, group)[0]
     osd = metrics.iloc[1]
     assert osd["F"] == np.inf and osd["sig"] == 0.0
 
@@ -373,7 +388,7 @@ def test_id_like_group_column_names_the_groups():
     human = rng.integers(1, 6, 3000).astype(float)
     ids = np.arange(3000)
     with pytest.raises(InvalidInputError, match=r"`by='id'` has 3000 groups"):
-        score_fairness(human, human + rng.normal(size=3000), {"id": ids})
+        score_fairness_tables(human, human + rng.normal(size=3000), {"id": ids})[0]
 
 
 @pytest.mark.filterwarnings("ignore:Group membership:pdmetrics.UndefinedMetricWarning")
@@ -381,14 +396,14 @@ def test_one_group_per_response_names_the_groups():
     human = np.tile([1.0, 2.0], 10)
     system = human + np.linspace(0, 1, 20)
     with pytest.warns(UndefinedMetricWarning, match=r"`by='id'` has 20 groups among 20 responses"):
-        metrics = score_fairness(human, system, pd.Series(np.arange(20), name="id"))
+        metrics = score_fairness_tables(human, system, pd.Series(np.arange(20), name="id"))[0]
     assert metrics["sig"].isna().all()
 
 
 def test_messages_print_plain_numbers():
     human, system, _ = _simulate(60, 2)
     with pytest.raises(InvalidInputError, match=r"`base_group=1.5` is not a value of `by='g'`"):
-        score_fairness(human, system, {"g": np.repeat([1.0, 2.0], 30)}, base_group=np.float64(1.5))
+        score_fairness_tables(human, system, {"g": np.repeat([1.0, 2.0], 30)}, base_group=np.float64(1.5))[0]
 
 
 def test_options_are_checked_before_any_fit():
@@ -397,7 +412,9 @@ def test_options_are_checked_before_any_fit():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         with pytest.raises(InvalidInputError, match="list values"):
-            score_fairness(human, system, {"one": [None] + ["a"] * 59, "two": pd.Series([[1]] * 60)})
+            score_fairness_tables(human, system, {"one": [None] + ["a"] * 59, "two": pd.Series([[1]] * 60)})[
+                0
+            ]
 
 
 # --------------------------------------------------------------------- several group columns
@@ -415,7 +432,10 @@ def test_several_group_columns_in_the_core():
     )
     with pytest.raises(InvalidInputError, match="group_name='nope'"):
         rsmtool_fairness_tables(*both, "nope")
-    assert score_fairness([1, 2, 1, 2], [1, 3, 2, 2], ["a", "a", "b", "b"])["by"].tolist() == ["group"] * 3
+    assert (
+        score_fairness_tables([1, 2, 1, 2], [1, 3, 2, 2], ["a", "a", "b", "b"])[0]["by"].tolist()
+        == ["group"] * 3
+    )
 
 
 _RESULT_NAMES = sorted(
@@ -438,7 +458,7 @@ def test_group_names_and_values_like_result_columns(name, labels):
     assert list(estimates.columns) == FAIRNESS_ESTIMATES_COLUMNS
     assert table["by"].tolist() == [name] * 3
     assert set(estimates["group"]) == set(labels)
-    reference = score_fairness(df["human score"], df["sys.trim"], df["Q"])
+    reference = score_fairness_tables(df["human score"], df["sys.trim"], df["Q"])[0]
     assert_close(table[["R2", "sig", "F"]], reference[["R2", "sig", "F"]])
 
 
@@ -462,16 +482,19 @@ def test_import_pdmetrics_leaves_heavy_modules_unloaded():
 def test_the_fits_load_neither_statsmodels_nor_scipy_stats():
     """The fits solve their small least squares with numpy and take t and F from scipy.special."""
     loaded = _heavy_modules_loaded_by(
-        "from pdmetrics.fairness import score_fairness_tables; "
-        "score_fairness_tables([1, 2, 3, 4, 2, 3], [1.2, 2.5, 2.9, 4.4, 1.8, 3.3], list('aabbab'))"
+        "import pandas as pd; from pdmetrics.fairness import score_fairness_tables; "
+        "df = pd.DataFrame({'h': [1, 2, 3, 4, 2, 3], 's': [1.2, 2.5, 2.9, 4.4, 1.8, 3.3]}); "
+        "score_fairness_tables(df.assign(g=list('aabbab')), human='h', system='s', by='g')"
     )
     assert loaded == "", f"a score fairness fit loaded: {loaded}"
 
 
 def test_a_list_of_series_is_several_group_columns():
     df = _frame()
-    from_list = score_fairness(df["human score"], df["sys.trim"], [df["L1.group"], df["Q"]])
-    from_dict = score_fairness(df["human score"], df["sys.trim"], {"L1.group": df["L1.group"], "Q": df["Q"]})
+    from_list = score_fairness_tables(df["human score"], df["sys.trim"], [df["L1.group"], df["Q"]])[0]
+    from_dict = score_fairness_tables(
+        df["human score"], df["sys.trim"], {"L1.group": df["L1.group"], "Q": df["Q"]}
+    )[0]
     assert from_list["by"].tolist() == ["L1.group"] * 3 + ["Q"] * 3
     assert_close(from_list[["R2", "sig", "F"]], from_dict[["R2", "sig", "F"]])
 
@@ -518,7 +541,26 @@ def test_groups_only_in_rows_left_out_do_not_count():
     labels = group.astype(object)
     labels[:2100] = [f"id{i}" for i in range(2100)]
     with pytest.warns(ExcludedRowsWarning, match="2,?100 of 2,?400"):
-        metrics = score_fairness(human, system, {"g": labels})
-    reference = score_fairness(human[2100:], system[2100:], {"g": group[2100:]})
+        metrics = score_fairness_tables(human, system, {"g": labels})[0]
+    reference = score_fairness_tables(human[2100:], system[2100:], {"g": group[2100:]})[0]
     assert_close(metrics[["R2", "sig", "F"]], reference[["R2", "sig", "F"]])
     assert (metrics["N"] == 300).all()
+
+
+def test_both_tables_of_one_pass_on_every_engine():
+    """score_fairness_tables runs on dask and polars frames like the other tables (polars gets
+    polars tables back)."""
+    dd = pytest.importorskip("dask.dataframe")
+    pl = pytest.importorskip("polars")
+    df = _frame()
+    columns = dict(human="human score", system="sys.trim", by=["L1.group", "Q"])
+    expected = pdmetrics.fairness.score_fairness_tables(df, **columns)
+    on_dask = pdmetrics.fairness.score_fairness_tables(dd.from_pandas(df, npartitions=3), **columns)
+    on_polars = pdmetrics.fairness.score_fairness_tables(pl.from_pandas(df), **columns)
+    for mine, dasks, polars in zip(expected, on_dask, on_polars):
+        pd.testing.assert_frame_equal(dasks, mine, rtol=1e-12)
+        assert isinstance(polars, pl.DataFrame) and polars.columns == list(mine.columns)
+        assert_close(
+            polars["R2" if "R2" in mine else "estimate"].to_numpy(),
+            mine["R2" if "R2" in mine else "estimate"],
+        )

@@ -15,9 +15,10 @@ is forwarded with the pandas method's own signature and docstring. A call
 3. hands the result back as polars: a table becomes a ``polars.DataFrame`` (a table indexed
    by labels, such as a wide matrix, gets its index as its first column(s); the column labels
    become strings; pandas' missing values become nulls, as ``polars.from_pandas`` makes
-   them); a per-row result has the caller's height and row order, with nulls in the rows the
-   pandas path left out (in the metric columns: an identifier column such as ``datum`` keeps
-   the caller's values there), so ``pl.concat([df, result], how="horizontal")`` is right.
+   them; a tuple of tables, such as ``score_fairness_tables``', each); a per-row result has
+   the caller's height and row order, with nulls in the rows the pandas path left out (in the
+   metric columns: an identifier column such as ``datum`` keeps the caller's values there), so
+   ``pl.concat([df, result], how="horizontal")`` is right.
    Anything else (a report, a number, a fitted model, a matplotlib Axes) is returned as is.
 
 The frames of this module are inside the package, so the pandas path's warnings still point
@@ -105,6 +106,8 @@ def polars_result(result, height: int, identifiers: dict | None = None):
         return _polars_frame(result, height, identifiers)
     if isinstance(result, pd.Series):
         return _polars_frame(result.to_frame(), height).to_series()
+    if isinstance(result, tuple) and result and all(isinstance(one, pd.DataFrame) for one in result):
+        return tuple(_polars_frame(one, height) for one in result)  # several tables of one pass
     return result
 
 

@@ -1,33 +1,8 @@
 """Fairness of scores, classifiers and LLMs (``df.fairness``)."""
 
-from pdmetrics.fairness.association import (
-    context_association,
-    context_association_scores,
-    parse_option,
-)
-from pdmetrics.fairness.averages import average_metrics
-from pdmetrics.fairness.bootstrap import bootstrap_counts, percentile_interval
-from pdmetrics.fairness.confusion import confusion_counts, rates_from_counts
-from pdmetrics.fairness.group_rates import by_group, disparity_from_rates, group_disparity
-from pdmetrics.fairness.groups import privileged_groups
-from pdmetrics.fairness.language import language_accuracy, language_scores
-from pdmetrics.fairness.llm import call_errors, counterfactual, llm_fairness
-from pdmetrics.fairness.parity import (
-    average_abs_odds_difference,
-    average_odds_difference,
-    classification,
-    disparate_impact,
-    equal_opportunity_difference,
-    fairness_from_counts,
-    statistical_parity_difference,
-)
-from pdmetrics.fairness.regression import (
-    rsmtool_coefficient_label,
-    rsmtool_fairness_tables,
-    score_fairness,
-    score_fairness_estimates,
-    score_fairness_tables,
-)
+from pdmetrics._lazy import lazy_attributes
+
+# the modules load on first use (see pdmetrics._lazy)
 
 __all__ = [
     # classification fairness
@@ -63,3 +38,38 @@ __all__ = [
     "score_fairness_estimates",
     "score_fairness_tables",
 ]
+
+#: The module defining each public name: imported when the name is first looked up.
+_WHERE = {
+    "average_abs_odds_difference": "pdmetrics.fairness.parity",
+    "average_odds_difference": "pdmetrics.fairness.parity",
+    "bootstrap_counts": "pdmetrics.fairness.bootstrap",
+    "classification": "pdmetrics.fairness.parity",
+    "confusion_counts": "pdmetrics.fairness.confusion",
+    "disparate_impact": "pdmetrics.fairness.parity",
+    "disparity_from_rates": "pdmetrics.fairness.group_rates",
+    "equal_opportunity_difference": "pdmetrics.fairness.parity",
+    "fairness_from_counts": "pdmetrics.fairness.parity",
+    "group_disparity": "pdmetrics.fairness.group_rates",
+    "by_group": "pdmetrics.fairness.group_rates",
+    "percentile_interval": "pdmetrics.fairness.bootstrap",
+    "privileged_groups": "pdmetrics.fairness.groups",
+    "rates_from_counts": "pdmetrics.fairness.confusion",
+    "statistical_parity_difference": "pdmetrics.fairness.parity",
+    "average_metrics": "pdmetrics.fairness.averages",
+    "call_errors": "pdmetrics.fairness.llm",
+    "context_association": "pdmetrics.fairness.association",
+    "context_association_scores": "pdmetrics.fairness.association",
+    "counterfactual": "pdmetrics.fairness.llm",
+    "language_accuracy": "pdmetrics.fairness.language",
+    "language_scores": "pdmetrics.fairness.language",
+    "llm_fairness": "pdmetrics.fairness.llm",
+    "parse_option": "pdmetrics.fairness.association",
+    "rsmtool_coefficient_label": "pdmetrics.fairness.regression",
+    "rsmtool_fairness_tables": "pdmetrics.fairness.regression",
+    "score_fairness": "pdmetrics.fairness.regression",
+    "score_fairness_estimates": "pdmetrics.fairness.regression",
+    "score_fairness_tables": "pdmetrics.fairness.regression",
+}
+
+__getattr__, __dir__ = lazy_attributes(__name__, _WHERE)

@@ -7,6 +7,7 @@ vectorized pass over a column; nothing modifies its input.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -20,11 +21,60 @@ from pdmetrics._groups import (
     check_scalar_cells,
     group_codes,
 )
-from pdmetrics._validation import check_not_complex, plain
+from pdmetrics._table_spec import Table
+from pdmetrics._validation import check_not_complex, one_name, plain, require_columns
 from pdmetrics._warnings import warn_excluded
 from pdmetrics.errors import InvalidInputError
 
 _THINK_BLOCK = r"(?s)<think>.*?</think>"
+
+
+# --------------------------------------------------------------------------------------
+# the column arguments of a table: names checked on the frame's schema, columns read per chunk
+# --------------------------------------------------------------------------------------
+def optional_name(frame: pd.DataFrame, argument: str, name):
+    """The one column ``name`` of ``frame``, checked (see :func:`~pdmetrics._validation.one_name`);
+    None stays None."""
+    return None if name is None else one_name(frame, argument, name)
+
+
+def group_names(frame: pd.DataFrame, by, argument: str = "by"):
+    """The group columns ``by`` (one name or a list) of ``frame``, checked; None stays None."""
+    return None if by is None else require_columns(frame, argument, by)
+
+
+def label_columns(frame: pd.DataFrame, y_true, y_pred, by) -> dict:
+    """The checked names of the label, prediction and group columns, by argument."""
+    return {
+        "y_true": one_name(frame, "y_true", y_true),
+        "y_pred": one_name(frame, "y_pred", y_pred),
+        "by": group_names(frame, by),
+    }
+
+
+def column_table(state, columns: dict, options: dict, finalize) -> Table:
+    """The :class:`~pdmetrics._table_spec.Table` that calls ``state(**arguments, **options)`` on
+    each chunk, every argument of ``columns`` (argument -> checked column name, list of names
+    or None) given as that chunk's column (list of columns, or None), then ``finalize``."""
+    names = [name for value in columns.values() if value is not None for name in _as_list(value)]
+    return Table(names, partial(columns_chunk, state, columns, options), finalize)
+
+
+def _as_list(value) -> list:
+    return value if isinstance(value, list) else [value]
+
+
+def columns_chunk(state, columns: dict, options: dict, part: pd.DataFrame):
+    """One chunk's state (see :func:`column_table`)."""
+    arguments = {
+        argument: None
+        if name is None
+        else [part[[one]].iloc[:, 0] for one in name]
+        if isinstance(name, list)
+        else part[[name]].iloc[:, 0]
+        for argument, name in columns.items()
+    }
+    return state(**arguments, **options)
 
 
 def _distinct_preview(series: pd.Series, limit: int = 6) -> str:

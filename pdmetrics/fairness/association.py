@@ -10,20 +10,26 @@ left out of every count.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pandas as pd
 
 from pdmetrics._division import check_zero_division, divide
 from pdmetrics._groups import as_series, named_columns
+from pdmetrics._table_spec import table
 from pdmetrics._tables import attach_info
-from pdmetrics._validation import check_not_complex, plain
+from pdmetrics._validation import check_not_complex, one_name, plain
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness._inputs import (
     AnswerState,
     category_state,
     category_table,
     clean_responses,
+    column_table,
     flag_values,
+    group_names,
+    optional_name,
     row_problems,
 )
 
@@ -96,21 +102,25 @@ def _option_numbers(values, argument: str) -> tuple[np.ndarray, pd.Series, np.nd
 _OPTIONS = ("stereotype", "anti_stereotype", "unrelated")
 
 
+@table
 def context_association(
-    response, stereotype, anti_stereotype, unrelated, *, error=None, by=None, zero_division="warn"
+    frame, *, response, stereotype, anti_stereotype, unrelated, error=None, by=None, zero_division="warn"
 ) -> pd.DataFrame:
     """Counts of stereotypical, anti-stereotypical, unrelated and invalid answers, with LMS, SS, iCAT.
 
     Parameters
     ----------
-    response : array-like of str
-        The model's answers. A missing response counts as a call error.
-    stereotype, anti_stereotype, unrelated : array-like of int
-        Per item, the option number (1, 2, 3) of the stereotypical, anti-stereotypical and
-        unrelated answer; a permutation of 1, 2, 3 on every row.
-    error : array-like, optional
-        Call-error flags (True, or a non-empty error message); those rows are left out.
-    by : Series, DataFrame or list of Series, optional
+    frame : DataFrame
+        One row per test item (pandas; dask and polars frames run the same table, a bad
+        option number being refused naming its row in the whole frame).
+    response : str
+        Column of the model's answers. A missing response counts as a call error.
+    stereotype, anti_stereotype, unrelated : str
+        Columns holding, per item, the option number (1, 2, 3) of the stereotypical,
+        anti-stereotypical and unrelated answer; a permutation of 1, 2, 3 on every row.
+    error : str, optional
+        Column of call-error flags (True, or a non-empty error message); those rows are left out.
+    by : str or list of str, optional
         Group columns (e.g. the bias type): one row per group, then an ``"(all)"`` row.
     zero_division : "warn" or float, default "warn"
         See :func:`context_association_scores`.
@@ -126,16 +136,32 @@ def context_association(
 
     Examples
     --------
-    >>> from pdmetrics.fairness import context_association
-    >>> table = context_association(["1", "2", "3", "1", "x"], [1, 2, 3, 2, 1], [2, 1, 2, 1, 2],
-    ...                             [3, 3, 1, 3, 3])
-    >>> table[["N", "N_stereotype", "N_anti_stereotype", "N_other", "lms", "ss", "icat"]]
+    >>> import pandas as pd
+    >>> import pdmetrics
+    >>> df = pd.DataFrame({"answer": ["1", " 2 because", "3", "<think>hm</think>1", "none"],
+    ...                    "st": [1, 2, 3, 2, 1], "anti": [2, 1, 2, 1, 2], "unrel": [3, 3, 1, 3, 3]})
+    >>> out = df.fairness.context_association(response="answer", stereotype="st",
+    ...                                       anti_stereotype="anti", unrelated="unrel")
+    >>> out[["N", "N_stereotype", "N_anti_stereotype", "N_other", "lms", "ss", "icat"]]
        N  N_stereotype  N_anti_stereotype  N_other   lms    ss  icat
     0  5             3                  1        1  80.0  75.0  40.0
+    >>> table = pdmetrics.fairness.context_association(df, response="answer", stereotype="st",
+    ...                                                anti_stereotype="anti", unrelated="unrel")
+    >>> table[["N", "lms"]]
+       N   lms
+    0  5  80.0
     """
-    check_zero_division(zero_division)
-    state = context_association_state(response, stereotype, anti_stereotype, unrelated, error=error, by=by)
-    return context_association_from_state(state, zero_division)
+    columns = {
+        "response": one_name(frame, "response", response),
+        "stereotype": one_name(frame, "stereotype", stereotype),
+        "anti_stereotype": one_name(frame, "anti_stereotype", anti_stereotype),
+        "unrelated": one_name(frame, "unrelated", unrelated),
+        "error": optional_name(frame, "error", error),
+        "by": group_names(frame, by),
+    }
+    zero_division = check_zero_division(zero_division)
+    finalize = partial(context_association_from_state, zero_division=zero_division)
+    return column_table(context_association_state, columns, {}, finalize)
 
 
 def context_association_state(

@@ -9,17 +9,19 @@ skipped, optionally per group.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
+from pdmetrics._table_spec import Table, table
 from pdmetrics._tables import attach_info
 from pdmetrics._validation import require_columns
 from pdmetrics._warnings import warn_undefined
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness._inputs import aligned_counts, group_keys, plain_keys
 
-__all__ = ["AverageState", "average_from_state", "average_metrics", "average_state"]
+__all__ = ["AverageState", "average_from_state", "average_metrics", "average_sums"]
 
 
 def _default_metrics(table: pd.DataFrame, exclude) -> list:
@@ -32,14 +34,16 @@ def _default_metrics(table: pd.DataFrame, exclude) -> list:
     ]
 
 
-def average_metrics(table: pd.DataFrame, metrics=None, by=None) -> pd.DataFrame:
+@table
+def average_metrics(frame, *, metrics=None, by=None) -> pd.DataFrame:
     """Unweighted mean of each metric column, undefined (NaN) values skipped.
 
     Parameters
     ----------
-    table : pandas.DataFrame
+    frame : pandas.DataFrame
         Several evaluation tables concatenated (one row per data set, or per data set and
-        group).
+        group); dask and polars frames run the same table (the columns are chosen from the
+        frame's dtypes).
     metrics : list of str, optional
         Columns to average. Default: every float column whose name does not start with
         ``N`` (the counts).
@@ -59,14 +63,22 @@ def average_metrics(table: pd.DataFrame, metrics=None, by=None) -> pd.DataFrame:
     --------
     >>> import numpy as np
     >>> import pandas as pd
-    >>> from pdmetrics.fairness import average_metrics
+    >>> import pdmetrics
     >>> tables = pd.DataFrame({"dataset": ["pisa", "compas"], "accuracy": [0.8, 0.6],
     ...                        "disparate_impact": [0.9, np.nan]})
-    >>> average_metrics(tables)
+    >>> tables.fairness.average_metrics()
        N  accuracy  disparate_impact
     0  2       0.7               0.9
+    >>> pdmetrics.fairness.average_metrics(tables, metrics=["accuracy"])
+       N  accuracy
+    0  2       0.7
     """
-    return average_from_state(average_state(table, metrics, by))
+    by_names, names = _chosen_columns(frame, metrics, by)
+    return Table([*by_names, *names], partial(_average_chunk, names, by_names), average_from_state)
+
+
+def _average_chunk(names: list, by_names: list, part: pd.DataFrame) -> AverageState:
+    return average_sums(part, names, by_names)
 
 
 @dataclass(frozen=True)
@@ -91,18 +103,8 @@ class AverageState:
         return AverageState(self.names, self.by, keys, sums)
 
 
-def average_state(table: pd.DataFrame, metrics=None, by=None) -> AverageState:
-    """The :class:`AverageState` of one chunk of rows (no warning).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from pdmetrics.fairness.averages import average_from_state, average_state
-    >>> tables = pd.DataFrame({"dataset": ["pisa", "compas", "bbq"], "lms": [80.0, 70.0, 60.0]})
-    >>> average_from_state(average_state(tables[:1]).combine(average_state(tables[1:])))
-       N   lms
-    0  3  70.0
-    """
+def _chosen_columns(table: pd.DataFrame, metrics, by) -> tuple[list, list]:
+    """The group columns and the metric columns (checked; the default chosen from the dtypes)."""
     by_names = [] if by is None else require_columns(table, "by", by)
     names = (
         _default_metrics(table, by_names) if metrics is None else require_columns(table, "metrics", metrics)
@@ -121,6 +123,23 @@ def average_state(table: pd.DataFrame, metrics=None, by=None) -> AverageState:
             f"(dtype {table[not_numeric[0]].dtype}); average only metric columns, e.g. "
             f"`metrics=['statistical_parity_difference', 'accuracy']`."
         )
+    return by_names, list(names)
+
+
+def average_sums(table: pd.DataFrame, names: list, by_names: list) -> AverageState:
+    """The :class:`AverageState` of the checked metric columns ``names`` (and group columns
+    ``by_names``) of one chunk of rows (no warning).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.fairness.averages import average_from_state, average_sums
+    >>> tables = pd.DataFrame({"dataset": ["pisa", "compas", "bbq"], "lms": [80.0, 70.0, 60.0]})
+    >>> first, second = (average_sums(part, ["lms"], []) for part in (tables[:1], tables[1:]))
+    >>> average_from_state(first.combine(second))
+       N   lms
+    0  3  70.0
+    """
     values = (
         np.column_stack(
             [

@@ -20,7 +20,7 @@ digits at 10^5 degrees of freedom and at p-values down to 1e-300.
 
 Accuracy: ``tests/test_fairness_distributions.py`` checks all three against
 ``scipy.special`` at a relative tolerance of 1e-11 over degrees of freedom from 1 to
-:data:`pdmetrics.fairness.regression.EXACT_DF_LIMIT` and statistics down to p-values of
+:data:`pdmetrics.fairness.cell_ols.EXACT_DF_LIMIT` and statistics down to p-values of
 1e-300. Above that limit the fairness regressions call ``scipy.special`` (the error here grows
 with the degrees of freedom: about 1e-10 at 10^7).
 

@@ -7,6 +7,7 @@ rates, differences, ratios and bootstrap intervals are all finalized from those 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -15,6 +16,7 @@ from pdmetrics._division import WARN, check_zero_division, divide
 from pdmetrics._groups import named_columns
 from pdmetrics._renamed import renamed
 from pdmetrics._resampling import check_bootstrap_options
+from pdmetrics._table_spec import table
 from pdmetrics._tables import attach_info
 from pdmetrics._warnings import warn_excluded, warn_undefined
 from pdmetrics.fairness._inputs import (
@@ -22,7 +24,9 @@ from pdmetrics.fairness._inputs import (
     binary_label_rows,
     check_group_names,
     check_label_summaries,
+    column_table,
     group_keys,
+    label_columns,
     plain_keys,
 )
 from pdmetrics.fairness.bootstrap import bootstrap_counts, percentile_interval
@@ -164,26 +168,31 @@ def _fill_undefined(rates: dict, keys: pd.DataFrame | None, zero_division, warn:
     return out
 
 
+@table
 @renamed("sensitive", "n_boot")
 def by_group(
+    frame,
+    *,
     y_true,
     y_pred,
     by,
-    *,
     pos_label=1,
     zero_division="warn",
     n_resamples: int = 0,
     confidence: float = 0.95,
     random_state=None,
 ) -> pd.DataFrame:
-    """Confusion counts and classification rates per group.
+    """Confusion counts and classification rates per group (intersections when ``by`` is a list).
 
     Parameters
     ----------
-    y_true, y_pred : array-like or Series
-        True and predicted binary labels (one of them ``pos_label``); rows with a missing
-        value are left out with an :class:`~pdmetrics.ExcludedRowsWarning`.
-    by : Series, DataFrame, list of Series or dict of array-like
+    frame : DataFrame
+        The labelled rows (pandas; dask and polars frames run the same table, the bootstrap
+        intervals coming from the combined counts: the same seed gives the same intervals).
+    y_true, y_pred : str
+        Columns of true and predicted binary labels (one of them ``pos_label``); rows with a
+        missing value are left out with an :class:`~pdmetrics.ExcludedRowsWarning`.
+    by : str or list of str
         Group column(s); several columns give their intersections (only the combinations
         present in the data). Rows with a missing group value are left out. A group column
         named like a result column (``N``, ``tpr``, ...) is refused.
@@ -211,18 +220,26 @@ def by_group(
     Examples
     --------
     >>> import pandas as pd
-    >>> from pdmetrics.fairness import by_group
+    >>> import pdmetrics
     >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 0, 1, 1, 0],
     ...                    "sex": ["F", "F", "F", "M", "M", "M"]})
-    >>> by_group(df["y"], df["pred"], df["sex"])[["sex", "N", "selection_rate", "tpr", "fpr"]].round(3)
-      sex  N  selection_rate  tpr  fpr
-    0   F  3           0.333  0.5  0.0
-    1   M  3           0.667  1.0  0.5
+    >>> df.fairness.by_group(y_true="y", y_pred="pred", by="sex")[["sex", "N", "tpr"]]
+      sex  N  tpr
+    0   F  3  0.5
+    1   M  3  1.0
+    >>> table = pdmetrics.fairness.by_group(df, y_true="y", y_pred="pred", by="sex")
+    >>> table[["sex", "selection_rate", "fpr"]].round(3)
+      sex  selection_rate  fpr
+    0   F           0.333  0.0
+    1   M           0.667  0.5
     """
+    columns = label_columns(frame, y_true, y_pred, by)
     zero_division = check_zero_division(zero_division)
     check_bootstrap_options(n_resamples, confidence, random_state)
-    state = group_counts_state(y_true, y_pred, by, pos_label, by_group_columns(n_resamples))
-    return by_group_from_state(state, pos_label, zero_division, n_resamples, confidence, random_state)
+    options = {"pos_label": pos_label, "result_columns": by_group_columns(n_resamples)}
+    resampling = {"n_resamples": n_resamples, "confidence": confidence, "random_state": random_state}
+    finalize = partial(by_group_from_state, pos_label=pos_label, zero_division=zero_division, **resampling)
+    return column_table(group_counts_state, columns, options, finalize)
 
 
 def by_group_columns(n_resamples: int) -> list[str]:
@@ -308,15 +325,24 @@ def disparity_from_rates(values, overall) -> dict[str, np.ndarray]:
 _SUMMARIES = ("difference", "ratio", "difference_to_overall", "ratio_to_overall")
 
 
+@table
 @renamed("sensitive", "n_boot")
 def group_disparity(
-    y_true, y_pred, by, *, pos_label=1, n_resamples: int = 0, confidence: float = 0.95, random_state=None
+    frame,
+    *,
+    y_true,
+    y_pred,
+    by,
+    pos_label=1,
+    n_resamples: int = 0,
+    confidence: float = 0.95,
+    random_state=None,
 ) -> pd.DataFrame:
     """How far apart the groups' rates are: one row per rate (fairlearn's difference/ratio).
 
     Parameters
     ----------
-    y_true, y_pred, by, pos_label
+    frame, y_true, y_pred, by, pos_label
         As :func:`by_group`.
     n_resamples, confidence, random_state
         Bootstrap percentile intervals of the four summaries (``<summary>_low``,
@@ -335,15 +361,24 @@ def group_disparity(
     Examples
     --------
     >>> import pandas as pd
-    >>> from pdmetrics.fairness import group_disparity
-    >>> table = group_disparity([1, 0, 1, 1, 0, 0], [1, 0, 0, 1, 1, 0], ["F", "F", "F", "M", "M", "M"])
+    >>> import pdmetrics
+    >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 0, 1, 1, 0],
+    ...                    "sex": ["F", "F", "F", "M", "M", "M"]})
+    >>> out = df.fairness.group_disparity(y_true="y", y_pred="pred", by="sex")
+    >>> out[["metric", "difference", "ratio"]].head(2).round(3)
+               metric  difference  ratio
+    0  selection_rate       0.333    0.5
+    1             tpr       0.500    0.5
+    >>> table = pdmetrics.fairness.group_disparity(df, y_true="y", y_pred="pred", by="sex")
     >>> table.loc[table.metric == "selection_rate", ["difference", "ratio"]].round(3)
        difference  ratio
     0       0.333    0.5
     """
+    columns = label_columns(frame, y_true, y_pred, by)
     check_bootstrap_options(n_resamples, confidence, random_state)
-    state = group_counts_state(y_true, y_pred, by, pos_label)
-    return group_disparity_from_state(state, pos_label, n_resamples, confidence, random_state)
+    resampling = {"n_resamples": n_resamples, "confidence": confidence, "random_state": random_state}
+    finalize = partial(group_disparity_from_state, pos_label=pos_label, **resampling)
+    return column_table(group_counts_state, columns, {"pos_label": pos_label}, finalize)
 
 
 def group_disparity_from_state(

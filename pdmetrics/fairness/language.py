@@ -7,19 +7,25 @@ correct answer; otherwise *incorrect* when it equals one of the question's optio
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pandas as pd
 
 from pdmetrics._division import check_zero_division, divide
 from pdmetrics._groups import as_series, named_columns
+from pdmetrics._table_spec import table
 from pdmetrics._tables import attach_info
-from pdmetrics._validation import plain
+from pdmetrics._validation import one_name, plain
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness._inputs import (
     AnswerState,
     category_state,
     category_table,
     clean_responses,
+    column_table,
+    group_names,
+    optional_name,
     row_problems,
 )
 from pdmetrics.fairness.llm import call_errors
@@ -84,25 +90,28 @@ def _matches_an_option(response: pd.Series, options) -> np.ndarray:
     return response.isin(choices).to_numpy(dtype=bool, na_value=False)
 
 
+@table
 def language_accuracy(
-    response, answer, options, *, error=None, by=None, zero_division="warn"
+    frame, *, response, answer, options, error=None, by=None, zero_division="warn"
 ) -> pd.DataFrame:
     """Format error rate and accuracy of multiple-choice answers, per group and overall.
 
     Parameters
     ----------
-    response : array-like of str
-        The model's answers (already extracted from any JSON wrapper). A missing response
-        counts as a call error; ``<think>`` blocks are dropped before comparing.
-    answer : array-like of str
-        The correct option's text per question; a missing answer on a row without a call
-        error raises :class:`~pdmetrics.InvalidInputError`.
-    options : Series of lists, or a list of str
-        Each question's options (a Series holding one list per row), or one list for every
+    frame : DataFrame
+        One row per question asked (pandas; dask and polars frames run the same table).
+    response : str
+        Column of the model's answers (already extracted from any JSON wrapper). A missing
+        response counts as a call error; ``<think>`` blocks are dropped before comparing.
+    answer : str
+        Column of the correct option's text per question; a missing answer on a row without
+        a call error raises :class:`~pdmetrics.InvalidInputError`.
+    options : str or list of str
+        A column holding each question's list of options, or one list of options for every
         question.
-    error : array-like, optional
-        Call-error flags; those rows are left out of the rates.
-    by : Series, DataFrame or list of Series, optional
+    error : str, optional
+        Column of call-error flags; those rows are left out of the rates.
+    by : str or list of str, optional
         Group columns (e.g. the language): one row per group, then an ``"(all)"`` row.
     zero_division : "warn" or float, default "warn"
         See :func:`language_scores`.
@@ -117,9 +126,23 @@ def language_accuracy(
 
     Examples
     --------
-    >>> from pdmetrics.fairness import language_accuracy
-    >>> table = language_accuracy(["Paris", " paris ", "Lyon", "I think Paris"], ["Paris"] * 4,
-    ...                           ["Paris", "Lyon", "Nice"])
+    >>> import pdmetrics
+    >>> df = pd.DataFrame({"lang": ["en", "en", "es", "es"],
+    ...                    "response": ["Paris", "Rome", "parís", "No lo sé"],
+    ...                    "answer": ["Paris", "Paris", "París", "París"],
+    ...                    "options": [["Paris", "Rome"], ["Paris", "Rome"], ["París", "Roma"],
+    ...                                ["París", "Roma"]]})
+    >>> out = df.fairness.language_accuracy(response="response", answer="answer", options="options",
+    ...                                     by="lang")
+    >>> out[["lang", "N_correct", "N_incorrect", "N_invalid", "overall_accuracy"]]
+        lang  N_correct  N_incorrect  N_invalid  overall_accuracy
+    0     en          1            1          0               0.5
+    1     es          1            0          1               0.5
+    2  (all)          2            1          1               0.5
+    >>> answers = pd.DataFrame({"response": ["Paris", " paris ", "Lyon", "I think Paris"],
+    ...                         "answer": ["Paris"] * 4})
+    >>> table = pdmetrics.fairness.language_accuracy(answers, response="response", answer="answer",
+    ...                                              options=["Paris", "Lyon", "Nice"])
     >>> table[["N", "N_correct", "N_incorrect", "N_invalid"]]
        N  N_correct  N_incorrect  N_invalid
     0  4          2            1          1
@@ -127,9 +150,20 @@ def language_accuracy(
        format_error_rate  overall_accuracy  accuracy_on_valid
     0               0.25               0.5              0.667
     """
-    check_zero_division(zero_division)
-    state = language_accuracy_state(response, answer, options, error=error, by=by)
-    return language_accuracy_from_state(state, zero_division)
+    fixed = isinstance(options, (list, tuple))
+    columns = {
+        "response": one_name(frame, "response", response),
+        "answer": one_name(frame, "answer", answer),
+        "options": None if fixed else one_name(frame, "options", options),
+        "error": optional_name(frame, "error", error),
+        "by": group_names(frame, by),
+    }
+    zero_division = check_zero_division(zero_division)
+    if fixed:
+        del columns["options"]
+    chosen = {"options": list(options)} if fixed else {}
+    finalize = partial(language_accuracy_from_state, zero_division=zero_division)
+    return column_table(language_accuracy_state, columns, chosen, finalize)
 
 
 def language_accuracy_state(response, answer, options, *, error=None, by=None) -> AnswerState:

@@ -11,6 +11,7 @@ are binarized and evaluated with the classification-fairness metrics.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -18,8 +19,9 @@ import pandas as pd
 from pdmetrics._division import check_zero_division, divide
 from pdmetrics._groups import as_series, named_columns
 from pdmetrics._renamed import renamed
+from pdmetrics._table_spec import table
 from pdmetrics._tables import attach_info
-from pdmetrics._validation import plain
+from pdmetrics._validation import one_name, plain
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness._inputs import (
     AnswerState,
@@ -30,8 +32,11 @@ from pdmetrics.fairness._inputs import (
     check_pos_label_summaries,
     check_usable_rows,
     clean_responses,
+    column_table,
     flag_values,
+    group_names,
     label_summary,
+    optional_name,
     presence_summary,
     row_problems,
 )
@@ -75,12 +80,14 @@ def call_errors(response: pd.Series, error=None) -> np.ndarray:
     return is_error | flags
 
 
+@table
 @renamed("sensitive", "on_undefined")
 def llm_fairness(
+    frame,
+    *,
     y_true,
     response,
     by,
-    *,
     positive,
     negative,
     error=None,
@@ -94,17 +101,19 @@ def llm_fairness(
 
     Parameters
     ----------
-    y_true : array-like
-        The true outcome per prompt.
-    response : array-like of str
-        The model's answers. A missing response counts as a call error.
-    by : DataFrame, Series or dict of array-like
-        Sensitive attribute(s), as in :func:`classification`.
+    frame : DataFrame
+        One row per prompt (pandas; dask and polars frames run the same table).
+    y_true : str
+        Column of the true outcome per prompt.
+    response : str
+        Column of the model's answers. A missing response counts as a call error.
+    by : str or list of str
+        Sensitive attribute column(s), as in :func:`classification`.
     positive, negative : str
         The two valid answers; ``positive`` is the favourable outcome predicted. The
         comparison is exact (case-sensitive) after cleaning.
-    error : array-like, optional
-        Call-error flags.
+    error : str, optional
+        Column of call-error flags (True/False, 0/1 or error messages).
     pos_label : scalar, optional
         The positive value of ``y_true`` (default: ``positive``).
     privileged, threshold, invert, zero_division
@@ -119,29 +128,40 @@ def llm_fairness(
 
     Examples
     --------
-    >>> from pdmetrics.fairness import llm_fairness
-    >>> table = llm_fairness(["H", "L", "H", "L", "H", "L", "H", "L"],
-    ...                      ["H", " L", "L", "H", "maybe", None, "H", "L"],
-    ...                      pd.Series([1, 1, 0, 0, 1, 0, 0, 1], name="male"), positive="H", negative="L")
-    >>> table[["N", "N_invalid", "N_error", "statistical_parity_difference", "accuracy"]].round(3)
-       N  N_invalid  N_error  statistical_parity_difference  accuracy
-    0  6          1        1                          0.333     0.667
-    1  6          1        1                          0.333     0.667
+    >>> import pdmetrics
+    >>> df = pd.DataFrame({"label": ["H", "L", "H", "L", "H", "L", "H", "L"],
+    ...                    "answer": ["H", " L", "L", "H", "maybe", None, "H", "L"],
+    ...                    "male": [1, 1, 0, 0, 1, 0, 0, 1]})
+    >>> table = df.fairness.llm_fairness(y_true="label", response="answer", by="male",
+    ...                                  positive="H", negative="L")
+    >>> table[["by", "N", "N_invalid", "N_error"]]
+          by  N  N_invalid  N_error
+    0   male  6          1        1
+    1  (all)  6          1        1
+    >>> table = pdmetrics.fairness.llm_fairness(df, y_true="label", response="answer", by="male",
+    ...                                         positive="H", negative="L")
+    >>> table[["statistical_parity_difference", "accuracy"]].round(3)
+       statistical_parity_difference  accuracy
+    0                          0.333     0.667
+    1                          0.333     0.667
     """
+    columns = {
+        "y_true": one_name(frame, "y_true", y_true),
+        "response": one_name(frame, "response", response),
+        "by": group_names(frame, by),
+        "error": optional_name(frame, "error", error),
+    }
     zero_division = check_options(zero_division, 0, 0.95, None)
-    state = llm_fairness_state(
-        y_true,
-        response,
-        by,
-        positive=positive,
-        negative=negative,
-        error=error,
-        pos_label=pos_label,
-        privileged=privileged,
-        threshold=threshold,
-        invert=invert,
-    )
-    return llm_fairness_from_state(state, zero_division=zero_division)
+    options = {
+        "positive": positive,
+        "negative": negative,
+        "pos_label": pos_label,
+        "privileged": privileged,
+        "threshold": threshold,
+        "invert": invert,
+    }
+    finalize = partial(llm_fairness_from_state, zero_division=zero_division)
+    return column_table(llm_fairness_state, columns, options, finalize)
 
 
 @dataclass(frozen=True)
@@ -256,10 +276,12 @@ def valid_answers(valid) -> list:
     )
 
 
+@table
 def counterfactual(
+    frame,
+    *,
     prediction,
     counterfactual,
-    *,
     by=None,
     valid=None,
     error=None,
@@ -270,18 +292,20 @@ def counterfactual(
 
     Parameters
     ----------
-    prediction, counterfactual : array-like of str
-        The model's answer to the original prompt and to its counterfactual twin (same
-        row = same pair).
-    by : Series, DataFrame or list of Series, optional
+    frame : DataFrame
+        One row per pair of prompts (pandas; dask and polars frames run the same table).
+    prediction, counterfactual : str
+        Columns of the model's answer to the original prompt and to its counterfactual twin
+        (same row = same pair).
+    by : str or list of str, optional
         Group column(s), e.g. the original sensitive value of each pair: one row per group,
         then an ``"(all)"`` row pooling every pair.
     valid : sequence, optional
         The valid answers (e.g. ``["H", "L"]``); anything else is invalid. An answer is
         valid when its cleaned text, or its value (numbers: ``1.0`` is ``1``), is one of
         them. Default: every answer that is not a call error is valid.
-    error, counterfactual_error : array-like, optional
-        Call-error flags of each side (a missing answer is a call error too).
+    error, counterfactual_error : str, optional
+        Columns of call-error flags of each side (a missing answer is a call error too).
     zero_division : "warn" or float, default "warn"
         ``change_rate`` of a row where every pair has a call error: NaN with an
         :class:`~pdmetrics.UndefinedMetricWarning`, or this number.
@@ -296,22 +320,30 @@ def counterfactual(
 
     Examples
     --------
-    >>> from pdmetrics.fairness import counterfactual
-    >>> counterfactual(["H", "H", "L", "x", "L"], ["H", "L", "L", "y", None], valid=["H", "L"])
+    >>> import pdmetrics
+    >>> df = pd.DataFrame({"answer": ["H", "H", "L", "x", "L"], "answer_cf": ["H", "L", "L", "y", None],
+    ...                    "male": [0, 1, 1, 0, 0]})
+    >>> df.fairness.counterfactual(prediction="answer", counterfactual="answer_cf", by="male",
+    ...                            valid=["H", "L"])
+        male  N  N_error  N_changed  change_rate
+    0      0  3        1          0         0.00
+    1      1  2        0          1         0.50
+    2  (all)  5        1          1         0.25
+    >>> pdmetrics.fairness.counterfactual(df, prediction="answer", counterfactual="answer_cf")
        N  N_error  N_changed  change_rate
-    0  5        1          1         0.25
+    0  5        1          2          0.5
     """
-    check_zero_division(zero_division)
-    values = None if valid is None else valid_answers(valid)
-    state = counterfactual_state(
-        prediction,
-        counterfactual,
-        by=by,
-        valid=values,
-        error=error,
-        counterfactual_error=counterfactual_error,
-    )
-    return counterfactual_from_state(state, zero_division)
+    columns = {
+        "prediction": one_name(frame, "prediction", prediction),
+        "counterfactual": one_name(frame, "counterfactual", counterfactual),
+        "by": group_names(frame, by),
+        "error": optional_name(frame, "error", error),
+        "counterfactual_error": optional_name(frame, "counterfactual_error", counterfactual_error),
+    }
+    zero_division = check_zero_division(zero_division)
+    options = {"valid": None if valid is None else valid_answers(valid)}
+    finalize = partial(counterfactual_from_state, zero_division=zero_division)
+    return column_table(counterfactual_state, columns, options, finalize)
 
 
 def counterfactual_state(

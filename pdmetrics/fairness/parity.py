@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -22,6 +23,7 @@ import pandas as pd
 from pdmetrics._division import WARN, check_zero_division, divide
 from pdmetrics._groups import POOLED_LABEL, as_series, check_not_pooled, named_columns
 from pdmetrics._renamed import renamed
+from pdmetrics._table_spec import table
 from pdmetrics._tables import attach_info
 from pdmetrics._validation import plain, preview
 from pdmetrics._warnings import warn_excluded, warn_undefined
@@ -31,6 +33,8 @@ from pdmetrics.fairness._inputs import (
     binary_labels,
     check_label_summaries,
     check_usable_rows,
+    column_table,
+    label_columns,
 )
 from pdmetrics.fairness.bootstrap import bootstrap_counts, check_bootstrap_options, percentile_interval
 from pdmetrics.fairness.confusion import FN, FP, TN, TP, cell_codes, confusion_counts, rates_from_counts
@@ -562,12 +566,14 @@ def fairness_table_from_counts(
     )
 
 
+@table
 @renamed("sensitive", "on_undefined", "n_boot")
 def classification(
+    frame,
+    *,
     y_true,
     y_pred,
     by,
-    *,
     pos_label=1,
     privileged=None,
     threshold=0.0,
@@ -589,12 +595,15 @@ def classification(
 
     Parameters
     ----------
-    y_true, y_pred : array-like or Series
-        True and predicted labels: two distinct values, one of them ``pos_label``.
+    frame : DataFrame
+        The labelled rows (pandas; dask and polars frames run the same table, and
+        ``threshold="midrange"`` splits at the midrange of the whole column).
+    y_true, y_pred : str
+        Columns of true and predicted labels: two distinct values, one of them ``pos_label``.
         Rows with a missing label or prediction are left out (with an
         :class:`~pdmetrics.ExcludedRowsWarning`).
-    by : DataFrame, Series, dict of array-like
-        The group column(s), e.g. sensitive attributes, one column each. Rows with a missing
+    by : str or list of str
+        The group column(s), e.g. sensitive attributes, one row each. Rows with a missing
         value are left out of that column's groups only, and counted in ``N_missing``.
     pos_label : scalar, default 1
         The positive (favourable) outcome. It must occur in the data.
@@ -639,32 +648,30 @@ def classification(
     Examples
     --------
     >>> import pandas as pd
-    >>> from pdmetrics.fairness import classification
-    >>> table = classification([1, 0, 1, 1, 0, 1], [1, 0, 1, 0, 1, 1],
-    ...                                 pd.Series([1, 1, 1, 0, 0, 0], name="male"))
-    >>> table[["by", "N", "statistical_parity_difference", "disparate_impact"]].round(4)
+    >>> import pdmetrics
+    >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 1, 0, 1, 1],
+    ...                    "male": [1, 1, 1, 0, 0, 0], "age": [30, 50, 45, 20, 60, 35]})
+    >>> table = df.fairness.classification(y_true="y", y_pred="pred", by=["male", "age"],
+    ...                                    threshold={"age": 40})
+    >>> table[["by", "N_privileged", "equal_opportunity_difference"]]
+          by  N_privileged  equal_opportunity_difference
+    0   male             3                         -1.00
+    1    age             3                         -0.50
+    2  (all)          <NA>                         -0.75
+    >>> table = pdmetrics.fairness.classification(df, y_true="y", y_pred="pred", by="male")
+    >>> table[["by", "N", "statistical_parity_difference", "disparate_impact"]]
           by  N  statistical_parity_difference  disparate_impact
-    0   male  6                         0.0000               1.0
-    1  (all)  6                         0.0000               1.0
+    0   male  6                            0.0               1.0
+    1  (all)  6                            0.0               1.0
     """
+    columns = label_columns(frame, y_true, y_pred, by)
     zero_division = check_options(zero_division, n_resamples, confidence, random_state)
-    state = classification_state(
-        y_true,
-        y_pred,
-        by,
-        pos_label=pos_label,
-        privileged=privileged,
-        threshold=threshold,
-        invert=invert,
+    options = {"pos_label": pos_label, "privileged": privileged, "threshold": threshold, "invert": invert}
+    resampling = {"n_resamples": n_resamples, "confidence": confidence, "random_state": random_state}
+    finalize = partial(
+        classification_from_state, pos_label=pos_label, zero_division=zero_division, **resampling
     )
-    return classification_from_state(
-        state,
-        pos_label=pos_label,
-        zero_division=zero_division,
-        n_resamples=n_resamples,
-        confidence=confidence,
-        random_state=random_state,
-    )
+    return column_table(classification_state, columns, options, finalize)
 
 
 @dataclass(frozen=True)

@@ -13,41 +13,40 @@ reference human score level is the most frequent score, ties broken by the lowes
 
 How it is fitted
 ----------------
-Every model here has only categorical regressors, so all rows of one cell (a group, or a
-group x human score pair) share the same design row. The OLS normal equations then only
-need, per cell, the number of rows, the mean of the response and the within-cell sum of
-squares. pdmetrics encodes the group and the human score as integer codes once, computes
-those per cell with ``np.bincount`` (two passes: means, then centred sums), solves the
-least squares on the compact design (one row per cell, rows and response weighted by
-``sqrt(n_cell)``, which has exactly the ``X'X`` and ``X'y`` of the full design, hence the
-same singular values, rank, pseudo-inverse and estimates) with the pseudo-inverse as
-statsmodels' ``OLS.fit(method="pinv")`` does (RSMTool's fit), and adds the within-cell sum
-of squares back to the residual sum of squares. Standard errors, t and F statistics,
-p-values, confidence intervals and (adjusted) R2 are then the full-data
-OLS numbers, with the full-data degrees of freedom. statsmodels is not needed, nor SciPy
-up to :data:`EXACT_DF_LIMIT` residual degrees of freedom (and 61 groups): the t and F
-distributions come from :mod:`pdmetrics.fairness.distributions` up to there and from
-``scipy.special`` above (see :func:`special_functions`).
-No formula strings are involved, so any column name or
-group label works.
+Every model here has only categorical regressors: pdmetrics encodes the group and the human
+score as integer codes once, computes per group x human score cell the count and the mean and
+within-cell sum of squares of the error and of its square with ``np.bincount`` (two passes:
+means, then centred sums; :class:`CellMoments`, additive over chunks of rows), and fits each
+model from those moments (:mod:`pdmetrics.fairness.cell_ols`): the full-data OLS numbers of
+statsmodels' ``OLS.fit(method="pinv")`` (RSMTool's fit), without statsmodels, nor SciPy up to
+:data:`~pdmetrics.fairness.cell_ols.EXACT_DF_LIMIT` residual degrees of freedom (and 61
+groups). No formula strings are involved, so any column name or group label works.
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
 from pdmetrics._groups import check_one_kind, group_codes, named_columns
-from pdmetrics._stats import as_intp, smallest_integer_type
+from pdmetrics._table_spec import table
 from pdmetrics._tables import attach_info, result_table
-from pdmetrics._validation import paired_arrays, plain, preview
+from pdmetrics._validation import one_name, paired_arrays, plain, preview, require_columns
 from pdmetrics._warnings import warn_excluded, warn_undefined
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.fairness import distributions
-from pdmetrics.fairness._inputs import check_group_names
+from pdmetrics.fairness._inputs import check_group_names, column_table
+from pdmetrics.fairness.cell_ols import (
+    CellFit,
+    factorize,
+    noise_tolerance,
+    pool,
+    special_functions,
+    treatment_design,
+)
 
 __all__ = [
     "CellMoments",
@@ -104,82 +103,8 @@ UNNAMED_GROUP = "group"
 
 
 # --------------------------------------------------------------------------------------
-# least squares and the t and F distributions
-# --------------------------------------------------------------------------------------
-def least_squares(endog: np.ndarray, exog: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
-    """Minimum-norm least squares by the pseudo-inverse, as statsmodels' ``OLS.fit(method="pinv")``.
-
-    Returns ``(params, normalized_cov, rank)``: the estimates ``pinv(X) @ y``, the unscaled
-    covariance ``pinv(X) @ pinv(X).T`` and the rank of ``X``. Singular values at or below
-    ``1e-15`` times the largest count as zero in the pseudo-inverse, and the rank counts
-    those above ``largest * min(shape) * eps`` (statsmodels' and numpy's rules).
-    """
-    u, singular, vt = np.linalg.svd(exog, full_matrices=False)
-    largest = np.max(singular) if singular.size else 0.0
-    with np.errstate(divide="ignore"):
-        inverse = np.where(singular > 1e-15 * largest, 1.0 / singular, 0.0)
-    pinv = np.dot(vt.T, inverse[:, None] * u.T)
-    rank = int(np.count_nonzero(singular > largest * singular.size * np.finfo(np.float64).eps))
-    return np.dot(pinv, endog), np.dot(pinv, pinv.T), rank
-
-
-#: Largest degrees of freedom for which the p-values and confidence intervals come from
-#: :mod:`pdmetrics.fairness.distributions` (pure Python, checked against ``scipy.special`` to
-#: 1e-11 relative up to here); above it they come from ``scipy.special``.
-EXACT_DF_LIMIT = 2e5
-#: Largest numerator degrees of freedom of an F-test (groups - 1) checked to that precision.
-EXACT_NUMERATOR_DF_LIMIT = 60
-
-
-def special_functions(df_resid: float, df_numerator: float = 1.0):
-    """The module whose ``fdtrc``, ``stdtr`` and ``stdtrit`` compute the p-values and CIs.
-
-    ``fdtrc(d1, d2, F)`` is the F distribution's survival function, ``stdtr(df, t)`` the t
-    distribution's CDF and ``stdtrit(df, q)`` its quantile (what ``scipy.stats.f.sf``,
-    ``t.sf`` and ``t.ppf`` evaluate). With ``df_resid`` at most :data:`EXACT_DF_LIMIT` and
-    ``df_numerator`` (of an F-test) at most :data:`EXACT_NUMERATOR_DF_LIMIT` that is
-    :mod:`pdmetrics.fairness.distributions` (no SciPy import: ``import scipy.special`` alone
-    takes 0.3-0.5 s); otherwise ``scipy.special``, imported on first use.
-    """
-    if df_resid <= EXACT_DF_LIMIT and df_numerator <= EXACT_NUMERATOR_DF_LIMIT:
-        return distributions
-    from scipy import special
-
-    return special
-
-
-# --------------------------------------------------------------------------------------
 # categories
 # --------------------------------------------------------------------------------------
-def _factorize(values: np.ndarray, out: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Codes (-1 for missing) and distinct values of floats; integer values take a fast path
-    (``out``, an ``intp`` work array of the values' size, saves bincount's copy of narrow codes)."""
-    finite = np.isfinite(values)
-    every = bool(finite.all())
-    present_values = values if every else values[finite]
-    if present_values.size:
-        low, high = present_values.min(), present_values.max()
-        if high - low <= 100_000 and float(low).is_integer():
-            filled = values if every else np.where(finite, values, low)
-            # the narrowest integers holding the values and their offsets (no 80 MB codes at 10M rows)
-            offset = filled.astype(smallest_integer_type(min(low, -1.0), max(high, high - low + 1)))
-            if np.array_equal(offset, filled):  # integer values: the offsets from the lowest are codes
-                offset -= int(low)
-                if not every:
-                    np.putmask(offset, ~finite, -1)
-                span = int(high - low) + 1
-                present = np.flatnonzero(
-                    np.bincount(as_intp(offset if every else offset[finite], out), minlength=span)
-                )
-                if present.size == span:  # every value in the range occurs: the offsets are the codes
-                    return offset, present + low
-                remap = np.full(span + 1, -1, dtype=offset.dtype)  # last entry: -1 stays -1
-                remap[present] = np.arange(present.size)
-                return remap[offset], present + low
-    codes, uniques = pd.factorize(values, use_na_sentinel=True)
-    return codes.astype(np.intp, copy=False), np.asarray(uniques, dtype="float64")
-
-
 def _category_order(
     counts: np.ndarray, uniques, base=None, argument: str = "group"
 ) -> tuple[np.ndarray, list, np.ndarray]:
@@ -251,123 +176,6 @@ def _intercept_label(base) -> str:
 
 
 # --------------------------------------------------------------------------------------
-# compact OLS
-# --------------------------------------------------------------------------------------
-def _pool(
-    n: np.ndarray, mean: np.ndarray, m2: np.ndarray, parent: np.ndarray, n_parents: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Count, mean and centred sum of squares of unions of cells (``parent`` code per cell)."""
-    total = np.bincount(parent, weights=n, minlength=n_parents)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        pooled_mean = np.bincount(parent, weights=n * mean, minlength=n_parents) / total
-    between = n * (mean - pooled_mean[parent]) ** 2
-    pooled_m2 = np.bincount(parent, weights=m2 + between, minlength=n_parents)
-    return total, pooled_mean, pooled_m2
-
-
-class _Fit:
-    """Full-data OLS numbers of a categorical-design model fitted on its cells.
-
-    ``tolerance`` is the size of rounding noise in the model's sums of squares (see
-    :func:`noise_tolerance`): a total sum of squares at or below it is a constant response
-    (R2, F and the tests are undefined), a residual sum of squares at or below it an exact
-    fit (taken as exactly 0, as the algebra gives).
-    """
-
-    def __init__(
-        self,
-        design: np.ndarray,
-        n: np.ndarray,
-        mean: np.ndarray,
-        within_ss: float,
-        centered_tss: float,
-        nobs: int,
-        tolerance: float,
-    ) -> None:
-        weight = np.sqrt(n)
-        self.params, self.normalized_cov, self.rank = least_squares(mean * weight, design * weight[:, None])
-        self.full_rank = self.rank == design.shape[1]
-        self.nobs = nobs
-        # fitted cell means; the explained sum of squares is summed directly (not TSS - SSR) so
-        # that a model explaining nothing gives exactly F = 0 and p = 1
-        self.fitted = design @ self.params
-        grand_mean = np.sum(n * mean) / np.sum(n)
-        self.centered_tss = np.float64(centered_tss)
-        # a constant response (e.g. system = human + c) has sums of squares of rounding noise
-        # only: F, R2 and the t-tests are undefined (not noise over noise)
-        self.constant = not self.centered_tss > tolerance
-        if self.constant:
-            self.ess = self.ssr = np.float64(0.0)
-        else:
-            self.ess = np.float64(np.sum(n * (self.fitted - grand_mean) ** 2))
-            self.ssr = np.float64(within_ss + np.sum(n * (mean - self.fitted) ** 2))
-            if self.ssr <= tolerance:  # an exact fit up to rounding
-                self.ssr = np.float64(0.0)
-        self.df_resid = nobs - self.rank
-        self.df_model = self.rank - 1
-        with np.errstate(invalid="ignore", divide="ignore"):
-            self.scale = self.ssr / self.df_resid if self.df_resid > 0 else np.nan
-            self.rsquared = np.nan if self.constant else 1.0 - self.ssr / self.centered_tss
-            self.rsquared_adj = (
-                1.0 - (self.nobs - 1) / self.df_resid * (1.0 - self.rsquared) if self.df_resid > 0 else np.nan
-            )
-            if self.df_model > 0 and self.df_resid > 0 and not self.constant:
-                mse_model = self.ess / self.df_model
-                self.fvalue = mse_model / self.scale
-                self.f_pvalue = float(
-                    special_functions(self.df_resid, self.df_model).fdtrc(
-                        self.df_model, self.df_resid, self.fvalue
-                    )
-                )
-            else:
-                self.fvalue = np.nan
-                self.f_pvalue = np.nan
-
-    def coefficients(self, count: int) -> dict[str, np.ndarray]:
-        """Estimate, p-value and 95% CI of the first ``count`` parameters."""
-        params = self.params[:count]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            bse = np.sqrt(np.diag(self.normalized_cov)[:count] * self.scale)
-            t = params / bse
-        if self.df_resid > 0:
-            special = special_functions(self.df_resid)
-            p = np.where(bse > 0, special.stdtr(self.df_resid, -np.abs(t)) * 2, np.nan)
-            q = special.stdtrit(self.df_resid, 0.975)
-        else:
-            p = np.full(count, np.nan)
-            q = np.nan
-        if self.constant:  # no spread at all: the intervals are undefined, not [estimate, estimate]
-            q = np.nan
-        return {"estimate": params, "P>[t]": p, "[0.025": params - q * bse, "0.975]": params + q * bse}
-
-
-def noise_tolerance(nobs: int, scale: float) -> float:
-    """Sums of squares of ``nobs`` values whose size is about ``scale`` that are rounding noise.
-
-    Differences of numbers of size ``scale`` carry a rounding error of a few ``eps * scale``
-    each; a sum of squares below ``eps * scale**2 * nobs`` (a spread below ``sqrt(eps)``, about
-    1.5e-8, of the scale) cannot be told from that noise and is taken as exactly 0.
-    """
-    return float(np.finfo(np.float64).eps * nobs * scale * scale)
-
-
-def _treatment_design(
-    codes_a: np.ndarray, k_a: int, codes_b: np.ndarray | None = None, k_b: int = 0
-) -> np.ndarray:
-    """Design rows ``[1, dummies of a (k_a - 1), dummies of b (k_b - 1)]`` for given cell codes."""
-    width = k_a + (k_b - 1 if codes_b is not None else 0)
-    design = np.zeros((codes_a.size, width))
-    design[:, 0] = 1.0
-    rows = np.arange(codes_a.size)
-    has_a = codes_a > 0
-    design[rows[has_a], codes_a[has_a]] = 1.0
-    if codes_b is not None:
-        has_b = codes_b > 0
-        design[rows[has_b], k_a - 1 + codes_b[has_b]] = 1.0
-    return design
-
-
-# --------------------------------------------------------------------------------------
 # input
 # --------------------------------------------------------------------------------------
 class _Scores:
@@ -401,7 +209,7 @@ class _Scores:
         # the cell codes of every group column in turn, as intp: bincount would otherwise
         # convert narrow codes to a new 80 MB array (at 10M rows) on each of its calls
         self.cells = np.empty(h.size, dtype=np.intp)
-        self.levels, self.level_values = _factorize(h, self.cells)
+        self.levels, self.level_values = factorize(h, self.cells)
         # a missing score sends the row below every cell code (it is then set aside)
         self.level_or_missing = (
             self.levels if self.every_valid else np.where(self.valid, self.levels.astype(np.intp), -(2**40))
@@ -510,7 +318,7 @@ class CellMoments:
         for mean, m2 in (("err_mean", "err_m2"), ("sq_mean", "sq_m2")):
             values = np.concatenate([getattr(self, mean), getattr(other, mean)])
             spread = np.concatenate([getattr(self, m2), getattr(other, m2)])
-            _, pooled[mean], pooled[m2] = _pool(n, values, spread, parent, keys.size)
+            _, pooled[mean], pooled[m2] = pool(n, values, spread, parent, keys.size)
         return CellMoments(
             self.name,
             groups.to_numpy(dtype=object),
@@ -680,32 +488,33 @@ def _compact(scores: _Scores, codes: np.ndarray, uniques: np.ndarray, argument: 
 # --------------------------------------------------------------------------------------
 # the analyses
 # --------------------------------------------------------------------------------------
-def score_fairness_tables(human, system, by, base_group=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+@table
+def score_fairness_tables(frame, *, human, system, by, base_group=None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Fit the OSA, OSD and CSD models once per group column and return both result tables.
 
-    Returns ``(metrics, estimates)``: the tables of :func:`score_fairness` and
-    :func:`score_fairness_estimates` (see those for the columns and the parameters).
+    Takes the arguments of :func:`score_fairness`. Returns ``(metrics, estimates)``: the
+    tables of :func:`score_fairness` and :func:`score_fairness_estimates` (see those for the
+    columns), from one pass over the rows; :func:`rsmtool_fairness_tables` lays them out as
+    RSMTool's files.
 
     Examples
     --------
+    >>> import pandas as pd
     >>> from pdmetrics.fairness import score_fairness_tables
-    >>> metrics, estimates = score_fairness_tables(
-    ...     [2, 3, 2, 3, 4, 3, 4, 2], [1.5, 2.5, 3, 3.5, 4, 3, 3.8, 2.4],
-    ...     ["K", "K", "E", "E", "E", "K", "E", "K"])
+    >>> df = pd.DataFrame({"sc1": [2, 3, 2, 3, 4, 3, 4, 2], "raw": [1.5, 2.5, 3, 3.5, 4, 3, 3.8, 2.4],
+    ...                    "L1": ["K", "K", "E", "E", "E", "K", "E", "K"]})
+    >>> metrics, estimates = score_fairness_tables(df, human="sc1", system="raw", by="L1")
     >>> metrics[["by", "model", "R2", "sig"]].round(3)
-          by model     R2    sig
-    0  group   osa -0.088  0.536
-    1  group   osd  0.112  0.219
-    2  group   csd  0.693  0.052
+       by model     R2    sig
+    0  L1   osa -0.088  0.536
+    1  L1   osd  0.112  0.219
+    2  L1   csd  0.693  0.052
     >>> estimates[["model", "term", "group", "estimate"]].head(2).round(2)
       model       term group  estimate
     0   osa  Intercept     E      0.32
     1   osa      group     K     -0.16
     """
-    state = score_fairness_state(human, system, by)
-    return score_fairness_from_state(
-        state, base_group, getattr(human, "name", None), getattr(system, "name", None)
-    )
+    return _score_fairness_table(frame, human, system, by, base_group, None)
 
 
 @dataclass(frozen=True)
@@ -752,7 +561,7 @@ def score_fairness_state(human, system, by) -> ScoreFairnessState:
 def score_fairness_from_state(
     state: ScoreFairnessState, base_group=None, human_name=None, system_name=None
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The :func:`score_fairness_tables` ``(metrics, estimates)`` from the state of every row;
+    """The ``(metrics, estimates)`` of :func:`score_fairness_tables` from the state of every row;
     the checks of the whole data (no row kept, the design's width, ``base_group`` present)
     and the warnings are raised here."""
     # every group column is checked before the first model is fitted
@@ -762,7 +571,8 @@ def score_fairness_from_state(
 
 
 def score_fairness_tables_of_codes(human: pd.Series, system: pd.Series, encoded: dict, buffers=None) -> dict:
-    """:func:`score_fairness_tables` (default reference group) of group columns already encoded.
+    """The tables of :func:`score_fairness_tables` (default reference group) of score arrays and
+    group columns already encoded.
 
     ``encoded``: group column name -> ``(codes, labels)`` (codes ``0..k-1`` of the rows,
     ``-1`` for a missing group; ``labels`` the ``k`` group values in order), as
@@ -819,18 +629,18 @@ def _analyse(one: _Cells) -> tuple[pd.DataFrame, pd.DataFrame]:
 
     # pooled statistics per group, per level and overall
     zeros = np.zeros(c_n.size, dtype="int64")
-    gn, g_err_mean, g_err_m2 = _pool(c_n, err_mean, err_m2, c_group, k)
-    _, g_sq_mean, g_sq_m2 = _pool(c_n, sq_mean, sq_m2, c_group, k)
-    ln, l_err_mean, l_err_m2 = _pool(c_n, err_mean, err_m2, c_level, n_levels)
-    _, _, tss_err = _pool(c_n, err_mean, err_m2, zeros, 1)
-    _, _, tss_sq = _pool(c_n, sq_mean, sq_m2, zeros, 1)
+    gn, g_err_mean, g_err_m2 = pool(c_n, err_mean, err_m2, c_group, k)
+    _, g_sq_mean, g_sq_m2 = pool(c_n, sq_mean, sq_m2, c_group, k)
+    ln, l_err_mean, l_err_m2 = pool(c_n, err_mean, err_m2, c_level, n_levels)
+    _, _, tss_err = pool(c_n, err_mean, err_m2, zeros, 1)
+    _, _, tss_sq = pool(c_n, sq_mean, sq_m2, zeros, 1)
 
-    group_design = _treatment_design(np.arange(k), k)
+    group_design = treatment_design(np.arange(k), k)
     fits = {
-        "osa": _Fit(group_design, gn, g_sq_mean, float(g_sq_m2.sum()), tss_sq[0], n, tolerance_squared),
-        "osd": _Fit(group_design, gn, g_err_mean, float(g_err_m2.sum()), tss_err[0], n, tolerance),
-        "csd": _Fit(
-            _treatment_design(c_group, k, c_level, n_levels),
+        "osa": CellFit(group_design, gn, g_sq_mean, float(g_sq_m2.sum()), tss_sq[0], n, tolerance_squared),
+        "osd": CellFit(group_design, gn, g_err_mean, float(g_err_m2.sum()), tss_err[0], n, tolerance),
+        "csd": CellFit(
+            treatment_design(c_group, k, c_level, n_levels),
             c_n,
             err_mean,
             float(err_m2.sum()),
@@ -839,8 +649,8 @@ def _analyse(one: _Cells) -> tuple[pd.DataFrame, pd.DataFrame]:
             tolerance,
         ),
     }
-    null = _Fit(
-        _treatment_design(np.arange(n_levels), n_levels),
+    null = CellFit(
+        treatment_design(np.arange(n_levels), n_levels),
         ln,
         l_err_mean,
         float(l_err_m2.sum()),
@@ -966,7 +776,8 @@ def _warn_undefined_results(one: _Cells, fits: dict, csd_zero_by_zero: bool, met
         )
 
 
-def score_fairness(human, system, by, base_group=None) -> pd.DataFrame:
+@table
+def score_fairness(frame, *, human, system, by, base_group=None) -> pd.DataFrame:
     """Loukina et al.'s (2019) score fairness metrics, as RSMTool's ``fairness_metrics_by_<G>``.
 
     Three OLS regressions of the error ``e = system - human`` on group membership
@@ -976,14 +787,16 @@ def score_fairness(human, system, by, base_group=None) -> pd.DataFrame:
 
     Parameters
     ----------
-    human, system : array-like
-        Paired human and system scores (RSMTool uses the trimmed system score,
+    frame : DataFrame
+        The scored responses (pandas; dask and polars frames run the same table: the models
+        are fitted once, from the moments of each group x human score cell of every chunk).
+    human, system : str
+        Columns of paired human and system scores (RSMTool uses the trimmed system score,
         ``raw_trim`` or ``scale_trim``). Rows where either is missing are left out, with an
         :class:`~pdmetrics.ExcludedRowsWarning`.
-    by : array-like, Series, dict of array-likes or DataFrame
-        Group label of each response (any hashable values; labels containing dots,
-        spaces or brackets are kept intact), or several group columns (a dict
-        ``{name: labels}`` or a DataFrame): each is analysed on its own. Rows with a
+    by : str or list of str
+        Group column(s) (any hashable values; labels containing dots, spaces or brackets are
+        kept intact); each is analysed on its own, one block of three rows each. Rows with a
         missing label are left out.
     base_group : optional
         Reference group (for every group column). Default: the largest group, ties
@@ -1026,21 +839,25 @@ def score_fairness(human, system, by, base_group=None) -> pd.DataFrame:
 
     Examples
     --------
-    >>> from pdmetrics.fairness import score_fairness
-    >>> human = [1, 2, 3, 4, 2, 3, 4, 5, 3, 3, 2, 4, 3]
-    >>> system = [1.2, 2.2, 2.9, 3.7, 2.5, 3.1, 3.6, 4.4, 3.3, 2.8, 2.1, 4.3, 3.0]
-    >>> group = ["big"] * 5 + ["x.y"] * 4 + ["z"] * 4
-    >>> table = score_fairness(human, system, group)
-    >>> table[["model", "base_category", "N", "R2", "sig"]].round(4)
-      model base_category   N      R2     sig
-    0   osa           big  13  0.0523  0.3072
-    1   osd           big  13 -0.0494  0.5115
-    2   csd           big  13 -0.2050  0.9523
+    >>> import pandas as pd
+    >>> import pdmetrics
+    >>> df = pd.DataFrame({"sc1": [1, 2, 3, 4, 2, 3, 4, 5, 3, 3, 2, 4, 3],
+    ...                    "raw": [1.2, 2.2, 2.9, 3.7, 2.5, 3.1, 3.6, 4.4, 3.3, 2.8, 2.1, 4.3, 3.0],
+    ...                    "L1": ["big"] * 5 + ["x.y"] * 4 + ["z"] * 4})
+    >>> table = df.fairness.score_fairness(human="sc1", system="raw", by="L1")
+    >>> table[["by", "model", "base_category", "N", "R2", "sig"]].round(4)
+       by model base_category   N      R2     sig
+    0  L1   osa           big  13  0.0523  0.3072
+    1  L1   osd           big  13 -0.0494  0.5115
+    2  L1   csd           big  13 -0.2050  0.9523
+    >>> pdmetrics.fairness.score_fairness(df, human="sc1", system="raw", by="L1")["N"].tolist()
+    [13, 13, 13]
     """
-    return score_fairness_tables(human, system, by, base_group)[0]
+    return _score_fairness_table(frame, human, system, by, base_group, 0)
 
 
-def score_fairness_estimates(human, system, by, base_group=None) -> pd.DataFrame:
+@table
+def score_fairness_estimates(frame, *, human, system, by, base_group=None) -> pd.DataFrame:
     """Coefficients of the score fairness models, as RSMTool's ``estimates_<model>_by_<G>``.
 
     Parameters are those of :func:`score_fairness`.
@@ -1061,11 +878,11 @@ def score_fairness_estimates(human, system, by, base_group=None) -> pd.DataFrame
 
     Examples
     --------
-    >>> from pdmetrics.fairness import score_fairness_estimates
-    >>> human = [2, 3, 2, 3]
-    >>> system = [1, 1.5, 3, 3.5]
-    >>> group = ["Klingon", "Klingon", "Esperanto", "Esperanto"]
-    >>> table = score_fairness_estimates(human, system, group)
+    >>> import pandas as pd
+    >>> import pdmetrics
+    >>> df = pd.DataFrame({"sc1": [2, 3, 2, 3], "raw": [1, 1.5, 3, 3.5],
+    ...                    "L1": ["Klingon", "Klingon", "Esperanto", "Esperanto"]})
+    >>> table = df.fairness.score_fairness_estimates(human="sc1", system="raw", by="L1")
     >>> table[["model", "term", "group", "estimate"]].round(4)
       model       term      group  estimate
     0   osa  Intercept  Esperanto     0.625
@@ -1074,8 +891,36 @@ def score_fairness_estimates(human, system, by, base_group=None) -> pd.DataFrame
     3   osd      group    Klingon    -2.000
     4   csd  Intercept  Esperanto     1.000
     5   csd      group    Klingon    -2.000
+    >>> table = pdmetrics.fairness.score_fairness_estimates(df, human="sc1", system="raw", by="L1")
+    >>> table.loc[table["model"] == "osd", ["group", "rsmtool_label", "estimate"]]
+           group          rsmtool_label  estimate
+    2  Esperanto  Intercept (Esperanto)      0.75
+    3    Klingon                Klingon     -2.00
     """
-    return score_fairness_tables(human, system, by, base_group)[1]
+    return _score_fairness_table(frame, human, system, by, base_group, 1)
+
+
+def _score_fairness_table(frame, human, system, by, base_group, which: int | None):
+    """The spec of :func:`score_fairness` (``which=0``), :func:`score_fairness_estimates` (1) or
+    :func:`score_fairness_tables` (None: both)."""
+    columns = {
+        "human": one_name(frame, "human", human),
+        "system": one_name(frame, "system", system),
+        "by": require_columns(frame, "by", by),
+    }
+    finalize = partial(
+        _one_of_the_tables,
+        which=which,
+        base_group=base_group,
+        human=columns["human"],
+        system=columns["system"],
+    )
+    return column_table(score_fairness_state, columns, {}, finalize)
+
+
+def _one_of_the_tables(state: ScoreFairnessState, which: int | None, base_group, human, system):
+    tables = score_fairness_from_state(state, base_group, human, system)
+    return tables if which is None else tables[which]
 
 
 def rsmtool_fairness_tables(
@@ -1105,9 +950,11 @@ def rsmtool_fairness_tables(
 
     Examples
     --------
+    >>> import pandas as pd
     >>> from pdmetrics.fairness import score_fairness_tables, rsmtool_fairness_tables
-    >>> metrics, estimates = score_fairness_tables([2, 3, 2, 3, 4], [1, 1.5, 3, 3.5, 4],
-    ...                                            ["K", "K", "E", "E", "E"])
+    >>> df = pd.DataFrame({"sc1": [2, 3, 2, 3, 4], "raw": [1, 1.5, 3, 3.5, 4],
+    ...                    "L1": ["K", "K", "E", "E", "E"]})
+    >>> metrics, estimates = score_fairness_tables(df, human="sc1", system="raw", by="L1")
     >>> tables = rsmtool_fairness_tables(metrics, estimates, "L1")
     >>> sorted(tables)
     ['estimates_csd_by_L1', 'estimates_osa_by_L1', 'estimates_osd_by_L1', 'fairness_metrics_by_L1']

@@ -160,11 +160,11 @@ def by_group(table: pd.DataFrame, *, metrics="selection_rate", reference=None, b
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> import pandas as pd
-    >>> from pdmetrics.fairness import by_group as by_group_table
+    >>> import pdmetrics
     >>> from pdmetrics.plotting.fairness import by_group
     >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 0, 1, 1, 0],
     ...                    "sex": ["F", "F", "F", "M", "M", "M"]})
-    >>> ax = by_group(by_group_table(df["y"], df["pred"], df["sex"]), metrics="selection_rate")
+    >>> ax = by_group(df.fairness.by_group(y_true="y", y_pred="pred", by="sex"), metrics="selection_rate")
     >>> [round(float(bar.get_height()), 3) for bar in ax.containers[0]]
     [0.333, 0.667]
     """
@@ -309,10 +309,10 @@ def classification(
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> import pandas as pd
-    >>> from pdmetrics.fairness import classification as classification_table
+    >>> import pdmetrics
     >>> from pdmetrics.plotting.fairness import classification
-    >>> table = classification_table([1, 0, 1, 1, 0, 1], [1, 0, 1, 0, 1, 1],
-    ...                              pd.Series([1, 1, 1, 0, 0, 0], name="male"))
+    >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 1], "pred": [1, 0, 1, 0, 1, 1], "male": [1, 1, 1, 0, 0, 0]})
+    >>> table = df.fairness.classification(y_true="y", y_pred="pred", by="male")
     >>> ax = classification(table)
     >>> len(ax.containers), [label.get_text() for label in ax.get_yticklabels()][:2]
     (2, ['statistical_parity_difference', 'disparate_impact'])
@@ -388,9 +388,12 @@ def group_disparity(
     --------
     >>> import matplotlib
     >>> matplotlib.use("Agg")
-    >>> from pdmetrics.fairness import group_disparity as group_disparity_table
+    >>> import pandas as pd
+    >>> import pdmetrics
     >>> from pdmetrics.plotting.fairness import group_disparity
-    >>> table = group_disparity_table([1, 0, 1, 1, 0, 0], [1, 0, 0, 1, 1, 0], ["F", "F", "F", "M", "M", "M"])
+    >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 0, 1, 1, 0],
+    ...                    "sex": ["F", "F", "F", "M", "M", "M"]})
+    >>> table = pdmetrics.fairness.group_disparity(df, y_true="y", y_pred="pred", by="sex")
     >>> difference, ratio = group_disparity(table, metrics=["selection_rate", "tpr"])
     >>> [round(float(bar.get_width()), 3) for bar in difference.containers[0]]
     [0.333, 0.5]

@@ -326,7 +326,7 @@ def score_fairness(table: pd.DataFrame, *, by=None, estimate: str = "error", ax=
     >>> [t.get_text() for t in axes[0].get_yticklabels()]
     ['Spanish (reference)', 'Mandarin', 'Arabic', 'Hindi']
     """
-    producer = "`pdmetrics.fairness.score_fairness_estimates(human, system, by)`"
+    producer = "`df.fairness.score_fairness_estimates(human=, system=, by=)`"
     check_table(table, ("by", "model", "term", "group", "estimate", "[0.025", "0.975]"), producer)
     if estimate not in ("error", "difference"):
         raise InvalidInputError(f'`estimate={estimate!r}` is not an option; use "error" or "difference".')
@@ -535,7 +535,7 @@ class ScoringPlots:
         :func:`pdmetrics.fairness.score_fairness_estimates`); see
         :func:`pdmetrics.plotting.scoring.score_fairness`."""
         table = score_fairness_estimates(
-            self._column("human", human), self._column("system", system), self._columns("by", by), base_group
+            self._frame, human=human, system=system, by=by, base_group=base_group
         )
         return score_fairness(table, estimate=estimate, ax=ax)
 
