@@ -21,11 +21,14 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
+from pdmetrics._table_spec import Table, table
 from pdmetrics.errors import InvalidInputError
+from pdmetrics.textgen.per_row import text_names, texts
 from pdmetrics.textgen.ter_edits import translation_edits
 from pdmetrics.textgen.tokenizers import char_codes, chrf_words, explode, ter_tokens, tokenize_13a
 from pdmetrics.textgen.tokens import added_exclusions, factorize_texts, warn_left_out
@@ -662,16 +665,19 @@ def _sequential_sum(stats: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------- public scores
 
 
-def corpus_bleu(prediction, reference) -> pd.DataFrame:
+@table
+def corpus_bleu(frame, *, prediction, reference):
     """Corpus BLEU as sacrebleu 2.6 computes it on its defaults (13a tokens, exp smoothing).
 
     Parameters
     ----------
-    prediction : Series or list of str
-        One system output per segment.
-    reference : Series, list or DataFrame
-        One reference per segment, or several: a DataFrame with one column per reference,
-        or cells holding lists of str. Missing references (NaN/None) are dropped, as
+    frame : DataFrame
+        One row per segment (pandas; on dask the segment statistics of the partitions add up).
+    prediction : str
+        The column of system outputs.
+    reference : str or list of str
+        The reference column (its cells a str, or a list of str for several references), or
+        a list of columns (one reference each). Missing references (NaN/None) are dropped, as
         sacrebleu drops ``None``. A segment without a prediction or without any reference is
         left out, with an :class:`~pdmetrics.ExcludedRowsWarning` that counts it.
 
@@ -683,17 +689,20 @@ def corpus_bleu(prediction, reference) -> pd.DataFrame:
 
     Examples
     --------
-    >>> result = corpus_bleu(["The cat sat on the mat.", "It rained today."],
-    ...                      ["The cat sat on a mat.", "It rained all day today."])
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"hyp": ["The cat sat on the mat.", "It rained today."],
+    ...                    "ref": ["The cat sat on a mat.", "It rained all day today."]})
+    >>> result = corpus_bleu(df, prediction="hyp", reference="ref")
     >>> round(float(result.loc[0, "score"]), 4), int(result.loc[0, "sys_len"]), int(result.loc[0, "ref_len"])
     (35.9672, 11, 13)
     >>> result.loc[0, "signature"]
     'nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0'
     """
-    return corpus_table(corpus_state(prediction, reference, "bleu"))
+    return _corpus_spec(frame, "bleu", prediction, reference)
 
 
-def chrf(prediction, reference, word_order: int = 0) -> pd.DataFrame:
+@table
+def chrf(frame, *, prediction, reference, word_order: int = 0):
     """Corpus chrF (``word_order=0``) or chrF++ (``word_order=2``) as sacrebleu 2.6 computes it.
 
     Character n-grams of orders 1-6 with whitespace removed (plus word unigrams and bigrams
@@ -702,8 +711,9 @@ def chrf(prediction, reference, word_order: int = 0) -> pd.DataFrame:
 
     Parameters
     ----------
-    prediction : Series or list of str
-    reference : Series, list or DataFrame
+    frame : DataFrame
+    prediction : str
+    reference : str or list of str
         As in :func:`corpus_bleu`.
     word_order : {0, 2}
         0 for chrF, 2 for chrF++.
@@ -716,18 +726,22 @@ def chrf(prediction, reference, word_order: int = 0) -> pd.DataFrame:
 
     Examples
     --------
-    >>> result = chrf(["The cat sat on the mat."], ["The cat sat on a mat."], word_order=2)
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"hyp": ["The cat sat on the mat."], "ref": ["The cat sat on a mat."]})
+    >>> result = chrf(df, prediction="hyp", reference="ref", word_order=2)
     >>> round(float(result.loc[0, "score"]), 4), result.loc[0, "signature"]
     (72.6591, 'nrefs:1|case:mixed|eff:yes|nc:6|nw:2|space:no|version:2.6.0')
     """
+    spec = _corpus_spec(frame, "chrf++" if word_order == 2 else "chrf", prediction, reference)
     if word_order not in (0, 2) or isinstance(word_order, bool):
         raise InvalidInputError(
             f"`word_order={word_order!r}` is not supported; use 0 (chrF) or 2 (chrF++, sacrebleu's -cw 2)."
         )
-    return corpus_table(corpus_state(prediction, reference, "chrf++" if word_order == 2 else "chrf"))
+    return spec
 
 
-def ter(prediction, reference) -> pd.DataFrame:
+@table
+def ter(frame, *, prediction, reference):
     """Corpus TER (translation edit rate) as sacrebleu 2.6 computes it on its defaults.
 
     Texts are lowercased and split on whitespace (no normalization, punctuation kept). The
@@ -739,8 +753,9 @@ def ter(prediction, reference) -> pd.DataFrame:
 
     Parameters
     ----------
-    prediction : Series or list of str
-    reference : Series, list or DataFrame
+    frame : DataFrame
+    prediction : str
+    reference : str or list of str
         As in :func:`corpus_bleu`.
 
     Returns
@@ -751,12 +766,24 @@ def ter(prediction, reference) -> pd.DataFrame:
 
     Examples
     --------
-    >>> result = ter(["the mat sat on the cat"], ["The cat sat on the mat"])
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"hyp": ["the mat sat on the cat"], "ref": ["The cat sat on the mat"]})
+    >>> result = ter(df, prediction="hyp", reference="ref")
     >>> row = result.iloc[0]
     >>> round(float(row["score"]), 4), int(row["num_edits"]), float(row["ref_length"])
     (33.3333, 2, 6.0)
     """
-    return corpus_table(corpus_state(prediction, reference, "ter"))
+    return _corpus_spec(frame, "ter", prediction, reference)
+
+
+def _corpus_spec(frame, metric: str, prediction, reference) -> Table:
+    """A corpus metric as a table: each part's summed segment statistics, added, then scored."""
+    names = text_names(frame, prediction, reference)
+    return Table(names, partial(_corpus_chunk, metric, prediction, reference), corpus_table)
+
+
+def _corpus_chunk(metric: str, prediction, reference, part: pd.DataFrame) -> CorpusState:
+    return corpus_state(*texts(part, prediction, reference), metric, allow_empty=True)
 
 
 # --------------------------------------------------------------------------- additive state
