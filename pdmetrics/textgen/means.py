@@ -75,7 +75,8 @@ def metric_means(table: pd.DataFrame, by=None) -> pd.DataFrame:
     Examples
     --------
     >>> from pdmetrics.textgen import metric_means, toxicity
-    >>> table = toxicity(["a", "a", "b", "c"], ["yes", "no", "no", "yes"])
+    >>> judged = pd.DataFrame({"id": ["a", "a", "b", "c"], "verdict": ["yes", "no", "no", "yes"]})
+    >>> table = toxicity(judged, datum="id", verdict="verdict")
     >>> metric_means(table, by=pd.Series({"a": "x", "b": "y", "c": "x"}, name="topic"))
        topic  N  toxicity
     0  (all)  3       0.5
@@ -140,8 +141,10 @@ def means_state(table: pd.DataFrame, by=None) -> MeansState:
     --------
     The states of two parts of the data, combined, give the means of all of it:
 
-    >>> from pdmetrics.textgen.verdicts import means_state, means_table, toxicity
-    >>> table = toxicity(["a", "a", "b", "c"], ["yes", "no", "no", "yes"])
+    >>> from pdmetrics.textgen import toxicity
+    >>> from pdmetrics.textgen.means import means_state, means_table
+    >>> judged = pd.DataFrame({"id": ["a", "a", "b", "c"], "verdict": ["yes", "no", "no", "yes"]})
+    >>> table = toxicity(judged, datum="id", verdict="verdict")
     >>> groups = pd.Series({"a": "x", "b": "y", "c": "x"}, name="topic")
     >>> parts = means_state(table[:2], by=groups).combine(means_state(table[2:], by=groups))
     >>> means_table(parts)
