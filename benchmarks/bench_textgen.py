@@ -112,7 +112,12 @@ def main() -> None:
             lambda: rouge(frame, prediction="pred", reference="ref", rouge_types=TYPES),
             rouge_reference,
         ),
-        ("bleu", "BLEU-4 (valor: nltk sentence_bleu)", lambda: bleu(frame, prediction="pred", reference="ref"), bleu_reference),
+        (
+            "bleu",
+            "BLEU-4 (valor: nltk sentence_bleu)",
+            lambda: bleu(frame, prediction="pred", reference="ref"),
+            bleu_reference,
+        ),
     ):
         if args.only not in (None, key):
             continue
