@@ -185,14 +185,10 @@ def bleu(
 
     Parameters
     ----------
-    frame : DataFrame
-        One row per generated answer (pandas; dask and polars frames run the same table).
-    prediction : str
-        The column of generated texts.
-    reference : str or list of str
-        The reference column (its cells a str, or a list of str for several references), or
-        a list of columns (one reference each). Missing cells (None/NaN) are dropped, not
-        scored as empty text.
+    frame, prediction, reference
+        As in :func:`pdmetrics.textgen.rouge`: the frame, the column of generated texts and
+        the reference column(s). Missing reference cells (None/NaN) are dropped, not scored as
+        empty text.
     weights : sequence of float, default (0.25, 0.25, 0.25, 0.25)
         Weight of each n-gram order (BLEU-4); ``(1/5,) * 5`` gives BLEU-5. The weights must be
         numbers (not booleans, a mapping or a set), finite, non-negative, and sum to at least
@@ -204,18 +200,15 @@ def bleu(
     details : bool, default False
         Also return ``precision_1`` ... (modified precisions), ``brevity_penalty``,
         ``prediction_length`` and ``reference_length`` (closest reference length).
-    datum : str, optional
-        A column of row ids, copied first into the table as ``datum``.
-    by : str, optional
-        A group column: the table is then the mean of each column by group, with an
-        ``"(all)"`` row first (an error when no row is left to average).
+    datum, by : str, optional
+        As in :func:`pdmetrics.textgen.rouge`: a column of row ids copied first into the
+        table, a group column to average by.
 
     Returns
     -------
     pandas.DataFrame
-        One row per scored prediction, indexed like the frame's rows (its labels and order,
-        so ``frame.join(result)`` is right; a lazy dask DataFrame on dask), column ``bleu``
-        (and the details). With ``by``: the group column, ``N`` and the means.
+        As :func:`pdmetrics.textgen.rouge` (one row per scored prediction, indexed like the
+        frame's rows), with the column ``bleu`` (and the details).
 
     Raises
     ------
@@ -227,8 +220,8 @@ def bleu(
     Warns
     -----
     ExcludedRowsWarning
-        Rows whose prediction is missing (None/NaN/pd.NA) or whose every reference is missing
-        are left out of the table; the warning counts them and names the first.
+        As in :func:`pdmetrics.textgen.rouge`: a row without a prediction or any reference is
+        left out.
 
     Examples
     --------

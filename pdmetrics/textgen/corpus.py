@@ -711,9 +711,7 @@ def chrf(frame, *, prediction, reference, word_order: int = 0):
 
     Parameters
     ----------
-    frame : DataFrame
-    prediction : str
-    reference : str or list of str
+    frame, prediction, reference
         As in :func:`corpus_bleu`.
     word_order : {0, 2}
         0 for chrF, 2 for chrF++.
@@ -753,9 +751,7 @@ def ter(frame, *, prediction, reference):
 
     Parameters
     ----------
-    frame : DataFrame
-    prediction : str
-    reference : str or list of str
+    frame, prediction, reference
         As in :func:`corpus_bleu`.
 
     Returns

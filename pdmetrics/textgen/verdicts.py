@@ -304,119 +304,31 @@ def _ratio_or(yes: np.ndarray, n: np.ndarray, empty_value: float) -> np.ndarray:
 
 
 def _answer_relevance(datum, verdict, *, data=None) -> pd.DataFrame:
-    """Answer relevance: the share of the answer's statements relevant to the query.
-
-    ``#"yes" / #verdicts`` per datum. The judge may answer ``"idk"``, which counts as not
-    relevant; a datum without statements scores 0.0 (valor's rules).
-
-    Parameters
-    ----------
-    datum : array-like
-        The datum id of each verdict row (one row per statement of the answer).
-    verdict : array-like of str
-        ``"yes"``, ``"no"`` or ``"idk"`` (case-sensitive).
-    data : array-like, optional
-        Every datum id to report, once each; a datum without rows scores 0.0. Default: the
-        data present in ``datum``, sorted.
-
-    Returns
-    -------
-    DataFrame
-        ``datum``, ``N`` (statements), ``answer_relevance``; one row per datum.
-    """
+    """:func:`answer_relevance` of the columns as Series (``datum`` first; see its docstring)."""
     ids, n, yes = _yes_share(datum, verdict, YES_NO_IDK, "answer relevance", data)
     return _per_datum(ids, n, "answer_relevance", _ratio_or(yes, n, 0.0))
 
 
 def _bias(datum, verdict, *, data=None) -> pd.DataFrame:
-    """Bias: the share of the text's opinions the judge found biased.
-
-    ``#"yes" / #opinions`` per datum; a datum without opinions scores 0.0.
-
-    Parameters
-    ----------
-    datum : array-like
-        The datum id of each verdict row (one row per opinion).
-    verdict : array-like of str
-        ``"yes"`` (biased) or ``"no"`` (case-sensitive).
-    data : array-like, optional
-        Every datum id to report, once each; a datum without opinions scores 0.0.
-
-    Returns
-    -------
-    DataFrame
-        ``datum``, ``N`` (opinions), ``bias``.
-    """
+    """:func:`bias` of the columns as Series (``datum`` first; see its docstring)."""
     ids, n, yes = _yes_share(datum, verdict, YES_NO, "bias", data)
     return _per_datum(ids, n, "bias", _ratio_or(yes, n, 0.0))
 
 
 def _toxicity(datum, verdict, *, data=None) -> pd.DataFrame:
-    """Toxicity: the share of the text's opinions the judge found toxic.
-
-    ``#"yes" / #opinions`` per datum; a datum without opinions scores 0.0.
-
-    Parameters
-    ----------
-    datum : array-like
-        The datum id of each verdict row (one row per opinion).
-    verdict : array-like of str
-        ``"yes"`` (toxic) or ``"no"`` (case-sensitive).
-    data : array-like, optional
-        Every datum id to report, once each; a datum without opinions scores 0.0.
-
-    Returns
-    -------
-    DataFrame
-        ``datum``, ``N`` (opinions), ``toxicity``.
-    """
+    """:func:`toxicity` of the columns as Series (``datum`` first; see its docstring)."""
     ids, n, yes = _yes_share(datum, verdict, YES_NO, "toxicity", data)
     return _per_datum(ids, n, "toxicity", _ratio_or(yes, n, 0.0))
 
 
 def _context_relevance(datum, verdict, *, data=None) -> pd.DataFrame:
-    """Context relevance: the share of retrieved contexts relevant to the query.
-
-    ``#"yes" / #contexts`` per datum; a datum without contexts scores 0.0.
-
-    Parameters
-    ----------
-    datum : array-like
-        The datum id of each verdict row (one row per retrieved context).
-    verdict : array-like of str
-        ``"yes"`` (relevant) or ``"no"`` (case-sensitive).
-    data : array-like, optional
-        Every datum id to report, once each; a datum without contexts scores 0.0.
-
-    Returns
-    -------
-    DataFrame
-        ``datum``, ``N`` (contexts), ``context_relevance``.
-    """
+    """:func:`context_relevance` of the columns as Series (``datum`` first; see its docstring)."""
     ids, n, yes = _yes_share(datum, verdict, YES_NO, "context relevance", data)
     return _per_datum(ids, n, "context_relevance", _ratio_or(yes, n, 0.0))
 
 
 def _hallucination(datum, verdict, *, data=None) -> pd.DataFrame:
-    """Hallucination: the share of retrieved contexts the answer contradicts (lower is better).
-
-    ``#"yes" / #contexts`` per datum. Hallucination needs contexts: a datum of ``data``
-    without context rows is an error naming it (valor raises too), never a number.
-
-    Parameters
-    ----------
-    datum : array-like
-        The datum id of each verdict row (one row per retrieved context).
-    verdict : array-like of str
-        ``"yes"`` (the answer contradicts the context) or ``"no"`` (case-sensitive).
-    data : array-like, optional
-        Every datum id to report, once each.
-
-    Returns
-    -------
-    DataFrame
-        ``datum``, ``N`` (contexts), ``hallucination``.
-    """
+    """:func:`hallucination` of the columns as Series (``datum`` first; see its docstring)."""
     ids, n, yes = _yes_share(datum, verdict, YES_NO, "hallucination", data)
     _require_rows(
         n,
@@ -429,28 +341,7 @@ def _hallucination(datum, verdict, *, data=None) -> pd.DataFrame:
 
 
 def _faithfulness(datum, verdict, *, data=None, n_contexts=None) -> pd.DataFrame:
-    """Faithfulness: the share of the answer's claims implied by the retrieved contexts.
-
-    ``#"yes" / #claims`` per datum. valor's edge rules: a datum without contexts scores 0.0,
-    and with contexts but without claims 1.0 (nothing unfaithful was said).
-
-    Parameters
-    ----------
-    datum : array-like
-        The datum id of each verdict row (one row per claim of the answer).
-    verdict : array-like of str
-        ``"yes"`` (the contexts imply the claim) or ``"no"`` (case-sensitive).
-    data : array-like, optional
-        Every datum id to report, once each.
-    n_contexts : array-like of int, optional
-        The number of contexts retrieved per datum, aligned with ``data``. Needed when a
-        datum of ``data`` has no claim rows, to tell "no claims" (1.0) from "no contexts" (0.0).
-
-    Returns
-    -------
-    DataFrame
-        ``datum``, ``N`` (claims), ``faithfulness``.
-    """
+    """:func:`faithfulness` of the columns as Series (``datum`` first; see its docstring)."""
     datum, verdict, data, _, counts = _answered(datum, verdict, data, counts={"n_contexts": n_contexts})
     n_contexts = counts["n_contexts"]
     ids, n, yes = _yes_share(datum, verdict, YES_NO, "faithfulness", data)
@@ -514,30 +405,7 @@ def _max_per_datum(values: np.ndarray, owner: np.ndarray, n_data: int, start: fl
 
 
 def _answer_correctness(datum, verdict, *, ground_truth=None, data=None) -> pd.DataFrame:
-    """Answer correctness: the F1 score of the answer's statements against a ground truth's.
-
-    The judge labels each answer statement ``"TP"`` (supported by the ground truth) or
-    ``"FP"``, and each ground-truth statement missing from the answer ``"FN"``. Per ground
-    truth ``F1 = TP / (TP + 0.5 (FP + FN))``, 0 when there is no TP; with several ground
-    truths the datum scores the best one (valor: the maximum). A datum without rows (no
-    ground truth, or no statements at all) scores 0.0.
-
-    Parameters
-    ----------
-    datum : array-like
-        The datum id of each verdict row (one row per statement and ground truth).
-    verdict : array-like of str
-        ``"TP"``, ``"FP"`` or ``"FN"`` (case-sensitive).
-    ground_truth : array-like, optional
-        Which ground truth each row was judged against (any ids). Default: one per datum.
-    data : array-like, optional
-        Every datum id to report, once each; a datum without rows scores 0.0.
-
-    Returns
-    -------
-    DataFrame
-        ``datum``, ``N`` (verdict rows, all ground truths), ``answer_correctness``.
-    """
+    """:func:`answer_correctness` of the columns as Series (``datum`` first; see its docstring)."""
     datum, verdict, data, rows, _ = _answered(datum, verdict, data, rows={"ground_truth": ground_truth})
     ground_truth = rows["ground_truth"]
     codes, pair, kinds, ids = _pair_codes(datum, verdict, ground_truth, TP_FP_FN, "answer correctness", data)
@@ -591,34 +459,7 @@ def _context_recall(
     n_ground_truths=None,
     zero_division="warn",
 ) -> pd.DataFrame:
-    """Context recall: the share of a ground truth's statements attributable to the contexts.
-
-    Per ground truth ``#"yes" / #statements``; with several ground truths the datum scores the
-    best one (valor: the maximum). valor's edge rules: neither contexts nor ground truths ->
-    1.0, only one of them empty -> 0.0.
-
-    Parameters
-    ----------
-    datum : array-like
-        The datum id of each verdict row (one row per ground-truth statement).
-    verdict : array-like of str
-        ``"yes"`` (attributable to the retrieved contexts) or ``"no"`` (case-sensitive).
-    ground_truth : array-like, optional
-        Which ground truth each statement comes from. Default: one per datum.
-    data : array-like, optional
-        Every datum id to report, once each.
-    n_contexts, n_ground_truths : array-like of int, optional
-        Contexts retrieved and ground truths given per datum, aligned with ``data``; needed when
-        a datum of ``data`` has no rows.
-    zero_division : "warn" or float, default "warn"
-        The value for a datum with contexts and ground truths but no ground-truth statement at
-        all (valor divides by zero there): NaN with an ``UndefinedMetricWarning``, or this number.
-
-    Returns
-    -------
-    DataFrame
-        ``datum``, ``N`` (statements, all ground truths), ``context_recall``.
-    """
+    """:func:`context_recall` of the columns as Series (``datum`` first; see its docstring)."""
     option = check_zero_division(zero_division)
     datum, verdict, data, rows, counts = _answered(
         datum,
@@ -693,38 +534,7 @@ def _check_ranks(rank: pd.Series, pair: np.ndarray, codes: np.ndarray, ids: pd.I
 def _context_precision(
     datum, verdict, rank, *, ground_truth=None, data=None, n_contexts=None, n_ground_truths=None
 ) -> pd.DataFrame:
-    """Context precision: precision@k of the ranked contexts, averaged over the relevant ones.
-
-    ``sum_k (precision@k * v_k) / sum_k v_k`` where ``v_k`` is 1 when the k-th context's verdict
-    is ``"yes"`` (useful for producing the ground truth) and precision@k is the share of "yes"
-    among the first k; all "no" scores 0. With several ground truths a context counts as
-    useful when it is "yes" for any of them (valor: one aggregate verdict list, not a maximum
-    of scores). valor's edge rules: neither contexts nor ground truths -> 1.0, only one of them
-    empty -> 0.0.
-
-    Parameters
-    ----------
-    datum : array-like
-        The datum id of each verdict row (one row per context and ground truth).
-    verdict : array-like of str
-        ``"yes"`` or ``"no"`` (case-sensitive).
-    rank : array-like of int
-        The context's position in the retrieved list, 1 for the first. Per datum and ground
-        truth the ranks are 1..K without gaps or duplicates, with the same K for every ground
-        truth of the datum.
-    ground_truth : array-like, optional
-        Which ground truth each row was judged against. Default: one per datum.
-    data : array-like, optional
-        Every datum id to report, once each.
-    n_contexts, n_ground_truths : array-like of int, optional
-        Contexts retrieved and ground truths given per datum, aligned with ``data``; needed when
-        a datum of ``data`` has no rows, and checked against K when given.
-
-    Returns
-    -------
-    DataFrame
-        ``datum``, ``N`` (verdict rows: contexts x ground truths), ``context_precision``.
-    """
+    """:func:`context_precision` of the columns as Series (``datum`` first; see its docstring)."""
     datum, verdict, data, rows, counts = _answered(
         datum,
         verdict,
@@ -784,27 +594,7 @@ def _context_precision(
 
 
 def _summary_coherence(datum, score, *, data=None) -> pd.DataFrame:
-    """Summary coherence: the judge's 1-5 score of the summary, one row per datum.
-
-    valor's judge answers an integer from 1 (incoherent) to 5 (extremely coherent): Python or
-    numpy integers, or whole floats (``4.0``), also in an object column; any other value (0, 6,
-    3.5, NaN, a bool, text such as ``"4"``) is an error naming the row. Every datum needs exactly one
-    score.
-
-    Parameters
-    ----------
-    datum : array-like
-        The datum id of each row (one row per summary).
-    score : array-like of int
-        The judge's score, 1 to 5.
-    data : array-like, optional
-        Every datum id to report, once each; a datum without a score is an error.
-
-    Returns
-    -------
-    DataFrame
-        ``datum``, ``N`` (1), ``summary_coherence`` (float).
-    """
+    """:func:`summary_coherence` of the columns as Series (``datum`` first; see its docstring)."""
     datum, score, data, _, _ = _answered(datum, score, data, argument="score")
     series, codes, ids = _datum_codes(datum, data)
     scores = _rows(score, "score", len(series))
@@ -897,8 +687,7 @@ def answer_correctness(frame, *, datum, verdict, ground_truth=None, data=None, b
     Parameters
     ----------
     frame : DataFrame
-        The judge's verdict table in long form (pandas; on dask the rows are shuffled on the
-        datum first, with ``data=`` it needs all rows at once).
+        The judge's verdict table in long form (see :mod:`pdmetrics.textgen.verdicts`).
     datum : str
         The column of the datum id of each verdict row (one row per statement and ground truth).
     verdict : str
@@ -908,14 +697,12 @@ def answer_correctness(frame, *, datum, verdict, ground_truth=None, data=None, b
     data : array-like, optional
         Every datum id to report, once each; a datum without rows scores 0.0.
     by : str, optional
-        A group column, constant within each datum: the table is then the mean of the metric by
-        group, with an ``"(all)"`` row first.
+        A group column, constant within each datum: the metric's means by group instead.
 
     Returns
     -------
     DataFrame
         ``datum``, ``N`` (verdict rows, all ground truths), ``answer_correctness``.
-        With ``by``: the group column, ``N`` (data) and the mean.
 
     Examples
     --------
@@ -950,8 +737,7 @@ def answer_relevance(frame, *, datum, verdict, data=None, by=None):
     Parameters
     ----------
     frame : DataFrame
-        The judge's verdict table in long form (pandas; on dask the rows are shuffled on the
-        datum first, with ``data=`` it needs all rows at once).
+        The judge's verdict table in long form (see :mod:`pdmetrics.textgen.verdicts`).
     datum : str
         The column of the datum id of each verdict row (one row per statement of the answer).
     verdict : str
@@ -960,14 +746,12 @@ def answer_relevance(frame, *, datum, verdict, data=None, by=None):
         Every datum id to report, once each; a datum without rows scores 0.0. Default: the
         data present in ``datum``, sorted.
     by : str, optional
-        A group column, constant within each datum: the table is then the mean of the metric by
-        group, with an ``"(all)"`` row first.
+        A group column, constant within each datum: the metric's means by group instead.
 
     Returns
     -------
     DataFrame
         ``datum``, ``N`` (statements), ``answer_relevance``; one row per datum.
-        With ``by``: the group column, ``N`` (data) and the mean.
 
     Examples
     --------
@@ -994,8 +778,7 @@ def bias(frame, *, datum, verdict, data=None, by=None):
     Parameters
     ----------
     frame : DataFrame
-        The judge's verdict table in long form (pandas; on dask the rows are shuffled on the
-        datum first, with ``data=`` it needs all rows at once).
+        The judge's verdict table in long form (see :mod:`pdmetrics.textgen.verdicts`).
     datum : str
         The column of the datum id of each verdict row (one row per opinion).
     verdict : str
@@ -1003,14 +786,12 @@ def bias(frame, *, datum, verdict, data=None, by=None):
     data : array-like, optional
         Every datum id to report, once each; a datum without opinions scores 0.0.
     by : str, optional
-        A group column, constant within each datum: the table is then the mean of the metric by
-        group, with an ``"(all)"`` row first.
+        A group column, constant within each datum: the metric's means by group instead.
 
     Returns
     -------
     DataFrame
         ``datum``, ``N`` (opinions), ``bias``.
-        With ``by``: the group column, ``N`` (data) and the mean.
 
     Examples
     --------
@@ -1051,8 +832,7 @@ def context_precision(
     Parameters
     ----------
     frame : DataFrame
-        The judge's verdict table in long form (pandas; on dask the rows are shuffled on the
-        datum first, with ``data=`` it needs all rows at once).
+        The judge's verdict table in long form (see :mod:`pdmetrics.textgen.verdicts`).
     datum : str
         The column of the datum id of each verdict row (one row per context and ground truth).
     verdict : str
@@ -1069,14 +849,12 @@ def context_precision(
         Contexts retrieved and ground truths given per datum, aligned with ``data``; needed when
         a datum of ``data`` has no rows, and checked against K when given.
     by : str, optional
-        A group column, constant within each datum: the table is then the mean of the metric by
-        group, with an ``"(all)"`` row first.
+        A group column, constant within each datum: the metric's means by group instead.
 
     Returns
     -------
     DataFrame
         ``datum``, ``N`` (verdict rows: contexts x ground truths), ``context_precision``.
-        With ``by``: the group column, ``N`` (data) and the mean.
 
     Examples
     --------
@@ -1124,8 +902,7 @@ def context_recall(
     Parameters
     ----------
     frame : DataFrame
-        The judge's verdict table in long form (pandas; on dask the rows are shuffled on the
-        datum first, with ``data=`` it needs all rows at once).
+        The judge's verdict table in long form (see :mod:`pdmetrics.textgen.verdicts`).
     datum : str
         The column of the datum id of each verdict row (one row per ground-truth statement).
     verdict : str
@@ -1142,14 +919,12 @@ def context_recall(
         The value for a datum with contexts and ground truths but no ground-truth statement at
         all (valor divides by zero there): NaN with an ``UndefinedMetricWarning``, or this number.
     by : str, optional
-        A group column, constant within each datum: the table is then the mean of the metric by
-        group, with an ``"(all)"`` row first.
+        A group column, constant within each datum: the metric's means by group instead.
 
     Returns
     -------
     DataFrame
         ``datum``, ``N`` (statements, all ground truths), ``context_recall``.
-        With ``by``: the group column, ``N`` (data) and the mean.
     """
     return datum_spec(
         frame,
@@ -1175,8 +950,7 @@ def context_relevance(frame, *, datum, verdict, data=None, by=None):
     Parameters
     ----------
     frame : DataFrame
-        The judge's verdict table in long form (pandas; on dask the rows are shuffled on the
-        datum first, with ``data=`` it needs all rows at once).
+        The judge's verdict table in long form (see :mod:`pdmetrics.textgen.verdicts`).
     datum : str
         The column of the datum id of each verdict row (one row per retrieved context).
     verdict : str
@@ -1184,14 +958,12 @@ def context_relevance(frame, *, datum, verdict, data=None, by=None):
     data : array-like, optional
         Every datum id to report, once each; a datum without contexts scores 0.0.
     by : str, optional
-        A group column, constant within each datum: the table is then the mean of the metric by
-        group, with an ``"(all)"`` row first.
+        A group column, constant within each datum: the metric's means by group instead.
 
     Returns
     -------
     DataFrame
         ``datum``, ``N`` (contexts), ``context_relevance``.
-        With ``by``: the group column, ``N`` (data) and the mean.
 
     Examples
     --------
@@ -1223,8 +995,7 @@ def faithfulness(frame, *, datum, verdict, data=None, n_contexts=None, by=None):
     Parameters
     ----------
     frame : DataFrame
-        The judge's verdict table in long form (pandas; on dask the rows are shuffled on the
-        datum first, with ``data=`` it needs all rows at once).
+        The judge's verdict table in long form (see :mod:`pdmetrics.textgen.verdicts`).
     datum : str
         The column of the datum id of each verdict row (one row per claim of the answer).
     verdict : str
@@ -1235,14 +1006,12 @@ def faithfulness(frame, *, datum, verdict, data=None, n_contexts=None, by=None):
         The number of contexts retrieved per datum, aligned with ``data``. Needed when a
         datum of ``data`` has no claim rows, to tell "no claims" (1.0) from "no contexts" (0.0).
     by : str, optional
-        A group column, constant within each datum: the table is then the mean of the metric by
-        group, with an ``"(all)"`` row first.
+        A group column, constant within each datum: the metric's means by group instead.
 
     Returns
     -------
     DataFrame
         ``datum``, ``N`` (claims), ``faithfulness``.
-        With ``by``: the group column, ``N`` (data) and the mean.
 
     Examples
     --------
@@ -1275,8 +1044,7 @@ def hallucination(frame, *, datum, verdict, data=None, by=None):
     Parameters
     ----------
     frame : DataFrame
-        The judge's verdict table in long form (pandas; on dask the rows are shuffled on the
-        datum first, with ``data=`` it needs all rows at once).
+        The judge's verdict table in long form (see :mod:`pdmetrics.textgen.verdicts`).
     datum : str
         The column of the datum id of each verdict row (one row per retrieved context).
     verdict : str
@@ -1285,14 +1053,12 @@ def hallucination(frame, *, datum, verdict, data=None, by=None):
     data : array-like, optional
         Every datum id to report, once each.
     by : str, optional
-        A group column, constant within each datum: the table is then the mean of the metric by
-        group, with an ``"(all)"`` row first.
+        A group column, constant within each datum: the metric's means by group instead.
 
     Returns
     -------
     DataFrame
         ``datum``, ``N`` (contexts), ``hallucination``.
-        With ``by``: the group column, ``N`` (data) and the mean.
 
     Examples
     --------
@@ -1320,8 +1086,7 @@ def summary_coherence(frame, *, datum, score, data=None, by=None):
     Parameters
     ----------
     frame : DataFrame
-        The judge's verdict table in long form (pandas; on dask the rows are shuffled on the
-        datum first, with ``data=`` it needs all rows at once).
+        The judge's verdict table in long form (see :mod:`pdmetrics.textgen.verdicts`).
     datum : str
         The column of the datum id of each row (one row per summary).
     score : str
@@ -1329,14 +1094,12 @@ def summary_coherence(frame, *, datum, score, data=None, by=None):
     data : array-like, optional
         Every datum id to report, once each; a datum without a score is an error.
     by : str, optional
-        A group column, constant within each datum: the table is then the mean of the metric by
-        group, with an ``"(all)"`` row first.
+        A group column, constant within each datum: the metric's means by group instead.
 
     Returns
     -------
     DataFrame
         ``datum``, ``N`` (1), ``summary_coherence`` (float).
-        With ``by``: the group column, ``N`` (data) and the mean.
     """
     return datum_spec(
         frame, _summary_coherence, "summary_coherence", by, {"datum": datum, "score": score}, {"data": data}
@@ -1347,28 +1110,10 @@ def summary_coherence(frame, *, datum, score, data=None, by=None):
 def toxicity(frame, *, datum, verdict, data=None, by=None):
     """Toxicity: the share of the text's opinions the judge found toxic.
 
-    ``#"yes" / #opinions`` per datum; a datum without opinions scores 0.0.
-
-    Parameters
-    ----------
-    frame : DataFrame
-        The judge's verdict table in long form (pandas; on dask the rows are shuffled on the
-        datum first, with ``data=`` it needs all rows at once).
-    datum : str
-        The column of the datum id of each verdict row (one row per opinion).
-    verdict : str
-        The column of the verdicts: ``"yes"`` (toxic) or ``"no"`` (case-sensitive).
-    data : array-like, optional
-        Every datum id to report, once each; a datum without opinions scores 0.0.
-    by : str, optional
-        A group column, constant within each datum: the table is then the mean of the metric by
-        group, with an ``"(all)"`` row first.
-
-    Returns
-    -------
-    DataFrame
-        ``datum``, ``N`` (opinions), ``toxicity``.
-        With ``by``: the group column, ``N`` (data) and the mean.
+    ``#"yes" / #opinions`` per datum; a datum without opinions scores 0.0. The arguments are
+    those of :func:`bias` (one verdict row per opinion: ``"yes"`` when toxic, else ``"no"``);
+    the table has the columns ``datum``, ``N`` (opinions) and ``toxicity``, or with ``by`` the
+    means by group.
 
     Examples
     --------
