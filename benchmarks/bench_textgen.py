@@ -101,7 +101,7 @@ def main() -> None:
     args = parser.parse_args()
 
     predictions, references = simulate(args.rows, args.seed)
-    pred, ref = pd.Series(predictions), pd.Series(references)
+    frame = pd.DataFrame({"pred": predictions, "ref": references})
     tokens = np.array([len(p.split()) for p in predictions])
     print(f"{args.rows:,} pairs, {tokens.min()}-{tokens.max()} words (mean {tokens.mean():.1f})")
 
@@ -109,10 +109,15 @@ def main() -> None:
         (
             "rouge",
             "ROUGE (rouge1, rouge2, rougeL, rougeLsum)",
-            lambda: rouge(pred, ref, TYPES),
+            lambda: rouge(frame, prediction="pred", reference="ref", rouge_types=TYPES),
             rouge_reference,
         ),
-        ("bleu", "BLEU-4 (valor: nltk sentence_bleu)", lambda: bleu(pred, ref), bleu_reference),
+        (
+            "bleu",
+            "BLEU-4 (valor: nltk sentence_bleu)",
+            lambda: bleu(frame, prediction="pred", reference="ref"),
+            bleu_reference,
+        ),
     ):
         if args.only not in (None, key):
             continue

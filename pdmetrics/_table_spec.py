@@ -87,12 +87,16 @@ class Rows:
     ``compute(part)`` gives the rows of one part and raises no warning about rows it leaves
     out; ``exclusions`` (a :class:`Table`, optional) counts those rows and warns once, in its
     ``finalize``. An engine that splits the rows concatenates the parts' results.
+    ``identifiers``: the result's identifier columns that copy a caller's column (result column
+    -> the caller's column name, e.g. ``{"datum": "doc"}``), so an engine that hands back every
+    caller's row (polars) can fill them in the rows the result left out.
     """
 
     columns: Sequence
     compute: Callable[[pd.DataFrame], pd.DataFrame]
     exclusions: Table | None = None
     key: Any = None
+    identifiers: dict = field(default_factory=dict)
 
     def run(self, frame: pd.DataFrame):
         if self.exclusions is not None:

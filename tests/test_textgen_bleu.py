@@ -11,7 +11,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.textgen import bleu
+from pdmetrics.textgen import bleu as bleu_table
+from tests.textgen_frames import on_texts
+
+
+def bleu(prediction, reference, **options):
+    """``pdmetrics.textgen.bleu`` of the texts, put in a frame."""
+    return on_texts(bleu_table, prediction, reference, **options)
+
 
 WORDS = [
     "the",

@@ -9,21 +9,30 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
-from pdmetrics.textgen import (
-    chrf,
-    corpus_bleu,
-    metric_signature,
-    scores_from_statistics,
-    segment_statistics,
-    ter,
-)
+from pdmetrics import textgen
+from pdmetrics.errors import ColumnNotFoundError, ExcludedRowsWarning, InvalidInputError
+from pdmetrics.textgen import metric_signature, scores_from_statistics, segment_statistics
+from tests.textgen_frames import on_texts
 
 sacrebleu = pytest.importorskip("sacrebleu")
 if sacrebleu.__version__ != "2.6.0":  # the definitions and signatures reproduced are 2.6.0's
     pytest.skip(
         f"cross-checks pinned to sacrebleu 2.6.0, found {sacrebleu.__version__}", allow_module_level=True
     )
+
+
+def corpus_bleu(prediction, reference, **options):
+    """``pdmetrics.textgen.corpus_bleu`` of the texts, put in a frame (so are chrf and ter)."""
+    return on_texts(textgen.corpus_bleu, prediction, reference, **options)
+
+
+def chrf(prediction, reference, **options):
+    return on_texts(textgen.chrf, prediction, reference, **options)
+
+
+def ter(prediction, reference, **options):
+    return on_texts(textgen.ter, prediction, reference, **options)
+
 
 METRICS = {
     "bleu": (lambda: sacrebleu.metrics.BLEU(), lambda p, r: corpus_bleu(p, r)),
@@ -259,18 +268,17 @@ def test_row_without_any_reference_is_left_out_with_a_warning():
         assert chrf(["x", "y"], pd.Series([["x"], []])).loc[0, "N"] == 1
 
 
-def test_mismatched_lengths():
-    with pytest.raises(InvalidInputError, match=r"`reference` has 1 rows but `prediction` has 2"):
-        corpus_bleu(["x", "y"], ["x"])
-    with pytest.raises(InvalidInputError, match=r"`reference` has 3 rows but `prediction` has 2"):
-        ter(["x", "y"], pd.DataFrame({"a": ["x", "y", "z"]}))
+def test_wrong_columns_name_the_argument():
+    frame = pd.DataFrame({"hyp": ["x", "y"], "ref": ["x", "z"]})
+    with pytest.raises(ColumnNotFoundError, match="prediction"):
+        textgen.corpus_bleu(frame, prediction="nope", reference="ref")
+    with pytest.raises(ColumnNotFoundError, match="reference"):
+        textgen.ter(frame, prediction="hyp", reference=["ref", "nope"])
+    with pytest.raises(InvalidInputError, match="`frame` must be a pandas DataFrame"):
+        textgen.chrf(["x", "y"], prediction="hyp", reference="ref")
 
 
 def test_wrong_shapes_and_options():
-    with pytest.raises(InvalidInputError, match="`prediction` is a single string"):
-        corpus_bleu("a text", ["a text"])
-    with pytest.raises(InvalidInputError, match="`prediction` is a DataFrame"):
-        corpus_bleu(pd.DataFrame({"a": ["x"]}), ["x"])
     with pytest.raises(InvalidInputError, match="`prediction` is empty"):
         corpus_bleu([], [])
     with pytest.raises(InvalidInputError, match=r"`word_order=1` is not supported"):

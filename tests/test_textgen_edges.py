@@ -13,6 +13,7 @@ import pdmetrics  # noqa: F401
 from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
 from pdmetrics.textgen import bleu, paired_bootstrap
 from pdmetrics.textgen.rouge_scores import lcs_length
+from tests.textgen_frames import on_texts
 
 # --------------------------------------------------------------------------- BLEU weights
 
@@ -31,7 +32,7 @@ def test_bleu_refuses_negative_weights_and_a_zero_sum(weights, message):
     with pytest.raises(InvalidInputError, match=message):
         frame.textgen.bleu(prediction="answer", reference="gold", weights=weights)
     with pytest.raises(InvalidInputError, match="give at least one order a positive weight|non-negative"):
-        bleu(frame["answer"], frame["gold"], weights=weights)
+        bleu(frame, prediction="answer", reference="gold", weights=weights)
 
 
 @pytest.mark.parametrize(
@@ -52,14 +53,14 @@ def test_bleu_refuses_degenerate_boolean_and_mapping_weights(weights, message):
     with pytest.raises(InvalidInputError, match=message):
         frame.textgen.bleu(prediction="answer", reference="gold", weights=weights)
     with pytest.raises(InvalidInputError, match=message):
-        bleu(frame["answer"], frame["gold"], weights=weights)
+        bleu(frame, prediction="answer", reference="gold", weights=weights)
 
 
 def test_bleu_weights_summing_to_other_than_one_are_used_as_given_as_nltk_does():
     sentence_bleu = pytest.importorskip("nltk.translate.bleu_score").sentence_bleu
     prediction, reference = "the cat sat on the mat today", "the cat sat on a mat"
     for weights in [(0.5, 0.5, 0.5, 0.5), (0.1, 0.1), (2.0,), (0.0, 1.0)]:
-        got = bleu(pd.Series([prediction]), pd.Series([reference]), weights=weights).loc[0, "bleu"]
+        got = on_texts(bleu, [prediction], [reference], weights=weights).loc[0, "bleu"]
         expected = sentence_bleu([reference.split()], prediction.split(), weights=weights)
         assert got == expected
         assert 0.0 <= got <= 1.0
@@ -192,7 +193,7 @@ def test_a_missing_prediction_or_reference_is_left_out_with_a_warning(method):
     pd.testing.assert_frame_equal(scores, expected)
     core = getattr(pdmetrics.textgen, method)
     with pytest.warns(ExcludedRowsWarning, match=r"rows 3, 1, 7"):
-        table = core(frame["answer"], frame[["gold", "gold2"]])
+        table = core(frame, prediction="answer", reference=["gold", "gold2"])
     assert table.index.tolist() == [5, 9, 2]
     with pytest.warns(ExcludedRowsWarning, match=r"by|rows left out"):
         means = getattr(frame.textgen, method)(prediction="answer", reference=["gold", "gold2"], by="topic")
@@ -374,8 +375,9 @@ def test_paired_bootstrap_names_the_system_whose_output_is_missing():
         table = df.textgen.paired_bootstrap(prediction="new", baseline="old", reference="ref", n_resamples=40)
     assert caught[0].filename == __file__
     assert table["N"].tolist() == [2, 2]
-    with pytest.warns(ExcludedRowsWarning, match=r"1 without a baseline output \(`prediction_a`\)\ \("):
-        paired_bootstrap([None, "x y"], ["x y", "x y"], ["x y", "x y"], n_resamples=40)
+    frame = pd.DataFrame({"a": [None, "x y"], "b": ["x y", "x y"], "r": ["x y", "x y"]})
+    with pytest.warns(ExcludedRowsWarning, match=r"1 without a baseline output \(`baseline='a'`\) \("):
+        paired_bootstrap(frame, prediction="b", baseline="a", reference="r", n_resamples=40)
 
 
 def test_empty_and_blank_answers_are_scored_zero_and_only_missing_cells_are_left_out():

@@ -6,8 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from pdmetrics import textgen
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.textgen import paired_bootstrap
+from tests.textgen_frames import texts_frame
 
 sacrebleu = pytest.importorskip("sacrebleu")
 if sacrebleu.__version__ != "2.6.0":
@@ -15,6 +16,21 @@ if sacrebleu.__version__ != "2.6.0":
         f"cross-checks pinned to sacrebleu 2.6.0, found {sacrebleu.__version__}", allow_module_level=True
     )
 significance = pytest.importorskip("sacrebleu.significance")
+
+
+def paired_bootstrap(prediction_a, prediction_b, reference, **options):
+    """``pdmetrics.textgen.paired_bootstrap`` of system A (the baseline) and system B, put in a
+    frame: a named Series is the column of that name, else ``prediction_a`` and ``prediction_b``."""
+    frame, columns = texts_frame(prediction_b, reference)
+    names = [
+        getattr(p, "name", None) or f"prediction_{s}" for p, s in ((prediction_a, "a"), (prediction_b, "b"))
+    ]
+    frame = frame.rename(columns={"prediction": names[1]})
+    frame.insert(0, names[0], list(prediction_a))
+    return textgen.paired_bootstrap(
+        frame, baseline=names[0], prediction=names[1], reference=columns["reference"], **options
+    )
+
 
 SACREBLEU_NAMES = {"bleu": "BLEU", "chrf": "chrF2", "chrf++": "chrF2++", "ter": "TER"}
 
@@ -123,8 +139,6 @@ def test_identical_copy_is_not_significant(monkeypatch):
 
 
 def test_bad_input():
-    with pytest.raises(InvalidInputError, match=r"`prediction_a` has 2 segments but `prediction_b` has 1"):
-        paired_bootstrap(["x", "y"], ["x"], ["x", "y"])
     with pytest.raises(InvalidInputError, match=r"`n_resamples=0` must be a positive integer"):
         paired_bootstrap(["x"], ["x"], ["x"], n_resamples=0)
     with pytest.raises(
@@ -140,10 +154,11 @@ def test_bad_input():
         paired_bootstrap(["x"], ["x"], ["x"], n_samples=10)
     with pytest.raises(InvalidInputError, match=r"`metric='meteor'` is not supported"):
         paired_bootstrap(["x"], ["x"], ["x"], metric="meteor")
-    with pytest.raises(InvalidInputError, match=r"`prediction_b` row 1 holds 3 \(int\)"):
+    with pytest.raises(InvalidInputError, match=r"`prediction='prediction_b'` row 1 holds 3 \(int\)"):
         paired_bootstrap(["x", "y"], ["x", 3], ["x", "y"])
-    with pytest.raises(InvalidInputError, match=r"`prediction_a=None`: pass the baseline"):
-        paired_bootstrap(None, ["x", "y"], ["x", "y"])
+    frame = pd.DataFrame({"new": ["x", "y"], "ref": ["x", "y"]})
+    with pytest.raises(InvalidInputError, match=r"`baseline=None`: name the column of the baseline"):
+        textgen.paired_bootstrap(frame, prediction="new", baseline=None, reference="ref")
 
 
 def test_confidence_sets_the_interval(monkeypatch):

@@ -13,8 +13,10 @@ from hypothesis import strategies as st
 
 from pdmetrics import ExcludedRowsWarning
 from pdmetrics.errors import InvalidInputError, MissingDependencyError
-from pdmetrics.textgen import EmptyTokensWarning, rouge
+from pdmetrics.textgen import EmptyTokensWarning
+from pdmetrics.textgen import rouge as rouge_table
 from pdmetrics.textgen.rouge_scores import lcs_length
+from tests.textgen_frames import on_texts
 
 TYPES = ["rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum"]
 WORDS = ["the", "a", "cat", "cats", "running", "runs", "dog", "Dog", "mat", "x1", "flipping", "flip"]
@@ -56,6 +58,11 @@ def expected_rouge(predictions, references, types, use_stemmer=False):
     return pd.DataFrame(rows)
 
 
+def rouge(prediction, reference, **options):
+    """``pdmetrics.textgen.rouge`` of the texts, put in a frame."""
+    return on_texts(rouge_table, prediction, reference, **options)
+
+
 def quiet_rouge(*args, **kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", EmptyTokensWarning)
@@ -64,7 +71,8 @@ def quiet_rouge(*args, **kwargs):
 
 def assert_equal_to_rouge_score(predictions, references, use_stemmer=False, types=TYPES):
     expected = expected_rouge(predictions, references, types, use_stemmer)
-    got = quiet_rouge(pd.Series(predictions), pd.Series(references), types, use_stemmer, details=True)
+    options = {"rouge_types": types, "use_stemmer": use_stemmer, "details": True}
+    got = quiet_rouge(pd.Series(predictions), pd.Series(references), **options)
     for column in expected.columns:
         np.testing.assert_array_equal(got[column].to_numpy(), expected[column].to_numpy(), err_msg=column)
 
@@ -168,14 +176,14 @@ def test_best_reference_per_type_first_on_ties():
     predictions = ["a b c d", "a b c d"]
     references = [["a b x d", "d c b a"], ["d c b a", "a b x d"]]
     assert_equal_to_rouge_score(predictions, references, types=["rouge1", "rouge2", "rougeL"])
-    got = rouge(pd.Series(predictions), pd.Series(references), ["rouge1", "rouge2"], details=True)
+    got = rouge(pd.Series(predictions), pd.Series(references), rouge_types=["rouge1", "rouge2"], details=True)
     assert got["rouge1"].tolist() == [1.0, 1.0]
     assert got["rouge2_recall"].tolist() == [1 / 3, 1 / 3]
     # equal F-measures (2/3) from different precision/recall: the first reference is kept
     tie = rouge(
         pd.Series(["a b c d"] * 2),
         pd.Series([["a b", "a b c d e f g h"], ["a b c d e f g h", "a b"]]),
-        ["rouge1"],
+        rouge_types=["rouge1"],
         details=True,
     )
     assert tie["rouge1"].tolist() == [2 / 3, 2 / 3]
@@ -226,7 +234,6 @@ def test_stemmer_needs_nltk(monkeypatch):
             {},
             r"column 'gold': row 1 holds 5, not text",
         ),
-        (pd.Series(["a"]), pd.Series(["a", "b"]), {}, r"has 2 rows but `prediction=` has 1"),
         (pd.Series(["a"]), pd.Series(["a"]), {"rouge_types": ["rouge0"]}, r"'rouge0' is not a ROUGE type"),
         (pd.Series(["a"]), pd.Series(["a"]), {"rouge_types": ["rougeX"]}, r"'rougeX' is not a ROUGE type"),
         (pd.Series(["a"]), pd.Series(["a"]), {"rouge_types": []}, r"rouge_types is empty"),
@@ -321,7 +328,7 @@ def text(size):
     words = rng.choice(vocabulary, size // 4, p=weights / weights.sum())
     return " ".join(words)[:size].rsplit(" ", 1)[0]
 prediction, reference = text(1 << 20), text(1 << 20)
-table = rouge(pd.Series([prediction]), pd.Series([reference]))
+table = rouge(pd.DataFrame({"p": [prediction], "r": [reference]}), prediction="p", reference="r")
 print(len(prediction), len(reference), *table.iloc[0].tolist())
 """
 

@@ -2,32 +2,9 @@
 computes them), corpus BLEU, chrF/chrF++ and TER (as sacrebleu does), the paired bootstrap
 comparison of two systems, and the LLM-guided metrics from a judge's verdict table."""
 
-from pdmetrics.errors import EmptyTokensWarning
-from pdmetrics.textgen.bleu_scores import bleu
-from pdmetrics.textgen.corpus import (
-    SACREBLEU_VERSION,
-    chrf,
-    corpus_bleu,
-    metric_signature,
-    scores_from_statistics,
-    segment_statistics,
-    ter,
-)
-from pdmetrics.textgen.paired import paired_bootstrap
-from pdmetrics.textgen.rouge_scores import rouge
-from pdmetrics.textgen.verdicts import (
-    answer_correctness,
-    answer_relevance,
-    bias,
-    context_precision,
-    context_recall,
-    context_relevance,
-    faithfulness,
-    hallucination,
-    metric_means,
-    summary_coherence,
-    toxicity,
-)
+from pdmetrics._lazy import lazy_attributes
+
+# the metric modules load on first use (see pdmetrics._lazy)
 
 __all__ = [
     "EmptyTokensWarning",
@@ -53,3 +30,31 @@ __all__ = [
     "SACREBLEU_VERSION",
     "paired_bootstrap",
 ]
+
+#: The module defining each public name: imported when the name is first looked up.
+_WHERE = {
+    "EmptyTokensWarning": "pdmetrics.errors",
+    "bleu": "pdmetrics.textgen.bleu_scores",
+    "rouge": "pdmetrics.textgen.rouge_scores",
+    "answer_correctness": "pdmetrics.textgen.verdicts",
+    "answer_relevance": "pdmetrics.textgen.verdicts",
+    "bias": "pdmetrics.textgen.verdicts",
+    "context_precision": "pdmetrics.textgen.verdicts",
+    "context_recall": "pdmetrics.textgen.verdicts",
+    "context_relevance": "pdmetrics.textgen.verdicts",
+    "faithfulness": "pdmetrics.textgen.verdicts",
+    "hallucination": "pdmetrics.textgen.verdicts",
+    "summary_coherence": "pdmetrics.textgen.verdicts",
+    "toxicity": "pdmetrics.textgen.verdicts",
+    "metric_means": "pdmetrics.textgen.means",
+    "corpus_bleu": "pdmetrics.textgen.corpus",
+    "chrf": "pdmetrics.textgen.corpus",
+    "ter": "pdmetrics.textgen.corpus",
+    "segment_statistics": "pdmetrics.textgen.corpus",
+    "scores_from_statistics": "pdmetrics.textgen.corpus",
+    "metric_signature": "pdmetrics.textgen.corpus",
+    "SACREBLEU_VERSION": "pdmetrics.textgen.corpus",
+    "paired_bootstrap": "pdmetrics.textgen.paired",
+}
+
+__getattr__, __dir__ = lazy_attributes(__name__, _WHERE)

@@ -15,14 +15,17 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Mapping, Set
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
+from pdmetrics._table_spec import table
 from pdmetrics.errors import InvalidInputError
+from pdmetrics.textgen.per_row import per_row_spec
 from pdmetrics.textgen.tokens import bleu_tokens, text_rows
 
-__all__ = ["bleu"]
+__all__ = ["bleu", "bleu_rows"]
 
 #: valor reports a BLEU below this as 0
 _FLOOR = 1e-9
@@ -155,7 +158,17 @@ def _clipped_counts(tokens, row, owner, n_rows: int, width: int, orders: int) ->
     return numerators
 
 
-def bleu(prediction, reference, weights=(0.25, 0.25, 0.25, 0.25), details: bool = False) -> pd.DataFrame:
+@table
+def bleu(
+    frame,
+    *,
+    prediction,
+    reference,
+    weights=(0.25, 0.25, 0.25, 0.25),
+    details: bool = False,
+    datum=None,
+    by=None,
+):
     """Sentence BLEU of each prediction against its reference(s), as valor computes it.
 
     Valor tokenizes with nltk's ``RegexpTokenizer(r"\\w+|\\$[\\d]+|[^\\s\\.]+")`` (words,
@@ -172,11 +185,10 @@ def bleu(prediction, reference, weights=(0.25, 0.25, 0.25, 0.25), details: bool 
 
     Parameters
     ----------
-    prediction : Series or array-like of str
-        Generated texts, one per row.
-    reference : Series of str, Series of lists of str, DataFrame, or array-like of str
-        Reference text(s): one per row, or several per row (a list per cell, or one DataFrame
-        column per reference). Missing cells (None/NaN) are dropped, not scored as empty text.
+    frame, prediction, reference
+        As in :func:`pdmetrics.textgen.rouge`: the frame, the column of generated texts and
+        the reference column(s). Missing reference cells (None/NaN) are dropped, not scored as
+        empty text.
     weights : sequence of float, default (0.25, 0.25, 0.25, 0.25)
         Weight of each n-gram order (BLEU-4); ``(1/5,) * 5`` gives BLEU-5. The weights must be
         numbers (not booleans, a mapping or a set), finite, non-negative, and sum to at least
@@ -188,12 +200,15 @@ def bleu(prediction, reference, weights=(0.25, 0.25, 0.25, 0.25), details: bool 
     details : bool, default False
         Also return ``precision_1`` ... (modified precisions), ``brevity_penalty``,
         ``prediction_length`` and ``reference_length`` (closest reference length).
+    datum, by : str, optional
+        As in :func:`pdmetrics.textgen.rouge`: a column of row ids copied first into the
+        table, a group column to average by.
 
     Returns
     -------
     pandas.DataFrame
-        One row per scored prediction, indexed like ``prediction`` (its labels and order; a
-        RangeIndex for a list), column ``bleu`` (and the details).
+        As :func:`pdmetrics.textgen.rouge` (one row per scored prediction, indexed like the
+        frame's rows), with the column ``bleu`` (and the details).
 
     Raises
     ------
@@ -205,29 +220,31 @@ def bleu(prediction, reference, weights=(0.25, 0.25, 0.25, 0.25), details: bool 
     Warns
     -----
     ExcludedRowsWarning
-        Rows whose prediction is missing (None/NaN/pd.NA) or whose every reference is missing
-        are left out of the table; the warning counts them and names the first.
+        As in :func:`pdmetrics.textgen.rouge`: a row without a prediction or any reference is
+        left out.
 
     Examples
     --------
     >>> import pandas as pd
     >>> from pdmetrics.textgen import bleu
-    >>> pred = pd.Series(["the cat sat on the mat today", "hello there"])
-    >>> ref = pd.DataFrame(
-    ...     {"r1": ["the cat sat on the mat", "general kenobi"], "r2": ["a cat sat on a mat", None]}
-    ... )
-    >>> bleu(pred, ref).round(4)
+    >>> df = pd.DataFrame({"pred": ["the cat sat on the mat today", "hello there"],
+    ...                    "r1": ["the cat sat on the mat", "general kenobi"],
+    ...                    "r2": ["a cat sat on a mat", None]})
+    >>> bleu(df, prediction="pred", reference=["r1", "r2"]).round(4)
          bleu
     0  0.8091
     1  0.0000
     """
-    table, rows = bleu_rows(prediction, reference, weights, details)
-    rows.warn()
-    return table
+    spec = per_row_spec(
+        frame, partial(bleu_rows, weights=weights, details=details), prediction, reference, datum, by
+    )
+    _weights(weights)
+    return spec
 
 
 def bleu_rows(prediction, reference, weights, details):
-    """:func:`bleu`'s table and its :class:`~pdmetrics.textgen.tokens.TextRows` (no warning)."""
+    """:func:`bleu`'s table of the texts ``prediction`` (a Series) and ``reference`` (a Series,
+    or a DataFrame of several) and its :class:`~pdmetrics.textgen.tokens.TextRows` (no warning)."""
     weights = _weights(weights)
     rows = text_rows(prediction, reference)
     predictions, references, index = rows.predictions, rows.references, rows.index

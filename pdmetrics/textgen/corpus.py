@@ -11,26 +11,26 @@ bootstrap resamples) and scored from the summed chunks.
 Only sacrebleu's default settings are reproduced (BLEU: ``13a`` tokenizer, ``exp``
 smoothing, mixed case; chrF: 6 character orders, beta 2, whitespace removed, optionally 2
 word orders for chrF++; TER: lowercased, no normalization, punctuation kept). The
-tokenizers are reimplemented here, so sacrebleu is not needed at run time. Each result
-carries sacrebleu's reproducibility signature.
-
-TER's shift search is sequential within a segment (each accepted shift changes the next
-search), so TER loops over segments and over the search steps of a segment in Python; the
-edit distances of all candidate shifts of a step are computed together with numpy.
-Everything else is vectorized over segments.
+tokenizers (:mod:`pdmetrics.textgen.tokenizers`) and TER's shift search
+(:mod:`pdmetrics.textgen.ter_edits`, a Python loop over the segments and their search steps)
+are reimplemented, so sacrebleu is not needed at run time. Each result carries sacrebleu's
+reproducibility signature. Everything but TER's shift search is vectorized over segments.
 """
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Hashable
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
+from pdmetrics._table_spec import Table, table
 from pdmetrics.errors import InvalidInputError
+from pdmetrics.textgen.per_row import text_names, texts
+from pdmetrics.textgen.ter_edits import translation_edits
+from pdmetrics.textgen.tokenizers import char_codes, chrf_words, explode, ter_tokens, tokenize_13a
 from pdmetrics.textgen.tokens import added_exclusions, factorize_texts, warn_left_out
 
 __all__ = [
@@ -55,18 +55,6 @@ _BETA = 2
 _METRICS = ("bleu", "chrf", "chrf++", "ter")
 # sacrebleu's floor for log(0) in BLEU's geometric mean.
 _LOG_ZERO = -9999999999.0
-# chrF++ splits one punctuation mark off the end (else the start) of each word.
-_PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
-
-# The 13a tokenizer (mteval-v13a): pad punctuation and symbols, split period/comma unless
-# they touch a digit, split a dash after a digit.
-_SYMBOLS_13A = re.compile(r"[\{-\~\[-\` -\&\(-\+\:-\@\/]")
-# the symbols are ASCII, so "pad each with spaces" is a translation table (C speed)
-_PAD_13A = {c: f" {chr(c)} " for c in range(128) if _SYMBOLS_13A.fullmatch(chr(c))}
-_PERIOD_AFTER = re.compile(r"([^0-9])([\.,])")
-_PERIOD_BEFORE = re.compile(r"([\.,])([^0-9])")
-_DASH_AFTER_DIGIT = re.compile(r"([0-9])(-)")
-
 
 # --------------------------------------------------------------------------- input checks
 
@@ -120,21 +108,6 @@ def _text_array(values, argument: str) -> np.ndarray:
     )
 
 
-def _explode(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``Series.explode`` of an object array whose cells are lists (or single values): the row of
-    every item and the items, as object. pandas 3 would store the items as its string dtype,
-    which cannot hold a lone surrogate (``"\\ud83d"``) that sacrebleu scores."""
-    listed = np.fromiter(
-        (isinstance(v, (list, tuple, np.ndarray, pd.Series)) for v in cells), dtype=bool, count=len(cells)
-    )
-    lengths = np.ones(len(cells), dtype=np.int64)
-    lengths[listed] = np.fromiter(map(len, cells[listed]), dtype=np.int64, count=int(listed.sum()))
-    values = np.empty(int(lengths.sum()), dtype=object)
-    pieces = (cell if many else [cell] for cell, many in zip(cells.tolist(), listed.tolist()))
-    values[:] = [item for piece in pieces for item in piece]
-    return np.repeat(np.arange(len(cells), dtype=np.int64), lengths), values
-
-
 def _is_missing(array: np.ndarray) -> np.ndarray:
     return np.asarray(pd.isna(array), dtype=bool)
 
@@ -185,7 +158,7 @@ def _reference_matrix(reference, n: int, labels: pd.Index) -> np.ndarray:
             _check_reference_cells(cells, np.arange(n), labels, "")
             matrix = cells.reshape(n, 1)
         else:
-            rows, values = _explode(cells)
+            rows, values = explode(cells)
             _check_reference_cells(values, rows, labels, "")
             counts = np.bincount(rows, minlength=n)
             within = np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts, counts)
@@ -347,67 +320,6 @@ def metric_signature(metric: str, nrefs: int | str = 1, **extra) -> str:
     return "|".join(f"{key}:{value}" for key, value in fields.items())
 
 
-# --------------------------------------------------------------------------- tokenizers
-
-
-def _tokenize_13a(texts: pd.Series) -> pd.Series:
-    """sacrebleu's default BLEU tokenizer, applied to every text; returns lists of tokens."""
-    texts = texts.str.rstrip()
-    texts = texts.str.replace("<skipped>", "", regex=False).str.replace("-\n", "", regex=False)
-    texts = texts.str.replace("\n", " ", regex=False)
-    for entity, char in (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">")):
-        texts = texts.str.replace(entity, char, regex=False)
-    texts = (" " + texts + " ").str.translate(_PAD_13A)
-    texts = texts.str.replace(_PERIOD_AFTER, r"\1 \2 ", regex=True)
-    texts = texts.str.replace(_PERIOD_BEFORE, r" \1 \2", regex=True)
-    texts = texts.str.replace(_DASH_AFTER_DIGIT, r"\1 \2 ", regex=True)
-    return texts.str.split()
-
-
-def _chrf_words(texts: pd.Series) -> pd.Series:
-    """chrF++'s words: whitespace split, then one punctuation mark split off each word's end
-    (or, failing that, its start); single characters stay whole. Returns a flat Series of
-    words indexed by the text's position."""
-    owner, items = _explode(texts.str.split().to_numpy(dtype=object))
-    words = pd.Series(items, index=owner, dtype=object)
-    if words.empty:
-        return words.astype(object)
-    long = words.str.len().to_numpy() > 1
-    last = words.str[-1].isin(list(_PUNCTUATION)).to_numpy() & long
-    first = words.str[0].isin(list(_PUNCTUATION)).to_numpy() & long & ~last
-    head = np.where(last, words.str[:-1], np.where(first, words.str[:1], words)).astype(object)
-    tail = np.where(last, words.str[-1], np.where(first, words.str[1:], None)).astype(object)
-    index = words.index.to_numpy()
-    pairs = np.stack([head, tail], axis=1).ravel()
-    owners = np.repeat(index, 2)
-    keep = pairs != None  # noqa: E711
-    return pd.Series(pairs[keep], index=owners[keep], dtype=object)
-
-
-def _whitespace_table() -> np.ndarray:
-    """True at the code points Python's ``str.split()`` treats as whitespace (all below U+3001)."""
-    table = np.zeros(0x110000, dtype=bool)
-    table[[c for c in range(0x3001) if chr(c).isspace()]] = True
-    return table
-
-
-_IS_SPACE = _whitespace_table()
-
-
-def _char_codes(texts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Dense ids of the characters of all texts with whitespace removed, and the text each
-    belongs to (equal characters get equal ids)."""
-    lengths = pd.Series(texts, dtype=object).str.len().to_numpy(dtype=np.int64)
-    joined = "".join(texts.tolist()).encode("utf-32-le", errors="surrogatepass")
-    codes = np.frombuffer(joined, dtype=np.uint32)
-    owner = np.repeat(np.arange(texts.size, dtype=np.int64), lengths)
-    keep = ~_IS_SPACE[codes]
-    codes, owner = codes[keep], owner[keep]
-    present = np.zeros(0x110000, dtype=bool)
-    present[codes] = True
-    return (np.cumsum(present) - 1)[codes], owner
-
-
 # --------------------------------------------------------------------------- n-gram counting
 
 
@@ -490,7 +402,7 @@ def _token_codes(tokens: pd.Series, n_docs: int) -> tuple[np.ndarray, np.ndarray
 def _bleu_statistics(hypotheses: np.ndarray, matrix: np.ndarray) -> np.ndarray:
     n_seg, n_ref = matrix.shape
     texts, present = _documents(hypotheses, matrix)
-    owner, items = _explode(_tokenize_13a(pd.Series(texts, dtype=object)).to_numpy(dtype=object))
+    owner, items = explode(tokenize_13a(pd.Series(texts, dtype=object)).to_numpy(dtype=object))
     tokens = pd.Series(items, index=owner, dtype=object)
     codes, doc, lengths = _token_codes(tokens, texts.size)
     grams = _ngram_keys(codes, doc, _BLEU_ORDER, texts.size)
@@ -515,10 +427,10 @@ def _chrf_side_stats(hypotheses, matrix, word_order: int) -> np.ndarray:
     texts, _ = _documents(hypotheses, matrix)
     n_docs = texts.size
     streams = []
-    codes, owner = _char_codes(texts)
+    codes, owner = char_codes(texts)
     streams.append((codes, owner, np.bincount(owner, minlength=n_docs), _CHAR_ORDER))
     if word_order:
-        words = _chrf_words(pd.Series(texts, dtype=object))
+        words = chrf_words(pd.Series(texts, dtype=object))
         streams.append(_token_codes(words, n_docs) + (word_order,))
     stats = []
     for codes, doc, lengths, orders in streams:
@@ -543,230 +455,18 @@ def _chrf_statistics(hypotheses: np.ndarray, matrix: np.ndarray, word_order: int
     return per_ref[np.arange(matrix.shape[0]), best]
 
 
-def _ter_tokens(texts: pd.Series) -> pd.Series:
-    return texts.str.rstrip().str.lower().str.split()
-
-
 def _ter_statistics(hypotheses: np.ndarray, matrix: np.ndarray) -> np.ndarray:
     n_seg, n_ref = matrix.shape
-    hyp_words = _ter_tokens(pd.Series(hypotheses, dtype=object)).tolist()
+    hyp_words = ter_tokens(pd.Series(hypotheses, dtype=object)).tolist()
     present = matrix != None  # noqa: E711
-    ref_words = _ter_tokens(pd.Series(np.where(present, matrix, "").ravel(), dtype=object)).tolist()
+    ref_words = ter_tokens(pd.Series(np.where(present, matrix, "").ravel(), dtype=object)).tolist()
     stats = np.zeros((n_seg, 2), dtype=np.float64)
     # sequential per segment: each accepted shift changes the next shift search
     for row in range(n_seg):
         refs = [ref_words[row * n_ref + k] for k in range(n_ref) if present[row, k]]
-        edits = min(_translation_edits(hyp_words[row], words) for words in refs)
+        edits = min(translation_edits(hyp_words[row], words) for words in refs)
         stats[row] = edits, sum(len(words) for words in refs) / len(refs)
     return stats
-
-
-# --------------------------------------------------------------------------- TER shift search
-#
-# Tercom's algorithm as sacrebleu 2.6 implements it: repeatedly apply the word-block shift
-# that lowers the (beam-limited) edit distance most, until none helps or 1000 candidate
-# shifts have been tried in the segment; edits = shifts + final edit distance.
-
-_INF = 10**16
-_BEAM = 25
-_MAX_SHIFT_SIZE = 10
-_MAX_SHIFT_DIST = 50
-_MAX_CANDIDATES = 1000
-# cell operations of the edit-distance table (hypothesis rows, reference columns)
-_KEEP, _SUB, _DEL, _INS, _UNSET = 0, 1, 2, 3, 4
-
-
-class _EditTable:
-    """Beam-limited word edit distance of hypotheses of one length against one reference
-    (words as integer ids)."""
-
-    def __init__(self, ref: list[int], n_hyp: int):
-        self.ref = ref
-        self.n_ref = len(ref)
-        self.ratio = self.n_ref / n_hyp if n_hyp else 1
-        half = self.ratio / 2
-        self.beam = math.ceil(half + _BEAM) if _BEAM < half else _BEAM
-        self.ref_ids = np.asarray(ref, dtype=np.int64)
-        self.first_row = (list(range(self.n_ref + 1)), [_INS] * (self.n_ref + 1))
-
-    def _row(self, i: int, word: int, above: list[int], last: bool) -> tuple[list[int], list[int]]:
-        n_ref, ref = self.n_ref, self.ref
-        diagonal = math.floor(i * self.ratio)
-        lo = max(0, diagonal - self.beam)
-        hi = n_ref + 1 if last else min(n_ref + 1, diagonal + self.beam)
-        cost = [_INF] * (n_ref + 1)
-        ops = [_UNSET] * (n_ref + 1)
-        if lo == 0:
-            cost[0], ops[0] = above[0] + 1, _DEL
-        left = cost[max(lo, 1) - 1]  # the cell before the first computed one
-        for j in range(max(lo, 1), hi):
-            # preference on equal cost: keep/substitute, then delete, then insert
-            if word == ref[j - 1]:
-                best, op = above[j - 1], _KEEP
-            else:
-                best, op = above[j - 1] + 1, _SUB
-            if best >= _INF:
-                best, op = _INF, _UNSET
-            if above[j] + 1 < best:
-                best, op = above[j] + 1, _DEL
-            if left + 1 < best:
-                best, op = left + 1, _INS
-            cost[j] = left = best
-            ops[j] = op
-        return cost, ops
-
-    def traced(self, hyp: list[int]) -> tuple[int, list]:
-        """Edit distance of ``hyp`` and its whole table (for the alignment)."""
-        rows = [self.first_row]
-        n_hyp = len(hyp)
-        for i in range(1, n_hyp + 1):
-            rows.append(self._row(i, hyp[i - 1], rows[-1][0], i == n_hyp))
-        return rows[-1][0][-1], rows
-
-    def distances(self, hyps: np.ndarray) -> np.ndarray:
-        """Edit distances of many hypotheses of this table's length (rows of ``hyps``) at once.
-
-        Row by row over the table, vectorized across hypotheses: the substitution/deletion
-        cost of every cell comes from the row above; the chain of insertions along the row
-        is a running minimum of ``cost - column`` (cell j = min over k <= j of cost_k + j - k).
-        Cells outside the beam stay "infinite", as in the traced table.
-        """
-        count, n_hyp = hyps.shape
-        n_ref = self.n_ref
-        above = np.broadcast_to(np.arange(n_ref + 1, dtype=np.int64), (count, n_ref + 1))
-        for i in range(1, n_hyp + 1):
-            diagonal = math.floor(i * self.ratio)
-            lo = max(0, diagonal - self.beam)
-            hi = n_ref + 1 if i == n_hyp else min(n_ref + 1, diagonal + self.beam)
-            row = np.full((count, n_ref + 1), _INF, dtype=np.int64)
-            if hi > lo:
-                first = max(lo, 1)
-                columns = np.arange(lo, hi)
-                cost = np.empty((count, hi - lo), dtype=np.int64)
-                if lo == 0:
-                    cost[:, 0] = above[:, 0] + 1
-                j = np.arange(first, hi)
-                mismatch = hyps[:, i - 1, None] != self.ref_ids[None, j - 1]
-                cost[:, first - lo :] = np.minimum(
-                    np.minimum(above[:, j - 1] + mismatch, above[:, j] + 1), _INF
-                )
-                chained = np.minimum.accumulate(cost - columns, axis=1) + columns
-                chained[:, first - lo :] = np.minimum(chained[:, first - lo :], _INF)
-                row[:, lo:hi] = chained
-            above = row
-        return above[:, n_ref]
-
-    def alignment(self, rows) -> tuple[list[int], list[int], list[int]]:
-        """Walk the table back from the corner: for every reference position the hypothesis
-        position it aligns to, and which reference / hypothesis positions are errors."""
-        i, j = len(rows) - 1, self.n_ref
-        path = []
-        while i > 0 or j > 0:
-            op = rows[i][1][j]
-            path.append(op)
-            if op in (_KEEP, _SUB):
-                i, j = i - 1, j - 1
-            elif op == _INS:
-                j -= 1
-            elif op == _DEL:
-                i -= 1
-            else:  # pragma: no cover - only for a beam that loses the path (sacrebleu raises too)
-                raise RuntimeError("TER: the beam lost the alignment path")
-        align, ref_err, hyp_err = [0] * self.n_ref, [], []
-        h = r = -1
-        for op in reversed(path):
-            if op in (_KEEP, _SUB):
-                h, r = h + 1, r + 1
-                align[r] = h
-                ref_err.append(op == _SUB)
-                hyp_err.append(op == _SUB)
-            elif op == _DEL:  # a hypothesis word with no reference word
-                h += 1
-                hyp_err.append(True)
-            else:  # a reference word with no hypothesis word
-                r += 1
-                align[r] = h
-                ref_err.append(True)
-        return align, ref_err, hyp_err
-
-
-def _moved(words: list[str], start: int, length: int, target: int) -> list[str]:
-    """``words`` with the block ``[start, start+length)`` cut out and re-inserted before
-    position ``target`` of the original list (Tercom's shift)."""
-    block = words[start : start + length]
-    rest = words[:start] + words[start + length :]
-    at = target - length if target > start + length else target
-    return rest[:at] + block + rest[at:]
-
-
-def _best_shift(hyp: list[int], ref: list[int], table: _EditTable, tried: int):
-    """The shift that lowers the edit distance most (ties: longer, earlier, earlier target).
-
-    The candidates, and where the 1000-candidate limit stops, depend only on the current
-    alignment, so they are listed first and their edit distances computed together.
-    Returns (gain, shifted hypothesis) or None, the updated candidate count, and the edit
-    distance of ``hyp`` itself."""
-    before, rows = table.traced(hyp)
-    align, ref_err, hyp_err = table.alignment(rows)
-    n_hyp, n_ref = len(hyp), len(ref)
-    candidates = []
-    for start in range(n_hyp):
-        if tried >= _MAX_CANDIDATES:
-            break
-        for ref_start in range(max(0, start - _MAX_SHIFT_DIST), min(n_ref, start + _MAX_SHIFT_DIST + 1)):
-            if tried >= _MAX_CANDIDATES:
-                break
-            length = 0
-            while length < _MAX_SHIFT_SIZE and hyp[start + length] == ref[ref_start + length]:
-                length += 1
-                if (
-                    any(hyp_err[start : start + length])
-                    and any(ref_err[ref_start : ref_start + length])
-                    and not start <= align[ref_start] < start + length
-                ):
-                    previous = -1
-                    for offset in range(-1, length):
-                        if ref_start + offset == -1:
-                            target = 0
-                        elif ref_start + offset < n_ref:
-                            target = align[ref_start + offset] + 1
-                        else:
-                            break
-                        if target != previous:
-                            candidates.append((length, start, target))
-                            tried += 1
-                            previous = target
-                    if tried >= _MAX_CANDIDATES:
-                        break
-                if start + length == n_hyp or ref_start + length == n_ref:
-                    break
-    if not candidates or tried >= _MAX_CANDIDATES:  # at the limit the search stops unapplied
-        return None, tried, before
-    positions = list(range(n_hyp))
-    order = np.array([_moved(positions, start, length, target) for length, start, target in candidates])
-    gains = before - table.distances(np.asarray(hyp, dtype=np.int64)[order])
-    keys = [(int(gain), length, -start, -target) for gain, (length, start, target) in zip(gains, candidates)]
-    best = max(range(len(keys)), key=keys.__getitem__)
-    return (keys[best][0], [hyp[k] for k in order[best]]), tried, before
-
-
-def _translation_edits(hyp: list[str], ref: list[str]) -> int:
-    """TER edits (shifts + insertions, deletions, substitutions) turning ``hyp`` into ``ref``."""
-    if not ref:
-        return len(hyp)
-    ids: dict[str, int] = {}
-    ref_ids = [ids.setdefault(word, len(ids)) for word in ref]
-    hyp_ids = [ids.setdefault(word, len(ids)) for word in hyp]
-    table = _EditTable(ref_ids, len(hyp_ids))
-    shifts, tried = 0, 0
-    while True:
-        best, tried, distance = _best_shift(hyp_ids, ref_ids, table, tried)
-        if tried >= _MAX_CANDIDATES or best is None or best[0] <= 0:
-            break
-        shifts += 1
-        hyp_ids = best[1]
-    # the search stops without applying a shift: the last distance is the final one
-    return shifts + distance
 
 
 _COLUMNS = {
@@ -965,16 +665,19 @@ def _sequential_sum(stats: np.ndarray) -> np.ndarray:
 # --------------------------------------------------------------------------- public scores
 
 
-def corpus_bleu(prediction, reference) -> pd.DataFrame:
+@table
+def corpus_bleu(frame, *, prediction, reference):
     """Corpus BLEU as sacrebleu 2.6 computes it on its defaults (13a tokens, exp smoothing).
 
     Parameters
     ----------
-    prediction : Series or list of str
-        One system output per segment.
-    reference : Series, list or DataFrame
-        One reference per segment, or several: a DataFrame with one column per reference,
-        or cells holding lists of str. Missing references (NaN/None) are dropped, as
+    frame : DataFrame
+        One row per segment (pandas; on dask the segment statistics of the partitions add up).
+    prediction : str
+        The column of system outputs.
+    reference : str or list of str
+        The reference column (its cells a str, or a list of str for several references), or
+        a list of columns (one reference each). Missing references (NaN/None) are dropped, as
         sacrebleu drops ``None``. A segment without a prediction or without any reference is
         left out, with an :class:`~pdmetrics.ExcludedRowsWarning` that counts it.
 
@@ -986,17 +689,20 @@ def corpus_bleu(prediction, reference) -> pd.DataFrame:
 
     Examples
     --------
-    >>> result = corpus_bleu(["The cat sat on the mat.", "It rained today."],
-    ...                      ["The cat sat on a mat.", "It rained all day today."])
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"hyp": ["The cat sat on the mat.", "It rained today."],
+    ...                    "ref": ["The cat sat on a mat.", "It rained all day today."]})
+    >>> result = corpus_bleu(df, prediction="hyp", reference="ref")
     >>> round(float(result.loc[0, "score"]), 4), int(result.loc[0, "sys_len"]), int(result.loc[0, "ref_len"])
     (35.9672, 11, 13)
     >>> result.loc[0, "signature"]
     'nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0'
     """
-    return corpus_table(corpus_state(prediction, reference, "bleu"))
+    return _corpus_spec(frame, "bleu", prediction, reference)
 
 
-def chrf(prediction, reference, word_order: int = 0) -> pd.DataFrame:
+@table
+def chrf(frame, *, prediction, reference, word_order: int = 0):
     """Corpus chrF (``word_order=0``) or chrF++ (``word_order=2``) as sacrebleu 2.6 computes it.
 
     Character n-grams of orders 1-6 with whitespace removed (plus word unigrams and bigrams
@@ -1005,8 +711,7 @@ def chrf(prediction, reference, word_order: int = 0) -> pd.DataFrame:
 
     Parameters
     ----------
-    prediction : Series or list of str
-    reference : Series, list or DataFrame
+    frame, prediction, reference
         As in :func:`corpus_bleu`.
     word_order : {0, 2}
         0 for chrF, 2 for chrF++.
@@ -1019,18 +724,22 @@ def chrf(prediction, reference, word_order: int = 0) -> pd.DataFrame:
 
     Examples
     --------
-    >>> result = chrf(["The cat sat on the mat."], ["The cat sat on a mat."], word_order=2)
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"hyp": ["The cat sat on the mat."], "ref": ["The cat sat on a mat."]})
+    >>> result = chrf(df, prediction="hyp", reference="ref", word_order=2)
     >>> round(float(result.loc[0, "score"]), 4), result.loc[0, "signature"]
     (72.6591, 'nrefs:1|case:mixed|eff:yes|nc:6|nw:2|space:no|version:2.6.0')
     """
+    spec = _corpus_spec(frame, "chrf++" if word_order == 2 else "chrf", prediction, reference)
     if word_order not in (0, 2) or isinstance(word_order, bool):
         raise InvalidInputError(
             f"`word_order={word_order!r}` is not supported; use 0 (chrF) or 2 (chrF++, sacrebleu's -cw 2)."
         )
-    return corpus_table(corpus_state(prediction, reference, "chrf++" if word_order == 2 else "chrf"))
+    return spec
 
 
-def ter(prediction, reference) -> pd.DataFrame:
+@table
+def ter(frame, *, prediction, reference):
     """Corpus TER (translation edit rate) as sacrebleu 2.6 computes it on its defaults.
 
     Texts are lowercased and split on whitespace (no normalization, punctuation kept). The
@@ -1042,8 +751,7 @@ def ter(prediction, reference) -> pd.DataFrame:
 
     Parameters
     ----------
-    prediction : Series or list of str
-    reference : Series, list or DataFrame
+    frame, prediction, reference
         As in :func:`corpus_bleu`.
 
     Returns
@@ -1054,12 +762,24 @@ def ter(prediction, reference) -> pd.DataFrame:
 
     Examples
     --------
-    >>> result = ter(["the mat sat on the cat"], ["The cat sat on the mat"])
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"hyp": ["the mat sat on the cat"], "ref": ["The cat sat on the mat"]})
+    >>> result = ter(df, prediction="hyp", reference="ref")
     >>> row = result.iloc[0]
     >>> round(float(row["score"]), 4), int(row["num_edits"]), float(row["ref_length"])
     (33.3333, 2, 6.0)
     """
-    return corpus_table(corpus_state(prediction, reference, "ter"))
+    return _corpus_spec(frame, "ter", prediction, reference)
+
+
+def _corpus_spec(frame, metric: str, prediction, reference) -> Table:
+    """A corpus metric as a table: each part's summed segment statistics, added, then scored."""
+    names = text_names(frame, prediction, reference)
+    return Table(names, partial(_corpus_chunk, metric, prediction, reference), corpus_table)
+
+
+def _corpus_chunk(metric: str, prediction, reference, part: pd.DataFrame) -> CorpusState:
+    return corpus_state(*texts(part, prediction, reference), metric, allow_empty=True)
 
 
 # --------------------------------------------------------------------------- additive state

@@ -16,13 +16,24 @@ comparisons behind the p-value) are sacrebleu's.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pandas as pd
 
 from pdmetrics._renamed import renamed
 from pdmetrics._resampling import check_bootstrap_options
+from pdmetrics._table_spec import Whole, table
+from pdmetrics._validation import one_column, one_name
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.textgen.corpus import metric_signature, paired_inputs, scores_from_statistics, statistics_array
+from pdmetrics.textgen.corpus import (
+    checked_texts,
+    metric_signature,
+    paired_inputs,
+    scores_from_statistics,
+    statistics_array,
+)
+from pdmetrics.textgen.per_row import text_names, texts
 
 __all__ = ["compare", "paired_bootstrap"]
 
@@ -78,16 +89,19 @@ def _seed_label(seed) -> str:
     return "generator"
 
 
+@table
 @renamed("n_samples", "seed")
 def paired_bootstrap(
-    prediction_a,
-    prediction_b,
+    frame,
+    *,
+    prediction,
+    baseline,
     reference,
     metric="bleu",
     n_resamples: int = 1000,
     confidence: float = 0.95,
-    random_state: int | None = 12345,
-) -> pd.DataFrame:
+    random_state=12345,
+):
     """Compare system B with baseline A on the same segments by paired bootstrap resampling.
 
     Reproduces sacrebleu 2.6's paired bootstrap test (``sacrebleu -t ... --paired-bs``) on its
@@ -96,11 +110,14 @@ def paired_bootstrap(
 
     Parameters
     ----------
-    prediction_a : Series or list of str
-        The baseline system's output, one text per segment.
-    prediction_b : Series or list of str
-        The compared system's output for the same segments, in the same order.
-    reference : Series, list or DataFrame
+    frame : DataFrame
+        One row per segment (pandas or polars: the resamples draw from every segment at
+        once, so it does not run on dask).
+    prediction : str
+        The column of the compared system's outputs (system B).
+    baseline : str
+        The column of the baseline system's outputs (system A), for the same segments.
+    reference : str or list of str
         The references, as in :func:`pdmetrics.textgen.corpus_bleu` (one, several, or a
         variable number per segment). A segment missing in either system (None/NaN) or
         without any reference is left out of both, with an
@@ -141,33 +158,52 @@ def paired_bootstrap(
 
     Examples
     --------
-    >>> refs = ["the cat sat on the mat", "a dog barked loudly", "it rained all day",
-    ...         "we went home early", "she reads a book"]
-    >>> a = ["the cat sat on a mat", "the dog barked", "it rained today",
-    ...      "we went home", "she is reading a book"]
-    >>> b = ["the cat sat on the mat", "a dog barked loudly", "it rained all day",
-    ...      "we went home early", "she reads books"]
-    >>> table = paired_bootstrap(a, b, refs, metric="bleu", n_resamples=200)
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({
+    ...     "ref": ["the cat sat on the mat", "a dog barked loudly", "it rained all day",
+    ...             "we went home early", "she reads a book"],
+    ...     "old": ["the cat sat on a mat", "the dog barked", "it rained today",
+    ...             "we went home", "she is reading a book"],
+    ...     "new": ["the cat sat on the mat", "a dog barked loudly", "it rained all day",
+    ...             "we went home early", "she reads books"]})
+    >>> table = paired_bootstrap(df, prediction="new", baseline="old", reference="ref", n_resamples=200)
     >>> table[["system", "score", "p_value"]].round(3)
-             system   score  p_value
-    0  prediction_a  35.614      NaN
-    1  prediction_b  90.504    0.005
+      system   score  p_value
+    0    old  35.614      NaN
+    1    new  90.504    0.005
     """
-    return compare(prediction_a, prediction_b, reference, metric, n_resamples, confidence, random_state)
+    for argument, name in (("baseline", baseline), ("prediction", prediction)):
+        if name is None:
+            raise InvalidInputError(
+                f"`{argument}=None`: name the column of the "
+                f"{'baseline system (system A)' if argument == 'baseline' else 'compared system'}'s "
+                f"outputs, e.g. `{argument}='{'old' if argument == 'baseline' else 'new'}'`."
+            )
+    names = [one_name(frame, "baseline", baseline), *text_names(frame, prediction, reference)]
+    metrics = _checked_options(metric, n_resamples, confidence, random_state)
+    options = dict(metrics=metrics, n_resamples=n_resamples, confidence=confidence, random_state=random_state)
+    return Whole(
+        names,
+        partial(_compared, baseline, prediction, reference, options),
+        instead="Its resamples draw from every segment at once: compute it on the columns it needs, or "
+        "on a random sample of rows when they do not fit in memory: "
+        "`ddf[columns].compute().textgen.paired_bootstrap(...)` "
+        "(or `ddf[columns].sample(frac=...).compute()...`).",
+    )
 
 
-def compare(
-    prediction_a,
-    prediction_b,
-    reference,
-    metric="bleu",
-    n_resamples: int = 1000,
-    confidence: float = 0.95,
-    random_state=12345,
-    arguments: tuple[str, str] | None = None,
-) -> pd.DataFrame:
-    """:func:`paired_bootstrap`; ``arguments`` names the two systems in the warning about missing
-    outputs (e.g. ``("baseline='old'", "prediction='new'")``; default ``prediction_a``/``_b``)."""
+def _compared(baseline, prediction, reference, options: dict, frame: pd.DataFrame) -> pd.DataFrame:
+    for argument, name in (("baseline", baseline), ("prediction", prediction)):
+        checked_texts(one_column(frame, argument, name), f"{argument}={name!r}")  # names the argument
+    outputs, references = texts(frame, prediction, reference)
+    arguments = (f"baseline={baseline!r}", f"prediction={prediction!r}")
+    return compare(
+        one_column(frame, "baseline", baseline), outputs, references, **options, arguments=arguments
+    )
+
+
+def _checked_options(metric, n_resamples, confidence, random_state) -> list[str]:
+    """The metrics, and the resampling options checked."""
     metrics = _metrics(metric)
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
         raise InvalidInputError(
@@ -189,6 +225,22 @@ def compare(
         )
     # the random_state rule of the fairness bootstrap: a seed, a numpy Generator or None
     check_bootstrap_options(n_resamples, confidence, random_state, required=True)
+    return metrics
+
+
+def compare(
+    prediction_a,
+    prediction_b,
+    reference,
+    metrics: list,
+    n_resamples: int,
+    confidence: float,
+    random_state,
+    arguments: tuple[str, str] | None = None,
+) -> pd.DataFrame:
+    """:func:`paired_bootstrap` of the texts of two systems (Series) and their references (a
+    Series, or a DataFrame of several), options checked; ``arguments`` names the two systems in
+    the warning about missing outputs (e.g. ``("baseline='old'", "prediction='new'")``)."""
     seed = random_state
     name_a, name_b = _names(prediction_a, prediction_b)
     # a segment missing in either system (or without a reference) is left out of both

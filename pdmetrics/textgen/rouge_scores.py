@@ -13,11 +13,14 @@ pairs, replays rouge-score's tie rule on the DP values read back from those colu
 from __future__ import annotations
 
 import re
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
+from pdmetrics._table_spec import table
 from pdmetrics.errors import InvalidInputError
+from pdmetrics.textgen.per_row import per_row_spec
 from pdmetrics.textgen.tokens import (
     Tokens,
     compact_ids,
@@ -28,7 +31,7 @@ from pdmetrics.textgen.tokens import (
     warn_empty_tokens,
 )
 
-__all__ = ["rouge", "lcs_length"]
+__all__ = ["rouge", "rouge_rows", "lcs_length"]
 
 _ONES = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
 _KEY_LIMIT = 1 << 62
@@ -448,14 +451,19 @@ def _check_types(rouge_types) -> list[str]:
     return list(dict.fromkeys(types))
 
 
+@table
 def rouge(
+    frame,
+    *,
     prediction,
     reference,
     rouge_types=("rouge1", "rouge2", "rougeL", "rougeLsum"),
     use_stemmer: bool = False,
     tokenizer: str = "rouge-score",
     details: bool = False,
-) -> pd.DataFrame:
+    datum=None,
+    by=None,
+):
     """ROUGE of each prediction against its reference(s), as valor and ``rouge-score`` compute it.
 
     Valor computes ROUGE through Hugging Face ``evaluate``, which calls Google's
@@ -474,13 +482,15 @@ def rouge(
 
     Parameters
     ----------
-    prediction : Series or array-like of str
-        Generated texts, one per row.
-    reference : Series of str, Series of lists of str, DataFrame, or array-like of str
-        Reference text(s): one per row, or several per row (a list per cell, or one
-        DataFrame column per reference). Missing cells (None/NaN) are left out; with several
-        references each ROUGE type keeps the reference with the highest F-measure (the first
-        one on a tie), as ``score_multi`` does.
+    frame : DataFrame
+        One row per generated answer (pandas; dask and polars frames run the same table).
+    prediction : str
+        The column of generated texts.
+    reference : str or list of str
+        The reference column (its cells a str, or a list of str for several references), or
+        a list of columns (one reference each). Missing cells (None/NaN) are left out; with
+        several references each ROUGE type keeps the reference with the highest F-measure
+        (the first one on a tie), as ``score_multi`` does.
     rouge_types : sequence of str, default ("rouge1", "rouge2", "rougeL", "rougeLsum")
         ``"rouge1"`` ... ``"rouge9"``, ``"rougeL"``, ``"rougeLsum"``.
     use_stemmer : bool, default False
@@ -493,13 +503,19 @@ def rouge(
         ASCII text (needs the ``regex`` package of the ``text`` extra).
     details : bool, default False
         Also return ``<type>_precision`` and ``<type>_recall`` after each F-measure column.
+    datum : str, optional
+        A column of row ids, copied first into the table as ``datum``.
+    by : str, optional
+        A group column: the table is then the mean of each column by group, with an
+        ``"(all)"`` row first (an error when no row is left to average).
 
     Returns
     -------
     pandas.DataFrame
-        One row per scored prediction, indexed like ``prediction`` (its labels and order; a
-        RangeIndex for a list), one F-measure column per ROUGE type, named by the type (plus
-        precision and recall with ``details=True``).
+        One row per scored prediction, indexed like the frame's rows (its labels and order,
+        so ``frame.join(result)`` is right; a lazy dask DataFrame on dask), one F-measure
+        column per ROUGE type, named by the type (plus precision and recall with
+        ``details=True``). With ``by``: the group column, ``N`` and the means.
 
     Raises
     ------
@@ -520,31 +536,39 @@ def rouge(
     --------
     >>> import pandas as pd
     >>> from pdmetrics.textgen import rouge
-    >>> pred = pd.Series(["the cat sat on the mat", "a dog"])
-    >>> ref = pd.Series(["the cat is on the mat", "the dog barks"])
-    >>> rouge(pred, ref).round(4)
+    >>> df = pd.DataFrame({"pred": ["the cat sat on the mat", "a dog"],
+    ...                    "r1": ["the cat is on the mat", "the dog barks"], "r2": [None, "a dog"]})
+    >>> rouge(df, prediction="pred", reference="r1").round(4)
        rouge1  rouge2  rougeL  rougeLsum
     0  0.8333     0.6  0.8333     0.8333
     1  0.4000     0.0  0.4000     0.4000
 
     Several references per row: the best one counts.
 
-    >>> refs = pd.DataFrame({"r1": ["the cat is on the mat", "the dog barks"], "r2": [None, "a dog"]})
-    >>> rouge(pred, refs, rouge_types=["rouge1"])
-       rouge1
+    >>> df.textgen.rouge(prediction="pred", reference=["r1", "r2"], rouge_types=["rouge1"])
+         rouge1
     0  0.833333
     1  1.000000
     """
-    table, rows = rouge_rows(prediction, reference, rouge_types, use_stemmer, tokenizer, details)
-    rows.warn()
-    return table
+    score = partial(
+        rouge_rows, rouge_types=rouge_types, use_stemmer=use_stemmer, tokenizer=tokenizer, details=details
+    )
+    spec = per_row_spec(frame, score, prediction, reference, datum, by)
+    _check_options(rouge_types, tokenizer)
+    return spec
 
 
-def rouge_rows(prediction, reference, rouge_types, use_stemmer, tokenizer, details):
-    """:func:`rouge`'s table and its :class:`~pdmetrics.textgen.tokens.TextRows` (no warning)."""
+def _check_options(rouge_types, tokenizer) -> list[str]:
     types = _check_types(rouge_types)
     if tokenizer not in ("rouge-score", "unicode"):
         raise InvalidInputError(f"tokenizer={tokenizer!r}: use 'rouge-score' (exact default) or 'unicode'.")
+    return types
+
+
+def rouge_rows(prediction, reference, rouge_types, use_stemmer, tokenizer, details):
+    """:func:`rouge`'s table of the texts ``prediction`` (a Series) and ``reference`` (a Series,
+    or a DataFrame of several) and its :class:`~pdmetrics.textgen.tokens.TextRows` (no warning)."""
+    types = _check_options(rouge_types, tokenizer)
     rows = text_rows(prediction, reference)
     predictions, references, index = rows.predictions, rows.references, rows.index
     n_rows = len(predictions)

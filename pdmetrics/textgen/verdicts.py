@@ -66,25 +66,19 @@ verdicts are compared exactly, so ``"Yes"`` is an error, not a silent "no".
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
 from pdmetrics._division import check_zero_division, divide
-from pdmetrics._groups import (
-    POOLED_LABEL,
-    as_series,
-    check_identifier_names,
-    check_not_pooled,
-    check_scalar_cells,
-    group_codes,
-)
+from pdmetrics._groups import as_series, check_scalar_cells, group_codes
+from pdmetrics._table_spec import Rows, Table, Whole, source_order, table
 from pdmetrics._tables import result_table
-from pdmetrics._validation import plain, preview
-from pdmetrics._warnings import emit, warn_excluded
-from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
-from pdmetrics.textgen.tokens import added_exclusions, warn_left_out
+from pdmetrics._validation import one_column, one_name, plain, preview
+from pdmetrics._warnings import warn_excluded
+from pdmetrics.errors import InvalidInputError
+from pdmetrics.textgen.means import means_state, means_table
 
 __all__ = [
     "answer_correctness",
@@ -97,10 +91,7 @@ __all__ = [
     "faithfulness",
     "hallucination",
     "summary_coherence",
-    "metric_means",
-    "means_state",
-    "means_table",
-    "MeansState",
+    "datum_spec",
 ]
 
 YES_NO = ("yes", "no")
@@ -312,161 +303,32 @@ def _ratio_or(yes: np.ndarray, n: np.ndarray, empty_value: float) -> np.ndarray:
 # --- metrics over one list of verdicts per datum -------------------------------------------
 
 
-def answer_relevance(datum, verdict, *, data=None) -> pd.DataFrame:
-    """Answer relevance: the share of the answer's statements relevant to the query.
-
-    ``#"yes" / #verdicts`` per datum. The judge may answer ``"idk"``, which counts as not
-    relevant; a datum without statements scores 0.0 (valor's rules).
-
-    Parameters
-    ----------
-    datum : array-like
-        The datum id of each verdict row (one row per statement of the answer).
-    verdict : array-like of str
-        ``"yes"``, ``"no"`` or ``"idk"`` (case-sensitive).
-    data : array-like, optional
-        Every datum id to report, once each; a datum without rows scores 0.0. Default: the
-        data present in ``datum``, sorted.
-
-    Returns
-    -------
-    DataFrame
-        ``datum``, ``N`` (statements), ``answer_relevance``; one row per datum.
-
-    Examples
-    --------
-    >>> from pdmetrics.textgen import answer_relevance
-    >>> answer_relevance(["q1", "q1", "q1", "q2"], ["yes", "idk", "no", "yes"], data=["q1", "q2", "q3"])
-      datum  N  answer_relevance
-    0    q1  3          0.333333
-    1    q2  1          1.000000
-    2    q3  0          0.000000
-    """
+def _answer_relevance(datum, verdict, *, data=None) -> pd.DataFrame:
+    """:func:`answer_relevance` of the columns as Series (``datum`` first; see its docstring)."""
     ids, n, yes = _yes_share(datum, verdict, YES_NO_IDK, "answer relevance", data)
     return _per_datum(ids, n, "answer_relevance", _ratio_or(yes, n, 0.0))
 
 
-def bias(datum, verdict, *, data=None) -> pd.DataFrame:
-    """Bias: the share of the text's opinions the judge found biased.
-
-    ``#"yes" / #opinions`` per datum; a datum without opinions scores 0.0.
-
-    Parameters
-    ----------
-    datum : array-like
-        The datum id of each verdict row (one row per opinion).
-    verdict : array-like of str
-        ``"yes"`` (biased) or ``"no"`` (case-sensitive).
-    data : array-like, optional
-        Every datum id to report, once each; a datum without opinions scores 0.0.
-
-    Returns
-    -------
-    DataFrame
-        ``datum``, ``N`` (opinions), ``bias``.
-
-    Examples
-    --------
-    >>> from pdmetrics.textgen import bias
-    >>> bias(["a", "a", "b"], ["yes", "no", "no"], data=["a", "b", "c"])
-      datum  N  bias
-    0     a  2   0.5
-    1     b  1   0.0
-    2     c  0   0.0
-    """
+def _bias(datum, verdict, *, data=None) -> pd.DataFrame:
+    """:func:`bias` of the columns as Series (``datum`` first; see its docstring)."""
     ids, n, yes = _yes_share(datum, verdict, YES_NO, "bias", data)
     return _per_datum(ids, n, "bias", _ratio_or(yes, n, 0.0))
 
 
-def toxicity(datum, verdict, *, data=None) -> pd.DataFrame:
-    """Toxicity: the share of the text's opinions the judge found toxic.
-
-    ``#"yes" / #opinions`` per datum; a datum without opinions scores 0.0.
-
-    Parameters
-    ----------
-    datum : array-like
-        The datum id of each verdict row (one row per opinion).
-    verdict : array-like of str
-        ``"yes"`` (toxic) or ``"no"`` (case-sensitive).
-    data : array-like, optional
-        Every datum id to report, once each; a datum without opinions scores 0.0.
-
-    Returns
-    -------
-    DataFrame
-        ``datum``, ``N`` (opinions), ``toxicity``.
-
-    Examples
-    --------
-    >>> from pdmetrics.textgen import toxicity
-    >>> toxicity([7, 7, 7, 9], ["no", "yes", "yes", "no"])
-       datum  N  toxicity
-    0      7  3  0.666667
-    1      9  1  0.000000
-    """
+def _toxicity(datum, verdict, *, data=None) -> pd.DataFrame:
+    """:func:`toxicity` of the columns as Series (``datum`` first; see its docstring)."""
     ids, n, yes = _yes_share(datum, verdict, YES_NO, "toxicity", data)
     return _per_datum(ids, n, "toxicity", _ratio_or(yes, n, 0.0))
 
 
-def context_relevance(datum, verdict, *, data=None) -> pd.DataFrame:
-    """Context relevance: the share of retrieved contexts relevant to the query.
-
-    ``#"yes" / #contexts`` per datum; a datum without contexts scores 0.0.
-
-    Parameters
-    ----------
-    datum : array-like
-        The datum id of each verdict row (one row per retrieved context).
-    verdict : array-like of str
-        ``"yes"`` (relevant) or ``"no"`` (case-sensitive).
-    data : array-like, optional
-        Every datum id to report, once each; a datum without contexts scores 0.0.
-
-    Returns
-    -------
-    DataFrame
-        ``datum``, ``N`` (contexts), ``context_relevance``.
-
-    Examples
-    --------
-    >>> from pdmetrics.textgen import context_relevance
-    >>> context_relevance(["q", "q", "q", "q"], ["yes", "no", "no", "yes"], data=["q", "r"])
-      datum  N  context_relevance
-    0     q  4                0.5
-    1     r  0                0.0
-    """
+def _context_relevance(datum, verdict, *, data=None) -> pd.DataFrame:
+    """:func:`context_relevance` of the columns as Series (``datum`` first; see its docstring)."""
     ids, n, yes = _yes_share(datum, verdict, YES_NO, "context relevance", data)
     return _per_datum(ids, n, "context_relevance", _ratio_or(yes, n, 0.0))
 
 
-def hallucination(datum, verdict, *, data=None) -> pd.DataFrame:
-    """Hallucination: the share of retrieved contexts the answer contradicts (lower is better).
-
-    ``#"yes" / #contexts`` per datum. Hallucination needs contexts: a datum of ``data``
-    without context rows is an error naming it (valor raises too), never a number.
-
-    Parameters
-    ----------
-    datum : array-like
-        The datum id of each verdict row (one row per retrieved context).
-    verdict : array-like of str
-        ``"yes"`` (the answer contradicts the context) or ``"no"`` (case-sensitive).
-    data : array-like, optional
-        Every datum id to report, once each.
-
-    Returns
-    -------
-    DataFrame
-        ``datum``, ``N`` (contexts), ``hallucination``.
-
-    Examples
-    --------
-    >>> from pdmetrics.textgen import hallucination
-    >>> hallucination(["q", "q", "q", "q"], ["no", "no", "yes", "no"])
-      datum  N  hallucination
-    0     q  4           0.25
-    """
+def _hallucination(datum, verdict, *, data=None) -> pd.DataFrame:
+    """:func:`hallucination` of the columns as Series (``datum`` first; see its docstring)."""
     ids, n, yes = _yes_share(datum, verdict, YES_NO, "hallucination", data)
     _require_rows(
         n,
@@ -478,38 +340,8 @@ def hallucination(datum, verdict, *, data=None) -> pd.DataFrame:
     return _per_datum(ids, n, "hallucination", yes / n)
 
 
-def faithfulness(datum, verdict, *, data=None, n_contexts=None) -> pd.DataFrame:
-    """Faithfulness: the share of the answer's claims implied by the retrieved contexts.
-
-    ``#"yes" / #claims`` per datum. valor's edge rules: a datum without contexts scores 0.0,
-    and with contexts but without claims 1.0 (nothing unfaithful was said).
-
-    Parameters
-    ----------
-    datum : array-like
-        The datum id of each verdict row (one row per claim of the answer).
-    verdict : array-like of str
-        ``"yes"`` (the contexts imply the claim) or ``"no"`` (case-sensitive).
-    data : array-like, optional
-        Every datum id to report, once each.
-    n_contexts : array-like of int, optional
-        The number of contexts retrieved per datum, aligned with ``data``. Needed when a
-        datum of ``data`` has no claim rows, to tell "no claims" (1.0) from "no contexts" (0.0).
-
-    Returns
-    -------
-    DataFrame
-        ``datum``, ``N`` (claims), ``faithfulness``.
-
-    Examples
-    --------
-    >>> from pdmetrics.textgen import faithfulness
-    >>> faithfulness(["a", "a", "a"], ["yes", "yes", "no"], data=["a", "b", "c"], n_contexts=[2, 3, 0])
-      datum  N  faithfulness
-    0     a  3      0.666667
-    1     b  0      1.000000
-    2     c  0      0.000000
-    """
+def _faithfulness(datum, verdict, *, data=None, n_contexts=None) -> pd.DataFrame:
+    """:func:`faithfulness` of the columns as Series (``datum`` first; see its docstring)."""
     datum, verdict, data, _, counts = _answered(datum, verdict, data, counts={"n_contexts": n_contexts})
     n_contexts = counts["n_contexts"]
     ids, n, yes = _yes_share(datum, verdict, YES_NO, "faithfulness", data)
@@ -572,43 +404,8 @@ def _max_per_datum(values: np.ndarray, owner: np.ndarray, n_data: int, start: fl
     return best
 
 
-def answer_correctness(datum, verdict, *, ground_truth=None, data=None) -> pd.DataFrame:
-    """Answer correctness: the F1 score of the answer's statements against a ground truth's.
-
-    The judge labels each answer statement ``"TP"`` (supported by the ground truth) or
-    ``"FP"``, and each ground-truth statement missing from the answer ``"FN"``. Per ground
-    truth ``F1 = TP / (TP + 0.5 (FP + FN))``, 0 when there is no TP; with several ground
-    truths the datum scores the best one (valor: the maximum). A datum without rows (no
-    ground truth, or no statements at all) scores 0.0.
-
-    Parameters
-    ----------
-    datum : array-like
-        The datum id of each verdict row (one row per statement and ground truth).
-    verdict : array-like of str
-        ``"TP"``, ``"FP"`` or ``"FN"`` (case-sensitive).
-    ground_truth : array-like, optional
-        Which ground truth each row was judged against (any ids). Default: one per datum.
-    data : array-like, optional
-        Every datum id to report, once each; a datum without rows scores 0.0.
-
-    Returns
-    -------
-    DataFrame
-        ``datum``, ``N`` (verdict rows, all ground truths), ``answer_correctness``.
-
-    Examples
-    --------
-    The seed's water example: one TP, one FP, one FN gives 1 / (1 + 0.5 * 2) = 0.5; the second
-    ground truth matches both answer statements and wins.
-
-    >>> from pdmetrics.textgen import answer_correctness
-    >>> answer_correctness(
-    ...     ["w"] * 5, ["TP", "FP", "FN", "TP", "TP"], ground_truth=["g1", "g1", "g1", "g2", "g2"]
-    ... )
-      datum  N  answer_correctness
-    0     w  5                 1.0
-    """
+def _answer_correctness(datum, verdict, *, ground_truth=None, data=None) -> pd.DataFrame:
+    """:func:`answer_correctness` of the columns as Series (``datum`` first; see its docstring)."""
     datum, verdict, data, rows, _ = _answered(datum, verdict, data, rows={"ground_truth": ground_truth})
     ground_truth = rows["ground_truth"]
     codes, pair, kinds, ids = _pair_codes(datum, verdict, ground_truth, TP_FP_FN, "answer correctness", data)
@@ -652,7 +449,7 @@ def _empty_rules(n, contexts, truths, ids, metric):
     )
 
 
-def context_recall(
+def _context_recall(
     datum,
     verdict,
     *,
@@ -662,50 +459,7 @@ def context_recall(
     n_ground_truths=None,
     zero_division="warn",
 ) -> pd.DataFrame:
-    """Context recall: the share of a ground truth's statements attributable to the contexts.
-
-    Per ground truth ``#"yes" / #statements``; with several ground truths the datum scores the
-    best one (valor: the maximum). valor's edge rules: neither contexts nor ground truths ->
-    1.0, only one of them empty -> 0.0.
-
-    Parameters
-    ----------
-    datum : array-like
-        The datum id of each verdict row (one row per ground-truth statement).
-    verdict : array-like of str
-        ``"yes"`` (attributable to the retrieved contexts) or ``"no"`` (case-sensitive).
-    ground_truth : array-like, optional
-        Which ground truth each statement comes from. Default: one per datum.
-    data : array-like, optional
-        Every datum id to report, once each.
-    n_contexts, n_ground_truths : array-like of int, optional
-        Contexts retrieved and ground truths given per datum, aligned with ``data``; needed when
-        a datum of ``data`` has no rows.
-    zero_division : "warn" or float, default "warn"
-        The value for a datum with contexts and ground truths but no ground-truth statement at
-        all (valor divides by zero there): NaN with an ``UndefinedMetricWarning``, or this number.
-
-    Returns
-    -------
-    DataFrame
-        ``datum``, ``N`` (statements, all ground truths), ``context_recall``.
-
-    Examples
-    --------
-    >>> from pdmetrics.textgen import context_recall
-    >>> context_recall(
-    ...     ["q", "q", "q", "q", "q"],
-    ...     ["yes", "no", "no", "yes", "yes"],
-    ...     ground_truth=["g1", "g1", "g1", "g2", "g2"],
-    ...     data=["q", "r", "s"],
-    ...     n_contexts=[2, 0, 0],
-    ...     n_ground_truths=[2, 0, 1],
-    ... )
-      datum  N  context_recall
-    0     q  5             1.0
-    1     r  0             1.0
-    2     s  0             0.0
-    """
+    """:func:`context_recall` of the columns as Series (``datum`` first; see its docstring)."""
     option = check_zero_division(zero_division)
     datum, verdict, data, rows, counts = _answered(
         datum,
@@ -777,56 +531,10 @@ def _check_ranks(rank: pd.Series, pair: np.ndarray, codes: np.ndarray, ids: pd.I
     return ranks
 
 
-def context_precision(
+def _context_precision(
     datum, verdict, rank, *, ground_truth=None, data=None, n_contexts=None, n_ground_truths=None
 ) -> pd.DataFrame:
-    """Context precision: precision@k of the ranked contexts, averaged over the relevant ones.
-
-    ``sum_k (precision@k * v_k) / sum_k v_k`` where ``v_k`` is 1 when the k-th context's verdict
-    is ``"yes"`` (useful for producing the ground truth) and precision@k is the share of "yes"
-    among the first k; all "no" scores 0. With several ground truths a context counts as
-    useful when it is "yes" for any of them (valor: one aggregate verdict list, not a maximum
-    of scores). valor's edge rules: neither contexts nor ground truths -> 1.0, only one of them
-    empty -> 0.0.
-
-    Parameters
-    ----------
-    datum : array-like
-        The datum id of each verdict row (one row per context and ground truth).
-    verdict : array-like of str
-        ``"yes"`` or ``"no"`` (case-sensitive).
-    rank : array-like of int
-        The context's position in the retrieved list, 1 for the first. Per datum and ground
-        truth the ranks are 1..K without gaps or duplicates, with the same K for every ground
-        truth of the datum.
-    ground_truth : array-like, optional
-        Which ground truth each row was judged against. Default: one per datum.
-    data : array-like, optional
-        Every datum id to report, once each.
-    n_contexts, n_ground_truths : array-like of int, optional
-        Contexts retrieved and ground truths given per datum, aligned with ``data``; needed when
-        a datum of ``data`` has no rows, and checked against K when given.
-
-    Returns
-    -------
-    DataFrame
-        ``datum``, ``N`` (verdict rows: contexts x ground truths), ``context_precision``.
-
-    Examples
-    --------
-    The seed's examples: ``["yes", "no", "no", "yes"]`` gives (1 + 0.5) / 2 = 0.75 and
-    ``["no", "yes", "no", "yes"]`` gives (0.5 + 0.5) / 2 = 0.5.
-
-    >>> from pdmetrics.textgen import context_precision
-    >>> context_precision(
-    ...     ["a"] * 4 + ["b"] * 4,
-    ...     ["yes", "no", "no", "yes", "no", "yes", "no", "yes"],
-    ...     rank=[1, 2, 3, 4, 1, 2, 3, 4],
-    ... )
-      datum  N  context_precision
-    0     a  4               0.75
-    1     b  4               0.50
-    """
+    """:func:`context_precision` of the columns as Series (``datum`` first; see its docstring)."""
     datum, verdict, data, rows, counts = _answered(
         datum,
         verdict,
@@ -885,36 +593,8 @@ def context_precision(
 # --- the judge's direct score ---------------------------------------------------------------
 
 
-def summary_coherence(datum, score, *, data=None) -> pd.DataFrame:
-    """Summary coherence: the judge's 1-5 score of the summary, one row per datum.
-
-    valor's judge answers an integer from 1 (incoherent) to 5 (extremely coherent): Python or
-    numpy integers, or whole floats (``4.0``), also in an object column; any other value (0, 6,
-    3.5, NaN, a bool, text such as ``"4"``) is an error naming the row. Every datum needs exactly one
-    score.
-
-    Parameters
-    ----------
-    datum : array-like
-        The datum id of each row (one row per summary).
-    score : array-like of int
-        The judge's score, 1 to 5.
-    data : array-like, optional
-        Every datum id to report, once each; a datum without a score is an error.
-
-    Returns
-    -------
-    DataFrame
-        ``datum``, ``N`` (1), ``summary_coherence`` (float).
-
-    Examples
-    --------
-    >>> from pdmetrics.textgen import summary_coherence
-    >>> summary_coherence(["s1", "s2"], [4, 5])
-      datum  N  summary_coherence
-    0    s1  1                4.0
-    1    s2  1                5.0
-    """
+def _summary_coherence(datum, score, *, data=None) -> pd.DataFrame:
+    """:func:`summary_coherence` of the columns as Series (``datum`` first; see its docstring)."""
     datum, score, data, _, _ = _answered(datum, score, data, argument="score")
     series, codes, ids = _datum_codes(datum, data)
     scores = _rows(score, "score", len(series))
@@ -950,201 +630,506 @@ def summary_coherence(datum, score, *, data=None) -> pd.DataFrame:
     return _per_datum(ids, n, "summary_coherence", result)
 
 
-# --- averages -----------------------------------------------------------------------------
+# --- the tables: one row per datum, or the means by group --------------------------------
 
 
-def _groups_of_data(table: pd.DataFrame, by) -> list[pd.Series]:
-    """One group Series per ``by`` column, aligned with the rows of ``table``."""
-    datum = table["datum"]
-    if isinstance(by, (pd.Series, pd.DataFrame)):
-        frame = by.to_frame() if isinstance(by, pd.Series) else by
-        if frame.columns.has_duplicates:
-            raise InvalidInputError("`by` has duplicated column names; rename them first.")
-        if frame.index.has_duplicates:  # a long table: one group per datum, checked constant
-            varies = frame.groupby(level=0, sort=False).nunique(dropna=False).gt(1).any(axis=1)
-            if varies.any():
-                raise InvalidInputError(
-                    f"`by`: datum {plain(varies.index[varies.to_numpy()][0])!r} belongs to more than one "
-                    f"group; a datum's rows must share its group."
-                )
-            frame = frame[~frame.index.duplicated()]
-        located = frame.index.get_indexer(datum)
-        if (located < 0).any():
-            raise InvalidInputError(
-                f"`by` has no group for datum {plain(datum.iloc[_first(located < 0)])!r}; `by` is indexed by "
-                f"datum id (e.g. `df.set_index('datum')['group']`) and must cover every datum of the table."
-            )
-        return [frame.iloc[located, i].reset_index(drop=True) for i in range(frame.shape[1])]
-    series = as_series(by, "group")
-    if len(series) != len(table):
-        raise InvalidInputError(
-            f"`by` has {len(series)} values but the table has {len(table)} data; pass one group per row "
-            f"of the table, or a Series indexed by datum id."
+def datum_spec(frame: pd.DataFrame, metric, name: str, by, columns: dict, options: dict):
+    """The spec of the verdict metric ``metric`` (one of this module's array-level functions):
+    its ``columns`` (argument -> column name, the datum first) and ``options``. Per datum it is
+    :class:`~pdmetrics._table_spec.Rows` keyed on the datum; with ``by`` the group means, a
+    :class:`~pdmetrics._table_spec.Table` keyed on the datum; with ``data=`` (and the counts
+    aligned with it) it needs all rows at once (the data without rows are in no part)."""
+    names = [one_name(frame, argument, column) for argument, column in columns.items() if column is not None]
+    if by is not None:
+        names.append(one_name(frame, "by", by))
+    names = list(dict.fromkeys(names))
+    run = partial(_datum_table, metric, columns, options, by)
+    if any(options.get(count) is not None for count in ("data", "n_contexts", "n_ground_truths")):
+        return Whole(
+            names,
+            partial(_whole_table, run, by),
+            instead=f"With `data=...` the data without verdict rows are in no partition: leave `data=` (and "
+            f"the counts aligned with it) out to score the data present, or compute the columns first: "
+            f"`ddf[columns].compute().textgen.{name}(...)`.",
         )
-    return [series.reset_index(drop=True)]
+    if by is None:
+        return Rows(names, run, key=names[0])
+    return Table(names, run, means_table, key=names[0])
 
 
-def metric_means(table: pd.DataFrame, by=None) -> pd.DataFrame:
-    """Average per-datum metrics overall and by group ("is toxicity higher for group X?").
+def _datum_table(metric, columns: dict, options: dict, by, part: pd.DataFrame):
+    """A part's per-datum table (every datum's rows in the part), or (``by``) its group sums."""
+    part, _ = source_order(part)
+    values = {
+        arg: None if column is None else one_column(part, arg, column) for arg, column in columns.items()
+    }
+    table = metric(**values, **options)
+    if by is None:
+        return table.reset_index(drop=True)
+    return means_state(table, by=one_column(part, "by", by).set_axis(values["datum"].to_numpy()))
+
+
+def _whole_table(run, by, frame: pd.DataFrame) -> pd.DataFrame:
+    result = run(frame)
+    return result if by is None else means_table(result)
+
+
+@table
+def answer_correctness(frame, *, datum, verdict, ground_truth=None, data=None, by=None):
+    """Answer correctness: the F1 score of the answer's statements against a ground truth's.
+
+    The judge labels each answer statement ``"TP"`` (supported by the ground truth) or
+    ``"FP"``, and each ground-truth statement missing from the answer ``"FN"``. Per ground
+    truth ``F1 = TP / (TP + 0.5 (FP + FN))``, 0 when there is no TP; with several ground
+    truths the datum scores the best one (valor: the maximum). A datum without rows (no
+    ground truth, or no statements at all) scores 0.0.
 
     Parameters
     ----------
-    table : DataFrame
-        A per-datum table from this module (``datum``, ``N``, metric columns), or several
-        merged on ``datum``.
-    by : Series, DataFrame or array-like, optional
-        The group of each datum: a Series (or a DataFrame for several group columns) indexed by
-        datum id, possibly with repeated ids (a long table's group column, constant within a
-        datum); or an array-like aligned with the rows of ``table``.
+    frame : DataFrame
+        The judge's verdict table in long form (see :mod:`pdmetrics.textgen.verdicts`).
+    datum : str
+        The column of the datum id of each verdict row (one row per statement and ground truth).
+    verdict : str
+        The column of the verdicts: ``"TP"``, ``"FP"`` or ``"FN"`` (case-sensitive).
+    ground_truth : str, optional
+        The column of which ground truth each row was judged against (any ids). Default: one per datum.
+    data : array-like, optional
+        Every datum id to report, once each; a datum without rows scores 0.0.
+    by : str, optional
+        A group column, constant within each datum: the metric's means by group instead.
 
     Returns
     -------
     DataFrame
-        The group columns (under their names; the pooled row labelled ``"(all)"``), ``N`` (data)
-        and the mean of every metric column. A datum with a missing group is counted in the
-        pooled row only (with an :class:`~pdmetrics.ExcludedRowsWarning` that counts them); NaN
-        metric values are left out of the means.
+        ``datum``, ``N`` (verdict rows, all ground truths), ``answer_correctness``.
 
     Examples
     --------
-    >>> from pdmetrics.textgen import metric_means, toxicity
-    >>> table = toxicity(["a", "a", "b", "c"], ["yes", "no", "no", "yes"])
-    >>> metric_means(table, by=pd.Series({"a": "x", "b": "y", "c": "x"}, name="topic"))
-       topic  N  toxicity
-    0  (all)  3       0.5
-    1      x  2       0.75
-    2      y  1       0.0
+    The seed's water example: one TP, one FP, one FN gives 1 / (1 + 0.5 * 2) = 0.5; the second
+    ground truth matches both answer statements and wins.
+
+    >>> import pandas as pd
+    >>> from pdmetrics.textgen import answer_correctness
+    >>> judged = pd.DataFrame({"id": "w", "verdict": ["TP", "FP", "FN", "TP", "TP"],
+    ...                        "truth": ["g1", "g1", "g1", "g2", "g2"]})
+    >>> answer_correctness(judged, datum="id", verdict="verdict", ground_truth="truth")
+      datum  N  answer_correctness
+    0     w  5                 1.0
     """
-    return means_table(means_state(table, by))
+    return datum_spec(
+        frame,
+        _answer_correctness,
+        "answer_correctness",
+        by,
+        {"datum": datum, "verdict": verdict, "ground_truth": ground_truth},
+        {"data": data},
+    )
 
 
-@dataclass(frozen=True)
-class MeansState:
-    """Sums and counts of per-datum metric values, overall and by group: :func:`metric_means`
-    as chunk -> state -> combine -> finalize (datums of different chunks are different datums).
+@table
+def answer_relevance(frame, *, datum, verdict, data=None, by=None):
+    """Answer relevance: the share of the answer's statements relevant to the query.
 
-    Row 0 of ``size``, ``total`` and ``count`` is the pooled row, then one row per group
-    of ``keys`` (None without ``by``).
-    """
+    ``#"yes" / #verdicts`` per datum. The judge may answer ``"idk"``, which counts as not
+    relevant; a datum without statements scores 0.0 (valor's rules).
 
-    metrics: list
-    keys: pd.DataFrame | None
-    size: np.ndarray  # data per row
-    total: np.ndarray  # (rows, metrics): sums of the defined values
-    count: np.ndarray  # (rows, metrics): number of defined values
-    #: input rows left out before the table was made (per-row text metrics on dask): without a
-    #: prediction, without any reference, the first labels; :func:`means_table` warns about them
-    excluded: tuple = (0, 0, ())
+    Parameters
+    ----------
+    frame : DataFrame
+        The judge's verdict table in long form (see :mod:`pdmetrics.textgen.verdicts`).
+    datum : str
+        The column of the datum id of each verdict row (one row per statement of the answer).
+    verdict : str
+        The column of the verdicts: ``"yes"``, ``"no"`` or ``"idk"`` (case-sensitive).
+    data : array-like, optional
+        Every datum id to report, once each; a datum without rows scores 0.0. Default: the
+        data present in ``datum``, sorted.
+    by : str, optional
+        A group column, constant within each datum: the metric's means by group instead.
 
-    def combine(self, *others: MeansState) -> MeansState:
-        states = (self, *others)
-        excluded = added_exclusions(s.excluded for s in states)
-        if self.keys is None:
-            return MeansState(
-                self.metrics,
-                None,
-                sum(s.size for s in states),
-                sum(s.total for s in states),
-                sum(s.count for s in states),
-                excluded,
-            )
-        keys = pd.concat([s.keys for s in states], ignore_index=True)
-        codes, merged = group_codes([keys[name] for name in keys.columns], "by")
-        k = len(merged)
-
-        def added(name: str) -> np.ndarray:
-            arrays = [getattr(s, name) for s in states]
-            pooled = sum(a[0] for a in arrays)
-            width = int(np.prod(arrays[0].shape[1:]))
-            rows = np.concatenate([a[1:].reshape(len(a) - 1, width) for a in arrays])
-            groups = np.stack(
-                [np.bincount(codes, weights=rows[:, j], minlength=k) for j in range(rows.shape[1])], axis=1
-            )
-            return np.r_[np.reshape(pooled, (1, width)), groups].reshape((k + 1, *arrays[0].shape[1:]))
-
-        size = added("size").astype("int64")
-        return MeansState(self.metrics, merged, size, added("total"), added("count"), excluded)
-
-
-def means_state(table: pd.DataFrame, by=None) -> MeansState:
-    """The :class:`MeansState` of a per-datum table (see :func:`metric_means`).
+    Returns
+    -------
+    DataFrame
+        ``datum``, ``N`` (statements), ``answer_relevance``; one row per datum.
 
     Examples
     --------
-    The states of two parts of the data, combined, give the means of all of it:
-
-    >>> from pdmetrics.textgen.verdicts import means_state, means_table, toxicity
-    >>> table = toxicity(["a", "a", "b", "c"], ["yes", "no", "no", "yes"])
-    >>> groups = pd.Series({"a": "x", "b": "y", "c": "x"}, name="topic")
-    >>> parts = means_state(table[:2], by=groups).combine(means_state(table[2:], by=groups))
-    >>> means_table(parts)
-       topic  N  toxicity
-    0  (all)  3       0.5
-    1      x  2       0.75
-    2      y  1       0.0
+    >>> import pandas as pd
+    >>> from pdmetrics.textgen import answer_relevance
+    >>> judged = pd.DataFrame({"id": ["q1", "q1", "q1", "q2"], "verdict": ["yes", "idk", "no", "yes"]})
+    >>> answer_relevance(judged, datum="id", verdict="verdict", data=["q1", "q2", "q3"])
+      datum  N  answer_relevance
+    0    q1  3          0.333333
+    1    q2  1          1.000000
+    2    q3  0          0.000000
     """
-    if not isinstance(table, pd.DataFrame) or "datum" not in table.columns:
-        raise InvalidInputError(
-            "`table` must be a per-datum table of pdmetrics.textgen (columns `datum`, `N` and metrics)."
-        )
-    metrics = [c for c in table.columns if c not in ("datum", "N")]
-    values = table[metrics].to_numpy(dtype="float64", na_value=np.nan)
-    present = ~np.isnan(values)
-    filled = np.where(present, values, 0.0)
-    if by is None:
-        return MeansState(
-            metrics, None, np.array([len(table)]), filled.sum(axis=0)[None, :], present.sum(axis=0)[None, :]
-        )
-    groups = _groups_of_data(table, by)
-    names = [g.name for g in groups]
-    check_identifier_names(names, ["N", *metrics], "by")
-    for g in groups:
-        check_not_pooled(g.dropna().unique(), "by")
-    codes, keys = group_codes(groups, "by")
-    k = len(keys)
-    kept = codes >= 0
-    size = np.r_[len(table), np.bincount(codes[kept], minlength=k)]
-    total = np.empty((k + 1, len(metrics)))
-    count = np.empty((k + 1, len(metrics)))
-    for i in range(len(metrics)):  # a handful of metric columns
-        total[:, i] = np.r_[
-            filled[:, i].sum(), np.bincount(codes[kept], weights=filled[kept, i], minlength=k)
-        ]
-        count[:, i] = np.r_[
-            present[:, i].sum(), np.bincount(codes[kept], weights=present[kept, i], minlength=k)
-        ]
-    return MeansState(metrics, keys, size, total, count)
+    return datum_spec(
+        frame, _answer_relevance, "answer_relevance", by, {"datum": datum, "verdict": verdict}, {"data": data}
+    )
 
 
-def means_table(state: MeansState) -> pd.DataFrame:
-    """The :func:`metric_means` table of a (combined) :class:`MeansState`.
+@table
+def bias(frame, *, datum, verdict, data=None, by=None):
+    """Bias: the share of the text's opinions the judge found biased.
 
-    No data at all (an empty frame, or every row left out) is an error: there is nothing to
-    average, and a pooled row of NaN would look like a result."""
-    no_prediction, no_reference, labels = state.excluded
-    warn_left_out(no_prediction, no_reference, int(state.size[0]) + no_prediction + no_reference, labels)
-    if int(state.size[0]) == 0:
-        raise InvalidInputError(
-            "No rows to average: the table is empty (an empty frame, or every row was left out as "
-            "missing); check the filter that produced the frame, or drop `by=` to get the empty "
-            "per-row table."
-        )
-    means = divide(state.total, state.count, zero_division=np.nan)
-    columns = {m: means[:, i] for i, m in enumerate(state.metrics)}
-    if state.keys is not None:
-        ungrouped = int(state.size[0]) - int(state.size[1:].sum())
-        if ungrouped:
-            emit(
-                f"{ungrouped} of {int(state.size[0])} rows of the table have a missing `by` value: they are "
-                f"left out of the group rows and count in the {POOLED_LABEL!r} row only.",
-                ExcludedRowsWarning,
-            )
-    if state.keys is None:
-        return result_table({"N": state.size, **columns}, integer_columns=["N"])
-    ids = {
-        name: np.concatenate(
-            [np.array([POOLED_LABEL], dtype=object), state.keys[name].to_numpy(dtype=object)]
-        )
-        for name in state.keys.columns
-    }
-    return result_table({**ids, "N": state.size, **columns}, integer_columns=["N"])
+    ``#"yes" / #opinions`` per datum; a datum without opinions scores 0.0.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The judge's verdict table in long form (see :mod:`pdmetrics.textgen.verdicts`).
+    datum : str
+        The column of the datum id of each verdict row (one row per opinion).
+    verdict : str
+        The column of the verdicts: ``"yes"`` (biased) or ``"no"`` (case-sensitive).
+    data : array-like, optional
+        Every datum id to report, once each; a datum without opinions scores 0.0.
+    by : str, optional
+        A group column, constant within each datum: the metric's means by group instead.
+
+    Returns
+    -------
+    DataFrame
+        ``datum``, ``N`` (opinions), ``bias``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pdmetrics  # noqa: F401
+    >>> judged = pd.DataFrame({"id": ["a", "a", "b"], "verdict": ["yes", "no", "no"]})
+    >>> judged.textgen.bias(datum="id", verdict="verdict", data=["a", "b", "c"])
+      datum  N  bias
+    0     a  2   0.5
+    1     b  1   0.0
+    2     c  0   0.0
+    """
+    return datum_spec(frame, _bias, "bias", by, {"datum": datum, "verdict": verdict}, {"data": data})
+
+
+@table
+def context_precision(
+    frame,
+    *,
+    datum,
+    verdict,
+    rank,
+    ground_truth=None,
+    data=None,
+    n_contexts=None,
+    n_ground_truths=None,
+    by=None,
+):
+    """Context precision: precision@k of the ranked contexts, averaged over the relevant ones.
+
+    ``sum_k (precision@k * v_k) / sum_k v_k`` where ``v_k`` is 1 when the k-th context's verdict
+    is ``"yes"`` (useful for producing the ground truth) and precision@k is the share of "yes"
+    among the first k; all "no" scores 0. With several ground truths a context counts as
+    useful when it is "yes" for any of them (valor: one aggregate verdict list, not a maximum
+    of scores). valor's edge rules: neither contexts nor ground truths -> 1.0, only one of them
+    empty -> 0.0.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The judge's verdict table in long form (see :mod:`pdmetrics.textgen.verdicts`).
+    datum : str
+        The column of the datum id of each verdict row (one row per context and ground truth).
+    verdict : str
+        The column of the verdicts: ``"yes"`` or ``"no"`` (case-sensitive).
+    rank : str
+        The column of the context's position in the retrieved list, 1 for the first. Per datum and ground
+        truth the ranks are 1..K without gaps or duplicates, with the same K for every ground
+        truth of the datum.
+    ground_truth : str, optional
+        The column of which ground truth each row was judged against. Default: one per datum.
+    data : array-like, optional
+        Every datum id to report, once each.
+    n_contexts, n_ground_truths : array-like of int, optional
+        Contexts retrieved and ground truths given per datum, aligned with ``data``; needed when
+        a datum of ``data`` has no rows, and checked against K when given.
+    by : str, optional
+        A group column, constant within each datum: the metric's means by group instead.
+
+    Returns
+    -------
+    DataFrame
+        ``datum``, ``N`` (verdict rows: contexts x ground truths), ``context_precision``.
+
+    Examples
+    --------
+    The seed's examples: ``["yes", "no", "no", "yes"]`` gives (1 + 0.5) / 2 = 0.75 and
+    ``["no", "yes", "no", "yes"]`` gives (0.5 + 0.5) / 2 = 0.5.
+
+    >>> import pandas as pd
+    >>> import pdmetrics  # noqa: F401
+    >>> judged = pd.DataFrame({"id": ["a"] * 4 + ["b"] * 4, "rank": [1, 2, 3, 4] * 2,
+    ...                        "verdict": ["yes", "no", "no", "yes", "no", "yes", "no", "yes"]})
+    >>> judged.textgen.context_precision(datum="id", verdict="verdict", rank="rank")
+      datum  N  context_precision
+    0     a  4               0.75
+    1     b  4               0.50
+    """
+    return datum_spec(
+        frame,
+        _context_precision,
+        "context_precision",
+        by,
+        {"datum": datum, "verdict": verdict, "rank": rank, "ground_truth": ground_truth},
+        {"data": data, "n_contexts": n_contexts, "n_ground_truths": n_ground_truths},
+    )
+
+
+@table
+def context_recall(
+    frame,
+    *,
+    datum,
+    verdict,
+    ground_truth=None,
+    data=None,
+    n_contexts=None,
+    n_ground_truths=None,
+    zero_division="warn",
+    by=None,
+):
+    """Context recall: the share of a ground truth's statements attributable to the contexts.
+
+    Per ground truth ``#"yes" / #statements``; with several ground truths the datum scores the
+    best one (valor: the maximum). valor's edge rules: neither contexts nor ground truths ->
+    1.0, only one of them empty -> 0.0.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The judge's verdict table in long form (see :mod:`pdmetrics.textgen.verdicts`).
+    datum : str
+        The column of the datum id of each verdict row (one row per ground-truth statement).
+    verdict : str
+        The column of the verdicts: ``"yes"`` (attributable to the retrieved contexts) or ``"no"``
+        (case-sensitive).
+    ground_truth : str, optional
+        The column of which ground truth each statement comes from. Default: one per datum.
+    data : array-like, optional
+        Every datum id to report, once each.
+    n_contexts, n_ground_truths : array-like of int, optional
+        Contexts retrieved and ground truths given per datum, aligned with ``data``; needed when
+        a datum of ``data`` has no rows.
+    zero_division : "warn" or float, default "warn"
+        The value for a datum with contexts and ground truths but no ground-truth statement at
+        all (valor divides by zero there): NaN with an ``UndefinedMetricWarning``, or this number.
+    by : str, optional
+        A group column, constant within each datum: the metric's means by group instead.
+
+    Returns
+    -------
+    DataFrame
+        ``datum``, ``N`` (statements, all ground truths), ``context_recall``.
+    """
+    return datum_spec(
+        frame,
+        _context_recall,
+        "context_recall",
+        by,
+        {"datum": datum, "verdict": verdict, "ground_truth": ground_truth},
+        {
+            "data": data,
+            "n_contexts": n_contexts,
+            "n_ground_truths": n_ground_truths,
+            "zero_division": zero_division,
+        },
+    )
+
+
+@table
+def context_relevance(frame, *, datum, verdict, data=None, by=None):
+    """Context relevance: the share of retrieved contexts relevant to the query.
+
+    ``#"yes" / #contexts`` per datum; a datum without contexts scores 0.0.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The judge's verdict table in long form (see :mod:`pdmetrics.textgen.verdicts`).
+    datum : str
+        The column of the datum id of each verdict row (one row per retrieved context).
+    verdict : str
+        The column of the verdicts: ``"yes"`` (relevant) or ``"no"`` (case-sensitive).
+    data : array-like, optional
+        Every datum id to report, once each; a datum without contexts scores 0.0.
+    by : str, optional
+        A group column, constant within each datum: the metric's means by group instead.
+
+    Returns
+    -------
+    DataFrame
+        ``datum``, ``N`` (contexts), ``context_relevance``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.textgen import context_relevance
+    >>> judged = pd.DataFrame({"id": "q", "verdict": ["yes", "no", "no", "yes"]})
+    >>> context_relevance(judged, datum="id", verdict="verdict", data=["q", "r"])
+      datum  N  context_relevance
+    0     q  4                0.5
+    1     r  0                0.0
+    """
+    return datum_spec(
+        frame,
+        _context_relevance,
+        "context_relevance",
+        by,
+        {"datum": datum, "verdict": verdict},
+        {"data": data},
+    )
+
+
+@table
+def faithfulness(frame, *, datum, verdict, data=None, n_contexts=None, by=None):
+    """Faithfulness: the share of the answer's claims implied by the retrieved contexts.
+
+    ``#"yes" / #claims`` per datum. valor's edge rules: a datum without contexts scores 0.0,
+    and with contexts but without claims 1.0 (nothing unfaithful was said).
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The judge's verdict table in long form (see :mod:`pdmetrics.textgen.verdicts`).
+    datum : str
+        The column of the datum id of each verdict row (one row per claim of the answer).
+    verdict : str
+        The column of the verdicts: ``"yes"`` (the contexts imply the claim) or ``"no"`` (case-sensitive).
+    data : array-like, optional
+        Every datum id to report, once each.
+    n_contexts : array-like of int, optional
+        The number of contexts retrieved per datum, aligned with ``data``. Needed when a
+        datum of ``data`` has no claim rows, to tell "no claims" (1.0) from "no contexts" (0.0).
+    by : str, optional
+        A group column, constant within each datum: the metric's means by group instead.
+
+    Returns
+    -------
+    DataFrame
+        ``datum``, ``N`` (claims), ``faithfulness``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.textgen import faithfulness
+    >>> judged = pd.DataFrame({"id": "a", "verdict": ["yes", "yes", "no"]})
+    >>> faithfulness(judged, datum="id", verdict="verdict", data=["a", "b", "c"], n_contexts=[2, 3, 0])
+      datum  N  faithfulness
+    0     a  3      0.666667
+    1     b  0      1.000000
+    2     c  0      0.000000
+    """
+    return datum_spec(
+        frame,
+        _faithfulness,
+        "faithfulness",
+        by,
+        {"datum": datum, "verdict": verdict},
+        {"data": data, "n_contexts": n_contexts},
+    )
+
+
+@table
+def hallucination(frame, *, datum, verdict, data=None, by=None):
+    """Hallucination: the share of retrieved contexts the answer contradicts (lower is better).
+
+    ``#"yes" / #contexts`` per datum. Hallucination needs contexts: a datum of ``data``
+    without context rows is an error naming it (valor raises too), never a number.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The judge's verdict table in long form (see :mod:`pdmetrics.textgen.verdicts`).
+    datum : str
+        The column of the datum id of each verdict row (one row per retrieved context).
+    verdict : str
+        The column of the verdicts: ``"yes"`` (the answer contradicts the context) or ``"no"``
+        (case-sensitive).
+    data : array-like, optional
+        Every datum id to report, once each.
+    by : str, optional
+        A group column, constant within each datum: the metric's means by group instead.
+
+    Returns
+    -------
+    DataFrame
+        ``datum``, ``N`` (contexts), ``hallucination``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.textgen import hallucination
+    >>> judged = pd.DataFrame({"id": "q", "verdict": ["no", "no", "yes", "no"]})
+    >>> hallucination(judged, datum="id", verdict="verdict")
+      datum  N  hallucination
+    0     q  4           0.25
+    """
+    return datum_spec(
+        frame, _hallucination, "hallucination", by, {"datum": datum, "verdict": verdict}, {"data": data}
+    )
+
+
+@table
+def summary_coherence(frame, *, datum, score, data=None, by=None):
+    """Summary coherence: the judge's 1-5 score of the summary, one row per datum.
+
+    valor's judge answers an integer from 1 (incoherent) to 5 (extremely coherent): Python or
+    numpy integers, or whole floats (``4.0``), also in an object column; any other value (0, 6,
+    3.5, NaN, a bool, text such as ``"4"``) is an error naming the row. Every datum needs exactly one
+    score.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The judge's verdict table in long form (see :mod:`pdmetrics.textgen.verdicts`).
+    datum : str
+        The column of the datum id of each row (one row per summary).
+    score : str
+        The column of the judge's score, 1 to 5.
+    data : array-like, optional
+        Every datum id to report, once each; a datum without a score is an error.
+    by : str, optional
+        A group column, constant within each datum: the metric's means by group instead.
+
+    Returns
+    -------
+    DataFrame
+        ``datum``, ``N`` (1), ``summary_coherence`` (float).
+    """
+    return datum_spec(
+        frame, _summary_coherence, "summary_coherence", by, {"datum": datum, "score": score}, {"data": data}
+    )
+
+
+@table
+def toxicity(frame, *, datum, verdict, data=None, by=None):
+    """Toxicity: the share of the text's opinions the judge found toxic.
+
+    ``#"yes" / #opinions`` per datum; a datum without opinions scores 0.0. The arguments are
+    those of :func:`bias` (one verdict row per opinion: ``"yes"`` when toxic, else ``"no"``);
+    the table has the columns ``datum``, ``N`` (opinions) and ``toxicity``, or with ``by`` the
+    means by group.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pdmetrics  # noqa: F401
+    >>> judged = pd.DataFrame({"id": ["a", "a", "b", "c"], "verdict": ["yes", "no", "no", "yes"],
+    ...                        "topic": ["x", "x", "y", "x"]})
+    >>> judged.textgen.toxicity(datum="id", verdict="verdict")
+      datum  N  toxicity
+    0     a  2       0.5
+    1     b  1       0.0
+    2     c  1       1.0
+    >>> judged.textgen.toxicity(datum="id", verdict="verdict", by="topic")
+       topic  N  toxicity
+    0  (all)  3      0.50
+    1      x  2      0.75
+    2      y  1      0.00
+    """
+    return datum_spec(frame, _toxicity, "toxicity", by, {"datum": datum, "verdict": verdict}, {"data": data})
