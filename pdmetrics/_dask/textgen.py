@@ -22,10 +22,10 @@ from functools import partial
 import pandas as pd
 
 from pdmetrics._dask.base import DaskAccessor
-from pdmetrics._dask.detection import PART, POS, SHARD, shuffled_on, source_order
+from pdmetrics._table_spec import PART, POS, source_order
 from pdmetrics._validation import one_column, require_columns
 from pdmetrics.accessors.textgen import TextgenAccessor
-from pdmetrics.engines.dask import partition_table
+from pdmetrics.engines.dask import SHARD, partition_table, shuffled_on
 from pdmetrics.errors import NotPartitionableError
 from pdmetrics.textgen.bleu_scores import bleu_rows
 from pdmetrics.textgen.corpus import corpus_state, corpus_table

@@ -73,7 +73,8 @@ class BoxColumns:
     ground-truth table read by :func:`pdmetrics.io.read_coco` carries, else nothing.
     ``iou_type="segm"`` compares the masks of the ``segmentation`` column (default
     ``"segmentation"``), drawing polygons on images of ``image_sizes`` (default: the sizes a
-    :func:`~pdmetrics.io.read_coco` table carries).
+    :func:`~pdmetrics.io.read_coco` table carries). ``dt_area``: the detections' column of
+    pycocotools' area of each result (default: the one a read_coco result table names).
     """
 
     image: object = "image"
@@ -88,6 +89,7 @@ class BoxColumns:
     iou_type: str | None = None
     segmentation: object = None
     image_sizes: object = None
+    dt_area: object = None
 
     @classmethod
     def pick(cls, arguments: Mapping) -> BoxColumns:
@@ -364,6 +366,7 @@ def prepare_boxes(
     iou_type: str | None = None,
     segmentation=None,
     image_sizes=None,
+    dt_area=None,
     partition: bool = False,
 ) -> BoxData:
     """Check the two box tables and convert them to :class:`BoxData`.
@@ -414,6 +417,7 @@ def prepare_boxes(
     iscrowd, area, images = coco_roles(ground_truth, image, iscrowd, area, images)
     # a read_coco result file with masks carries pycocotools' area of each result (boxes too)
     image_sizes, dt_area_column = coco_mask_roles(ground_truth, detections, image_sizes)
+    dt_area_column = dt_area_column if dt_area is None else dt_area
     if len(ground_truth) == 0 and images is None and not partition:
         raise InvalidInputError(
             "The ground-truth table is empty: there is nothing to evaluate against. Pass the "
