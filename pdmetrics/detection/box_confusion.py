@@ -151,25 +151,6 @@ def confusion(
     2   dog              0.5   0                     0                     1          0
     3   dog              0.7   0                     0                     0          1
     """
-    spec = confusion_table(
-        BoxColumns.pick(locals()),
-        table=table,
-        iou_threshold=iou_threshold,
-        score_thresholds=score_thresholds,
-        max_examples=max_examples,
-    )
-    return box_spec(frame, ground_truth, spec)
-
-
-def confusion_table(
-    columns: BoxColumns,
-    *,
-    table: str = "breakdown",
-    iou_threshold: float = 0.5,
-    score_thresholds=None,
-    max_examples: int | None = None,
-) -> ConfusionTable:
-    """:func:`confusion` with its options checked, as chunk -> state -> finalize."""
     check_choice(table, "table", KINDS)
     kind = table
     if score_thresholds is None:
@@ -190,7 +171,8 @@ def confusion_table(
         raise InvalidInputError(
             f"`max_examples=` must be a non-negative integer; got {plain(max_examples)!r}."
         )
-    return ConfusionTable(columns, kind, scores_at, float(iou_at[0]), int(max_examples))
+    spec = ConfusionTable(BoxColumns.pick(locals()), kind, scores_at, float(iou_at[0]), int(max_examples))
+    return box_spec(frame, ground_truth, spec)
 
 
 @dataclass(frozen=True)

@@ -116,35 +116,6 @@ def pr_curve(
     0              0.5   1   1   1      0.500     0.5
     1              0.1   2   1   0      0.667     1.0
     """
-    table = pr_curve_table(
-        BoxColumns.pick(locals()),
-        style=style,
-        iou_thresholds=iou_thresholds,
-        max_dets=max_dets,
-        area_range=area_range,
-        matching=matching,
-        interpolation=interpolation,
-        score_thresholds=score_thresholds,
-        labels_without_ground_truth=labels_without_ground_truth,
-        zero_division=zero_division,
-    )
-    return box_spec(frame, ground_truth, table)
-
-
-def pr_curve_table(
-    columns: BoxColumns,
-    *,
-    style: str = "coco",
-    iou_thresholds=None,
-    max_dets=100,
-    area_range=(0.0, 1e10),
-    matching: str = "coco",
-    interpolation: str = "coco",
-    score_thresholds=None,
-    labels_without_ground_truth: str = "exclude",
-    zero_division="warn",
-) -> BoxTable:
-    """:func:`pr_curve` with its options checked, as chunk -> state -> finalize."""
     check_choice(style, "style", CURVE_STYLES)
     check_zero_division(zero_division)
     check_choice(labels_without_ground_truth, "labels_without_ground_truth", LABELS_WITHOUT_GT)
@@ -166,7 +137,7 @@ def pr_curve_table(
         finish = partial(_coco_curve, keep_missing=labels_without_ground_truth == "zero")
     else:
         finish = partial(_valor_curve, thresholds=thresholds, zero_division=zero_division)
-    return BoxTable(columns, options, finish)
+    return box_spec(frame, ground_truth, BoxTable(BoxColumns.pick(locals()), options, finish))
 
 
 def _coco_curve(result, keep_missing: bool) -> pd.DataFrame:

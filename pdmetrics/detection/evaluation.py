@@ -196,29 +196,6 @@ def evaluate(
     4     AR  0.50:0.95  all        10   0.45
     5     AR  0.50:0.95  all       100   0.45
     """
-    table = evaluation_table(
-        BoxColumns.pick(locals()),
-        iou_thresholds=iou_thresholds,
-        max_dets=max_dets,
-        area_ranges=area_ranges,
-        matching=matching,
-        interpolation=interpolation,
-        labels_without_ground_truth=labels_without_ground_truth,
-    )
-    return box_spec(frame, ground_truth, table)
-
-
-def evaluation_table(
-    columns: BoxColumns,
-    *,
-    iou_thresholds=None,
-    max_dets=(1, 10, 100),
-    area_ranges=None,
-    matching: str = "coco",
-    interpolation: str = "coco",
-    labels_without_ground_truth: str = "exclude",
-) -> BoxTable:
-    """:func:`evaluate` with its options checked, as chunk -> state -> finalize."""
     check_choice(labels_without_ground_truth, "labels_without_ground_truth", LABELS_WITHOUT_GT)
     options = run_options(
         iou_thresholds=iou_thresholds,
@@ -228,7 +205,7 @@ def evaluation_table(
         interpolation=interpolation,
     )
     finish = partial(_evaluation_from_run, labels_without_ground_truth=labels_without_ground_truth)
-    return BoxTable(columns, options, finish)
+    return box_spec(frame, ground_truth, BoxTable(BoxColumns.pick(locals()), options, finish))
 
 
 def _evaluation_from_run(result: Run, labels_without_ground_truth: str) -> pd.DataFrame:
@@ -500,34 +477,9 @@ def average_precision(
     1   dog  all  1             1  0.50      1.0      0.0
     2  (all)  all  2             2  0.75      1.0      0.5
     """
-    table = average_precision_table(
-        BoxColumns.pick(locals()),
-        iou_thresholds=iou_thresholds,
-        max_dets=max_dets,
-        area_ranges=area_ranges,
-        matching=matching,
-        interpolation=interpolation,
-        labels_without_ground_truth=labels_without_ground_truth,
-        by=by,
-    )
-    return box_spec(frame, ground_truth, table)
-
-
-def average_precision_table(
-    columns: BoxColumns,
-    *,
-    iou_thresholds=None,
-    max_dets=100,
-    area_ranges=None,
-    matching: str = "coco",
-    interpolation: str = "coco",
-    labels_without_ground_truth: str = "exclude",
-    by="label",
-) -> BoxTable:
-    """:func:`average_precision` with its options checked, as chunk -> state -> finalize."""
-    return _per_label_table(
+    table = _per_label_table(
         "AP",
-        columns,
+        BoxColumns.pick(locals()),
         by=by,
         iou_thresholds=iou_thresholds,
         max_dets=max_dets,
@@ -536,6 +488,7 @@ def average_precision_table(
         interpolation=interpolation,
         labels_without_ground_truth=labels_without_ground_truth,
     )
+    return box_spec(frame, ground_truth, table)
 
 
 @table
@@ -612,31 +565,7 @@ def average_recall(
     1  (all)  all             0.85  2             1  0.500     0.50     0.50
     2  (all)  all              NaN  2             2  0.625     0.75     0.50
     """
-    table = average_recall_table(
-        BoxColumns.pick(locals()),
-        iou_thresholds=iou_thresholds,
-        max_dets=max_dets,
-        area_ranges=area_ranges,
-        matching=matching,
-        score_threshold=score_threshold,
-        labels_without_ground_truth=labels_without_ground_truth,
-        by=by,
-    )
-    return box_spec(frame, ground_truth, table)
-
-
-def average_recall_table(
-    columns: BoxColumns,
-    *,
-    iou_thresholds=None,
-    max_dets=100,
-    area_ranges=None,
-    matching: str = "coco",
-    score_threshold=None,
-    labels_without_ground_truth: str = "exclude",
-    by="label",
-) -> BoxTable:
-    """:func:`average_recall` with its options checked, as chunk -> state -> finalize."""
+    columns = BoxColumns.pick(locals())
     options = dict(
         by=by,
         iou_thresholds=iou_thresholds,
@@ -647,8 +576,10 @@ def average_recall_table(
         labels_without_ground_truth=labels_without_ground_truth,
     )
     if score_threshold is not None and np.ndim(score_threshold) > 0:
-        return _recall_by_score_table(columns, score_thresholds=score_threshold, **options)
-    return _per_label_table("AR", columns, score_threshold=score_threshold, **options)
+        table = _recall_by_score_table(columns, score_thresholds=score_threshold, **options)
+    else:
+        table = _per_label_table("AR", columns, score_threshold=score_threshold, **options)
+    return box_spec(frame, ground_truth, table)
 
 
 @table
@@ -730,20 +661,6 @@ def match(
     0           102                7   True
     1           101             <NA>  False
     """
-    table = match_table(
-        BoxColumns.pick(locals()),
-        iou_thresholds=iou_thresholds,
-        max_dets=max_dets,
-        area_range=area_range,
-        matching=matching,
-    )
-    return box_spec(frame, ground_truth, table)
-
-
-def match_table(
-    columns: BoxColumns, *, iou_thresholds=None, max_dets=100, area_range=(0.0, 1e10), matching: str = "coco"
-) -> BoxTable:
-    """:func:`match` with its options checked, as chunk -> state -> finalize."""
     options = run_options(
         iou_thresholds=iou_thresholds,
         max_dets=[max_dets] if max_dets is not None else None,
@@ -751,7 +668,7 @@ def match_table(
         matching=matching,
         pairs=True,
     )
-    return BoxTable(columns, options, _matches)
+    return box_spec(frame, ground_truth, BoxTable(BoxColumns.pick(locals()), options, _matches))
 
 
 def _matches(result: Run) -> pd.DataFrame:

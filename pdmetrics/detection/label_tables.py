@@ -132,43 +132,6 @@ def classification(
       label  N  tp  fp  fn  recall
     0   dog  2   2   0   0     1.0
     """
-    spec = classification_table(
-        y_true=y_true,
-        score=score,
-        label=label,
-        datum=datum,
-        table=table,
-        score_thresholds=score_thresholds,
-        hardmax=hardmax,
-        zero_division=zero_division,
-        max_examples=max_examples,
-        labels=labels,
-        top_prediction=top_prediction,
-    )
-    spec.chunk(frame.iloc[:0], strict=False)  # columns, dtypes and options checked on no rows
-    scores = [score] if isinstance(score, (str, int)) else list(score)
-    names = [y_true, *([] if label is None else [label]), *scores, *([] if datum is None else [datum])]
-    names = list(dict.fromkeys(names))
-    if datum is None and label is None:  # wide, each row its own datum: the rows stay where they are
-        return Table(names, partial(_row_chunk, spec), partial(_finalize_rows, spec), key=POS)
-    return Table(names, partial(_datum_chunk, spec), spec.finalize, key=datum)
-
-
-def classification_table(
-    *,
-    y_true,
-    score,
-    label=None,
-    datum=None,
-    table: str = "labels",
-    score_thresholds=None,
-    hardmax: bool | None = None,
-    zero_division="warn",
-    max_examples: int = 1,
-    labels=None,
-    top_prediction: str = "filtered",
-) -> ClassificationTable:
-    """The :class:`ClassificationTable` of :func:`classification`'s options, checked."""
     if table not in TABLES:
         raise InvalidInputError(f"`table={table!r}` is not a classification table; use one of {TABLES}.")
     curve = table in ("pr_curve", "errors")
@@ -189,7 +152,7 @@ def classification_table(
         or max_examples < 0
     ):
         raise InvalidInputError(f"`max_examples={plain(max_examples)!r}`: pass a whole number >= 0.")
-    return ClassificationTable(
+    spec = ClassificationTable(
         y_true,
         score,
         label,
@@ -202,6 +165,13 @@ def classification_table(
         labels,
         top_prediction,
     )
+    spec.chunk(frame.iloc[:0], strict=False)  # columns, dtypes and options checked on no rows
+    scores = [score] if isinstance(score, (str, int)) else list(score)
+    names = [y_true, *([] if label is None else [label]), *scores, *([] if datum is None else [datum])]
+    names = list(dict.fromkeys(names))
+    if datum is None and label is None:  # wide, each row its own datum: the rows stay where they are
+        return Table(names, partial(_row_chunk, spec), partial(_finalize_rows, spec), key=POS)
+    return Table(names, partial(_datum_chunk, spec), spec.finalize, key=datum)
 
 
 @dataclass(frozen=True)
