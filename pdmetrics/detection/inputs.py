@@ -9,7 +9,7 @@ and ``2299`` as different images; here that is an error with a clear message).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 import pandas as pd
@@ -100,7 +100,7 @@ class BoxColumns:
         self, detections: pd.DataFrame, ground_truth: pd.DataFrame, partition: bool = False
     ) -> BoxData:
         """:func:`prepare_boxes` with these columns (``partition``: a chunk of a larger table)."""
-        return prepare_boxes(detections, ground_truth, partition=partition, **asdict(self))
+        return prepare_boxes(detections, ground_truth, self, partition=partition)
 
 
 @dataclass(frozen=True)
@@ -351,23 +351,7 @@ def _empty_masks(table: pd.DataFrame, segmentation) -> pd.DataFrame:
 
 
 def prepare_boxes(
-    detections: pd.DataFrame,
-    ground_truth: pd.DataFrame,
-    *,
-    image,
-    label,
-    box,
-    score,
-    box_format: str = "xywh",
-    iscrowd=None,
-    area=None,
-    ignore=None,
-    images=None,
-    iou_type: str | None = None,
-    segmentation=None,
-    image_sizes=None,
-    dt_area=None,
-    partition: bool = False,
+    detections: pd.DataFrame, ground_truth: pd.DataFrame, columns: BoxColumns, *, partition: bool = False
 ) -> BoxData:
     """Check the two box tables and convert them to :class:`BoxData`.
 
@@ -379,6 +363,21 @@ def prepare_boxes(
     negative box sizes, missing scores, mixed id types, or a detection on an image that
     is neither in the ground-truth table nor in ``images``.
     """
+    (
+        image,
+        label,
+        box,
+        score,
+        box_format,
+        iscrowd,
+        area,
+        ignore,
+        images,
+        iou_type,
+        segmentation,
+        image_sizes,
+        dt_area,
+    ) = (getattr(columns, field.name) for field in fields(BoxColumns))
     if not isinstance(ground_truth, pd.DataFrame):
         raise InvalidInputError(
             f"`ground_truth=` must be a DataFrame with one row per ground-truth box; got "
