@@ -19,7 +19,7 @@ segmentations (polygons rasterized, RLE strings decoded), the mask IoU of every 
 with every ground truth of its image and class, matching at the ten IoU thresholds,
 accumulating precision/recall and the 12 stats:
 
-- pdmetrics: ``read_coco(gt_file, results_file)`` + ``evaluate(dt, gt, iou_type="segm")``;
+- pdmetrics: ``read_coco(gt_file, results_file)`` + ``evaluate(dt, ground_truth=gt, iou_type="segm")``;
 - faster-coco-eval: ``COCO(gt_file)``, ``loadRes(results_file)``,
   ``COCOeval_faster(..., "segm")`` ``evaluate(); accumulate(); summarize()``;
 - pycocotools: the same with ``COCOeval``.

@@ -63,9 +63,10 @@ class Table:
 
     ``columns``: the caller's columns it reads (each part an engine hands to ``chunk`` has them).
     ``key``: a column whose equal values must fall in one part (engines that split rows
-    shuffle on it). ``frames``: other frames the table reads, by argument name, each with the
-    columns it reads; ``chunk`` then takes their matching parts as keywords (an engine that
-    splits rows shuffles them on ``key`` alike).
+    shuffle on it); :data:`POS`: every row is its own key (the rows stay in their parts, each
+    located by its source order, see :func:`source_order`). ``frames``: other frames the table
+    reads, by argument name, each with the columns it reads; ``chunk`` then takes their
+    matching parts as keywords (an engine that splits rows shuffles them on ``key`` alike).
     """
 
     columns: Sequence

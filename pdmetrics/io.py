@@ -21,7 +21,6 @@ import pandas as pd
 from pdmetrics._optional import optional_module
 from pdmetrics._validation import plain
 from pdmetrics._warnings import emit
-from pdmetrics.detection.options import COCO_ATTRS
 from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
 
 __all__ = ["read_table", "as_text_columns", "TABLE_FORMATS", "read_coco", "coco_image_ids"]
@@ -404,7 +403,8 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
     if not annotations or any("segmentation" in a for a in annotations):
         # an empty table can hold masks: iou_type="segm" then evaluates it too
         ground_truth["segmentation"] = pd.Series(_field(annotations, "segmentation"), dtype=object)
-    ground_truth.attrs[COCO_ATTRS] = {
+    coco_attrs = importlib.import_module("pdmetrics.detection.options").COCO_ATTRS  # on first use
+    ground_truth.attrs[coco_attrs] = {
         "images": None if images is None else tuple(images),
         "iscrowd": "iscrowd",
         "area": "area",
@@ -459,7 +459,7 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
     if segmentations is not None:
         detections["area"] = det_area
         detections["segmentation"] = segmentations
-        detections.attrs[COCO_ATTRS] = {"area": "area", "boxes_from_masks": not results[0].get("bbox")}
+        detections.attrs[coco_attrs] = {"area": "area", "boxes_from_masks": not results[0].get("bbox")}
     if results_json is not None and not results:
         # an empty result file can be evaluated with iou_type="segm" (no masks to read)
         detections["segmentation"] = pd.Series([], dtype=object)

@@ -275,14 +275,18 @@ def _frames():
 def test_polygons_arrays_and_rles_in_one_column_give_the_same_numbers():
     gt, dt = _frames()
     sizes = {1: (12, 12), 2: (12, 12)}
-    polygons = evaluate(dt, gt, iou_type="segm", image_sizes=sizes, area_ranges={"all": (0, 1e10)})
+    polygons = evaluate(
+        dt, ground_truth=gt, iou_type="segm", image_sizes=sizes, area_ranges={"all": (0, 1e10)}
+    )
     runs = mask_runs(dt["segmentation"].tolist(), 12, 12)
     as_arrays = dt.assign(segmentation=runs.to_masks())
     cells = [runs.to_rle()[0], runs.to_masks()[1], {"size": [12, 12], "counts": runs.counts()[2].tolist()}]
     mixed = dt.assign(segmentation=pd.Series(cells, dtype=object))
     frame_sizes = pd.DataFrame({"height": [12, 12], "width": [12, 12]}, index=[1, 2])
     for other in (as_arrays, mixed):
-        table = evaluate(other, gt, iou_type="segm", image_sizes=frame_sizes, area_ranges={"all": (0, 1e10)})
+        table = evaluate(
+            other, ground_truth=gt, iou_type="segm", image_sizes=frame_sizes, area_ranges={"all": (0, 1e10)}
+        )
         pd.testing.assert_frame_equal(table, polygons)
     # IoUs 1 and 25/36 for the cats, 9/23 for the dog: AP@0.5 is (1 + 0) / 2
     assert polygons["value"].iloc[1] == 0.5
@@ -295,8 +299,8 @@ def test_a_missing_cell_uses_the_box_drawn_as_a_mask():
     with_boxes = dt.assign(segmentation=[None, dt["segmentation"][1], np.nan])
     sizes = {1: (12, 12), 2: (12, 12)}
     with _quiet():
-        expected = evaluate(dt, gt, iou_type="segm", image_sizes=sizes)
-        table = evaluate(with_boxes, gt, iou_type="segm", image_sizes=sizes)
+        expected = evaluate(dt, ground_truth=gt, iou_type="segm", image_sizes=sizes)
+        table = evaluate(with_boxes, ground_truth=gt, iou_type="segm", image_sizes=sizes)
     pd.testing.assert_frame_equal(table, expected)
 
 
@@ -345,7 +349,7 @@ def test_bad_masks_name_the_row(table, cell, match):
     frame["segmentation"] = frame["segmentation"].astype(object)
     frame.at[1, "segmentation"] = cell
     with pytest.raises(InvalidInputError, match=match):
-        evaluate(dt, gt, iou_type="segm", image_sizes=SIZES)
+        evaluate(dt, ground_truth=gt, iou_type="segm", image_sizes=SIZES)
 
 
 def test_a_polygon_on_an_image_without_size_names_the_row_and_the_fix():
@@ -353,9 +357,9 @@ def test_a_polygon_on_an_image_without_size_names_the_row_and_the_fix():
     with pytest.raises(
         InvalidInputError, match=r"Row 0 \(0-based\) of the ground-truth table holds a polygon"
     ):
-        evaluate(dt, gt, iou_type="segm")
+        evaluate(dt, ground_truth=gt, iou_type="segm")
     with pytest.raises(InvalidInputError, match="image 2.*image_sizes="):
-        evaluate(dt, gt, iou_type="segm", image_sizes={1: (12, 12)})
+        evaluate(dt, ground_truth=gt, iou_type="segm", image_sizes={1: (12, 12)})
 
 
 def test_a_missing_cell_without_boxes_names_the_row():
@@ -364,21 +368,21 @@ def test_a_missing_cell_without_boxes_names_the_row():
     with pytest.raises(
         InvalidInputError, match=r"Row 2 \(0-based\) of the detections table has no segmentation"
     ):
-        evaluate(dt, gt, iou_type="segm", image_sizes=SIZES)
+        evaluate(dt, ground_truth=gt, iou_type="segm", image_sizes=SIZES)
 
 
 def test_bad_options():
     gt, dt = _frames()
     with pytest.raises(InvalidInputError, match="iou_type"):
-        evaluate(dt, gt, iou_type="mask", image_sizes=SIZES)
+        evaluate(dt, ground_truth=gt, iou_type="mask", image_sizes=SIZES)
     with pytest.raises(ColumnNotFoundError, match="masks"):
-        evaluate(dt, gt, iou_type="segm", segmentation="masks", image_sizes=SIZES)
+        evaluate(dt, ground_truth=gt, iou_type="segm", segmentation="masks", image_sizes=SIZES)
     with pytest.raises(InvalidInputError, match="image_sizes=.*got list"):
-        evaluate(dt, gt, iou_type="segm", image_sizes=[(12, 12)])
+        evaluate(dt, ground_truth=gt, iou_type="segm", image_sizes=[(12, 12)])
     with pytest.raises(InvalidInputError, match="image 1 maps to"):
-        evaluate(dt, gt, iou_type="segm", image_sizes={1: 12, 2: (12, 12)})
+        evaluate(dt, ground_truth=gt, iou_type="segm", image_sizes={1: 12, 2: (12, 12)})
     with pytest.raises(InvalidInputError, match="'width' column"):
-        evaluate(dt, gt, iou_type="segm", image_sizes=pd.DataFrame({"height": [12]}, index=[1]))
+        evaluate(dt, ground_truth=gt, iou_type="segm", image_sizes=pd.DataFrame({"height": [12]}, index=[1]))
 
 
 def test_read_coco_result_polygon_without_image_size_is_an_error():

@@ -97,14 +97,19 @@ def _valor_tables(dt, gt, iou_thresholds, score_thresholds, images, **geometry):
         warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
         tables = {
             "ap": average_precision(
-                dt, gt, iou_thresholds=iou_thresholds, interpolation="valor", **zero, **options
+                dt, ground_truth=gt, iou_thresholds=iou_thresholds, interpolation="valor", **zero, **options
             ),
             "ar": average_recall(
-                dt, gt, iou_thresholds=iou_thresholds, score_threshold=score_thresholds, **zero, **options
+                dt,
+                ground_truth=gt,
+                iou_thresholds=iou_thresholds,
+                score_threshold=score_thresholds,
+                **zero,
+                **options,
             ),
             "counts": pr_curve(
                 dt,
-                gt,
+                ground_truth=gt,
                 style="valor",
                 iou_thresholds=iou_thresholds,
                 score_thresholds=score_thresholds,
@@ -112,14 +117,14 @@ def _valor_tables(dt, gt, iou_thresholds, score_thresholds, images, **geometry):
                 **options,
             ),
             "curve": pr_curve(
-                dt, gt, iou_thresholds=iou_thresholds, interpolation="valor", **zero, **options
+                dt, ground_truth=gt, iou_thresholds=iou_thresholds, interpolation="valor", **zero, **options
             ),
-            "match": match(dt, gt, iou_thresholds=iou_thresholds, **options),
+            "match": match(dt, ground_truth=gt, iou_thresholds=iou_thresholds, **options),
         }
     for kind in ("breakdown", "matrix"):
         tables[kind] = confusion(
             dt,
-            gt,
+            ground_truth=gt,
             images=images,
             box_format="xyxy",
             table=kind,
@@ -204,7 +209,7 @@ def test_torchmetrics_case_rounded_equals_valor_lite_on_the_rounded_boxes():
     metrics = _valor_lite(gt, dt, thresholds, scores)
     ap = average_precision(
         _as_geometry(dt, "polygon", sizes),
-        _as_geometry(gt, "polygon", sizes),
+        ground_truth=_as_geometry(gt, "polygon", sizes),
         iou_thresholds=thresholds,
         interpolation="valor",
         labels_without_ground_truth="zero",
@@ -229,7 +234,7 @@ def test_fractional_boxes_change_iou_when_drawn():
     """
     _, gt, dt, _ = _case_tables(0)
     gt, dt = gt[gt["image"] == 0], dt[dt["image"] == 0]
-    boxes = match(dt, gt, iou_thresholds=[0.5], **VALOR)
+    boxes = match(dt, ground_truth=gt, iou_thresholds=[0.5], **VALOR)
     sizes = {0: (300, 620)}
     polygons = {
         name: frame.assign(
@@ -240,7 +245,12 @@ def test_fractional_boxes_change_iou_when_drawn():
         for name, frame in (("gt", gt), ("dt", dt))
     }
     drawn = match(
-        polygons["dt"], polygons["gt"], iou_thresholds=[0.5], iou_type="segm", image_sizes=sizes, **VALOR
+        polygons["dt"],
+        ground_truth=polygons["gt"],
+        iou_thresholds=[0.5],
+        iou_type="segm",
+        image_sizes=sizes,
+        **VALOR,
     )
     box_iou, mask_iou = boxes["iou"].iloc[0], drawn["iou"].iloc[0]
     assert box_iou == pytest.approx((562.41 - 258.15) / (606.41 - 214.15), rel=1e-12)
@@ -570,7 +580,8 @@ def test_confusion_exact_iou_tie_takes_the_earlier_ground_truth(order):
     masks = (_as_geometry(dt, "rle", sizes), _as_geometry(gt, "rle", sizes))
     for frames, options in (((dt, gt), {}), (masks, {"iou_type": "segm", "image_sizes": sizes})):
         table = confusion(
-            *frames,
+            frames[0],
+            ground_truth=frames[1],
             box_format="xyxy",
             table="matrix",
             iou_threshold=0.3,

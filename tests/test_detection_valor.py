@@ -67,7 +67,7 @@ def test_valor_lite_coco_regression_ap_ar_counts_and_curves():
 
     counts = pr_curve(
         dt,
-        gt,
+        ground_truth=gt,
         style="valor",
         iou_thresholds=[0.1],
         score_thresholds=[0.5],
@@ -87,7 +87,7 @@ def test_valor_lite_coco_regression_ap_ar_counts_and_curves():
         for label, value in _by_label(expected[key]).items():
             assert counts.loc[label, column] == pytest.approx(value, rel=1e-9, abs=1e-12)
 
-    curve = pr_curve(dt, gt, iou_thresholds=[0.1], interpolation="valor", **VALOR)
+    curve = pr_curve(dt, ground_truth=gt, iou_thresholds=[0.1], interpolation="valor", **VALOR)
     for metric in expected["PrecisionRecallCurve"]:
         rows = curve[curve["label"] == metric["parameters"]["label"]]
         np.testing.assert_allclose(rows["precision"], metric["value"]["precisions"], rtol=1e-9, atol=1e-12)
@@ -136,7 +136,7 @@ def test_valor_small_cases_valor_answers(index):
     assert ar.loc["(all)", "AR"] == pytest.approx(expected["mAR"][0]["value"], abs=1e-12)
     counts = pr_curve(
         dt,
-        gt,
+        ground_truth=gt,
         style="valor",
         iou_thresholds=thresholds,
         score_thresholds=[score_threshold],
@@ -153,7 +153,7 @@ def test_valor_small_cases_valor_answers(index):
             row = counts.loc[(metric["parameters"]["label"], metric["parameters"]["iou_threshold"])]
             assert row[column] == pytest.approx(metric["value"], abs=1e-12)
     assert ar.loc["(all)", "AR"] == pytest.approx(expected["mARAveragedOverScores"][0]["value"], abs=1e-12)
-    curve = pr_curve(dt, gt, iou_thresholds=thresholds, interpolation="valor", **VALOR)
+    curve = pr_curve(dt, ground_truth=gt, iou_thresholds=thresholds, interpolation="valor", **VALOR)
     for metric in expected["PrecisionRecallCurve"]:
         rows = curve[
             (curve["label"] == metric["parameters"]["label"])
@@ -239,7 +239,7 @@ def _valor_counts(metrics):
 def _our_counts(dt, gt, iou_thresholds, score_thresholds, images):
     table = pr_curve(
         dt,
-        gt,
+        ground_truth=gt,
         style="valor",
         iou_thresholds=iou_thresholds,
         score_thresholds=score_thresholds,
@@ -352,7 +352,7 @@ def test_average_recall_over_score_thresholds_matches_valor_lite(seed):
     dt = _random_boxes(rng, int(rng.integers(1, 40)), True)
     ious, scores = [0.1, 0.5, 0.75], [0.25, 0.0, 0.6, 0.9]
     metrics = _valor_lite(gt, dt, ious, scores)
-    table = average_recall(dt, gt, iou_thresholds=ious, score_threshold=scores, **VALOR)
+    table = average_recall(dt, ground_truth=gt, iou_thresholds=ious, score_threshold=scores, **VALOR)
     per = table.dropna(subset=["score_threshold"]).set_index(["label", "score_threshold"])
     mean = table[table["score_threshold"].isna()].set_index("label")
     for metric in metrics[od.MetricType.AR]:
@@ -380,9 +380,9 @@ def test_average_recall_score_threshold_list_agrees_with_the_scalar_form(matchin
     options["area_ranges"] = {"all": (0, 1e10), "small": (0, 20)}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
-        table = average_recall(dt, gt, score_threshold=[0.7, 0.2], **options)
+        table = average_recall(dt, ground_truth=gt, score_threshold=[0.7, 0.2], **options)
         for threshold in (0.7, 0.2):
-            scalar = average_recall(dt, gt, score_threshold=threshold, **options)
+            scalar = average_recall(dt, ground_truth=gt, score_threshold=threshold, **options)
             rows = table[table["score_threshold"] == threshold].drop(columns="score_threshold")
             pd.testing.assert_frame_equal(rows.reset_index(drop=True), scalar)
     assert list(table.columns) == [
@@ -405,22 +405,31 @@ def test_average_recall_score_threshold_list_agrees_with_the_scalar_form(matchin
 def test_average_recall_over_score_thresholds_edge_cases():
     gt = _box_table([(0, "a", 0.0, 0.0, 10.0, 10.0)], False)
     one = _box_table([(0, "a", 0.0, 0.0, 10.0, 9.0, 0.5)], True)
-    table = average_recall(one, gt, iou_thresholds=[0.5], score_threshold=[0.4, 0.6], **VALOR)
+    table = average_recall(one, ground_truth=gt, iou_thresholds=[0.5], score_threshold=[0.4, 0.6], **VALOR)
     assert table["AR"].tolist() == [1.0, 0.0, 0.5] * 2
     assert table["n_detections"].tolist() == [1, 0, 1] * 2
     assert table["label"].tolist() == ["a"] * 3 + ["(all)"] * 3
     # no detection: recall 0 at every threshold
     empty = one.iloc[:0]
-    table = average_recall(empty, gt, iou_thresholds=[0.5], score_threshold=[0.4, 0.6], **VALOR, by=None)
+    table = average_recall(
+        empty, ground_truth=gt, iou_thresholds=[0.5], score_threshold=[0.4, 0.6], **VALOR, by=None
+    )
     assert table["AR"].tolist() == [0.0, 0.0, 0.0]
     assert table["score_threshold"].isna().tolist() == [False, False, True]
     # no ground truth: undefined (NaN with a warning) unless counted as 0
     with pytest.warns(pdmetrics.UndefinedMetricWarning, match="no ground truth"):
         table = average_recall(
-            one, gt.iloc[:0], images=[0], iou_thresholds=[0.5], score_threshold=[0.4], box_format="xyxy"
+            one,
+            ground_truth=gt.iloc[:0],
+            images=[0],
+            iou_thresholds=[0.5],
+            score_threshold=[0.4],
+            box_format="xyxy",
         )
     assert table["AR"].isna().all()
-    table = average_recall(one, gt.iloc[:0], images=[0], iou_thresholds=[0.5], score_threshold=[0.4], **VALOR)
+    table = average_recall(
+        one, ground_truth=gt.iloc[:0], images=[0], iou_thresholds=[0.5], score_threshold=[0.4], **VALOR
+    )
     assert table["AR"].tolist() == [0.0, 0.0, 0.0, 0.0]
 
 
@@ -429,7 +438,7 @@ def test_average_recall_bad_score_thresholds(bad):
     gt = _box_table([(0, "a", 0.0, 0.0, 10.0, 10.0)], False)
     dt = _box_table([(0, "a", 0.0, 0.0, 10.0, 9.0, 0.5)], True)
     with pytest.raises(pdmetrics.InvalidInputError, match="score_threshold"):
-        average_recall(dt, gt, score_threshold=bad, box_format="xyxy")
+        average_recall(dt, ground_truth=gt, score_threshold=bad, box_format="xyxy")
 
 
 # --------------------------------------------------------------------------------------

@@ -117,9 +117,12 @@ class namespace:  # noqa: N801
         engine = engine_of(frame)
         if engine.splits_rows:
             where = f"ddf.{accessor._domain}.{self.attribute}"
+            tables = sorted(
+                name for name in dir(owner) if isinstance(inspect.getattr_static(owner, name), method)
+            )
             raise NotPartitionableError(
                 f"`{where}` does not run on {engine.name} DataFrames: compute the table first "
-                f"(e.g. `ddf.{accessor._domain}.<table>(...)`, a pandas DataFrame) and draw it with "
-                f"the function of the same name in `{self.module}`."
+                f"(e.g. `ddf.{accessor._domain}.<table>(...)`, a pandas DataFrame; the tables: "
+                f"{', '.join(tables)}) and draw it with the function of the same name in `{self.module}`."
             )
         return cls(engine.argument(frame))

@@ -38,12 +38,14 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._renamed import renamed
+from pdmetrics._table_spec import table
 from pdmetrics._tables import result_table
 from pdmetrics._validation import plain
 from pdmetrics.detection.inputs import BoxColumns
 from pdmetrics.detection.match_state import (
     added_counts,
     aligned_ids,
+    box_spec,
     check_ground_truth_or_images,
     row_arrays,
 )
@@ -51,16 +53,17 @@ from pdmetrics.detection.matching import match_boxes
 from pdmetrics.detection.options import VALOR_EPSILON, VALOR_SCORE_THRESHOLDS, check_choice, number_array
 from pdmetrics.errors import InvalidInputError
 
-__all__ = ["confusion", "confusion_table", "ConfusionTable", "PairingState", "pairing_state"]
+__all__ = ["confusion", "ConfusionTable", "PairingState", "pairing_state"]
 
 KINDS = ("breakdown", "matrix")
 
 
+@table
 @renamed("kind")
 def confusion(
-    detections: pd.DataFrame,
-    ground_truth: pd.DataFrame,
+    frame: pd.DataFrame,
     *,
+    ground_truth: pd.DataFrame,
     image="image",
     label="label",
     box=None,
@@ -79,7 +82,7 @@ def confusion(
 
     Parameters
     ----------
-    detections, ground_truth, image, label, box, score, box_format, images
+    frame, ground_truth, image, label, box, score, box_format, images
         As in :func:`pdmetrics.detection.evaluate`.
     iou_type, segmentation, image_sizes
         Masks instead of boxes, as in :func:`pdmetrics.detection.evaluate`.
@@ -128,7 +131,7 @@ def confusion(
     ...                    "w": [10, 10], "h": [10, 10]})
     >>> dt = pd.DataFrame({"image": [1, 1], "label": ["cat", "cat"], "x": [0, 50], "y": [0, 0],
     ...                    "w": [10, 10], "h": [10, 10], "score": [0.9, 0.6]})
-    >>> matrix = confusion(dt, gt, table="matrix")
+    >>> matrix = confusion(dt, ground_truth=gt, table="matrix")
     >>> print(matrix.fillna({"truth": "-", "prediction": "-"}).to_string())
        score_threshold truth prediction  count
     0              0.5   cat        cat      1
@@ -139,7 +142,7 @@ def confusion(
     5              0.5   dog          -      0
     6              0.5     -        cat      0
     7              0.5     -        dog      0
-    >>> table = confusion(dt, gt, score_thresholds=[0.5, 0.7])
+    >>> table = confusion(dt, ground_truth=gt, score_thresholds=[0.5, 0.7])
     >>> print(table[["label", "score_threshold", "tp", "fp_misclassification", "fn_misclassification",
     ...              "fn_missed"]].to_string())
       label  score_threshold  tp  fp_misclassification  fn_misclassification  fn_missed
@@ -148,25 +151,6 @@ def confusion(
     2   dog              0.5   0                     0                     1          0
     3   dog              0.7   0                     0                     0          1
     """
-    spec = confusion_table(
-        BoxColumns.pick(locals()),
-        table=table,
-        iou_threshold=iou_threshold,
-        score_thresholds=score_thresholds,
-        max_examples=max_examples,
-    )
-    return spec(detections, ground_truth)
-
-
-def confusion_table(
-    columns: BoxColumns,
-    *,
-    table: str = "breakdown",
-    iou_threshold: float = 0.5,
-    score_thresholds=None,
-    max_examples: int | None = None,
-) -> ConfusionTable:
-    """:func:`confusion` with its options checked, as chunk -> state -> finalize."""
     check_choice(table, "table", KINDS)
     kind = table
     if score_thresholds is None:
@@ -187,7 +171,8 @@ def confusion_table(
         raise InvalidInputError(
             f"`max_examples=` must be a non-negative integer; got {plain(max_examples)!r}."
         )
-    return ConfusionTable(columns, kind, scores_at, float(iou_at[0]), int(max_examples))
+    spec = ConfusionTable(BoxColumns.pick(locals()), kind, scores_at, float(iou_at[0]), int(max_examples))
+    return box_spec(frame, ground_truth, spec)
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,10 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._division import check_zero_division, divide
+from pdmetrics._table_spec import table
 from pdmetrics._tables import result_table
 from pdmetrics.detection.inputs import BoxColumns
-from pdmetrics.detection.match_state import BoxTable, run_options
+from pdmetrics.detection.match_state import BoxTable, box_spec, run_options
 from pdmetrics.detection.options import (
     CURVE_STYLES,
     LABELS_WITHOUT_GT,
@@ -20,13 +21,14 @@ from pdmetrics.detection.options import (
     one_area_range,
 )
 
-__all__ = ["pr_curve", "pr_curve_table", "VALOR_SCORE_THRESHOLDS"]
+__all__ = ["pr_curve", "VALOR_SCORE_THRESHOLDS"]
 
 
+@table
 def pr_curve(
-    detections: pd.DataFrame,
-    ground_truth: pd.DataFrame,
+    frame: pd.DataFrame,
     *,
+    ground_truth: pd.DataFrame,
     image="image",
     label="label",
     box=None,
@@ -53,7 +55,7 @@ def pr_curve(
 
     Parameters
     ----------
-    detections, ground_truth, image, label, box, score, box_format, iscrowd, area, ignore, images
+    frame, ground_truth, image, label, box, score, box_format, iscrowd, area, ignore, images
         As in :func:`pdmetrics.detection.evaluate`.
     iou_type, segmentation, image_sizes
         Masks instead of boxes, as in :func:`pdmetrics.detection.evaluate`.
@@ -101,48 +103,19 @@ def pr_curve(
     ...                    "h": [10, 10]})
     >>> dt = pd.DataFrame({"image": [1, 1, 1], "label": [0, 0, 0], "x": [0, 90, 50], "y": [0, 0, 0],
     ...                    "w": [10, 10, 10], "h": [10, 10, 10], "score": [0.9, 0.8, 0.3]})
-    >>> curve = pr_curve(dt, gt, iou_thresholds=[0.5])
+    >>> curve = pr_curve(dt, ground_truth=gt, iou_thresholds=[0.5])
     >>> curve.iloc[[0, 50, 51, 100]].round(3)
          label  iou  recall  precision  score
     0        0  0.5    0.00      1.000    0.9
     50       0  0.5    0.50      1.000    0.9
     51       0  0.5    0.51      0.667    0.3
     100      0  0.5    1.00      0.667    0.3
-    >>> valor = pr_curve(dt, gt, style="valor", score_thresholds=[0.5, 0.1])
+    >>> valor = pr_curve(dt, ground_truth=gt, style="valor", score_thresholds=[0.5, 0.1])
     >>> valor[["score_threshold", "tp", "fp", "fn", "precision", "recall"]].round(3)
        score_threshold  tp  fp  fn  precision  recall
     0              0.5   1   1   1      0.500     0.5
     1              0.1   2   1   0      0.667     1.0
     """
-    table = pr_curve_table(
-        BoxColumns.pick(locals()),
-        style=style,
-        iou_thresholds=iou_thresholds,
-        max_dets=max_dets,
-        area_range=area_range,
-        matching=matching,
-        interpolation=interpolation,
-        score_thresholds=score_thresholds,
-        labels_without_ground_truth=labels_without_ground_truth,
-        zero_division=zero_division,
-    )
-    return table(detections, ground_truth)
-
-
-def pr_curve_table(
-    columns: BoxColumns,
-    *,
-    style: str = "coco",
-    iou_thresholds=None,
-    max_dets=100,
-    area_range=(0.0, 1e10),
-    matching: str = "coco",
-    interpolation: str = "coco",
-    score_thresholds=None,
-    labels_without_ground_truth: str = "exclude",
-    zero_division="warn",
-) -> BoxTable:
-    """:func:`pr_curve` with its options checked, as chunk -> state -> finalize."""
     check_choice(style, "style", CURVE_STYLES)
     check_zero_division(zero_division)
     check_choice(labels_without_ground_truth, "labels_without_ground_truth", LABELS_WITHOUT_GT)
@@ -164,7 +137,7 @@ def pr_curve_table(
         finish = partial(_coco_curve, keep_missing=labels_without_ground_truth == "zero")
     else:
         finish = partial(_valor_curve, thresholds=thresholds, zero_division=zero_division)
-    return BoxTable(columns, options, finish)
+    return box_spec(frame, ground_truth, BoxTable(BoxColumns.pick(locals()), options, finish))
 
 
 def _coco_curve(result, keep_missing: bool) -> pd.DataFrame:

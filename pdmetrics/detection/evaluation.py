@@ -1,9 +1,10 @@
 """Object-detection metrics from two long tables: COCO summary, per-label AP/AR, matches.
 
-Every function takes the detections table first and the ground-truth table second, both
-with one row per box and the same column names (``image=``, ``label=``, ``box=``), plus
-``score=`` for detections. They are the core behind ``df.detection.evaluate``,
-``average_precision``, ``average_recall`` and ``match``.
+Every function takes the detections table first and the ground-truth table as
+``ground_truth=``, both with one row per box and the same column names (``image=``,
+``label=``, ``box=``), plus ``score=`` for detections. Each is a table spec keyed on the image
+(:func:`~pdmetrics.detection.match_state.box_spec`), run by every engine: the functions behind
+``df.detection.evaluate``, ``average_precision``, ``average_recall`` and ``match``.
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._groups import POOLED_LABEL, check_not_pooled
+from pdmetrics._table_spec import table
 from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import plain
 from pdmetrics._warnings import warn_undefined
 from pdmetrics.detection.coco import Accumulation, coco_summary
 from pdmetrics.detection.inputs import BoxColumns
-from pdmetrics.detection.match_state import BoxTable, Run, match_state, run_from_state, run_options
+from pdmetrics.detection.match_state import BoxTable, Run, box_spec, match_state, run_from_state, run_options
 from pdmetrics.detection.options import (
     LABELS_WITHOUT_GT,
     UNLIMITED,
@@ -34,10 +36,6 @@ __all__ = [
     "average_precision",
     "average_recall",
     "match",
-    "evaluation_table",
-    "average_precision_table",
-    "average_recall_table",
-    "match_table",
 ]
 
 
@@ -89,10 +87,11 @@ def _max_dets_column(values) -> pd.Series:
     return pd.Series([pd.NA if v == UNLIMITED else int(v) for v in values], dtype="Int64")
 
 
+@table
 def evaluate(
-    detections: pd.DataFrame,
-    ground_truth: pd.DataFrame,
+    frame: pd.DataFrame,
     *,
+    ground_truth: pd.DataFrame,
     image="image",
     label="label",
     box=None,
@@ -119,8 +118,8 @@ def evaluate(
 
     Parameters
     ----------
-    detections : DataFrame
-        One row per detected box: image id, label, 4 box coordinates, score.
+    frame : DataFrame
+        The detections: one row per detected box: image id, label, 4 box coordinates, score.
     ground_truth : DataFrame
         One row per ground-truth box: image id, label, 4 box coordinates, and optionally a
         crowd flag, an area and an ignore flag.
@@ -187,7 +186,7 @@ def evaluate(
     ...                    "w": [40, 40], "h": [40, 40]})
     >>> dt = pd.DataFrame({"image": [1, 1], "label": ["cat", "dog"], "x": [2, 90], "y": [0, 90],
     ...                    "w": [40, 40], "h": [40, 40], "score": [0.9, 0.8]})
-    >>> table = evaluate(dt, gt, area_ranges={"all": (0, 1e10)})
+    >>> table = evaluate(dt, ground_truth=gt, area_ranges={"all": (0, 1e10)})
     >>> table.round(3)
       metric        iou area  max_dets  value
     0     AP  0.50:0.95  all       100   0.45
@@ -197,29 +196,6 @@ def evaluate(
     4     AR  0.50:0.95  all        10   0.45
     5     AR  0.50:0.95  all       100   0.45
     """
-    table = evaluation_table(
-        BoxColumns.pick(locals()),
-        iou_thresholds=iou_thresholds,
-        max_dets=max_dets,
-        area_ranges=area_ranges,
-        matching=matching,
-        interpolation=interpolation,
-        labels_without_ground_truth=labels_without_ground_truth,
-    )
-    return table(detections, ground_truth)
-
-
-def evaluation_table(
-    columns: BoxColumns,
-    *,
-    iou_thresholds=None,
-    max_dets=(1, 10, 100),
-    area_ranges=None,
-    matching: str = "coco",
-    interpolation: str = "coco",
-    labels_without_ground_truth: str = "exclude",
-) -> BoxTable:
-    """:func:`evaluate` with its options checked, as chunk -> state -> finalize."""
     check_choice(labels_without_ground_truth, "labels_without_ground_truth", LABELS_WITHOUT_GT)
     options = run_options(
         iou_thresholds=iou_thresholds,
@@ -229,7 +205,7 @@ def evaluation_table(
         interpolation=interpolation,
     )
     finish = partial(_evaluation_from_run, labels_without_ground_truth=labels_without_ground_truth)
-    return BoxTable(columns, options, finish)
+    return box_spec(frame, ground_truth, BoxTable(BoxColumns.pick(locals()), options, finish))
 
 
 def _evaluation_from_run(result: Run, labels_without_ground_truth: str) -> pd.DataFrame:
@@ -443,10 +419,11 @@ def _recall_by_score(result: Run, *, levels: np.ndarray, by, labels_without_grou
     return _finish_per_label(table, "AR", (table["label"] == POOLED_LABEL).to_numpy(), by)
 
 
+@table
 def average_precision(
-    detections: pd.DataFrame,
-    ground_truth: pd.DataFrame,
+    frame: pd.DataFrame,
     *,
+    ground_truth: pd.DataFrame,
     image="image",
     label="label",
     box=None,
@@ -494,40 +471,15 @@ def average_precision(
     ...                    "w": [40, 40], "h": [40, 40]})
     >>> dt = pd.DataFrame({"image": [1, 1], "label": ["cat", "dog"], "x": [2, 60], "y": [0, 50],
     ...                    "w": [40, 40], "h": [40, 40], "score": [0.9, 0.8]})
-    >>> average_precision(dt, gt, iou_thresholds=[0.5, 0.75]).round(3)
+    >>> average_precision(dt, ground_truth=gt, iou_thresholds=[0.5, 0.75]).round(3)
       label area  N  n_detections    AP  AP@0.50  AP@0.75
     0   cat  all  1             1  1.00      1.0      1.0
     1   dog  all  1             1  0.50      1.0      0.0
     2  (all)  all  2             2  0.75      1.0      0.5
     """
-    table = average_precision_table(
-        BoxColumns.pick(locals()),
-        iou_thresholds=iou_thresholds,
-        max_dets=max_dets,
-        area_ranges=area_ranges,
-        matching=matching,
-        interpolation=interpolation,
-        labels_without_ground_truth=labels_without_ground_truth,
-        by=by,
-    )
-    return table(detections, ground_truth)
-
-
-def average_precision_table(
-    columns: BoxColumns,
-    *,
-    iou_thresholds=None,
-    max_dets=100,
-    area_ranges=None,
-    matching: str = "coco",
-    interpolation: str = "coco",
-    labels_without_ground_truth: str = "exclude",
-    by="label",
-) -> BoxTable:
-    """:func:`average_precision` with its options checked, as chunk -> state -> finalize."""
-    return _per_label_table(
+    table = _per_label_table(
         "AP",
-        columns,
+        BoxColumns.pick(locals()),
         by=by,
         iou_thresholds=iou_thresholds,
         max_dets=max_dets,
@@ -536,12 +488,14 @@ def average_precision_table(
         interpolation=interpolation,
         labels_without_ground_truth=labels_without_ground_truth,
     )
+    return box_spec(frame, ground_truth, table)
 
 
+@table
 def average_recall(
-    detections: pd.DataFrame,
-    ground_truth: pd.DataFrame,
+    frame: pd.DataFrame,
     *,
+    ground_truth: pd.DataFrame,
     image="image",
     label="label",
     box=None,
@@ -599,42 +553,19 @@ def average_recall(
     ...                    "w": [40, 40], "h": [40, 40]})
     >>> dt = pd.DataFrame({"image": [1, 1], "label": ["cat", "dog"], "x": [2, 60], "y": [0, 50],
     ...                    "w": [40, 40], "h": [40, 40], "score": [0.9, 0.8]})
-    >>> average_recall(dt, gt, iou_thresholds=[0.5, 0.75]).round(3)
+    >>> average_recall(dt, ground_truth=gt, iou_thresholds=[0.5, 0.75]).round(3)
       label area  N  n_detections    AR  AR@0.50  AR@0.75
     0   cat  all  1             1  1.00      1.0      1.0
     1   dog  all  1             1  0.50      1.0      0.0
     2  (all)  all  2             2  0.75      1.0      0.5
-    >>> average_recall(dt, gt, iou_thresholds=[0.5, 0.75], score_threshold=[0.5, 0.85], by=None).round(3)
+    >>> average_recall(dt, ground_truth=gt, iou_thresholds=[0.5, 0.75], score_threshold=[0.5, 0.85],
+    ...                by=None).round(3)
        label area  score_threshold  N  n_detections     AR  AR@0.50  AR@0.75
     0  (all)  all             0.50  2             2  0.750     1.00     0.50
     1  (all)  all             0.85  2             1  0.500     0.50     0.50
     2  (all)  all              NaN  2             2  0.625     0.75     0.50
     """
-    table = average_recall_table(
-        BoxColumns.pick(locals()),
-        iou_thresholds=iou_thresholds,
-        max_dets=max_dets,
-        area_ranges=area_ranges,
-        matching=matching,
-        score_threshold=score_threshold,
-        labels_without_ground_truth=labels_without_ground_truth,
-        by=by,
-    )
-    return table(detections, ground_truth)
-
-
-def average_recall_table(
-    columns: BoxColumns,
-    *,
-    iou_thresholds=None,
-    max_dets=100,
-    area_ranges=None,
-    matching: str = "coco",
-    score_threshold=None,
-    labels_without_ground_truth: str = "exclude",
-    by="label",
-) -> BoxTable:
-    """:func:`average_recall` with its options checked, as chunk -> state -> finalize."""
+    columns = BoxColumns.pick(locals())
     options = dict(
         by=by,
         iou_thresholds=iou_thresholds,
@@ -645,14 +576,17 @@ def average_recall_table(
         labels_without_ground_truth=labels_without_ground_truth,
     )
     if score_threshold is not None and np.ndim(score_threshold) > 0:
-        return _recall_by_score_table(columns, score_thresholds=score_threshold, **options)
-    return _per_label_table("AR", columns, score_threshold=score_threshold, **options)
+        table = _recall_by_score_table(columns, score_thresholds=score_threshold, **options)
+    else:
+        table = _per_label_table("AR", columns, score_threshold=score_threshold, **options)
+    return box_spec(frame, ground_truth, table)
 
 
+@table
 def match(
-    detections: pd.DataFrame,
-    ground_truth: pd.DataFrame,
+    frame: pd.DataFrame,
     *,
+    ground_truth: pd.DataFrame,
     image="image",
     label="label",
     box=None,
@@ -677,7 +611,7 @@ def match(
 
     Parameters
     ----------
-    detections, ground_truth, image, label, box, score, box_format, iscrowd, area, ignore, images
+    frame, ground_truth, image, label, box, score, box_format, iscrowd, area, ignore, images
         As in :func:`evaluate`.
     iou_type, segmentation, image_sizes
         Masks instead of boxes, as in :func:`evaluate`.
@@ -713,7 +647,7 @@ def match(
     >>> gt = pd.DataFrame({"image": [1], "label": [0], "x": [0], "y": [0], "w": [10], "h": [10]})
     >>> dt = pd.DataFrame({"image": [1, 1], "label": [0, 0], "x": [0, 1], "y": [0, 0], "w": [10, 10],
     ...                    "h": [10, 10], "score": [0.6, 0.9]})
-    >>> matches = match(dt, gt, iou_thresholds=[0.5])
+    >>> matches = match(dt, ground_truth=gt, iou_thresholds=[0.5])
     >>> matches[["detection", "score", "rank", "ground_truth", "iou", "tp"]].round(3)
        detection  score  rank  ground_truth    iou     tp
     0          1    0.9     0             0  0.818   True
@@ -721,26 +655,12 @@ def match(
 
     With identifiers as the index, the table names each (ground truth, detection) pair:
 
-    >>> pairs = match(dt.set_axis([101, 102]), gt.set_axis([7]), iou_thresholds=[0.5])
+    >>> pairs = match(dt.set_axis([101, 102]), ground_truth=gt.set_axis([7]), iou_thresholds=[0.5])
     >>> pairs[["detection_id", "ground_truth_id", "tp"]]
        detection_id  ground_truth_id     tp
     0           102                7   True
     1           101             <NA>  False
     """
-    table = match_table(
-        BoxColumns.pick(locals()),
-        iou_thresholds=iou_thresholds,
-        max_dets=max_dets,
-        area_range=area_range,
-        matching=matching,
-    )
-    return table(detections, ground_truth)
-
-
-def match_table(
-    columns: BoxColumns, *, iou_thresholds=None, max_dets=100, area_range=(0.0, 1e10), matching: str = "coco"
-) -> BoxTable:
-    """:func:`match` with its options checked, as chunk -> state -> finalize."""
     options = run_options(
         iou_thresholds=iou_thresholds,
         max_dets=[max_dets] if max_dets is not None else None,
@@ -748,7 +668,7 @@ def match_table(
         matching=matching,
         pairs=True,
     )
-    return BoxTable(columns, options, _matches)
+    return box_spec(frame, ground_truth, BoxTable(BoxColumns.pick(locals()), options, _matches))
 
 
 def _matches(result: Run) -> pd.DataFrame:

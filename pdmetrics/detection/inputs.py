@@ -9,7 +9,7 @@ and ``2299`` as different images; here that is an error with a clear message).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 import pandas as pd
@@ -73,7 +73,8 @@ class BoxColumns:
     ground-truth table read by :func:`pdmetrics.io.read_coco` carries, else nothing.
     ``iou_type="segm"`` compares the masks of the ``segmentation`` column (default
     ``"segmentation"``), drawing polygons on images of ``image_sizes`` (default: the sizes a
-    :func:`~pdmetrics.io.read_coco` table carries).
+    :func:`~pdmetrics.io.read_coco` table carries). ``dt_area``: the detections' column of
+    pycocotools' area of each result (default: the one a read_coco result table names).
     """
 
     image: object = "image"
@@ -88,6 +89,7 @@ class BoxColumns:
     iou_type: str | None = None
     segmentation: object = None
     image_sizes: object = None
+    dt_area: object = None
 
     @classmethod
     def pick(cls, arguments: Mapping) -> BoxColumns:
@@ -98,7 +100,7 @@ class BoxColumns:
         self, detections: pd.DataFrame, ground_truth: pd.DataFrame, partition: bool = False
     ) -> BoxData:
         """:func:`prepare_boxes` with these columns (``partition``: a chunk of a larger table)."""
-        return prepare_boxes(detections, ground_truth, partition=partition, **asdict(self))
+        return prepare_boxes(detections, ground_truth, self, partition=partition)
 
 
 @dataclass(frozen=True)
@@ -349,22 +351,7 @@ def _empty_masks(table: pd.DataFrame, segmentation) -> pd.DataFrame:
 
 
 def prepare_boxes(
-    detections: pd.DataFrame,
-    ground_truth: pd.DataFrame,
-    *,
-    image,
-    label,
-    box,
-    score,
-    box_format: str = "xywh",
-    iscrowd=None,
-    area=None,
-    ignore=None,
-    images=None,
-    iou_type: str | None = None,
-    segmentation=None,
-    image_sizes=None,
-    partition: bool = False,
+    detections: pd.DataFrame, ground_truth: pd.DataFrame, columns: BoxColumns, *, partition: bool = False
 ) -> BoxData:
     """Check the two box tables and convert them to :class:`BoxData`.
 
@@ -376,6 +363,21 @@ def prepare_boxes(
     negative box sizes, missing scores, mixed id types, or a detection on an image that
     is neither in the ground-truth table nor in ``images``.
     """
+    (
+        image,
+        label,
+        box,
+        score,
+        box_format,
+        iscrowd,
+        area,
+        ignore,
+        images,
+        iou_type,
+        segmentation,
+        image_sizes,
+        dt_area,
+    ) = (getattr(columns, field.name) for field in fields(BoxColumns))
     if not isinstance(ground_truth, pd.DataFrame):
         raise InvalidInputError(
             f"`ground_truth=` must be a DataFrame with one row per ground-truth box; got "
@@ -414,6 +416,7 @@ def prepare_boxes(
     iscrowd, area, images = coco_roles(ground_truth, image, iscrowd, area, images)
     # a read_coco result file with masks carries pycocotools' area of each result (boxes too)
     image_sizes, dt_area_column = coco_mask_roles(ground_truth, detections, image_sizes)
+    dt_area_column = dt_area_column if dt_area is None else dt_area
     if len(ground_truth) == 0 and images is None and not partition:
         raise InvalidInputError(
             "The ground-truth table is empty: there is nothing to evaluate against. Pass the "

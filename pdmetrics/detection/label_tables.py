@@ -9,12 +9,14 @@ the table asked for, built by the label-pair modules (:mod:`~pdmetrics.detection
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
 from pdmetrics._division import check_zero_division
 from pdmetrics._groups import group_codes
+from pdmetrics._table_spec import PART, POS, Table, source_order, table
 from pdmetrics._validation import numeric_values, plain, preview, require_columns
 from pdmetrics._warnings import warn_excluded
 from pdmetrics.detection.label_confusion import confusion_from_state
@@ -28,14 +30,16 @@ from pdmetrics.detection.label_pairs import (
     threshold_array,
 )
 from pdmetrics.detection.label_state import LabelState, label_state
+from pdmetrics.detection.match_state import added_counts
 from pdmetrics.detection.roc import curve_table
 from pdmetrics.errors import InvalidInputError
 
-__all__ = ["classification", "classification_table", "ClassificationTable"]
+__all__ = ["classification", "ClassificationTable"]
 
 TABLES = ("labels", "summary", "roc_curve", "pr_curve", "errors", "confusion")
 
 
+@table
 def classification(
     frame: pd.DataFrame,
     *,
@@ -128,37 +132,6 @@ def classification(
       label  N  tp  fp  fn  recall
     0   dog  2   2   0   0     1.0
     """
-    spec = classification_table(
-        y_true=y_true,
-        score=score,
-        label=label,
-        datum=datum,
-        table=table,
-        score_thresholds=score_thresholds,
-        hardmax=hardmax,
-        zero_division=zero_division,
-        max_examples=max_examples,
-        labels=labels,
-        top_prediction=top_prediction,
-    )
-    return spec.finalize(spec.chunk(frame))
-
-
-def classification_table(
-    *,
-    y_true,
-    score,
-    label=None,
-    datum=None,
-    table: str = "labels",
-    score_thresholds=None,
-    hardmax: bool | None = None,
-    zero_division="warn",
-    max_examples: int = 1,
-    labels=None,
-    top_prediction: str = "filtered",
-) -> ClassificationTable:
-    """The :class:`ClassificationTable` of :func:`classification`'s options, checked."""
     if table not in TABLES:
         raise InvalidInputError(f"`table={table!r}` is not a classification table; use one of {TABLES}.")
     curve = table in ("pr_curve", "errors")
@@ -179,7 +152,7 @@ def classification_table(
         or max_examples < 0
     ):
         raise InvalidInputError(f"`max_examples={plain(max_examples)!r}`: pass a whole number >= 0.")
-    return ClassificationTable(
+    spec = ClassificationTable(
         y_true,
         score,
         label,
@@ -192,6 +165,13 @@ def classification_table(
         labels,
         top_prediction,
     )
+    spec.chunk(frame.iloc[:0], strict=False)  # columns, dtypes and options checked on no rows
+    scores = [score] if isinstance(score, (str, int)) else list(score)
+    names = [y_true, *([] if label is None else [label]), *scores, *([] if datum is None else [datum])]
+    names = list(dict.fromkeys(names))
+    if datum is None and label is None:  # wide, each row its own datum: the rows stay where they are
+        return Table(names, partial(_row_chunk, spec), partial(_finalize_rows, spec), key=POS)
+    return Table(names, partial(_datum_chunk, spec), spec.finalize, key=datum)
 
 
 @dataclass(frozen=True)
@@ -252,6 +232,59 @@ class ClassificationTable:
         if self.table == "errors":
             return errors_table(state, thresholds)
         return confusion_from_state(state, thresholds)
+
+
+#: A row's key in the whole frame: its partition number times this, plus its position.
+ROW_KEY = 1 << 40
+#: The datum column of the wide layout without ``datum=`` on a part of the rows (each row its own datum).
+ROW = "__pdmetrics_datum__"
+
+
+def _datum_chunk(spec: ClassificationTable, part: pd.DataFrame) -> LabelState:
+    """The state of the whole frame (one chunk), or of a part holding every row of its datums
+    (each datum's first row keyed by its source order, for the order of the examples)."""
+    if PART not in part.columns:
+        return spec.chunk(part)
+    part, (number, position) = source_order(part)
+    return spec.chunk(part, order=number * ROW_KEY + position, strict=False)
+
+
+@dataclass(frozen=True)
+class RowCounted:
+    """The state of some rows of the wide layout without ``datum=``, and the number of rows of
+    each partition of the caller's frame (to turn the examples' row keys into row positions)."""
+
+    state: LabelState
+    rows: np.ndarray
+
+    def combine(self, *others: RowCounted) -> RowCounted:
+        states = (self, *others)
+        return RowCounted(
+            self.state.combine(*(s.state for s in others)), added_counts([s.rows for s in states])
+        )
+
+
+def _row_chunk(spec: ClassificationTable, part: pd.DataFrame) -> RowCounted:
+    if PART not in part.columns:
+        return RowCounted(spec.chunk(part), np.array([len(part)], dtype="int64"))
+    part, (number, position) = source_order(part)
+    keys = number * ROW_KEY + position
+    state = replace(spec, datum=ROW).chunk(part.assign(**{ROW: keys}), order=keys, strict=False)
+    return RowCounted(state, np.bincount(number, minlength=1))
+
+
+def _finalize_rows(spec: ClassificationTable, counted: RowCounted) -> pd.DataFrame:
+    """The table, the examples' row keys turned into row positions in the whole frame (on one
+    chunk the keys are the positions already)."""
+    state = counted.state
+    if state.examples:
+        offsets = np.cumsum(counted.rows) - counted.rows
+        examples = {
+            cell: [(order, int(offsets[row // ROW_KEY] + row % ROW_KEY)) for order, row in found]
+            for cell, found in state.examples.items()
+        }
+        state = replace(state, examples=examples)
+    return spec.finalize(state)
 
 
 def _wide_scores(series: pd.Series) -> np.ndarray:

@@ -21,15 +21,27 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
+from pdmetrics._table_spec import PART, Table, engine_of, source_order
+from pdmetrics._validation import require_columns
 from pdmetrics.detection.coco import Accumulation, accumulate
-from pdmetrics.detection.inputs import BoxColumns, BoxData, row_ids
+from pdmetrics.detection.inputs import (
+    BoxColumns,
+    BoxData,
+    coco_mask_roles,
+    coco_roles,
+    default_box_columns,
+    row_ids,
+    warn_boxes_of_masks,
+)
 from pdmetrics.detection.matching import MatchResult, match_boxes
 from pdmetrics.detection.options import (
     INTERPOLATIONS,
+    IOU_TYPES,
     MATCHING_RULES,
     VALOR_EPSILON,
     area_range_table,
@@ -42,6 +54,7 @@ from pdmetrics.errors import InvalidInputError
 
 __all__ = [
     "BoxTable",
+    "box_spec",
     "RunOptions",
     "run_options",
     "MatchedData",
@@ -405,3 +418,93 @@ class BoxTable:
 
     def __call__(self, detections: pd.DataFrame, ground_truth: pd.DataFrame) -> pd.DataFrame:
         return self.finalize(self.chunk(detections, ground_truth))
+
+
+def box_spec(detections: pd.DataFrame, ground_truth, table) -> Table:
+    """The :class:`~pdmetrics._table_spec.Table` of a box ``table`` (a :class:`BoxTable` or a
+    :class:`~pdmetrics.detection.box_confusion.ConfusionTable`) of ``detections``, keyed on the
+    image, with ``ground_truth`` as a second frame.
+
+    ``detections`` is the detections' schema (the frame itself on pandas); the ground truth's
+    is read through its engine. The column names are checked here, and what a
+    :func:`~pdmetrics.io.read_coco` table carries in its ``attrs`` (crowd and area columns,
+    the image list and sizes, the results' area) is resolved here, once: the parts an engine
+    hands to the chunks do not carry it. The default ``iou_type``'s warning is given here too.
+    """
+    try:
+        gt_schema = engine_of(ground_truth).schema(ground_truth)
+    except InvalidInputError:
+        raise InvalidInputError(
+            f"`ground_truth=` must be a DataFrame with one row per ground-truth box; got "
+            f"{type(ground_truth).__name__}."
+        ) from None
+    columns = table.columns
+    if columns.iou_type is None:
+        warn_boxes_of_masks(detections)
+        columns = replace(columns, iou_type="bbox")
+    check_choice(columns.iou_type, "iou_type", IOU_TYPES)
+    boxes = default_box_columns(columns.box, columns.box_format)
+    masks = columns.iou_type == "segm"
+    segmentation = (columns.segmentation or "segmentation") if masks else None
+    # with masks the boxes are optional (all four columns, or none: the masks' boxes), and an
+    # empty table may have no masks (a COCO file listing images without annotations)
+    names = {}
+    for frame, which in ((gt_schema, "gt"), (detections, "dt")):
+        if masks and len(frame) and segmentation not in frame.columns:
+            require_columns(frame, "segmentation", segmentation)
+        names[which] = [segmentation] if masks and segmentation in frame.columns else []
+    for frame in (gt_schema, detections):
+        require_columns(frame, "image", columns.image)
+        require_columns(frame, "label", columns.label)
+    for frame, which in ((gt_schema, "gt"), (detections, "dt")):
+        if not masks or any(c in frame.columns for c in boxes):
+            names[which] += require_columns(frame, "box", boxes)
+    names["dt"] += require_columns(detections, "score", columns.score)
+    iscrowd, area, images = coco_roles(
+        gt_schema, columns.image, columns.iscrowd, columns.area, columns.images
+    )
+    image_sizes, dt_area = coco_mask_roles(gt_schema, detections, columns.image_sizes)
+    for argument, name in (("iscrowd", iscrowd), ("area", area), ("ignore", columns.ignore)):
+        if name is not None:
+            names["gt"] += require_columns(gt_schema, argument, name)
+    columns = replace(
+        columns,
+        iscrowd=iscrowd,
+        area=area,
+        images=None if images is None else list(images),
+        image_sizes=image_sizes,
+        dt_area=dt_area,
+    )
+    table = replace(table, columns=columns)
+    dt_names = [columns.image, columns.label, *names["dt"], *([dt_area] if dt_area else [])]
+    gt_names = [columns.image, columns.label, *names["gt"]]
+    return Table(
+        dt_names,
+        partial(_box_chunk, table, segmentation),
+        table.finalize,
+        key=columns.image,
+        frames={"ground_truth": (ground_truth, gt_names)},
+    )
+
+
+def _box_chunk(table, segmentation, detections: pd.DataFrame, ground_truth: pd.DataFrame):
+    """The state of a part holding every box of its images: the whole frames (one chunk), or
+    parts an engine shuffled on the image (each row located in the caller's frame)."""
+    if PART not in detections.columns:
+        return table.chunk(detections, ground_truth)
+    if segmentation is not None:
+        for frame, which in ((detections, "detections"), (ground_truth, "ground-truth")):
+            dtype = frame[segmentation].dtype if segmentation in frame.columns else None
+            if isinstance(dtype, pd.StringDtype) or str(dtype) in (
+                "string[pyarrow]",
+                "large_string[pyarrow]",
+            ):
+                raise InvalidInputError(
+                    f"`segmentation={segmentation!r}` of the {which} frame has dtype {dtype}: dask "
+                    f"turned the masks into text (its 'dataframe.convert-string' option converts object "
+                    f"columns). Build the frame inside `dask.config.set({{'dataframe.convert-string': "
+                    f"False}})`, or read it from parquet, where polygons and RLEs stay lists and structs."
+                )
+    detections, dt_rows = source_order(detections)
+    ground_truth, gt_rows = source_order(ground_truth)
+    return table.chunk(detections, ground_truth, dt_rows=dt_rows, gt_rows=gt_rows)

@@ -21,11 +21,13 @@ whose truth has that value altogether, as mmsegmentation and torchmetrics do.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
 
 from pdmetrics._division import WARN, check_zero_division, divide
+from pdmetrics._table_spec import Table, table
 from pdmetrics._tables import result_table
 from pdmetrics._validation import plain, require_columns
 from pdmetrics._warnings import warn_undefined
@@ -375,6 +377,7 @@ def mean_iou(
     return _mean_iou(table, zero_division)
 
 
+@table
 def segmentation(
     frame: pd.DataFrame,
     *,
@@ -434,12 +437,32 @@ def segmentation(
     0  9          2          0.7778    0.7083
     """
     check_segmentation_options(background, ignore_index, labels, table, zero_division)
-    require_columns(frame, "y_true", y_true)
-    require_columns(frame, "y_pred", y_pred)
-    state = pixel_state(frame[y_true], frame[y_pred], ignore_index)
-    return segmentation_from_state(
-        state, background=background, labels=labels, table=table, zero_division=zero_division
+    names = {
+        argument: require_columns(frame, argument, given)
+        for argument, given in (("y_true", y_true), ("y_pred", y_pred))
+    }
+    for argument, name in ((argument, name) for argument, found in names.items() for name in found):
+        dtype = frame.dtypes[name]
+        if pd.api.types.is_string_dtype(dtype) and not pd.api.types.is_object_dtype(dtype):
+            raise InvalidInputError(
+                f"`{argument}={name!r}` holds text (dtype {dtype}), not mask arrays. On dask, the "
+                f"'dataframe.convert-string' option turns a column of arrays into strings: make the frame "
+                f"with `dask.config.set({{'dataframe.convert-string': False}})` in effect."
+            )
+    finalize = partial(
+        segmentation_from_state,
+        background=background,
+        labels=labels,
+        table=table,
+        zero_division=zero_division,
     )
+    return Table(
+        [*names["y_true"], *names["y_pred"]], partial(_pixel_chunk, y_true, y_pred, ignore_index), finalize
+    )
+
+
+def _pixel_chunk(y_true, y_pred, ignore_index, part: pd.DataFrame) -> PixelConfusion:
+    return pixel_state(part[y_true], part[y_pred], ignore_index)
 
 
 def check_segmentation_options(background, ignore_index, labels, table: str, zero_division) -> None:

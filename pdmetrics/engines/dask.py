@@ -21,6 +21,7 @@ import dask
 import dask.dataframe as dd
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from pdmetrics._table_spec import PART, POS, Engine, NewColumns, Rows, Table, Whole, register_engine
 from pdmetrics.errors import InvalidInputError
@@ -107,15 +108,18 @@ def _keyed_table(spec: Table, frame, compute: bool):
     columns = list(dict.fromkeys(spec.columns))
     others = {name: _as_dask(other, name) for name, (other, _) in spec.frames.items()}
     other_columns = {name: list(dict.fromkeys(names)) for name, (_, names) in spec.frames.items()}
-    metas = {name: other._meta[other_columns[name]] for name, other in others.items()}
-    spec.chunk(frame._meta[columns], **metas)  # the arguments and dtypes checked on no rows
+    metas = [frame._meta[columns], *(other._meta[other_columns[name]] for name, other in others.items())]
     n_parts = max([frame.npartitions, *(other.npartitions for other in others.values())])
-    method = _shuffle_method(frame._meta[columns], *metas.values())
-    parts = shuffled_on(frame[columns], spec.key, n_parts, method).to_delayed()
-    other_parts = {
-        name: shuffled_on(other[other_columns[name]], spec.key, n_parts, method).to_delayed()
+    method = _shuffle_method(*metas)
+    located = shuffled_on(frame[columns], spec.key, n_parts, method)
+    located_others = {
+        name: shuffled_on(other[other_columns[name]], spec.key, n_parts, method)
         for name, other in others.items()
     }
+    # the arguments and dtypes checked on no rows, as the chunks see them (located)
+    spec.chunk(located._meta, **{name: other._meta for name, other in located_others.items()})
+    parts = located.to_delayed()
+    other_parts = {name: other.to_delayed() for name, other in located_others.items()}
     states = [
         dask.delayed(spec.chunk, pure=True)(part, **{name: found[i] for name, found in other_parts.items()})
         for i, part in enumerate(parts)
@@ -129,30 +133,45 @@ def _keyed_table(spec: Table, frame, compute: bool):
 def _as_dask(other, name: str):
     if isinstance(other, dd.DataFrame):
         return other
-    if isinstance(other, pd.DataFrame):
-        return dd.from_pandas(other, npartitions=1, sort=False)
+    if isinstance(other, pd.DataFrame):  # split as it is: its object columns (masks) stay objects
+        with dask.config.set({"dataframe.convert-string": False}):
+            return dd.from_pandas(other, npartitions=1, sort=False)
     raise InvalidInputError(f"`{name}=` must be a DataFrame (pandas or dask); got {type(other).__name__}.")
 
 
 def _shuffle_method(*metas: pd.DataFrame):
     """dask's shuffle method: as tasks when a column holds Python objects (masks, lists, mixed
-    types), which the arrow-based p2p shuffle of a distributed cluster cannot carry."""
-    objects = any(meta[name].dtype == object for meta in metas for name in meta.columns)
+    types) or nested arrow values (lists, structs: masks read from parquet), which the
+    arrow-based p2p shuffle of a distributed cluster cannot carry."""
+    objects = any(_object_like(meta[name].dtype) for meta in metas for name in meta.columns)
     return "tasks" if objects else None
+
+
+def _object_like(dtype) -> bool:
+    if dtype == np.dtype(object):
+        return True
+    arrow = getattr(dtype, "pyarrow_dtype", None)  # pandas.ArrowDtype
+    return arrow is not None and pa.types.is_nested(arrow)
 
 
 def shuffled_on(frame, key, n_parts: int, method=None):
     """``frame`` with each row's partition and position (:data:`~pdmetrics._table_spec.PART`,
     :data:`~pdmetrics._table_spec.POS`), shuffled on the hash of its ``key`` value. ``method``:
-    dask's shuffle method (None: dask's choice)."""
+    dask's shuffle method (None: dask's choice). ``key=POS``: every row is its own key, so the
+    rows are located and stay in their partitions."""
     meta = frame._meta.assign(**{PART: np.int64(0), POS: np.int64(0), SHARD: np.int64(0)})
     located = frame.map_partitions(_located, key, n_parts, meta=meta)
+    if isinstance(key, str) and key == POS:
+        return located
     return located.shuffle(on=SHARD, npartitions=n_parts, shuffle_method=method)
 
 
 def _located(part: pd.DataFrame, key, n_parts: int, partition_info=None) -> pd.DataFrame:
     number = partition_info["number"] if partition_info else 0
-    shard = (_id_hash(part[key]) % np.uint64(n_parts)).astype("int64")
+    if isinstance(key, str) and key == POS:
+        shard = np.int64(number)
+    else:
+        shard = (_id_hash(part[key]) % np.uint64(n_parts)).astype("int64")
     return part.assign(**{PART: np.int64(number), POS: np.arange(len(part), dtype="int64"), SHARD: shard})
 
 

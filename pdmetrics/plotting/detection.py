@@ -565,7 +565,8 @@ def masks(
     for table, name in ((detections, "detections"), (ground_truth, "ground_truth")):
         if not isinstance(table, pd.DataFrame):
             raise InvalidInputError(f"`{name}=` must be a DataFrame; got {type(table).__name__}.")
-    columns = BoxColumns(**{k: options.pop(k) for k in list(options) if k in BoxColumns.__dataclass_fields__})
+    named = [k for k in list(options) if k in BoxColumns.__dataclass_fields__ and k != "dt_area"]
+    columns = BoxColumns(**{k: options.pop(k) for k in named})
     columns = dataclasses.replace(columns, iou_type="segm")
     image_column = columns.image
     if image_column in ground_truth.columns and image_column in detections.columns:
@@ -582,10 +583,10 @@ def masks(
     data = columns.prepare(detections, ground_truth)
     matched = match_table(
         detections,
-        ground_truth,
+        ground_truth=ground_truth,
         iou_thresholds=[iou_threshold],
         max_dets=None,
-        **dataclasses.asdict(columns),
+        **{k: v for k, v in dataclasses.asdict(columns).items() if k != "dt_area"},
         **options,
     ).set_index("detection")
     ax = axes_for(ax)
@@ -641,20 +642,26 @@ class DetectionPlots:
         self, *, ground_truth, labels=None, iou_thresholds=None, max_labels=MAX_LABELS, ax=None, **options
     ):
         """:func:`pdmetrics.detection.pr_curve` drawn by :func:`pdmetrics.plotting.detection.pr_curve`."""
-        table = pr_curve_table(self._frame, ground_truth, iou_thresholds=iou_thresholds, **options)
+        table = pr_curve_table(
+            self._frame, ground_truth=ground_truth, iou_thresholds=iou_thresholds, **options
+        )
         return pr_curve(table, labels=labels, iou_thresholds=iou_thresholds, max_labels=max_labels, ax=ax)
 
     def average_precision(
         self, *, ground_truth, iou_threshold=None, area=None, horizontal=None, ax=None, **options
     ):
         """:func:`pdmetrics.detection.average_precision` drawn as per-label bars."""
-        table = average_precision_table(self._frame, ground_truth, **options)
+        table = average_precision_table(self._frame, ground_truth=ground_truth, **options)
         return average_precision(table, iou_threshold=iou_threshold, area=area, horizontal=horizontal, ax=ax)
 
     def confusion(self, *, ground_truth, score_threshold=0.5, normalize=None, ax=None, **options):
         """:func:`pdmetrics.detection.confusion` (``table="matrix"``) drawn as a heatmap."""
         table = box_confusion_table(
-            self._frame, ground_truth, table="matrix", score_thresholds=[score_threshold], **options
+            self._frame,
+            ground_truth=ground_truth,
+            table="matrix",
+            score_thresholds=[score_threshold],
+            **options,
         )
         return confusion(table, normalize=normalize, ax=ax)
 
