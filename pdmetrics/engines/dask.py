@@ -14,6 +14,7 @@ several tables in one pass). :class:`~pdmetrics._table_spec.Rows` and
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from functools import reduce
 
@@ -25,13 +26,28 @@ import pandas as pd
 from pdmetrics._table_spec import PART, POS, Engine, NewColumns, Rows, Table, Whole, register_engine
 from pdmetrics.errors import InvalidInputError
 
-__all__ = ["DaskEngine", "SPLIT_EVERY", "combined_state", "is_dask_frame", "partition_table", "shuffled_on"]
+__all__ = [
+    "DaskEngine",
+    "RUNNERS",
+    "SPLIT_EVERY",
+    "combined_state",
+    "is_dask_frame",
+    "partition_table",
+    "shuffled_on",
+]
 
 #: States combined per task of the tree reduction.
 SPLIT_EVERY = 8
 
 #: The column of the shuffle's target partition (a hash of the key).
 SHARD = "__pdmetrics_shard__"
+
+#: Runners of the specs of the applications above the domains, by the spec's class (module and
+#: name) -> "module:function" run as ``function(spec, frame, function_name, compute)``; the
+#: module is imported when such a spec first runs (``import pdmetrics`` stays light).
+RUNNERS = {
+    "pdmetrics.rsmeval.reporting.ReportTable": "pdmetrics.engines.dask_report:run_report",
+}
 
 
 class DaskEngine(Engine):
@@ -50,6 +66,9 @@ class DaskEngine(Engine):
         return frame._meta
 
     def run(self, spec, frame, function: str, compute: bool = True):
+        runner = _runner(spec)
+        if runner is not None:
+            return runner(spec, frame, function, compute)
         if isinstance(spec, Whole):
             raise spec.refuse("dask DataFrames", f"ddf.{function}")
         if isinstance(spec, NewColumns):
@@ -64,6 +83,15 @@ class DaskEngine(Engine):
         if run_partitioned is None:
             raise TypeError(f"the dask engine cannot run a {type(spec).__name__}")
         return run_partitioned(frame, compute=compute)
+
+
+def _runner(spec):
+    """The runner of ``spec``'s class in :data:`RUNNERS` (None: one of the spec kinds)."""
+    found = RUNNERS.get(f"{type(spec).__module__}.{type(spec).__qualname__}")
+    if found is None:
+        return None
+    module, name = found.split(":")
+    return getattr(importlib.import_module(module), name)
 
 
 def partition_table(frame, columns: list, chunk, finalize, compute: bool = True):
