@@ -90,6 +90,7 @@ from pdmetrics.scoring.tables import (
 from pdmetrics.scoring.true_scores import (
     TrueScoreState,
     check_error_variance,
+    columns_matrix,
     true_score_table_from_state,
     true_score_table_state,
 )
@@ -268,29 +269,10 @@ def report(
     ...                   trim_max=6)["true_score_eval"][["system", "PRMSE true"]].round(2)
                system  PRMSE true
     0             raw        0.73
-    1        raw_trim        0.73
+    1        raw_trim        0.74
     2  raw_trim_round        0.66
     """
-    options = report_options(
-        frame,
-        human=human,
-        system=system,
-        second_human=second_human,
-        by=by,
-        id=id,
-        candidate=candidate,
-        min_items_per_candidate=min_items_per_candidate,
-        flag=flag,
-        min_n_per_group=min_n_per_group,
-        trim_min=trim_min,
-        trim_max=trim_max,
-        trim_tolerance=trim_tolerance,
-        scale_with=scale_with,
-        exclude_zero=exclude_zero,
-        rater_error_variance=rater_error_variance,
-        layout=layout,
-        row_numbers=row_numbers,
-    )
+    options = _options(frame, locals())
     return ReportTable(
         list(frame.columns),
         partial(report_chunk, options),
@@ -337,29 +319,15 @@ class ReportOptions:
         return list(dict.fromkeys([self.human, self.system, *second, *self.groups, *self.flags, *candidate]))
 
 
-def report_options(
-    meta: pd.DataFrame,
-    *,
-    human,
-    system,
-    second_human=None,
-    by=None,
-    id=None,
-    candidate=None,
-    min_items_per_candidate=None,
-    flag=None,
-    min_n_per_group=None,
-    trim_min: float,
-    trim_max: float,
-    trim_tolerance: float = DEFAULT_TRIM_TOLERANCE,
-    scale_with=None,
-    exclude_zero: bool = True,
-    rater_error_variance: float | None = None,
-    layout: str = "tidy",
-    row_numbers: bool = False,
-) -> ReportOptions:
-    """report()'s arguments checked on ``meta`` (a frame with the columns; its values are not
+def _options(meta: pd.DataFrame, arguments: dict) -> ReportOptions:
+    """report()'s ``arguments`` checked on ``meta`` (a frame with the columns; its values are not
     read); a training frame ``scale_with`` is summarised (means and SDs) here."""
+    a = dict(arguments)
+    human, system, second_human, by = a["human"], a["system"], a["second_human"], a["by"]
+    id, candidate, min_items_per_candidate = a["id"], a["candidate"], a["min_items_per_candidate"]
+    trim_min, trim_max, trim_tolerance = a["trim_min"], a["trim_max"], a["trim_tolerance"]
+    scale_with, exclude_zero, layout = a["scale_with"], a["exclude_zero"], a["layout"]
+    rater_error_variance = a["rater_error_variance"]
     human, system, second_human, groups = _report_columns(
         meta, human, system, second_human, by, scale_with, layout
     )
@@ -370,10 +338,10 @@ def report_options(
             f"`min_items_per_candidate={plain(min_items_per_candidate)!r}` needs `candidate=`: the column "
             "of candidate ids whose responses are counted."
         )
-    sizes = rsmeval_data.check_min_n_per_group(min_n_per_group, groups)
+    sizes = rsmeval_data.check_min_n_per_group(a["min_n_per_group"], groups)
     if id is not None:
         id = require_columns(meta, "id", id)[0]
-    flags = rsmeval_data.check_flags(meta, flag)
+    flags = rsmeval_data.check_flags(meta, a["flag"])
     check_exclude_zero(exclude_zero)
     check_trim_range(trim_min, trim_max, trim_tolerance)
     if rater_error_variance is not None:
@@ -401,7 +369,7 @@ def report_options(
         id,
         candidate,
         min_items_per_candidate,
-        bool(row_numbers),
+        bool(a["row_numbers"]),
     )
 
 
@@ -828,11 +796,14 @@ def report_chunk(options: ReportOptions, part: pd.DataFrame, *, responses: bool 
         h2 = h2 if everything else h2[keep]  # only read below: no copy when every row is kept
         if o.exclude_zero:
             h2 = np.where(h2 == 0, np.nan, h2)
-    human_numeric = numeric_count(h1)
-    system_numeric = {name: numeric_count(values) for name, values in systems.items()}
     # one pass per score column serves eval, eval_by's pooled row, confMatrix and score_dist
     scored = select_scored_rows(h1, list(systems.values()), o.exclude_zero)
-    if not scored.mask.all():  # a derived score overflowed: leave those rows out of every table
+    human_numeric = (h1.size, h1.size)  # the kept rows have a human score
+    all_finite = scored.mask.all()  # else a derived score overflowed somewhere
+    system_numeric = {
+        name: (v.size, v.size) if all_finite else numeric_count(v) for name, v in systems.items()
+    }
+    if not all_finite:  # a derived score overflowed: leave those rows out of every table
         h1, h2 = h1[scored.mask], None if h2 is None else h2[scored.mask]
         systems = {name: values[scored.mask] for name, values in systems.items()}
         encoded = {g: _present_groups(codes[scored.mask], labels) for g, (codes, labels) in encoded.items()}
@@ -867,14 +838,15 @@ def report_chunk(options: ReportOptions, part: pd.DataFrame, *, responses: bool 
             statistics, pair_groups = grouped_consistency_statistics(
                 *pair, doubled.mask, encoded, statistics, pair_labels, buffers, passes
             )
-            first = Moments.from_arrays(h1, h1)
+            m = next(iter(pooled.values())).moments  # the first human score's, over the same rows
+            first = Moments(m.n, m.mean_x, m.mean_x, m.m2_x, m.m2_x, m.m2_x)
             pair_groups = _described(pair_groups, part, missing_last)
         numeric = numeric_count(h1), numeric_count(h2)
         consistency = ConsistencyState(doubled.counts(), *numeric, statistics, first, pair_groups)
         points, counts = pair_counts(*pair_labels, work)
-        every = ScoredRows(np.ones(pair[0].size, dtype=bool), pair[0].size, 0, 0, 0)
+        all_rows = ScoredRows(np.ones(pair[0].size, dtype=bool), pair[0].size, 0, 0, 0)
         human_pairs = ScorePairState(
-            every.counts(),
+            all_rows.counts(),
             numeric_count(pair[0]),
             {"sc2": numeric_count(pair[1])},
             {"sc2": points},
@@ -882,7 +854,7 @@ def report_chunk(options: ReportOptions, part: pd.DataFrame, *, responses: bool 
         )
     true_score = None
     if h2 is not None or o.rater_error_variance is not None:
-        ratings = np.column_stack([h1, h2]) if h2 is not None else h1[:, None]
+        ratings = columns_matrix([h1, h2] if h2 is not None else [h1])  # column-major: no strides
         true_score = true_score_table_state(systems, ratings)
     fairness = None
     conditional = {}
