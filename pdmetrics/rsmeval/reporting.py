@@ -964,7 +964,6 @@ def report_from_state(state: ReportState, options: ReportOptions, writer=None) -
             by_consistency = (
                 consistency_from_state(consistency, "sc1", "sc2", o.exclude_zero) if double else None
             )
-            labels = {g: evaluation.groups[g].in_order().labels for g in groups}
         for group in groups:
             fairness = ScoreFairnessState({group: state.fairness.columns[group]})
             _subgroup_tables(
@@ -978,8 +977,9 @@ def report_from_state(state: ReportState, options: ReportOptions, writer=None) -
                 trim_round,
                 primary,
             )
+            ordered = tables[f"eval_by_{group}"]  # the groups in order, after the pooled row
             tables[f"conditional_means_by_{group}"] = _conditional_means(
-                state.conditional[group], labels[group], group
+                state.conditional[group], pd.unique(ordered["group"].to_numpy())[1:], group
             )
         tables["confMatrix"] = confusion_from_state(state.pairs, "sc1", o.exclude_zero)
         if double:
