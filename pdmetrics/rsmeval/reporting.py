@@ -821,10 +821,10 @@ def report_chunk(options: ReportOptions, part: pd.DataFrame, *, responses: bool 
     trim, trim_round = f"{primary}_trim", f"{primary}_trim_round"
     work = buffers[0].view(np.intp)  # a free work array for the label counts
     points, counts = pair_counts(h_labels, labels[trim_round], work)
+    finite = (h1.size, h1.size)  # the scores left are all numbers
     pairs = ScorePairState(
-        scored.counts(), numeric_count(h1), {trim_round: numeric_count(systems[trim_round])},
-        {trim_round: points}, {trim_round: counts},
-    )  # fmt: skip
+        scored.counts(), finite, {trim_round: finite}, {trim_round: points}, {trim_round: counts}
+    )
     consistency = human_pairs = None
     if h2 is not None:
         doubled = select_scored_rows(h1, [h2], o.exclude_zero)
@@ -841,17 +841,13 @@ def report_chunk(options: ReportOptions, part: pd.DataFrame, *, responses: bool 
             m = next(iter(pooled.values())).moments  # the first human score's, over the same rows
             first = Moments(m.n, m.mean_x, m.mean_x, m.m2_x, m.m2_x, m.m2_x)
             pair_groups = _described(pair_groups, part, missing_last)
-        numeric = numeric_count(h1), numeric_count(h2)
-        consistency = ConsistencyState(doubled.counts(), *numeric, statistics, first, pair_groups)
+        consistency = ConsistencyState(
+            doubled.counts(), finite, numeric_count(h2), statistics, first, pair_groups
+        )
         points, counts = pair_counts(*pair_labels, work)
         all_rows = ScoredRows(np.ones(pair[0].size, dtype=bool), pair[0].size, 0, 0, 0)
-        human_pairs = ScorePairState(
-            all_rows.counts(),
-            numeric_count(pair[0]),
-            {"sc2": numeric_count(pair[1])},
-            {"sc2": points},
-            {"sc2": counts},
-        )
+        both = (pair[0].size, pair[0].size)
+        human_pairs = ScorePairState(all_rows.counts(), both, {"sc2": both}, {"sc2": points}, {"sc2": counts})
     true_score = None
     if h2 is not None or o.rater_error_variance is not None:
         ratings = columns_matrix([h1, h2] if h2 is not None else [h1])  # column-major: no strides
