@@ -90,9 +90,8 @@ from pdmetrics.scoring.tables import (
 from pdmetrics.scoring.true_scores import (
     TrueScoreState,
     check_error_variance,
-    columns_matrix,
+    column_statistics,
     true_score_table_from_state,
-    true_score_table_state,
 )
 
 __all__ = [
@@ -786,10 +785,6 @@ def report_chunk(options: ReportOptions, part: pd.DataFrame, *, responses: bool 
     missing_last = {
         g: _missing_last(part[g], None if everything else keep, *codes) for g, codes in encoded.items()
     }
-    composition = {
-        g: pd.Series(np.bincount(codes, minlength=labels.size), index=pd.Index(labels, dtype=object))
-        for g, (codes, labels) in encoded.items()
-    }
     h2 = None
     if o.second_human is not None:
         h2 = numeric_values(part[o.second_human], "second_human")
@@ -803,6 +798,7 @@ def report_chunk(options: ReportOptions, part: pd.DataFrame, *, responses: bool 
     system_numeric = {
         name: (v.size, v.size) if all_finite else numeric_count(v) for name, v in systems.items()
     }
+    codes_kept = encoded
     if not all_finite:  # a derived score overflowed: leave those rows out of every table
         h1, h2 = h1[scored.mask], None if h2 is None else h2[scored.mask]
         systems = {name: values[scored.mask] for name, values in systems.items()}
@@ -817,6 +813,15 @@ def report_chunk(options: ReportOptions, part: pd.DataFrame, *, responses: bool 
         _, groups = grouped_statistics(h1, systems, encoded, h_labels, labels, pooled, buffers, passes)
         groups = _described(groups, part, missing_last)
     evaluation = EvaluationState(scored.counts(), human_numeric, system_numeric, pooled, groups)
+    composition = {  # responses per group: the group counts of the pass (bincount if rows overflowed)
+        g: pd.Series(
+            next(iter(stats.statistics.values())).n.astype(np.int64)
+            if all_finite
+            else np.bincount(codes_kept[g][0], minlength=codes_kept[g][1].size),
+            index=pd.Index(stats.labels, dtype=object),
+        )
+        for g, stats in groups.items()
+    }
     primary = o.primary
     trim, trim_round = f"{primary}_trim", f"{primary}_trim_round"
     work = buffers[0].view(np.intp)  # a free work array for the label counts
@@ -850,8 +855,7 @@ def report_chunk(options: ReportOptions, part: pd.DataFrame, *, responses: bool 
         human_pairs = ScorePairState(all_rows.counts(), both, {"sc2": both}, {"sc2": points}, {"sc2": counts})
     true_score = None
     if h2 is not None or o.rater_error_variance is not None:
-        ratings = columns_matrix([h1, h2] if h2 is not None else [h1])  # column-major: no strides
-        true_score = true_score_table_state(systems, ratings)
+        true_score = _true_score_state(h1, h2, systems, buffers)
     fairness = None
     conditional = {}
     if encoded:
@@ -876,7 +880,9 @@ def report_chunk(options: ReportOptions, part: pd.DataFrame, *, responses: bool 
         0 if selection.flag_out is None else int(selection.flag_out.sum()),
         0 if few_items is None else int(few_items.sum()),
         chunk.rows.counts(),
-        rsmeval_data.excluded_counts(_excluded_rows(selection), h, scores),
+        rsmeval_data.excluded_counts(
+            np.empty(0, np.intp) if everything else _excluded_rows(selection), h, scores
+        ),
         evaluation,
         consistency,
         pairs,
@@ -887,6 +893,31 @@ def report_chunk(options: ReportOptions, part: pd.DataFrame, *, responses: bool 
         composition,
         candidates,
         chunk if responses else None,
+    )
+
+
+def _true_score_state(h1, h2, systems: dict, buffers) -> TrueScoreState:
+    """The ``true_score_eval`` state of the evaluated rows, summed rater by rater in the work
+    arrays (no ratings matrix): every score left is a number."""
+    stats = column_statistics([h1] if h2 is None else [h1, h2], h1.size, buffers)
+    work = buffers[1, : h1.size]  # buffers[0] holds the means
+    sse = []
+    with np.errstate(invalid="ignore"):
+        for values in systems.values():
+            np.subtract(stats.means, values, out=work)
+            np.multiply(work, work, out=work)
+            sse.append(np.sum(np.multiply(stats.counts, work, out=work)))
+    return TrueScoreState(
+        stats.n,
+        0,
+        0,
+        {name: (values.size, values.size) for name, values in systems.items()},
+        stats.per_count,
+        stats.within_ss,
+        stats.ratings_mean,
+        stats.between_ss,
+        np.array(sse),
+        np.zeros(len(systems), dtype=np.int64),
     )
 
 
@@ -912,8 +943,10 @@ def _missing_last(column: pd.Series, keep, codes: np.ndarray, labels: np.ndarray
     return not bool((column.iloc[rows] == MISSING_GROUP).any())
 
 
-def _excluded_rows(selection: rsmeval_data.Selection) -> np.ndarray:
-    """The rows left out by the score and candidate filters."""
+def _excluded_rows(selection: rsmeval_data.Selection, none: bool = False) -> np.ndarray:
+    """The rows left out by the score and candidate filters (``none``: every row was kept)."""
+    if none:
+        return np.empty(0, dtype=np.intp)
     left_out = selection.human_bad | selection.human_zero | selection.system_bad
     if selection.few_items is not None:
         left_out = left_out | selection.few_items
