@@ -21,7 +21,8 @@ from pdmetrics.errors import PdmetricsError, PdmetricsWarning
 from pdmetrics.io import read_table
 from pdmetrics.rsmeval.config import FILE_FORMATS
 from pdmetrics.rsmeval.html_page import choose_sections
-from pdmetrics.rsmeval.responses_input import ENGINES, frame_report, is_pattern, read_responses
+from pdmetrics.rsmeval.reporting import report as rsmeval_report
+from pdmetrics.rsmeval.responses_input import ENGINES, is_pattern, read_responses
 from pdmetrics.rsmeval.run import run_rsmeval
 
 #: Inputs with at least this many rows get progress messages on stderr.
@@ -198,7 +199,7 @@ def evaluate(args: argparse.Namespace) -> int:
         given["row_numbers"] = args.id is None  # responses named by their row in the whole input, as pandas
     with warnings.catch_warnings(record=True) as caught, _progress_bar(on_dask):
         warnings.simplefilter("always", PdmetricsWarning)
-        report = frame_report(
+        report = rsmeval_report(
             frame,
             **given,
             human=args.human,

@@ -205,7 +205,7 @@ def small_disk(request, tmp_path, monkeypatch):
             yield folder
             subprocess.run(["umount", str(folder)], check=True)
             return
-    import pdmetrics.rsmeval.reporting as reporting
+    import pdmetrics.rsmeval.report_object as reporting
 
     original = reporting.write_delimited
 
@@ -260,7 +260,7 @@ def _umask() -> int:
 
 def test_to_csv_interrupted_by_an_error_keeps_the_marker(tmp_path, monkeypatch):
     report = simulate_scores(3000, seed=1).scoring.report(human="sc1", system="raw", trim_min=1, trim_max=6)
-    import pdmetrics.rsmeval.reporting as reporting
+    import pdmetrics.rsmeval.report_object as reporting
 
     def failing(frame, path, index):
         raise OSError(errno.ENOSPC, "No space left on device")
@@ -592,7 +592,7 @@ def test_a_signal_while_the_command_starts_gives_one_line(tmp_path):
 
 def test_dask_writer_interrupted_between_batches_leaves_no_piece(tmp_path, monkeypatch):
     dd = pytest.importorskip("dask.dataframe")
-    import pdmetrics._dask.scoring as dask_scoring
+    import pdmetrics.engines.dask_report as dask_scoring
 
     data = simulate_scores(4000, seed=1)
     data.loc[::50, "sc1"] = 0  # excluded responses: test_excluded_responses is written in pieces

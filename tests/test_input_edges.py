@@ -182,7 +182,7 @@ def test_dask_accessor_methods_take_the_same_arguments_plus_compute():
                 or inspect.getattr_static(dask_accessor, name, None) is None
             ):
                 continue
-            extra = {"compute", "row_numbers"} if name == "report" else {"compute"}  # the dask options
+            extra = {"compute"}  # the dask option
             mine = [p for p in _parameters(getattr(dask_accessor, name), True) if p[0] not in extra]
             assert mine == _parameters(getattr(pandas_accessor, name), True), name
 

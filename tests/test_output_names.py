@@ -414,7 +414,7 @@ def test_to_csv_refuses_an_empty_directory_or_a_file(small_report, tmp_path, mon
 def test_a_write_error_names_the_file_not_the_temporary_one(small_report, tmp_path, monkeypatch):
     import errno
 
-    import pdmetrics.rsmeval.reporting as reporting
+    import pdmetrics.rsmeval.report_object as reporting
 
     def failing(frame, path, index):
         raise OSError(errno.EACCES, "Permission denied", str(path))

@@ -7,9 +7,12 @@ per-row results have the caller's height and row order. The frames are those of 
 tests (tests/test_dask*.py) and pdmetrics.datasets.
 """
 
+import dataclasses
+import functools
 import inspect
 import subprocess
 import sys
+import types
 import warnings
 
 import numpy as np
@@ -18,6 +21,8 @@ import pytest
 
 import pdmetrics
 from pdmetrics import ColumnNotFoundError, ExcludedRowsWarning, InvalidInputError
+from pdmetrics._table_spec import Rows, Table, Whole, table
+from pdmetrics.accessors import base
 from pdmetrics.datasets import simulate_essays, simulate_scores
 
 pl = pytest.importorskip("polars")
@@ -381,16 +386,8 @@ def test_namespaces_registered_whatever_the_import_order(imports):
     code = f"{imports}; d = pl.DataFrame({{'a': [1.0]}}); "
     code += "print(*(type(getattr(d, n)).__name__ for n in ('scoring', 'fairness', 'detection', 'textgen')))"
     code += "; print(type(d.lazy().scoring).__name__)"
-    names = [registered_name(domain) for domain in ("scoring", "fairness", "detection", "textgen", "scoring")]
-    assert run_python(code).split() == names
-
-
-def registered_name(domain: str) -> str:
-    """The name of the class polars registers for ``domain``: the accessor itself once its methods
-    run through specs, else the forwarding class its module's transitional ``ENGINES`` names."""
-    accessor = pandas_accessor(domain)
-    engines = getattr(sys.modules[accessor.__module__], "ENGINES", {})
-    return f"Polars{accessor.__name__}" if "polars" in engines else accessor.__name__
+    names = ["ScoringAccessor", "FairnessAccessor", "DetectionAccessor", "TextgenAccessor", "ScoringAccessor"]
+    assert run_python(code).split() == names  # the pandas accessor classes themselves
 
 
 @pytest.mark.parametrize("domain", DOMAINS)
@@ -412,22 +409,37 @@ def test_signatures_equal_the_pandas_accessors(domain):
         assert getattr(pl_namespace, name).__doc__ == pandas_method.__doc__
 
 
-def test_a_new_option_of_the_pandas_accessor_reaches_polars(monkeypatch):
-    """No list of methods or arguments: the namespace is built from the accessor it forwards to."""
-    from pdmetrics.engines.polars import forwarding_class
+def test_a_new_option_of_a_core_function_reaches_polars(monkeypatch):
+    """No list of methods or arguments: an accessor method is its core function, on every engine."""
+    module = types.ModuleType("pdmetrics_test_tables")
 
-    class Accessor:
-        def __init__(self, frame):
-            self._frame = frame
+    def table_of(frame, *, column, new_option: int = 2):
+        return Table(
+            [column],
+            lambda part: Count(len(part), float(part[column].sum())),
+            lambda state: pd.DataFrame({"N": [state.n], "value": [new_option * state.total]}),
+        )
 
-        def table(self, *, column, new_option: int = 2):
-            return pd.DataFrame({"N": [len(self._frame)], "value": [new_option * self._frame[column].sum()]})
+    module.table = table(table_of)
+    module.table.__name__ = "table"
+    monkeypatch.setitem(sys.modules, module.__name__, module)
 
-    namespace = forwarding_class(Accessor)(
-        pl.DataFrame({"x": [1, 2, 3]}), target=Accessor(pd.DataFrame({"x": [1, 2, 3]})), height=3
-    )
+    class Accessor(base.Accessor):
+        _domain = "test"
+        table = base.method(module.__name__)
+
+    namespace = Accessor(pl.DataFrame({"x": [1, 2, 3]}))
     assert str(inspect.signature(namespace.table)) == "(*, column, new_option: int = 2)"
-    assert namespace.table(column="x", new_option=3).to_dicts() == [{"N": 3, "value": 18}]
+    assert namespace.table(column="x", new_option=3).to_dicts() == [{"N": 3, "value": 18.0}]
+
+
+@dataclasses.dataclass(frozen=True)
+class Count:
+    n: int
+    total: float
+
+    def combine(self, other: "Count") -> "Count":
+        return Count(self.n + other.n, self.total + other.total)
 
 
 def scored(n: int = 50, seed: int = 0) -> "pl.DataFrame":
@@ -455,26 +467,31 @@ def test_per_row_results_align_with_the_callers_rows_after_a_filter():
     assert both["rouge1"].to_list() == expected["rouge1"].tolist()
 
 
-class RowsAccessor:
-    """A pandas accessor whose per-row result leaves rows out, as the row policy allows."""
-
-    def __init__(self, frame):
-        self._frame = frame
-
-    def scores(self, *, column):
-        kept = self._frame[self._frame[column].notna()]
-        return pd.DataFrame({"double": kept[column] * 2, "n": np.arange(len(kept))}, index=kept.index)
-
-    def repeated(self, *, column):
-        """Rows of the caller, some twice: a table labelled by row, not a per-row result."""
-        return self._frame[[column]].iloc[[0, 0, 2]]
+def doubled_rows(part: pd.DataFrame, column) -> pd.DataFrame:
+    """A per-row result that leaves rows out, as the row policy allows."""
+    kept = part[part[column].notna()]
+    return pd.DataFrame({"double": kept[column] * 2, "n": np.arange(len(kept))}, index=kept.index)
 
 
 def namespace_over(frame: "pl.DataFrame"):
-    from pdmetrics.engines.polars import forwarding_class, to_pandas
+    """An accessor whose ``scores`` are per row (some rows left out) and whose ``repeated`` table
+    is labelled by rows of the caller, some twice (not a per-row result)."""
+    module = types.ModuleType("pdmetrics_test_rows")
 
-    target = RowsAccessor(to_pandas(frame, rows=True))
-    return forwarding_class(RowsAccessor)(frame, target=target, height=frame.height)
+    def scores(frame, *, column):
+        return Rows([column], functools.partial(doubled_rows, column=column))
+
+    def repeated(frame, *, column):
+        return Whole([column], lambda part: part[[column]].iloc[[0, 0, 2]])
+
+    module.scores, module.repeated = table(scores), table(repeated)
+    sys.modules[module.__name__] = module
+
+    class RowsAccessor(base.Accessor):
+        scores = base.method(module.__name__)
+        repeated = base.method(module.__name__)
+
+    return RowsAccessor(frame)
 
 
 def test_rows_the_pandas_path_leaves_out_are_null():

@@ -45,48 +45,35 @@ def install() -> None:
     when_imported("polars", register_polars, ready=lambda polars: hasattr(polars, "api"))
 
 
-def _engine_class(name: str, accessor: type, engine: str):
-    """The class registered on ``engine``: the accessor itself, unless its module names another
-    (``"module:attribute"``: a class, or a function of the accessor and its name that makes
-    one), which is then looked up when the first frame asks for it."""
-    other = getattr(importlib.import_module(accessor.__module__), "ENGINES", {}).get(engine)
-    if other is None:
-        return accessor
-
-    def resolved():
-        module, _, attribute = other.partition(":")
-        found = getattr(importlib.import_module(module), attribute)
-        return found if isinstance(found, type) else found(accessor, name)
-
-    class Namespace:
-        def __new__(cls, frame):
-            return resolved()(frame)
-
-    Namespace.__doc__ = accessor.__doc__
-    return Namespace
-
-
 def register_dask() -> None:
     """Register the accessors on dask DataFrames (and the dask engine that runs them)."""
-    if "dask" in _registered:
-        return
-    _registered.add("dask")
-    importlib.import_module("pdmetrics.engines.dask")  # imports dask: only now
-    from dask.dataframe.extensions import register_dataframe_accessor
-
-    for name, accessor in ACCESSORS.items():
-        register_dataframe_accessor(name)(_engine_class(name, accessor, "dask"))
+    _register("dask", _dask_registrations)
 
 
 def register_polars() -> None:
     """Register the accessors on polars DataFrames and LazyFrames (and the polars engine)."""
-    if "polars" in _registered:
+    _register("polars", _polars_registrations)
+
+
+def _register(engine: str, registrations) -> None:
+    """Import the engine module (which imports its library: only now) and register every accessor
+    with each of the library's ``registrations`` (once per engine)."""
+    if engine in _registered:
         return
-    _registered.add("polars")
-    importlib.import_module("pdmetrics.engines.polars")  # imports polars: only now
+    _registered.add(engine)
+    importlib.import_module(f"pdmetrics.engines.{engine}")
+    for register in registrations():
+        for name, accessor in ACCESSORS.items():
+            register(name)(accessor)
+
+
+def _dask_registrations() -> list:
+    from dask.dataframe.extensions import register_dataframe_accessor
+
+    return [register_dataframe_accessor]
+
+
+def _polars_registrations() -> list:
     import polars as pl
 
-    for name, accessor in ACCESSORS.items():
-        namespace = _engine_class(name, accessor, "polars")
-        pl.api.register_dataframe_namespace(name)(namespace)
-        pl.api.register_lazyframe_namespace(name)(namespace)
+    return [pl.api.register_dataframe_namespace, pl.api.register_lazyframe_namespace]

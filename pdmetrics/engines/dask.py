@@ -14,6 +14,7 @@ several tables in one pass). :class:`~pdmetrics._table_spec.Rows` and
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from functools import reduce
 
@@ -26,13 +27,28 @@ import pyarrow as pa
 from pdmetrics._table_spec import PART, POS, Engine, NewColumns, Rows, Table, Whole, register_engine
 from pdmetrics.errors import InvalidInputError
 
-__all__ = ["DaskEngine", "SPLIT_EVERY", "combined_state", "is_dask_frame", "partition_table", "shuffled_on"]
+__all__ = [
+    "DaskEngine",
+    "RUNNERS",
+    "SPLIT_EVERY",
+    "combined_state",
+    "is_dask_frame",
+    "partition_table",
+    "shuffled_on",
+]
 
 #: States combined per task of the tree reduction.
 SPLIT_EVERY = 8
 
 #: The column of the shuffle's target partition (a hash of the key).
 SHARD = "__pdmetrics_shard__"
+
+#: Runners of the specs of the applications above the domains, by the spec's class (module and
+#: name) -> "module:function" run as ``function(spec, frame, function_name, compute)``; the
+#: module is imported when such a spec first runs (``import pdmetrics`` stays light).
+RUNNERS = {
+    "pdmetrics.rsmeval.reporting.ReportTable": "pdmetrics.engines.dask_report:run_report",
+}
 
 
 class DaskEngine(Engine):
@@ -51,6 +67,9 @@ class DaskEngine(Engine):
         return frame._meta
 
     def run(self, spec, frame, function: str, compute: bool = True):
+        runner = _runner(spec)
+        if runner is not None:
+            return runner(spec, frame, function, compute)
         run_partitioned = getattr(spec, "run_partitioned", None)
         if run_partitioned is not None:  # a spec that says how it runs on parts (before its kind)
             return run_partitioned(frame, compute=compute)
@@ -65,6 +84,15 @@ class DaskEngine(Engine):
                 return partition_table(frame, spec.columns, spec.chunk, spec.finalize, compute)
             return _keyed_table(spec, frame, compute)
         raise TypeError(f"the dask engine cannot run a {type(spec).__name__}")
+
+
+def _runner(spec):
+    """The runner of ``spec``'s class in :data:`RUNNERS` (None: one of the spec kinds)."""
+    found = RUNNERS.get(f"{type(spec).__module__}.{type(spec).__qualname__}")
+    if found is None:
+        return None
+    module, name = found.split(":")
+    return getattr(importlib.import_module(module), name)
 
 
 def partition_table(frame, columns: list, chunk, finalize, compute: bool = True):

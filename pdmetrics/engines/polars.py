@@ -1,25 +1,26 @@
-"""The polars engine: ``pl_df.scoring``, ``pl_df.fairness``, ``pl_df.detection``, ``pl_df.textgen``.
+"""The polars engine: how a spec runs on a polars DataFrame or LazyFrame.
 
-There is no polars code per method. Each namespace is built from the pandas accessor of the
-same name when it is registered: every public method (and the ``.plot`` namespace's methods)
-is forwarded with the pandas method's own signature and docstring. A call
+There is no polars code per method: ``pl_df.scoring`` is the pandas accessor class itself, and
+its methods run the same specs. A call
 
-1. turns the polars frame into pandas with ``DataFrame.to_pandas()`` (pyarrow's conversion:
-   the frame arrives as ``pandas.read_parquet`` would read the same data: text as pandas'
-   strings, nulls as NaN/None, an integer column with nulls as float, categoricals and enums
-   as categoricals, lists as arrays, structs as dicts), with a RangeIndex, so the row labels
-   the pandas path names in messages are the polars row numbers; a LazyFrame is collected
-   first. Polars frames passed as arguments (``ground_truth=``, ``data=``, ``scale_with=``) are
+1. builds the spec on the frame's schema (an empty pandas frame of its columns), then turns the
+   columns the spec reads into pandas with ``DataFrame.to_pandas()`` (pyarrow's conversion: the
+   columns arrive as ``pandas.read_parquet`` would read the same data: text as pandas' strings,
+   nulls as NaN/None, an integer column with nulls as float, categoricals and enums as
+   categoricals, lists as arrays, structs as dicts), with a RangeIndex, so the row labels the
+   pandas path names in messages are the polars row numbers; a LazyFrame is collected first.
+   Polars frames passed as arguments (``ground_truth=``, ``data=``, ``scale_with=``) are
    converted alike;
-2. calls the pandas accessor's method with the same arguments;
+2. runs the spec as pandas does, in one chunk;
 3. hands the result back as polars: a table becomes a ``polars.DataFrame`` (a table indexed
    by labels, such as a wide matrix, gets its index as its first column(s); the column labels
    become strings; pandas' missing values become nulls, as ``polars.from_pandas`` makes
    them; a tuple of tables, such as ``score_fairness_tables``', each); a per-row result has
    the caller's height and row order, with nulls in the rows the pandas path left out (in the
    metric columns: an identifier column such as ``datum`` keeps the caller's values there), so
-   ``pl.concat([df, result], how="horizontal")`` is right.
-   Anything else (a report, a number, a fitted model, a matplotlib Axes) is returned as is.
+   ``pl.concat([df, result], how="horizontal")`` is right; new columns (``postprocess``) are
+   added to the caller's frame. Anything else (a report, a number, a fitted model) is returned
+   as is.
 
 The frames of this module are inside the package, so the pandas path's warnings still point
 at the user's line.
@@ -27,15 +28,12 @@ at the user's line.
 
 from __future__ import annotations
 
-import functools
-import inspect
-
 import pandas as pd
 import polars as pl
 
 from pdmetrics._table_spec import Engine, NewColumns, register_engine
 
-__all__ = ["PolarsEngine", "forwarding_class", "polars_result", "to_pandas"]
+__all__ = ["PolarsEngine", "polars_result", "to_pandas"]
 
 #: The name of the caller's row index in the pandas frame: a result carrying it is per row.
 ROWS = "__pdmetrics_row__"
@@ -94,10 +92,6 @@ def pandas_argument(value):
 # ----------------------------------------------------------------------------------------------
 # pandas -> polars
 # ----------------------------------------------------------------------------------------------
-#: identifier columns of a per-row result, by the argument naming the caller's column they copy
-IDENTIFIERS = {"datum": "datum"}
-
-
 def polars_result(result, height: int, identifiers: dict | None = None):
     """The pandas path's result as polars (see the module docstring); other results as they are.
     ``identifiers``: the caller's whole column of each identifier column of a per-row result
@@ -109,19 +103,6 @@ def polars_result(result, height: int, identifiers: dict | None = None):
     if isinstance(result, tuple) and result and all(isinstance(one, pd.DataFrame) for one in result):
         return tuple(_polars_frame(one, height) for one in result)  # several tables of one pass
     return result
-
-
-def _identifiers(target, result, kwargs: dict) -> dict:
-    """The caller's column (pandas) of each identifier column the per-row ``result`` copies."""
-    frame = getattr(target, "_frame", None)
-    if not isinstance(result, pd.DataFrame) or not isinstance(frame, pd.DataFrame):
-        return {}
-    found = {}
-    for column, argument in IDENTIFIERS.items():
-        name = kwargs.get(argument)
-        if column in result.columns and isinstance(name, str) and name in frame.columns:
-            found[column] = frame[name]
-    return found
 
 
 def _kept_identifiers(table: pl.DataFrame, identifiers: dict) -> pl.DataFrame:
@@ -194,74 +175,6 @@ def _flat(label) -> str:
     if isinstance(label, tuple):
         return "_".join(str(part) for part in label if part != "")
     return str(label)
-
-
-# ----------------------------------------------------------------------------------------------
-# the namespaces
-# ----------------------------------------------------------------------------------------------
-class Forwarder:
-    """A pandas object's public methods and properties, on a polars frame.
-
-    ``Forwarder(frame)`` (what polars calls on ``pl_df.<domain>``) forwards to the pandas
-    accessor ``<domain>`` of the converted frame, made on each call: nothing is cached.
-    """
-
-    _domain: str = ""
-
-    def __init__(self, frame: pl.DataFrame | pl.LazyFrame, target=None, height: int | None = None) -> None:
-        self._frame = frame
-        self._target = target  # set for a namespace below an accessor (`.plot`)
-        self._height = height
-
-    def _resolve(self):
-        """The pandas object that runs the call, and the caller's number of rows."""
-        if self._target is not None:
-            return self._target, self._height
-        frame = self._frame.collect() if isinstance(self._frame, pl.LazyFrame) else self._frame
-        return getattr(to_pandas(frame, rows=True), self._domain), frame.height
-
-    def _call(self, name: str, args: tuple, kwargs: dict):
-        target, height = self._resolve()
-        args = tuple(pandas_argument(value) for value in args)
-        kwargs = {key: pandas_argument(value) for key, value in kwargs.items()}
-        result = getattr(target, name)(*args, **kwargs)
-        return polars_result(result, height, _identifiers(target, result, kwargs))
-
-    def _attribute(self, name: str):
-        target, height = self._resolve()
-        value = getattr(target, name)
-        return forwarding_class(type(value))(self._frame, target=value, height=height)
-
-
-@functools.cache
-def forwarding_class(target: type, domain: str = "") -> type:
-    """A :class:`Forwarder` with every public method and property of ``target``, signatures kept
-    (the namespace of an accessor whose methods do not run through specs yet)."""
-    members = {"_domain": domain, "__doc__": target.__doc__, "__module__": __name__}
-    for name, member in inspect.getmembers(target):
-        if name.startswith("_"):
-            continue
-        if isinstance(member, property) or inspect.isclass(member):  # a property, a namespace
-            members[name] = _forward_property(name, member)
-        elif inspect.isfunction(member):
-            members[name] = _forward_method(name, member)
-    return type(f"Polars{target.__name__}", (Forwarder,), members)
-
-
-def _forward_method(name: str, method):
-    @functools.wraps(method)
-    def forwarded(self, *args, **kwargs):
-        return self._call(name, args, kwargs)
-
-    return forwarded
-
-
-def _forward_property(name: str, member) -> property:
-    def forwarded(self):
-        return self._attribute(name)
-
-    forwarded.__doc__ = member.__doc__
-    return property(forwarded)
 
 
 register_engine(PolarsEngine())

@@ -570,6 +570,22 @@ def score_fairness_from_state(
     return _tables(inputs, n_rows, human_name, system_name)
 
 
+def score_fairness_state_of_codes(
+    human: pd.Series, system: pd.Series, encoded: dict, buffers=None
+) -> ScoreFairnessState:
+    """:func:`score_fairness_state` of group columns already encoded (``encoded``: group column
+    name -> ``(codes, labels)``, as :func:`score_fairness_tables_of_codes` takes them); ``buffers``
+    (three float rows of at least the scores' size) are the work arrays."""
+    h, s = paired_arrays(human, system, ("human", "system"))
+    scores = _Scores(h, s, buffers)
+    return ScoreFairnessState(
+        {
+            name: cell_moments(scores, name, codes, np.asarray(labels, dtype=object))
+            for name, (codes, labels) in encoded.items()
+        }
+    )
+
+
 def score_fairness_tables_of_codes(human: pd.Series, system: pd.Series, encoded: dict, buffers=None) -> dict:
     """The tables of :func:`score_fairness_tables` (default reference group) of score arrays and
     group columns already encoded.

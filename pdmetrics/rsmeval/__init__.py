@@ -5,8 +5,9 @@ by name; ``to_csv``/``write`` produce rsmeval's files, ``to_html`` its page), an
 ``pdmetrics rsmeval config.json`` runs it from an rsmeval configuration file. The package sits
 above :mod:`pdmetrics.scoring` and :mod:`pdmetrics.fairness`, whose tables it assembles:
 
-- :mod:`~pdmetrics.rsmeval.reporting`: the report's options, its single pass over the rows and
-  the report object with its writers;
+- :mod:`~pdmetrics.rsmeval.reporting`: :func:`report`'s options, its table spec and state (one
+  pass over the rows), and the report made from the state;
+- :mod:`~pdmetrics.rsmeval.report_object`: the report object and its writers;
 - :mod:`~pdmetrics.rsmeval.data`: rsmeval's data tables (per-response files, file names);
 - :mod:`~pdmetrics.rsmeval.rsmtool_files`: RSMTool's column and file names;
 - :mod:`~pdmetrics.rsmeval.html_page` and :mod:`~pdmetrics.rsmeval.figures`: the offline HTML
@@ -15,6 +16,7 @@ above :mod:`pdmetrics.scoring` and :mod:`pdmetrics.fairness`, whose tables it as
   :mod:`~pdmetrics.rsmeval.run`: the configuration file, the responses file and the command.
 """
 
-from pdmetrics.rsmeval.reporting import EvaluationReport, report
+from pdmetrics.rsmeval.report_object import EvaluationReport
+from pdmetrics.rsmeval.reporting import report
 
 __all__ = ["EvaluationReport", "report"]

@@ -11,9 +11,8 @@ import pandas as pd
 from pdmetrics._optional import optional_module
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.io import as_text_columns, read_table
-from pdmetrics.rsmeval.reporting import report
 
-__all__ = ["ENGINES", "frame_report", "is_pattern", "parquet_files", "read_responses"]
+__all__ = ["ENGINES", "is_pattern", "parquet_files", "read_responses"]
 
 #: The engines of ``pdmetrics evaluate`` and ``pdmetrics rsmeval`` (``--engine``).
 ENGINES = ("pandas", "dask")
@@ -96,11 +95,3 @@ def read_responses(path, text_columns=(), engine: str = "pandas"):
         files = [file]
     optional_module("pyarrow", "dask", "Reading parquet files")
     return as_text_columns(dd.read_parquet([str(file) for file in files]), text_columns)
-
-
-def frame_report(frame, **options):
-    """:func:`pdmetrics.rsmeval.report` of a pandas DataFrame, or ``ddf.scoring.report`` of a
-    dask one (what :func:`read_responses` returns); ``options``: report()'s keywords."""
-    if isinstance(frame, pd.DataFrame):
-        return report(frame, **options)
-    return frame.scoring.report(**options)

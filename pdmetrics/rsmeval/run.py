@@ -31,7 +31,8 @@ from pdmetrics.rsmeval.config import (
 )
 from pdmetrics.rsmeval.data import subgroup_values
 from pdmetrics.rsmeval.html_page import choose_sections, report_html
-from pdmetrics.rsmeval.responses_input import frame_report, is_pattern, read_responses
+from pdmetrics.rsmeval.reporting import report
+from pdmetrics.rsmeval.responses_input import is_pattern, read_responses
 
 __all__ = ["run_rsmeval"]
 
@@ -85,7 +86,7 @@ def run_rsmeval(
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", PdmetricsWarning)
         try:
-            result = frame_report(frame, layout="rsmtool", **options)
+            result = report(frame, layout="rsmtool", **options)
         except InvalidInputError as error:  # name the configuration's keys, not report()'s keywords
             raise InvalidInputError(in_config_terms(str(error))) from None
     for warning in caught:
