@@ -3,7 +3,6 @@ argument, the column and the fix, on pandas and on dask alike."""
 
 from __future__ import annotations
 
-import inspect
 import re
 import warnings
 
@@ -15,8 +14,6 @@ from conftest import objects_kept, quiet
 import pdmetrics
 from pdmetrics import ExcludedRowsWarning, InvalidInputError, NotPartitionableError
 from pdmetrics import rsmeval as rsmeval_core
-from pdmetrics import scoring as scoring_core
-from pdmetrics.accessors.scoring import ScoringAccessor
 
 dd = pytest.importorskip("dask.dataframe")
 dask = pytest.importorskip("dask")
@@ -142,49 +139,7 @@ def test_unique_ids_on_dask_give_the_pandas_report():
 # --------------------------------------------------------------------------------------
 # 3. the accessor methods take their core function's arguments
 # --------------------------------------------------------------------------------------
-def _parameters(function, drop_first: bool) -> list[tuple]:
-    parameters = list(inspect.signature(function).parameters.values())
-    parameters = parameters[1:] if drop_first else parameters  # self, or the frame/table
-    return sorted((p.name, p.default) for p in parameters)
-
-
-# fairness' methods run through table specs: tests/test_one_surface.py checks their signatures
-ACCESSORS = [(ScoringAccessor, scoring_core)]
-METHODS = [
-    (accessor, core, name)
-    for accessor, core in ACCESSORS
-    for name in sorted(vars(accessor))
-    if not name.startswith("_") and callable(getattr(core, name, None)) and name != "plot"
-]
-
-
-@pytest.mark.parametrize(("accessor", "core", "name"), METHODS, ids=lambda v: getattr(v, "__name__", v))
-def test_accessor_methods_take_their_core_functions_arguments(accessor, core, name):
-    method, function = getattr(accessor, name), getattr(core, name)
-    first = next(iter(inspect.signature(function).parameters.values()))
-    takes_frame = first.name in ("frame", "table")
-    mine = _parameters(method, True)
-    assert all(
-        p.kind is inspect.Parameter.KEYWORD_ONLY
-        for p in list(inspect.signature(method).parameters.values())[1:]
-    )
-    assert mine == _parameters(function, takes_frame), name
-
-
-def test_dask_accessor_methods_take_the_same_arguments_plus_compute():
-    from pdmetrics._dask.scoring import DaskScoringAccessor
-
-    for pandas_accessor, dask_accessor in ((ScoringAccessor, DaskScoringAccessor),):
-        for name in sorted(vars(pandas_accessor)):
-            if (
-                name.startswith("_")
-                or name == "plot"
-                or inspect.getattr_static(dask_accessor, name, None) is None
-            ):
-                continue
-            extra = {"compute"}  # the dask option
-            mine = [p for p in _parameters(getattr(dask_accessor, name), True) if p[0] not in extra]
-            assert mine == _parameters(getattr(pandas_accessor, name), True), name
+# test_one_surface.py checks every accessor method against its core function on every engine.
 
 
 def test_report_accessor_takes_ids_flags_candidates_and_group_sizes():
