@@ -11,8 +11,8 @@ floats, plus an integer ``grade``) written to one parquet file, read once by eac
   (the whole frame back as polars).
 
 prints the median wall time on pandas and on polars, the ratio, and the time of the
-polars-to-pandas conversion alone (``to_pandas()`` of the whole frame, which every polars call
-makes), and checks that the two tables agree (rtol 1e-12).
+polars-to-pandas conversion of the whole frame alone (``to_pandas()``; a polars call converts
+only the columns its table reads), and checks that the two tables agree (rtol 1e-12).
 
     python benchmarks/bench_polars.py [--rows 1000000] [--repeats 5]
 """
