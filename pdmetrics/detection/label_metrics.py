@@ -12,7 +12,7 @@ import pandas as pd
 from pdmetrics._division import check_zero_division, divide
 from pdmetrics._tables import result_table
 from pdmetrics.detection.label_pairs import label_counts, prepare_pairs, threshold_array
-from pdmetrics.detection.label_state import LabelState, label_state
+from pdmetrics.detection.label_state import LabelState, rows_state
 from pdmetrics.detection.roc import mean_of_defined
 
 __all__ = ["classification_metrics", "classification_accuracy", "classification_summary"]
@@ -79,9 +79,7 @@ def classification_metrics(
     1   dog              0.0  1   0   0   1   1        0.0     0.0  0.000      1.0
     """
     zero_division = check_zero_division(zero_division)
-    thresholds = threshold_array(score_thresholds)
-    pairs = prepare_pairs(y_true, label, score, datum, labels=labels, top_prediction=top_prediction)
-    state = label_state(pairs, "labels", thresholds, bool(hardmax)).finalized(labels)
+    state, thresholds = rows_state("labels", locals())
     return metrics_table(state, thresholds, zero_division)
 
 
@@ -179,9 +177,7 @@ def classification_summary(
     0              0.0  2       0.5           1.0
     """
     zero_division = check_zero_division(zero_division)
-    thresholds = threshold_array(score_thresholds)
-    pairs = prepare_pairs(y_true, label, score, datum, labels=labels, top_prediction=top_prediction)
-    state = label_state(pairs, "summary", thresholds, bool(hardmax)).finalized(labels)
+    state, thresholds = rows_state("summary", locals())
     return summary_table(state, thresholds, zero_division)
 
 
