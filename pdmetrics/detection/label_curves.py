@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from pdmetrics._division import check_zero_division, divide
+from pdmetrics._division import check_zero_division
 from pdmetrics._tables import result_table
-from pdmetrics.detection.label_metrics import long_by_label
+from pdmetrics.detection.label_metrics import counts_table
 from pdmetrics.detection.label_pairs import DEFAULT_CURVE_THRESHOLDS
 from pdmetrics.detection.label_state import LabelState, example_ids, rows_state
 
@@ -74,20 +74,7 @@ def pr_curve_table(state: LabelState, thresholds: np.ndarray, zero_division) -> 
     fn = state.counts["fn_misclassified"] + state.counts["fn_no_prediction"]
     n_true = state.counts["n_true"][:, None]
     tn = state.n_datums - n_true - fp
-    columns = long_by_label(state, thresholds)
-    columns.update(
-        {
-            "N": np.repeat(n_true[:, 0], thresholds.size),
-            "tp": tp.ravel(),
-            "fp": fp.ravel(),
-            "fn": fn.ravel(),
-            "tn": tn.ravel(),
-            "precision": divide(tp, tp + fp, zero_division, what="precision").ravel(),
-            "recall": divide(tp, tp + fn, zero_division, what="recall").ravel(),
-            "f1": divide(2 * tp, 2 * tp + fp + fn, zero_division, what="F1").ravel(),
-        }
-    )
-    return result_table(columns, integer_columns=("N", "tp", "fp", "fn", "tn"))
+    return counts_table(state, thresholds, n_true[:, 0], tp, fp, fn, tn, zero_division)
 
 
 def classification_errors(

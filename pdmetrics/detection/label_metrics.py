@@ -24,6 +24,28 @@ def long_by_label(pairs, thresholds: np.ndarray) -> dict:
     return {"label": pairs.labels.repeat(n_thr), "score_threshold": np.tile(thresholds, n_labels)}
 
 
+def counts_table(
+    state, thresholds: np.ndarray, n_true, tp, fp, fn, tn, zero_division, **after
+) -> pd.DataFrame:
+    """``label, score_threshold, N, tp, fp, fn, tn, precision, recall, f1``, then the columns
+    ``after``: one row per label (``n_true`` datums of it) and threshold (counts of shape (K, T))."""
+    columns = long_by_label(state, thresholds)
+    columns.update(
+        {
+            "N": np.repeat(n_true, thresholds.size),
+            "tp": tp.ravel(),
+            "fp": fp.ravel(),
+            "fn": fn.ravel(),
+            "tn": tn.ravel(),
+            "precision": divide(tp, tp + fp, zero_division, what="precision").ravel(),
+            "recall": divide(tp, tp + fn, zero_division, what="recall").ravel(),
+            "f1": divide(2 * tp, 2 * tp + fp + fn, zero_division, what="F1").ravel(),
+            **after,
+        }
+    )
+    return result_table(columns, integer_columns=("N", "tp", "fp", "fn", "tn"))
+
+
 def classification_metrics(
     y_true,
     label,
@@ -87,22 +109,10 @@ def metrics_table(state: LabelState, thresholds: np.ndarray, zero_division) -> p
     """The :func:`classification_metrics` table of a finalized :class:`LabelState`."""
     tp, fp, fn, tn = (state.counts[name] for name in ("tp", "fp", "fn", "tn"))
     auc = state.roc_auc(zero_division)
-    n_true = state.counts["n_true"]
-    columns = long_by_label(state, thresholds)
-    columns.update(
-        {
-            "N": np.repeat(n_true, thresholds.size),
-            "tp": tp.ravel(),
-            "fp": fp.ravel(),
-            "fn": fn.ravel(),
-            "tn": tn.ravel(),
-            "precision": divide(tp, tp + fp, zero_division, what="precision").ravel(),
-            "recall": divide(tp, tp + fn, zero_division, what="recall").ravel(),
-            "f1": divide(2 * tp, 2 * tp + fp + fn, zero_division, what="F1").ravel(),
-            "roc_auc": np.repeat(auc, thresholds.size),
-        }
+    roc_auc = np.repeat(auc, thresholds.size)
+    return counts_table(
+        state, thresholds, state.counts["n_true"], tp, fp, fn, tn, zero_division, roc_auc=roc_auc
     )
-    return result_table(columns, integer_columns=("N", "tp", "fp", "fn", "tn"))
 
 
 def classification_accuracy(
