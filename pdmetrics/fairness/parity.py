@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._division import WARN, check_zero_division, divide
+from pdmetrics._docstrings import fill
 from pdmetrics._groups import POOLED_LABEL, as_series, check_not_pooled, named_columns
 from pdmetrics._renamed import renamed
 from pdmetrics._table_spec import table
@@ -36,7 +37,12 @@ from pdmetrics.fairness._inputs import (
     column_table,
     label_columns,
 )
-from pdmetrics.fairness.bootstrap import bootstrap_counts, check_bootstrap_options, percentile_interval
+from pdmetrics.fairness.bootstrap import (
+    INTERVAL_OPTIONS,
+    bootstrap_counts,
+    check_bootstrap_options,
+    percentile_interval,
+)
 from pdmetrics.fairness.confusion import FN, FP, TN, TP, cell_codes, confusion_counts, rates_from_counts
 from pdmetrics.fairness.groups import (
     is_midrange,
@@ -568,6 +574,7 @@ def fairness_table_from_counts(
 
 @table
 @renamed("sensitive", "on_undefined", "n_boot")
+@fill(interval_options=INTERVAL_OPTIONS)
 def classification(
     frame,
     *,
@@ -630,10 +637,7 @@ def classification(
         within the privileged and unprivileged groups (see :func:`bootstrap_counts`).
         Replicates where a metric is undefined are skipped (with ``zero_division="worst"``
         they count 1.0, with a number that number).
-    confidence : float, default 0.95
-        Coverage of the intervals.
-    random_state : int or numpy.random.Generator, optional
-        Seed of the bootstrap.
+    {interval_options}
 
     Returns
     -------
