@@ -303,28 +303,23 @@ def _ratio_or(yes: np.ndarray, n: np.ndarray, empty_value: float) -> np.ndarray:
 # --- metrics over one list of verdicts per datum -------------------------------------------
 
 
-def _answer_relevance(datum, verdict, *, data=None) -> pd.DataFrame:
-    """:func:`answer_relevance` of the columns as Series (``datum`` first; see its docstring)."""
-    ids, n, yes = _yes_share(datum, verdict, YES_NO_IDK, "answer relevance", data)
-    return _per_datum(ids, n, "answer_relevance", _ratio_or(yes, n, 0.0))
+def _yes_ratio(allowed: tuple[str, ...], metric: str, name: str):
+    """The array-level function of a metric that is the share of ``"yes"`` verdicts per datum
+    (0.0 without rows): ``allowed`` verdicts, ``metric`` its name in messages, ``name`` its column."""
+
+    def share(datum, verdict, *, data=None) -> pd.DataFrame:
+        ids, n, yes = _yes_share(datum, verdict, allowed, metric, data)
+        return _per_datum(ids, n, name, _ratio_or(yes, n, 0.0))
+
+    share.__name__ = share.__qualname__ = f"_{name}"  # a module attribute: picklable by reference
+    share.__doc__ = f":func:`{name}` of the columns as Series (``datum`` first; see its docstring)."
+    return share
 
 
-def _bias(datum, verdict, *, data=None) -> pd.DataFrame:
-    """:func:`bias` of the columns as Series (``datum`` first; see its docstring)."""
-    ids, n, yes = _yes_share(datum, verdict, YES_NO, "bias", data)
-    return _per_datum(ids, n, "bias", _ratio_or(yes, n, 0.0))
-
-
-def _toxicity(datum, verdict, *, data=None) -> pd.DataFrame:
-    """:func:`toxicity` of the columns as Series (``datum`` first; see its docstring)."""
-    ids, n, yes = _yes_share(datum, verdict, YES_NO, "toxicity", data)
-    return _per_datum(ids, n, "toxicity", _ratio_or(yes, n, 0.0))
-
-
-def _context_relevance(datum, verdict, *, data=None) -> pd.DataFrame:
-    """:func:`context_relevance` of the columns as Series (``datum`` first; see its docstring)."""
-    ids, n, yes = _yes_share(datum, verdict, YES_NO, "context relevance", data)
-    return _per_datum(ids, n, "context_relevance", _ratio_or(yes, n, 0.0))
+_answer_relevance = _yes_ratio(YES_NO_IDK, "answer relevance", "answer_relevance")
+_bias = _yes_ratio(YES_NO, "bias", "bias")
+_toxicity = _yes_ratio(YES_NO, "toxicity", "toxicity")
+_context_relevance = _yes_ratio(YES_NO, "context relevance", "context_relevance")
 
 
 def _hallucination(datum, verdict, *, data=None) -> pd.DataFrame:
