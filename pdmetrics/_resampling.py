@@ -8,7 +8,16 @@ import numpy as np
 from pdmetrics._validation import plain
 from pdmetrics.errors import InvalidInputError
 
-__all__ = ["check_bootstrap_options"]
+__all__ = ["check_bootstrap_options", "is_confidence"]
+
+
+def is_confidence(value) -> bool:
+    """Whether ``value`` can be an interval's coverage: a number (not a bool) strictly between 0 and 1."""
+    return (
+        not isinstance(value, (bool, np.bool_))
+        and isinstance(value, (int, float, np.number))
+        and 0 < value < 1
+    )
 
 
 def check_bootstrap_options(n_resamples, confidence, random_state, *, required: bool = False) -> None:
@@ -27,11 +36,7 @@ def check_bootstrap_options(n_resamples, confidence, random_state, *, required: 
             f"{'positive' if required else 'non-negative'} integer "
             f"(e.g. 1000; 0 for no intervals)."
         )
-    if (
-        isinstance(confidence, (bool, np.bool_))
-        or not isinstance(confidence, (int, float, np.number))
-        or not 0 < confidence < 1
-    ):
+    if not is_confidence(confidence):
         raise InvalidInputError(f"`confidence={plain(confidence)!r}` must be between 0 and 1 (e.g. 0.95).")
     try:
         if isinstance(random_state, (bool, np.bool_)):

@@ -9,6 +9,7 @@ Every function takes the detections table first and the ground-truth table as
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 
 import numpy as np
@@ -19,7 +20,7 @@ from pdmetrics._table_spec import table
 from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import plain
 from pdmetrics._warnings import warn_undefined
-from pdmetrics.detection.coco import Accumulation, coco_summary
+from pdmetrics.detection.coco import coco_summary
 from pdmetrics.detection.inputs import BoxColumns
 from pdmetrics.detection.match_state import BoxTable, Run, box_spec, match_state, run_from_state, run_options
 from pdmetrics.detection.options import (
@@ -39,32 +40,15 @@ __all__ = [
 ]
 
 
-def run(
-    detections,
-    ground_truth,
-    columns: BoxColumns,
-    *,
-    iou_thresholds=None,
-    max_dets=100,
-    area_ranges=None,
-    matching="coco",
-    interpolation="coco",
-    score_threshold=None,
-) -> Run:
-    """Check every option, then match and accumulate two pandas tables (one chunk).
+def run(detections, ground_truth, columns: BoxColumns, **options) -> Run:
+    """Check every option (the keywords of :func:`run_options`), then match and accumulate two
+    pandas tables (one chunk).
 
     With ``matching="valor"`` detections scoring at most valor's ``EPSILON`` (1e-9) are
     dropped from every count, as valor does; ``score_threshold`` keeps detections scoring
     at least that much.
     """
-    options = run_options(
-        iou_thresholds=iou_thresholds,
-        max_dets=max_dets,
-        area_ranges=area_ranges,
-        matching=matching,
-        interpolation=interpolation,
-        score_threshold=score_threshold,
-    )
+    options = run_options(**options)
     return run_from_state(match_state(detections, ground_truth, columns, options), options, columns)
 
 
@@ -210,16 +194,10 @@ def evaluate(
 
 def _evaluation_from_run(result: Run, labels_without_ground_truth: str) -> pd.DataFrame:
     acc = result.accumulation
-    filled = Accumulation(
-        labels=acc.labels,
-        iou_thresholds=acc.iou_thresholds,
-        recall_thresholds=acc.recall_thresholds,
-        area_names=acc.area_names,
-        max_dets=acc.max_dets,
+    filled = replace(
+        acc,
         precision=_fill_missing_labels(acc.precision, labels_without_ground_truth),
         recall=_fill_missing_labels(acc.recall, labels_without_ground_truth),
-        scores=acc.scores,
-        n_positive=acc.n_positive,
     )
     summary = coco_summary(filled)
     table = result_table(

@@ -6,9 +6,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._tables import result_table
-from pdmetrics.detection.label_pairs import prepare_pairs, threshold_array
-from pdmetrics.detection.label_state import LabelState, example_ids, label_state
-from pdmetrics.errors import InvalidInputError
+from pdmetrics.detection.label_state import LabelState, example_ids, rows_state
 
 __all__ = ["classification_confusion"]
 
@@ -64,11 +62,7 @@ def classification_confusion(
     4              0.0   cat     (none)      0
     5              0.0   dog     (none)      0
     """
-    if not isinstance(max_examples, (int, np.integer)) or max_examples < 0:
-        raise InvalidInputError(f"max_examples={max_examples!r}: pass a whole number >= 0.")
-    thresholds = threshold_array(score_thresholds)
-    pairs = prepare_pairs(y_true, label, score, datum, labels=labels, top_prediction=top_prediction)
-    state = label_state(pairs, "confusion", thresholds, bool(hardmax), max_examples).finalized(labels)
+    state, thresholds = rows_state("confusion", locals())
     return confusion_from_state(state, thresholds)
 
 

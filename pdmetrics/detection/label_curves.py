@@ -9,12 +9,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from pdmetrics._division import check_zero_division, divide
+from pdmetrics._division import check_zero_division
 from pdmetrics._tables import result_table
-from pdmetrics.detection.label_metrics import long_by_label
-from pdmetrics.detection.label_pairs import DEFAULT_CURVE_THRESHOLDS, prepare_pairs, threshold_array
-from pdmetrics.detection.label_state import LabelState, example_ids, label_state
-from pdmetrics.errors import InvalidInputError
+from pdmetrics.detection.label_metrics import counts_table
+from pdmetrics.detection.label_pairs import DEFAULT_CURVE_THRESHOLDS
+from pdmetrics.detection.label_state import LabelState, example_ids, rows_state
 
 __all__ = ["classification_pr_curve", "classification_errors"]
 
@@ -65,9 +64,7 @@ def classification_pr_curve(
     1   dog   0   0   1   1        0.0     0.0
     """
     zero_division = check_zero_division(zero_division)
-    thresholds = threshold_array(score_thresholds)
-    pairs = prepare_pairs(y_true, label, score, datum, labels=labels, top_prediction=top_prediction)
-    state = label_state(pairs, "pr_curve", thresholds, bool(hardmax)).finalized(labels)
+    state, thresholds = rows_state("pr_curve", locals())
     return pr_curve_table(state, thresholds, zero_division)
 
 
@@ -77,20 +74,7 @@ def pr_curve_table(state: LabelState, thresholds: np.ndarray, zero_division) -> 
     fn = state.counts["fn_misclassified"] + state.counts["fn_no_prediction"]
     n_true = state.counts["n_true"][:, None]
     tn = state.n_datums - n_true - fp
-    columns = long_by_label(state, thresholds)
-    columns.update(
-        {
-            "N": np.repeat(n_true[:, 0], thresholds.size),
-            "tp": tp.ravel(),
-            "fp": fp.ravel(),
-            "fn": fn.ravel(),
-            "tn": tn.ravel(),
-            "precision": divide(tp, tp + fp, zero_division, what="precision").ravel(),
-            "recall": divide(tp, tp + fn, zero_division, what="recall").ravel(),
-            "f1": divide(2 * tp, 2 * tp + fp + fn, zero_division, what="F1").ravel(),
-        }
-    )
-    return result_table(columns, integer_columns=("N", "tp", "fp", "fn", "tn"))
+    return counts_table(state, thresholds, n_true[:, 0], tp, fp, fn, tn, zero_division)
 
 
 def classification_errors(
@@ -147,11 +131,7 @@ def classification_errors(
     6   dog              0.5      fn  misclassifications      1   [img2]
     7   dog              0.5      fn     no_predictions      0       []
     """
-    if not isinstance(max_examples, (int, np.integer)) or max_examples < 0:
-        raise InvalidInputError(f"max_examples={max_examples!r}: pass a whole number >= 0.")
-    thresholds = threshold_array(score_thresholds)
-    pairs = prepare_pairs(y_true, label, score, datum, labels=labels, top_prediction=top_prediction)
-    state = label_state(pairs, "errors", thresholds, bool(hardmax), max_examples).finalized(labels)
+    state, thresholds = rows_state("errors", locals())
     return errors_table(state, thresholds)
 
 

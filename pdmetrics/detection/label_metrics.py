@@ -12,7 +12,7 @@ import pandas as pd
 from pdmetrics._division import check_zero_division, divide
 from pdmetrics._tables import result_table
 from pdmetrics.detection.label_pairs import label_counts, prepare_pairs, threshold_array
-from pdmetrics.detection.label_state import LabelState, label_state
+from pdmetrics.detection.label_state import LabelState, rows_state
 from pdmetrics.detection.roc import mean_of_defined
 
 __all__ = ["classification_metrics", "classification_accuracy", "classification_summary"]
@@ -22,6 +22,28 @@ def long_by_label(pairs, thresholds: np.ndarray) -> dict:
     """``label`` and ``score_threshold`` columns, one row per label and threshold (Pairs or LabelState)."""
     n_labels, n_thr = pairs.n_labels, thresholds.size
     return {"label": pairs.labels.repeat(n_thr), "score_threshold": np.tile(thresholds, n_labels)}
+
+
+def counts_table(
+    state, thresholds: np.ndarray, n_true, tp, fp, fn, tn, zero_division, **after
+) -> pd.DataFrame:
+    """``label, score_threshold, N, tp, fp, fn, tn, precision, recall, f1``, then the columns
+    ``after``: one row per label (``n_true`` datums of it) and threshold (counts of shape (K, T))."""
+    columns = long_by_label(state, thresholds)
+    columns.update(
+        {
+            "N": np.repeat(n_true, thresholds.size),
+            "tp": tp.ravel(),
+            "fp": fp.ravel(),
+            "fn": fn.ravel(),
+            "tn": tn.ravel(),
+            "precision": divide(tp, tp + fp, zero_division, what="precision").ravel(),
+            "recall": divide(tp, tp + fn, zero_division, what="recall").ravel(),
+            "f1": divide(2 * tp, 2 * tp + fp + fn, zero_division, what="F1").ravel(),
+            **after,
+        }
+    )
+    return result_table(columns, integer_columns=("N", "tp", "fp", "fn", "tn"))
 
 
 def classification_metrics(
@@ -79,9 +101,7 @@ def classification_metrics(
     1   dog              0.0  1   0   0   1   1        0.0     0.0  0.000      1.0
     """
     zero_division = check_zero_division(zero_division)
-    thresholds = threshold_array(score_thresholds)
-    pairs = prepare_pairs(y_true, label, score, datum, labels=labels, top_prediction=top_prediction)
-    state = label_state(pairs, "labels", thresholds, bool(hardmax)).finalized(labels)
+    state, thresholds = rows_state("labels", locals())
     return metrics_table(state, thresholds, zero_division)
 
 
@@ -89,22 +109,10 @@ def metrics_table(state: LabelState, thresholds: np.ndarray, zero_division) -> p
     """The :func:`classification_metrics` table of a finalized :class:`LabelState`."""
     tp, fp, fn, tn = (state.counts[name] for name in ("tp", "fp", "fn", "tn"))
     auc = state.roc_auc(zero_division)
-    n_true = state.counts["n_true"]
-    columns = long_by_label(state, thresholds)
-    columns.update(
-        {
-            "N": np.repeat(n_true, thresholds.size),
-            "tp": tp.ravel(),
-            "fp": fp.ravel(),
-            "fn": fn.ravel(),
-            "tn": tn.ravel(),
-            "precision": divide(tp, tp + fp, zero_division, what="precision").ravel(),
-            "recall": divide(tp, tp + fn, zero_division, what="recall").ravel(),
-            "f1": divide(2 * tp, 2 * tp + fp + fn, zero_division, what="F1").ravel(),
-            "roc_auc": np.repeat(auc, thresholds.size),
-        }
+    roc_auc = np.repeat(auc, thresholds.size)
+    return counts_table(
+        state, thresholds, state.counts["n_true"], tp, fp, fn, tn, zero_division, roc_auc=roc_auc
     )
-    return result_table(columns, integer_columns=("N", "tp", "fp", "fn", "tn"))
 
 
 def classification_accuracy(
@@ -179,9 +187,7 @@ def classification_summary(
     0              0.0  2       0.5           1.0
     """
     zero_division = check_zero_division(zero_division)
-    thresholds = threshold_array(score_thresholds)
-    pairs = prepare_pairs(y_true, label, score, datum, labels=labels, top_prediction=top_prediction)
-    state = label_state(pairs, "summary", thresholds, bool(hardmax)).finalized(labels)
+    state, thresholds = rows_state("summary", locals())
     return summary_table(state, thresholds, zero_division)
 
 

@@ -439,18 +439,25 @@ def datum_max(pairs: Pairs, k: np.ndarray, rows: np.ndarray, default: int) -> np
     return out
 
 
-def label_counts(pairs: Pairs, thresholds: np.ndarray, hardmax: bool):
-    """valor-lite's TP/FP/FN/TN per (label, threshold), arrays of shape (K, T)."""
+def _positives(pairs: Pairs, thresholds: np.ndarray, hardmax: bool):
+    """``k`` (:func:`positive_until`), TP and FP per (label, threshold), and per datum ``a``:
+    a label other than its truth is positive at the thresholds ``j < a``."""
     n_labels, n_thr = pairs.n_labels, thresholds.size
     k = positive_until(pairs, thresholds, hardmax)
     match, other = pairs.match, ~pairs.match
     tp = positive_counts(pairs.label[match], k[match], n_labels, n_thr)
     fp = positive_counts(pairs.label[other], k[other], n_labels, n_thr)
-    tn = np.bincount(pairs.label[other], minlength=n_labels)[:, None] - fp
+    return k, tp, fp, datum_max(pairs, k, other, 0)
+
+
+def label_counts(pairs: Pairs, thresholds: np.ndarray, hardmax: bool):
+    """valor-lite's TP/FP/FN/TN per (label, threshold), arrays of shape (K, T)."""
+    n_labels, n_thr = pairs.n_labels, thresholds.size
+    k, tp, fp, a = _positives(pairs, thresholds, hardmax)
+    tn = np.bincount(pairs.label[~pairs.match], minlength=n_labels)[:, None] - fp
     # fn: datum flagged at j when its true row is not positive (j >= b) or another label is (j < a)
-    a = datum_max(pairs, k, other, 0)
     b = np.full(pairs.n_datums, n_thr, dtype="int64")
-    b[pairs.datum[match]] = k[match]
+    b[pairs.datum[pairs.match]] = k[pairs.match]
     zeros = np.zeros(pairs.n_datums, dtype="int64")
     fn = interval_counts(pairs.truth, zeros, a, n_labels, n_thr) + interval_counts(
         pairs.truth, np.maximum(b, a), np.full_like(b, n_thr), n_labels, n_thr
@@ -461,13 +468,9 @@ def label_counts(pairs: Pairs, thresholds: np.ndarray, hardmax: bool):
 def binary_parts(pairs: Pairs, thresholds: np.ndarray, hardmax: bool):
     """Each label as its own binary problem: tp, fp, fn split, per (label, threshold)."""
     n_labels, n_thr = pairs.n_labels, thresholds.size
-    k = positive_until(pairs, thresholds, hardmax)
-    match, other = pairs.match, ~pairs.match
-    tp = positive_counts(pairs.label[match], k[match], n_labels, n_thr)
-    fp = positive_counts(pairs.label[other], k[other], n_labels, n_thr)
-    a = datum_max(pairs, k, other, 0)  # another label positive at j < a
+    k, tp, fp, a = _positives(pairs, thresholds, hardmax)  # another label positive at j < a
     b = np.zeros(pairs.n_datums, dtype="int64")  # own label positive at j < b
-    b[pairs.datum[match]] = k[match]
+    b[pairs.datum[pairs.match]] = k[pairs.match]
     end = np.full(pairs.n_datums, n_thr, dtype="int64")
     fn_misclassified = interval_counts(pairs.truth, b, a, n_labels, n_thr)
     fn_no_prediction = interval_counts(pairs.truth, np.maximum(a, b), end, n_labels, n_thr)

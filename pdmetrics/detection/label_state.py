@@ -31,10 +31,13 @@ from pdmetrics.detection.label_pairs import (
     mixed_kinds_error,
     positive_counts,
     positive_until,
+    prepare_pairs,
+    threshold_array,
 )
 from pdmetrics.detection.roc import histogram_points, pairs_histogram, points_auc, score_histogram
+from pdmetrics.errors import InvalidInputError
 
-__all__ = ["LabelState", "label_state", "example_ids", "TABLE_COUNTS"]
+__all__ = ["LabelState", "label_state", "rows_state", "example_ids", "TABLE_COUNTS"]
 
 #: The count arrays of each table (``n_true``, the datums of each truth label, always).
 TABLE_COUNTS = {
@@ -158,6 +161,22 @@ def _combined_kinds(states) -> tuple:
 def _union(indexes: list) -> pd.Index:
     values = [v for index in indexes for v in index.tolist()]
     return pd.Index(values, dtype=object).unique()
+
+
+def rows_state(table: str, arguments: dict) -> tuple[LabelState, np.ndarray]:
+    """The finalized :class:`LabelState` of ``table`` over every row given (one chunk), and the
+    score thresholds as an array. ``arguments``: an array-level function's (its ``locals()``):
+    ``y_true, label, score, datum, score_thresholds, hardmax, labels, top_prediction`` and
+    ``max_examples`` where it has one."""
+    max_examples = arguments.get("max_examples", 0)
+    if not isinstance(max_examples, (int, np.integer)) or max_examples < 0:
+        raise InvalidInputError(f"max_examples={max_examples!r}: pass a whole number >= 0.")
+    thresholds = threshold_array(arguments["score_thresholds"])
+    columns = (arguments[name] for name in ("y_true", "label", "score", "datum"))
+    labels = arguments["labels"]
+    pairs = prepare_pairs(*columns, labels=labels, top_prediction=arguments["top_prediction"])
+    state = label_state(pairs, table, thresholds, bool(arguments["hardmax"]), max_examples)
+    return state.finalized(labels), thresholds
 
 
 def label_state(

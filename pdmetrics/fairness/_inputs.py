@@ -490,6 +490,18 @@ def category_table(state: CategoryCounts, names: list[str]) -> tuple[pd.DataFram
     return table, counts
 
 
+def scored_category_table(state: CategoryCounts, names: list[str], score, score_names) -> pd.DataFrame:
+    """:func:`category_table` with an ``N`` column before the counts and, after them, the
+    columns ``score_names`` of ``score(counts)`` (a mapping of arrays, one entry per row)."""
+    table, counts = category_table(state, names)
+    table.insert(len(table.columns) - len(names), "N", counts.sum(axis=1))
+    scores = score(counts)
+    for name in score_names:
+        table[name] = scores[name]
+    table.index = pd.RangeIndex(len(table))
+    return table
+
+
 def category_counts(
     category: np.ndarray, n_categories: int, by: list[pd.Series] | None, names: list[str], result_columns
 ) -> tuple[pd.DataFrame, np.ndarray]:

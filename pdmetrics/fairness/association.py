@@ -24,13 +24,13 @@ from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness._inputs import (
     AnswerState,
     category_state,
-    category_table,
     clean_responses,
     column_table,
     flag_values,
     group_names,
     optional_name,
     row_problems,
+    scored_category_table,
 )
 
 __all__ = [
@@ -224,10 +224,12 @@ def context_association_from_state(state: AnswerState, zero_division="warn") -> 
             f"{st}, anti_stereotype {an}, unrelated {un}); each item "
             f"needs options 1, 2 and 3 once each."
         )
-    table, counts = category_table(state.counts, _COUNTS)
-    table.insert(len(table.columns) - len(_COUNTS), "N", counts.sum(axis=1))
-    scores = context_association_scores(counts[:, 1], counts[:, 2], counts[:, 3], counts[:, 4], zero_division)
-    for name in _SCORES:
-        table[name] = scores[name]
-    table.index = pd.RangeIndex(len(table))
+    table = scored_category_table(
+        state.counts,
+        _COUNTS,
+        lambda counts: context_association_scores(
+            counts[:, 1], counts[:, 2], counts[:, 3], counts[:, 4], zero_division
+        ),
+        _SCORES,
+    )
     return attach_info(table, rows=state.problems.rows, rows_error=state.rows_error)

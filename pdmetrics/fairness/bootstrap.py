@@ -21,6 +21,15 @@ from pdmetrics.errors import InvalidInputError
 
 __all__ = ["bootstrap_counts", "percentile_interval"]
 
+#: The interval options of the tables with bootstrap intervals, as their docstrings describe them
+#: (filled in by :func:`pdmetrics._docstrings.fill`).
+INTERVAL_OPTIONS = """
+confidence : float, default 0.95
+    Coverage of the intervals.
+random_state : int or numpy.random.Generator, optional
+    Seed of the bootstrap.
+"""
+
 
 @renamed("n_boot")
 def bootstrap_counts(counts: np.ndarray, n_resamples: int, random_state=None) -> np.ndarray:

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._division import WARN, check_zero_division, divide
+from pdmetrics._docstrings import fill
 from pdmetrics._groups import named_columns
 from pdmetrics._renamed import renamed
 from pdmetrics._resampling import check_bootstrap_options
@@ -29,7 +30,7 @@ from pdmetrics.fairness._inputs import (
     label_columns,
     plain_keys,
 )
-from pdmetrics.fairness.bootstrap import bootstrap_counts, percentile_interval
+from pdmetrics.fairness.bootstrap import INTERVAL_OPTIONS, bootstrap_counts, percentile_interval
 from pdmetrics.fairness.confusion import CELLS, confusion_counts, rates_from_counts
 
 __all__ = [
@@ -170,6 +171,7 @@ def _fill_undefined(rates: dict, keys: pd.DataFrame | None, zero_division, warn:
 
 @table
 @renamed("sensitive", "n_boot")
+@fill(interval_options=INTERVAL_OPTIONS)
 def by_group(
     frame,
     *,
@@ -205,10 +207,7 @@ def by_group(
     n_resamples : int, default 0
         Number of bootstrap replicates; when positive, ``<rate>_low`` and ``<rate>_high``
         columns give percentile intervals (see :func:`bootstrap_counts`).
-    confidence : float, default 0.95
-        Coverage of the intervals.
-    random_state : int or numpy.random.Generator, optional
-        Seed of the bootstrap.
+    {interval_options}
 
     Returns
     -------

@@ -21,12 +21,12 @@ from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness._inputs import (
     AnswerState,
     category_state,
-    category_table,
     clean_responses,
     column_table,
     group_names,
     optional_name,
     row_problems,
+    scored_category_table,
 )
 from pdmetrics.fairness.llm import call_errors
 
@@ -229,10 +229,10 @@ def language_accuracy_from_state(state: AnswerState, zero_division="warn") -> pd
             f"{row}), so those responses cannot be scored. Drop them first, "
             f"e.g. `df.dropna(subset=[{name!r}])`."
         )
-    table, counts = category_table(state.counts, _COUNTS)
-    table.insert(len(table.columns) - len(_COUNTS), "N", counts.sum(axis=1))
-    scores = language_scores(counts[:, 1], counts[:, 2], counts[:, 3], zero_division)
-    for name in _RATES:
-        table[name] = scores[name]
-    table.index = pd.RangeIndex(len(table))
+    table = scored_category_table(
+        state.counts,
+        _COUNTS,
+        lambda counts: language_scores(counts[:, 1], counts[:, 2], counts[:, 3], zero_division),
+        _RATES,
+    )
     return attach_info(table, rows=state.problems.rows, rows_error=state.rows_error)

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._division import WARN, check_zero_division, divide
+from pdmetrics._docstrings import fill
 from pdmetrics._groups import POOLED_LABEL, as_series, check_not_pooled, named_columns
 from pdmetrics._renamed import renamed
 from pdmetrics._table_spec import table
@@ -36,7 +37,12 @@ from pdmetrics.fairness._inputs import (
     column_table,
     label_columns,
 )
-from pdmetrics.fairness.bootstrap import bootstrap_counts, check_bootstrap_options, percentile_interval
+from pdmetrics.fairness.bootstrap import (
+    INTERVAL_OPTIONS,
+    bootstrap_counts,
+    check_bootstrap_options,
+    percentile_interval,
+)
 from pdmetrics.fairness.confusion import FN, FP, TN, TP, cell_codes, confusion_counts, rates_from_counts
 from pdmetrics.fairness.groups import (
     is_midrange,
@@ -568,6 +574,7 @@ def fairness_table_from_counts(
 
 @table
 @renamed("sensitive", "on_undefined", "n_boot")
+@fill(interval_options=INTERVAL_OPTIONS)
 def classification(
     frame,
     *,
@@ -630,10 +637,7 @@ def classification(
         within the privileged and unprivileged groups (see :func:`bootstrap_counts`).
         Replicates where a metric is undefined are skipped (with ``zero_division="worst"``
         they count 1.0, with a number that number).
-    confidence : float, default 0.95
-        Coverage of the intervals.
-    random_state : int or numpy.random.Generator, optional
-        Seed of the bootstrap.
+    {interval_options}
 
     Returns
     -------
@@ -760,21 +764,30 @@ def _scalar_metric(name, y_true, y_pred, privileged, pos_label, zero_division="w
     return float(fairness_from_counts(priv, unpriv, zero_division, ["the data"], (name,))[name][0])
 
 
+#: The Parameters section of the scalar metrics' docstrings, and the ``zero_division`` of the two
+#: odds differences (filled in by :func:`pdmetrics._docstrings.fill`).
 _SCALAR_DOC = """
-    Parameters
-    ----------
-    y_true, y_pred : array-like
-        True and predicted binary labels.
-    privileged : array-like of bool
-        True for a privileged row (numbers: greater than 0); a missing value leaves the row out.
-    pos_label : scalar, default 1
-        The positive (favourable) outcome.
+Parameters
+----------
+y_true, y_pred : array-like
+    True and predicted binary labels.
+privileged : array-like of bool
+    True for a privileged row (numbers: greater than 0); a missing value leaves the row out.
+pos_label : scalar, default 1
+    The positive (favourable) outcome.
+"""
+_ODDS_ZERO_DIVISION_DOC = """
+zero_division : "worst", "warn" or float, default "worst"
+    When a group has no actual positives or negatives: 1.0 or NaN (both warn), or the number.
 """
 
 
+@fill(params=_SCALAR_DOC)
 def statistical_parity_difference(y_true, y_pred, privileged, *, pos_label=1) -> float:
     """``P(y_pred = pos | unprivileged) - P(y_pred = pos | privileged)``; fair value 0.
+
     {params}
+
     Returns
     -------
     float
@@ -789,9 +802,12 @@ def statistical_parity_difference(y_true, y_pred, privileged, *, pos_label=1) ->
     return _scalar_metric("statistical_parity_difference", y_true, y_pred, privileged, pos_label)
 
 
+@fill(params=_SCALAR_DOC)
 def disparate_impact(y_true, y_pred, privileged, *, pos_label=1) -> float:
     """``P(y_pred = pos | unprivileged) / P(y_pred = pos | privileged)``; fair value 1.
+
     {params}
+
     Returns
     -------
     float
@@ -808,10 +824,12 @@ def disparate_impact(y_true, y_pred, privileged, *, pos_label=1) -> float:
 
 
 @renamed("on_undefined")
+@fill(params=_SCALAR_DOC, zero_division=_ODDS_ZERO_DIVISION_DOC)
 def average_odds_difference(y_true, y_pred, privileged, *, pos_label=1, zero_division="worst") -> float:
     """``((FPR_u - FPR_p) + (TPR_u - TPR_p)) / 2``, signed as the document and AIF360; fair value 0.
-    {params}    zero_division : "worst", "warn" or float, default "worst"
-        When a group has no actual positives or negatives: 1.0 or NaN (both warn), or the number.
+
+    {params}
+    {zero_division}
 
     Examples
     --------
@@ -823,10 +841,12 @@ def average_odds_difference(y_true, y_pred, privileged, *, pos_label=1, zero_div
 
 
 @renamed("on_undefined")
+@fill(params=_SCALAR_DOC, zero_division=_ODDS_ZERO_DIVISION_DOC)
 def average_abs_odds_difference(y_true, y_pred, privileged, *, pos_label=1, zero_division="worst") -> float:
     """``(|FPR_u - FPR_p| + |TPR_u - TPR_p|) / 2``, the form the reference project computes.
-    {params}    zero_division : "worst", "warn" or float, default "worst"
-        When a group has no actual positives or negatives: 1.0 or NaN (both warn), or the number.
+
+    {params}
+    {zero_division}
 
     Examples
     --------
@@ -838,9 +858,12 @@ def average_abs_odds_difference(y_true, y_pred, privileged, *, pos_label=1, zero
 
 
 @renamed("on_undefined")
+@fill(params=_SCALAR_DOC)
 def equal_opportunity_difference(y_true, y_pred, privileged, *, pos_label=1, zero_division="worst") -> float:
     """``TPR_unprivileged - TPR_privileged`` (difference in recall); fair value 0.
-    {params}    zero_division : "worst", "warn" or float, default "worst"
+
+    {params}
+    zero_division : "worst", "warn" or float, default "worst"
         When a group has no actual positives: 1.0 (the document's "worst possible EOD")
         or NaN (both warn), or the number.
 
@@ -853,14 +876,3 @@ def equal_opportunity_difference(y_true, y_pred, privileged, *, pos_label=1, zer
     return _scalar_metric(
         "equal_opportunity_difference", y_true, y_pred, privileged, pos_label, zero_division
     )
-
-
-for _function in (
-    statistical_parity_difference,
-    disparate_impact,
-    average_odds_difference,
-    average_abs_odds_difference,
-    equal_opportunity_difference,
-):
-    _function.__doc__ = _function.__doc__.format(params=_SCALAR_DOC)
-del _function

@@ -9,12 +9,18 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
+from pdmetrics._docstrings import fill
 from pdmetrics._groups import as_series
 from pdmetrics._table_spec import Table, table
 from pdmetrics._tables import result_table
 from pdmetrics._validation import numeric_values
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.scoring.scored_rows import check_distinct_columns, score_columns
+from pdmetrics.scoring.scored_rows import (
+    EXCLUDE_ZERO_PARAMETER,
+    TWO_HUMANS_PARAMETERS,
+    check_distinct_columns,
+    score_columns,
+)
 from pdmetrics.scoring.table_states import (
     ConsistencyState,
     EvaluationState,
@@ -108,6 +114,7 @@ def human_pair_on_system_rows(human: pd.Series, second_human, systems: dict) -> 
 
 
 @table
+@fill(parameters=TWO_HUMANS_PARAMETERS, exclude_zero=EXCLUDE_ZERO_PARAMETER)
 def degradation(frame, *, human, second_human, system, exclude_zero: bool = True):
     """How much worse each system score agrees with humans than two humans agree.
 
@@ -119,14 +126,8 @@ def degradation(frame, *, human, second_human, system, exclude_zero: bool = True
 
     Parameters
     ----------
-    frame : DataFrame
-        The scored responses.
-    human, second_human : str
-        First and second human score columns.
-    system : str or list of str
-        System score column(s).
-    exclude_zero : bool, default True
-        Leave out human scores of 0.
+    {parameters}
+    {exclude_zero}
 
     Returns
     -------
@@ -147,6 +148,7 @@ def degradation(frame, *, human, second_human, system, exclude_zero: bool = True
 
 
 @table
+@fill(parameters=TWO_HUMANS_PARAMETERS, exclude_zero=EXCLUDE_ZERO_PARAMETER)
 def disattenuated_correlations(frame, *, human, second_human, system, by=None, exclude_zero: bool = True):
     """Human-system correlations corrected for the unreliability of human scores.
 
@@ -157,17 +159,11 @@ def disattenuated_correlations(frame, *, human, second_human, system, by=None, e
 
     Parameters
     ----------
-    frame : DataFrame
-        The scored responses.
-    human, second_human : str
-        First and second human score columns.
-    system : str or list of str
-        System score column(s).
+    {parameters}
     by : str or list of str, optional
         Subgroup column(s): one row per system x subgroup column x group (RSMTool's
         ``disattenuated_correlations_by_<G>``).
-    exclude_zero : bool, default True
-        Leave out human scores of 0.
+    {exclude_zero}
 
     Returns
     -------

@@ -21,6 +21,34 @@ from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError
 
 __all__ = ["EVAL_COLUMNS", "CONSISTENCY_COLUMNS"]
 
+#: The Parameters section of the tables of human and system scores' docstrings (filled in by
+#: :func:`pdmetrics._docstrings.fill`).
+SCORE_PAIR_PARAMETERS = """
+Parameters
+----------
+frame : DataFrame
+    The scored responses.
+human : str
+    Human score column.
+system : str or list of str
+    System score column(s).
+exclude_zero : bool, default True
+    Leave out human scores of 0.
+"""
+#: The parameters of the tables that also read a second human score.
+TWO_HUMANS_PARAMETERS = """
+frame : DataFrame
+    The scored responses.
+human, second_human : str
+    First and second human score columns.
+system : str or list of str
+    System score column(s).
+"""
+EXCLUDE_ZERO_PARAMETER = """
+exclude_zero : bool, default True
+    Leave out human scores of 0.
+"""
+
 #: Metric columns of the ``eval`` table, in RSMTool's order.
 EVAL_COLUMNS = (
     "N",

@@ -168,15 +168,7 @@ def evaluation_state(human: pd.Series, systems: dict, by: dict | None, exclude_z
     if by:
         encoded = {name: subgroup_codes(series, rows.mask) for name, series in by.items()}
         pooled, groups = grouped_statistics(h_used, used, encoded, h_labels)
-        groups = {
-            name: replace(
-                group,
-                missing_last=_missing_only(by[name], rows.mask, group.labels),
-                dtype=by[name].dtype,
-                name=name,
-            )
-            for name, group in groups.items()
-        }
+        groups = _named_groups(groups, by, rows.mask)
     else:
         pooled = pair_statistics_many(h_used, used, human_labels=h_labels)
     return EvaluationState(
@@ -186,6 +178,20 @@ def evaluation_state(human: pd.Series, systems: dict, by: dict | None, exclude_z
         pooled,
         groups,
     )
+
+
+def _named_groups(groups: dict, by: dict, mask: np.ndarray) -> dict:
+    """Each subgroup column's statistics (``groups``) with its name, dtype and whether its
+    ``"No info"`` group holds only missing values (``mask``: the rows the statistics used)."""
+    return {
+        name: replace(
+            group,
+            missing_last=_missing_only(by[name], mask, group.labels),
+            dtype=by[name].dtype,
+            name=name,
+        )
+        for name, group in groups.items()
+    }
 
 
 def _missing_only(series: pd.Series, mask: np.ndarray, labels: np.ndarray) -> bool:
@@ -309,15 +315,7 @@ def consistency_state(
     scored = select_scored_rows(h1, [], exclude_zero)  # the evaluation set: a usable first score
     encoded = {name: subgroup_codes(series, scored.mask) for name, series in by.items()}
     pooled, groups = grouped_consistency_statistics(*pair, double.mask[scored.mask], encoded)
-    groups = {
-        name: replace(
-            group,
-            missing_last=_missing_only(by[name], scored.mask, group.labels),
-            dtype=by[name].dtype,
-            name=name,
-        )
-        for name, group in groups.items()
-    }
+    groups = _named_groups(groups, by, scored.mask)
     first = h1[scored.mask]
     return ConsistencyState(double.counts(), *numeric, pooled, Moments.from_arrays(first, first), groups)
 

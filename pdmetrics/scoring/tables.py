@@ -18,6 +18,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
+from pdmetrics._docstrings import fill
 from pdmetrics._stats import label_counts, label_index
 from pdmetrics._table_spec import Table, table
 from pdmetrics._tables import attach_info, result_table
@@ -27,6 +28,7 @@ from pdmetrics.scoring.metrics import kappa_labels
 from pdmetrics.scoring.scored_rows import (
     CONSISTENCY_COLUMNS,
     EVAL_COLUMNS,
+    SCORE_PAIR_PARAMETERS,
     RowCounts,
     ScoredRows,
     check_whole_columns,
@@ -263,6 +265,7 @@ def score_pair_state(human: pd.Series, systems: dict, exclude_zero: bool) -> Sco
 
 
 @table
+@fill(parameters=SCORE_PAIR_PARAMETERS)
 def confusion_matrix(frame, *, human, system, exclude_zero: bool = True):
     """RSMTool's ``confMatrix`` as a tidy table: counts of (human, system) score pairs.
 
@@ -273,16 +276,7 @@ def confusion_matrix(frame, *, human, system, exclude_zero: bool = True):
 
     (rows: human scores, columns: system scores).
 
-    Parameters
-    ----------
-    frame : DataFrame
-        The scored responses.
-    human : str
-        Human score column.
-    system : str or list of str
-        System score column(s).
-    exclude_zero : bool, default True
-        Leave out human scores of 0.
+    {parameters}
 
     Returns
     -------
@@ -343,19 +337,11 @@ def _confusion_rows(pairs: dict, rows, exclude_zero: bool) -> pd.DataFrame:
 
 
 @table
+@fill(parameters=SCORE_PAIR_PARAMETERS)
 def score_distribution(frame, *, human, system, exclude_zero: bool = True):
     """RSMTool's ``score_dist``: percentage of responses at each (rounded) score point.
 
-    Parameters
-    ----------
-    frame : DataFrame
-        The scored responses.
-    human : str
-        Human score column.
-    system : str or list of str
-        System score column(s).
-    exclude_zero : bool, default True
-        Leave out human scores of 0.
+    {parameters}
 
     Returns
     -------

@@ -30,6 +30,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
+from pdmetrics._docstrings import fill
 from pdmetrics._table_spec import Table, table
 from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import as_float_array, numeric_values, plain, require_columns
@@ -83,6 +84,16 @@ _VE_OPTION = (
 # --------------------------------------------------------------------------------------
 # statistics
 # --------------------------------------------------------------------------------------
+#: The ``ratings`` and ``variance_errors`` parameters, as the array-level functions' docstrings
+#: describe them (filled in by :func:`pdmetrics._docstrings.fill`).
+RATINGS_PARAMETERS = """
+ratings : array-like, shape (n_responses, n_raters)
+    Human ratings, NaN for a missing rating.
+variance_errors : float, optional
+    Rater error variance; default: :func:`variance_of_errors` of ``ratings``.
+"""
+
+
 def _ratings_matrix(ratings, argument: str = "ratings") -> np.ndarray:
     """Ratings as a new 2-D float array (responses x raters), NaN for a missing rating
     (``argument``: the name errors give them)."""
@@ -416,6 +427,7 @@ def variance_of_errors(ratings) -> float:
     return _resolve_variance(rating_statistics(ratings), None)
 
 
+@fill(ratings=RATINGS_PARAMETERS)
 def true_score_variance(ratings, variance_errors: float | None = None) -> float:
     """Variance of the true scores, from ratings with any number of raters per response.
 
@@ -425,10 +437,7 @@ def true_score_variance(ratings, variance_errors: float | None = None) -> float:
 
     Parameters
     ----------
-    ratings : array-like, shape (n_responses, n_raters)
-        Human ratings, NaN for a missing rating.
-    variance_errors : float, optional
-        Rater error variance; default: :func:`variance_of_errors` of ``ratings``.
+    {ratings}
 
     Returns
     -------
@@ -455,6 +464,7 @@ def true_score_variance(ratings, variance_errors: float | None = None) -> float:
     return value
 
 
+@fill(ratings=RATINGS_PARAMETERS)
 def mse_true(system, ratings, variance_errors: float | None = None) -> float:
     """Mean squared error of system scores as predictions of the true scores.
 
@@ -464,10 +474,7 @@ def mse_true(system, ratings, variance_errors: float | None = None) -> float:
     ----------
     system : array-like, shape (n_responses,)
         System scores.
-    ratings : array-like, shape (n_responses, n_raters)
-        Human ratings, NaN for a missing rating.
-    variance_errors : float, optional
-        Rater error variance; default: :func:`variance_of_errors` of ``ratings``.
+    {ratings}
 
     Returns
     -------

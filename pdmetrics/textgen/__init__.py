@@ -6,32 +6,8 @@ from pdmetrics._lazy import lazy_attributes
 
 # the metric modules load on first use (see pdmetrics._lazy)
 
-__all__ = [
-    "EmptyTokensWarning",
-    "bleu",
-    "rouge",
-    "answer_correctness",
-    "answer_relevance",
-    "bias",
-    "context_precision",
-    "context_recall",
-    "context_relevance",
-    "faithfulness",
-    "hallucination",
-    "metric_means",
-    "summary_coherence",
-    "toxicity",
-    "corpus_bleu",
-    "chrf",
-    "ter",
-    "segment_statistics",
-    "scores_from_statistics",
-    "metric_signature",
-    "SACREBLEU_VERSION",
-    "paired_bootstrap",
-]
-
-#: The module defining each public name: imported when the name is first looked up.
+#: Each public name (the package's ``__all__``, in this order) and the module defining it: imported
+#: when the name is first looked up.
 _WHERE = {
     "EmptyTokensWarning": "pdmetrics.errors",
     "bleu": "pdmetrics.textgen.bleu_scores",
@@ -44,9 +20,9 @@ _WHERE = {
     "context_relevance": "pdmetrics.textgen.verdicts",
     "faithfulness": "pdmetrics.textgen.verdicts",
     "hallucination": "pdmetrics.textgen.verdicts",
+    "metric_means": "pdmetrics.textgen.means",
     "summary_coherence": "pdmetrics.textgen.verdicts",
     "toxicity": "pdmetrics.textgen.verdicts",
-    "metric_means": "pdmetrics.textgen.means",
     "corpus_bleu": "pdmetrics.textgen.corpus",
     "chrf": "pdmetrics.textgen.corpus",
     "ter": "pdmetrics.textgen.corpus",
@@ -58,3 +34,4 @@ _WHERE = {
 }
 
 __getattr__, __dir__ = lazy_attributes(__name__, _WHERE)
+__all__ = list(_WHERE)

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._renamed import renamed
-from pdmetrics._resampling import check_bootstrap_options
+from pdmetrics._resampling import check_bootstrap_options, is_confidence
 from pdmetrics._table_spec import Whole, table
 from pdmetrics._validation import one_column, one_name
 from pdmetrics.errors import InvalidInputError
@@ -209,11 +209,7 @@ def _checked_options(metric, n_resamples, confidence, random_state) -> list[str]
         raise InvalidInputError(
             f"`n_resamples={n_resamples!r}` must be a positive integer (sacrebleu uses 1000)."
         )
-    if (
-        isinstance(confidence, (bool, np.bool_))
-        or not isinstance(confidence, (int, float, np.number))
-        or not 0 < confidence < 1
-    ):
+    if not is_confidence(confidence):
         raise InvalidInputError(f"`confidence={confidence!r}` must be a number in (0, 1), e.g. 0.95.")
     if n_resamples * (1 - confidence) / 2 + 1e-9 < 1:
         # each tail of the interval must hold at least one resample, or the bounds are the extremes

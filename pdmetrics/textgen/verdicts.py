@@ -72,6 +72,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._division import check_zero_division, divide
+from pdmetrics._docstrings import fill
 from pdmetrics._groups import as_series, check_scalar_cells, group_codes
 from pdmetrics._table_spec import Rows, Table, Whole, source_order, table
 from pdmetrics._tables import result_table
@@ -303,28 +304,23 @@ def _ratio_or(yes: np.ndarray, n: np.ndarray, empty_value: float) -> np.ndarray:
 # --- metrics over one list of verdicts per datum -------------------------------------------
 
 
-def _answer_relevance(datum, verdict, *, data=None) -> pd.DataFrame:
-    """:func:`answer_relevance` of the columns as Series (``datum`` first; see its docstring)."""
-    ids, n, yes = _yes_share(datum, verdict, YES_NO_IDK, "answer relevance", data)
-    return _per_datum(ids, n, "answer_relevance", _ratio_or(yes, n, 0.0))
+def _yes_ratio(allowed: tuple[str, ...], metric: str, name: str):
+    """The array-level function of a metric that is the share of ``"yes"`` verdicts per datum
+    (0.0 without rows): ``allowed`` verdicts, ``metric`` its name in messages, ``name`` its column."""
+
+    def share(datum, verdict, *, data=None) -> pd.DataFrame:
+        ids, n, yes = _yes_share(datum, verdict, allowed, metric, data)
+        return _per_datum(ids, n, name, _ratio_or(yes, n, 0.0))
+
+    share.__name__ = share.__qualname__ = f"_{name}"  # a module attribute: picklable by reference
+    share.__doc__ = f":func:`{name}` of the columns as Series (``datum`` first; see its docstring)."
+    return share
 
 
-def _bias(datum, verdict, *, data=None) -> pd.DataFrame:
-    """:func:`bias` of the columns as Series (``datum`` first; see its docstring)."""
-    ids, n, yes = _yes_share(datum, verdict, YES_NO, "bias", data)
-    return _per_datum(ids, n, "bias", _ratio_or(yes, n, 0.0))
-
-
-def _toxicity(datum, verdict, *, data=None) -> pd.DataFrame:
-    """:func:`toxicity` of the columns as Series (``datum`` first; see its docstring)."""
-    ids, n, yes = _yes_share(datum, verdict, YES_NO, "toxicity", data)
-    return _per_datum(ids, n, "toxicity", _ratio_or(yes, n, 0.0))
-
-
-def _context_relevance(datum, verdict, *, data=None) -> pd.DataFrame:
-    """:func:`context_relevance` of the columns as Series (``datum`` first; see its docstring)."""
-    ids, n, yes = _yes_share(datum, verdict, YES_NO, "context relevance", data)
-    return _per_datum(ids, n, "context_relevance", _ratio_or(yes, n, 0.0))
+_answer_relevance = _yes_ratio(YES_NO_IDK, "answer relevance", "answer_relevance")
+_bias = _yes_ratio(YES_NO, "bias", "bias")
+_toxicity = _yes_ratio(YES_NO, "toxicity", "toxicity")
+_context_relevance = _yes_ratio(YES_NO, "context relevance", "context_relevance")
 
 
 def _hallucination(datum, verdict, *, data=None) -> pd.DataFrame:
@@ -633,6 +629,18 @@ def _summary_coherence(datum, score, *, data=None) -> pd.DataFrame:
 # --- the tables: one row per datum, or the means by group --------------------------------
 
 
+#: The ``frame`` and ``by`` parameters of every verdict table, as its docstring describes them
+#: (filled in by :func:`pdmetrics._docstrings.fill`).
+VERDICT_TABLE = """
+frame : DataFrame
+    The judge's verdict table in long form (see :mod:`pdmetrics.textgen.verdicts`).
+"""
+GROUP_MEANS = """
+by : str, optional
+    A group column, constant within each datum: the metric's means by group instead.
+"""
+
+
 def datum_spec(frame: pd.DataFrame, metric, name: str, by, columns: dict, options: dict):
     """The spec of the verdict metric ``metric`` (one of this module's array-level functions):
     its ``columns`` (argument -> column name, the datum first) and ``options``. Per datum it is
@@ -675,6 +683,7 @@ def _whole_table(run, by, frame: pd.DataFrame) -> pd.DataFrame:
 
 
 @table
+@fill(frame=VERDICT_TABLE, by=GROUP_MEANS)
 def answer_correctness(frame, *, datum, verdict, ground_truth=None, data=None, by=None):
     """Answer correctness: the F1 score of the answer's statements against a ground truth's.
 
@@ -686,8 +695,7 @@ def answer_correctness(frame, *, datum, verdict, ground_truth=None, data=None, b
 
     Parameters
     ----------
-    frame : DataFrame
-        The judge's verdict table in long form (see :mod:`pdmetrics.textgen.verdicts`).
+    {frame}
     datum : str
         The column of the datum id of each verdict row (one row per statement and ground truth).
     verdict : str
@@ -696,8 +704,7 @@ def answer_correctness(frame, *, datum, verdict, ground_truth=None, data=None, b
         The column of which ground truth each row was judged against (any ids). Default: one per datum.
     data : array-like, optional
         Every datum id to report, once each; a datum without rows scores 0.0.
-    by : str, optional
-        A group column, constant within each datum: the metric's means by group instead.
+    {by}
 
     Returns
     -------
@@ -728,6 +735,7 @@ def answer_correctness(frame, *, datum, verdict, ground_truth=None, data=None, b
 
 
 @table
+@fill(frame=VERDICT_TABLE, by=GROUP_MEANS)
 def answer_relevance(frame, *, datum, verdict, data=None, by=None):
     """Answer relevance: the share of the answer's statements relevant to the query.
 
@@ -736,8 +744,7 @@ def answer_relevance(frame, *, datum, verdict, data=None, by=None):
 
     Parameters
     ----------
-    frame : DataFrame
-        The judge's verdict table in long form (see :mod:`pdmetrics.textgen.verdicts`).
+    {frame}
     datum : str
         The column of the datum id of each verdict row (one row per statement of the answer).
     verdict : str
@@ -745,8 +752,7 @@ def answer_relevance(frame, *, datum, verdict, data=None, by=None):
     data : array-like, optional
         Every datum id to report, once each; a datum without rows scores 0.0. Default: the
         data present in ``datum``, sorted.
-    by : str, optional
-        A group column, constant within each datum: the metric's means by group instead.
+    {by}
 
     Returns
     -------
@@ -770,6 +776,7 @@ def answer_relevance(frame, *, datum, verdict, data=None, by=None):
 
 
 @table
+@fill(frame=VERDICT_TABLE, by=GROUP_MEANS)
 def bias(frame, *, datum, verdict, data=None, by=None):
     """Bias: the share of the text's opinions the judge found biased.
 
@@ -777,16 +784,14 @@ def bias(frame, *, datum, verdict, data=None, by=None):
 
     Parameters
     ----------
-    frame : DataFrame
-        The judge's verdict table in long form (see :mod:`pdmetrics.textgen.verdicts`).
+    {frame}
     datum : str
         The column of the datum id of each verdict row (one row per opinion).
     verdict : str
         The column of the verdicts: ``"yes"`` (biased) or ``"no"`` (case-sensitive).
     data : array-like, optional
         Every datum id to report, once each; a datum without opinions scores 0.0.
-    by : str, optional
-        A group column, constant within each datum: the metric's means by group instead.
+    {by}
 
     Returns
     -------
@@ -808,6 +813,7 @@ def bias(frame, *, datum, verdict, data=None, by=None):
 
 
 @table
+@fill(frame=VERDICT_TABLE, by=GROUP_MEANS)
 def context_precision(
     frame,
     *,
@@ -831,8 +837,7 @@ def context_precision(
 
     Parameters
     ----------
-    frame : DataFrame
-        The judge's verdict table in long form (see :mod:`pdmetrics.textgen.verdicts`).
+    {frame}
     datum : str
         The column of the datum id of each verdict row (one row per context and ground truth).
     verdict : str
@@ -848,8 +853,7 @@ def context_precision(
     n_contexts, n_ground_truths : array-like of int, optional
         Contexts retrieved and ground truths given per datum, aligned with ``data``; needed when
         a datum of ``data`` has no rows, and checked against K when given.
-    by : str, optional
-        A group column, constant within each datum: the metric's means by group instead.
+    {by}
 
     Returns
     -------
@@ -881,6 +885,7 @@ def context_precision(
 
 
 @table
+@fill(frame=VERDICT_TABLE, by=GROUP_MEANS)
 def context_recall(
     frame,
     *,
@@ -901,8 +906,7 @@ def context_recall(
 
     Parameters
     ----------
-    frame : DataFrame
-        The judge's verdict table in long form (see :mod:`pdmetrics.textgen.verdicts`).
+    {frame}
     datum : str
         The column of the datum id of each verdict row (one row per ground-truth statement).
     verdict : str
@@ -918,8 +922,7 @@ def context_recall(
     zero_division : "warn" or float, default "warn"
         The value for a datum with contexts and ground truths but no ground-truth statement at
         all (valor divides by zero there): NaN with an ``UndefinedMetricWarning``, or this number.
-    by : str, optional
-        A group column, constant within each datum: the metric's means by group instead.
+    {by}
 
     Returns
     -------
@@ -942,6 +945,7 @@ def context_recall(
 
 
 @table
+@fill(frame=VERDICT_TABLE, by=GROUP_MEANS)
 def context_relevance(frame, *, datum, verdict, data=None, by=None):
     """Context relevance: the share of retrieved contexts relevant to the query.
 
@@ -949,16 +953,14 @@ def context_relevance(frame, *, datum, verdict, data=None, by=None):
 
     Parameters
     ----------
-    frame : DataFrame
-        The judge's verdict table in long form (see :mod:`pdmetrics.textgen.verdicts`).
+    {frame}
     datum : str
         The column of the datum id of each verdict row (one row per retrieved context).
     verdict : str
         The column of the verdicts: ``"yes"`` (relevant) or ``"no"`` (case-sensitive).
     data : array-like, optional
         Every datum id to report, once each; a datum without contexts scores 0.0.
-    by : str, optional
-        A group column, constant within each datum: the metric's means by group instead.
+    {by}
 
     Returns
     -------
@@ -986,6 +988,7 @@ def context_relevance(frame, *, datum, verdict, data=None, by=None):
 
 
 @table
+@fill(frame=VERDICT_TABLE, by=GROUP_MEANS)
 def faithfulness(frame, *, datum, verdict, data=None, n_contexts=None, by=None):
     """Faithfulness: the share of the answer's claims implied by the retrieved contexts.
 
@@ -994,8 +997,7 @@ def faithfulness(frame, *, datum, verdict, data=None, n_contexts=None, by=None):
 
     Parameters
     ----------
-    frame : DataFrame
-        The judge's verdict table in long form (see :mod:`pdmetrics.textgen.verdicts`).
+    {frame}
     datum : str
         The column of the datum id of each verdict row (one row per claim of the answer).
     verdict : str
@@ -1005,8 +1007,7 @@ def faithfulness(frame, *, datum, verdict, data=None, n_contexts=None, by=None):
     n_contexts : array-like of int, optional
         The number of contexts retrieved per datum, aligned with ``data``. Needed when a
         datum of ``data`` has no claim rows, to tell "no claims" (1.0) from "no contexts" (0.0).
-    by : str, optional
-        A group column, constant within each datum: the metric's means by group instead.
+    {by}
 
     Returns
     -------
@@ -1035,6 +1036,7 @@ def faithfulness(frame, *, datum, verdict, data=None, n_contexts=None, by=None):
 
 
 @table
+@fill(frame=VERDICT_TABLE, by=GROUP_MEANS)
 def hallucination(frame, *, datum, verdict, data=None, by=None):
     """Hallucination: the share of retrieved contexts the answer contradicts (lower is better).
 
@@ -1043,8 +1045,7 @@ def hallucination(frame, *, datum, verdict, data=None, by=None):
 
     Parameters
     ----------
-    frame : DataFrame
-        The judge's verdict table in long form (see :mod:`pdmetrics.textgen.verdicts`).
+    {frame}
     datum : str
         The column of the datum id of each verdict row (one row per retrieved context).
     verdict : str
@@ -1052,8 +1053,7 @@ def hallucination(frame, *, datum, verdict, data=None, by=None):
         (case-sensitive).
     data : array-like, optional
         Every datum id to report, once each.
-    by : str, optional
-        A group column, constant within each datum: the metric's means by group instead.
+    {by}
 
     Returns
     -------
@@ -1075,6 +1075,7 @@ def hallucination(frame, *, datum, verdict, data=None, by=None):
 
 
 @table
+@fill(frame=VERDICT_TABLE, by=GROUP_MEANS)
 def summary_coherence(frame, *, datum, score, data=None, by=None):
     """Summary coherence: the judge's 1-5 score of the summary, one row per datum.
 
@@ -1085,16 +1086,14 @@ def summary_coherence(frame, *, datum, score, data=None, by=None):
 
     Parameters
     ----------
-    frame : DataFrame
-        The judge's verdict table in long form (see :mod:`pdmetrics.textgen.verdicts`).
+    {frame}
     datum : str
         The column of the datum id of each row (one row per summary).
     score : str
         The column of the judge's score, 1 to 5.
     data : array-like, optional
         Every datum id to report, once each; a datum without a score is an error.
-    by : str, optional
-        A group column, constant within each datum: the metric's means by group instead.
+    {by}
 
     Returns
     -------
