@@ -14,8 +14,8 @@ import sys
 from collections.abc import Callable, Mapping
 
 
-def lazy_attributes(package: str, where: Mapping[str, str]) -> tuple[Callable, Callable]:
-    """``(__getattr__, __dir__)`` for ``package``: ``where`` maps a public name to the
+def lazy_attributes(package: str, where: Mapping[str, str]) -> tuple[Callable, Callable, list]:
+    """``(__getattr__, __dir__, __all__)`` for ``package``: ``where`` maps each public name to the
     module (full dotted name) that defines it."""
 
     def __getattr__(name: str):
@@ -35,4 +35,4 @@ def lazy_attributes(package: str, where: Mapping[str, str]) -> tuple[Callable, C
     def __dir__() -> list[str]:
         return sorted(set(sys.modules[package].__dict__) | set(where))
 
-    return __getattr__, __dir__
+    return __getattr__, __dir__, list(where)

@@ -43,5 +43,4 @@ _WHERE = {
     "segmentation": "pdmetrics.detection.semantic",
 }
 
-__getattr__, __dir__ = lazy_attributes(__name__, _WHERE)
-__all__ = list(_WHERE)
+__getattr__, __dir__, __all__ = lazy_attributes(__name__, _WHERE)

@@ -4,40 +4,6 @@ from pdmetrics._lazy import lazy_attributes
 
 # the modules load on first use (see pdmetrics._lazy)
 
-__all__ = [
-    # classification fairness
-    "average_abs_odds_difference",
-    "average_odds_difference",
-    "bootstrap_counts",
-    "classification",
-    "confusion_counts",
-    "disparate_impact",
-    "disparity_from_rates",
-    "equal_opportunity_difference",
-    "fairness_from_counts",
-    "group_disparity",
-    "by_group",
-    "percentile_interval",
-    "privileged_groups",
-    "rates_from_counts",
-    "statistical_parity_difference",
-    # LLM evaluation tables
-    "average_metrics",
-    "call_errors",
-    "context_association",
-    "context_association_scores",
-    "counterfactual",
-    "language_accuracy",
-    "language_scores",
-    "llm_fairness",
-    "parse_option",
-    # score fairness (RSMTool)
-    "rsmtool_coefficient_label",
-    "rsmtool_fairness_tables",
-    "score_fairness",
-    "score_fairness_estimates",
-    "score_fairness_tables",
-]
 
 #: The module defining each public name: imported when the name is first looked up.
 _WHERE = {
@@ -72,4 +38,4 @@ _WHERE = {
     "score_fairness_tables": "pdmetrics.fairness.regression",
 }
 
-__getattr__, __dir__ = lazy_attributes(__name__, _WHERE)
+__getattr__, __dir__, __all__ = lazy_attributes(__name__, _WHERE)

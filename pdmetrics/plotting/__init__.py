@@ -14,4 +14,4 @@ from pdmetrics._lazy import lazy_attributes
 
 # the domain modules (pdmetrics.plotting.scoring, ...) load when first reached, e.g. by an
 # accessor's ``plot``: ``import pdmetrics`` does not pay for them
-__getattr__, __dir__ = lazy_attributes(__name__, {})
+__getattr__, __dir__, __all__ = lazy_attributes(__name__, {})

@@ -762,7 +762,6 @@ def report_chunk(options: ReportOptions, part: pd.DataFrame, *, responses: bool 
 
     Examples
     --------
-    >>> import pdmetrics
     >>> from pdmetrics.datasets import simulate_scores
     >>> from pdmetrics.rsmeval import report
     >>> df = simulate_scores(1000, seed=0)

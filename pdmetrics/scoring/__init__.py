@@ -4,50 +4,6 @@ from pdmetrics._lazy import lazy_attributes
 
 # df.scoring is registered by pdmetrics.accessors; the modules load on first use (see pdmetrics._lazy)
 
-__all__ = [
-    "adjacent_agreement",
-    "agreement",
-    "cohen_kappa",
-    "difference_of_standardized_means",
-    "exact_agreement",
-    "mean_squared_error",
-    "pearson_r",
-    "quadratic_weighted_kappa",
-    "r2_score",
-    "root_mean_squared_error",
-    "standardized_mean_difference",
-    "postprocess",
-    "round_scores",
-    "scale_scores",
-    "scaling_parameters",
-    "trim_scores",
-    "confusion_matrix",
-    "consistency",
-    "evaluate",
-    "score_distribution",
-    "consistency_by_group_table",
-    "evaluation_by_group_table",
-    "degradation",
-    "disattenuated_correlations",
-    "LinearScoringModel",
-    "fit_ep",
-    "fit_pp",
-    "weighted_score",
-    "predict",
-    "relative_influence",
-    "weighted_score_sd",
-    "attenuated_correlation",
-    "ep_pp_sample_size_ratio",
-    "rating_sd",
-    "scaling_precision_table",
-    "scaling_standard_error",
-    "spearman_brown",
-    "mse_true",
-    "prmse_true",
-    "true_score",
-    "true_score_variance",
-    "variance_of_errors",
-]
 
 #: The module defining each public name: imported when the name is first looked up.
 _WHERE = {
@@ -95,4 +51,4 @@ _WHERE = {
     "variance_of_errors": "pdmetrics.scoring.true_scores",
 }
 
-__getattr__, __dir__ = lazy_attributes(__name__, _WHERE)
+__getattr__, __dir__, __all__ = lazy_attributes(__name__, _WHERE)

@@ -33,5 +33,4 @@ _WHERE = {
     "paired_bootstrap": "pdmetrics.textgen.paired",
 }
 
-__getattr__, __dir__ = lazy_attributes(__name__, _WHERE)
-__all__ = list(_WHERE)
+__getattr__, __dir__, __all__ = lazy_attributes(__name__, _WHERE)
