@@ -5,8 +5,8 @@ chunk of rows (the columns in, additive statistics out, no warning raised), the 
 disjoint chunks combined (``state.combine(other)``: counts and sums add, centred moments
 combine exactly, groups and score labels align on their values), and the table *finalized*
 from the state (the checks on the whole column, the warnings and the row-count errors are
-raised there, once). The pandas path is the same code with one chunk; the dask path
-(:mod:`pdmetrics._dask`) maps the first step over the partitions.
+raised there, once). The tables' specs (:mod:`pdmetrics.scoring.tables`) are built on these
+states: pandas runs them as one chunk, dask (:mod:`pdmetrics.engines.dask`) over partitions.
 """
 
 from __future__ import annotations
