@@ -45,6 +45,7 @@ __all__ = [
     "Whole",
     "PART",
     "POS",
+    "ColumnsAfterTable",
     "appended",
     "engine_of",
     "register_engine",
@@ -111,10 +112,28 @@ class NewColumns:
     name is replaced): ``compute(part)`` returns the new columns, indexed like ``part``."""
 
     columns: Sequence
-    compute: Callable[[pd.DataFrame], pd.DataFrame]
+    compute: Callable[[pd.DataFrame], pd.DataFrame] | None
+
+    def new_columns(self, frame: pd.DataFrame) -> pd.DataFrame:
+        """The new columns of ``frame`` (all its rows one chunk)."""
+        return self.compute(frame)
 
     def run(self, frame: pd.DataFrame) -> pd.DataFrame:
-        return appended(frame, self.compute(frame))
+        return appended(frame, self.new_columns(frame))
+
+
+@dataclass(frozen=True)
+class ColumnsAfterTable(NewColumns):
+    """New columns that need a table of the whole frame first (e.g. the feature means and SDs
+    a weighted score standardizes with): ``then(result of statistics) -> NewColumns``. On one
+    chunk both run on it; an engine that splits the rows runs ``statistics`` in one pass, then
+    the columns of ``then`` part by part (``compute`` is unused: pass None)."""
+
+    statistics: Table | None = None
+    then: Callable | None = None
+
+    def new_columns(self, frame: pd.DataFrame) -> pd.DataFrame:
+        return self.then(self.statistics.run(frame)).new_columns(frame)
 
 
 @dataclass(frozen=True)

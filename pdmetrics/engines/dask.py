@@ -24,7 +24,17 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from pdmetrics._table_spec import PART, POS, Engine, NewColumns, Rows, Table, Whole, register_engine
+from pdmetrics._table_spec import (
+    PART,
+    POS,
+    ColumnsAfterTable,
+    Engine,
+    NewColumns,
+    Rows,
+    Table,
+    Whole,
+    register_engine,
+)
 from pdmetrics.errors import InvalidInputError
 
 __all__ = [
@@ -70,9 +80,8 @@ class DaskEngine(Engine):
         runner = _runner(spec)
         if runner is not None:
             return runner(spec, frame, function, compute)
-        run_partitioned = getattr(spec, "run_partitioned", None)
-        if run_partitioned is not None:  # a spec that says how it runs on parts (before its kind)
-            return run_partitioned(frame, compute=compute)
+        if isinstance(spec, ColumnsAfterTable):  # the whole frame's table first, then the columns
+            return self.run(spec.then(self.run(spec.statistics, frame, function)), frame, function)
         if isinstance(spec, Whole):
             raise spec.refuse("dask DataFrames", f"ddf.{function}")
         if isinstance(spec, NewColumns):

@@ -60,7 +60,7 @@ class PolarsEngine(Engine):
         columns = list(dict.fromkeys([*spec.columns, *getattr(spec, "identifiers", {}).values()]))
         part = to_pandas(frame.select(columns), rows=True)
         if isinstance(spec, NewColumns):
-            new = polars_result(spec.compute(part), frame.height)
+            new = polars_result(spec.new_columns(part), frame.height)
             return frame.drop([name for name in new.columns if name in frame.columns]).hstack(new)
         result = spec.run(part)
         identifiers = {column: part[name] for column, name in getattr(spec, "identifiers", {}).items()}

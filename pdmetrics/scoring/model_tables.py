@@ -10,14 +10,12 @@ part by part, lazily on dask).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
 import pandas as pd
 
-from pdmetrics._table_spec import NewColumns, Table, engine_of, table
+from pdmetrics._table_spec import ColumnsAfterTable, NewColumns, Table, table
 from pdmetrics._validation import as_list, require_columns
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.scoring.model import (
@@ -28,28 +26,7 @@ from pdmetrics.scoring.model import (
 )
 from pdmetrics.scoring.model_states import ep_state, feature_distribution_from_state, feature_state
 
-__all__ = ["ColumnsAfterTable", "fit_ep", "fit_pp", "predict", "weighted_score", "weighted_score_model"]
-
-
-@dataclass(frozen=True)
-class ColumnsAfterTable(NewColumns):
-    """New columns that need a table of the whole frame first (the feature means and SDs of
-    :func:`weighted_score`): ``then(statistics result) -> NewColumns``. On one chunk (pandas,
-    polars) ``compute`` runs both; an engine that splits the rows runs the table in one pass,
-    then the columns part by part (:meth:`run_partitioned`)."""
-
-    statistics: Table
-    then: Callable
-    function: str = ""
-
-    def run_partitioned(self, frame, compute: bool = True):
-        engine = engine_of(frame)
-        found = engine.run(self.statistics, frame, self.function)
-        return engine.run(self.then(found), frame, self.function)
-
-
-def _after_table(statistics: Table, then: Callable, part: pd.DataFrame) -> pd.DataFrame:
-    return then(statistics.run(part)).compute(part)
+__all__ = ["fit_ep", "fit_pp", "predict", "weighted_score", "weighted_score_model"]
 
 
 @table
@@ -101,8 +78,7 @@ def weighted_score(frame, *, features, means=None, sds=None, name: str = "Z"):
         partial(feature_distribution_from_state, features=names),
     )
     then = partial(_estimated_model, weights, means, sds, name)
-    compute = partial(_after_table, statistics, then)
-    return ColumnsAfterTable(names, compute, statistics, then, "scoring.weighted_score")
+    return ColumnsAfterTable(names, None, statistics, then)
 
 
 def _estimated_model(weights: dict, means, sds, name: str, estimated: tuple) -> NewColumns:
