@@ -3,12 +3,27 @@ domain that resamples (fairness' bootstrap intervals, text generation's paired b
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
+import pandas as pd
 
 from pdmetrics._validation import plain
 from pdmetrics.errors import InvalidInputError
 
-__all__ = ["check_bootstrap_options", "is_confidence"]
+__all__ = [
+    "N_BUCKETS",
+    "POISSON_TABLE",
+    "bootstrap_key",
+    "bootstrap_p_value",
+    "check_bootstrap_options",
+    "is_confidence",
+    "key_buckets",
+    "percentile_interval",
+    "poisson_weights",
+    "resampled_sums",
+    "row_buckets",
+]
 
 
 def is_confidence(value) -> bool:
@@ -47,3 +62,120 @@ def check_bootstrap_options(n_resamples, confidence, random_state, *, required: 
             f"`random_state={plain(random_state)!r}` must be a non-negative integer seed, a "
             f"numpy.random.Generator, or None."
         ) from None
+
+
+# ----------------------------------------------------------------------------------------------
+# the Poisson bootstrap that partitions (every engine draws the same weights)
+# ----------------------------------------------------------------------------------------------
+#: Rows (or keys) with their own bootstrap weights: the rows numbered ``0..N_BUCKETS-1`` each
+#: have theirs; a later row shares the weights of one of them, drawn from the seed and its
+#: number (a random grouping of rows, which keeps the resampling valid and its work bounded).
+N_BUCKETS = 2**16
+
+#: Poisson(1) as a table of 65,536 equally likely values (each count ``k`` takes its share
+#: ``e^-1 / k!`` of the table, to within 1/65,536): a weight is one 16-bit random number looked up.
+_POISSON_CDF = np.cumsum([np.exp(-1.0) / np.prod(np.arange(1, k + 1, dtype="float64")) for k in range(16)])
+POISSON_TABLE = np.searchsorted(_POISSON_CDF, (np.arange(2**16) + 0.5) / 2**16).astype(np.uint8)
+
+# resamples whose weights are multiplied at once (bounds the float64 copy at ~64 MB)
+_BLOCK_CELLS = 2**23
+
+
+def bootstrap_key(random_state) -> int:
+    """The 63-bit key every engine draws the same weights from: the seed itself, a number drawn
+    from a :class:`numpy.random.Generator`, or fresh entropy for None."""
+    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, (bool, np.bool_)):
+        return int(random_state) % 2**63
+    return int(np.random.default_rng(random_state).integers(2**63))
+
+
+def _mixed(values: np.ndarray, key: int) -> np.ndarray:
+    """SplitMix64's finalizer of ``values ^ key`` (uint64): well-spread bits from row numbers."""
+    z = np.bitwise_xor(values.astype(np.uint64), np.uint64(key))
+    with np.errstate(over="ignore"):
+        z = z + np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+def row_buckets(rows: np.ndarray, key: int) -> np.ndarray:
+    """The bucket of each row from its number in the caller's frame (``0..``): its own below
+    :data:`N_BUCKETS`, a random one (from ``key``) beyond."""
+    rows = np.asarray(rows, dtype=np.int64)
+    spread = (_mixed(rows, key) % np.uint64(N_BUCKETS)).astype(np.intp)
+    return np.where(rows < N_BUCKETS, rows, spread).astype(np.intp)
+
+
+def key_buckets(values, key: int) -> np.ndarray:
+    """The bucket of each row from the value of its key (an image, a datum): rows of one key
+    share their weights in every resample (pandas' value hash, then ``key``)."""
+    hashed = pd.util.hash_array(np.asarray(values, dtype=object) if _is_text(values) else np.asarray(values))
+    return (_mixed(hashed, key) % np.uint64(N_BUCKETS)).astype(np.intp)
+
+
+def _is_text(values) -> bool:
+    dtype = getattr(values, "dtype", None)
+    return dtype is None or dtype.kind not in "iufb"
+
+
+def poisson_weights(key: int, n_buckets: int, n_resamples: int) -> np.ndarray:
+    """Poisson(1) weights of buckets ``0..n_buckets-1`` (rows) in each resample (columns),
+    uint8, from ``key``; the weights of a bucket do not depend on ``n_buckets``."""
+    n_buckets, n_resamples = int(n_buckets), int(n_resamples)
+    per_bucket = -(-n_resamples // 4) * 4  # whole 64-bit words per bucket
+    raw = np.random.SFC64(key).random_raw(n_buckets * per_bucket // 4)
+    draws = POISSON_TABLE[raw.view(np.uint16)].reshape(n_buckets, per_bucket)
+    return draws[:, :n_resamples]
+
+
+def resampled_sums(weights: np.ndarray, per_bucket: np.ndarray) -> np.ndarray:
+    """``weights.T @ per_bucket``: each resample's weighted sums of the buckets' statistics
+    (``per_bucket``: one row per bucket, any trailing shape), float64, in blocks of resamples."""
+    per_bucket = np.asarray(per_bucket, dtype="float64")
+    flat = per_bucket.reshape(per_bucket.shape[0], -1)
+    n_resamples = weights.shape[1]
+    out = np.empty((n_resamples, flat.shape[1]))
+    step = max(1, _BLOCK_CELLS // max(1, weights.shape[0]))
+    for lo in range(0, n_resamples, step):  # blocks of resamples, each one matrix product
+        out[lo : lo + step] = weights[:, lo : lo + step].T.astype("float64") @ flat
+    return out.reshape(n_resamples, *per_bucket.shape[1:])
+
+
+def percentile_interval(samples: np.ndarray, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Percentile interval over the first axis, ignoring NaN replicates (NaN if all are NaN).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from pdmetrics.fairness import percentile_interval
+    >>> low, high = percentile_interval(np.arange(101.0)[:, None], confidence=0.9)
+    >>> float(low[0]), float(high[0])
+    (5.0, 95.0)
+    """
+    check_bootstrap_options(1, confidence, None)
+    alpha = (1 - confidence) / 2
+    samples = np.asarray(samples, dtype="float64")
+    if samples.size == 0:  # no replicate or no group: nothing to summarize
+        empty = np.full(samples.shape[1:], np.nan)
+        return empty, empty.copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN slices give NaN, on purpose
+        low, high = np.nanquantile(samples, [alpha, 1 - alpha], axis=0)
+    return low, high
+
+
+def bootstrap_p_value(differences: np.ndarray, observed: np.ndarray) -> np.ndarray:
+    """Two-sided p-value of "no difference" from resampled differences (first axis): the share
+    of the resampled differences, centred on their mean, at least as far from 0 as the observed
+    one, ``(c + 1) / (B + 1)`` over the finite resamples (Koehn 2004, as sacrebleu's paired
+    bootstrap). 1.0 when nothing differs; NaN without a finite resample or observation."""
+    differences = np.asarray(differences, dtype="float64")
+    observed = np.abs(np.asarray(observed, dtype="float64"))
+    finite = np.isfinite(differences)
+    count = finite.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        centre = np.where(finite, differences, 0.0).sum(axis=0) / count
+        far = finite & (np.abs(differences - centre) >= observed * (1 - 1e-12))
+        p = (far.sum(axis=0) + 1.0) / (count + 1.0)
+    return np.where((count == 0) | ~np.isfinite(observed), np.nan, np.minimum(p, 1.0))

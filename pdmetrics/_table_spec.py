@@ -45,10 +45,12 @@ __all__ = [
     "Whole",
     "PART",
     "POS",
+    "ROW",
     "ColumnsAfterTable",
     "appended",
     "engine_of",
     "register_engine",
+    "row_numbers",
     "run_spec",
     "source_order",
     "table",
@@ -68,6 +70,9 @@ class Table:
     located by its source order, see :func:`source_order`). ``frames``: other frames the table
     reads, by argument name, each with the columns it reads; ``chunk`` then takes their
     matching parts as keywords (an engine that splits rows shuffles them on ``key`` alike).
+    ``numbered``: ``chunk`` needs each row's number in the caller's frame (``0..n-1``, see
+    :func:`row_numbers`), e.g. to draw its bootstrap weights; an engine that splits the rows
+    gives each part the column :data:`ROW`.
     """
 
     columns: Sequence
@@ -75,6 +80,7 @@ class Table:
     finalize: Callable[[Any], Any]
     key: Any = None
     frames: dict = field(default_factory=dict)
+    numbered: bool = False
 
     def run(self, frame: pd.DataFrame):
         """The one-chunk case: the whole frame is one part."""
@@ -169,6 +175,17 @@ class Several(tuple):
 #: partition number and position in the caller's frame (its source order).
 PART = "__pdmetrics_part__"
 POS = "__pdmetrics_pos__"
+#: The column of each row's number in the caller's frame, which an engine that splits the rows
+#: adds to the parts of a ``numbered`` :class:`Table`.
+ROW = "__pdmetrics_row__"
+
+
+def row_numbers(part: pd.DataFrame) -> np.ndarray:
+    """Each row's number in the caller's frame: the :data:`ROW` column an engine added, or
+    ``0..n-1`` for the one chunk of the whole frame."""
+    if ROW in part.columns:
+        return part[ROW].to_numpy(dtype="int64")
+    return np.arange(len(part), dtype="int64")
 
 
 def source_order(part: pd.DataFrame) -> tuple[pd.DataFrame, tuple]:

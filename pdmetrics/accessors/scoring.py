@@ -32,6 +32,8 @@ class ScoringAccessor(Accessor):
     # evaluation tables
     # ----------------------------------------------------------------------------------
     evaluate = method("pdmetrics.scoring.tables")
+    #: is system B better than baseline A? paired intervals and tests of the eval metrics
+    compare = method("pdmetrics.scoring.comparison")
 
     consistency = method("pdmetrics.scoring.tables")
 

@@ -27,6 +27,7 @@ import pyarrow as pa
 from pdmetrics._table_spec import (
     PART,
     POS,
+    ROW,
     ColumnsAfterTable,
     Engine,
     NewColumns,
@@ -90,7 +91,7 @@ class DaskEngine(Engine):
             return _rows(spec, frame)
         if isinstance(spec, Table):
             if spec.key is None and not spec.frames:
-                return partition_table(frame, spec.columns, spec.chunk, spec.finalize, compute)
+                return partition_table(frame, spec.columns, spec.chunk, spec.finalize, compute, spec.numbered)
             return _keyed_table(spec, frame, compute)
         raise TypeError(f"the dask engine cannot run a {type(spec).__name__}")
 
@@ -104,19 +105,36 @@ def _runner(spec):
     return getattr(importlib.import_module(module), name)
 
 
-def partition_table(frame, columns: list, chunk, finalize, compute: bool = True):
+def partition_table(frame, columns: list, chunk, finalize, compute: bool = True, numbered: bool = False):
     """The table ``finalize(combine(chunk(p) for p in partitions))`` of ``frame[columns]``.
 
     ``compute=False`` returns a :class:`dask.delayed.Delayed` of the table instead; warnings
-    then arise where it is computed.
+    then arise where it is computed. ``numbered``: each part carries its rows' numbers in the
+    whole frame (column :data:`~pdmetrics._table_spec.ROW`; the partitions' lengths are counted
+    in the same graph).
     """
     columns = list(dict.fromkeys(columns))
-    chunk(frame._meta[columns])  # the arguments and dtypes checked on no rows, before any work
-    states = [dask.delayed(chunk, pure=True)(part) for part in frame[columns].to_delayed()]
+    meta = frame._meta[columns]
+    chunk(meta.assign(**{ROW: np.int64(0)}) if numbered else meta)  # checked on no rows, before any work
+    parts = frame[columns].to_delayed()
+    if numbered:
+        lengths = [dask.delayed(len, pure=True)(part) for part in parts]
+        starts = dask.delayed(_starts, pure=True)(*lengths)
+        parts = [dask.delayed(_numbered, pure=True)(part, starts, i) for i, part in enumerate(parts)]
+    states = [dask.delayed(chunk, pure=True)(part) for part in parts]
     state = combined_state(states)
     if not compute:
         return dask.delayed(finalize, pure=True)(state)
     return finalize(state.compute())
+
+
+def _starts(*lengths: int) -> np.ndarray:
+    """The number of each partition's first row in the whole frame."""
+    return np.concatenate([[0], np.cumsum(lengths[:-1], dtype="int64")]).astype("int64")
+
+
+def _numbered(part: pd.DataFrame, starts: np.ndarray, i: int) -> pd.DataFrame:
+    return part.assign(**{ROW: np.arange(starts[i], starts[i] + len(part), dtype="int64")})
 
 
 def combined_state(states: list):

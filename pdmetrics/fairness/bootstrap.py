@@ -11,12 +11,11 @@ Rows are resampled *within* each group (a stratified bootstrap), so group sizes 
 from __future__ import annotations
 
 import os
-import warnings
 
 import numpy as np
 
 from pdmetrics._renamed import renamed
-from pdmetrics._resampling import check_bootstrap_options
+from pdmetrics._resampling import check_bootstrap_options, percentile_interval
 from pdmetrics.errors import InvalidInputError
 
 __all__ = ["bootstrap_counts", "percentile_interval"]
@@ -108,24 +107,3 @@ def check_resample_size(n_resamples: int, n_groups: int) -> None:
         raise _too_many_resamples(n_resamples, n_groups, f"exceeds this machine's memory ({_bytes(memory)})")
 
 
-def percentile_interval(samples: np.ndarray, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-    """Percentile interval over the first axis, ignoring NaN replicates (NaN if all are NaN).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from pdmetrics.fairness import percentile_interval
-    >>> low, high = percentile_interval(np.arange(101.0)[:, None], confidence=0.9)
-    >>> float(low[0]), float(high[0])
-    (5.0, 95.0)
-    """
-    check_bootstrap_options(1, confidence, None)
-    alpha = (1 - confidence) / 2
-    samples = np.asarray(samples, dtype="float64")
-    if samples.size == 0:  # no replicate or no group: nothing to summarize
-        empty = np.full(samples.shape[1:], np.nan)
-        return empty, empty.copy()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN slices give NaN, on purpose
-        low, high = np.nanquantile(samples, [alpha, 1 - alpha], axis=0)
-    return low, high

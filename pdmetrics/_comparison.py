@@ -1,0 +1,107 @@
+"""The paired comparison of systems, one vocabulary for every domain (``compare``).
+
+Every domain's ``compare`` answers "is system B better than baseline A on the same rows?" with
+one tidy table: its identifier columns (the domain's: a subgroup, a label, ...), then
+:data:`COLUMNS` — the metric, the two systems, the rows (or images, segments) compared, both
+values, their difference ``system - baseline`` with a confidence interval, the p-value of "no
+difference" and the test behind it, and the p-value adjusted for the many comparisons of the
+table (``correction=``, as statsmodels' ``multipletests``; equal to ``p_value`` without one).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from pdmetrics._validation import plain
+from pdmetrics.errors import InvalidInputError
+
+__all__ = [
+    "COLUMNS",
+    "CORRECTIONS",
+    "PAIRS",
+    "adjusted_p_values",
+    "check_comparison_options",
+    "compared_pairs",
+    "comparison_table",
+]
+
+#: The columns of every comparison table after the domain's identifier columns.
+COLUMNS = [
+    "metric",
+    "baseline",
+    "system",
+    "N",
+    "baseline_value",
+    "system_value",
+    "difference",
+    "ci_low",
+    "ci_high",
+    "p_value",
+    "p_adjusted",
+    "test",
+]
+
+#: ``correction=``: statsmodels' ``multipletests`` methods offered (None: no correction).
+CORRECTIONS = ("holm", "fdr_bh", "bonferroni")
+
+#: ``pairs=``: each system against the first (the baseline), or every pair in order.
+PAIRS = ("baseline", "all")
+
+
+def check_comparison_options(pairs, correction) -> None:
+    """Refuse an unknown ``pairs=`` or ``correction=`` before any work."""
+    if not isinstance(pairs, str) or pairs not in PAIRS:
+        raise InvalidInputError(
+            f"`pairs={plain(pairs)!r}` is not a way to pair systems; pass 'baseline' (each system "
+            f"against the first) or 'all' (every pair)."
+        )
+    if correction is not None and (not isinstance(correction, str) or correction not in CORRECTIONS):
+        raise InvalidInputError(
+            f"`correction={plain(correction)!r}` is not a correction for many comparisons; pass one of "
+            f"{list(CORRECTIONS)} or None."
+        )
+
+
+def compared_pairs(systems: list, pairs: str, argument: str = "system") -> list[tuple]:
+    """The ``(baseline, system)`` pairs compared: the first against each other (``"baseline"``)
+    or every pair in the given order (``"all"``); at least two systems are needed."""
+    if len(systems) < 2:
+        raise InvalidInputError(
+            f"`{argument}=` names {len(systems)} system; a comparison needs two or more, the "
+            f"baseline first, e.g. `{argument}=['old', 'new']`."
+        )
+    if pairs == "baseline":
+        return [(systems[0], other) for other in systems[1:]]
+    return [(a, b) for i, a in enumerate(systems) for b in systems[i + 1 :]]
+
+
+def adjusted_p_values(p_values, correction) -> np.ndarray:
+    """``p_values`` adjusted for their number by ``correction`` (statsmodels' ``multipletests``;
+    NaN p-values are left out of the family and stay NaN); unchanged for None."""
+    p = np.asarray(p_values, dtype="float64")
+    if correction is None:
+        return p.copy()
+    from statsmodels.stats.multitest import multipletests
+
+    out = np.full(p.shape, np.nan)
+    finite = np.isfinite(p)
+    if finite.any():
+        out[finite] = multipletests(p[finite], method=correction)[1]
+    return out
+
+
+def comparison_table(parts: list[pd.DataFrame], identifiers: list, correction) -> pd.DataFrame:
+    """The comparison table from its parts (each with ``identifiers`` and :data:`COLUMNS` but
+    ``p_adjusted``): one RangeIndex, the fixed column order, ``p_adjusted`` over all its rows."""
+    columns = [*identifiers, *COLUMNS]
+    parts = [part for part in parts if len(part)]
+    if not parts:
+        table = pd.DataFrame({name: pd.Series(dtype=object) for name in columns})
+    else:
+        table = pd.concat(parts, ignore_index=True)
+    table["p_adjusted"] = adjusted_p_values(table["p_value"].to_numpy(dtype="float64"), correction)
+    table["N"] = table["N"].astype("int64")
+    for name in ("baseline_value", "system_value", "difference", "ci_low", "ci_high", "p_value"):
+        table[name] = table[name].astype("float64")
+    return table[columns].reset_index(drop=True)

@@ -1,0 +1,573 @@
+"""Is system B better than system A? Two score columns compared on the same responses.
+
+Both systems score the same responses, so the comparison is *paired*: each difference of an
+``eval`` metric (``system - baseline``) comes with a confidence interval and the p-value of "no
+difference", from the test that fits the metric:
+
+- ``corr``: Williams' t for two correlations that share the human score (Steiger 1980, eq. 14;
+  ``n - 3`` degrees of freedom), with Zou's (2007) interval for the difference;
+- ``exact_agr``: McNemar's test on the responses where exactly one system agrees with the
+  human score (the exact binomial test below 25 such responses, the chi-square test with
+  continuity correction from 25 on), with the Wald interval of a paired difference;
+- ``wtkappa``, ``kappa``, ``adj_agr``, ``R2``, ``RMSE``, ``SMD``: the paired Poisson bootstrap —
+  every resample weights each response with a Poisson(1) draw (the same weight for both
+  systems), all resamples at once from the responses' additive statistics; the percentile
+  interval, and the share of centred resampled differences at least as large as the observed one.
+
+The weights of a response come from ``random_state`` and its row number only
+(:mod:`pdmetrics._resampling`), so pandas, dask and polars give the same intervals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import partial
+
+import numpy as np
+import pandas as pd
+from scipy import stats as scipy_stats
+
+from pdmetrics._comparison import check_comparison_options, compared_pairs, comparison_table
+from pdmetrics._groups import POOLED_LABEL
+from pdmetrics._resampling import (
+    N_BUCKETS,
+    bootstrap_key,
+    bootstrap_p_value,
+    check_bootstrap_options,
+    percentile_interval,
+    poisson_weights,
+    resampled_sums,
+    row_buckets,
+)
+from pdmetrics._stats import Moments
+from pdmetrics._table_spec import Table, row_numbers, table
+from pdmetrics._validation import numeric_values
+from pdmetrics.scoring.metrics import PairStatistics, agreement_metrics, kappa_labels, pair_statistics_many
+from pdmetrics.scoring.scored_rows import score_columns, select_scored_rows
+from pdmetrics.scoring.subgroups import subgroup_codes
+from pdmetrics.scoring.table_states import EvaluationState, evaluation_from_state, evaluation_state
+
+__all__ = ["compare", "mcnemar_test", "williams_test"]
+
+#: The metrics compared, in the table's order, and the test of each.
+METRICS = {
+    "corr": "williams_t",
+    "wtkappa": "paired_bootstrap",
+    "kappa": "paired_bootstrap",
+    "exact_agr": "mcnemar",
+    "adj_agr": "paired_bootstrap",
+    "R2": "paired_bootstrap",
+    "RMSE": "paired_bootstrap",
+    "SMD": "paired_bootstrap",
+}
+
+#: Fewer discordant responses than this: McNemar's exact binomial test, else the chi-square one.
+EXACT_BELOW = 25
+
+
+# ----------------------------------------------------------------------------------------------
+# the closed-form tests
+# ----------------------------------------------------------------------------------------------
+def williams_test(r_a, r_b, r_ab, n, confidence: float = 0.95):
+    """Williams' t test of two dependent correlations that share a variable, with Zou's interval.
+
+    ``r_a`` = corr(human, A), ``r_b`` = corr(human, B), ``r_ab`` = corr(A, B), on ``n`` rows
+    (arrays broadcast). Williams' t (Steiger 1980, eq. 14) has ``n - 3`` degrees of freedom; the
+    interval of ``r_b - r_a`` is Zou's (2007), from the Fisher-z intervals of each correlation
+    and their correlation.
+
+    Returns
+    -------
+    t, p_value, ci_low, ci_high : ndarray
+        The statistic, its two-sided p-value (1.0 when ``r_a == r_b``) and the interval of
+        ``r_b - r_a``; NaN with fewer than 4 rows or an undefined correlation.
+
+    Examples
+    --------
+    >>> from pdmetrics.scoring.comparison import williams_test
+    >>> t, p, low, high = williams_test(0.50, 0.60, 0.70, 200)
+    >>> round(float(t), 3), round(float(p), 4), round(float(low), 3), round(float(high), 3)
+    (2.387, 0.0179, 0.018, 0.182)
+    """
+    r_a, r_b, r_ab, n = (np.asarray(v, dtype="float64") for v in (r_a, r_b, r_ab, n))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        determinant = 1 - r_a**2 - r_b**2 - r_ab**2 + 2 * r_a * r_b * r_ab
+        mean = (r_a + r_b) / 2
+        denominator = 2 * (n - 1) / (n - 3) * determinant + mean**2 * (1 - r_ab) ** 3
+        t = (r_b - r_a) * np.sqrt((n - 1) * (1 + r_ab) / denominator)
+        t = np.where(r_a == r_b, 0.0, t)
+        p = 2 * scipy_stats.t.sf(np.abs(t), n - 3)
+        # Zou (2007): each correlation's Fisher-z interval, back-transformed
+        z = scipy_stats.norm.ppf(0.5 + confidence / 2)
+        low_a, high_a = _fisher_interval(r_a, n, z)
+        low_b, high_b = _fisher_interval(r_b, n, z)
+        # the correlation of the two estimates (Dunn & Clark 1969, as Zou uses it)
+        c = ((r_ab - 0.5 * r_a * r_b) * (1 - r_a**2 - r_b**2 - r_ab**2) + r_ab**3) / (
+            (1 - r_a**2) * (1 - r_b**2)
+        )
+        low = (
+            r_b
+            - r_a
+            - np.sqrt((r_b - low_b) ** 2 + (high_a - r_a) ** 2 - 2 * c * (r_b - low_b) * (high_a - r_a))
+        )
+        high = (
+            r_b
+            - r_a
+            + np.sqrt((high_b - r_b) ** 2 + (r_a - low_a) ** 2 - 2 * c * (high_b - r_b) * (r_a - low_a))
+        )
+    undefined = (n < 4) | ~np.isfinite(r_a) | ~np.isfinite(r_b) | ~np.isfinite(r_ab)
+    same = r_a == r_b
+    return tuple(
+        np.where(undefined, np.nan, value)
+        for value in (
+            t,
+            np.where(same, 1.0, p),
+            np.where(same & (r_ab >= 1), 0.0, low),
+            np.where(same & (r_ab >= 1), 0.0, high),
+        )
+    )
+
+
+def _fisher_interval(r, n, z):
+    centre = np.arctanh(np.clip(r, -1 + 1e-15, 1 - 1e-15))
+    half = z / np.sqrt(n - 3)
+    return np.tanh(centre - half), np.tanh(centre + half)
+
+
+def mcnemar_test(only_a, only_b, n, confidence: float = 0.95):
+    """McNemar's test of two paired proportions, with the Wald interval of their difference.
+
+    ``only_a``: rows where only A succeeds (e.g. agrees exactly with the human score);
+    ``only_b``: where only B does; ``n``: all rows (arrays broadcast). Below
+    :data:`EXACT_BELOW` discordant rows the exact binomial test (statsmodels'
+    ``mcnemar(exact=True)``), else the chi-square test with continuity correction
+    (``mcnemar(exact=False, correction=True)``).
+
+    Returns
+    -------
+    p_value, ci_low, ci_high, exact : ndarray
+        The two-sided p-value (1.0 without a discordant row), the interval of the difference
+        of the proportions ``(only_b - only_a) / n`` and whether the exact test was used.
+
+    Examples
+    --------
+    >>> from pdmetrics.scoring.comparison import mcnemar_test
+    >>> p, low, high, exact = mcnemar_test(10, 25, 200)
+    >>> round(float(p), 4), round(float(low), 3), round(float(high), 3), bool(exact)
+    (0.0197, 0.015, 0.135, False)
+    """
+    a, b, n = (np.asarray(v, dtype="float64") for v in (only_a, only_b, n))
+    discordant = a + b
+    exact = discordant < EXACT_BELOW
+    with np.errstate(invalid="ignore", divide="ignore"):
+        binomial = np.minimum(1.0, 2 * scipy_stats.binom.cdf(np.minimum(a, b), discordant, 0.5))
+        chi2 = (np.abs(a - b) - 1) ** 2 / discordant
+        p = np.where(exact, binomial, scipy_stats.chi2.sf(chi2, 1))
+        p = np.where(discordant == 0, 1.0, p)
+        difference = (b - a) / n
+        variance = (discordant - (b - a) ** 2 / n) / n**2
+        half = scipy_stats.norm.ppf(0.5 + confidence / 2) * np.sqrt(np.maximum(variance, 0.0))
+    p = np.where(n > 0, p, np.nan)
+    return p, np.where(n > 0, difference - half, np.nan), np.where(n > 0, difference + half, np.nan), exact
+
+
+# ----------------------------------------------------------------------------------------------
+# the state: the eval table's, and the responses' statistics by bootstrap bucket
+# ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class BucketGroups:
+    """The groups of one subgroup column (or the one pooled group) over some rows.
+
+    ``labels``: the groups; ``buckets``: system -> :class:`PairStatistics` of (group, bucket)
+    cells, group-major (``len(labels) * N_BUCKETS`` cells); ``pairs``: (A, B) ->
+    :class:`~pdmetrics._stats.Moments` of A with B per group; ``discordant``: (A, B) -> rows
+    per group where only A, and only B, equals the human score (shape ``(groups, 2)``).
+    """
+
+    labels: np.ndarray
+    buckets: dict
+    pairs: dict
+    discordant: dict
+
+    def combine(self, other: BucketGroups) -> BucketGroups:
+        mine, theirs = pd.Index(self.labels, dtype=object), pd.Index(other.labels, dtype=object)
+        labels = mine.append(theirs[~theirs.isin(mine)])
+        n = labels.size
+        at_mine, at_theirs = labels.get_indexer(mine), labels.get_indexer(theirs)
+        cells_mine, cells_theirs = _cells(at_mine), _cells(at_theirs)
+        return BucketGroups(
+            labels.to_numpy(dtype=object),
+            {
+                name: stats.placed(cells_mine, n * N_BUCKETS).combine(
+                    other.buckets[name].placed(cells_theirs, n * N_BUCKETS)
+                )
+                for name, stats in self.buckets.items()
+            },
+            {
+                pair: _placed_moments(m, at_mine, n).combine(_placed_moments(other.pairs[pair], at_theirs, n))
+                for pair, m in self.pairs.items()
+            },
+            {
+                pair: _placed_counts(c, at_mine, n) + _placed_counts(other.discordant[pair], at_theirs, n)
+                for pair, c in self.discordant.items()
+            },
+        )
+
+
+def _cells(groups: np.ndarray) -> np.ndarray:
+    """The (group, bucket) cells of ``groups``, group-major."""
+    return (groups[:, None] * N_BUCKETS + np.arange(N_BUCKETS)).ravel()
+
+
+def _placed_moments(m: Moments, at: np.ndarray, n: int) -> Moments:
+    def spread(values, fill):
+        out = np.full(n, fill, dtype="float64")
+        out[at] = values
+        return out
+
+    return Moments(
+        spread(m.n, 0),
+        spread(m.mean_x, np.nan),
+        spread(m.mean_y, np.nan),
+        spread(m.m2_x, 0.0),
+        spread(m.m2_y, 0.0),
+        spread(m.c_xy, 0.0),
+    )
+
+
+def _placed_counts(counts: np.ndarray, at: np.ndarray, n: int) -> np.ndarray:
+    out = np.zeros((n, 2), dtype="int64")
+    out[at] = counts
+    return out
+
+
+@dataclass(frozen=True)
+class ComparisonState:
+    """The additive state of :func:`compare`: the ``eval`` table's (the two values of each
+    metric, the rows and warnings) and, per subgroup column (None: all rows), the groups'
+    :class:`BucketGroups`."""
+
+    evaluation: EvaluationState
+    groups: dict
+
+    def combine(self, other: ComparisonState) -> ComparisonState:
+        return ComparisonState(
+            self.evaluation.combine(other.evaluation),
+            {by: groups.combine(other.groups[by]) for by, groups in self.groups.items()},
+        )
+
+
+def comparison_state(
+    part: pd.DataFrame, human, systems: list, by: list, pairs: list, exclude_zero, key
+) -> ComparisonState:
+    """The :class:`ComparisonState` of one chunk of rows (``part`` numbered, see
+    :func:`~pdmetrics._table_spec.row_numbers`)."""
+    evaluation = evaluation_state(
+        part[human], {s: part[s] for s in systems}, {b: part[b] for b in by} or None, exclude_zero
+    )
+    h = numeric_values(part[human], "human")
+    values = {s: numeric_values(part[s], "system") for s in systems}
+    rows = select_scored_rows(h, list(values.values()), exclude_zero)
+    h = h[rows.mask]
+    values = {s: v[rows.mask] for s, v in values.items()}
+    buckets = row_buckets(row_numbers(part)[rows.mask], key)
+    h_labels = kappa_labels(h, "human")
+    s_labels = {s: kappa_labels(v, "system") for s, v in values.items()}
+    encoded = {None: (np.zeros(h.size, dtype=np.intp), np.array([POOLED_LABEL], dtype=object))}
+    encoded.update({b: subgroup_codes(part[b], rows.mask) for b in by})
+    groups = {}
+    for name, (codes, labels) in encoded.items():  # the pooled rows, then each subgroup column
+        cells = codes.astype(np.intp) * N_BUCKETS + buckets
+        statistics = pair_statistics_many(h, values, cells, labels.size * N_BUCKETS, h_labels, s_labels)
+        exact = {s: h == v for s, v in values.items()}
+        groups[name] = BucketGroups(
+            labels,
+            statistics,
+            {(a, b): Moments.from_arrays(values[a], values[b], codes, labels.size) for a, b in pairs},
+            {
+                (a, b): np.stack(
+                    [
+                        np.bincount(codes, exact[a] & ~exact[b], labels.size),
+                        np.bincount(codes, exact[b] & ~exact[a], labels.size),
+                    ],
+                    axis=1,
+                ).astype("int64")
+                for a, b in pairs
+            },
+        )
+    return ComparisonState(evaluation, groups)
+
+
+# ----------------------------------------------------------------------------------------------
+# the resampled metrics
+# ----------------------------------------------------------------------------------------------
+def _resampled_metrics(stats: PairStatistics, n_groups: int, weights: np.ndarray) -> dict:
+    """The ``eval`` metrics of every resample (rows) and group (columns) from the statistics of
+    the (group, bucket) cells and the buckets' Poisson weights (first ``weights.shape[0]``
+    buckets)."""
+    k = weights.shape[0]
+    m = stats.moments
+
+    def cells(values):  # (group, bucket) cells -> (used buckets, groups, ...)
+        values = np.asarray(values)
+        return np.moveaxis(values.reshape(n_groups, N_BUCKETS, *values.shape[1:])[:, :k], 1, 0)
+
+    n = cells(m.n).astype("float64")
+    with np.errstate(invalid="ignore"):
+        mean_x = np.nansum(cells(m.mean_x) * n, axis=0) / n.sum(axis=0)
+        mean_y = np.nansum(cells(m.mean_y) * n, axis=0) / n.sum(axis=0)
+    dx = np.where(n > 0, cells(m.mean_x) - mean_x, 0.0)
+    dy = np.where(n > 0, cells(m.mean_y) - mean_y, 0.0)
+    labels = stats.hist_labels.size
+    features = np.concatenate(
+        [
+            np.stack(
+                [
+                    n,
+                    n * dx,
+                    n * dy,
+                    cells(m.m2_x) + n * dx * dx,
+                    cells(m.m2_y) + n * dy * dy,
+                    cells(m.c_xy) + n * dx * dy,
+                    cells(stats.sse),
+                    cells(stats.n_exact),
+                    cells(stats.n_adjacent),
+                    cells(stats.n_same_label),
+                ],
+                axis=-1,
+            ),
+            cells(stats.hist_h).reshape(k, n_groups, labels),
+            cells(stats.hist_s).reshape(k, n_groups, labels),
+        ],
+        axis=-1,
+    )
+    r = resampled_sums(weights, features)  # (resamples, groups, features)
+    size, sx, sy = r[..., 0], r[..., 1], r[..., 2]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        moments = Moments(
+            size.ravel(),
+            (mean_x + sx / size).ravel(),
+            (mean_y + sy / size).ravel(),
+            (r[..., 3] - sx * sx / size).ravel(),
+            (r[..., 4] - sy * sy / size).ravel(),
+            (r[..., 5] - sx * sy / size).ravel(),
+        )
+    n_resamples = weights.shape[1]
+
+    def extreme(values, reduce):  # the whole set's extremes for every resample
+        per_group = reduce.reduce(cells(values), axis=0)
+        return np.broadcast_to(per_group, (n_resamples, n_groups)).ravel()
+
+    resampled = PairStatistics(
+        moments,
+        extreme(stats.h_min, np.fmin),
+        extreme(stats.h_max, np.fmax),
+        extreme(stats.s_min, np.fmin),
+        extreme(stats.s_max, np.fmax),
+        r[..., 6].ravel(),
+        r[..., 7].ravel(),
+        r[..., 8].ravel(),
+        r[..., 10 : 10 + labels].reshape(-1, labels),
+        r[..., 10 + labels :].reshape(-1, labels),
+        r[..., 9].ravel(),
+        stats.hist_labels,
+    )
+    with np.errstate(invalid="ignore", divide="ignore"):
+        metrics = agreement_metrics(resampled)
+    return {name: np.asarray(values).reshape(n_resamples, n_groups) for name, values in metrics.items()}
+
+
+# ----------------------------------------------------------------------------------------------
+# the table
+# ----------------------------------------------------------------------------------------------
+@table
+def compare(
+    frame,
+    *,
+    human,
+    system,
+    by=None,
+    pairs: str = "baseline",
+    correction=None,
+    exclude_zero: bool = True,
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    random_state=12345,
+):
+    """Is system B better than baseline A? The ``eval`` metrics of score columns compared on
+    the same responses, with paired intervals and tests.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        The scored responses (pandas; dask and polars frames run the same table and give the
+        same numbers for the same ``random_state``).
+    human : str
+        Human score column.
+    system : list of str
+        Two or more system score columns, the baseline first. A response missing any of them
+        (or the human score; or with a human score of 0, with ``exclude_zero``) is left out of
+        every comparison, so all systems are compared on the same responses, as
+        :func:`~pdmetrics.scoring.evaluate` evaluates them.
+    by : str or list of str, optional
+        Subgroup column(s): the comparison in every group of each (not their intersections),
+        after the ``"(all)"`` rows.
+    pairs : {"baseline", "all"}, default "baseline"
+        Each system against the first, or every pair of systems.
+    correction : {"holm", "fdr_bh", "bonferroni"}, optional
+        Adjust the p-values for the number of comparisons in the table (every metric, pair and
+        group), as statsmodels' ``multipletests``: column ``p_adjusted``.
+    exclude_zero : bool, default True
+        Leave out responses with a human score of 0 (RSMTool's ``exclude_zero_scores``).
+    n_resamples : int, default 1000
+        Resamples of the paired bootstrap (at least 1).
+    confidence : float, default 0.95
+        Coverage of the intervals.
+    random_state : int, numpy.random.Generator or None, default 12345
+        Seed of the bootstrap weights (None: fresh entropy, so the intervals change per call).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per pair of systems and metric (``corr, wtkappa, kappa, exact_agr, adj_agr,
+        R2, RMSE, SMD``; with ``by``: per group too, after columns ``by, group``): ``metric,
+        baseline, system, N, baseline_value, system_value, difference`` (system minus
+        baseline), ``ci_low, ci_high`` (its interval), ``p_value`` (of no difference),
+        ``p_adjusted`` and ``test`` (``williams_t``, ``mcnemar_exact``, ``mcnemar_chi2`` or
+        ``paired_bootstrap``). The two values are those of :func:`~pdmetrics.scoring.evaluate`
+        on the same responses.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> import pdmetrics
+    >>> rng = np.random.default_rng(0)
+    >>> human = rng.integers(1, 7, 500).astype(float)
+    >>> df = pd.DataFrame({"sc1": human,
+    ...                    "old": human + rng.normal(0, 1.0, 500),
+    ...                    "new": human + rng.normal(0, 0.7, 500)})
+    >>> table = df.scoring.compare(human="sc1", system=["old", "new"], n_resamples=500)
+    >>> table[["metric", "difference", "ci_low", "ci_high", "p_value", "test"]].round(3).head(3)
+        metric  difference  ci_low  ci_high  p_value              test
+    0     corr       0.038   0.028    0.049    0.000        williams_t
+    1  wtkappa       0.044   0.032    0.056    0.002  paired_bootstrap
+    2    kappa       0.104   0.051    0.151    0.002  paired_bootstrap
+    """
+    names = score_columns(frame, exclude_zero, human=human, system=system, by=by)
+    human, systems, groups = names["human"], names["system"], names["by"]
+    check_comparison_options(pairs, correction)
+    compared = compared_pairs(systems, pairs)
+    check_bootstrap_options(n_resamples, confidence, random_state, required=True)
+    key = bootstrap_key(random_state)
+    return Table(
+        [human, *systems, *groups],
+        partial(_comparison_chunk, human, systems, groups, compared, exclude_zero, key),
+        partial(
+            _comparison_from_state,
+            human=human,
+            compared=compared,
+            groups=groups,
+            exclude_zero=exclude_zero,
+            options=dict(n_resamples=n_resamples, confidence=confidence, key=key, correction=correction),
+        ),
+        numbered=True,
+    )
+
+
+def _comparison_chunk(human, systems, by, compared, exclude_zero, key, part):
+    return comparison_state(part, human, systems, by, compared, exclude_zero, key)
+
+
+def _comparison_from_state(
+    state: ComparisonState, human, compared, groups, exclude_zero, options
+) -> pd.DataFrame:
+    evaluation = evaluation_from_state(state.evaluation, human_name=human, exclude_zero=exclude_zero)
+    parts = []
+    for by, bucket_groups in state.groups.items():
+        if by is None and groups:  # with subgroups, the pooled rows come with each column's groups
+            continue
+        parts.extend(_group_rows(evaluation, by, bucket_groups, state.groups[None], compared, options))
+    identifiers = ["by", "group"] if groups else []
+    return comparison_table(parts, identifiers, options["correction"])
+
+
+def _group_rows(evaluation, by, bucket_groups: BucketGroups, pooled: BucketGroups, compared, options) -> list:
+    """The rows of one subgroup column (None: the whole set), pooled row first."""
+    confidence = options["confidence"]
+    if by is not None:  # the "(all)" row, then the groups
+        sets = [(pooled, np.array([POOLED_LABEL], dtype=object)), (bucket_groups, bucket_groups.labels)]
+        in_table = evaluation[evaluation["by"] == by]
+    else:
+        sets = [(bucket_groups, bucket_groups.labels)]
+        in_table = evaluation
+    parts = []
+    for groups, labels in sets:
+        n_groups = labels.size
+        used = np.zeros(N_BUCKETS, dtype=bool)
+        for stats in groups.buckets.values():
+            used |= stats.moments.n.reshape(n_groups, N_BUCKETS).sum(axis=0) > 0
+        k = int(np.flatnonzero(used).max()) + 1 if used.any() else 0
+        weights = poisson_weights(options["key"], k, options["n_resamples"])
+        needed = {name for pair in compared for name in pair}
+        resampled = {name: _resampled_metrics(groups.buckets[name], n_groups, weights) for name in needed}
+        for a, b in compared:
+            rows_a = _table_rows(in_table, a, labels, by)
+            rows_b = _table_rows(in_table, b, labels, by)
+            parts.append(_pair_rows(a, b, rows_a, rows_b, labels, groups, resampled, by, confidence))
+    return parts
+
+
+def _table_rows(evaluation: pd.DataFrame, system, labels, by) -> pd.DataFrame:
+    """The ``eval`` rows of ``system`` for ``labels`` (in their order)."""
+    rows = evaluation[evaluation["system"] == system]
+    if by is None:
+        return rows.reset_index(drop=True)
+    index = pd.Index(rows["group"].to_numpy(dtype=object), dtype=object)
+    return rows.iloc[index.get_indexer(pd.Index(labels, dtype=object))].reset_index(drop=True)
+
+
+def _pair_rows(a, b, rows_a, rows_b, labels, groups: BucketGroups, resampled, by, confidence) -> pd.DataFrame:
+    n = rows_a["N"].to_numpy(dtype="float64")
+    frames = []
+    for metric, test in METRICS.items():
+        value_a = rows_a[metric].to_numpy(dtype="float64")
+        value_b = rows_b[metric].to_numpy(dtype="float64")
+        difference = value_b - value_a
+        tests = np.full(labels.size, test, dtype=object)
+        if test == "williams_t":
+            m = groups.pairs[(a, b)]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                r_ab = m.c_xy / np.sqrt(m.m2_x * m.m2_y)
+            _, p, low, high = williams_test(value_a, value_b, np.clip(r_ab, -1, 1), n, confidence)
+        elif test == "mcnemar":
+            only = groups.discordant[(a, b)]
+            p, low, high, exact = mcnemar_test(only[:, 0], only[:, 1], n, confidence)
+            low, high = low * 100, high * 100  # percentages, as exact_agr
+            tests = np.where(exact, "mcnemar_exact", "mcnemar_chi2").astype(object)
+        else:
+            samples = resampled[b][metric] - resampled[a][metric]
+            low, high = percentile_interval(samples, confidence)
+            p = bootstrap_p_value(samples, difference)
+        frames.append(
+            pd.DataFrame(
+                {
+                    **({"by": by, "group": labels} if by is not None else {}),
+                    "metric": metric,
+                    "baseline": a,
+                    "system": b,
+                    "N": n.astype("int64"),
+                    "baseline_value": value_a,
+                    "system_value": value_b,
+                    "difference": difference,
+                    "ci_low": low,
+                    "ci_high": high,
+                    "p_value": p,
+                    "test": tests,
+                }
+            )
+        )
+    out = pd.concat(frames, ignore_index=True)
+    if by is not None:  # group by group, metrics in order within each
+        order = np.argsort(np.tile(np.arange(labels.size), len(METRICS)), kind="stable")
+        out = out.iloc[order].reset_index(drop=True)
+    return out
