@@ -50,8 +50,11 @@ def assert_same_table(dask_table: pd.DataFrame, pandas_table: pd.DataFrame) -> N
     assert list(dask_table.columns) == list(pandas_table.columns)
     assert dask_table.attrs == pandas_table.attrs
     # the degradation table holds differences of two metrics (corr ~0.78 - 0.78): their
-    # rounding error is absolute, as SMD's and DSM's
-    differences = list(pandas_table.columns) == ["system", *DEGRADATION_METRICS]
+    # rounding error is absolute, as SMD's and DSM's (and so do the comparison tables: values,
+    # differences and intervals of SMD among them)
+    differences = (
+        list(pandas_table.columns) == ["system", *DEGRADATION_METRICS] or "difference" in pandas_table
+    )
     for column in pandas_table.columns:
         a, b = dask_table[column], pandas_table[column]
         if pd.api.types.is_float_dtype(b.dtype):
@@ -79,6 +82,7 @@ TABLES = [
     ("degradation", {"human": "h", "second_human": "h2", "system": ["s", "t"]}),
     ("disattenuated_correlations", {"human": "h", "second_human": "h2", "system": "s", "by": "L1"}),
     ("score_distribution", {"human": "h", "system": "s"}),
+    ("compare", {"human": "h", "system": ["s", "t"], "by": "L1", "n_resamples": 50}),
 ]
 
 
