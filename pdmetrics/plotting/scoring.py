@@ -17,6 +17,7 @@ from pdmetrics._validation import as_list, require_columns
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness.regression import score_fairness_estimates
 from pdmetrics.plotting.axes import axes_for, check_table, choose, heatmap, panel_axes
+from pdmetrics.plotting.comparison import comparison_method
 from pdmetrics.scoring.tables import confusion_matrix as confusion_matrix_table
 from pdmetrics.scoring.tables import evaluate
 from pdmetrics.scoring.tables import score_distribution as score_distribution_table
@@ -491,6 +492,8 @@ class ScoringPlots:
 
     def __init__(self, frame: pd.DataFrame) -> None:
         self._frame = frame
+
+    compare = comparison_method("pdmetrics.scoring.comparison")
 
     def _column(self, argument: str, name) -> pd.Series:
         names = require_columns(self._frame, argument, name)
