@@ -60,7 +60,9 @@ def naive_resample(frame: pd.DataFrame, rng: np.random.Generator):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--resamples", type=int, default=1000)
     parser.add_argument("--repeats", type=int, default=3)
@@ -73,8 +75,9 @@ def main() -> None:
     seconds, table = median_time(lambda: frame.scoring.compare(**options), args.repeats)
     by_seconds, _ = median_time(lambda: frame.scoring.compare(**options, by="group"), args.repeats)
     print(f"pdmetrics compare: {args.rows:,} responses, 2 systems, {args.resamples} resamples")
-    print(f"  median of {args.repeats}: {seconds:.2f} s (target < 5 s); with by= (10 groups): {by_seconds:.2f} s")
-    print(table[["metric", "difference", "ci_low", "ci_high", "p_value", "test"]].round(4).to_string(index=False))
+    print(f"  median of {args.repeats}: {seconds:.2f} s (target < 5 s); by= (10 groups): {by_seconds:.2f} s")
+    shown = table[["metric", "difference", "ci_low", "ci_high", "p_value", "test"]]
+    print(shown.round(4).to_string(index=False))
 
     rng = np.random.default_rng(0)
     naive_resample(frame.head(100), rng)  # imports out of the timing

@@ -45,7 +45,9 @@ def test_the_two_values_are_those_of_evaluate():
     for column, name in (("baseline_value", "old"), ("system_value", "new")):
         np.testing.assert_allclose(table[column], expected.loc[name, list(METRICS)].astype(float), rtol=1e-12)
     assert (table["N"] == 797).all()
-    np.testing.assert_allclose(table["difference"], table["system_value"] - table["baseline_value"], rtol=1e-12)
+    np.testing.assert_allclose(
+        table["difference"], table["system_value"] - table["baseline_value"], rtol=1e-12
+    )
 
 
 def test_by_gives_the_pooled_rows_then_each_group_as_evaluate():
@@ -116,7 +118,9 @@ def test_rows_beyond_the_own_buckets_share_weights_and_still_partition():
     dd = pytest.importorskip("dask.dataframe")
     df = scores(70_000, seed=6)  # more rows than buckets with their own weights
     expected = df.scoring.compare(human="sc1", system=["old", "new"], n_resamples=30)
-    result = dd.from_pandas(df, npartitions=4).scoring.compare(human="sc1", system=["old", "new"], n_resamples=30)
+    result = dd.from_pandas(df, npartitions=4).scoring.compare(
+        human="sc1", system=["old", "new"], n_resamples=30
+    )
     pd.testing.assert_frame_equal(result, expected, rtol=1e-12)
 
 
@@ -165,9 +169,10 @@ def simulated(n_sets: int, n: int, noise, seed: int) -> pd.DataFrame:
 def test_the_intervals_cover_the_true_difference():
     noise = (1.0, 0.8)
     population = simulated(1, 2_000_000, noise, seed=11).scoring.evaluate(human="sc1", system=["old", "new"])
-    truth = population.set_index("system").loc["new", list(METRICS)] - population.set_index("system").loc[
-        "old", list(METRICS)
-    ]
+    truth = (
+        population.set_index("system").loc["new", list(METRICS)]
+        - population.set_index("system").loc["old", list(METRICS)]
+    )
     table = simulated(400, 400, noise, seed=12).scoring.compare(
         human="sc1", system=["old", "new"], by="set", n_resamples=400
     )
@@ -230,7 +235,9 @@ def test_one_row_and_a_constant_system_give_nan_not_a_crash():
     constant["new"] = 3.0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        table = constant.scoring.compare(human="sc1", system=["old", "new"], n_resamples=50).set_index("metric")
+        table = constant.scoring.compare(human="sc1", system=["old", "new"], n_resamples=50).set_index(
+            "metric"
+        )
     assert np.isnan(table.loc["corr", "system_value"]) and np.isnan(table.loc["corr", "p_value"])
     assert np.isfinite(table.loc["RMSE", "p_value"])
 
@@ -243,3 +250,23 @@ def test_the_result_does_not_depend_on_the_frame_s_index_or_other_columns():
         df.scoring.compare(human="sc1", system=["old", "new"], n_resamples=100),
         shuffled_index.scoring.compare(human="sc1", system=["old", "new"], n_resamples=100),
     )
+
+
+def test_a_second_human_adds_prmse_equal_to_the_true_score_table():
+    from pdmetrics.datasets import simulate_scores
+
+    df = simulate_scores(3000, seed=2)
+    df["new"] = df["sc1"] + np.random.default_rng(1).normal(0, 0.6, len(df))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdmetrics.ExcludedRowsWarning)
+        table = df.scoring.compare(
+            human="sc1", second_human="sc2", system=["raw", "new"], by="L1", n_resamples=100
+        )
+    used = df.dropna(subset=["raw", "new"])
+    prmse = table[table["metric"] == "PRMSE"].set_index("group")
+    assert list(table["metric"].unique()) == [*METRICS, "PRMSE"]
+    for group, rows in [("(all)", used), *((g, used[used["L1"] == g]) for g in used["L1"].unique())]:
+        expected = rows.scoring.true_score(system=["raw", "new"], raters=["sc1", "sc2"])["PRMSE true"]
+        found = prmse.loc[group, ["baseline_value", "system_value"]].to_numpy(dtype=float)
+        np.testing.assert_allclose(found, expected.to_numpy(dtype=float), rtol=1e-12)
+    assert (prmse["test"] == "paired_bootstrap").all()

@@ -105,5 +105,3 @@ def check_resample_size(n_resamples: int, n_groups: int) -> None:
     memory = _memory_bytes()
     if memory is not None and n_resamples * n_groups * 4 * 8 * _RESAMPLE_ARRAYS > memory:
         raise _too_many_resamples(n_resamples, n_groups, f"exceeds this machine's memory ({_bytes(memory)})")
-
-

@@ -183,7 +183,8 @@ class BucketGroups:
     ``group * N_BUCKETS + bucket``; ``buckets``: system -> :class:`PairStatistics` of those
     cells; ``pairs``: (A, B) -> :class:`~pdmetrics._stats.Moments` of A with B per group;
     ``discordant``: (A, B) -> rows per group where only A, and only B, equals the human score
-    (shape ``(groups, 2)``).
+    (shape ``(groups, 2)``); ``ratings``: with a second human score, the true-score sums of
+    each cell (:func:`rating_sums`; None without).
     """
 
     labels: np.ndarray
@@ -191,6 +192,7 @@ class BucketGroups:
     buckets: dict
     pairs: dict
     discordant: dict
+    ratings: np.ndarray | None = None
 
     def combine(self, other: BucketGroups) -> BucketGroups:
         mine, theirs = pd.Index(self.labels, dtype=object), pd.Index(other.labels, dtype=object)
@@ -217,6 +219,10 @@ class BucketGroups:
                 pair: _placed_counts(c, at_mine, n) + _placed_counts(other.discordant[pair], at_theirs, n)
                 for pair, c in self.discordant.items()
             },
+            None
+            if self.ratings is None
+            else _placed_rows(self.ratings, in_mine, cells.size)
+            + _placed_rows(other.ratings, in_theirs, cells.size),
         )
 
 
@@ -242,9 +248,52 @@ def _placed_moments(m: Moments, at: np.ndarray, n: int) -> Moments:
 
 
 def _placed_counts(counts: np.ndarray, at: np.ndarray, n: int) -> np.ndarray:
-    out = np.zeros((n, 2), dtype="int64")
-    out[at] = counts
+    return _placed_rows(counts, at, n)
+
+
+def _placed_rows(values: np.ndarray, at: np.ndarray, n: int) -> np.ndarray:
+    """The rows of ``values`` at positions ``at`` among ``n`` rows (the others zero)."""
+    out = np.zeros((n, *values.shape[1:]), dtype=values.dtype)
+    out[at] = values
     return out
+
+
+#: The sums :func:`rating_sums` gives each cell, in its columns' order (then one ``sse`` per system).
+RATING_SUMS = (
+    "n",
+    "n_ratings",
+    "sum_c_squared",
+    "within_ss",
+    "within_df",
+    "sum_c_mean",
+    "sum_c_mean_squared",
+)
+
+
+def rating_sums(h: np.ndarray, h2: np.ndarray, systems: list, cells: np.ndarray, n_cells: int) -> np.ndarray:
+    """The true-score sums of each cell (columns :data:`RATING_SUMS`, then per system
+    ``sum c_i (Hbar_i - M_i)**2``) of responses rated ``h`` (every one) and ``h2`` (NaN: not
+    rated twice): what RSMTool's true-score evaluation needs, additive over responses."""
+    c = np.where(np.isfinite(h2), 2.0, 1.0)
+    mean = np.where(c == 2, (h + np.where(c == 2, h2, 0.0)) / 2, h)
+    within = np.where(c == 2, (h - np.where(c == 2, h2, 0.0)) ** 2 / 2, 0.0)
+    columns = [np.ones_like(h), c, c * c, within, c - 1, c * mean, c * mean * mean]
+    columns += [c * (mean - system) ** 2 for system in systems]
+    return np.column_stack([np.bincount(cells, column, n_cells) for column in columns])
+
+
+def prmse_of_sums(sums: np.ndarray) -> np.ndarray:
+    """PRMSE of each system (last axis) from :func:`rating_sums` added over responses (any
+    leading shape), as RSMTool's ``true_score_eval`` computes it."""
+    n, n_ratings, c2, within_ss, within_df, c_mean, c_mean2 = (sums[..., i] for i in range(len(RATING_SUMS)))
+    sse = sums[..., len(RATING_SUMS) :]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        variance = np.where(within_df > 0, within_ss / within_df, np.nan)
+        between = c_mean2 - c_mean * c_mean / n_ratings
+        true_variance = (between - (n - 1) * variance) / (n_ratings - c2 / n_ratings)
+        mse = (sse - (n * variance)[..., None]) / n_ratings[..., None]
+        prmse = 1.0 - mse / true_variance[..., None]
+    return np.where(np.isfinite(true_variance) & (true_variance != 0), 1.0, np.nan)[..., None] * prmse
 
 
 @dataclass(frozen=True)
@@ -264,7 +313,7 @@ class ComparisonState:
 
 
 def comparison_state(
-    part: pd.DataFrame, human, systems: list, by: list, pairs: list, exclude_zero, key
+    part: pd.DataFrame, human, systems: list, by: list, pairs: list, exclude_zero, key, second=None
 ) -> ComparisonState:
     """The :class:`ComparisonState` of one chunk of rows (``part`` numbered, see
     :func:`~pdmetrics._table_spec.row_numbers`)."""
@@ -277,6 +326,9 @@ def comparison_state(
     h = h[rows.mask]
     values = {s: v[rows.mask] for s, v in values.items()}
     buckets = row_buckets(row_numbers(part)[rows.mask], key)
+    if second is not None:  # a rating of 0 is no rating, as the true-score table reads it
+        h2 = numeric_values(part[second], "second_human")[rows.mask]
+        h2 = np.where(h2 == 0, np.nan, h2) if exclude_zero else h2
     h_labels = kappa_labels(h, "human")
     s_labels = {s: kappa_labels(v, "system") for s, v in values.items()}
     encoded = {None: (np.zeros(h.size, dtype=np.intp), np.array([POOLED_LABEL], dtype=object))}
@@ -301,6 +353,7 @@ def comparison_state(
                 ).astype("int64")
                 for a, b in pairs
             },
+            None if second is None else rating_sums(h, h2, list(values.values()), in_cell, cells.size),
         )
     return ComparisonState(evaluation, groups)
 
@@ -308,14 +361,17 @@ def comparison_state(
 # ----------------------------------------------------------------------------------------------
 # the resampled metrics
 # ----------------------------------------------------------------------------------------------
-def _resampled_metrics(statistics: dict, cells: np.ndarray, n_groups: int, weights: np.ndarray) -> dict:
+def _resampled_metrics(
+    statistics: dict, cells: np.ndarray, n_groups: int, weights: np.ndarray, ratings=None, systems=()
+) -> dict:
     """System -> the ``eval`` metrics of every resample (rows) and group (columns), from each
     system's statistics of the (group, bucket) ``cells`` and the buckets' Poisson weights
-    (``weights``: one row per bucket ``0..``). Every system's sums come from one matrix product
-    per group."""
+    (``weights``: one row per bucket ``0..``); with the cells' ``ratings`` sums
+    (:func:`rating_sums` of the ``systems`` in order), PRMSE too. Every system's sums come from
+    one matrix product per group."""
     group = cells // N_BUCKETS
     sides = {name: _cell_features(stats, group, n_groups) for name, stats in statistics.items()}
-    features = np.column_stack([side[0] for side in sides.values()])
+    features = np.column_stack([side[0] for side in sides.values()] + ([] if ratings is None else [ratings]))
     bounds = np.searchsorted(cells, np.arange(n_groups + 1) * N_BUCKETS)
     buckets = cells % N_BUCKETS
     sums = np.stack(  # (resamples, groups, features)
@@ -327,6 +383,10 @@ def _resampled_metrics(statistics: dict, cells: np.ndarray, n_groups: int, weigh
         r = sums[..., start : start + own.shape[1]]
         start += own.shape[1]
         out[name] = _metrics_of_sums(r, statistics[name], mean_x, mean_y, group, n_groups)
+    if ratings is not None:
+        prmse = prmse_of_sums(sums[..., start:])
+        for name in out:
+            out[name]["PRMSE"] = prmse[..., list(systems).index(name)]
     return out
 
 
@@ -410,6 +470,7 @@ def compare(
     *,
     human,
     system,
+    second_human=None,
     by=None,
     pairs: str = "baseline",
     correction=None,
@@ -428,6 +489,10 @@ def compare(
         same numbers for the same ``random_state``).
     human : str
         Human score column.
+    second_human : str, optional
+        A second human score column (missing where a response was scored once): adds ``PRMSE``
+        (RSMTool's true-score PRMSE of each system, ``human`` and ``second_human`` the raters,
+        as :func:`~pdmetrics.scoring.true_score` on the same responses), by paired bootstrap.
     system : list of str
         Two or more system score columns, the baseline first. A response missing any of them
         (or the human score; or with a human score of 0, with ``exclude_zero``) is left out of
@@ -454,7 +519,8 @@ def compare(
     -------
     pandas.DataFrame
         One row per pair of systems and metric (``corr, wtkappa, kappa, exact_agr, adj_agr,
-        R2, RMSE, SMD``; with ``by``: per group too, after columns ``by, group``): ``metric,
+        R2, RMSE, SMD``, and ``PRMSE`` with ``second_human``; with ``by``: per group too,
+        after columns ``by, group``): ``metric,
         baseline, system, N, baseline_value, system_value, difference`` (system minus
         baseline), ``ci_low, ci_high`` (its interval), ``p_value`` (of no difference),
         ``p_adjusted`` and ``test`` (``williams_t``, ``mcnemar_exact``, ``mcnemar_chi2`` or
@@ -477,29 +543,41 @@ def compare(
     1  wtkappa       0.072   0.050    0.094    0.002  paired_bootstrap
     2    kappa       0.199   0.131    0.272    0.002  paired_bootstrap
     """
-    names = score_columns(frame, exclude_zero, human=human, system=system, by=by)
+    if second_human is None:
+        names = score_columns(frame, exclude_zero, human=human, system=system, by=by)
+    else:
+        names = score_columns(
+            frame, exclude_zero, human=human, second_human=second_human, system=system, by=by
+        )
     human, systems, groups = names["human"], names["system"], names["by"]
+    second = names.get("second_human")
     check_comparison_options(pairs, correction)
     compared = compared_pairs(systems, pairs)
     check_bootstrap_options(n_resamples, confidence, random_state, required=True)
     key = bootstrap_key(random_state)
     return Table(
-        [human, *systems, *groups],
-        partial(_comparison_chunk, human, systems, groups, compared, exclude_zero, key),
+        [human, *systems, *groups, *([] if second is None else [second])],
+        partial(_comparison_chunk, human, systems, groups, compared, exclude_zero, key, second),
         partial(
             _comparison_from_state,
             human=human,
             compared=compared,
             groups=groups,
             exclude_zero=exclude_zero,
-            options=dict(n_resamples=n_resamples, confidence=confidence, key=key, correction=correction),
+            options=dict(
+                n_resamples=n_resamples,
+                confidence=confidence,
+                key=key,
+                correction=correction,
+                systems=systems,
+            ),
         ),
         numbered=True,
     )
 
 
-def _comparison_chunk(human, systems, by, compared, exclude_zero, key, part):
-    return comparison_state(part, human, systems, by, compared, exclude_zero, key)
+def _comparison_chunk(human, systems, by, compared, exclude_zero, key, second, part):
+    return comparison_state(part, human, systems, by, compared, exclude_zero, key, second)
 
 
 def _comparison_from_state(
@@ -530,13 +608,27 @@ def _group_rows(evaluation, by, bucket_groups: BucketGroups, pooled: BucketGroup
         k = int((groups.cells % N_BUCKETS).max()) + 1 if groups.cells.size else 0
         weights = poisson_weights(options["key"], k, options["n_resamples"])
         needed = {name for pair in compared for name in pair}
+        systems = options["systems"]
         resampled = _resampled_metrics(
-            {name: groups.buckets[name] for name in needed}, groups.cells, n_groups, weights
+            {name: groups.buckets[name] for name in needed},
+            groups.cells,
+            n_groups,
+            weights,
+            groups.ratings,
+            systems,
         )
+        metrics = dict(METRICS)
+        if groups.ratings is not None:  # PRMSE of each system on the groups' rows, as true_score
+            group = groups.cells // N_BUCKETS
+            sums = np.column_stack([np.bincount(group, column, n_groups) for column in groups.ratings.T])
+            prmse = prmse_of_sums(sums)
+            metrics["PRMSE"] = "paired_bootstrap"
         for a, b in compared:
             rows_a = _table_rows(in_table, a, labels, by)
             rows_b = _table_rows(in_table, b, labels, by)
-            parts.append(_pair_rows(a, b, rows_a, rows_b, labels, groups, resampled, by, confidence))
+            if groups.ratings is not None:
+                rows_a["PRMSE"], rows_b["PRMSE"] = prmse[:, systems.index(a)], prmse[:, systems.index(b)]
+            parts.append(_pair_rows(a, b, rows_a, rows_b, labels, groups, resampled, by, confidence, metrics))
     return parts
 
 
@@ -554,10 +646,12 @@ def _ranks(rows: pd.DataFrame) -> np.ndarray:
     return np.argsort(np.argsort(rows["position"].to_numpy(), kind="stable"), kind="stable")
 
 
-def _pair_rows(a, b, rows_a, rows_b, labels, groups: BucketGroups, resampled, by, confidence) -> pd.DataFrame:
+def _pair_rows(
+    a, b, rows_a, rows_b, labels, groups: BucketGroups, resampled, by, confidence, metrics: dict
+) -> pd.DataFrame:
     n = rows_a["N"].to_numpy(dtype="float64")
     frames = []
-    for metric, test in METRICS.items():
+    for metric, test in metrics.items():
         value_a = rows_a[metric].to_numpy(dtype="float64")
         value_b = rows_b[metric].to_numpy(dtype="float64")
         difference = value_b - value_a
@@ -596,6 +690,6 @@ def _pair_rows(a, b, rows_a, rows_b, labels, groups: BucketGroups, resampled, by
         )
     out = pd.concat(frames, ignore_index=True)
     if by is not None:  # group by group, metrics in order within each
-        order = np.argsort(np.tile(_ranks(rows_a), len(METRICS)), kind="stable")
+        order = np.argsort(np.tile(_ranks(rows_a), len(metrics)), kind="stable")
         out = out.iloc[order].reset_index(drop=True)
     return out
