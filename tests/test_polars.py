@@ -112,7 +112,12 @@ IMAGES = list(range(15))  # the images of box_tables(0), some without ground tru
 CASES = [
     ("scoring", "evaluate", "scores", {"human": "sc1", "system": "raw"}),
     ("scoring", "evaluate", "scores", {"human": "sc1", "system": ["raw", "sc2"], "by": ["L1", "grade"]}),
-    ("scoring", "compare", "scores", {"human": "sc1", "system": ["raw", "sc2"], "by": "L1", "n_resamples": 50}),
+    (
+        "scoring",
+        "compare",
+        "scores",
+        {"human": "sc1", "system": ["raw", "sc2"], "by": "L1", "n_resamples": 50},
+    ),
     ("scoring", "consistency", "scores", {"human": "sc1", "second_human": "sc2", "by": "L1"}),
     ("scoring", "confusion_matrix", "scores", {"human": "sc1", "system": "sc2"}),
     ("scoring", "degradation", "scores", {"human": "sc1", "second_human": "sc2", "system": "raw"}),
@@ -235,6 +240,17 @@ CASES = [
         "paired_bootstrap",
         "texts",
         {"prediction": "pred", "baseline": "base", "reference": "ref", "n_resamples": 50},
+    ),
+    (
+        "textgen",
+        "compare",
+        "texts",
+        {
+            "prediction": ["base", "pred"],
+            "reference": ["ref", "ref2"],
+            "metric": ["bleu", "rouge1"],
+            "n_resamples": 50,
+        },
     ),
     *[
         ("textgen", method, "verdicts", {"datum": "id", "verdict": "verdict", "by": "topic"})
