@@ -241,6 +241,17 @@ CASES = [
         "texts",
         {"prediction": "pred", "baseline": "base", "reference": "ref", "n_resamples": 50},
     ),
+    (
+        "textgen",
+        "compare",
+        "texts",
+        {
+            "prediction": ["base", "pred"],
+            "reference": ["ref", "ref2"],
+            "metric": ["bleu", "rouge1"],
+            "n_resamples": 50,
+        },
+    ),
     *[
         ("textgen", method, "verdicts", {"datum": "id", "verdict": "verdict", "by": "topic"})
         for method in ("answer_relevance", "bias", "toxicity", "context_relevance", "hallucination")

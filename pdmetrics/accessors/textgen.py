@@ -34,6 +34,8 @@ class TextgenAccessor(Accessor):
     chrf = method("pdmetrics.textgen.corpus")
     ter = method("pdmetrics.textgen.corpus")
     paired_bootstrap = method("pdmetrics.textgen.paired")
+    # is system B better than baseline A? every metric above, paired intervals and p-values
+    compare = method("pdmetrics.textgen.comparison")
     # the LLM-guided metrics, from the judge's verdict table
     answer_correctness = method("pdmetrics.textgen.verdicts")
     answer_relevance = method("pdmetrics.textgen.verdicts")

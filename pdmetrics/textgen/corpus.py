@@ -42,8 +42,10 @@ __all__ = [
     "metric_signature",
     "SACREBLEU_VERSION",
     "CorpusState",
+    "compared_segments",
     "corpus_state",
     "corpus_table",
+    "statistic_names",
 ]
 
 #: The sacrebleu version whose definitions (and signature strings) this module reproduces.
@@ -223,6 +225,21 @@ def checked_texts(values, argument: str) -> np.ndarray:
     a cell that is neither a str nor missing raises :class:`InvalidInputError` naming
     ``argument`` and the row."""
     return _text_array(values, argument)
+
+
+def compared_segments(predictions: dict, reference) -> tuple[dict, _Segments, dict]:
+    """Several systems' outputs on the same segments, without a warning.
+
+    ``predictions``: how each system is named in messages (e.g. ``"prediction='new'"``) -> its
+    texts, one per segment. Returns each system's texts (object arrays) on the segments every
+    system answered and that have a reference, those segments (their reference ``matrix``,
+    ``kept`` positions and the rows left out) and the number of rows each system lacks."""
+    arrays = {argument: _text_array(values, argument) for argument, values in predictions.items()}
+    missing = {argument: _is_missing(array) for argument, array in arrays.items()}
+    first = next(iter(predictions.values()))
+    segments = _segments(first, reference, also_missing=np.logical_or.reduce(list(missing.values())))
+    texts = {argument: array[segments.kept] for argument, array in arrays.items()}
+    return texts, segments, {argument: int(mask.sum()) for argument, mask in missing.items()}
 
 
 def paired_inputs(
@@ -475,6 +492,11 @@ _COLUMNS = {
     + [f"total_{n}" for n in range(1, 5)],
     "ter": ["edits", "ref_length"],
 }
+
+
+def statistic_names(metric: str) -> list[str]:
+    """The column names of :func:`segment_statistics` for ``metric`` (its statistics, in order)."""
+    return _stat_columns(_metric_name(metric))
 
 
 def _stat_columns(name: str) -> list[str]:

@@ -35,7 +35,16 @@ from pdmetrics.textgen.corpus import (
 )
 from pdmetrics.textgen.per_row import text_names, texts
 
-__all__ = ["compare", "paired_bootstrap"]
+__all__ = [
+    "checked_options",
+    "corpus_score",
+    "paired_bootstrap",
+    "paired_bootstrap_table",
+    "resample_indices",
+    "resampled_scores",
+    "sacrebleu_interval",
+    "sacrebleu_p_value",
+]
 
 _METRICS = ("bleu", "chrf", "chrf++", "ter")
 # float32 cells gathered per block of resamples (bounds memory at about 64 MB)
@@ -66,13 +75,42 @@ def _resampled_sums(stats: np.ndarray, indices: np.ndarray) -> np.ndarray:
     return sums
 
 
-def _interval(scores: np.ndarray, confidence: float) -> tuple[float, float, float, float]:
+def sacrebleu_interval(scores: np.ndarray, confidence: float) -> tuple[float, float, float, float]:
     """Mean of the resampled scores, half-width of the ``confidence`` interval, its bounds (sacrebleu,
     95%: the n//40-th smallest and largest scores)."""
     ordered = np.sort(scores)
     lower_at = int(np.floor(ordered.size * (1 - confidence) / 2 + 1e-9))
     lower, upper = ordered[lower_at], ordered[ordered.size - lower_at - 1]
     return float(ordered.mean()), float(0.5 * (upper - lower)), float(lower), float(upper)
+
+
+def resample_indices(n: int, n_resamples: int, random_state) -> np.ndarray:
+    """sacrebleu's resamples: ``n_resamples`` rows of ``n`` segment indices drawn with
+    replacement from ``numpy.random.default_rng(random_state)``."""
+    rng = np.random.default_rng(random_state)
+    return rng.choice(n, size=(int(n_resamples), n), replace=True) if n else np.zeros((0, 0), int)
+
+
+def corpus_score(stats: np.ndarray, metric: str) -> float:
+    """The corpus score of per-segment statistics, added segment after segment in float64 (as
+    sacrebleu adds them)."""
+    return float(scores_from_statistics(np.cumsum(stats, axis=0)[-1], metric)[0])
+
+
+def resampled_scores(stats: np.ndarray, indices: np.ndarray, metric: str) -> np.ndarray:
+    """The score of every resample (rows of ``indices``), in sacrebleu's float32 arithmetic."""
+    return scores_from_statistics(_resampled_sums(stats, indices), metric)
+
+
+def sacrebleu_p_value(resampled_a, resampled_b, score_a: float, score_b: float) -> float:
+    """sacrebleu's p-value of "no difference": the share of centred resampled absolute
+    differences strictly greater than the observed one, ``(c + 1) / (n + 1)``; 1.0 when no
+    resample differs and the scores are equal."""
+    differences = np.abs(resampled_b - resampled_a)
+    if not differences.any() and score_a == score_b:
+        return 1.0
+    centred = differences - differences.mean()
+    return (int(np.sum(centred > abs(score_a - score_b))) + 1) / (differences.size + 1)
 
 
 def _names(prediction_a, prediction_b) -> tuple[str, str]:
@@ -180,7 +218,7 @@ def paired_bootstrap(
                 f"outputs, e.g. `{argument}='{'old' if argument == 'baseline' else 'new'}'`."
             )
     names = [one_name(frame, "baseline", baseline), *text_names(frame, prediction, reference)]
-    metrics = _checked_options(metric, n_resamples, confidence, random_state)
+    metrics = checked_options(metric, n_resamples, confidence, random_state)
     options = dict(metrics=metrics, n_resamples=n_resamples, confidence=confidence, random_state=random_state)
     return Whole(
         names,
@@ -197,12 +235,12 @@ def _compared(baseline, prediction, reference, options: dict, frame: pd.DataFram
         checked_texts(one_column(frame, argument, name), f"{argument}={name!r}")  # names the argument
     outputs, references = texts(frame, prediction, reference)
     arguments = (f"baseline={baseline!r}", f"prediction={prediction!r}")
-    return compare(
+    return paired_bootstrap_table(
         one_column(frame, "baseline", baseline), outputs, references, **options, arguments=arguments
     )
 
 
-def _checked_options(metric, n_resamples, confidence, random_state) -> list[str]:
+def checked_options(metric, n_resamples, confidence, random_state) -> list[str]:
     """The metrics, and the resampling options checked."""
     metrics = _metrics(metric)
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
@@ -224,7 +262,7 @@ def _checked_options(metric, n_resamples, confidence, random_state) -> list[str]
     return metrics
 
 
-def compare(
+def paired_bootstrap_table(
     prediction_a,
     prediction_b,
     reference,
@@ -242,27 +280,20 @@ def compare(
     # a segment missing in either system (or without a reference) is left out of both
     hypotheses_a, hypotheses_b, matrix = paired_inputs(prediction_a, prediction_b, reference, arguments)
     n = len(hypotheses_a)
-    rng = np.random.default_rng(seed)
-    indices = rng.choice(n, size=(int(n_resamples), n), replace=True) if n else np.zeros((0, 0), int)
+    indices = resample_indices(n, n_resamples, seed)
     rows = []
     for key in metrics:
         stats_a, nrefs = statistics_array(key, hypotheses_a, matrix)
         signature = metric_signature(key, nrefs, bs=int(n_resamples), seed=_seed_label(seed))
         arrays = [stats_a, statistics_array(key, hypotheses_b, matrix)[0]]
-        # full-corpus scores: statistics added segment after segment, in float64
-        score_a, score_b = (float(scores_from_statistics(np.cumsum(s, axis=0)[-1], key)[0]) for s in arrays)
-        resampled_a, resampled_b = (scores_from_statistics(_resampled_sums(s, indices), key) for s in arrays)
-        differences = np.abs(resampled_b - resampled_a)
-        if not differences.any() and score_a == score_b:
-            p_value = 1.0
-        else:
-            centred = differences - differences.mean()
-            p_value = (int(np.sum(centred > abs(score_a - score_b))) + 1) / (differences.size + 1)
+        score_a, score_b = (corpus_score(s, key) for s in arrays)
+        resampled_a, resampled_b = (resampled_scores(s, indices, key) for s in arrays)
+        p_value = sacrebleu_p_value(resampled_a, resampled_b, score_a, score_b)
         for system, score, resampled, p in (
             (name_a, score_a, resampled_a, np.nan),
             (name_b, score_b, resampled_b, p_value),
         ):
-            mean, half, low, high = _interval(resampled, float(confidence))
+            mean, half, low, high = sacrebleu_interval(resampled, float(confidence))
             rows.append(
                 {
                     "metric": key,

@@ -93,6 +93,7 @@ __all__ = [
     "hallucination",
     "summary_coherence",
     "datum_spec",
+    "PER_DATUM",
 ]
 
 YES_NO = ("yes", "no")
@@ -624,6 +625,22 @@ def _summary_coherence(datum, score, *, data=None) -> pd.DataFrame:
     result = np.empty(len(ids), dtype="float64")
     result[codes] = values
     return _per_datum(ids, n, "summary_coherence", result)
+
+
+#: Each metric's per-datum values from the columns as Series (``datum`` and ``verdict``, or the
+#: score, first), and the optional columns it also reads.
+PER_DATUM = {
+    "answer_correctness": (_answer_correctness, ("ground_truth",)),
+    "answer_relevance": (_answer_relevance, ()),
+    "bias": (_bias, ()),
+    "context_precision": (_context_precision, ("rank", "ground_truth")),
+    "context_recall": (_context_recall, ("ground_truth",)),
+    "context_relevance": (_context_relevance, ()),
+    "faithfulness": (_faithfulness, ()),
+    "hallucination": (_hallucination, ()),
+    "summary_coherence": (_summary_coherence, ()),
+    "toxicity": (_toxicity, ()),
+}
 
 
 # --- the tables: one row per datum, or the means by group --------------------------------
