@@ -14,7 +14,7 @@ values by group, with an ``"(all)"`` row first.
 
 from __future__ import annotations
 
-from pdmetrics.accessors.base import Accessor, method
+from pdmetrics.accessors.base import Accessor, method, namespace
 
 
 class TextgenAccessor(Accessor):
@@ -25,6 +25,13 @@ class TextgenAccessor(Accessor):
     """
 
     _domain = "textgen"
+
+    plot = namespace(
+        "pdmetrics.plotting.textgen",
+        "TextgenPlots",
+        """Figures: ``df.textgen.plot.compare(...)`` draws the forest plot of
+        :meth:`compare` (see :class:`pdmetrics.plotting.textgen.TextgenPlots`).""",
+    )
 
     # one row per generated answer
     rouge = method("pdmetrics.textgen.rouge_scores")
