@@ -14,3 +14,37 @@ def median_time(function, repeat: int) -> tuple[float, object]:
         result = function()
         times.append(time.perf_counter() - start)
     return statistics.median(times), result
+
+
+def row_resampling_reference(resample, frame, timed: int, total: int, what: str) -> float:
+    """The reference of the ``compare`` benchmarks: ``resample(frame, rng)`` (one resample of the
+    rows and the metrics recomputed) timed ``timed`` times, scaled to ``total`` resamples and
+    printed (``what`` names the libraries it uses); returns the scaled seconds."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    resample(frame.head(100), rng)  # imports out of the timing
+    start = time.perf_counter()
+    for _ in range(timed):  # the reference: one pass over the rows per resample
+        resample(frame, rng)
+    per_resample = (time.perf_counter() - start) / timed
+    print(
+        f"row-resampling loop ({what}): {per_resample:.3f} s per resample, "
+        f"timed over {timed} resamples -> {per_resample * total:.0f} s for {total}"
+    )
+    return per_resample * total
+
+
+def compare_arguments(description: str, reference_resamples: int):
+    """The command line of the ``compare`` benchmarks: ``--rows``, ``--resamples``, ``--repeats``
+    and ``--reference-resamples`` (the resamples of the reference loop actually timed)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        description=description, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--resamples", type=int, default=1000)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--reference-resamples", type=int, default=reference_resamples)
+    return parser.parse_args()

@@ -19,11 +19,13 @@ from pdmetrics.errors import InvalidInputError
 __all__ = [
     "COLUMNS",
     "CORRECTIONS",
+    "EXACT_BELOW",
     "PAIRS",
     "adjusted_p_values",
     "check_comparison_options",
     "compared_pairs",
     "comparison_table",
+    "mcnemar_test",
 ]
 
 #: The columns of every comparison table after the domain's identifier columns.
@@ -105,3 +107,46 @@ def comparison_table(parts: list[pd.DataFrame], identifiers: list, correction) -
     for name in ("baseline_value", "system_value", "difference", "ci_low", "ci_high", "p_value"):
         table[name] = table[name].astype("float64")
     return table[columns].reset_index(drop=True)
+
+
+#: Fewer discordant responses than this: McNemar's exact binomial test, else the chi-square one.
+EXACT_BELOW = 25
+
+
+def mcnemar_test(only_a, only_b, n, confidence: float = 0.95):
+    """McNemar's test of two paired proportions, with the Wald interval of their difference.
+
+    ``only_a``: rows where only A succeeds (e.g. agrees exactly with the human score);
+    ``only_b``: where only B does; ``n``: all rows (arrays broadcast). Below
+    :data:`EXACT_BELOW` discordant rows the exact binomial test (statsmodels'
+    ``mcnemar(exact=True)``), else the chi-square test without continuity correction
+    (``mcnemar(exact=False, correction=False)``; the corrected test is conservative).
+
+    Returns
+    -------
+    p_value, ci_low, ci_high, exact : ndarray
+        The two-sided p-value (1.0 without a discordant row), the interval of the difference
+        of the proportions ``(only_b - only_a) / n`` and whether the exact test was used.
+
+    Examples
+    --------
+    >>> from pdmetrics._comparison import mcnemar_test
+    >>> p, low, high, exact = mcnemar_test(10, 25, 200)
+    >>> round(float(p), 4), round(float(low), 3), round(float(high), 3), bool(exact)
+    (0.0112, 0.018, 0.132, False)
+    """
+    from scipy import stats as scipy_stats
+
+    a, b, n = (np.asarray(v, dtype="float64") for v in (only_a, only_b, n))
+    discordant = a + b
+    exact = discordant < EXACT_BELOW
+    with np.errstate(invalid="ignore", divide="ignore"):
+        binomial = np.minimum(1.0, 2 * scipy_stats.binom.cdf(np.minimum(a, b), discordant, 0.5))
+        chi2 = (a - b) ** 2 / discordant
+        p = np.where(exact, binomial, scipy_stats.chi2.sf(chi2, 1))
+        p = np.where(discordant == 0, 1.0, p)
+        difference = (b - a) / n
+        variance = (discordant - (b - a) ** 2 / n) / n**2
+        half = scipy_stats.norm.ppf(0.5 + confidence / 2) * np.sqrt(np.maximum(variance, 0.0))
+    p = np.where(n > 0, p, np.nan)
+    return p, np.where(n > 0, difference - half, np.nan), np.where(n > 0, difference + half, np.nan), exact

@@ -155,6 +155,19 @@ CASES = [
     ("fairness", "by_group", "outcomes", {"y_true": "y", "y_pred": "p", "by": ["g", "cat"]}),
     (
         "fairness",
+        "compare",
+        "outcomes",
+        {
+            "y_true": "y",
+            "y_pred": ["p", "male"],
+            "by": ["g", "cat", "age"],
+            "privileged": {"g": "a", "cat": "z"},
+            "threshold": {"age": 50},
+            "n_resamples": 50,
+        },
+    ),
+    (
+        "fairness",
         "by_group",
         "outcomes",
         {"y_true": "y", "y_pred": "p", "by": "g", "n_resamples": 20, "random_state": 1},

@@ -27,6 +27,7 @@ class FairnessAccessor(Accessor):
     classification = method("pdmetrics.fairness.parity")
     by_group = method("pdmetrics.fairness.group_rates")
     group_disparity = method("pdmetrics.fairness.group_rates")
+    compare = method("pdmetrics.fairness.comparison")
 
     # LLM evaluation tables (seed 003)
     llm_fairness = method("pdmetrics.fairness.llm")

@@ -11,6 +11,7 @@ _WHERE = {
     "average_odds_difference": "pdmetrics.fairness.parity",
     "bootstrap_counts": "pdmetrics.fairness.bootstrap",
     "classification": "pdmetrics.fairness.parity",
+    "compare": "pdmetrics.fairness.comparison",
     "confusion_counts": "pdmetrics.fairness.confusion",
     "disparate_impact": "pdmetrics.fairness.parity",
     "disparity_from_rates": "pdmetrics.fairness.group_rates",

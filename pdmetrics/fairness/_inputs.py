@@ -340,18 +340,30 @@ def group_keys(columns: list[pd.Series]) -> tuple[np.ndarray, pd.DataFrame]:
 def aligned_counts(keys, counts, other_keys, other_counts) -> tuple[pd.DataFrame, np.ndarray]:
     """The union of two sets of groups (from :func:`group_keys`), sorted as
     :func:`~pdmetrics._groups.group_codes` sorts them, with their counts (rows) added."""
+    merged, mine, theirs = aligned_keys(keys, other_keys)
+    if theirs is None:
+        return merged, counts
+    if mine is None:
+        return merged, other_counts
+    total = np.zeros((len(merged), *counts.shape[1:]), dtype=counts.dtype)
+    np.add.at(total, np.concatenate([mine, theirs]), np.concatenate([counts, other_counts]))
+    return merged, total
+
+
+def aligned_keys(keys, other_keys) -> tuple[pd.DataFrame, np.ndarray | None, np.ndarray | None]:
+    """The union of two sets of groups (from :func:`group_keys`), sorted as
+    :func:`~pdmetrics._groups.group_codes` sorts them, and where each side's groups are in it
+    (None for a side that is the union already, the other side having no group)."""
     keys, other_keys = _common_categories(keys, other_keys)
     if not len(other_keys):
-        return keys, counts
+        return keys, np.arange(len(keys)), None
     if not len(keys):
-        return other_keys, other_counts
+        return other_keys, None, np.arange(len(other_keys))
     union = pd.concat([keys, other_keys], ignore_index=True)
     for name in union.columns:  # the groups of several partitions together
         check_one_kind(union[name], "by", rows=False)
     codes, merged = group_keys([union[name] for name in union.columns])
-    total = np.zeros((len(merged), *counts.shape[1:]), dtype=counts.dtype)
-    np.add.at(total, codes, np.concatenate([counts, other_counts]))
-    return merged, total
+    return merged, codes[: len(keys)], codes[len(keys) :]
 
 
 def _common_categories(keys: pd.DataFrame, other_keys: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -147,7 +147,7 @@ def group_counts_from_state(state: GroupCountsState, pos_label) -> tuple[np.ndar
     return state.counts, plain_keys(state.keys), state.info()
 
 
-def _fill_undefined(rates: dict, keys: pd.DataFrame | None, zero_division, warn: bool = True) -> dict:
+def fill_undefined(rates: dict, keys: pd.DataFrame | None, zero_division, warn: bool = True) -> dict:
     """NaN rates (empty denominators): the ``zero_division`` value, or NaN with one warning."""
     out = {}
     problems = []
@@ -252,7 +252,7 @@ def by_group_from_state(
 ) -> pd.DataFrame:
     """The :func:`by_group` table from its state (options already checked)."""
     counts, keys, info = group_counts_from_state(state, pos_label)
-    rates = _fill_undefined(rates_from_counts(counts), keys, zero_division)
+    rates = fill_undefined(rates_from_counts(counts), keys, zero_division)
     table = keys.copy()
     table["N"] = counts.sum(axis=1)
     for i, cell in sorted(enumerate(CELLS), key=lambda item: ("TP", "FP", "FN", "TN").index(item[1])):
@@ -260,7 +260,7 @@ def by_group_from_state(
     for name in RATES:
         table[name] = rates[name]
     if n_resamples:
-        replicates = _fill_undefined(
+        replicates = fill_undefined(
             rates_from_counts(bootstrap_counts(counts, n_resamples, random_state)),
             None,
             zero_division,

@@ -212,7 +212,7 @@ def fairness_from_counts(
     return {name: np.where(empty, np.nan, values[name]) for name in metrics}
 
 
-def _quiet_fairness(privileged: np.ndarray, unprivileged: np.ndarray, zero_division) -> dict:
+def quiet_fairness(privileged: np.ndarray, unprivileged: np.ndarray, zero_division) -> dict:
     """:func:`fairness_from_counts` without warnings or errors, for bootstrap replicates.
 
     Undefined odds/opportunity differences are 1.0 with ``"worst"``, NaN with ``"warn"``, else the number.
@@ -243,7 +243,7 @@ def _quiet_fairness(privileged: np.ndarray, unprivileged: np.ndarray, zero_divis
     return {name: np.where(empty, np.nan, value) for name, value in values.items()}
 
 
-def _nanmean_last(values: np.ndarray) -> np.ndarray:
+def nanmean_last(values: np.ndarray) -> np.ndarray:
     """Mean over the last axis of the non-NaN entries (NaN when there is none)."""
     defined = ~np.isnan(values)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -259,11 +259,11 @@ def _bootstrap_fairness(
     k = counts.shape[0]
     replicates = bootstrap_counts(counts[:, :2].reshape(2 * k, 4), n_resamples, random_state)
     replicates = replicates.reshape(n_resamples, k, 2, 4)  # (replicate, column, unpriv/priv, cell)
-    values = _quiet_fairness(replicates[:, :, 1], replicates[:, :, 0], zero_division)
+    values = quiet_fairness(replicates[:, :, 1], replicates[:, :, 0], zero_division)
     out = {}
     for name in FAIRNESS_METRICS:
         per_column = values[name]  # (n_resamples, k)
-        samples = np.concatenate([per_column, _nanmean_last(per_column)[:, None]], axis=1)
+        samples = np.concatenate([per_column, nanmean_last(per_column)[:, None]], axis=1)
         out[f"{name}_low"], out[f"{name}_high"] = percentile_interval(samples, confidence)
     return out
 
@@ -348,14 +348,7 @@ class SensitiveCounts:
         be empty whatever the labels), listing the values the column has."""
         for k, named in self.named.items():
             if not named.found:
-                name = self.names[k]
-                values = named.sorted_values()
-                has = f"it has {preview(values, _SHOWN_VALUES)}" if values else "it has no value"
-                example = f" Pass one of its values, e.g. `privileged={values[-1]!r}`." if values else ""
-                raise InvalidInputError(
-                    f"`{named.given}` is not a value of column {plain(name)!r} ({has}), so the privileged "
-                    f"group would be empty.{example} Values compare as they are stored: 1 and '1' differ."
-                )
+                raise unnamed_privileged(self.names[k], named.given, named.sorted_values())
 
     def resolved(self) -> np.ndarray:
         """The ``(K, 3, 4)`` counts, the midrange columns split at their whole-data midrange."""
@@ -366,6 +359,35 @@ class SensitiveCounts:
             counts[k, 1] = per_value[is_priv].sum(axis=0)
             counts[k, 0] = per_value[~is_priv].sum(axis=0)
         return counts
+
+
+def unnamed_privileged(name, given: str, values: list) -> InvalidInputError:
+    """The error of a ``privileged=`` (as the user wrote it, ``given``) naming none of the
+    ``values`` of its column ``name``: the privileged group would be empty."""
+    has = f"it has {preview(values, _SHOWN_VALUES)}" if values else "it has no value"
+    example = f" Pass one of its values, e.g. `privileged={values[-1]!r}`." if values else ""
+    return InvalidInputError(
+        f"`{given}` is not a value of column {plain(name)!r} ({has}), so the privileged "
+        f"group would be empty.{example} Values compare as they are stored: 1 and '1' differ."
+    )
+
+
+def privileged_option(name, privileged, values) -> str:
+    """``privileged=`` as the user wrote it for column ``name`` (``values``: its entry)."""
+    if isinstance(privileged, Mapping):
+        return f"privileged={{{plain(name)!r}: {plain(values)!r}}}"
+    return f"privileged={plain(values)!r}"
+
+
+def check_option_columns(columns, privileged, threshold, invert) -> None:
+    """Refuse a per-column option (a dict) naming a column that is not one of ``columns`` (of ``by=``)."""
+    for option, value in (("privileged", privileged), ("threshold", threshold), ("invert", invert)):
+        if isinstance(value, Mapping):
+            unknown = [name for name in value if name not in columns]
+            if unknown:
+                raise InvalidInputError(
+                    f"`{option}=` names {unknown!r}, which are not among the `by=` columns {list(columns)!r}."
+                )
 
 
 #: Distinct values of a sensitive column a :class:`NamedPrivileged` keeps (the message shows
@@ -413,18 +435,21 @@ def _named_privileged(series: pd.Series, is_priv: np.ndarray, given: str) -> Nam
     return NamedPrivileged(given, False, tuple(values[: _SHOWN_VALUES + 1]))
 
 
+def check_privileged_found(name, series: pd.Series, is_priv: np.ndarray, privileged, values) -> None:
+    """Refuse a ``privileged=`` (``values``: its entry for column ``name``, None for none) that
+    names no value of the column (``series``: its values; ``is_priv``: the privileged ones)."""
+    if values is not None:
+        named = _named_privileged(series, is_priv, privileged_option(name, privileged, values))
+        if not named.found:
+            raise unnamed_privileged(name, named.given, named.sorted_values())
+
+
 def sensitive_counts(
     t_pos, p_pos, label_missing, columns: dict, threshold, invert, privileged, dropped=None
 ) -> SensitiveCounts:
     """The :class:`SensitiveCounts` of one chunk of rows; ``dropped`` rows are not counted either."""
     single = len(columns) == 1
-    for option, value in (("privileged", privileged), ("threshold", threshold), ("invert", invert)):
-        if isinstance(value, Mapping):
-            unknown = [name for name in value if name not in columns]
-            if unknown:
-                raise InvalidInputError(
-                    f"`{option}=` names {unknown!r}, which are not among the `by=` columns {list(columns)!r}."
-                )
+    check_option_columns(columns, privileged, threshold, invert)
     counted_out = label_missing if dropped is None else label_missing | dropped
     counts = np.zeros((len(columns), 3, 4), dtype=np.int64)
     cell = cell_codes(t_pos, p_pos)
@@ -447,12 +472,7 @@ def sensitive_counts(
         else:
             is_priv, missing = privileged_groups(series, thr, inv, values)
             if values is not None:
-                given = (
-                    f"privileged={{{plain(name)!r}: {plain(values)!r}}}"
-                    if isinstance(privileged, Mapping)
-                    else (f"privileged={plain(values)!r}")
-                )
-                named[k] = _named_privileged(series, is_priv, given)
+                named[k] = _named_privileged(series, is_priv, privileged_option(name, privileged, values))
         # key = cell + 4 * group, group 0 unprivileged, 1 privileged, 2 missing sensitive value
         key = cell | (is_priv.view(np.uint8) << 2) | (missing.view(np.uint8) << 3)
         if any_counted_out:
@@ -539,7 +559,7 @@ def fairness_table_from_counts(
     labels = [f"column {plain(name)!r} of `by=`" for name in names]
     metrics = fairness_from_counts(counts[:, 1], counts[:, 0], zero_division, labels)
     k = len(names)
-    stacked = {m: np.append(v, _nanmean_last(v)) for m, v in metrics.items()}
+    stacked = {m: np.append(v, nanmean_last(v)) for m, v in metrics.items()}
     table = pd.DataFrame(
         {
             "by": pd.array([*names, POOLED_LABEL], dtype=object),

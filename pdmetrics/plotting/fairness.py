@@ -27,6 +27,7 @@ from pdmetrics.fairness.confusion import CELLS, rates_from_counts
 from pdmetrics.fairness.group_rates import RATES
 from pdmetrics.fairness.parity import FAIRNESS_METRICS
 from pdmetrics.plotting.axes import axes_for, check_table, panel_axes, pyplot
+from pdmetrics.plotting.comparison import comparison_method
 
 __all__ = [
     "FOUR_FIFTHS",
@@ -443,6 +444,8 @@ class FairnessPlots:
 
     def __init__(self, frame: pd.DataFrame) -> None:
         self._frame = frame
+
+    compare = comparison_method("pdmetrics.fairness.comparison")
 
     def by_group(self, *, metrics="selection_rate", reference=None, band=FOUR_FIFTHS, ax=None, **table):
         """``df.fairness.by_group(**table)`` drawn by :func:`by_group` (rates, pooled line, band)."""
