@@ -104,9 +104,14 @@ def _tolerances(tolerance, metrics: list) -> dict:
     return {metric: float(value) for metric, value in values.items()}
 
 
-def _label(row: pd.Series, identifiers: list) -> str:
-    units = [str(row[name]) for name in identifiers if name != "by"]
-    return " · ".join([*units, f"{row['system']} − {row['baseline']}"])
+def _labels(rows: pd.DataFrame, identifiers: list) -> list[str]:
+    """Each row's label: the identifiers that vary among the rows (a constant ``by`` column
+    says nothing), then ``system − baseline``."""
+    shown = [name for name in identifiers if rows[name].nunique(dropna=False) > 1]
+    parts = [rows[name].astype(str) for name in shown] + [
+        rows["system"].astype(str) + " − " + rows["baseline"].astype(str)
+    ]
+    return [" · ".join(values) for values in zip(*parts)]
 
 
 def _draw_panel(ax, rows: pd.DataFrame, identifiers: list, tolerance, alpha: float) -> None:
@@ -121,7 +126,7 @@ def _draw_panel(ax, rows: pd.DataFrame, identifiers: list, tolerance, alpha: flo
     ax.hlines(y, low, high, color="C0", linewidth=2)
     ax.scatter(difference[significant], y[significant], color="C0", zorder=3)
     ax.scatter(difference[~significant], y[~significant], facecolor="white", edgecolor="C0", zorder=3)
-    ax.set_yticks(y, [_label(row, identifiers) for _, row in rows.iterrows()])
+    ax.set_yticks(y, _labels(rows, identifiers))
     ax.set_xlabel("difference (system − baseline)")
 
 
