@@ -17,7 +17,7 @@ import pandas as pd
 import pdmetrics
 from pdmetrics._files import check_file_names, check_free, check_name_part, output_run, unfinished_marker
 from pdmetrics.datasets import simulate_essays, simulate_scores
-from pdmetrics.errors import PdmetricsError, PdmetricsWarning
+from pdmetrics.errors import InvalidInputError, PdmetricsError, PdmetricsWarning
 from pdmetrics.io import read_table
 from pdmetrics.rsmeval.config import FILE_FORMATS
 from pdmetrics.rsmeval.html_page import choose_sections
@@ -441,15 +441,21 @@ def _parser() -> argparse.ArgumentParser:
 def rsmcompare(args: argparse.Namespace) -> int:
     """``pdmetrics rsmcompare CONFIG [OUTPUT_DIR]``: rsmcompare's report, with paired tests."""
     start = time.perf_counter()
-    written = run_rsmcompare(
-        args.config_file,
-        args.output_dir,
-        notes=_note_line,
-        n_resamples=args.n_resamples,
-        confidence=args.confidence,
-        random_state=args.random_state,
-        correction=args.correction,
-    )
+    try:
+        written = run_rsmcompare(
+            args.config_file,
+            args.output_dir,
+            notes=_note_line,
+            n_resamples=args.n_resamples,
+            confidence=args.confidence,
+            random_state=args.random_state,
+            correction=args.correction,
+        )
+    except InvalidInputError as error:  # the options as the command line gives them
+        message = str(error)
+        for keyword in ("n_resamples", "confidence", "random_state", "correction"):
+            message = message.replace(f"`{keyword}=", f"`--{keyword.replace('_', '-')} ")
+        raise InvalidInputError(message) from None
     _finished()
     print(
         f"pdmetrics rsmcompare: {len(written)} files written under {args.output_dir} "

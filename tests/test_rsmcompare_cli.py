@@ -620,3 +620,19 @@ def test_experiments_without_common_responses_give_no_paired_rows(tmp_path, caps
     assert len(table) == 0 and list(table.columns) == ["by", "group", *pdmetrics._comparison.COLUMNS]
     page = (tmp_path / "o" / "old_vs_new_report.html").read_text()
     assert "0 are in both" in page and "there is nothing to compare paired" in page
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        (["--n-resamples", "0"], r"`--n-resamples 0` must be a positive integer \(e\.g\. 1000\)\."),
+        (["--confidence", "2"], r"`--confidence 2\.0` must be between 0 and 1"),
+    ],
+)
+def test_bad_paired_options_are_named_as_the_command_gives_them(tmp_path, capsys, option, message):
+    import re
+
+    assert main(["rsmcompare", str(_config(tmp_path)), str(tmp_path / "out"), *option]) == 1
+    err = capsys.readouterr().err
+    assert re.search(message, err) and err.count("\n") == 1, err
+    assert not (tmp_path / "out").exists()
