@@ -8,7 +8,8 @@ system). On any exception, ``KeyboardInterrupt`` included, the temporary file is
 file is there complete, or as it was before.
 
 A *run* (:func:`output_run`: ``report.write``/``to_csv``, ``pdmetrics evaluate``,
-``pdmetrics rsmeval``) writes into one folder under one prefix (the experiment id):
+``pdmetrics rsmeval``, ``pdmetrics rsmcompare``, ``pdmetrics rsmsummarize``) writes into one
+folder under one prefix (the experiment id):
 
 1. it first creates the marker ``<prefix>.pdmetrics-incomplete`` in the folder, atomically
    and only if it is not there (``O_CREAT | O_EXCL``): the marker is the prefix's lock and
@@ -63,7 +64,7 @@ PART_SUFFIX = ".pdmetrics-part"
 #: The end of the marker of a run that has not finished: ``<prefix>.pdmetrics-incomplete``.
 INCOMPLETE_SUFFIX = ".pdmetrics-incomplete"
 #: The kinds of run; each keeps its own record, and removes only files its own kind recorded.
-RUN_KINDS = ("evaluate", "rsmeval", "write")
+RUN_KINDS = ("evaluate", "rsmeval", "rsmcompare", "rsmsummarize", "write")
 #: Longest file name (bytes) the common file systems take.
 _NAME_MAX = 255
 #: A temporary file's name: ``.<stem>.<8 hex>.pdmetrics-part<suffix>`` (and ``.<n>`` pieces).
@@ -267,14 +268,21 @@ def record_name(kind: str, prefix: str) -> str:
 
 
 def check_file_names(
-    names, option: str, prefix: str | None = None, *, groups=(), group_option: str = "by="
+    names,
+    option: str,
+    prefix: str | None = None,
+    *,
+    groups=(),
+    group_option: str = "by=",
+    kind: str = "evaluate",
 ) -> None:
     """Refuse file names longer than the file systems take (before anything is written);
-    with ``prefix``, the names of its run's marker and record too. A name too long because
+    with ``prefix``, the names of its run's marker and record too (the record of a ``kind``
+    run; the default, ``"evaluate"``, is longer than ``"rsmeval"`` and ``"write"``). A name too long because
     of a subgroup column (``_by_<group>``) blames ``group_option``, else ``option`` (the
     prefix)."""
     if prefix is not None:
-        names = [*names, f"{prefix}{INCOMPLETE_SUFFIX}", record_name("evaluate", prefix)]  # the longest kind
+        names = [*names, f"{prefix}{INCOMPLETE_SUFFIX}", record_name(kind, prefix)]
     for name in names:
         size = len(os.fsencode(name))
         if size <= _NAME_MAX:

@@ -49,7 +49,7 @@ def check_bootstrap_options(n_resamples, confidence, random_state, *, required: 
         raise InvalidInputError(
             f"`n_resamples={plain(n_resamples)!r}` must be a "
             f"{'positive' if required else 'non-negative'} integer "
-            f"(e.g. 1000; 0 for no intervals)."
+            f"(e.g. 1000{'' if required else '; 0 for no intervals'})."
         )
     if not is_confidence(confidence):
         raise InvalidInputError(f"`confidence={plain(confidence)!r}` must be between 0 and 1 (e.g. 0.95).")

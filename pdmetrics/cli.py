@@ -17,12 +17,14 @@ import pandas as pd
 import pdmetrics
 from pdmetrics._files import check_file_names, check_free, check_name_part, output_run, unfinished_marker
 from pdmetrics.datasets import simulate_essays, simulate_scores
-from pdmetrics.errors import PdmetricsError, PdmetricsWarning
+from pdmetrics.errors import InvalidInputError, PdmetricsError, PdmetricsWarning
 from pdmetrics.io import read_table
 from pdmetrics.rsmeval.config import FILE_FORMATS
 from pdmetrics.rsmeval.html_page import choose_sections
 from pdmetrics.rsmeval.reporting import report as rsmeval_report
 from pdmetrics.rsmeval.responses_input import ENGINES, is_pattern, read_responses
+from pdmetrics.rsmeval.rsmcompare import run_rsmcompare
+from pdmetrics.rsmeval.rsmsummarize import run_rsmsummarize
 from pdmetrics.rsmeval.run import run_rsmeval
 
 #: Inputs with at least this many rows get progress messages on stderr.
@@ -382,7 +384,100 @@ def _parser() -> argparse.ArgumentParser:
         help="pandas (default) or dask: the predictions_file may then be a parquet file, a folder or a glob "
         'of them, read partition by partition with a progress bar (pip install "pdmetrics[dask]")',
     )
+    compare = commands.add_parser(
+        "rsmcompare",
+        help="run an rsmcompare configuration file unchanged: the comparison report of two experiments, "
+        "with paired intervals and tests",
+        description="Compare two rsmtool/rsmeval experiment folders as RSMTool's rsmcompare does (its "
+        "configuration file, read unchanged), and compare them paired: the responses both experiments "
+        "evaluated are joined on their id and each metric's difference gets a confidence interval and a "
+        "p-value (pdmetrics.scoring.compare). Writes OUTPUT_DIR/<comparison_id>_report.html (one offline "
+        "page) and each comparison table as OUTPUT_DIR/output/<comparison_id>_<table>.csv.",
+    )
+    compare.add_argument("config_file", help="rsmcompare's JSON configuration file")
+    compare.add_argument(
+        "output_dir",
+        nargs="?",
+        default=".",
+        help="where <comparison_id>_report.html and output/ go (default: .); until the run ends it holds the "
+        "marker <comparison_id>.pdmetrics-incomplete",
+    )
+    compare.add_argument(
+        "--n-resamples", type=int, default=1000, help="resamples of the paired bootstrap (default: 1000)"
+    )
+    compare.add_argument(
+        "--confidence", type=float, default=0.95, help="coverage of the intervals (default: 0.95)"
+    )
+    compare.add_argument(
+        "--random-state", type=int, default=12345, help="seed of the bootstrap (default: 12345)"
+    )
+    compare.add_argument(
+        "--correction",
+        choices=("holm", "fdr_bh", "bonferroni"),
+        help="adjust the p-values for the number of comparisons (column p_adjusted; default: none)",
+    )
+    summarize = commands.add_parser(
+        "rsmsummarize",
+        help="run an rsmsummarize configuration file unchanged: several experiments side by side",
+        description="Summarize several rsmtool/rsmeval experiment folders as RSMTool's rsmsummarize does "
+        "(its "
+        "configuration file, read unchanged): OUTPUT_DIR/output/<summary_id>_<table>.<file_format> "
+        "(eval_short, true_score_eval, model_fit, betas, ...) and "
+        "OUTPUT_DIR/report/<summary_id>_report.html.",
+    )
+    summarize.add_argument("config_file", help="rsmsummarize's JSON configuration file")
+    summarize.add_argument(
+        "output_dir", nargs="?", default=".", help="where output/, report/ and figure/ go (default: .)"
+    )
+    summarize.add_argument(
+        "-f",
+        "--force",
+        action="store_true",
+        help="overwrite a non-empty output/ directory, as rsmsummarize -f",
+    )
     return parser
+
+
+def rsmcompare(args: argparse.Namespace) -> int:
+    """``pdmetrics rsmcompare CONFIG [OUTPUT_DIR]``: rsmcompare's report, with paired tests."""
+    start = time.perf_counter()
+    try:
+        written = run_rsmcompare(
+            args.config_file,
+            args.output_dir,
+            notes=_note_line,
+            n_resamples=args.n_resamples,
+            confidence=args.confidence,
+            random_state=args.random_state,
+            correction=args.correction,
+        )
+    except InvalidInputError as error:  # the options as the command line gives them
+        message = str(error)
+        for keyword in ("n_resamples", "confidence", "random_state", "correction"):
+            message = message.replace(f"`{keyword}=", f"`--{keyword.replace('_', '-')} ")
+        raise InvalidInputError(message) from None
+    _finished()
+    print(
+        f"pdmetrics rsmcompare: {len(written)} files written under {args.output_dir} "
+        f"in {time.perf_counter() - start:.2f} s"
+    )
+    return 0
+
+
+def rsmsummarize(args: argparse.Namespace) -> int:
+    """``pdmetrics rsmsummarize CONFIG [OUTPUT_DIR]``: rsmsummarize's tables and report."""
+    start = time.perf_counter()
+    written = run_rsmsummarize(args.config_file, args.output_dir, force=args.force, notes=_note_line)
+    _finished()
+    print(
+        f"pdmetrics rsmsummarize: {len(written)} files written under {args.output_dir} "
+        f"in {time.perf_counter() - start:.2f} s"
+    )
+    return 0
+
+
+def _note_line(message: str) -> None:
+    print(f"note: {' '.join(message.split())}", file=sys.stderr)
 
 
 def rsmeval(args: argparse.Namespace) -> int:
@@ -393,7 +488,7 @@ def rsmeval(args: argparse.Namespace) -> int:
             args.config_file,
             args.output_dir,
             force=args.force,
-            notes=lambda message: print(f"note: {' '.join(message.split())}", file=sys.stderr),
+            notes=_note_line,
             engine=args.engine,
         )
     _finished()
@@ -446,6 +541,10 @@ def main(argv: list[str] | None = None, *, restore_signals: bool = True) -> int:
             return demo(args.rows, args.seed)
         if args.command == "rsmeval":
             return rsmeval(args)
+        if args.command == "rsmcompare":
+            return rsmcompare(args)
+        if args.command == "rsmsummarize":
+            return rsmsummarize(args)
         return evaluate(args)
     except KeyboardInterrupt as error:
         _ignore_signals()
@@ -467,7 +566,7 @@ def main(argv: list[str] | None = None, *, restore_signals: bool = True) -> int:
                 message += "; free some space or choose an output folder pdmetrics can write to"
             message += f" ({marker} marks the folder as unfinished; no file was left half-written)"
         print(f"pdmetrics {command}: error: {message}", file=sys.stderr)
-        return 1 if command == "rsmeval" else 2  # rsmeval exits with 1 on a refusal
+        return 1 if command.startswith("rsm") else 2  # RSMTool's commands exit with 1 on a refusal
     finally:
         if restore_signals:
             for signum, handler in previous.items():

@@ -28,6 +28,12 @@ __all__ = [
     "SECTIONS",
     "FILE_FORMATS",
     "read_config",
+    "parse_config_file",
+    "convert_fields",
+    "check_id",
+    "check_other_tools_keys",
+    "check_general_sections",
+    "check_section_order",
     "check_config",
     "locate_file",
     "saved_config",
@@ -171,6 +177,15 @@ def read_config(path) -> dict:
     >>> options["by"], options["human"], options["system"], options["trim_min"], options["id"]
     (['L1', 'grade'], 'sc1', 'score', 1.0, 'spkitemid')
     """
+    config = check_config(parse_config_file(path))
+    config["configdir"] = Path(path).resolve().parent
+    return config
+
+
+def parse_config_file(path) -> dict:
+    """The JSON object of an RSMTool configuration file, as RSMTool reads it (``//`` and
+    ``/* */`` comments allowed); one-line refusals of a missing file, a folder, another suffix,
+    malformed JSON or a value that is not an object."""
     path = Path(path)
     if not path.exists():
         raise InvalidInputError(f"The configuration file {path} was not found.")
@@ -193,9 +208,37 @@ def read_config(path) -> dict:
         ) from None
     if not isinstance(config, dict):
         raise InvalidInputError(f"The configuration file `{path}` must hold one JSON object {{...}}.")
-    config = check_config(config)
-    config["configdir"] = path.resolve().parent
     return config
+
+
+def convert_fields(config: dict, list_keys=_LIST_KEYS, boolean_keys=_BOOLEAN_KEYS) -> dict:
+    """RSMTool's conversions, in a copy: list keys given as comma-separated text become lists,
+    boolean keys given as ``"true"``/``"false"`` (any case) become booleans."""
+    config = dict(config)
+    for key in list_keys:
+        if isinstance(config.get(key), str):
+            config[key] = [item.strip() for item in config[key].split(",")]
+    for key in boolean_keys:
+        value = config.get(key)
+        if value is not None and not isinstance(value, bool):
+            if not re.fullmatch(r"true|false", str(value).strip(), re.IGNORECASE):
+                raise InvalidInputError(f"Field {key} can only be set to True or False (got {value!r}).")
+            config[key] = str(value).strip().lower() == "true"
+    return config
+
+
+def check_id(config: dict, key: str, fix: str) -> None:
+    """An id that starts file names (``experiment_id``, ``comparison_id``, ``summary_id``): a
+    non-empty string of at most 200 characters without spaces (RSMTool's rules) that is a plain
+    file name (pdmetrics'); ``fix`` ends the message of a name that is not."""
+    value = config[key]
+    if not isinstance(value, str) or not value:
+        raise InvalidInputError(f"{key} must be a non-empty string (got {value!r}).")
+    if len(value) > 200:
+        raise InvalidInputError(f"{key} is too long (must be <=200 characters)")
+    if re.search(r"\s", value):
+        raise InvalidInputError(f"{key} cannot contain any spaces")
+    check_name_part(value, key, fix)
 
 
 def saved_config(config: dict) -> str:
@@ -220,35 +263,19 @@ def saved_config(config: dict) -> str:
 def check_config(config: dict) -> dict:
     """rsmeval's checks of a configuration dictionary; returns it with the defaults filled in
     and the keys of other tools dropped."""
-    config = dict(config)
-    for key in _LIST_KEYS:
-        if isinstance(config.get(key), str):
-            config[key] = [item.strip() for item in config[key].split(",")]
-    for key in _BOOLEAN_KEYS:
-        value = config.get(key)
-        if value is not None and not isinstance(value, bool):
-            if not re.fullmatch(r"true|false", str(value).strip(), re.IGNORECASE):
-                raise InvalidInputError(f"Field {key} can only be set to True or False (got {value!r}).")
-            config[key] = str(value).strip().lower() == "true"
+    config = convert_fields(config)
     for key in REQUIRED_KEYS:
         if key not in config:
             raise InvalidInputError(f"The config file must specify '{key}'")
     unknown = [key for key in config if key not in DEFAULTS and key not in REQUIRED_KEYS + IGNORED_KEYS]
     if unknown:
         raise InvalidInputError(f"Unrecognized field '{unknown[0]}' in json file")
-    _check_other_tools_keys(config)
+    check_other_tools_keys(config)
     given = {k: v for k, v in config.items() if k not in IGNORED_KEYS}
     config = {**DEFAULTS, **given}
     config["given"] = given
-    experiment_id = config["experiment_id"]
-    if not isinstance(experiment_id, str) or not experiment_id:
-        raise InvalidInputError(f"experiment_id must be a non-empty string (got {experiment_id!r}).")
-    if len(experiment_id) > 200:
-        raise InvalidInputError("experiment_id is too long (must be <=200 characters)")
-    if re.search(r"\s", experiment_id):
-        raise InvalidInputError("experiment_id cannot contain any spaces")
-    check_name_part(
-        experiment_id,
+    check_id(
+        config,
         "experiment_id",
         "the experiment id starts every file name (output/<experiment_id>_eval.csv, ...): use a plain name "
         "such as 'my_experiment' and choose the folder with the command's output directory.",
@@ -278,8 +305,8 @@ def check_config(config: dict) -> dict:
     return config
 
 
-def _check_other_tools_keys(config: dict) -> None:
-    """What rsmeval refuses among the keys it otherwise drops."""
+def check_other_tools_keys(config: dict, tool: str = "rsmeval") -> None:
+    """What RSMTool's ``tool`` refuses among the keys of other tools it otherwise drops."""
     if config.get("features") and (config.get("feature_subset_file") or config.get("feature_subset")):
         other = "feature_subset_file" if config.get("feature_subset_file") else "feature_subset"
         raise InvalidInputError(f'You cannot specify BOTH "features" and "{other}".')
@@ -292,7 +319,7 @@ def _check_other_tools_keys(config: dict) -> None:
         )
     for key in ("skll_objective", "skll_fixed_parameters"):
         if config.get(key):  # rsmeval stops on them (it looks for the rsmtool-only key "model")
-            raise InvalidInputError(f"{key} is an rsmtool option (it needs 'model'); rsmeval cannot use it.")
+            raise InvalidInputError(f"{key} is an rsmtool option (it needs 'model'); {tool} cannot use it.")
 
 
 def _number(config: dict, key: str):
@@ -373,37 +400,47 @@ def _check_flags(config: dict) -> None:
 
 
 def _check_sections(config: dict) -> None:
-    general = config["general_sections"]
-    if general != ["all"]:
-        invalid = [name for name in general if name not in SECTIONS]
-        if invalid:
-            raise InvalidInputError(
-                f"The following general report section names are invalid or not supported for rsmeval: "
-                f"{', '.join(invalid)}. The available sections are: {', '.join(SECTIONS)}."
-            )
-        if not config["subgroups"]:
-            asked = [name for name in general if name in _SUBGROUP_SECTIONS]
-            if asked:
-                raise InvalidInputError(
-                    "You requested sections for subgroup analysis but did not specify any subgroups. Please "
-                    "amend the config files to define the subgroups or delete the following sections from "
-                    f"the list of sections: {', '.join(asked)}"
-                )
-    order = config["section_order"]
-    if order:
-        chosen = _chosen_sections(config)
-        missing = [name for name in chosen if name not in order]
-        if missing:
-            raise InvalidInputError(
-                "'section_order' must list all sections selected for your experiment: Please edit section "
-                f"order to include the following missing sections: {', '.join(missing)}"
-            )
-        extra = [name for name in order if name not in chosen]
-        if extra:
-            raise InvalidInputError(
-                "'section order' can only include sections available for this experiment. The following "
-                f"sections are either unavailable or were not selected for this experiment {', '.join(extra)}"
-            )
+    check_general_sections(
+        config["general_sections"], SECTIONS, "rsmeval", config["subgroups"], _SUBGROUP_SECTIONS
+    )
+    if config["section_order"]:
+        check_section_order(config["section_order"], _chosen_sections(config))
+
+
+def check_general_sections(general, available, tool: str, subgroups, subgroup_sections) -> None:
+    """RSMTool's checks of ``general_sections`` for ``tool``: every name one of ``available``,
+    and no subgroup section (one of ``subgroup_sections``) without ``subgroups``."""
+    if general == ["all"]:
+        return
+    invalid = [name for name in general if name not in available]
+    if invalid:
+        raise InvalidInputError(
+            f"The following general report section names are invalid or not supported for {tool}: "
+            f"{', '.join(invalid)}. The available sections are: {', '.join(available)}."
+        )
+    asked = [name for name in general if name in subgroup_sections]
+    if asked and not subgroups:
+        raise InvalidInputError(
+            "You requested sections for subgroup analysis but did not specify any subgroups. Please "
+            "amend the config files to define the subgroups or delete the following sections from "
+            f"the list of sections: {', '.join(asked)}"
+        )
+
+
+def check_section_order(order, chosen) -> None:
+    """RSMTool's check of ``section_order``: exactly the ``chosen`` sections, in any order."""
+    missing = [name for name in chosen if name not in order]
+    if missing:
+        raise InvalidInputError(
+            "'section_order' must list all sections selected for your experiment: Please edit section "
+            f"order to include the following missing sections: {', '.join(missing)}"
+        )
+    extra = [name for name in order if name not in chosen]
+    if extra:
+        raise InvalidInputError(
+            "'section order' can only include sections available for this experiment. The following "
+            f"sections are either unavailable or were not selected for this experiment {', '.join(extra)}"
+        )
 
 
 def _chosen_sections(config: dict) -> list:

@@ -19,6 +19,7 @@ __all__ = [
     "svg",
     "bar_panel",
     "error_bar_panel",
+    "forest_panel",
     "line_panel",
     "heatmap_panel",
     "legend",
@@ -238,6 +239,85 @@ def error_bar_panel(
             f'<line x1="{scale(reference):.1f}" x2="{scale(reference):.1f}" y1="{iy:.1f}" y2="{iy + ih:.1f}" '
             f'stroke="#000" stroke-dasharray="4 3" stroke-width="0.8"/>'
         )
+    return "".join(parts)
+
+
+#: Colour of an interval that excludes zero in :func:`forest_panel` (one that includes it is grey).
+_APART = "#0072b2"
+_TOGETHER = "#8c8c8c"
+
+
+def forest_panel(
+    box: Box,
+    labels: Sequence[str],
+    differences: Sequence[float],
+    lower: Sequence[float],
+    upper: Sequence[float],
+    *,
+    title: str = "",
+    x_title: str = "difference (system − baseline); each row on its own scale, 0 in the middle",
+) -> str:
+    """A forest plot of differences: one row per label, the difference as a dot and its
+    interval as a line, a dashed line at zero, the numbers written on the right.
+
+    The differences of several metrics live on different scales (a correlation moves by 0.02,
+    exact agreement by 5 percentage points), so each row has its own axis, symmetric around
+    zero and written at its ends: every row shows where its interval lies against zero. A row
+    whose interval excludes zero is drawn in colour, one that includes it in grey; a missing
+    difference draws nothing (its numbers read "—"). Rows carry ``data-value``,
+    ``data-lower``, ``data-upper`` and ``data-apart`` (the interval excludes zero).
+    """
+    x0, y0, width, height = box
+    longest = max((text_width(_short(label, LABEL_CHARS + 10)) for label in labels), default=0)
+    left = x0 + min(max(longest + 12, 70.0), width * 0.35)
+    numbers = [f"{tick(d)} [{tick(lo)}, {tick(hi)}]" for d, lo, hi in zip(differences, lower, upper)]
+    right = x0 + width - max((text_width(text) for text in numbers), default=0) - 16
+    top, bottom = y0 + _MARGIN[1] + 4, y0 + height - _MARGIN[3]
+    row = (bottom - top) / max(len(labels), 1)
+    middle_x = (left + right) / 2
+    half = (right - left) / 2 - 6
+    parts = [_title(x0 + width / 2, y0, title, width)]
+    parts += [  # every other row shaded, under everything else
+        f'<rect x="{x0:.1f}" y="{top + i * row:.1f}" width="{width:.1f}" height="{row:.1f}" fill="#f3f5f8"/>'
+        for i in range(0, len(labels), 2)
+    ]
+    parts.append(
+        f'<line class="zero" x1="{middle_x:.1f}" x2="{middle_x:.1f}" y1="{top - 4:.1f}" y2="{bottom:.1f}" '
+        f'stroke="#000" stroke-dasharray="4 3" stroke-width="0.8"/>'
+    )
+    for i, label in enumerate(labels):
+        y = top + (i + 0.5) * row
+        value, lo, hi = (float(v) for v in (differences[i], lower[i], upper[i]))
+        parts.append(_row_label(left - 6, y + 4, label, left - x0 - 10))
+        parts.append(f'<text class="number" x="{right + 10:.1f}" y="{y + 4:.1f}">{_text(numbers[i])}</text>')
+        finite = [abs(v) for v in (value, lo, hi) if math.isfinite(v)]
+        if not math.isfinite(value):
+            continue
+        extent = max(finite) * 1.15 or 1.0
+        scale = _scale(-extent, extent, middle_x - half, middle_x + half)
+        apart = math.isfinite(lo) and math.isfinite(hi) and (lo > 0 or hi < 0)
+        colour = _APART if apart else _TOGETHER
+        parts.append(
+            f'<text class="end" x="{middle_x - half:.1f}" y="{y - row * 0.22:.1f}" font-size="8" '
+            f'fill="#999" text-anchor="start">−{tick(extent)}</text>'
+            f'<text class="end" x="{middle_x + half:.1f}" y="{y - row * 0.22:.1f}" font-size="8" '
+            f'fill="#999" text-anchor="end">{tick(extent)}</text>'
+        )
+        if math.isfinite(lo) and math.isfinite(hi):
+            parts.append(
+                f'<path class="interval" d="M{scale(lo):.1f},{y:.1f}H{scale(hi):.1f}'
+                f"M{scale(lo):.1f},{y - 4:.1f}v8"
+                f'M{scale(hi):.1f},{y - 4:.1f}v8" stroke="{colour}" stroke-width="1.6" fill="none"/>'
+            )
+        parts.append(
+            f'<circle class="difference" cx="{scale(value):.1f}" cy="{y:.1f}" r="4" fill="{colour}" '
+            f'data-category="{_text(label)}" data-value="{value!r}" data-lower="{lo!r}" data-upper="{hi!r}" '
+            f'data-apart="{str(apart).lower()}"><title>{_text(label)}: {_text(numbers[i])}</title></circle>'
+        )
+    parts.append(
+        f'<text x="{middle_x:.1f}" y="{bottom + 22:.1f}" text-anchor="middle">'
+        f"{_fitted(x_title, width - 20)}</text>"
+    )
     return "".join(parts)
 
 

@@ -20,12 +20,26 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from pdmetrics._comparison import COLUMNS
 from pdmetrics._groups import POOLED_LABEL
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.rsmeval import figures
 from pdmetrics.rsmeval.rsmtool_files import rsmtool_labels
 
-__all__ = ["SECTIONS", "report_html", "notebook_html", "table_html", "format_value"]
+__all__ = [
+    "SECTIONS",
+    "report_html",
+    "page_html",
+    "comparison_html",
+    "comparison_page",
+    "notebook_html",
+    "table_html",
+    "format_value",
+    "PageWriter",
+    "sysinfo_html",
+    "escape",
+    "package_version",
+]
 
 #: rsmeval's ``general_sections``, in the order of its report (RSMTool's reporter).
 SECTIONS = (
@@ -152,35 +166,172 @@ def report_html(report, *, sections=None, title=None, files=None, missing: str =
     bodies = [writer.section(name) for name in chosen]
     title = "Evaluation report" if title is None else str(title)
     info = report.info
+    return page_html(
+        title,
+        f"{info['n_used']:,} of {info['n_input']:,} responses evaluated; primary score {_primary(report)}. "
+        f"Written by pdmetrics {escape(package_version('pdmetrics'))}, "
+        f'following <a href="{_DOCS}" style="color:#cde">rsmeval</a>\'s report.',
+        [(name, _TITLES[name], body, subs) for name, (body, subs) in zip(chosen, bodies)],
+    )
+
+
+def page_html(title: str, header: str, sections) -> str:
+    """One self-contained HTML document: the style, a header (``title`` and the ``header``
+    paragraph, HTML), a table of contents and the sections, each ``(id, heading, body HTML,
+    subsections)`` with ``subsections`` a list of ``(id, heading)``."""
     toc = "".join(
-        f'<li><a href="#{name}">{_esc(_TITLES[name])}</a>'
+        f'<li><a href="#{name}">{escape(heading)}</a>'
         + (
-            "<ul>" + "".join(f'<li><a href="#{sid}">{_esc(text)}</a></li>' for sid, text in subs) + "</ul>"
+            "<ul>" + "".join(f'<li><a href="#{sid}">{escape(text)}</a></li>' for sid, text in subs) + "</ul>"
             if subs
             else ""
         )
         + "</li>"
-        for name, (_, subs) in zip(chosen, bodies)
+        for name, heading, _, subs in sections
     )
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{_esc(title)}</title><style>{_STYLE}</style></head><body>"
-        f"<header><h1>{_esc(title)}</h1><p>{info['n_used']:,} of {info['n_input']:,} responses evaluated; "
-        f"primary score {_primary(report)}. Written by pdmetrics "
-        f"{_esc(_version('pdmetrics'))}, "
-        f'following <a href="{_DOCS}" style="color:#cde">rsmeval</a>\'s report.</p></header><main>'
+        f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>"
+        f"<header><h1>{escape(title)}</h1><p>{header}</p></header><main>"
         f'<nav id="toc"><strong>Contents</strong><ul>{toc}</ul></nav>'
-        + "".join(body for body, _ in bodies)
+        + "".join(body for _, _, body, _ in sections)
         + "</main></body></html>\n"
     )
 
 
+def comparison_html(
+    table: pd.DataFrame, *, writer: PageWriter | None = None, heading: str | None = None
+) -> str:
+    """A comparison table of any ``compare`` (:mod:`pdmetrics._comparison`'s layout) as HTML: for
+    each pair of systems (and each value of the table's first identifier column, e.g. each
+    subgroup column) a forest figure of the differences with their intervals and a zero line,
+    then the table.
+
+    Parameters
+    ----------
+    table : DataFrame
+        The identifier columns, then ``metric, baseline, system, N, baseline_value,
+        system_value, difference, ci_low, ci_high, p_value, p_adjusted, test``.
+    writer : PageWriter, optional
+        The page being written (headings become subsections of its current section).
+    heading : str, optional
+        The start of each block's heading (e.g. "Paired comparison").
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> import pdmetrics
+    >>> from pdmetrics.rsmeval.html_page import comparison_html
+    >>> rng = np.random.default_rng(0)
+    >>> human = rng.integers(1, 7, 300).astype(float)
+    >>> df = pd.DataFrame({"sc1": human, "old": human + rng.normal(0, 1, 300),
+    ...                    "new": human + rng.normal(0, 0.7, 300)})
+    >>> html = comparison_html(df.scoring.compare(human="sc1", system=["old", "new"], n_resamples=200))
+    >>> html.count("<svg"), html.count('class="difference"'), html.count("<tr>")
+    (1, 8, 9)
+    """
+    missing = [name for name in COLUMNS if name not in table.columns]
+    if missing:
+        raise InvalidInputError(
+            f"`table=` lacks the comparison columns {missing}: pass the table a `compare` method returns "
+            f"(its columns end with {', '.join(COLUMNS)})."
+        )
+    identifiers = list(table.columns[: list(table.columns).index("metric")])
+    first, rest = (identifiers[0], identifiers[1:]) if identifiers else (None, [])
+    keys = [first] if first is not None else []
+    parts = []
+    for values, rows in table.groupby([*keys, "baseline", "system"], sort=False, dropna=False):
+        *head, baseline, system = values if isinstance(values, tuple) else (values,)
+        text = f"{system} against {baseline}"
+        if head:
+            text += f" by {head[0]}" if first == "by" else f", {first} = {head[0]}"
+        text = f"{heading}: {text}" if heading else text
+        parts.append(writer.h3(text) if writer is not None else f"<h3>{escape(text)}</h3>")
+        # (a frame without columns has no rows to iterate on pandas 2: the identifiers as lists)
+        ids = rows[rest].astype(str).to_numpy().tolist() if rest else [[]] * len(rows)
+        names = [" · ".join([*values, str(metric)]) for values, metric in zip(ids, rows["metric"])]
+        width, height = 760, 60 + 24 * len(names)
+        svg = figures.svg(
+            width,
+            height,
+            [
+                figures.forest_panel(
+                    (0, 0, width, height),
+                    names,
+                    _floats(rows["difference"]),
+                    _floats(rows["ci_low"]),
+                    _floats(rows["ci_high"]),
+                    title=f"{system} − {baseline}",
+                )
+            ],
+            label=f"Differences, {system} minus {baseline}, with their intervals",
+        )
+        caption = (
+            f"Difference of each metric, <code>{escape(system)}</code> minus "
+            f"<code>{escape(baseline)}</code>, "
+            "with its confidence interval; the dashed line is no difference. Blue: the interval excludes 0; "
+            "grey: it includes 0. Each row has its own scale, written at its ends."
+        )
+        parts.append(
+            writer.figure(f"compare-{text}", svg, caption)
+            if writer is not None
+            else f'<figure class="figure">{svg}<figcaption>{caption}</figcaption></figure>'
+        )
+        shown = rows.drop(columns=[*keys, "baseline", "system"]).reset_index(drop=True)
+        for name in ("p_value", "p_adjusted"):
+            shown[name] = [_p_value(value) for value in _floats(shown[name])]
+        parts.append(table_html(shown, index=False))
+    return "".join(parts)
+
+
+def comparison_page(table: pd.DataFrame, *, title: str | None = None) -> str:
+    """A comparison table of any ``compare`` as one self-contained HTML page (see
+    :func:`comparison_html`); write it with ``pathlib.Path(...).write_text(page)``.
+
+    >>> import pandas as pd
+    >>> from pdmetrics.datasets import simulate_scores
+    >>> from pdmetrics.rsmeval.html_page import comparison_page
+    >>> frame = simulate_scores(300, seed=1)
+    >>> frame["new"] = frame["raw"] + 0.1
+    >>> page = comparison_page(frame.scoring.compare(human="sc1", system=["raw", "new"], n_resamples=100))
+    >>> page.startswith("<!DOCTYPE html>"), "http" in page.split("<main>")[1]
+    (True, False)
+    """
+    writer = PageWriter()
+    writer.start("comparison")
+    body = comparison_html(table, writer=writer)
+    title = "Paired comparison" if title is None else str(title)
+    return page_html(
+        title,
+        f"{len(table):,} comparisons; written by pdmetrics {escape(package_version('pdmetrics'))}.",
+        [
+            (
+                "comparison",
+                title,
+                f'<section id="comparison"><h2>{escape(title)}</h2>{body}</section>',
+                writer.subsections,
+            )
+        ],
+    )
+
+
+def _p_value(value: float) -> str:
+    """A p-value as shown: three decimals, "<0.001" below that, "—" when undefined."""
+    if not math.isfinite(value):
+        return "—"
+    return "<0.001" if value < 0.001 else f"{value:.3f}"
+
+
 def _primary(report) -> str:
     """The primary score family, RSMTool's name and (when it differs) the user's."""
-    text = f"<code>{_esc(report.primary)}</code>"
+    text = f"<code>{escape(report.primary)}</code>"
     user = report.info.get("primary_score", report.primary)
-    return text if user == report.primary else f"{text} (<code>{_esc(user)}</code>)"
+    return text if user == report.primary else f"{text} (<code>{escape(user)}</code>)"
 
 
 def _names_note(report) -> str:
@@ -188,7 +339,7 @@ def _names_note(report) -> str:
     pairs = [(rsmtool, user) for rsmtool, user in report.score_names.items() if rsmtool != user]
     if not pairs:
         return ""
-    listed = ", ".join(f"<code>{_esc(a)}</code> = <code>{_esc(b)}</code>" for a, b in pairs)
+    listed = ", ".join(f"<code>{escape(a)}</code> = <code>{escape(b)}</code>" for a, b in pairs)
     return f'<p class="note">The tables name the scores as rsmeval does: {listed}.</p>'
 
 
@@ -244,10 +395,10 @@ def notebook_html(report, *, max_rows: int = 50) -> str:
         if len(table) > max_rows:
             note = (
                 f'<p class="note">First {max_rows} of {len(table):,} rows; '
-                f"see <code>report[{_esc(repr(name))}]</code>.</p>"
+                f"see <code>report[{escape(repr(name))}]</code>.</p>"
             )
         parts.append(
-            f"<details><summary><code>{_esc(name)}</code> "
+            f"<details><summary><code>{escape(name)}</code> "
             f"({table.shape[0]} &times; {table.shape[1]})</summary>"
             f"{table_html(table.head(max_rows), index=False)}{note}</details>"
         )
@@ -267,16 +418,16 @@ def table_html(
     # one conversion to Python objects by column: pandas' per-column access costs more than the table
     values = frame.to_numpy(dtype=object).T.tolist() if frame.shape[1] else []
     texts = [_format_column(column, dtype) for column, dtype in zip(values, frame.dtypes)]
-    head = "".join(f"<th>{_esc(name)}</th>" for name in frame.columns)
+    head = "".join(f"<th>{escape(name)}</th>" for name in frame.columns)
     head = ('<th class="label"></th>' if index else "") + head
     names = [str(name).split(".")[0] for name in frame.columns]
     rows = []
     for i, label in enumerate(frame.index):
-        cells = [f'<th class="{_label_class(_label(label))}">{_esc(_label(label))}</th>'] if index else []
+        cells = [f'<th class="{_label_class(_label(label))}">{escape(_label(label))}</th>'] if index else []
         row_rule = highlight.get(str(label).split(".")[0]) if row_highlight else None
         for j, name in enumerate(names):
             rule = row_rule if row_highlight else highlight.get(name)
-            value, text = values[j][i], _esc(texts[j][i])
+            value, text = values[j][i], escape(texts[j][i])
             if rule is not None and _outside(value, rule):
                 text = f'<span class="highlight">{text}</span>'
             cells.append(
@@ -335,37 +486,23 @@ def _why_not(report, name) -> str | None:
     return None
 
 
-class _Writer:
-    """Writes the sections of one report, numbering their figures and subsections."""
+class PageWriter:
+    """Writes the sections of one page: unique ids for its subsections (listed in the table of
+    contents) and its figures."""
 
-    def __init__(self, report, files) -> None:
-        self.report = report
-        self.frames = report.rsmtool_frames(per_response=False)
-        self.files = files
+    def __init__(self) -> None:
         self.ids: set[str] = set()
         self.subsections: list[tuple[str, str]] = []
         self.section_name = ""
-        self.min_n = report.info.get("min_n_per_group") or {}
-        trim = f"{report.primary}_trim"
-        self.trim, self.trim_round = trim, f"{trim}_round"  # RSMTool's names, as the page's tables
-        # the names of those scores in the tidy tables (report[name]), read for the figures
-        named = report.score_names if report.layout == "tidy" else {}
-        self.rows = {name: named.get(name, name) for name in (self.trim, self.trim_round)}
 
-    def section(self, name: str) -> tuple[str, list[tuple[str, str]]]:
+    def start(self, name: str) -> None:
+        """A new section: its subsections are collected afresh."""
         self.section_name, self.subsections = name, []
-        reason = _why_not(self.report, name)
-        body = f'<p class="note">Nothing to show: {_esc(reason)}.</p>' if reason else getattr(self, name)()
-        return (
-            f'<section id="{name}"><h2>{_esc(_TITLES[name])}</h2>{body}</section>',
-            self.subsections,
-        )
 
-    # helpers ----------------------------------------------------------------------------
     def h3(self, text: str) -> str:
         sid = self.unique(f"{self.section_name}-{_slug(text)}")
         self.subsections.append((sid, text))
-        return f'<h3 id="{sid}">{_esc(text)}</h3>'
+        return f'<h3 id="{sid}">{escape(text)}</h3>'
 
     def unique(self, base: str) -> str:
         candidate, k = base, 2
@@ -377,6 +514,42 @@ class _Writer:
     def figure(self, name: str, svg: str, caption: str) -> str:
         fid = self.unique(f"fig-{_slug(name)}")
         return f'<figure class="figure" id="{fid}">{svg}<figcaption>{caption}</figcaption></figure>'
+
+    def sections(self, names, titles: dict) -> list:
+        """The ``(id, heading, body, subsections)`` of each named section (for :func:`page_html`),
+        its body written by this writer's method of that name."""
+        written = []
+        for name in names:
+            self.start(name)
+            body = getattr(self, name)()
+            section = f'<section id="{name}"><h2>{escape(titles[name])}</h2>{body}</section>'
+            written.append((name, titles[name], section, self.subsections))
+        return written
+
+
+class _Writer(PageWriter):
+    """Writes the sections of one report, numbering their figures and subsections."""
+
+    def __init__(self, report, files) -> None:
+        super().__init__()
+        self.report = report
+        self.frames = report.rsmtool_frames(per_response=False)
+        self.files = files
+        self.min_n = report.info.get("min_n_per_group") or {}
+        trim = f"{report.primary}_trim"
+        self.trim, self.trim_round = trim, f"{trim}_round"  # RSMTool's names, as the page's tables
+        # the names of those scores in the tidy tables (report[name]), read for the figures
+        named = report.score_names if report.layout == "tidy" else {}
+        self.rows = {name: named.get(name, name) for name in (self.trim, self.trim_round)}
+
+    def section(self, name: str) -> tuple[str, list[tuple[str, str]]]:
+        self.start(name)
+        reason = _why_not(self.report, name)
+        body = f'<p class="note">Nothing to show: {escape(reason)}.</p>' if reason else getattr(self, name)()
+        return (
+            f'<section id="{name}"><h2>{escape(_TITLES[name])}</h2>{body}</section>',
+            self.subsections,
+        )
 
     # sections ---------------------------------------------------------------------------
     def data_description(self) -> str:
@@ -574,7 +747,7 @@ class _Writer:
             ],
             label=f"Confusion matrix of {rows} and {columns} scores",
         )
-        what = f"<code>{_esc(score)}</code> " if score else ""
+        what = f"<code>{escape(score)}</code> " if score else ""
         title = "Confusion matrix" if score else "Human-human confusion matrix"
         return (
             self.h3(title)
@@ -811,9 +984,14 @@ class _Writer:
         return "<p>The tables of this report, as written to disk.</p>" + table_html(rows, index=False)
 
     def sysinfo(self) -> str:
-        versions = {"Python": platform.python_version(), "platform": platform.platform()}
-        versions |= {name: _version(name) for name in _PACKAGES}
-        return table_html(pd.DataFrame({"version": list(versions.values())}, index=list(versions)))
+        return sysinfo_html()
+
+
+def sysinfo_html() -> str:
+    """The system information section: Python, the platform and the packages' versions."""
+    versions = {"Python": platform.python_version(), "platform": platform.platform()}
+    versions |= {name: package_version(name) for name in _PACKAGES}
+    return table_html(pd.DataFrame({"version": list(versions.values())}, index=list(versions)))
 
 
 # --------------------------------------------------------------------------------------
@@ -913,7 +1091,7 @@ def _percent(part: int, whole: int) -> str:
 
 
 @functools.cache
-def _version(package: str) -> str:
+def package_version(package: str) -> str:
     """A package's version, from the module when it is imported (fast), else its metadata
     (never importing it)."""
     module = sys.modules.get(package)
@@ -929,11 +1107,11 @@ def _slug(text) -> str:
     return re.sub(r"[^A-Za-z0-9_-]+", "-", str(text)).strip("-").lower() or "x"
 
 
-def _esc(value) -> str:
+def escape(value) -> str:
     return html.escape(str(value))
 
 
 def _bdi(value) -> str:
     """A name inside running text, escaped and isolated: a right-to-left name (or one holding
     direction controls) cannot reorder the words around it."""
-    return f"<bdi>{_esc(value)}</bdi>"
+    return f"<bdi>{escape(value)}</bdi>"

@@ -35,6 +35,7 @@ __all__ = [
     "named_report",
     "is_per_response",
     "with_index_column",
+    "write_table",
 ]
 
 #: Why a report computed on dask writes no xlsx file.
@@ -355,9 +356,7 @@ class EvaluationReport(Mapping):
         with output_run(directory, prefix, "write", only=f".{file_format}") as run:
             for name, frame in tables.items():
                 path = directory / f"{prefix}_{name}.{file_format}"
-                with atomic_path(path) as part:
-                    _FILE_WRITERS[file_format](frame, part, name not in self._unindexed)
-                written.append(path)
+                written.append(write_table(frame, path, file_format, name not in self._unindexed))
             if (
                 streamed
             ):  # in rsmeval's order: before the summaries of the data (test_excluded_composition, ...)
@@ -397,6 +396,14 @@ _GROUP_NAME_FIX = (
     "(e.g. df.rename(columns={{{group!r}: 'L1'}})) before writing the files. The report itself can be "
     "computed and shown with this name."
 )
+
+
+def write_table(frame: pd.DataFrame, path, file_format: str = "csv", index: bool = True) -> Path:
+    """Write one table as rsmeval writes its files (``file_format``: csv, tsv, xlsx or
+    jsonlines; the index as the first column with ``index``), whole or not at all."""
+    with atomic_path(path) as part:
+        _FILE_WRITERS[file_format](frame, part, index)
+    return Path(path)
 
 
 def with_index_column(frame: pd.DataFrame, index: bool) -> pd.DataFrame:

@@ -3,6 +3,7 @@ rsmeval's output tree (``output/``, ``report/``, ``figure/``)."""
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import warnings
 from pathlib import Path
@@ -34,7 +35,7 @@ from pdmetrics.rsmeval.html_page import choose_sections, report_html
 from pdmetrics.rsmeval.reporting import report
 from pdmetrics.rsmeval.responses_input import is_pattern, read_responses
 
-__all__ = ["run_rsmeval"]
+__all__ = ["run_rsmeval", "send_note", "command_run", "refuse_filled_output"]
 
 #: Tables report() has that rsmeval writes only with the fairness_analyses section (its
 #: fairness notebook writes them), and one it never writes (rsmtool's, with a scaling file).
@@ -70,13 +71,7 @@ def run_rsmeval(
     """
     output_dir = Path(output_dir)
     csv_dir = output_dir / "output"
-    # a temporary file an interrupted run left there does not count: the run removes it
-    if csv_dir.is_dir() and any(not is_temporary(path.name) for path in csv_dir.iterdir()) and not force:
-        unfinished = sorted(path.name for path in output_dir.glob(f"*{INCOMPLETE_SUFFIX}"))
-        why = f" (from a run that did not finish: {', '.join(unfinished)})" if unfinished else ""
-        raise InvalidInputError(
-            f"'{output_dir}' already contains a non-empty 'output' directory{why}; pass -f to overwrite it."
-        )
+    refuse_filled_output(output_dir, force)
     config = read_config(config_path)
     check_free(output_dir, config["experiment_id"], "rsmeval", "output directory", "experiment_id")
     options = report_options(config)
@@ -99,7 +94,7 @@ def run_rsmeval(
     sections = [name for name in report_sections(config) if name in applicable]
     custom = custom_section_names(config)
     if custom:
-        _note(
+        send_note(
             notes,
             f"custom_sections: pdmetrics runs no notebooks; the report leaves out {', '.join(custom)} "
             "(every other section and file is written).",
@@ -116,16 +111,7 @@ def run_rsmeval(
     )
     check_file_names([f"{experiment}_report.html", f"{experiment}_rsmeval.json"], "experiment_id", experiment)
     # the marker <experiment_id>.pdmetrics-incomplete stays in output_dir until the last file is in place
-    with output_run(
-        output_dir,
-        experiment,
-        "rsmeval",
-        option="output directory",
-        prefix_option="experiment_id",
-        subfolders=("output", "report"),
-    ) as run:
-        for note in run.notes:
-            _note(notes, note)
+    with command_run(output_dir, experiment, "rsmeval", "experiment_id", notes):
         for folder in ("output", "figure", "report"):
             (output_dir / folder).mkdir(parents=True, exist_ok=True)
         written = result._write(csv_dir, experiment, config["file_format"], skip=unwritten)
@@ -138,16 +124,42 @@ def run_rsmeval(
                 page, report_html(result, sections=sections, title=title, files=written, missing="note")
             )
         )
-    if run.removed:
-        _note(
-            notes,
-            f"removed {len(run.removed)} files an earlier run of {experiment!r} wrote in {output_dir} and "
-            f"this run did not write again: {', '.join(path.name for path in run.removed)}",
-        )
     return written
 
 
-def _note(notes, message: str) -> None:
+def refuse_filled_output(output_dir: Path, force: bool) -> None:
+    """RSMTool's refusal of an ``output/`` folder that is not empty, unless ``force`` (its ``-f``);
+    a temporary file an interrupted run left there does not count (the run removes it)."""
+    csv_dir = output_dir / "output"
+    if csv_dir.is_dir() and any(not is_temporary(path.name) for path in csv_dir.iterdir()) and not force:
+        unfinished = sorted(path.name for path in output_dir.glob(f"*{INCOMPLETE_SUFFIX}"))
+        why = f" (from a run that did not finish: {', '.join(unfinished)})" if unfinished else ""
+        raise InvalidInputError(
+            f"'{output_dir}' already contains a non-empty 'output' directory{why}; pass -f to overwrite it."
+        )
+
+
+@contextlib.contextmanager
+def command_run(
+    output_dir: Path, prefix: str, kind: str, prefix_option: str, notes, subfolders=("output", "report")
+):
+    """The run of an RSMTool command (:func:`pdmetrics._files.output_run`) in ``output_dir`` under
+    ``prefix`` (the configuration's id, named ``prefix_option``): its notes, and at the end the
+    files an earlier run wrote and this one did not, removed, go to ``notes``."""
+    where = {"option": "output directory", "prefix_option": prefix_option, "subfolders": subfolders}
+    with output_run(output_dir, prefix, kind, **where) as run:
+        for note in run.notes:
+            send_note(notes, note)
+        yield run
+    if run.removed:
+        send_note(
+            notes,
+            f"removed {len(run.removed)} files an earlier run of {prefix!r} wrote in {output_dir} and "
+            f"this run did not write again: {', '.join(path.name for path in run.removed)}",
+        )
+
+
+def send_note(notes, message: str) -> None:
     """``notes(message)``, or without ``notes`` a :class:`PdmetricsWarning`."""
     if notes is None:
         emit(message, PdmetricsWarning)

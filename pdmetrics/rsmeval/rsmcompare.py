@@ -1,0 +1,532 @@
+"""``pdmetrics rsmcompare CONFIG [OUTPUT_DIR]``: RSMTool's rsmcompare, plus the paired tests it lacks.
+
+rsmcompare puts the saved tables of two experiments (rsmtool or rsmeval output folders) side
+by side: for each table the old experiment's rows, the new one's and their difference
+(``change``, new minus old). pdmetrics reads the same configuration file and the same tables
+and writes the same comparison as one offline HTML page, ``OUTPUT_DIR/<comparison_id>_report.html``,
+and each comparison table as ``OUTPUT_DIR/output/<comparison_id>_<table>.csv``.
+
+Both folders also hold each response's scores (``<experiment_id>_pred_processed``), so the
+comparison can be *paired*: :func:`paired_comparison` joins the two on the response id and runs
+:func:`pdmetrics.scoring.compare` on the responses both experiments scored, giving each
+metric's difference an interval and a p-value (``<comparison_id>_paired_comparison.csv``).
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from pdmetrics import scoring
+from pdmetrics._comparison import check_comparison_options, comparison_table
+from pdmetrics._files import check_file_names, check_free, check_name_part, write_text
+from pdmetrics._resampling import check_bootstrap_options
+from pdmetrics.errors import InvalidInputError, PdmetricsWarning
+from pdmetrics.io import read_table
+from pdmetrics.rsmeval.data import subgroup_values
+from pdmetrics.rsmeval.experiments import Experiment, open_experiment
+from pdmetrics.rsmeval.report_object import write_table
+from pdmetrics.rsmeval.run import command_run, send_note
+from pdmetrics.rsmeval.tool_configs import chosen_sections, custom_names, read_tool_config, saved_tool_config
+from pdmetrics.rsmeval.tool_pages import PLAIN_TABLES, ComparisonPage
+
+__all__ = ["run_rsmcompare", "ComparedExperiment", "comparison_tables", "paired_comparison", "old_new_change"]
+
+#: rsmcompare's names of the short evaluation columns (``{X}``: raw or scale; ``{D}``: SMD, or
+#: DSM in the subgroup tables), in RSMTool's order.
+EVAL_NAMES = {
+    "N": "N",
+    "h_mean": "H1 mean",
+    "h_sd": "H1 SD",
+    "sys_mean.{X}_trim": "score mean(b)",
+    "sys_sd.{X}_trim": "score SD(b)",
+    "corr.{X}_trim": "Pearson(b)",
+    "{D}.{X}_trim": "{D}(b)",
+    "sys_mean.{X}_trim_round": "score mean(br)",
+    "sys_sd.{X}_trim_round": "score SD(br)",
+    "exact_agr.{X}_trim_round": "Agmt.(br)",
+    "kappa.{X}_trim_round": "K(br)",
+    "wtkappa.{X}_trim": "QWK(b)",
+    "adj_agr.{X}_trim_round": "Adj. Agmt.(br)",
+    "{D}.{X}_trim_round": "{D}(br)",
+    "R2.{X}_trim": "R2(b)",
+    "RMSE.{X}_trim": "RMSE(b)",
+}
+#: The association table's columns (rsmcompare's short list).
+OVERVIEW = ["N", "Adj. Agmt.(br)", "Agmt.(br)", "K(br)", "Pearson(b)", "QWK(b)", "R2(b)", "RMSE(b)"]
+#: The subgroup descriptives' columns.
+M_SD = ["N", "H1 mean", "H1 SD", "score mean(br)", "score SD(br)", "score mean(b)", "score SD(b)", "{D}(br)",
+        "{D}(b)"]  # fmt: skip
+#: The paired comparison's metrics: each on the score eval_short evaluates it on (b: trimmed,
+#: br: trimmed and rounded).
+PAIRED_METRICS = {
+    "corr": "trim",
+    "wtkappa": "trim",
+    "kappa": "trim_round",
+    "exact_agr": "trim_round",
+    "adj_agr": "trim_round",
+    "R2": "trim",
+    "RMSE": "trim",
+    "SMD": "trim",
+}
+_VERSIONS = ("old", "new", "change")
+
+
+# ----------------------------------------------------------------------------------------------
+# old, new and change
+# ----------------------------------------------------------------------------------------------
+def old_new_change(old: pd.DataFrame | None, new: pd.DataFrame | None) -> pd.DataFrame | None:
+    """rsmcompare's layout of two tables: for each row label (the old table's, then those only
+    the new one has) its old row, its new row and their difference ``change`` (new minus old,
+    NaN where a row or column is in one table only), a first column ``version``.
+
+    >>> import pandas as pd
+    >>> from pdmetrics.rsmeval.rsmcompare import old_new_change
+    >>> old = pd.DataFrame({"corr": [0.6, 0.5]}, index=["All data", "A"])
+    >>> new = pd.DataFrame({"corr": [0.7, 0.4]}, index=["All data", "A"])
+    >>> old_new_change(old, new).round(3)
+             version  corr
+    All data     old   0.6
+    All data     new   0.7
+    All data  change   0.1
+    A            old   0.5
+    A            new   0.4
+    A         change  -0.1
+    """
+    if old is None and new is None:
+        return None
+    old = new.iloc[:0] if old is None else old
+    new = old.iloc[:0] if new is None else new
+    labels = old.index.append(new.index[~new.index.isin(old.index)])
+    columns = old.columns.append(new.columns[~new.columns.isin(old.columns)])
+    o, n = old.reindex(index=labels, columns=columns), new.reindex(index=labels, columns=columns)
+    numeric = [
+        c for c in columns if pd.api.types.is_numeric_dtype(o[c]) and pd.api.types.is_numeric_dtype(n[c])
+    ]
+    change = (n[numeric].astype("float64") - o[numeric].astype("float64")).reindex(columns=columns)
+    stacked = pd.concat([frame.assign(version=v) for frame, v in zip((o, n, change), _VERSIONS)])
+    k = len(labels)
+    order = np.lexsort((np.repeat(np.arange(3), k), np.tile(np.arange(k), 3)))
+    stacked = stacked.iloc[order][["version", *columns]]
+    for column in columns:  # counts stay whole numbers when every row has one
+        counts = [frame[column] for frame in (old, new) if column in frame]
+        if all(pd.api.types.is_integer_dtype(c) for c in counts) and stacked[column].notna().all():
+            stacked[column] = stacked[column].astype("int64")
+    if isinstance(old.index, pd.RangeIndex) and isinstance(new.index, pd.RangeIndex):
+        stacked = stacked.reset_index(drop=True)  # unlabelled rows (one-row tables)
+    return stacked
+
+
+def _single(frame: pd.DataFrame | None, row) -> pd.DataFrame | None:
+    """Row ``row`` of a table whose rows are score types, as a one-row table (column
+    ``score``)."""
+    if frame is None or row not in frame.index:
+        return None
+    out = frame.loc[[row]].reset_index(drop=True)
+    out.insert(0, "score", row)
+    return out
+
+
+def _one_row_change(old, new) -> pd.DataFrame | None:
+    """:func:`old_new_change` of two one-row tables (rows of different score types compared:
+    rsmcompare subtracts them by label and shows no change when one experiment uses scaled
+    scores and the other raw ones; pdmetrics gives the change)."""
+    if old is None and new is None:
+        return None
+    scores = [
+        frame["score"].iloc[0] if frame is not None and "score" in frame else None for frame in (old, new)
+    ]
+    strip = [
+        frame.drop(columns="score", errors="ignore") if frame is not None else None for frame in (old, new)
+    ]
+    table = old_new_change(*strip)
+    if any(score is not None for score in scores):
+        change = scores[1] if scores[0] == scores[1] else f"{scores[1]} − {scores[0]}"
+        table.insert(1, "score", [scores[0], scores[1], change if None not in scores else None])
+    return table.reset_index(drop=True)
+
+
+# ----------------------------------------------------------------------------------------------
+# reading each experiment
+# ----------------------------------------------------------------------------------------------
+class ComparedExperiment:
+    """One experiment of the comparison, its score family and its tables as rsmcompare reads them."""
+
+    def __init__(self, experiment: Experiment, scaled: bool, scaled_key: str, version: str) -> None:
+        self.experiment, self.version = experiment, version
+        self.prefix = "scale" if scaled else "raw"
+        self.scaled_key = scaled_key
+        experiment.require("pred_processed", "the paired comparison reads each response's scores from it")
+        self.short = self.eval_table("eval_short")
+
+    def eval_table(self, name: str):
+        """An eval_short or eval_by_<G> table with rsmcompare's column names."""
+        frame = self.experiment.table(name, text_index=name != "eval_short")
+        if frame is None:
+            return None
+        wtkappa_rounded = f"wtkappa.{self.prefix}_trim_round"
+        if wtkappa_rounded in frame and f"wtkappa.{self.prefix}_trim" not in frame:
+            raise InvalidInputError(
+                f"{self.experiment.key}: {self.experiment.path(name).name} holds wtkappa on rounded scores, "
+                "as RSMTool before 7.0 computed it; RSMTool now uses unrounded scores. Run the experiment "
+                "again."
+            )
+        difference = "DSM" if any(str(c).startswith("DSM") for c in frame.columns) else "SMD"
+        names = {
+            key.format(X=self.prefix, D=difference): value.format(D=difference)
+            for key, value in EVAL_NAMES.items()
+        }
+        missing = [key for key in names if key not in frame.columns]
+        if missing:
+            other = "raw" if self.prefix == "scale" else "scale"
+            hint = (
+                f"; set {self.scaled_key} to {str(self.prefix == 'raw').lower()}: the file has the {other} "
+                "scores"
+                if any(str(c).endswith(f".{other}_trim") for c in frame.columns)
+                else ""
+            )
+            raise InvalidInputError(
+                f"{self.scaled_key}={str(self.prefix == 'scale').lower()}: {self.experiment.path(name).name} "
+                f"in {self.experiment.key} has no column {missing[0]!r}{hint}."
+            )
+        return frame[list(names)].rename(columns=names)
+
+    def row(self, name: str, *, text_index: bool = False):
+        """The row of this experiment's score family (``<prefix>_trim``) of a table by score type."""
+        return _single(self.experiment.table(name, text_index=text_index), f"{self.prefix}_trim")
+
+    def scores(self) -> pd.DataFrame:
+        """Each response's human score and the experiment's trimmed and trimmed-rounded scores."""
+        experiment = self.experiment
+        frame = read_table(experiment.path("pred_processed"), text_columns=["spkitemid"])
+        columns = ["spkitemid", "sc1", f"{self.prefix}_trim", f"{self.prefix}_trim_round"]
+        missing = [name for name in columns if name not in frame.columns]
+        if missing:
+            raise InvalidInputError(
+                f"{self.scaled_key}={str(self.prefix == 'scale').lower()}: "
+                f"{experiment.path('pred_processed').name} in {experiment.key} has no column {missing[0]!r} "
+                f"(it has {', '.join(map(str, frame.columns[:12]))})."
+            )
+        if frame["spkitemid"].duplicated().any():
+            repeated = frame.loc[frame["spkitemid"].duplicated(), "spkitemid"].iloc[0]
+            raise InvalidInputError(
+                f"{experiment.key}: {experiment.path('pred_processed').name} lists the response {repeated!r} "
+                "twice; the paired comparison joins the experiments on the response id."
+            )
+        return frame[columns].set_axis(["id", "human", "trim", "trim_round"], axis=1)
+
+    def groups(self, subgroups) -> pd.DataFrame | None:
+        """The responses' subgroups (``test_metadata``), blank values as "No info"."""
+        if not self.experiment.has("test_metadata"):
+            return None
+        frame = read_table(self.experiment.path("test_metadata"), text_columns=["spkitemid", *subgroups])
+        present = [name for name in subgroups if name in frame.columns]
+        out = frame[["spkitemid", *present]].rename(columns={"spkitemid": "id"})
+        for name in present:
+            out[name] = subgroup_values(out[name])
+        return out
+
+
+def comparison_tables(old: ComparedExperiment, new: ComparedExperiment, subgroups) -> dict:
+    """rsmcompare's comparison tables (old, new and change rows), by file name."""
+    tables = {}
+    overview = [frame[OVERVIEW] if frame is not None else None for frame in (old.short, new.short)]
+    tables["eval_overview"] = old_new_change(*(_unlabelled(frame) for frame in overview))
+    for group in subgroups:
+        pair = [side.eval_table(f"eval_by_{group}") for side in (old, new)]
+        if all(frame is None for frame in pair):
+            continue
+        tables[f"eval_by_{group}"] = old_new_change(*(f[OVERVIEW] if f is not None else None for f in pair))
+        difference = next(("DSM" if "DSM(b)" in f else "SMD") for f in pair if f is not None)
+        columns = [name.format(D=difference) for name in M_SD]
+        tables[f"eval_by_{group}_m_sd"] = old_new_change(
+            *(f[columns] if f is not None else None for f in pair)
+        )
+    distributions = [
+        _score_distribution(side.experiment.table("score_dist", index_column="score"), side)
+        for side in (old, new)
+    ]
+    tables["score_dist"] = old_new_change(*distributions)
+    tables["confMatrix"] = _confusion_matrices(*(side.experiment.table("confMatrix") for side in (old, new)))
+    tables["consistency"] = old_new_change(
+        *(_unlabelled(s.experiment.table("consistency")) for s in (old, new))
+    )
+    tables["degradation"] = _degradation(old, new)
+    tables["disattenuated_correlations"] = _one_row_change(
+        *(s.row("disattenuated_correlations") for s in (old, new))
+    )
+    for group in subgroups:
+        name = f"disattenuated_correlations_by_{group}"
+        tables[name] = old_new_change(*(s.experiment.table(name, text_index=True) for s in (old, new)))
+    tables["true_score_eval"] = _one_row_change(*(s.row("true_score_eval") for s in (old, new)))
+    for listed in PLAIN_TABLES.values():
+        for name, _ in listed:  # model_fit has no row labels
+            pair = (side.experiment.table(name, index=name != "model_fit") for side in (old, new))
+            tables[name] = old_new_change(*pair)
+    for group in subgroups:
+        for name in (f"margcor_score_by_{group}", f"pcor_score_by_{group}"):
+            tables[name] = old_new_change(*(s.experiment.table(name, text_index=True) for s in (old, new)))
+    return {name: table for name, table in tables.items() if table is not None}
+
+
+def _unlabelled(frame):
+    """A one-row table without its label (rsmcompare shows these without the row label)."""
+    return None if frame is None else frame.reset_index(drop=True)
+
+
+def _score_distribution(frame, side: ComparedExperiment):
+    if frame is None:
+        return None
+    column = f"sys_{side.prefix}"
+    if column not in frame:
+        raise InvalidInputError(
+            f"{side.scaled_key}={str(side.prefix == 'scale').lower()}: "
+            f"{side.experiment.path('score_dist').name} "
+            f"in {side.experiment.key} has no column {column!r}."
+        )
+    frame = frame.rename(columns={column: "sys"})[["human", "sys", "difference"]]
+    frame.index = [_score_label(v) for v in frame.index]
+    return frame
+
+
+def _score_label(value) -> str:
+    number = pd.to_numeric(pd.Series([value]), errors="coerce").iloc[0]
+    if pd.notna(number) and float(number).is_integer():
+        return str(int(number))
+    return str(value)
+
+
+def _confusion_matrices(old, new):
+    """The two confusion matrices (human scores in the rows, system scores in the columns) and
+    their difference (a score only one experiment has counts 0 in the other), one block each."""
+    if old is None and new is None:
+        return None
+    blocks = []
+
+    def labelled(frame):
+        frame = frame.copy()
+        frame.index = [f"human {_score_label(v)}" for v in frame.index]
+        frame.columns = [f"system {_score_label(v)}" for v in frame.columns]
+        return frame
+
+    old, new = (labelled(f) if f is not None else None for f in (old, new))
+    change = new.sub(old, fill_value=0) if old is not None and new is not None else None
+    for frame, version in zip((old, new, change), _VERSIONS):
+        if frame is not None:
+            blocks.append(frame.assign(version=version))
+    table = pd.concat(blocks)
+    return table[["version", *[c for c in table.columns if c != "version"]]]
+
+
+def _degradation(old: ComparedExperiment, new: ComparedExperiment):
+    """rsmcompare's degradation table: for each score type of each experiment, the human-human
+    agreement (H-H), the human-machine one (H-M) and their difference (diff)."""
+    parts = []
+    for side in (old, new):
+        experiment = side.experiment
+        consistency, evaluation = experiment.table("consistency"), experiment.table("eval")
+        degradation = experiment.table("degradation")
+        if consistency is None or evaluation is None or degradation is None:
+            continue
+        columns = list(degradation.columns)
+        k = len(degradation)
+        rows = pd.concat(
+            [
+                pd.DataFrame(np.repeat(consistency[columns].to_numpy()[:1], k, axis=0), columns=columns),
+                evaluation.reindex(degradation.index)[columns].reset_index(drop=True),
+                degradation[columns].reset_index(drop=True),
+            ]
+        ).astype("float64")
+        rows.index = list(degradation.index) * 3
+        rows.insert(0, "type", np.repeat(["H-H", "H-M", "diff"], k))
+        rows.insert(1, "version", side.version)
+        parts.append(rows)
+    if not parts:
+        return None
+    table = pd.concat(parts)
+    scores = pd.Index(table.index).unique()
+    order = np.lexsort(
+        (
+            table["type"].map({"H-H": 0, "H-M": 1, "diff": 2}).to_numpy(),
+            (table["version"] == "new").to_numpy(),
+            scores.get_indexer(table.index),
+        )
+    )
+    return table.iloc[order]
+
+
+# ----------------------------------------------------------------------------------------------
+# the paired comparison
+# ----------------------------------------------------------------------------------------------
+def paired_comparison(
+    old: ComparedExperiment, new: ComparedExperiment, subgroups, options: dict
+) -> tuple[pd.DataFrame, dict]:
+    """The eval metrics of the two experiments compared on the responses both scored (joined on
+    the response id), each with its interval and p-value (:func:`pdmetrics.scoring.compare`),
+    and the facts of the join (responses of each, in common, only in one, human scores that
+    differ)."""
+    a, b = old.scores(), new.scores()
+    joined = a.merge(b, on="id", suffixes=("_old", "_new"), validate="one_to_one")
+    with np.errstate(invalid="ignore"):
+        differs = ~np.isclose(
+            pd.to_numeric(joined["human_old"], errors="coerce"),
+            pd.to_numeric(joined["human_new"], errors="coerce"),
+            rtol=0,
+            atol=1e-9,
+            equal_nan=True,
+        )
+    facts = {
+        "old": len(a),
+        "new": len(b),
+        "common": len(joined),
+        "only_old": int((~a["id"].isin(b["id"])).sum()),
+        "only_new": int((~b["id"].isin(a["id"])).sum()),
+        "human_differs": int(differs.sum()),
+    }
+    joined = joined[~differs]
+    frame = pd.DataFrame({"human": pd.to_numeric(joined["human_old"], errors="coerce").to_numpy()})
+    for score in ("trim", "trim_round"):
+        for version in ("old", "new"):
+            frame[f"{version}_{score}"] = pd.to_numeric(
+                joined[f"{score}_{version}"], errors="coerce"
+            ).to_numpy()
+    by = _paired_groups(joined["id"], old, new, subgroups, facts)
+    for name, values in by.items():
+        frame[name] = values
+    identifiers = ["by", "group"] if by else []
+    if not len(frame):  # nothing to pair: an empty table (the page says why)
+        return comparison_table([], identifiers, options["correction"]), facts
+    parts = []
+    settings = {key: options[key] for key in ("n_resamples", "confidence", "random_state")}
+    for score in ("trim", "trim_round"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PdmetricsWarning)  # undefined values are NaN, said on the page
+            table = scoring.compare(  # scipy and statsmodels load here, not with the command
+                frame,
+                human="human",
+                system=[f"old_{score}", f"new_{score}"],
+                by=list(by) or None,
+                exclude_zero=False,  # the files hold the responses each experiment evaluated
+                **settings,
+            )
+        table = table[table["metric"].map(PAIRED_METRICS) == score]
+        parts.append(table.assign(baseline="old", system="new").drop(columns="p_adjusted"))
+    order = {metric: k for k, metric in enumerate(PAIRED_METRICS)}
+    table = pd.concat(parts, ignore_index=True)
+    # the metrics in eval_short's order within each group, the groups in compare's order
+    first = (
+        table.groupby(identifiers, sort=False).ngroup().to_numpy() if identifiers else np.zeros(len(table))
+    )
+    table = table.iloc[np.lexsort((table["metric"].map(order).to_numpy(), first))]
+    return comparison_table([table], identifiers, options["correction"]), facts
+
+
+def _paired_groups(
+    ids: pd.Series, old: ComparedExperiment, new: ComparedExperiment, subgroups, facts: dict
+) -> dict:
+    """Each subgroup column's values for the joined responses (the old experiment's metadata,
+    else the new one's); columns neither has are listed in ``facts["no_groups"]``."""
+    out, absent = {}, []
+    tables = [side.groups(subgroups) for side in (old, new)]
+    for group in subgroups:
+        source = next((t for t in tables if t is not None and group in t.columns), None)
+        if source is None:
+            absent.append(group)
+            continue
+        values = source.set_index("id")[group].reindex(ids.to_numpy())
+        out[group] = subgroup_values(values.fillna("No info")).to_numpy(dtype=object)
+    facts["no_groups"] = absent
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# the command
+# ----------------------------------------------------------------------------------------------
+def run_rsmcompare(
+    config_path,
+    output_dir=".",
+    *,
+    notes=None,
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    random_state=12345,
+    correction=None,
+) -> list[Path]:
+    """Run an rsmcompare configuration file: the comparison report and its tables.
+
+    Writes ``output_dir/<comparison_id>_report.html`` (one offline page: rsmcompare's sections,
+    plus the paired comparison), ``output_dir/output/<comparison_id>_<table>.csv`` (each
+    comparison table: ``eval_overview``, ``eval_by_<G>``, ``score_dist``, ``confMatrix``,
+    ``consistency``, ``degradation``, ..., and ``paired_comparison``) and
+    ``output_dir/output/<comparison_id>_rsmcompare.json`` (the configuration with its defaults,
+    as rsmcompare saves it). ``n_resamples``, ``confidence``, ``random_state`` and
+    ``correction`` are those of :func:`pdmetrics.scoring.compare`. Every file is written whole
+    or not at all; ``output_dir/<comparison_id>.pdmetrics-incomplete`` marks the folder until
+    the page, written last, is in place. Returns the files written.
+    """
+    check_comparison_options("baseline", correction)
+    check_bootstrap_options(n_resamples, confidence, random_state, required=True)
+    output_dir = Path(output_dir)
+    config = read_tool_config(config_path, "rsmcompare")
+    comparison_id = config["comparison_id"]
+    subgroups = list(config["subgroups"])
+    for group in subgroups:
+        check_name_part(
+            group,
+            "subgroups",
+            f"the subgroup {group!r} names files (<comparison_id>_eval_by_<subgroup>.csv, ...) and is "
+            "read from the experiments' eval_by_<subgroup> files: give the subgroup column's name.",
+        )
+    check_free(output_dir, comparison_id, "rsmcompare", "output directory", "comparison_id")
+    sides = []
+    for version in ("old", "new"):
+        experiment = open_experiment(config, f"experiment_dir_{version}", f"experiment_id_{version}")
+        scaled_key = f"use_scaled_predictions_{version}"
+        sides.append(ComparedExperiment(experiment, bool(config[scaled_key]), scaled_key, version))
+    old, new = sides
+    tables = comparison_tables(old, new, subgroups)
+    options = dict(
+        n_resamples=n_resamples, confidence=confidence, random_state=random_state, correction=correction
+    )
+    paired, facts = paired_comparison(old, new, subgroups, options)
+    tables["paired_comparison"] = paired
+    sections = chosen_sections(config, "rsmcompare")
+    custom = custom_names(config)
+    if custom:
+        send_note(
+            notes, f"custom_sections: pdmetrics runs no notebooks; the report leaves out {', '.join(custom)}."
+        )
+    missing = [group for group in subgroups if f"eval_by_{group}" not in tables]
+    if missing:
+        send_note(
+            notes,
+            f"subgroups: neither experiment has evaluation tables by {', '.join(map(repr, missing))} "
+            "(eval_by_<subgroup>); the report has no subgroup comparison for them.",
+        )
+    files = {name: f"{comparison_id}_{name}.csv" for name in tables}
+    check_file_names(
+        [*files.values(), f"{comparison_id}_rsmcompare.json", f"{comparison_id}_report.html"],
+        "comparison_id",
+        comparison_id,
+        groups=subgroups,
+        group_option="subgroups",
+        kind="rsmcompare",
+    )
+    with command_run(output_dir, comparison_id, "rsmcompare", "comparison_id", notes, subfolders=("output",)):
+        (output_dir / "output").mkdir(parents=True, exist_ok=True)
+        written = []
+        for name, table in tables.items():
+            index = not isinstance(table.index, pd.RangeIndex)
+            written.append(write_table(table, output_dir / "output" / files[name], "csv", index))
+        written.append(
+            write_text(
+                output_dir / "output" / f"{comparison_id}_rsmcompare.json",
+                saved_tool_config(config, "rsmcompare"),
+            )
+        )
+        page = ComparisonPage(config, old, new, tables, facts, options, written).page(sections)
+        written.append(write_text(output_dir / f"{comparison_id}_report.html", page))
+    return written
