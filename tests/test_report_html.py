@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import warnings
 from html.parser import HTMLParser
 
 import numpy as np
@@ -647,3 +648,19 @@ def test_names_in_running_text_are_isolated_from_the_words_around_them():
     assert "(<bdi>\u202eevil</bdi> (N = 3))" in caption
     assert "Evaluation metrics for each <bdi>L1</bdi> group" in caption
     assert "reference category: <bdi>" in text
+
+
+def test_a_comparison_table_becomes_a_section_after_the_evaluation():
+    df = simulate_scores(1500, seed=3)
+    df["new"] = df["sc1"] + np.random.default_rng(1).normal(0, 0.6, len(df))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdmetrics.ExcludedRowsWarning)
+        report = df.scoring.report(human="sc1", system="raw", by="L1", trim_min=1, trim_max=6)
+        table = df.scoring.compare(human="sc1", system=["raw", "new"], by="L1", n_resamples=50)
+    page = Page(report.to_html(comparison=table))
+    assert page.sections.index("comparison") == page.sections.index("fairness_analyses") + 1
+    assert page.sections[-2:] == ["intermediate_file_paths", "sysinfo"]
+    assert page.section_h2["comparison"] == "Comparison of the systems"
+    assert "#comparison" in page.toc_links
+    with pytest.raises(InvalidInputError, match="lacks the comparison columns"):
+        report.to_html(comparison=df.scoring.evaluate(human="sc1", system="raw"))

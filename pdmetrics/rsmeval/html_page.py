@@ -139,7 +139,9 @@ header code{background:rgba(255,255,255,.18);color:#fff}
 """
 
 
-def report_html(report, *, sections=None, title=None, files=None, missing: str = "error") -> str:
+def report_html(
+    report, *, sections=None, title=None, files=None, missing: str = "error", comparison=None
+) -> str:
     """The whole report as one HTML document (see ``EvaluationReport.to_html``).
 
     Parameters
@@ -156,6 +158,9 @@ def report_html(report, *, sections=None, title=None, files=None, missing: str =
         What a section named in ``sections`` that the report cannot have becomes: an
         ``InvalidInputError``, or (rsmeval's way, for ``pdmetrics rsmeval``) the section with a
         note saying why it is empty.
+    comparison : DataFrame, optional
+        A ``compare`` table (e.g. ``df.scoring.compare(...)`` of the report's systems): a
+        section "Comparison of the systems" after the evaluation (:func:`comparison_html`).
 
     Returns
     -------
@@ -163,7 +168,13 @@ def report_html(report, *, sections=None, title=None, files=None, missing: str =
     """
     chosen = choose_sections(report, sections, missing=missing)
     writer = _Writer(report, files)
-    bodies = [writer.section(name) for name in chosen]
+    written = [(name, _TITLES[name], *writer.section(name)) for name in chosen]
+    if comparison is not None:  # after the evaluation sections (before the appendices)
+        writer.start("comparison")
+        body = comparison_html(comparison, writer=writer)
+        section = f'<section id="comparison"><h2>{escape(_COMPARISON_TITLE)}</h2>{body}</section>'
+        at = next((i for i, (name, *_) in enumerate(written) if name in _APPENDICES), len(written))
+        written.insert(at, ("comparison", _COMPARISON_TITLE, section, writer.subsections))
     title = "Evaluation report" if title is None else str(title)
     info = report.info
     return page_html(
@@ -171,8 +182,13 @@ def report_html(report, *, sections=None, title=None, files=None, missing: str =
         f"{info['n_used']:,} of {info['n_input']:,} responses evaluated; primary score {_primary(report)}. "
         f"Written by pdmetrics {escape(package_version('pdmetrics'))}, "
         f'following <a href="{_DOCS}" style="color:#cde">rsmeval</a>\'s report.',
-        [(name, _TITLES[name], body, subs) for name, (body, subs) in zip(chosen, bodies)],
+        written,
     )
+
+
+#: The heading of the report's comparison section, and the sections it comes before.
+_COMPARISON_TITLE = "Comparison of the systems"
+_APPENDICES = ("intermediate_file_paths", "sysinfo")
 
 
 def page_html(title: str, header: str, sections) -> str:

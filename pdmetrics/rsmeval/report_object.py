@@ -187,7 +187,7 @@ class EvaluationReport(Mapping):
     def _repr_html_(self) -> str:
         return html_report.notebook_html(self)
 
-    def to_html(self, path=None, *, sections=None, title=None, files=None):
+    def to_html(self, path=None, *, sections=None, title=None, files=None, comparison=None):
         """The report as one self-contained HTML page, as rsmeval's report.
 
         Inline CSS and inline SVG figures, nothing fetched from anywhere: the file opens on an
@@ -209,6 +209,11 @@ class EvaluationReport(Mapping):
         files : list of path-like, optional
             The files listed in ``intermediate_file_paths``; default: those :meth:`to_csv`
             wrote last.
+        comparison : DataFrame, optional
+            A comparison table (``df.scoring.compare(human=..., system=[...])``, or any
+            accessor's ``compare``): a section "Comparison of the systems" after the evaluation
+            sections, a forest figure per pair of systems (each metric's difference and interval
+            around a zero line) and the table.
 
         Returns
         -------
@@ -226,7 +231,11 @@ class EvaluationReport(Mapping):
         (2, 3)
         """
         page = html_report.report_html(
-            self, sections=sections, title=title, files=self._written if files is None else files
+            self,
+            sections=sections,
+            title=title,
+            files=self._written if files is None else files,
+            comparison=comparison,
         )
         if path is None:
             return page
