@@ -153,9 +153,9 @@ def test_weight_one_is_accumulate_bit_for_bit(options):
         precision, recall = weighted_precision(p.ranked[name], ones, positives, p.labels.size, interpolation)
         expected = acc.precision[:, :, :, 0, 0]  # (T, R, K)
         defined = ~np.isnan(expected)
-        assert np.array_equal(precision[0][:, codes, :].transpose(0, 2, 1)[defined], expected[defined])
+        assert np.array_equal(precision[:, :, 0, codes][defined], expected[defined])
         defined = ~np.isnan(acc.recall[:, :, 0, 0])
-        assert np.array_equal(recall[0][:, codes][defined], acc.recall[:, :, 0, 0][defined])
+        assert np.array_equal(recall[:, 0, codes][defined], acc.recall[:, :, 0, 0][defined])
         assert np.array_equal(positives[0, codes], acc.n_positive[0])
     # AP, AP50, AP75, AR and the per-label AP of the all-ones "resample": the table's values
     resampled = _resampled(

@@ -18,8 +18,10 @@ image-level paired Poisson bootstrap:
 - all the resamples of a block are one (detections x resamples) array: the weighted true
   positives so far are cumulative sums down it (restarting at every label), the detections
   ranked before each true positive one sparse product of the weights with the (gap, image
-  bucket) counts, and the best precision at each of COCO's 101 recall points a maximum
-  scattered on (resample, label, recall points reached): no loop over images, detections or
+  bucket) counts, the recall points each true positive reaches a look-up in the counts that
+  reach them (``first_count_reaching``, as ``accumulate`` reads them), and the best precision
+  at each of COCO's 101 recall points a maximum scattered on (recall points reached, resample,
+  label), then over the points reached from each point on: no loop over images, detections or
   resamples (one over the IoU thresholds, as COCO's accumulation has, and one over blocks of
   resamples, which bounds the memory);
 - the interval is the percentile interval of the resampled differences, the p-value the
@@ -47,7 +49,7 @@ from pdmetrics._resampling import (
 from pdmetrics._table_spec import table
 from pdmetrics._validation import plain, require_columns
 from pdmetrics._warnings import warn_undefined
-from pdmetrics.detection.coco import COCO_RECALL_THRESHOLDS
+from pdmetrics.detection.coco import COCO_RECALL_THRESHOLDS, first_count_reaching
 from pdmetrics.detection.evaluation import fill_missing_labels
 from pdmetrics.detection.inputs import BoxColumns
 from pdmetrics.detection.match_state import (
@@ -369,14 +371,13 @@ def _system_names(state: ComparisonState, spec: ComparisonTable) -> list:
 @dataclass(frozen=True)
 class Threshold:
     """One system's matches at one IoU threshold, in ranking order: each true positive's row
-    among the gaps (``gap``), label, label code times the recall points (``label_key``) and
-    image bucket, where each label's run of them starts (``starts``); the ignored detections'
-    buckets and runs, and per true positive the last ignored detection ranked before it in its
-    label (``before``, an index into them; -1 for none)."""
+    among the gaps (``gap``), label and image bucket, where each label's run of them starts
+    (``starts``); the ignored detections' buckets and runs, and per true positive the last
+    ignored detection ranked before it in its label (``before``, an index into them; -1 for
+    none)."""
 
     gap: np.ndarray
     label: np.ndarray
-    label_key: np.ndarray
     bucket: np.ndarray
     starts: np.ndarray
     ignored_bucket: np.ndarray
@@ -425,7 +426,6 @@ def _ranked(run: Run, label_codes: np.ndarray, image_bucket: np.ndarray, n_bucke
             Threshold(
                 gap=np.searchsorted(ends, tp),
                 label=label[tp],
-                label_key=label[tp] * (_POINTS.size + 1),
                 bucket=bucket[tp],
                 starts=_runs(label[tp]),
                 ignored_bucket=bucket[ignored],
@@ -448,16 +448,21 @@ def _within_runs(values: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np
 
 
 _POINTS = COCO_RECALL_THRESHOLDS
-_NEXT_POINT = np.r_[COCO_RECALL_THRESHOLDS[1:], np.inf]
 
 
-def _recall_bins(recall: np.ndarray, interpolation: str) -> np.ndarray:
-    """How many recall points each recall reaches (``1..101``), as :func:`accumulate` reads
-    them (COCO: ``recall >= point``; valor: ``floor(100 * recall) >= 100 * point``)."""
-    near = (recall * 100.0).astype(np.intp)  # within one of the answer (recall is in [0, 1])
-    if interpolation == "valor":
-        return near + 1
-    return near + 1 - (_POINTS[near] > recall) + (_NEXT_POINT[near] <= recall)
+def _points_reached(positives: np.ndarray, interpolation: str) -> tuple[np.ndarray, np.ndarray]:
+    """How many recall points ``k`` true positives reach, for every ``k`` from 0 to each
+    (resample, label)'s positives ``p``: a table of the ``p + 1`` values of every (resample,
+    label) one after the other, and where each starts ``(b, labels)``. From
+    :func:`~pdmetrics.detection.coco.first_count_reaching`, the counts ``accumulate`` reads."""
+    p = positives.astype(np.int64).ravel()
+    first = first_count_reaching(p, _POINTS, interpolation)  # (points, b * labels)
+    sizes = p + 1
+    start = np.cumsum(sizes) - sizes
+    reached = first <= p  # a point reached by some count up to p
+    steps = np.bincount((start + first)[reached], minlength=int(sizes.sum())).astype(np.int32)
+    steps[start[1:]] -= reached.sum(axis=0)[:-1].astype(np.int32)  # every table counts from 0
+    return np.cumsum(steps, dtype=np.int32), start.reshape(positives.shape)
 
 
 def weighted_precision(
@@ -467,24 +472,27 @@ def weighted_precision(
 
     ``weights``: each bucket's weight (a count) in each resample, ``(buckets, b)``;
     ``positives``: each resample's weighted positives per label ``(b, n_labels)``. Returns
-    the precision at the 101 recall points ``(b, T, n_labels, 101)`` and the recall ``(b, T,
+    the precision at the 101 recall points ``(T, 101, b, n_labels)`` and the recall ``(T, b,
     n_labels)`` (0 for labels without positives: the caller masks them). With every weight 1
     they are :func:`~pdmetrics.detection.coco.accumulate`'s, bit for bit.
 
     Arrays are (detections x resamples): the true positives' cumulative weighted counts are
     cumulative sums down the columns, the detections counted before each true positive one
-    sparse product (the gaps' weighted sizes), and the best precision at each recall point a
-    maximum scattered on (resample, label, recall points reached).
+    sparse product (the gaps' weighted sizes), the recall points each reaches a look-up, and
+    the best precision at each recall point a maximum scattered on (recall points reached,
+    resample, label), then taken over the points reached from each point on.
     """
     b = weights.shape[1]
     points = _POINTS.size
     w = np.ascontiguousarray(weights, dtype=np.int32)
     # the detections counted so far in their label (true, false and ignored positives) at each gap's end
     so_far, _ = _within_runs(np.asarray(ranked.gaps @ w, dtype=np.int32), ranked.starts)
-    divisor = np.ascontiguousarray(np.maximum(positives, 1.0).T)  # (labels, b); no positive: no true positive
-    row_key = np.arange(b) * (n_labels * (points + 1))
-    precision = np.zeros((b, len(ranked.thresholds), n_labels, points))
-    recall = np.zeros((b, len(ranked.thresholds), n_labels))
+    reached, table_start = _points_reached(positives, interpolation)
+    table_start = np.ascontiguousarray(table_start.T)  # (labels, b)
+    divisor = np.ascontiguousarray(np.maximum(positives, 1.0).T)  # no positive: no true positive
+    cell = np.arange(b) * n_labels  # (resample, label) cells, resample-major
+    precision = np.zeros((len(ranked.thresholds), points, b, n_labels))
+    recall = np.zeros((len(ranked.thresholds), b, n_labels))
     for t, th in enumerate(ranked.thresholds):  # the IoU thresholds, as COCO's accumulation loops
         k, found = _within_runs(w[th.bucket], th.starts)  # the weighted true positives so far
         counted = so_far[th.gap]
@@ -496,15 +504,15 @@ def weighted_precision(
                 pr = k / (counted + np.spacing(1))
             else:
                 pr = np.where(k > 0, k / counted, 0.0)
-        bins = _recall_bins(k / divisor[th.label], interpolation)
-        best = np.zeros(b * n_labels * (points + 1))
-        np.maximum.at(best, (th.label_key[:, None] + (bins + row_key)).ravel(), pr.ravel())
-        best = best.reshape(b, n_labels, points + 1)
+        points_of = reached[table_start[th.label] + k]  # recall points each true positive reaches
+        best = np.zeros((points + 1) * b * n_labels)
+        np.maximum.at(best, (points_of * (b * n_labels) + (th.label[:, None] + cell)).ravel(), pr.ravel())
+        best = best.reshape(points + 1, b, n_labels)
         # the best precision at a recall point: over every true positive reaching it
-        precision[:, t] = np.maximum.accumulate(best[..., ::-1], axis=-1)[..., ::-1][..., 1:]
+        precision[t] = np.maximum.accumulate(best[::-1], axis=0)[::-1][1:]
         if th.starts.size:
             present = th.label[th.starts]
-            recall[:, t, present] = (found / divisor[present]).T
+            recall[t][:, present] = (found / divisor[present]).T
     return precision, recall
 
 
@@ -543,7 +551,8 @@ def _resampled(ranked: dict, present: dict, counts, weights, thresholds, setting
     n_resamples = weights.shape[1]
     n_labels = counts.shape[1]
     n_dets = max([r.gaps.shape[0] for r in ranked.values()] + [1])
-    step = max(1, min(_BLOCK_CELLS // n_dets, _BLOCK_CELLS // (thresholds.size * n_labels * 101 + 1)))
+    per_resample = max(n_dets, thresholds.size * n_labels * 101, int(counts.sum()) + n_labels)
+    step = max(1, _BLOCK_CELLS // per_resample)
     zero = settings["labels_without_ground_truth"] == "zero"
     all_positives = resampled_sums(weights, counts)  # (resamples, labels)
     out = {}
@@ -552,7 +561,8 @@ def _resampled(ranked: dict, present: dict, counts, weights, thresholds, setting
         positives = all_positives[lo : lo + step]
         for name, r in ranked.items():
             precision, recall = weighted_precision(r, block, positives, n_labels, interpolation)
-            ap = precision.mean(axis=-1)
+            ap = precision.mean(axis=1).transpose(1, 0, 2)  # (b, T, labels)
+            recall = recall.transpose(1, 0, 2)
             undefined = (positives == 0)[:, None, :]
             fill = np.where(zero & present[name], 0.0, np.nan)[None, None, :]
             ap = np.where(undefined, fill, ap)
