@@ -104,6 +104,40 @@ def test_values_equal_evaluate_and_average_precision(options):
     )
 
 
+def _square(x0, y0, side):
+    return [[x0, y0, x0 + side, y0, x0 + side, y0 + side, x0, y0 + side]]
+
+
+def test_masks_equal_evaluate():
+    rng = np.random.default_rng(11)
+    n = 60
+    corner = rng.integers(0, 20, (n, 2))
+    gt = pd.DataFrame(
+        {
+            "image": np.arange(n) // 3,
+            "label": rng.choice(["cat", "dog"], n),
+            "segmentation": [_square(x, y, 8) for x, y in corner],
+        }
+    )
+    shifted = {name: corner + rng.integers(-2, 3, (n, 2)) * step for name, step in (("a", 2), ("b", 1))}
+    frame = pd.concat(
+        [
+            gt.assign(
+                segmentation=[_square(x, y, 8) for x, y in shifted[name]], score=rng.random(n), model=name
+            )
+            for name in ("a", "b")
+        ],
+        ignore_index=True,
+    )
+    sizes = {i: (32, 32) for i in range(n // 3)}
+    options = dict(iou_type="segm", image_sizes=sizes)
+    table = compared(frame, gt, None, n_resamples=20, **options)
+    for name, column in (("a", "baseline_value"), ("b", "system_value")):
+        stats = quiet(evaluate, system_rows(frame, name), ground_truth=gt, **options)["value"].to_numpy()
+        pooled = table[table["label"] == "(all)"].set_index("metric")[column]
+        np.testing.assert_allclose(pooled, stats[[0, 1, 2, 8]], rtol=1e-12)
+
+
 @pytest.fixture(scope="module")
 def coco_tables():
     folder = conformance_path("coco", "coco_val2014_100")
@@ -298,6 +332,15 @@ def test_dask_gives_the_pandas_table(npartitions):
         pd.testing.assert_frame_equal(table, expected, rtol=1e-12)
     lazy = quiet(ddf.detection.compare, ground_truth=gt, compute=False, **options)
     pd.testing.assert_frame_equal(lazy.compute(), expected, rtol=1e-12)
+    # a system without detections in most images: parts without it count their ground truth for it
+    sparse = frame[(frame["model"] == "a") | (frame["image"] < 3)]
+    expected = quiet(sparse.detection.compare, ground_truth=gt, **options)
+    table = quiet(
+        dd.from_pandas(sparse, npartitions=npartitions).detection.compare, ground_truth=gt, **options
+    )
+    pd.testing.assert_frame_equal(table, expected, rtol=1e-12)
+    b_alone = quiet(evaluate, system_rows(sparse, "b"), ground_truth=gt, images=images, **REGIONS)
+    assert table["system_value"].iloc[0] == pytest.approx(b_alone["value"].iloc[0], rel=1e-12)
 
 
 def test_polars_gives_the_pandas_table():
@@ -376,6 +419,16 @@ def test_bad_values_are_refused(small):
     assert len(compared(mixed, gt, images, systems=[2, "a"]))
     with pytest.raises(InvalidInputError, match="`score='score'` must hold finite numbers; row 5"):
         frame.assign(score=frame["score"].where(frame.index != 5)).detection.compare(
+            ground_truth=gt, system="model", images=images
+        )
+    with pytest.raises(InvalidInputError, match="`score='score'` must hold finite numbers; row 0"):
+        frame.assign(score="high").detection.compare(ground_truth=gt, system="model", images=images)
+    with pytest.raises(
+        InvalidInputError, match="`box=` column 'w' in the detections table holds a non-number"
+    ):
+        frame.assign(w="wide").detection.compare(ground_truth=gt, system="model", images=images)
+    with pytest.raises(InvalidInputError, match="`image=` ids have different types"):
+        frame.assign(image=frame["image"].astype(str)).detection.compare(
             ground_truth=gt, system="model", images=images
         )
     with pytest.raises(InvalidInputError, match="ground-truth table is empty"):
