@@ -16,7 +16,7 @@ from statsmodels.stats.multitest import multipletests
 import pdmetrics  # noqa: F401  (registers the accessors)
 from pdmetrics import ColumnNotFoundError, InvalidInputError
 from pdmetrics._comparison import COLUMNS
-from pdmetrics._resampling import key_buckets
+from pdmetrics._resampling import key_buckets, poisson_weights
 from pdmetrics.detection import average_precision, compare, evaluate
 from pdmetrics.detection.coco import COCO_RECALL_THRESHOLDS
 from pdmetrics.detection.comparison import _resampled, prepared, weighted_precision
@@ -253,6 +253,14 @@ def test_resampled_ap_is_the_ap_of_the_repeated_images(matching):
             )
             assert resampled[name]["AP"][r] == pytest.approx(summary["value"].iloc[0], rel=1e-12)
             assert resampled[name]["AR"][r] == pytest.approx(summary["value"].iloc[-1], rel=1e-12)
+
+
+@pytest.mark.parametrize(("n_buckets", "n_resamples"), [(65536, 1000), (70000, 7), (100, 3), (5, 10001)])
+def test_the_weights_of_some_buckets_are_those_of_the_full_draw(n_buckets, n_resamples):
+    full = poisson_weights(123, n_buckets, n_resamples)
+    some = np.unique(np.random.default_rng(0).integers(0, n_buckets, 500))
+    assert np.array_equal(poisson_weights(123, n_buckets, n_resamples, buckets=some), full[some])
+    assert poisson_weights(123, n_buckets, n_resamples, buckets=[]).shape == (0, n_resamples)
 
 
 # --------------------------------------------------------------------------------------

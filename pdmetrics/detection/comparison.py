@@ -604,7 +604,7 @@ def prepared(state: ComparisonState, spec: ComparisonTable) -> Prepared:
     # the images' bootstrap buckets, numbered by the buckets used
     used, bucket_of_image = np.unique(key_buckets(images, settings["key"]), return_inverse=True)
     weights = poisson_weights(
-        settings["key"], int(used.max()) + 1 if used.size else 0, settings["n_resamples"]
+        settings["key"], int(used.max()) + 1 if used.size else 0, settings["n_resamples"], buckets=used
     )
     counts = np.bincount(
         bucket_of_image[image_codes[-1]] * n_labels + label_codes[-1], minlength=used.size * n_labels
@@ -613,7 +613,7 @@ def prepared(state: ComparisonState, spec: ComparisonTable) -> Prepared:
     for i, name in enumerate(names):
         ranked[name] = _ranked(runs[name], label_codes[i], bucket_of_image[image_codes[i]], used.size)
         present[name] = np.isin(np.arange(n_labels), label_codes[i])
-    return Prepared(names, runs, labels, images, weights[used], counts, ranked, present)
+    return Prepared(names, runs, labels, images, weights, counts, ranked, present)
 
 
 def _comparison_from_state(state: ComparisonState, spec: ComparisonTable) -> pd.DataFrame:
