@@ -265,7 +265,9 @@ def compare(
     -----
     In a resample each image counts as many times as its Poisson(1) weight, in both systems:
     its ground truths as that many positives, each of its detections as that many true or false
-    positives, at the detection's rank. The labels averaged over stay those of the data; a label
+    positives, at the detection's rank: the AP of the images repeated as often as their weights
+    (when scores are distinct; on a tie within an image the copies of a detection stay
+    together). The labels averaged over stay those of the data; a label
     without a positive in a resample is left out of that resample's means (or counted as 0 with
     ``labels_without_ground_truth="zero"``), and its AP is NaN there (percentile intervals and
     p-values skip such resamples). Images whose ids hash to the same one of 65,536 buckets share
