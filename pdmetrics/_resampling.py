@@ -119,14 +119,28 @@ def _is_text(values) -> bool:
     return dtype is None or dtype.kind not in "iufb"
 
 
-def poisson_weights(key: int, n_buckets: int, n_resamples: int) -> np.ndarray:
+def poisson_weights(key: int, n_buckets: int, n_resamples: int, buckets=None) -> np.ndarray:
     """Poisson(1) weights of buckets ``0..n_buckets-1`` (rows) in each resample (columns),
-    uint8, from ``key``; the weights of a bucket do not depend on ``n_buckets``."""
+    uint8, from ``key``; the weights of a bucket do not depend on ``n_buckets``.
+
+    ``buckets`` (sorted bucket numbers below ``n_buckets``): only those rows, the same values,
+    drawn a slab of buckets at a time (the memory of the rows kept, e.g. the few buckets that
+    :func:`key_buckets` spreads some images over)."""
     n_buckets, n_resamples = int(n_buckets), int(n_resamples)
     per_bucket = -(-n_resamples // 4) * 4  # whole 64-bit words per bucket
-    raw = np.random.SFC64(key).random_raw(n_buckets * per_bucket // 4)
-    draws = POISSON_TABLE[raw.view(np.uint16)].reshape(n_buckets, per_bucket)
-    return draws[:, :n_resamples]
+    generator = np.random.SFC64(key)
+    if buckets is None:
+        raw = generator.random_raw(n_buckets * per_bucket // 4)
+        return POISSON_TABLE[raw.view(np.uint16)].reshape(n_buckets, per_bucket)[:, :n_resamples]
+    buckets = np.asarray(buckets, dtype=np.intp)
+    out = np.empty((buckets.size, n_resamples), dtype=np.uint8)
+    slab = max(1, _BLOCK_CELLS // per_bucket)
+    for lo in range(0, n_buckets, slab):  # slabs of buckets, in the stream's order
+        raw = generator.random_raw((min(n_buckets, lo + slab) - lo) * per_bucket // 4)
+        kept = np.flatnonzero((buckets >= lo) & (buckets < lo + slab))
+        draws = raw.view(np.uint16).reshape(-1, per_bucket)[buckets[kept] - lo, :n_resamples]
+        out[kept] = POISSON_TABLE[draws]
+    return out
 
 
 def resampled_sums(weights: np.ndarray, per_bucket: np.ndarray) -> np.ndarray:

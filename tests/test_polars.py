@@ -68,6 +68,10 @@ def build_frames() -> dict[str, pd.DataFrame]:
         "outcomes": outcomes(800, seed=5),
         "gt": gt,
         "dt": dt,
+        "detectors": pd.concat(
+            [dt.assign(model="a"), dt.assign(model="b", score=dt["score"].to_numpy()[::-1])],
+            ignore_index=True,
+        ),
         "long": long,
         "wide": wide,
         "masks": masks,
@@ -232,6 +236,12 @@ CASES = [
         {"ground_truth": ("frame", "gt"), "images": IMAGES, "matching": "valor"},
     ),
     ("detection", "match", "dt", {"ground_truth": ("frame", "gt"), "images": IMAGES}),
+    (
+        "detection",
+        "compare",
+        "detectors",
+        {"ground_truth": ("frame", "gt"), "images": IMAGES, "system": "model", "n_resamples": 50},
+    ),
     ("detection", "pr_curve", "dt", {"ground_truth": ("frame", "gt"), "images": IMAGES}),
     ("detection", "confusion", "dt", {"ground_truth": ("frame", "gt"), "images": IMAGES, "max_examples": 2}),
     ("detection", "confusion", "dt", {"ground_truth": ("frame", "gt"), "images": IMAGES, "table": "matrix"}),

@@ -35,6 +35,7 @@ class DetectionAccessor(Accessor):
     average_precision = method("pdmetrics.detection.evaluation")
     average_recall = method("pdmetrics.detection.evaluation")
     match = method("pdmetrics.detection.evaluation")
+    compare = method("pdmetrics.detection.comparison")
     pr_curve = method("pdmetrics.detection.curves")
     confusion = method("pdmetrics.detection.box_confusion")
     # classification and segmentation

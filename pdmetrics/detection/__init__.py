@@ -12,6 +12,7 @@ _WHERE = {
     "average_recall": "pdmetrics.detection.evaluation",
     "box_area": "pdmetrics.detection.iou",
     "box_iou": "pdmetrics.detection.iou",
+    "compare": "pdmetrics.detection.comparison",
     "confusion": "pdmetrics.detection.box_confusion",
     "evaluate": "pdmetrics.detection.evaluation",
     "interpolated_average_precision": "pdmetrics.detection.coco",

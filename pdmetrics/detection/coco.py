@@ -80,7 +80,7 @@ def _segment_suffix_max(values: np.ndarray, keys: np.ndarray) -> np.ndarray:
     return reversed_max[::-1].copy()
 
 
-def _first_count_reaching(n_positive: np.ndarray, points: np.ndarray, interpolation: str) -> np.ndarray:
+def first_count_reaching(n_positive: np.ndarray, points: np.ndarray, interpolation: str) -> np.ndarray:
     """Smallest true-positive count ``k`` whose recall ``k / P`` reaches each point.
 
     Shape ``(R, K)``. The comparison is done in float64 exactly as the reference does
@@ -161,7 +161,7 @@ def accumulate(
         label_start = np.searchsorted(label, np.arange(n_lab), side="left")
         for a in range(n_area):
             positive = matches.n_positive[a]
-            k_min = _first_count_reaching(positive, points, interpolation)  # (R, K)
+            k_min = first_count_reaching(positive, points, interpolation)  # (R, K)
             tp = matches.tp[a] if full else matches.tp[a][:, cols]
             counted = counted_all[a] if full else counted_all[a][:, cols]
             # detections counted so far (true + false positives), before each label and at each position
@@ -340,7 +340,7 @@ def interpolated_average_precision(
         with np.errstate(invalid="ignore", divide="ignore"):
             precision = np.where(f + k > 0, k / np.maximum(f + k, 1), 0.0)
     envelope = np.maximum.accumulate(precision[::-1])[::-1] if precision.size else precision
-    k_min = _first_count_reaching(np.array([int(n_positive)]), COCO_RECALL_THRESHOLDS, interpolation)[:, 0]
+    k_min = first_count_reaching(np.array([int(n_positive)]), COCO_RECALL_THRESHOLDS, interpolation)[:, 0]
     tp_positions = np.flatnonzero(ranked)
     k_eff = np.maximum(k_min, 1)
     ok = k_eff <= tp_positions.size

@@ -61,7 +61,9 @@ def _threshold_names(thresholds: np.ndarray) -> list[str]:
     return [repr(float(t)) for t in thresholds]
 
 
-def _fill_missing_labels(values: np.ndarray, labels_without_ground_truth: str) -> np.ndarray:
+def fill_missing_labels(values: np.ndarray, labels_without_ground_truth: str) -> np.ndarray:
+    """AP or recall values with the labels without ground truth (NaN) as
+    ``labels_without_ground_truth`` says: left NaN (``"exclude"``) or counted as 0 (``"zero"``)."""
     if labels_without_ground_truth == "zero":
         return np.where(np.isnan(values), 0.0, values)
     return values
@@ -196,8 +198,8 @@ def _evaluation_from_run(result: Run, labels_without_ground_truth: str) -> pd.Da
     acc = result.accumulation
     filled = replace(
         acc,
-        precision=_fill_missing_labels(acc.precision, labels_without_ground_truth),
-        recall=_fill_missing_labels(acc.recall, labels_without_ground_truth),
+        precision=fill_missing_labels(acc.precision, labels_without_ground_truth),
+        recall=fill_missing_labels(acc.recall, labels_without_ground_truth),
     )
     summary = coco_summary(filled)
     table = result_table(
@@ -282,7 +284,7 @@ def _per_label(kind: str, result: Run, *, by, labels_without_ground_truth) -> pd
             per = acc.precision[:, :, :, :, -1].mean(axis=1)  # (T, K, A); NaN for labels without GT
     else:
         per = acc.recall[:, :, :, -1]
-    per = _fill_missing_labels(per, labels_without_ground_truth)
+    per = fill_missing_labels(per, labels_without_ground_truth)
     rows_label, rows_area, rows_n, rows_nd, rows_values, rows_pooled = [], [], [], [], [], []
     n_det = np.bincount(result.data.dt_label, minlength=n_lab)
     for a in range(n_area):
@@ -363,7 +365,7 @@ def _recall_by_score(result: Run, *, levels: np.ndarray, by, labels_without_grou
     positives = m.n_positive  # (A, K)
     with np.errstate(invalid="ignore", divide="ignore"):
         recall = np.where(positives[:, None, :, None] > 0, tp / positives[:, None, :, None], np.nan)
-    recall = _fill_missing_labels(recall, labels_without_ground_truth).transpose(0, 2, 3, 1)  # (A, K, S, T)
+    recall = fill_missing_labels(recall, labels_without_ground_truth).transpose(0, 2, 3, 1)  # (A, K, S, T)
     defined = ~np.isnan(recall)
     counts = defined.sum(axis=1)
     sums = np.where(defined, recall, 0.0).sum(axis=1)
