@@ -76,16 +76,15 @@ def compare(table: pd.DataFrame, *, metrics=None, tolerance=None, alpha: float =
         )
     tolerances = _tolerances(tolerance, chosen)
     identifiers = list(table.columns[: list(table.columns).index("metric")])
-    axes = panel_axes(ax, len(chosen), ncols=min(len(chosen), 4), panel_size=(3.6, 0.5 + 0.35 * _rows(table)))
+    rows = int(table["metric"].isin(chosen).groupby(table["metric"]).sum().max())  # the tallest panel's rows
+    axes = panel_axes(
+        ax, len(chosen), ncols=min(len(chosen), 4), panel_size=(3.6, max(1.8, 0.7 + 0.35 * rows))
+    )
     for axis, metric in zip(axes, chosen):
         rows = table[table["metric"] == metric].reset_index(drop=True)
         _draw_panel(axis, rows, identifiers, tolerances.get(metric), alpha)
         axis.set_title(str(metric))
     return axes
-
-
-def _rows(table: pd.DataFrame) -> int:
-    return max(1, int((table["metric"] == table["metric"].iloc[0]).sum())) if len(table) else 1
 
 
 def _tolerances(tolerance, metrics: list) -> dict:

@@ -26,6 +26,7 @@ from pdmetrics.detection.label_tables import classification
 from pdmetrics.detection.semantic import segmentation as segmentation_table
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.plotting.axes import axes_for, check_table, choose, heatmap
+from pdmetrics.plotting.comparison import comparison_method
 
 __all__ = [
     "pr_curve",
@@ -637,6 +638,8 @@ class DetectionPlots:
 
     def __init__(self, frame: pd.DataFrame) -> None:
         self._frame = frame
+
+    compare = comparison_method("pdmetrics.detection.comparison")
 
     def pr_curve(
         self, *, ground_truth, labels=None, iou_thresholds=None, max_labels=MAX_LABELS, ax=None, **options
