@@ -37,9 +37,9 @@ def test_the_two_values_are_those_of_evaluate():
     df = scores(800, groups=3)
     df.loc[[3, 10], "old"] = np.nan  # left out of both systems, as evaluate does
     df.loc[5, "sc1"] = 0
-    with pytest.warns(pdmetrics.ExcludedRowsWarning):
+    with pytest.warns(pdmetrics.ExcludedRowsWarning, match="Left out 3 of 800 rows"):
         table = df.scoring.compare(human="sc1", system=["old", "new"], n_resamples=50)
-    with pytest.warns(pdmetrics.ExcludedRowsWarning):
+    with pytest.warns(pdmetrics.ExcludedRowsWarning, match="Left out 3 of 800 rows"):
         expected = df.scoring.evaluate(human="sc1", system=["old", "new"]).set_index("system")
     assert list(table["metric"]) == list(METRICS)
     for column, name in (("baseline_value", "old"), ("system_value", "new")):

@@ -308,9 +308,9 @@ def test_dask_gives_the_pandas_table(dask_frame, datum):
     df.loc[4, "pred"] = None
     options = dict(prediction=["base", "pred", "third"], reference=REFERENCES, datum=datum, n_resamples=100)
     options["metric"] = ["bleu", "chrf++", "ter", "rouge2", "sentence_bleu"]
-    with pytest.warns(ExcludedRowsWarning):
+    with pytest.warns(ExcludedRowsWarning, match="left out"):
         expected = df.textgen.compare(**options)
-    with pytest.warns(ExcludedRowsWarning):
+    with pytest.warns(ExcludedRowsWarning, match="left out"):
         got = dask_frame(df).textgen.compare(**options)
     pd.testing.assert_frame_equal(got, expected, rtol=1e-12)
 
@@ -389,7 +389,7 @@ def test_the_input_frame_is_not_changed():
     df = outputs()
     df.loc[2, "pred"] = None
     before = df.copy()
-    with pytest.warns(ExcludedRowsWarning):
+    with pytest.warns(ExcludedRowsWarning, match="left out"):
         compare(df, prediction=["base", "pred"], reference=REFERENCES, metric=TEXT_METRICS, datum="doc")
     pd.testing.assert_frame_equal(df, before)
     frame = judged()
@@ -414,7 +414,10 @@ def test_empty_and_all_missing_frames_are_refused():
     with pytest.raises(InvalidInputError, match="no rows"):
         outputs().head(0).textgen.compare(prediction=["base", "pred"], reference="ref")
     df = outputs().assign(pred=None)
-    with pytest.raises(InvalidInputError, match="No row left to compare"), pytest.warns(ExcludedRowsWarning):
+    with (
+        pytest.raises(InvalidInputError, match="No row left to compare"),
+        pytest.warns(ExcludedRowsWarning, match="left out"),
+    ):
         df.textgen.compare(prediction=["base", "pred"], reference="ref")
 
 
