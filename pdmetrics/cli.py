@@ -402,20 +402,7 @@ def _parser() -> argparse.ArgumentParser:
         help="where <comparison_id>_report.html and output/ go (default: .); until the run ends it holds the "
         "marker <comparison_id>.pdmetrics-incomplete",
     )
-    compare.add_argument(
-        "--n-resamples", type=int, default=1000, help="resamples of the paired bootstrap (default: 1000)"
-    )
-    compare.add_argument(
-        "--confidence", type=float, default=0.95, help="coverage of the intervals (default: 0.95)"
-    )
-    compare.add_argument(
-        "--random-state", type=int, default=12345, help="seed of the bootstrap (default: 12345)"
-    )
-    compare.add_argument(
-        "--correction",
-        choices=("holm", "fdr_bh", "bonferroni"),
-        help="adjust the p-values for the number of comparisons (column p_adjusted; default: none)",
-    )
+    _paired_options(compare, "none")
     summarize = commands.add_parser(
         "rsmsummarize",
         help="run an rsmsummarize configuration file unchanged: several experiments side by side",
@@ -423,7 +410,11 @@ def _parser() -> argparse.ArgumentParser:
         "(its "
         "configuration file, read unchanged): OUTPUT_DIR/output/<summary_id>_<table>.<file_format> "
         "(eval_short, true_score_eval, model_fit, betas, ...) and "
-        "OUTPUT_DIR/report/<summary_id>_report.html.",
+        "OUTPUT_DIR/report/<summary_id>_report.html; and compares them paired: the responses every "
+        "experiment evaluated are joined on their id and each metric's difference from the first experiment "
+        "(--pairs all: between every pair) gets a confidence interval and a p-value "
+        "(pdmetrics.scoring.compare), in OUTPUT_DIR/output/<summary_id>_paired_comparison.<file_format> and "
+        "a section of the report.",
     )
     summarize.add_argument("config_file", help="rsmsummarize's JSON configuration file")
     summarize.add_argument(
@@ -435,27 +426,64 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="overwrite a non-empty output/ directory, as rsmsummarize -f",
     )
+    summarize.add_argument(
+        "--pairs",
+        choices=("baseline", "all"),
+        default="baseline",
+        help="compare each experiment with the first of experiment_dirs (baseline, the default) or every "
+        "pair (all)",
+    )
+    _paired_options(summarize, "holm")
     return parser
+
+
+def _paired_options(parser: argparse.ArgumentParser, correction: str) -> None:
+    """The paired comparison's options (``pdmetrics.scoring.compare``'s), ``--correction``'s
+    default ``correction``."""
+    parser.add_argument(
+        "--n-resamples", type=int, default=1000, help="resamples of the paired bootstrap (default: 1000)"
+    )
+    parser.add_argument(
+        "--confidence", type=float, default=0.95, help="coverage of the intervals (default: 0.95)"
+    )
+    parser.add_argument(
+        "--random-state", type=int, default=12345, help="seed of the bootstrap (default: 12345)"
+    )
+    parser.add_argument(
+        "--correction",
+        choices=("holm", "fdr_bh", "bonferroni", "none"),
+        default=correction,
+        help="adjust the p-values for the number of comparisons in the table (column p_adjusted; default: "
+        f"{correction})",
+    )
+
+
+def _paired_keywords(args: argparse.Namespace) -> dict:
+    return dict(
+        n_resamples=args.n_resamples,
+        confidence=args.confidence,
+        random_state=args.random_state,
+        correction=None if args.correction == "none" else args.correction,
+    )
+
+
+def _command_line_options(run, *arguments, **keywords):
+    """``run(*arguments, **keywords)``, its refusals naming the options as the command line gives them."""
+    try:
+        return run(*arguments, **keywords)
+    except InvalidInputError as error:
+        message = str(error)
+        for keyword in ("n_resamples", "confidence", "random_state", "correction", "pairs"):
+            message = message.replace(f"`{keyword}=", f"`--{keyword.replace('_', '-')} ")
+        raise InvalidInputError(message) from None
 
 
 def rsmcompare(args: argparse.Namespace) -> int:
     """``pdmetrics rsmcompare CONFIG [OUTPUT_DIR]``: rsmcompare's report, with paired tests."""
     start = time.perf_counter()
-    try:
-        written = run_rsmcompare(
-            args.config_file,
-            args.output_dir,
-            notes=_note_line,
-            n_resamples=args.n_resamples,
-            confidence=args.confidence,
-            random_state=args.random_state,
-            correction=args.correction,
-        )
-    except InvalidInputError as error:  # the options as the command line gives them
-        message = str(error)
-        for keyword in ("n_resamples", "confidence", "random_state", "correction"):
-            message = message.replace(f"`{keyword}=", f"`--{keyword.replace('_', '-')} ")
-        raise InvalidInputError(message) from None
+    written = _command_line_options(
+        run_rsmcompare, args.config_file, args.output_dir, notes=_note_line, **_paired_keywords(args)
+    )
     _finished()
     print(
         f"pdmetrics rsmcompare: {len(written)} files written under {args.output_dir} "
@@ -467,7 +495,15 @@ def rsmcompare(args: argparse.Namespace) -> int:
 def rsmsummarize(args: argparse.Namespace) -> int:
     """``pdmetrics rsmsummarize CONFIG [OUTPUT_DIR]``: rsmsummarize's tables and report."""
     start = time.perf_counter()
-    written = run_rsmsummarize(args.config_file, args.output_dir, force=args.force, notes=_note_line)
+    written = _command_line_options(
+        run_rsmsummarize,
+        args.config_file,
+        args.output_dir,
+        force=args.force,
+        notes=_note_line,
+        pairs=args.pairs,
+        **_paired_keywords(args),
+    )
     _finished()
     print(
         f"pdmetrics rsmsummarize: {len(written)} files written under {args.output_dir} "

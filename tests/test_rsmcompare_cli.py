@@ -25,6 +25,7 @@ from pdmetrics._files import INCOMPLETE_SUFFIX, PART_SUFFIX
 from pdmetrics.cli import main
 from pdmetrics.rsmeval import rsmcompare as rsmcompare_module
 from pdmetrics.rsmeval.html_page import comparison_html, comparison_page
+from pdmetrics.rsmeval.paired import PAIRED_METRICS
 from pdmetrics.rsmeval.tool_configs import TOOLS, check_tool_config
 
 DATA = Path(__file__).parent / "data" / "rsmcompare12"
@@ -97,8 +98,10 @@ def compare_rsmcompare_tables(expected: Path, output: Path, comparison_id: str) 
 
 
 def compare_summary_files(expected: Path, output: Path) -> list[str]:
+    """rsmsummarize's files (pdmetrics' paired comparison, which rsmsummarize has not, aside)."""
     names = sorted(path.name for path in expected.iterdir())
-    assert sorted(path.name for path in output.iterdir()) == names
+    ours = [path.name for path in output.iterdir() if not path.name.endswith("_paired_comparison.csv")]
+    assert sorted(ours) == names and len(ours) == len(list(output.iterdir())) - 1
     for name in names:
         if name.endswith(".json"):
             assert (output / name).read_text() == (expected / name).read_text()
@@ -184,7 +187,7 @@ def test_paired_comparison_is_compare_on_the_common_responses(compared):
     ).scoring.evaluate(human="sc1", system=["old", "new", "old_r", "new_r"], exclude_zero=False)
     pooled = table[(table["by"] == "L1") & (table["group"] == "(all)")].set_index("metric")
     rows = evaluation.set_index("system")
-    for metric, score in rsmcompare_module.PAIRED_METRICS.items():
+    for metric, score in PAIRED_METRICS.items():
         suffix = "" if score == "trim" else "_r"
         assert math.isclose(
             pooled.loc[metric, "baseline_value"], rows.loc[f"old{suffix}", metric], rel_tol=1e-12
@@ -193,7 +196,7 @@ def test_paired_comparison_is_compare_on_the_common_responses(compared):
             pooled.loc[metric, "system_value"], rows.loc[f"new{suffix}", metric], rel_tol=1e-12
         )
     assert (pooled["N"] == 489).all()
-    assert list(pooled.index) == list(rsmcompare_module.PAIRED_METRICS)
+    assert list(pooled.index) == list(PAIRED_METRICS)
     assert set(table["group"]) == {"(all)", "Arabic", "Chinese", "Korean", "Spanish", "Q1", "Q2", "Q3"}
     assert (table["ci_low"] <= table["difference"]).all() and (table["difference"] <= table["ci_high"]).all()
 
@@ -226,7 +229,7 @@ def test_an_experiment_against_itself_gives_rsmtool_values_no_difference_and_p_o
     short = pd.read_csv(
         DATA / "experiments" / "old" / "output" / "old_model_eval_short.csv", index_col=0
     ).iloc[0]
-    for metric, score in rsmcompare_module.PAIRED_METRICS.items():
+    for metric, score in PAIRED_METRICS.items():
         assert math.isclose(
             pooled.loc[metric, "baseline_value"], short[f"{metric}.raw_{score}"], rel_tol=RTOL
         )
@@ -235,9 +238,9 @@ def test_an_experiment_against_itself_gives_rsmtool_values_no_difference_and_p_o
     assert "The responses differ" not in page and "493 are in both" in page
 
 
-def test_with_the_same_responses_the_paired_values_are_the_experiments_own(tmp_path):
-    """Two pdmetrics rsmeval runs on the same responses: the paired table's two values are
-    those of each experiment's eval_short (RSMTool's definitions, checked elsewhere at 1e-9)."""
+def same_response_experiments(tmp_path) -> int:
+    """``pdmetrics rsmeval`` of old.json and new.json on the responses both scored, into
+    ``tmp_path/old`` and ``tmp_path/new``; returns how many responses."""
     frame = pd.read_csv(DATA / "data" / "preds.csv")
     frame = frame[
         pd.to_numeric(frame["old"], errors="coerce").notna()
@@ -249,6 +252,13 @@ def test_with_the_same_responses_the_paired_values_are_the_experiments_own(tmp_p
         config["predictions_file"] = str(tmp_path / "preds.csv")
         (tmp_path / f"{version}.json").write_text(json.dumps(config))
         assert main(["rsmeval", str(tmp_path / f"{version}.json"), str(tmp_path / version)]) == 0
+    return len(frame)
+
+
+def test_with_the_same_responses_the_paired_values_are_the_experiments_own(tmp_path):
+    """Two pdmetrics rsmeval runs on the same responses: the paired table's two values are
+    those of each experiment's eval_short (RSMTool's definitions, checked elsewhere at 1e-9)."""
+    same_response_experiments(tmp_path)
     config = json.loads((CONFIGS / "compare.json").read_text())
     config.update(experiment_dir_old=str(tmp_path / "old"), experiment_dir_new=str(tmp_path / "new"))
     (tmp_path / "compare.json").write_text(json.dumps(config))
@@ -262,7 +272,7 @@ def test_with_the_same_responses_the_paired_values_are_the_experiments_own(tmp_p
         short = pd.read_csv(
             tmp_path / version / "output" / f"{version}_model_eval_short.csv", index_col=0
         ).iloc[0]
-        for metric, score in rsmcompare_module.PAIRED_METRICS.items():
+        for metric, score in PAIRED_METRICS.items():
             assert math.isclose(pooled.loc[metric, column], short[f"{metric}.{prefix}_{score}"], rel_tol=RTOL)
     assert (table["p_adjusted"] >= table["p_value"]).all() and (table["p_adjusted"] > table["p_value"]).any()
     assert "The responses differ" not in (tmp_path / "out" / "old_vs_new_report.html").read_text()

@@ -14,20 +14,19 @@ metric's difference an interval and a p-value (``<comparison_id>_paired_comparis
 
 from __future__ import annotations
 
-import warnings
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from pdmetrics import scoring
-from pdmetrics._comparison import check_comparison_options, comparison_table
+from pdmetrics._comparison import check_comparison_options
 from pdmetrics._files import check_file_names, check_free, check_name_part, write_text
 from pdmetrics._resampling import check_bootstrap_options
-from pdmetrics.errors import InvalidInputError, PdmetricsWarning
+from pdmetrics.errors import InvalidInputError
 from pdmetrics.io import read_table
 from pdmetrics.rsmeval.data import subgroup_values
 from pdmetrics.rsmeval.experiments import Experiment, open_experiment
+from pdmetrics.rsmeval.paired import join_scores, paired_table, read_scores
 from pdmetrics.rsmeval.report_object import write_table
 from pdmetrics.rsmeval.run import command_run, send_note
 from pdmetrics.rsmeval.tool_configs import chosen_sections, custom_names, read_tool_config, saved_tool_config
@@ -60,18 +59,6 @@ OVERVIEW = ["N", "Adj. Agmt.(br)", "Agmt.(br)", "K(br)", "Pearson(b)", "QWK(b)",
 #: The subgroup descriptives' columns.
 M_SD = ["N", "H1 mean", "H1 SD", "score mean(br)", "score SD(br)", "score mean(b)", "score SD(b)", "{D}(br)",
         "{D}(b)"]  # fmt: skip
-#: The paired comparison's metrics: each on the score eval_short evaluates it on (b: trimmed,
-#: br: trimmed and rounded).
-PAIRED_METRICS = {
-    "corr": "trim",
-    "wtkappa": "trim",
-    "kappa": "trim_round",
-    "exact_agr": "trim_round",
-    "adj_agr": "trim_round",
-    "R2": "trim",
-    "RMSE": "trim",
-    "SMD": "trim",
-}
 _VERSIONS = ("old", "new", "change")
 
 
@@ -200,23 +187,9 @@ class ComparedExperiment:
 
     def scores(self) -> pd.DataFrame:
         """Each response's human score and the experiment's trimmed and trimmed-rounded scores."""
-        experiment = self.experiment
-        frame = read_table(experiment.path("pred_processed"), text_columns=["spkitemid"])
-        columns = ["spkitemid", "sc1", f"{self.prefix}_trim", f"{self.prefix}_trim_round"]
-        missing = [name for name in columns if name not in frame.columns]
-        if missing:
-            raise InvalidInputError(
-                f"{self.scaled_key}={str(self.prefix == 'scale').lower()}: "
-                f"{experiment.path('pred_processed').name} in {experiment.key} has no column {missing[0]!r} "
-                f"(it has {', '.join(map(str, frame.columns[:12]))})."
-            )
-        if frame["spkitemid"].duplicated().any():
-            repeated = frame.loc[frame["spkitemid"].duplicated(), "spkitemid"].iloc[0]
-            raise InvalidInputError(
-                f"{experiment.key}: {experiment.path('pred_processed').name} lists the response {repeated!r} "
-                "twice; the paired comparison joins the experiments on the response id."
-            )
-        return frame[columns].set_axis(["id", "human", "trim", "trim_round"], axis=1)
+        return read_scores(
+            self.experiment, self.prefix, f"{self.scaled_key}={str(self.prefix == 'scale').lower()}"
+        )
 
     def groups(self, subgroups) -> pd.DataFrame | None:
         """The responses' subgroups (``test_metadata``), blank values as "No info"."""
@@ -368,60 +341,17 @@ def paired_comparison(
     the response id), each with its interval and p-value (:func:`pdmetrics.scoring.compare`),
     and the facts of the join (responses of each, in common, only in one, human scores that
     differ)."""
-    a, b = old.scores(), new.scores()
-    joined = a.merge(b, on="id", suffixes=("_old", "_new"), validate="one_to_one")
-    with np.errstate(invalid="ignore"):
-        differs = ~np.isclose(
-            pd.to_numeric(joined["human_old"], errors="coerce"),
-            pd.to_numeric(joined["human_new"], errors="coerce"),
-            rtol=0,
-            atol=1e-9,
-            equal_nan=True,
-        )
+    joined, joint = join_scores({"old": old.scores(), "new": new.scores()})
     facts = {
-        "old": len(a),
-        "new": len(b),
-        "common": len(joined),
-        "only_old": int((~a["id"].isin(b["id"])).sum()),
-        "only_new": int((~b["id"].isin(a["id"])).sum()),
-        "human_differs": int(differs.sum()),
+        "old": joint["counts"]["old"],
+        "new": joint["counts"]["new"],
+        "common": joint["common"],
+        "only_old": joint["counts"]["old"] - joint["common"],
+        "only_new": joint["counts"]["new"] - joint["common"],
+        "human_differs": joint["human_differs"],
     }
-    joined = joined[~differs]
-    frame = pd.DataFrame({"human": pd.to_numeric(joined["human_old"], errors="coerce").to_numpy()})
-    for score in ("trim", "trim_round"):
-        for version in ("old", "new"):
-            frame[f"{version}_{score}"] = pd.to_numeric(
-                joined[f"{score}_{version}"], errors="coerce"
-            ).to_numpy()
     by = _paired_groups(joined["id"], old, new, subgroups, facts)
-    for name, values in by.items():
-        frame[name] = values
-    identifiers = ["by", "group"] if by else []
-    if not len(frame):  # nothing to pair: an empty table (the page says why)
-        return comparison_table([], identifiers, options["correction"]), facts
-    parts = []
-    settings = {key: options[key] for key in ("n_resamples", "confidence", "random_state")}
-    for score in ("trim", "trim_round"):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", PdmetricsWarning)  # undefined values are NaN, said on the page
-            table = scoring.compare(  # scipy and statsmodels load here, not with the command
-                frame,
-                human="human",
-                system=[f"old_{score}", f"new_{score}"],
-                by=list(by) or None,
-                exclude_zero=False,  # the files hold the responses each experiment evaluated
-                **settings,
-            )
-        table = table[table["metric"].map(PAIRED_METRICS) == score]
-        parts.append(table.assign(baseline="old", system="new").drop(columns="p_adjusted"))
-    order = {metric: k for k, metric in enumerate(PAIRED_METRICS)}
-    table = pd.concat(parts, ignore_index=True)
-    # the metrics in eval_short's order within each group, the groups in compare's order
-    first = (
-        table.groupby(identifiers, sort=False).ngroup().to_numpy() if identifiers else np.zeros(len(table))
-    )
-    table = table.iloc[np.lexsort((table["metric"].map(order).to_numpy(), first))]
-    return comparison_table([table], identifiers, options["correction"]), facts
+    return paired_table(joined, ["old", "new"], options, by), facts
 
 
 def _paired_groups(

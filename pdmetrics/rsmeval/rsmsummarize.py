@@ -17,12 +17,14 @@ from pathlib import Path
 
 import pandas as pd
 
+from pdmetrics._comparison import check_comparison_options, comparison_table
 from pdmetrics._files import (
     check_file_names,
     check_free,
     write_text,
 )
 from pdmetrics._optional import optional_module
+from pdmetrics._resampling import check_bootstrap_options
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.rsmeval.experiments import (
     Experiment,
@@ -31,6 +33,7 @@ from pdmetrics.rsmeval.experiments import (
     output_folder,
     read_json,
 )
+from pdmetrics.rsmeval.paired import join_scores, paired_table, read_scores
 from pdmetrics.rsmeval.report_object import write_table
 from pdmetrics.rsmeval.run import command_run, refuse_filled_output, send_note
 from pdmetrics.rsmeval.tool_configs import (
@@ -42,7 +45,7 @@ from pdmetrics.rsmeval.tool_configs import (
 )
 from pdmetrics.rsmeval.tool_pages import SummaryPage
 
-__all__ = ["run_rsmsummarize", "summary_tables", "summarized_experiments"]
+__all__ = ["run_rsmsummarize", "summary_tables", "summarized_experiments", "paired_summary"]
 
 #: The tables each section writes, in rsmsummarize's order.
 SECTION_TABLES = {
@@ -226,21 +229,76 @@ def _model_tables(experiments: list[_Summarized]) -> dict:
 
 
 # ----------------------------------------------------------------------------------------------
+# the paired comparison
+# ----------------------------------------------------------------------------------------------
+def paired_summary(experiments: list[_Summarized], options: dict) -> tuple[pd.DataFrame, dict]:
+    """The experiments' eval metrics compared paired on the responses all of them evaluated
+    (their ``pred_processed`` tables joined on the response id; each experiment's scores those
+    its eval_short uses, scaled or raw), the first experiment the baseline (``options["pairs"]``
+    ``"baseline"``) or every pair (``"all"``), with :func:`pdmetrics.scoring.compare`; and the
+    facts of the join (``counts``, ``common``, ``human_differs``, ``disjoint``, ``left_out``:
+    experiments without a pred_processed table). An experiment listed twice is named
+    ``name (2)`` the second time."""
+    usable = [item for item in experiments if item.experiment.has("pred_processed")]
+    left_out = [item.name for item in experiments if not item.experiment.has("pred_processed")]
+    names, seen = [], {}
+    for item in usable:
+        seen[item.name] = seen.get(item.name, 0) + 1
+        names.append(item.name if seen[item.name] == 1 else f"{item.name} ({seen[item.name]})")
+    facts = {"counts": {}, "common": 0, "human_differs": 0, "disjoint": [], "left_out": left_out}
+    if len(usable) < 2:
+        return comparison_table([], [], options["correction"]), facts
+    scores = {
+        name: read_scores(
+            item.experiment, item.prefix, f"{item.name} ({item.prefix} scores, as its eval_short)"
+        )
+        for name, item in zip(names, usable)
+    }
+    joined, joint = join_scores(scores)
+    facts.update(joint)
+    return paired_table(joined, names, options, pairs=options["pairs"]), facts
+
+
+# ----------------------------------------------------------------------------------------------
 # the command
 # ----------------------------------------------------------------------------------------------
-def run_rsmsummarize(config_path, output_dir=".", *, force: bool = False, notes=None) -> list[Path]:
+def run_rsmsummarize(
+    config_path,
+    output_dir=".",
+    *,
+    force: bool = False,
+    notes=None,
+    pairs: str = "baseline",
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    random_state=12345,
+    correction="holm",
+) -> list[Path]:
     """Run an rsmsummarize configuration file: its tables and its report.
 
     Writes ``output_dir/output/<summary_id>_<table>.<file_format>`` (``eval_short``,
     ``true_score_eval``, and for rsmtool experiments ``model_summary``, ``betas``,
     ``model_fit``, ``margcor_score_all_data``, ``pcor_score_all_data``; the tables of the
-    chosen sections, as rsmsummarize writes them), ``output_dir/output/<summary_id>_rsmsummarize.json``,
+    chosen sections, as rsmsummarize writes them; and pdmetrics' ``paired_comparison``: see
+    :func:`paired_summary`), ``output_dir/output/<summary_id>_rsmsummarize.json``,
     ``output_dir/report/<summary_id>_report.html`` (one offline page) and an empty
     ``output_dir/figure/``. A non-empty ``output/`` is refused unless ``force`` (rsmsummarize's
     ``-f``). Every file is written whole or not at all;
     ``output_dir/<summary_id>.pdmetrics-incomplete`` marks the folder until the last one is in
-    place. Returns the files written.
+    place. ``pairs``, ``n_resamples``, ``confidence``, ``random_state`` and ``correction`` are
+    those of :func:`pdmetrics.scoring.compare` (``correction`` ``"holm"`` by default: several
+    experiments make many comparisons; rsmcompare's two experiments have none by default).
+    Returns the files written.
     """
+    check_comparison_options(pairs, correction)
+    check_bootstrap_options(n_resamples, confidence, random_state, required=True)
+    options = dict(
+        pairs=pairs,
+        n_resamples=n_resamples,
+        confidence=confidence,
+        random_state=random_state,
+        correction=correction,
+    )
     output_dir = Path(output_dir)
     csv_dir = output_dir / "output"
     refuse_filled_output(output_dir, force)
@@ -257,6 +315,14 @@ def run_rsmsummarize(config_path, output_dir=".", *, force: bool = False, notes=
     if file_format == "xlsx":
         optional_module("openpyxl", "excel", "Writing xlsx files")
     tables, missing_trims = summary_tables(experiments, sections)
+    tables["paired_comparison"], facts = paired_summary(experiments, options)
+    if facts["left_out"]:
+        send_note(
+            notes,
+            f"experiment_dirs: {', '.join(map(repr, facts['left_out']))} have no pred_processed table; the "
+            "paired comparison leaves them out.",
+        )
+    facts["options"] = options
     names = {name: f"{summary_id}_{name}.{file_format}" for name in tables}
     check_file_names(
         [*names.values(), f"{summary_id}_rsmsummarize.json", f"{summary_id}_report.html"],
@@ -271,7 +337,8 @@ def run_rsmsummarize(config_path, output_dir=".", *, force: bool = False, notes=
             write_text(csv_dir / f"{summary_id}_rsmsummarize.json", saved_tool_config(config, "rsmsummarize"))
         ]
         for name, table in tables.items():
-            written.append(write_table(table, csv_dir / names[name], file_format, True))
-        writer = SummaryPage(config, experiments, tables, missing_trims, written)
+            index = name != "paired_comparison"  # a comparison table has no row labels
+            written.append(write_table(table, csv_dir / names[name], file_format, index))
+        writer = SummaryPage(config, experiments, tables, missing_trims, written, paired=facts)
         written.append(write_text(output_dir / "report" / f"{summary_id}_report.html", writer.page(sections)))
     return written

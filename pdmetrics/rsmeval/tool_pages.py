@@ -75,6 +75,8 @@ _DESCRIPTIONS = {
     "experiment",
     "model_fit": "R^2 and adjusted R^2 computed on the training set for each experiment",
     "model_summary": "Summary of models used for each experiment",
+    "paired_comparison": "Paired comparison of the experiments on their common responses (pdmetrics: "
+    "differences with intervals and p-values)",
     "pcor_score_all_data": "Partial feature-score correlations for each experiment, controlling for other "
     "features",
     "pcor_score_no_length_all_data": "Partial feature-score correlations for each experiment, also "
@@ -269,20 +271,11 @@ class ComparisonPage(PageWriter):
             first = rows["by"].iloc[0] if len(rows) else None
             rows = rows[((rows["by"] == first) & (rows["group"] == POOLED_LABEL)).to_numpy()]
             rows = rows.drop(columns=["by", "group"]).reset_index(drop=True)
-        options = self.options
-        adjusted = f"; p-values adjusted by {escape(options['correction'])}" if options["correction"] else ""
         parts = [
             "<p>rsmcompare subtracts the two experiments' tables. Both experiments scored the same "
             "responses, so pdmetrics also compares them <em>paired</em>: the responses both evaluated are "
-            "joined on their id and each metric's difference (new minus old) gets a "
-            f"{100 * options['confidence']:g}% interval and the p-value of no difference: Williams' t for "
-            "<code>corr</code> (the two correlations share the human score), McNemar's test for "
-            f"<code>exact_agr</code>, and a paired bootstrap ({options['n_resamples']:,} resamples, seed "
-            f"{escape(options['random_state'])}) for the rest{adjusted}. <code>corr</code>, "
-            "<code>wtkappa</code>, "
-            "<code>R2</code>, <code>RMSE</code> and <code>SMD</code> are computed on the trimmed scores (b), "
-            "<code>kappa</code>, <code>exact_agr</code> and <code>adj_agr</code> on the trimmed and rounded "
-            "ones (br), as in the table above.</p>",
+            "joined on their id and each metric's difference (new minus old) gets "
+            f"{_paired_methods(self.options)} as in the table above.</p>",
             self.join_note(facts),
         ]
         return "".join(parts) + comparison_html(rows, writer=self, heading="Paired comparison")
@@ -362,6 +355,24 @@ class ComparisonPage(PageWriter):
         return sysinfo_html()
 
 
+def _paired_methods(options: dict) -> str:
+    """How the paired comparison's intervals and p-values are made (a sentence's end)."""
+    adjusted = (
+        f"; the p-values adjusted by {escape(options['correction'])} over the whole table (p_adjusted)"
+        if options["correction"]
+        else ""
+    )
+    return (
+        f"a {100 * options['confidence']:g}% interval and the p-value of no difference: Williams' t for "
+        "<code>corr</code> (the two correlations share the human score), McNemar's test for "
+        f"<code>exact_agr</code>, and a paired bootstrap ({options['n_resamples']:,} resamples, seed "
+        f"{escape(options['random_state'])}) for the rest{adjusted}. <code>corr</code>, "
+        "<code>wtkappa</code>, <code>R2</code>, <code>RMSE</code> and <code>SMD</code> are computed on the "
+        "trimmed scores (b), <code>kappa</code>, <code>exact_agr</code> and <code>adj_agr</code> on the "
+        "trimmed and rounded ones (br),"
+    )
+
+
 def _column(table: pd.DataFrame, version: str, column: str, labels) -> list[float]:
     rows = table[(table["version"] == version).to_numpy()]
     values = dict(zip(rows.index.astype(str), pd.to_numeric(rows[column], errors="coerce").astype(float)))
@@ -371,10 +382,11 @@ def _column(table: pd.DataFrame, version: str, column: str, labels) -> list[floa
 class SummaryPage(PageWriter):
     """rsmsummarize's report: its sections, from the summary tables."""
 
-    def __init__(self, config, experiments, tables, missing_trims, files) -> None:
+    def __init__(self, config, experiments, tables, missing_trims, files, paired=None) -> None:
         super().__init__()
         self.config, self.experiments, self.tables = config, experiments, tables
         self.missing_trims, self.files = missing_trims, files
+        self.paired_facts = paired  # the facts and options of the paired comparison
 
     def page(self, sections) -> str:
         bodies = self.sections(sections, SUMMARY_TITLES)
@@ -446,7 +458,57 @@ class SummaryPage(PageWriter):
                 label="Association statistics of each model",
             )
             parts.append(self.figure("association", svg, "Association statistics of each model."))
+        return "".join(parts) + self.paired()
+
+    def paired(self) -> str:
+        table, facts = self.tables.get("paired_comparison"), self.paired_facts
+        if table is None or facts is None:
+            return ""
+        options, names = facts["options"], list(facts["counts"])
+        against = (
+            f"each experiment against the first, <b>{escape(names[0])}</b> (system minus baseline)"
+            if options["pairs"] == "baseline" and names
+            else "every pair of experiments (the later minus the earlier)"
+        )
+        parts = [
+            self.h3("Paired comparison on the common responses"),
+            "<p>rsmsummarize puts the experiments' tables side by side, each on the responses it evaluated. "
+            "pdmetrics also compares them <em>paired</em>: the responses every experiment evaluated are "
+            f"joined on their id and, for {against}, each metric's difference gets "
+            f"{_paired_methods(options)} each on the scores its experiment's eval_short uses (the system "
+            "score type above).</p>",
+            self.summary_join_note(facts),
+        ]
+        if len(table):
+            parts.append(comparison_html(table, writer=self, heading="Paired comparison"))
         return "".join(parts)
+
+    def summary_join_note(self, facts) -> str:
+        counts = [f"{escape(name)} {n:,}" for name, n in facts["counts"].items()]
+        text = ""
+        if counts:
+            text = f"Responses evaluated: {', '.join(counts)}; {facts['common']:,} are in all of them."
+            if len(set(facts["counts"].values()) | {facts["common"]}) > 1:
+                text += (
+                    " <strong>The responses differ</strong>: the paired comparison uses the common "
+                    "responses only, so its values differ from the experiments' own table above."
+                )
+        for a, b in facts["disjoint"]:
+            text += f" {escape(a)} and {escape(b)} share no response."
+        if facts["human_differs"]:
+            text += (
+                f" {facts['human_differs']:,} common responses have different human scores in the "
+                "experiments and are left out."
+            )
+        if facts["left_out"]:
+            text += f" Left out (no pred_processed table): {', '.join(map(escape, facts['left_out']))}."
+        if not len(self.tables["paired_comparison"]):
+            text += " There is nothing to compare paired" + (
+                ": fewer than two experiments have their responses' scores."
+                if not facts["counts"]
+                else ": no response is in all the experiments with the same human score."
+            )
+        return f'<p class="note">{text.strip()}</p>'
 
     def true_score_evaluation(self) -> str:
         table = self.tables.get("true_score_eval")
