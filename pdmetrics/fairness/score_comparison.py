@@ -162,6 +162,10 @@ def score_comparison_spec(frame, human, systems, by, base_group, compared, optio
 # the table
 # ----------------------------------------------------------------------------------------------
 def _table(state: ScoreComparisonState, human, systems, compared, base_group, options) -> pd.DataFrame:
+    if state.rows == 0:
+        raise InvalidInputError(
+            "The data has no rows (no usable rows): comparing score fairness needs responses."
+        )
     if state.kept == 0:
         raise InvalidInputError(
             f"No response has a numeric `human={plain(human)!r}` score and a numeric score of every "
