@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -141,20 +142,10 @@ def _chunk(part: pd.DataFrame, *, human, systems, by, compared, key) -> ScoreCom
 def score_comparison_spec(frame, human, systems, by, base_group, compared, options) -> Table:
     """The :class:`~pdmetrics._table_spec.Table` of the score comparison (arguments checked)."""
     columns = list(dict.fromkeys([human, *systems, *by]))
-    chunk_options = {
-        "human": human,
-        "systems": systems,
-        "by": by,
-        "compared": compared,
-        "key": options["key"],
-    }
-
-    def chunk(part):
-        return _chunk(part, **chunk_options)
-
-    def finalize(state):
-        return _table(state, human, systems, compared, base_group, options)
-
+    chunk = partial(_chunk, human=human, systems=systems, by=by, compared=compared, key=options["key"])
+    finalize = partial(
+        _table, human=human, systems=systems, compared=compared, base_group=base_group, options=options
+    )
     return Table(columns, chunk, finalize, numbered=True)
 
 
