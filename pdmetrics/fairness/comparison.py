@@ -13,6 +13,9 @@ their difference ``system - baseline``, an interval and the p-value of "no diffe
   25 on), with the Wald interval of a paired difference;
 - ``precision`` and the gaps (a ratio, for disparate impact): the paired Poisson bootstrap.
 
+Called with ``human=`` and ``system=`` instead, it compares scoring systems' score fairness
+analyses (OSA, OSD, CSD): see :mod:`pdmetrics.fairness.score_comparison`.
+
 Every number here is a function of the counts of rows per cell ``(groups of every sensitive
 column) x y_true x (prediction of each model)``: the table's state is those counts (additive
 over chunks of rows). The bootstrap draws each cell's resampled count from a Poisson
@@ -269,9 +272,12 @@ class _Groups:
 def compare(
     frame,
     *,
-    y_true,
-    y_pred,
+    y_true=None,
+    y_pred=None,
     by,
+    human=None,
+    system=None,
+    base_group=None,
     pos_label=1,
     privileged=None,
     threshold=0.0,
@@ -300,6 +306,16 @@ def compare(
     by : str or list of str
         The sensitive column(s). Rows with a missing value are left out of that column's groups
         only.
+    human, system : str, list of str
+        Instead of ``y_true`` and ``y_pred``: compare the score fairness analyses of scoring
+        systems (:func:`~pdmetrics.fairness.score_fairness_estimates` and
+        :func:`~pdmetrics.fairness.score_fairness`): the human score column and two or more
+        system score columns, the baseline first. A row missing the human score or any system
+        score is left out of every system. The options of classifiers (``pos_label``,
+        ``privileged``, ``threshold``, ``invert``, ``zero_division``) do not apply.
+    base_group : optional
+        With ``human=``: the reference group of the score fairness models (every group column),
+        as :func:`~pdmetrics.fairness.score_fairness` takes it.
     pos_label, privileged, threshold, invert
         The positive (favourable) outcome, and the privileged rows of each sensitive column, as
         :func:`~pdmetrics.fairness.classification` takes them.
@@ -335,6 +351,20 @@ def compare(
         table of the model alone on the same rows. A difference the data cannot tell (no row
         in the group, no actual positive) is NaN, with its interval and p-value.
 
+        With ``human=`` and ``system=``, for each group column and pair of systems: each score
+        fairness model's coefficients (``metric`` ``"OSA"``, ``"OSD"``, ``"CSD"``, ``group``
+        the group, the reference group first: its row is the intercept, as
+        :func:`~pdmetrics.fairness.score_fairness_estimates` gives them; ``N``: the group's
+        responses), then the models' adjusted R2 (``"OSA_R2"``, ``"OSD_R2"``, ``"CSD_R2"``,
+        ``group == "(all)"``, as :func:`~pdmetrics.fairness.score_fairness`'s ``R2``). OSD
+        and CSD differences are the coefficients of the same model fitted to the difference
+        ``system - baseline`` of the two systems' scores (least squares is linear in the
+        response and both systems share the design), with that fit's exact OLS interval and
+        t-test (``test="ols_t"``); OSA (the squared error) and R2 use the paired Poisson
+        bootstrap (``"paired_bootstrap"``). A difference the design fits exactly (e.g. a
+        system compared with a copy of itself) has a zero-width interval and p = 1 where it
+        is 0 (p = 0 elsewhere).
+
     Examples
     --------
     >>> import numpy as np, pandas as pd
@@ -355,13 +385,46 @@ def compare(
     average_odds_difference             0.112   0.083    0.137    0.001
     average_abs_odds_difference        -0.112  -0.129   -0.084    0.001
     equal_opportunity_difference        0.028  -0.024    0.073    0.246
+
+    Two scoring systems' score fairness estimates, against the human score:
+
+    >>> from pdmetrics.datasets import simulate_scores
+    >>> scores = simulate_scores(2000, seed=0)
+    >>> scores["new"] = scores["sc1"] + rng.normal(0, 0.6, len(scores))
+    >>> table = scores.fairness.compare(human="sc1", system=["raw", "new"], by="L1")
+    >>> osd = table[table.metric == "OSD"].set_index("group")
+    >>> osd[["baseline_value", "system_value", "difference", "ci_low", "p_value", "test"]].round(3)
+              baseline_value  system_value  difference  ci_low  p_value   test
+    group
+    Spanish           -0.019        -0.018       0.001  -0.063    0.980  ols_t
+    Mandarin           0.018         0.037       0.019  -0.080    0.701  ols_t
+    Arabic             0.206         0.025      -0.181  -0.291    0.001  ols_t
+    Hindi              0.042        -0.001      -0.043  -0.187    0.558  ols_t
     """
+    if human is not None or system is not None or base_group is not None:
+        classifier_only = {
+            "pos_label": pos_label != 1,
+            "privileged": privileged is not None,
+            "threshold": not (isinstance(threshold, float) and threshold == 0.0),
+            "invert": invert is not False,
+            "zero_division": zero_division != "worst",
+        }
+        given = [name for name, changed in classifier_only.items() if changed]
+        if given:
+            raise InvalidInputError(
+                f"`{given[0]}=` is an option of comparing classifiers (`y_true=`, `y_pred=`); comparing "
+                "scoring systems (`human=`, `system=`) does not take it: leave it out."
+            )
+        return _score_compare(
+            frame,
+            {"y_true": y_true, "y_pred": y_pred, "human": human, "system": system, "by": by},
+            base_group,
+            pairs,
+            correction,
+            {"n_resamples": n_resamples, "confidence": confidence, "random_state": random_state},
+        )
     truth = one_name(frame, "y_true", y_true)
-    systems = _listed_once(require_columns(frame, "y_pred", y_pred), "y_pred")
-    groups = _listed_once(require_columns(frame, "by", by), "by")
-    check_not_pooled(pd.Index(groups, dtype=object), "by")
-    check_comparison_options(pairs, correction)
-    compared = compared_pairs(systems, pairs, "y_pred")
+    systems, groups, compared = _compared_columns(frame, "y_pred", y_pred, by, pairs, correction)
     zero_division = check_fairness_zero_division(zero_division)
     check_bootstrap_options(n_resamples, confidence, random_state, required=True)
     check_option_columns(groups, privileged, threshold, invert)
@@ -392,6 +455,49 @@ def compare(
     return column_table(joint_counts, columns, {"pos_label": pos_label}, finalize)
 
 
+def _score_compare(frame, columns: dict, base_group, pairs, correction, bootstrap: dict):
+    """The spec of the score form of :func:`compare` (``human=``, ``system=``)."""
+    y_true, y_pred, human, system, by = (
+        columns[name] for name in ("y_true", "y_pred", "human", "system", "by")
+    )
+    n_resamples, confidence, random_state = (
+        bootstrap[name] for name in ("n_resamples", "confidence", "random_state")
+    )
+    if y_true is not None or y_pred is not None:
+        raise InvalidInputError(
+            "`compare` takes either classifiers (`y_true=`, `y_pred=[baseline, ...]`) or scoring "
+            "systems (`human=`, `system=[baseline, ...]`, optionally `base_group=`), not both: pass "
+            "one form."
+        )
+    if human is None or system is None:
+        missing = "human" if human is None else "system"
+        raise InvalidInputError(
+            f"`{missing}=` is missing: comparing scoring systems needs `human=` (the human score "
+            "column) and `system=[baseline, ...]` (two or more system score columns)."
+        )
+    human = one_name(frame, "human", human)
+    systems, groups, compared = _compared_columns(frame, "system", system, by, pairs, correction)
+    check_bootstrap_options(n_resamples, confidence, random_state, required=True)
+    options = {
+        "n_resamples": n_resamples,
+        "confidence": confidence,
+        "key": bootstrap_key(random_state),
+        "correction": correction,
+    }
+    from pdmetrics.fairness.score_comparison import score_comparison_spec  # it uses this module's rows
+
+    return score_comparison_spec(frame, human, systems, groups, base_group, compared, options)
+
+
+def _compared_columns(frame, argument: str, names, by, pairs, correction) -> tuple[list, list, list]:
+    """The systems (``argument=``), the sensitive columns and the pairs compared, checked."""
+    systems = _listed_once(require_columns(frame, argument, names), argument)
+    groups = _listed_once(require_columns(frame, "by", by), "by")
+    check_not_pooled(pd.Index(groups, dtype=object), "by")
+    check_comparison_options(pairs, correction)
+    return systems, groups, compared_pairs(systems, pairs, argument)
+
+
 def _listed_once(names: list, argument: str) -> list:
     """``names``, refused when one is listed twice."""
     twice = [name for i, name in enumerate(names) if name in names[:i]]
@@ -399,7 +505,7 @@ def _listed_once(names: list, argument: str) -> list:
         name = plain(twice[0])
         copy = (
             f" (to check a model against itself, compare it with a copy: `df.assign(copy=df[{name!r}])`)"
-            if argument == "y_pred"
+            if argument in ("y_pred", "system")
             else ""
         )
         raise InvalidInputError(
