@@ -24,8 +24,10 @@ __all__ = [
     "adjusted_p_values",
     "check_comparison_options",
     "compared_pairs",
+    "comparison_columns",
     "comparison_table",
     "mcnemar_test",
+    "repeated",
 ]
 
 #: The columns of every comparison table after the domain's identifier columns.
@@ -150,3 +152,31 @@ def mcnemar_test(only_a, only_b, n, confidence: float = 0.95):
         half = scipy_stats.norm.ppf(0.5 + confidence / 2) * np.sqrt(np.maximum(variance, 0.0))
     p = np.where(n > 0, p, np.nan)
     return p, np.where(n > 0, difference - half, np.nan), np.where(n > 0, difference + half, np.nan), exact
+
+
+def repeated(value, size: int) -> np.ndarray:
+    """``size`` copies of one label (a name, a model) as an object array (a tuple stays whole)."""
+    out = np.empty(size, dtype=object)
+    out[:] = [value] * size
+    return out
+
+
+def comparison_columns(by, group, metric, a, b, n, value_a, value_b, low, high, p, test) -> dict:
+    """The columns of some rows of a comparison table (:data:`COLUMNS` but ``p_adjusted``, after
+    ``by`` and ``group``), the labels repeated and the difference taken."""
+    size = len(value_a)
+    return {
+        "by": repeated(by, size),
+        "group": group,
+        "metric": metric,
+        "baseline": repeated(a, size),
+        "system": repeated(b, size),
+        "N": np.broadcast_to(np.asarray(n, dtype=np.int64), (size,)),
+        "baseline_value": value_a,
+        "system_value": value_b,
+        "difference": value_b - value_a,
+        "ci_low": low,
+        "ci_high": high,
+        "p_value": p,
+        "test": test,
+    }

@@ -35,7 +35,14 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from pdmetrics._comparison import check_comparison_options, compared_pairs, comparison_table, mcnemar_test
+from pdmetrics._comparison import (
+    check_comparison_options,
+    compared_pairs,
+    comparison_columns,
+    comparison_table,
+    mcnemar_test,
+    repeated,
+)
 from pdmetrics._division import WARN
 from pdmetrics._groups import POOLED_LABEL, check_not_pooled
 from pdmetrics._resampling import (
@@ -74,6 +81,7 @@ from pdmetrics.fairness.parity import (
     quiet_fairness,
     sensitive_columns,
 )
+from pdmetrics.fairness.score_comparison import score_comparison_spec
 
 __all__ = ["RATES_COMPARED", "JointCounts", "compare"]
 
@@ -484,7 +492,6 @@ def _score_compare(frame, columns: dict, base_group, pairs, correction, bootstra
         "key": bootstrap_key(random_state),
         "correction": correction,
     }
-    from pdmetrics.fairness.score_comparison import score_comparison_spec  # it uses this module's rows
 
     return score_comparison_spec(frame, human, systems, groups, base_group, compared, options)
 
@@ -649,33 +656,6 @@ def _resampled(groups: _Groups, n_systems: int, n_columns: int, zero_division, o
     return {"precision": precision, "gaps": gaps, "mean": nanmean_last(gaps)}
 
 
-def _repeated(value, size: int) -> np.ndarray:
-    """``size`` copies of one label (a name, a model) as an object array (a tuple stays whole)."""
-    out = np.empty(size, dtype=object)
-    out[:] = [value] * size
-    return out
-
-
-def _columns(by, group, metric, a, b, n, value_a, value_b, low, high, p, test) -> dict:
-    """The columns of some rows of the table."""
-    size = len(value_a)
-    return {
-        "by": _repeated(by, size),
-        "group": group,
-        "metric": metric,
-        "baseline": _repeated(a, size),
-        "system": _repeated(b, size),
-        "N": np.broadcast_to(np.asarray(n, dtype=np.int64), (size,)),
-        "baseline_value": value_a,
-        "system_value": value_b,
-        "difference": value_b - value_a,
-        "ci_low": low,
-        "ci_high": high,
-        "p_value": p,
-        "test": test,
-    }
-
-
 def _gap_rows(by, a, b, observed, resampled, i, j, n, options) -> dict:
     """The five gaps of one column (or their mean): ``observed`` (metric, model), ``resampled``
     (metric, resample, model)."""
@@ -685,8 +665,10 @@ def _gap_rows(by, a, b, observed, resampled, i, j, n, options) -> dict:
     p = bootstrap_p_value(samples, value_b - value_a)
     size = len(FAIRNESS_METRICS)
     metrics = np.array(FAIRNESS_METRICS, dtype=object)
-    test = _repeated("paired_bootstrap", size)
-    return _columns(by, _repeated(POOLED_LABEL, size), metrics, a, b, n, value_a, value_b, low, high, p, test)
+    test = repeated("paired_bootstrap", size)
+    return comparison_columns(
+        by, repeated(POOLED_LABEL, size), metrics, a, b, n, value_a, value_b, low, high, p, test
+    )
 
 
 def _rate_rows(by, values, a, b, observed, resampled, totals, groups: _Groups, k, i, j, first, options):
@@ -739,7 +721,7 @@ def _rate_rows(by, values, a, b, observed, resampled, totals, groups: _Groups, k
     arranged = {name: column.ravel() for name, column in columns.items()}  # group by group
     group = np.empty(size * width, dtype=object)
     group[:] = [value for value in values for _ in range(width)]
-    return _columns(
+    return comparison_columns(
         by,
         group,
         np.tile(np.array(RATES_COMPARED, dtype=object), size),

@@ -178,7 +178,7 @@ def _intercept_label(base) -> str:
 # --------------------------------------------------------------------------------------
 # input
 # --------------------------------------------------------------------------------------
-class _Scores:
+class Scores:
     """The score columns' per-row arrays, computed once for every group column.
 
     ``error`` is ``system - human`` (0 where a score is missing, so that no NaN reaches a
@@ -229,7 +229,7 @@ def _largest_kept(values: np.ndarray, rows: tuple[int, ...], cell: np.ndarray, s
     return float(np.max(np.abs(values[cell != set_aside])))
 
 
-def _cell_moments(cell: np.ndarray, n_cells: int, scores: _Scores) -> tuple[np.ndarray, ...]:
+def _cell_moments(cell: np.ndarray, n_cells: int, scores: Scores) -> tuple[np.ndarray, ...]:
     """Per cell: the count, and the mean and within-cell sum of squares of the error and its square.
 
     Two passes (means, then centred sums) in the one scratch array.
@@ -336,7 +336,7 @@ class CellMoments:
         )
 
 
-def cell_moments(scores: _Scores, name, codes: np.ndarray, uniques: np.ndarray) -> CellMoments:
+def cell_moments(scores: Scores, name, codes: np.ndarray, uniques: np.ndarray) -> CellMoments:
     """The :class:`CellMoments` of one chunk of rows (no row kept is not an error here)."""
     argument = f"by={plain(name)!r}"
     level_codes, level_values = scores.level_or_missing, scores.level_values
@@ -377,7 +377,7 @@ def cell_moments(scores: _Scores, name, codes: np.ndarray, uniques: np.ndarray) 
     )
 
 
-class _Cells:
+class Cells:
     """One group column's group x human score cells in category order, checked before any
     model is fitted (from its :class:`CellMoments`, the state of every row).
 
@@ -466,7 +466,7 @@ def _check_width(k: int, n_levels: int, argument: str) -> None:
     )
 
 
-def _compact(scores: _Scores, codes: np.ndarray, uniques: np.ndarray, argument: str):
+def _compact(scores: Scores, codes: np.ndarray, uniques: np.ndarray, argument: str):
     """Group and level codes renumbered over the groups and scores of the rows kept.
 
     Used when the group column and the human score have too many distinct values in all for
@@ -552,9 +552,9 @@ def score_fairness_state(human, system, by) -> ScoreFairnessState:
     h, s = paired_arrays(human, system, ("human", "system"))
     columns = named_columns(by, h.size, "by", unnamed=UNNAMED_GROUP, rows_of="`human` has")
     check_group_names(columns, ())
-    scores = _Scores(h, s)
+    scores = Scores(h, s)
     return ScoreFairnessState(
-        {series.name: cell_moments(scores, series.name, *_encoded(series)) for series in columns}
+        {series.name: cell_moments(scores, series.name, *encoded_groups(series)) for series in columns}
     )
 
 
@@ -565,7 +565,7 @@ def score_fairness_from_state(
     the checks of the whole data (no row kept, the design's width, ``base_group`` present)
     and the warnings are raised here."""
     # every group column is checked before the first model is fitted
-    inputs = [_Cells(moments, base_group, human_name, system_name) for moments in state.columns.values()]
+    inputs = [Cells(moments, base_group, human_name, system_name) for moments in state.columns.values()]
     n_rows = next(iter(state.columns.values())).rows
     return _tables(inputs, n_rows, human_name, system_name)
 
@@ -577,7 +577,7 @@ def score_fairness_state_of_codes(
     name -> ``(codes, labels)``, as :func:`score_fairness_tables_of_codes` takes them); ``buffers``
     (three float rows of at least the scores' size) are the work arrays."""
     h, s = paired_arrays(human, system, ("human", "system"))
-    scores = _Scores(h, s, buffers)
+    scores = Scores(h, s, buffers)
     return ScoreFairnessState(
         {
             name: cell_moments(scores, name, codes, np.asarray(labels, dtype=object))
@@ -597,20 +597,20 @@ def score_fairness_tables_of_codes(human: pd.Series, system: pd.Series, encoded:
     of at least the scores' size) are used as the work arrays.
     """
     h, s = paired_arrays(human, system, ("human", "system"))
-    scores = _Scores(h, s, buffers)
+    scores = Scores(h, s, buffers)
     inputs = [
-        _Cells(cell_moments(scores, name, codes, np.asarray(labels, dtype=object)), None)
+        Cells(cell_moments(scores, name, codes, np.asarray(labels, dtype=object)), None)
         for name, (codes, labels) in encoded.items()
     ]
     return {one.name: _tables([one], h.size, human.name, system.name) for one in inputs}
 
 
-def _encoded(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+def encoded_groups(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
     codes, keys = group_codes([series], "by")
     return codes, np.asarray(keys.iloc[:, 0], dtype=object)
 
 
-def _tables(inputs: list[_Cells], n_rows: int, human_name, system_name) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _tables(inputs: list[Cells], n_rows: int, human_name, system_name) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The metrics and estimates tables of checked group columns, with their info."""
     for one in inputs:
         warn_excluded(one.rows_excluded, n_rows, one.excluded_because)
@@ -630,7 +630,7 @@ def _tables(inputs: list[_Cells], n_rows: int, human_name, system_name) -> tuple
     )
 
 
-def _analyse(one: _Cells) -> tuple[pd.DataFrame, pd.DataFrame]:
+def _analyse(one: Cells) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The metrics and estimates tables of one group column."""
     n_levels, labels, n = one.n_levels, one.labels, one.n
     k = len(labels)
@@ -751,7 +751,7 @@ def _analyse(one: _Cells) -> tuple[pd.DataFrame, pd.DataFrame]:
     return metrics, estimates
 
 
-def _warn_undefined_results(one: _Cells, fits: dict, csd_zero_by_zero: bool, metrics: pd.DataFrame) -> None:
+def _warn_undefined_results(one: Cells, fits: dict, csd_zero_by_zero: bool, metrics: pd.DataFrame) -> None:
     k, n = len(one.labels), one.n
     argument = f"`by={plain(one.name)!r}`"
     if k < 2:

@@ -32,7 +32,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from pdmetrics._comparison import comparison_table
+from pdmetrics._comparison import comparison_columns, comparison_table, repeated
 from pdmetrics._groups import POOLED_LABEL
 from pdmetrics._resampling import (
     bootstrap_p_value,
@@ -53,13 +53,12 @@ from pdmetrics.fairness.cell_ols import (
     special_functions,
     treatment_design,
 )
-from pdmetrics.fairness.comparison import _columns, _repeated
 from pdmetrics.fairness.regression import (
+    Cells,
     ScoreFairnessState,
-    _Cells,
-    _encoded,
-    _Scores,
+    Scores,
     cell_moments,
+    encoded_groups,
     score_fairness_from_state,
     score_fairness_state,
 )
@@ -115,14 +114,14 @@ def _chunk(part: pd.DataFrame, *, human, systems, by, compared, key) -> ScoreCom
     states = tuple(score_fairness_state(rows[human], rows[name], groups) for name in systems)
     differences = []
     for a, b in compared:
-        moments = _Scores(scores[systems.index(a)], scores[systems.index(b)])
+        moments = Scores(scores[systems.index(a)], scores[systems.index(b)])
         # the cells are those of the human score (the design both systems share)
         moments.levels, moments.level_values = factorize(h_kept, moments.cells)
         moments.level_or_missing = moments.levels
         differences.append(
             ScoreFairnessState(
                 {
-                    name: cell_moments(moments, name, *_encoded(groups[name]))
+                    name: cell_moments(moments, name, *encoded_groups(groups[name]))
                     for name in states[0].columns  # the names as the states spell them
                 }
             )
@@ -180,13 +179,13 @@ def _table(state: ScoreComparisonState, human, systems, compared, base_group, op
             i, j = systems.index(a), systems.index(b)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                cells = _Cells(state.differences[p].columns[name], base_group)
+                cells = Cells(state.differences[p].columns[name], base_group)
             exact = _difference_fits(cells, options["confidence"])
             parts.append(_rows(name, a, b, i, j, metrics, estimates, exact, resampled, options))
     return comparison_table(parts, ["by", "group"], options["correction"])
 
 
-def _difference_fits(one: _Cells, confidence: float) -> dict:
+def _difference_fits(one: Cells, confidence: float) -> dict:
     """The OSD and CSD coefficients of the difference column, with their exact OLS t-test and
     interval at ``confidence``."""
     k = len(one.labels)
@@ -319,10 +318,12 @@ def _rows(name, a, b, i, j, metrics, estimates, exact, resampled, options) -> pd
             _, low, high, p = exact[model]
         test = "paired_bootstrap" if model == "osa" else "ols_t"
         group = mine[i]["group"].to_numpy(dtype=object)
-        metric = _repeated(model.upper(), size)
+        metric = repeated(model.upper(), size)
         n = mine[i]["N"].to_numpy(dtype="int64")
         pieces.append(
-            _columns(name, group, metric, a, b, n, value_a, value_b, low, high, p, _repeated(test, size))
+            comparison_columns(
+                name, group, metric, a, b, n, value_a, value_b, low, high, p, repeated(test, size)
+            )
         )
     value_a, value_b = (
         metrics[x].set_index("model").loc[list(MODELS), "R2"].to_numpy("float64") for x in (i, j)
@@ -332,6 +333,6 @@ def _rows(name, a, b, i, j, metrics, estimates, exact, resampled, options) -> pd
     p = bootstrap_p_value(samples, value_b - value_a)
     metric = np.array([f"{model.upper()}_R2" for model in MODELS], dtype=object)
     n = metrics[i]["N"].to_numpy(dtype="int64")
-    group, test = _repeated(POOLED_LABEL, 3), _repeated("paired_bootstrap", 3)
-    pieces.append(_columns(name, group, metric, a, b, n, value_a, value_b, low, high, p, test))
+    group, test = repeated(POOLED_LABEL, 3), repeated("paired_bootstrap", 3)
+    pieces.append(comparison_columns(name, group, metric, a, b, n, value_a, value_b, low, high, p, test))
     return pd.DataFrame({column: np.concatenate([piece[column] for piece in pieces]) for column in pieces[0]})
