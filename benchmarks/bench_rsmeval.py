@@ -8,7 +8,7 @@ report):
 - ``pdmetrics rsmeval CONFIG OUT`` (this venv's console script), median of ``--repeats`` runs,
   as pip installs pdmetrics: a copy of the package with its bytecode compiled (RSMTool's venv
   has its own); and, to compare, from this checkout as the environment gives it (with
-  ``PYTHONDONTWRITEBYTECODE`` set, every run compiles pdmetrics' modules again);
+  ``PYTHONDONTWRITEBYTECODE`` set, every run compiles pdmetrics' modules again), run in turns;
 - ``rsmeval CONFIG OUT`` from RSMTool's own venv (``--rsmeval``, default ``$RSMEVAL`` or
   ``rsmeval`` on PATH; RSMTool pins numpy<2, so it cannot share pdmetrics' venv), median of
   ``--reference-repeats`` runs;
@@ -92,6 +92,12 @@ def median_run(command: list[str], out: Path, repeats: int, env: dict | None = N
     return statistics.median(run(command, out, env) for _ in range(max(repeats, 1)))
 
 
+def median_runs(command: list[str], outs: list[Path], envs: list, repeats: int) -> list[float]:
+    """The median of each environment's runs, taken in turns (a busy spell slows them alike)."""
+    times = [[run(command, out, env) for out, env in zip(outs, envs)] for _ in range(max(repeats, 1))]
+    return [statistics.median(column) for column in zip(*times)]
+
+
 def compare_tables(ours: Path, theirs: Path) -> tuple[int, list[str]]:
     """Compare every CSV both wrote; returns (files compared, files that differ)."""
     differ, compared = [], 0
@@ -133,8 +139,9 @@ def main() -> None:
         python_start = median_run([sys.executable, "-c", "pass", "#"], tmp / "x", args.repeats)
         importing = median_run([sys.executable, "-c", "import pdmetrics", "#"], tmp / "x", args.repeats, env)
         command = [pdmetrics_command, "rsmeval", str(config)]
-        ours = median_run(command, tmp / "pdmetrics", args.repeats, env)
-        from_source = median_run(command, tmp / "source", args.repeats)
+        ours, from_source = median_runs(
+            command, [tmp / "pdmetrics", tmp / "source"], [env, None], args.repeats
+        )
         print(
             f"{args.rows:,} responses, second human on half, subgroups L1 (4) and grade (10); "
             f"end to end, as a separate process:"
