@@ -6,11 +6,12 @@ most of their writing time there. :func:`write_delimited` formats each column on
 the rows as text: a column's distinct values only once when it has few (human scores), a float
 column mostly equal to an earlier one (``raw_trim`` and ``raw``) only where they differ, other
 floats with the digits of Python's shortest round-trip ``repr`` (NumPy's follow it). With
-pyarrow (pandas 3 imports it when it is installed) the columns are arrow text, formatted and
-joined in C (arrow's shortest float digits are ``repr``'s; only the exponent notation differs,
-and the few values written with an exponent are formatted by ``repr``); without it, Python
-strings. Anything it cannot reproduce exactly (quoted fields, float32, nullable or datetime
-columns, MultiIndex, an empty field alone on its row, small frames) is written by pandas itself.
+pyarrow (pandas 3 imports it when it is installed) the columns are arrow text, formatted by
+arrow's compute functions and written by its CSV writer (arrow's shortest float digits are
+``repr``'s; only the exponent notation differs, and the few values written with an exponent are
+formatted by ``repr``); without it (or before pyarrow 13), Python strings. Anything it cannot
+reproduce exactly (quoted fields, float32, nullable or datetime columns, MultiIndex, an empty
+field alone on its row, small frames) is written by pandas itself.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ __all__ = ["write_delimited"]
 FAST_MIN_ROWS = 2_000
 #: Characters that make the csv module quote a field (QUOTE_MINIMAL, besides the separator).
 _QUOTED = ('"', "\n", "\r")
-#: Rows joined at a time by the arrow writer (bounds the memory of one piece of text).
+#: Rows written at a time by arrow's CSV writer (bounds the memory of one piece of text).
 _CHUNK_ROWS = 1 << 20
 #: The first values of a column looked at to tell whether it has few distinct values.
 _SAMPLE = 1_000
@@ -156,15 +157,14 @@ class _PythonText:
 
 class _ArrowText:
     """Columns of text as pyarrow ``large_string`` arrays (missing values null), formatted
-    and joined by arrow's compute functions."""
+    by arrow's compute functions, written by its CSV writer."""
 
-    def __init__(self, pa, pc) -> None:
-        self.pa, self.pc = pa, pc
+    def __init__(self, pa, pc, csv) -> None:
+        self.pa, self.pc, self.csv = pa, pc, csv
         self.type = pa.large_string()
         # (weak reference to an Index, the characters it was checked for, its text): the files
         # of a report share one Index
         self._index = (None, (), None)
-        self._newlines = (None, None)  # (weak reference to a column, its lines): see _lines
 
     def each(self, array: np.ndarray, format_one):
         pa, pc = self.pa, self.pc
@@ -216,22 +216,14 @@ class _ArrowText:
         return cells.null_count > 0 or self.pc.any(self.pc.equal(self.pc.binary_length(cells), 0)).as_py()
 
     def write(self, handle, header: str, columns: list, sep: str) -> None:
-        # each row starts with its newline (the first column's, made once for the files that
-        # share their index); the header's newline moves to the end of the last row
-        handle.write(header[:-1].encode())
-        lines = self._lines(columns[0])
-        for start in range(0, len(lines), _CHUNK_ROWS):
-            parts = [column.slice(start, _CHUNK_ROWS) for column in (lines, *columns[1:])]
-            handle.write(self._data(self._join(*parts, sep) if len(parts) > 1 else parts[0]))
-        handle.write(b"\n")
-
-    def _lines(self, cells):
-        """``"\\n" + cell`` of every cell."""
-        known, lines = self._newlines
-        if known is None or known() is not cells:
-            lines = self._join(self._scalar(""), cells, "\n")
-            self._newlines = (weakref.ref(cells), lines)
-        return lines
+        # arrow's CSV writer, quoting nothing (no field needs it: checked before)
+        handle.write(header.encode())
+        table = self.pa.table(columns, names=[str(k) for k in range(len(columns))])
+        options = self.csv.WriteOptions(include_header=False, delimiter=sep, quoting_style="none")
+        for start in range(0, table.num_rows, _CHUNK_ROWS):
+            text = self.pa.BufferOutputStream()
+            self.csv.write_csv(table.slice(start, _CHUNK_ROWS), text, options)
+            handle.write(text.getvalue())
 
     def _join(self, *parts_and_separator):
         *parts, separator = parts_and_separator
@@ -257,6 +249,9 @@ def _text():
     try:
         import pyarrow as pa
         import pyarrow.compute as pc
-    except ImportError:
+        import pyarrow.csv as csv
+
+        csv.WriteOptions(quoting_style="none")  # pyarrow 13 and later
+    except (ImportError, TypeError):
         return _PythonText()
-    return _ArrowText(pa, pc)
+    return _ArrowText(pa, pc, csv)
