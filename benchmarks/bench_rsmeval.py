@@ -5,7 +5,10 @@ half the responses, system ``raw``, subgroup columns ``L1`` (4 groups) and ``gra
 times, as separate processes (Python start, imports, reading the file, every table, the HTML
 report):
 
-- ``pdmetrics rsmeval CONFIG OUT`` (this venv's console script), median of ``--repeats`` runs;
+- ``pdmetrics rsmeval CONFIG OUT`` (this venv's console script), median of ``--repeats`` runs,
+  as pip installs pdmetrics: a copy of the package with its bytecode compiled (RSMTool's venv
+  has its own); and, to compare, from this checkout as the environment gives it (with
+  ``PYTHONDONTWRITEBYTECODE`` set, every run compiles pdmetrics' modules again), run in turns;
 - ``rsmeval CONFIG OUT`` from RSMTool's own venv (``--rsmeval``, default ``$RSMEVAL`` or
   ``rsmeval`` on PATH; RSMTool pins numpy<2, so it cannot share pdmetrics' venv), median of
   ``--reference-repeats`` runs;
@@ -20,6 +23,7 @@ checks that every table file both wrote agrees (rtol 1e-9), and prints the ratio
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import shutil
@@ -62,19 +66,36 @@ def write_experiment(directory: Path, rows: int, seed: int = 0) -> Path:
     return path
 
 
-def run(command: list[str], out: Path) -> float:
+def installed(directory: Path) -> dict:
+    """The environment of a pdmetrics installed by pip: a copy of the package in ``directory``
+    with its bytecode compiled, first on ``PYTHONPATH``."""
+    site = directory / "site"
+    package = Path(pdmetrics.__file__).parent
+    shutil.copytree(package, site / "pdmetrics", ignore=shutil.ignore_patterns("__pycache__"))
+    compileall.compile_dir(site / "pdmetrics", quiet=1)
+    path = os.environ.get("PYTHONPATH")
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), *([path] if path else [])])}
+
+
+def run(command: list[str], out: Path, env: dict | None = None) -> float:
     """Wall time of one run of ``command + [out]`` in a fresh output directory."""
     shutil.rmtree(out, ignore_errors=True)
     start = time.perf_counter()
-    done = subprocess.run([*command, str(out)], capture_output=True, text=True)
+    done = subprocess.run([*command, str(out)], capture_output=True, text=True, env=env)
     seconds = time.perf_counter() - start
     if done.returncode != 0:
         sys.exit(f"{' '.join(command)} failed ({done.returncode}):\n{done.stderr[-3000:]}")
     return seconds
 
 
-def median_run(command: list[str], out: Path, repeats: int) -> float:
-    return statistics.median(run(command, out) for _ in range(max(repeats, 1)))
+def median_run(command: list[str], out: Path, repeats: int, env: dict | None = None) -> float:
+    return statistics.median(run(command, out, env) for _ in range(max(repeats, 1)))
+
+
+def median_runs(command: list[str], outs: list[Path], envs: list, repeats: int) -> list[float]:
+    """The median of each environment's runs, taken in turns (a busy spell slows them alike)."""
+    times = [[run(command, out, env) for out, env in zip(outs, envs)] for _ in range(max(repeats, 1))]
+    return [statistics.median(column) for column in zip(*times)]
 
 
 def compare_tables(ours: Path, theirs: Path) -> tuple[int, list[str]]:
@@ -114,17 +135,24 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         config = write_experiment(tmp, args.rows)
+        env = installed(tmp)
         python_start = median_run([sys.executable, "-c", "pass", "#"], tmp / "x", args.repeats)
-        importing = median_run([sys.executable, "-c", "import pdmetrics", "#"], tmp / "x", args.repeats)
-        ours = median_run([pdmetrics_command, "rsmeval", str(config)], tmp / "pdmetrics", args.repeats)
+        importing = median_run([sys.executable, "-c", "import pdmetrics", "#"], tmp / "x", args.repeats, env)
+        command = [pdmetrics_command, "rsmeval", str(config)]
+        ours, from_source = median_runs(
+            command, [tmp / "pdmetrics", tmp / "source"], [env, None], args.repeats
+        )
         print(
             f"{args.rows:,} responses, second human on half, subgroups L1 (4) and grade (10); "
             f"end to end, as a separate process:"
         )
         print(
-            f"  pdmetrics rsmeval: median {ours:.2f} s over {args.repeats} runs "
-            f"(of which Python start {python_start:.2f} s, python -c 'import pdmetrics' {importing:.2f} s)"
+            f"  pdmetrics rsmeval: median {ours:.2f} s over {args.repeats} runs, bytecode compiled as pip "
+            f"installs it (of which Python start {python_start:.2f} s, python -c 'import pdmetrics' "
+            f"{importing:.2f} s)"
         )
+        bytecode = "not written" if sys.dont_write_bytecode else "written on first import"
+        print(f"  from this checkout (bytecode {bytecode}): median {from_source:.2f} s")
         rsmeval = find_rsmeval(args.rsmeval)
         if rsmeval is None:
             print("  rsmeval: not found (pass --rsmeval PATH or set RSMEVAL): no reference timing")
@@ -132,7 +160,10 @@ def main() -> None:
             theirs = median_run([rsmeval, str(config)], tmp / "rsmeval", args.reference_repeats)
             compared, differ = compare_tables(tmp / "pdmetrics", tmp / "rsmeval")
             print(f"  rsmeval ({rsmeval}): median {theirs:.2f} s over {args.reference_repeats} runs")
-            print(f"  ratio: pdmetrics is {theirs / ours:.0f}x faster")
+            print(
+                f"  ratio: pdmetrics is {theirs / ours:.0f}x faster ({theirs / from_source:.0f}x from this "
+                "checkout)"
+            )
             print(f"  tables: {compared} files compared at rtol 1e-9; differing: {differ or 'none'}")
     warnings.simplefilter("ignore")
     frame = simulate_scores(args.report_rows, seed=0)

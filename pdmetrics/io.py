@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import warnings
 from itertools import chain
 from numbers import Integral, Real
 from os import PathLike
@@ -96,7 +97,7 @@ def read_table(path, text_columns=()) -> pd.DataFrame:
     text = {name: str for name in text_columns}
     try:
         if kind in ("CSV", "TSV"):
-            return pd.read_csv(path, sep="\t" if kind == "TSV" else ",", dtype=text or None)
+            return _read_delimited(path, "\t" if kind == "TSV" else ",", text)
         if kind == "xlsx":
             optional_module("openpyxl", "excel", "Reading xlsx files")
             return pd.read_excel(path, dtype=text or None)
@@ -112,6 +113,42 @@ def read_table(path, text_columns=()) -> pd.DataFrame:
         raise InvalidInputError(
             f"{str(path)!r}: not a readable {kind} file ({str(error).strip()})."
         ) from None
+
+
+def _read_delimited(path: Path, sep: str, text: dict) -> pd.DataFrame:
+    """``pd.read_csv(path, sep=sep, dtype=text or None)``, the same frame, faster.
+
+    pandas reads a column it is told is text about 2.5 times slower than one it finds is
+    text (100k distinct response ids: 25 ms more), and a column it finds is text holds the
+    same strings. So the file is read as pandas infers it, and only the text columns it read
+    otherwise (numbers, booleans, all missing) are read again, as text. A column whose
+    chunks pandas infers differently (its ``DtypeWarning``) has the file read as told.
+    """
+    if not text:
+        return pd.read_csv(path, sep=sep)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", pd.errors.DtypeWarning)
+        try:
+            frame = pd.read_csv(path, sep=sep)
+        except pd.errors.DtypeWarning:
+            frame = None
+    if frame is None:
+        return pd.read_csv(path, sep=sep, dtype=text)
+    again = [name for name in text if name in frame.columns and not _holds_text(frame[name])]
+    if again:
+        try:
+            columns = pd.read_csv(path, sep=sep, usecols=again, dtype=text)
+        except ValueError:  # a name pandas made for a repeated column name (x.1): not in the file
+            return pd.read_csv(path, sep=sep, dtype=text)
+        frame = frame.assign(**{name: columns[name] for name in again})
+    return frame
+
+
+def _holds_text(column: pd.Series) -> bool:
+    """Whether a column read from a file is text (strings or missing values) only."""
+    if isinstance(column.dtype, pd.StringDtype):
+        return True
+    return column.dtype == object and pd.api.types.infer_dtype(column, skipna=True) == "string"
 
 
 def as_text_columns(frame, names):

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from pdmetrics import _delimited as delimited
 from pdmetrics._delimited import FAST_MIN_ROWS, _formatted_columns, write_delimited
 from pdmetrics.rsmeval.reporting import report
 
@@ -121,6 +122,36 @@ def test_writer_gives_pandas_file_for_frames_it_hands_to_pandas(tmp_path, change
     frame = change(_frame(3, awkward_text=False))
     _same_as_pandas(frame, tmp_path, ",", index=True)
     _same_as_pandas(frame, tmp_path, ",", index=False)
+
+
+@pytest.mark.parametrize("text", ["arrow", "python"])
+@pytest.mark.parametrize("sep", [",", "\t"])
+def test_both_text_columns_give_pandas_file_byte_for_byte(tmp_path, monkeypatch, text, sep):
+    """The arrow columns (pyarrow installed) and the Python strings (without it) write the same
+    file: floats across the switches to exponents (repr's 1e-4 and 1e16, arrow's 1e10), whole
+    numbers, a column that is the index alone, without or with an empty field."""
+    if text == "arrow":
+        pytest.importorskip("pyarrow")
+    else:
+        monkeypatch.setattr(delimited, "_text", delimited._PythonText)
+    rng = np.random.default_rng(6)
+    edges = rng.choice([1e-4, 1e10, 1e15, 1e16], ROWS) * rng.choice([0.5, 1.0, 1.0 + 2**-52, 9.999], ROWS)
+    values = edges * rng.choice([-1.0, 1.0], ROWS)
+    frame = pd.DataFrame(
+        {"edge": values, "near": np.nextafter(values, np.inf), "whole": np.trunc(values)},
+        index=pd.Index([f"r{i}" for i in range(ROWS)], name="spkitemid"),
+    )
+    assert delimited._formatted_columns(frame, sep, True) is not None
+    _same_as_pandas(frame, tmp_path, sep, index=True)
+    lone = frame.iloc[:, :0]  # the index alone, as test_other_columns
+    assert delimited._formatted_columns(lone, sep, True) is not None
+    _same_as_pandas(lone, tmp_path, sep, index=True)
+    emptied = frame[["edge"]].reset_index(drop=True).assign(edge=lambda f: f["edge"].where(f.index % 7 > 0))
+    assert delimited._formatted_columns(emptied, sep, False) is None  # the csv module quotes "" alone
+    _same_as_pandas(emptied, tmp_path, sep, index=False)
+    for seed in (0, 1):
+        _same_as_pandas(_frame(seed, awkward_text=False), tmp_path, sep, index=True)
+    _same_as_pandas(_frame(2, awkward_text=True), tmp_path, sep, index=True)
 
 
 def test_report_writes_the_per_response_files_as_pandas(tmp_path):

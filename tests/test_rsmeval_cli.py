@@ -7,8 +7,10 @@ import json
 import shutil
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from conftest import CONFORMANCE
@@ -191,6 +193,36 @@ def test_read_table_flattens_nested_jsonlines_and_reads_text_columns(tmp_path):
     frame = read_any(path, text_columns=["g"])
     assert list(frame.columns) == ["id", "g", "h1", "raw"]
     assert list(frame["g"]) == ["10", "11"] and list(frame["raw"]) == [2.5, 4.0]
+
+
+@pytest.mark.parametrize("sep, suffix", [(",", "csv"), ("\t", "tsv")])
+def test_read_table_text_columns_are_read_csv_with_dtype_str(tmp_path, sep, suffix):
+    """The text columns as ``read_csv(dtype=str)`` reads them, whether pandas would read them as
+    text or not: numbers with leading zeros, booleans, a column of missing values, a repeated
+    column name; and a file with numbers in the first rows of a column and text after (pandas
+    infers its chunks apart)."""
+    rows = 300_000  # more than pandas' first chunk
+    numbers = np.arange(rows)
+    columns = {
+        "id": [f"r{n}" for n in numbers],
+        "zeros": [f"{n % 50:03d}" for n in numbers],
+        "flag": np.where(numbers % 3 == 0, "True", "False"),
+        "empty": [""] * rows,
+        "score": numbers % 5 + 0.5,
+        "dup": ["a"] * rows,
+    }
+    for late in (False, True):
+        if late:
+            columns["late"] = np.where(numbers < rows - 5, (numbers % 7).astype(str), "x")
+        names = [*columns, "dup"]
+        values = [*(map(str, v) for v in columns.values()), columns["dup"]]
+        path = tmp_path / f"p{late}.{suffix}"
+        path.write_text("\n".join([sep.join(names), *(sep.join(row) for row in zip(*values))]) + "\n")
+        for text in (["id", "zeros", "flag", "empty", "late", "nothing"], ["id"], ["dup.1"], []):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", pd.errors.DtypeWarning)  # "late": numbers, then text
+                expected = pd.read_csv(path, sep=sep, dtype={name: str for name in text} or None)
+                pd.testing.assert_frame_equal(read_any(path, text_columns=text), expected)
 
 
 def test_read_table_refusals(tmp_path, monkeypatch):

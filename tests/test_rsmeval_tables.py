@@ -16,6 +16,7 @@ import pdmetrics
 from pdmetrics.datasets import simulate_scores
 from pdmetrics.errors import ColumnNotFoundError, InvalidInputError
 from pdmetrics.rsmeval import report
+from pdmetrics.rsmeval.rsmtool_files import ALL_DATA, rsmtool_labels
 
 EXPERIMENTS = RSMEVAL_EXPERIMENTS
 
@@ -201,3 +202,29 @@ def test_blank_subgroup_values_are_no_info_in_every_table_as_rsmeval_reads_them(
     assert " " not in set(groups) and "" not in set(groups)
     assert int(tables["eval_by_L1"].loc[groups == "No info", "N"].iloc[0]) == 40
     assert (tables["test_metadata"]["L1"] == "No info").sum() == 40
+
+
+@pytest.mark.parametrize(
+    "labels",
+    [
+        np.array(["(all)", "a", "b"], dtype=object),
+        np.array(["a", "b"], dtype=object),
+        np.array(["(all)", 1, 2], dtype=object),
+        np.array([], dtype=object),
+        pd.Index(["(all)", "x", None], dtype="str", name="g"),
+        pd.Index(["(all)", "x", np.nan], dtype=object),
+        pd.Index(["(all)", "No info", "3"], dtype="string"),
+        np.array([1, 2, 3]),
+        np.array([1.5, np.nan]),
+        pd.Index([True, False]),
+        pd.CategoricalIndex(["a", "b"]),
+        pd.Index(pd.to_datetime(["2020-01-01"])),
+    ],
+    ids=repr,
+)
+def test_rsmtool_labels_is_index_where(labels):
+    index = pd.Index(labels)
+    expected = index.where(index != "(all)", ALL_DATA)
+    got = rsmtool_labels(labels)
+    pd.testing.assert_index_equal(got, expected, exact=True)
+    assert list(map(repr, got)) == list(map(repr, expected))

@@ -277,9 +277,7 @@ def response_tables(
     types (``raw``, ``raw_trim``, ...) of every row, in rsmeval's order.
     """
     keep = selection.keep
-    used_ids = pd.Index(ids[keep], name="spkitemid")
-    if isinstance(used_ids.dtype, pd.StringDtype):  # text ids as Python strings once, not once per file
-        used_ids = used_ids.astype(object)
+    used_ids = pd.Index(ids[keep], name="spkitemid")  # text ids stay arrow text: the CSV writer's own
     files: dict[str, pd.DataFrame] = {}
     predictions = {"sc1": human[keep]}
     for name, values in scores.items():

@@ -15,6 +15,7 @@ import math
 import platform
 import re
 import sys
+import threading
 from collections.abc import Sequence
 
 import numpy as np
@@ -1004,9 +1005,9 @@ class _Writer(PageWriter):
 
 
 def sysinfo_html() -> str:
-    """The system information section: Python, the platform and the packages' versions."""
-    versions = {"Python": platform.python_version(), "platform": platform.platform()}
-    versions |= {name: package_version(name) for name in _PACKAGES}
+    """The system information section: Python, the platform and the packages' versions (found
+    in a background thread while a run computes, see :func:`prefetch_versions`)."""
+    versions = _versions()
     return table_html(pd.DataFrame({"version": list(versions.values())}, index=list(versions)))
 
 
@@ -1106,17 +1107,46 @@ def _percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "—"
 
 
+def prefetch_versions() -> None:
+    """Find what the ``sysinfo`` section shows in a background thread, while the report is
+    computed: ``platform.platform()`` runs ``uname -p`` (10 ms) and the versions of packages not
+    imported are read from their metadata files."""
+    global _prefetch
+    if _prefetch is None:
+        _prefetch = threading.Thread(target=_found_versions, name="pdmetrics-sysinfo", daemon=True)
+        _prefetch.start()
+
+
+_prefetch: threading.Thread | None = None
+
+
+def _versions() -> dict[str, str]:
+    """The versions the ``sysinfo`` section shows, by name."""
+    if _prefetch is not None:
+        _prefetch.join()  # found there already, or being found: not twice
+    return _found_versions()
+
+
+@functools.cache
+def _found_versions() -> dict[str, str]:
+    versions = {"Python": platform.python_version(), "platform": platform.platform()}
+    return versions | {name: package_version(name) for name in _PACKAGES}
+
+
 @functools.cache
 def package_version(package: str) -> str:
     """A package's version, from the module when it is imported (fast), else its metadata
-    (never importing it)."""
+    (never importing it): the ``Version`` header of its METADATA file, read without parsing
+    the whole file as an e-mail message (scipy's holds its licences: 10 ms)."""
     module = sys.modules.get(package)
     if isinstance(getattr(module, "__version__", None), str):
         return module.__version__
     try:
-        return importlib.metadata.version(package)
+        text = importlib.metadata.distribution(package).read_text("METADATA") or ""
     except importlib.metadata.PackageNotFoundError:
         return "not installed"
+    found = re.search(r"^Version:[ \t]*(\S+)", text.partition("\n\n")[0], re.MULTILINE)
+    return found.group(1) if found else importlib.metadata.version(package)
 
 
 def _slug(text) -> str:

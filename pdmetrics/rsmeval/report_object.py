@@ -136,7 +136,7 @@ class EvaluationReport(Mapping):
         self.min_n_per_group = info.get("min_n_per_group") or {}
 
     def _load_data(self, name=None) -> None:
-        """Build the data tables: those of ``name``'s builder, or (None) every one."""
+        """Build the data tables' files: those of ``name``'s builder, or (None) every one."""
         pending = []
         for builder in self._data_builders:
             if name is not None and name not in builder.names:
@@ -144,19 +144,25 @@ class EvaluationReport(Mapping):
                 continue
             files, unindexed = builder()
             self._unindexed |= unindexed
-            for table_name in builder.names:
-                if table_name not in files:
-                    continue
-                frame = files[table_name]
-                self._files[table_name] = frame
-                table = frame if table_name in unindexed else frame.reset_index()
-                renames = self._data_renames.get(table_name)
-                self._tables[table_name] = table.rename(columns=renames) if renames else table
+            self._files.update(
+                {table_name: files[table_name] for table_name in builder.names if table_name in files}
+            )
         self._data_builders = pending
+
+    def _data_table(self, name: str) -> None:
+        """The tidy table of the data table ``name`` (its file's frame, the index as a column),
+        made on first use: writing the files needs only the frames."""
+        if name not in self._files:
+            self._load_data(name)
+        if name in self._files:
+            frame = self._files[name]
+            table = frame if name in self._unindexed else frame.reset_index()
+            renames = self._data_renames.get(name)
+            self._tables[name] = table.rename(columns=renames) if renames else table
 
     def __getitem__(self, name: str) -> pd.DataFrame:
         if name in self._data_names and name not in self._tables:
-            self._load_data(name)
+            self._data_table(name)
         try:
             return self._tables[name]
         except KeyError:

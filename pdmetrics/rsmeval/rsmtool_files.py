@@ -62,9 +62,20 @@ def group_frame(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def rsmtool_labels(labels) -> pd.Index:
-    """Group labels as RSMTool writes them: the pooled row ``"(all)"`` becomes "All data"."""
+    """Group labels as RSMTool writes them: the pooled row ``"(all)"`` becomes "All data".
+
+    The Index ``pd.Index(labels).where(labels != "(all)", "All data")`` gives, made with one
+    Index: on pandas 3 each Index of text is an arrow array (``where`` took 0.25 ms).
+    """
+    if isinstance(labels, np.ndarray) and labels.dtype == object:
+        return pd.Index(np.where(labels == POOLED_LABEL, ALL_DATA, labels))
     labels = pd.Index(labels)
-    return labels.where(labels != POOLED_LABEL, ALL_DATA)
+    pooled = np.asarray(labels == POOLED_LABEL, dtype=bool)
+    if not pooled.any():
+        return labels
+    values = labels.to_numpy(dtype=object, copy=True)
+    values[pooled] = ALL_DATA
+    return pd.Index(values, dtype=labels.dtype, name=labels.name)
 
 
 def eval_frame(table: pd.DataFrame, score_types: dict | None = None) -> pd.DataFrame:

@@ -31,7 +31,7 @@ from pdmetrics.rsmeval.config import (
     saved_config,
 )
 from pdmetrics.rsmeval.data import subgroup_values
-from pdmetrics.rsmeval.html_page import choose_sections, report_html
+from pdmetrics.rsmeval.html_page import choose_sections, prefetch_versions, report_html
 from pdmetrics.rsmeval.reporting import report
 from pdmetrics.rsmeval.responses_input import is_pattern, read_responses
 
@@ -69,6 +69,7 @@ def run_rsmeval(
 
     Returns the files written.
     """
+    prefetch_versions()  # the page's sysinfo section, found meanwhile
     output_dir = Path(output_dir)
     csv_dir = output_dir / "output"
     refuse_filled_output(output_dir, force)
