@@ -18,6 +18,7 @@ from pdmetrics.errors import InvalidInputError
 
 __all__ = [
     "COLUMNS",
+    "COMPARISON_OPTIONS",
     "CORRECTIONS",
     "EXACT_BELOW",
     "PAIRS",
@@ -45,6 +46,19 @@ COLUMNS = [
     "p_adjusted",
     "test",
 ]
+
+#: The options every ``compare`` docstring describes alike (:func:`pdmetrics._docstrings.fill`).
+COMPARISON_OPTIONS = """
+pairs : {"baseline", "all"}, default "baseline"
+    Each system against the first (the baseline), or every pair of systems.
+correction : {"holm", "fdr_bh", "bonferroni"}, optional
+    Adjust the p-values for the number of comparisons in the table (every row: metric, pair and
+    unit), as statsmodels' ``multipletests``: column ``p_adjusted``.
+n_resamples : int, default 1000
+    Resamples of the paired bootstrap (at least 1).
+confidence : float, default 0.95
+    Coverage of the intervals.
+"""
 
 #: ``correction=``: statsmodels' ``multipletests`` methods offered (None: no correction).
 CORRECTIONS = ("holm", "fdr_bh", "bonferroni")

@@ -50,11 +50,12 @@ def test_the_tolerance_band_and_the_zero_line(scores):
     assert any(np.allclose(line.get_xdata(), 0.0) for line in axis.lines)
 
 
-def test_every_accessor_with_a_compare_has_the_figure():
+def test_every_accessor_has_compare_and_its_figure():
     for domain in ("scoring", "fairness", "detection", "textgen"):
-        plots = getattr(pd.DataFrame(), domain).plot
-        if hasattr(getattr(pdmetrics.accessors, f"{domain.capitalize()}Accessor"), "compare"):
-            assert callable(plots.compare), domain
+        accessor = getattr(pdmetrics.accessors, f"{domain.capitalize()}Accessor")
+        assert callable(accessor.compare), domain
+        figure = getattr(pd.DataFrame(), domain).plot.compare
+        assert figure.__name__ == "compare" and f"pdmetrics.{domain}.comparison" in figure.__doc__, domain
 
 
 @pytest.mark.parametrize(

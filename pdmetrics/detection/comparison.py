@@ -35,7 +35,13 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from pdmetrics._comparison import check_comparison_options, compared_pairs, comparison_table
+from pdmetrics._comparison import (
+    COMPARISON_OPTIONS,
+    check_comparison_options,
+    compared_pairs,
+    comparison_table,
+)
+from pdmetrics._docstrings import fill
 from pdmetrics._groups import POOLED_LABEL, check_not_pooled
 from pdmetrics._resampling import (
     bootstrap_key,
@@ -176,6 +182,7 @@ class ComparisonTable:
 # the table
 # ----------------------------------------------------------------------------------------------
 @table
+@fill(comparison_options=COMPARISON_OPTIONS)
 def compare(
     frame: pd.DataFrame,
     *,
@@ -235,15 +242,7 @@ def compare(
         Ground truths with an area outside it are ignored (COCO's "all" range by default).
     matching, interpolation, labels_without_ground_truth
         As in :func:`evaluate`.
-    pairs : {"baseline", "all"}, default "baseline"
-        Each system against the baseline, or every pair of systems.
-    correction : {"holm", "fdr_bh", "bonferroni"}, optional
-        Adjust the p-values for the number of comparisons in the table (every metric, label and
-        pair), as statsmodels' ``multipletests``: column ``p_adjusted``.
-    n_resamples : int, default 1000
-        Resamples of the image-level paired bootstrap (at least 1).
-    confidence : float, default 0.95
-        Coverage of the intervals.
+    {comparison_options}
     random_state : int, numpy.random.Generator or None, default 12345
         Seed of the images' bootstrap weights (None: fresh entropy, so the intervals change per call).
 

@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._comparison import (
+    COMPARISON_OPTIONS,
     check_comparison_options,
     compared_pairs,
     comparison_columns,
@@ -44,6 +45,7 @@ from pdmetrics._comparison import (
     repeated,
 )
 from pdmetrics._division import WARN
+from pdmetrics._docstrings import fill
 from pdmetrics._groups import POOLED_LABEL, check_not_pooled
 from pdmetrics._resampling import (
     bootstrap_key,
@@ -277,6 +279,7 @@ class _Groups:
 # the table
 # ----------------------------------------------------------------------------------------------
 @table
+@fill(comparison_options=COMPARISON_OPTIONS)
 def compare(
     frame,
     *,
@@ -331,15 +334,7 @@ def compare(
         An undefined value, as :func:`~pdmetrics.fairness.classification` reports it: the odds
         and opportunity differences 1.0 with ``"worst"``, NaN with ``"warn"`` (both warn); an
         undefined rate NaN with a warning; a number: that number, silently.
-    pairs : {"baseline", "all"}, default "baseline"
-        Each model against the first, or every pair of models.
-    correction : {"holm", "fdr_bh", "bonferroni"}, optional
-        Adjust the p-values for the number of comparisons in the table (every metric, group,
-        column and pair), as statsmodels' ``multipletests``: column ``p_adjusted``.
-    n_resamples : int, default 1000
-        Resamples of the paired bootstrap (at least 1).
-    confidence : float, default 0.95
-        Coverage of the intervals.
+    {comparison_options}
     random_state : int, numpy.random.Generator or None, default 12345
         Seed of the bootstrap (None: fresh entropy, so the intervals change per call).
 

@@ -29,12 +29,14 @@ import pandas as pd
 from scipy import stats as scipy_stats
 
 from pdmetrics._comparison import (
+    COMPARISON_OPTIONS,
     EXACT_BELOW,  # noqa: F401  (the rule of mcnemar_test, which moved to the shared module)
     check_comparison_options,
     compared_pairs,
     comparison_table,
     mcnemar_test,
 )
+from pdmetrics._docstrings import fill
 from pdmetrics._groups import POOLED_LABEL
 from pdmetrics._resampling import (
     N_BUCKETS,
@@ -431,6 +433,7 @@ def _metrics_of_sums(r, stats: PairStatistics, mean_x, mean_y, group, n_groups: 
 # the table
 # ----------------------------------------------------------------------------------------------
 @table
+@fill(comparison_options=COMPARISON_OPTIONS)
 def compare(
     frame,
     *,
@@ -467,17 +470,9 @@ def compare(
     by : str or list of str, optional
         Subgroup column(s): the comparison in every group of each (not their intersections),
         after the ``"(all)"`` rows.
-    pairs : {"baseline", "all"}, default "baseline"
-        Each system against the first, or every pair of systems.
-    correction : {"holm", "fdr_bh", "bonferroni"}, optional
-        Adjust the p-values for the number of comparisons in the table (every metric, pair and
-        group), as statsmodels' ``multipletests``: column ``p_adjusted``.
     exclude_zero : bool, default True
         Leave out responses with a human score of 0 (RSMTool's ``exclude_zero_scores``).
-    n_resamples : int, default 1000
-        Resamples of the paired bootstrap (at least 1).
-    confidence : float, default 0.95
-        Coverage of the intervals.
+    {comparison_options}
     random_state : int, numpy.random.Generator or None, default 12345
         Seed of the bootstrap weights (None: fresh entropy, so the intervals change per call).
 

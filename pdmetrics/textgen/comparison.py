@@ -34,7 +34,13 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from pdmetrics._comparison import check_comparison_options, compared_pairs, comparison_table
+from pdmetrics._comparison import (
+    COMPARISON_OPTIONS,
+    check_comparison_options,
+    compared_pairs,
+    comparison_table,
+)
+from pdmetrics._docstrings import fill
 from pdmetrics._groups import check_scalar_cells
 from pdmetrics._resampling import (
     bootstrap_key,
@@ -155,6 +161,7 @@ def _refuse(arguments: dict, why: str) -> None:
 # the table
 # ----------------------------------------------------------------------------------------------
 @table
+@fill(comparison_options=COMPARISON_OPTIONS)
 def compare(
     frame,
     *,
@@ -231,15 +238,7 @@ def compare(
         :func:`paired_bootstrap` (its p-value; the interval of the difference by sacrebleu's
         percentile rule, the ``n_resamples * (1 - confidence) / 2``-th smallest and largest
         resampled differences).
-    pairs : {"baseline", "all"}, default "baseline"
-        Each system against the first, or every pair of systems.
-    correction : {"holm", "fdr_bh", "bonferroni"}, optional
-        Adjust the p-values for the number of comparisons in the table (every metric and pair),
-        as statsmodels' ``multipletests``: column ``p_adjusted``.
-    n_resamples : int, default 1000
-        Resamples of the bootstrap (at least 1).
-    confidence : float, default 0.95
-        Coverage of the intervals.
+    {comparison_options}
     random_state : int, numpy.random.Generator or None, default 12345
         Seed of the bootstrap (sacrebleu's ``SACREBLEU_SEED`` with the sacrebleu test; None:
         fresh entropy, so the intervals change per call).
