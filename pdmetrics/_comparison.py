@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from pdmetrics._resampling import bootstrap_key, check_bootstrap_options
 from pdmetrics._validation import plain
 from pdmetrics.errors import InvalidInputError
 
@@ -26,6 +27,7 @@ __all__ = [
     "check_comparison_options",
     "compared_pairs",
     "comparison_columns",
+    "comparison_settings",
     "comparison_table",
     "mcnemar_test",
     "repeated",
@@ -79,6 +81,37 @@ def check_comparison_options(pairs, correction) -> None:
             f"`correction={plain(correction)!r}` is not a correction for many comparisons; pass one of "
             f"{list(CORRECTIONS)} or None."
         )
+
+
+def comparison_settings(
+    pairs, correction, n_resamples, confidence, random_state, *, keyed: bool = True
+) -> dict:
+    """The options every ``compare`` takes, checked once, as the one dict its table reads.
+
+    :func:`check_comparison_options` and
+    :func:`~pdmetrics._resampling.check_bootstrap_options` refuse a wrong value before any
+    work; the dict holds ``pairs``, ``correction``, ``n_resamples``, ``confidence``,
+    ``random_state`` and ``key``, the Poisson bootstrap's key of ``random_state``
+    (:func:`~pdmetrics._resampling.bootstrap_key`; None unless ``keyed``: a table that draws
+    its resamples another way leaves a generator ``random_state`` untouched).
+
+    Examples
+    --------
+    >>> from pdmetrics._comparison import comparison_settings
+    >>> settings = comparison_settings("baseline", "holm", 1000, 0.95, 12345)
+    >>> sorted(settings)
+    ['confidence', 'correction', 'key', 'n_resamples', 'pairs', 'random_state']
+    """
+    check_comparison_options(pairs, correction)
+    check_bootstrap_options(n_resamples, confidence, random_state, required=True)
+    return {
+        "pairs": pairs,
+        "correction": correction,
+        "n_resamples": int(n_resamples),
+        "confidence": confidence,
+        "random_state": random_state,
+        "key": bootstrap_key(random_state) if keyed else None,
+    }
 
 
 def compared_pairs(systems: list, pairs: str, argument: str = "system") -> list[tuple]:

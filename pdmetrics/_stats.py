@@ -183,6 +183,20 @@ class Moments:
         c_xy = accurate_group_sum(codes, products, x.n.size)
         return cls(x.n, x.mean, y.mean, x.m2, y.m2, c_xy)
 
+    def placed(self, positions: np.ndarray, n_groups: int) -> Moments:
+        """These groups' moments at ``positions`` among ``n_groups`` groups; the other groups
+        have no rows (count 0, NaN means, zero sums)."""
+
+        def spread(values, fill):
+            out = np.full((n_groups, *values.shape[1:]), fill, dtype=values.dtype)
+            out[positions] = values
+            return out
+
+        fields = (self.n, self.mean_x, self.mean_y, self.m2_x, self.m2_y, self.c_xy)
+        return Moments(
+            *(spread(values, fill) for values, fill in zip(fields, (0, *[np.nan] * 2, *[0.0] * 3)))
+        )
+
     def combine(self, other: Moments) -> Moments:
         """Moments of the union of two disjoint row sets (group by group)."""
         n = self.n + other.n

@@ -484,29 +484,25 @@ def rsmcompare(args: argparse.Namespace) -> int:
     written = _command_line_options(
         run_rsmcompare, args.config_file, args.output_dir, notes=_note_line, **_paired_keywords(args)
     )
-    _finished()
-    print(
-        f"pdmetrics rsmcompare: {len(written)} files written under {args.output_dir} "
-        f"in {time.perf_counter() - start:.2f} s"
-    )
-    return 0
+    return _written("rsmcompare", written, args.output_dir, start)
 
 
 def rsmsummarize(args: argparse.Namespace) -> int:
     """``pdmetrics rsmsummarize CONFIG [OUTPUT_DIR]``: rsmsummarize's tables and report."""
     start = time.perf_counter()
+    options = _paired_keywords(args) | {"force": args.force, "pairs": args.pairs}
     written = _command_line_options(
-        run_rsmsummarize,
-        args.config_file,
-        args.output_dir,
-        force=args.force,
-        notes=_note_line,
-        pairs=args.pairs,
-        **_paired_keywords(args),
+        run_rsmsummarize, args.config_file, args.output_dir, notes=_note_line, **options
     )
+    return _written("rsmsummarize", written, args.output_dir, start)
+
+
+def _written(command: str, written: list, output_dir, start: float) -> int:
+    """Every file is in place (:func:`_finished`): say how many ``command`` wrote, where and in
+    what time; the exit status."""
     _finished()
     print(
-        f"pdmetrics rsmsummarize: {len(written)} files written under {args.output_dir} "
+        f"pdmetrics {command}: {len(written)} files written under {output_dir} "
         f"in {time.perf_counter() - start:.2f} s"
     )
     return 0
@@ -527,12 +523,7 @@ def rsmeval(args: argparse.Namespace) -> int:
             notes=_note_line,
             engine=args.engine,
         )
-    _finished()
-    print(
-        f"pdmetrics rsmeval: {len(written)} files written under {args.output_dir} "
-        f"in {time.perf_counter() - start:.2f} s"
-    )
-    return 0
+    return _written("rsmeval", written, args.output_dir, start)
 
 
 class _Terminated(KeyboardInterrupt):

@@ -41,7 +41,7 @@ from pdmetrics._renamed import renamed
 from pdmetrics._table_spec import table
 from pdmetrics._tables import result_table
 from pdmetrics._validation import plain
-from pdmetrics.detection.inputs import BoxColumns
+from pdmetrics.detection.inputs import BoxColumns, box_columns
 from pdmetrics.detection.match_state import (
     added_counts,
     aligned_ids,
@@ -60,19 +60,12 @@ KINDS = ("breakdown", "matrix")
 
 @table
 @renamed("kind")
+@box_columns(without=("iscrowd", "area", "ignore"))
 def confusion(
     frame: pd.DataFrame,
     *,
     ground_truth: pd.DataFrame,
-    image="image",
-    label="label",
-    box=None,
-    score="score",
-    box_format: str = "xywh",
-    images=None,
-    iou_type: str | None = None,
-    segmentation=None,
-    image_sizes=None,
+    columns: BoxColumns,
     table: str = "breakdown",
     iou_threshold: float = 0.5,
     score_thresholds=None,
@@ -171,7 +164,7 @@ def confusion(
         raise InvalidInputError(
             f"`max_examples=` must be a non-negative integer; got {plain(max_examples)!r}."
         )
-    spec = ConfusionTable(BoxColumns.pick(locals()), kind, scores_at, float(iou_at[0]), int(max_examples))
+    spec = ConfusionTable(columns, kind, scores_at, float(iou_at[0]), int(max_examples))
     return box_spec(frame, ground_truth, spec)
 
 

@@ -37,16 +37,14 @@ import pandas as pd
 
 from pdmetrics._comparison import (
     COMPARISON_OPTIONS,
-    check_comparison_options,
     compared_pairs,
+    comparison_settings,
     comparison_table,
 )
 from pdmetrics._docstrings import fill
 from pdmetrics._groups import POOLED_LABEL, check_not_pooled
 from pdmetrics._resampling import (
-    bootstrap_key,
     bootstrap_p_value,
-    check_bootstrap_options,
     key_buckets,
     percentile_interval,
     poisson_weights,
@@ -57,7 +55,7 @@ from pdmetrics._validation import plain, require_columns
 from pdmetrics._warnings import warn_undefined
 from pdmetrics.detection.coco import COCO_RECALL_THRESHOLDS, first_count_reaching
 from pdmetrics.detection.evaluation import fill_missing_labels
-from pdmetrics.detection.inputs import BoxColumns
+from pdmetrics.detection.inputs import BoxColumns, box_columns
 from pdmetrics.detection.match_state import (
     MatchState,
     Run,
@@ -68,10 +66,10 @@ from pdmetrics.detection.match_state import (
     match_state,
     row_arrays,
     run_from_state,
-    run_options,
+    run_options_of,
 )
 from pdmetrics.detection.matching import match_boxes
-from pdmetrics.detection.options import LABELS_WITHOUT_GT, check_choice, one_area_range
+from pdmetrics.detection.options import LABELS_WITHOUT_GT, check_choice
 from pdmetrics.errors import InvalidInputError
 
 __all__ = ["compare"]
@@ -183,24 +181,14 @@ class ComparisonTable:
 # ----------------------------------------------------------------------------------------------
 @table
 @fill(comparison_options=COMPARISON_OPTIONS)
+@box_columns()
 def compare(
     frame: pd.DataFrame,
     *,
     ground_truth: pd.DataFrame,
     system,
     systems=None,
-    image="image",
-    label="label",
-    box=None,
-    score="score",
-    box_format: str = "xywh",
-    iscrowd=None,
-    area=None,
-    ignore=None,
-    images=None,
-    iou_type: str | None = None,
-    segmentation=None,
-    image_sizes=None,
+    columns: BoxColumns,
     iou_thresholds=None,
     max_dets=100,
     area_range=(0.0, 1e10),
@@ -311,32 +299,16 @@ def compare(
         if len(set(systems)) != len(systems):
             raise InvalidInputError(f"`systems={plain(systems)!r}` names a system twice; name each once.")
     check_choice(labels_without_ground_truth, "labels_without_ground_truth", LABELS_WITHOUT_GT)
-    check_comparison_options(pairs, correction)
+    settings = comparison_settings(pairs, correction, n_resamples, confidence, random_state)
     if systems is not None:
         compared_pairs(systems, pairs, "systems")
-    check_bootstrap_options(n_resamples, confidence, random_state, required=True)
     if max_dets is not None and not np.isscalar(max_dets):
         raise InvalidInputError(
             f"`max_dets=` must be one positive integer or None here; got {plain(max_dets)!r}."
         )
-    options = run_options(
-        iou_thresholds=iou_thresholds,
-        max_dets=[max_dets] if max_dets is not None else None,
-        area_ranges=one_area_range(area_range),
-        matching=matching,
-        interpolation=interpolation,
-    )
-    settings = dict(
-        pairs=pairs,
-        correction=correction,
-        n_resamples=n_resamples,
-        confidence=confidence,
-        key=bootstrap_key(random_state),
-        labels_without_ground_truth=labels_without_ground_truth,
-    )
-    spec = box_spec(
-        frame, ground_truth, ComparisonTable(BoxColumns.pick(locals()), options, system, systems, settings)
-    )
+    options = run_options_of(locals())
+    settings["labels_without_ground_truth"] = labels_without_ground_truth
+    spec = box_spec(frame, ground_truth, ComparisonTable(columns, options, system, systems, settings))
     return replace(spec, columns=[*spec.columns, system])
 
 

@@ -10,37 +10,26 @@ import pandas as pd
 from pdmetrics._division import check_zero_division, divide
 from pdmetrics._table_spec import table
 from pdmetrics._tables import result_table
-from pdmetrics.detection.inputs import BoxColumns
-from pdmetrics.detection.match_state import BoxTable, box_spec, run_options
+from pdmetrics.detection.inputs import BoxColumns, box_columns
+from pdmetrics.detection.match_state import BoxTable, box_spec, run_options_of
 from pdmetrics.detection.options import (
     CURVE_STYLES,
     LABELS_WITHOUT_GT,
     VALOR_SCORE_THRESHOLDS,
     check_choice,
     number_array,
-    one_area_range,
 )
 
 __all__ = ["pr_curve", "VALOR_SCORE_THRESHOLDS"]
 
 
 @table
+@box_columns()
 def pr_curve(
     frame: pd.DataFrame,
     *,
     ground_truth: pd.DataFrame,
-    image="image",
-    label="label",
-    box=None,
-    score="score",
-    box_format: str = "xywh",
-    iscrowd=None,
-    area=None,
-    ignore=None,
-    images=None,
-    iou_type: str | None = None,
-    segmentation=None,
-    image_sizes=None,
+    columns: BoxColumns,
     style: str = "coco",
     iou_thresholds=None,
     max_dets=100,
@@ -126,18 +115,12 @@ def pr_curve(
             if score_thresholds is None
             else number_array(score_thresholds, "score_thresholds")
         )
-    options = run_options(
-        iou_thresholds=iou_thresholds,
-        max_dets=[max_dets] if max_dets is not None else None,
-        area_ranges=one_area_range(area_range),
-        matching=matching,
-        interpolation=interpolation,
-    )
+    options = run_options_of(locals())
     if style == "coco":
         finish = partial(_coco_curve, keep_missing=labels_without_ground_truth == "zero")
     else:
         finish = partial(_valor_curve, thresholds=thresholds, zero_division=zero_division)
-    return box_spec(frame, ground_truth, BoxTable(BoxColumns.pick(locals()), options, finish))
+    return box_spec(frame, ground_truth, BoxTable(columns, options, finish))
 
 
 def _coco_curve(result, keep_missing: bool) -> pd.DataFrame:

@@ -21,14 +21,21 @@ from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import plain
 from pdmetrics._warnings import warn_undefined
 from pdmetrics.detection.coco import coco_summary
-from pdmetrics.detection.inputs import BoxColumns
-from pdmetrics.detection.match_state import BoxTable, Run, box_spec, match_state, run_from_state, run_options
+from pdmetrics.detection.inputs import BoxColumns, box_columns
+from pdmetrics.detection.match_state import (
+    BoxTable,
+    Run,
+    box_spec,
+    match_state,
+    run_from_state,
+    run_options,
+    run_options_of,
+)
 from pdmetrics.detection.options import (
     LABELS_WITHOUT_GT,
     UNLIMITED,
     check_choice,
     number_array,
-    one_area_range,
 )
 from pdmetrics.errors import InvalidInputError
 
@@ -74,22 +81,12 @@ def _max_dets_column(values) -> pd.Series:
 
 
 @table
+@box_columns()
 def evaluate(
     frame: pd.DataFrame,
     *,
     ground_truth: pd.DataFrame,
-    image="image",
-    label="label",
-    box=None,
-    score="score",
-    box_format: str = "xywh",
-    iscrowd=None,
-    area=None,
-    ignore=None,
-    images=None,
-    iou_type: str | None = None,
-    segmentation=None,
-    image_sizes=None,
+    columns: BoxColumns,
     iou_thresholds=None,
     max_dets=(1, 10, 100),
     area_ranges=None,
@@ -183,15 +180,9 @@ def evaluate(
     5     AR  0.50:0.95  all       100   0.45
     """
     check_choice(labels_without_ground_truth, "labels_without_ground_truth", LABELS_WITHOUT_GT)
-    options = run_options(
-        iou_thresholds=iou_thresholds,
-        max_dets=max_dets,
-        area_ranges=area_ranges,
-        matching=matching,
-        interpolation=interpolation,
-    )
+    options = run_options_of(locals())
     finish = partial(_evaluation_from_run, labels_without_ground_truth=labels_without_ground_truth)
-    return box_spec(frame, ground_truth, BoxTable(BoxColumns.pick(locals()), options, finish))
+    return box_spec(frame, ground_truth, BoxTable(columns, options, finish))
 
 
 def _evaluation_from_run(result: Run, labels_without_ground_truth: str) -> pd.DataFrame:
@@ -268,7 +259,7 @@ def _per_label_table(
 ) -> BoxTable:
     """The AP or AR table per label, with its options checked."""
     _check_per_label(by, max_dets, labels_without_ground_truth)
-    checked = run_options(max_dets=[max_dets] if max_dets is not None else None, **options)
+    checked = run_options(max_dets=max_dets, **options)
     finish = partial(_per_label, kind, by=by, labels_without_ground_truth=labels_without_ground_truth)
     return BoxTable(columns, checked, finish)
 
@@ -334,9 +325,7 @@ def _recall_by_score_table(
     """
     levels = number_array(score_thresholds, "score_threshold")
     _check_per_label(by, max_dets, labels_without_ground_truth)
-    checked = run_options(
-        max_dets=[max_dets] if max_dets is not None else None, score_threshold=float(levels.min()), **options
-    )
+    checked = run_options(max_dets=max_dets, score_threshold=float(levels.min()), **options)
     finish = partial(
         _recall_by_score, levels=levels, by=by, labels_without_ground_truth=labels_without_ground_truth
     )
@@ -400,22 +389,12 @@ def _recall_by_score(result: Run, *, levels: np.ndarray, by, labels_without_grou
 
 
 @table
+@box_columns()
 def average_precision(
     frame: pd.DataFrame,
     *,
     ground_truth: pd.DataFrame,
-    image="image",
-    label="label",
-    box=None,
-    score="score",
-    box_format: str = "xywh",
-    iscrowd=None,
-    area=None,
-    ignore=None,
-    images=None,
-    iou_type: str | None = None,
-    segmentation=None,
-    image_sizes=None,
+    columns: BoxColumns,
     iou_thresholds=None,
     max_dets=100,
     area_ranges=None,
@@ -459,7 +438,7 @@ def average_precision(
     """
     table = _per_label_table(
         "AP",
-        BoxColumns.pick(locals()),
+        columns,
         by=by,
         iou_thresholds=iou_thresholds,
         max_dets=max_dets,
@@ -472,22 +451,12 @@ def average_precision(
 
 
 @table
+@box_columns()
 def average_recall(
     frame: pd.DataFrame,
     *,
     ground_truth: pd.DataFrame,
-    image="image",
-    label="label",
-    box=None,
-    score="score",
-    box_format: str = "xywh",
-    iscrowd=None,
-    area=None,
-    ignore=None,
-    images=None,
-    iou_type: str | None = None,
-    segmentation=None,
-    image_sizes=None,
+    columns: BoxColumns,
     iou_thresholds=None,
     max_dets=100,
     area_ranges=None,
@@ -545,7 +514,6 @@ def average_recall(
     1  (all)  all             0.85  2             1  0.500     0.50     0.50
     2  (all)  all              NaN  2             2  0.625     0.75     0.50
     """
-    columns = BoxColumns.pick(locals())
     options = dict(
         by=by,
         iou_thresholds=iou_thresholds,
@@ -563,22 +531,12 @@ def average_recall(
 
 
 @table
+@box_columns()
 def match(
     frame: pd.DataFrame,
     *,
     ground_truth: pd.DataFrame,
-    image="image",
-    label="label",
-    box=None,
-    score="score",
-    box_format: str = "xywh",
-    iscrowd=None,
-    area=None,
-    ignore=None,
-    images=None,
-    iou_type: str | None = None,
-    segmentation=None,
-    image_sizes=None,
+    columns: BoxColumns,
     iou_thresholds=None,
     max_dets=100,
     area_range=(0.0, 1e10),
@@ -641,14 +599,8 @@ def match(
     0           102                7   True
     1           101             <NA>  False
     """
-    options = run_options(
-        iou_thresholds=iou_thresholds,
-        max_dets=[max_dets] if max_dets is not None else None,
-        area_ranges=one_area_range(area_range),
-        matching=matching,
-        pairs=True,
-    )
-    return box_spec(frame, ground_truth, BoxTable(BoxColumns.pick(locals()), options, _matches))
+    options = run_options_of(locals(), pairs=True)
+    return box_spec(frame, ground_truth, BoxTable(columns, options, _matches))
 
 
 def _matches(result: Run) -> pd.DataFrame:

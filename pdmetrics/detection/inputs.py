@@ -8,7 +8,8 @@ and ``2299`` as different images; here that is an error with a clear message).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import inspect
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -16,13 +17,14 @@ import pandas as pd
 
 from pdmetrics._validation import plain, require_columns
 from pdmetrics._warnings import emit
+from pdmetrics._wrappers import in_module_of
 from pdmetrics.detection.iou import box_edges, check_box_values, check_format, iou_from_edges
 from pdmetrics.detection.mask_inputs import image_size_arrays, segmentation_runs
 from pdmetrics.detection.masks import MaskRuns, mask_bbox, paired_mask_iou
 from pdmetrics.detection.options import COCO_ATTRS, DEFAULT_BOX, IOU_TYPES, check_choice
 from pdmetrics.errors import InvalidInputError, PdmetricsWarning
 
-__all__ = ["BoxColumns", "BoxData", "prepare_boxes", "default_box_columns", "row_ids"]
+__all__ = ["BoxColumns", "BoxData", "box_columns", "prepare_boxes", "default_box_columns", "row_ids"]
 
 
 def row_ids(index: pd.Index, positions) -> pd.Series:
@@ -91,16 +93,77 @@ class BoxColumns:
     image_sizes: object = None
     dt_area: object = None
 
-    @classmethod
-    def pick(cls, arguments: Mapping) -> BoxColumns:
-        """The columns among ``arguments`` (a function's ``locals()``): every field it names."""
-        return cls(**{name: arguments[name] for name in cls.__dataclass_fields__ if name in arguments})
-
     def prepare(
         self, detections: pd.DataFrame, ground_truth: pd.DataFrame, partition: bool = False
     ) -> BoxData:
         """:func:`prepare_boxes` with these columns (``partition``: a chunk of a larger table)."""
         return prepare_boxes(detections, ground_truth, self, partition=partition)
+
+
+#: The column arguments of every box method, in the order its signature lists them (after
+#: ``ground_truth``); ``dt_area`` is not among them (a :func:`~pdmetrics.io.read_coco` result
+#: table names it).
+BOX_ARGUMENTS = (
+    "image",
+    "label",
+    "box",
+    "score",
+    "box_format",
+    "iscrowd",
+    "area",
+    "ignore",
+    "images",
+    "iou_type",
+    "segmentation",
+    "image_sizes",
+)
+
+
+def box_columns(*, without: tuple = ()) -> Callable:
+    """Give a box method the column arguments of :class:`BoxColumns`, written once.
+
+    The decorated builder takes ``columns`` (a :class:`BoxColumns`) right after
+    ``ground_truth``; its public signature lists the column arguments themselves in that place
+    (:data:`BOX_ARGUMENTS` but ``without``), with :class:`BoxColumns`' defaults, and a call's
+    column keywords are gathered into the ``columns`` the builder receives.
+
+    Examples
+    --------
+    >>> import inspect
+    >>> from pdmetrics.detection.inputs import box_columns
+    >>> @box_columns(without=("iscrowd", "area", "ignore"))
+    ... def boxes(frame, *, ground_truth, columns, top=1):
+    ...     return columns.image, columns.box_format, top
+    >>> list(inspect.signature(boxes).parameters)[:5]
+    ['frame', 'ground_truth', 'image', 'label', 'box']
+    >>> boxes(None, ground_truth=None, image="img", top=2)
+    ('img', 'xywh', 2)
+    """
+    names = [name for name in BOX_ARGUMENTS if name not in without]
+    declared = {field.name: field for field in fields(BoxColumns)}
+    gathered = BoxColumns  # read through the closure: the wrapper lives in the builder's module
+
+    def parameter(name: str) -> inspect.Parameter:
+        field = declared[name]
+        annotation = inspect.Parameter.empty if field.type == "object" else field.type
+        kind = inspect.Parameter.KEYWORD_ONLY
+        return inspect.Parameter(name, kind, default=field.default, annotation=annotation)
+
+    def decorate(builder: Callable) -> Callable:
+        def wrapper(frame, /, **options):
+            given = {name: options.pop(name) for name in names if name in options}
+            return builder(frame, columns=gathered(**given), **options)
+
+        signature = inspect.signature(builder)
+        parameters = []
+        for item in signature.parameters.values():
+            parameters.extend([parameter(name) for name in names] if item.name == "columns" else [item])
+        public = in_module_of(builder, wrapper)
+        public.__signature__ = signature.replace(parameters=parameters)
+        del public.__wrapped__
+        return public
+
+    return decorate
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ input order), and positions in the whole table are ``rows before the partition +
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import partial
 
@@ -48,6 +48,7 @@ from pdmetrics.detection.options import (
     check_choice,
     iou_threshold_array,
     max_dets_list,
+    one_area_range,
     one_number,
 )
 from pdmetrics.errors import InvalidInputError
@@ -57,6 +58,7 @@ __all__ = [
     "box_spec",
     "RunOptions",
     "run_options",
+    "run_options_of",
     "MatchedData",
     "MatchState",
     "Run",
@@ -104,6 +106,20 @@ def run_options(
     names, bounds = area_range_table(area_ranges)
     minimum = None if score_threshold is None else one_number(score_threshold, "score_threshold")
     return RunOptions(thresholds, limits, names, bounds, matching, interpolation, minimum, pairs)
+
+
+#: The arguments of a box method that :func:`run_options_of` reads.
+RUN_ARGUMENTS = ("iou_thresholds", "max_dets", "area_ranges", "area_range", "matching", "interpolation")
+
+
+def run_options_of(arguments: Mapping, **more) -> RunOptions:
+    """:func:`run_options` of a box method's arguments (its ``locals()``): those of
+    :data:`RUN_ARGUMENTS` it takes (``area_range=(low, high)``, one range, stands for
+    ``area_ranges``), and ``more``."""
+    options = {name: arguments[name] for name in RUN_ARGUMENTS if name in arguments}
+    if "area_range" in options:
+        options["area_ranges"] = one_area_range(options.pop("area_range"))
+    return run_options(**options, **more)
 
 
 @dataclass(frozen=True)

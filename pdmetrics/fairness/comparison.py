@@ -37,9 +37,9 @@ import pandas as pd
 
 from pdmetrics._comparison import (
     COMPARISON_OPTIONS,
-    check_comparison_options,
     compared_pairs,
     comparison_columns,
+    comparison_settings,
     comparison_table,
     mcnemar_test,
     repeated,
@@ -48,9 +48,7 @@ from pdmetrics._division import WARN
 from pdmetrics._docstrings import fill
 from pdmetrics._groups import POOLED_LABEL, check_not_pooled
 from pdmetrics._resampling import (
-    bootstrap_key,
     bootstrap_p_value,
-    check_bootstrap_options,
     percentile_interval,
 )
 from pdmetrics._table_spec import table
@@ -404,6 +402,7 @@ def compare(
     Arabic             0.206         0.025      -0.181  -0.291    0.001  ols_t
     Hindi              0.042        -0.001      -0.043  -0.187    0.558  ols_t
     """
+    settings = comparison_settings(pairs, correction, n_resamples, confidence, random_state)
     if human is not None or system is not None or base_group is not None:
         classifier_only = {
             "pos_label": pos_label != 1,
@@ -418,18 +417,11 @@ def compare(
                 f"`{given[0]}=` is an option of comparing classifiers (`y_true=`, `y_pred=`); comparing "
                 "scoring systems (`human=`, `system=`) does not take it: leave it out."
             )
-        return _score_compare(
-            frame,
-            {"y_true": y_true, "y_pred": y_pred, "human": human, "system": system, "by": by},
-            base_group,
-            pairs,
-            correction,
-            {"n_resamples": n_resamples, "confidence": confidence, "random_state": random_state},
-        )
+        columns = {"y_true": y_true, "y_pred": y_pred, "human": human, "system": system, "by": by}
+        return _score_compare(frame, columns, base_group, settings)
     truth = one_name(frame, "y_true", y_true)
-    systems, groups, compared = _compared_columns(frame, "y_pred", y_pred, by, pairs, correction)
+    systems, groups, compared = _compared_columns(frame, "y_pred", y_pred, by, pairs)
     zero_division = check_fairness_zero_division(zero_division)
-    check_bootstrap_options(n_resamples, confidence, random_state, required=True)
     check_option_columns(groups, privileged, threshold, invert)
     for name in groups:
         column_threshold, _, chosen = resolve_group_options(
@@ -447,24 +439,16 @@ def compare(
         pos_label=pos_label,
         sides={"privileged": privileged, "threshold": threshold, "invert": invert},
         zero_division=zero_division,
-        options={
-            "n_resamples": n_resamples,
-            "confidence": confidence,
-            "key": bootstrap_key(random_state),
-            "correction": correction,
-        },
+        options=settings,
     )
     columns = {"y_true": truth, "y_pred": canonical, "by": groups}
     return column_table(joint_counts, columns, {"pos_label": pos_label}, finalize)
 
 
-def _score_compare(frame, columns: dict, base_group, pairs, correction, bootstrap: dict):
+def _score_compare(frame, columns: dict, base_group, settings: dict):
     """The spec of the score form of :func:`compare` (``human=``, ``system=``)."""
     y_true, y_pred, human, system, by = (
         columns[name] for name in ("y_true", "y_pred", "human", "system", "by")
-    )
-    n_resamples, confidence, random_state = (
-        bootstrap[name] for name in ("n_resamples", "confidence", "random_state")
     )
     if y_true is not None or y_pred is not None:
         raise InvalidInputError(
@@ -479,24 +463,15 @@ def _score_compare(frame, columns: dict, base_group, pairs, correction, bootstra
             "column) and `system=[baseline, ...]` (two or more system score columns)."
         )
     human = one_name(frame, "human", human)
-    systems, groups, compared = _compared_columns(frame, "system", system, by, pairs, correction)
-    check_bootstrap_options(n_resamples, confidence, random_state, required=True)
-    options = {
-        "n_resamples": n_resamples,
-        "confidence": confidence,
-        "key": bootstrap_key(random_state),
-        "correction": correction,
-    }
-
-    return score_comparison_spec(frame, human, systems, groups, base_group, compared, options)
+    systems, groups, compared = _compared_columns(frame, "system", system, by, settings["pairs"])
+    return score_comparison_spec(frame, human, systems, groups, base_group, compared, settings)
 
 
-def _compared_columns(frame, argument: str, names, by, pairs, correction) -> tuple[list, list, list]:
+def _compared_columns(frame, argument: str, names, by, pairs) -> tuple[list, list, list]:
     """The systems (``argument=``), the sensitive columns and the pairs compared, checked."""
     systems = _listed_once(require_columns(frame, argument, names), argument)
     groups = _listed_once(require_columns(frame, "by", by), "by")
     check_not_pooled(pd.Index(groups, dtype=object), "by")
-    check_comparison_options(pairs, correction)
     return systems, groups, compared_pairs(systems, pairs, argument)
 
 

@@ -45,14 +45,7 @@ from pdmetrics._table_spec import Table, row_numbers
 from pdmetrics._validation import paired_arrays, plain
 from pdmetrics._warnings import warn_excluded
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.fairness.cell_ols import (
-    CellFit,
-    factorize,
-    noise_tolerance,
-    pool,
-    special_functions,
-    treatment_design,
-)
+from pdmetrics.fairness import cell_ols
 from pdmetrics.fairness.regression import (
     Cells,
     ScoreFairnessState,
@@ -77,23 +70,21 @@ class ScoreComparisonState:
     every system score are numbers); ``differences``: per compared pair, the state whose
     "error" is the difference of the two systems' scores; ``sums``: per group column, the
     sums per (group, human score, bucket) of 1 and of every system's ``e``, ``e**2``, ``e**4``;
-    ``rows`` and ``kept``: rows seen and rows with every score.
+    ``rows``: the rows seen and the rows with every score.
     """
 
     systems: tuple
     differences: tuple
     sums: tuple
-    rows: int
-    kept: int
+    rows: tuple
 
     def combine(self, other: ScoreComparisonState) -> ScoreComparisonState:
-        return ScoreComparisonState(
-            tuple(a.combine(b) for a, b in zip(self.systems, other.systems)),
-            tuple(a.combine(b) for a, b in zip(self.differences, other.differences)),
-            tuple(_summed(pd.concat([a, b])) for a, b in zip(self.sums, other.sums)),
-            self.rows + other.rows,
-            self.kept + other.kept,
-        )
+        fits = [
+            tuple(a.combine(b) for a, b in zip(mine, theirs))
+            for mine, theirs in ((self.systems, other.systems), (self.differences, other.differences))
+        ]
+        sums = tuple(_summed(pd.concat([a, b])) for a, b in zip(self.sums, other.sums))
+        return ScoreComparisonState(*fits, sums, (self.rows[0] + other.rows[0], self.rows[1] + other.rows[1]))
 
 
 def _summed(frame: pd.DataFrame) -> pd.DataFrame:
@@ -116,7 +107,7 @@ def _chunk(part: pd.DataFrame, *, human, systems, by, compared, key) -> ScoreCom
     for a, b in compared:
         moments = Scores(scores[systems.index(a)], scores[systems.index(b)])
         # the cells are those of the human score (the design both systems share)
-        moments.levels, moments.level_values = factorize(h_kept, moments.cells)
+        moments.levels, moments.level_values = cell_ols.factorize(h_kept, moments.cells)
         moments.level_or_missing = moments.levels
         differences.append(
             ScoreFairnessState(
@@ -135,7 +126,7 @@ def _chunk(part: pd.DataFrame, *, human, systems, by, compared, key) -> ScoreCom
             e = s - h_kept
             columns[f"e{i}"], columns[f"q{i}"], columns[f"f{i}"] = e, e * e, (e * e) ** 2
         sums.append(_summed(pd.DataFrame(columns)))
-    return ScoreComparisonState(states, tuple(differences), tuple(sums), len(part), int(kept.sum()))
+    return ScoreComparisonState(states, tuple(differences), tuple(sums), (len(part), int(kept.sum())))
 
 
 def score_comparison_spec(frame, human, systems, by, base_group, compared, options) -> Table:
@@ -152,16 +143,17 @@ def score_comparison_spec(frame, human, systems, by, base_group, compared, optio
 # the table
 # ----------------------------------------------------------------------------------------------
 def _table(state: ScoreComparisonState, human, systems, compared, base_group, options) -> pd.DataFrame:
-    if state.rows == 0:
+    seen, kept = state.rows
+    if seen == 0:
         raise InvalidInputError(
             "The data has no rows (no usable rows): comparing score fairness needs responses."
         )
-    if state.kept == 0:
+    if kept == 0:
         raise InvalidInputError(
             f"No response has a numeric `human={plain(human)!r}` score and a numeric score of every "
             f"`system=` column ({[plain(s) for s in systems]!r}): comparing score fairness needs such rows."
         )
-    warn_excluded(state.rows - state.kept, state.rows, "the human score or a system score is missing")
+    warn_excluded(seen - kept, seen, "the human score or a system score is missing")
     tables = []
     for i, (name, one) in enumerate(zip(systems, state.systems)):
         with warnings.catch_warnings():
@@ -189,16 +181,22 @@ def _difference_fits(one: Cells, confidence: float) -> dict:
     """The OSD and CSD coefficients of the difference column, with their exact OLS t-test and
     interval at ``confidence``."""
     k = len(one.labels)
-    tolerance = noise_tolerance(one.n, one.size)
+    tolerance = cell_ols.noise_tolerance(one.n, one.size)
     zeros = np.zeros(one.cell_n.size, dtype="int64")
-    gn, g_mean, g_m2 = pool(one.cell_n, one.err_mean, one.err_m2, one.cell_group, k)
-    _, _, tss = pool(one.cell_n, one.err_mean, one.err_m2, zeros, 1)
+    gn, g_mean, g_m2 = cell_ols.pool(one.cell_n, one.err_mean, one.err_m2, one.cell_group, k)
+    _, _, tss = cell_ols.pool(one.cell_n, one.err_mean, one.err_m2, zeros, 1)
     fits = {
-        "osd": CellFit(
-            treatment_design(np.arange(k), k), gn, g_mean, float(g_m2.sum()), tss[0], one.n, tolerance
+        "osd": cell_ols.CellFit(
+            cell_ols.treatment_design(np.arange(k), k),
+            gn,
+            g_mean,
+            float(g_m2.sum()),
+            tss[0],
+            one.n,
+            tolerance,
         ),
-        "csd": CellFit(
-            treatment_design(one.cell_group, k, one.cell_level, one.n_levels),
+        "csd": cell_ols.CellFit(
+            cell_ols.treatment_design(one.cell_group, k, one.cell_level, one.n_levels),
             one.cell_n,
             one.err_mean,
             float(one.err_m2.sum()),
@@ -214,7 +212,7 @@ def _difference_fits(one: Cells, confidence: float) -> dict:
         with np.errstate(invalid="ignore"):
             bse = np.sqrt(np.diag(fit.normalized_cov)[:k] * fit.scale)
         q = (
-            special_functions(fit.df_resid).stdtrit(fit.df_resid, 0.5 + confidence / 2)
+            cell_ols.special_functions(fit.df_resid).stdtrit(fit.df_resid, 0.5 + confidence / 2)
             if fit.df_resid > 0
             else np.nan
         )
@@ -263,7 +261,7 @@ def _resampled(sums: pd.DataFrame, n_systems: int, labels: list, options) -> dic
     r2 = np.empty((n_resamples, n_systems, 3))
     group_onehot = np.eye(k)[c_group]  # (cells, k)
     level_onehot = np.eye(n_levels)[c_level]
-    design = treatment_design(c_group, k, c_level, n_levels)  # (cells, p)
+    design = cell_ols.treatment_design(c_group, k, c_level, n_levels)  # (cells, p)
     with np.errstate(invalid="ignore", divide="ignore"):
         w_group = w_cell @ group_onehot
         w_level = w_cell @ level_onehot

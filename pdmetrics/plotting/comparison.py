@@ -52,8 +52,6 @@ def compare(table: pd.DataFrame, *, metrics=None, tolerance=None, alpha: float =
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import numpy as np, pandas as pd
     >>> import pdmetrics
     >>> from pdmetrics.plotting.comparison import compare

@@ -120,8 +120,6 @@ def pr_curve(table: pd.DataFrame, *, labels=None, iou_thresholds=None, max_label
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> from pdmetrics.plotting.detection import pr_curve
     >>> table = pd.DataFrame({"label": ["cat"] * 3 + ["dog"] * 3, "iou": 0.5,
@@ -208,8 +206,6 @@ def average_precision(table: pd.DataFrame, *, iou_threshold=None, area=None, hor
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> from pdmetrics.plotting.detection import average_precision
     >>> table = pd.DataFrame({"label": ["cat", "dog", "(all)"], "AP": [0.4, 0.8, 0.6],
@@ -322,8 +318,6 @@ def confusion(table: pd.DataFrame, *, score_threshold=None, normalize=None, ax=N
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> from pdmetrics.plotting.detection import confusion
     >>> table = pd.DataFrame({"score_threshold": 0.5,
@@ -357,8 +351,6 @@ def classification_confusion(table: pd.DataFrame, *, score_threshold=None, norma
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> from pdmetrics.plotting.detection import classification_confusion
     >>> table = pd.DataFrame({"score_threshold": 0.0, "truth": ["cat", "cat", "dog", "dog"],
@@ -403,8 +395,6 @@ def roc_curve(table: pd.DataFrame, *, labels=None, max_labels: int = MAX_LABELS,
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> from pdmetrics.plotting.detection import roc_curve
     >>> table = pd.DataFrame({"label": ["cat"] * 3, "fpr": [0, 0, 1], "tpr": [0, 0.5, 1]})
@@ -446,8 +436,6 @@ def classification_pr_curve(table: pd.DataFrame, *, labels=None, max_labels: int
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> from pdmetrics.plotting.detection import classification_pr_curve
     >>> table = pd.DataFrame({"label": ["cat", "cat"], "score_threshold": [0.1, 0.9],
@@ -487,8 +475,6 @@ def segmentation(table: pd.DataFrame, *, metric: str = "iou", horizontal=None, a
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> from pdmetrics.plotting.detection import segmentation
     >>> table = pd.DataFrame({"label": [1, 2], "iou": [0.5, 0.9]})
@@ -552,8 +538,6 @@ def masks(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> from pdmetrics.plotting.detection import masks
     >>> square = [[1, 1, 7, 1, 7, 7, 1, 7]]

@@ -158,8 +158,6 @@ def by_group(table: pd.DataFrame, *, metrics="selection_rate", reference=None, b
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> import pdmetrics
     >>> from pdmetrics.plotting.fairness import by_group
@@ -307,8 +305,6 @@ def classification(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> import pdmetrics
     >>> from pdmetrics.plotting.fairness import classification
@@ -387,8 +383,6 @@ def group_disparity(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> import pdmetrics
     >>> from pdmetrics.plotting.fairness import group_disparity
@@ -431,8 +425,6 @@ class FairnessPlots:
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> import pdmetrics  # noqa: F401
     >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 0, 1, 1, 0],

@@ -77,8 +77,6 @@ def score_distribution(table: pd.DataFrame, *, ax=None):
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> from pdmetrics.datasets import simulate_scores  # imports pdmetrics: df.scoring
     >>> from pdmetrics.plotting.scoring import score_distribution
     >>> df = simulate_scores(500, seed=1).scoring.postprocess(system="raw", trim_min=1, trim_max=6)
@@ -138,8 +136,6 @@ def confusion_matrix(table: pd.DataFrame, *, system=None, normalize=None, cmap: 
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> import pdmetrics
     >>> from pdmetrics.plotting.scoring import confusion_matrix
@@ -237,8 +233,6 @@ def evaluation_by_group(
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> from pdmetrics.datasets import simulate_scores  # imports pdmetrics: df.scoring
     >>> from pdmetrics.plotting.scoring import evaluation_by_group
     >>> table = simulate_scores(2000, seed=1).scoring.evaluate(human="sc1", system="raw", by="L1")
@@ -315,8 +309,6 @@ def score_fairness(table: pd.DataFrame, *, by=None, estimate: str = "error", ax=
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> from pdmetrics.datasets import simulate_scores  # imports pdmetrics: df.scoring
     >>> from pdmetrics.plotting.scoring import score_fairness
     >>> df = simulate_scores(2000, seed=1)
@@ -393,8 +385,6 @@ def true_score(table: pd.DataFrame, *, ax=None):
     --------
     The core function gives the same table as ``df.scoring.true_score``:
 
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> from pdmetrics.datasets import simulate_scores
     >>> from pdmetrics.scoring import true_score as true_score_table
     >>> from pdmetrics.plotting.scoring import true_score
@@ -456,8 +446,6 @@ def scaling_standard_error(table: pd.DataFrame, *, value: str = "se_pp", ax=None
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> from pdmetrics.scoring import scaling_precision_table
     >>> from pdmetrics.plotting.scoring import scaling_standard_error
     >>> ax = scaling_standard_error(scaling_precision_table())

@@ -19,8 +19,6 @@ class TextgenPlots:
 
     Examples
     --------
-    >>> import matplotlib
-    >>> matplotlib.use("Agg")
     >>> import pandas as pd
     >>> import pdmetrics
     >>> df = pd.DataFrame({"ref": ["the cat sat on the mat", "a dog ran in the park"] * 20,

@@ -241,14 +241,12 @@ def comparison_html(
 
     Examples
     --------
-    >>> import numpy as np, pandas as pd
     >>> import pdmetrics
+    >>> from pdmetrics.datasets import simulate_scores
     >>> from pdmetrics.rsmeval.html_page import comparison_html
-    >>> rng = np.random.default_rng(0)
-    >>> human = rng.integers(1, 7, 300).astype(float)
-    >>> df = pd.DataFrame({"sc1": human, "old": human + rng.normal(0, 1, 300),
-    ...                    "new": human + rng.normal(0, 0.7, 300)})
-    >>> html = comparison_html(df.scoring.compare(human="sc1", system=["old", "new"], n_resamples=200))
+    >>> df = simulate_scores(300, seed=0)
+    >>> df["new"] = df["sc1"] + df["raw"].sub(df["sc1"]).mul(0.7)
+    >>> html = comparison_html(df.scoring.compare(human="sc1", system=["raw", "new"], n_resamples=200))
     >>> html.count("<svg"), html.count('class="difference"'), html.count("<tr>")
     (1, 8, 9)
     """

@@ -19,9 +19,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from pdmetrics._comparison import check_comparison_options
+from pdmetrics._comparison import comparison_settings
 from pdmetrics._files import check_file_names, check_free, check_name_part, write_text
-from pdmetrics._resampling import check_bootstrap_options
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.io import read_table
 from pdmetrics.rsmeval.data import subgroup_values
@@ -397,8 +396,7 @@ def run_rsmcompare(
     or not at all; ``output_dir/<comparison_id>.pdmetrics-incomplete`` marks the folder until
     the page, written last, is in place. Returns the files written.
     """
-    check_comparison_options("baseline", correction)
-    check_bootstrap_options(n_resamples, confidence, random_state, required=True)
+    options = comparison_settings("baseline", correction, n_resamples, confidence, random_state, keyed=False)
     output_dir = Path(output_dir)
     config = read_tool_config(config_path, "rsmcompare")
     comparison_id = config["comparison_id"]
@@ -418,9 +416,6 @@ def run_rsmcompare(
         sides.append(ComparedExperiment(experiment, bool(config[scaled_key]), scaled_key, version))
     old, new = sides
     tables = comparison_tables(old, new, subgroups)
-    options = dict(
-        n_resamples=n_resamples, confidence=confidence, random_state=random_state, correction=correction
-    )
     paired, facts = paired_comparison(old, new, subgroups, options)
     tables["paired_comparison"] = paired
     sections = chosen_sections(config, "rsmcompare")

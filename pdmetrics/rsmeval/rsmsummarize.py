@@ -17,14 +17,13 @@ from pathlib import Path
 
 import pandas as pd
 
-from pdmetrics._comparison import check_comparison_options, comparison_table
+from pdmetrics._comparison import comparison_settings, comparison_table
 from pdmetrics._files import (
     check_file_names,
     check_free,
     write_text,
 )
 from pdmetrics._optional import optional_module
-from pdmetrics._resampling import check_bootstrap_options
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.rsmeval.experiments import (
     Experiment,
@@ -114,51 +113,55 @@ def summarized_experiments(config: dict) -> list[_Summarized]:
 def summary_tables(experiments: list[_Summarized], sections) -> tuple[dict, bool]:
     """rsmsummarize's tables (one row per experiment) of the chosen sections, and whether a
     truncation range could not be found."""
-    tables, missing_trims = {}, False
+    tables, unknown_trims = {}, []
     if "evaluation" in sections:
-        rows = []
-        for item in experiments:
-            frame = item.experiment.table("eval_short")
-            if frame is None:
-                continue
-            frame = frame.set_axis([item.name] * len(frame))
+
+        def evaluation_rows(item: _Summarized, frame: pd.DataFrame) -> pd.DataFrame:
+            frame = _named(item, frame)
             frame["system score type"] = item.prefix
             low, high, unknown = _truncation(item)
-            missing_trims |= unknown
+            unknown_trims.append(unknown)
             frame["truncation range"] = f"[{low}, {high}]"
             frame.columns = [
                 name.split(".")[0] if "round" not in name else f"{name.split('.')[0]} (rounded)"
                 for name in map(str, frame.columns)
             ]
-            rows.append(frame)
-        tables["eval_short"] = _stacked(rows)
+            return frame
+
+        tables["eval_short"] = _per_experiment(experiments, "eval_short", evaluation_rows)
     if "true_score_evaluation" in sections:
-        rows = []
-        for item in experiments:
-            frame = item.experiment.table("true_score_eval")
-            if frame is None:
-                continue
-            if f"{item.prefix}_trim" not in frame.index:
-                raise InvalidInputError(
-                    f"experiment_dirs: {item.experiment.path('true_score_eval')} has no row "
-                    f"{item.prefix}_trim, the {item.prefix} scores its configuration evaluates; run the "
-                    "experiment again."
-                )
-            row = frame.loc[[f"{item.prefix}_trim"]].copy()
-            row["system score type"] = item.prefix
-            rows.append(row.set_axis([item.name]))
-        tables["true_score_eval"] = _stacked(rows)
+        tables["true_score_eval"] = _per_experiment(experiments, "true_score_eval", _true_score_row)
     if "model" in sections:
         tables.update(_model_tables(experiments))
     if "preprocessed_features" in sections:
         for name in SECTION_TABLES["preprocessed_features"]:
-            rows = [
-                frame.set_axis([item.name] * len(frame))
-                for item in experiments
-                if (frame := item.experiment.table(name)) is not None
-            ]
-            tables[name] = _stacked(rows)
-    return {name: frame for name, frame in tables.items() if frame is not None}, missing_trims
+            tables[name] = _per_experiment(experiments, name, _named)
+    return {name: frame for name, frame in tables.items() if frame is not None}, any(unknown_trims)
+
+
+def _per_experiment(experiments: list[_Summarized], name: str, rows) -> pd.DataFrame | None:
+    """The saved table ``name`` of every experiment that has one, as ``rows(item, table)``
+    gives its rows, stacked (:func:`_stacked`)."""
+    found = [(item, frame) for item in experiments if (frame := item.experiment.table(name)) is not None]
+    return _stacked([rows(item, frame) for item, frame in found])
+
+
+def _named(item: _Summarized, frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows of ``frame``, each named after the experiment."""
+    return frame.set_axis([item.name] * len(frame))
+
+
+def _true_score_row(item: _Summarized, frame: pd.DataFrame) -> pd.DataFrame:
+    """The row of the experiment's evaluated (trimmed) scores in its true-score evaluation."""
+    if f"{item.prefix}_trim" not in frame.index:
+        raise InvalidInputError(
+            f"experiment_dirs: {item.experiment.path('true_score_eval')} has no row "
+            f"{item.prefix}_trim, the {item.prefix} scores its configuration evaluates; run the "
+            "experiment again."
+        )
+    row = frame.loc[[f"{item.prefix}_trim"]].copy()
+    row["system score type"] = item.prefix
+    return row.set_axis([item.name])
 
 
 def _stacked(rows: list):
@@ -290,15 +293,7 @@ def run_rsmsummarize(
     experiments make many comparisons; rsmcompare's two experiments have none by default).
     Returns the files written.
     """
-    check_comparison_options(pairs, correction)
-    check_bootstrap_options(n_resamples, confidence, random_state, required=True)
-    options = dict(
-        pairs=pairs,
-        n_resamples=n_resamples,
-        confidence=confidence,
-        random_state=random_state,
-        correction=correction,
-    )
+    options = comparison_settings(pairs, correction, n_resamples, confidence, random_state, keyed=False)
     output_dir = Path(output_dir)
     csv_dir = output_dir / "output"
     refuse_filled_output(output_dir, force)

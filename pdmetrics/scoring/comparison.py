@@ -31,8 +31,8 @@ from scipy import stats as scipy_stats
 from pdmetrics._comparison import (
     COMPARISON_OPTIONS,
     EXACT_BELOW,  # noqa: F401  (the rule of mcnemar_test, which moved to the shared module)
-    check_comparison_options,
     compared_pairs,
+    comparison_settings,
     comparison_table,
     mcnemar_test,
 )
@@ -40,9 +40,7 @@ from pdmetrics._docstrings import fill
 from pdmetrics._groups import POOLED_LABEL
 from pdmetrics._resampling import (
     N_BUCKETS,
-    bootstrap_key,
     bootstrap_p_value,
-    check_bootstrap_options,
     percentile_interval,
     poisson_weights,
     resampled_sums,
@@ -180,7 +178,7 @@ class BucketGroups:
                 for name, stats in self.buckets.items()
             },
             {
-                pair: _placed_moments(m, at_mine, n).combine(_placed_moments(other.pairs[pair], at_theirs, n))
+                pair: m.placed(at_mine, n).combine(other.pairs[pair].placed(at_theirs, n))
                 for pair, m in self.pairs.items()
             },
             {
@@ -197,22 +195,6 @@ class BucketGroups:
 def _relabelled(cells: np.ndarray, at: np.ndarray) -> np.ndarray:
     """``cells`` with their groups moved to positions ``at``."""
     return at[cells // N_BUCKETS].astype(np.int64) * N_BUCKETS + cells % N_BUCKETS
-
-
-def _placed_moments(m: Moments, at: np.ndarray, n: int) -> Moments:
-    def spread(values, fill):
-        out = np.full(n, fill, dtype="float64")
-        out[at] = values
-        return out
-
-    return Moments(
-        spread(m.n, 0),
-        spread(m.mean_x, np.nan),
-        spread(m.mean_y, np.nan),
-        spread(m.m2_x, 0.0),
-        spread(m.m2_y, 0.0),
-        spread(m.c_xy, 0.0),
-    )
 
 
 def _placed_counts(counts: np.ndarray, at: np.ndarray, n: int) -> np.ndarray:
@@ -512,28 +494,14 @@ def compare(
         )
     human, systems, groups = names["human"], names["system"], names["by"]
     second = names.get("second_human")
-    check_comparison_options(pairs, correction)
+    options = comparison_settings(pairs, correction, n_resamples, confidence, random_state)
     compared = compared_pairs(systems, pairs)
-    check_bootstrap_options(n_resamples, confidence, random_state, required=True)
-    key = bootstrap_key(random_state)
+    chunk = partial(_comparison_chunk, human, systems, groups, compared, exclude_zero, options["key"], second)
+    finalize = partial(
+        _comparison_from_state, human, compared, groups, exclude_zero, options | {"systems": systems}
+    )
     return Table(
-        [human, *systems, *groups, *([] if second is None else [second])],
-        partial(_comparison_chunk, human, systems, groups, compared, exclude_zero, key, second),
-        partial(
-            _comparison_from_state,
-            human=human,
-            compared=compared,
-            groups=groups,
-            exclude_zero=exclude_zero,
-            options=dict(
-                n_resamples=n_resamples,
-                confidence=confidence,
-                key=key,
-                correction=correction,
-                systems=systems,
-            ),
-        ),
-        numbered=True,
+        [human, *systems, *groups, *([] if second is None else [second])], chunk, finalize, numbered=True
     )
 
 
@@ -542,7 +510,7 @@ def _comparison_chunk(human, systems, by, compared, exclude_zero, key, second, p
 
 
 def _comparison_from_state(
-    state: ComparisonState, human, compared, groups, exclude_zero, options
+    human, compared, groups, exclude_zero, options, state: ComparisonState
 ) -> pd.DataFrame:
     evaluation = evaluation_from_state(state.evaluation, human_name=human, exclude_zero=exclude_zero)
     parts = []

@@ -133,17 +133,8 @@ class PairStatistics:
             out[positions] = values
             return out
 
-        m = self.moments
-        moments = Moments(
-            spread(m.n, 0),
-            spread(m.mean_x, np.nan),
-            spread(m.mean_y, np.nan),
-            spread(m.m2_x, 0.0),
-            spread(m.m2_y, 0.0),
-            spread(m.c_xy, 0.0),
-        )
         return PairStatistics(
-            moments,
+            self.moments.placed(positions, n_groups),
             spread(self.h_min, np.nan),
             spread(self.h_max, np.nan),
             spread(self.s_min, np.nan),

@@ -36,16 +36,14 @@ import pandas as pd
 
 from pdmetrics._comparison import (
     COMPARISON_OPTIONS,
-    check_comparison_options,
     compared_pairs,
+    comparison_settings,
     comparison_table,
 )
 from pdmetrics._docstrings import fill
 from pdmetrics._groups import check_scalar_cells
 from pdmetrics._resampling import (
-    bootstrap_key,
     bootstrap_p_value,
-    check_bootstrap_options,
     key_buckets,
     percentile_interval,
     poisson_weights,
@@ -165,14 +163,14 @@ def _refuse(arguments: dict, why: str) -> None:
 def compare(
     frame,
     *,
-    metric="bleu",
-    prediction=None,
-    reference=None,
-    datum=None,
-    verdict=None,
-    system=None,
-    ground_truth=None,
-    rank=None,
+    metric: str | list = "bleu",
+    prediction: list | None = None,
+    reference: str | list | None = None,
+    datum: str | None = None,
+    verdict: str | None = None,
+    system: str | None = None,
+    ground_truth: str | None = None,
+    rank: str | None = None,
     use_stemmer: bool = False,
     test: str = "paired_bootstrap",
     pairs: str = "baseline",
@@ -265,20 +263,20 @@ def compare(
     --------
     >>> import pandas as pd
     >>> import pdmetrics
-    >>> df = pd.DataFrame({
-    ...     "ref": ["the cat sat on the mat", "a dog barked loudly", "it rained all day",
-    ...             "we went home early", "she reads a book"],
-    ...     "old": ["the cat sat on a mat", "the dog barked", "it rained today",
-    ...             "we went home", "she is reading a book"],
-    ...     "new": ["the cat sat on the mat", "a dog barked loudly", "it rained all day",
-    ...             "we went home early", "she reads books"]})
+    >>> rows = [  # reference, then the old and the new system's output for each prompt
+    ...     ("the bridge opens at nine", "the bridge opened at nine", "the bridge opens at nine"),
+    ...     ("two trains leave each hour", "two train leaves every hour", "two trains leave every hour"),
+    ...     ("tickets cost five euros", "tickets are five euro", "tickets cost five euros"),
+    ...     ("the museum is closed on monday", "museum closed monday", "the museum is closed monday"),
+    ...     ("take the second exit", "take second exit", "take the second exit")]
+    >>> df = pd.DataFrame(rows, columns=["ref", "old", "new"])
     >>> table = df.textgen.compare(prediction=["old", "new"], reference="ref",
     ...                            metric=["bleu", "rouge1"], n_resamples=500)
     >>> shown = ["metric", "baseline_value", "system_value", "difference", "ci_low", "ci_high", "p_value"]
     >>> table[shown].round(3)
        metric  baseline_value  system_value  difference  ci_low  ci_high  p_value
-    0    bleu          35.614        90.504      54.890  34.799  100.000    0.012
-    1  rouge1           0.700         0.914       0.214   0.024    0.429    0.064
+    0    bleu          11.198        75.332      64.134  38.386   86.841    0.002
+    1  rouge1           0.645         0.942       0.297   0.178    0.450    0.002
     """
     metrics, kind = _metrics(metric)
     if kind == "verdict":
@@ -295,19 +293,10 @@ def compare(
         )
         spec = _text_spec(frame, metrics, prediction, reference, datum, use_stemmer, test)
     _check_test(test, metrics, kind, datum)
-    check_comparison_options(pairs, correction)
     if test == "paired_bootstrap_sacrebleu":
         checked_options(metrics, n_resamples, confidence, random_state)
-    check_bootstrap_options(n_resamples, confidence, random_state, required=True)
-    options = dict(
-        pairs=pairs,
-        correction=correction,
-        n_resamples=int(n_resamples),
-        confidence=confidence,
-        random_state=random_state,
-        key=bootstrap_key(random_state) if test == "paired_bootstrap" else None,
-    )
-    return spec(options)
+    keyed = test == "paired_bootstrap"  # sacrebleu's resamples draw from random_state itself
+    return spec(comparison_settings(pairs, correction, n_resamples, confidence, random_state, keyed=keyed))
 
 
 # ----------------------------------------------------------------------------------------------
