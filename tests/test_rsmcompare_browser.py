@@ -1,7 +1,7 @@
 """The pages of ``pdmetrics rsmcompare`` and ``pdmetrics rsmsummarize`` opened in a headless
 Chromium (tests/browser.py): the evaluation report's browser checks (nothing fetched, nothing
 logged, every contents link with its target, the page within the window, no figure label over
-another or cut off), and the forest figures drawn."""
+another or cut off), and the forest figures and box plots drawn."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from pdmetrics.cli import main
 CONFIGS = Path(__file__).parent / "data" / "rsmcompare12" / "configs"
 PAGES = {
     "rsmcompare": ("compare.json", "old_vs_new_report.html"),
+    "rsmcompare-features": ("features_compare.json", "features_old_vs_new_report.html"),
     "rsmsummarize": ("summary.json", "report/three_models_report.html"),
 }
 
@@ -36,7 +37,7 @@ def chromium():
 def page(request, chromium, tmp_path_factory):
     config, written = PAGES[request.param]
     folder = tmp_path_factory.mktemp(request.param)
-    assert main([request.param, str(CONFIGS / config), str(folder)]) == 0
+    assert main([request.param.split("-")[0], str(CONFIGS / config), str(folder)]) == 0
     rendered = chromium.render(folder / written)
     rendered.screenshot(folder / "page.png")  # for a person to look at when a test fails
     return rendered
@@ -47,7 +48,8 @@ def test_every_figure_is_drawn_with_its_caption(page):
         "[...document.querySelectorAll('figure.figure')].map(f => {"
         "  const box = f.querySelector('svg').getBoundingClientRect();"
         "  return [f.id, box.width, box.height, f.querySelector('figcaption').innerText.trim(),"
-        "          f.querySelectorAll('circle.difference').length, f.querySelectorAll('rect.bar').length];"
+        "          f.querySelectorAll('circle.difference').length,"
+        "          f.querySelectorAll('rect.bar').length + f.querySelectorAll('rect.box').length];"
         "})"
     )
     assert figures and all(width > 0 and height > 0 and text for _, width, height, text, _, _ in figures)

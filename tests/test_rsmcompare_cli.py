@@ -44,12 +44,33 @@ HEADINGS = {
     "Confusion matrix (human-machine) for old model (old_model)": ("confMatrix", "old"),
     "Confusion matrix (human-machine) for new model (new_model)": ("confMatrix", "new"),
     "Confusion matrix (human-machine) (change)": ("confMatrix", "change"),
+    "Confusion matrix (human-machine) for old model (features_old)": ("confMatrix", "old"),
+    "Confusion matrix (human-machine) for new model (features_new)": ("confMatrix", "new"),
     "Overall association statistics (human-machine)": ("eval_overview", "all"),
     "Association statistics (human-machine) by L1": ("eval_by_L1", "all"),
     "Association statistics (human-machine) by QUESTION": ("eval_by_QUESTION", "all"),
     "Descriptive holistic score statistics by L1": ("eval_by_L1_m_sd", "all"),
     "Descriptive holistic score statistics by QUESTION": ("eval_by_QUESTION_m_sd", "all"),
     "True score evaluations": ("true_score_eval", "old-new"),
+}
+
+
+#: rsmcompare's headings of the sections of rsmtool experiments (features, model, principal
+#: components; each a start of the heading) -> pdmetrics' files, in the order they come. Their
+#: rows are matched by label and version: rsmcompare sorts the features by name.
+FEATURE_HEADINGS = {
+    "Overall descriptive feature statistics": ["feature_descriptives"],
+    "Prevalence of recoded cases": ["feature_outliers"],
+    "Feature value distribution": ["feature_percentiles"],
+    "Correlations between feature values between old and new model": ["feature_correlations"],
+    "Differences in inter-feature correlations": ["cors_processed"],
+    "Overall human-feature marginal correlations": ["margcor_score_overview"],
+    "Overall human-feature partial correlations": ["pcor_score_overview"],
+    "Human-feature marginal correlations by ": ["margcor_score_by_{}"],
+    "Human-feature partial correlations by ": ["pcor_score_by_{}"],
+    "Standardized & relative coefficients": ["betas"],
+    "Model fit for old and new model": ["model_fit"],
+    "Principal component analysis for the new model": ["pca", "pcavar"],
 }
 
 
@@ -68,8 +89,15 @@ def _numbers(frame: pd.DataFrame, columns) -> np.ndarray:
 def compare_rsmcompare_tables(expected: Path, output: Path, comparison_id: str) -> int:
     """Every table rsmcompare's report shows (``expected``: rsmtool_tables.py's output) equals
     pdmetrics' file of it; returns how many numbers were compared."""
-    compared = 0
+    compared, seen = 0, {}
     for number, heading in json.loads((expected / "tables.json").read_text()):
+        if heading not in HEADINGS:
+            start = next(start for start in FEATURE_HEADINGS if heading.startswith(start))
+            name = FEATURE_HEADINGS[start][seen.get(start, 0)].format(heading[len(start) :])
+            seen[start] = seen.get(start, 0) + 1
+            theirs = _read(expected / f"{number}.csv")
+            compared += compare_by_label(theirs, _read(output / f"{comparison_id}_{name}.csv"), heading)
+            continue
         name, rows = HEADINGS[heading]
         theirs = _read(expected / f"{number}.csv")
         ours = _read(output / f"{comparison_id}_{name}.csv")
@@ -97,6 +125,30 @@ def compare_rsmcompare_tables(expected: Path, output: Path, comparison_id: str) 
     return compared
 
 
+def compare_by_label(theirs: pd.DataFrame, ours: pd.DataFrame, heading: str) -> int:
+    """A table of rsmcompare's report against pdmetrics' file, rows matched by label and
+    version (the label alone without a version column; the version alone for model_fit, whose
+    rows rsmcompare labels 0); rsmcompare's "-" (a feature one model lacks) is NaN. Returns how
+    many numbers were compared."""
+
+    def keys(frame):
+        labels = (
+            ["" for _ in range(len(frame))] if heading.startswith("Model fit") else frame.index.astype(str)
+        )
+        versions = frame["version"] if "version" in frame else [""] * len(frame)
+        return pd.MultiIndex.from_arrays([list(labels), list(versions)])
+
+    theirs, ours = theirs.set_axis(keys(theirs)), ours.set_axis(keys(ours))
+    assert theirs.index.is_unique and sorted(theirs.index) == sorted(ours.index), heading
+    columns = [c for c in theirs.columns if c != "version"]
+    assert set(columns) <= set(ours.columns), (heading, columns, list(ours.columns))
+    ours = ours.reindex(theirs.index)
+    np.testing.assert_allclose(
+        _numbers(ours, columns), _numbers(theirs, columns), rtol=RTOL, atol=ATOL, err_msg=heading
+    )
+    return int(np.isfinite(_numbers(theirs, columns)).sum())
+
+
 def compare_summary_files(expected: Path, output: Path) -> list[str]:
     """rsmsummarize's files (pdmetrics' paired comparison, which rsmsummarize has not, aside)."""
     names = sorted(path.name for path in expected.iterdir())
@@ -114,6 +166,13 @@ def compare_summary_files(expected: Path, output: Path) -> list[str]:
 def compared(tmp_path_factory):
     out = tmp_path_factory.mktemp("rsmcompare")
     assert main(["rsmcompare", str(CONFIGS / "compare.json"), str(out)]) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def features_compared(tmp_path_factory):
+    out = tmp_path_factory.mktemp("rsmcompare-features")
+    assert main(["rsmcompare", str(CONFIGS / "features_compare.json"), str(out)]) == 0
     return out
 
 
@@ -159,6 +218,172 @@ def test_every_file_of_the_summary_as_rsmsummarize(summarized):
         "report",
     ]
     assert (summarized / "report" / "three_models_report.html").is_file()
+
+
+# ----------------------------------------------------------------------------------------------
+# the sections of rsmtool experiments: features, model, principal components
+# ----------------------------------------------------------------------------------------------
+FEATURES = DATA / "experiments"
+FEATURE_FILES = ["feature_descriptives", "feature_outliers", "feature_percentiles", "feature_correlations",
+                 "cors_processed", "margcor_score_overview", "pcor_score_overview", "betas", "model_fit",
+                 "pca", "pcavar"]  # fmt: skip
+
+
+def test_every_table_of_the_feature_sections_as_rsmcompare(features_compared):
+    """Two rsmtool experiments (f3 only in the old model, f4 only in the new; the new one trains
+    on three responses fewer): every table of rsmcompare's report, the feature sections'
+    and the others, at 1e-9."""
+    expected = DATA / "expected" / "features_compare"
+    output = features_compared / "output"
+    assert compare_rsmcompare_tables(expected, output, "features_old_vs_new") > 900
+    headings = [heading for _, heading in json.loads((expected / "tables.json").read_text())]
+    assert sum(h.startswith(tuple(FEATURE_HEADINGS)) for h in headings) == 13
+    saved = "features_old_vs_new_rsmcompare.json"
+    assert (output / saved).read_text() == (expected / saved).read_text()
+    correlations = _read(output / "features_old_vs_new_feature_correlations.csv")
+    assert list(correlations.index) == ["f1", "f2"] and (correlations["N"] == 147).all()  # shared only
+    descriptives = _read(output / "features_old_vs_new_feature_descriptives.csv")
+    assert descriptives.loc["f3"].set_index("version").loc["new"].drop("N").isna().all()
+
+
+def test_the_feature_sections_of_the_page(features_compared):
+    page = (features_compared / "features_old_vs_new_report.html").read_text()
+    for heading in (
+        "Overall descriptive feature statistics",
+        "Prevalence of recoded cases",
+        "Feature value distribution",
+        "Correlations between feature values between old and new model",
+        "Differences in inter-feature correlations between the old model (features_old) and the new model "
+        "(features_new)",
+        "Overall human-feature marginal correlations",
+        "Human-feature partial correlations by L1",
+        "Feature value box plots by L1",
+        "Standardized &amp; relative coefficients",
+        "Model fit for old and new model",
+        "Principal component analysis for the new model (features_new)",
+    ):
+        assert f">{heading}</h3>" in page, heading
+    assert "The training sets differ in size: old N = 150, new N = 147." in page
+    assert "3 responses of the old training set are not in the new one" in page
+    assert page.count('id="fig-feature-boxes-') == 2
+    assert 'id="fig-betas"' in page and 'id="fig-pca-scree"' in page
+    assert page.count('class="box"') == 4 * (3 + 3)  # All data and three L1 groups, three features each
+
+
+def _sides(config_path: Path):
+    from pdmetrics.rsmeval.experiments import open_experiment
+    from pdmetrics.rsmeval.tool_configs import read_tool_config
+
+    config = read_tool_config(config_path, "rsmcompare")
+    return [
+        rsmcompare_module.ComparedExperiment(
+            open_experiment(config, f"experiment_dir_{v}", f"experiment_id_{v}"),
+            bool(config[f"use_scaled_predictions_{v}"]),
+            f"use_scaled_predictions_{v}",
+            v,
+        )
+        for v in ("old", "new")
+    ]
+
+
+def test_box_plots_are_matplotlibs_as_rsmtool_draws_them():
+    """Quartiles, whiskers and the values beyond them as matplotlib's ``boxplot_stats`` (which
+    seaborn's boxplot draws for rsmtool); the thresholds mean ± 4 SD of the values rsmtool plots
+    (each group's and all of them again)."""
+    cbook = pytest.importorskip("matplotlib.cbook")
+    for side in _sides(CONFIGS / "features_compare.json"):
+        stats, fliers = rsmcompare_module.feature_boxes(side, "L1")
+        output = FEATURES / side.experiment.experiment_id / "output"
+        train = pd.read_csv(output / f"{side.experiment.experiment_id}_train_features.csv").merge(
+            pd.read_csv(output / f"{side.experiment.experiment_id}_train_metadata.csv"), on="spkitemid"
+        )
+        features = sorted(c for c in train.columns if c not in ("spkitemid", "sc1", "L1"))
+        assert list(dict.fromkeys(stats["feature"])) == features
+        assert list(stats["box"][:4]) == ["All data", "Arabic", "Chinese", "Spanish"]
+        plotted = pd.concat([train, train.assign(L1="All data")])
+        for (feature, box), row in stats.set_index(["feature", "box"]).iterrows():
+            values = train[feature] if box == "All data" else train.loc[train["L1"] == box, feature]
+            expected = cbook.boxplot_stats(values.to_numpy())[0]
+            got = [row["q1"], row["median"], row["q3"], row["low"], row["high"], row["n"]]
+            want = [expected["q1"], expected["med"], expected["q3"], expected["whislo"], expected["whishi"]]
+            np.testing.assert_allclose(got, [*want, len(values)], rtol=1e-12)
+            drawn = fliers[(fliers["feature"] == feature) & (fliers["box"] == box)]["value"]
+            assert sorted(drawn) == sorted(expected["fliers"])
+            mean, sd = plotted[feature].mean(), plotted[feature].std()
+            np.testing.assert_allclose(
+                [row["threshold_low"], row["threshold_high"]], [mean - 4 * sd, mean + 4 * sd], rtol=1e-12
+            )
+
+
+def _feature_copy(tmp_path, version: str, edit) -> Path:
+    """A copy of one feature experiment with ``edit(train_features)`` applied; the comparison's
+    configuration pointing at it."""
+    folder = tmp_path / f"features_{version}"
+    shutil.copytree(FEATURES / f"features_{version}", folder)
+    path = folder / "output" / f"features_{version}_train_features.csv"
+    edit(pd.read_csv(path)).to_csv(path, index=False)
+    return _config(tmp_path, "features_compare", **{f"experiment_dir_{version}": str(folder)})
+
+
+def test_a_missing_feature_value_gives_nan_correlations_and_a_note(tmp_path, capsys):
+    def edit(frame):
+        frame.loc[5, "f2"] = np.nan
+        return frame
+
+    assert main(["rsmcompare", str(_feature_copy(tmp_path, "new", edit)), str(tmp_path / "out")]) == 0
+    err = capsys.readouterr().err
+    assert "'f2' has a missing or non-numeric value in a train_features file; its correlations are NaN" in err
+    table = _read(tmp_path / "out" / "output" / "features_old_vs_new_feature_correlations.csv")
+    assert table.loc["f2", ["human_new", "old_new"]].isna().all() and table.loc["f1"].notna().all()
+    assert table.loc["f2", "human_old"] == pytest.approx(0.6922376429704786, rel=1e-12)
+    page = (tmp_path / "out" / "features_old_vs_new_report.html").read_text()
+    assert "so its correlations are not defined (NaN)" in page and page.count('id="fig-feature-boxes-') == 2
+
+
+def test_experiments_sharing_no_feature_skip_the_correlations_with_a_note(tmp_path, capsys):
+    config = _feature_copy(tmp_path, "new", lambda frame: frame.rename(columns={"f1": "g1", "f2": "g2"}))
+    assert main(["rsmcompare", str(config), str(tmp_path / "out")]) == 0
+    assert "not computed, the two experiments' training sets share no feature" in capsys.readouterr().err
+    page = (tmp_path / "out" / "features_old_vs_new_report.html").read_text()
+    assert "Not computed: the two experiments&#x27; training sets share no feature." in page
+
+
+def test_a_train_features_file_without_the_human_score_is_refused(tmp_path, capsys):
+    config = _feature_copy(tmp_path, "old", lambda frame: frame.drop(columns="sc1"))
+    assert main(["rsmcompare", str(config), str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    assert "experiment_dir_old: features_old_train_features.csv has no column 'sc1'" in err
+
+
+def test_without_metadata_one_models_box_plots_are_missing(tmp_path):
+    folder = tmp_path / "features_old"
+    shutil.copytree(FEATURES / "features_old", folder)
+    (folder / "output" / "features_old_train_metadata.csv").unlink()
+    config = _config(tmp_path, "features_compare", experiment_dir_old=str(folder))
+    assert main(["rsmcompare", str(config), str(tmp_path / "out")]) == 0
+    page = (tmp_path / "out" / "features_old_vs_new_report.html").read_text()
+    assert "This figure is not available for the old model." in page
+    assert page.count('id="fig-feature-boxes-') == 1
+
+
+def test_rsmeval_experiments_have_no_feature_tables(compared):
+    """rsmeval experiments hold no features: no feature file is written and the feature
+    sections say so, as rsmcompare's do."""
+    written = {path.name for path in (compared / "output").iterdir()}
+    assert not {f"old_vs_new_{name}.csv" for name in FEATURE_FILES} & written
+    page = (compared / "old_vs_new_report.html").read_text()
+    for section in ("feature_descriptives", "features_by_group", "preprocessed_features", "model"):
+        body = page.split(f'<section id="{section}">')[1].split("</section>")[0]
+        assert "not available" in body, section
+    assert "fig-feature-boxes" not in page
+
+
+def test_skipped_sections_draw_no_box_plots(tmp_path):
+    config = _config(tmp_path, "features_compare", general_sections=["feature_descriptives", "model"])
+    assert main(["rsmcompare", str(config), str(tmp_path / "out")]) == 0
+    page = (tmp_path / "out" / "features_old_vs_new_report.html").read_text()
+    assert "fig-feature-boxes" not in page and 'id="fig-betas"' in page
+    assert '<section id="pca">' not in page
 
 
 # ----------------------------------------------------------------------------------------------
@@ -289,7 +514,7 @@ def test_an_rsmtool_experiment_shows_its_model_tables(tmp_path):
     betas = _read(tmp_path / "out" / "output" / "old_vs_new_betas.csv")
     assert list(betas["version"][:3]) == ["old", "new", "change"] and betas["standardized"].notna().sum() == 3
     page = (tmp_path / "out" / "old_vs_new_report.html").read_text()
-    assert "Standardized and relative coefficients" in page and "Model fit (training set)" in page
+    assert "Standardized &amp; relative coefficients" in page and "Model fit for old and new model" in page
 
 
 # ----------------------------------------------------------------------------------------------
@@ -562,7 +787,7 @@ def _rsmtool_bin() -> Path | None:
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory):
-    """The experiments, the comparison and the summary made again by RSMTool (about 2 minutes)."""
+    """The experiments, the comparisons and the summary made again by RSMTool (about 4 minutes)."""
     tools = _rsmtool_bin()
     if tools is None:
         pytest.skip(
@@ -576,24 +801,32 @@ def live(tmp_path_factory):
         ("rsmeval", "old.json", "../experiments/old"),
         ("rsmeval", "new.json", "../experiments/new"),
         ("rsmtool", "model.json", "../experiments/model"),
+        ("rsmtool", "features_old.json", "../experiments/features_old"),
+        ("rsmtool", "features_new.json", "../experiments/features_new"),
         ("rsmcompare", "compare.json", "../rsmtool/compare"),
+        ("rsmcompare", "features_compare.json", "../rsmtool/features_compare"),
         ("rsmsummarize", "summary.json", "../rsmtool/summary"),
     ):
         done = subprocess.run([str(tools / tool), config, out], cwd=configs, capture_output=True, text=True)
         assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    done = subprocess.run(
-        [
-            str(tools / "python"),
-            str(DATA / "rsmtool_tables.py"),
-            str(root / "rsmtool" / "compare"),
-            str(root / "rsmtool" / "tables"),
-        ],
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    for tool, config in (("rsmcompare", "compare.json"), ("rsmsummarize", "summary.json")):
-        assert main([tool, str(configs / config), str(root / "pdmetrics" / tool)]) == 0
+    for report, tables in (("compare", "tables"), ("features_compare", "features_tables")):
+        done = subprocess.run(
+            [
+                str(tools / "python"),
+                str(DATA / "rsmtool_tables.py"),
+                str(root / "rsmtool" / report),
+                str(root / "rsmtool" / tables),
+            ],
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+    for tool, config, out in (
+        ("rsmcompare", "compare.json", "rsmcompare"),
+        ("rsmcompare", "features_compare.json", "features_compare"),
+        ("rsmsummarize", "summary.json", "rsmsummarize"),
+    ):
+        assert main([tool, str(configs / config), str(root / "pdmetrics" / out)]) == 0
     return root
 
 
@@ -608,6 +841,13 @@ def test_live_comparison_report_as_rsmcompare(live):
     assert (live / "pdmetrics" / "rsmcompare" / "output" / saved).read_text() == (
         live / "rsmtool" / "compare" / "output" / saved
     ).read_text()
+
+
+def test_live_feature_sections_as_rsmcompare(live):
+    output = live / "pdmetrics" / "features_compare" / "output"
+    assert (
+        compare_rsmcompare_tables(live / "rsmtool" / "features_tables", output, "features_old_vs_new") > 900
+    )
 
 
 def test_live_summary_as_rsmsummarize(live):

@@ -18,6 +18,7 @@ __all__ = [
     "Box",
     "svg",
     "bar_panel",
+    "box_panel",
     "error_bar_panel",
     "forest_panel",
     "line_panel",
@@ -153,6 +154,63 @@ def bar_panel(
         parts.append(_x_label(x0 + (position + 0.5) * slot, y0 + height, category, vertical=room > 0))
     parts += [_reference(x0, width, scale(line), line) for line in reference_lines if low <= line <= high]
     return "".join(parts)
+
+
+def box_panel(
+    box: Box,
+    categories: Sequence[str],
+    boxes: dict[str, Sequence[float]],
+    fliers: Sequence[Sequence[float]] = (),
+    *,
+    title: str = "",
+    y_title: str = "",
+    reference_lines: Sequence[float] = (),
+) -> str:
+    """Box plots: one box per category from its ``boxes`` statistics (equal-length sequences
+    ``low``, ``q1``, ``median``, ``q3``, ``high``: whisker ends, quartiles and median), the
+    values beyond the whiskers (``fliers``, one sequence per category) as small circles, and
+    dashed horizontal ``reference_lines``. Boxes carry ``data-median``; a category without
+    values (NaN median) draws nothing."""
+    columns = [list(map(float, boxes[key])) for key in ("low", "q1", "median", "q3", "high")]
+    fliers = [list(map(float, points)) for points in fliers] or [[] for _ in categories]
+    values = [v for column in columns for v in column] + [v for points in fliers for v in points]
+    low, high = nice_limits([v for v in values if math.isfinite(v)], tuple(reference_lines))
+    room = category_label_room(box[2], categories)
+    inner, parts = _frame(box, low, high, title, "", y_title, room=room)
+    x0, y0, width, height = inner
+    slot = width / max(len(categories), 1)
+    scale = _scale(low, high, y0 + height, y0)
+    for position, category in enumerate(categories):
+        bottom, q1, median, q3, top = (column[position] for column in columns)
+        middle, half = x0 + (position + 0.5) * slot, slot * 0.3
+        if math.isfinite(median):
+            parts.append(
+                f'<path d="M{middle:.1f},{scale(bottom):.1f}V{scale(q1):.1f}M{middle:.1f},{scale(q3):.1f}'
+                f"V{scale(top):.1f}M{middle - half / 2:.1f},{scale(bottom):.1f}h{half:.1f}"
+                f'M{middle - half / 2:.1f},{scale(top):.1f}h{half:.1f}" stroke="#555" fill="none"/>'
+                f'<rect class="box" x="{middle - half:.1f}" y="{scale(q3):.1f}" width="{2 * half:.1f}" '
+                f'height="{abs(scale(q1) - scale(q3)):.1f}" fill="#b3b3b3" stroke="#555" '
+                f'data-category="{_text(category)}" data-median="{median!r}">'
+                f"<title>{_text(category)}: median {tick(median)}, quartiles {tick(q1)} to {tick(q3)}, "
+                f"whiskers {tick(bottom)} to {tick(top)}</title></rect>"
+                f'<line x1="{middle - half:.1f}" x2="{middle + half:.1f}" y1="{scale(median):.1f}" '
+                f'y2="{scale(median):.1f}" stroke="#000" stroke-width="1.5"/>'
+            )
+            parts += [
+                f'<circle class="flier" cx="{middle:.1f}" cy="{scale(v):.1f}" r="2" fill="none" '
+                'stroke="#555"/>'
+                for v in fliers[position]
+            ]
+        parts.append(_x_label(middle, y0 + height, category, vertical=room > 0))
+    parts += [_threshold(x0, width, scale(line), line) for line in reference_lines if low <= line <= high]
+    return "".join(parts)
+
+
+def _threshold(x: float, width: float, y: float, value: float) -> str:
+    return (
+        f'<line class="reference" x1="{x:.1f}" x2="{x + width:.1f}" y1="{y:.1f}" y2="{y:.1f}" '
+        f'stroke="{_CLIPPED}" stroke-dasharray="4 3" stroke-width="0.8" data-value="{value!r}"/>'
+    )
 
 
 def error_bar_panel(

@@ -10,6 +10,12 @@ Both folders also hold each response's scores (``<experiment_id>_pred_processed`
 comparison can be *paired*: :func:`paired_comparison` joins the two on the response id and runs
 :func:`pdmetrics.scoring.compare` on the responses both experiments scored, giving each
 metric's difference an interval and a p-value (``<comparison_id>_paired_comparison.csv``).
+
+rsmtool experiments also hold their features' and model's tables: :func:`feature_tables` puts
+them side by side as rsmcompare's feature, model and principal-component sections do (and
+correlates each feature's old and new values, :func:`version_correlations`), and
+:func:`feature_boxes` gives the box plots of the training features by subgroup that rsmcompare
+shows (rsmtool's figures), drawn here as inline SVG.
 """
 
 from __future__ import annotations
@@ -29,9 +35,19 @@ from pdmetrics.rsmeval.paired import join_scores, paired_table, read_scores
 from pdmetrics.rsmeval.report_object import write_table
 from pdmetrics.rsmeval.run import command_run, send_note
 from pdmetrics.rsmeval.tool_configs import chosen_sections, custom_names, read_tool_config, saved_tool_config
-from pdmetrics.rsmeval.tool_pages import PLAIN_TABLES, ComparisonPage
+from pdmetrics.rsmeval.tool_pages import ComparisonPage
 
-__all__ = ["run_rsmcompare", "ComparedExperiment", "comparison_tables", "paired_comparison", "old_new_change"]
+__all__ = [
+    "run_rsmcompare",
+    "ComparedExperiment",
+    "comparison_tables",
+    "feature_tables",
+    "version_correlations",
+    "correlation_overview",
+    "feature_boxes",
+    "paired_comparison",
+    "old_new_change",
+]
 
 #: rsmcompare's names of the short evaluation columns (``{X}``: raw or scale; ``{D}``: SMD, or
 #: DSM in the subgroup tables), in RSMTool's order.
@@ -59,6 +75,8 @@ OVERVIEW = ["N", "Adj. Agmt.(br)", "Agmt.(br)", "K(br)", "Pearson(b)", "QWK(b)",
 M_SD = ["N", "H1 mean", "H1 SD", "score mean(br)", "score SD(br)", "score mean(b)", "score SD(b)", "{D}(br)",
         "{D}(b)"]  # fmt: skip
 _VERSIONS = ("old", "new", "change")
+#: The box of all the responses (rsmtool's label) in the box plots by subgroup.
+POOLED_BOX = "All data"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -234,14 +252,244 @@ def comparison_tables(old: ComparedExperiment, new: ComparedExperiment, subgroup
         name = f"disattenuated_correlations_by_{group}"
         tables[name] = old_new_change(*(s.experiment.table(name, text_index=True) for s in (old, new)))
     tables["true_score_eval"] = _one_row_change(*(s.row("true_score_eval") for s in (old, new)))
-    for listed in PLAIN_TABLES.values():
-        for name, _ in listed:  # model_fit has no row labels
-            pair = (side.experiment.table(name, index=name != "model_fit") for side in (old, new))
-            tables[name] = old_new_change(*pair)
+    tables |= feature_tables(old, new, subgroups)
+    return {name: table for name, table in tables.items() if table is not None}
+
+
+# ----------------------------------------------------------------------------------------------
+# the tables of rsmtool experiments: features, model, principal components
+# ----------------------------------------------------------------------------------------------
+#: rsmcompare's names of the outlier counts (``feature_outliers``).
+OUTLIER_NAMES = {"upper": "Upper", "lower": "Lower", "both": "Both", "upperperc": "Upper %",
+                 "lowerperc": "Lower %", "bothperc": "Both %"}  # fmt: skip
+#: The columns of rsmcompare's feature tables.
+DESCRIPTIVES = ["N", "mean", "std. dev.", "skewness", "kurtosis"]
+PERCENTILES = ["N", "min", "max", "1%", "5%", "25%", "50%", "75%", "95%", "99%", "IQR", "Mild outliers",
+               "Mild outliers (%)", "Extreme outliers", "Extreme outliers (%)"]  # fmt: skip
+#: The statistics of rsmcompare's overview of a correlation table (each column's, over its rows).
+OVERVIEW_STATISTICS = {"MEAN": "mean", "SD": "std", "MEDIAN": "median", "MIN": "min", "MAX": "max"}
+
+
+def feature_tables(old: ComparedExperiment, new: ComparedExperiment, subgroups) -> dict:
+    """rsmcompare's tables of the features and the model (rsmtool experiments; None where
+    neither experiment has the file): descriptives, outliers and percentiles of the training
+    set's features, the correlations of each feature's old and new values, the inter-feature
+    correlations, the overviews of the human-feature correlations, the coefficients and the
+    model fit (old, new, change), and the new experiment's principal components."""
+    described = [_feature_descriptives(side) for side in (old, new)]
+    tables = {
+        name: old_new_change(*(d[name] if d is not None else None for d in described))
+        for name in ("feature_descriptives", "feature_outliers", "feature_percentiles")
+    }
+    tables["feature_correlations"] = version_correlations(old, new)
+    tables["cors_processed"] = old_new_change(*(s.experiment.table("cors_processed") for s in (old, new)))
+    for name in ("margcor_score", "pcor_score"):
+        pair = (s.experiment.table(f"{name}_all_data", text_index=True) for s in (old, new))
+        tables[f"{name}_overview"] = old_new_change(*(correlation_overview(frame) for frame in pair))
+    name = "pcor_score_no_length_all_data"  # rsmcompare shows none: pdmetrics', as the experiments have it
+    tables[name] = old_new_change(*(s.experiment.table(name, text_index=True) for s in (old, new)))
     for group in subgroups:
         for name in (f"margcor_score_by_{group}", f"pcor_score_by_{group}"):
             tables[name] = old_new_change(*(s.experiment.table(name, text_index=True) for s in (old, new)))
-    return {name: table for name, table in tables.items() if table is not None}
+    tables["betas"] = old_new_change(*(_unnamed(s.experiment.table("betas")) for s in (old, new)))
+    tables["model_fit"] = old_new_change(*(s.experiment.table("model_fit", index=False) for s in (old, new)))
+    for name in ("pca", "pcavar"):  # rsmcompare shows the new experiment's only
+        tables[name] = new.experiment.table(name)
+    return tables
+
+
+def _unnamed(frame):
+    """A table without its index's name (rsmcompare drops it)."""
+    return None if frame is None else frame.rename_axis(None)
+
+
+def _feature_descriptives(side: ComparedExperiment) -> dict | None:
+    """One experiment's three feature tables as rsmcompare shows them (None without
+    ``feature_descriptives``)."""
+    experiment = side.experiment
+    descriptives = experiment.table("feature_descriptives")
+    if descriptives is None:
+        return None
+    _require_columns(experiment, "feature_descriptives", descriptives, ["N", "min", "max", *DESCRIPTIVES])
+    counts = descriptives[["N", "min", "max"]]
+    out = {"feature_descriptives": descriptives[DESCRIPTIVES], "feature_outliers": None,
+           "feature_percentiles": None}  # fmt: skip
+    outliers = experiment.table("feature_outliers")
+    if outliers is not None:
+        outliers = outliers.rename(columns=OUTLIER_NAMES)
+        out["feature_outliers"] = counts[["N"]].join(outliers, how="inner")
+    percentiles = experiment.table("feature_descriptivesExtra")
+    if percentiles is not None:
+        _require_columns(experiment, "feature_descriptivesExtra", percentiles,
+                         ["Mild outliers", "Extreme outliers"])  # fmt: skip
+        frame = percentiles.join(counts, how="inner")
+        n = frame["N"].astype("float64")
+        frame["Mild outliers (%)"] = frame["Mild outliers"] / n * 100
+        frame["Extreme outliers (%)"] = frame["Extreme outliers"] / n * 100
+        out["feature_percentiles"] = frame[[c for c in PERCENTILES if c in frame.columns]]
+    return out
+
+
+def _require_columns(experiment: Experiment, name: str, frame: pd.DataFrame, columns) -> None:
+    missing = [column for column in columns if column not in frame.columns]
+    if missing:
+        raise InvalidInputError(
+            f"{experiment.key}: {experiment.path(name).name} has no column {missing[0]!r} (rsmtool writes "
+            f"{', '.join(map(repr, columns))}); run the experiment again with rsmtool."
+        )
+
+
+def correlation_overview(frame: pd.DataFrame | None) -> pd.DataFrame | None:
+    """rsmcompare's overview of a table of correlations (rows: the data, columns: the
+    features): each feature's mean, SD (population), median, minimum and maximum over the
+    rows.
+
+    >>> import pandas as pd
+    >>> from pdmetrics.rsmeval.rsmcompare import correlation_overview
+    >>> correlation_overview(pd.DataFrame({"f1": [0.5], "f2": [0.25]}, index=["All data"]))
+        MEAN   SD  MEDIAN   MIN   MAX
+    f1  0.50  0.0    0.50  0.50  0.50
+    f2  0.25  0.0    0.25  0.25  0.25
+    """
+    if frame is None:
+        return None
+    numbers = frame.apply(pd.to_numeric, errors="coerce").astype("float64")
+    overview = numbers.agg(list(OVERVIEW_STATISTICS.values())).T
+    overview["std"] = numbers.std(ddof=0)  # numpy's SD, as rsmcompare computes it
+    overview.columns = list(OVERVIEW_STATISTICS)
+    return overview
+
+
+def version_correlations(old: ComparedExperiment, new: ComparedExperiment) -> pd.DataFrame | None:
+    """rsmcompare's correlations of each feature's old and new values: for the features both
+    experiments' training sets have (``train_features``), on the responses both kept (joined on
+    ``spkitemid``), the number of responses ``N``, each version's correlation with its human
+    score (``human_old``, ``human_new``) and the correlation of the two versions (``old_new``).
+    None when either experiment has no ``train_features``; an empty table (``attrs["reason"]``
+    saying why) when they share no feature or no response. ``attrs["dropped"]`` counts the
+    responses each experiment has that the other has not; ``attrs["undefined"]`` lists the
+    features with a missing or non-numeric value (their correlations are NaN, as
+    ``scipy.stats.pearsonr`` gives)."""
+    frames = [side.experiment.table("train_features", index=False) for side in (old, new)]
+    if any(frame is None for frame in frames):
+        return None
+    for side, frame in zip((old, new), frames):
+        _require_columns(side.experiment, "train_features", frame, ["spkitemid", "sc1"])
+    columns = [[c for c in frame.columns if c not in ("spkitemid", "sc1")] for frame in frames]
+    features = [c for c in columns[0] if c in set(columns[1])]
+    empty = pd.DataFrame(columns=["N", "human_old", "human_new", "old_new"], dtype="float64")
+    if not features:
+        empty.attrs["reason"] = "the two experiments' training sets share no feature"
+        return empty
+    merged = pd.merge(
+        *(frame[["spkitemid", "sc1", *features]].astype({"spkitemid": str}) for frame in frames),
+        on="spkitemid",
+        suffixes=("_old", "_new"),
+    ).drop(columns="spkitemid")
+    if not len(merged):
+        empty.attrs["reason"] = "the two experiments' training sets share no response (spkitemid)"
+        return empty
+    numbers = merged.apply(pd.to_numeric, errors="coerce").to_numpy(dtype="float64")
+    k = len(features)
+    human_old, old_values = numbers[:, [0]], numbers[:, 1 : k + 1]
+    human_new, new_values = numbers[:, [k + 1]], numbers[:, k + 2 :]
+    table = pd.DataFrame(
+        {
+            "N": len(merged),
+            "human_old": _column_correlations(np.broadcast_to(human_old, old_values.shape), old_values),
+            "human_new": _column_correlations(np.broadcast_to(human_new, new_values.shape), new_values),
+            "old_new": _column_correlations(new_values, old_values),
+        },
+        index=pd.Index(features),
+    )
+    table.attrs["dropped"] = {"old": len(frames[0]) - len(merged), "new": len(frames[1]) - len(merged)}
+    finite = np.isfinite(np.hstack([old_values, new_values])).reshape(len(merged), 2, k).all(axis=(0, 1))
+    table.attrs["undefined"] = [f for f, ok in zip(features, finite) if not ok]
+    return table
+
+
+#: rsmtool draws no box plots of more features than this (without thumbnails).
+MAX_BOX_FEATURES = 30
+
+
+def feature_boxes(side: ComparedExperiment, group: str) -> tuple[pd.DataFrame, pd.DataFrame] | None:
+    """The box plots of the training set's feature values by ``group`` that rsmtool draws (and
+    rsmcompare shows): for each feature (sorted by name) and each box (``All data``, the groups
+    sorted, ``No info`` last) the quartiles, the whiskers (the furthest values within 1.5
+    interquartile ranges of the box, as matplotlib draws them) and the truncation thresholds
+    rsmtool marks (mean ± 4 SD of the values it plots); and the values beyond the whiskers.
+    None when the experiment has no ``train_features`` or its ``train_metadata`` has no
+    column ``group``. Missing and non-numeric values are left out."""
+    experiment = side.experiment
+    features = experiment.table("train_features", index=False)
+    metadata = experiment.table("train_metadata", index=False)
+    if features is None or metadata is None or group not in metadata.columns:
+        return None
+    _require_columns(experiment, "train_features", features, ["spkitemid"])
+    _require_columns(experiment, "train_metadata", metadata, ["spkitemid"])
+    names = sorted(c for c in features.columns if c not in ("spkitemid", "sc1"))
+    values = features[["spkitemid", *names]].assign(spkitemid=features["spkitemid"].astype(str))
+    labels = metadata[["spkitemid", group]].assign(spkitemid=metadata["spkitemid"].astype(str))
+    merged = values.merge(labels, on="spkitemid", how="inner")
+    merged[group] = subgroup_values(merged[group].astype(str).where(merged[group].notna()))
+    levels = sorted(set(merged[group]) - {"No info"})
+    order = [POOLED_BOX, *levels, *(["No info"] if (merged[group] == "No info").any() else [])]
+    long = merged.melt(id_vars=[group], value_vars=names, var_name="feature", value_name="value")
+    long["value"] = pd.to_numeric(long["value"], errors="coerce")
+    long = long[long["value"].notna().to_numpy()]
+    long = pd.concat([long, long.assign(**{group: POOLED_BOX})], ignore_index=True).rename(
+        columns={group: "box"}
+    )
+    long["box"] = pd.Categorical(long["box"], categories=order)
+    long["feature"] = pd.Categorical(long["feature"], categories=names)
+    keys = ["feature", "box"]
+    grouped = long.groupby(keys, observed=True)["value"]
+    stats = grouped.quantile([0.25, 0.5, 0.75]).unstack()
+    stats.columns = ["q1", "median", "q3"]
+    stats["n"] = grouped.size()
+    iqr = stats["q3"] - stats["q1"]
+    bounds = stats.assign(lo=stats["q1"] - 1.5 * iqr, hi=stats["q3"] + 1.5 * iqr)
+    at = long.join(bounds[["lo", "hi"]], on=keys)
+    inside = at[((at["value"] >= at["lo"]) & (at["value"] <= at["hi"])).to_numpy()]
+    whiskers = inside.groupby(keys, observed=True)["value"].agg(["min", "max"])
+    stats["low"] = whiskers["min"].reindex(stats.index).fillna(stats["q1"])
+    stats["high"] = whiskers["max"].reindex(stats.index).fillna(stats["q3"])
+    spread = long.groupby("feature", observed=True)["value"].agg(["mean", "std"])
+    stats = stats.join(spread, on="feature")
+    stats["threshold_low"] = stats["mean"] - 4 * stats["std"]
+    stats["threshold_high"] = stats["mean"] + 4 * stats["std"]
+    at = at.join(stats[["low", "high"]], on=keys)
+    fliers = at[((at["value"] < at["low"]) | (at["value"] > at["high"])).to_numpy()][[*keys, "value"]]
+    stats = stats.drop(columns=["mean", "std"]).reset_index()
+    return stats, fliers.reset_index(drop=True)
+
+
+def box_plots(old: ComparedExperiment, new: ComparedExperiment, subgroups) -> dict:
+    """:func:`feature_boxes` of each experiment by each subgroup, by ``(version, subgroup)``
+    (left out where the experiment has none; a note instead of more than
+    :data:`MAX_BOX_FEATURES` features, as rsmtool draws none then)."""
+    out = {}
+    for group in subgroups:
+        for side in (old, new):
+            boxes = feature_boxes(side, group)
+            if boxes is None:
+                continue
+            count = boxes[0]["feature"].nunique()
+            out[side.version, group] = (
+                boxes
+                if count <= MAX_BOX_FEATURES
+                else f"The {side.version} model has {count} features (more than {MAX_BOX_FEATURES}): rsmtool "
+                "draws no box plots of them, nor does pdmetrics."
+            )
+    return out
+
+
+def _column_correlations(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Pearson's correlation of each column of ``a`` with the same column of ``b`` (NaN for a
+    column with a missing value or no variance)."""
+    da, db = a - a.mean(axis=0), b - b.mean(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (da * db).sum(axis=0) / np.sqrt((da * da).sum(axis=0) * (db * db).sum(axis=0))
 
 
 def _unlabelled(frame):
@@ -374,6 +622,24 @@ def _paired_groups(
 # ----------------------------------------------------------------------------------------------
 # the command
 # ----------------------------------------------------------------------------------------------
+def _feature_notes(correlations: pd.DataFrame | None, notes) -> None:
+    """The notes of the correlations between the feature versions (nothing computed, or
+    features whose correlations are undefined)."""
+    if correlations is None:
+        return
+    if "reason" in correlations.attrs:
+        send_note(
+            notes, f"feature correlations between versions: not computed, {correlations.attrs['reason']}."
+        )
+    if correlations.attrs.get("undefined"):
+        named = ", ".join(map(repr, correlations.attrs["undefined"]))
+        send_note(
+            notes,
+            f"feature correlations between versions: {named} has a missing or non-numeric value in a "
+            "train_features file; its correlations are NaN.",
+        )
+
+
 def run_rsmcompare(
     config_path,
     output_dir=".",
@@ -389,7 +655,8 @@ def run_rsmcompare(
     Writes ``output_dir/<comparison_id>_report.html`` (one offline page: rsmcompare's sections,
     plus the paired comparison), ``output_dir/output/<comparison_id>_<table>.csv`` (each
     comparison table: ``eval_overview``, ``eval_by_<G>``, ``score_dist``, ``confMatrix``,
-    ``consistency``, ``degradation``, ..., and ``paired_comparison``) and
+    ``consistency``, ``degradation``, ..., for rsmtool experiments those of
+    :func:`feature_tables`, and ``paired_comparison``) and
     ``output_dir/output/<comparison_id>_rsmcompare.json`` (the configuration with its defaults,
     as rsmcompare saves it). ``n_resamples``, ``confidence``, ``random_state`` and
     ``correction`` are those of :func:`pdmetrics.scoring.compare`. Every file is written whole
@@ -419,6 +686,8 @@ def run_rsmcompare(
     paired, facts = paired_comparison(old, new, subgroups, options)
     tables["paired_comparison"] = paired
     sections = chosen_sections(config, "rsmcompare")
+    boxes = box_plots(old, new, subgroups) if "features_by_group" in sections else {}
+    _feature_notes(tables.get("feature_correlations"), notes)
     custom = custom_names(config)
     if custom:
         send_note(
@@ -452,6 +721,6 @@ def run_rsmcompare(
                 saved_tool_config(config, "rsmcompare"),
             )
         )
-        page = ComparisonPage(config, old, new, tables, facts, options, written).page(sections)
+        page = ComparisonPage(config, old, new, tables, facts, options, written, boxes).page(sections)
         written.append(write_text(output_dir / f"{comparison_id}_report.html", page))
     return written

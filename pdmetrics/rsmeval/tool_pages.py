@@ -22,24 +22,20 @@ from pdmetrics.rsmeval.html_page import (
     table_html,
 )
 
-__all__ = ["ComparisonPage", "SummaryPage", "PLAIN_TABLES"]
+__all__ = ["ComparisonPage", "SummaryPage", "FEATURE_TABLES"]
 
-#: The experiments' tables shown as they are (old, new, change) in the sections of rsmtool
-#: experiments (features, model, principal components): section -> (table, heading).
-PLAIN_TABLES = {
+#: The tables of the feature sections (rsmtool experiments): section -> (table, heading).
+FEATURE_TABLES = {
     "feature_descriptives": (
-        ("feature_descriptives", "Feature descriptives (training set)"),
-        ("feature_descriptivesExtra", "Feature percentiles and outliers"),
-        ("feature_outliers", "Outliers truncated in pre-processing"),
-        ("cors_processed", "Correlations between pre-processed features and with the human score"),
+        ("feature_descriptives", "Overall descriptive feature statistics"),
+        ("feature_outliers", "Prevalence of recoded cases"),
+        ("feature_percentiles", "Feature value distribution"),
     ),
     "preprocessed_features": (
-        ("margcor_score_all_data", "Marginal correlations of each feature with the human score"),
-        ("pcor_score_all_data", "Partial correlations with the human score, other features controlled"),
+        ("margcor_score_overview", "Overall human-feature marginal correlations"),
+        ("pcor_score_overview", "Overall human-feature partial correlations"),
         ("pcor_score_no_length_all_data", "Partial correlations with the human score, length controlled"),
     ),
-    "model": (("betas", "Standardized and relative coefficients"), ("model_fit", "Model fit (training set)")),
-    "pca": (("pca", "Principal components"), ("pcavar", "Variance of each principal component")),
 }
 
 #: The sections' headings (rsmcompare's).
@@ -89,10 +85,14 @@ _NOT_AVAILABLE = "This information is not available for either of the models."
 class ComparisonPage(PageWriter):
     """rsmcompare's report: its sections, from the comparison tables."""
 
-    def __init__(self, config, old, new, tables, facts, options, files) -> None:
+    def __init__(self, config, old, new, tables, facts, options, files, boxes=None) -> None:
         super().__init__()
         self.config, self.old, self.new = config, old, new
         self.tables, self.facts, self.options, self.files = tables, facts, options, files
+        #: the box plots by subgroup: (version, subgroup) -> (statistics, fliers), or a note
+        self.boxes = boxes or {}
+        #: what the tables' ``attrs`` say (the page's notes), kept before the tables are written
+        self.table_facts = {name: dict(table.attrs) for name, table in tables.items()}
 
     def page(self, sections) -> str:
         bodies = self.sections(sections, COMPARE_TITLES)
@@ -118,40 +118,202 @@ class ComparisonPage(PageWriter):
         index = not isinstance(table.index, pd.RangeIndex)
         return "".join(parts) + note + table_html(table, index=index)
 
-    def plain(self, section: str) -> str:
-        parts = [self.table(name, heading) for name, heading in PLAIN_TABLES[section] if name in self.tables]
-        return "".join(parts) or f"<p>{_NOT_AVAILABLE}</p>"
+    def tables_of(self, section: str) -> list[str]:
+        return [self.table(name, heading) for name, heading in FEATURE_TABLES[section] if name in self.tables]
 
     # sections ---------------------------------------------------------------------------
     def feature_descriptives(self) -> str:
-        return self.plain("feature_descriptives")
+        parts = self.tables_of("feature_descriptives")
+        table = self.tables.get("feature_descriptives")
+        if table is not None:
+            counts = [table.loc[(table["version"] == v).to_numpy(), "N"].dropna() for v in ("old", "new")]
+            if all(len(c) for c in counts) and counts[0].iloc[0] != counts[1].iloc[0]:
+                parts.insert(
+                    0,
+                    f'<p class="note">The training sets differ in size: old N = {int(counts[0].iloc[0]):,}, '
+                    f"new N = {int(counts[1].iloc[0]):,}.</p>",
+                )
+        parts.append(self.version_correlations())
+        return "".join(part for part in parts if part) or f"<p>{_NOT_AVAILABLE}</p>"
+
+    def version_correlations(self) -> str:
+        table = self.tables.get("feature_correlations")
+        if table is None:
+            return ""
+        parts = [
+            self.h3("Correlations between feature values between old and new model"),
+            "<p>For each feature both experiments use: its correlation with the human score in each "
+            "experiment's training set and the correlation of its old and new values, on the responses both "
+            "training sets hold (<code>train_features</code>, joined on the response id).</p>",
+        ]
+        attrs = self.table_facts.get("feature_correlations", {})
+        if "reason" in attrs:
+            return "".join(parts) + f'<p class="note">Not computed: {escape(attrs["reason"])}.</p>'
+        dropped = attrs.get("dropped", {})
+        left = [
+            f"{n:,} responses of the {version} training set are not in the {other} one"
+            for version, other in (("old", "new"), ("new", "old"))
+            if (n := dropped.get(version, 0))
+        ]
+        if left:
+            parts.append(f'<p class="note">{"; ".join(left)}: left out of this table.</p>')
+        if attrs.get("undefined"):
+            named = ", ".join(escape(repr(name)) for name in attrs["undefined"])
+            parts.append(
+                f'<p class="note">{named}: a missing or non-numeric value in a training set, so its '
+                "correlations are not defined (NaN).</p>"
+            )
+        return "".join(parts) + table_html(table)
 
     def features_by_group(self) -> str:
-        return (
-            "<p>rsmcompare shows each experiment's box plots of the feature values by subgroup (the figures "
-            "rsmtool drew); pdmetrics reads the experiments' tables only. "
-            f"{'' if self.tables.get('feature_descriptives') is not None else _NOT_AVAILABLE}</p>"
+        parts = []
+        for group in self.config["subgroups"]:
+            drawn = [(side, self.boxes.get((side.version, group))) for side in (self.old, self.new)]
+            if all(boxes is None for _, boxes in drawn):
+                continue
+            parts += [
+                self.h3(f"Feature value box plots by {group}"),
+                "<p>The training set's feature values (before transformation and truncation) of each "
+                f"{escape(group)} group, the old model's first; the dashed lines mark the truncation "
+                "thresholds (mean ± 4 SD).</p>",
+            ]
+            for side, boxes in drawn:
+                experiment_id = self.config[f"experiment_id_{side.version}"]
+                if boxes is None:
+                    parts.append(
+                        f'<p class="note">This figure is not available for the {side.version} model.</p>'
+                    )
+                elif isinstance(boxes, str):
+                    parts.append(f'<p class="note">{escape(boxes)}</p>')
+                else:
+                    parts.append(self.box_figure(side.version, experiment_id, group, *boxes))
+        return "".join(parts) or f"<p>{_NOT_AVAILABLE}</p>"
+
+    def box_figure(self, version: str, experiment_id: str, group: str, stats, fliers) -> str:
+        features = list(dict.fromkeys(stats["feature"].astype(str)))
+        labels = list(dict.fromkeys(stats["box"].astype(str)))
+        width = max(300, 70 + 46 * len(labels))
+        height = 250 + figures.category_label_room(width, labels)
+        columns = 2 if len(features) > 1 else 1
+        panels = []
+        for k, feature in enumerate(features):
+            rows = stats[(stats["feature"].astype(str) == feature).to_numpy()]
+            rows = rows.set_index(rows["box"].astype(str)).reindex(labels)
+            points = fliers[(fliers["feature"].astype(str) == feature).to_numpy()]
+            grouped = points.groupby(points["box"].astype(str))["value"].agg(list)
+            thresholds = rows[["threshold_low", "threshold_high"]].dropna().to_numpy()
+            box = ((k % columns) * width, (k // columns) * height, width, height)
+            panels.append(
+                figures.box_panel(
+                    box,
+                    labels,
+                    {key: rows[key].to_numpy() for key in ("low", "q1", "median", "q3", "high")},
+                    [grouped.get(label, []) for label in labels],
+                    title=f"{feature} by {group}",
+                    reference_lines=list(thresholds[0]) if len(thresholds) else (),
+                )
+            )
+        svg = figures.svg(
+            columns * width,
+            -(-len(features) // columns) * height,
+            panels,
+            label=f"Feature values by {group}, {version} model",
+        )
+        return self.figure(
+            f"feature-boxes-{version}-{group}",
+            svg,
+            f"Feature values by {escape(group)}: the {version} model ({escape(experiment_id)}). Boxes: the "
+            "quartiles and the median; whiskers: the furthest values within 1.5 interquartile ranges of the "
+            "box; circles: the values beyond them.",
         )
 
     def preprocessed_features(self) -> str:
-        return self.plain("preprocessed_features")
+        parts = []
+        if "cors_processed" in self.tables:
+            old, new = self.config["experiment_id_old"], self.config["experiment_id_new"]
+            heading = (
+                f"Differences in inter-feature correlations between the old model ({old}) and the new model"
+            )
+            parts.append(self.table("cors_processed", f"{heading} ({new})"))
+        parts += self.tables_of("preprocessed_features")
+        return "".join(parts) or f"<p>{_NOT_AVAILABLE}</p>"
 
     def preprocessed_features_by_group(self) -> str:
         parts = []
         for group in self.config["subgroups"]:
             for name, what in (
-                (f"margcor_score_by_{group}", "Marginal"),
-                (f"pcor_score_by_{group}", "Partial"),
+                (f"margcor_score_by_{group}", "marginal"),
+                (f"pcor_score_by_{group}", "partial"),
             ):
                 if name in self.tables:
-                    parts.append(self.table(name, f"{what} correlations with the human score by {group}"))
+                    parts.append(self.table(name, f"Human-feature {what} correlations by {group}"))
         return "".join(parts) or f"<p>{_NOT_AVAILABLE}</p>"
 
     def model(self) -> str:
-        return self.plain("model")
+        parts = [self.table("betas", "Standardized & relative coefficients")]
+        betas = self.tables.get("betas")
+        if betas is not None and "standardized" in betas:
+            features = list(dict.fromkeys(betas.index.astype(str)))
+            series = {
+                f"{version} ({self.config[f'experiment_id_{version}']})": _column(
+                    betas, version, "standardized", features
+                )
+                for version in ("old", "new")
+            }
+            width = max(640, 80 + 70 * len(features))
+            svg = figures.legend_chart(
+                width,
+                300 + figures.category_label_room(width, features),
+                lambda box: figures.bar_panel(box, features, series, y_title="standardized coefficient"),
+                list(series),
+                label="Standardized coefficients, old and new model",
+            )
+            parts.append(
+                self.figure(
+                    "betas",
+                    svg,
+                    "Standardized coefficient of each feature in the old model and in the new one (none "
+                    "where a model does not use the feature).",
+                )
+            )
+        if "model_fit" in self.tables:
+            parts.append(self.table("model_fit", "Model fit for old and new model"))
+        return "".join(parts)
 
     def pca(self) -> str:
-        return self.plain("pca")
+        if "pca" not in self.tables:
+            return '<p class="note">This information is not available for the new model.</p>'
+        experiment_id = self.config["experiment_id_new"]
+        parts = [
+            self.h3(f"Principal component analysis for the new model ({experiment_id})"),
+            "<p>rsmcompare shows the new model's principal components only (their signs are arbitrary, so "
+            "they are not subtracted).</p>",
+        ]
+        variance = self.tables.get("pcavar")
+        if variance is not None and "Eigenvalues" in variance.index:
+            components = [str(c) for c in variance.columns]
+            values = {"eigenvalue": pd.to_numeric(variance.loc["Eigenvalues"], errors="coerce").tolist()}
+            svg = figures.svg(
+                max(330, 80 + 50 * len(components)),
+                260,
+                [
+                    figures.bar_panel(
+                        (0, 0, max(330, 80 + 50 * len(components)), 260),
+                        components,
+                        values,
+                        x_title="principal component",
+                        y_title="eigenvalue",
+                    )
+                ],  # fmt: skip
+                label="Eigenvalues of the principal components, new model",
+            )
+            parts.append(
+                self.figure("pca-scree", svg, "Eigenvalue of each principal component (scree plot).")
+            )
+        parts.append(table_html(self.tables["pca"]))
+        if variance is not None:
+            parts.append(table_html(variance))
+        return "".join(parts)
 
     def consistency(self) -> str:
         if "consistency" not in self.tables:

@@ -113,6 +113,65 @@ def main() -> None:
     }
     for name, config in written.items():
         (configs / f"{name}.json").write_text(json.dumps(config, indent=2) + "\n")
+    feature_experiments(data, configs)
+
+
+def feature_experiments(data: Path, configs: Path) -> None:
+    """Two small rsmtool experiments for rsmcompare's feature sections (their own seed, so the
+    files above stay as they are): 240 double-scored responses by L1; the old model uses f1, f2
+    and f3, the new one f1, a re-extracted f2 and f4 (f3 only in the old, f4 only in the new);
+    f4 is missing for three training responses (the new model trains on fewer)."""
+    rng = np.random.default_rng(2323)
+    n, n_train = 240, 150
+    true = rng.normal(3.5, 1.0, n)
+    sc1 = np.clip(np.rint(true + rng.normal(0, 0.6, n)), 1, 6)
+    sc2 = np.clip(np.rint(true + rng.normal(0, 0.6, n)), 1, 6)
+    f2 = 2 * true + rng.normal(0, 2.0, n)
+    common = {
+        "ID": [f"F{i:03d}" for i in range(n)],
+        "sc1": sc1,
+        "sc2": sc2,
+        "L1": rng.choice(["Arabic", "Chinese", "Spanish"], n, p=[0.4, 0.35, 0.25]),
+        "f1": true + rng.normal(0, 0.7, n),
+    }
+    old = pd.DataFrame({**common, "f2": f2, "f3": rng.normal(0, 1, n) - 0.3 * true})
+    f4 = (0.5 * true + rng.normal(0, 0.8, n)).astype(object)
+    f4[[3, 40, 77]] = "NA"  # training responses the new model leaves out
+    new = pd.DataFrame({**common, "f2": f2 + rng.normal(0, 0.5, n), "f4": f4})
+    for name, frame in (("old", old), ("new", new)):
+        frame.iloc[:n_train].to_csv(data / f"features_{name}_train.csv", index=False)
+        frame.iloc[n_train:].to_csv(data / f"features_{name}_test.csv", index=False)
+    for name, features, scaled in (("old", ["f1", "f2", "f3"], False), ("new", ["f1", "f2", "f4"], True)):
+        config = {
+            "experiment_id": f"features_{name}",
+            "description": f"A linear regression on {', '.join(features)}.",
+            "model": "LinearRegression",
+            "train_file": f"../data/features_{name}_train.csv",
+            "test_file": f"../data/features_{name}_test.csv",
+            "id_column": "ID",
+            "train_label_column": "sc1",
+            "test_label_column": "sc1",
+            "second_human_score_column": "sc2",
+            "features": features,
+            "subgroups": ["L1"],
+            "trim_min": 1,
+            "trim_max": 6,
+            "use_scaled_predictions": scaled,
+        }
+        (configs / f"features_{name}.json").write_text(json.dumps(config, indent=2) + "\n")
+    compare = {
+        "comparison_id": "features_old_vs_new",
+        "experiment_id_old": "features_old",
+        "experiment_dir_old": "../experiments/features_old",
+        "description_old": "Three features.",
+        "use_scaled_predictions_old": False,
+        "experiment_id_new": "features_new",
+        "experiment_dir_new": "../experiments/features_new",
+        "description_new": "f3 replaced by f4.",
+        "use_scaled_predictions_new": True,
+        "subgroups": ["L1"],
+    }
+    (configs / "features_compare.json").write_text(json.dumps(compare, indent=2) + "\n")
 
 
 if __name__ == "__main__":  # run as a script only (pytest imports it)
