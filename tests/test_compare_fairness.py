@@ -738,8 +738,10 @@ def test_score_intervals_cover_the_known_differences_and_p_is_uniform_under_the_
     covered = (rows["ci_low"] <= known) & (known <= rows["ci_high"])
     exact = rows["test"] == "ols_t"
     assert 0.93 <= covered[exact].mean() <= 0.97  # 1600 intervals of the exact t-test
-    # 800 bootstrap intervals of OSA (group means of a squared error, skewed): the percentile
-    # interval runs a little short with 60-90 responses per group (measured 91.3%)
-    assert 0.90 <= covered[~exact].mean() <= 0.975
+    # 800 bootstrap intervals of OSA (group means of a squared error, skewed; 60-90 responses
+    # per group): 93.75% here. Read at numpy's default quantile the tails of 100 replicates sat
+    # inside the distribution (91.3% here, 92.5% over 3,000 such sets); the (B + 1) * alpha-th
+    # replicate gives 94.4% over 3,000 sets with 100 resamples and 94.6% with the default 1,000
+    assert 0.93 <= covered[~exact].mean() <= 0.97
     null = (known == 0) & exact.to_numpy()
     assert 0.03 <= (rows.loc[null, "p_value"] < 0.05).mean() <= 0.075
