@@ -13,6 +13,7 @@ from pdmetrics.errors import InvalidInputError
 
 __all__ = [
     "N_BUCKETS",
+    "ORDER_STATISTIC",
     "POISSON_TABLE",
     "bootstrap_key",
     "bootstrap_p_value",
@@ -156,8 +157,23 @@ def resampled_sums(weights: np.ndarray, per_bucket: np.ndarray) -> np.ndarray:
     return out.reshape(n_resamples, *per_bucket.shape[1:])
 
 
-def percentile_interval(samples: np.ndarray, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+#: The percentile rule of the paired comparisons: the ``(B + 1) * alpha``-th smallest of ``B``
+#: replicates (Davison & Hinkley 1997, sec. 5.2.1; numpy's ``method="weibull"``, interpolated).
+ORDER_STATISTIC = "weibull"
+
+
+def percentile_interval(
+    samples: np.ndarray, confidence: float = 0.95, *, method: str = "linear"
+) -> tuple[np.ndarray, np.ndarray]:
     """Percentile interval over the first axis, ignoring NaN replicates (NaN if all are NaN).
+
+    ``method``: how the tails' quantiles are read off the replicates, as in
+    :func:`numpy.quantile`. ``"linear"`` (default) puts the ``alpha`` quantile of ``B``
+    replicates at the ``alpha * (B - 1) + 1``-th smallest, which sits inside the bootstrap
+    distribution when ``B`` is small (with 100 replicates, 95% intervals about 4% too narrow);
+    ``"weibull"`` (:data:`ORDER_STATISTIC`, which the paired comparisons use) at the
+    ``alpha * (B + 1)``-th, whose expected share of the distribution below it is ``alpha``
+    whatever ``B`` (Davison & Hinkley 1997, sec. 5.2.1).
 
     Examples
     --------
@@ -166,6 +182,9 @@ def percentile_interval(samples: np.ndarray, confidence: float = 0.95) -> tuple[
     >>> low, high = percentile_interval(np.arange(101.0)[:, None], confidence=0.9)
     >>> float(low[0]), float(high[0])
     (5.0, 95.0)
+    >>> low, high = percentile_interval(np.arange(99.0)[:, None], confidence=0.9, method="weibull")
+    >>> float(low[0]), float(high[0])  # the 5th smallest and the 5th largest of 99
+    (4.0, 94.0)
     """
     check_bootstrap_options(1, confidence, None)
     alpha = (1 - confidence) / 2
@@ -175,7 +194,7 @@ def percentile_interval(samples: np.ndarray, confidence: float = 0.95) -> tuple[
         return empty, empty.copy()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN slices give NaN, on purpose
-        low, high = np.nanquantile(samples, [alpha, 1 - alpha], axis=0)
+        low, high = np.nanquantile(samples, [alpha, 1 - alpha], axis=0, method=method)
     return low, high
 
 

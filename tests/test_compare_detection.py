@@ -516,12 +516,13 @@ def _label_rows(seeds, p_a, p_b, shared):
 
 
 def test_intervals_cover_the_known_difference():
-    # 800 data sets of 200 images; over 4,800 such sets the coverage was 93.4% (percentile
-    # intervals of AP, a maximum over the precision curve, run a little short at this size)
+    # 800 data sets of 200 images (200 resamples): 93.5% here, 94.6% over 4,800 such sets (the
+    # (B + 1) * alpha-th replicate; numpy's default quantile, inside the tails of 200 replicates,
+    # gave 93.5% over the 4,800 and 94.7% over 2,400 with the default 1,000 resamples)
     rows = _label_rows((3, 5), 0.6, 0.8, shared=True)
     truth = population_ap(0.8) - population_ap(0.6)
     covered = ((rows["ci_low"] <= truth) & (truth <= rows["ci_high"])).mean()
-    assert 0.915 <= covered <= 0.97
+    assert 0.93 <= covered <= 0.97
     assert rows["difference"].mean() == pytest.approx(truth, abs=0.005)
 
 

@@ -24,8 +24,9 @@ image-level paired Poisson bootstrap:
   label), then over the points reached from each point on: no loop over images, detections or
   resamples (one over the IoU thresholds, as COCO's accumulation has, and one over blocks of
   resamples, which bounds the memory);
-- the interval is the percentile interval of the resampled differences, the p-value the
-  centred bootstrap p-value (:func:`~pdmetrics._resampling.bootstrap_p_value`).
+- the interval is the percentile interval of the resampled differences, its ends the
+  ``(B + 1) * alpha``-th smallest and largest (:data:`~pdmetrics._resampling.ORDER_STATISTIC`),
+  the p-value the centred bootstrap p-value (:func:`~pdmetrics._resampling.bootstrap_p_value`).
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ from pdmetrics._comparison import (
 from pdmetrics._docstrings import fill
 from pdmetrics._groups import POOLED_LABEL, check_not_pooled
 from pdmetrics._resampling import (
+    ORDER_STATISTIC,
     bootstrap_p_value,
     key_buckets,
     percentile_interval,
@@ -244,7 +246,8 @@ def compare(
         label with ground truth, in sorted label order (the ``AP`` column of
         :func:`average_precision`). ``N`` counts the images (the resampled units: every image of
         the ground truth, of any system's detections and of ``images``); ``difference`` is
-        ``system_value - baseline_value``, ``ci_low``/``ci_high`` its percentile interval,
+        ``system_value - baseline_value``, ``ci_low``/``ci_high`` its percentile interval (the
+        ``(B + 1) * alpha``-th smallest and largest of the ``B`` resampled differences),
         ``p_value`` the centred bootstrap p-value of no difference; ``test`` is
         ``"paired_bootstrap"``.
 
@@ -275,12 +278,12 @@ def compare(
     ...                              n_resamples=200)
     >>> table[["label", "metric", "baseline_value", "system_value", "ci_low", "ci_high", "p_value"]].round(3)
        label metric  baseline_value  system_value  ci_low  ci_high  p_value
-    0  (all)     AP           0.329         0.722   0.281    0.491    0.005
-    1  (all)   AP50           0.786         1.000   0.103    0.326    0.005
-    2  (all)   AP75           0.232         0.849   0.409    0.770    0.005
-    3  (all)     AR           0.475         0.795   0.230    0.420    0.005
-    4    cat     AP           0.311         0.716   0.223    0.542    0.005
-    5    dog     AP           0.347         0.728   0.252    0.504    0.005
+    0  (all)     AP           0.329         0.722   0.275    0.491    0.005
+    1  (all)   AP50           0.786         1.000   0.102    0.337    0.005
+    2  (all)   AP75           0.232         0.849   0.407    0.773    0.005
+    3  (all)     AR           0.475         0.795   0.226    0.422    0.005
+    4    cat     AP           0.311         0.716   0.218    0.545    0.005
+    5    dog     AP           0.347         0.728   0.237    0.511    0.005
     """
     if isinstance(system, (list, tuple, set, dict, pd.Index, np.ndarray)):
         raise InvalidInputError(
@@ -618,7 +621,7 @@ def _comparison_from_state(state: ComparisonState, spec: ComparisonTable) -> pd.
             + [resampled[b]["label"][:, with_truth] - resampled[a]["label"][:, with_truth]]
         )
         difference = value_b - value_a
-        low, high = percentile_interval(samples, settings["confidence"])
+        low, high = percentile_interval(samples, settings["confidence"], method=ORDER_STATISTIC)
         parts.append(
             pd.DataFrame(
                 {

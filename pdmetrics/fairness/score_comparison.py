@@ -15,7 +15,8 @@ their difference ``system - baseline``, its interval and the p-value of "no diff
   in the scores, and R2 is a ratio: the paired Poisson bootstrap (``test="paired_bootstrap"``),
   both systems weighted alike, every resample's fits from weighted sums per group x human
   score cell (the group means for OSA and OSD; one batched solve of ``X'WX b = X'Wy`` per
-  resample for CSD).
+  resample for CSD); the interval's ends are the ``(B + 1) * alpha``-th smallest and largest of
+  the ``B`` resampled differences (:data:`~pdmetrics._resampling.ORDER_STATISTIC`).
 
 The state is additive over chunks of rows: each system's :class:`~pdmetrics.fairness.regression.
 ScoreFairnessState`, the cell moments of each compared pair's difference, and per (group,
@@ -35,6 +36,7 @@ import pandas as pd
 from pdmetrics._comparison import comparison_columns, comparison_table, repeated
 from pdmetrics._groups import POOLED_LABEL
 from pdmetrics._resampling import (
+    ORDER_STATISTIC,
     bootstrap_p_value,
     percentile_interval,
     poisson_weights,
@@ -310,7 +312,7 @@ def _rows(name, a, b, i, j, metrics, estimates, exact, resampled, options) -> pd
         size = len(value_a)
         if model == "osa":
             samples = resampled["osa"][:, j] - resampled["osa"][:, i]
-            low, high = percentile_interval(samples, confidence)
+            low, high = percentile_interval(samples, confidence, method=ORDER_STATISTIC)
             p = bootstrap_p_value(samples, value_b - value_a)
         else:
             _, low, high, p = exact[model]
@@ -327,7 +329,7 @@ def _rows(name, a, b, i, j, metrics, estimates, exact, resampled, options) -> pd
         metrics[x].set_index("model").loc[list(MODELS), "R2"].to_numpy("float64") for x in (i, j)
     )
     samples = resampled["r2"][:, j] - resampled["r2"][:, i]
-    low, high = percentile_interval(samples, confidence)
+    low, high = percentile_interval(samples, confidence, method=ORDER_STATISTIC)
     p = bootstrap_p_value(samples, value_b - value_a)
     metric = np.array([f"{model.upper()}_R2" for model in MODELS], dtype=object)
     n = metrics[i]["N"].to_numpy(dtype="int64")
