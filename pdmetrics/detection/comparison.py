@@ -45,10 +45,8 @@ from pdmetrics._comparison import (
 from pdmetrics._docstrings import fill
 from pdmetrics._groups import POOLED_LABEL, check_not_pooled
 from pdmetrics._resampling import (
-    ORDER_STATISTIC,
-    bootstrap_p_value,
     key_buckets,
-    percentile_interval,
+    paired_interval,
     poisson_weights,
     resampled_sums,
 )
@@ -621,7 +619,7 @@ def _comparison_from_state(state: ComparisonState, spec: ComparisonTable) -> pd.
             + [resampled[b]["label"][:, with_truth] - resampled[a]["label"][:, with_truth]]
         )
         difference = value_b - value_a
-        low, high = percentile_interval(samples, settings["confidence"], method=ORDER_STATISTIC)
+        low, high, p_value = paired_interval(samples, difference, settings["confidence"])
         parts.append(
             pd.DataFrame(
                 {
@@ -637,7 +635,7 @@ def _comparison_from_state(state: ComparisonState, spec: ComparisonTable) -> pd.
                     "difference": difference,
                     "ci_low": low,
                     "ci_high": high,
-                    "p_value": bootstrap_p_value(samples, difference),
+                    "p_value": p_value,
                     "test": "paired_bootstrap",
                 }
             )

@@ -36,9 +36,7 @@ import pandas as pd
 from pdmetrics._comparison import comparison_columns, comparison_table, repeated
 from pdmetrics._groups import POOLED_LABEL
 from pdmetrics._resampling import (
-    ORDER_STATISTIC,
-    bootstrap_p_value,
-    percentile_interval,
+    paired_interval,
     poisson_weights,
     resampled_sums,
     row_buckets,
@@ -312,8 +310,7 @@ def _rows(name, a, b, i, j, metrics, estimates, exact, resampled, options) -> pd
         size = len(value_a)
         if model == "osa":
             samples = resampled["osa"][:, j] - resampled["osa"][:, i]
-            low, high = percentile_interval(samples, confidence, method=ORDER_STATISTIC)
-            p = bootstrap_p_value(samples, value_b - value_a)
+            low, high, p = paired_interval(samples, value_b - value_a, confidence)
         else:
             _, low, high, p = exact[model]
         test = "paired_bootstrap" if model == "osa" else "ols_t"
@@ -329,8 +326,7 @@ def _rows(name, a, b, i, j, metrics, estimates, exact, resampled, options) -> pd
         metrics[x].set_index("model").loc[list(MODELS), "R2"].to_numpy("float64") for x in (i, j)
     )
     samples = resampled["r2"][:, j] - resampled["r2"][:, i]
-    low, high = percentile_interval(samples, confidence, method=ORDER_STATISTIC)
-    p = bootstrap_p_value(samples, value_b - value_a)
+    low, high, p = paired_interval(samples, value_b - value_a, confidence)
     metric = np.array([f"{model.upper()}_R2" for model in MODELS], dtype=object)
     n = metrics[i]["N"].to_numpy(dtype="int64")
     group, test = repeated(POOLED_LABEL, 3), repeated("paired_bootstrap", 3)

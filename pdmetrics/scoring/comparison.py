@@ -40,8 +40,7 @@ from pdmetrics._docstrings import fill
 from pdmetrics._groups import POOLED_LABEL
 from pdmetrics._resampling import (
     N_BUCKETS,
-    bootstrap_p_value,
-    percentile_interval,
+    paired_interval,
     poisson_weights,
     resampled_sums,
     row_buckets,
@@ -484,7 +483,7 @@ def compare(
         metric  difference  ci_low  ci_high  p_value              test
     0     corr       0.067   0.048    0.088    0.000        williams_t
     1  wtkappa       0.072   0.050    0.094    0.002  paired_bootstrap
-    2    kappa       0.199   0.131    0.272    0.002  paired_bootstrap
+    2    kappa       0.199   0.129    0.275    0.002  paired_bootstrap
     """
     if second_human is None:
         names = score_columns(frame, exclude_zero, human=human, system=system, by=by)
@@ -597,8 +596,7 @@ def _pair_rows(
             tests = np.where(exact, "mcnemar_exact", "mcnemar_chi2").astype(object)
         else:
             samples = resampled[b][metric] - resampled[a][metric]
-            low, high = percentile_interval(samples, confidence)
-            p = bootstrap_p_value(samples, difference)
+            low, high, p = paired_interval(samples, difference, confidence)
         frames.append(
             pd.DataFrame(
                 {

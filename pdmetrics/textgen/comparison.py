@@ -43,9 +43,8 @@ from pdmetrics._comparison import (
 from pdmetrics._docstrings import fill
 from pdmetrics._groups import check_scalar_cells
 from pdmetrics._resampling import (
-    bootstrap_p_value,
     key_buckets,
-    percentile_interval,
+    paired_interval,
     poisson_weights,
     resampled_sums,
     row_buckets,
@@ -275,8 +274,8 @@ def compare(
     >>> shown = ["metric", "baseline_value", "system_value", "difference", "ci_low", "ci_high", "p_value"]
     >>> table[shown].round(3)
        metric  baseline_value  system_value  difference  ci_low  ci_high  p_value
-    0    bleu          11.198        75.332      64.134  38.386   86.841    0.002
-    1  rouge1           0.645         0.942       0.297   0.178    0.450    0.002
+    0    bleu          11.198        75.332      64.134  38.386   87.009    0.002
+    1  rouge1           0.645         0.942       0.297   0.176    0.456    0.002
     """
     metrics, kind = _metrics(metric)
     if kind == "verdict":
@@ -530,8 +529,7 @@ def _pair_table(rows: list, values, differences, n, options) -> pd.DataFrame:
     pairs = np.array([values(*row) for row in rows], dtype="float64")
     observed = pairs[:, 1] - pairs[:, 0]
     resampled = np.stack([differences(*row) for row in rows], axis=1)  # (resamples, rows)
-    low, high = percentile_interval(resampled, options["confidence"])
-    p = bootstrap_p_value(resampled, observed)
+    low, high, p = paired_interval(resampled, observed, options["confidence"])
     table = pd.DataFrame(
         {
             "metric": [m for _, _, m in rows],
