@@ -1,0 +1,266 @@
+"""df.scoring.agreement: inter-rater agreement, exact against the reference libraries.
+
+scikit-learn, statsmodels and krippendorff (0.9.0) run here; irrCAC 0.4.4 and pingouin pin
+older pandas and scipy, so their numbers on our matrices are kept in
+``tests/data/agreement/reference.json``, written by ``tests/data/agreement/make_reference.py``
+(the matrices are in the file too).
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pdmetrics
+from pdmetrics.errors import ColumnNotFoundError, InvalidInputError
+from pdmetrics.scoring.inter_rater import agreement
+
+REFERENCE = json.loads((Path(__file__).parent / "data" / "agreement" / "reference.json").read_text())
+LEVELS = ["nominal", "ordinal", "interval", "ratio"]
+
+
+def frame_of(x: np.ndarray) -> pd.DataFrame:
+    return pd.DataFrame(x, columns=[f"r{j}" for j in range(x.shape[1])])
+
+
+def random_matrices():
+    rng = np.random.default_rng(7)
+    out = []
+    for _ in range(16):
+        n, r, k = int(rng.integers(5, 50)), int(rng.integers(2, 6)), int(rng.integers(2, 6))
+        categories = np.sort(rng.choice(np.arange(-3, 10), k, replace=False)).astype(float)
+        x = categories[rng.integers(0, k, (n, r))]
+        x[rng.random((n, r)) < 0.25] = np.nan
+        out.append(x)
+    edge = [case["ratings"] for case in REFERENCE["cases"].values()]
+    return out + [np.array(e, dtype=float) for e in edge]
+
+
+MATRICES = random_matrices()
+
+
+def quiet(frame, **options):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
+        return agreement(frame, n_resamples=0, **options)
+
+
+def value(table, statistic, raters="(all)"):
+    return table.loc[(table["statistic"] == statistic) & (table["raters"] == raters), "value"].iloc[0]
+
+
+def close(ours, reference):
+    if np.isnan(reference):
+        return np.isnan(ours)
+    return abs(ours - reference) <= 1e-12
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("index", range(len(MATRICES)))
+def test_krippendorff_alpha_equals_the_krippendorff_package(level, index):
+    krippendorff = pytest.importorskip("krippendorff")
+    x = MATRICES[index]
+    table = quiet(frame_of(x), raters=list(frame_of(x).columns), level=level)
+    try:
+        reference = krippendorff.alpha(reliability_data=x.T, level_of_measurement=level)
+    except ValueError:  # one value in the domain: our rule is NaN (see test_single_category)
+        reference = np.nan
+    with np.errstate(all="ignore"):
+        assert close(value(table, "krippendorff_alpha"), reference)
+
+
+@pytest.mark.parametrize("index", range(len(MATRICES)))
+def test_cohen_kappa_equals_scikit_learn_on_the_items_both_rated(index):
+    from sklearn.metrics import cohen_kappa_score
+
+    x = MATRICES[index]
+    frame = frame_of(x)
+    table = quiet(frame, raters=list(frame.columns), level="ordinal")
+    for a in range(x.shape[1]):
+        for b in range(a + 1, x.shape[1]):
+            both = ~np.isnan(x[:, a]) & ~np.isnan(x[:, b])
+            for weights, name in [
+                (None, "cohen_kappa"),
+                ("linear", "cohen_kappa_linear"),
+                ("quadratic", "cohen_kappa_quadratic"),
+            ]:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    reference = (
+                        cohen_kappa_score(x[both, a], x[both, b], weights=weights) if both.any() else np.nan
+                    )
+                assert close(value(table, name, f"r{a} vs r{b}"), reference), (name, a, b)
+
+
+@pytest.mark.parametrize("index", range(len(MATRICES)))
+def test_fleiss_kappa_equals_statsmodels_on_the_complete_items(index):
+    from statsmodels.stats.inter_rater import aggregate_raters, fleiss_kappa
+
+    x = MATRICES[index]
+    frame = frame_of(x)
+    table = quiet(frame, raters=list(frame.columns))
+    complete = x[~np.isnan(x).any(axis=1)]
+    with np.errstate(all="ignore"):
+        reference = fleiss_kappa(aggregate_raters(complete)[0], method="fleiss") if len(complete) else np.nan
+    assert close(value(table, "fleiss_kappa"), reference)
+    assert table.loc[table["statistic"] == "fleiss_kappa", "N_items"].iloc[0] == len(complete)
+
+
+@pytest.mark.parametrize("case", sorted(REFERENCE["cases"]))
+def test_gwet_and_percent_agreement_equal_irrcac(case):
+    x = np.array(REFERENCE["cases"][case]["ratings"], dtype=float)
+    reference = REFERENCE["cases"][case]["reference"]
+    table = quiet(frame_of(x), raters=list(frame_of(x).columns), level="ordinal")
+    assert close(value(table, "percent_agreement"), reference["percent_agreement"])
+    assert close(value(table, "gwet_ac1"), reference["gwet_identity"])
+    assert close(value(table, "gwet_ac2_linear"), reference["gwet_linear"])
+    assert close(value(table, "gwet_ac2_quadratic"), reference["gwet_quadratic"])
+
+
+@pytest.mark.parametrize("case", sorted(REFERENCE["cases"]))
+def test_intraclass_correlations_and_their_intervals_equal_pingouin(case):
+    x = np.array(REFERENCE["cases"][case]["ratings"], dtype=float)
+    reference = REFERENCE["cases"][case]["reference"]
+    table = quiet(frame_of(x), raters=list(frame_of(x).columns), level="interval")
+    for name in ("ICC1", "ICC2", "ICC3", "ICC1k", "ICC2k", "ICC3k"):
+        row = table[table["statistic"] == name].iloc[0]
+        for ours, theirs in zip(row[["value", "ci_low", "ci_high"]], reference[name]):
+            assert close(ours, theirs), (name, ours, theirs)
+
+
+def test_single_category_is_nan_with_a_warning():
+    """One category: every chance-corrected statistic is 0/0. We return NaN and warn; irrCAC
+    sets its chance agreement to 1 - 1e-15 (a number that only reflects the rounding),
+    krippendorff raises, statsmodels and scikit-learn give NaN."""
+    frame = pd.DataFrame({"a": [2.0, 2, 2, np.nan], "b": [2.0, 2, np.nan, 2], "c": [2.0, 2, 2, 2]})
+    with pytest.warns(pdmetrics.UndefinedMetricWarning, match="undefined"):
+        table = agreement(frame, raters=["a", "b", "c"], level="ordinal", n_resamples=0)
+    assert value(table, "percent_agreement") == 1.0
+    for name in ("fleiss_kappa", "krippendorff_alpha", "gwet_ac1", "gwet_ac2_linear"):
+        assert np.isnan(value(table, name)), name
+    assert np.isnan(value(table, "cohen_kappa", "a vs b"))
+
+
+def test_items_rated_once_count_for_gwet_but_not_for_alpha_or_percent_agreement():
+    x = np.array([[1.0, 1.0], [2.0, 2.0], [1.0, 2.0], [3.0, np.nan], [np.nan, np.nan]])
+    table = quiet(frame_of(x), raters=["r0", "r1"])
+    n_items = table.set_index("statistic")["N_items"]
+    assert n_items["percent_agreement"] == 3  # items rated at least twice
+    assert n_items["krippendorff_alpha"] == 3
+    assert n_items["gwet_ac1"] == 4  # items rated at least once (the item rated by nobody is out)
+    assert n_items["fleiss_kappa"] == 3
+
+
+def test_perfect_agreement_is_one():
+    x = np.tile(np.array([[1.0], [2.0], [3.0]]), (3, 4))
+    table = quiet(frame_of(x), raters=list(frame_of(x).columns), level="interval")
+    assert np.allclose(table["value"], 1.0, atol=1e-12)
+
+
+def test_text_ratings_on_the_nominal_level():
+    frame = pd.DataFrame({"a": ["x", "y", "y", None, "z"], "b": ["x", "y", "z", "z", "z"]})
+    numeric = pd.DataFrame({"a": [0, 1, 1, np.nan, 2], "b": [0, 1, 2, 2, 2]})
+    text = quiet(frame, raters=["a", "b"])
+    numbers = quiet(numeric, raters=["a", "b"])
+    pd.testing.assert_frame_equal(text, numbers)
+
+
+def test_bootstrap_interval_is_reproducible_and_brackets_the_value():
+    rng = np.random.default_rng(3)
+    latent = rng.integers(1, 5, 400)
+    x = np.column_stack([np.clip(latent + rng.integers(-1, 2, 400), 1, 4) for _ in range(3)]).astype(float)
+    x[rng.random(x.shape) < 0.1] = np.nan
+    frame = frame_of(x)
+    one = agreement(frame, raters=["r0", "r1", "r2"], level="ordinal", n_resamples=200)
+    two = agreement(frame, raters=["r0", "r1", "r2"], level="ordinal", n_resamples=200)
+    pd.testing.assert_frame_equal(one, two)
+    assert ((one["ci_low"] <= one["value"]) & (one["value"] <= one["ci_high"])).all()
+
+
+def test_by_gives_a_pooled_row_then_each_group():
+    rng = np.random.default_rng(5)
+    x = rng.integers(1, 4, (60, 3)).astype(float)
+    frame = frame_of(x).assign(site=np.repeat(["b", "a", "c"], 20))
+    table = quiet(frame, raters=["r0", "r1", "r2"], by="site")
+    assert list(table.columns[:2]) == ["by", "group"]
+    assert table["group"].unique().tolist() == ["(all)", "a", "b", "c"]
+    pooled = quiet(frame, raters=["r0", "r1", "r2"])
+    alone = quiet(frame[frame["site"] == "a"], raters=["r0", "r1", "r2"])
+    a = table[table["group"] == "a"].drop(columns=["by", "group"]).reset_index(drop=True)
+    pd.testing.assert_frame_equal(a, alone)
+    everything = table[table["group"] == "(all)"].drop(columns=["by", "group"]).reset_index(drop=True)
+    pd.testing.assert_frame_equal(everything, pooled)
+
+
+def test_the_accessor_and_the_input_is_unchanged():
+    frame = frame_of(MATRICES[0])
+    before = frame.copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
+        table = frame.scoring.agreement(raters=list(frame.columns), n_resamples=0)
+    pd.testing.assert_frame_equal(frame, before)
+    assert list(table.columns) == ["statistic", "raters", "value", "ci_low", "ci_high", "N_items", "N_raters"]
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "match"),
+    [
+        ({"raters": ["a"]}, InvalidInputError, "at least two raters"),
+        ({"raters": ["a", "a"]}, InvalidInputError, "at least two raters"),
+        ({"raters": ["a", "zz"]}, ColumnNotFoundError, "zz"),
+        ({"raters": ["a", "b"], "level": "metric"}, InvalidInputError, "level='metric'"),
+        ({"raters": ["a", "when"]}, InvalidInputError, "when"),
+        ({"raters": ["a", "text"], "level": "interval"}, InvalidInputError, "level='interval'"),
+        ({"raters": ["a", "b"], "by": "nope"}, ColumnNotFoundError, "nope"),
+        ({"raters": ["a", "b"], "by": "a"}, InvalidInputError, "rater column"),
+        ({"raters": ["a", "b"], "n_resamples": -1}, InvalidInputError, "n_resamples"),
+    ],
+)
+def test_bad_input_is_refused_by_name(options, error, match):
+    frame = pd.DataFrame(
+        {
+            "a": [1.0, 2.0],
+            "b": [1.0, 3.0],
+            "text": ["x", "y"],
+            "when": pd.to_datetime(["2020-01-01", "2021-01-01"]),
+        }
+    )
+    with pytest.raises(error, match=match):
+        agreement(frame, **options)
+
+
+@pytest.mark.parametrize(
+    "frame", [pd.DataFrame({"a": [], "b": []}, dtype=float), pd.DataFrame({"a": [np.nan], "b": [np.nan]})]
+)
+def test_no_rating_is_refused(frame):
+    with pytest.raises(InvalidInputError, match="hold no rating"):
+        agreement(frame, raters=["a", "b"])
+
+
+def engine_frames():
+    rng = np.random.default_rng(11)
+    x = rng.integers(1, 5, (300, 4)).astype(float)
+    x[rng.random(x.shape) < 0.2] = np.nan
+    return frame_of(x).assign(site=rng.choice(["n", "s", None], 300))
+
+
+@pytest.mark.parametrize("level", ["nominal", "interval"])
+def test_dask_and_polars_give_the_pandas_table(level):
+    frame = engine_frames()
+    options = {"raters": ["r0", "r1", "r2", "r3"], "level": level, "by": "site", "n_resamples": 50}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
+        expected = agreement(frame, **options)
+        dd = pytest.importorskip("dask.dataframe")
+        got = agreement(dd.from_pandas(frame, npartitions=3), **options)
+        got = got.compute() if hasattr(got, "compute") else got
+        pd.testing.assert_frame_equal(got.reset_index(drop=True), expected, rtol=1e-12)
+        pl = pytest.importorskip("polars")
+        got = agreement(pl.from_pandas(frame), **options)
+        got = got.to_pandas() if hasattr(got, "to_pandas") else got
+        pd.testing.assert_frame_equal(got, expected, rtol=1e-12, check_dtype=False)
