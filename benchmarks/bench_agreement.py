@@ -65,11 +65,14 @@ def main() -> None:
         frame = simulate(items)
         print(f"== {items:,} items x 5 raters ({int(frame.notna().sum().sum()):,} ratings)")
         ours, _ = median_time(
-            lambda: frame.scoring.agreement(raters=raters, level="interval", n_resamples=0), args.repeats
+            lambda frame=frame: frame.scoring.agreement(raters=raters, level="interval", n_resamples=0),
+            args.repeats,
         )
         print(f"pdmetrics agreement, every statistic, no bootstrap: {ours:.3f} s")
         boot, _ = median_time(
-            lambda: frame.scoring.agreement(raters=raters, level="interval", n_resamples=args.resamples),
+            lambda frame=frame: frame.scoring.agreement(
+                raters=raters, level="interval", n_resamples=args.resamples
+            ),
             args.repeats,
         )
         print(f"pdmetrics agreement, every statistic, {args.resamples} resamples: {boot:.3f} s")
