@@ -15,6 +15,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import pdmetrics
 from pdmetrics.errors import ColumnNotFoundError, InvalidInputError
@@ -264,3 +266,100 @@ def test_dask_and_polars_give_the_pandas_table(level):
         got = agreement(pl.from_pandas(frame), **options)
         got = got.to_pandas() if hasattr(got, "to_pandas") else got
         pd.testing.assert_frame_equal(got, expected, rtol=1e-12, check_dtype=False)
+
+
+# ----------------------------------------------------------------------------------------------
+# the additive state, properties
+# ----------------------------------------------------------------------------------------------
+ratings_matrices = st.integers(2, 4).flatmap(
+    lambda r: st.lists(
+        st.lists(st.one_of(st.none(), st.integers(0, 4)), min_size=r, max_size=r), min_size=2, max_size=40
+    )
+)
+
+
+def matrix_frame(rows) -> pd.DataFrame:
+    x = np.array([[np.nan if v is None else float(v) for v in row] for row in rows])
+    return frame_of(x)
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=ratings_matrices, cut=st.lists(st.integers(0, 40), max_size=3), level=st.sampled_from(LEVELS))
+def test_any_split_into_parts_combines_to_the_whole(rows, cut, level):
+    """The state of parts with different categories and groups, combined, is the whole's."""
+    frame = matrix_frame(rows).assign(site=lambda f: np.where(np.arange(len(f)) % 3 == 0, "x", "y"))
+    raters = [c for c in frame.columns if c != "site"]
+    if frame[raters].isna().all().all():
+        return
+    spec = agreement.spec(frame, raters=raters, level=level, by="site", n_resamples=0)
+    bounds = sorted({0, len(frame), *(c for c in cut if c < len(frame))})
+    states = [spec.chunk(frame.iloc[lo:hi]) for lo, hi in zip(bounds[:-1], bounds[1:])]
+    combined = states[0]
+    for state in states[1:]:
+        combined = combined.combine(state)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
+        pd.testing.assert_frame_equal(spec.finalize(combined), spec.finalize(spec.chunk(frame)), rtol=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(rows=ratings_matrices, seed=st.integers(0, 2**16))
+def test_the_order_of_items_and_of_raters_does_not_matter(rows, seed):
+    frame = matrix_frame(rows)
+    if frame.isna().all().all():
+        return
+    rng = np.random.default_rng(seed)
+    raters = list(frame.columns)
+    table = quiet(frame, raters=raters, level="interval")
+    shuffled = quiet(frame.iloc[rng.permutation(len(frame))], raters=raters[::-1], level="interval")
+    pooled = table[table["raters"] == "(all)"].reset_index(drop=True)
+    pooled_shuffled = shuffled[shuffled["raters"] == "(all)"].reset_index(drop=True)
+    pd.testing.assert_frame_equal(pooled, pooled_shuffled, rtol=1e-9, atol=1e-12)
+
+
+def test_a_missing_group_value_is_the_group_no_info():
+    frame = pd.DataFrame(
+        {"a": [1.0, 2, 3, 1, 2], "b": [1.0, 2, 3, 2, 2], "site": ["s", None, "s", "t", None]}
+    )
+    table = quiet(frame, raters=["a", "b"], by="site")
+    assert table["group"].unique().tolist() == ["(all)", "s", "t", "No info"]
+
+
+def test_categorical_and_boolean_ratings_on_the_nominal_level():
+    frame = pd.DataFrame({"a": pd.Categorical(["x", "y", "y", "x"]), "b": [True, False, False, True]})
+    codes = pd.DataFrame({"a": pd.Categorical(["x", "y", "y", "x"]), "b": ["x", "y", "y", "x"]})
+    table = quiet(codes, raters=["a", "b"])
+    assert value(table, "cohen_kappa", "a vs b") == 1.0
+    with pytest.raises(InvalidInputError, match="mix kinds"):
+        quiet(frame, raters=["a", "b"])
+
+
+def test_ordinal_with_too_many_distinct_ratings_is_refused():
+    frame = pd.DataFrame({"a": np.arange(3000.0), "b": np.arange(3000.0) + 0.5})
+    with pytest.raises(InvalidInputError, match="distinct ratings"):
+        agreement(frame, raters=["a", "b"], level="ordinal", n_resamples=0)
+
+
+def test_text_ratings_and_number_groups_on_dask_and_polars():
+    rng = np.random.default_rng(2)
+    labels = np.array(["good", "fair", "poor", None], dtype=object)
+    frame = pd.DataFrame({f"judge_{j}": labels[rng.integers(0, 4, 90)] for j in range(3)})
+    frame["batch"] = rng.integers(1, 4, 90)
+    options = {"raters": ["judge_0", "judge_1", "judge_2"], "by": "batch", "n_resamples": 30}
+    expected = quiet_bootstrap(frame, **options)
+    dd = pytest.importorskip("dask.dataframe")
+    got = quiet_bootstrap(dd.from_pandas(frame, npartitions=3), **options)
+    got = got.compute() if hasattr(got, "compute") else got
+    pd.testing.assert_frame_equal(got.reset_index(drop=True), expected, rtol=1e-12)
+    pl = pytest.importorskip("polars")
+    got = quiet_bootstrap(pl.from_pandas(frame), **options)
+    got = got.to_pandas() if hasattr(got, "to_pandas") else got
+    # polars holds a column of labels of several types ("(all)" and numbers) as text
+    expected = expected.assign(group=expected["group"].astype(str))
+    pd.testing.assert_frame_equal(got, expected, rtol=1e-12, check_dtype=False)
+
+
+def quiet_bootstrap(frame, **options):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
+        return agreement(frame, **options)
