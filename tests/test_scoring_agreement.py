@@ -363,3 +363,13 @@ def quiet_bootstrap(frame, **options):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
         return agreement(frame, **options)
+
+
+def test_n_raters_counts_the_raters_with_a_rating_the_statistic_uses():
+    x = np.array([[1.0, 1.0, np.nan], [2.0, 2.0, np.nan], [1.0, 2.0, np.nan], [np.nan, np.nan, 3.0]])
+    table = quiet(frame_of(x), raters=["r0", "r1", "r2"], level="interval")
+    n_raters = table[table["raters"] == "(all)"].set_index("statistic")["N_raters"]
+    assert n_raters["krippendorff_alpha"] == 2  # r2 rated only an item nobody else rated
+    assert n_raters["gwet_ac1"] == 3
+    assert n_raters["fleiss_kappa"] == 0  # no item rated by all three
+    assert n_raters["ICC1"] == 0

@@ -679,25 +679,21 @@ def _pass_table(
         for name, samples in replicates.items():
             low[name], high[name] = percentile_interval(samples, confidence)
     frames = []
+    used = _raters_used(codes, counts, group, n_groups)
     for name in _ALL_RATERS:
         if name in point:
-            frames.append(
-                _rows(
-                    labels,
-                    name,
-                    -1,
-                    point[name],
-                    low[name],
-                    high[name],
-                    layout.scalar(sums, _ITEMS[name]),
-                    design.n_raters,
-                )
+            n_items = layout.scalar(sums, _ITEMS[name])
+            n_raters = (
+                used[_ITEMS[name]]
+                if _ITEMS[name] != "fleiss_n"
+                else np.where(n_items > 0, design.n_raters, 0)
             )
+            frames.append(_rows(labels, name, -1, point[name], low[name], high[name], n_items, n_raters))
     if design.level in ("interval", "ratio"):
         icc = _intraclass(design.values, codes, counts, group, n_groups, confidence)
         for name in ICC_NAMES:
             value, lo, hi, n = icc[name]
-            frames.append(_rows(labels, name, -1, value, lo, hi, n, design.n_raters))
+            frames.append(_rows(labels, name, -1, value, lo, hi, n, np.where(n > 0, design.n_raters, 0)))
     for name in _PAIRWISE:
         if name in point:
             for p in range(len(design.pairs)):
@@ -708,6 +704,20 @@ def _pass_table(
     table = pd.concat(frames, ignore_index=True)
     order = np.argsort(table["group_position"].to_numpy(), kind="stable")
     return table.iloc[order].drop(columns="group_position").reset_index(drop=True)
+
+
+def _raters_used(codes, counts, group, n_groups: int) -> dict:
+    """Per group, the raters with a rating on an item rated at least once (``n1``) and at
+    least twice (``n2``)."""
+    rated = codes >= 0
+    pairable = rated.sum(axis=1) >= 2
+    out = {}
+    for name, items in (("n1", np.ones(rated.shape[0], dtype=bool)), ("n2", pairable)):
+        per_rater = [
+            np.bincount(group, counts * (rated[:, j] & items), n_groups) for j in range(codes.shape[1])
+        ]
+        out[name] = (np.stack(per_rater, axis=1) > 0).sum(axis=1)
+    return out
 
 
 def _rows(labels, statistic, pair, value, low, high, n_items, n_raters) -> pd.DataFrame:
@@ -721,7 +731,7 @@ def _rows(labels, statistic, pair, value, low, high, n_items, n_raters) -> pd.Da
             "ci_low": np.asarray(low, dtype="float64"),
             "ci_high": np.asarray(high, dtype="float64"),
             "N_items": np.asarray(n_items).astype(np.int64),
-            "N_raters": n_raters,
+            "N_raters": np.asarray(n_raters).astype(np.int64),
         }
     )
 
@@ -767,7 +777,7 @@ def agreement(
         Columns ``statistic, raters, value, ci_low, ci_high, N_items, N_raters`` (after ``by,
         group`` with ``by=``): one row per statistic over all raters (``raters="(all)"``) and,
         for Cohen's kappa, one per pair of raters (``raters="r1 vs r2"``). ``N_items``: the items
-        the statistic uses (see the Notes). A statistic that is undefined for the data (one
+        the statistic uses (see the Notes); ``N_raters``: the raters with a rating on them. A statistic that is undefined for the data (one
         category, no item rated twice, no variance) is NaN, with an
         :class:`~pdmetrics.UndefinedMetricWarning`.
 
