@@ -777,9 +777,9 @@ def agreement(
         Columns ``statistic, raters, value, ci_low, ci_high, N_items, N_raters`` (after ``by,
         group`` with ``by=``): one row per statistic over all raters (``raters="(all)"``) and,
         for Cohen's kappa, one per pair of raters (``raters="r1 vs r2"``). ``N_items``: the items
-        the statistic uses (see the Notes); ``N_raters``: the raters with a rating on them. A statistic that is undefined for the data (one
-        category, no item rated twice, no variance) is NaN, with an
-        :class:`~pdmetrics.UndefinedMetricWarning`.
+        the statistic uses (see the Notes); ``N_raters``: the raters with a rating on them. A
+        statistic that is undefined for the data (one category, no item rated twice, no
+        variance) is NaN, with an :class:`~pdmetrics.UndefinedMetricWarning`.
 
     Notes
     -----
