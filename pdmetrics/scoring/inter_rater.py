@@ -621,10 +621,10 @@ def _finalize(raters: list, by: list, level: str, n_resamples: int, confidence: 
         passes.append((name, position[state.rows[:, i]], labels[order]))
     layout = Layout(k, pairs, weighted)
     tables = []
+    # the buckets' Poisson weights, drawn once for every grouping
+    weights = poisson_weights(key, int(bucket.max()) + 1, n_resamples) if n_resamples else None
     for name, group, labels in passes:
-        tables.append(
-            _pass_table(design, layout, codes, counts, bucket, group, labels, n_resamples, confidence, key)
-        )
+        tables.append(_pass_table(design, layout, codes, counts, bucket, group, labels, weights, confidence))
         if name is not None:
             pooled = tables[0].copy()
             tables[-1] = pd.concat([pooled, tables[-1]], ignore_index=True)
@@ -646,27 +646,26 @@ def _finalize(raters: list, by: list, level: str, n_resamples: int, confidence: 
     return result.reset_index(drop=True)
 
 
-def _pass_table(
-    design, layout, codes, counts, bucket, group, labels, n_resamples, confidence, key
-) -> pd.DataFrame:
-    """The rows of one grouping (the pooled one or one ``by`` column)."""
+def _pass_table(design, layout, codes, counts, bucket, group, labels, weights, confidence) -> pd.DataFrame:
+    """The rows of one grouping (the pooled one or one ``by`` column); ``weights``: the
+    buckets' Poisson weights (None: no bootstrap)."""
     n_groups = labels.size
     params = _parameters(design, codes, counts, group, n_groups)
     sums = _features(design, layout, codes, counts, group, n_groups, group, params)
     point = _statistics(design, layout, sums, params)
     low = {name: np.full(value.shape, np.nan) for name, value in point.items()}
     high = {name: np.full(value.shape, np.nan) for name, value in point.items()}
-    if n_resamples:
+    if weights is not None:
         cells, cell = np.unique(group * N_BUCKETS + bucket, return_inverse=True)
         cell = cell.reshape(-1)
         if cells.size * layout.size > _MAX_CELLS:
             raise InvalidInputError(
-                f"The bootstrap over {cells.size} item buckets and {design.n_categories} distinct "
-                f"ratings needs too much memory; round the ratings or pass n_resamples=0 (no intervals)."
+                f"The bootstrap over {cells.size} item buckets needs {layout.size} sums per bucket "
+                f"({design.n_categories} distinct ratings, {len(design.pairs)} pairs of raters): too much "
+                f"memory. Round the ratings, pass fewer raters, or pass n_resamples=0 (no intervals)."
             )
         features = _features(design, layout, codes, counts, cell, cells.size, group, params)
         cell_bucket = cells % N_BUCKETS
-        weights = poisson_weights(key, int(cell_bucket.max()) + 1, n_resamples)
         bounds = np.searchsorted(cells, np.arange(n_groups + 1) * N_BUCKETS)
         resampled = np.stack(
             [
