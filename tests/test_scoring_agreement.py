@@ -373,3 +373,16 @@ def test_n_raters_counts_the_raters_with_a_rating_the_statistic_uses():
     assert n_raters["gwet_ac1"] == 3
     assert n_raters["fleiss_kappa"] == 0  # no item rated by all three
     assert n_raters["ICC1"] == 0
+
+
+def test_cohen_weights_use_the_ranks_of_the_labels_as_scikit_learn_does():
+    """scikit-learn weighs the ranks of the labels the pair used (1, 2, 4 like 1, 2, 3); Gwet's
+    AC2 (irrCAC) and Krippendorff's interval alpha use the values, so they change."""
+    gapped = pd.DataFrame({"a": [1.0, 2, 4, 4, 2, 1], "b": [1.0, 4, 4, 2, 2, 2]})
+    ranked = gapped.replace(4.0, 3.0)
+    one = quiet(gapped, raters=["a", "b"], level="interval").set_index(["statistic", "raters"])["value"]
+    two = quiet(ranked, raters=["a", "b"], level="interval").set_index(["statistic", "raters"])["value"]
+    for name in ("cohen_kappa", "cohen_kappa_linear", "cohen_kappa_quadratic"):
+        assert one[(name, "a vs b")] == pytest.approx(two[(name, "a vs b")], abs=1e-12)
+    assert one[("gwet_ac2_linear", "(all)")] != pytest.approx(two[("gwet_ac2_linear", "(all)")])
+    assert one[("krippendorff_alpha", "(all)")] != pytest.approx(two[("krippendorff_alpha", "(all)")])
