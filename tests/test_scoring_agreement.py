@@ -386,3 +386,16 @@ def test_cohen_weights_use_the_ranks_of_the_labels_as_scikit_learn_does():
         assert one[(name, "a vs b")] == pytest.approx(two[(name, "a vs b")], abs=1e-12)
     assert one[("gwet_ac2_linear", "(all)")] != pytest.approx(two[("gwet_ac2_linear", "(all)")])
     assert one[("krippendorff_alpha", "(all)")] != pytest.approx(two[("krippendorff_alpha", "(all)")])
+
+
+def test_rsmtool_kappa_and_qwk_are_the_pairs_cohen_kappas_on_a_full_integer_scale():
+    from pdmetrics.scoring import cohen_kappa, quadratic_weighted_kappa
+
+    rng = np.random.default_rng(0)
+    a = rng.integers(1, 6, 300).astype(float)
+    b = np.clip(a + rng.integers(-1, 2, 300), 1, 5)
+    table = quiet(pd.DataFrame({"a": a, "b": b}), raters=["a", "b"], level="ordinal").set_index("statistic")
+    assert table.loc["cohen_kappa", "value"] == pytest.approx(cohen_kappa(a, b), abs=1e-12)
+    assert table.loc["cohen_kappa_quadratic", "value"] == pytest.approx(
+        quadratic_weighted_kappa(a, b), abs=1e-12
+    )
