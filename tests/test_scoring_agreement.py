@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import pdmetrics
@@ -251,21 +251,32 @@ def engine_frames():
     return frame_of(x).assign(site=rng.choice(["n", "s", None], 300))
 
 
-@pytest.mark.parametrize("level", ["nominal", "interval"])
-def test_dask_and_polars_give_the_pandas_table(level):
-    frame = engine_frames()
-    options = {"raters": ["r0", "r1", "r2", "r3"], "level": level, "by": "site", "n_resamples": 50}
+def assert_engines_give(frame: pd.DataFrame, options: dict, text_groups: bool = False) -> None:
+    """dask (3 partitions) and polars give the pandas table (``text_groups``: polars holds a
+    column of labels of several types, "(all)" and numbers, as text)."""
+    expected = quiet_bootstrap(frame, **options)
+    dd = pytest.importorskip("dask.dataframe")
+    got = quiet_bootstrap(dd.from_pandas(frame, npartitions=3), **options)
+    got = got.compute() if hasattr(got, "compute") else got
+    pd.testing.assert_frame_equal(got.reset_index(drop=True), expected, rtol=1e-12)
+    pl = pytest.importorskip("polars")
+    got = quiet_bootstrap(pl.from_pandas(frame), **options)
+    got = got.to_pandas() if hasattr(got, "to_pandas") else got
+    if text_groups:
+        expected = expected.assign(group=expected["group"].astype(str))
+    pd.testing.assert_frame_equal(got, expected, rtol=1e-12, check_dtype=False)
+
+
+def quiet_bootstrap(frame, **options):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
-        expected = agreement(frame, **options)
-        dd = pytest.importorskip("dask.dataframe")
-        got = agreement(dd.from_pandas(frame, npartitions=3), **options)
-        got = got.compute() if hasattr(got, "compute") else got
-        pd.testing.assert_frame_equal(got.reset_index(drop=True), expected, rtol=1e-12)
-        pl = pytest.importorskip("polars")
-        got = agreement(pl.from_pandas(frame), **options)
-        got = got.to_pandas() if hasattr(got, "to_pandas") else got
-        pd.testing.assert_frame_equal(got, expected, rtol=1e-12, check_dtype=False)
+        return agreement(frame, **options)
+
+
+@pytest.mark.parametrize("level", ["nominal", "interval"])
+def test_dask_and_polars_give_the_pandas_table(level):
+    options = {"raters": ["r0", "r1", "r2", "r3"], "level": level, "by": "site", "n_resamples": 50}
+    assert_engines_give(engine_frames(), options)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -289,8 +300,7 @@ def test_any_split_into_parts_combines_to_the_whole(rows, cut, level):
     """The state of parts with different categories and groups, combined, is the whole's."""
     frame = matrix_frame(rows).assign(site=lambda f: np.where(np.arange(len(f)) % 3 == 0, "x", "y"))
     raters = [c for c in frame.columns if c != "site"]
-    if frame[raters].isna().all().all():
-        return
+    assume(not frame[raters].isna().all().all())
     spec = agreement.spec(frame, raters=raters, level=level, by="site", n_resamples=0)
     bounds = sorted({0, len(frame), *(c for c in cut if c < len(frame))})
     states = [spec.chunk(frame.iloc[lo:hi]) for lo, hi in zip(bounds[:-1], bounds[1:])]
@@ -306,8 +316,7 @@ def test_any_split_into_parts_combines_to_the_whole(rows, cut, level):
 @given(rows=ratings_matrices, seed=st.integers(0, 2**16))
 def test_the_order_of_items_and_of_raters_does_not_matter(rows, seed):
     frame = matrix_frame(rows)
-    if frame.isna().all().all():
-        return
+    assume(not frame.isna().all().all())
     rng = np.random.default_rng(seed)
     raters = list(frame.columns)
     table = quiet(frame, raters=raters, level="interval")
@@ -346,23 +355,7 @@ def test_text_ratings_and_number_groups_on_dask_and_polars():
     frame = pd.DataFrame({f"judge_{j}": labels[rng.integers(0, 4, 90)] for j in range(3)})
     frame["batch"] = rng.integers(1, 4, 90)
     options = {"raters": ["judge_0", "judge_1", "judge_2"], "by": "batch", "n_resamples": 30}
-    expected = quiet_bootstrap(frame, **options)
-    dd = pytest.importorskip("dask.dataframe")
-    got = quiet_bootstrap(dd.from_pandas(frame, npartitions=3), **options)
-    got = got.compute() if hasattr(got, "compute") else got
-    pd.testing.assert_frame_equal(got.reset_index(drop=True), expected, rtol=1e-12)
-    pl = pytest.importorskip("polars")
-    got = quiet_bootstrap(pl.from_pandas(frame), **options)
-    got = got.to_pandas() if hasattr(got, "to_pandas") else got
-    # polars holds a column of labels of several types ("(all)" and numbers) as text
-    expected = expected.assign(group=expected["group"].astype(str))
-    pd.testing.assert_frame_equal(got, expected, rtol=1e-12, check_dtype=False)
-
-
-def quiet_bootstrap(frame, **options):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
-        return agreement(frame, **options)
+    assert_engines_give(frame, options, text_groups=True)
 
 
 def test_n_raters_counts_the_raters_with_a_rating_the_statistic_uses():
