@@ -392,3 +392,13 @@ def test_rsmtool_kappa_and_qwk_are_the_pairs_cohen_kappas_on_a_full_integer_scal
     assert table.loc["cohen_kappa_quadratic", "value"] == pytest.approx(
         quadratic_weighted_kappa(a, b), abs=1e-12
     )
+
+
+def test_continuous_ratings_give_point_estimates_and_refuse_an_oversized_bootstrap():
+    rng = np.random.default_rng(4)
+    latent = rng.normal(0, 1, 5000)
+    frame = pd.DataFrame({"a": latent + rng.normal(0, 0.5, 5000), "b": latent + rng.normal(0, 0.5, 5000)})
+    table = quiet(frame, raters=["a", "b"], level="interval").set_index("statistic")
+    assert table.loc["krippendorff_alpha", "value"] == pytest.approx(table.loc["ICC1", "value"], abs=1e-3)
+    with pytest.raises(InvalidInputError, match="n_resamples=0"):
+        agreement(frame, raters=["a", "b"], level="interval")

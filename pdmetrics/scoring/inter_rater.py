@@ -415,10 +415,14 @@ def _statistics(design: Design, layout: Layout, sums: np.ndarray, params: GroupP
 
 
 def _expected_disagreement(design: Design, n_v: np.ndarray, params: GroupParameters) -> np.ndarray:
-    """``n_v' d n_v`` (the expected disagreement times ``N - 1``) over the last axis."""
+    """``n_v' d n_v`` (the expected disagreement times ``N - 1``) over the last axis; closed
+    forms for the nominal and interval metrics, the category x category sum for the others."""
+    total = n_v.sum(axis=-1)
     if design.level == "nominal":
-        total = n_v.sum(axis=-1)
         return total * total - (n_v * n_v).sum(axis=-1)
+    if design.level == "interval":  # sum n_k n_l (x_k - x_l)**2 = 2 N sum n_k (x_k - mean)**2
+        mean = (n_v * design.values).sum(axis=-1) / total
+        return 2 * total * (n_v * (design.values - mean[..., None]) ** 2).sum(axis=-1)
     k = n_v.shape[-1]
     codes = np.arange(k)
     if design.level == "ordinal":
@@ -432,32 +436,42 @@ def _expected_disagreement(design: Design, n_v: np.ndarray, params: GroupParamet
 
 
 def _gwet_weight_sums(values: np.ndarray, seen: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per group, the sums of irrCAC's linear and quadratic weight matrices over its categories
-    (weights ``1 - |x_k - x_l| / (max - min)`` and ``1 - (x_k - x_l)**2 / (max - min)**2``)."""
+    """Per group, the sums of irrCAC's linear and quadratic weight matrices over its ``q``
+    categories (weights ``1 - |x_k - x_l| / (max - min)`` and ``1 - (x_k - x_l)**2 / (max -
+    min)**2``): ``q**2`` less the sums of the gaps, in closed form over the sorted values."""
     linear, quadratic = [], []
     for used in seen:  # one group at a time (groups are few)
-        x = values[used]
+        x = values[used]  # sorted
         q = x.size
         spread = x.max() - x.min() if q else 0.0
         if q < 2 or spread == 0:
             linear.append(float(q * q))
             quadratic.append(float(q * q))
             continue
-        gaps = np.abs(x[:, None] - x[None, :]) / spread
-        linear.append(float((1 - gaps).sum()))
-        quadratic.append(float((1 - gaps**2).sum()))
+        absolute = 2 * float((x * (2 * np.arange(q) - q + 1)).sum())  # sum_kl |x_k - x_l|
+        squared = 2 * q * float(((x - x.mean()) ** 2).sum())  # sum_kl (x_k - x_l)**2
+        linear.append(q * q - absolute / spread)
+        quadratic.append(q * q - squared / spread**2)
     return np.array(linear), np.array(quadratic)
 
 
 def _linear_expected(rows, cols, rank) -> np.ndarray:
-    """``sum_ij |rank_i - rank_j| rows_i cols_j`` over the last axis."""
-    gaps = np.abs(rank[:, :, None] - rank[:, None, :])  # (groups, K, K)
-    return np.einsum("...gk,gkl,...gl->...g", rows, gaps, cols)
+    """``sum_ij |rank_i - rank_j| rows_i cols_j`` over the last axis (``rank``: groups x K, not
+    decreasing along K), from cumulative sums of ``cols``."""
+    below_count = np.cumsum(cols, axis=-1) - cols
+    above_count = cols.sum(axis=-1, keepdims=True) - below_count - cols
+    weighted = cols * rank
+    below_sum = np.cumsum(weighted, axis=-1) - weighted
+    above_sum = weighted.sum(axis=-1, keepdims=True) - below_sum - weighted
+    per_row = rank * (below_count - above_count) - below_sum + above_sum
+    return (rows * per_row).sum(axis=-1)
 
 
 def _quadratic_expected(rows, cols, rank) -> np.ndarray:
-    gaps = (rank[:, :, None] - rank[:, None, :]) ** 2
-    return np.einsum("...gk,gkl,...gl->...g", rows, gaps, cols)
+    """``sum_ij (rank_i - rank_j)**2 rows_i cols_j`` over the last axis."""
+    moments = [(side * rank**power).sum(axis=-1) for side in (rows, cols) for power in (0, 1, 2)]
+    r0, r1, r2, c0, c1, c2 = moments
+    return r2 * c0 + r0 * c2 - 2 * r1 * c1
 
 
 # ----------------------------------------------------------------------------------------------
