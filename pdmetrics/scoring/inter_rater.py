@@ -82,20 +82,19 @@ class RatingPatterns:
 
     def combine(self, other: RatingPatterns) -> RatingPatterns:
         categories, at_mine, at_theirs = _union(self.categories, other.categories)
-        labels, mine, theirs = [], [self.rows.copy()], [other.rows.copy()]
-        for i, (a, b) in enumerate(zip(self.labels, other.labels)):
+        mine, theirs = self.rows.copy(), other.rows.copy()
+        labels = []
+        for i, (a, b) in enumerate(zip(self.labels, other.labels)):  # the by columns (a few)
             union, at_a, at_b = _union(a, b, sort=False)
             labels.append(union)
-            mine[0][:, i], theirs[0][:, i] = at_a[self.rows[:, i]], at_b[other.rows[:, i]]
+            mine[:, i], theirs[:, i] = at_a[self.rows[:, i]], at_b[other.rows[:, i]]
         start = len(self.labels) + 1
-        for rows, at in ((mine[0], at_mine), (theirs[0], at_theirs)):
+        for rows, at in ((mine, at_mine), (theirs, at_theirs)):  # the rater codes, on the union
             codes = rows[:, start:]
             rows[:, start:] = np.where(codes >= 0, at[np.maximum(codes, 0)] if at.size else -1, -1)
+        rows = np.concatenate([mine, theirs])
         return RatingPatterns(
-            categories,
-            tuple(labels),
-            np.concatenate([mine[0], theirs[0]]),
-            np.concatenate([self.counts, other.counts]),
+            categories, tuple(labels), rows, np.concatenate([self.counts, other.counts])
         ).reduced()
 
     def reduced(self) -> RatingPatterns:
@@ -210,7 +209,7 @@ class Design:
     """What the statistics of one table need besides the sums: the categories' values, the
     level, the raters' pairs, and which statistics are computed."""
 
-    values: np.ndarray | None  # the categories as numbers (None: text)
+    values: np.ndarray  # the categories as numbers (text categories: their positions)
     level: str
     n_raters: int
     pairs: list
@@ -218,7 +217,7 @@ class Design:
 
     @property
     def n_categories(self) -> int:
-        return 0 if self.values is None else self.values.size
+        return self.values.size
 
 
 def _distance(design: Design, a: np.ndarray, b: np.ndarray, n_v: np.ndarray | None = None) -> np.ndarray:
