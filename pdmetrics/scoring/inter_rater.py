@@ -266,8 +266,9 @@ class Layout:
 
 @dataclass(frozen=True)
 class GroupParameters:
-    """Per group, what the full sample fixes: the categories seen (Gwet's q), the sums of
-    Gwet's weight matrices, Cohen's category ranks per pair, Krippendorff's pairable values."""
+    """Per group, what the full sample fixes (and every resample keeps): the categories seen
+    (Gwet's q and weights), Cohen's category ranks per pair, the pairable values per category
+    (Krippendorff's ordinal metric)."""
 
     seen: np.ndarray  # (groups, K) bool
     ranks: np.ndarray  # (groups, pairs, K) float: rank of each category among the pair's labels
