@@ -123,6 +123,12 @@ CASES = [
         {"human": "sc1", "system": ["raw", "sc2"], "by": "L1", "n_resamples": 50},
     ),
     ("scoring", "consistency", "scores", {"human": "sc1", "second_human": "sc2", "by": "L1"}),
+    (
+        "scoring",
+        "agreement",
+        "scores",
+        {"raters": ["sc1", "sc2"], "level": "ordinal", "by": "L1", "n_resamples": 20},
+    ),
     ("scoring", "confusion_matrix", "scores", {"human": "sc1", "system": "sc2"}),
     ("scoring", "degradation", "scores", {"human": "sc1", "second_human": "sc2", "system": "raw"}),
     (

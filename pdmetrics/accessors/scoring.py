@@ -36,6 +36,8 @@ class ScoringAccessor(Accessor):
     compare = method("pdmetrics.scoring.comparison")
 
     consistency = method("pdmetrics.scoring.tables")
+    #: can the raters be trusted? kappas, Krippendorff's alpha, Gwet's AC1/AC2, ICCs
+    agreement = method("pdmetrics.scoring.inter_rater")
 
     report = method("pdmetrics.rsmeval.reporting")
 
