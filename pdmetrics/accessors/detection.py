@@ -38,6 +38,8 @@ class DetectionAccessor(Accessor):
     compare = method("pdmetrics.detection.comparison")
     pr_curve = method("pdmetrics.detection.curves")
     confusion = method("pdmetrics.detection.box_confusion")
+    operating_points = method("pdmetrics.detection.operating")
+    per_image = method("pdmetrics.detection.image_results")
     # classification and segmentation
     classification = method("pdmetrics.detection.label_tables")
     segmentation = method("pdmetrics.detection.semantic")
