@@ -90,6 +90,18 @@ def test_brute_force_scan_over_every_threshold(seed, objective):
     assert_points(table, brute_force(*matched(dt, gt, images=images, **REGIONS), objective))
 
 
+@pytest.mark.parametrize("objective", ["f1", {"recall": 0.3}], ids=str)
+def test_brute_force_with_valor_matching_and_no_limit(objective):
+    gt, dt, images = box_tables(11, n_gt=80, n_dt=160)
+    options = {"matching": "valor", "max_dets": None}
+    table = quiet(operating_points, dt, ground_truth=gt, images=images, objective=objective, **options)
+    m = match(dt, ground_truth=gt, images=images, iou_thresholds=[0.5], **options)
+    n_positive = dict(zip(m.attrs["pdmetrics"]["labels"], m.attrs["pdmetrics"]["n_positive"]))
+    n_positive["(all)"] = sum(n_positive.values())
+    score, tp, label = m["score"].to_numpy(), m["tp"].to_numpy(), m["label"].to_numpy()
+    assert_points(table, brute_force(score, tp, label, n_positive, objective))
+
+
 @pytest.mark.parametrize("seed", [0, 3])
 def test_recomputed_from_match_with_plain_pandas(seed):
     gt, dt, images = box_tables(seed, n_gt=80, n_dt=160)

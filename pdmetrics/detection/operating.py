@@ -203,50 +203,53 @@ def best_points(group, score, tp, n_positive, goal: Objective) -> dict:
     """The chosen point of each group (its code ``0..G-1``) from counted detections.
 
     ``group``, ``score`` and ``tp`` describe the detections that count (true or false
-    positives, not ignored); ``n_positive`` the ground truths of each group. Returns arrays
-    of length ``G``: ``score_threshold`` (NaN where none is chosen), ``tp``, ``fp``, and
-    ``chosen`` (a boolean mask).
+    positives, not ignored), sorted by group, then descending score; ``n_positive`` the
+    ground truths of each group. Returns arrays of length ``G``: ``score_threshold`` (NaN
+    where none is chosen), ``tp``, ``fp``, and ``chosen`` (a boolean mask).
     """
     n_groups = n_positive.size
-    order = np.lexsort((-score, group))
-    g, s, hit = group[order], score[order], tp[order].astype("int64")
-    n = g.size
+    g, s, n = group, score, group.size
     starts = np.searchsorted(g, np.arange(n_groups))  # first detection of each group
-    cum_tp = np.cumsum(hit)
-    before = np.r_[0, cum_tp][starts]  # true positives of the groups before
-    tps = cum_tp - before[g]
+    cum_tp = np.cumsum(tp, dtype="int64")
+    tps = cum_tp - np.r_[0, cum_tp][starts][g]  # minus the true positives of the groups before
     fps = np.arange(1, n + 1) - starts[g] - tps
     # a candidate threshold: the last detection of each run of one score within a group
     last = np.ones(n, dtype=bool)
     last[:-1] = (g[1:] != g[:-1]) | (s[1:] != s[:-1])
     g, s, tps, fps = g[last], s[last], tps[last], fps[last]
     positives = n_positive[g]
+    b2 = goal.beta**2
     with np.errstate(invalid="ignore", divide="ignore"):
         precision = tps / (tps + fps)
-        recall = np.where(positives > 0, tps / np.maximum(positives, 1), np.nan)
-        b2 = goal.beta**2
+        recall = tps / positives
         f = (1 + b2) * tps / ((1 + b2) * tps + b2 * (positives - tps) + fps)
     if goal.kind == "f":
-        value, eligible = f, np.ones(g.size, dtype=bool)
+        value, eligible = f, positives > 0
     elif goal.kind == "precision":
-        value, eligible = recall, precision >= goal.target
+        value, eligible = recall, (positives > 0) & (precision >= goal.target)
     else:
-        value, eligible = precision, recall >= goal.target
-    eligible &= positives > 0
-    candidates = np.flatnonzero(eligible)
-    # per group: the highest value, then the highest threshold (earliest in descending order)
-    ranked = candidates[np.lexsort((candidates, -value[candidates], g[candidates]))]
-    first = np.r_[True, g[ranked][1:] != g[ranked][:-1]] if ranked.size else np.zeros(0, dtype=bool)
-    pick = ranked[first]
-    chosen = np.zeros(n_groups, dtype=bool)
-    chosen[g[pick]] = True
-    out_threshold = np.full(n_groups, np.nan)
-    out_tp = np.zeros(n_groups, dtype="int64")
-    out_fp = np.zeros(n_groups, dtype="int64")
-    out_threshold[g[pick]] = s[pick]
-    out_tp[g[pick]] = tps[pick]
-    out_fp[g[pick]] = fps[pick]
-    return {"score_threshold": out_threshold, "tp": out_tp, "fp": out_fp, "chosen": chosen}
+        value, eligible = precision, (positives > 0) & (recall >= goal.target)
+    # per group: the highest value, then the highest threshold (the first in descending order)
+    value = np.where(eligible, value, -np.inf)
+    out = {
+        "score_threshold": np.full(n_groups, np.nan),
+        "tp": np.zeros(n_groups, dtype="int64"),
+        "fp": np.zeros(n_groups, dtype="int64"),
+        "chosen": np.zeros(n_groups, dtype=bool),
+    }
+    if not eligible.any():
+        return out
+    present = np.flatnonzero(np.r_[True, g[1:] != g[:-1]])  # first candidate of each group present
+    best = np.maximum.reduceat(value, present)
+    sizes = np.diff(np.r_[present, g.size])
+    at_best = eligible & (value == np.repeat(best, sizes))
+    pick = np.minimum.reduceat(np.where(at_best, np.arange(g.size), g.size), present)
+    pick = pick[pick < g.size]
+    out["chosen"][g[pick]] = True
+    out["score_threshold"][g[pick]] = s[pick]
+    out["tp"][g[pick]] = tps[pick]
+    out["fp"][g[pick]] = fps[pick]
+    return out
 
 
 def _operating_points(result: Run, goal: Objective, by) -> pd.DataFrame:
@@ -255,15 +258,16 @@ def _operating_points(result: Run, goal: Objective, by) -> pd.DataFrame:
     m, data = result.matches, result.data
     n_lab = labels.size
     counted = ~m.ignored[0, 0]
-    det = m.det[counted]
+    det = m.det[counted]  # in ranking order: by label, then descending score
     label = data.dt_label[det]
     score = data.dt_score[det]
     tp = m.tp[0, 0][counted]
     positives = m.n_positive[0].astype("int64")
     # groups 0..K-1: the labels; group K: every detection pooled (one threshold for all labels)
+    pooled = np.argsort(-score, kind="stable")
     group = np.r_[label, np.full(label.size, n_lab)]
     n_positive = np.r_[positives, positives.sum()]
-    points = best_points(group, np.r_[score, score], np.r_[tp, tp], n_positive, goal)
+    points = best_points(group, np.r_[score, score[pooled]], np.r_[tp, tp[pooled]], n_positive, goal)
     chosen = points["chosen"]
     tps, fps = points["tp"], points["fp"]
     fns = n_positive - tps
