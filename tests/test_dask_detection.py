@@ -41,6 +41,8 @@ BOX_TABLES = [
     ("pr_curve", {"style": "valor", "zero_division": 0}),
     ("confusion", {"score_thresholds": [0.2, 0.5], "max_examples": 3}),
     ("confusion", {"table": "matrix", "max_examples": 2, "iou_threshold": 0.3}),
+    ("operating_points", {"objective": {"precision": 0.5}}),
+    ("per_image", {"score_threshold": 0.3, "iou_threshold": 0.75}),
 ]
 #: options of the box tables besides the columns (confusion takes no crowd, area or ignore)
 REGION_OPTIONS = {"iscrowd": "iscrowd", "ignore": "ignore", "area": "area"}

@@ -277,6 +277,27 @@ def test_segmentation_bars_and_mean_iou_line(masks):
         figures.segmentation(table, metric="dice")
 
 
+def test_operating_points_mark_the_chosen_point_on_each_curve(boxes):
+    dets, gt = boxes
+    ax = dets.detection.plot.operating_points(ground_truth=gt, objective=("fbeta", 2))
+    table = dets.detection.operating_points(ground_truth=gt, objective=("fbeta", 2))
+    labels = table["label"].tolist()[:-1]
+    lines = ax.get_lines()
+    curves = [line for line in lines if line.get_marker() in ("None", None, "")]
+    points = [line for line in lines if line.get_marker() in ("o", "*")]
+    assert [line.get_label() for line in curves] == [str(label) for label in labels]
+    assert len(points) == len(table)
+    assert texts(ax.texts) == [f"{t:.3g}" for t in table["score_threshold"]]
+    for curve, point in zip(curves, points):  # the chosen point is a vertex of its curve
+        at = np.flatnonzero(np.isclose(curve.get_xdata(), point.get_xdata()[0], rtol=0, atol=1e-12))
+        assert np.isclose(curve.get_ydata()[at], point.get_ydata()[0], rtol=1e-12).any()
+    assert points[-1].get_marker() == "*" and points[-1].get_color() == "black"
+    assert ax.get_title() == "Operating points at IoU 0.50"
+    plt.close("all")
+    with pytest.raises(InvalidInputError, match="`curve=` lacks the column"):
+        figures.operating_points(table, curve=table[["label"]])
+
+
 # ------------------------------------------------------------------------------------------------
 # every figure: ax=, the table unchanged, a wrong table, the accessor's plot namespace
 # ------------------------------------------------------------------------------------------------
@@ -286,6 +307,7 @@ def tables(boxes, wide, masks):
     classification = wide.detection.classification
     return {
         "pr_curve": dets.detection.pr_curve(ground_truth=gt, iou_thresholds=[0.5]),
+        "operating_points": dets.detection.operating_points(ground_truth=gt),
         "average_precision": dets.detection.average_precision(ground_truth=gt),
         "confusion": dets.detection.confusion(ground_truth=gt, table="matrix"),
         "classification_confusion": classification(y_true="truth", score=CLASSES, table="confusion"),
@@ -313,6 +335,7 @@ def test_given_ax_is_used_and_the_table_is_unchanged(tables, name):
 
 PRODUCERS = {
     "pr_curve": r"df\.detection\.pr_curve",
+    "operating_points": r"df\.detection\.operating_points",
     "average_precision": r"df\.detection\.average_precision",
     "confusion": r'df\.detection\.confusion\(\.\.\., table="matrix"\)',
     "classification_confusion": r'table="confusion"',

@@ -250,6 +250,13 @@ CASES = [
     ),
     ("detection", "pr_curve", "dt", {"ground_truth": ("frame", "gt"), "images": IMAGES}),
     ("detection", "confusion", "dt", {"ground_truth": ("frame", "gt"), "images": IMAGES, "max_examples": 2}),
+    (
+        "detection",
+        "operating_points",
+        "dt",
+        {"ground_truth": ("frame", "gt"), "images": IMAGES, "iscrowd": "iscrowd", "objective": ("fbeta", 2)},
+    ),
+    ("detection", "per_image", "dt", {"ground_truth": ("frame", "gt"), "images": IMAGES, "ignore": "ignore"}),
     ("detection", "confusion", "dt", {"ground_truth": ("frame", "gt"), "images": IMAGES, "table": "matrix"}),
     (
         "detection",

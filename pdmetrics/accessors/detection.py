@@ -23,7 +23,7 @@ class DetectionAccessor(Accessor):
         "DetectionPlots",
         """Figures: ``df.detection.plot.<name>(...)`` computes a table and draws it (matplotlib).
 
-        The methods (``pr_curve``, ``average_precision``, ``confusion``,
+        The methods (``pr_curve``, ``operating_points``, ``average_precision``, ``confusion``,
         ``classification_confusion``, ``roc_curve``, ``classification_pr_curve``,
         ``segmentation``) are those of :class:`pdmetrics.plotting.detection.DetectionPlots`;
         each returns the matplotlib Axes.
@@ -38,6 +38,8 @@ class DetectionAccessor(Accessor):
     compare = method("pdmetrics.detection.comparison")
     pr_curve = method("pdmetrics.detection.curves")
     confusion = method("pdmetrics.detection.box_confusion")
+    operating_points = method("pdmetrics.detection.operating")
+    per_image = method("pdmetrics.detection.image_results")
     # classification and segmentation
     classification = method("pdmetrics.detection.label_tables")
     segmentation = method("pdmetrics.detection.semantic")

@@ -17,6 +17,8 @@ _WHERE = {
     "evaluate": "pdmetrics.detection.evaluation",
     "interpolated_average_precision": "pdmetrics.detection.coco",
     "match": "pdmetrics.detection.evaluation",
+    "operating_points": "pdmetrics.detection.operating",
+    "per_image": "pdmetrics.detection.image_results",
     "paired_box_iou": "pdmetrics.detection.iou",
     "pr_curve": "pdmetrics.detection.curves",
     # instance segmentation masks (COCO run-length encoding)

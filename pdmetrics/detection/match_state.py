@@ -63,6 +63,7 @@ __all__ = [
     "MatchState",
     "Run",
     "match_state",
+    "matched_boxes",
     "run_from_state",
     "keep_detections",
     "check_ground_truth",
@@ -276,6 +277,21 @@ def row_arrays(rows, n: int) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(part, dtype="int64"), np.asarray(pos, dtype="int64")
 
 
+def matched_boxes(data: BoxData, options: RunOptions) -> tuple[BoxData, np.ndarray, MatchResult]:
+    """Keep the detections the options count (``score_threshold``; valor: above its
+    ``EPSILON``) and match them: the kept data, the mask of kept detections and the matches."""
+    keep = np.ones(data.n_dt, dtype=bool)
+    if options.score_threshold is not None:
+        keep &= data.dt_score >= options.score_threshold
+    if options.matching == "valor":
+        keep &= data.dt_score > VALOR_EPSILON
+    data = keep_detections(data, keep)
+    m = match_boxes(
+        data, options.iou_thresholds, options.area_bounds, max(options.max_dets), matching=options.matching
+    )
+    return data, keep, m
+
+
 def match_state(
     detections: pd.DataFrame,
     ground_truth: pd.DataFrame,
@@ -296,15 +312,7 @@ def match_state(
     dt_part, dt_pos = row_arrays(dt_rows, data.n_dt)
     gt_part, gt_pos = row_arrays(gt_rows, data.n_gt)
     local = np.arange(data.n_dt)
-    keep = np.ones(data.n_dt, dtype=bool)
-    if options.score_threshold is not None:
-        keep &= data.dt_score >= options.score_threshold
-    if options.matching == "valor":
-        keep &= data.dt_score > VALOR_EPSILON
-    data = keep_detections(data, keep)
-    m = match_boxes(
-        data, options.iou_thresholds, options.area_bounds, max(options.max_dets), matching=options.matching
-    )
+    data, keep, m = matched_boxes(data, options)
     pairs = {}
     if options.pairs:
         matched = m.gt_match[0]  # (T, n) local ground-truth rows, -1 when unmatched

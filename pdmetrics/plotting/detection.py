@@ -23,6 +23,7 @@ from pdmetrics.detection.evaluation import average_precision as average_precisio
 from pdmetrics.detection.evaluation import match as match_table
 from pdmetrics.detection.inputs import BoxColumns
 from pdmetrics.detection.label_tables import classification
+from pdmetrics.detection.operating import operating_points as operating_points_table
 from pdmetrics.detection.semantic import segmentation as segmentation_table
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.plotting.axes import axes_for, check_table, choose, heatmap
@@ -30,6 +31,7 @@ from pdmetrics.plotting.comparison import comparison_method
 
 __all__ = [
     "pr_curve",
+    "operating_points",
     "average_precision",
     "confusion",
     "classification_confusion",
@@ -144,6 +146,81 @@ def pr_curve(table: pd.DataFrame, *, labels=None, iou_thresholds=None, max_label
     ax = axes_for(ax)
     draw_lines(ax, groups, "recall", "precision", marker="." if "score_threshold" in table.columns else None)
     title = "Precision-recall" + (f" at IoU {thresholds[0]:.2f}" if len(thresholds) == 1 else "")
+    return unit_square(ax, "recall", "precision", title)
+
+
+def operating_points(table: pd.DataFrame, *, curve=None, labels=None, max_labels: int = MAX_LABELS, ax=None):
+    """The chosen operating point of each label, on its precision-recall curve.
+
+    Parameters
+    ----------
+    table : DataFrame
+        :func:`pdmetrics.detection.operating_points` (``df.detection.operating_points``):
+        columns ``label, score_threshold, precision, recall``.
+    curve : DataFrame, optional
+        :func:`pdmetrics.detection.pr_curve` at the same IoU threshold, either style, drawn
+        under the points (``df.detection.plot.operating_points`` draws valor's counts at
+        thresholds 0, 0.01, ..., 1 and the chosen ones, so every point lies on its curve).
+    labels : label or list of labels, optional
+        The labels to draw; default the first ``max_labels`` of the table.
+    max_labels : int, default 10
+    ax : matplotlib Axes, optional
+        Where to draw; default a new figure.
+
+    Returns
+    -------
+    matplotlib Axes
+        Recall on x, precision on y: one marker per label (the label's color) with its
+        score threshold written beside it, the pooled ``"(all)"`` point as a black star;
+        a label without a chosen point has no marker.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.plotting.detection import operating_points
+    >>> table = pd.DataFrame({"label": ["cat", "dog", "(all)"], "score_threshold": [0.6, 0.3, 0.5],
+    ...                       "precision": [0.9, 0.7, 0.8], "recall": [0.8, 0.6, 0.7]})
+    >>> ax = operating_points(table)
+    >>> [text.get_text() for text in ax.texts]
+    ['0.6', '0.3', '0.5']
+    """
+    producer = "`df.detection.operating_points(...)`"
+    check_table(table, ("label", "score_threshold", "precision", "recall"), producer)
+    per_label = table[table["label"] != POOLED_LABEL]
+    chosen = selected_labels(per_label, labels, max_labels)
+    ax = axes_for(ax)
+    if curve is not None:
+        check_table(curve, ("label", "recall", "precision"), "`df.detection.pr_curve(...)`", argument="curve")
+        if "score_threshold" in curve.columns:
+            curve = curve.sort_values("score_threshold", ascending=False, kind="stable")
+        drawn = set(pd.unique(curve["label"]))
+        groups = [
+            (str(label), curve[curve["label"] == label], color(i), "-")
+            for i, label in enumerate(chosen)
+            if label in drawn
+        ]
+        draw_lines(ax, groups, "recall", "precision")
+    marks = [(label, color(i), "o") for i, label in enumerate(chosen)]
+    marks += [(POOLED_LABEL, "black", "*")] if (table["label"] == POOLED_LABEL).any() else []
+    for label, tint, marker in marks:
+        point = table[table["label"] == label].iloc[0]
+        if pd.isna(point["score_threshold"]):
+            continue
+        recall, precision = float(point["recall"]), float(point["precision"])
+        text = str(label) if curve is None or label == POOLED_LABEL else None
+        ax.plot([recall], [precision], marker=marker, color=tint, ls="none", ms=9, label=text)
+        ax.annotate(
+            f"{float(point['score_threshold']):.3g}",
+            (recall, precision),
+            xytext=(5, 5),
+            textcoords="offset points",
+            fontsize="small",
+            bbox=LABEL_BOX,
+        )
+    if ax.get_lines():
+        ax.legend(fontsize="small", loc="best")
+    iou = table["iou"].iloc[0] if "iou" in table.columns and len(table) else None
+    title = "Operating points" + (f" at IoU {iou:.2f}" if iou is not None else "")
     return unit_square(ax, "recall", "precision", title)
 
 
@@ -633,6 +710,24 @@ class DetectionPlots:
             self._frame, ground_truth=ground_truth, iou_thresholds=iou_thresholds, **options
         )
         return pr_curve(table, labels=labels, iou_thresholds=iou_thresholds, max_labels=max_labels, ax=ax)
+
+    def operating_points(self, *, ground_truth, labels=None, max_labels=MAX_LABELS, ax=None, **options):
+        """:func:`pdmetrics.detection.operating_points` drawn on each label's PR curve (valor's
+        counts at score thresholds 0, 0.01, ..., 1 and the chosen ones, at the same IoU and
+        matching options) by :func:`pdmetrics.plotting.detection.operating_points`."""
+        table = operating_points_table(self._frame, ground_truth=ground_truth, **options)
+        shared = {k: v for k, v in options.items() if k not in ("objective", "by", "iou_threshold")}
+        thresholds = np.unique(np.r_[np.linspace(0.0, 1.0, 101), table["score_threshold"].dropna()])
+        curve = pr_curve_table(
+            self._frame,
+            ground_truth=ground_truth,
+            style="valor",
+            iou_thresholds=[options.get("iou_threshold", 0.5)],
+            score_thresholds=thresholds,
+            zero_division=np.nan,
+            **shared,
+        )
+        return operating_points(table, curve=curve, labels=labels, max_labels=max_labels, ax=ax)
 
     def average_precision(
         self, *, ground_truth, iou_threshold=None, area=None, horizontal=None, ax=None, **options
