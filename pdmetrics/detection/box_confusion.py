@@ -75,10 +75,7 @@ def confusion(
 
     Parameters
     ----------
-    frame, ground_truth, image, label, box, score, box_format, images
-        As in :func:`pdmetrics.detection.evaluate`.
-    iou_type, segmentation, image_sizes
-        Masks instead of boxes, as in :func:`pdmetrics.detection.evaluate`.
+    {box_inputs}
     table : {"breakdown", "matrix"}
         The per-label breakdown (one row per label and score threshold) or the matrix.
     iou_threshold : float

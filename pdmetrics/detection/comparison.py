@@ -217,10 +217,7 @@ def compare(
     systems : list, optional
         The systems compared, the baseline first (detections of other systems are left out).
         Default: every system of the column, in sorted order (the first is the baseline).
-    image, label, box, score, box_format, iscrowd, area, ignore, images
-        As in :func:`evaluate`.
-    iou_type, segmentation, image_sizes
-        Masks instead of boxes, as in :func:`evaluate`.
+    {box_columns}
     iou_thresholds : sequence of float, optional
         Default COCO's ten (0.50:0.95). AP50 and AP75 are compared when 0.5 and 0.75 are among them.
     max_dets : int or None, default 100

@@ -44,10 +44,7 @@ def pr_curve(
 
     Parameters
     ----------
-    frame, ground_truth, image, label, box, score, box_format, iscrowd, area, ignore, images
-        As in :func:`pdmetrics.detection.evaluate`.
-    iou_type, segmentation, image_sizes
-        Masks instead of boxes, as in :func:`pdmetrics.detection.evaluate`.
+    {box_inputs}
     style : {"coco", "valor"}
         ``"coco"``: the interpolated curve behind AP, 101 recall points per label and IoU
         threshold. ``"valor"``: counts and rates at confidence thresholds (valor's

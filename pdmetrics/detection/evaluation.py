@@ -549,10 +549,7 @@ def match(
 
     Parameters
     ----------
-    frame, ground_truth, image, label, box, score, box_format, iscrowd, area, ignore, images
-        As in :func:`evaluate`.
-    iou_type, segmentation, image_sizes
-        Masks instead of boxes, as in :func:`evaluate`.
+    {box_inputs}
     iou_thresholds : sequence of float, optional
         Default COCO's ten.
     max_dets : int or None

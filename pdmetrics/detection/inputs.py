@@ -15,6 +15,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 import pandas as pd
 
+from pdmetrics._docstrings import fill
 from pdmetrics._validation import plain, require_columns
 from pdmetrics._warnings import emit
 from pdmetrics._wrappers import in_module_of
@@ -125,7 +126,9 @@ def box_columns(*, without: tuple = ()) -> Callable:
     The decorated builder takes ``columns`` (a :class:`BoxColumns`) right after
     ``ground_truth``; its public signature lists the column arguments themselves in that place
     (:data:`BOX_ARGUMENTS` but ``without``), with :class:`BoxColumns`' defaults, and a call's
-    column keywords are gathered into the ``columns`` the builder receives.
+    column keywords are gathered into the ``columns`` the builder receives. A ``{box_columns}``
+    line of the builder's docstring becomes their description (``{box_inputs}``: with
+    ``frame`` and ``ground_truth``).
 
     Examples
     --------
@@ -141,6 +144,17 @@ def box_columns(*, without: tuple = ()) -> Callable:
     """
     names = [name for name in BOX_ARGUMENTS if name not in without]
     declared = {field.name: field for field in fields(BoxColumns)}
+    masks = ("iou_type", "segmentation", "image_sizes")
+    described = f"""
+    {", ".join(name for name in names if name not in masks)}
+        The columns (and images), as in :func:`pdmetrics.detection.evaluate`.
+    {", ".join(masks)}
+        Masks instead of boxes, as in :func:`pdmetrics.detection.evaluate`.
+    """
+    inputs = """
+    frame, ground_truth
+        The detections and the ground truth, as in :func:`pdmetrics.detection.evaluate`.
+    """
     gathered = BoxColumns  # read through the closure: the wrapper lives in the builder's module
 
     def parameter(name: str) -> inspect.Parameter:
@@ -150,6 +164,11 @@ def box_columns(*, without: tuple = ()) -> Callable:
         return inspect.Parameter(name, kind, default=field.default, annotation=annotation)
 
     def decorate(builder: Callable) -> Callable:
+        pieces = {"box_inputs": inputs + described, "box_columns": described}
+        for name, text in pieces.items():
+            if f"{{{name}}}" in (builder.__doc__ or ""):
+                builder = fill(**{name: text})(builder)
+
         def wrapper(frame, /, **options):
             given = {name: options.pop(name) for name in names if name in options}
             return builder(frame, columns=gathered(**given), **options)

@@ -137,10 +137,7 @@ def operating_points(
 
     Parameters
     ----------
-    frame, ground_truth, image, label, box, score, box_format, iscrowd, area, ignore, images
-        As in :func:`pdmetrics.detection.evaluate`.
-    iou_type, segmentation, image_sizes
-        Masks instead of boxes, as in :func:`pdmetrics.detection.evaluate`.
+    {box_inputs}
     iou_threshold : float, default 0.5
         Minimum IoU of a true positive.
     objective : "f1", ("fbeta", beta), {"precision": p} or {"recall": r}
