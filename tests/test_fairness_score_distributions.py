@@ -177,8 +177,20 @@ def test_ks_in_unit_interval_and_symmetric(a, b):
     assert 0 <= ab["ks_statistic"] <= 1
     assert ab["ks_statistic"] == ba["ks_statistic"] and ab["ks_pvalue"] == ba["ks_pvalue"]
     assert ab["wasserstein"] == pytest.approx(ba["wasserstein"], abs=1e-15)
-    assert ab["ks_statistic"] == pytest.approx(stats.ks_2samp(b, a).statistic, abs=1e-15)
+    with warnings.catch_warnings():  # scipy's exact recursion may fall back to asymp, and warn
+        warnings.simplefilter("ignore", RuntimeWarning)
+        ks = stats.ks_2samp(b, a)
+    assert ab["ks_statistic"] == pytest.approx(ks.statistic, abs=1e-15)
+    assert ab["ks_pvalue"] == pytest.approx(ks.pvalue, rel=1e-12, abs=1e-300)
     assert ab["wasserstein"] == pytest.approx(stats.wasserstein_distance(b, a), abs=1e-14)
+
+
+def test_scipys_fallback_from_the_exact_method_is_reported():
+    df = pd.DataFrame({"p": [0.0] * 9 + [0.1], "g": ["a"] * 5 + ["b"] * 5})
+    row = score_distributions(df, score="p", by="g", base_group="a").iloc[1]
+    with pytest.warns(RuntimeWarning, match="Exact calculation unsuccessful"):
+        ks = stats.ks_2samp(df.p[5:], df.p[:5])
+    assert row["ks_method"] == "asymp" and row["ks_pvalue"] == pytest.approx(ks.pvalue, rel=1e-12)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -88,16 +88,23 @@ _BLOCK_CELLS = 1 << 22
 # --------------------------------------------------------------------------------------
 # the additive state
 # --------------------------------------------------------------------------------------
-def _reduced(group: np.ndarray, value: np.ndarray, label: np.ndarray, count: np.ndarray):
+def _reduced(group: np.ndarray, value: np.ndarray, label: np.ndarray, count: np.ndarray, ranked=None):
     """The cells ``(group, value, label)`` with equal cells' counts added, sorted by group,
-    then value, then label."""
+    then value, then label. ``ranked``: ``(rank, distinct values)`` of ``value`` when known."""
     if not value.size:
         empty = np.zeros(0, dtype=np.int64)
         return empty.astype(np.intp), np.zeros(0), empty.astype(np.int8), empty
-    values, rank = np.unique(value, return_inverse=True)
-    key = (group.astype(np.int64) * values.size + rank.reshape(-1)) * 2 + label
-    keys, inverse = np.unique(key, return_inverse=True)
-    counts = np.bincount(inverse.reshape(-1), weights=count, minlength=keys.size).astype(np.int64)
+    # a hash pass, then only the distinct values sorted
+    rank, values = pd.factorize(value, sort=True) if ranked is None else ranked
+    key = (group.astype(np.int64) * values.size + rank) * 2 + label
+    size = (int(group.max()) + 1) * values.size * 2
+    if size <= max(4 * key.size, 1 << 16):  # few cells: count them in place
+        counts = np.bincount(key, weights=count, minlength=size)
+        keys = np.flatnonzero(counts)
+        counts = counts[keys].astype(np.int64)
+    else:
+        keys, inverse = np.unique(key, return_inverse=True)
+        counts = np.bincount(inverse.reshape(-1), weights=count, minlength=keys.size).astype(np.int64)
     label_out = (keys % 2).astype(np.int8)
     rest = keys // 2
     return (rest // values.size).astype(np.intp), values[rest % values.size], label_out, counts
@@ -199,14 +206,19 @@ def score_state(score, by, y_true=None, *, pos_label=1) -> ScoreState:
     kept, label = values[used], positive[used].astype(np.int8)
     ones = np.ones(kept.size, dtype=np.int64)
     pooled = pd.DataFrame({POOLED_LABEL: [POOLED_LABEL]})
-    overall = ScoreCells(POOLED_LABEL, pooled, *_reduced(np.zeros(kept.size, np.intp), kept, label, ones), 0)
+    ranked = pd.factorize(kept, sort=True)
+    zeros = np.zeros(kept.size, np.intp)
+    overall = ScoreCells(POOLED_LABEL, pooled, *_reduced(zeros, kept, label, ones, ranked), 0)
     columns = []
     for series in named_columns(by, n, "by"):
         codes, keys = group_keys([series])
         check_not_pooled(plain_keys(keys)[series.name], f"by={plain(series.name)!r}")
         codes = codes[used]
         present = codes >= 0
-        cells = _reduced(codes[present], kept[present], label[present], ones[present])
+        rank, values = ranked
+        cells = _reduced(
+            codes[present], kept[present], label[present], ones[present], (rank[present], values)
+        )
         columns.append(ScoreCells(series.name, keys, *cells, int((~present).sum())))
     return ScoreState(
         tuple(columns),
@@ -267,10 +279,12 @@ class _Column:
     @classmethod
     def of(cls, cells: ScoreCells) -> _Column:
         labels = plain_keys(cells.keys).iloc[:, 0].to_numpy(dtype=object)
-        values, position = np.unique(cells.value, return_inverse=True)
+        position, values = pd.factorize(cells.value, sort=True)
         n = np.bincount(cells.group, weights=cells.count, minlength=labels.size).astype(np.int64)
         positives = np.bincount(cells.group, weights=cells.count * cells.label, minlength=labels.size)
-        return cls(labels, values, position.reshape(-1), cells, n, positives.astype(np.int64))
+        return cls(
+            labels, np.asarray(values, dtype=np.float64), position, cells, n, positives.astype(np.int64)
+        )
 
     def counts(self, start: int, stop: int, positive: bool | None = None) -> np.ndarray:
         """The count matrix of groups ``start..stop-1`` x distinct scores (only the positive or
