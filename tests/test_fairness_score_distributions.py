@@ -240,6 +240,17 @@ def test_dask_and_polars_give_the_pandas_table(table):
         assert_same(pl.from_pandas(df).fairness.score_distributions(**options), expected)
 
 
+def test_dask_groups_in_one_partition_only_and_categorical_groups():
+    dd = pytest.importorskip("dask.dataframe")
+    df = scored(600, seed=9, distinct=30).sort_values("g", kind="stable").reset_index(drop=True)
+    df["cat"] = pd.Categorical(df["g"], categories=["d", "c", "b", "a"])
+    options = {"score": "p", "by": ["g", "cat"], "y_true": "y", "against": "rest"}
+    expected = df.fairness.score_distributions(**options)
+    assert expected.loc[expected["by"] == "cat", "group"].tolist() == ["d", "c", "b", "a"]
+    on_dask = dd.from_pandas(df, npartitions=3).fairness.score_distributions(**options)
+    pd.testing.assert_frame_equal(on_dask, expected, check_exact=False, rtol=1e-12, atol=1e-14)
+
+
 # ------------------------------------------------------------------------------------------
 # edge cases
 # ------------------------------------------------------------------------------------------

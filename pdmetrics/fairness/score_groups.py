@@ -608,11 +608,12 @@ def score_distributions_from_state(
     _check_rows(state, labelled, n_bins, pos_label, score_name)
     columns = [_Column.of(cells) for cells in state.columns]
     overall = _Column.of(state.overall)
+    info = {"rows": state.rows, "rows_used": int(overall.n.sum()), "against": against, "n_bins": n_bins}
     if table == "cdf":
-        return _cdf_table(columns, overall)
+        return attach_info(_cdf_table(columns, overall), **info)
     if table == "reliability":
-        return _reliability_table(columns, overall, n_bins)
-    return _groups_table(columns, overall, labelled, base_group, against, n_bins, state)
+        return attach_info(_reliability_table(columns, overall, n_bins), **info)
+    return attach_info(_groups_table(columns, overall, labelled, base_group, against, n_bins), **info)
 
 
 def _identifiers(column: _Column, pooled: bool) -> dict:
@@ -623,7 +624,7 @@ def _identifiers(column: _Column, pooled: bool) -> dict:
     }
 
 
-def _groups_table(columns, overall, labelled, base_group, against, n_bins, state) -> pd.DataFrame:
+def _groups_table(columns, overall, labelled, base_group, against, n_bins) -> pd.DataFrame:
     parts, undefined = [], []
     for column in [*columns, overall]:
         pooled = column is overall
@@ -658,8 +659,7 @@ def _groups_table(columns, overall, labelled, base_group, against, n_bins, state
             + "."
         )
     result.index = pd.RangeIndex(len(result))
-    info = {"rows": state.rows, "rows_used": int(overall.n.sum()), "against": against}
-    return attach_info(result, **info)
+    return result
 
 
 def _where(column: _Column, i: int) -> str:
