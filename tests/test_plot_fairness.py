@@ -221,3 +221,53 @@ def test_by_group_reference_is_an_intersection_given_as_a_tuple(frame):
     for wrong in ("M", ("M", "east"), ("M", "west", "x")):
         with pytest.raises(InvalidInputError, match="is not a group of the table"):
             plots.by_group(table, reference=wrong)
+
+
+def _scored(frame: pd.DataFrame) -> pd.DataFrame:
+    rng = np.random.default_rng(5)
+    return frame.assign(p=np.round(np.clip(0.3 + 0.4 * frame["y"] + rng.normal(0, 0.2, len(frame)), 0, 1), 2))
+
+
+def test_score_cdf_draws_each_groups_ecdf_and_the_pooled_one(frame):
+    df = _scored(frame)
+    table = df.fairness.score_distributions(score="p", by="sex", table="cdf")
+    ax = plots.score_cdf(table)
+    lines = ax.get_lines()
+    sizes = df["sex"].value_counts()
+    assert [line.get_label() for line in lines] == [f"F (n={sizes['F']})", f"M (n={sizes['M']})", "(all)"]
+    for line, group in zip(lines, ["F", "M"]):
+        values = np.sort(df.loc[df["sex"] == group, "p"].to_numpy())
+        x, y = line.get_xdata()[1:], line.get_ydata()[1:]  # after the leading 0
+        np.testing.assert_array_equal(x, np.unique(values))
+        np.testing.assert_allclose(y, np.searchsorted(values, x, side="right") / values.size, rtol=1e-12)
+        assert line.get_ydata()[0] == 0 and line.get_drawstyle() == "steps-post"
+    assert lines[2].get_linestyle() == "--"
+    axes = df.fairness.plot.score_distributions(score="p", by=["sex", "region"])
+    assert len(axes) == 2 and [a.get_title() for a in axes] == [
+        "score distribution by sex",
+        "score distribution by region",
+    ]
+    assert len(axes[1].get_lines()) == 4
+
+
+def test_reliability_draws_the_non_empty_bins_and_the_diagonal(frame):
+    df = _scored(frame)
+    curve = df.fairness.score_distributions(score="p", by="sex", y_true="y", n_bins=5, table="reliability")
+    _, ax = plt.subplots()
+    assert (
+        df.fairness.plot.score_distributions(
+            score="p", by="sex", y_true="y", n_bins=5, kind="reliability", ax=ax
+        )
+        is ax
+    )
+    lines = ax.get_lines()
+    assert [line.get_label() for line in lines[:3]] == ["F", "M", "(all)"]
+    for line, group in zip(lines, ["F", "M"]):
+        rows = curve[(curve["group"] == group) & (curve["N"] > 0)]
+        np.testing.assert_allclose(line.get_xdata(), rows["score_mean"], rtol=1e-12)
+        np.testing.assert_allclose(line.get_ydata(), rows["observed_rate"], rtol=1e-12)
+    assert lines[3].get_gid() == "diagonal" and list(lines[3].get_xdata()) == [0, 1]
+    with pytest.raises(InvalidInputError, match="kind='pdf'"):
+        df.fairness.plot.score_distributions(score="p", by="sex", kind="pdf")
+    with pytest.raises(InvalidInputError, match="`table=` lacks the column"):
+        plots.reliability(curve.drop(columns="observed_rate"))

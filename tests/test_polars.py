@@ -189,6 +189,13 @@ CASES = [
         {"y_true": "y", "y_pred": "p", "by": ["g", "k"], "n_resamples": 20, "random_state": 0},
     ),
     ("fairness", "score_fairness", "outcomes", {"human": "h", "system": "s", "by": ["g", "k"]}),
+    ("fairness", "score_distributions", "outcomes", {"score": "metric", "by": ["g", "k"]}),
+    (
+        "fairness",
+        "score_distributions",
+        "outcomes",
+        {"score": "metric", "by": "cat", "y_true": "y", "n_bins": None, "against": "rest"},
+    ),
     ("fairness", "score_fairness_estimates", "outcomes", {"human": "h", "system": "s", "by": "g"}),
     (
         "fairness",

@@ -29,6 +29,9 @@ class FairnessAccessor(Accessor):
     group_disparity = method("pdmetrics.fairness.group_rates")
     compare = method("pdmetrics.fairness.comparison")
 
+    # continuous scores by group (issue 26: KS, Wasserstein, ROC AUC, calibration)
+    score_distributions = method("pdmetrics.fairness.score_groups")
+
     # LLM evaluation tables (seed 003)
     llm_fairness = method("pdmetrics.fairness.llm")
     context_association = method("pdmetrics.fairness.association")

@@ -37,6 +37,7 @@ _WHERE = {
     "score_fairness": "pdmetrics.fairness.regression",
     "score_fairness_estimates": "pdmetrics.fairness.regression",
     "score_fairness_tables": "pdmetrics.fairness.regression",
+    "score_distributions": "pdmetrics.fairness.score_groups",
 }
 
 __getattr__, __dir__, __all__ = lazy_attributes(__name__, _WHERE)

@@ -1,7 +1,8 @@
 """Figures of the fairness tables: per-group rates with a disparity band, and the parity metrics.
 
 The drawing functions take the tables of :func:`pdmetrics.fairness.by_group`,
-:func:`pdmetrics.fairness.classification` and :func:`pdmetrics.fairness.group_disparity`;
+:func:`pdmetrics.fairness.classification`, :func:`pdmetrics.fairness.group_disparity` and
+:func:`pdmetrics.fairness.score_distributions` (``table="cdf"`` and ``table="reliability"``);
 ``df.fairness.plot.<name>(...)`` (:class:`FairnessPlots`) computes the table from a frame and
 draws it in one call.
 
@@ -20,6 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from pdmetrics._docstrings import fill
 from pdmetrics._groups import POOLED_LABEL
 from pdmetrics._validation import plain, preview
 from pdmetrics.errors import InvalidInputError
@@ -35,6 +37,8 @@ __all__ = [
     "by_group",
     "classification",
     "group_disparity",
+    "reliability",
+    "score_cdf",
     "FairnessPlots",
 ]
 
@@ -414,6 +418,138 @@ def group_disparity(
     return axes
 
 
+def _score_panels(table: pd.DataFrame, ax) -> tuple[list, np.ndarray]:
+    """The group columns of a :func:`pdmetrics.fairness.score_distributions` table (its
+    ``by`` values but the pooled row's) and one Axes per column."""
+    columns = [
+        name for name in pd.unique(table["by"]) if not (isinstance(name, str) and name == POOLED_LABEL)
+    ]
+    if not columns:
+        raise InvalidInputError("The table has no group to draw: pass a table computed with `by=`.")
+    axes = np.array([axes_for(ax, (5.2, 4.0))]) if len(columns) == 1 else panel_axes(ax, len(columns))
+    return columns, axes
+
+
+def _pooled_rows(table: pd.DataFrame) -> pd.DataFrame:
+    return table[(table["by"].astype(str) == POOLED_LABEL).to_numpy()]
+
+
+#: The ``ax`` parameter and the Returns section of the score figures.
+_SCORE_AXES_DOC = """
+ax : matplotlib Axes or sequence of Axes, optional
+    Where to draw: one Axes per group column (a new figure when None).
+
+Returns
+-------
+matplotlib Axes, or numpy.ndarray of Axes with several group columns
+"""
+
+
+@fill(axes=_SCORE_AXES_DOC)
+def score_cdf(table: pd.DataFrame, *, ax=None):
+    """Each group's empirical CDF of the scores, one panel per group column.
+
+    Draws a step line per group (label ``"group (n=N)"``) and the pooled CDF as a dashed black
+    line labelled ``"(all)"``.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The table of ``df.fairness.score_distributions(..., table="cdf")``: columns ``by,
+        group, score, N, cdf``.
+    {axes}
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pdmetrics
+    >>> from pdmetrics.plotting.fairness import score_cdf
+    >>> df = pd.DataFrame({"p": [0.1, 0.4, 0.35, 0.8, 0.2, 0.7], "sex": ["F", "F", "F", "M", "M", "M"]})
+    >>> ax = score_cdf(pdmetrics.fairness.score_distributions(df, score="p", by="sex", table="cdf"))
+    >>> [line.get_label() for line in ax.get_lines()]
+    ['F (n=3)', 'M (n=3)', '(all)']
+    """
+    check_table(
+        table, ["by", "group", "score", "N", "cdf"], '`df.fairness.score_distributions(..., table="cdf")`'
+    )
+    columns, axes = _score_panels(table, ax)
+    pooled = _pooled_rows(table)
+    for panel, column in zip(axes, columns):
+        rows = table[(table["by"] == column).to_numpy()]
+        for group in pd.unique(rows["group"]):
+            one = rows[(rows["group"] == group).to_numpy()]
+            _ecdf_steps(panel, one, f"{group} (n={int(one['N'].iloc[0])})", {})
+        if len(pooled):
+            _ecdf_steps(panel, pooled, POOLED_LABEL, {"color": "black", "linestyle": "--", "linewidth": 1})
+        panel.set_title(f"score distribution by {column}")
+        panel.set_xlabel("score")
+        panel.set_ylabel("cumulative proportion")
+        panel.set_ylim(0, 1.02)
+        panel.legend(fontsize="small", loc="lower right")
+    return axes[0] if len(columns) == 1 else axes
+
+
+def _ecdf_steps(panel, rows: pd.DataFrame, label: str, style: dict) -> None:
+    """An ECDF from its jump points: 0 before the first score, a step up at each."""
+    x = rows["score"].to_numpy(dtype="float64")
+    y = rows["cdf"].to_numpy(dtype="float64")
+    panel.step(np.concatenate([[x[0]], x]), np.concatenate([[0.0], y]), where="post", label=label, **style)
+
+
+@fill(axes=_SCORE_AXES_DOC)
+def reliability(table: pd.DataFrame, *, ax=None):
+    """Calibration by group: observed positive rate against mean score per bin, one panel per
+    group column, with the diagonal of perfect calibration.
+
+    Draws one line with markers per group through its non-empty bins (``mean score``,
+    ``observed rate``), the pooled curve dashed black (``"(all)"``) and the diagonal dotted grey.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The table of ``df.fairness.score_distributions(..., y_true=..., table="reliability")``:
+        columns ``by, group, bin, N, score_mean, observed_rate``.
+    {axes}
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pdmetrics
+    >>> from pdmetrics.plotting.fairness import reliability
+    >>> df = pd.DataFrame({"p": [0.1, 0.4, 0.35, 0.8, 0.2, 0.7, 0.9, 0.6],
+    ...                    "y": [0, 0, 1, 1, 0, 1, 1, 0],
+    ...                    "sex": ["F", "F", "F", "F", "M", "M", "M", "M"]})
+    >>> curve = pdmetrics.fairness.score_distributions(df, score="p", by="sex", y_true="y",
+    ...                                                n_bins=2, table="reliability")
+    >>> ax = reliability(curve)
+    >>> [round(float(y), 3) for y in ax.get_lines()[0].get_ydata()]
+    [0.333, 1.0]
+    """
+    producer = '`df.fairness.score_distributions(..., y_true=, table="reliability")`'
+    check_table(table, ["by", "group", "bin", "N", "score_mean", "observed_rate"], producer)
+    columns, axes = _score_panels(table, ax)
+    pooled = _pooled_rows(table)
+    for panel, column in zip(axes, columns):
+        rows = table[(table["by"] == column).to_numpy() & (table["N"] > 0).to_numpy()]
+        for group in pd.unique(rows["group"]):
+            one = rows[(rows["group"] == group).to_numpy()]
+            panel.plot(one["score_mean"], one["observed_rate"], marker="o", label=str(group))
+        used = pooled[(pooled["N"] > 0).to_numpy()]
+        if len(used):
+            panel.plot(
+                used["score_mean"], used["observed_rate"], color="black", linestyle="--", linewidth=1,
+                label=POOLED_LABEL,
+            )  # fmt: skip
+        panel.plot([0, 1], [0, 1], color="0.6", linestyle=":", linewidth=1, gid="diagonal")
+        panel.set_title(f"calibration by {column}")
+        panel.set_xlabel("mean score in bin")
+        panel.set_ylabel("observed positive rate")
+        panel.set_xlim(0, 1)
+        panel.set_ylim(0, 1)
+        panel.legend(fontsize="small", loc="upper left")
+    return axes[0] if len(columns) == 1 else axes
+
+
 class FairnessPlots:
     """``df.fairness.plot``: compute a fairness table from the frame and draw it in one call.
 
@@ -459,3 +595,12 @@ class FairnessPlots:
         summary = self._frame.fairness.group_disparity(**table)
         bands = {"difference_band": difference_band, "ratio_band": ratio_band}
         return group_disparity(summary, metrics=metrics, ax=ax, **bands)
+
+    def score_distributions(self, *, kind="cdf", ax=None, **table):
+        """``df.fairness.score_distributions(**table)`` drawn as each group's score CDF
+        (``kind="cdf"``, :func:`score_cdf`) or calibration curve (``kind="reliability"``,
+        :func:`reliability`; needs ``y_true=``)."""
+        if kind not in ("cdf", "reliability"):
+            raise InvalidInputError(f"`kind={plain(kind)!r}`: choose 'cdf' or 'reliability'.")
+        drawn = self._frame.fairness.score_distributions(table=kind, **table)
+        return score_cdf(drawn, ax=ax) if kind == "cdf" else reliability(drawn, ax=ax)
