@@ -167,14 +167,14 @@ def per_image(
     --------
     >>> import pandas as pd
     >>> from pdmetrics.detection import per_image
-    >>> gt = pd.DataFrame({"image": [1, 1, 2], "label": [0, 0, 0], "x": [0, 50, 0], "y": 0,
-    ...                    "w": 10, "h": 10})
-    >>> dt = pd.DataFrame({"image": [1, 1, 1, 2], "label": 0, "x": [0, 90, 50, 0], "y": 0,
-    ...                    "w": 10, "h": 10, "score": [0.9, 0.8, 0.3, 0.6]})
+    >>> boxes = {"label": "car", "y": 0, "w": 10, "h": 10}
+    >>> gt = pd.DataFrame({"image": ["a", "a", "b"], "x": [0, 50, 0], **boxes})
+    >>> dt = pd.DataFrame({"image": ["a", "a", "a", "b"], "x": [0, 90, 50, 0],
+    ...                    "score": [0.9, 0.8, 0.3, 0.6], **boxes})
     >>> per_image(dt, ground_truth=gt).round(3)
        image  N  n_detections  tp  fp  fn  precision  recall     f1
-    0      1  2             2   1   1   1        0.5     0.5  0.500
-    1      2  1             1   1   0   0        1.0     1.0  1.000
+    0     a  2             2   1   1   1        0.5     0.5  0.500
+    1     b  1             1   1   0   0        1.0     1.0  1.000
     """
     threshold = one_iou_threshold(iou_threshold)
     check_zero_division(zero_division)

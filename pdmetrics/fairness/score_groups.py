@@ -160,15 +160,13 @@ class ScoreState:
 
     ``columns``: one :class:`ScoreCells` per group column; ``overall``: the pooled cells;
     ``labels``: the :class:`~pdmetrics.fairness._inputs.LabelSummary` of ``y_true`` (None
-    without labels); the rows seen and those left out for a missing score or label.
+    without labels); ``rows``: the rows seen and those left out for a missing score or label.
     """
 
     columns: tuple
     overall: ScoreCells
     labels: LabelSummary | None
-    rows: int
-    rows_missing_score: int
-    rows_missing_label: int
+    rows: tuple
 
     def combine(self, other: ScoreState) -> ScoreState:
         """The state of the union of two disjoint row sets."""
@@ -176,9 +174,7 @@ class ScoreState:
             tuple(a.combine(b) for a, b in zip(self.columns, other.columns)),
             self.overall.combine(other.overall),
             None if self.labels is None else self.labels.combine(other.labels),
-            self.rows + other.rows,
-            self.rows_missing_score + other.rows_missing_score,
-            self.rows_missing_label + other.rows_missing_label,
+            tuple(a + b for a, b in zip(self.rows, other.rows)),
         )
 
 
@@ -224,9 +220,7 @@ def score_state(score, by, y_true=None, *, pos_label=1) -> ScoreState:
         tuple(columns),
         overall,
         labels,
-        n,
-        int(missing_score.sum()),
-        int((missing_label & ~missing_score).sum()),
+        (n, int(missing_score.sum()), int((missing_label & ~missing_score).sum())),
     )
 
 
@@ -567,12 +561,13 @@ def _check_rows(state: ScoreState, labelled: bool, n_bins, pos_label, score_name
     if labelled:
         check_pos_label_summaries([state.labels], pos_label)
         check_binary_summary(state.labels, pos_label, "y_true")
-    warn_excluded(state.rows_missing_score, state.rows, "the score is missing or not a finite number")
-    warn_excluded(state.rows_missing_label, state.rows, "the label `y_true` is missing")
+    seen, missing_score, missing_label = state.rows
+    warn_excluded(missing_score, seen, "the score is missing or not a finite number")
+    warn_excluded(missing_label, seen, "the label `y_true` is missing")
     used = int(state.overall.count.sum())
     if not used:
         raise InvalidInputError(
-            f"No usable rows: all {state.rows} rows lack a finite score"
+            f"No usable rows: all {seen} rows lack a finite score"
             + (" or a label" if labelled else "")
             + ". `score_distributions` needs rows with a numeric `score`."
         )
@@ -608,7 +603,7 @@ def score_distributions_from_state(
     _check_rows(state, labelled, n_bins, pos_label, score_name)
     columns = [_Column.of(cells) for cells in state.columns]
     overall = _Column.of(state.overall)
-    info = {"rows": state.rows, "rows_used": int(overall.n.sum()), "against": against, "n_bins": n_bins}
+    info = {"rows": state.rows[0], "rows_used": int(overall.n.sum()), "against": against, "n_bins": n_bins}
     if table == "cdf":
         return attach_info(_cdf_table(columns, overall), **info)
     if table == "reliability":
