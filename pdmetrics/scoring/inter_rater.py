@@ -45,7 +45,16 @@ from pdmetrics._warnings import warn_undefined
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.scoring.subgroups import MISSING_GROUP, subgroup_codes
 
-__all__ = ["AGREEMENT_COLUMNS", "LEVELS", "agreement"]
+__all__ = [
+    "AGREEMENT_COLUMNS",
+    "LEVELS",
+    "RatingPatterns",
+    "agreement",
+    "agreement_rows",
+    "rater_values",
+    "rating_codes",
+    "rating_patterns",
+]
 
 #: The levels of measurement (Krippendorff's), each with the metric its alpha uses.
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
@@ -140,15 +149,16 @@ def _sorted_text(values: np.ndarray) -> np.ndarray:
         ) from None
 
 
-def _rater_values(series: pd.Series, name, level: str):
-    """A rater column as float64 (NaN: not rated) or, for text on the nominal level, object."""
+def rater_values(series: pd.Series, name, level: str, argument: str = "raters"):
+    """A rater column as float64 (NaN: not rated) or, for text on the nominal level, object
+    (``argument``: the argument that named the column, for the messages)."""
     dtype = series.dtype
     numeric = pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
     if numeric and not pd.api.types.is_complex_dtype(dtype):
         values = series.to_numpy(dtype="float64", na_value=np.nan)
         if np.isinf(values).any():
             raise InvalidInputError(
-                f"`raters` column {plain(name)!r} holds an infinite rating; ratings must be finite "
+                f"`{argument}` column {plain(name)!r} holds an infinite rating; ratings must be finite "
                 f"numbers (a missing value means not rated)."
             )
         return values
@@ -162,14 +172,14 @@ def _rater_values(series: pd.Series, name, level: str):
         return np.where(pd.isna(values), None, values)
     kind = "numbers" if level != "nominal" else "numbers, text or categories"
     raise InvalidInputError(
-        f"`raters` column {plain(name)!r} has dtype {dtype}; at level={level!r} ratings must be "
+        f"`{argument}` column {plain(name)!r} has dtype {dtype}; at level={level!r} ratings must be "
         f"{kind}. Convert it, e.g. `pd.to_numeric(df[{plain(name)!r}])`"
         + ("" if level == "nominal" else ", or pass level='nominal' for categories")
         + "."
     )
 
 
-def _codes(columns: list) -> tuple[np.ndarray, np.ndarray]:
+def rating_codes(columns: list) -> tuple[np.ndarray, np.ndarray]:
     """The sorted categories of the rater columns and each rating's code (-1: not rated)."""
     n = columns[0].size if columns else 0
     if any(c.dtype == object for c in columns):
@@ -187,18 +197,25 @@ def _codes(columns: list) -> tuple[np.ndarray, np.ndarray]:
     return categories.astype("float64"), codes.astype(np.int64)
 
 
-def _chunk(raters: list, by: list, level: str, resampled: bool, key: int, part) -> RatingPatterns:
-    categories, codes = _codes([_rater_values(part[r], r, level) for r in raters])
+def rating_patterns(categories, codes, groups: list, labels: list, buckets) -> RatingPatterns:
+    """The state of the items' rating ``codes`` (items x raters, -1: not rated; from
+    :func:`rating_codes`), their ``groups`` (a code array per ``by`` column, with its
+    ``labels``) and bootstrap ``buckets``; the items nobody rated are left out."""
     rated = (codes >= 0).any(axis=1)
+    rows = np.column_stack([*groups, np.asarray(buckets, dtype=np.int64), codes]).astype(np.int64)
+    state = RatingPatterns(categories, tuple(labels), rows[rated], np.ones(int(rated.sum()), dtype=np.int64))
+    return state.reduced()
+
+
+def _chunk(raters: list, by: list, level: str, resampled: bool, key: int, part) -> RatingPatterns:
+    categories, codes = rating_codes([rater_values(part[r], r, level) for r in raters])
     groups, labels = [], []
     for name in by:
         g, found = subgroup_codes(part[name])
         groups.append(g.astype(np.int64))
         labels.append(found)
     buckets = row_buckets(row_numbers(part), key) if resampled else np.zeros(len(part), dtype=np.intp)
-    rows = np.column_stack([*groups, buckets.astype(np.int64), codes]).astype(np.int64)
-    state = RatingPatterns(categories, tuple(labels), rows[rated], np.ones(int(rated.sum()), dtype=np.int64))
-    return state.reduced()
+    return rating_patterns(categories, codes, groups, labels, buckets)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -607,6 +624,20 @@ def _group_order(labels: np.ndarray) -> np.ndarray:
 
 
 def _finalize(raters: list, by: list, level: str, n_resamples: int, confidence: float, key: int, state):
+    result = agreement_rows(raters, by, level, n_resamples, confidence, key, state)
+    undefined = result.loc[result["value"].isna(), "statistic"].unique().tolist()
+    if undefined:
+        warn_undefined(
+            f"agreement: {', '.join(undefined)} undefined (NaN) for some rows: too few items rated by "
+            f"enough raters, a single category, or no variance."
+        )
+    return result
+
+
+def agreement_rows(raters: list, by: list, level: str, n_resamples: int, confidence: float, key: int, state):
+    """The table of :func:`agreement` from its state (a :class:`RatingPatterns` whose rater
+    codes are the ``raters``, in order, and whose groups are the ``by`` columns'), without
+    warning about the undefined statistics (the caller does, once)."""
     state = state.reduced()
     if state.counts.sum() == 0:
         raise InvalidInputError(
@@ -651,12 +682,6 @@ def _finalize(raters: list, by: list, level: str, n_resamples: int, confidence: 
         else f"{rater_names[pairs[i][0]]} vs {rater_names[pairs[i][1]]}"
         for i in result["raters"]
     ]
-    undefined = result.loc[result["value"].isna(), "statistic"].unique().tolist()
-    if undefined:
-        warn_undefined(
-            f"agreement: {', '.join(undefined)} undefined (NaN) for some rows: too few items rated by "
-            f"enough raters, a single category, or no variance."
-        )
     return result.reset_index(drop=True)
 
 
@@ -858,7 +883,7 @@ def agreement(
     check_identifier_names(groups, ["by", "group", *AGREEMENT_COLUMNS], "by")
     check_bootstrap_options(n_resamples, confidence, random_state)
     for name in names:  # the dtype check on the schema (an empty frame on dask)
-        _rater_values(frame[name].iloc[:0], name, level)
+        rater_values(frame[name].iloc[:0], name, level)
     key = bootstrap_key(random_state)
     return Table(
         [*names, *groups],
