@@ -3,9 +3,9 @@
 One row per datum, judge and run: ``verdict`` is the judge's label or score for the datum in
 that run. The table is pivoted (vectorised, per datum) to the wide layout of
 :func:`pdmetrics.scoring.agreement`, one column per rater, and the statistics are that
-function's, computed by the same code (:func:`pdmetrics.scoring.inter_rater.agreement_rows`) on
-the same additive state (:class:`~pdmetrics.scoring.inter_rater.RatingPatterns`). A datum's
-rows must share a part: on dask the rows are shuffled on ``datum`` first.
+function's, computed by the same code (:mod:`pdmetrics._rater_agreement`: ``agreement_rows``)
+on the same additive state (``RatingPatterns``). A datum's rows must share a part: on dask the
+rows are shuffled on ``datum`` first.
 """
 
 from __future__ import annotations
@@ -17,12 +17,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._groups import POOLED_LABEL
-from pdmetrics._resampling import bootstrap_key, check_bootstrap_options, key_buckets
-from pdmetrics._table_spec import Table, table
-from pdmetrics._validation import one_name, plain
-from pdmetrics._warnings import warn_undefined
-from pdmetrics.errors import InvalidInputError
-from pdmetrics.scoring.inter_rater import (
+from pdmetrics._rater_agreement import (
     AGREEMENT_COLUMNS,
     LEVELS,
     RatingPatterns,
@@ -31,6 +26,11 @@ from pdmetrics.scoring.inter_rater import (
     rating_codes,
     rating_patterns,
 )
+from pdmetrics._resampling import bootstrap_key, check_bootstrap_options, key_buckets
+from pdmetrics._table_spec import Table, table
+from pdmetrics._validation import one_name, plain
+from pdmetrics._warnings import warn_undefined
+from pdmetrics.errors import InvalidInputError
 
 __all__ = ["COMPARISONS", "JUDGE_AGREEMENT_COLUMNS", "judge_agreement"]
 
