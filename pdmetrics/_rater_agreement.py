@@ -613,11 +613,14 @@ def agreement_rows(
     key: int,
     state,
     missing_label=None,
+    weights=None,
 ):
     """The table of :func:`pdmetrics.scoring.agreement` from its state (a
     :class:`RatingPatterns` whose rater codes are the ``raters``, in order, and whose groups
     are the ``by`` columns', ``missing_label`` the group of a missing value, sorted last),
-    without warning about the undefined statistics (the caller does, once)."""
+    without warning about the undefined statistics (the caller does, once). ``weights``: the
+    buckets' Poisson weights when the caller drew them already (for several tables of one
+    state), at least up to the state's highest bucket."""
     state = state.reduced()
     if state.counts.sum() == 0:
         raise InvalidInputError(
@@ -647,7 +650,8 @@ def agreement_rows(
     layout = Layout(k, pairs, weighted)
     tables = []
     # the buckets' Poisson weights, drawn once for every grouping
-    weights = poisson_weights(key, int(bucket.max()) + 1, n_resamples) if n_resamples else None
+    if weights is None and n_resamples:
+        weights = poisson_weights(key, int(bucket.max()) + 1, n_resamples)
     for name, group, labels in passes:
         tables.append(_pass_table(design, layout, codes, counts, bucket, group, labels, weights, confidence))
         if name is not None:

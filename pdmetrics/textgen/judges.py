@@ -26,7 +26,7 @@ from pdmetrics._rater_agreement import (
     rating_codes,
     rating_patterns,
 )
-from pdmetrics._resampling import bootstrap_key, check_bootstrap_options, key_buckets
+from pdmetrics._resampling import bootstrap_key, check_bootstrap_options, key_buckets, poisson_weights
 from pdmetrics._table_spec import Table, table
 from pdmetrics._validation import one_name, plain
 from pdmetrics._warnings import warn_undefined
@@ -248,8 +248,18 @@ def _finalize(columns, level, positive, n_resamples, confidence, key, state: Jud
             f"`verdict={plain(columns['verdict'])!r}` holds no verdict (the frame is empty or every verdict "
             f"is missing); pass the judges' verdicts (a missing value means not judged)."
         )
+    # the buckets' Poisson weights, drawn once for every table
+    buckets = [patterns.rows[:, 0]] + ([] if state.runs is None else [state.runs.patterns.rows[:, 1]])
+    highest = max(int(b.max()) if b.size else 0 for b in buckets)
+    weights = poisson_weights(key, highest + 1, n_resamples) if n_resamples else None
     rows = partial(
-        agreement_rows, by=[], level=level, n_resamples=n_resamples, confidence=confidence, key=key
+        agreement_rows,
+        by=[],
+        level=level,
+        n_resamples=n_resamples,
+        confidence=confidence,
+        key=key,
+        weights=weights,
     )
     names = [plain(name) for name in judges]
     tables = []
