@@ -273,3 +273,15 @@ def test_the_accessor_is_the_core_function():
             datum="datum", judge="judge", verdict="verdict", run="run", n_resamples=0
         )
     pd.testing.assert_frame_equal(got, run(frame, run="run"))
+
+
+def test_dask_with_empty_partitions_and_text_verdicts():
+    dd = pytest.importorskip("dask.dataframe")
+    frame = long_verdicts(16, n_data=4)
+    frame["verdict"] = np.where(frame["verdict"].isna(), None, np.where(frame["verdict"] >= 3, "yes", "no"))
+    frame["human"] = np.where(frame["human"] >= 3, "yes", "no")
+    options = {"run": "run", "human": "human", "positive": "yes", "n_resamples": 30}
+    expected = run(frame, **options)
+    got = run(dd.from_pandas(frame, npartitions=8), **options)
+    got = got.compute() if hasattr(got, "compute") else got
+    pd.testing.assert_frame_equal(got.reset_index(drop=True), expected, rtol=1e-12)

@@ -65,9 +65,13 @@ def judge_stability(table: pd.DataFrame, *, ax=None):
         )
     judges = list(pd.unique(runs["judge"]))
     x = pd.Index(judges, dtype=object).get_indexer(pd.Index(runs["judge"], dtype=object)).astype(float)
-    summary = spread.set_index(["statistic", "judge"])["value"]
-    means = np.array([summary[("verdict_rate_mean", judge)] for judge in judges], dtype=float)
-    sds = np.array([summary[("verdict_rate_sd", judge)] for judge in judges], dtype=float)
+
+    def per_judge(statistic: str) -> np.ndarray:
+        rows = spread[spread["statistic"] == statistic]
+        found = pd.Index(rows["judge"], dtype=object).get_indexer(pd.Index(judges, dtype=object))
+        return rows["value"].to_numpy(dtype=float)[found]
+
+    means, sds = per_judge("verdict_rate_mean"), per_judge("verdict_rate_sd")
     # the runs of a judge side by side, within its bar
     rank = runs.groupby("judge", sort=False).cumcount().to_numpy()
     count = runs.groupby("judge", sort=False)["value"].transform("size").to_numpy()
