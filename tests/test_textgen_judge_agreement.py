@@ -12,6 +12,8 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 import pdmetrics
 from pdmetrics.errors import ColumnNotFoundError, InvalidInputError
@@ -285,3 +287,39 @@ def test_dask_with_empty_partitions_and_text_verdicts():
     got = run(dd.from_pandas(frame, npartitions=8), **options)
     got = got.compute() if hasattr(got, "compute") else got
     pd.testing.assert_frame_equal(got.reset_index(drop=True), expected, rtol=1e-12)
+
+
+verdict_tables = st.lists(
+    st.tuples(
+        st.integers(0, 8),  # datum
+        st.sampled_from(["a", "b", "c"]),  # judge
+        st.integers(1, 3),  # run
+        st.one_of(st.none(), st.integers(0, 3)),  # verdict
+    ),
+    min_size=1,
+    max_size=60,
+    unique_by=lambda row: row[:3],
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rows=verdict_tables,
+    cut=st.lists(st.integers(0, 8), max_size=3),
+    level=st.sampled_from(["nominal", "ordinal"]),
+)
+def test_any_split_by_datum_combines_to_the_whole(rows, cut, level):
+    """Parts that see different judges, runs and verdicts combine to the whole table's state."""
+    frame = pd.DataFrame(rows, columns=["datum", "judge", "run", "verdict"]).astype({"verdict": "float64"})
+    frame["human"] = (frame["datum"] % 3).astype("float64")
+    assume(frame["verdict"].notna().any())
+    options = {"datum": "datum", "judge": "judge", "verdict": "verdict", "run": "run", "human": "human"}
+    spec = judge_agreement.spec(frame, **options, level=level, n_resamples=20)
+    part = np.searchsorted(np.sort(cut), frame["datum"].to_numpy(), side="right")
+    states = [spec.chunk(frame[part == p]) for p in np.unique(part)]
+    combined = states[0]
+    for state in states[1:]:
+        combined = combined.combine(state)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pdmetrics.UndefinedMetricWarning)
+        pd.testing.assert_frame_equal(spec.finalize(combined), spec.run(frame), rtol=1e-12)
