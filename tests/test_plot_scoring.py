@@ -293,6 +293,45 @@ def test_scaling_standard_error_is_the_papers_figure_1():
 
 
 # ----------------------------------------------------------------------------------------
+# inter-rater agreement
+# ----------------------------------------------------------------------------------------
+def test_agreement_heatmap_draws_each_pairs_kappa_once_per_cell(frame):
+    raters = ["sc1", "sc2", "raw_trim_round"]
+    table = frame.scoring.agreement(raters=raters, level="ordinal", n_resamples=0)
+    before = table.copy()
+    ax = plots.agreement(table, statistic="cohen_kappa_quadratic")
+    pairs = table[table["statistic"] == "cohen_kappa_quadratic"].set_index("raters")["value"]
+    expected = np.eye(3)
+    for (i, a), (j, b) in [
+        ((0, "sc1"), (1, "sc2")),
+        ((0, "sc1"), (2, "raw_trim_round")),
+        ((1, "sc2"), (2, "raw_trim_round")),
+    ]:
+        expected[i, j] = expected[j, i] = pairs[f"{a} vs {b}"]
+    np.testing.assert_allclose(ax.images[0].get_array(), expected)
+    assert [t.get_text() for t in ax.texts] == [f"{v:.2f}" for v in expected.ravel()]
+    assert tick_texts(ax.get_xticklabels()) == raters == tick_texts(ax.get_yticklabels())
+    pd.testing.assert_frame_equal(table, before)
+
+
+def test_agreement_heatmap_of_a_group_and_through_the_namespace(frame):
+    raters = ["sc1", "sc2"]
+    table = frame.scoring.agreement(raters=raters, by="grade", n_resamples=0)
+    ax = plots.agreement(table, group="g9")
+    kappa = table[(table["group"] == "g9") & (table["statistic"] == "cohen_kappa")]["value"].iloc[0]
+    np.testing.assert_allclose(ax.images[0].get_array(), [[1, kappa], [kappa, 1]])
+    _, given = plt.subplots()
+    assert frame.scoring.plot.agreement(raters=raters, by="grade", group="g9", ax=given) is given
+    np.testing.assert_allclose(given.images[0].get_array(), [[1, kappa], [kappa, 1]])
+    with pytest.raises(pdmetrics.InvalidInputError, match="`group='g8'` is not in the table's 'group'"):
+        plots.agreement(table, group="g8")
+    with pytest.raises(pdmetrics.InvalidInputError, match="no 'cohen_kappa_linear' rows"):
+        plots.agreement(table, statistic="cohen_kappa_linear")
+    with pytest.raises(pdmetrics.InvalidInputError, match="not a pairwise statistic"):
+        plots.agreement(table, statistic="fleiss_kappa")
+
+
+# ----------------------------------------------------------------------------------------
 # the plot namespace and the optional dependency
 # ----------------------------------------------------------------------------------------
 def test_plot_namespace_methods_match_the_drawing_functions(frame):
@@ -305,6 +344,7 @@ def test_plot_namespace_methods_match_the_drawing_functions(frame):
         "evaluation_by_group",
         "score_fairness",
         "true_score",
+        "agreement",
         "compare",  # the forest plot of every accessor (pdmetrics.plotting.comparison.compare)
     }
     assert methods - {"compare"} <= set(plots.__all__)

@@ -31,6 +31,7 @@ pytest.importorskip("pyarrow")
 from tests.test_dask_detection import box_tables, classified  # noqa: E402
 from tests.test_dask_fairness import outcomes  # noqa: E402
 from tests.test_dask_textgen import ranked_rows, texts, verdict_rows  # noqa: E402
+from tests.test_textgen_judge_agreement import long_verdicts  # noqa: E402
 
 DOMAINS = ("scoring", "fairness", "detection", "textgen")
 
@@ -79,6 +80,7 @@ def build_frames() -> dict[str, pd.DataFrame]:
         "verdicts": verdict_rows(3),
         "ranked": ranked_rows(4),
         "coherence": ranked_rows(4).drop_duplicates("id"),  # one score per datum
+        "judges": long_verdicts(3),
     }
 
 
@@ -314,6 +316,19 @@ CASES = [
         {"datum": "id", "verdict": "yes_no", "rank": "rank", "ground_truth": "gt"},
     ),
     ("textgen", "summary_coherence", "coherence", {"datum": "id", "score": "coherence", "by": "topic"}),
+    (
+        "textgen",
+        "judge_agreement",
+        "judges",
+        {
+            "datum": "datum",
+            "judge": "judge",
+            "verdict": "verdict",
+            "run": "run",
+            "human": "human",
+            "n_resamples": 20,
+        },
+    ),
 ]
 #: masks read from parquet (by pandas or polars alike) arrive as arrays of rows; the pandas path
 #: wants one 2-D array per image, so segmentation cannot run on a file's masks yet

@@ -54,3 +54,5 @@ class TextgenAccessor(Accessor):
     hallucination = method("pdmetrics.textgen.verdicts")
     summary_coherence = method("pdmetrics.textgen.verdicts")
     toxicity = method("pdmetrics.textgen.verdicts")
+    # can the judges be trusted? agreement between judges, runs and with humans
+    judge_agreement = method("pdmetrics.textgen.judges")

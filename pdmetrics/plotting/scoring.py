@@ -18,6 +18,7 @@ from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness.regression import score_fairness_estimates
 from pdmetrics.plotting.axes import axes_for, check_table, choose, heatmap, panel_axes
 from pdmetrics.plotting.comparison import comparison_method
+from pdmetrics.scoring.inter_rater import agreement as agreement_table
 from pdmetrics.scoring.tables import confusion_matrix as confusion_matrix_table
 from pdmetrics.scoring.tables import evaluate
 from pdmetrics.scoring.tables import score_distribution as score_distribution_table
@@ -31,6 +32,7 @@ __all__ = [
     "score_fairness",
     "true_score",
     "scaling_standard_error",
+    "agreement",
     "REFERENCE_LINES",
 ]
 
@@ -467,6 +469,88 @@ def scaling_standard_error(table: pd.DataFrame, *, value: str = "se_pp", ax=None
     return ax
 
 
+#: The pairwise statistics of the agreement table a heatmap can draw.
+PAIRWISE_STATISTICS = ("cohen_kappa", "cohen_kappa_linear", "cohen_kappa_quadratic")
+
+
+def agreement(
+    table: pd.DataFrame, *, statistic: str = "cohen_kappa", group=None, cmap: str = "Blues", ax=None
+):
+    """Rater-by-rater heatmap of the pairwise Cohen's kappa of an agreement table.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The table of :meth:`df.scoring.agreement <pdmetrics.accessors.ScoringAccessor.agreement>`
+        (columns ``statistic, raters, value``; its pairwise rows ``raters="r1 vs r2"``), or of
+        :meth:`df.textgen.judge_agreement <pdmetrics.accessors.TextgenAccessor.judge_agreement>`
+        (its ``comparison="judges"`` rows: judge by judge).
+    statistic : {"cohen_kappa", "cohen_kappa_linear", "cohen_kappa_quadratic"}, default "cohen_kappa"
+        The pairwise statistic to draw (the weighted ones from ``level="ordinal"`` on).
+    group : optional
+        With ``by=``: the group to draw (default the pooled ``"(all)"`` rows).
+    cmap : str, default "Blues"
+        Colour map.
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; default a new figure.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The raters on both axes (in the table's order), every cell annotated with the pair's
+        value (two decimals), the diagonal 1 and a pair without a value (undefined) blank.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pdmetrics
+    >>> from pdmetrics.plotting.scoring import agreement
+    >>> df = pd.DataFrame({"r1": [1, 2, 3, 3, 2, 1], "r2": [1, 2, 3, 2, 2, 1], "r3": [1, 1, 3, 3, 2, 1]})
+    >>> ax = agreement(df.scoring.agreement(raters=["r1", "r2", "r3"], n_resamples=0))
+    >>> [t.get_text() for t in ax.texts]
+    ['1.00', '0.75', '0.75', '0.75', '1.00', '0.52', '0.75', '0.52', '1.00']
+    """
+    producer = "`df.scoring.agreement(raters=)`"
+    check_table(table, ("statistic", "raters", "value"), producer)
+    if statistic not in PAIRWISE_STATISTICS:
+        raise InvalidInputError(
+            f"`statistic={statistic!r}` is not a pairwise statistic; use one of {list(PAIRWISE_STATISTICS)}."
+        )
+    rows = table
+    if "comparison" in rows.columns:  # a judge_agreement table: the judges' rows
+        rows = rows[rows["comparison"] == "judges"]
+    if "group" in rows.columns:
+        rows = rows[rows["group"] == choose(rows, "group", group, "group", default="(all)")]
+    rows = rows[rows["statistic"] == statistic]
+    if rows.empty:
+        raise InvalidInputError(
+            f"The table has no {statistic!r} rows: pass the table of {producer} with two raters or more"
+            + (
+                " and level='ordinal' or above for the weighted kappas."
+                if statistic != "cohen_kappa"
+                else "."
+            )
+        )
+    pairs = [str(raters).split(" vs ") for raters in rows["raters"]]
+    if any(len(pair) != 2 for pair in pairs):
+        raise InvalidInputError(
+            "The pairwise rows' `raters` must read 'r1 vs r2' (rater names without ' vs '); "
+            "rename the raters."
+        )
+    names = list(dict.fromkeys(name for pair in pairs for name in pair))
+    position = {name: i for i, name in enumerate(names)}
+    matrix = np.eye(len(names))
+    first = np.array([position[a] for a, _ in pairs], dtype=np.intp)
+    second = np.array([position[b] for _, b in pairs], dtype=np.intp)
+    values = rows["value"].to_numpy(dtype=float)
+    matrix[first, second] = values
+    matrix[second, first] = values
+    ax = axes_for(ax)
+    heatmap(ax, matrix, names, names, row_title="Rater", column_title="Rater", fmt="{:.2f}", cmap=cmap)
+    ax.set_title(f"Pairwise agreement ({statistic})")
+    return ax
+
+
 # ----------------------------------------------------------------------------------------
 # df.scoring.plot
 # ----------------------------------------------------------------------------------------
@@ -540,3 +624,19 @@ class ScoringPlots:
             exclude_zero=exclude_zero,
         )
         return true_score(table, ax=ax)
+
+    def agreement(
+        self,
+        *,
+        raters,
+        level: str = "nominal",
+        by=None,
+        statistic: str = "cohen_kappa",
+        group=None,
+        cmap: str = "Blues",
+        ax=None,
+    ):
+        """Pairwise Cohen's kappa heatmap (from :func:`pdmetrics.scoring.agreement`, no
+        bootstrap); see :func:`pdmetrics.plotting.scoring.agreement`."""
+        table = agreement_table(self._frame, raters=raters, level=level, by=by, n_resamples=0)
+        return agreement(table, statistic=statistic, group=group, cmap=cmap, ax=ax)

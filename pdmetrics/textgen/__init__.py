@@ -1,7 +1,7 @@
 """Text generation metrics (``df.textgen``): ROUGE and BLEU against reference texts (as valor
 computes them), corpus BLEU, chrF/chrF++ and TER (as sacrebleu does), the LLM-guided metrics
-from a judge's verdict table, and the paired comparison of systems on any of them
-(``compare``; sacrebleu's own paired bootstrap: ``paired_bootstrap``)."""
+from a judge's verdict table, the judges' agreement (``judge_agreement``), and the paired
+comparison of systems on any of them (``compare``; sacrebleu's own paired bootstrap: ``paired_bootstrap``)."""
 
 from pdmetrics._lazy import lazy_attributes
 
@@ -33,6 +33,7 @@ _WHERE = {
     "SACREBLEU_VERSION": "pdmetrics.textgen.corpus",
     "paired_bootstrap": "pdmetrics.textgen.paired",
     "compare": "pdmetrics.textgen.comparison",
+    "judge_agreement": "pdmetrics.textgen.judges",
 }
 
 __getattr__, __dir__, __all__ = lazy_attributes(__name__, _WHERE)
