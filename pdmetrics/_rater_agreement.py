@@ -42,6 +42,7 @@ __all__ = [
     "LEVELS",
     "RatingPatterns",
     "agreement_rows",
+    "check_ratings",
     "rater_values",
     "rating_codes",
     "rating_patterns",
@@ -168,6 +169,18 @@ def rater_values(series: pd.Series, name, level: str, argument: str = "raters"):
         + ("" if level == "nominal" else ", or pass level='nominal' for categories")
         + "."
     )
+
+
+def check_ratings(frame, columns: list, level: str) -> None:
+    """Refuse an unknown ``level``, and rating columns whose type the level cannot take, before
+    any row is read (on the frame's schema: an empty frame on dask). ``columns``: ``(argument,
+    column)`` pairs, the argument naming the column for the messages."""
+    if level not in LEVELS:
+        raise InvalidInputError(
+            f"`level={plain(level)!r}` is not a level of measurement; use one of {list(LEVELS)}."
+        )
+    for argument, name in columns:
+        rater_values(frame[name].iloc[:0], name, level, argument)
 
 
 def rating_codes(columns: list) -> tuple[np.ndarray, np.ndarray]:

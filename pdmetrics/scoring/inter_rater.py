@@ -18,6 +18,7 @@ from pdmetrics._rater_agreement import (
     LEVELS,
     RatingPatterns,
     agreement_rows,
+    check_ratings,
     rater_values,
     rating_codes,
     rating_patterns,
@@ -150,10 +151,7 @@ def agreement(
         raise InvalidInputError(
             f"`raters={[plain(r) for r in names]!r}` names a column twice; name each rater once."
         )
-    if level not in LEVELS:
-        raise InvalidInputError(
-            f"`level={plain(level)!r}` is not a level of measurement; use one of {list(LEVELS)}."
-        )
+    check_ratings(frame, [("raters", name) for name in names], level)
     groups = [] if by is None else require_columns(frame, "by", as_list(by, "by"))
     overlap = [g for g in groups if g in names]
     if overlap:
@@ -162,8 +160,6 @@ def agreement(
         )
     check_identifier_names(groups, ["by", "group", *AGREEMENT_COLUMNS], "by")
     check_bootstrap_options(n_resamples, confidence, random_state)
-    for name in names:  # the dtype check on the schema (an empty frame on dask)
-        rater_values(frame[name].iloc[:0], name, level)
     key = bootstrap_key(random_state)
     return Table(
         [*names, *groups],

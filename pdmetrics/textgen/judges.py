@@ -19,9 +19,9 @@ import pandas as pd
 from pdmetrics._groups import POOLED_LABEL
 from pdmetrics._rater_agreement import (
     AGREEMENT_COLUMNS,
-    LEVELS,
     RatingPatterns,
     agreement_rows,
+    check_ratings,
     rater_values,
     rating_codes,
     rating_patterns,
@@ -469,18 +469,14 @@ def judge_agreement(
                 f"`{arg}={plain(name)!r}` is also `{seen[name]}=`; each role needs its own column."
             )
         seen[name] = arg
-    if level not in LEVELS:
-        raise InvalidInputError(
-            f"`level={plain(level)!r}` is not a level of measurement; use one of {list(LEVELS)}."
-        )
+    check_ratings(
+        frame, [(arg, columns[arg]) for arg in ("verdict", "human") if columns[arg] is not None], level
+    )
     if positive is not None and not pd.api.types.is_scalar(positive):
         raise InvalidInputError(
             f"`positive={positive!r}` must be one verdict (a scalar such as 'yes' or 1), or None."
         )
     check_bootstrap_options(n_resamples, confidence, random_state)
-    rater_values(frame[columns["verdict"]].iloc[:0], columns["verdict"], level, "verdict")
-    if human is not None:
-        rater_values(frame[columns["human"]].iloc[:0], columns["human"], level, "human")
     key = bootstrap_key(random_state)
     return Table(
         [name for _, name in given],
