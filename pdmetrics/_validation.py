@@ -110,6 +110,24 @@ def check_whole_key(frame: pd.DataFrame, argument: str, name) -> None:
     )
 
 
+def refuse_missing(series: pd.Series, where: str, problem: str) -> None:
+    """Refuse a missing value in ``series`` (an id column): ``"<where>, row <label>: <problem>"``,
+    naming the first row that holds one.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics._validation import refuse_missing
+    >>> refuse_missing(pd.Series(["q1", None], index=[10, 11]), "`datum='id'`", "missing datum id.")
+    Traceback (most recent call last):
+    pdmetrics.errors.InvalidInputError: `datum='id'`, row 11: missing datum id.
+    """
+    missing = series.isna().to_numpy()
+    if missing.any():
+        row = series.index[int(np.flatnonzero(missing)[0])]
+        raise InvalidInputError(f"{where}, row {plain(row)!r}: {problem}")
+
+
 def one_name(frame: pd.DataFrame, argument: str, name):
     """The one column name ``name`` of ``frame`` (a tuple names a MultiIndex column), checked as
     :func:`require_columns` checks; a list of names is refused."""

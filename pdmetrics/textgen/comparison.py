@@ -50,7 +50,7 @@ from pdmetrics._resampling import (
     row_buckets,
 )
 from pdmetrics._table_spec import Table, Whole, row_numbers, source_order, table
-from pdmetrics._validation import one_column, one_name, plain, preview, require_columns
+from pdmetrics._validation import one_column, one_name, plain, preview, refuse_missing, require_columns
 from pdmetrics._warnings import warn_excluded
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.textgen.bleu_scores import bleu_rows
@@ -453,10 +453,7 @@ def _labels(values: pd.Series, argument: str, why: str) -> pd.Series:
     """The ids in an id column (``datum=``, ``system=``), checked: one scalar, present id per row;
     ``why``: what a missing id breaks, for the message."""
     check_scalar_cells(values, argument)
-    missing = values.isna().to_numpy()
-    if missing.any():
-        row = values.index[int(np.flatnonzero(missing)[0])]
-        raise InvalidInputError(f"`{argument}={values.name!r}`, row {plain(row)!r}: missing {why}.")
+    refuse_missing(values, f"`{argument}={values.name!r}`", f"missing {why}.")
     return values
 
 

@@ -28,7 +28,7 @@ from pdmetrics._rater_agreement import (
 )
 from pdmetrics._resampling import bootstrap_key, check_bootstrap_options, key_buckets, poisson_weights
 from pdmetrics._table_spec import Table, table
-from pdmetrics._validation import one_name, plain
+from pdmetrics._validation import one_name, plain, refuse_missing
 from pdmetrics._warnings import warn_undefined
 from pdmetrics.errors import InvalidInputError
 
@@ -110,13 +110,12 @@ def _sorted_labels(values, argument: str) -> np.ndarray:
 
 def _require_labels(series: pd.Series, argument: str, column) -> None:
     """A missing datum id, judge or run label is an error naming the row."""
-    missing = series.isna().to_numpy()
-    if missing.any():
-        row = series.index[int(np.flatnonzero(missing)[0])]
-        raise InvalidInputError(
-            f"`{argument}={plain(column)!r}`, row {plain(row)!r}: missing {argument} label; every verdict "
-            f"row names its datum, judge and run (drop or fill such rows first)."
-        )
+    refuse_missing(
+        series,
+        f"`{argument}={plain(column)!r}`",
+        f"missing {argument} label; every verdict row names its datum, judge and run (drop or fill "
+        f"such rows first).",
+    )
 
 
 def _codes_of(series: pd.Series, argument: str, column) -> tuple[np.ndarray, np.ndarray]:

@@ -76,7 +76,7 @@ from pdmetrics._docstrings import fill
 from pdmetrics._groups import as_series, check_scalar_cells, group_codes
 from pdmetrics._table_spec import Rows, Table, Whole, source_order, table
 from pdmetrics._tables import result_table
-from pdmetrics._validation import one_column, one_name, plain, preview
+from pdmetrics._validation import one_column, one_name, plain, preview, refuse_missing
 from pdmetrics._warnings import warn_excluded
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.textgen.means import means_state, means_table
@@ -180,13 +180,11 @@ def _datum_codes(datum, data) -> tuple[pd.Series, np.ndarray, pd.Index]:
     """The datum Series, each row's datum code and the datum ids (``data`` order, or sorted)."""
     series = _series(datum, "datum")
     check_scalar_cells(series, "datum")
-    missing = series.isna().to_numpy()
-    if missing.any():
-        row = series.index[int(np.flatnonzero(missing)[0])]
-        raise InvalidInputError(
-            f"{_column_name(series, 'datum')}, row {plain(row)!r}: missing datum id; every verdict row "
-            f"must name the datum (query / answer) it belongs to."
-        )
+    refuse_missing(
+        series,
+        _column_name(series, "datum"),
+        "missing datum id; every verdict row must name the datum (query / answer) it belongs to.",
+    )
     if data is None:
         codes, keys = group_codes([series], "datum")
         return series, codes, pd.Index(keys.iloc[:, 0], name=None)
