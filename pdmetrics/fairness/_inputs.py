@@ -12,6 +12,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
+from pdmetrics._additive import Additive
 from pdmetrics._groups import (
     POOLED_LABEL,
     as_series,
@@ -532,7 +533,7 @@ def category_counts(
 
 
 @dataclass(frozen=True)
-class AnswerState:
+class AnswerState(Additive):
     """The additive state of a table of answer counts (context association, counterfactual
     change, language accuracy) over some rows: the counts per category
     (:class:`CategoryCounts`), the rows with a call error, and the rows seen with the first
@@ -541,11 +542,3 @@ class AnswerState:
     counts: CategoryCounts
     rows_error: int
     problems: RowProblems
-
-    def combine(self, other: AnswerState) -> AnswerState:
-        """The state of the union of two disjoint row sets (``other``'s rows after ``self``'s)."""
-        return AnswerState(
-            self.counts.combine(other.counts),
-            self.rows_error + other.rows_error,
-            self.problems.combine(other.problems),
-        )

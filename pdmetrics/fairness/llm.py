@@ -10,12 +10,13 @@ are binarized and evaluated with the classification-fairness metrics.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 
 import numpy as np
 import pandas as pd
 
+from pdmetrics._additive import Additive, first
 from pdmetrics._division import check_zero_division, divide
 from pdmetrics._groups import as_series, named_columns
 from pdmetrics._renamed import renamed
@@ -165,7 +166,7 @@ def llm_fairness(
 
 
 @dataclass(frozen=True)
-class LLMFairnessState:
+class LLMFairnessState(Additive):
     """The additive state of :func:`llm_fairness` over some rows: the summaries of the truth and
     response columns (:class:`~pdmetrics.fairness._inputs.LabelSummary`), the counts of the
     valid answers (:class:`~pdmetrics.fairness.parity.SensitiveCounts`), and the rows with
@@ -175,17 +176,7 @@ class LLMFairnessState:
     counts: SensitiveCounts
     rows_invalid: int
     rows_error: int
-    options: tuple
-
-    def combine(self, other: LLMFairnessState) -> LLMFairnessState:
-        """The state of the union of two disjoint row sets."""
-        return LLMFairnessState(
-            tuple(a.combine(b) for a, b in zip(self.labels, other.labels)),
-            self.counts.combine(other.counts),
-            self.rows_invalid + other.rows_invalid,
-            self.rows_error + other.rows_error,
-            self.options,
-        )
+    options: tuple = field(metadata={"combine": first})
 
 
 def llm_fairness_state(

@@ -20,6 +20,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
+from pdmetrics._additive import Additive
 from pdmetrics._division import WARN, check_zero_division, divide
 from pdmetrics._docstrings import fill
 from pdmetrics._groups import POOLED_LABEL, as_series, check_not_pooled, named_columns
@@ -699,19 +700,13 @@ def classification(
 
 
 @dataclass(frozen=True)
-class ClassificationState:
+class ClassificationState(Additive):
     """The additive state of :func:`classification` over some rows: the summaries of the two
     label columns (:class:`~pdmetrics.fairness._inputs.LabelSummary`) and the
     :class:`SensitiveCounts`."""
 
     labels: tuple
     counts: SensitiveCounts
-
-    def combine(self, other: ClassificationState) -> ClassificationState:
-        """The state of the union of two disjoint row sets."""
-        return ClassificationState(
-            tuple(a.combine(b) for a, b in zip(self.labels, other.labels)), self.counts.combine(other.counts)
-        )
 
 
 def classification_state(

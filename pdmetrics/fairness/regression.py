@@ -32,6 +32,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
+from pdmetrics._additive import Additive
 from pdmetrics._groups import check_one_kind, group_codes, named_columns
 from pdmetrics._table_spec import table
 from pdmetrics._tables import attach_info, result_table
@@ -518,17 +519,11 @@ def score_fairness_tables(frame, *, human, system, by, base_group=None) -> tuple
 
 
 @dataclass(frozen=True)
-class ScoreFairnessState:
+class ScoreFairnessState(Additive):
     """The additive state of the score fairness tables: group column name -> its
     :class:`CellMoments`."""
 
     columns: dict
-
-    def combine(self, other: ScoreFairnessState) -> ScoreFairnessState:
-        """The state of the union of two disjoint row sets."""
-        return ScoreFairnessState(
-            {name: cells.combine(other.columns[name]) for name, cells in self.columns.items()}
-        )
 
 
 def score_fairness_state(human, system, by) -> ScoreFairnessState:

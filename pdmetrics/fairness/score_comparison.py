@@ -27,12 +27,13 @@ error ``e``, so pandas, dask and polars give the same table for the same ``rando
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 
 import numpy as np
 import pandas as pd
 
+from pdmetrics._additive import Additive
 from pdmetrics._comparison import comparison_columns, comparison_table, repeated
 from pdmetrics._groups import POOLED_LABEL
 from pdmetrics._resampling import (
@@ -63,7 +64,7 @@ MODELS = ("osa", "osd", "csd")
 
 
 @dataclass(frozen=True)
-class ScoreComparisonState:
+class ScoreComparisonState(Additive):
     """The additive state of the score comparison over some rows.
 
     ``systems``: each system's :class:`ScoreFairnessState` (on the rows where the human and
@@ -75,20 +76,17 @@ class ScoreComparisonState:
 
     systems: tuple
     differences: tuple
-    sums: tuple
+    sums: tuple = field(metadata={"combine": lambda mine, theirs: _added_sums(mine, theirs)})
     rows: tuple
-
-    def combine(self, other: ScoreComparisonState) -> ScoreComparisonState:
-        fits = [
-            tuple(a.combine(b) for a, b in zip(mine, theirs))
-            for mine, theirs in ((self.systems, other.systems), (self.differences, other.differences))
-        ]
-        sums = tuple(_summed(pd.concat([a, b])) for a, b in zip(self.sums, other.sums))
-        return ScoreComparisonState(*fits, sums, (self.rows[0] + other.rows[0], self.rows[1] + other.rows[1]))
 
 
 def _summed(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.groupby(["group", "level", "bucket"], sort=False, dropna=True).sum().reset_index()
+
+
+def _added_sums(mine: tuple, theirs: tuple) -> tuple:
+    """Two chunks' sums per (group, human score, bucket) of each group column, added."""
+    return tuple(_summed(pd.concat([a, b])) for a, b in zip(mine, theirs))
 
 
 def _chunk(part: pd.DataFrame, *, human, systems, by, compared, key) -> ScoreComparisonState:

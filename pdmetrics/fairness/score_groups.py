@@ -42,6 +42,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
+from pdmetrics._additive import Additive
 from pdmetrics._groups import POOLED_LABEL, check_not_pooled, named_columns
 from pdmetrics._table_spec import table
 from pdmetrics._tables import attach_info
@@ -155,7 +156,7 @@ class ScoreCells:
 
 
 @dataclass(frozen=True)
-class ScoreState:
+class ScoreState(Additive):
     """The additive state of :func:`score_distributions` over some rows.
 
     ``columns``: one :class:`ScoreCells` per group column; ``overall``: the pooled cells;
@@ -167,15 +168,6 @@ class ScoreState:
     overall: ScoreCells
     labels: LabelSummary | None
     rows: tuple
-
-    def combine(self, other: ScoreState) -> ScoreState:
-        """The state of the union of two disjoint row sets."""
-        return ScoreState(
-            tuple(a.combine(b) for a, b in zip(self.columns, other.columns)),
-            self.overall.combine(other.overall),
-            None if self.labels is None else self.labels.combine(other.labels),
-            tuple(a + b for a, b in zip(self.rows, other.rows)),
-        )
 
 
 def score_state(score, by, y_true=None, *, pos_label=1) -> ScoreState:

@@ -9,6 +9,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
+from pdmetrics._additive import Additive
 from pdmetrics._docstrings import fill
 from pdmetrics._groups import as_series
 from pdmetrics._table_spec import Table, table
@@ -202,17 +203,12 @@ def _human_baseline_chunk(human, second, systems: list, groups: list, exclude_ze
 
 
 @dataclass(frozen=True)
-class HumanBaselineState:
+class HumanBaselineState(Additive):
     """The additive state of :func:`degradation` and :func:`disattenuated_correlations`: the
     ``eval`` table's and the ``consistency`` table's (on the rows with every system score)."""
 
     evaluation: EvaluationState
     human_human: ConsistencyState
-
-    def combine(self, other: HumanBaselineState) -> HumanBaselineState:
-        return HumanBaselineState(
-            self.evaluation.combine(other.evaluation), self.human_human.combine(other.human_human)
-        )
 
 
 def human_baseline_state(human: pd.Series, second_human: pd.Series, systems: dict, by, exclude_zero: bool):

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from pdmetrics._additive import Additive
 from pdmetrics._stats import Moments
 from pdmetrics._validation import as_list, numeric_values, require_columns
 from pdmetrics._warnings import emit
@@ -183,7 +184,7 @@ def ep_state(frame: pd.DataFrame, features: list, human) -> SampleState:
 
 
 @dataclass(frozen=True)
-class FeatureState:
+class FeatureState(Additive):
     """The additive state of the feature means and SDs :func:`weighted_score` estimates:
     rows seen, rows with every feature, and each feature's count, mean and centred sum of
     squares over its own present values (a :class:`~pdmetrics._stats.Moments` with one
@@ -192,14 +193,6 @@ class FeatureState:
     n_input: int
     n_complete: int
     moments: Moments
-
-    def combine(self, other: FeatureState) -> FeatureState:
-        """The state of the union of two disjoint row sets."""
-        return FeatureState(
-            self.n_input + other.n_input,
-            self.n_complete + other.n_complete,
-            self.moments.combine(other.moments),
-        )
 
 
 def feature_state(frame: pd.DataFrame, features: list) -> FeatureState:

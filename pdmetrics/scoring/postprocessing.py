@@ -23,6 +23,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
+from pdmetrics._additive import Additive
 from pdmetrics._stats import Moments
 from pdmetrics._table_spec import NewColumns, Several, Table, engine_of, run_spec, table
 from pdmetrics._validation import as_float_array, numeric_values, plain, require_columns
@@ -143,16 +144,13 @@ def scaling_parameters(human, system) -> dict[str, float]:
 
 
 @dataclass(frozen=True)
-class ScalingState:
+class ScalingState(Additive):
     """The additive state of :func:`scaling_parameters`: count, mean and centred sum of
     squares of each side's numeric scores (:class:`~pdmetrics._stats.Moments` of the side
     with itself), combined exactly over chunks of rows."""
 
     human: Moments
     system: Moments
-
-    def combine(self, other: ScalingState) -> ScalingState:
-        return ScalingState(self.human.combine(other.human), self.system.combine(other.system))
 
 
 def scaling_state(human, system) -> ScalingState:

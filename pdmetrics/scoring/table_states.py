@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
+from pdmetrics._additive import Additive
 from pdmetrics._groups import as_series
 from pdmetrics._renamed import renamed
 from pdmetrics._stats import Moments
@@ -66,7 +67,7 @@ __all__ = [
 
 
 @dataclass(frozen=True)
-class EvaluationState:
+class EvaluationState(Additive):
     """The additive state of the ``eval`` table (and its subgroup table) over some rows.
 
     Attributes
@@ -87,16 +88,6 @@ class EvaluationState:
     system_numeric: dict
     pooled: dict
     groups: dict
-
-    def combine(self, other: EvaluationState) -> EvaluationState:
-        """The state of the union of two disjoint row sets."""
-        return EvaluationState(
-            self.rows.combine(other.rows),
-            _add(self.human_numeric, other.human_numeric),
-            {name: _add(count, other.system_numeric[name]) for name, count in self.system_numeric.items()},
-            {name: stats.combine(other.pooled[name]) for name, stats in self.pooled.items()},
-            {by: group.combine(other.groups[by]) for by, group in self.groups.items()},
-        )
 
 
 def _add(a: tuple, b: tuple) -> tuple:
@@ -267,7 +258,7 @@ def consistency_by_group_table(human, second_human, by, exclude_zero: bool = Tru
 
 
 @dataclass(frozen=True)
-class ConsistencyState:
+class ConsistencyState(Additive):
     """The additive state of the ``consistency`` table (and its subgroup table).
 
     ``statistics``: the double-scored responses' :class:`~pdmetrics.scoring.PairStatistics`;
@@ -283,16 +274,6 @@ class ConsistencyState:
     statistics: PairStatistics
     first: Moments | None = None
     groups: dict = field(default_factory=dict)
-
-    def combine(self, other: ConsistencyState) -> ConsistencyState:
-        return ConsistencyState(
-            self.rows.combine(other.rows),
-            _add(self.human_numeric, other.human_numeric),
-            _add(self.second_numeric, other.second_numeric),
-            self.statistics.combine(other.statistics),
-            None if self.first is None else self.first.combine(other.first),
-            {by: group.combine(other.groups[by]) for by, group in self.groups.items()},
-        )
 
 
 def consistency_state(

@@ -16,6 +16,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
+from pdmetrics._additive import Additive
 from pdmetrics._groups import POOLED_LABEL
 from pdmetrics._rater_agreement import (
     AGREEMENT_COLUMNS,
@@ -74,7 +75,7 @@ class LabelledPatterns:
 
 
 @dataclass(frozen=True)
-class JudgeState:
+class JudgeState(Additive):
     """The additive state of :func:`judge_agreement`: the first-run verdicts per datum
     (judges, led by the human column), the verdicts per (datum, judge) by run (``None``
     without ``run=``), and per (judge, run) the verdicts' sum, the positive verdicts and the
@@ -84,14 +85,6 @@ class JudgeState:
     runs: LabelledPatterns | None
     rates: pd.DataFrame
     data: pd.DataFrame
-
-    def combine(self, other: JudgeState) -> JudgeState:
-        return JudgeState(
-            self.judges.combine(other.judges),
-            None if self.runs is None else self.runs.combine(other.runs),
-            pd.concat([self.rates, other.rates], ignore_index=True),
-            pd.concat([self.data, other.data], ignore_index=True),
-        )
 
 
 def _sorted_union(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -10,11 +10,12 @@ each row its own datum), which counts the rows left out in its state and warns o
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 import pandas as pd
 
+from pdmetrics._additive import Additive
 from pdmetrics._table_spec import Rows, Table
 from pdmetrics._validation import one_column, one_name, require_columns
 from pdmetrics.textgen.means import means_state, means_table
@@ -42,22 +43,14 @@ def texts(part: pd.DataFrame, prediction, reference) -> tuple:
 
 
 @dataclass(frozen=True)
-class Exclusions:
+class Exclusions(Additive):
     """The rows a per-row text metric leaves out, over some parts: counts of rows without a
     prediction and without any reference, the first labels, and the number of rows seen."""
 
     no_prediction: int
     no_reference: int
-    labels: tuple
+    labels: tuple = field(metadata={"combine": lambda mine, theirs: (mine + theirs)[:10]})
     total: int
-
-    def combine(self, other: Exclusions) -> Exclusions:
-        return Exclusions(
-            self.no_prediction + other.no_prediction,
-            self.no_reference + other.no_reference,
-            (self.labels + other.labels)[:10],
-            self.total + other.total,
-        )
 
     def warn(self) -> None:
         """The :class:`~pdmetrics.ExcludedRowsWarning` of the rows left out, with the totals."""
