@@ -18,7 +18,7 @@ from pdmetrics._tables import attach_info, result_table
 from pdmetrics.detection.inputs import BoxColumns, box_columns
 from pdmetrics.detection.match_state import (
     RunOptions,
-    aligned_ids,
+    added_by_id,
     box_spec,
     check_ground_truth_or_images,
     matched_boxes,
@@ -43,10 +43,7 @@ class ImageCounts:
 
     def combine(self, *others: ImageCounts) -> ImageCounts:
         states = (self, *others)
-        images, codes = aligned_ids([s.images for s in states], "image")
-        counts = np.zeros((len(COUNTS), images.size), dtype="int64")
-        for s, c in zip(states, codes):
-            np.add.at(counts, (slice(None), c), s.counts)
+        images, counts, _ = added_by_id([s.images for s in states], [s.counts for s in states], "image")
         return ImageCounts(images, counts, sum(s.n_gt for s in states))
 
 

@@ -6,23 +6,13 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._tables import result_table
-from pdmetrics.detection.label_state import LabelState, example_ids, rows_state
+from pdmetrics.detection.label_state import LabelState, example_ids, label_rows, rows_state
 
 __all__ = ["classification_confusion"]
 
 
-def classification_confusion(
-    y_true,
-    label,
-    score,
-    datum,
-    score_thresholds=(0.0,),
-    hardmax: bool = True,
-    max_examples: int = 0,
-    *,
-    labels=None,
-    top_prediction: str = "filtered",
-) -> pd.DataFrame:
+@label_rows(score_thresholds=(0.0,), hardmax=True)
+def classification_confusion(rows: dict, max_examples: int = 0) -> pd.DataFrame:
     """Confusion matrix of true against predicted labels at score thresholds (valor-lite).
 
     Cell ``(truth=g, prediction=p)`` counts the datums with truth ``g`` on which label ``p``
@@ -37,8 +27,7 @@ def classification_confusion(
     max_examples : int, default 0
         Up to this many example datum ids per cell, in an ``examples`` column (valor's
         confusion matrix "with examples"); 0 leaves the column out.
-    labels, top_prediction
-        valor's label filter: see :func:`~pdmetrics.detection.classification`.
+    {label_filter}
 
     Returns
     -------
@@ -62,7 +51,7 @@ def classification_confusion(
     4              0.0   cat     (none)      0
     5              0.0   dog     (none)      0
     """
-    state, thresholds = rows_state("confusion", locals())
+    state, thresholds = rows_state("confusion", rows, max_examples)
     return confusion_from_state(state, thresholds)
 
 

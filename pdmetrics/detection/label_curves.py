@@ -13,23 +13,13 @@ from pdmetrics._division import check_zero_division
 from pdmetrics._tables import result_table
 from pdmetrics.detection.label_metrics import counts_table
 from pdmetrics.detection.label_pairs import DEFAULT_CURVE_THRESHOLDS
-from pdmetrics.detection.label_state import LabelState, example_ids, rows_state
+from pdmetrics.detection.label_state import LabelState, example_ids, label_rows, rows_state
 
 __all__ = ["classification_pr_curve", "classification_errors"]
 
 
-def classification_pr_curve(
-    y_true,
-    label,
-    score,
-    datum,
-    score_thresholds=DEFAULT_CURVE_THRESHOLDS,
-    hardmax: bool = False,
-    zero_division="warn",
-    *,
-    labels=None,
-    top_prediction: str = "filtered",
-) -> pd.DataFrame:
+@label_rows(score_thresholds=DEFAULT_CURVE_THRESHOLDS, hardmax=False)
+def classification_pr_curve(rows: dict, zero_division="warn") -> pd.DataFrame:
     """Precision-recall curve of each label as its own binary problem (valor's ``PrecisionRecallCurve``).
 
     At threshold ``t`` a datum predicts label ``L`` when its ``L`` score is ``>= t`` (and
@@ -44,8 +34,7 @@ def classification_pr_curve(
         Valor computes its curves without hardmax; ``True`` lets only the top-scored row of
         each datum count.
     zero_division : "warn" or float, default "warn"
-    labels, top_prediction
-        valor's label filter: see :func:`~pdmetrics.detection.classification`.
+    {label_filter}
 
     Returns
     -------
@@ -64,7 +53,7 @@ def classification_pr_curve(
     1   dog   0   0   1   1        0.0     0.0
     """
     zero_division = check_zero_division(zero_division)
-    state, thresholds = rows_state("pr_curve", locals())
+    state, thresholds = rows_state("pr_curve", rows)
     return pr_curve_table(state, thresholds, zero_division)
 
 
@@ -77,18 +66,8 @@ def pr_curve_table(state: LabelState, thresholds: np.ndarray, zero_division) -> 
     return counts_table(state, thresholds, n_true[:, 0], tp, fp, fn, tn, zero_division)
 
 
-def classification_errors(
-    y_true,
-    label,
-    score,
-    datum,
-    score_thresholds=DEFAULT_CURVE_THRESHOLDS,
-    hardmax: bool = False,
-    max_examples: int = 1,
-    *,
-    labels=None,
-    top_prediction: str = "filtered",
-) -> pd.DataFrame:
+@label_rows(score_thresholds=DEFAULT_CURVE_THRESHOLDS, hardmax=False)
+def classification_errors(rows: dict, max_examples: int = 1) -> pd.DataFrame:
     """Detailed breakdown of true positives, false positives and false negatives, with examples.
 
     Valor's ``DetailedPrecisionRecallCurve`` for classification: per label and threshold,
@@ -105,8 +84,7 @@ def classification_errors(
     ----------
     max_examples : int, default 1
         Up to this many example datum ids per row (the first ones in input order).
-    labels, top_prediction
-        valor's label filter: see :func:`~pdmetrics.detection.classification`.
+    {label_filter}
 
     Returns
     -------
@@ -131,7 +109,7 @@ def classification_errors(
     6   dog              0.5      fn  misclassifications      1   [img2]
     7   dog              0.5      fn     no_predictions      0       []
     """
-    state, thresholds = rows_state("errors", locals())
+    state, thresholds = rows_state("errors", rows, max_examples)
     return errors_table(state, thresholds)
 
 

@@ -12,7 +12,7 @@ import pandas as pd
 from pdmetrics._division import check_zero_division, divide
 from pdmetrics._tables import result_table
 from pdmetrics.detection.label_pairs import label_counts, prepare_pairs, threshold_array
-from pdmetrics.detection.label_state import LabelState, rows_state
+from pdmetrics.detection.label_state import LabelState, label_rows, rows_state
 from pdmetrics.detection.roc import mean_of_defined
 
 __all__ = ["classification_metrics", "classification_accuracy", "classification_summary"]
@@ -46,18 +46,8 @@ def counts_table(
     return result_table(columns, integer_columns=("N", "tp", "fp", "fn", "tn"))
 
 
-def classification_metrics(
-    y_true,
-    label,
-    score,
-    datum,
-    score_thresholds=(0.0,),
-    hardmax: bool = True,
-    zero_division="warn",
-    *,
-    labels=None,
-    top_prediction: str = "filtered",
-) -> pd.DataFrame:
+@label_rows(score_thresholds=(0.0,), hardmax=True)
+def classification_metrics(rows: dict, zero_division="warn") -> pd.DataFrame:
     """Per-label counts, precision, recall, F1 and ROC AUC at score thresholds (valor-lite).
 
     Parameters
@@ -75,8 +65,7 @@ def classification_metrics(
     zero_division : "warn" or float, default "warn"
         Value of a 0/0 precision, recall, F1 or ROC AUC: ``"warn"`` gives NaN with an
         :class:`~pdmetrics.UndefinedMetricWarning`; valor uses 0.
-    labels, top_prediction
-        valor's label filter: see :func:`~pdmetrics.detection.classification`.
+    {label_filter}
 
     Returns
     -------
@@ -101,7 +90,7 @@ def classification_metrics(
     1   dog              0.0  1   0   0   1   1        0.0     0.0  0.000      1.0
     """
     zero_division = check_zero_division(zero_division)
-    state, thresholds = rows_state("labels", locals())
+    state, thresholds = rows_state("labels", rows)
     return metrics_table(state, thresholds, zero_division)
 
 
@@ -152,24 +141,13 @@ def classification_accuracy(
     )
 
 
-def classification_summary(
-    y_true,
-    label,
-    score,
-    datum,
-    score_thresholds=(0.0,),
-    hardmax: bool = True,
-    zero_division="warn",
-    *,
-    labels=None,
-    top_prediction: str = "filtered",
-) -> pd.DataFrame:
+@label_rows(score_thresholds=(0.0,), hardmax=True)
+def classification_summary(rows: dict, zero_division="warn") -> pd.DataFrame:
     """Accuracy and mean ROC AUC per score threshold, from one pass over the rows.
 
     Parameters
     ----------
-    labels, top_prediction
-        valor's label filter: see :func:`~pdmetrics.detection.classification`.
+    {label_filter}
 
     Returns
     -------
@@ -187,7 +165,7 @@ def classification_summary(
     0              0.0  2       0.5           1.0
     """
     zero_division = check_zero_division(zero_division)
-    state, thresholds = rows_state("summary", locals())
+    state, thresholds = rows_state("summary", rows)
     return summary_table(state, thresholds, zero_division)
 
 

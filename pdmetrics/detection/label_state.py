@@ -14,11 +14,15 @@ combined state into their table.
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from pdmetrics._docstrings import fill
+from pdmetrics._wrappers import in_module_of
 from pdmetrics.detection.label_pairs import (
     Pairs,
     binary_parts,
@@ -37,7 +41,7 @@ from pdmetrics.detection.label_pairs import (
 from pdmetrics.detection.roc import histogram_points, pairs_histogram, points_auc, score_histogram
 from pdmetrics.errors import InvalidInputError
 
-__all__ = ["LabelState", "label_state", "rows_state", "example_ids", "TABLE_COUNTS"]
+__all__ = ["LabelState", "label_state", "label_rows", "rows_state", "example_ids", "TABLE_COUNTS"]
 
 #: The count arrays of each table (``n_true``, the datums of each truth label, always).
 TABLE_COUNTS = {
@@ -163,20 +167,86 @@ def _union(indexes: list) -> pd.Index:
     return pd.Index(values, dtype=object).unique()
 
 
-def rows_state(table: str, arguments: dict) -> tuple[LabelState, np.ndarray]:
+def rows_state(table: str, rows: dict, max_examples: int = 0) -> tuple[LabelState, np.ndarray]:
     """The finalized :class:`LabelState` of ``table`` over every row given (one chunk), and the
-    score thresholds as an array. ``arguments``: an array-level function's (its ``locals()``):
-    ``y_true, label, score, datum, score_thresholds, hardmax, labels, top_prediction`` and
-    ``max_examples`` where it has one."""
-    max_examples = arguments.get("max_examples", 0)
+    score thresholds as an array. ``rows``: the :func:`label_rows` arguments of an array-level
+    function (``y_true, label, score, datum, score_thresholds, hardmax, labels,
+    top_prediction``)."""
     if not isinstance(max_examples, (int, np.integer)) or max_examples < 0:
         raise InvalidInputError(f"max_examples={max_examples!r}: pass a whole number >= 0.")
-    thresholds = threshold_array(arguments["score_thresholds"])
-    columns = (arguments[name] for name in ("y_true", "label", "score", "datum"))
-    labels = arguments["labels"]
-    pairs = prepare_pairs(*columns, labels=labels, top_prediction=arguments["top_prediction"])
-    state = label_state(pairs, table, thresholds, bool(arguments["hardmax"]), max_examples)
+    thresholds = threshold_array(rows["score_thresholds"])
+    columns = (rows[name] for name in ("y_true", "label", "score", "datum"))
+    labels = rows["labels"]
+    pairs = prepare_pairs(*columns, labels=labels, top_prediction=rows["top_prediction"])
+    state = label_state(pairs, table, thresholds, bool(rows["hardmax"]), max_examples)
     return state.finalized(labels), thresholds
+
+
+#: valor's row arguments of the array-level classification functions: the positional ones
+#: (before the function's own) and the label filter (keyword-only, before the function's own).
+ROW_ARGUMENTS = ("y_true", "label", "score", "datum", "score_thresholds", "hardmax")
+FILTER_ARGUMENTS = ("labels", "top_prediction")
+
+
+def label_rows(*, score_thresholds, hardmax: bool) -> Callable:
+    """Give an array-level classification function valor's row arguments, written once.
+
+    The decorated builder takes ``rows`` (a dict of those arguments, for :func:`rows_state`)
+    first, then its own arguments; its public signature lists :data:`ROW_ARGUMENTS` in
+    ``rows``' place (with these defaults of ``score_thresholds`` and ``hardmax``), then the
+    builder's own positional arguments, then the keyword-only :data:`FILTER_ARGUMENTS`
+    (``labels=None, top_prediction="filtered"``) and the builder's own keyword-only ones. A
+    ``{label_filter}`` line of the builder's docstring becomes the filter's description.
+
+    Examples
+    --------
+    >>> import inspect
+    >>> from pdmetrics.detection.label_state import label_rows
+    >>> @label_rows(score_thresholds=(0.0,), hardmax=True)
+    ... def table(rows, zero_division="warn"):
+    ...     return rows["hardmax"], rows["labels"], zero_division
+    >>> list(inspect.signature(table).parameters)  # doctest: +NORMALIZE_WHITESPACE
+    ['y_true', 'label', 'score', 'datum', 'score_thresholds', 'hardmax', 'zero_division',
+     'labels', 'top_prediction']
+    >>> table([], [], [], [], None, False, 0, labels=["cat"])
+    (False, ['cat'], 0)
+    """
+    positional, keyword = inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY
+    shared = [inspect.Parameter(name, positional) for name in ROW_ARGUMENTS[:4]]
+    shared.append(inspect.Parameter("score_thresholds", positional, default=score_thresholds))
+    shared.append(inspect.Parameter("hardmax", positional, default=hardmax, annotation="bool"))
+    label_filter = [
+        inspect.Parameter("labels", keyword, default=None),
+        inspect.Parameter("top_prediction", keyword, default="filtered", annotation="str"),
+    ]
+    described = """
+    labels, top_prediction
+        valor's label filter: see :func:`~pdmetrics.detection.classification`.
+    """
+    names = ROW_ARGUMENTS + FILTER_ARGUMENTS  # read through the closure, as the signature
+
+    def decorate(builder: Callable) -> Callable:
+        if "{label_filter}" in (builder.__doc__ or ""):
+            builder = fill(label_filter=described)(builder)
+        signature = inspect.signature(builder)
+        _, *own = signature.parameters.values()
+        parameters = [*shared, *(p for p in own if p.kind == positional), *label_filter]
+        parameters.extend(p for p in own if p.kind == keyword)
+        public_signature = signature.replace(parameters=parameters)
+
+        def wrapper(*args, **kwargs):
+            bound = public_signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            arguments = bound.arguments
+            rows = {name: arguments.pop(name) for name in names}
+            return builder(rows, **arguments)
+
+        public = in_module_of(builder, wrapper)
+        public.__signature__ = public_signature
+        del public.__wrapped__
+        return public
+
+    return decorate
 
 
 def label_state(

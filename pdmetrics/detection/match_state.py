@@ -69,6 +69,7 @@ __all__ = [
     "check_ground_truth",
     "check_ground_truth_or_images",
     "aligned_ids",
+    "added_by_id",
     "added_counts",
     "row_arrays",
     "cat_pairs",
@@ -188,6 +189,17 @@ def aligned_ids(arrays: list, argument: str) -> tuple[np.ndarray, list]:
     return union, [np.searchsorted(union, a).astype("int64") for a in arrays]
 
 
+def added_by_id(ids: list, counts: list, argument: str) -> tuple[np.ndarray, np.ndarray, list]:
+    """The sorted union of several sorted id arrays and each array's codes into it (as
+    :func:`aligned_ids`), with their counts (integer arrays whose last axis follows the ids)
+    added up on the union."""
+    union, codes = aligned_ids(ids, argument)
+    total = np.zeros((*counts[0].shape[:-1], union.size), dtype="int64")
+    for count, code in zip(counts, codes):
+        np.add.at(total, (..., code), count)
+    return union, total, codes
+
+
 def added_counts(counts: list) -> np.ndarray:
     """Row counts per partition (arrays of different lengths), added."""
     out = np.zeros(max((c.size for c in counts), default=0), dtype="int64")
@@ -230,10 +242,9 @@ class MatchState:
         """The state of all the chunks: arrays concatenated, ids aligned on their values."""
         states = (self, *others)
         images, image_codes = aligned_ids([s.images for s in states], "image")
-        labels, label_codes = aligned_ids([s.labels for s in states], "label")
-        n_positive = np.zeros((self.n_positive.shape[0], labels.size), dtype="int64")
-        for s, codes in zip(states, label_codes):
-            np.add.at(n_positive, (slice(None), codes), s.n_positive)
+        labels, n_positive, label_codes = added_by_id(
+            [s.labels for s in states], [s.n_positive for s in states], "label"
+        )
         starts = np.cumsum([0] + [s.dt_score.size for s in states])[:-1]
 
         def cat(name):

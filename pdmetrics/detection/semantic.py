@@ -20,13 +20,16 @@ whose truth has that value altogether, as mmsegmentation and torchmetrics do.
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
+from functools import partial, wraps
 
 import numpy as np
 import pandas as pd
 
 from pdmetrics._division import WARN, check_zero_division, divide
+from pdmetrics._docstrings import fill
 from pdmetrics._table_spec import Table, table
 from pdmetrics._tables import result_table
 from pdmetrics._validation import plain, require_columns
@@ -295,14 +298,44 @@ def _mean_iou(table: pd.DataFrame, zero_division) -> float:
     return float(zero_division)
 
 
-def segmentation_iou(
-    y_true,
-    y_pred,
-    background: int | None = None,
-    ignore_index: int | None = None,
-    labels=None,
-    zero_division="warn",
-) -> pd.DataFrame:
+#: The options of :func:`segmentation_iou` and :func:`mean_iou` (after ``y_true, y_pred``): their
+#: defaults and annotations.
+_CLASS_OPTIONS = {"background": None, "ignore_index": None, "labels": None, "zero_division": "warn"}
+_CLASS_ANNOTATIONS = {"background": "int | None", "ignore_index": "int | None"}
+#: The masks of the examples of :func:`segmentation_iou` and :func:`mean_iou`.
+_EXAMPLE_MASKS = """
+>>> import numpy as np
+>>> truth = np.array([[0, 0, 1], [0, 1, 1], [2, 2, 2]])
+>>> pred = np.array([[0, 1, 1], [0, 1, 1], [2, 2, 0]])
+"""
+
+
+def _class_arguments(builder: Callable) -> Callable:
+    """``builder(table, zero_division)`` as a function of the masks and the class options,
+    written once: its signature is ``y_true, y_pred`` and :data:`_CLASS_OPTIONS`, and a call
+    gives the builder the per-class table of its arguments and the checked ``zero_division``."""
+    positional, empty = inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.empty
+    parameters = [inspect.Parameter("y_true", positional), inspect.Parameter("y_pred", positional)]
+    for name, default in _CLASS_OPTIONS.items():
+        annotation = _CLASS_ANNOTATIONS.get(name, empty)
+        parameters.append(inspect.Parameter(name, positional, default=default, annotation=annotation))
+    signature = inspect.signature(builder).replace(parameters=parameters)
+
+    @wraps(builder)
+    def public(*arguments, **options):
+        bound = signature.bind(*arguments, **options)
+        bound.apply_defaults()
+        table, _, _, zero_division = _class_table(**bound.arguments)
+        return builder(table, zero_division)
+
+    public.__signature__ = signature
+    del public.__wrapped__
+    return public
+
+
+@_class_arguments
+@fill(example_masks=_EXAMPLE_MASKS)
+def segmentation_iou(table: pd.DataFrame, zero_division) -> pd.DataFrame:
     """Per-class IoU, precision, recall and F1 of semantic segmentation masks.
 
     Parameters
@@ -331,10 +364,8 @@ def segmentation_iou(
 
     Examples
     --------
-    >>> import numpy as np
+    {example_masks}
     >>> from pdmetrics.detection import segmentation_iou
-    >>> truth = np.array([[0, 0, 1], [0, 1, 1], [2, 2, 2]])
-    >>> pred = np.array([[0, 1, 1], [0, 1, 1], [2, 2, 0]])
     >>> segmentation_iou(truth, pred).round(3)
        label  N  tp  fp  fn    iou  precision  recall     f1
     0      0  3   2   1   1  0.500      0.667   0.667  0.667
@@ -343,18 +374,12 @@ def segmentation_iou(
     >>> segmentation_iou(truth, pred, background=0)["label"].tolist()
     [1, 2]
     """
-    table, _, _, _ = _class_table(y_true, y_pred, background, ignore_index, labels, zero_division)
     return table
 
 
-def mean_iou(
-    y_true,
-    y_pred,
-    background: int | None = None,
-    ignore_index: int | None = None,
-    labels=None,
-    zero_division="warn",
-) -> float:
+@_class_arguments
+@fill(example_masks=_EXAMPLE_MASKS)
+def mean_iou(table: pd.DataFrame, zero_division) -> float:
     """Mean of the per-class IoUs of :func:`segmentation_iou` (valor's ``mIOU``).
 
     Classes whose IoU is undefined (NaN, ``zero_division="warn"``) are left out of the
@@ -364,16 +389,13 @@ def mean_iou(
 
     Examples
     --------
-    >>> import numpy as np
+    {example_masks}
     >>> from pdmetrics.detection import mean_iou
-    >>> truth = np.array([[0, 0, 1], [0, 1, 1], [2, 2, 2]])
-    >>> pred = np.array([[0, 1, 1], [0, 1, 1], [2, 2, 0]])
     >>> round(mean_iou(truth, pred), 4)
     0.6389
     >>> round(mean_iou(truth, pred, background=0), 4)
     0.7083
     """
-    table, _, _, zero_division = _class_table(y_true, y_pred, background, ignore_index, labels, zero_division)
     return _mean_iou(table, zero_division)
 
 
