@@ -28,7 +28,7 @@ from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness.confusion import CELLS, rates_from_counts
 from pdmetrics.fairness.group_rates import RATES
 from pdmetrics.fairness.parity import FAIRNESS_METRICS
-from pdmetrics.plotting.axes import axes_for, check_table, panel_axes, pyplot
+from pdmetrics.plotting.axes import AXES_DOC, axes_for, check_table, panel_axes, pyplot
 from pdmetrics.plotting.comparison import comparison_method
 
 __all__ = [
@@ -152,7 +152,7 @@ def by_group(table: pd.DataFrame, *, metrics="selection_rate", reference=None, b
         rule and its reciprocal); a number ``d``: the band is ``reference ± d`` (a difference
         tolerance, e.g. 0.1); ``None``: no band. The band is clipped to [0, 1]. A convention
         for reading the figure, not a test.
-    ax : matplotlib Axes or sequence of Axes, optional
+    ax : matplotlib.axes.Axes or sequence of Axes, optional
         Where to draw (one Axes per metric); default a new figure.
 
     Returns
@@ -267,6 +267,7 @@ def _parity_bars(ax, metrics: list[str], series: list, fair: list[float], bands:
     return ax
 
 
+@fill(axes=AXES_DOC)
 def classification(
     table: pd.DataFrame,
     *,
@@ -299,12 +300,7 @@ def classification(
         Half-width of the band around 0 for the differences; None for no band.
     ratio_band : (float, float) or None, default (0.8, 1.25)
         The band of disparate impact; None for no band.
-    ax : matplotlib Axes, optional
-        Where to draw; default a new figure.
-
-    Returns
-    -------
-    matplotlib.axes.Axes
+    {axes}
         One bar container per row of the table (its label is the ``by`` value).
 
     Examples
@@ -377,7 +373,7 @@ def group_disparity(
         Largest difference drawn as fair; None for no band.
     ratio_band : (float, float) or None, default (0.8, 1.25)
         Ratio band; the ratio min/max never exceeds 1, so only its lower end shows.
-    ax : sequence of two matplotlib Axes, optional
+    ax : sequence of two matplotlib.axes.Axes, optional
         Where to draw; default a new figure with two panels.
 
     Returns
@@ -436,12 +432,12 @@ def _pooled_rows(table: pd.DataFrame) -> pd.DataFrame:
 
 #: The ``ax`` parameter and the Returns section of the score figures.
 _SCORE_AXES_DOC = """
-ax : matplotlib Axes or sequence of Axes, optional
+ax : matplotlib.axes.Axes or sequence of Axes, optional
     Where to draw: one Axes per group column (a new figure when None).
 
 Returns
 -------
-matplotlib Axes, or numpy.ndarray of Axes with several group columns
+matplotlib.axes.Axes, or numpy.ndarray of Axes with several group columns
 """
 
 
