@@ -52,6 +52,15 @@ _INSIDE, _OUTSIDE, _BAND = "C0", "C3", "0.85"
 #: Colours of the rows of a parity figure (red, C3, is kept for values outside the band).
 _SERIES = ("C0", "C1", "C2", "C4", "C5", "C6", "C7", "C8", "C9")
 
+#: The frame the examples of the rate figures draw: binary truth and prediction, two groups
+#: of three (for the ``{example_frame}`` line of a docstring, :func:`pdmetrics._docstrings.fill`).
+_EXAMPLE_FRAME = """
+>>> import pandas as pd
+>>> import pdmetrics
+>>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 0, 1, 1, 0],
+...                    "sex": ["F", "F", "F", "M", "M", "M"]})
+"""
+
 
 def _names(value, argument: str, choices: Sequence[str]) -> list[str]:
     names = [value] if isinstance(value, str) else list(value)
@@ -126,6 +135,7 @@ def _error_bars(table: pd.DataFrame, metric: str, values: np.ndarray) -> np.ndar
     return np.vstack([np.clip(values - lows, 0, None), np.clip(highs - values, 0, None)])
 
 
+@fill(example_frame=_EXAMPLE_FRAME)
 def by_group(table: pd.DataFrame, *, metrics="selection_rate", reference=None, band=FOUR_FIFTHS, ax=None):
     """Per-group rates as bars, the pooled rate as a line and the disparity band, as fairlearn's bar plots.
 
@@ -162,11 +172,8 @@ def by_group(table: pd.DataFrame, *, metrics="selection_rate", reference=None, b
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> import pdmetrics
+    {example_frame}
     >>> from pdmetrics.plotting.fairness import by_group
-    >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 0, 1, 1, 0],
-    ...                    "sex": ["F", "F", "F", "M", "M", "M"]})
     >>> ax = by_group(df.fairness.by_group(y_true="y", y_pred="pred", by="sex"), metrics="selection_rate")
     >>> [round(float(bar.get_height()), 3) for bar in ax.containers[0]]
     [0.333, 0.667]
@@ -347,6 +354,7 @@ def classification(
     return ax
 
 
+@fill(example_frame=_EXAMPLE_FRAME)
 def group_disparity(
     table: pd.DataFrame,
     *,
@@ -383,11 +391,8 @@ def group_disparity(
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> import pdmetrics
+    {example_frame}
     >>> from pdmetrics.plotting.fairness import group_disparity
-    >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 0, 1, 1, 0],
-    ...                    "sex": ["F", "F", "F", "M", "M", "M"]})
     >>> table = pdmetrics.fairness.group_disparity(df, y_true="y", y_pred="pred", by="sex")
     >>> difference, ratio = group_disparity(table, metrics=["selection_rate", "tpr"])
     >>> [round(float(bar.get_width()), 3) for bar in difference.containers[0]]
@@ -546,6 +551,7 @@ def reliability(table: pd.DataFrame, *, ax=None):
     return axes[0] if len(columns) == 1 else axes
 
 
+@fill(example_frame=_EXAMPLE_FRAME)
 class FairnessPlots:
     """``df.fairness.plot``: compute a fairness table from the frame and draw it in one call.
 
@@ -557,10 +563,7 @@ class FairnessPlots:
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> import pdmetrics  # noqa: F401
-    >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 0, 1, 1, 0],
-    ...                    "sex": ["F", "F", "F", "M", "M", "M"]})
+    {example_frame}
     >>> ax = df.fairness.plot.by_group(y_true="y", y_pred="pred", by="sex", metrics="tpr")
     >>> ax.get_title()
     'tpr'
