@@ -52,8 +52,8 @@ _INSIDE, _OUTSIDE, _BAND = "C0", "C3", "0.85"
 #: Colours of the rows of a parity figure (red, C3, is kept for values outside the band).
 _SERIES = ("C0", "C1", "C2", "C4", "C5", "C6", "C7", "C8", "C9")
 
-#: The frame the examples of the rate figures draw: binary truth and prediction, two groups
-#: of three (for the ``{example_frame}`` line of a docstring, :func:`pdmetrics._docstrings.fill`).
+#: The frame the examples of the rate and parity figures draw: binary truth and prediction,
+#: two groups of three (for the ``{example_frame}`` line of a docstring, :func:`pdmetrics._docstrings.fill`).
 _EXAMPLE_FRAME = """
 >>> import pandas as pd
 >>> import pdmetrics
@@ -274,7 +274,7 @@ def _parity_bars(ax, metrics: list[str], series: list, fair: list[float], bands:
     return ax
 
 
-@fill(axes=AXES_DOC)
+@fill(axes=AXES_DOC, example_frame=_EXAMPLE_FRAME)
 def classification(
     table: pd.DataFrame,
     *,
@@ -312,11 +312,9 @@ def classification(
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> import pdmetrics
+    {example_frame}
     >>> from pdmetrics.plotting.fairness import classification
-    >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 1], "pred": [1, 0, 1, 0, 1, 1], "male": [1, 1, 1, 0, 0, 0]})
-    >>> table = df.fairness.classification(y_true="y", y_pred="pred", by="male")
+    >>> table = df.fairness.classification(y_true="y", y_pred="pred", by="sex", privileged={"sex": "M"})
     >>> ax = classification(table)
     >>> len(ax.containers), [label.get_text() for label in ax.get_yticklabels()][:2]
     (2, ['statistical_parity_difference', 'disparate_impact'])
