@@ -98,16 +98,19 @@ class method:  # noqa: N801  (a descriptor used as a decorator-like declaration)
 
 
 class namespace:  # noqa: N801
-    """A namespace over the accessor's frame (``df.scoring.plot``): ``cls(frame)`` of the class
-    ``name`` in ``module``, imported on first use. A polars frame is handed over as pandas; an
-    engine that splits the rows (dask) refuses, naming what to do instead."""
+    """A namespace over the accessor's frame (``df.scoring.plot``): ``cls(frame)`` of the
+    domain's figures class (``ScoringPlots`` in :mod:`pdmetrics.plotting.scoring` for the
+    accessor of ``_domain = "scoring"``), imported on first use. A polars frame is handed over
+    as pandas; an engine that splits the rows (dask) refuses, naming what to do instead."""
 
-    def __init__(self, module: str, name: str, doc: str = "") -> None:
-        self.module, self.name, self.__doc__ = module, name, doc
-        self.attribute = ""
+    def __init__(self, doc: str = "") -> None:
+        self.__doc__ = doc
+        self.module = self.name = self.attribute = ""
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.attribute = name
+        self.module = f"pdmetrics.plotting.{owner._domain}"
+        self.name = f"{owner._domain.capitalize()}Plots"
 
     def __get__(self, accessor, owner=None):
         cls = getattr(importlib.import_module(self.module), self.name)

@@ -19,8 +19,6 @@ class DetectionAccessor(Accessor):
     _domain = "detection"
 
     plot = namespace(
-        "pdmetrics.plotting.detection",
-        "DetectionPlots",
         """Figures: ``df.detection.plot.<name>(...)`` computes a table and draws it (matplotlib).
 
         The methods (``pr_curve``, ``operating_points``, ``average_precision``, ``confusion``,

@@ -17,8 +17,6 @@ class FairnessAccessor(Accessor):
     _domain = "fairness"
 
     plot = namespace(
-        "pdmetrics.plotting.fairness",
-        "FairnessPlots",
         """Figures of the fairness tables: ``df.fairness.plot.by_group(...)``, ``.classification(...)``,
         ``.group_disparity(...)`` (see :class:`pdmetrics.plotting.fairness.FairnessPlots`).""",
     )

@@ -16,8 +16,6 @@ class ScoringAccessor(Accessor):
     _domain = "scoring"
 
     plot = namespace(
-        "pdmetrics.plotting.scoring",
-        "ScoringPlots",
         """Figures of the scoring tables: ``df.scoring.plot.<name>(...)`` computes a table
         and draws it (see :class:`pdmetrics.plotting.scoring.ScoringPlots`; needs matplotlib,
         ``pip install "pdmetrics[plot]"``).""",

@@ -27,8 +27,6 @@ class TextgenAccessor(Accessor):
     _domain = "textgen"
 
     plot = namespace(
-        "pdmetrics.plotting.textgen",
-        "TextgenPlots",
         """Figures: ``df.textgen.plot.compare(...)`` draws the forest plot of
         :meth:`compare` (see :class:`pdmetrics.plotting.textgen.TextgenPlots`).""",
     )

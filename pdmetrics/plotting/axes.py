@@ -16,6 +16,18 @@ from pdmetrics.errors import InvalidInputError
 
 __all__ = ["pyplot", "axes_for", "panel_axes", "heatmap", "check_table", "choose"]
 
+#: The ``ax`` parameter and the Returns section of a figure drawn on one Axes, for the
+#: ``{axes}`` line of its docstring (:func:`pdmetrics._docstrings.fill`); what the Axes shows
+#: follows it, indented as a return description.
+AXES_DOC = """
+ax : matplotlib.axes.Axes, optional
+    Axes to draw on; default a new figure.
+
+Returns
+-------
+matplotlib.axes.Axes
+"""
+
 
 def pyplot() -> ModuleType:
     """``matplotlib.pyplot``, imported on first use (``pip install "pdmetrics[plot]"``)."""

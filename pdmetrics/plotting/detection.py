@@ -14,6 +14,7 @@ import dataclasses
 import numpy as np
 import pandas as pd
 
+from pdmetrics._docstrings import fill
 from pdmetrics._groups import POOLED_LABEL
 from pdmetrics._optional import optional_module
 from pdmetrics._validation import plain, preview
@@ -26,7 +27,7 @@ from pdmetrics.detection.label_tables import classification
 from pdmetrics.detection.operating import operating_points as operating_points_table
 from pdmetrics.detection.semantic import segmentation as segmentation_table
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.plotting.axes import axes_for, check_table, choose, heatmap
+from pdmetrics.plotting.axes import AXES_DOC, axes_for, check_table, choose, heatmap
 from pdmetrics.plotting.comparison import comparison_method
 
 __all__ = [
@@ -95,6 +96,7 @@ def color(index: int) -> str:
     return f"C{index % 10}"
 
 
+@fill(axes=AXES_DOC)
 def pr_curve(table: pd.DataFrame, *, labels=None, iou_thresholds=None, max_labels: int = MAX_LABELS, ax=None):
     """Precision-recall curves of a detector: one line per label and IoU threshold.
 
@@ -111,12 +113,7 @@ def pr_curve(table: pd.DataFrame, *, labels=None, iou_thresholds=None, max_label
         most three, otherwise 0.5 and 0.75 (COCO's two named ones; the first and the last
         threshold when the table lacks them).
     max_labels : int, default 10
-    ax : matplotlib Axes, optional
-        Where to draw; default a new figure.
-
-    Returns
-    -------
-    matplotlib Axes
+    {axes}
         Recall on x, precision on y, both on [0, 1]; one color per label and one line style
         per IoU threshold, with a legend.
 
@@ -149,6 +146,7 @@ def pr_curve(table: pd.DataFrame, *, labels=None, iou_thresholds=None, max_label
     return unit_square(ax, "recall", "precision", title)
 
 
+@fill(axes=AXES_DOC)
 def operating_points(table: pd.DataFrame, *, curve=None, labels=None, max_labels: int = MAX_LABELS, ax=None):
     """The chosen operating point of each label, on its precision-recall curve.
 
@@ -164,12 +162,7 @@ def operating_points(table: pd.DataFrame, *, curve=None, labels=None, max_labels
     labels : label or list of labels, optional
         The labels to draw; default the first ``max_labels`` of the table.
     max_labels : int, default 10
-    ax : matplotlib Axes, optional
-        Where to draw; default a new figure.
-
-    Returns
-    -------
-    matplotlib Axes
+    {axes}
         Recall on x, precision on y: one marker per label (the label's color) with its
         score threshold written beside it, the pooled ``"(all)"`` point as a black star;
         a label without a chosen point has no marker.
@@ -257,6 +250,7 @@ def bars(ax, names, values, *, metric: str, reference: float, reference_text: st
     return ax
 
 
+@fill(axes=AXES_DOC)
 def average_precision(table: pd.DataFrame, *, iou_threshold=None, area=None, horizontal=None, ax=None):
     """Per-label average precision as bars, sorted from the best label, with mAP as a line.
 
@@ -273,11 +267,7 @@ def average_precision(table: pd.DataFrame, *, iou_threshold=None, area=None, hor
         The area range to draw when the table has several; default ``"all"`` (else the first).
     horizontal : bool, optional
         Horizontal bars; default when there are 9 labels or more.
-    ax : matplotlib Axes, optional
-
-    Returns
-    -------
-    matplotlib Axes
+    {axes}
         One bar per label (labels without ground truth, NaN, last and empty), the value on
         each bar, and a dashed mAP line when the table has the ``"(all)"`` row.
 
@@ -370,6 +360,7 @@ def draw_confusion(table, producer, score_threshold, normalize, ax, titles):
     return ax
 
 
+@fill(axes=AXES_DOC)
 def confusion(table: pd.DataFrame, *, score_threshold=None, normalize=None, ax=None):
     """The detection confusion matrix as an annotated heatmap, unmatched boxes included.
 
@@ -387,11 +378,7 @@ def confusion(table: pd.DataFrame, *, score_threshold=None, normalize=None, ax=N
     normalize : {None, "true", "pred", "all"}
         As scikit-learn's ``confusion_matrix``: counts, or fractions of each row, each
         column or the total.
-    ax : matplotlib Axes, optional
-
-    Returns
-    -------
-    matplotlib Axes
+    {axes}
 
     Examples
     --------
@@ -448,6 +435,7 @@ def curve_auc(rows: pd.DataFrame) -> float:
     return float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1])) / 2.0)
 
 
+@fill(axes=AXES_DOC)
 def roc_curve(table: pd.DataFrame, *, labels=None, max_labels: int = MAX_LABELS, ax=None):
     """One-vs-rest ROC curves, one line per label with its AUC in the legend, and the chance line.
 
@@ -462,11 +450,7 @@ def roc_curve(table: pd.DataFrame, *, labels=None, max_labels: int = MAX_LABELS,
     labels : label or list of labels, optional
         Default: the first ``max_labels`` labels of the table.
     max_labels : int, default 10
-    ax : matplotlib Axes, optional
-
-    Returns
-    -------
-    matplotlib Axes
+    {axes}
         False positive rate on x, true positive rate on y, both on [0, 1]; the dashed
         diagonal is the last line.
 
@@ -492,6 +476,7 @@ def roc_curve(table: pd.DataFrame, *, labels=None, max_labels: int = MAX_LABELS,
     return unit_square(ax, "false positive rate", "true positive rate", "ROC (one vs rest)")
 
 
+@fill(axes=AXES_DOC)
 def classification_pr_curve(table: pd.DataFrame, *, labels=None, max_labels: int = MAX_LABELS, ax=None):
     """Precision-recall curves of each label at the table's score thresholds, one line per label.
 
@@ -503,11 +488,7 @@ def classification_pr_curve(table: pd.DataFrame, *, labels=None, max_labels: int
     labels : label or list of labels, optional
         Default: the first ``max_labels`` labels of the table.
     max_labels : int, default 10
-    ax : matplotlib Axes, optional
-
-    Returns
-    -------
-    matplotlib Axes
+    {axes}
         Recall on x, precision on y, both on [0, 1], a marker per threshold (a 0/0
         precision, NaN, leaves a gap).
 
@@ -531,6 +512,7 @@ def classification_pr_curve(table: pd.DataFrame, *, labels=None, max_labels: int
     return unit_square(ax, "recall", "precision", "Precision-recall (each label vs rest)")
 
 
+@fill(axes=AXES_DOC)
 def segmentation(table: pd.DataFrame, *, metric: str = "iou", horizontal=None, ax=None):
     """Per-class segmentation IoU (or another per-class metric) as bars, with the mean as a line.
 
@@ -544,11 +526,7 @@ def segmentation(table: pd.DataFrame, *, metric: str = "iou", horizontal=None, a
         (for ``"iou"``: :func:`pdmetrics.detection.mean_iou`).
     horizontal : bool, optional
         Horizontal bars; default when there are 9 classes or more.
-    ax : matplotlib Axes, optional
-
-    Returns
-    -------
-    matplotlib Axes
+    {axes}
 
     Examples
     --------
@@ -602,14 +580,15 @@ def masks(
         The image to draw.
     iou_threshold : float, default 0.5
     score_threshold : float, default 0.0
-    ax : matplotlib Axes, optional
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; default a new figure.
     **options
         Columns and options of :func:`pdmetrics.detection.match` (``label=``,
         ``segmentation=``, ``image_sizes=``, ``score=``, ``iscrowd=`` ...).
 
     Returns
     -------
-    matplotlib Axes
+    matplotlib.axes.Axes
         The image's pixel grid (y down), one filled image per ground truth, one contour per
         detection.
 

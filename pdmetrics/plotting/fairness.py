@@ -28,7 +28,7 @@ from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness.confusion import CELLS, rates_from_counts
 from pdmetrics.fairness.group_rates import RATES
 from pdmetrics.fairness.parity import FAIRNESS_METRICS
-from pdmetrics.plotting.axes import axes_for, check_table, panel_axes, pyplot
+from pdmetrics.plotting.axes import AXES_DOC, axes_for, check_table, panel_axes, pyplot
 from pdmetrics.plotting.comparison import comparison_method
 
 __all__ = [
@@ -51,6 +51,15 @@ _RATIO_METRICS = ("disparate_impact",)
 _INSIDE, _OUTSIDE, _BAND = "C0", "C3", "0.85"
 #: Colours of the rows of a parity figure (red, C3, is kept for values outside the band).
 _SERIES = ("C0", "C1", "C2", "C4", "C5", "C6", "C7", "C8", "C9")
+
+#: The frame the examples of the rate and parity figures draw: binary truth and prediction,
+#: two groups of three (for the ``{example_frame}`` line of a docstring, :func:`pdmetrics._docstrings.fill`).
+_EXAMPLE_FRAME = """
+>>> import pandas as pd
+>>> import pdmetrics
+>>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 0, 1, 1, 0],
+...                    "sex": ["F", "F", "F", "M", "M", "M"]})
+"""
 
 
 def _names(value, argument: str, choices: Sequence[str]) -> list[str]:
@@ -126,6 +135,7 @@ def _error_bars(table: pd.DataFrame, metric: str, values: np.ndarray) -> np.ndar
     return np.vstack([np.clip(values - lows, 0, None), np.clip(highs - values, 0, None)])
 
 
+@fill(example_frame=_EXAMPLE_FRAME)
 def by_group(table: pd.DataFrame, *, metrics="selection_rate", reference=None, band=FOUR_FIFTHS, ax=None):
     """Per-group rates as bars, the pooled rate as a line and the disparity band, as fairlearn's bar plots.
 
@@ -152,7 +162,7 @@ def by_group(table: pd.DataFrame, *, metrics="selection_rate", reference=None, b
         rule and its reciprocal); a number ``d``: the band is ``reference ± d`` (a difference
         tolerance, e.g. 0.1); ``None``: no band. The band is clipped to [0, 1]. A convention
         for reading the figure, not a test.
-    ax : matplotlib Axes or sequence of Axes, optional
+    ax : matplotlib.axes.Axes or sequence of Axes, optional
         Where to draw (one Axes per metric); default a new figure.
 
     Returns
@@ -162,11 +172,8 @@ def by_group(table: pd.DataFrame, *, metrics="selection_rate", reference=None, b
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> import pdmetrics
+    {example_frame}
     >>> from pdmetrics.plotting.fairness import by_group
-    >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 0, 1, 1, 0],
-    ...                    "sex": ["F", "F", "F", "M", "M", "M"]})
     >>> ax = by_group(df.fairness.by_group(y_true="y", y_pred="pred", by="sex"), metrics="selection_rate")
     >>> [round(float(bar.get_height()), 3) for bar in ax.containers[0]]
     [0.333, 0.667]
@@ -267,6 +274,7 @@ def _parity_bars(ax, metrics: list[str], series: list, fair: list[float], bands:
     return ax
 
 
+@fill(axes=AXES_DOC, example_frame=_EXAMPLE_FRAME)
 def classification(
     table: pd.DataFrame,
     *,
@@ -299,21 +307,14 @@ def classification(
         Half-width of the band around 0 for the differences; None for no band.
     ratio_band : (float, float) or None, default (0.8, 1.25)
         The band of disparate impact; None for no band.
-    ax : matplotlib Axes, optional
-        Where to draw; default a new figure.
-
-    Returns
-    -------
-    matplotlib.axes.Axes
+    {axes}
         One bar container per row of the table (its label is the ``by`` value).
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> import pdmetrics
+    {example_frame}
     >>> from pdmetrics.plotting.fairness import classification
-    >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 1], "pred": [1, 0, 1, 0, 1, 1], "male": [1, 1, 1, 0, 0, 0]})
-    >>> table = df.fairness.classification(y_true="y", y_pred="pred", by="male")
+    >>> table = df.fairness.classification(y_true="y", y_pred="pred", by="sex", privileged={"sex": "M"})
     >>> ax = classification(table)
     >>> len(ax.containers), [label.get_text() for label in ax.get_yticklabels()][:2]
     (2, ['statistical_parity_difference', 'disparate_impact'])
@@ -351,6 +352,7 @@ def classification(
     return ax
 
 
+@fill(example_frame=_EXAMPLE_FRAME)
 def group_disparity(
     table: pd.DataFrame,
     *,
@@ -377,7 +379,7 @@ def group_disparity(
         Largest difference drawn as fair; None for no band.
     ratio_band : (float, float) or None, default (0.8, 1.25)
         Ratio band; the ratio min/max never exceeds 1, so only its lower end shows.
-    ax : sequence of two matplotlib Axes, optional
+    ax : sequence of two matplotlib.axes.Axes, optional
         Where to draw; default a new figure with two panels.
 
     Returns
@@ -387,11 +389,8 @@ def group_disparity(
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> import pdmetrics
+    {example_frame}
     >>> from pdmetrics.plotting.fairness import group_disparity
-    >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 0, 1, 1, 0],
-    ...                    "sex": ["F", "F", "F", "M", "M", "M"]})
     >>> table = pdmetrics.fairness.group_disparity(df, y_true="y", y_pred="pred", by="sex")
     >>> difference, ratio = group_disparity(table, metrics=["selection_rate", "tpr"])
     >>> [round(float(bar.get_width()), 3) for bar in difference.containers[0]]
@@ -436,12 +435,12 @@ def _pooled_rows(table: pd.DataFrame) -> pd.DataFrame:
 
 #: The ``ax`` parameter and the Returns section of the score figures.
 _SCORE_AXES_DOC = """
-ax : matplotlib Axes or sequence of Axes, optional
+ax : matplotlib.axes.Axes or sequence of Axes, optional
     Where to draw: one Axes per group column (a new figure when None).
 
 Returns
 -------
-matplotlib Axes, or numpy.ndarray of Axes with several group columns
+matplotlib.axes.Axes, or numpy.ndarray of Axes with several group columns
 """
 
 
@@ -550,6 +549,7 @@ def reliability(table: pd.DataFrame, *, ax=None):
     return axes[0] if len(columns) == 1 else axes
 
 
+@fill(example_frame=_EXAMPLE_FRAME)
 class FairnessPlots:
     """``df.fairness.plot``: compute a fairness table from the frame and draw it in one call.
 
@@ -561,10 +561,7 @@ class FairnessPlots:
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> import pdmetrics  # noqa: F401
-    >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 0, 1, 1, 0],
-    ...                    "sex": ["F", "F", "F", "M", "M", "M"]})
+    {example_frame}
     >>> ax = df.fairness.plot.by_group(y_true="y", y_pred="pred", by="sex", metrics="tpr")
     >>> ax.get_title()
     'tpr'

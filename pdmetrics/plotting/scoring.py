@@ -13,10 +13,11 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from pdmetrics._docstrings import fill
 from pdmetrics._validation import as_list, require_columns
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness.regression import score_fairness_estimates
-from pdmetrics.plotting.axes import axes_for, check_table, choose, heatmap, panel_axes
+from pdmetrics.plotting.axes import AXES_DOC, axes_for, check_table, choose, heatmap, panel_axes
 from pdmetrics.plotting.comparison import comparison_method
 from pdmetrics.scoring.inter_rater import agreement as agreement_table
 from pdmetrics.scoring.tables import confusion_matrix as confusion_matrix_table
@@ -58,6 +59,7 @@ _FAIRNESS_TITLES = {
 # ----------------------------------------------------------------------------------------
 # drawing functions
 # ----------------------------------------------------------------------------------------
+@fill(axes=AXES_DOC)
 def score_distribution(table: pd.DataFrame, *, ax=None):
     """Grouped bars of the percentage of responses at each score point, human vs system.
 
@@ -68,12 +70,7 @@ def score_distribution(table: pd.DataFrame, *, ax=None):
         (:meth:`~pdmetrics.accessors.ScoringAccessor.score_distribution`; columns ``system,
         score, human, sys``). The human bars come from the first system's rows (they are
         the same for every system); each system adds its own bars.
-    ax : matplotlib.axes.Axes, optional
-        Axes to draw on; default a new figure.
-
-    Returns
-    -------
-    matplotlib.axes.Axes
+    {axes}
         One bar per score point and series (human, then each system), a legend, the score
         points on the x axis and percentages on the y axis.
 
@@ -110,6 +107,7 @@ def score_distribution(table: pd.DataFrame, *, ax=None):
     return ax
 
 
+@fill(axes=AXES_DOC)
 def confusion_matrix(table: pd.DataFrame, *, system=None, normalize=None, cmap: str = "Blues", ax=None):
     """Heatmap of the human x system score confusion matrix (RSMTool's ``confMatrix``).
 
@@ -127,12 +125,7 @@ def confusion_matrix(table: pd.DataFrame, *, system=None, normalize=None, cmap: 
         responses ("all"); a row or column without responses shows 0.
     cmap : str, default "Blues"
         Colour map.
-    ax : matplotlib.axes.Axes, optional
-        Axes to draw on; default a new figure.
-
-    Returns
-    -------
-    matplotlib.axes.Axes
+    {axes}
         Human scores on the y axis (lowest at the top), system scores on the x axis, every
         cell annotated with its count or proportion.
 
@@ -360,6 +353,7 @@ def score_fairness(table: pd.DataFrame, *, by=None, estimate: str = "error", ax=
         return axes
 
 
+@fill(axes=AXES_DOC)
 def true_score(table: pd.DataFrame, *, ax=None):
     """Bars of PRMSE (how well each system score predicts the true score).
 
@@ -370,12 +364,7 @@ def true_score(table: pd.DataFrame, *, ax=None):
         (or the report's ``true_score_eval``; columns ``system, PRMSE true``). When it also
         has ``R2`` (e.g. merged with :meth:`~pdmetrics.accessors.ScoringAccessor.evaluate` on
         ``system``), each system gets a second bar: R2 against the observed human score.
-    ax : matplotlib.axes.Axes, optional
-        Axes to draw on; default a new figure.
-
-    Returns
-    -------
-    matplotlib.axes.Axes
+    {axes}
         One bar per system (two with ``R2``), values written above the bars, y from 0 to 1
         (wider when a value lies outside). Reference line, when the table has ``Variance of
         errors`` and ``True score var``: the PRMSE of a single human rater,
@@ -426,6 +415,7 @@ def true_score(table: pd.DataFrame, *, ax=None):
     return ax
 
 
+@fill(axes=AXES_DOC)
 def scaling_standard_error(table: pd.DataFrame, *, value: str = "se_pp", ax=None):
     """Attali (2007) Figure 1: standard error of the scaling mean by raters ``k`` and essays ``n``.
 
@@ -437,12 +427,7 @@ def scaling_standard_error(table: pd.DataFrame, *, value: str = "se_pp", ax=None
     value : {"se_pp", "se_ep"} or str, default "se_pp"
         Column to draw: the PP standard error of the paper's figure, or the EP one (or any
         numeric column of the table).
-    ax : matplotlib.axes.Axes, optional
-        Axes to draw on; default a new figure.
-
-    Returns
-    -------
-    matplotlib.axes.Axes
+    {axes}
         One line per number of essays ``n`` (legend ``N=1``, ``N=2``, ...), raters ``k`` on the
         x axis, as the paper's figure.
 
@@ -473,6 +458,7 @@ def scaling_standard_error(table: pd.DataFrame, *, value: str = "se_pp", ax=None
 PAIRWISE_STATISTICS = ("cohen_kappa", "cohen_kappa_linear", "cohen_kappa_quadratic")
 
 
+@fill(axes=AXES_DOC)
 def agreement(
     table: pd.DataFrame, *, statistic: str = "cohen_kappa", group=None, cmap: str = "Blues", ax=None
 ):
@@ -491,12 +477,7 @@ def agreement(
         With ``by=``: the group to draw (default the pooled ``"(all)"`` rows).
     cmap : str, default "Blues"
         Colour map.
-    ax : matplotlib.axes.Axes, optional
-        Axes to draw on; default a new figure.
-
-    Returns
-    -------
-    matplotlib.axes.Axes
+    {axes}
         The raters on both axes (in the table's order), every cell annotated with the pair's
         value (two decimals), the diagonal 1 and a pair without a value (undefined) blank.
 

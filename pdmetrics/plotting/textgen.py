@@ -11,14 +11,16 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from pdmetrics._docstrings import fill
 from pdmetrics.errors import InvalidInputError
-from pdmetrics.plotting.axes import axes_for, check_table
+from pdmetrics.plotting.axes import AXES_DOC, axes_for, check_table
 from pdmetrics.plotting.comparison import comparison_method
 from pdmetrics.textgen.judges import judge_agreement
 
 __all__ = ["TextgenPlots", "judge_stability"]
 
 
+@fill(axes=AXES_DOC)
 def judge_stability(table: pd.DataFrame, *, ax=None):
     """Per judge, its verdict rate in each run (dots) and their mean +/- SD (a bar and its error bar).
 
@@ -28,12 +30,7 @@ def judge_stability(table: pd.DataFrame, *, ax=None):
         The table of :meth:`df.textgen.judge_agreement
         <pdmetrics.accessors.TextgenAccessor.judge_agreement>`: its ``comparison="spread"``
         rows (numeric verdicts, or ``positive=``).
-    ax : matplotlib.axes.Axes, optional
-        Axes to draw on; default a new figure.
-
-    Returns
-    -------
-    matplotlib.axes.Axes
+    {axes}
         The judges on the x axis (in the table's order); per judge one bar at the mean of its
         runs' rates with an error bar of one SD (none with one run), and one dot per run.
 
