@@ -129,7 +129,14 @@ def _correlation(feature_corr, p: int) -> np.ndarray:
 def _group_spec(groups) -> tuple[list, np.ndarray]:
     if isinstance(groups, Mapping):
         labels = list(groups)
-        probs = np.asarray([float(groups[g]) for g in labels], dtype="float64")
+        try:
+            probs = np.asarray([float(groups[g]) for g in labels], dtype="float64")
+        except (TypeError, ValueError):
+            raise InvalidInputError(
+                f"`groups=` as a mapping gives each label its proportion (label -> number); got "
+                f"{groups!r}. For equal proportions pass the labels as a list, e.g. "
+                f"`groups=['A', 'B']`."
+            ) from None
         if (probs < 0).any() or not probs.sum() > 0:
             raise InvalidInputError("`groups=` proportions must be non-negative with a positive sum.")
         return labels, probs / probs.sum()

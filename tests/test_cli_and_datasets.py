@@ -3,9 +3,11 @@ import sys
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from pdmetrics.cli import main
-from pdmetrics.datasets import simulate_scores
+from pdmetrics.datasets import simulate_essays, simulate_scores
+from pdmetrics.errors import InvalidInputError
 
 
 def test_simulate_scores_is_seeded_and_realistic():
@@ -47,3 +49,12 @@ def test_console_script_runs():
     )
     assert result.returncode == 0, result.stderr
     assert "raw_trim_round" in result.stdout
+
+
+def test_simulated_groups_take_labels_or_proportions_and_refuse_other_mappings():
+    listed = simulate_essays(300, groups=["A", "B"], seed=0)
+    weighted = simulate_essays(300, groups={"A": 0.9, "B": 0.1}, seed=0)
+    assert set(listed["group"]) == {"A", "B"}
+    assert (weighted["group"] == "A").mean() > 0.8
+    with pytest.raises(InvalidInputError, match=r"label -> number.*groups=\['A', 'B'\]"):
+        simulate_essays(300, groups={"L1": ["Arabic", "Chinese"]}, seed=0)
