@@ -23,6 +23,7 @@ the same intervals.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import partial
 from itertools import combinations
@@ -180,6 +181,12 @@ def check_ratings(frame, columns: list, level: str) -> None:
             f"`level={plain(level)!r}` is not a level of measurement; use one of {list(LEVELS)}."
         )
     for argument, name in columns:
+        if isinstance(name, str) and re.search(r"[\ud800-\udfff]", name):
+            raise InvalidInputError(
+                f"`{argument}=` names the column {name!r}, which holds a lone surrogate (text decoded "
+                f"from bytes that are not UTF-8?): the table names its raters and cannot hold it. "
+                f"Rename the column first."
+            )
         rater_values(frame[name].iloc[:0], name, level, argument)
 
 
@@ -643,6 +650,11 @@ def agreement_rows(
     k = state.categories.size
     numeric = state.categories.dtype != object
     values = state.categories.astype("float64") if numeric else np.arange(k, dtype="float64")
+    # every statistic is unchanged when the values are scaled; a power of two scales them exactly
+    # and keeps the squares of huge (or tiny) ratings finite
+    top = float(np.abs(values).max(initial=0.0))
+    if top > 0 and not 2.0**-100 <= top <= 2.0**100:
+        values = np.ldexp(values, -int(np.frexp(top)[1]))
     weighted = level != "nominal"
     pairs = list(combinations(range(len(raters)), 2))
     design = Design(values, level, len(raters), pairs, weighted)
@@ -733,8 +745,9 @@ def _pass_table(design, layout, codes, counts, bucket, group, labels, weights, c
         if name in point:
             for p in range(len(design.pairs)):
                 n = layout.scalar(sums, f"n_{p}")
+                rated = np.where(n > 0, 2, 0)  # the pair's raters, where they share an item
                 frames.append(
-                    _rows(labels, name, p, point[name][:, p], low[name][:, p], high[name][:, p], n, 2)
+                    _rows(labels, name, p, point[name][:, p], low[name][:, p], high[name][:, p], n, rated)
                 )
     table = pd.concat(frames, ignore_index=True)
     order = np.argsort(table["group_position"].to_numpy(), kind="stable")

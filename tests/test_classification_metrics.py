@@ -795,3 +795,12 @@ def test_text_truth_and_number_columns_name_both_arguments():
     wide = pd.DataFrame({"y": ["1", "0"], 0: [0.2, 0.4], 1: [0.8, 0.6]})
     with pytest.raises(InvalidInputError, match=r"`y_true` holds strings \(e.g. '0'\).*numbers \(e.g. 0\)"):
         wide.detection.classification(y_true="y", score=[0, 1])
+
+
+def test_a_wrong_keyword_names_the_function_as_python_does():
+    from pdmetrics.detection.label_metrics import classification_metrics
+
+    with pytest.raises(
+        TypeError, match=r"^classification_metrics\(\) got an unexpected keyword argument 'thresholdz'"
+    ):
+        classification_metrics(["a"], ["a"], [0.9], [0], thresholdz=1)

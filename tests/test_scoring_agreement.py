@@ -402,3 +402,29 @@ def test_continuous_ratings_give_point_estimates_and_refuse_an_oversized_bootstr
     assert table.loc["krippendorff_alpha", "value"] == pytest.approx(table.loc["ICC1", "value"], abs=1e-3)
     with pytest.raises(InvalidInputError, match="n_resamples=0"):
         agreement(frame, raters=["a", "b"], level="interval")
+
+
+def test_huge_and_tiny_ratings_give_the_numbers_of_the_same_ratings_rescaled():
+    # every statistic is scale-free; the squares of 1e300 would overflow float64
+    base = pd.DataFrame(
+        {"a": [1.0, 2, 3, 1, 2, 3], "b": [1.0, 2, 2, 1, 3, 3], "c": [2.0, 2, 3, 1, 2, np.nan]}
+    )
+    expected = quiet(base, raters=["a", "b", "c"], level="interval")
+    for scale in (1e300, 1e-300):
+        table = quiet(base * scale, raters=["a", "b", "c"], level="interval")
+        assert table["value"].notna().sum() == expected["value"].notna().sum()
+        np.testing.assert_allclose(table["value"], expected["value"], rtol=1e-12, atol=1e-15)
+
+
+def test_a_rater_column_named_with_a_lone_surrogate_is_refused_naming_it():
+    frame = pd.DataFrame({"a": [1.0, 2, 3], "b": [1.0, 2, 2]})
+    frame.columns = pd.Index(["\ud800", "b"], dtype=object)
+    with pytest.raises(InvalidInputError, match=r"raters=.*lone surrogate"):
+        frame.scoring.agreement(raters=["\ud800", "b"])
+
+
+def test_a_pair_without_a_shared_item_has_no_raters():
+    frame = pd.DataFrame({"a": [1.0, 2, np.nan, np.nan], "b": [np.nan, np.nan, 1.0, 2], "c": [1.0, 2, 1, 2]})
+    table = quiet(frame, raters=["a", "b", "c"])
+    row = table[(table["statistic"] == "cohen_kappa") & (table["raters"] == "a vs b")].iloc[0]
+    assert (row["N_items"], row["N_raters"]) == (0, 0)

@@ -235,7 +235,10 @@ def label_rows(*, score_thresholds, hardmax: bool) -> Callable:
         public_signature = signature.replace(parameters=parameters)
 
         def wrapper(*args, **kwargs):
-            bound = public_signature.bind(*args, **kwargs)
+            try:
+                bound = public_signature.bind(*args, **kwargs)
+            except TypeError as error:  # named as Python names a plain function's call errors
+                raise TypeError(f"{builder.__name__}() {error}") from None
             bound.apply_defaults()
             arguments = bound.arguments
             rows = {name: arguments.pop(name) for name in names}
