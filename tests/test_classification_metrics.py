@@ -798,8 +798,6 @@ def test_text_truth_and_number_columns_name_both_arguments():
 
 
 def test_a_wrong_keyword_names_the_function_as_python_does():
-    from pdmetrics.detection.label_metrics import classification_metrics
-
     with pytest.raises(
         TypeError, match=r"^classification_metrics\(\) got an unexpected keyword argument 'thresholdz'"
     ):
