@@ -667,6 +667,24 @@ def test_nulls_in_every_kind_of_column(tmp_path):
     assert_same_outcome(df, "fairness", "by_group", y_true="flag", y_pred="flag", by="group")
 
 
+def test_a_categorical_column_groups_as_the_pandas_categorical_of_its_sorted_values():
+    rng = np.random.default_rng(0)
+    n = 300
+    df = pd.DataFrame(
+        {
+            "g": pd.Categorical(rng.choice(["e", "a", "c", "b"], n)),
+            "s": rng.random(n),
+            "y": rng.integers(0, 2, n),
+        }
+    )
+    calls = [("fairness", "score_distributions", dict(score="s", by="g", y_true="y"))]
+    calls.append(("fairness", "by_group", dict(y_true="y", y_pred="y", by="g")))
+    for domain, method, kwargs in calls:
+        expected = quiet(getattr(getattr(df, domain), method), **kwargs)
+        result = quiet(getattr(getattr(pl.from_pandas(df), domain), method), **kwargs)
+        assert_same(result, expected)
+
+
 def test_a_missing_column_names_the_argument():
     df = scored(20)
     with pytest.raises(ColumnNotFoundError) as polars_error:

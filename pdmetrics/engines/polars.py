@@ -7,10 +7,11 @@ its methods run the same specs. A call
    columns the spec reads into pandas with ``DataFrame.to_pandas()`` (pyarrow's conversion: the
    columns arrive as ``pandas.read_parquet`` would read the same data: text as pandas' strings,
    nulls as NaN/None, an integer column with nulls as float, categoricals and enums as
-   categoricals, lists as arrays, structs as dicts), with a RangeIndex, so the row labels the
-   pandas path names in messages are the polars row numbers; a LazyFrame is collected first.
-   Polars frames passed as arguments (``ground_truth=``, ``data=``, ``scale_with=``) are
-   converted alike;
+   categoricals (a ``Categorical``'s categories sorted, as pandas sorts the categories it
+   finds in ``pd.Categorical(values)``; an ``Enum`` keeps its order), lists as arrays, structs
+   as dicts), with a RangeIndex, so the row labels the pandas path names in messages are the
+   polars row numbers; a LazyFrame is collected first. Polars frames passed as arguments
+   (``ground_truth=``, ``data=``, ``scale_with=``) are converted alike;
 2. runs the spec as pandas does, in one chunk;
 3. hands the result back as polars: a table becomes a ``polars.DataFrame`` (a table indexed
    by labels, such as a wide matrix, gets its index as its first column(s); the column labels
@@ -75,6 +76,10 @@ def to_pandas(frame: pl.DataFrame | pl.LazyFrame, rows: bool = False) -> pd.Data
     if isinstance(frame, pl.LazyFrame):
         frame = frame.collect()
     converted = frame.to_pandas()
+    for name, dtype in frame.schema.items():
+        if dtype == pl.Categorical:  # categories in the order they were met: as pandas finds them
+            categories = converted[name].cat.categories
+            converted[name] = converted[name].cat.reorder_categories(sorted(categories))
     if rows:
         converted.index = pd.RangeIndex(len(converted), name=ROWS)
     return converted
