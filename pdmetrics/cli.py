@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import os
 import signal
 import sys
@@ -588,9 +589,11 @@ def main(argv: list[str] | None = None, *, restore_signals: bool = True) -> int:
         message = error.args[0] if isinstance(error, KeyError) and error.args else error
         message = " ".join(str(message).split())  # one line, whatever the source of the message
         marker = unfinished_marker()
-        if marker is not None:
-            if isinstance(error, OSError) and not isinstance(error, PdmetricsError):
+        storage = (errno.ENOSPC, errno.EROFS, errno.EDQUOT)  # a full or read-only output folder
+        if isinstance(error, OSError) and not isinstance(error, PdmetricsError):
+            if marker is not None or error.errno in storage:
                 message += "; free some space or choose an output folder pdmetrics can write to"
+        if marker is not None:
             message += f" ({marker} marks the folder as unfinished; no file was left half-written)"
         print(f"pdmetrics {command}: error: {message}", file=sys.stderr)
         return 1 if command.startswith("rsm") else 2  # RSMTool's commands exit with 1 on a refusal

@@ -4,6 +4,7 @@ experiments' pred_processed tables joined on the response id and compared with
 
 from __future__ import annotations
 
+import errno
 import math
 import re
 import shutil
@@ -163,6 +164,17 @@ def test_the_paired_file_is_whole_or_absent(tmp_path, monkeypatch, capsys):
     table, _ = _run(tmp_path, "-f")
     text = (out / "output" / "three_models_paired_comparison.csv").read_text()
     assert text.endswith("\n") and text.count("\n") == len(table) + 1 == 17
+
+
+def test_a_full_disk_says_what_to_do_whichever_file_it_stops(tmp_path, capsys, monkeypatch):
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(rsmsummarize_module, "write_table", full)
+    assert main(["rsmsummarize", str(_config(tmp_path, "summary")), str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    assert "No space left on device; free some space or choose an output folder" in err
+    assert err.count("\n") == 1, err
 
 
 @pytest.mark.parametrize(

@@ -434,9 +434,9 @@ class ComparisonPage(PageWriter):
             rows = rows[((rows["by"] == first) & (rows["group"] == POOLED_LABEL)).to_numpy()]
             rows = rows.drop(columns=["by", "group"]).reset_index(drop=True)
         parts = [
-            "<p>rsmcompare subtracts the two experiments' tables. Both experiments scored the same "
-            "responses, so pdmetrics also compares them <em>paired</em>: the responses both evaluated are "
-            "joined on their id and each metric's difference (new minus old) gets "
+            "<p>rsmcompare subtracts the two experiments' tables. Where both experiments scored the "
+            "same responses, pdmetrics also compares them <em>paired</em>: the responses both evaluated "
+            "are joined on their id and each metric's difference (new minus old) gets "
             f"{_paired_methods(self.options)} as in the table above.</p>",
             self.join_note(facts),
         ]
