@@ -127,7 +127,8 @@ h2{color:#24364b}h3{color:#34495e;margin-top:1.5rem}
 table.table{border-collapse:collapse;margin:.6rem 0;font-size:.85rem;font-variant-numeric:tabular-nums}
 table.table th,table.table td{border-bottom:1px solid #e1e5ea;padding:.25rem .6rem;text-align:right}
 table.table th{background:#f0f3f7}table.table tbody tr:hover{background:#fafbfd}
-table.table td.label,table.table th.label{text-align:left}
+table.table td.label,table.table th.label{text-align:left;max-width:22em;overflow-wrap:anywhere}
+header,nav#toc,main p,main h2,main h3,main li{overflow-wrap:anywhere}
 table.table td.long,table.table th.long{min-width:12em;max-width:22em;overflow-wrap:anywhere}
 .scroll{overflow-x:auto}
 .highlight{color:#c0392b;font-weight:bold}
