@@ -480,3 +480,49 @@ def test_the_core_functions_are_the_accessor_methods():
         pdmetrics.fairness.inequality(frame, y_true="y", y_pred="pred", by="race"),
         frame.fairness.inequality(y_true="y", y_pred="pred", by="race"),
     )
+
+
+def test_wrong_kinds_of_values_are_refused_naming_the_argument():
+    lists = pd.DataFrame({"y": [[1], [0]], "pred": [1, 0], "g": ["a", "b"]})
+    with pytest.raises(InvalidInputError, match="`y_true='y'` holds list values"):
+        lists.fairness.inequality(y_true="y", y_pred="pred")
+    mixed = pd.DataFrame({"pred": [1, 0, 1], "g": pd.Series([1, "1", 2], dtype=object)})
+    with pytest.raises(InvalidInputError, match="`by='g'` mixes numbers and text"):
+        mixed.fairness.differential_fairness(y_pred="pred", by="g")
+    flags = pd.DataFrame({"x": [True, False, True], "pred": [1, 0, 1]})
+    with pytest.raises(InvalidInputError, match="`features='x'` is a boolean column"):
+        flags.fairness.consistency(features="x", y_pred="pred", n_neighbors=2)
+
+
+def test_differential_fairness_takes_text_outcomes_and_leaves_the_input_unchanged():
+    frame = labelled(300, 15).assign(decision=lambda d: d["pred"].map({1: "hire", 0: "reject"}))
+    frame.loc[[0, 1], "decision"] = None
+    before = frame.copy()
+    with pytest.warns(ExcludedRowsWarning, match="2 of 300 rows left out: the prediction is missing"):
+        text = frame.fairness.differential_fairness(y_pred="decision", by="race", pos_label="hire")
+    assert_frame_unchanged(before, frame)
+    numbers = frame.drop(index=[0, 1]).fairness.differential_fairness(y_pred="pred", by="race")
+    pd.testing.assert_frame_equal(text, numbers)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.lists(st.integers(0, 20), min_size=4, max_size=4), min_size=1, max_size=5),
+    st.sampled_from([0.5, 1.0, 2.0, 3.0]),
+)
+def test_the_decomposition_adds_up_for_any_counts(cells, alpha):
+    rows = [(g, c) for g, counts in enumerate(cells) for c, k in enumerate(counts) for _ in range(k)]
+    assume(len(rows) > 0)
+    frame = pd.DataFrame(rows, columns=["g", "cell"])
+    frame = frame.assign(y=frame["cell"] // 2, pred=frame["cell"] % 2)
+    assume(((frame["y"] == 1) | (frame["pred"] == 1)).any() and (frame["pred"] - frame["y"] + 1).sum() > 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)  # (a group of false negatives only)
+        table = frame.fairness.inequality(y_true="y", y_pred="pred", by="g", alpha=alpha)
+    total = table.iloc[-1]
+    parts = total["between_group_generalized_entropy"] + total["within_group_generalized_entropy"]
+    assert_close(parts, total["generalized_entropy"], rtol=1e-9, atol=1e-12)
+    assert (
+        total["between_group_generalized_entropy"] >= -1e-12
+        and total["within_group_generalized_entropy"] >= -1e-12
+    )
