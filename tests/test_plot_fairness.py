@@ -202,6 +202,7 @@ def test_accessor_plot_namespace_computes_the_table_and_draws_it(frame):
         (plots.by_group, "df.fairness.by_group"),
         (plots.classification, "df.fairness.classification"),
         (plots.group_disparity, "df.fairness.group_disparity"),
+        (plots.inequality, "df.fairness.inequality"),
     ],
 )
 def test_a_table_without_the_needed_columns_is_refused(function, producer):
@@ -271,3 +272,29 @@ def test_reliability_draws_the_non_empty_bins_and_the_diagonal(frame):
         df.fairness.plot.score_distributions(score="p", by="sex", kind="pdf")
     with pytest.raises(InvalidInputError, match="`table=` lacks the column"):
         plots.reliability(curve.drop(columns="observed_rate"))
+
+
+def test_inequality_draws_each_groups_share_of_the_between_and_within_terms(frame):
+    table = frame.fairness.inequality(y_true="y", y_pred="pred", by=["sex", "region"], alpha=3)
+    ax = frame.fairness.plot.inequality(y_true="y", y_pred="pred", by=["sex", "region"], alpha=3)
+    between, within = _bars(ax, 0), _bars(ax, 1)
+    assert len(between) == len(within) == len(table) == 7
+    np.testing.assert_allclose(
+        [bar.get_width() for bar in between], table["between_group_generalized_entropy"], rtol=1e-12
+    )
+    np.testing.assert_allclose(
+        [bar.get_width() for bar in within], table["within_group_generalized_entropy"], rtol=1e-12
+    )
+    labels = [label.get_text() for label in ax.get_yticklabels()]
+    assert labels[0] == "F, north" and labels[-1] == "(all)"
+    assert ax.get_title() == "generalized_entropy (alpha=3): shares by group"
+    _, theil = plt.subplots()
+    assert plots.inequality(table, index="theil_index", ax=theil) is theil
+    np.testing.assert_allclose(
+        [bar.get_width() for bar in _bars(theil)], table["between_group_theil_index"], rtol=1e-12
+    )
+    with pytest.raises(InvalidInputError, match="`index='cv'`"):
+        plots.inequality(table, index="cv")
+    without_groups = frame.fairness.inequality(y_true="y", y_pred="pred")
+    with pytest.raises(InvalidInputError, match="`table=` lacks the column.*by="):
+        plots.inequality(without_groups)

@@ -199,6 +199,20 @@ CASES = [
         {"score": "metric", "by": "cat", "y_true": "y", "n_bins": None, "against": "rest"},
     ),
     ("fairness", "score_fairness_estimates", "outcomes", {"human": "h", "system": "s", "by": "g"}),
+    ("fairness", "inequality", "outcomes", {"y_true": "y", "y_pred": "p", "by": ["g", "cat"], "alpha": 1.5}),
+    ("fairness", "inequality", "outcomes", {"y_true": "y", "y_pred": "p"}),
+    (
+        "fairness",
+        "differential_fairness",
+        "outcomes",
+        {"y_pred": "p", "by": ["g", "k"], "concentration": 0.5},
+    ),
+    (
+        "fairness",
+        "consistency",
+        "outcomes",
+        {"features": ["metric", "s"], "y_pred": "male", "n_neighbors": 4},
+    ),
     (
         "fairness",
         "llm_fairness",

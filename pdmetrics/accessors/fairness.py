@@ -18,7 +18,8 @@ class FairnessAccessor(Accessor):
 
     plot = namespace(
         """Figures of the fairness tables: ``df.fairness.plot.by_group(...)``, ``.classification(...)``,
-        ``.group_disparity(...)`` (see :class:`pdmetrics.plotting.fairness.FairnessPlots`).""",
+        ``.group_disparity(...)``, ``.inequality(...)`` (see
+        :class:`pdmetrics.plotting.fairness.FairnessPlots`).""",
     )
 
     # classification fairness (seed 003: SPD, DI, AOD, EOD; per-group rates)
@@ -29,6 +30,12 @@ class FairnessAccessor(Accessor):
 
     # continuous scores by group (issue 26: KS, Wasserstein, ROC AUC, calibration)
     score_distributions = method("pdmetrics.fairness.score_groups")
+
+    # AIF360's individual and inequality measures (issue 26: generalized entropy, consistency,
+    # differential fairness)
+    inequality = method("pdmetrics.fairness.inequality_indices")
+    consistency = method("pdmetrics.fairness.neighbours")
+    differential_fairness = method("pdmetrics.fairness.differential")
 
     # LLM evaluation tables (seed 003)
     llm_fairness = method("pdmetrics.fairness.llm")

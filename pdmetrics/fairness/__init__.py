@@ -38,6 +38,9 @@ _WHERE = {
     "score_fairness_estimates": "pdmetrics.fairness.regression",
     "score_fairness_tables": "pdmetrics.fairness.regression",
     "score_distributions": "pdmetrics.fairness.score_groups",
+    "inequality": "pdmetrics.fairness.inequality_indices",
+    "consistency": "pdmetrics.fairness.neighbours",
+    "differential_fairness": "pdmetrics.fairness.differential",
 }
 
 __getattr__, __dir__, __all__ = lazy_attributes(__name__, _WHERE)

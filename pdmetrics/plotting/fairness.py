@@ -2,7 +2,8 @@
 
 The drawing functions take the tables of :func:`pdmetrics.fairness.by_group`,
 :func:`pdmetrics.fairness.classification`, :func:`pdmetrics.fairness.group_disparity` and
-:func:`pdmetrics.fairness.score_distributions` (``table="cdf"`` and ``table="reliability"``);
+:func:`pdmetrics.fairness.score_distributions` (``table="cdf"`` and ``table="reliability"``) and
+:func:`pdmetrics.fairness.inequality` (the between- and within-group decomposition);
 ``df.fairness.plot.<name>(...)`` (:class:`FairnessPlots`) computes the table from a frame and
 draws it in one call.
 
@@ -37,6 +38,7 @@ __all__ = [
     "by_group",
     "classification",
     "group_disparity",
+    "inequality",
     "reliability",
     "score_cdf",
     "FairnessPlots",
@@ -549,6 +551,62 @@ def reliability(table: pd.DataFrame, *, ax=None):
     return axes[0] if len(columns) == 1 else axes
 
 
+def inequality(table: pd.DataFrame, *, index="generalized_entropy", ax=None):
+    """Where the inequality of benefits comes from: each group's share of the between- and
+    within-group terms, as two bars per group, and the two terms of every row in the last pair.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The table of :func:`pdmetrics.fairness.inequality` with ``by=``
+        (``df.fairness.inequality(y_true=, y_pred=, by=)``).
+    index : {"generalized_entropy", "theil_index"}, default "generalized_entropy"
+        The index whose decomposition is drawn (the generalized entropy at the table's alpha).
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; default a new figure.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        One bar container per term (``between`` then ``within``), one bar per row of the table
+        (the groups, then ``"(all)"``); a dotted line marks the index of every row.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pdmetrics
+    >>> from pdmetrics.plotting.fairness import inequality
+    >>> df = pd.DataFrame({"sex": ["F", "F", "F", "M", "M", "M"],
+    ...                    "y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 0, 1, 1, 0]})
+    >>> ax = inequality(df.fairness.inequality(y_true="y", y_pred="pred", by="sex"))
+    >>> [round(float(bar.get_width()), 4) for bar in ax.containers[0]]
+    [-0.1389, 0.1944, 0.0556]
+    """
+    if index not in ("generalized_entropy", "theil_index"):
+        raise InvalidInputError(f"`index={plain(index)!r}`: choose 'generalized_entropy' or 'theil_index'.")
+    terms = [f"between_group_{index}", f"within_group_{index}"]
+    check_table(table, ["N", index, *terms], "`df.fairness.inequality(y_true=, y_pred=, by=)`")
+    group_columns = list(table.columns[: table.columns.get_loc("N")])
+    labels = [*_group_labels(table.iloc[:-1], group_columns), POOLED_LABEL]
+    positions = np.arange(len(table), dtype="float64")[::-1]
+    ax = axes_for(ax, (6.0, 1.2 + 0.5 * len(table)))
+    height = 0.38
+    for offset, term, colour, name in (
+        (height / 2, terms[0], "C0", "between"),
+        (-height / 2, terms[1], "C1", "within"),
+    ):
+        ax.barh(positions + offset, table[term].to_numpy(dtype="float64"), height, color=colour, label=name)
+    ax.axvline(float(table[index].iloc[-1]), color="0.3", linestyle=":", linewidth=1, label=f"{index} (all)")
+    ax.axvline(0.0, color="0.6", linewidth=0.8)
+    ax.set_yticks(positions, labels)
+    alpha = table.attrs.get("pdmetrics", {}).get("alpha")
+    suffix = f" (alpha={alpha:g})" if index == "generalized_entropy" and alpha is not None else ""
+    ax.set_title(f"{index}{suffix}: shares by group")
+    ax.set_xlabel("share of the index")
+    ax.legend(fontsize="small", loc="best")
+    return ax
+
+
 @fill(example_frame=_EXAMPLE_FRAME)
 class FairnessPlots:
     """``df.fairness.plot``: compute a fairness table from the frame and draw it in one call.
@@ -601,3 +659,8 @@ class FairnessPlots:
             raise InvalidInputError(f"`kind={plain(kind)!r}`: choose 'cdf' or 'reliability'.")
         drawn = self._frame.fairness.score_distributions(table=kind, **table)
         return score_cdf(drawn, ax=ax) if kind == "cdf" else reliability(drawn, ax=ax)
+
+    def inequality(self, *, index="generalized_entropy", ax=None, **table):
+        """``df.fairness.inequality(**table)`` (with ``by=``) drawn by :func:`inequality` (each
+        group's share of the between- and within-group terms)."""
+        return inequality(self._frame.fairness.inequality(**table), index=index, ax=ax)
