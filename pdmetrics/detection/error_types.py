@@ -298,7 +298,7 @@ def error_state(
         ).astype("int8")
         target = np.where(kind == LOC, loc_gt, np.where(kind == CLS, cls_gt, -1))
         # errors pointing at a free ground truth: the highest-scoring one per ground truth is fixable
-        live = np.flatnonzero((target >= 0) & ~used[np.maximum(target, 0)])
+        live = np.flatnonzero(~np.r_[used, True][target])  # target -1 (none) reads True
         usable = np.zeros(data.n_gt, dtype=bool)
         usable[target[live]] = True
         best = live[np.lexsort((image_rank[kept[live]], -score[live], target[live]))]
