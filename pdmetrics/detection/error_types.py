@@ -407,22 +407,29 @@ def _mean(ap: np.ndarray, counted: np.ndarray) -> float:
     return float(ap[counted].mean()) if counted.any() else np.nan
 
 
+def _positions(order: np.ndarray) -> np.ndarray:
+    """The position of each element in ``order`` (the inverse permutation)."""
+    out = np.empty(order.size, dtype="int64")
+    out[order] = np.arange(order.size)
+    return out
+
+
 def _scenarios(state: ErrorState, t: int) -> dict:
     """Per scenario (base, each main error fixed, each special error): AP per label and mean."""
     st, err, fix = state.status[t], state.error[t], state.fixed[t]
     label, score = state.dt_label, state.dt_score
-    tie = np.lexsort((state.dt_rank, state.dt_image))  # equal scores: by image, then rank
-    tie_key = np.empty(tie.size, dtype="int64")
-    tie_key[tie] = np.arange(tie.size)
     n_pos = state.n_positive
     counted_pts = st != IGNORED
     is_tp = st == TP
+    # equal scores keep tidecv's order of points: by image (in id order), then rank in the image;
+    # a fixed scenario lists the points of its errors first, then the true positives
+    base_tie = _positions(np.lexsort((state.dt_rank, state.dt_image)))
+    fixed_tie = _positions(np.lexsort((state.dt_rank, state.dt_image, is_tp)))
 
-    def run(keep, labels, tp, n_positive, scores=score):
-        ap, counted = tide_ap(labels[keep], scores[keep], tp[keep], tie_key[keep], n_positive)
-        return ap, counted
+    def run(keep, labels, tp, n_positive, scores=score, tie=fixed_tie):
+        return tide_ap(labels[keep], scores[keep], tp[keep], tie[keep], n_positive)
 
-    out = {"base": run(counted_pts, label, is_tp, n_pos)}
+    out = {"base": run(counted_pts, label, is_tp, n_pos, tie=base_tie)}
     for code, name in enumerate(MAIN_ERRORS):
         if name == "Miss":
             out[name] = run(counted_pts, label, is_tp, n_pos - state.missed[t])
@@ -570,8 +577,10 @@ def errors(
         AP 0 (tidecv counts it in the mean so). With no label to average, ``ap`` and ``dap``
         of the overall rows are NaN, with an :class:`~pdmetrics.UndefinedMetricWarning`.
 
-        Equal scores are ranked by image, then by rank in the image (tidecv keeps the order
-        detections were added; random scores never tie).
+        Equal scores are ranked as tidecv ranks them when its file lists the images in
+        increasing id order: by image, then by rank in the image; in the AP with an error type
+        fixed, the points of that scenario's false positives and fixed errors come before
+        the true positives of the same score.
 
     Examples
     --------

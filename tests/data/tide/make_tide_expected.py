@@ -9,7 +9,8 @@ AP points (0–100), and its error counts.
 The data are made so that every error type occurs: per object, detections that are right,
 poorly placed, of another label, duplicated, of another label and poorly placed, plus
 background detections, crowd regions with detections over them, images without annotations,
-images with detections only, and a label that has detections but no ground truth.
+images with detections only, and a label that has detections but no ground truth; the
+``ties`` case has many equal scores and whole-pixel boxes.
 """
 
 import json
@@ -54,7 +55,8 @@ def _jitter(box, rng, scale):
     return [nx, ny, float(nw), float(nh)]
 
 
-def make_case(seed: int, n_images: int, n_labels: int):
+def make_case(seed: int, n_images: int, n_labels: int, ties: bool = False):
+    """A ground-truth file and a result file; ``ties``: scores on a 0.1 grid and whole-pixel boxes."""
     rng = np.random.default_rng(seed)
     labels = list(range(1, n_labels + 1))
     extra_label = n_labels + 1  # detections only
@@ -95,6 +97,12 @@ def make_case(seed: int, n_images: int, n_labels: int):
             dets.append((image, label, inner, float(rng.random())))
         if rng.random() < 0.1:
             dets.append((image, extra_label, _box(rng), float(rng.random())))
+    if ties:
+        anns = [(image, label, [float(round(v)) for v in box], crowd) for image, label, box, crowd in anns]
+        dets = [
+            (image, label, [float(round(v)) for v in box], round(score, 1))
+            for image, label, box, score in dets
+        ]
     gt = {
         "images": images,
         "categories": [{"id": c, "name": f"c{c}"} for c in [*labels, extra_label]],
@@ -118,7 +126,12 @@ def make_case(seed: int, n_images: int, n_labels: int):
     return gt, dt
 
 
-CASES = {"small": (1, 25, 3), "medium": (2, 120, 5), "large": (3, 200, 8)}
+CASES = {
+    "small": (1, 25, 3, False),
+    "medium": (2, 120, 5, False),
+    "large": (3, 200, 8, False),
+    "ties": (4, 80, 3, True),
+}
 
 
 def tidecv_numbers(gt_path: Path, dt_path: Path, mode: str, max_dets: int = 100):
@@ -156,8 +169,8 @@ def tidecv_numbers(gt_path: Path, dt_path: Path, mode: str, max_dets: int = 100)
 
 def main():
     expected = {}
-    for name, (seed, n_images, n_labels) in CASES.items():
-        gt, dt = make_case(seed, n_images, n_labels)
+    for name, (seed, n_images, n_labels, ties) in CASES.items():
+        gt, dt = make_case(seed, n_images, n_labels, ties)
         gt_path, dt_path = HERE / f"{name}_gt.json", HERE / f"{name}_dt.json"
         gt_path.write_text(json.dumps(gt, separators=(",", ":")))
         dt_path.write_text(json.dumps(dt, separators=(",", ":")))
