@@ -11,6 +11,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import pdmetrics  # noqa: F401
 from pdmetrics import ColumnNotFoundError, InvalidInputError, UndefinedMetricWarning
@@ -263,3 +265,69 @@ def test_polars_equals_pandas():
             np.testing.assert_allclose(table[column], expected[column], rtol=1e-12)
         else:  # polars holds the label column ("(all)" among integer labels) as text
             assert table[column].astype(str).tolist() == expected[column].astype(str).tolist(), column
+
+
+# --------------------------------------------------------------------------------------
+# invariants
+# --------------------------------------------------------------------------------------
+def _random_tables(seed: int, n_images: int = 6):
+    rng = np.random.default_rng(seed)
+    n_gt = int(rng.integers(1, 25))
+    gt = pd.DataFrame(
+        {
+            "image": rng.integers(0, n_images, n_gt),
+            "label": rng.choice(["a", "b", "c"], n_gt),
+            "x": rng.uniform(0, 60, n_gt),
+            "y": rng.uniform(0, 60, n_gt),
+            "w": rng.uniform(5, 30, n_gt),
+            "h": rng.uniform(5, 30, n_gt),
+            "iscrowd": (rng.random(n_gt) < 0.1).astype(int),
+        }
+    )
+    near = gt.sample(n=int(rng.integers(0, 2 * n_gt + 1)), replace=True, random_state=seed)
+    near = near.assign(
+        x=near["x"] + rng.normal(0, 4, len(near)),
+        label=np.where(rng.random(len(near)) < 0.2, rng.choice(["a", "b", "c"], len(near)), near["label"]),
+    )
+    far = gt.sample(n=int(rng.integers(0, 6)), replace=True, random_state=seed + 1).assign(
+        x=lambda d: d["x"] + 80
+    )
+    dt = pd.concat([near, far], ignore_index=True).drop(columns="iscrowd")
+    dt["score"] = rng.random(len(dt))  # distinct scores: no tie to break
+    return gt, dt, list(range(n_images))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), permute=st.booleans())
+def test_row_order_does_not_matter_and_main_gains_are_not_negative(seed, permute):
+    gt, dt, images = _random_tables(seed)
+    kwargs = {"iscrowd": "iscrowd", "images": images}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        table = errors(dt, ground_truth=gt, **kwargs)
+        rng = np.random.default_rng(seed)
+        shuffled = errors(
+            dt.iloc[rng.permutation(len(dt))], ground_truth=gt.iloc[rng.permutation(len(gt))], **kwargs
+        )
+    pd.testing.assert_frame_equal(shuffled, table, check_exact=False, rtol=1e-12)
+    main = table[table["kind"] == "main"]["dap"]
+    assert (main.dropna() >= 0).all()
+    counts = table.set_index(["label", "error"])["count"]
+    false_positives = counts.xs("FalsePos", level="error")
+    typed = sum(counts.xs(name, level="error") for name in ["Cls", "Loc", "Both", "Dupe", "Bkg"])
+    assert (typed >= false_positives).all()  # ignored detections get a type too
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), n_dt_parts=st.integers(1, 7), n_gt_parts=st.integers(1, 5))
+def test_dask_any_partitioning(seed, n_dt_parts, n_gt_parts):
+    dd = pytest.importorskip("dask.dataframe")
+    gt, dt, images = _random_tables(seed)
+    kwargs = {"iscrowd": "iscrowd", "images": images}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = errors(dt, ground_truth=gt, **kwargs)
+        table = dd.from_pandas(dt, npartitions=n_dt_parts, sort=False).detection.errors(
+            ground_truth=dd.from_pandas(gt, npartitions=n_gt_parts, sort=False), **kwargs
+        )
+    pd.testing.assert_frame_equal(table, expected, check_exact=False, rtol=1e-12)
