@@ -205,14 +205,18 @@ def _ranks(groups: np.ndarray, score: np.ndarray) -> np.ndarray:
 
 def _first_best(det: np.ndarray, values: np.ndarray, gt: np.ndarray, n_dt: int):
     """Per detection, the highest value over its pairs and the first ground truth (in input
-    order) holding it: numpy's ``argmax`` over a row. Detections without pairs get (0, -1)."""
+    order) holding it: numpy's ``argmax`` over a row. The pairs come grouped by detection,
+    ground truths in input order within a detection. Detections without pairs get (0, -1)."""
     best_value = np.zeros(n_dt)
     best_gt = np.full(n_dt, -1, dtype="int64")
     if det.size:
-        order = np.lexsort((gt, -values, det))
-        first = order[np.r_[True, det[order][1:] != det[order][:-1]]]
-        best_value[det[first]] = values[first]
-        best_gt[det[first]] = gt[first]
+        starts = np.flatnonzero(np.r_[True, det[1:] != det[:-1]])
+        top = np.maximum.reduceat(values, starts)
+        segment = np.cumsum(np.r_[True, det[1:] != det[:-1]]) - 1
+        at_top = np.where(values == top[segment], np.arange(det.size), det.size)
+        first = np.minimum.reduceat(at_top, starts)
+        best_value[det[starts]] = top
+        best_gt[det[starts]] = gt[first]
     return best_value, best_gt
 
 
@@ -354,19 +358,19 @@ def _greedy(cand, p_det, p_gt, group_rank, n: int, n_gt: int) -> np.ndarray:
 # ----------------------------------------------------------------------------------------------
 # finalize: TIDE's AP of every scenario
 # ----------------------------------------------------------------------------------------------
-def tide_ap(label, score, tp, tie, n_positive) -> tuple[np.ndarray, np.ndarray]:
+def tide_ap(label, tp, n_positive) -> tuple[np.ndarray, np.ndarray]:
     """TIDE's AP (0–1) of each label and whether the label counts in the mean.
 
-    ``label`` (codes ``0..L-1``), ``score``, ``tp`` (bool) and ``tie`` (the order of equal
-    scores) describe the points of the precision-recall curves; ``n_positive`` the ground
-    truths of each label. The curve of a label is its points by descending score; the
+    ``label`` (codes ``0..L-1``) and ``tp`` (bool) describe the points of the
+    precision-recall curves, in ranking order (descending score, ties broken); ``n_positive``
+    the ground truths of each label. The curve of a label is its points in that order; the
     precision is made non-increasing from the right; at each of the 101 recall levels
     ``0, 0.01, ..., 1`` the precision of the first point whose recall reaches the level
     (0 when none does) is read; the AP is their mean, 0 for a label without ground truth. A
     label counts in the mean when it has a point or a ground truth.
     """
     n_lab = n_positive.size
-    order = np.lexsort((tie, -score, label))
+    order = np.argsort(label, kind="stable")
     lab, hit = label[order], tp[order].astype("int64")
     starts = np.searchsorted(lab, np.arange(n_lab))
     sizes = np.bincount(lab, minlength=n_lab)
@@ -375,28 +379,23 @@ def tide_ap(label, score, tp, tie, n_positive) -> tuple[np.ndarray, np.ndarray]:
     n_true = cum - before[lab]
     seen = np.arange(lab.size) - starts[lab] + 1
     precision = n_true / seen
-    with np.errstate(divide="ignore", invalid="ignore"):
-        recall = n_true / n_positive[lab]
     # precision made non-increasing within each label: a running max from the right, labels apart
     lift = 2.0 * (n_lab - lab[::-1])
     smooth = (np.maximum.accumulate(precision[::-1] + lift) - lift)[::-1] if lab.size else precision
-    # per label and level: the number of points whose recall is below the level
+    # the first point whose recall n_true / N reaches level x is where n_true first reaches m,
+    # the least count with m / N >= x (as computed in floating point; m = 0 is the first point)
     levels = np.arange(101) / 100
-    q_lab = np.repeat(np.arange(n_lab), levels.size)
-    q_val = np.tile(levels, n_lab)
-    keys_lab = np.r_[lab, q_lab]
-    keys_val = np.r_[np.nan_to_num(recall, nan=-1.0), q_val]
-    is_point = np.r_[np.ones(lab.size, "int8"), np.zeros(q_lab.size, "int8")]
-    merged = np.lexsort((is_point, keys_val, keys_lab))
-    queries = is_point[merged] == 0
-    points_before = np.cumsum(is_point[merged])[queries]  # points of labels <= this one, below it
-    q_order = merged[queries] - lab.size
-    index = np.empty(q_lab.size, dtype="int64")
-    index[q_order] = points_before - starts[q_lab[q_order]]
-    inside = index < sizes[q_lab]
-    value = np.where(
-        inside, smooth[np.minimum(starts[q_lab] + index, max(lab.size - 1, 0))] if lab.size else 0, 0
-    )
+    positives = np.maximum(n_positive, 1).astype("float64")[:, None, None]
+    guess = np.ceil(levels[None, :, None] * positives) + np.array([-1.0, 0.0, 1.0])
+    reaches = (guess >= 0) & (guess / positives >= levels[None, :, None])
+    least = np.where(reaches, guess, np.inf).min(axis=2).astype("int64")  # (L, 101)
+    tp_positions = np.flatnonzero(hit)
+    n_tp = np.bincount(lab[hit.astype(bool)], minlength=n_lab)
+    tp_start = np.cumsum(n_tp) - n_tp
+    reached = (least <= n_tp[:, None]) & (sizes[:, None] > 0)
+    nth = np.clip(tp_start[:, None] + least - 1, 0, max(tp_positions.size - 1, 0))
+    at = np.where(least == 0, starts[:, None], tp_positions[nth] if tp_positions.size else 0)
+    value = np.where(reached, smooth[np.minimum(at, max(lab.size - 1, 0))] if lab.size else 0.0, 0.0)
     ap = value.reshape(n_lab, levels.size).sum(axis=1) / levels.size
     ap = np.where(n_positive > 0, ap, 0.0)
     counted = (sizes > 0) | (n_positive > 0)
@@ -407,13 +406,6 @@ def _mean(ap: np.ndarray, counted: np.ndarray) -> float:
     return float(ap[counted].mean()) if counted.any() else np.nan
 
 
-def _positions(order: np.ndarray) -> np.ndarray:
-    """The position of each element in ``order`` (the inverse permutation)."""
-    out = np.empty(order.size, dtype="int64")
-    out[order] = np.arange(order.size)
-    return out
-
-
 def _scenarios(state: ErrorState, t: int) -> dict:
     """Per scenario (base, each main error fixed, each special error): AP per label and mean."""
     st, err, fix = state.status[t], state.error[t], state.fixed[t]
@@ -421,15 +413,16 @@ def _scenarios(state: ErrorState, t: int) -> dict:
     n_pos = state.n_positive
     counted_pts = st != IGNORED
     is_tp = st == TP
-    # equal scores keep tidecv's order of points: by image (in id order), then rank in the image;
-    # a fixed scenario lists the points of its errors first, then the true positives
-    base_tie = _positions(np.lexsort((state.dt_rank, state.dt_image)))
-    fixed_tie = _positions(np.lexsort((state.dt_rank, state.dt_image, is_tp)))
+    # ranking order: descending score; equal scores keep tidecv's order of points: by image (in
+    # id order), then rank in the image; a fixed scenario lists its errors' points first
+    base_rank = np.lexsort((state.dt_rank, state.dt_image, -score))
+    fixed_rank = np.lexsort((state.dt_rank, state.dt_image, is_tp, -score))
 
-    def run(keep, labels, tp, n_positive, scores=score, tie=fixed_tie):
-        return tide_ap(labels[keep], scores[keep], tp[keep], tie[keep], n_positive)
+    def run(keep, labels, tp, n_positive, rank=fixed_rank):
+        chosen = rank[keep[rank]]
+        return tide_ap(labels[chosen], tp[chosen], n_positive)
 
-    out = {"base": run(counted_pts, label, is_tp, n_pos, tie=base_tie)}
+    out = {"base": run(counted_pts, label, is_tp, n_pos, rank=base_rank)}
     for code, name in enumerate(MAIN_ERRORS):
         if name == "Miss":
             out[name] = run(counted_pts, label, is_tp, n_pos - state.missed[t])
@@ -439,7 +432,9 @@ def _scenarios(state: ErrorState, t: int) -> dict:
         keep = (counted_pts & ~this) | (this & (fix >= 0))
         labels = np.where(this & (fix >= 0), fix, label)
         out[name] = run(keep, labels, is_tp | (this & (fix >= 0)), n_pos)
-    out["FalsePos"] = run(counted_pts, label, is_tp, n_pos, scores=is_tp.astype("float64"))
+    # every false positive scored below every true positive
+    perfect = fixed_rank[np.argsort(~is_tp[fixed_rank], kind="stable")]
+    out["FalsePos"] = run(counted_pts, label, is_tp, n_pos, rank=perfect)
     out["FalseNeg"] = run(counted_pts, label, is_tp, n_pos - state.unmatched[t])
     return out
 
