@@ -270,6 +270,9 @@ def error_state(
     c_order = np.lexsort((p_gt[cand], -p_iou[cand], p_det[cand], group_rank[p_det[cand]]))
     cand = cand[c_order]
     n_positive = np.bincount(data.gt_label[real], minlength=n_lab).astype("int64")
+    crowd_pairs = np.flatnonzero(crowd[p_gt] & same)
+    s_det, s_gt, s_iou = r_det[r_same], r_gt[r_same], r_iou[r_same]  # grouped by detection
+    s_starts = np.flatnonzero(np.r_[True, s_det[1:] != s_det[:-1]]) if s_det.size else s_det
     status = np.full((n_thr, n), FP, dtype="int8")
     error = np.full((n_thr, n), -1, dtype="int8")
     fixed = np.full((n_thr, n), -1, dtype="int64")
@@ -282,12 +285,12 @@ def error_state(
         matched = matched_gt >= 0
         # an unmatched detection over a crowd of its label (crowd IoU above the threshold): ignored
         over_crowd = np.zeros(n, dtype=bool)
-        hit = crowd[p_gt] & same & (p_iou > fg)
-        over_crowd[p_det[hit]] = True
+        over_crowd[p_det[crowd_pairs[p_iou[crowd_pairs] > fg]]] = True
         st = np.where(matched, TP, np.where(over_crowd, IGNORED, FP)).astype("int8")
+        # the best IoU with a matched ground truth of the detection's label
         dupe_iou = np.zeros(n)
-        dup = r_same & used[r_gt]
-        np.maximum.at(dupe_iou, r_det[dup], r_iou[dup])
+        if s_det.size:
+            dupe_iou[s_det[s_starts]] = np.maximum.reduceat(np.where(used[s_gt], s_iou, 0.0), s_starts)
         kind = np.select(
             [
                 matched,
