@@ -21,7 +21,7 @@ class DetectionAccessor(Accessor):
     plot = namespace(
         """Figures: ``df.detection.plot.<name>(...)`` computes a table and draws it (matplotlib).
 
-        The methods (``pr_curve``, ``operating_points``, ``average_precision``, ``confusion``,
+        The methods (``pr_curve``, ``operating_points``, ``average_precision``, ``errors``, ``confusion``,
         ``classification_confusion``, ``roc_curve``, ``classification_pr_curve``,
         ``segmentation``) are those of :class:`pdmetrics.plotting.detection.DetectionPlots`;
         each returns the matplotlib Axes.
