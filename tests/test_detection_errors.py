@@ -331,3 +331,22 @@ def test_dask_any_partitioning(seed, n_dt_parts, n_gt_parts):
             ground_truth=dd.from_pandas(gt, npartitions=n_gt_parts, sort=False), **kwargs
         )
     pd.testing.assert_frame_equal(table, expected, check_exact=False, rtol=1e-12)
+
+
+def test_dask_masks_equal_pandas():
+    dask = pytest.importorskip("dask")
+    dd = pytest.importorskip("dask.dataframe")
+    gt, dt = tables("small")
+    expected = errors(dt, ground_truth=gt, iou_type="segm")
+    coco = gt.attrs["pdmetrics.coco"]
+    sizes = {i: (h, w) for i, h, w in zip(coco["images"], coco["heights"], coco["widths"])}
+    with dask.config.set({"dataframe.convert-string": False}):  # polygons and RLEs stay objects
+        ddt = dd.from_pandas(dt, npartitions=3, sort=False)
+        table = ddt.detection.errors(
+            ground_truth=gt,
+            iou_type="segm",
+            images=list(coco["images"]),
+            image_sizes=sizes,
+            iscrowd="iscrowd",
+        )
+    pd.testing.assert_frame_equal(table, expected, check_exact=False, rtol=1e-12)
