@@ -632,7 +632,7 @@ class TypedMatches(BoxTable):
             int(max(self.options.max_dets)),
             dt_rows=dt_rows,
         )
-        return _Both(matches, types)
+        return _MatchesAndTypes(matches, types)
 
     def finalize(self, state) -> pd.DataFrame:
         table = super().finalize(state.matches)
@@ -647,17 +647,19 @@ class TypedMatches(BoxTable):
         t_index = np.repeat(np.arange(n_thr), per_threshold)
         code = codes[t_index, table["detection"].to_numpy()] if len(table) else np.zeros(0, "int8")
         names = np.array([*MAIN_ERRORS[:-1], None], dtype=object)
-        table["error"] = pd.Series(names[code], dtype="string").astype(object).where(code >= 0, None)
+        table["error"] = pd.Series(names[code], dtype=object)  # None where TIDE gives no type
         return table
 
 
 @dataclass(frozen=True)
-class _Both:
+class _MatchesAndTypes:
+    """The state of the typed match table: the match state and the :class:`ErrorState`."""
+
     matches: object
     types: ErrorState
 
     def combine(self, *others):
-        return _Both(
+        return _MatchesAndTypes(
             self.matches.combine(*(o.matches for o in others)), self.types.combine(*(o.types for o in others))
         )
 
