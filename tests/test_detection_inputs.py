@@ -199,6 +199,7 @@ def test_match_table_and_frames_unchanged():
         "iou",
         "tp",
         "ignored",
+        "error",
     ]
     assert len(matches) == 2 * len(dt)
     first = matches[matches["iou_threshold"] == 0.5].set_index("detection")

@@ -298,6 +298,30 @@ def test_operating_points_mark_the_chosen_point_on_each_curve(boxes):
         figures.operating_points(table, curve=table[["label"]])
 
 
+def test_errors_draw_dap_bars_and_a_pie_of_the_main_errors(boxes):
+    dets, gt = boxes
+    table = dets.detection.errors(ground_truth=gt)
+    ax = figures.errors(table)
+    overall = table[table["label"] == "(all)"]
+    heights = [bar.get_height() for bar in ax.patches]
+    np.testing.assert_allclose(heights, overall["dap"], rtol=1e-12)
+    assert texts(ax.get_xticklabels()) == overall["error"].tolist()
+    (pie,) = ax.child_axes
+    wedges = [text.get_text() for text in pie.texts]
+    main = overall[(overall["kind"] == "main") & (overall["dap"] > 0)]
+    assert wedges == main["error"].tolist()
+    assert ax.get_title().startswith(f"TIDE errors (AP {overall['ap'].iloc[0]:.3f}")
+    plt.close("all")
+    one = table["label"].iloc[0]
+    ax = figures.errors(table, label=one)
+    np.testing.assert_allclose(
+        [bar.get_height() for bar in ax.patches], table.loc[table["label"] == one, "dap"], rtol=1e-12
+    )
+    plt.close("all")
+    with pytest.raises(InvalidInputError, match="label"):
+        figures.errors(table, label="no such label")
+
+
 # ------------------------------------------------------------------------------------------------
 # every figure: ax=, the table unchanged, a wrong table, the accessor's plot namespace
 # ------------------------------------------------------------------------------------------------
@@ -309,6 +333,7 @@ def tables(boxes, wide, masks):
         "pr_curve": dets.detection.pr_curve(ground_truth=gt, iou_thresholds=[0.5]),
         "operating_points": dets.detection.operating_points(ground_truth=gt),
         "average_precision": dets.detection.average_precision(ground_truth=gt),
+        "errors": dets.detection.errors(ground_truth=gt),
         "confusion": dets.detection.confusion(ground_truth=gt, table="matrix"),
         "classification_confusion": classification(y_true="truth", score=CLASSES, table="confusion"),
         "roc_curve": classification(y_true="truth", score=CLASSES, table="roc_curve"),
@@ -337,6 +362,7 @@ PRODUCERS = {
     "pr_curve": r"df\.detection\.pr_curve",
     "operating_points": r"df\.detection\.operating_points",
     "average_precision": r"df\.detection\.average_precision",
+    "errors": r"df\.detection\.errors",
     "confusion": r'df\.detection\.confusion\(\.\.\., table="matrix"\)',
     "classification_confusion": r'table="confusion"',
     "roc_curve": r'table="roc_curve"',
@@ -360,6 +386,7 @@ def test_the_plot_namespace_draws_the_accessor_tables(boxes, wide, masks, tables
     calls = {
         "pr_curve": lambda: dets.detection.plot.pr_curve(ground_truth=gt, iou_thresholds=[0.5]),
         "average_precision": lambda: dets.detection.plot.average_precision(ground_truth=gt),
+        "errors": lambda: dets.detection.plot.errors(ground_truth=gt),
         "confusion": lambda: dets.detection.plot.confusion(ground_truth=gt),
         "classification_confusion": lambda: wide.detection.plot.classification_confusion(
             y_true="truth", score=CLASSES

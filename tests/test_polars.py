@@ -280,6 +280,7 @@ CASES = [
         {"ground_truth": ("frame", "gt"), "images": IMAGES, "iscrowd": "iscrowd", "objective": ("fbeta", 2)},
     ),
     ("detection", "per_image", "dt", {"ground_truth": ("frame", "gt"), "images": IMAGES, "ignore": "ignore"}),
+    ("detection", "errors", "dt", {"ground_truth": ("frame", "gt"), "images": IMAGES, "iscrowd": "iscrowd"}),
     ("detection", "confusion", "dt", {"ground_truth": ("frame", "gt"), "images": IMAGES, "table": "matrix"}),
     (
         "detection",

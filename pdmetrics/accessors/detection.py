@@ -21,7 +21,7 @@ class DetectionAccessor(Accessor):
     plot = namespace(
         """Figures: ``df.detection.plot.<name>(...)`` computes a table and draws it (matplotlib).
 
-        The methods (``pr_curve``, ``operating_points``, ``average_precision``, ``confusion``,
+        The methods (``pr_curve``, ``operating_points``, ``average_precision``, ``errors``, ``confusion``,
         ``classification_confusion``, ``roc_curve``, ``classification_pr_curve``,
         ``segmentation``) are those of :class:`pdmetrics.plotting.detection.DetectionPlots`;
         each returns the matplotlib Axes.
@@ -38,6 +38,7 @@ class DetectionAccessor(Accessor):
     confusion = method("pdmetrics.detection.box_confusion")
     operating_points = method("pdmetrics.detection.operating")
     per_image = method("pdmetrics.detection.image_results")
+    errors = method("pdmetrics.detection.error_types")
     # classification and segmentation
     classification = method("pdmetrics.detection.label_tables")
     segmentation = method("pdmetrics.detection.semantic")

@@ -14,6 +14,7 @@ _WHERE = {
     "box_iou": "pdmetrics.detection.iou",
     "compare": "pdmetrics.detection.comparison",
     "confusion": "pdmetrics.detection.box_confusion",
+    "errors": "pdmetrics.detection.error_types",
     "evaluate": "pdmetrics.detection.evaluation",
     "interpolated_average_precision": "pdmetrics.detection.coco",
     "match": "pdmetrics.detection.evaluation",

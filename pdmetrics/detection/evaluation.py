@@ -21,6 +21,7 @@ from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import plain
 from pdmetrics._warnings import warn_undefined
 from pdmetrics.detection.coco import coco_summary
+from pdmetrics.detection.error_types import typed_matches
 from pdmetrics.detection.inputs import BoxColumns, box_columns
 from pdmetrics.detection.match_state import (
     BoxTable,
@@ -541,6 +542,7 @@ def match(
     max_dets=100,
     area_range=(0.0, 1e10),
     matching: str = "coco",
+    background_threshold=0.1,
 ) -> pd.DataFrame:
     """One row per detection and IoU threshold: its matched ground truth, IoU and TP flag.
 
@@ -558,12 +560,14 @@ def match(
         Ground truths outside it are ignored (COCO's area range; default all).
     matching : {"coco", "valor"}
         Matching rule.
+    background_threshold : float, default 0.1
+        TIDE's background threshold, for the ``error`` column.
 
     Returns
     -------
     DataFrame
         Columns ``detection, image, label, score, rank, iou_threshold, ground_truth,
-        detection_id, ground_truth_id, iou, tp, ignored``: ``detection`` and
+        detection_id, ground_truth_id, iou, tp, ignored, error``: ``detection`` and
         ``ground_truth`` are row positions in the two input tables (``ground_truth`` is -1
         when unmatched, then ``iou`` is NaN), ``detection_id`` and ``ground_truth_id`` the
         index labels of those rows (missing when unmatched: ``<NA>`` for integer labels;
@@ -573,7 +577,14 @@ def match(
         it is a true positive, ``ignored`` whether it matched an ignored ground truth
         (crowd, ``ignore``, or outside the area range) or is unmatched outside the area
         range; ignored detections count neither as true nor as false positives. Rows are
-        ordered by IoU threshold, then label, descending score, image.
+        ordered by IoU threshold, then label, descending score, image. ``error``: the
+        detection's TIDE error type (``"Cls"``, ``"Loc"``, ``"Both"``, ``"Dupe"`` or
+        ``"Bkg"``, see :func:`errors`) with the row's IoU threshold as TIDE's foreground
+        threshold, missing (``None``) for a detection TIDE counts as a true positive or does
+        not keep (beyond ``max_dets`` in its image over all labels). TIDE's matching is
+        COCO's but for crowd regions (matched after the other ground truths, by a crowd IoU
+        above the threshold), exact IoU ties and its per-image limit, so ``error`` is set on
+        the false positives and, where TIDE gives them a type too, on ignored detections.
 
     Examples
     --------
@@ -597,7 +608,8 @@ def match(
     1           101             <NA>  False
     """
     options = run_options_of(locals(), pairs=True)
-    return box_spec(frame, ground_truth, BoxTable(columns, options, _matches))
+    typed = typed_matches(BoxTable(columns, options, _matches), background_threshold)
+    return box_spec(frame, ground_truth, typed)
 
 
 def _matches(result: Run) -> pd.DataFrame:

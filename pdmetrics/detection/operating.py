@@ -82,16 +82,14 @@ def objective_of(objective) -> Objective:
     refuse()
 
 
-def one_iou_threshold(iou_threshold) -> float:
-    """``iou_threshold=``: one number in [0, 1]."""
+def one_iou_threshold(iou_threshold, argument: str = "iou_threshold") -> float:
+    """``iou_threshold=`` (or the IoU threshold named ``argument``): one number in [0, 1]."""
     try:
-        value = one_number(iou_threshold, "iou_threshold")
+        value = one_number(iou_threshold, argument)
     except InvalidInputError:
         value = np.nan
     if not 0 <= value <= 1:
-        raise InvalidInputError(
-            f"`iou_threshold=` must be one number in [0, 1]; got {plain(iou_threshold)!r}."
-        )
+        raise InvalidInputError(f"`{argument}=` must be one number in [0, 1]; got {plain(iou_threshold)!r}.")
     return value
 
 

@@ -20,6 +20,8 @@ from pdmetrics._optional import optional_module
 from pdmetrics._validation import plain, preview
 from pdmetrics.detection.box_confusion import confusion as box_confusion_table
 from pdmetrics.detection.curves import pr_curve as pr_curve_table
+from pdmetrics.detection.error_types import MAIN_ERRORS, SPECIAL_ERRORS
+from pdmetrics.detection.error_types import errors as errors_table
 from pdmetrics.detection.evaluation import average_precision as average_precision_table
 from pdmetrics.detection.evaluation import match as match_table
 from pdmetrics.detection.inputs import BoxColumns
@@ -34,6 +36,7 @@ __all__ = [
     "pr_curve",
     "operating_points",
     "average_precision",
+    "errors",
     "confusion",
     "classification_confusion",
     "roc_curve",
@@ -307,6 +310,75 @@ def average_precision(table: pd.DataFrame, *, iou_threshold=None, area=None, hor
         horizontal=horizontal,
     )
     ax.set_title(f"{column} per label")
+    return ax
+
+
+#: Colors of TIDE's error types (main errors, then the two special ones in grey).
+ERROR_COLORS = dict(
+    zip([*MAIN_ERRORS, *SPECIAL_ERRORS], ["C0", "C1", "C2", "C3", "C4", "C5", "0.45", "0.65"])
+)
+
+
+@fill(axes=AXES_DOC)
+def errors(table: pd.DataFrame, *, label=None, ax=None):
+    """TIDE's error breakdown as tidecv's summary draws it: the dAP of each error type as
+    bars, and the share of each main error in a pie.
+
+    Parameters
+    ----------
+    table : DataFrame
+        :func:`pdmetrics.detection.errors` (``df.detection.errors``): columns ``label, error,
+        kind, ap, dap``.
+    label : label, optional
+        The label whose rows to draw; default the overall rows ``"(all)"``.
+    {axes}
+        One bar per error type (the six main errors in color, ``FalsePos`` and ``FalseNeg``
+        in grey) with its dAP written on it, and, in the upper right corner, a pie of the
+        main errors' dAP (their shares of the AP the main errors cost; no pie when they
+        cost nothing). The title gives the AP the dAPs add to.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.plotting.detection import errors
+    >>> table = pd.DataFrame({"label": "(all)", "error": ["Cls", "Loc", "Both", "Dupe", "Bkg",
+    ...                       "Miss", "FalsePos", "FalseNeg"], "kind": ["main"] * 6 + ["special"] * 2,
+    ...                       "ap": 0.5, "dap": [0.02, 0.08, 0.01, 0.0, 0.05, 0.04, 0.2, 0.15]})
+    >>> ax = errors(table)
+    >>> [round(float(bar.get_height()), 2) for bar in ax.patches]
+    [0.02, 0.08, 0.01, 0.0, 0.05, 0.04, 0.2, 0.15]
+    >>> ax.get_title()
+    'TIDE errors (AP 0.500 at IoU 0.50)'
+    """
+    check_table(table, ("label", "error", "kind", "ap", "dap"), "`df.detection.errors(...)`")
+    chosen = choose(table, "label", label, "label", default=POOLED_LABEL)
+    rows = table[table["label"] == chosen]
+    names = [str(name) for name in rows["error"]]
+    values = rows["dap"].to_numpy(dtype=float)
+    ax = axes_for(ax, figsize=(8.0, 4.8))
+    positions = np.arange(len(names))
+    container = ax.bar(positions, values, color=[ERROR_COLORS.get(name, "C7") for name in names])
+    ax.bar_label(container, fmt="%.3f", fontsize="small")
+    ax.set_xticks(positions, names)
+    ax.set_ylabel("dAP (AP gained by fixing it)")
+    top = np.nanmax(values, initial=0.0)
+    ax.set_ylim(0.0, max(top * 2.2, 0.01))  # room for the pie above the bars
+    main = (rows["kind"] == "main").to_numpy() & np.isfinite(values) & (values > 0)
+    if main.any():
+        pie = ax.inset_axes([0.6, 0.52, 0.38, 0.46])
+        pie.pie(
+            values[main],
+            labels=[names[i] for i in np.flatnonzero(main)],
+            colors=[ERROR_COLORS.get(names[i], "C7") for i in np.flatnonzero(main)],
+            textprops={"fontsize": "x-small"},
+            startangle=90,
+            counterclock=False,
+        )
+        pie.set_title("main errors", fontsize="small")
+    ap = float(rows["ap"].iloc[0]) if len(rows) else float("nan")
+    iou = table.attrs.get("pdmetrics", {}).get("foreground_threshold", 0.5)
+    where = "" if chosen == POOLED_LABEL else f" of {plain(chosen)}"
+    ax.set_title(f"TIDE errors{where} (AP {ap:.3f} at IoU {iou:.2f})")
     return ax
 
 
@@ -714,6 +786,11 @@ class DetectionPlots:
         """:func:`pdmetrics.detection.average_precision` drawn as per-label bars."""
         table = average_precision_table(self._frame, ground_truth=ground_truth, **options)
         return average_precision(table, iou_threshold=iou_threshold, area=area, horizontal=horizontal, ax=ax)
+
+    def errors(self, *, ground_truth, label=None, ax=None, **options):
+        """:func:`pdmetrics.detection.errors` drawn by :func:`pdmetrics.plotting.detection.errors`."""
+        table = errors_table(self._frame, ground_truth=ground_truth, **options)
+        return errors(table, label=label, ax=ax)
 
     def confusion(self, *, ground_truth, score_threshold=0.5, normalize=None, ax=None, **options):
         """:func:`pdmetrics.detection.confusion` (``table="matrix"``) drawn as a heatmap."""
