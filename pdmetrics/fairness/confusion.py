@@ -56,16 +56,20 @@ def cell_codes(y_true: np.ndarray, y_pred: np.ndarray) -> np.ndarray:
     return (t.view(np.uint8) << 1) | p.view(np.uint8)
 
 
-def counts_from_cells(cell: np.ndarray, codes: np.ndarray | None = None, n_groups: int = 1) -> np.ndarray:
-    """Confusion counts per group from :func:`cell_codes` (negative codes leave rows out)."""
+def counts_from_cells(
+    cell: np.ndarray, codes: np.ndarray | None = None, n_groups: int = 1, n_cells: int = 4
+) -> np.ndarray:
+    """Counts per group and cell, shape ``(n_groups, n_cells)``, from each row's cell
+    (:func:`cell_codes`, or ``truth * V + prediction`` of multiclass labels); negative codes
+    leave rows out."""
     if codes is None:
-        return np.bincount(cell, minlength=4).astype(np.int64).reshape(1, 4)
+        return np.bincount(cell, minlength=n_cells).astype(np.int64).reshape(1, n_cells)
     codes = np.asarray(codes, dtype=np.intp)
     keep = codes >= 0
     if not keep.all():
         codes, cell = codes[keep], cell[keep]
-    key = (codes << 2) | cell
-    return np.bincount(key, minlength=4 * n_groups).astype(np.int64).reshape(n_groups, 4)
+    key = (codes << 2) | cell if n_cells == 4 else codes * n_cells + cell
+    return np.bincount(key, minlength=n_cells * n_groups).astype(np.int64).reshape(n_groups, n_cells)
 
 
 def _ratio(numerator, denominator) -> np.ndarray:
