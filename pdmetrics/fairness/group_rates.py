@@ -20,7 +20,6 @@ from pdmetrics._resampling import check_bootstrap_options
 from pdmetrics._table_spec import table
 from pdmetrics._tables import attach_info
 from pdmetrics._warnings import warn_excluded, warn_undefined
-from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness._inputs import (
     aligned_counts,
     binary_label_rows,
@@ -39,8 +38,7 @@ from pdmetrics.fairness.multiclass import (
     CLASSES_OPTIONS,
     MACRO,
     ClassState,
-    check_class_options,
-    check_table_choice,
+    check_class_table,
     class_column,
     class_counts,
     class_label_rows,
@@ -286,26 +284,26 @@ def by_group(
 
     >>> df = pd.DataFrame({"y": [1, 2, 3, 3, 2, 1], "pred": [1, 3, 3, 2, 2, 2],
     ...                    "sex": ["F", "F", "F", "M", "M", "M"]})
-    >>> rates = df.fairness.by_group(y_true="y", y_pred="pred", by="sex", classes="all", ordinal=True)
-    >>> rates[["sex", "class", "N", "TP", "selection_rate", "tpr"]].head(5)
+    >>> rates = df.fairness.by_group(y_true="y", y_pred="pred", by="sex", classes="all", ordinal=True,
+    ...                              zero_division=0)
+    >>> rates[["sex", "class", "N", "TP", "selection_rate", "tpr"]].head(5).round(3)
+      sex class  N  TP  selection_rate  tpr
+    0   F     1  3   1           0.333  1.0
+    1   F     2  3   0           0.000  0.0
+    2   F     3  3   1           0.667  1.0
+    3   F  >= 2  3   2           0.667  1.0
+    4   F  >= 3  3   1           0.667  1.0
     >>> df.fairness.by_group(y_true="y", y_pred="pred", by="sex", classes="all", ordinal=True,
-    ...                      table="levels")
+    ...                      table="levels").round(3)
+      sex  N  mean_true  mean_pred  mean_difference
+    0   F  3        2.0      2.333            0.333
+    1   M  3        2.0      2.000            0.000
     """
     columns = label_columns(frame, y_true, y_pred, by)
     zero_division = check_zero_division(zero_division)
     check_bootstrap_options(n_resamples, confidence, random_state)
-    chosen = check_class_options(classes, ordinal, pos_label)
-    check_table_choice(table, chosen, ("rates", "macro", "levels"), ("macro", "levels"))
+    chosen = check_class_table(classes, ordinal, pos_label, table, ("rates", "macro", "levels"), n_resamples)
     if chosen is not None:
-        if n_resamples:
-            raise InvalidInputError(
-                "`n_resamples=` with `classes=`: bootstrap intervals are not computed per class yet; "
-                "drop one of them (or evaluate one class at a time with `pos_label=`)."
-            )
-        if table == "levels" and not ordinal:
-            raise InvalidInputError(
-                '`table="levels"` is the mean level of ordinal classes: pass `ordinal=True` too.'
-            )
         result_columns = ["N", CLASS, *CELLS, *RATES, "mean_true", "mean_pred", "mean_difference"]
         finalize = partial(
             classes_by_group_from_state,

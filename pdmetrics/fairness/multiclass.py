@@ -29,7 +29,7 @@ __all__ = [
     "MACRO",
     "CLASSES_OPTIONS",
     "Classes",
-    "check_table_choice",
+    "check_class_table",
     "class_column",
     "resolve_classes",
     "seen_values",
@@ -333,15 +333,27 @@ ordinal : bool, default False
 """
 
 
-def check_table_choice(table, classes, choices: tuple, needs_classes) -> None:
-    """Refuse a ``table=`` that is not one of ``choices``, or one of ``needs_classes`` (the
-    per-class tables) without ``classes=``."""
+def check_class_table(classes, ordinal, pos_label, table, choices: tuple, n_resamples) -> tuple | str | None:
+    """:func:`check_class_options`, and refuse a ``table=`` that is not one of ``choices`` (the
+    first one the binary table, the others per-class tables that need ``classes=``; ``"levels"``
+    needs ``ordinal=True``), or bootstrap intervals with ``classes=``."""
+    chosen = check_class_options(classes, ordinal, pos_label)
     if not isinstance(table, str) or table not in choices:
         raise InvalidInputError(f"`table={plain(table)!r}`: choose one of {', '.join(map(repr, choices))}.")
-    if classes is None and table in needs_classes:
+    if chosen is None and table != choices[0]:
         raise InvalidInputError(
             f'`table={table!r}` is a per-class table: pass `classes="all"` (or a list of classes) too.'
         )
+    if table == "levels" and not ordinal:
+        raise InvalidInputError(
+            '`table="levels"` is the mean level of ordinal classes: pass `ordinal=True` too.'
+        )
+    if chosen is not None and n_resamples:
+        raise InvalidInputError(
+            "`n_resamples=` with `classes=`: bootstrap intervals are not computed per class yet; "
+            "drop one of them (or evaluate one class at a time with `pos_label=`)."
+        )
+    return chosen
 
 
 def seen_values(cells: np.ndarray, n_values: int) -> np.ndarray:

@@ -57,8 +57,7 @@ from pdmetrics.fairness.multiclass import (
     CLASS,
     CLASSES_OPTIONS,
     ClassState,
-    check_class_options,
-    check_table_choice,
+    check_class_table,
     class_column,
     class_counts,
     class_label_rows,
@@ -744,23 +743,17 @@ def classification(
     >>> df = pd.DataFrame({"y": ["a", "b", "c", "a", "b", "c"], "pred": ["a", "b", "b", "a", "c", "c"],
     ...                    "male": [1, 1, 1, 0, 0, 0]})
     >>> table = df.fairness.classification(y_true="y", y_pred="pred", by="male", classes="all")
-    >>> table[["by", "class", "statistical_parity_difference", "recall"]].head(4)
+    >>> table[["by", "class", "statistical_parity_difference", "recall"]].head(4).round(3)
          by  class  statistical_parity_difference  recall
-    0  male      a                       0.000000     1.0
-    1  male      b                      -0.333333     0.5
-    2  male      c                       0.333333     1.0
-    3  male  macro                       0.000000     0.833333
+    0  male      a                          0.000   1.000
+    1  male      b                         -0.667   0.500
+    2  male      c                          0.667   0.500
+    3  male  macro                          0.000   0.667
     """
     columns = label_columns(frame, y_true, y_pred, by)
     zero_division = check_options(zero_division, n_resamples, confidence, random_state)
-    chosen = check_class_options(classes, ordinal, pos_label)
-    check_table_choice(table, chosen, ("metrics", "worst"), ("worst",))
+    chosen = check_class_table(classes, ordinal, pos_label, table, ("metrics", "worst"), n_resamples)
     if chosen is not None:
-        if n_resamples:
-            raise InvalidInputError(
-                "`n_resamples=` with `classes=`: bootstrap intervals are not computed per class yet; "
-                "drop one of them (or evaluate one class at a time with `pos_label=`)."
-            )
         options = {"privileged": privileged, "threshold": threshold, "invert": invert}
         finalize = partial(
             classes_from_state, classes=chosen, ordinal=ordinal, table=table, zero_division=zero_division
@@ -818,13 +811,7 @@ def classification_from_state(
 ) -> pd.DataFrame:
     """The :func:`classification` table from its state (options checked with :func:`check_options`):
     the checks of the whole label columns and the warnings are raised here."""
-    counts = state.counts
-    check_usable_rows(
-        counts.n_rows,
-        dict(zip(("y_true", "y_pred"), state.labels)),
-        counts.n_missing_label,
-        "classification fairness",
-    )
+    _check_rows(state.labels, state.counts)
     check_label_summaries(state.labels, pos_label)
     return fairness_table_from_counts(
         state.counts,
@@ -832,6 +819,16 @@ def classification_from_state(
         n_resamples=n_resamples,
         confidence=confidence,
         random_state=random_state,
+    )
+
+
+def _check_rows(labels: tuple, counts: SensitiveCounts) -> None:
+    """Refuse data without a usable row (``labels``: the two label columns' summaries)."""
+    check_usable_rows(
+        counts.n_rows,
+        dict(zip(("y_true", "y_pred"), labels)),
+        counts.n_missing_label,
+        "classification fairness",
     )
 
 
@@ -851,12 +848,7 @@ def classes_from_state(
 ) -> pd.DataFrame:
     """The :func:`classification` table with ``classes=`` from the state of every row."""
     sensitive = state.counts
-    check_usable_rows(
-        sensitive.n_rows,
-        dict(zip(("y_true", "y_pred"), state.labels)),
-        sensitive.n_missing_label,
-        "classification fairness",
-    )
+    _check_rows(state.labels, sensitive)
     sensitive.check_named()
     counts = sensitive.resolved()  # (columns, unpriv/priv/missing, V * V)
     warn_excluded(sensitive.n_missing_label, sensitive.n_rows, "the label or the prediction is missing")
