@@ -15,9 +15,11 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import assert_close, assert_frame_unchanged
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import pdmetrics  # noqa: F401
-from pdmetrics.errors import InvalidInputError, UndefinedMetricWarning
+from pdmetrics.errors import ExcludedRowsWarning, InvalidInputError, UndefinedMetricWarning
 from pdmetrics.fairness import by_group, classification, confusion_counts
 from pdmetrics.fairness.multiclass import cumulative_splits, one_vs_rest, worst_class
 from pdmetrics.fairness.parity import FAIRNESS_METRICS
@@ -349,3 +351,54 @@ def test_confusion_counts_per_class_equal_the_by_group_counts():
     rates = frame.fairness.by_group(y_true="y", y_pred="pred", by="g", classes=["b", "d"], zero_division=0)
     expected = rates[["TN", "FP", "FN", "TP"]].to_numpy().reshape(4, 2, 4)
     assert counts.shape == (4, 2, 4) and (counts == expected).all()
+
+
+def test_label_columns_are_checked_by_name():
+    frame = pd.DataFrame({"y": [1, 2], "pred": ["1", "2"], "g": ["a", "b"]})
+    with pytest.raises(InvalidInputError, match="`y_true='y'` with `y_pred='pred'` mixes numbers and text"):
+        frame.fairness.classification(y_true="y", y_pred="pred", by="g", classes="all")
+    with pytest.raises(InvalidInputError, match="`y_true='y'` holds list values"):
+        frame.assign(y=[[1], [2]]).fairness.by_group(y_true="y", y_pred="pred", by="g", classes="all")
+    with pytest.raises(InvalidInputError, match="no value"):
+        frame.assign(y=None).fairness.by_group(y_true="y", y_pred="pred", by="g", classes="all")
+
+
+def test_rows_missing_a_label_are_left_out_with_a_warning():
+    frame = labels(200, 2, "int").astype({"y": "float64"})
+    frame.loc[[3, 7], "y"] = np.nan
+    with pytest.warns(ExcludedRowsWarning, match="2 of 201 rows left out"):
+        rates = frame.fairness.by_group(y_true="y", y_pred="pred", by="g", classes="all", zero_division=0)
+    assert rates.groupby("g")["N"].first().sum() == 199
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.sampled_from("abc")), min_size=1, max_size=40)
+)
+def test_each_class_is_the_binary_table_of_its_binarised_labels(rows):
+    frame = pd.DataFrame(rows, columns=["y", "pred", "g"])
+    rates = frame.fairness.by_group(
+        y_true="y", y_pred="pred", by="g", classes="all", ordinal=True, zero_division=0
+    )
+    present = sorted(set(frame["y"]) | set(frame["pred"]))
+    for k, c in enumerate(present):
+        for label, t, p in (
+            (c, frame["y"] == c, frame["pred"] == c),
+            (f">= {c}", frame["y"] >= c, frame["pred"] >= c),
+        ):
+            if k == 0 and label != c:
+                continue
+            binary = frame.assign(t=t.astype(int), p=p.astype(int), one=1)
+            counts = binary.groupby("g").apply(
+                lambda d: pd.Series(
+                    {
+                        "TP": int((d.t & d.p).sum()),
+                        "FP": int((~d.t.astype(bool) & d.p.astype(bool)).sum()),
+                        "FN": int((d.t.astype(bool) & ~d.p.astype(bool)).sum()),
+                        "N": len(d),
+                    }
+                ),
+                include_groups=False,
+            )
+            ours = rates[rates["class"] == label].set_index("g")[["TP", "FP", "FN", "N"]]
+            assert (ours.loc[counts.index].to_numpy() == counts.to_numpy()).all()

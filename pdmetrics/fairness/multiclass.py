@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from pdmetrics._groups import as_series, check_one_kind
+from pdmetrics._groups import as_series, check_one_kind, check_scalar_cells
 from pdmetrics._validation import plain, preview
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness._inputs import LabelSummary, aligned_keys, group_keys, plain_keys
@@ -100,10 +100,17 @@ def class_label_rows(y_true, y_pred):
         )
     n = len(t_series)
     for series, argument in ((t_series, "y_true"), (p_series, "y_pred")):
+        check_scalar_cells(series, argument)
         check_one_kind(series, argument)
-    both = pd.concat([t_series, p_series], ignore_index=True)
+    both = pd.concat([t_series, p_series])  # (row labels kept: an error names the rows)
     both.name = CLASS
-    codes, keys = group_keys([both])
+    try:
+        codes, keys = group_keys([both])
+    except InvalidInputError as error:  # the two columns' values together: name them both
+        together = f"`y_true={plain(t_series.name)!r}` with `y_pred={plain(p_series.name)!r}`"
+        raise InvalidInputError(
+            str(error).replace(f"`by={CLASS!r}`", together).replace(f"df[{CLASS!r}]", "df[[y_true, y_pred]]")
+        ) from None
     t_code, p_code = codes[:n], codes[n:]
     missing = (t_code < 0) | (p_code < 0)
     n_values = len(keys)
