@@ -1,7 +1,8 @@
 """Figures of the fairness tables: per-group rates with a disparity band, and the parity metrics.
 
 The drawing functions take the tables of :func:`pdmetrics.fairness.by_group`,
-:func:`pdmetrics.fairness.classification`, :func:`pdmetrics.fairness.group_disparity` and
+:func:`pdmetrics.fairness.classification` (with ``classes=``: :func:`class_gaps`),
+:func:`pdmetrics.fairness.group_disparity` and
 :func:`pdmetrics.fairness.score_distributions` (``table="cdf"`` and ``table="reliability"``);
 ``df.fairness.plot.<name>(...)`` (:class:`FairnessPlots`) computes the table from a frame and
 draws it in one call.
