@@ -330,8 +330,9 @@ classes : None, "all" or list, default None
     Multiclass labels: evaluate each class one vs rest (the class favourable, every other
     value not), one row per class in a ``class`` column. ``"all"``: every value of
     ``y_true`` and ``y_pred`` (of the rows used), sorted (category order for a categorical
-    column); a list: those classes, in that order (each must occur; other values count as
-    "rest" for every class). None: binary labels and ``pos_label``, as without it. A class
+    column; a polars frame's categories arrive sorted, so give an order as a list);
+    a list: those classes, in that order (each must occur; other values count as "rest"
+    for every class). None: binary labels and ``pos_label``, as without it. A class
     absent from a group gives that group's undefined rates (``zero_division``), never an error.
 ordinal : bool, default False
     The classes are ordered (``classes="all"``: sorted; a list: its order, listing every
