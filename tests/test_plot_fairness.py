@@ -298,3 +298,56 @@ def test_inequality_draws_each_groups_share_of_the_between_and_within_terms(fram
     without_groups = frame.fairness.inequality(y_true="y", y_pred="pred")
     with pytest.raises(InvalidInputError, match="`table=` lacks the column.*by="):
         plots.inequality(without_groups)
+def test_class_gaps_heatmap_is_the_table_centred_on_parity():
+    rng = np.random.default_rng(4)
+    n = 900
+    frame = pd.DataFrame(
+        {
+            "y": rng.choice(["lo", "mid", "hi"], n),
+            "pred": rng.choice(["lo", "mid", "hi"], n),
+            "sex": rng.choice(["F", "M"], n),
+            "age": rng.integers(18, 80, n),
+        }
+    )
+    table = classification_table(
+        frame,
+        y_true="y",
+        y_pred="pred",
+        by=["sex", "age"],
+        privileged={"sex": "M"},
+        threshold={"age": 40},
+        classes="all",
+        ordinal=False,
+    )
+    before = table.copy()
+    ax = plots.class_gaps(table)
+    pd.testing.assert_frame_equal(table, before)
+    (image,) = ax.images
+    drawn = np.asarray(image.get_array(), dtype=float)
+    expected = table[table["class"] != "macro"].pivot(
+        index="by", columns="class", values="statistical_parity_difference"
+    )
+    expected = expected.reindex(index=["sex", "age", "(all)"], columns=["hi", "lo", "mid"])
+    np.testing.assert_allclose(drawn, expected.to_numpy(float), rtol=1e-12)
+    assert [label.get_text() for label in ax.get_yticklabels()] == ["sex", "age", "(all)"]
+    assert image.norm(0.0) == pytest.approx(0.5) and image.norm.vmin == -image.norm.vmax
+    assert image.cmap.name == "RdBu_r"
+    ax = frame.fairness.plot.class_gaps(
+        y_true="y", y_pred="pred", by="sex", privileged="M", metric="disparate_impact"
+    )
+    assert ax.images[0].norm(1.0) == pytest.approx(0.5)
+    assert ax.images[0].norm(0.5) == pytest.approx(1 - ax.images[0].norm(2.0))
+    plt.close("all")
+    with pytest.raises(InvalidInputError, match="class"):
+        plots.class_gaps(
+            classification_table(
+                frame.assign(y=frame["y"] == "hi", pred=frame["pred"] == "hi"),
+                y_true="y",
+                y_pred="pred",
+                by="sex",
+                pos_label=True,
+                privileged="M",
+            )
+        )
+    with pytest.raises(InvalidInputError, match="metric"):
+        plots.class_gaps(table, metric="tpr")

@@ -167,6 +167,36 @@ CASES = [
     ("fairness", "by_group", "outcomes", {"y_true": "y", "y_pred": "p", "by": ["g", "cat"]}),
     (
         "fairness",
+        "classification",
+        "outcomes",
+        {"y_true": "st", "y_pred": "an", "by": ["male", "g"], "privileged": {"g": "a"}, "classes": "all"},
+    ),
+    (
+        "fairness",
+        "classification",
+        "outcomes",
+        {"y_true": "label", "y_pred": "twin", "by": "male", "classes": ["L", "H"], "table": "worst"},
+    ),
+    (
+        "fairness",
+        "by_group",
+        "outcomes",
+        {"y_true": "st", "y_pred": "an", "by": ["g", "cat"], "classes": "all", "ordinal": True},
+    ),
+    (
+        "fairness",
+        "by_group",
+        "outcomes",
+        {"y_true": "st", "y_pred": "an", "by": "g", "classes": "all", "table": "macro"},
+    ),
+    (
+        "fairness",
+        "by_group",
+        "outcomes",
+        {"y_true": "st", "y_pred": "an", "by": "g", "classes": [1, 2, 3], "ordinal": True, "table": "levels"},
+    ),
+    (
+        "fairness",
         "compare",
         "outcomes",
         {

@@ -18,7 +18,7 @@ class FairnessAccessor(Accessor):
 
     plot = namespace(
         """Figures of the fairness tables: ``df.fairness.plot.by_group(...)``, ``.classification(...)``,
-        ``.group_disparity(...)``, ``.inequality(...)`` (see
+        ``.class_gaps(...)``, ``.group_disparity(...)``, ``.inequality(...)`` (see
         :class:`pdmetrics.plotting.fairness.FairnessPlots`).""",
     )
 

@@ -6,7 +6,7 @@ rates, differences, ratios and bootstrap intervals are all finalized from those 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 import numpy as np
@@ -25,13 +25,28 @@ from pdmetrics.fairness._inputs import (
     binary_label_rows,
     check_group_names,
     check_label_summaries,
+    check_usable_rows,
     column_table,
     group_keys,
     label_columns,
     plain_keys,
 )
 from pdmetrics.fairness.bootstrap import INTERVAL_OPTIONS, bootstrap_counts, percentile_interval
-from pdmetrics.fairness.confusion import CELLS, confusion_counts, rates_from_counts
+from pdmetrics.fairness.confusion import CELLS, cell_codes, counts_from_cells, rates_from_counts
+from pdmetrics.fairness.multiclass import (
+    CLASS,
+    CLASSES_OPTIONS,
+    MACRO,
+    ClassState,
+    check_class_table,
+    class_column,
+    class_counts,
+    class_label_rows,
+    level_sums,
+    resolve_classes,
+    seen_values,
+)
+from pdmetrics.fairness.parity import nanmean_last
 
 __all__ = [
     "RATES",
@@ -95,6 +110,10 @@ class GroupCountsState:
             self.rows_missing_group + other.rows_missing_group,
         )
 
+    def map_cells(self, function) -> GroupCountsState:
+        """The state with ``function`` applied to the counts (cells on the last axis)."""
+        return replace(self, counts=function(self.counts))
+
     def info(self) -> dict:
         """Row counts for the table's attrs."""
         return {
@@ -122,7 +141,12 @@ def group_counts_state(y_true, y_pred, by, pos_label, result_columns=()) -> Grou
     1   M  3   1  1.0
     """
     t_pos, p_pos, label_missing, labels = binary_label_rows(y_true, y_pred, pos_label)
-    columns = named_columns(by, t_pos.size, "by")
+    return cells_state(labels, cell_codes(t_pos, p_pos), 4, label_missing, by, result_columns)
+
+
+def cells_state(labels, cell, n_cells: int, label_missing, by, result_columns) -> GroupCountsState:
+    """The :class:`GroupCountsState` of rows whose cells (``0..n_cells-1``) are known."""
+    columns = named_columns(by, cell.size, "by")
     check_group_names(columns, result_columns)
     codes, keys = group_keys(columns)
     missing_group = codes < 0
@@ -131,11 +155,18 @@ def group_counts_state(y_true, y_pred, by, pos_label, result_columns=()) -> Grou
     return GroupCountsState(
         labels,
         keys,
-        confusion_counts(t_pos, p_pos, codes, len(keys)),
-        int(t_pos.size),
+        counts_from_cells(cell, codes, len(keys), n_cells),
+        int(cell.size),
         int(label_missing.sum()),
         int((missing_group & ~label_missing).sum()),
     )
+
+
+def group_classes_state(y_true, y_pred, by, result_columns=()) -> ClassState:
+    """The state of :func:`by_group` with ``classes=`` over one chunk of rows: the
+    :class:`GroupCountsState` of the ``V x V`` truth x prediction cells of the values seen."""
+    cells, n_values, missing, state = class_label_rows(y_true, y_pred)
+    return state.with_counts(cells_state((), cells, n_values * n_values, missing, by, result_columns))
 
 
 def group_counts_from_state(state: GroupCountsState, pos_label) -> tuple[np.ndarray, pd.DataFrame, dict]:
@@ -171,7 +202,7 @@ def fill_undefined(rates: dict, keys: pd.DataFrame | None, zero_division, warn: 
 
 @table
 @renamed("sensitive", "n_boot")
-@fill(interval_options=INTERVAL_OPTIONS)
+@fill(interval_options=INTERVAL_OPTIONS, classes_options=CLASSES_OPTIONS)
 def by_group(
     frame,
     *,
@@ -179,6 +210,9 @@ def by_group(
     y_pred,
     by,
     pos_label=1,
+    classes=None,
+    ordinal: bool = False,
+    table: str = "rates",
     zero_division="warn",
     n_resamples: int = 0,
     confidence: float = 0.95,
@@ -199,7 +233,10 @@ def by_group(
         present in the data). Rows with a missing group value are left out. A group column
         named like a result column (``N``, ``tpr``, ...) is refused.
     pos_label : scalar, default 1
-        The positive outcome; it must occur in the data.
+        The positive outcome; it must occur in the data. Leave it at its default with ``classes=``.
+    {classes_options}
+    table : {"rates", "macro", "levels"}, default "rates"
+        With ``classes=``, which table to return (see Returns).
     zero_division : "warn" or float, default "warn"
         Value of a rate whose denominator is 0 in a group (e.g. ``tpr`` without actual
         positives): NaN with one :class:`~pdmetrics.UndefinedMetricWarning` naming this
@@ -216,6 +253,17 @@ def by_group(
         fnr, accuracy, precision, recall`` (then the interval columns), one row per group
         in sorted order.
 
+        With ``classes=`` (``table="rates"``): a ``class`` column after the group columns,
+        one row per group and class (the one-vs-rest counts and rates of the class), then with
+        ``ordinal=True`` per group one row per cumulative split ``">= k"``; the count columns
+        are those of the binary table, so any per-group computation on them works per class.
+        ``table="macro"``: the group columns, ``class`` (``"macro"``), ``N`` and the
+        unweighted mean over the classes of each rate (undefined rates skipped with
+        ``zero_division="warn"``, counted as the number given otherwise), one row per group.
+        ``table="levels"`` (``ordinal=True``): the group columns, ``N, mean_true, mean_pred,
+        mean_difference`` (predicted minus true): the mean level, a class's level being its
+        value when every class is a number, else its position 1..C in the order.
+
     Examples
     --------
     >>> import pandas as pd
@@ -231,10 +279,40 @@ def by_group(
       sex  selection_rate  fpr
     0   F           0.333  0.0
     1   M           0.667  0.5
+
+    Ordinal grades, one vs rest and cumulative:
+
+    >>> df = pd.DataFrame({"y": [1, 2, 3, 3, 2, 1], "pred": [1, 3, 3, 2, 2, 2],
+    ...                    "sex": ["F", "F", "F", "M", "M", "M"]})
+    >>> rates = df.fairness.by_group(y_true="y", y_pred="pred", by="sex", classes="all", ordinal=True,
+    ...                              zero_division=0)
+    >>> rates[["sex", "class", "N", "TP", "selection_rate", "tpr"]].head(5).round(3)
+      sex class  N  TP  selection_rate  tpr
+    0   F     1  3   1           0.333  1.0
+    1   F     2  3   0           0.000  0.0
+    2   F     3  3   1           0.667  1.0
+    3   F  >= 2  3   2           0.667  1.0
+    4   F  >= 3  3   1           0.667  1.0
+    >>> df.fairness.by_group(y_true="y", y_pred="pred", by="sex", classes="all", ordinal=True,
+    ...                      table="levels").round(3)
+      sex  N  mean_true  mean_pred  mean_difference
+    0   F  3        2.0      2.333            0.333
+    1   M  3        2.0      2.000            0.000
     """
     columns = label_columns(frame, y_true, y_pred, by)
     zero_division = check_zero_division(zero_division)
     check_bootstrap_options(n_resamples, confidence, random_state)
+    chosen = check_class_table(classes, ordinal, pos_label, table, ("rates", "macro", "levels"), n_resamples)
+    if chosen is not None:
+        result_columns = ["N", CLASS, *CELLS, *RATES, "mean_true", "mean_pred", "mean_difference"]
+        finalize = partial(
+            classes_by_group_from_state,
+            classes=chosen,
+            ordinal=ordinal,
+            table=table,
+            zero_division=zero_division,
+        )
+        return column_table(group_classes_state, columns, {"result_columns": result_columns}, finalize)
     options = {"pos_label": pos_label, "result_columns": by_group_columns(n_resamples)}
     resampling = {"n_resamples": n_resamples, "confidence": confidence, "random_state": random_state}
     finalize = partial(by_group_from_state, pos_label=pos_label, zero_division=zero_division, **resampling)
@@ -272,6 +350,49 @@ def by_group_from_state(
             table[f"{name}_high"] = high
     table.index = pd.RangeIndex(len(table))
     return attach_info(table, pos_label=pos_label, n_resamples=n_resamples, confidence=confidence, **info)
+
+
+def classes_by_group_from_state(state: ClassState, *, classes, ordinal: bool, table: str, zero_division):
+    """The :func:`by_group` table with ``classes=`` from the state of every row."""
+    inner = state.counts
+    check_usable_rows(
+        inner.rows, dict(zip(("y_true", "y_pred"), state.labels)), inner.rows_missing_label, "by_group"
+    )
+    warn_excluded(inner.rows_missing_label, inner.rows, "the label or the prediction is missing")
+    warn_excluded(inner.rows_missing_group, inner.rows, "a group value is missing")
+    keys, n_values = plain_keys(inner.keys), len(state.keys)
+    found = resolve_classes(state.values(), seen_values(inner.counts, n_values), classes, ordinal)
+    info = {**inner.info(), "classes": list(found.labels)}
+    if table == "levels":
+        n, true_sum, pred_sum = level_sums(inner.counts, n_values, found)
+        out = keys.copy()
+        out["N"] = n
+        out["mean_true"] = divide(true_sum, n, zero_division, what="the mean level of a group without rows")
+        out["mean_pred"] = divide(pred_sum, n, zero_division, what="the mean level of a group without rows")
+        out["mean_difference"] = out["mean_pred"] - out["mean_true"]
+        out.index = pd.RangeIndex(len(out))
+        return attach_info(out, **info)
+    per_class = class_counts(inner.counts, n_values, found)  # (groups, rows per group, 4)
+    n_groups, width = per_class.shape[:2]
+    rates = fill_undefined(rates_from_counts(per_class.reshape(-1, 4)), None, zero_division)
+    if table == "macro":
+        out = keys.copy()
+        out[CLASS] = pd.array([MACRO] * n_groups, dtype=object)
+        out["N"] = inner.counts.sum(axis=1)
+        n_classes = len(found.labels)
+        for name in RATES:
+            out[name] = nanmean_last(rates[name].reshape(n_groups, width)[:, :n_classes])
+    else:
+        out = keys.take(np.repeat(np.arange(n_groups), width)).reset_index(drop=True)
+        out[CLASS] = pd.array(class_column(found, macro=False) * n_groups, dtype=object)
+        flat = per_class.reshape(-1, 4)
+        out["N"] = flat.sum(axis=1)
+        for cell in ("TP", "FP", "FN", "TN"):
+            out[cell] = flat[:, CELLS.index(cell)]
+        for name in RATES:
+            out[name] = rates[name]
+    out.index = pd.RangeIndex(len(out))
+    return attach_info(out, **info)
 
 
 def _extremes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

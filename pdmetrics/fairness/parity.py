@@ -14,7 +14,7 @@ actually computes (AIF360's ``average_abs_odds_difference``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 import numpy as np
@@ -52,6 +52,18 @@ from pdmetrics.fairness.groups import (
     resolve_group_options,
     sensitive_values,
     split_at_threshold,
+)
+from pdmetrics.fairness.multiclass import (
+    CLASS,
+    CLASSES_OPTIONS,
+    ClassState,
+    check_class_table,
+    class_column,
+    class_counts,
+    class_label_rows,
+    resolve_classes,
+    seen_values,
+    worst_class,
 )
 
 __all__ = [
@@ -331,7 +343,7 @@ class SensitiveCounts:
         for k, (values, per_value) in self.midrange.items():
             other_values, other_counts = other.midrange[k]
             merged, inverse = np.unique(np.concatenate([values, other_values]), return_inverse=True)
-            total = np.zeros((merged.size, 4), dtype=np.int64)
+            total = np.zeros((merged.size, per_value.shape[-1]), dtype=np.int64)
             np.add.at(total, inverse, np.concatenate([per_value, other_counts]))
             midrange[k] = (merged, total)
         return SensitiveCounts(
@@ -343,6 +355,12 @@ class SensitiveCounts:
             self.n_missing_label + other.n_missing_label,
             {k: named.combine(other.named[k]) for k, named in self.named.items()},
         )
+
+    def map_cells(self, function) -> SensitiveCounts:
+        """The counts with ``function`` applied to every array of cells (the last axis), e.g.
+        to realign the cells of multiclass labels (:class:`~pdmetrics.fairness.multiclass.ClassState`)."""
+        midrange = {k: (values, function(per_value)) for k, (values, per_value) in self.midrange.items()}
+        return replace(self, counts=function(self.counts), midrange=midrange)
 
     def check_named(self) -> None:
         """Refuse a ``privileged=`` naming no value of its column (the privileged group would
@@ -446,14 +464,19 @@ def check_privileged_found(name, series: pd.Series, is_priv: np.ndarray, privile
 
 
 def sensitive_counts(
-    t_pos, p_pos, label_missing, columns: dict, threshold, invert, privileged, dropped=None
+    t_pos, p_pos, label_missing, columns: dict, threshold, invert, privileged, dropped=None, cells=None
 ) -> SensitiveCounts:
-    """The :class:`SensitiveCounts` of one chunk of rows; ``dropped`` rows are not counted either."""
+    """The :class:`SensitiveCounts` of one chunk of rows; ``dropped`` rows are not counted either.
+
+    ``cells``: ``(cell of each row, number of cells)`` to count other cells than the four of the
+    binary ``t_pos`` and ``p_pos`` (which are then unused), e.g. the ``V x V`` cells of
+    multiclass labels.
+    """
     single = len(columns) == 1
     check_option_columns(columns, privileged, threshold, invert)
     counted_out = label_missing if dropped is None else label_missing | dropped
-    counts = np.zeros((len(columns), 3, 4), dtype=np.int64)
-    cell = cell_codes(t_pos, p_pos)
+    cell, n_cells = (cell_codes(t_pos, p_pos), 4) if cells is None else cells
+    counts = np.zeros((len(columns), 3, n_cells), dtype=np.int64)
     any_counted_out = bool(counted_out.any())
     midrange, inverts, named = {}, [], {}
     for k, (name, series) in enumerate(columns.items()):  # one pass per sensitive column
@@ -465,24 +488,30 @@ def sensitive_counts(
             present = ~missing
             distinct, inverse = np.unique(numbers[present], return_inverse=True)
             kept = ~counted_out[present]
-            key = (inverse.reshape(-1)[kept] << 2) | cell[present][kept]
+            key = inverse.reshape(-1)[kept].astype(np.intp) * n_cells + cell[present][kept]
             midrange[k] = (
                 distinct,
-                np.bincount(key, minlength=4 * distinct.size).reshape(-1, 4).astype(np.int64),
+                np.bincount(key, minlength=n_cells * distinct.size)[: n_cells * distinct.size]
+                .reshape(distinct.size, n_cells)
+                .astype(np.int64),
             )
         else:
             is_priv, missing = privileged_groups(series, thr, inv, values)
             if values is not None:
                 named[k] = _named_privileged(series, is_priv, privileged_option(name, privileged, values))
-        # key = cell + 4 * group, group 0 unprivileged, 1 privileged, 2 missing sensitive value
-        key = cell | (is_priv.view(np.uint8) << 2) | (missing.view(np.uint8) << 3)
+        # group 0 unprivileged, 1 privileged, 2 missing sensitive value, 3 not counted
+        group = is_priv.view(np.uint8) | (missing.view(np.uint8) << 1)
         if any_counted_out:
-            key[counted_out] = 12  # past the three groups: not counted
-        counts[k] = np.bincount(key, minlength=16)[:12].reshape(3, 4)
+            group[counted_out] = 3
+        if n_cells == 4:
+            key = cell | (group << 2)
+        else:
+            key = group.astype(np.intp) * n_cells + cell
+        counts[k] = np.bincount(key, minlength=4 * n_cells)[: 3 * n_cells].reshape(3, n_cells)
         if k in midrange:
             counts[k, :2] = 0
     return SensitiveCounts(
-        tuple(columns), counts, midrange, tuple(inverts), int(t_pos.size), int(label_missing.sum()), named
+        tuple(columns), counts, midrange, tuple(inverts), int(cell.size), int(label_missing.sum()), named
     )
 
 
@@ -595,7 +624,7 @@ def fairness_table_from_counts(
 
 @table
 @renamed("sensitive", "on_undefined", "n_boot")
-@fill(interval_options=INTERVAL_OPTIONS)
+@fill(interval_options=INTERVAL_OPTIONS, classes_options=CLASSES_OPTIONS)
 def classification(
     frame,
     *,
@@ -603,15 +632,18 @@ def classification(
     y_pred,
     by,
     pos_label=1,
+    classes=None,
+    ordinal: bool = False,
     privileged=None,
     threshold=0.0,
     invert=False,
+    table: str = "metrics",
     zero_division="worst",
     n_resamples: int = 0,
     confidence: float = 0.95,
     random_state=None,
 ) -> pd.DataFrame:
-    """Fairness of binary predictions for one or several sensitive attributes.
+    """Fairness of binary (or, with ``classes=``, multiclass) predictions per sensitive attribute.
 
     For each sensitive column the rows split into privileged and unprivileged (see
     :func:`privileged_groups`), and the table reports statistical parity difference,
@@ -634,7 +666,9 @@ def classification(
         The group column(s), e.g. sensitive attributes, one row each. Rows with a missing
         value are left out of that column's groups only, and counted in ``N_missing``.
     pos_label : scalar, default 1
-        The positive (favourable) outcome. It must occur in the data.
+        The positive (favourable) outcome. It must occur in the data. Leave it at its
+        default with ``classes=``.
+    {classes_options}
     privileged : scalar, list or dict, optional
         The privileged value(s) of a categorical column (``{column: value(s)}`` for
         several columns). Columns without an entry use the threshold.
@@ -644,6 +678,9 @@ def classification(
     invert : bool or dict, default False
         Privileged means a value *less than* the threshold. Values equal to the
         threshold are unprivileged either way.
+    table : {"metrics", "worst"}, default "metrics"
+        ``"worst"`` (with ``classes=``): for each row ``by`` and each fairness metric, the
+        class furthest from parity (see Returns).
     zero_division : "worst", "warn" or float, default "worst"
         What an undefined metric becomes: the odds/opportunity differences when a group has
         no actual positives (or, for the odds, negatives), and accuracy/precision/recall
@@ -670,6 +707,18 @@ def classification(
         counts are ``<NA>``; its ``N`` counts every labelled row), then the interval
         columns when ``n_resamples`` is given.
 
+        With ``classes=``: a ``class`` column after ``by``, and for each row of ``by`` (the
+        sensitive columns, then ``"(all)"``) one row per class (one vs rest: the class is the
+        favourable outcome, every other value unfavourable), then with ``ordinal=True`` one
+        row per cumulative split ``">= k"``, then a ``"macro"`` row: the unweighted mean over
+        the classes (not the splits) of each metric, undefined values skipped (accuracy,
+        precision and recall: the macro averages of scikit-learn). Accuracy, precision and
+        recall are those of the class over all rows. ``table="worst"``: columns ``by, metric,
+        class, value``, one row per row of ``by`` and fairness metric: the class furthest from
+        parity, i.e. with the largest ``|value|`` (differences) or ``|ln value|`` (disparate
+        impact: 0.5 is as far as 2), undefined values skipped, ties to the first class; class
+        ``<NA>`` when no class has the metric defined.
+
     Examples
     --------
     >>> import pandas as pd
@@ -688,9 +737,28 @@ def classification(
           by  N  statistical_parity_difference  disparate_impact
     0   male  6                            0.0               1.0
     1  (all)  6                            0.0               1.0
+
+    Three classes, one vs rest:
+
+    >>> df = pd.DataFrame({"y": ["a", "b", "c", "a", "b", "c"], "pred": ["a", "b", "b", "a", "c", "c"],
+    ...                    "male": [1, 1, 1, 0, 0, 0]})
+    >>> table = df.fairness.classification(y_true="y", y_pred="pred", by="male", classes="all")
+    >>> table[["by", "class", "statistical_parity_difference", "recall"]].head(4).round(3)
+         by  class  statistical_parity_difference  recall
+    0  male      a                          0.000   1.000
+    1  male      b                         -0.667   0.500
+    2  male      c                          0.667   0.500
+    3  male  macro                          0.000   0.667
     """
     columns = label_columns(frame, y_true, y_pred, by)
     zero_division = check_options(zero_division, n_resamples, confidence, random_state)
+    chosen = check_class_table(classes, ordinal, pos_label, table, ("metrics", "worst"), n_resamples)
+    if chosen is not None:
+        options = {"privileged": privileged, "threshold": threshold, "invert": invert}
+        finalize = partial(
+            classes_from_state, classes=chosen, ordinal=ordinal, table=table, zero_division=zero_division
+        )
+        return column_table(classes_state, columns, options, finalize)
     options = {"pos_label": pos_label, "privileged": privileged, "threshold": threshold, "invert": invert}
     resampling = {"n_resamples": n_resamples, "confidence": confidence, "random_state": random_state}
     finalize = partial(
@@ -743,13 +811,7 @@ def classification_from_state(
 ) -> pd.DataFrame:
     """The :func:`classification` table from its state (options checked with :func:`check_options`):
     the checks of the whole label columns and the warnings are raised here."""
-    counts = state.counts
-    check_usable_rows(
-        counts.n_rows,
-        dict(zip(("y_true", "y_pred"), state.labels)),
-        counts.n_missing_label,
-        "classification fairness",
-    )
+    _check_rows(state.labels, state.counts)
     check_label_summaries(state.labels, pos_label)
     return fairness_table_from_counts(
         state.counts,
@@ -758,6 +820,119 @@ def classification_from_state(
         confidence=confidence,
         random_state=random_state,
     )
+
+
+def _check_rows(labels: tuple, counts: SensitiveCounts) -> None:
+    """Refuse data without a usable row (``labels``: the two label columns' summaries)."""
+    check_usable_rows(
+        counts.n_rows,
+        dict(zip(("y_true", "y_pred"), labels)),
+        counts.n_missing_label,
+        "classification fairness",
+    )
+
+
+def classes_state(y_true, y_pred, by, *, privileged=None, threshold=0.0, invert=False) -> ClassState:
+    """The state of :func:`classification` with ``classes=`` over one chunk of rows: the
+    :class:`SensitiveCounts` of the ``V x V`` truth x prediction cells of the values seen."""
+    cells, n_values, missing, state = class_label_rows(y_true, y_pred)
+    columns = sensitive_columns(by, cells.size)
+    counts = sensitive_counts(
+        None, None, missing, columns, threshold, invert, privileged, cells=(cells, n_values * n_values)
+    )
+    return state.with_counts(counts)
+
+
+def classes_from_state(
+    state: ClassState, *, classes, ordinal: bool, table: str, zero_division
+) -> pd.DataFrame:
+    """The :func:`classification` table with ``classes=`` from the state of every row."""
+    sensitive = state.counts
+    _check_rows(state.labels, sensitive)
+    sensitive.check_named()
+    counts = sensitive.resolved()  # (columns, unpriv/priv/missing, V * V)
+    warn_excluded(sensitive.n_missing_label, sensitive.n_rows, "the label or the prediction is missing")
+    names = list(sensitive.names)
+    for name, c in zip(names, counts):
+        warn_excluded(int(c[2].sum()), int(c.sum()), f"column {plain(name)!r} of `by=` is missing")
+    n_values = len(state.keys)
+    found = resolve_classes(state.values(), seen_values(counts[0], n_values), classes, ordinal)
+    per_class = class_counts(counts, n_values, found)  # (columns, 3, rows per column, 4)
+    k, n_rows = len(names), per_class.shape[2]
+    n_classes = len(found.labels)
+    shown = class_column(found, macro=False)
+    labels = [f"class {plain(c)!r} of column {plain(name)!r} of `by=`" for name in names for c in shown]
+    flat = fairness_from_counts(
+        per_class[:, 1].reshape(-1, 4), per_class[:, 0].reshape(-1, 4), zero_division, labels
+    )
+    overall = per_class[0].sum(axis=0)  # (rows per column, 4): every labelled row
+    option = WARN if zero_division == WORST else zero_division
+    tn, fp, fn, tp = (overall[:, i] for i in range(4))
+    rates = {
+        "accuracy": divide(tp + tn, tp + tn + fp + fn, option, what="accuracy (no row left)"),
+        "precision": divide(tp, tp + fp, option, what="precision (a class never predicted)"),
+        "recall": divide(tp, tp + fn, option, what="recall (a class with no actual row)"),
+    }
+    values = {}
+    for name in FAIRNESS_METRICS:
+        per_column = flat[name].reshape(k, n_rows)
+        values[name] = np.vstack([per_column, nanmean_last(per_column.T)[None, :]])  # (K + 1, rows)
+    if table == "worst":
+        return _worst_table(names, values, found.labels)
+    macro = {name: nanmean_last(v[:, :n_classes]) for name, v in values.items()}
+    width = n_rows + 1
+    group_n = counts[:, :2].sum(axis=2)  # (K, 2)
+    repeat = partial(np.repeat, repeats=width)
+    out = pd.DataFrame(
+        {
+            "by": pd.array(repeat(np.array([*names, POOLED_LABEL], dtype=object)), dtype=object),
+            CLASS: pd.array(class_column(found, macro=True) * (k + 1), dtype=object),
+            "N": repeat(np.append(group_n.sum(axis=1), overall[0].sum())).astype(np.int64),
+            "N_privileged": pd.array(repeat([*group_n[:, 1], None]), dtype="Int64"),
+            "N_unprivileged": pd.array(repeat([*group_n[:, 0], None]), dtype="Int64"),
+            "N_missing": pd.array(repeat([*counts[:, 2].sum(axis=1), None]), dtype="Int64"),
+        }
+    )
+    for name in FAIRNESS_METRICS:
+        out[name] = np.column_stack([values[name], macro[name]]).reshape(-1)
+    for name, rate in rates.items():
+        out[name] = np.tile(np.append(rate, nanmean_last(rate[:n_classes])), k + 1)
+    return attach_info(
+        out,
+        rows=sensitive.n_rows,
+        rows_used=int(overall[0].sum()),
+        rows_missing_label=sensitive.n_missing_label,
+        zero_division=zero_division,
+        classes=list(found.labels),
+    )
+
+
+def _worst_table(names: list, values: dict, classes: list) -> pd.DataFrame:
+    """``table="worst"``: per row of ``by`` and metric, the class furthest from parity."""
+    n_classes = len(classes)
+    rows_by, rows_metric, rows_class, rows_value = [], [], [], []
+    labels = np.array([*classes, None], dtype=object)
+    for name in FAIRNESS_METRICS:
+        per_class = values[name][:, :n_classes]
+        worst = worst_class(per_class, ratio=name in _RATIOS)
+        rows_by.extend([*names, POOLED_LABEL])
+        rows_metric.extend([name] * len(worst))
+        rows_class.extend(labels[worst])
+        rows_value.extend(np.where(worst >= 0, per_class[np.arange(len(worst)), worst], np.nan))
+    out = pd.DataFrame(
+        {
+            "by": pd.array(rows_by, dtype=object),
+            "metric": rows_metric,
+            CLASS: pd.array([None if c is None else c for c in rows_class], dtype=object),
+            "value": np.asarray(rows_value, dtype="float64"),
+        }
+    )
+    order = np.argsort(np.tile(np.arange(len(names) + 1), len(FAIRNESS_METRICS)), kind="stable")
+    return out.iloc[order].reset_index(drop=True)
+
+
+#: The fairness metrics that are ratios (fair value 1); the others are differences (fair value 0).
+_RATIOS = ("disparate_impact",)
 
 
 # --------------------------------------------------------------------------------------

@@ -86,14 +86,16 @@ def heatmap(
     column_title: str,
     fmt: str = "{:g}",
     cmap: str = "Blues",
+    norm=None,
 ):
     """Draw ``matrix`` (2-D, NaN allowed) as a heatmap with every cell annotated, row labels on
     the y axis (first row at the top) and column labels on the x axis; returns ``ax``.
 
     Cell text is white on dark cells and black on light ones; long column labels are rotated.
+    ``norm``: a matplotlib norm for a diverging ``cmap`` (light in the middle, dark at both ends).
     """
     values = np.asarray(matrix, dtype=float)
-    image = ax.imshow(values, cmap=cmap, aspect="auto")
+    image = ax.imshow(values, cmap=cmap, norm=norm, aspect="auto")
     ax.set_xticks(np.arange(values.shape[1]), [str(label) for label in column_labels])
     ax.set_yticks(np.arange(values.shape[0]), [str(label) for label in row_labels])
     if any(len(str(label)) > 3 for label in column_labels):
@@ -104,7 +106,8 @@ def heatmap(
     middle = (finite.min() + finite.max()) / 2 if finite.size else 0.0
     for (row, column), value in np.ndenumerate(values):
         if np.isfinite(value):
-            color = "white" if value > middle else "black"
+            dark = abs(float(norm(value)) - 0.5) > 0.3 if norm is not None else value > middle
+            color = "white" if dark else "black"
             ax.text(column, row, fmt.format(value), ha="center", va="center", color=color, fontsize="small")
     ax.figure.colorbar(image, ax=ax)
     return ax

@@ -1,7 +1,8 @@
 """Figures of the fairness tables: per-group rates with a disparity band, and the parity metrics.
 
 The drawing functions take the tables of :func:`pdmetrics.fairness.by_group`,
-:func:`pdmetrics.fairness.classification`, :func:`pdmetrics.fairness.group_disparity` and
+:func:`pdmetrics.fairness.classification` (with ``classes=``: :func:`class_gaps`),
+:func:`pdmetrics.fairness.group_disparity`,
 :func:`pdmetrics.fairness.score_distributions` (``table="cdf"`` and ``table="reliability"``) and
 :func:`pdmetrics.fairness.inequality` (the between- and within-group decomposition);
 ``df.fairness.plot.<name>(...)`` (:class:`FairnessPlots`) computes the table from a frame and
@@ -28,14 +29,16 @@ from pdmetrics._validation import plain, preview
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness.confusion import CELLS, rates_from_counts
 from pdmetrics.fairness.group_rates import RATES
+from pdmetrics.fairness.multiclass import CLASS, MACRO
 from pdmetrics.fairness.parity import FAIRNESS_METRICS
-from pdmetrics.plotting.axes import AXES_DOC, axes_for, check_table, panel_axes, pyplot
+from pdmetrics.plotting.axes import AXES_DOC, axes_for, check_table, heatmap, panel_axes, pyplot
 from pdmetrics.plotting.comparison import comparison_method
 
 __all__ = [
     "FOUR_FIFTHS",
     "DIFFERENCE_TOLERANCE",
     "by_group",
+    "class_gaps",
     "classification",
     "group_disparity",
     "inequality",
@@ -354,6 +357,81 @@ def classification(
     return ax
 
 
+@fill(axes=AXES_DOC)
+def class_gaps(table: pd.DataFrame, *, metric: str = "statistical_parity_difference", ax=None):
+    """One fairness metric per class and sensitive column, as a heatmap centred on parity.
+
+    Rows are the table's ``by`` values (each sensitive column, then the ``"(all)"`` average),
+    columns its classes (the ``"macro"`` rows and the cumulative ``">= k"`` splits of ordinal
+    classes are left out); each cell is annotated with its value. The colour map diverges
+    from the fair value: white at 0 for a difference, at 1 for disparate impact (on a log
+    scale, so 0.5 and 2 are equally dark), red above and blue below, the limits symmetric
+    around it. An undefined (NaN) cell is left blank; an infinite disparate impact takes the
+    darkest red.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The table of :func:`pdmetrics.fairness.classification` with ``classes=``.
+    metric : str, default "statistical_parity_difference"
+        One of its fairness metrics.
+    {axes}
+        Its image is the matrix drawn (rows ``by``, columns classes).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pdmetrics
+    >>> from pdmetrics.plotting.fairness import class_gaps
+    >>> df = pd.DataFrame({"y": ["a", "b", "c", "a", "b", "c"], "pred": ["a", "b", "b", "a", "c", "c"],
+    ...                    "male": [1, 1, 1, 0, 0, 0]})
+    >>> table = df.fairness.classification(y_true="y", y_pred="pred", by="male", classes="all")
+    >>> ax = class_gaps(table)
+    >>> ax.images[0].get_array().shape, [label.get_text() for label in ax.get_xticklabels()]
+    ((2, 3), ['a', 'b', 'c'])
+    """
+    producer = '`df.fairness.classification(..., classes="all")` (pdmetrics.fairness.classification)'
+    check_table(table, ["by", CLASS], producer)
+    (name,) = _names(metric, "metric", [m for m in FAIRNESS_METRICS if m in table.columns])
+    classes = table.attrs.get("classes")
+    kept = table[table[CLASS] != MACRO] if classes is None else table[table[CLASS].isin(classes)]
+    rows = list(pd.unique(kept["by"]))
+    columns = list(pd.unique(kept[CLASS])) if classes is None else list(classes)
+    matrix = kept.pivot_table(
+        index="by", columns=CLASS, values=name, aggfunc="first", dropna=False, sort=False
+    )
+    values = matrix.reindex(index=rows, columns=columns).to_numpy(dtype="float64")
+    ratio = name in _RATIO_METRICS
+    with np.errstate(divide="ignore", invalid="ignore"):
+        distance = np.abs(np.log(values)) if ratio else np.abs(values)
+    finite = distance[np.isfinite(distance)]
+    limit = (
+        float(finite.max())
+        if finite.size and finite.max() > 0
+        else (np.log(FOUR_FIFTHS[1]) if ratio else DIFFERENCE_TOLERANCE)
+    )
+    plt = pyplot()
+    norm = plt.Normalize(-limit, limit)
+    if ratio:
+        import matplotlib.colors  # noqa: PLC0415  (matplotlib loads on first use)
+
+        norm = matplotlib.colors.FuncNorm((np.log, np.exp), vmin=np.exp(-limit), vmax=np.exp(limit))
+    ax = axes_for(ax, (1.6 + 0.9 * len(columns), 1.4 + 0.6 * len(rows)))
+    heatmap(
+        ax,
+        values,
+        rows,
+        columns,
+        row_title="by",
+        column_title="class",
+        fmt="{:.2f}",
+        cmap="RdBu_r",
+        norm=norm,
+    )
+    ax.set_title(f"{name} by class (fair: {1 if ratio else 0})")
+    return ax
+
+
 @fill(example_frame=_EXAMPLE_FRAME)
 def group_disparity(
     table: pd.DataFrame,
@@ -642,6 +720,13 @@ class FairnessPlots:
         parity = self._frame.fairness.classification(**table)
         bands = {"difference_band": difference_band, "ratio_band": ratio_band}
         return classification(parity, metrics=metrics, ax=ax, **bands)
+
+    def class_gaps(self, *, metric="statistical_parity_difference", ax=None, **table):
+        """``df.fairness.classification(classes="all", **table)`` drawn by :func:`class_gaps`
+        (one metric per class and sensitive column; pass ``classes=`` to choose the classes)."""
+        table.setdefault("classes", "all")
+        parity = self._frame.fairness.classification(**table)
+        return class_gaps(parity, metric=metric, ax=ax)
 
     def group_disparity(
         self, *, metrics=None, difference_band=DIFFERENCE_TOLERANCE, ratio_band=FOUR_FIFTHS, ax=None, **table
