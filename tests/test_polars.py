@@ -190,6 +190,12 @@ CASES = [
         "outcomes",
         {"y_true": "y", "y_pred": "p", "by": ["g", "k"], "n_resamples": 20, "random_state": 0},
     ),
+    (
+        "fairness",
+        "gap_tests",
+        "outcomes",
+        {"y_true": "y", "y_pred": "p", "by": ["g", "cat"], "privileged": {"g": "a", "cat": "z"}},
+    ),
     ("fairness", "score_fairness", "outcomes", {"human": "h", "system": "s", "by": ["g", "k"]}),
     ("fairness", "score_distributions", "outcomes", {"score": "metric", "by": ["g", "k"]}),
     (

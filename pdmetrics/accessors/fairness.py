@@ -27,6 +27,9 @@ class FairnessAccessor(Accessor):
     group_disparity = method("pdmetrics.fairness.group_rates")
     compare = method("pdmetrics.fairness.comparison")
 
+    # is the gap real? tests, intervals and power per group and rate (issue 26)
+    gap_tests = method("pdmetrics.fairness.gap_significance")
+
     # continuous scores by group (issue 26: KS, Wasserstein, ROC AUC, calibration)
     score_distributions = method("pdmetrics.fairness.score_groups")
 

@@ -18,6 +18,7 @@ _WHERE = {
     "equal_opportunity_difference": "pdmetrics.fairness.parity",
     "fairness_from_counts": "pdmetrics.fairness.parity",
     "group_disparity": "pdmetrics.fairness.group_rates",
+    "gap_tests": "pdmetrics.fairness.gap_significance",
     "by_group": "pdmetrics.fairness.group_rates",
     "percentile_interval": "pdmetrics.fairness.bootstrap",
     "privileged_groups": "pdmetrics.fairness.groups",
