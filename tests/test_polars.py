@@ -196,6 +196,12 @@ CASES = [
         "outcomes",
         {"y_true": "y", "y_pred": "p", "by": ["g", "cat"], "privileged": {"g": "a", "cat": "z"}},
     ),
+    (
+        "fairness",
+        "intersections",
+        "outcomes",
+        {"y_true": "y", "y_pred": "p", "by": ["g", "cat"], "min_size": 80, "small": "pool"},
+    ),
     ("fairness", "score_fairness", "outcomes", {"human": "h", "system": "s", "by": ["g", "k"]}),
     ("fairness", "score_distributions", "outcomes", {"score": "metric", "by": ["g", "k"]}),
     (

@@ -29,6 +29,7 @@ class FairnessAccessor(Accessor):
 
     # is the gap real? tests, intervals and power per group and rate (issue 26)
     gap_tests = method("pdmetrics.fairness.gap_significance")
+    intersections = method("pdmetrics.fairness.crossed_groups")
 
     # continuous scores by group (issue 26: KS, Wasserstein, ROC AUC, calibration)
     score_distributions = method("pdmetrics.fairness.score_groups")

@@ -19,6 +19,7 @@ _WHERE = {
     "fairness_from_counts": "pdmetrics.fairness.parity",
     "group_disparity": "pdmetrics.fairness.group_rates",
     "gap_tests": "pdmetrics.fairness.gap_significance",
+    "intersections": "pdmetrics.fairness.crossed_groups",
     "by_group": "pdmetrics.fairness.group_rates",
     "percentile_interval": "pdmetrics.fairness.bootstrap",
     "privileged_groups": "pdmetrics.fairness.groups",

@@ -43,6 +43,7 @@ import pandas as pd
 
 from pdmetrics._comparison import check_correction, multiple_tests
 from pdmetrics._division import divide
+from pdmetrics._docstrings import fill
 from pdmetrics._table_spec import table
 from pdmetrics._tables import attach_info
 from pdmetrics._validation import plain, preview
@@ -55,6 +56,7 @@ from pdmetrics.fairness.group_rates import RATES, group_counts_from_state, group
 __all__ = [
     "GAP_COLUMNS",
     "GAP_TESTS",
+    "LABELLED_ROWS",
     "PROPORTIONS",
     "fisher_exact_tests",
     "gap_tests",
@@ -80,6 +82,15 @@ PROPORTIONS = {
     "precision": ((TP,), (FP, TP)),
     "recall": ((TP,), (FN, TP)),
 }
+
+#: The first parameters of the tables of labelled rows here (:func:`pdmetrics._docstrings.fill`).
+LABELLED_ROWS = """
+frame : DataFrame
+    The labelled rows (pandas; dask and polars frames give the same table).
+y_true, y_pred : str
+    Columns of true and predicted binary labels (one of them ``pos_label``); rows with a
+    missing value are left out with an :class:`~pdmetrics.ExcludedRowsWarning`.
+"""
 
 #: The result columns after the group (and other identifier) columns.
 GAP_COLUMNS = [
@@ -319,6 +330,7 @@ def _checked_options(by, metrics, test, correction, confidence, alpha, power) ->
 
 
 @table
+@fill(labelled_rows=LABELLED_ROWS)
 def gap_tests(
     frame,
     *,
@@ -343,11 +355,7 @@ def gap_tests(
 
     Parameters
     ----------
-    frame : DataFrame
-        The labelled rows (pandas; dask and polars frames give the same table).
-    y_true, y_pred : str
-        Columns of true and predicted binary labels (one of them ``pos_label``); rows with a
-        missing value are left out with an :class:`~pdmetrics.ExcludedRowsWarning`.
+    {labelled_rows}
         Binary labels; per class after the multiclass work (the table already gives one
         block per value of any identifier column of the counts, such as a class).
     by : str or list of str
