@@ -18,7 +18,8 @@ class FairnessAccessor(Accessor):
 
     plot = namespace(
         """Figures of the fairness tables: ``df.fairness.plot.by_group(...)``, ``.classification(...)``,
-        ``.group_disparity(...)`` (see :class:`pdmetrics.plotting.fairness.FairnessPlots`).""",
+        ``.group_disparity(...)``, ``.gap_tests(...)``
+        (see :class:`pdmetrics.plotting.fairness.FairnessPlots`).""",
     )
 
     # classification fairness (seed 003: SPD, DI, AOD, EOD; per-group rates)
