@@ -156,13 +156,33 @@ def multiple_tests(p_values, correction, alpha: float = 0.05) -> tuple[np.ndarra
     finite = np.isfinite(p)
     if correction is None:
         return p.copy(), finite & (p <= alpha)
-    from statsmodels.stats.multitest import multipletests
-
     out = np.full(p.shape, np.nan)
     reject = np.zeros(p.shape, dtype=bool)
     if finite.any():
-        reject[finite], out[finite] = multipletests(p[finite], alpha=alpha, method=correction)[:2]
+        if correction == "holm":
+            reject[finite], out[finite] = _holm(p[finite], alpha)
+        else:
+            from statsmodels.stats.multitest import multipletests
+
+            reject[finite], out[finite] = multipletests(p[finite], alpha=alpha, method=correction)[:2]
     return out, reject
+
+
+def _holm(p: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """``multipletests(p, alpha, method="holm")[:2]``, the same operations in the same order
+    (statsmodels' Holm branch ends with a full garbage collection, a tenth of a second in a
+    large session, for nothing here)."""
+    order = np.argsort(p)
+    ordered = np.take(p, order)
+    steps = np.arange(p.size, 0, -1)
+    keep = ordered > alpha / steps
+    first = np.nonzero(keep)[0]
+    keep[(np.min(first) if first.size else p.size) :] = True
+    corrected = np.maximum.accumulate(ordered * steps)
+    corrected[corrected > 1] = 1
+    adjusted, reject = np.empty_like(corrected), np.empty_like(keep)
+    adjusted[order], reject[order] = corrected, ~keep
+    return reject, adjusted
 
 
 def comparison_table(parts: list[pd.DataFrame], identifiers: list, correction) -> pd.DataFrame:

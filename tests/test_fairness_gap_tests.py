@@ -346,3 +346,20 @@ def test_dask_and_polars_give_the_pandas_table():
 
     with pytest.warns(UndefinedMetricWarning, match="precision"):
         assert_same(pl.from_pandas(df).fairness.gap_tests(**options), expected)
+
+
+def test_holm_equals_multipletests_exactly_with_ties_and_many_values():
+    from pdmetrics._comparison import multiple_tests
+
+    rng = np.random.default_rng(11)
+    for size in (1, 2, 7, 500):
+        p = np.round(rng.random(size) ** 3, 3)  # ties, tiny values, values adjusted past 1
+        p[rng.random(size) < 0.1] = np.nan
+        finite = np.isfinite(p)
+        for alpha in (0.05, 0.2):
+            adjusted, reject = multiple_tests(p, "holm", alpha)
+            if finite.any():
+                expected_reject, expected = multipletests(p[finite], alpha=alpha, method="holm")[:2]
+                np.testing.assert_array_equal(adjusted[finite], expected)
+                np.testing.assert_array_equal(reject[finite], expected_reject)
+            assert np.isnan(adjusted[~finite]).all() and not reject[~finite].any()
