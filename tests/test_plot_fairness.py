@@ -298,6 +298,8 @@ def test_inequality_draws_each_groups_share_of_the_between_and_within_terms(fram
     without_groups = frame.fairness.inequality(y_true="y", y_pred="pred")
     with pytest.raises(InvalidInputError, match="`table=` lacks the column.*by="):
         plots.inequality(without_groups)
+
+
 def test_class_gaps_heatmap_is_the_table_centred_on_parity():
     rng = np.random.default_rng(4)
     n = 900
@@ -351,3 +353,40 @@ def test_class_gaps_heatmap_is_the_table_centred_on_parity():
         )
     with pytest.raises(InvalidInputError, match="metric"):
         plots.class_gaps(table, metric="tpr")
+
+
+def test_gap_tests_forest_plot_draws_each_difference_and_interval(frame):
+    from matplotlib.container import ErrorbarContainer
+
+    table = frame.fairness.gap_tests(y_true="y", y_pred="pred", by="region", privileged="north")
+    axes = plots.gap_tests(table)
+    assert [panel.get_title() for panel in axes] == ["selection_rate", "tpr", "fpr", "precision"]
+    for panel, metric in zip(axes, ["selection_rate", "tpr", "fpr", "precision"]):
+        rows = table[table["metric"] == metric]
+        drawn = {}
+        for container in panel.containers:
+            assert isinstance(container, ErrorbarContainer)
+            line, _, (bars,) = container
+            colour = "C3" if container.get_label() == "significant" else "C0"
+            assert matplotlib.colors.same_color(line.get_color(), colour)
+            for x, segment in zip(line.get_xdata(), bars.get_segments()):
+                drawn[round(float(x), 12)] = (segment[0][0], segment[1][0], container.get_label())
+        assert len(drawn) == len(rows)
+        for row in rows.itertuples():
+            low, high, label = drawn[round(row.difference, 12)]
+            assert (low, high) == pytest.approx((row.ci_low, row.ci_high), rel=1e-12)
+            assert label == ("significant" if row.reject else "not significant")
+        assert [t.get_text() for t in panel.get_yticklabels()] == ["south", "west"]
+        assert panel.get_xlabel() == "difference to north"
+    assert "significant" in {c.get_label() for panel in axes for c in panel.containers}
+
+
+def test_gap_tests_through_the_accessor_and_a_bad_table(frame):
+    _, ax = plt.subplots()
+    drawn = frame.fairness.plot.gap_tests(y_true="y", y_pred="pred", by="sex", metrics="tpr", ax=ax)
+    assert drawn is ax and ax.get_title() == "tpr"
+    with pytest.raises(InvalidInputError, match="`table=` lacks the column.*df.fairness.gap_tests"):
+        plots.gap_tests(pd.DataFrame({"group": ["a"], "value": [1.0]}))
+    table = frame.fairness.gap_tests(y_true="y", y_pred="pred", by="sex")
+    with pytest.raises(InvalidInputError, match="metrics"):
+        plots.gap_tests(table, metrics="auc")

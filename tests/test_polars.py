@@ -220,6 +220,18 @@ CASES = [
         "outcomes",
         {"y_true": "y", "y_pred": "p", "by": ["g", "k"], "n_resamples": 20, "random_state": 0},
     ),
+    (
+        "fairness",
+        "gap_tests",
+        "outcomes",
+        {"y_true": "y", "y_pred": "p", "by": ["g", "cat"], "privileged": {"g": "a", "cat": "z"}},
+    ),
+    (
+        "fairness",
+        "intersections",
+        "outcomes",
+        {"y_true": "y", "y_pred": "p", "by": ["g", "cat"], "min_size": 80, "small": "pool"},
+    ),
     ("fairness", "score_fairness", "outcomes", {"human": "h", "system": "s", "by": ["g", "k"]}),
     ("fairness", "score_distributions", "outcomes", {"score": "metric", "by": ["g", "k"]}),
     (

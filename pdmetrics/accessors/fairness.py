@@ -18,7 +18,7 @@ class FairnessAccessor(Accessor):
 
     plot = namespace(
         """Figures of the fairness tables: ``df.fairness.plot.by_group(...)``, ``.classification(...)``,
-        ``.class_gaps(...)``, ``.group_disparity(...)``, ``.inequality(...)`` (see
+        ``.class_gaps(...)``, ``.group_disparity(...)``, ``.gap_tests(...)``, ``.inequality(...)`` (see
         :class:`pdmetrics.plotting.fairness.FairnessPlots`).""",
     )
 
@@ -27,6 +27,10 @@ class FairnessAccessor(Accessor):
     by_group = method("pdmetrics.fairness.group_rates")
     group_disparity = method("pdmetrics.fairness.group_rates")
     compare = method("pdmetrics.fairness.comparison")
+
+    # is the gap real? tests, intervals and power per group and rate (issue 26)
+    gap_tests = method("pdmetrics.fairness.gap_significance")
+    intersections = method("pdmetrics.fairness.crossed_groups")
 
     # continuous scores by group (issue 26: KS, Wasserstein, ROC AUC, calibration)
     score_distributions = method("pdmetrics.fairness.score_groups")

@@ -18,6 +18,8 @@ _WHERE = {
     "equal_opportunity_difference": "pdmetrics.fairness.parity",
     "fairness_from_counts": "pdmetrics.fairness.parity",
     "group_disparity": "pdmetrics.fairness.group_rates",
+    "gap_tests": "pdmetrics.fairness.gap_significance",
+    "intersections": "pdmetrics.fairness.crossed_groups",
     "by_group": "pdmetrics.fairness.group_rates",
     "percentile_interval": "pdmetrics.fairness.bootstrap",
     "privileged_groups": "pdmetrics.fairness.groups",

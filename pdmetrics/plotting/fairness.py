@@ -2,7 +2,7 @@
 
 The drawing functions take the tables of :func:`pdmetrics.fairness.by_group`,
 :func:`pdmetrics.fairness.classification` (with ``classes=``: :func:`class_gaps`),
-:func:`pdmetrics.fairness.group_disparity`,
+:func:`pdmetrics.fairness.group_disparity`, :func:`pdmetrics.fairness.gap_tests` (a forest plot),
 :func:`pdmetrics.fairness.score_distributions` (``table="cdf"`` and ``table="reliability"``) and
 :func:`pdmetrics.fairness.inequality` (the between- and within-group decomposition);
 ``df.fairness.plot.<name>(...)`` (:class:`FairnessPlots`) computes the table from a frame and
@@ -40,6 +40,7 @@ __all__ = [
     "by_group",
     "class_gaps",
     "classification",
+    "gap_tests",
     "group_disparity",
     "inequality",
     "reliability",
@@ -497,6 +498,88 @@ def group_disparity(
     return axes
 
 
+#: Colours of the forest plot: gaps the table rejects (significant) and the others.
+_SIGNIFICANT, _NOT_SIGNIFICANT = "C3", "C0"
+
+
+def gap_tests(table: pd.DataFrame, *, metrics=None, ax=None):
+    """A forest plot of the gaps: each group's difference to the reference with its interval.
+
+    One panel per rate: a row per group, a dot at ``difference`` and a line from ``ci_low`` to
+    ``ci_high``; the gaps the table rejects (``reject``: adjusted p-value at most ``alpha``)
+    are filled red dots, the others hollow blue ones; a dashed line marks no gap (0).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The table of :func:`pdmetrics.fairness.gap_tests` (``df.fairness.gap_tests``).
+    metrics : str or list of str, optional
+        The rates to draw (values of the ``metric`` column); default all of them.
+    ax : matplotlib.axes.Axes or sequence of Axes, optional
+        Where to draw: one Axes per rate (a new figure when None).
+
+    Returns
+    -------
+    matplotlib.axes.Axes, or numpy.ndarray of Axes with several rates
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> import pdmetrics
+    >>> from pdmetrics.plotting.fairness import gap_tests
+    >>> df = pd.DataFrame({"y": [1, 0] * 30, "pred": [1] * 24 + [0] * 6 + [1, 0] * 15,
+    ...                    "sex": ["M"] * 30 + ["F"] * 30})
+    >>> table = pdmetrics.fairness.gap_tests(df, y_true="y", y_pred="pred", by="sex", privileged="M")
+    >>> ax = gap_tests(table, metrics="selection_rate")
+    >>> ax.get_title(), [label.get_text() for label in ax.get_yticklabels()]
+    ('selection_rate', ['F'])
+    """
+    producer = "`df.fairness.gap_tests(...)` (pdmetrics.fairness.gap_tests)"
+    check_table(table, ["metric", "difference", "ci_low", "ci_high", "reject"], producer)
+    groups = list(table.columns[: list(table.columns).index("metric")])
+    available = [str(name) for name in pd.unique(table["metric"])]
+    names = available if metrics is None else _names(metrics, "metrics", available)
+    size = int((table["metric"].astype(str) == names[0]).sum()) if names else 0
+    axes = (
+        np.array([axes_for(ax, (5.2, 1.2 + 0.45 * size))])
+        if len(names) == 1
+        else panel_axes(ax, len(names), panel_size=(4.6, 1.2 + 0.45 * size))
+    )
+    reference = (table.attrs.get("pdmetrics") or {}).get("reference")
+    shown = ", ".join(str(value) for value in reference.values()) if reference else "the reference"
+    for panel, name in zip(axes, names):
+        rows = table[(table["metric"].astype(str) == name).to_numpy()]
+        where = np.arange(len(rows))[::-1].astype("float64")
+        difference = rows["difference"].to_numpy(dtype="float64")
+        low, high = rows["ci_low"].to_numpy(dtype="float64"), rows["ci_high"].to_numpy(dtype="float64")
+        reject = rows["reject"].to_numpy(dtype=bool)
+        for chosen, colour, face, label in (
+            (reject, _SIGNIFICANT, _SIGNIFICANT, "significant"),
+            (~reject, _NOT_SIGNIFICANT, "white", "not significant"),
+        ):
+            keep = chosen & ~np.isnan(difference)
+            if not keep.any():
+                continue
+            errors = np.vstack([difference[keep] - low[keep], high[keep] - difference[keep]])
+            panel.errorbar(
+                difference[keep],
+                where[keep],
+                xerr=np.clip(np.nan_to_num(errors), 0, None),
+                fmt="o",
+                color=colour,
+                markerfacecolor=face,
+                capsize=3,
+                label=label,
+            )
+        panel.axvline(0.0, color="black", linestyle="--", linewidth=1)
+        panel.set_yticks(where, _group_labels(rows, groups))
+        panel.set_ylim(-0.7, len(rows) - 0.3)
+        panel.set_title(name)
+        panel.set_xlabel(f"difference to {shown}")
+        panel.legend(fontsize="small", loc="best")
+    return axes[0] if len(names) == 1 else axes
+
+
 def _score_panels(table: pd.DataFrame, ax) -> tuple[list, np.ndarray]:
     """The group columns of a :func:`pdmetrics.fairness.score_distributions` table (its
     ``by`` values but the pooled row's) and one Axes per column."""
@@ -735,6 +818,10 @@ class FairnessPlots:
         summary = self._frame.fairness.group_disparity(**table)
         bands = {"difference_band": difference_band, "ratio_band": ratio_band}
         return group_disparity(summary, metrics=metrics, ax=ax, **bands)
+
+    def gap_tests(self, *, metrics=None, ax=None, **table):
+        """``df.fairness.gap_tests(**table)`` drawn by :func:`gap_tests` (a forest plot of the gaps)."""
+        return gap_tests(self._frame.fairness.gap_tests(**table), metrics=metrics, ax=ax)
 
     def score_distributions(self, *, kind="cdf", ax=None, **table):
         """``df.fairness.score_distributions(**table)`` drawn as each group's score CDF
