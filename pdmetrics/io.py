@@ -440,6 +440,10 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
     if not annotations or any("segmentation" in a for a in annotations):
         # an empty table can hold masks: iou_type="segm" then evaluates it too
         ground_truth["segmentation"] = pd.Series(_field(annotations, "segmentation"), dtype=object)
+    poses = any("keypoints" in a for a in annotations)
+    if poses:
+        ground_truth["keypoints"] = pd.Series(_field(annotations, "keypoints"), dtype=object)
+        ground_truth["num_keypoints"] = _keypoint_counts(annotations, what, key)
     coco_attrs = importlib.import_module("pdmetrics.detection.options").COCO_ATTRS  # on first use
     ground_truth.attrs[coco_attrs] = {
         "images": None if images is None else tuple(images),
@@ -447,6 +451,8 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
         "area": "area",
         "heights": heights,
         "widths": widths,
+        **({"num_keypoints": "num_keypoints"} if poses else {}),
+        **_skeletons(content),
     }
     if results_json is None:
         results, rkey = [], "results"
@@ -459,9 +465,11 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
                 "an 'annotations' list."
             )
         results = _entries(results, rkey, "results_json")
-    segmentations = None
+    segmentations = det_keypoints = None
     if any("segmentation" in r for r in results):
         segmentations = pd.Series(_field(results, "segmentation"), dtype=object)
+    if any("keypoints" in r for r in results):
+        det_keypoints = pd.Series(_field(results, "keypoints"), dtype=object)
     det_images = _id_field(results, "image_id", "results_json", rkey)
     det_labels = _id_field(results, "category_id", "results_json", rkey)
     gt_listed = _listed(ground_truth["image"], ground_truth["label"], images, content)
@@ -475,6 +483,14 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
         det_boxes, det_area = _mask_boxes(
             results, segmentations, images, heights, widths, keep=dt_listed.all(axis=1).to_numpy()
         )
+    elif det_keypoints is not None and not results[0].get("bbox"):
+        # pycocotools' loadRes: keypoint results without boxes get their keypoints' extent
+        oks = importlib.import_module("pdmetrics.detection.oks")
+        try:
+            det_boxes = oks.keypoint_extent(oks.keypoint_array(det_keypoints, "keypoints", "results"))
+        except InvalidInputError as error:
+            raise InvalidInputError(f"results_json: {error}") from None
+        det_area = det_boxes[:, 2] * det_boxes[:, 3]
     else:
         det_boxes = _boxes(results, "results_json", rkey)
         det_area = det_boxes[:, 2] * det_boxes[:, 3]
@@ -497,6 +513,8 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
         detections["area"] = det_area
         detections["segmentation"] = segmentations
         detections.attrs[coco_attrs] = {"area": "area", "boxes_from_masks": not results[0].get("bbox")}
+    if det_keypoints is not None:
+        detections["keypoints"] = det_keypoints
     if results_json is not None and not results:
         # an empty result file can be evaluated with iou_type="segm" (no masks to read)
         detections["segmentation"] = pd.Series([], dtype=object)
@@ -650,6 +668,28 @@ def _mask_boxes(results: list, segmentations: pd.Series, images, heights, widths
         return masks.mask_bbox(runs), runs.area().astype("float64")
     except InvalidInputError as error:
         raise InvalidInputError(f"results_json: {error}") from None
+
+
+def _keypoint_counts(annotations: list, what: str, key: str) -> np.ndarray:
+    """Each annotation's ``num_keypoints``; where absent, its keypoints with ``v > 0``."""
+    counts = _number_field(annotations, "num_keypoints", -1, "int64", what, key)
+    for row in np.flatnonzero(counts < 0):
+        cell = annotations[row].get("keypoints")
+        counts[row] = int((np.asarray(cell if cell is not None else [], dtype="float64")[2::3] > 0).sum())
+    return counts
+
+
+def _skeletons(content: dict) -> dict:
+    """The categories' keypoint names and skeletons (``{category id: ...}``), where the file has them."""
+    categories = content.get("categories") or []
+    found = {}
+    for field, name in (("keypoints", "keypoint_names"), ("skeleton", "skeleton")):
+        values = {
+            c["id"]: list(c[field]) for c in categories if isinstance(c, dict) and "id" in c and c.get(field)
+        }
+        if values:
+            found[name] = values
+    return found
 
 
 def _category_names(content: dict) -> dict:

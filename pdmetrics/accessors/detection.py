@@ -38,6 +38,7 @@ class DetectionAccessor(Accessor):
     confusion = method("pdmetrics.detection.box_confusion")
     operating_points = method("pdmetrics.detection.operating")
     per_image = method("pdmetrics.detection.image_results")
+    keypoint_similarity = method("pdmetrics.detection.joints")
     # classification and segmentation
     classification = method("pdmetrics.detection.label_tables")
     segmentation = method("pdmetrics.detection.semantic")
