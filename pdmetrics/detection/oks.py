@@ -32,39 +32,57 @@ def keypoint_array(values, argument: str, table: str) -> np.ndarray:
     cells = values.tolist() if isinstance(values, pd.Series) else list(values)
     if not cells:
         return np.zeros((0, 0, 3))
+    try:  # the usual case at once: every cell K numbers long; else each cell is looked at
+        array = np.array(cells, dtype="float64")
+    except (TypeError, ValueError):
+        array = None
+    if array is not None and array.ndim == 2 and array.shape[1] % 3 == 0 and array.shape[1]:
+        return _finite(array.reshape(len(cells), -1, 3), argument, values, table)
     lengths = np.array([np.size(c) if _is_list(c) else -1 for c in cells])
-    shown = f"`{argument}=`" if isinstance(values, pd.Series) else f"`{argument}`"
-    name = f" column {values.name!r}" if isinstance(values, pd.Series) else ""
+    where = _described(values, argument)
     bad = np.flatnonzero(lengths < 0)
     if bad.size:
         row = int(bad[0])
         raise InvalidInputError(
-            f"{shown}{name} of the {table} table has {plain(cells[row])!r} in row {row}; every row needs "
+            f"{where} of the {table} table has {plain(cells[row])!r} in row {row}; every row needs "
             f"a list of keypoints [x1, y1, v1, x2, y2, v2, ...] (COCO's format). Drop or fix such rows."
         )
     bad = np.flatnonzero((lengths % 3 != 0) | (lengths == 0) | (lengths != lengths[0]))
     if bad.size:
         row = int(bad[0])
         raise InvalidInputError(
-            f"{shown}{name} of the {table} table holds {lengths[row]} numbers in row {row} where row 0 "
+            f"{where} of the {table} table holds {lengths[row]} numbers in row {row} where row 0 "
             f"holds {lengths[0]}; every row needs the same 3 * K numbers [x, y, v] per keypoint."
         )
     try:
         array = np.array(cells, dtype="float64").reshape(len(cells), -1, 3)
     except (TypeError, ValueError):
         raise InvalidInputError(
-            f"{shown}{name} of the {table} table holds a value that is not a number; keypoints are "
+            f"{where} of the {table} table holds a value that is not a number; keypoints are "
             f"numbers [x, y, v] per keypoint."
         ) from None
+    return _finite(array, argument, values, table)
+
+
+def _finite(array: np.ndarray, argument: str, values, table: str) -> np.ndarray:
+    """``array`` (n, K, 3), refusing a missing or infinite coordinate."""
+    where = _described(values, argument)
     missing = ~np.isfinite(array[:, :, :2]).all(axis=(1, 2))
     if missing.any():
         row = int(np.flatnonzero(missing)[0])
         raise InvalidInputError(
-            f"{shown}{name} of the {table} table has a missing or infinite coordinate in row {row} "
+            f"{where} of the {table} table has a missing or infinite coordinate in row {row} "
             f"({array[row].reshape(-1).tolist()!r}). Put an unlabelled keypoint as 0, 0, 0 (COCO's "
             f"convention), or drop the row."
         )
     return array
+
+
+def _described(values, argument: str) -> str:
+    """How a message names the keypoints: the argument, and the column when it is one."""
+    if isinstance(values, pd.Series):
+        return f"`{argument}=` column {values.name!r}"
+    return f"`{argument}`"
 
 
 def _is_list(cell) -> bool:
