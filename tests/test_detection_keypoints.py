@@ -7,6 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import assert_frame_unchanged, objects_kept, pycocotools_evaluator, quiet
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from keypoint_files import keypoint_files
 
 import pdmetrics  # noqa: F401
@@ -256,3 +258,38 @@ def test_dask_gives_the_pandas_table(method):
         )
     table = table.compute() if hasattr(table, "compute") else table
     pd.testing.assert_frame_equal(table.reset_index(drop=True), expected, check_dtype=False)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 6),
+    st.integers(1, 8),
+    st.integers(0, 10_000),
+    st.floats(-500, 500),
+    st.floats(-500, 500),
+)
+def test_oks_is_a_similarity(n, k, seed, shift_x, shift_y):
+    """In [0, 1]; 1 for a detection on its ground truth's labelled keypoints; the same after
+    moving both poses (and the box) by one vector."""
+    rng = np.random.default_rng(seed)
+    gt = np.stack(
+        [rng.uniform(0, 100, (n, k)), rng.uniform(0, 100, (n, k)), rng.integers(0, 3, (n, k))], axis=2
+    )
+    dt = gt + np.concatenate([rng.normal(0, 5, (n, k, 2)), np.zeros((n, k, 1))], axis=2)
+    boxes = np.c_[rng.uniform(0, 50, (n, 2)), rng.uniform(1, 60, (n, 2))]
+    areas = rng.uniform(1, 3000, n)
+    sigmas = rng.uniform(0.02, 0.2, k)
+    oks = paired_oks(dt.reshape(n, -1), gt.reshape(n, -1), boxes=boxes, areas=areas, sigmas=sigmas)
+    assert ((oks >= 0) & (oks <= 1)).all()
+    same = paired_oks(gt.reshape(n, -1), gt.reshape(n, -1), boxes=boxes, areas=areas, sigmas=sigmas)
+    labelled = (gt[:, :, 2] > 0).any(axis=1)
+    np.testing.assert_array_equal(same[labelled], 1.0)
+    move = np.array([shift_x, shift_y, 0.0])
+    moved = paired_oks(
+        (dt + move).reshape(n, -1),
+        (gt + move).reshape(n, -1),
+        boxes=boxes + np.r_[shift_x, shift_y, 0, 0],
+        areas=areas,
+        sigmas=sigmas,
+    )
+    np.testing.assert_allclose(moved, oks, rtol=0, atol=1e-9)
