@@ -228,6 +228,8 @@ def test_sigmas_of_the_wrong_length_name_both():
         evaluate(dt, ground_truth=gt, iou_type="keypoints", sigmas=[0.1, 0.1, 0.1])
     with pytest.raises(InvalidInputError, match="positive numbers"):
         evaluate(dt, ground_truth=gt, iou_type="keypoints", sigmas=[0.1, -1])
+    with pytest.raises(InvalidInputError, match=r"`sigmas=` is read only with iou_type='keypoints'"):
+        evaluate(dt.assign(x=0, y=0, w=1, h=1), ground_truth=gt, sigmas=[0.1, 0.1])
     with pytest.raises(InvalidInputError, match="oks_threshold"):
         keypoint_similarity(dt, ground_truth=gt, sigmas=[0.1, 0.1], oks_threshold=2)
     with pytest.raises(InvalidInputError, match="keypoint_names"):
@@ -293,3 +295,13 @@ def test_oks_is_a_similarity(n, k, seed, shift_x, shift_y):
         sigmas=sigmas,
     )
     np.testing.assert_allclose(moved, oks, rtol=0, atol=1e-9)
+
+
+def test_dask_poses_turned_into_text_are_named():
+    dd = pytest.importorskip("dask.dataframe")
+    dask = pytest.importorskip("dask")
+    gt, dt = small_tables()
+    with dask.config.set({"dataframe.convert-string": True, "scheduler": "sync"}):
+        ddt = dd.from_pandas(dt, npartitions=2)
+        with pytest.raises(InvalidInputError, match=r"dask turned the poses into text.*convert-string"):
+            ddt.detection.evaluate(ground_truth=gt, iou_type="keypoints", sigmas=[0.1, 0.1], images=[1])

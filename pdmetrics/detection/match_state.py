@@ -483,6 +483,12 @@ def box_spec(detections: pd.DataFrame, ground_truth, table) -> Table:
     boxes = default_box_columns(columns.box, columns.box_format)
     masks = columns.iou_type == "segm"
     poses = columns.iou_type == "keypoints"
+    for argument in ("keypoints", "sigmas"):
+        if not poses and getattr(columns, argument) is not None:
+            raise InvalidInputError(
+                f"`{argument}=` is read only with iou_type='keypoints' (got iou_type="
+                f"{columns.iou_type!r}): pass iou_type='keypoints' to compare the poses by OKS."
+            )
     segmentation = (columns.segmentation or "segmentation") if masks else None
     keypoints = (columns.keypoints or "keypoints") if poses else None
     # with masks the boxes are optional (all four columns, or none: the masks' boxes), and an
@@ -528,30 +534,36 @@ def box_spec(detections: pd.DataFrame, ground_truth, table) -> Table:
     gt_names = [columns.image, columns.label, *names["gt"]]
     return Table(
         dt_names,
-        partial(_box_chunk, table, segmentation),
+        partial(_box_chunk, table, segmentation or keypoints),
         table.finalize,
         key=columns.image,
         frames={"ground_truth": (ground_truth, gt_names)},
     )
 
 
-def _box_chunk(table, segmentation, detections: pd.DataFrame, ground_truth: pd.DataFrame):
+def _box_chunk(table, shapes, detections: pd.DataFrame, ground_truth: pd.DataFrame):
     """The state of a part holding every box of its images: the whole frames (one chunk), or
-    parts an engine shuffled on the image (each row located in the caller's frame)."""
+    parts an engine shuffled on the image (each row located in the caller's frame).
+    ``shapes``: the column of the masks (``iou_type="segm"``) or of the poses (``"keypoints"``)."""
     if PART not in detections.columns:
         return table.chunk(detections, ground_truth)
-    if segmentation is not None:
+    if shapes is not None:
+        argument, what, kept = (
+            ("keypoints", "poses", "lists")
+            if table.columns.iou_type == "keypoints"
+            else ("segmentation", "masks", "lists and structs")
+        )
         for frame, which in ((detections, "detections"), (ground_truth, "ground-truth")):
-            dtype = frame[segmentation].dtype if segmentation in frame.columns else None
+            dtype = frame[shapes].dtype if shapes in frame.columns else None
             if isinstance(dtype, pd.StringDtype) or str(dtype) in (
                 "string[pyarrow]",
                 "large_string[pyarrow]",
             ):
                 raise InvalidInputError(
-                    f"`segmentation={segmentation!r}` of the {which} frame has dtype {dtype}: dask "
-                    f"turned the masks into text (its 'dataframe.convert-string' option converts object "
+                    f"`{argument}={shapes!r}` of the {which} frame has dtype {dtype}: dask "
+                    f"turned the {what} into text (its 'dataframe.convert-string' option converts object "
                     f"columns). Build the frame inside `dask.config.set({{'dataframe.convert-string': "
-                    f"False}})`, or read it from parquet, where polygons and RLEs stay lists and structs."
+                    f"False}})`, or read it from parquet, where they stay {kept}."
                 )
     detections, dt_rows = source_order(detections)
     ground_truth, gt_rows = source_order(ground_truth)
