@@ -305,3 +305,15 @@ def test_dask_poses_turned_into_text_are_named():
         ddt = dd.from_pandas(dt, npartitions=2)
         with pytest.raises(InvalidInputError, match=r"dask turned the poses into text.*convert-string"):
             ddt.detection.evaluate(ground_truth=gt, iou_type="keypoints", sigmas=[0.1, 0.1], images=[1])
+
+
+def test_average_precision_per_label_equals_pycocotools_precision():
+    dataset, results = keypoint_files(12, 40, 17, categories=2)
+    gt, dt = read_coco(dataset, results)
+    table = quiet(dt.detection.average_precision, ground_truth=gt, iou_type="keypoints", max_dets=20)
+    _, evaluator = pycocotools_keypoints(dataset, results)
+    precision = evaluator.eval["precision"][:, :, :, 0, -1]  # (T, R, K) at area "all"
+    for k, label in enumerate(evaluator.params.catIds):
+        values = precision[:, :, k]
+        row = table[(table["label"] == label) & (table["area"] == "all")]
+        assert row["AP"].iloc[0] == pytest.approx(values[values > -1].mean(), abs=1e-12)

@@ -158,7 +158,8 @@ def evaluate(
         one. ``None``: no limit.
     area_ranges : dict, optional
         ``{name: (low, high)}``, inclusive bounds on the ground-truth area; the first one
-        is the overall range. Default COCO's all/small/medium/large.
+        is the overall range. Default COCO's all/small/medium/large (all/medium/large with
+        ``iou_type="keypoints"``, as pycocotools).
     matching : {"coco", "valor"}
         Greedy COCO matching, or valor's best-IoU binding (see the user guide).
     interpolation : {"coco", "valor"}
