@@ -364,7 +364,8 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
         what COCO's area ranges use; ``w * h`` when absent. ``segmentation`` (polygons or
         RLE dicts, as the file holds them) when the file has segmentations (an empty
         ``segmentation`` column when it has no annotation, so that ``iou_type="segm"``
-        evaluates it as well).
+        evaluates it as well). ``keypoints`` and ``num_keypoints`` when the file has keypoints
+        (``num_keypoints`` counted from ``v > 0`` where an annotation has none).
     detections : DataFrame
         One row per result: ``id, image, label, category, x, y, w, h, score`` (``id``
         numbers the results from 1 in file order, as pycocotools does). Results with a
@@ -372,13 +373,17 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
         them: a file whose first result has no ``bbox`` gets each mask's box and area, else
         the area is ``w * h`` (what pycocotools uses for area ranges, also with
         ``iou_type="segm"``). An empty result file gives an empty ``segmentation``
-        column too.
+        column too. Results with ``keypoints`` keep them; a file whose first result has no
+        ``bbox`` (nor ``segmentation``) gives each result its keypoints' extent as box (and
+        ``w * h`` as area), as pycocotools' ``loadRes`` does.
 
     Notes
     -----
     ``ground_truth.attrs["pdmetrics.coco"]`` records what pycocotools uses beyond the
     boxes: the file's image list (images without annotations included), their sizes
-    (``height``/``width``, where polygons are drawn) and the crowd and area columns.
+    (``height``/``width``, where polygons are drawn) and the crowd and area columns (and the
+    ``num_keypoints`` column, the categories' keypoint names ``keypoint_names`` and
+    ``skeleton``, ``{category id: list}``, for keypoint files).
     ``df.detection`` methods use them when ``images=``, ``iscrowd=``, ``area=`` and
     ``image_sizes=`` are not given, so ``dt.detection.evaluate(ground_truth=gt)`` alone
     gives pycocotools' 12 numbers (``iou_type="segm"`` for the masks). Pass

@@ -317,3 +317,19 @@ def test_average_precision_per_label_equals_pycocotools_precision():
         values = precision[:, :, k]
         row = table[(table["label"] == label) & (table["area"] == "all")]
         assert row["AP"].iloc[0] == pytest.approx(values[values > -1].mean(), abs=1e-12)
+
+
+def test_xyxy_boxes_and_detections_without_boxes():
+    dataset, results = keypoint_files(13, 30, 17)
+    gt, dt = read_coco(dataset, results)
+    expected = quiet(dt.detection.evaluate, ground_truth=gt, iou_type="keypoints")
+    corners = gt.assign(xmax=gt["x"] + gt["w"], ymax=gt["y"] + gt["h"]).rename(
+        columns={"x": "xmin", "y": "ymin"}
+    )
+    table = quiet(
+        dt.drop(columns=["x", "y", "w", "h"]).detection.evaluate,
+        ground_truth=corners.drop(columns=["w", "h"]),
+        iou_type="keypoints",
+        box_format="xyxy",
+    )
+    np.testing.assert_allclose(table["value"], expected["value"], rtol=0, atol=1e-12)

@@ -594,7 +594,6 @@ def prepare_boxes(
             a if a.shape[0] else np.zeros((0, k, 3)) for a in (gt_keypoints, dt_keypoints)
         )
         if dt_boxes is None:
-            box_format = "xywh" if gt_has_boxes else box_format
             dt_boxes = keypoint_extent(dt_keypoints)
             if box_format == "xyxy":
                 dt_boxes = np.concatenate([dt_boxes[:, :2], dt_boxes[:, :2] + dt_boxes[:, 2:]], axis=1)
