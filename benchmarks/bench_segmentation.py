@@ -207,8 +207,10 @@ REFERENCES = {
 }
 
 
-def reference_runner(module: str, gt_file: Path, results_file: Path):
-    """The files loaded (``COCO``, ``loadRes``), then segm evaluate + accumulate + summarize."""
+def reference_runner(
+    module: str, gt_file: Path, results_file: Path, iou_type: str = "segm", n_stats: int = 12
+):
+    """The files loaded (``COCO``, ``loadRes``), then ``iou_type`` evaluate + accumulate + summarize."""
     coco_module, coco_name, eval_module, eval_name = REFERENCES[module]
     coco_class = getattr(importlib.import_module(coco_module), coco_name)
     eval_class = getattr(importlib.import_module(eval_module), eval_name)
@@ -216,12 +218,35 @@ def reference_runner(module: str, gt_file: Path, results_file: Path):
     def run():
         with contextlib.redirect_stdout(io.StringIO()):
             ground_truth = coco_class(str(gt_file))
-            evaluator = eval_class(ground_truth, ground_truth.loadRes(str(results_file)), "segm")
+            evaluator = eval_class(ground_truth, ground_truth.loadRes(str(results_file)), iou_type)
             for step in (evaluator.evaluate, evaluator.accumulate, evaluator.summarize):
                 step()
-        return np.asarray(evaluator.stats[:12], dtype=float)
+        return np.asarray(evaluator.stats[:n_stats], dtype=float)
 
     return run
+
+
+def compare_timings(ours, gt_file: Path, results_file: Path, repeat: int, skip, iou_type="segm", n_stats=12):
+    """Time ``ours`` and the references (but ``skip``) on the files; print the medians, the
+    ratios and the largest difference in the stats."""
+    ours_time, stats = median_time(ours, repeat)
+    rows = [("pdmetrics", ours_time, stats)]
+    for module in ("faster_coco_eval", "pycocotools"):
+        if module in skip:
+            continue
+        try:
+            run = reference_runner(module, gt_file, results_file, iou_type=iou_type, n_stats=n_stats)
+        except ImportError:
+            print(f"{module:25s} not installed")
+            continue
+        rows.append((module, *median_time(run, repeat)))
+    print(f"{'':25s}{'median (s)':>11s}{'vs pdmetrics':>14s}  max |stat difference|")
+    for name, seconds, values in rows:
+        values = np.where(values == -1, np.nan, values)
+        diff = np.nanmax(np.abs(values - stats))
+        flag = "" if diff <= 1e-12 else "  DIFFERENT"
+        print(f"{name:25s}{seconds:11.3f}{seconds / ours_time:13.2f}x  {diff:.1e}{flag}")
+    print("stats:", np.round(stats, 4).tolist())
 
 
 def main() -> None:
@@ -263,25 +288,7 @@ def main() -> None:
                 with profiler:
                     ours()
                 print(profiler.output_text(unicode=False, color=False))
-            rows = []
-            ours_time, stats = median_time(ours, args.repeat)
-            rows.append(("pdmetrics", ours_time, stats))
-            for module in ("faster_coco_eval", "pycocotools"):
-                if module in args.skip:
-                    continue
-                try:
-                    run = reference_runner(module, paths["gt"], results_file)
-                except ImportError:
-                    print(f"{module:25s} not installed")
-                    continue
-                rows.append((module, *median_time(run, args.repeat)))
-            print(f"{'':25s}{'median (s)':>11s}{'vs pdmetrics':>14s}  max |stat difference|")
-            for name, seconds, values in rows:
-                values = np.where(values == -1, np.nan, values)
-                diff = np.nanmax(np.abs(values - stats))
-                flag = "" if diff <= 1e-12 else "  DIFFERENT"
-                print(f"{name:25s}{seconds:11.3f}{seconds / ours_time:13.2f}x  {diff:.1e}{flag}")
-            print("stats:", np.round(stats, 4).tolist())
+            compare_timings(ours, paths["gt"], results_file, args.repeat, args.skip)
 
 
 if __name__ == "__main__":

@@ -364,7 +364,8 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
         what COCO's area ranges use; ``w * h`` when absent. ``segmentation`` (polygons or
         RLE dicts, as the file holds them) when the file has segmentations (an empty
         ``segmentation`` column when it has no annotation, so that ``iou_type="segm"``
-        evaluates it as well).
+        evaluates it as well). ``keypoints`` and ``num_keypoints`` when the file has keypoints
+        (``num_keypoints`` counted from ``v > 0`` where an annotation has none).
     detections : DataFrame
         One row per result: ``id, image, label, category, x, y, w, h, score`` (``id``
         numbers the results from 1 in file order, as pycocotools does). Results with a
@@ -372,13 +373,17 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
         them: a file whose first result has no ``bbox`` gets each mask's box and area, else
         the area is ``w * h`` (what pycocotools uses for area ranges, also with
         ``iou_type="segm"``). An empty result file gives an empty ``segmentation``
-        column too.
+        column too. Results with ``keypoints`` keep them; a file whose first result has no
+        ``bbox`` (nor ``segmentation``) gives each result its keypoints' extent as box (and
+        ``w * h`` as area), as pycocotools' ``loadRes`` does.
 
     Notes
     -----
     ``ground_truth.attrs["pdmetrics.coco"]`` records what pycocotools uses beyond the
     boxes: the file's image list (images without annotations included), their sizes
-    (``height``/``width``, where polygons are drawn) and the crowd and area columns.
+    (``height``/``width``, where polygons are drawn) and the crowd and area columns (and the
+    ``num_keypoints`` column, the categories' keypoint names ``keypoint_names`` and
+    ``skeleton``, ``{category id: list}``, for keypoint files).
     ``df.detection`` methods use them when ``images=``, ``iscrowd=``, ``area=`` and
     ``image_sizes=`` are not given, so ``dt.detection.evaluate(ground_truth=gt)`` alone
     gives pycocotools' 12 numbers (``iou_type="segm"`` for the masks). Pass
@@ -440,6 +445,10 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
     if not annotations or any("segmentation" in a for a in annotations):
         # an empty table can hold masks: iou_type="segm" then evaluates it too
         ground_truth["segmentation"] = pd.Series(_field(annotations, "segmentation"), dtype=object)
+    poses = any("keypoints" in a for a in annotations)
+    if poses:
+        ground_truth["keypoints"] = pd.Series(_field(annotations, "keypoints"), dtype=object)
+        ground_truth["num_keypoints"] = _keypoint_counts(annotations, what, key)
     coco_attrs = importlib.import_module("pdmetrics.detection.options").COCO_ATTRS  # on first use
     ground_truth.attrs[coco_attrs] = {
         "images": None if images is None else tuple(images),
@@ -447,6 +456,8 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
         "area": "area",
         "heights": heights,
         "widths": widths,
+        **({"num_keypoints": "num_keypoints"} if poses else {}),
+        **_skeletons(content),
     }
     if results_json is None:
         results, rkey = [], "results"
@@ -459,9 +470,11 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
                 "an 'annotations' list."
             )
         results = _entries(results, rkey, "results_json")
-    segmentations = None
+    segmentations = det_keypoints = None
     if any("segmentation" in r for r in results):
         segmentations = pd.Series(_field(results, "segmentation"), dtype=object)
+    if any("keypoints" in r for r in results):
+        det_keypoints = pd.Series(_field(results, "keypoints"), dtype=object)
     det_images = _id_field(results, "image_id", "results_json", rkey)
     det_labels = _id_field(results, "category_id", "results_json", rkey)
     gt_listed = _listed(ground_truth["image"], ground_truth["label"], images, content)
@@ -475,6 +488,14 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
         det_boxes, det_area = _mask_boxes(
             results, segmentations, images, heights, widths, keep=dt_listed.all(axis=1).to_numpy()
         )
+    elif det_keypoints is not None and not results[0].get("bbox"):
+        # pycocotools' loadRes: keypoint results without boxes get their keypoints' extent
+        oks = importlib.import_module("pdmetrics.detection.oks")
+        try:
+            det_boxes = oks.keypoint_extent(oks.keypoint_array(det_keypoints, "keypoints", "results"))
+        except InvalidInputError as error:
+            raise InvalidInputError(f"results_json: {error}") from None
+        det_area = det_boxes[:, 2] * det_boxes[:, 3]
     else:
         det_boxes = _boxes(results, "results_json", rkey)
         det_area = det_boxes[:, 2] * det_boxes[:, 3]
@@ -497,6 +518,8 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
         detections["area"] = det_area
         detections["segmentation"] = segmentations
         detections.attrs[coco_attrs] = {"area": "area", "boxes_from_masks": not results[0].get("bbox")}
+    if det_keypoints is not None:
+        detections["keypoints"] = det_keypoints
     if results_json is not None and not results:
         # an empty result file can be evaluated with iou_type="segm" (no masks to read)
         detections["segmentation"] = pd.Series([], dtype=object)
@@ -650,6 +673,28 @@ def _mask_boxes(results: list, segmentations: pd.Series, images, heights, widths
         return masks.mask_bbox(runs), runs.area().astype("float64")
     except InvalidInputError as error:
         raise InvalidInputError(f"results_json: {error}") from None
+
+
+def _keypoint_counts(annotations: list, what: str, key: str) -> np.ndarray:
+    """Each annotation's ``num_keypoints``; where absent, its keypoints with ``v > 0``."""
+    counts = _number_field(annotations, "num_keypoints", -1, "int64", what, key)
+    for row in np.flatnonzero(counts < 0):
+        cell = annotations[row].get("keypoints")
+        counts[row] = int((np.asarray(cell if cell is not None else [], dtype="float64")[2::3] > 0).sum())
+    return counts
+
+
+def _skeletons(content: dict) -> dict:
+    """The categories' keypoint names and skeletons (``{category id: ...}``), where the file has them."""
+    categories = content.get("categories") or []
+    found = {}
+    for field, name in (("keypoints", "keypoint_names"), ("skeleton", "skeleton")):
+        values = {
+            c["id"]: list(c[field]) for c in categories if isinstance(c, dict) and "id" in c and c.get(field)
+        }
+        if values:
+            found[name] = values
+    return found
 
 
 def _category_names(content: dict) -> dict:

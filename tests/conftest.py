@@ -118,8 +118,9 @@ def close_figures():
         sys.modules["matplotlib.pyplot"].close("all")
 
 
-def pycocotools_stats(dataset: dict, results: list, area_ranges=None, iou_type: str = "bbox") -> np.ndarray:
-    """pycocotools' 12 numbers (``summarize``), or the same read-out on other area ranges."""
+def pycocotools_evaluator(dataset: dict, results: list, iou_type: str, area_ranges=None, sigmas=None):
+    """pycocotools' ``COCOeval`` of the files, evaluated and accumulated (``sigmas``: its
+    ``kpt_oks_sigmas``), and summarized when ``area_ranges`` are its own."""
     coco = pytest.importorskip("pycocotools.coco")
     cocoeval = pytest.importorskip("pycocotools.cocoeval")
     with contextlib.redirect_stdout(io.StringIO()):
@@ -130,11 +131,20 @@ def pycocotools_stats(dataset: dict, results: list, area_ranges=None, iou_type: 
         if area_ranges is not None:
             evaluator.params.areaRng = [list(bounds) for bounds in area_ranges.values()]
             evaluator.params.areaRngLbl = list(area_ranges)
+        if sigmas is not None:
+            evaluator.params.kpt_oks_sigmas = np.asarray(sigmas, dtype="float64")
         evaluator.evaluate()
         evaluator.accumulate()
         if area_ranges is None:
             evaluator.summarize()
-            return evaluator.stats
+    return evaluator
+
+
+def pycocotools_stats(dataset: dict, results: list, area_ranges=None, iou_type: str = "bbox") -> np.ndarray:
+    """pycocotools' 12 numbers (``summarize``), or the same read-out on other area ranges."""
+    evaluator = pycocotools_evaluator(dataset, results, iou_type, area_ranges)
+    if area_ranges is None:
+        return evaluator.stats
     precision, recall = evaluator.eval["precision"], evaluator.eval["recall"]
 
     def mean(values):

@@ -344,8 +344,9 @@ def tables(boxes, wide, masks):
     }
 
 
-# the drawing functions of a table (``masks`` draws the two input tables: tested on its own)
-NAMES = [name for name in figures.__all__ if name[0].islower() and name != "masks"]
+# the drawing functions of a table (``masks`` and ``skeletons`` draw the two input tables: tested
+# on their own)
+NAMES = [name for name in figures.__all__ if name[0].islower() and name not in ("masks", "skeletons")]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -470,3 +471,54 @@ def test_masks_refuse_an_unknown_image():
     gt, dt = _mask_frames()
     with pytest.raises(InvalidInputError, match="`image=7` has no row in either table"):
         figures.masks(dt, gt, image=7, image_sizes={1: (16, 20)})
+
+
+def _pose_frames():
+    gt = pd.DataFrame(
+        {
+            "image": [1, 1, 2],
+            "label": ["person", "person", "person"],
+            "x": [0.0, 50, 0],
+            "y": [0.0, 0, 0],
+            "w": [20.0, 20, 20],
+            "h": [40.0, 40, 40],
+            "keypoints": [[10, 5, 2, 10, 20, 2, 10, 38, 1], [60, 5, 2, 60, 20, 0, 0, 0, 0], [1, 1, 1] * 3],
+        }
+    )
+    dt = pd.DataFrame(
+        {
+            "image": [1, 1],
+            "label": ["person", "person"],
+            "score": [0.9, 0.3],
+            "keypoints": [[11, 5, 1, 10, 21, 1, 12, 37, 1], [90, 5, 1, 90, 20, 1, 90, 38, 1]],
+        }
+    )
+    return gt, dt
+
+
+def test_skeletons_draw_labelled_keypoints_and_edges():
+    gt, dt = _pose_frames()
+    before = dt.copy()
+    options = {"sigmas": [0.05, 0.1, 0.1], "skeleton": [(1, 2), (2, 3)]}
+    ax = dt.detection.plot.skeletons(ground_truth=gt, image=1, **options)
+    lines = ax.get_lines()
+    # ground truth 1: 2 edges + markers; ground truth 2: one labelled keypoint (no edge) + markers;
+    # each detection: 2 edges + markers
+    assert len(lines) == 3 + 1 + 3 + 3
+    styles = [line.get_linestyle() for line in lines if line.get_marker() in ("None", None, "")]
+    assert styles.count("-") == 2 and styles.count("--") == 2 and styles.count(":") == 2
+    assert sorted(t.get_text() for t in ax.texts) == ["person 0.30", "person 0.90 OKS 0.95"]
+    assert ax.yaxis_inverted()
+    pd.testing.assert_frame_equal(dt, before)
+    plt.close("all")
+    ax = figures.skeletons(dt, gt, image=1, score_threshold=0.5, **options)
+    assert len(ax.texts) == 1
+    plt.close("all")
+
+
+def test_skeletons_refuse_bad_edges_and_images():
+    gt, dt = _pose_frames()
+    with pytest.raises(InvalidInputError, match=r"`skeleton=` joins keypoints 1, 4.*K=3"):
+        figures.skeletons(dt, gt, image=1, sigmas=[0.1] * 3, skeleton=[(1, 4)])
+    with pytest.raises(InvalidInputError, match="`image=7` has no row in either table"):
+        figures.skeletons(dt, gt, image=7, sigmas=[0.1] * 3)

@@ -24,10 +24,12 @@ from pdmetrics import ColumnNotFoundError, ExcludedRowsWarning, InvalidInputErro
 from pdmetrics._table_spec import Rows, Table, Whole, table
 from pdmetrics.accessors import base
 from pdmetrics.datasets import simulate_essays, simulate_scores
+from pdmetrics.io import read_coco
 
 pl = pytest.importorskip("polars")
 pytest.importorskip("pyarrow")
 
+from tests.keypoint_files import keypoint_files  # noqa: E402
 from tests.test_dask_detection import box_tables, classified  # noqa: E402
 from tests.test_dask_fairness import outcomes  # noqa: E402
 from tests.test_dask_textgen import ranked_rows, texts, verdict_rows  # noqa: E402
@@ -53,6 +55,7 @@ def build_frames() -> dict[str, pd.DataFrame]:
     scores.loc[[5, 17, 40], "raw"] = np.nan  # rows the pandas path leaves out
     gt, dt, _ = box_tables(0)
     long, wide = classified(1)
+    kp_gt, kp_dt = (pd.DataFrame(t) for t in read_coco(*keypoint_files(2, 15, 5)))
     rng = np.random.default_rng(4)
     shapes = rng.integers(2, 6, 20)
     masks = pd.DataFrame(
@@ -76,6 +79,8 @@ def build_frames() -> dict[str, pd.DataFrame]:
         "long": long,
         "wide": wide,
         "masks": masks,
+        "kp_gt": kp_gt.drop(columns="num_keypoints"),  # read_coco's record is lost in a file
+        "kp_dt": kp_dt,
         "texts": texts(0).assign(base=texts(1)["pred"]),
         "verdicts": verdict_rows(3),
         "ranked": ranked_rows(4),
@@ -112,6 +117,14 @@ SCALED_MODEL = pdmetrics.scoring.LinearScoringModel(
     {"f1": 1, "f2": 1, "f3": 1}, means=[5, 50, 0], sds=[1, 10, 0.2], z_sd=1.0, scale_mean=3.0, scale_sd=1.0
 )
 IMAGES = list(range(15))  # the images of box_tables(0), some without ground truth
+#: the keypoint tables of keypoint_files(2, 15, 5): 15 images, 5 keypoints
+KEYPOINTS = {
+    "ground_truth": ("frame", "kp_gt"),
+    "images": list(range(1, 16)),
+    "iscrowd": "iscrowd",
+    "area": "area",
+    "sigmas": [0.03, 0.05, 0.07, 0.09, 0.11],
+}
 
 #: (domain, method, frame, keyword arguments): every public method at least once; a value
 #: ("frame", name) is that frame (polars on the polars side, pandas on the pandas side).
@@ -331,6 +344,8 @@ CASES = [
         {"y_true": "truth", "score": "score", "label": "label", "datum": "datum", "table": "errors"},
     ),
     ("detection", "classification", "wide", {"y_true": "truth", "score": ["a", "b", "c", "d"]}),
+    ("detection", "evaluate", "kp_dt", {**KEYPOINTS, "iou_type": "keypoints"}),
+    ("detection", "keypoint_similarity", "kp_dt", KEYPOINTS),
     ("textgen", "rouge", "texts", {"prediction": "pred", "reference": ["ref", "ref2"], "details": True}),
     ("textgen", "rouge", "texts", {"prediction": "pred", "reference": "ref", "by": "grp"}),
     ("textgen", "bleu", "texts", {"prediction": "pred", "reference": ["ref", "ref2"], "datum": "doc"}),

@@ -39,6 +39,7 @@ class DetectionAccessor(Accessor):
     operating_points = method("pdmetrics.detection.operating")
     per_image = method("pdmetrics.detection.image_results")
     errors = method("pdmetrics.detection.error_types")
+    keypoint_similarity = method("pdmetrics.detection.joints")
     # classification and segmentation
     classification = method("pdmetrics.detection.label_tables")
     segmentation = method("pdmetrics.detection.semantic")

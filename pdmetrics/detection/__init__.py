@@ -17,10 +17,12 @@ _WHERE = {
     "errors": "pdmetrics.detection.error_types",
     "evaluate": "pdmetrics.detection.evaluation",
     "interpolated_average_precision": "pdmetrics.detection.coco",
+    "keypoint_similarity": "pdmetrics.detection.joints",
     "match": "pdmetrics.detection.evaluation",
     "operating_points": "pdmetrics.detection.operating",
     "per_image": "pdmetrics.detection.image_results",
     "paired_box_iou": "pdmetrics.detection.iou",
+    "paired_oks": "pdmetrics.detection.oks",
     "pr_curve": "pdmetrics.detection.curves",
     # instance segmentation masks (COCO run-length encoding)
     "MaskRuns": "pdmetrics.detection.masks",

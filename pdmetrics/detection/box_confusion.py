@@ -249,6 +249,7 @@ def pairing_state(
         gt_crowd=data.gt_crowd[flip],
         gt_ignore=data.gt_ignore[flip],
         gt_masks=None if data.gt_masks is None else data.gt_masks.take(flip),
+        gt_keypoints=None if data.gt_keypoints is None else data.gt_keypoints[flip],
         dt_label=np.zeros(data.n_dt, dtype="int64"),
     )
     gt_of = np.full(data.n_dt, -1, dtype="int64")

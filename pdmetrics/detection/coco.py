@@ -220,8 +220,11 @@ def _mean_defined(values: np.ndarray) -> float:
     return float(np.mean(defined)) if defined.size else float("nan")
 
 
-def coco_summary(acc: Accumulation) -> pd.DataFrame:
+def coco_summary(acc: Accumulation, keypoints: bool = False) -> pd.DataFrame:
     """The 12 COCO summary numbers (pycocotools' ``summarize``) as a tidy table.
+
+    ``keypoints=True``: also the AR at 0.5 and 0.75 after the overall AR (pycocotools'
+    ``_summarizeKps``: with its keypoint defaults, its 10 numbers).
 
     AP rows average ``precision`` over IoU thresholds, recall points and labels with
     ground truth (the last ``max_dets``); AR rows average ``recall``. ``AP50``/``AP75``
@@ -240,8 +243,8 @@ def coco_summary(acc: Accumulation) -> pd.DataFrame:
     def ap(t_sel, a, m):
         return _mean_defined(acc.precision[t_sel][:, :, :, a, m])
 
-    def ar(a, m):
-        return _mean_defined(acc.recall[:, :, a, m])
+    def ar(a, m, t_sel=slice(None)):
+        return _mean_defined(acc.recall[t_sel][:, :, a, m])
 
     rows.append(("AP", label, acc.area_names[0], acc.max_dets[last], ap(slice(None), 0, last)))
     for special in (0.5, 0.75):
@@ -252,6 +255,10 @@ def coco_summary(acc: Accumulation) -> pd.DataFrame:
         rows.append(("AP", label, acc.area_names[a], acc.max_dets[last], ap(slice(None), a, last)))
     for m in range(len(acc.max_dets)):
         rows.append(("AR", label, acc.area_names[0], acc.max_dets[m], ar(0, m)))
+    for special in (0.5, 0.75) if keypoints else ():
+        hit = np.flatnonzero(thresholds == special)
+        if hit.size:
+            rows.append(("AR", f"{special:.2f}", acc.area_names[0], acc.max_dets[last], ar(0, last, hit)))
     for a in range(1, len(acc.area_names)):
         rows.append(("AR", label, acc.area_names[a], acc.max_dets[last], ar(a, last)))
     frame = pd.DataFrame(rows, columns=["metric", "iou", "area", "max_dets", "value"])

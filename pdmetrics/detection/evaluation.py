@@ -33,6 +33,9 @@ from pdmetrics.detection.match_state import (
     run_options_of,
 )
 from pdmetrics.detection.options import (
+    COCO_MAX_DETS,
+    KEYPOINT_AREA_RANGES,
+    KEYPOINT_MAX_DETS,
     LABELS_WITHOUT_GT,
     UNLIMITED,
     check_choice,
@@ -89,7 +92,7 @@ def evaluate(
     ground_truth: pd.DataFrame,
     columns: BoxColumns,
     iou_thresholds=None,
-    max_dets=(1, 10, 100),
+    max_dets=COCO_MAX_DETS,
     area_ranges=None,
     matching: str = "coco",
     interpolation: str = "coco",
@@ -123,9 +126,9 @@ def evaluate(
     images : sequence, optional
         Every evaluated image id, when some images have no ground-truth box (their
         detections are false positives). Default: the images of ``ground_truth``.
-    iou_type : {"bbox", "segm"}, optional
-        Compare boxes, or masks (COCO's ``iouType="segm"``): mask IoU with COCO's crowd rule,
-        each detection's area from its mask (for a result file read by
+    iou_type : {"bbox", "segm", "keypoints"}, optional
+        Compare boxes, masks or keypoints (COCO's ``iouType``). Masks (``"segm"``): mask IoU
+        with COCO's crowd rule, each detection's area from its mask (for a result file read by
         :func:`pdmetrics.io.read_coco`: the ``area`` pycocotools gives it). Default boxes; on
         a read_coco result file that holds masks and no boxes the default warns (its boxes are
         the masks', and pycocotools' ``COCOeval`` scores masks by default).
@@ -138,6 +141,17 @@ def evaluate(
         ``{image: (height, width)}``, or a frame with ``height`` and ``width`` columns
         indexed by image: where polygons are drawn. Default: the sizes in the file read by
         :func:`pdmetrics.io.read_coco`. RLEs and arrays carry their size.
+    keypoints : str, optional
+        With ``iou_type="keypoints"``: the column of both tables holding each row's pose, COCO's
+        flat ``[x1, y1, v1, ..., xK, yK, vK]`` (``v > 0``: a labelled ground-truth keypoint).
+        Poses are compared by their object keypoint similarity (OKS, pycocotools'
+        ``computeOks``, in place of the IoU); ground truths with no labelled keypoint (their
+        ``num_keypoints`` is 0) are ignored, detections without boxes take their keypoints'
+        extent, and the defaults become pycocotools': ``max_dets=20`` and the area ranges
+        all/medium/large, giving its 10 keypoint numbers. Default ``"keypoints"``.
+    sigmas : sequence of float, optional
+        With ``iou_type="keypoints"``: the K per-keypoint sigmas of OKS (pycocotools'
+        ``kpt_oks_sigmas``); default COCO's 17 person sigmas (0.026 for the nose, ...).
     iou_thresholds : sequence of float, optional
         Default COCO's ``linspace(0.5, 0.95, 10)``.
     max_dets : sequence of int or None
@@ -145,7 +159,8 @@ def evaluate(
         one. ``None``: no limit.
     area_ranges : dict, optional
         ``{name: (low, high)}``, inclusive bounds on the ground-truth area; the first one
-        is the overall range. Default COCO's all/small/medium/large.
+        is the overall range. Default COCO's all/small/medium/large (all/medium/large with
+        ``iou_type="keypoints"``, as pycocotools).
     matching : {"coco", "valor"}
         Greedy COCO matching, or valor's best-IoU binding (see the user guide).
     interpolation : {"coco", "valor"}
@@ -181,19 +196,28 @@ def evaluate(
     5     AR  0.50:0.95  all       100   0.45
     """
     check_choice(labels_without_ground_truth, "labels_without_ground_truth", LABELS_WITHOUT_GT)
+    poses = columns.iou_type == "keypoints"
+    if poses:
+        # pycocotools' keypoint defaults: 20 detections per image, no "small" range
+        area_ranges = KEYPOINT_AREA_RANGES if area_ranges is None else area_ranges
+        max_dets = KEYPOINT_MAX_DETS if max_dets is COCO_MAX_DETS else max_dets
     options = run_options_of(locals())
-    finish = partial(_evaluation_from_run, labels_without_ground_truth=labels_without_ground_truth)
+    finish = partial(
+        _evaluation_from_run, labels_without_ground_truth=labels_without_ground_truth, keypoints=poses
+    )
     return box_spec(frame, ground_truth, BoxTable(columns, options, finish))
 
 
-def _evaluation_from_run(result: Run, labels_without_ground_truth: str) -> pd.DataFrame:
+def _evaluation_from_run(
+    result: Run, labels_without_ground_truth: str, keypoints: bool = False
+) -> pd.DataFrame:
     acc = result.accumulation
     filled = replace(
         acc,
         precision=fill_missing_labels(acc.precision, labels_without_ground_truth),
         recall=fill_missing_labels(acc.recall, labels_without_ground_truth),
     )
-    summary = coco_summary(filled)
+    summary = coco_summary(filled, keypoints=keypoints)
     table = result_table(
         {
             "metric": summary["metric"].to_numpy(),

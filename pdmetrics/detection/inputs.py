@@ -22,6 +22,7 @@ from pdmetrics._wrappers import in_module_of
 from pdmetrics.detection.iou import box_edges, check_box_values, check_format, iou_from_edges
 from pdmetrics.detection.mask_inputs import image_size_arrays, segmentation_runs
 from pdmetrics.detection.masks import MaskRuns, mask_bbox, paired_mask_iou
+from pdmetrics.detection.oks import keypoint_array, keypoint_extent, oks_of_pairs, sigma_array
 from pdmetrics.detection.options import COCO_ATTRS, DEFAULT_BOX, IOU_TYPES, check_choice
 from pdmetrics.errors import InvalidInputError, PdmetricsWarning
 
@@ -78,6 +79,10 @@ class BoxColumns:
     ``"segmentation"``), drawing polygons on images of ``image_sizes`` (default: the sizes a
     :func:`~pdmetrics.io.read_coco` table carries). ``dt_area``: the detections' column of
     pycocotools' area of each result (default: the one a read_coco result table names).
+    ``iou_type="keypoints"`` compares the poses of the ``keypoints`` column (default
+    ``"keypoints"``; COCO's flat ``[x, y, v] * K``) by OKS with ``sigmas`` (default COCO's 17
+    person sigmas); ``num_keypoints``: the ground truth's column of labelled keypoints (default:
+    the one a read_coco table names, else the count of ``v > 0``).
     """
 
     image: object = "image"
@@ -93,6 +98,9 @@ class BoxColumns:
     segmentation: object = None
     image_sizes: object = None
     dt_area: object = None
+    keypoints: object = None
+    sigmas: object = None
+    num_keypoints: object = None
 
     def prepare(
         self, detections: pd.DataFrame, ground_truth: pd.DataFrame, partition: bool = False
@@ -102,8 +110,8 @@ class BoxColumns:
 
 
 #: The column arguments of every box method, in the order its signature lists them (after
-#: ``ground_truth``); ``dt_area`` is not among them (a :func:`~pdmetrics.io.read_coco` result
-#: table names it).
+#: ``ground_truth``); ``dt_area`` and ``num_keypoints`` are not among them (a
+#: :func:`~pdmetrics.io.read_coco` table names them).
 BOX_ARGUMENTS = (
     "image",
     "label",
@@ -117,6 +125,8 @@ BOX_ARGUMENTS = (
     "iou_type",
     "segmentation",
     "image_sizes",
+    "keypoints",
+    "sigmas",
 )
 
 
@@ -144,12 +154,12 @@ def box_columns(*, without: tuple = ()) -> Callable:
     """
     names = [name for name in BOX_ARGUMENTS if name not in without]
     declared = {field.name: field for field in fields(BoxColumns)}
-    masks = ("iou_type", "segmentation", "image_sizes")
+    masks = ("iou_type", "segmentation", "image_sizes", "keypoints", "sigmas")
     described = f"""
     {", ".join(name for name in names if name not in masks)}
         The columns (and images), as in :func:`pdmetrics.detection.evaluate`.
-    {", ".join(masks)}
-        Masks instead of boxes, as in :func:`pdmetrics.detection.evaluate`.
+    {", ".join(name for name in masks if name in names)}
+        Masks or keypoints instead of boxes, as in :func:`pdmetrics.detection.evaluate`.
     """
     inputs = """
     frame, ground_truth
@@ -196,7 +206,9 @@ class BoxData:
     same for bbox results). With masks (``iou_type="segm"``) ``gt_masks``/``dt_masks``
     hold them, the boxes are the masks' boxes when the tables have none, and ``dt_area`` is
     the mask area (or the detections' ``area`` column of a :func:`pdmetrics.io.read_coco`
-    result file, as pycocotools sets it).
+    result file, as pycocotools sets it). With keypoints (``iou_type="keypoints"``)
+    ``gt_keypoints``/``dt_keypoints`` hold the ``(n, K, 3)`` poses and ``sigmas`` their K
+    sigmas; detections without boxes get their keypoints' extent (pycocotools' ``loadRes``).
     """
 
     images: np.ndarray
@@ -215,9 +227,17 @@ class BoxData:
     dt_score: np.ndarray
     gt_masks: MaskRuns | None = None
     dt_masks: MaskRuns | None = None
+    gt_keypoints: np.ndarray | None = None
+    dt_keypoints: np.ndarray | None = None
+    sigmas: np.ndarray | None = None
 
     def pair_iou(self, det: np.ndarray, gt: np.ndarray) -> np.ndarray:
-        """IoU of detections ``det[p]`` and ground truths ``gt[p]`` (boxes or masks; COCO's crowd rule)."""
+        """IoU of detections ``det[p]`` and ground truths ``gt[p]`` (boxes or masks; COCO's crowd
+        rule), or their OKS (keypoints)."""
+        if self.gt_keypoints is not None:
+            return oks_of_pairs(
+                self.dt_keypoints[det], self.gt_keypoints[gt], self.gt_xywh(gt), self.gt_area[gt], self.sigmas
+            )
         if self.dt_masks is not None:
             return paired_mask_iou(
                 self.dt_masks,
@@ -229,6 +249,13 @@ class BoxData:
         de = box_edges(self.dt_boxes[det], self.box_format)
         ge = box_edges(self.gt_boxes[gt], self.box_format)
         return iou_from_edges(de, ge, self.gt_crowd[gt])
+
+    def gt_xywh(self, gt: np.ndarray) -> np.ndarray:
+        """The ground-truth boxes ``gt`` as ``(x, y, w, h)``."""
+        boxes = self.gt_boxes[gt]
+        if self.box_format == "xywh":
+            return boxes
+        return np.concatenate([boxes[:, :2], boxes[:, 2:] - boxes[:, :2]], axis=1)
 
     @property
     def n_gt(self) -> int:
@@ -392,6 +419,16 @@ def coco_roles(ground_truth: pd.DataFrame, image, iscrowd, area, images):
     return iscrowd, area, images
 
 
+def coco_keypoint_roles(ground_truth: pd.DataFrame, num_keypoints):
+    """The ground truth's ``num_keypoints`` column: the one given, else the one a
+    :func:`~pdmetrics.io.read_coco` table names (while the frame still has it), else None."""
+    roles = ground_truth.attrs.get(COCO_ATTRS)
+    if num_keypoints is None and isinstance(roles, Mapping):
+        named = roles.get("num_keypoints")
+        return named if named in ground_truth.columns else None
+    return num_keypoints
+
+
 def coco_mask_roles(ground_truth: pd.DataFrame, detections: pd.DataFrame, image_sizes):
     """``image_sizes`` and the detections' area column, as tables read by :func:`read_coco` carry them.
 
@@ -459,6 +496,9 @@ def prepare_boxes(
         segmentation,
         image_sizes,
         dt_area,
+        keypoints,
+        sigmas,
+        num_keypoints,
     ) = (getattr(columns, field.name) for field in fields(BoxColumns))
     if not isinstance(ground_truth, pd.DataFrame):
         raise InvalidInputError(
@@ -476,26 +516,30 @@ def prepare_boxes(
     check_choice(iou_type, "iou_type", IOU_TYPES)
     columns = default_box_columns(box, box_format)
     masks = iou_type == "segm"
-    if masks:
-        segmentation = "segmentation" if segmentation is None else segmentation
-        # an empty table has no masks to read (a COCO file listing images without annotations)
-        ground_truth = _empty_masks(ground_truth, segmentation)
-        detections = _empty_masks(detections, segmentation)
-        require_columns(ground_truth, "segmentation", segmentation)
-        require_columns(detections, "segmentation", segmentation)
+    poses = iou_type == "keypoints"
+    segmentation = "segmentation" if masks and segmentation is None else segmentation
+    keypoints = "keypoints" if poses and keypoints is None else keypoints
+    if masks or poses:
+        argument, shapes = ("segmentation", segmentation) if masks else ("keypoints", keypoints)
+        # an empty table has no masks (poses) to read (a COCO file listing images without annotations)
+        ground_truth = _empty_masks(ground_truth, shapes)
+        detections = _empty_masks(detections, shapes)
+        require_columns(ground_truth, argument, shapes)
+        require_columns(detections, argument, shapes)
     require_columns(ground_truth, "image", image)
     require_columns(ground_truth, "label", label)
     require_columns(detections, "image", image)
     require_columns(detections, "label", label)
     # with masks, boxes are optional (all four columns, or none: then the masks' boxes)
     gt_has_boxes = not masks or any(c in ground_truth.columns for c in columns)
-    dt_has_boxes = not masks or any(c in detections.columns for c in columns)
+    dt_has_boxes = not (masks or poses) or any(c in detections.columns for c in columns)
     if gt_has_boxes:
         require_columns(ground_truth, "box", columns)
     if dt_has_boxes:
         require_columns(detections, "box", columns)
     require_columns(detections, "score", score)
     iscrowd, area, images = coco_roles(ground_truth, image, iscrowd, area, images)
+    num_keypoints = coco_keypoint_roles(ground_truth, num_keypoints) if poses else None
     # a read_coco result file with masks carries pycocotools' area of each result (boxes too)
     image_sizes, dt_area_column = coco_mask_roles(ground_truth, detections, image_sizes)
     dt_area_column = dt_area_column if dt_area is None else dt_area
@@ -534,7 +578,25 @@ def prepare_boxes(
     )
     gt_boxes = _box_array(ground_truth, columns, "ground-truth", box_format) if gt_has_boxes else None
     dt_boxes = _box_array(detections, columns, "detections", box_format) if dt_has_boxes else None
-    gt_masks = dt_masks = None
+    gt_masks = dt_masks = gt_keypoints = dt_keypoints = None
+    if poses:
+        gt_keypoints = keypoint_array(ground_truth[keypoints], "keypoints", "ground-truth")
+        dt_keypoints = keypoint_array(detections[keypoints], "keypoints", "detections")
+        k = {a.shape[1] for a in (gt_keypoints, dt_keypoints) if a.shape[0]}
+        if len(k) > 1:
+            raise InvalidInputError(
+                f"`keypoints={keypoints!r}` holds {gt_keypoints.shape[1]} keypoints per ground truth but "
+                f"{dt_keypoints.shape[1]} per detection; both tables need the same keypoints."
+            )
+        sigmas = sigma_array(sigmas, next(iter(k), 0))
+        k = sigmas.size
+        gt_keypoints, dt_keypoints = (
+            a if a.shape[0] else np.zeros((0, k, 3)) for a in (gt_keypoints, dt_keypoints)
+        )
+        if dt_boxes is None:
+            dt_boxes = keypoint_extent(dt_keypoints)
+            if box_format == "xyxy":
+                dt_boxes = np.concatenate([dt_boxes[:, :2], dt_boxes[:, :2] + dt_boxes[:, 2:]], axis=1)
     if masks:
         heights, widths = image_size_arrays(image_ids, image_sizes)
         gt_masks = segmentation_runs(
@@ -597,7 +659,8 @@ def prepare_boxes(
         gt_boxes=gt_boxes,
         gt_area=gt_area,
         gt_crowd=_flag(ground_truth, iscrowd, "iscrowd"),
-        gt_ignore=_flag(ground_truth, ignore, "ignore"),
+        gt_ignore=_flag(ground_truth, ignore, "ignore")
+        | (_unlabelled(ground_truth, num_keypoints, gt_keypoints) if poses else False),
         dt_image=dt_image,
         dt_label=dt_label,
         dt_boxes=dt_boxes,
@@ -605,4 +668,15 @@ def prepare_boxes(
         dt_score=scores,
         gt_masks=gt_masks,
         dt_masks=dt_masks,
+        gt_keypoints=gt_keypoints,
+        dt_keypoints=dt_keypoints,
+        sigmas=sigmas if poses else None,
     )
+
+
+def _unlabelled(ground_truth: pd.DataFrame, num_keypoints, keypoints: np.ndarray) -> np.ndarray:
+    """Ground truths without labelled keypoints, which pycocotools ignores: its ``num_keypoints``
+    is 0 (the column ``num_keypoints`` names), else no keypoint has ``v > 0``."""
+    if num_keypoints is None:
+        return ~(keypoints[:, :, 2] > 0).any(axis=1)
+    return ~_flag(ground_truth, num_keypoints, "num_keypoints")  # a count, not NaN: 0 is unlabelled

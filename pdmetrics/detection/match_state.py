@@ -32,6 +32,7 @@ from pdmetrics.detection.coco import Accumulation, accumulate
 from pdmetrics.detection.inputs import (
     BoxColumns,
     BoxData,
+    coco_keypoint_roles,
     coco_mask_roles,
     coco_roles,
     default_box_columns,
@@ -165,6 +166,7 @@ def keep_detections(data: BoxData, keep: np.ndarray) -> BoxData:
         dt_area=data.dt_area[keep],
         dt_score=data.dt_score[keep],
         dt_masks=None if data.dt_masks is None else data.dt_masks.take(np.flatnonzero(keep)),
+        dt_keypoints=None if data.dt_keypoints is None else data.dt_keypoints[keep],
     )
 
 
@@ -480,26 +482,42 @@ def box_spec(detections: pd.DataFrame, ground_truth, table) -> Table:
     check_choice(columns.iou_type, "iou_type", IOU_TYPES)
     boxes = default_box_columns(columns.box, columns.box_format)
     masks = columns.iou_type == "segm"
+    poses = columns.iou_type == "keypoints"
+    for argument in ("keypoints", "sigmas"):
+        if not poses and getattr(columns, argument) is not None:
+            raise InvalidInputError(
+                f"`{argument}=` is read only with iou_type='keypoints' (got iou_type="
+                f"{columns.iou_type!r}): pass iou_type='keypoints' to compare the poses by OKS."
+            )
     segmentation = (columns.segmentation or "segmentation") if masks else None
+    keypoints = (columns.keypoints or "keypoints") if poses else None
     # with masks the boxes are optional (all four columns, or none: the masks' boxes), and an
-    # empty table may have no masks (a COCO file listing images without annotations)
+    # empty table may have no masks (a COCO file listing images without annotations); with
+    # keypoints the detections' boxes are optional (none: the keypoints' extent)
     names = {}
     for frame, which in ((gt_schema, "gt"), (detections, "dt")):
-        if masks and len(frame) and segmentation not in frame.columns:
-            require_columns(frame, "segmentation", segmentation)
-        names[which] = [segmentation] if masks and segmentation in frame.columns else []
+        shape = segmentation if masks else keypoints
+        if shape is not None and len(frame) and shape not in frame.columns:
+            require_columns(frame, "segmentation" if masks else "keypoints", shape)
+        names[which] = [shape] if shape is not None and shape in frame.columns else []
     for frame in (gt_schema, detections):
         require_columns(frame, "image", columns.image)
         require_columns(frame, "label", columns.label)
     for frame, which in ((gt_schema, "gt"), (detections, "dt")):
-        if not masks or any(c in frame.columns for c in boxes):
+        if not (masks or (poses and which == "dt")) or any(c in frame.columns for c in boxes):
             names[which] += require_columns(frame, "box", boxes)
     names["dt"] += require_columns(detections, "score", columns.score)
     iscrowd, area, images = coco_roles(
         gt_schema, columns.image, columns.iscrowd, columns.area, columns.images
     )
     image_sizes, dt_area = coco_mask_roles(gt_schema, detections, columns.image_sizes)
-    for argument, name in (("iscrowd", iscrowd), ("area", area), ("ignore", columns.ignore)):
+    num_keypoints = coco_keypoint_roles(gt_schema, columns.num_keypoints) if poses else None
+    for argument, name in (
+        ("iscrowd", iscrowd),
+        ("area", area),
+        ("ignore", columns.ignore),
+        ("num_keypoints", num_keypoints),
+    ):
         if name is not None:
             names["gt"] += require_columns(gt_schema, argument, name)
     columns = replace(
@@ -509,36 +527,43 @@ def box_spec(detections: pd.DataFrame, ground_truth, table) -> Table:
         images=None if images is None else list(images),
         image_sizes=image_sizes,
         dt_area=dt_area,
+        num_keypoints=num_keypoints,
     )
     table = replace(table, columns=columns)
     dt_names = [columns.image, columns.label, *names["dt"], *([dt_area] if dt_area else [])]
     gt_names = [columns.image, columns.label, *names["gt"]]
     return Table(
         dt_names,
-        partial(_box_chunk, table, segmentation),
+        partial(_box_chunk, table, segmentation or keypoints),
         table.finalize,
         key=columns.image,
         frames={"ground_truth": (ground_truth, gt_names)},
     )
 
 
-def _box_chunk(table, segmentation, detections: pd.DataFrame, ground_truth: pd.DataFrame):
+def _box_chunk(table, shapes, detections: pd.DataFrame, ground_truth: pd.DataFrame):
     """The state of a part holding every box of its images: the whole frames (one chunk), or
-    parts an engine shuffled on the image (each row located in the caller's frame)."""
+    parts an engine shuffled on the image (each row located in the caller's frame).
+    ``shapes``: the column of the masks (``iou_type="segm"``) or of the poses (``"keypoints"``)."""
     if PART not in detections.columns:
         return table.chunk(detections, ground_truth)
-    if segmentation is not None:
+    if shapes is not None:
+        argument, what, kept = (
+            ("keypoints", "poses", "lists")
+            if table.columns.iou_type == "keypoints"
+            else ("segmentation", "masks", "lists and structs")
+        )
         for frame, which in ((detections, "detections"), (ground_truth, "ground-truth")):
-            dtype = frame[segmentation].dtype if segmentation in frame.columns else None
+            dtype = frame[shapes].dtype if shapes in frame.columns else None
             if isinstance(dtype, pd.StringDtype) or str(dtype) in (
                 "string[pyarrow]",
                 "large_string[pyarrow]",
             ):
                 raise InvalidInputError(
-                    f"`segmentation={segmentation!r}` of the {which} frame has dtype {dtype}: dask "
-                    f"turned the masks into text (its 'dataframe.convert-string' option converts object "
+                    f"`{argument}={shapes!r}` of the {which} frame has dtype {dtype}: dask "
+                    f"turned the {what} into text (its 'dataframe.convert-string' option converts object "
                     f"columns). Build the frame inside `dask.config.set({{'dataframe.convert-string': "
-                    f"False}})`, or read it from parquet, where polygons and RLEs stay lists and structs."
+                    f"False}})`, or read it from parquet, where they stay {kept}."
                 )
     detections, dt_rows = source_order(detections)
     ground_truth, gt_rows = source_order(ground_truth)

@@ -28,6 +28,9 @@ __all__ = [
     "LABELS_WITHOUT_GT",
     "COCO_ATTRS",
     "IOU_TYPES",
+    "COCO_KEYPOINT_SIGMAS",
+    "KEYPOINT_AREA_RANGES",
+    "KEYPOINT_MAX_DETS",
     "iou_threshold_array",
     "max_dets_list",
     "area_range_table",
@@ -56,8 +59,25 @@ MATCHING_RULES = ("coco", "valor")
 INTERPOLATIONS = ("coco", "valor")
 CURVE_STYLES = ("coco", "valor")
 LABELS_WITHOUT_GT = ("exclude", "zero")
-#: What IoU compares: ``"bbox"`` the boxes, ``"segm"`` the masks (COCO's ``iouType``).
-IOU_TYPES = ("bbox", "segm")
+#: What IoU compares: ``"bbox"`` the boxes, ``"segm"`` the masks, ``"keypoints"`` the
+#: keypoints by their object keypoint similarity (OKS; COCO's ``iouType``).
+IOU_TYPES = ("bbox", "segm", "keypoints")
+#: pycocotools' ``kpt_oks_sigmas``: COCO's 17 person keypoints (nose, eyes, ears, shoulders,
+#: elbows, wrists, hips, knees, ankles).
+COCO_KEYPOINT_SIGMAS = (
+    np.array(
+        [0.26, 0.25, 0.25, 0.35, 0.35, 0.79, 0.79, 0.72, 0.72, 0.62, 0.62, 1.07, 1.07, 0.87, 0.87, 0.89, 0.89]
+    )
+    / 10.0
+)
+#: pycocotools' area ranges for keypoints: no "small" range (small people carry no keypoints).
+KEYPOINT_AREA_RANGES = {
+    "all": (0.0, 1e5**2),
+    "medium": (32.0**2, 96.0**2),
+    "large": (96.0**2, 1e5**2),
+}
+#: pycocotools' ``maxDets`` for keypoints.
+KEYPOINT_MAX_DETS = (20,)
 #: Key of ``DataFrame.attrs`` where :func:`pdmetrics.io.read_coco` records what pycocotools
 #: uses beyond the boxes: the file's image list and the crowd and area column names.
 COCO_ATTRS = "pdmetrics.coco"

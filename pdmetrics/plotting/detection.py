@@ -1,6 +1,7 @@
 """Figures of ``df.detection``'s tables: detector PR curves, per-label AP bars, confusion
 heatmaps (detection and classification), ROC curves, classification PR curves,
-segmentation IoU bars, and the masks of one image (instance segmentation).
+segmentation IoU bars, the masks of one image (instance segmentation) and its skeletons
+(keypoints).
 
 Every drawing function takes the tidy table the accessor returns, keyword-only options and
 ``ax=None``, returns the Axes it drew on and never changes the table. ``df.detection.plot``
@@ -27,6 +28,7 @@ from pdmetrics.detection.evaluation import match as match_table
 from pdmetrics.detection.inputs import BoxColumns
 from pdmetrics.detection.label_tables import classification
 from pdmetrics.detection.operating import operating_points as operating_points_table
+from pdmetrics.detection.options import COCO_ATTRS
 from pdmetrics.detection.semantic import segmentation as segmentation_table
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.plotting.axes import AXES_DOC, axes_for, check_table, choose, heatmap
@@ -43,6 +45,7 @@ __all__ = [
     "classification_pr_curve",
     "segmentation",
     "masks",
+    "skeletons",
     "DetectionPlots",
     "MAX_LABELS",
     "UNMATCHED",
@@ -675,33 +678,7 @@ def masks(
     >>> [text.get_text() for text in ax.texts]
     ['cell 0.90 IoU 0.71']
     """
-    for table, name in ((detections, "detections"), (ground_truth, "ground_truth")):
-        if not isinstance(table, pd.DataFrame):
-            raise InvalidInputError(f"`{name}=` must be a DataFrame; got {type(table).__name__}.")
-    named = [k for k in list(options) if k in BoxColumns.__dataclass_fields__ and k != "dt_area"]
-    columns = BoxColumns(**{k: options.pop(k) for k in named})
-    columns = dataclasses.replace(columns, iou_type="segm")
-    image_column = columns.image
-    if image_column in ground_truth.columns and image_column in detections.columns:
-        in_gt = ground_truth[image_column] == image
-        in_dt = detections[image_column] == image
-        if not (in_gt.any() or in_dt.any()):
-            raise InvalidInputError(
-                f"`image={plain(image)!r}` has no row in either table; pass an id of the "
-                f"{image_column!r} column, e.g. {plain(ground_truth[image_column].iloc[0])!r}."
-                if len(ground_truth)
-                else f"`image={plain(image)!r}` has no row in either table."
-            )
-        ground_truth, detections = ground_truth[in_gt.to_numpy()], detections[in_dt.to_numpy()]
-    data = columns.prepare(detections, ground_truth)
-    matched = match_table(
-        detections,
-        ground_truth=ground_truth,
-        iou_thresholds=[iou_threshold],
-        max_dets=None,
-        **{k: v for k, v in dataclasses.asdict(columns).items() if k != "dt_area"},
-        **options,
-    ).set_index("detection")
+    data, matched = _one_image(detections, ground_truth, image, "segm", iou_threshold, None, options)
     ax = axes_for(ax)
     labels = list(data.labels)
     height = int(max(data.gt_masks.height.max(initial=1), data.dt_masks.height.max(initial=1)))
@@ -736,6 +713,159 @@ def masks(
         f"(solid: true positive at IoU {iou_threshold:g})"
     )
     return ax
+
+
+def _one_image(detections, ground_truth, image, iou_type: str, iou_threshold, max_dets, options: dict):
+    """The checked rows of one image (:class:`~pdmetrics.detection.inputs.BoxData`) and their
+    match table at ``iou_threshold`` indexed by detection; ``options``: the columns and options
+    of :func:`pdmetrics.detection.match`."""
+    for table, name in ((detections, "detections"), (ground_truth, "ground_truth")):
+        if not isinstance(table, pd.DataFrame):
+            raise InvalidInputError(f"`{name}=` must be a DataFrame; got {type(table).__name__}.")
+    hidden = ("dt_area", "num_keypoints")
+    named = [k for k in list(options) if k in BoxColumns.__dataclass_fields__ and k not in hidden]
+    columns = BoxColumns(**{k: options.pop(k) for k in named})
+    columns = dataclasses.replace(columns, iou_type=iou_type)
+    image_column = columns.image
+    if image_column in ground_truth.columns and image_column in detections.columns:
+        in_gt = ground_truth[image_column] == image
+        in_dt = detections[image_column] == image
+        if not (in_gt.any() or in_dt.any()):
+            raise InvalidInputError(
+                f"`image={plain(image)!r}` has no row in either table; pass an id of the "
+                f"{image_column!r} column, e.g. {plain(ground_truth[image_column].iloc[0])!r}."
+                if len(ground_truth)
+                else f"`image={plain(image)!r}` has no row in either table."
+            )
+        ground_truth, detections = ground_truth[in_gt.to_numpy()], detections[in_dt.to_numpy()]
+    data = columns.prepare(detections, ground_truth)
+    matched = match_table(
+        detections,
+        ground_truth=ground_truth,
+        iou_thresholds=[iou_threshold],
+        max_dets=max_dets,
+        **{k: v for k, v in dataclasses.asdict(columns).items() if k not in hidden},
+        **options,
+    ).set_index("detection")
+    return data, matched
+
+
+def skeletons(
+    detections: pd.DataFrame,
+    ground_truth: pd.DataFrame,
+    *,
+    image,
+    oks_threshold: float = 0.5,
+    score_threshold: float = 0.0,
+    skeleton=None,
+    max_dets=20,
+    ax=None,
+    **options,
+):
+    """The poses of one image: ground-truth skeletons solid, detected ones dashed (keypoints).
+
+    Each ground truth's labelled keypoints (``v > 0``) are drawn as dots joined by the
+    ``skeleton``'s edges, in its label's color; each detection scoring at least
+    ``score_threshold`` as crosses joined by the same edges, dashed when it is a true positive
+    at ``oks_threshold`` (COCO's matching by OKS, see :func:`pdmetrics.detection.match`
+    with ``iou_type="keypoints"``) and dotted otherwise, tagged with its label, score and OKS.
+
+    Parameters
+    ----------
+    detections, ground_truth : DataFrame
+        The two tables of :func:`pdmetrics.detection.evaluate` with ``iou_type="keypoints"``.
+    image : image id
+        The image to draw.
+    oks_threshold : float, default 0.5
+    score_threshold : float, default 0.0
+    skeleton : list of (int, int), optional
+        The edges, as COCO's categories list them (keypoints numbered from 1); default the
+        skeleton of a :func:`pdmetrics.io.read_coco` file (when its categories share one), else
+        the keypoints alone.
+    max_dets : int or None, default 20
+        Detections matched per image and label (pycocotools' 20 for keypoints).
+    ax : matplotlib.axes.Axes, optional
+        Axes to draw on; default a new figure.
+    **options
+        Columns and options of :func:`pdmetrics.detection.match` (``keypoints=``, ``sigmas=``,
+        ``label=``, ``score=``, ``iscrowd=``, ``area=`` ...).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Image coordinates (y down): one line per skeleton edge, one marker set per pose.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pdmetrics.plotting.detection import skeletons
+    >>> gt = pd.DataFrame({"image": [1], "label": ["person"], "x": [0], "y": [0], "w": [20], "h": [40],
+    ...                    "keypoints": [[10, 5, 2, 10, 20, 2, 10, 38, 1]]})
+    >>> dt = pd.DataFrame({"image": [1], "label": ["person"], "score": [0.9],
+    ...                    "keypoints": [[11, 5, 1, 10, 21, 1, 12, 37, 1]]})
+    >>> ax = skeletons(dt, gt, image=1, sigmas=[0.05, 0.1, 0.1], skeleton=[(1, 2), (2, 3)])
+    >>> [text.get_text() for text in ax.texts]
+    ['person 0.90 OKS 0.95']
+    """
+    edges = _skeleton_edges(skeleton, ground_truth)
+    data, matched = _one_image(detections, ground_truth, image, "keypoints", oks_threshold, max_dets, options)
+    k = data.sigmas.size
+    if edges.size and (edges.min() < 0 or edges.max() >= k):
+        raise InvalidInputError(
+            f"`skeleton=` joins keypoints {preview(sorted(set((edges + 1).ravel().tolist())), 8)}, but the "
+            f"poses have K={k} keypoints (numbered 1 to {k}, as COCO's categories number them)."
+        )
+    ax = axes_for(ax)
+    labels = list(data.labels)
+    for pose, code in zip(data.gt_keypoints, data.gt_label):
+        _pose(ax, pose, pose[:, 2] > 0, edges, color(int(code)), "o", "-", 2.0)
+    for i in np.flatnonzero(data.dt_score >= score_threshold).tolist():
+        pose, code = data.dt_keypoints[i], int(data.dt_label[i])
+        row = matched.loc[i] if i in matched.index else None
+        tp = bool(row is not None and row["tp"])
+        _pose(ax, pose, np.ones(k, dtype=bool), edges, color(code), "x", "--" if tp else ":", 1.2)
+        oks = "" if row is None or pd.isna(row["iou"]) else f" OKS {row['iou']:.2f}"
+        ax.text(
+            pose[:, 0].min(),
+            pose[:, 1].min(),
+            f"{plain(labels[code])} {data.dt_score[i]:.2f}{oks}",
+            fontsize="small",
+            va="bottom",
+            bbox=LABEL_BOX,
+        )
+    ax.set_aspect("equal")
+    if not ax.yaxis_inverted():
+        ax.invert_yaxis()
+    ax.set_title(
+        f"image {plain(image)}: ground truths solid (dots), detections dashed (crosses)\n"
+        f"(dashed: true positive at OKS {oks_threshold:g}; dotted: not matched)"
+    )
+    return ax
+
+
+def _skeleton_edges(skeleton, ground_truth) -> np.ndarray:
+    """The skeleton's edges as 0-based pairs ``(E, 2)``: given, or a read_coco file's."""
+    if skeleton is None:
+        roles = ground_truth.attrs.get(COCO_ATTRS) if isinstance(ground_truth, pd.DataFrame) else None
+        known = roles.get("skeleton") if isinstance(roles, dict) else None
+        distinct = {tuple(map(tuple, v)) for v in known.values()} if known else set()
+        skeleton = list(distinct.pop()) if len(distinct) == 1 else []
+    try:
+        edges = np.asarray(skeleton, dtype="int64").reshape(-1, 2) - 1
+    except (TypeError, ValueError):
+        raise InvalidInputError(
+            f"`skeleton=` must be pairs of keypoint numbers such as [(1, 2), (2, 3)]; got "
+            f"{plain(skeleton)!r}."
+        ) from None
+    return edges
+
+
+def _pose(ax, pose: np.ndarray, shown: np.ndarray, edges: np.ndarray, tint: str, marker, style, width):
+    """One pose: its ``shown`` keypoints as markers, the edges between two shown keypoints."""
+    for a, b in edges.tolist():
+        if shown[a] and shown[b]:
+            ax.plot(pose[[a, b], 0], pose[[a, b], 1], linestyle=style, color=tint, linewidth=width)
+    ax.plot(pose[shown, 0], pose[shown, 1], linestyle="none", marker=marker, color=tint, markersize=5)
 
 
 class DetectionPlots:
@@ -833,6 +963,18 @@ class DetectionPlots:
         """:func:`pdmetrics.detection.segmentation` drawn as per-class bars."""
         table = segmentation_table(self._frame, y_true=y_true, y_pred=y_pred, **options)
         return segmentation(table, metric=metric, horizontal=horizontal, ax=ax)
+
+    def skeletons(self, *, ground_truth, image, oks_threshold=0.5, score_threshold=0.0, ax=None, **options):
+        """The poses of one image drawn by :func:`pdmetrics.plotting.detection.skeletons`."""
+        return skeletons(
+            self._frame,
+            ground_truth,
+            image=image,
+            oks_threshold=oks_threshold,
+            score_threshold=score_threshold,
+            ax=ax,
+            **options,
+        )
 
     def masks(self, *, ground_truth, image, iou_threshold=0.5, score_threshold=0.0, ax=None, **options):
         """The masks of one image drawn by :func:`pdmetrics.plotting.detection.masks`."""
