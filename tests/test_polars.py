@@ -241,6 +241,12 @@ CASES = [
     ),
     (
         "fairness",
+        "gap_tests",
+        "outcomes",
+        {"y_true": "st", "y_pred": "an", "by": ["g", "cat"], "classes": [3, 1, 2], "ordinal": True},
+    ),
+    (
+        "fairness",
         "intersections",
         "outcomes",
         {"y_true": "y", "y_pred": "p", "by": ["g", "cat"], "min_size": 80, "small": "pool"},
