@@ -471,6 +471,12 @@ def test_classes_none_keeps_the_binary_table():
     df = labelled(600, seed=2)
     pd.testing.assert_frame_equal(run(df, classes=None), run(df))
     assert "class" not in run(df).columns
+    # a group column named like a confusion count would have been overwritten by it: refused
+    for classes in (None, "all"):
+        with pytest.raises(InvalidInputError, match=r"`by='TP'` names a column that is also a column"):
+            df.rename(columns={"g": "TP"}).fairness.gap_tests(
+                y_true="y", y_pred="pred", by="TP", classes=classes
+            )
 
 
 @pytest.mark.parametrize(

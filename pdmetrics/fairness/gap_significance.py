@@ -473,7 +473,8 @@ def gap_tests(
             _classes_from_state, classes=chosen, ordinal=ordinal, privileged=privileged, **options
         )
         return column_table(group_classes_state, columns, {"result_columns": result_columns}, finalize)
-    state_options = {"pos_label": pos_label, "result_columns": GAP_COLUMNS}
+    # the counts are columns of the frame the table is built from: a group column may not take their names
+    state_options = {"pos_label": pos_label, "result_columns": [*CELLS, *GAP_COLUMNS]}
     finalize = partial(_from_state, pos_label=pos_label, privileged=privileged, **options)
     return column_table(group_counts_state, columns, state_options, finalize)
 
