@@ -328,9 +328,14 @@ def test_the_input_is_left_unchanged_and_the_core_function_equals_the_accessor()
 # ------------------------------------------------------------------------------------------
 # engines
 # ------------------------------------------------------------------------------------------
-def test_dask_and_polars_give_the_pandas_table():
-    df = labelled(900, seed=9)
-    options = {"y_true": "y", "y_pred": "pred", "by": ["g", "k"], "privileged": ("a", 0), "test": "auto"}
+@pytest.mark.parametrize("classes", [None, "all"], ids=["binary", "classes"])
+def test_dask_and_polars_give_the_pandas_table(classes):
+    if classes is None:
+        df = labelled(900, seed=9)
+        options = {"y_true": "y", "y_pred": "pred", "by": ["g", "k"], "privileged": ("a", 0), "test": "auto"}
+    else:  # string classes, one absent from a group, a one-row group, the ordinal splits
+        df = multiclass(900, seed=6)
+        options = {"y_true": "y", "y_pred": "pred", "by": "g", "classes": "all", "ordinal": True}
     with pytest.warns(UndefinedMetricWarning, match="precision"):
         expected = df.fairness.gap_tests(**options)
     dd = pytest.importorskip("dask.dataframe")
@@ -363,3 +368,132 @@ def test_holm_equals_multipletests_exactly_with_ties_and_many_values():
                 np.testing.assert_array_equal(adjusted[finite], expected)
                 np.testing.assert_array_equal(reject[finite], expected_reject)
             assert np.isnan(adjusted[~finite]).all() and not reject[~finite].any()
+
+
+# ------------------------------------------------------------------------------------------
+# classes: one block per class (one vs rest) and per cumulative split, one correction
+# ------------------------------------------------------------------------------------------
+def multiclass(n: int = 1200, seed: int = 0, values=("low", "mid", "high")) -> pd.DataFrame:
+    """Three classes with group-dependent errors; group ``d`` never has the last class in
+    ``y`` nor in ``pred``, group ``e`` has one row."""
+    rng = np.random.default_rng(seed)
+    g = rng.choice(["a", "b", "c", "d"], n - 1, p=[0.45, 0.3, 0.15, 0.1])
+    y = rng.integers(0, 3, n - 1)
+    wrong = rng.random(n - 1) < pd.Series(g).map({"a": 0.2, "b": 0.35, "c": 0.5, "d": 0.3}).to_numpy()
+    pred = np.where(wrong, (y + rng.integers(1, 3, n - 1)) % 3, y)
+    y[g == "d"], pred[g == "d"] = y[g == "d"] % 2, pred[g == "d"] % 2
+    lookup = np.asarray(values, dtype=object)
+    frame = pd.DataFrame({"y": lookup[y], "pred": lookup[pred], "g": g})
+    last = pd.DataFrame({"y": [values[0]], "pred": [values[1]], "g": ["e"]}, dtype=object)
+    return pd.concat([frame, last], ignore_index=True).astype(
+        {"y": frame["y"].dtype, "pred": frame["pred"].dtype}
+    )
+
+
+def binarised(df: pd.DataFrame, positive) -> pd.DataFrame:
+    return df.assign(y=(df["y"] == positive).astype(int), pred=(df["pred"] == positive).astype(int))
+
+
+def per_class(out: pd.DataFrame, value) -> pd.DataFrame:
+    return out[(out["class"] == value).to_numpy()].drop(columns="class").reset_index(drop=True)
+
+
+@pytest.mark.parametrize("values", [("low", "mid", "high"), (3, 7, 9)], ids=["strings", "integers"])
+@pytest.mark.parametrize("test", ["auto", "exact", "chi2", "z"])
+def test_each_class_equals_the_binary_table_on_the_binarised_labels(values, test):
+    df = multiclass(values=values)
+    options = {"metrics": METRICS, "test": test, "privileged": "a"}
+    out = run(df, classes="all", correction=None, **options)
+    assert list(out.columns[:3]) == ["g", "class", "metric"]
+    assert out.attrs["pdmetrics"]["classes"] == sorted(values)
+    for value in sorted(values):
+        alone = run(binarised(df, value), correction=None, **options)
+        pd.testing.assert_frame_equal(per_class(out, value), alone, check_exact=False, rtol=1e-12, atol=1e-14)
+        # and straight from scipy and statsmodels, one 2x2 table at a time
+        expected = reference_table(binarised(df, value), "g", "a", METRICS, test, None)
+        mine = per_class(out, value)
+        for column in ["N", "count", "N_reference", "count_reference"]:
+            np.testing.assert_array_equal(
+                mine[column].to_numpy(), expected[column].to_numpy(), err_msg=column
+            )
+        for column in ["ci_low", "ci_high", "statistic", "p_value"]:
+            np.testing.assert_allclose(
+                mine[column].to_numpy(float), expected[column].to_numpy(float), **TOL, err_msg=column
+            )
+    # the class absent from group d: its rates of actual/predicted positives are undefined
+    absent = out[(out["g"] == "d") & (out["class"] == values[2]) & (out["metric"] == "tpr")]
+    assert absent["N"].tolist() == [0] and absent["p_value"].isna().all()
+    assert (out.loc[out["g"] == "e", "N"] <= 1).all()
+
+
+@pytest.mark.parametrize("correction", ["holm", "fdr_bh", "bonferroni"])
+def test_the_correction_runs_over_every_group_class_and_metric(correction):
+    df = multiclass(seed=3)
+    out = run(df, classes="all", ordinal=True, correction=correction, metrics=METRICS, alpha=0.1)
+    assert out["class"].tolist()[-1] == ">= mid" and len(out) == 4 * 5 * (3 + 2)
+    p = out["p_value"].to_numpy(float)
+    finite = np.isfinite(p)
+    reject, adjusted = multipletests(p[finite], alpha=0.1, method=correction)[:2]
+    np.testing.assert_allclose(out["p_adjusted"].to_numpy(float)[finite], adjusted, **TOL)
+    np.testing.assert_array_equal(out["reject"].to_numpy(bool)[finite], reject)
+
+
+def test_ordinal_splits_equal_the_binary_table_of_each_cumulative_split():
+    df = multiclass(seed=4, values=(1, 2, 3))
+    out = run(df, classes=[1, 2, 3], ordinal=True, correction=None, privileged="b")
+    for k in (2, 3):
+        split = df.assign(y=(df["y"] >= k).astype(int), pred=(df["pred"] >= k).astype(int))
+        alone = run(split, correction=None, privileged="b")
+        pd.testing.assert_frame_equal(per_class(out, f">= {k}"), alone, check_exact=False, rtol=1e-12)
+
+
+def test_categorical_classes_keep_their_order_and_a_listed_order_is_kept():
+    df = multiclass(seed=5)
+    order = ["mid", "low", "high"]
+    df = df.assign(
+        y=pd.Categorical(df["y"], categories=order), pred=pd.Categorical(df["pred"], categories=order)
+    )
+    out = run(df, classes="all")
+    assert list(pd.unique(out["class"])) == order
+    listed = run(df.astype({"y": object, "pred": object}), classes=["high", "low"])
+    assert list(pd.unique(listed["class"])) == ["high", "low"]
+    pd.testing.assert_frame_equal(
+        per_class(listed, "low"),
+        per_class(run(df, classes="all"), "low").assign(
+            p_adjusted=per_class(listed, "low")["p_adjusted"], reject=per_class(listed, "low")["reject"]
+        ),
+        check_exact=False,
+        rtol=1e-12,
+    )
+
+
+def test_classes_none_keeps_the_binary_table():
+    df = labelled(600, seed=2)
+    pd.testing.assert_frame_equal(run(df, classes=None), run(df))
+    assert "class" not in run(df).columns
+    # a group column named like a confusion count would have been overwritten by it: refused
+    for classes in (None, "all"):
+        with pytest.raises(InvalidInputError, match=r"`by='TP'` names a column that is also a column"):
+            df.rename(columns={"g": "TP"}).fairness.gap_tests(
+                y_true="y", y_pred="pred", by="TP", classes=classes
+            )
+
+
+@pytest.mark.parametrize(
+    ("options", "match"),
+    [
+        ({"classes": "all", "pos_label": "high"}, r"`pos_label='high'` and `classes=` together"),
+        ({"classes": ["low", "top"]}, r"`classes=` lists 'top', which occur in neither"),
+        ({"classes": "every"}, r"`classes='every'`: pass \"all\""),
+        ({"ordinal": True}, r"`ordinal=True` needs `classes=\"all\"`"),
+        ({"classes": ["low", "high"], "ordinal": True}, r"must list every value.*'mid' are not listed"),
+    ],
+)
+def test_bad_class_options_are_refused_with_the_classification_messages(options, match):
+    df = multiclass(300)
+    with pytest.raises(InvalidInputError, match=match):
+        df.fairness.gap_tests(**{"y_true": "y", "y_pred": "pred", "by": "g", **options})
+    with pytest.raises(InvalidInputError, match=match):
+        df.fairness.classification(
+            **{"y_true": "y", "y_pred": "pred", "by": "g", "privileged": "a", **options}
+        )

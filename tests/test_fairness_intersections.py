@@ -128,9 +128,12 @@ def test_contributions_add_to_zero_and_rank_by_size(seed, min_size, small):
     assert (np.diff(out["contribution"].abs().to_numpy()) <= 1e-15).all()
 
 
-def test_dask_and_polars_give_the_pandas_table():
-    df = crossed(1200, seed=5)
+@pytest.mark.parametrize("classes", [None, "all"], ids=["binary", "classes"])
+def test_dask_and_polars_give_the_pandas_table(classes):
+    df = crossed(1200, seed=5) if classes is None else graded(1200, seed=5)
     options = {"y_true": "y", "y_pred": "pred", "by": ["sex", "race"], "min_size": 60, "small": "pool"}
+    if classes is not None:
+        options.update(classes=classes, ordinal=True, metric="tpr")
     expected = df.fairness.intersections(**options)
     dd = pytest.importorskip("dask.dataframe")
     on_dask = dd.from_pandas(df, npartitions=3).fairness.intersections(**options)
@@ -142,3 +145,65 @@ def test_dask_and_polars_give_the_pandas_table():
     from test_polars import assert_same  # labels of several types arrive as text from polars
 
     assert_same(pl.from_pandas(df).fairness.intersections(**options), expected)
+
+
+# ------------------------------------------------------------------------------------------
+# classes: one ranked block per class (one vs rest) and per cumulative split
+# ------------------------------------------------------------------------------------------
+def graded(n: int = 1500, seed: int = 0, values=(1, 2, 3)) -> pd.DataFrame:
+    """Three ordered classes; the crossed cell (F, d) never has the last class."""
+    df = crossed(n, seed)
+    rng = np.random.default_rng(seed + 1)
+    y = rng.integers(0, 3, n)
+    pred = np.where(rng.random(n) < 0.3 + 0.2 * (df["race"] == "c"), rng.integers(0, 3, n), y)
+    cell = ((df["sex"] == "F") & (df["race"] == "d")).to_numpy()
+    y[cell], pred[cell] = y[cell] % 2, pred[cell] % 2
+    lookup = np.asarray(values, dtype=object)
+    return df.assign(y=lookup[y], pred=lookup[pred]).astype(
+        {"y": np.asarray(values).dtype, "pred": np.asarray(values).dtype}
+    )
+
+
+@pytest.mark.parametrize("values", [(1, 2, 3), ("lo", "mid", "hi")], ids=["integers", "strings"])
+@pytest.mark.parametrize(
+    ("metric", "small"), [("selection_rate", "flag"), ("tpr", "pool"), ("precision", "flag")]
+)
+def test_each_class_and_split_equals_the_binary_table_on_the_binarised_labels(values, metric, small):
+    df = graded(values=values)
+    options = {
+        "y_true": "y",
+        "y_pred": "pred",
+        "by": ["sex", "race"],
+        "metric": metric,
+        "min_size": 40,
+        "small": small,
+    }
+    out = df.fairness.intersections(classes=list(values), ordinal=True, **options)
+    assert list(out.columns[:3]) == ["sex", "race", "class"]
+    for k, value in enumerate(values):
+        binary = df.assign(y=(df["y"] == value).astype(int), pred=(df["pred"] == value).astype(int))
+        alone = binary.fairness.intersections(**options)
+        mine = out[(out["class"] == value).to_numpy()].drop(columns="class").reset_index(drop=True)
+        pd.testing.assert_frame_equal(mine, alone, check_dtype=False, check_exact=False, rtol=1e-12)
+        assert out.attrs["pdmetrics"]["N_all"][value] == alone.attrs["pdmetrics"]["N_all"]
+        if k:  # the split ">= value": the positions in the listed order
+            split = df.assign(
+                y=df["y"].isin(values[k:]).astype(int), pred=df["pred"].isin(values[k:]).astype(int)
+            )
+            alone = split.fairness.intersections(**options)
+            mine = (
+                out[(out["class"] == f">= {value}").to_numpy()].drop(columns="class").reset_index(drop=True)
+            )
+            pd.testing.assert_frame_equal(mine, alone, check_dtype=False, check_exact=False, rtol=1e-12)
+
+
+def test_classes_none_keeps_the_binary_table_and_bad_class_options_are_refused():
+    df = crossed(600, seed=3)
+    options = {"y_true": "y", "y_pred": "pred", "by": ["sex", "race"]}
+    pd.testing.assert_frame_equal(
+        df.fairness.intersections(classes=None, **options), df.fairness.intersections(**options)
+    )
+    with pytest.raises(InvalidInputError, match=r"`pos_label=0` and `classes=` together"):
+        df.fairness.intersections(classes="all", pos_label=0, **options)
+    with pytest.raises(InvalidInputError, match=r"`classes=` lists 7, which occur in neither"):
+        df.fairness.intersections(classes=[0, 7], **options)

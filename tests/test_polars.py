@@ -241,9 +241,28 @@ CASES = [
     ),
     (
         "fairness",
+        "gap_tests",
+        "outcomes",
+        {"y_true": "st", "y_pred": "an", "by": ["g", "cat"], "classes": [3, 1, 2], "ordinal": True},
+    ),
+    (
+        "fairness",
         "intersections",
         "outcomes",
         {"y_true": "y", "y_pred": "p", "by": ["g", "cat"], "min_size": 80, "small": "pool"},
+    ),
+    (
+        "fairness",
+        "intersections",
+        "outcomes",
+        {
+            "y_true": "st",
+            "y_pred": "an",
+            "by": ["g", "cat"],
+            "classes": "all",
+            "min_size": 30,
+            "metric": "tpr",
+        },
     ),
     ("fairness", "score_fairness", "outcomes", {"human": "h", "system": "s", "by": ["g", "k"]}),
     ("fairness", "score_distributions", "outcomes", {"score": "metric", "by": ["g", "k"]}),

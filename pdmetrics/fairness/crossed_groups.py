@@ -32,7 +32,20 @@ from pdmetrics._warnings import warn_undefined
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness._inputs import column_table, label_columns
 from pdmetrics.fairness.gap_significance import LABELLED_ROWS, PROPORTIONS
-from pdmetrics.fairness.group_rates import RATES, group_counts_from_state, group_counts_state
+from pdmetrics.fairness.group_rates import (
+    RATES,
+    class_state_counts,
+    group_classes_state,
+    group_counts_from_state,
+    group_counts_state,
+)
+from pdmetrics.fairness.multiclass import (
+    CLASS,
+    CLASSES_OPTIONS,
+    check_class_options,
+    class_column,
+    class_counts,
+)
 
 __all__ = ["INTERSECTION_COLUMNS", "SMALL_CELLS", "SMALL_LABEL", "intersections"]
 
@@ -45,7 +58,7 @@ INTERSECTION_COLUMNS = ["N", "count", "rate", "rate_overall", "gap", "contributi
 
 
 @table
-@fill(labelled_rows=LABELLED_ROWS)
+@fill(labelled_rows=LABELLED_ROWS, classes_options=CLASSES_OPTIONS)
 def intersections(
     frame,
     *,
@@ -55,6 +68,8 @@ def intersections(
     metric: str = "selection_rate",
     min_size: int = 30,
     pos_label=1,
+    classes=None,
+    ordinal: bool = False,
     small: str = "flag",
 ) -> pd.DataFrame:
     """Which crossed groups drive a gap: each cell's rate, gap to the overall rate and contribution.
@@ -70,7 +85,8 @@ def intersections(
     min_size : int, default 30
         Cells whose ``N`` (the rate's denominator in the cell) is below it are small.
     pos_label : scalar, default 1
-        The positive outcome.
+        The positive outcome. Leave it at its default with ``classes=``.
+    {classes_options}
     small : {"flag", "pool"}, default "flag"
         Flag the small cells (column ``small``), or pool them into one row labelled
         ``"(small cells)"`` in every group column.
@@ -84,6 +100,12 @@ def intersections(
         numerator in the cell, ``gap = rate - rate_overall`` and ``contribution = N * (rate -
         rate_overall) / N_all`` (the contributions add up to 0). A cell with ``N = 0`` has
         no rate (NaN gap, contribution 0).
+
+        With ``classes=``: a ``class`` column after the group columns and one block of rows
+        per class (one vs rest), then per split ``">= k"`` (``ordinal=True``), each block its
+        own table (the class's overall rate, its contributions adding up to 0, its ranks from 1,
+        its small cells pooled apart); ``attrs["pdmetrics"]["N_all"]`` holds each block's
+        ``N_all``.
 
     Examples
     --------
@@ -119,13 +141,49 @@ def intersections(
         raise InvalidInputError(f"`min_size={plain(min_size)!r}` must be a whole number of rows, e.g. 30.")
     if not isinstance(small, str) or small not in SMALL_CELLS:
         raise InvalidInputError(f"`small={plain(small)!r}`: choose 'flag' or 'pool'.")
+    chosen = check_class_options(classes, ordinal, pos_label)
+    options = {"metric": metric, "min_size": int(min_size), "small": small}
+    if chosen is not None:
+        finalize = partial(_classes_from_state, classes=chosen, ordinal=ordinal, **options)
+        state_options = {"result_columns": [CLASS, *INTERSECTION_COLUMNS]}
+        return column_table(group_classes_state, columns, state_options, finalize)
     state_options = {"pos_label": pos_label, "result_columns": INTERSECTION_COLUMNS}
-    finalize = partial(_from_state, pos_label=pos_label, metric=metric, min_size=int(min_size), small=small)
+    finalize = partial(_from_state, pos_label=pos_label, **options)
     return column_table(group_counts_state, columns, state_options, finalize)
 
 
 def _from_state(state, pos_label, metric: str, min_size: int, small: str) -> pd.DataFrame:
     counts, keys, info = group_counts_from_state(state, pos_label)
+    result, n_all = _ranked_cells(keys, counts, metric, min_size, small)
+    if not n_all:
+        warn_undefined(f"`metric={metric!r}` has no row in its denominator: every rate is NaN.")
+    return attach_info(
+        result, metric=metric, min_size=min_size, small=small, N_all=n_all, pos_label=pos_label, **info
+    )
+
+
+def _classes_from_state(
+    state, classes, ordinal: bool, metric: str, min_size: int, small: str
+) -> pd.DataFrame:
+    keys, found, info = class_state_counts(state, classes, ordinal, "intersections")
+    per_class = class_counts(state.counts.counts, len(state.keys), found)  # (cells, classes, 4)
+    blocks, totals = [], {}
+    for i, label in enumerate(class_column(found, macro=False)):  # a few classes, not rows
+        block, totals[label] = _ranked_cells(keys, per_class[:, i], metric, min_size, small)
+        block.insert(len(keys.columns), CLASS, pd.array([label] * len(block), dtype=object))
+        blocks.append(block)
+    empty = [label for label, n_all in totals.items() if not n_all]
+    if empty:
+        warn_undefined(
+            f"`metric={metric!r}` has no row in its denominator for the class(es) {empty!r}: "
+            f"their rates are NaN."
+        )
+    result = pd.concat(blocks, ignore_index=True)
+    return attach_info(result, metric=metric, min_size=min_size, small=small, N_all=totals, **info)
+
+
+def _ranked_cells(keys: pd.DataFrame, counts: np.ndarray, metric: str, min_size: int, small: str) -> tuple:
+    """The cells' rates, gaps and contributions from their confusion counts, ranked; and ``N_all``."""
     numerator, denominator = PROPORTIONS[metric]
     n = counts[:, list(denominator)].sum(axis=1)
     count = counts[:, list(numerator)].sum(axis=1)
@@ -139,8 +197,6 @@ def _from_state(state, pos_label, metric: str, min_size: int, small: str) -> pd.
         is_small = np.append(np.zeros(int(keep.sum()), dtype=bool), True)
     n_all, count_all = int(n.sum()), int(count.sum())
     overall = count_all / n_all if n_all else np.nan
-    if not n_all:
-        warn_undefined(f"`metric={metric!r}` has no row in its denominator: every rate is NaN.")
     result = keys.reset_index(drop=True).copy()
     result["N"] = n
     result["count"] = count
@@ -154,6 +210,4 @@ def _from_state(state, pos_label, metric: str, min_size: int, small: str) -> pd.
     result["rank"] = np.arange(1, len(result) + 1, dtype=np.int64)
     result["small"] = is_small[order]
     result.index = pd.RangeIndex(len(result))
-    return attach_info(
-        result, metric=metric, min_size=min_size, small=small, N_all=n_all, pos_label=pos_label, **info
-    )
+    return result, n_all

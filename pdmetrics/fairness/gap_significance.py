@@ -16,21 +16,22 @@ group's confusion counts, so each comparison is the 2x2 table ``[[count, N - cou
 
 The interval of the difference is Newcombe's hybrid score interval (from the two Wilson score
 intervals), as statsmodels' ``confint_proportions_2indep(method="newcomb")``. The p-values of
-all the table's rows (groups x metrics) are adjusted together by ``correction=`` as
-statsmodels' ``multipletests``. ``N_needed`` is the smallest size of the group's denominator
-at which a two-sided z-test at ``alpha`` detects the observed gap with probability ``power``,
-the reference growing in proportion (Cohen's effect size ``h = 2 asin(sqrt(rate)) - 2
-asin(sqrt(rate_reference))``, statsmodels' ``NormalIndPower``): a group whose ``N`` is below it
-is too small to judge a gap of that size.
+all the table's rows (groups x metrics, x classes with ``classes=``) are adjusted together by
+``correction=`` as statsmodels' ``multipletests``. ``N_needed`` is the smallest size of the
+group's denominator at which a two-sided z-test at ``alpha`` detects the observed gap with
+probability ``power``, the reference growing in proportion (Cohen's effect size ``h = 2
+asin(sqrt(rate)) - 2 asin(sqrt(rate_reference))``, statsmodels' ``NormalIndPower``): a group
+whose ``N`` is below it is too small to judge a gap of that size.
 
 How it is computed
 ------------------
 One additive state, the confusion counts of every group (one bincount over group x truth x
-prediction, :func:`~pdmetrics.fairness.group_rates.group_counts_state`); the tests run on the
-few rows of the result, vectorised: SciPy's distributions take arrays, and the two-sided
-Fisher p-value is SciPy's own algorithm (the tail beyond the mode found by binary search on
-the hypergeometric pmf) run on all tables at once, so the same floating-point operations give
-the same numbers.
+prediction, :func:`~pdmetrics.fairness.group_rates.group_counts_state`; with ``classes=`` group
+x true class x predicted class, :func:`~pdmetrics.fairness.group_rates.group_classes_state`,
+turned into one-vs-rest counts per class at finalize); the tests run on the few rows of the
+result, vectorised: SciPy's distributions take arrays, and the two-sided Fisher p-value is
+SciPy's own algorithm (the tail beyond the mode found by binary search on the hypergeometric
+pmf) run on all tables at once, so the same floating-point operations give the same numbers.
 """
 
 from __future__ import annotations
@@ -51,7 +52,15 @@ from pdmetrics._warnings import warn_undefined
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness._inputs import column_table, label_columns
 from pdmetrics.fairness.confusion import CELLS, FN, FP, TN, TP
-from pdmetrics.fairness.group_rates import RATES, group_counts_from_state, group_counts_state
+from pdmetrics.fairness.group_rates import (
+    RATES,
+    class_count_rows,
+    class_state_counts,
+    group_classes_state,
+    group_counts_from_state,
+    group_counts_state,
+)
+from pdmetrics.fairness.multiclass import CLASS, CLASSES_OPTIONS, check_class_options, class_counts
 
 __all__ = [
     "GAP_COLUMNS",
@@ -330,7 +339,7 @@ def _checked_options(by, metrics, test, correction, confidence, alpha, power) ->
 
 
 @table
-@fill(labelled_rows=LABELLED_ROWS)
+@fill(labelled_rows=LABELLED_ROWS, classes_options=CLASSES_OPTIONS)
 def gap_tests(
     frame,
     *,
@@ -338,6 +347,8 @@ def gap_tests(
     y_pred,
     by,
     pos_label=1,
+    classes=None,
+    ordinal: bool = False,
     privileged=None,
     metrics=("selection_rate", "tpr", "fpr", "precision"),
     test: str = "auto",
@@ -356,13 +367,13 @@ def gap_tests(
     Parameters
     ----------
     {labelled_rows}
-        Binary labels; per class after the multiclass work (the table already gives one
-        block per value of any identifier column of the counts, such as a class).
+        Binary labels, or any labels with ``classes=``.
     by : str or list of str
         Group column(s); several columns give their intersections (the combinations present
         in the data), as :func:`by_group`. Rows with a missing group value are left out.
     pos_label : scalar, default 1
-        The positive outcome.
+        The positive outcome. Leave it at its default with ``classes=``.
+    {classes_options}
     privileged : scalar, tuple or dict, optional
         The reference group: a value of ``by`` (a tuple of values in ``by`` order, or
         ``{column: value}``, when ``by`` names several columns). Default: the largest group,
@@ -378,8 +389,9 @@ def gap_tests(
         to the chi-square test without correction); ``"auto"``: the exact test where an
         expected count of the 2x2 table is below 5, the z-test elsewhere.
     correction : {"holm", "fdr_bh", "bonferroni"} or None, default "holm"
-        Adjustment of the p-values for the number of rows of the table (groups x metrics),
-        as statsmodels' ``multipletests``; None leaves them as they are.
+        Adjustment of the p-values for the number of rows of the table (groups x metrics, x
+        classes and splits with ``classes=``), as statsmodels' ``multipletests``; None leaves
+        them as they are.
     confidence : float, default 0.95
         Coverage of Newcombe's score interval of the difference (statsmodels'
         ``confint_proportions_2indep(method="newcomb")``).
@@ -406,6 +418,12 @@ def gap_tests(
         NA when the rates are equal. ``attrs["pdmetrics"]["reference"]`` holds the
         reference group.
 
+        With ``classes=``: a ``class`` column after the group columns, and the rows of each
+        class (one vs rest: the class positive, every other value negative), then of each split
+        ``">= k"`` (``ordinal=True``), one block after the other, each block compared with the
+        reference group's rates of the same class; ``attrs["pdmetrics"]["classes"]`` lists the
+        classes.
+
         A rate without a denominator in the group or the reference is NaN, and so are its
         test columns (left out of the correction), with one
         :class:`~pdmetrics.UndefinedMetricWarning`. When both rates are 0 (or both 1), every
@@ -429,10 +447,34 @@ def gap_tests(
                metric  difference  ci_low  ci_high   N  N_needed
     0  selection_rate        -0.3  -0.498   -0.058  30        38
     1             tpr         0.2  -0.042    0.452  15        19
+
+    Three classes, one vs rest, the p-values adjusted over every class and rate:
+
+    >>> df = pd.DataFrame({"y": ["A", "B", "C"] * 40,
+    ...                    "pred": ["A", "B", "C"] * 30 + ["A", "A", "C"] * 10,
+    ...                    "sex": ["M"] * 60 + ["F"] * 60})
+    >>> out = df.fairness.gap_tests(y_true="y", y_pred="pred", by="sex", privileged="M",
+    ...                             classes="all", metrics=["selection_rate", "tpr"])
+    >>> out[["sex", "class", "metric", "rate", "rate_reference", "p_adjusted"]].round(3)
+      sex class          metric   rate  rate_reference  p_adjusted
+    0   F     A  selection_rate  0.500           0.333       0.256
+    1   F     A             tpr  1.000           1.000       1.000
+    2   F     B  selection_rate  0.167           0.333       0.175
+    3   F     B             tpr  0.500           1.000       0.002
+    4   F     C  selection_rate  0.333           0.333       1.000
+    5   F     C             tpr  1.000           1.000       1.000
     """
     columns = label_columns(frame, y_true, y_pred, by)
     options = _checked_options(columns["by"], metrics, test, correction, confidence, alpha, power)
-    state_options = {"pos_label": pos_label, "result_columns": GAP_COLUMNS}
+    chosen = check_class_options(classes, ordinal, pos_label)
+    if chosen is not None:
+        result_columns = [CLASS, *CELLS, *GAP_COLUMNS]
+        finalize = partial(
+            _classes_from_state, classes=chosen, ordinal=ordinal, privileged=privileged, **options
+        )
+        return column_table(group_classes_state, columns, {"result_columns": result_columns}, finalize)
+    # the counts are columns of the frame the table is built from: a group column may not take their names
+    state_options = {"pos_label": pos_label, "result_columns": [*CELLS, *GAP_COLUMNS]}
     finalize = partial(_from_state, pos_label=pos_label, privileged=privileged, **options)
     return column_table(group_counts_state, columns, state_options, finalize)
 
@@ -444,6 +486,14 @@ def _from_state(state, pos_label, privileged, **options) -> pd.DataFrame:
         frame[cell] = counts[:, i]
     result = gap_tests_from_counts(frame, list(keys.columns), privileged=privileged, **options)
     result.attrs["pdmetrics"] = {**info, **result.attrs["pdmetrics"], "pos_label": pos_label}
+    return result
+
+
+def _classes_from_state(state, classes, ordinal: bool, privileged, **options) -> pd.DataFrame:
+    keys, found, info = class_state_counts(state, classes, ordinal, "gap_tests")
+    counts = class_count_rows(keys, class_counts(state.counts.counts, len(state.keys), found), found)
+    result = gap_tests_from_counts(counts, list(keys.columns), privileged=privileged, **options)
+    result.attrs["pdmetrics"] = {**info, **result.attrs["pdmetrics"]}
     return result
 
 

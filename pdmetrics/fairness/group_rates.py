@@ -37,6 +37,7 @@ from pdmetrics.fairness.multiclass import (
     CLASS,
     CLASSES_OPTIONS,
     MACRO,
+    Classes,
     ClassState,
     check_class_table,
     class_column,
@@ -54,7 +55,10 @@ __all__ = [
     "by_group",
     "by_group_columns",
     "by_group_from_state",
+    "class_count_rows",
+    "class_state_counts",
     "disparity_from_rates",
+    "group_classes_state",
     "group_counts_state",
     "group_disparity",
     "group_disparity_from_state",
@@ -352,17 +356,37 @@ def by_group_from_state(
     return attach_info(table, pos_label=pos_label, n_resamples=n_resamples, confidence=confidence, **info)
 
 
-def classes_by_group_from_state(state: ClassState, *, classes, ordinal: bool, table: str, zero_division):
-    """The :func:`by_group` table with ``classes=`` from the state of every row."""
+def class_state_counts(state: ClassState, classes, ordinal: bool, caller: str) -> tuple:
+    """The group keys, the classes (resolved from ``classes=`` and the values seen) and the row
+    counts of a by-group class state (:func:`group_classes_state`); the checks of usable rows
+    and the warnings about rows left out are raised here, for ``caller`` (the table's name)."""
     inner = state.counts
     check_usable_rows(
-        inner.rows, dict(zip(("y_true", "y_pred"), state.labels)), inner.rows_missing_label, "by_group"
+        inner.rows, dict(zip(("y_true", "y_pred"), state.labels)), inner.rows_missing_label, caller
     )
     warn_excluded(inner.rows_missing_label, inner.rows, "the label or the prediction is missing")
     warn_excluded(inner.rows_missing_group, inner.rows, "a group value is missing")
-    keys, n_values = plain_keys(inner.keys), len(state.keys)
-    found = resolve_classes(state.values(), seen_values(inner.counts, n_values), classes, ordinal)
-    info = {**inner.info(), "classes": list(found.labels)}
+    found = resolve_classes(state.values(), seen_values(inner.counts, len(state.keys)), classes, ordinal)
+    return plain_keys(inner.keys), found, {**inner.info(), "classes": list(found.labels)}
+
+
+def class_count_rows(keys: pd.DataFrame, per_class: np.ndarray, found: Classes) -> pd.DataFrame:
+    """One row per group and class (then split): the group columns, ``class``, ``N, TP, FP, FN,
+    TN`` from the one-vs-rest counts ``per_class`` (groups x classes x 4, :func:`class_counts`)."""
+    n_groups, width = per_class.shape[:2]
+    out = keys.take(np.repeat(np.arange(n_groups), width)).reset_index(drop=True)
+    out[CLASS] = pd.array(class_column(found, macro=False) * n_groups, dtype=object)
+    flat = per_class.reshape(-1, 4)
+    out["N"] = flat.sum(axis=1)
+    for cell in ("TP", "FP", "FN", "TN"):
+        out[cell] = flat[:, CELLS.index(cell)]
+    return out
+
+
+def classes_by_group_from_state(state: ClassState, *, classes, ordinal: bool, table: str, zero_division):
+    """The :func:`by_group` table with ``classes=`` from the state of every row."""
+    keys, found, info = class_state_counts(state, classes, ordinal, "by_group")
+    inner, n_values = state.counts, len(state.keys)
     if table == "levels":
         n, true_sum, pred_sum = level_sums(inner.counts, n_values, found)
         out = keys.copy()
@@ -383,12 +407,7 @@ def classes_by_group_from_state(state: ClassState, *, classes, ordinal: bool, ta
         for name in RATES:
             out[name] = nanmean_last(rates[name].reshape(n_groups, width)[:, :n_classes])
     else:
-        out = keys.take(np.repeat(np.arange(n_groups), width)).reset_index(drop=True)
-        out[CLASS] = pd.array(class_column(found, macro=False) * n_groups, dtype=object)
-        flat = per_class.reshape(-1, 4)
-        out["N"] = flat.sum(axis=1)
-        for cell in ("TP", "FP", "FN", "TN"):
-            out[cell] = flat[:, CELLS.index(cell)]
+        out = class_count_rows(keys, per_class, found)
         for name in RATES:
             out[name] = rates[name]
     out.index = pd.RangeIndex(len(out))

@@ -507,7 +507,9 @@ def gap_tests(table: pd.DataFrame, *, metrics=None, ax=None):
 
     One panel per rate: a row per group, a dot at ``difference`` and a line from ``ci_low`` to
     ``ci_high``; the gaps the table rejects (``reject``: adjusted p-value at most ``alpha``)
-    are filled red dots, the others hollow blue ones; a dashed line marks no gap (0).
+    are filled red dots, the others hollow blue ones; a dashed line marks no gap (0). A table
+    with a ``class`` column (``classes=``) gives one row of panels per class (then split), one
+    column per rate, each panel titled ``"class <c>: <rate>"``.
 
     Parameters
     ----------
@@ -516,11 +518,12 @@ def gap_tests(table: pd.DataFrame, *, metrics=None, ax=None):
     metrics : str or list of str, optional
         The rates to draw (values of the ``metric`` column); default all of them.
     ax : matplotlib.axes.Axes or sequence of Axes, optional
-        Where to draw: one Axes per rate (a new figure when None).
+        Where to draw: one Axes per panel (rate, or class and rate), in order (a new figure
+        when None).
 
     Returns
     -------
-    matplotlib.axes.Axes, or numpy.ndarray of Axes with several rates
+    matplotlib.axes.Axes, or numpy.ndarray of Axes with several panels
 
     Examples
     --------
@@ -533,22 +536,38 @@ def gap_tests(table: pd.DataFrame, *, metrics=None, ax=None):
     >>> ax = gap_tests(table, metrics="selection_rate")
     >>> ax.get_title(), [label.get_text() for label in ax.get_yticklabels()]
     ('selection_rate', ['F'])
+    >>> table = pdmetrics.fairness.gap_tests(df, y_true="y", y_pred="pred", by="sex", privileged="M",
+    ...                                      classes="all")
+    >>> axes = gap_tests(table, metrics=["selection_rate", "tpr"])
+    >>> [panel.get_title() for panel in axes]
+    ['class 0: selection_rate', 'class 0: tpr', 'class 1: selection_rate', 'class 1: tpr']
     """
     producer = "`df.fairness.gap_tests(...)` (pdmetrics.fairness.gap_tests)"
     check_table(table, ["metric", "difference", "ci_low", "ci_high", "reject"], producer)
-    groups = list(table.columns[: list(table.columns).index("metric")])
+    identifiers = list(table.columns[: list(table.columns).index("metric")])
+    groups = [name for name in identifiers if name != CLASS]
     available = [str(name) for name in pd.unique(table["metric"])]
     names = available if metrics is None else _names(metrics, "metrics", available)
-    size = int((table["metric"].astype(str) == names[0]).sum()) if names else 0
+    metric = table["metric"].astype(str)
+    if CLASS in identifiers:
+        classes = list(pd.unique(table[CLASS]))
+        panels = [
+            (f"class {plain(value)}: {name}", (table[CLASS] == value) & (metric == name))
+            for value in classes
+            for name in names
+        ]
+    else:
+        panels = [(name, metric == name) for name in names]
+    size = int(panels[0][1].sum()) if panels else 0
     axes = (
         np.array([axes_for(ax, (5.2, 1.2 + 0.45 * size))])
-        if len(names) == 1
-        else panel_axes(ax, len(names), panel_size=(4.6, 1.2 + 0.45 * size))
+        if len(panels) == 1
+        else panel_axes(ax, len(panels), ncols=len(names), panel_size=(4.6, 1.2 + 0.45 * size))
     )
     reference = (table.attrs.get("pdmetrics") or {}).get("reference")
     shown = ", ".join(str(value) for value in reference.values()) if reference else "the reference"
-    for panel, name in zip(axes, names):
-        rows = table[(table["metric"].astype(str) == name).to_numpy()]
+    for panel, (title, chosen_rows) in zip(axes, panels):
+        rows = table[chosen_rows.to_numpy(dtype=bool)]
         where = np.arange(len(rows))[::-1].astype("float64")
         difference = rows["difference"].to_numpy(dtype="float64")
         low, high = rows["ci_low"].to_numpy(dtype="float64"), rows["ci_high"].to_numpy(dtype="float64")
@@ -574,10 +593,10 @@ def gap_tests(table: pd.DataFrame, *, metrics=None, ax=None):
         panel.axvline(0.0, color="black", linestyle="--", linewidth=1)
         panel.set_yticks(where, _group_labels(rows, groups))
         panel.set_ylim(-0.7, len(rows) - 0.3)
-        panel.set_title(name)
+        panel.set_title(title)
         panel.set_xlabel(f"difference to {shown}")
         panel.legend(fontsize="small", loc="best")
-    return axes[0] if len(names) == 1 else axes
+    return axes[0] if len(panels) == 1 else axes
 
 
 def _score_panels(table: pd.DataFrame, ax) -> tuple[list, np.ndarray]:
