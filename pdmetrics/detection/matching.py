@@ -100,7 +100,7 @@ def _coco_ranking(data: BoxData, groups: np.ndarray, max_det: int) -> tuple[np.n
     ``-score``); keys that could overflow fall back to lexsorts.
     """
     n = data.n_dt
-    by_score = np.argsort(-data.dt_score, kind="stable")
+    by_score = np.argsort(-data.dt_score)  # equal scores get one code: no stable sort needed
     ranked = data.dt_score[by_score]
     code = np.empty(n, dtype="int64")
     code[by_score] = np.cumsum(np.r_[False, ranked[1:] != ranked[:-1]])  # 0 for the highest score
@@ -270,13 +270,13 @@ def match_boxes(
     aa, tt, dd, gg = (
         (np.concatenate(parts) for parts in zip(*found)) if found else (np.zeros(0, dtype="int64"),) * 4
     )
-    where_det = position_of[dd]
+    flat = (aa * n_thr + tt) * det.size + position_of[dd]  # into the (A, T, n) arrays
     gt_match = np.full((n_area, n_thr, det.size), -1, dtype="int32")
-    gt_match[aa, tt, where_det] = gg
+    gt_match.reshape(-1)[flat] = gg
     ignored = np.repeat(dt_outside[:, det][:, None, :], n_thr, axis=1)
-    ignored[aa, tt, where_det] = gt_ignored[aa, gg]
+    ignored.reshape(-1)[flat] = gt_ignored[aa, gg]
     tp = np.zeros(gt_match.shape, dtype=bool)
-    tp[aa, tt, where_det] = ~gt_ignored[aa, gg]
+    tp.reshape(-1)[flat] = ~ignored.reshape(-1)[flat]
     n_positive = (
         np.stack(
             [np.bincount(data.gt_label[nonignored[a]], minlength=data.labels.size) for a in range(n_area)]
