@@ -160,7 +160,6 @@ def accumulate(
 
     all_label = data.dt_label[matches.det]
     all_score = data.dt_score[matches.det]
-    counted_all = ~matches.ignored  # (A, T, n): true and false positives
     # the true positives of every area range and threshold, found once (full positions)
     n_det = matches.rank.size
     flat = np.flatnonzero(matches.tp)
@@ -169,39 +168,37 @@ def accumulate(
     area_bounds = np.searchsorted(tp_area, np.arange(n_area + 1))
     k_min = [first_count_reaching(matches.n_positive[a], points, interpolation) for a in range(n_area)]
     full_start = np.searchsorted(all_label, np.arange(n_lab), side="left")
-    # detections counted so far (true + false positives), at each position of each area and
-    # threshold, once; a smaller per-image limit subtracts the counted ones it leaves out
-    so_far = np.zeros((n_area, n_thr, n_det + 1), dtype="int32")
-    np.cumsum(counted_all, axis=2, dtype="int32", out=so_far[:, :, 1:])
+    # the detections counted (true + false positives) at every threshold, and the few counted at
+    # some thresholds only (matched to an ignored ground truth at some, not at others): running
+    # counts of the first plus those of the second give the counts so far at every threshold
+    ignored_any = matches.ignored.any(axis=1)  # (A, n)
+    always = ~ignored_any
+    sometimes = [np.flatnonzero(ignored_any[a] & ~matches.ignored[a].all(axis=0)) for a in range(n_area)]
     for m_index, max_det in enumerate(max_dets):
         # only the detections within the per-image limit take part
         within = matches.rank < max_det
-        left_out = np.flatnonzero(~within)
+        full = bool(within.all())
         cols = np.flatnonzero(within)
         label = all_label[cols]
         score = all_score[cols]
         label_start = np.searchsorted(label, np.arange(n_lab), side="left")
         label_count = np.bincount(label, minlength=n_lab)
-        out_upto = np.cumsum(~within)  # detections left out at or before each position
-        out_before_label = np.r_[0, out_upto][full_start]  # left out before each label's first
         for a in range(n_area):
             positive = matches.n_positive[a]
             t_of, pos = (
                 tp_thr[area_bounds[a] : area_bounds[a + 1]],
                 tp_pos[area_bounds[a] : area_bounds[a + 1]],
             )
-            counts = so_far[a]
-            det_label = all_label[pos]
-            if left_out.size:
+            if not full:
                 inside = within[pos]
-                t_of, pos, det_label = t_of[inside], pos[inside], det_label[inside]
-                out_so_far = np.zeros((n_thr, left_out.size + 1), dtype="int32")
-                np.cumsum(counted_all[a][:, left_out], axis=1, dtype="int32", out=out_so_far[:, 1:])
-                before_label = counts[:, full_start] - out_so_far[:, out_before_label]
-                upto = counts[t_of, pos + 1] - out_so_far[t_of, out_upto[pos]]
-            else:
-                before_label = counts[:, full_start]
-                upto = counts[t_of, pos + 1]
+                t_of, pos = t_of[inside], pos[inside]
+            det_label = all_label[pos]
+            steady = np.concatenate(([0], np.cumsum(always[a] & within)))  # counted before each position
+            some = sometimes[a] if full else sometimes[a][within[sometimes[a]]]
+            varying = np.zeros((n_thr, some.size + 1), dtype="int64")
+            np.cumsum(~matches.ignored[a][:, some], axis=1, out=varying[:, 1:])
+            before_label = steady[full_start] + varying[:, np.searchsorted(some, full_start, side="left")]
+            upto = steady[pos + 1] + varying[t_of, np.searchsorted(some, pos, side="right")]
             keys = t_of * n_lab + det_label
             n_tp = np.bincount(keys, minlength=n_thr * n_lab)
             first = np.cumsum(n_tp) - n_tp
