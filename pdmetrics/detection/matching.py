@@ -178,7 +178,8 @@ def match_boxes(
     if matching == "coco":
         rank, det = _coco_ranking(data, groups_dt, max_det)
         kept = np.flatnonzero(rank < max_det)
-        by_rank = kept[np.argsort(rank[kept], kind="stable")]
+        small = "int16" if max_det <= np.iinfo("int16").max else "int64"  # a radix sort when small
+        by_rank = kept[np.argsort(rank[kept].astype(small), kind="stable")]
         pair_det, pair_gt, pair_iou = _pairs(data, by_rank, groups_dt, groups_gt)
     else:
         all_dets = np.arange(data.n_dt)
@@ -274,9 +275,10 @@ def match_boxes(
     gt_match = np.full((n_area, n_thr, det.size), -1, dtype="int32")
     gt_match.reshape(-1)[flat] = gg
     ignored = np.repeat(dt_outside[:, det][:, None, :], n_thr, axis=1)
-    ignored.reshape(-1)[flat] = gt_ignored[aa, gg]
+    matched_ignored = gt_ignored[aa, gg]
+    ignored.reshape(-1)[flat] = matched_ignored
     tp = np.zeros(gt_match.shape, dtype=bool)
-    tp.reshape(-1)[flat] = ~ignored.reshape(-1)[flat]
+    tp.reshape(-1)[flat] = ~matched_ignored
     n_positive = (
         np.stack(
             [np.bincount(data.gt_label[nonignored[a]], minlength=data.labels.size) for a in range(n_area)]
