@@ -24,12 +24,10 @@ accumulating precision/recall and the 12 stats:
   ``COCOeval_faster(..., "segm")`` ``evaluate(); accumulate(); summarize()``;
 - pycocotools: the same with ``COCOeval``.
 
-Prints the median time of each over ``--repeat`` runs (pdmetrics and faster-coco-eval run in
-turn, and their ratio is the median of the paired ratios, for wall and CPU time), the ratios,
-and the largest difference in the 12 stats (checked equal to 1e-12). pdmetrics is pure numpy
-here (no accelerator: handing polygons to ``pycocotools.mask`` and decoding its strings was
-measured no faster than rasterizing them with numpy). ``--profile`` prints a pyinstrument
-profile of one pdmetrics run.
+Prints the median time of each over ``--repeat`` runs, the ratios, and the largest difference
+in the 12 stats (checked equal to 1e-12). pdmetrics is pure numpy here (no accelerator: handing
+polygons to ``pycocotools.mask`` and decoding its strings was measured no faster than
+rasterizing them with numpy). ``--profile`` prints a pyinstrument profile of one pdmetrics run.
 
     python benchmarks/bench_segmentation.py --repeat 5
 """
@@ -41,7 +39,6 @@ import contextlib
 import importlib
 import io
 import json
-import statistics
 import tempfile
 from itertools import chain
 from pathlib import Path
@@ -49,7 +46,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from bench_mask_kernels import star_polygons
-from timing import median_time, paired_times
+from timing import median_time
 
 import pdmetrics  # noqa: F401  (registers the accessors)
 from pdmetrics.detection.masks import mask_bbox, mask_runs
@@ -267,34 +264,16 @@ def main() -> None:
                     ours()
                 print(profiler.output_text(unicode=False, color=False))
             rows = []
-            runners = {}
+            ours_time, stats = median_time(ours, args.repeat)
+            rows.append(("pdmetrics", ours_time, stats))
             for module in ("faster_coco_eval", "pycocotools"):
                 if module in args.skip:
                     continue
                 try:
-                    runners[module] = reference_runner(module, paths["gt"], results_file)
+                    run = reference_runner(module, paths["gt"], results_file)
                 except ImportError:
                     print(f"{module:25s} not installed")
-            if "faster_coco_eval" in runners:
-                # run in turn, so that both see the same load of the machine (imports before)
-                ours()
-                ours_times, ref_times, stats, ref_stats = paired_times(
-                    ours, runners.pop("faster_coco_eval"), args.repeat
-                )
-                ours_time = statistics.median(ours_times["wall"])
-                rows.append(("pdmetrics", ours_time, stats))
-                rows.append(("faster_coco_eval", statistics.median(ref_times["wall"]), ref_stats))
-                for clock in ("wall", "cpu"):
-                    ratio = statistics.median(r / o for r, o in zip(ref_times[clock], ours_times[clock]))
-                    print(
-                        f"{clock} time, faster_coco_eval / pdmetrics: median of the {args.repeat} paired "
-                        f"ratios {ratio:.2f}x (pdmetrics {statistics.median(ours_times[clock]):.3f} s, "
-                        f"faster_coco_eval {statistics.median(ref_times[clock]):.3f} s)"
-                    )
-            else:
-                ours_time, stats = median_time(ours, args.repeat)
-                rows.append(("pdmetrics", ours_time, stats))
-            for module, run in runners.items():
+                    continue
                 rows.append((module, *median_time(run, args.repeat)))
             print(f"{'':25s}{'median (s)':>11s}{'vs pdmetrics':>14s}  max |stat difference|")
             for name, seconds, values in rows:
