@@ -16,6 +16,22 @@ def median_time(function, repeat: int) -> tuple[float, object]:
     return statistics.median(times), result
 
 
+def paired_times(first, second, repeat: int) -> tuple[dict, dict, object, object]:
+    """Call ``first()`` then ``second()``, ``repeat`` times in turn (so that both see the same
+    load of the machine); return the times of each (``{"wall": [...], "cpu": [...]}``, seconds;
+    cpu is this process's user + system time, steadier than wall time on a loaded machine) and
+    their last results."""
+    times = ({"wall": [], "cpu": []}, {"wall": [], "cpu": []})
+    results = [None, None]
+    for _ in range(max(int(repeat), 1)):
+        for k, function in enumerate((first, second)):
+            wall, cpu = time.perf_counter(), time.process_time()
+            results[k] = function()
+            times[k]["cpu"].append(time.process_time() - cpu)
+            times[k]["wall"].append(time.perf_counter() - wall)
+    return times[0], times[1], results[0], results[1]
+
+
 def row_resampling_reference(resample, frame, timed: int, total: int, what: str) -> float:
     """The reference of the ``compare`` benchmarks: ``resample(frame, rng)`` (one resample of the
     rows and the metrics recomputed) timed ``timed`` times, scaled to ``total`` resamples and

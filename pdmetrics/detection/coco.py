@@ -72,12 +72,20 @@ class Accumulation:
     n_positive: np.ndarray
 
 
-def _segment_suffix_max(values: np.ndarray, keys: np.ndarray) -> np.ndarray:
-    """max(values[j:]) within runs of equal ``keys`` (keys sorted)."""
-    if values.size == 0:
-        return values.copy()
-    reversed_max = pd.Series(values[::-1]).groupby(keys[::-1], sort=False).cummax().to_numpy()
-    return reversed_max[::-1].copy()
+def _envelope_at(pr: np.ndarray, first: np.ndarray, n_tp: np.ndarray, index: np.ndarray, ok) -> np.ndarray:
+    """``max(pr[index:end])`` of each read-out (0 where not ``ok``), ``end`` the end of its segment.
+
+    ``pr`` holds consecutive segments (one per ``(t, k)``, starting at ``first`` with ``n_tp``
+    values); ``index`` and ``ok`` are ``(T, K, R)``, ``index`` nondecreasing along ``R``. The
+    maxima of the blocks between consecutive read-outs (one ``reduceat``), then a running
+    maximum from the last block back, give the envelope at the read-outs only.
+    """
+    end = first + n_tp  # (T, K)
+    index = np.where(ok, index, np.maximum(end - 1, first)[:, :, None])
+    bounds = np.concatenate([index, end[:, :, None]], axis=2)
+    blocks = np.maximum.reduceat(np.append(pr, 0.0), bounds.reshape(-1)).reshape(bounds.shape)
+    envelope = np.maximum.accumulate(blocks[:, :, -2::-1], axis=2)[:, :, ::-1]
+    return np.where(ok, envelope, 0.0)
 
 
 def first_count_reaching(n_positive: np.ndarray, points: np.ndarray, interpolation: str) -> np.ndarray:
@@ -145,62 +153,85 @@ def accumulate(
     max_dets = [int(m) for m in max_dets]
     n_thr, n_rec = matches.iou_thresholds.size, points.size
     n_lab, n_area, n_max = data.labels.size, matches.area_ranges.shape[0], len(max_dets)
-    precision = np.zeros((n_thr, n_rec, n_lab, n_area, n_max))
+    # filled as (A, M, ...) blocks and handed out as (T, R, K, A, M) views
+    precision = np.zeros((n_area, n_max, n_thr, n_rec, n_lab))
     scores = np.zeros_like(precision)
-    recall = np.zeros((n_thr, n_lab, n_area, n_max))
+    recall = np.zeros((n_area, n_max, n_thr, n_lab))
 
     all_label = data.dt_label[matches.det]
     all_score = data.dt_score[matches.det]
-    counted_all = ~matches.ignored  # (A, T, n): true and false positives
+    # the true positives of every area range and threshold, found once (full positions)
+    n_det = matches.rank.size
+    flat = np.flatnonzero(matches.tp)
+    tp_area, rest = np.divmod(flat, n_thr * n_det) if n_det else (flat, flat)
+    tp_thr, tp_pos = np.divmod(rest, n_det) if n_det else (flat, flat)
+    area_bounds = np.searchsorted(tp_area, np.arange(n_area + 1))
+    k_min = [first_count_reaching(matches.n_positive[a], points, interpolation) for a in range(n_area)]
+    full_start = np.searchsorted(all_label, np.arange(n_lab), side="left")
+    # the detections counted (true + false positives) at every threshold, and the few counted at
+    # some thresholds only (matched to an ignored ground truth at some, not at others): running
+    # counts of the first plus those of the second give the counts so far at every threshold
+    ignored_any = matches.ignored.any(axis=1)  # (A, n)
+    always = ~ignored_any
+    sometimes = [np.flatnonzero(ignored_any[a] & ~matches.ignored[a].all(axis=0)) for a in range(n_area)]
     for m_index, max_det in enumerate(max_dets):
-        # only the detections within the per-image limit take part (a column subset)
-        cols = np.flatnonzero(matches.rank < max_det)
-        full = cols.size == matches.rank.size
-        label = all_label if full else all_label[cols]
-        score = all_score if full else all_score[cols]
+        # only the detections within the per-image limit take part
+        within = matches.rank < max_det
+        full = bool(within.all())
+        cols = np.flatnonzero(within)
+        label = all_label[cols]
+        score = all_score[cols]
         label_start = np.searchsorted(label, np.arange(n_lab), side="left")
+        label_count = np.bincount(label, minlength=n_lab)
         for a in range(n_area):
             positive = matches.n_positive[a]
-            k_min = first_count_reaching(positive, points, interpolation)  # (R, K)
-            tp = matches.tp[a] if full else matches.tp[a][:, cols]
-            counted = counted_all[a] if full else counted_all[a][:, cols]
-            # detections counted so far (true + false positives), before each label and at each position
-            so_far = np.zeros((n_thr, label.size + 1), dtype="int32")
-            np.cumsum(counted, axis=1, dtype="int32", out=so_far[:, 1:])
-            before_label = so_far[:, label_start]
-            t_of, pos = np.nonzero(tp)
-            keys = t_of * n_lab + label[pos]
+            t_of, pos = (
+                tp_thr[area_bounds[a] : area_bounds[a + 1]],
+                tp_pos[area_bounds[a] : area_bounds[a + 1]],
+            )
+            if not full:
+                inside = within[pos]
+                t_of, pos = t_of[inside], pos[inside]
+            det_label = all_label[pos]
+            steady = np.concatenate(([0], np.cumsum(always[a] & within)))  # counted before each position
+            some = sometimes[a] if full else sometimes[a][within[sometimes[a]]]
+            varying = np.zeros((n_thr, some.size + 1), dtype="int64")
+            np.cumsum(~matches.ignored[a][:, some], axis=1, out=varying[:, 1:])
+            before_label = steady[full_start] + varying[:, np.searchsorted(some, full_start, side="left")]
+            upto = steady[pos + 1] + varying[t_of, np.searchsorted(some, pos, side="right")]
+            keys = t_of * n_lab + det_label
             n_tp = np.bincount(keys, minlength=n_thr * n_lab)
             first = np.cumsum(n_tp) - n_tp
             k = (np.arange(keys.size) - first[keys] + 1).astype("float64")  # true positives so far
-            f = (so_far[t_of, pos + 1] - before_label[t_of, label[pos]]) - k  # false positives so far
+            f = (upto - before_label[t_of, det_label]) - k  # false positives so far
             if interpolation == "coco":
                 pr = k / (f + k + np.spacing(1))
             else:
                 pr = k / (f + k)
-            envelope = _segment_suffix_max(pr, keys)
             n_tp = n_tp.reshape(n_thr, n_lab)
             first = first.reshape(n_thr, n_lab)
-            k_eff = np.maximum(k_min, 1)[None, :, :]  # (1, R, K)
-            ok = k_eff <= n_tp[:, None, :]
-            index = np.where(ok, first[:, None, :] + k_eff - 1, 0)
-            q = np.where(ok, envelope[index] if envelope.size else 0.0, 0.0)
+            k_eff = np.maximum(k_min[a], 1).T[None, :, :]  # (1, K, R)
+            ok = k_eff <= n_tp[:, :, None]  # (T, K, R)
+            index = np.where(ok, first[:, :, None] + k_eff - 1, 0)
+            q = _envelope_at(pr, first, n_tp, index, ok)
             # score at the read-out point (COCO's `scores` array)
-            s = np.where(ok, score[pos[index]] if pos.size else 0.0, 0.0)
+            s = np.where(ok, all_score[pos[index]] if pos.size else 0.0, 0.0)
             # a recall point reached with zero true positives (recall 0) reads the label's first
             # detection, whether or not it is a true positive
-            if label.size and (k_min == 0).any():
-                first_det = np.where(np.bincount(label, minlength=n_lab) > 0, label_start, -1)
-                zero_k = (k_min == 0)[None, :, :] & (first_det >= 0)[None, None, :]
-                s = np.where(zero_k, score[np.maximum(first_det, 0)][None, None, :], s)
+            if label.size and (k_min[a] == 0).any():
+                zero_k = (k_min[a] == 0).T[None, :, :] & (label_count > 0)[None, :, None]
+                s = np.where(zero_k, score[np.minimum(label_start, label.size - 1)][None, :, None], s)
             with np.errstate(divide="ignore", invalid="ignore"):
                 rc = n_tp / positive[None, :].astype("float64")
             missing = positive == 0
-            q = np.where(missing[None, None, :], np.nan, q)
+            q = np.where(missing[None, :, None], np.nan, q)
             rc = np.where(missing[None, :], np.nan, rc)
-            precision[:, :, :, a, m_index] = q
-            scores[:, :, :, a, m_index] = s
-            recall[:, :, a, m_index] = rc
+            precision[a, m_index] = q.transpose(0, 2, 1)
+            scores[a, m_index] = s.transpose(0, 2, 1)
+            recall[a, m_index] = rc
+    precision = precision.transpose(2, 3, 4, 0, 1)
+    scores = scores.transpose(2, 3, 4, 0, 1)
+    recall = recall.transpose(2, 3, 0, 1)
     names = list(area_names) if area_names is not None else [str(i) for i in range(n_area)]
     return Accumulation(
         labels=data.labels,

@@ -380,6 +380,18 @@ def check_ground_truth_or_images(n_gt: int, columns: BoxColumns, n_images: int =
         )
 
 
+def _in_lexsort_order(keys: tuple) -> bool:
+    """Whether ``np.lexsort(keys)`` is the identity (the last key is the primary one)."""
+    tie = None
+    for key in reversed(keys):
+        before, after = key[:-1], key[1:]
+        down = after < before
+        if (down if tie is None else down & tie).any():
+            return False
+        tie = (after == before) if tie is None else tie & (after == before)
+    return True
+
+
 def run_from_state(state: MatchState, options: RunOptions, columns: BoxColumns) -> Run:
     """The finalize step: the combined matches in the whole table's ranking order, accumulated."""
     check_ground_truth(state, columns)
@@ -387,7 +399,9 @@ def run_from_state(state: MatchState, options: RunOptions, columns: BoxColumns) 
     keys = [state.rank, state.dt_image[det]]
     if options.matching == "valor":
         keys.append(-state.sort_iou)
-    order = np.lexsort((*keys, -state.dt_score[det], state.dt_label[det]))
+    keys = (*keys, -state.dt_score[det], state.dt_label[det])
+    # one chunk (the pandas path) is in the ranking order already: no reordering
+    order = slice(None) if _in_lexsort_order(keys) else np.lexsort(keys)
     offsets = np.cumsum(state.dt_rows) - state.dt_rows
     gt_offsets = np.cumsum(state.gt_rows) - state.gt_rows
     data = MatchedData(

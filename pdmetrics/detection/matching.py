@@ -90,6 +90,39 @@ def _rank_within_groups(groups: np.ndarray, keys: tuple) -> tuple[np.ndarray, np
     return order, rank
 
 
+def _coco_ranking(data: BoxData, groups: np.ndarray, max_det: int) -> tuple[np.ndarray, np.ndarray]:
+    """COCO's ranks and ranking order, from one sort of the scores.
+
+    ``rank``: each detection's rank within its image and label by descending score (ties in
+    input order). ``order``: the detections with ``rank < max_det`` by label, descending
+    score, image, rank. Both come from stable sorts of integer keys made of the images,
+    labels and the scores' codes in descending order (the same orders as lexsorts on
+    ``-score``); keys that could overflow fall back to lexsorts.
+    """
+    n = data.n_dt
+    by_score = np.argsort(-data.dt_score)  # equal scores get one code: no stable sort needed
+    ranked = data.dt_score[by_score]
+    code = np.empty(n, dtype="int64")
+    code[by_score] = np.cumsum(np.r_[False, ranked[1:] != ranked[:-1]])  # 0 for the highest score
+    n_codes = int(code.max()) + 1 if n else 1
+    n_groups = int(groups.max()) + 1 if n else 1
+    n_images, n_labels = max(int(data.images.size), 1), max(int(data.labels.size), 1)
+    limit = np.iinfo("int64").max // 2
+    if n_groups * n_codes < limit and n_labels * n_codes * n_images < limit:
+        within = np.argsort(groups * n_codes + code, kind="stable")
+        ranking = np.argsort((data.dt_label * n_codes + code) * n_images + data.dt_image, kind="stable")
+    else:
+        within = np.lexsort((np.arange(n), code, groups))
+        ranking = np.lexsort((np.arange(n), data.dt_image, code, data.dt_label))
+    sorted_groups = groups[within]
+    start = np.ones(n, dtype=bool)
+    start[1:] = sorted_groups[1:] != sorted_groups[:-1]
+    first = np.maximum.accumulate(np.where(start, np.arange(n), 0))
+    rank = np.empty(n, dtype="int64")
+    rank[within] = np.arange(n) - first
+    return rank, ranking[rank[ranking] < max_det]
+
+
 def _pairs(data: BoxData, dets: np.ndarray, groups_dt: np.ndarray, groups_gt: np.ndarray):
     """All (detection, ground truth) pairs in the same image and label, in ``dets`` order."""
     gt_order = np.argsort(groups_gt, kind="stable")
@@ -102,10 +135,6 @@ def _pairs(data: BoxData, dets: np.ndarray, groups_dt: np.ndarray, groups_gt: np
     offsets = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
     pair_gt = gt_order[np.repeat(left, counts) + offsets]
     return pair_det, pair_gt, data.pair_iou(pair_det, pair_gt)
-
-
-def _segment_max(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    return np.maximum.reduceat(values, starts, axis=-1)
 
 
 def match_boxes(
@@ -147,9 +176,10 @@ def match_boxes(
     dt_outside = (data.dt_area[None, :] < ranges[:, :1]) | (data.dt_area[None, :] > ranges[:, 1:])
 
     if matching == "coco":
-        _, rank = _rank_within_groups(groups_dt, (-data.dt_score,))
+        rank, det = _coco_ranking(data, groups_dt, max_det)
         kept = np.flatnonzero(rank < max_det)
-        by_rank = kept[np.lexsort((kept, rank[kept]))]
+        small = "int16" if max_det <= np.iinfo("int16").max else "int64"  # a radix sort when small
+        by_rank = kept[np.argsort(rank[kept].astype(small), kind="stable")]
         pair_det, pair_gt, pair_iou = _pairs(data, by_rank, groups_dt, groups_gt)
     else:
         all_dets = np.arange(data.n_dt)
@@ -187,53 +217,68 @@ def match_boxes(
 
     # ranking order of the kept detections: label, score desc, (valor: IoU desc), image, rank;
     # results are written straight into that order
-    if matching == "coco":
-        order = np.lexsort((rank[kept], data.dt_image[kept], -data.dt_score[kept], data.dt_label[kept]))
-    else:
+    if matching == "valor":
         order = np.lexsort(
             (rank[kept], data.dt_image[kept], -bound_iou[kept], -data.dt_score[kept], data.dt_label[kept])
         )
-    det = kept[order]
+        det = kept[order]
     position_of = np.full(data.n_dt, -1, dtype="int64")
     position_of[det] = np.arange(det.size)
 
-    gt_match = np.full((n_area, n_thr, det.size), -1, dtype="int32")
     used = np.zeros((n_area, n_thr, data.n_gt), dtype=bool)
     n_ranks = int(pair_rank.max()) + 1 if pair_rank.size else 0
     bounds = np.searchsorted(pair_rank, np.arange(n_ranks + 1), side="left")
     nonignored = ~gt_ignored  # (A, n_gt)
     crowd = data.gt_crowd
+    # each detection's pairs in the order it prefers them, per area range: not ignored first,
+    # then the highest IoU, then the later ground truth; it takes the first one still valid
+    n_pairs = pair_det.size
+    segment = np.cumsum(np.r_[False, pair_det[1:] != pair_det[:-1]]) if n_pairs else pair_det
+    base = np.lexsort((-np.arange(n_pairs), -pair_iou, segment))
+    preference = (
+        np.stack(
+            [
+                base[np.argsort(segment[base] * 2 + gt_ignored[a, pair_gt[base]], kind="stable")]
+                for a in range(n_area)
+            ]
+        )
+        if n_area
+        else np.zeros((0, n_pairs), dtype="int64")
+    )
+    found = []
     for r in range(bounds.size - 1):
         lo, hi = bounds[r], bounds[r + 1]
         if lo == hi:
             continue
         p_det = pair_det[lo:hi]
         p_gt = pair_gt[lo:hi]
-        p_iou = pair_iou[lo:hi]
-        new_det = np.r_[True, p_det[1:] != p_det[:-1]]
-        starts = np.flatnonzero(new_det)
-        seg = np.cumsum(new_det) - 1
-        valid = p_iou[None, None, :] >= effective[None, :, None]
+        starts = np.flatnonzero(np.r_[True, p_det[1:] != p_det[:-1]])
+        valid = pair_iou[None, None, lo:hi] >= effective[None, :, None]
         valid = valid & ~(used[:, :, p_gt] & ~crowd[p_gt])
-        level = np.where(valid, nonignored[:, None, p_gt].astype("int8"), np.int8(-1))
-        best_level = _segment_max(level, starts)
-        candidate = valid & (level == best_level[:, :, seg])
-        key = np.where(candidate, p_iou[None, None, :], -1.0)
-        best_iou = _segment_max(key, starts)
-        candidate &= key == best_iou[:, :, seg]
-        position = np.where(candidate, np.arange(p_det.size)[None, None, :], -1)
-        chosen = _segment_max(position, starts)  # (A, T, n_segments)
-        aa, tt, ss = np.nonzero(chosen >= 0)
-        pos = chosen[aa, tt, ss]
+        prefer = preference[:, lo:hi] - lo  # (A, p)
+        ranked = np.take_along_axis(valid, prefer[:, None, :], axis=2)
+        first_valid = np.minimum.reduceat(
+            np.where(ranked, np.arange(hi - lo), hi - lo), starts, axis=-1
+        )  # (A, T, n_segments)
+        hit = np.flatnonzero(first_valid < hi - lo)
+        aa, tt = np.divmod(hit // starts.size, n_thr)
+        pos = prefer[aa, first_valid.reshape(-1)[hit]]
         used[aa, tt, p_gt[pos]] = True
-        gt_match[aa, tt, position_of[p_det[pos]]] = p_gt[pos]
+        found.append((aa, tt, p_det[pos], p_gt[pos]))
 
-    matched = gt_match >= 0
-    ignored = np.empty(gt_match.shape, dtype=bool)
-    for a in range(n_area):
-        padded = np.r_[gt_ignored[a], False]  # index -1 (unmatched) reads False
-        ignored[a] = padded[gt_match[a]] | (~matched[a] & dt_outside[a, det][None, :])
-    tp = matched & ~ignored
+    # unmatched detections are ignored when outside the area range; matched ones when their
+    # ground truth is
+    aa, tt, dd, gg = (
+        (np.concatenate(parts) for parts in zip(*found)) if found else (np.zeros(0, dtype="int64"),) * 4
+    )
+    flat = (aa * n_thr + tt) * det.size + position_of[dd]  # into the (A, T, n) arrays
+    gt_match = np.full((n_area, n_thr, det.size), -1, dtype="int32")
+    gt_match.reshape(-1)[flat] = gg
+    ignored = np.repeat(dt_outside[:, det][:, None, :], n_thr, axis=1)
+    matched_ignored = gt_ignored[aa, gg]
+    ignored.reshape(-1)[flat] = matched_ignored
+    tp = np.zeros(gt_match.shape, dtype=bool)
+    tp.reshape(-1)[flat] = ~matched_ignored
     n_positive = (
         np.stack(
             [np.bincount(data.gt_label[nonignored[a]], minlength=data.labels.size) for a in range(n_area)]
