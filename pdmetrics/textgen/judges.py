@@ -114,7 +114,8 @@ def _require_labels(series: pd.Series, argument: str, column) -> None:
 def _codes_of(series: pd.Series, argument: str, column) -> tuple[np.ndarray, np.ndarray]:
     """Each row's code among the column's sorted labels, and the labels."""
     _require_labels(series, argument, column)
-    codes, uniques = pd.factorize(series.to_numpy(dtype=object))
+    codes, uniques = pd.factorize(series)  # pandas' hash table on the column's own type
+    uniques = np.asarray(uniques, dtype=object)
     labels = _sorted_labels(uniques, argument)
     order = pd.Index(labels, dtype=object).get_indexer(pd.Index(uniques, dtype=object))
     return order[codes].astype(np.int64), labels
@@ -128,7 +129,8 @@ def _chunk(columns: dict, level: str, positive, resampled: bool, key: int, part:
     run_col, human_col = columns["run"], columns["human"]
     datum = part[datum_col]
     _require_labels(datum, "datum", datum_col)
-    d, data_ids = pd.factorize(datum.to_numpy(dtype=object) if datum.dtype == object else datum.to_numpy())
+    d, data_ids = pd.factorize(datum)
+    data_ids = data_ids.to_numpy(dtype=object) if datum.dtype == object else data_ids.to_numpy()
     j, judges = _codes_of(part[judge_col], "judge", judge_col)
     if run_col is None:
         r, runs = np.zeros(len(part), dtype=np.int64), np.array([POOLED_LABEL], dtype=object)
@@ -189,8 +191,11 @@ def _chunk(columns: dict, level: str, positive, resampled: bool, key: int, part:
         )
         state_runs = LabelledPatterns(runs, 0, runs_patterns)
     # (d): per judge and run, the verdicts' sum, the positive ones and their count
-    numbers = values[0] if values[0].dtype != object else np.zeros(len(part))
-    hits = (values[0] == positive) if positive is not None else np.zeros(len(part), dtype=bool)
+    numeric = isinstance(values[0], np.ndarray)  # else text, as the column
+    numbers = values[0] if numeric else np.zeros(len(part))
+    hits = np.zeros(len(part), dtype=bool)
+    if positive is not None:  # the verdicts equal to it: their categories' codes
+        hits = np.isin(verdict, np.flatnonzero(pd.Index(categories, dtype=object) == positive))
     at = j[present] * n_runs + r[present]
     size = n_judges * n_runs
     rates = pd.DataFrame(
