@@ -24,7 +24,7 @@ the same intervals.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from itertools import combinations
 
@@ -81,6 +81,8 @@ class RatingPatterns:
     labels: tuple
     rows: np.ndarray
     counts: np.ndarray
+    #: each pattern once already (what :meth:`reduced` returns)
+    distinct: bool = field(default=False, compare=False)
 
     def combine(self, other: RatingPatterns) -> RatingPatterns:
         categories, at_mine, at_theirs = _union(self.categories, other.categories)
@@ -100,8 +102,9 @@ class RatingPatterns:
         ).reduced()
 
     def reduced(self) -> RatingPatterns:
-        """The same state with each distinct pattern once (its counts added)."""
-        if self.rows.shape[0] < 2:
+        """The same state with each distinct pattern once (its counts added), in the patterns'
+        sorted order (the same state whatever the partitions)."""
+        if self.distinct or self.rows.shape[0] < 2:
             return self
         shifted = self.rows + 1  # codes -1.. -> 0..
         radix = shifted.max(axis=0) + 1
@@ -114,7 +117,7 @@ class RatingPatterns:
             _, first, inverse = np.unique(shifted, axis=0, return_index=True, return_inverse=True)
         inverse = inverse.reshape(-1)
         counts = np.bincount(inverse, self.counts, first.size).astype(np.int64)
-        return RatingPatterns(self.categories, self.labels, self.rows[first], counts)
+        return RatingPatterns(self.categories, self.labels, self.rows[first], counts, distinct=True)
 
 
 def _union(a: np.ndarray, b: np.ndarray, sort: bool = True) -> tuple:
@@ -757,7 +760,10 @@ def agreement_rows(
     if weights is None and n_resamples:
         weights = poisson_weights(key, int(bucket.max()) + 1, n_resamples)
     for name, group, labels in passes:
-        tables.append(_pass_table(design, layout, codes, counts, bucket, group, labels, weights, confidence))
+        distinct = not by and bool((bucket == bucket[0]).all())
+        tables.append(
+            _pass_table(design, layout, codes, counts, bucket, group, labels, weights, confidence, distinct)
+        )
         if name is not None:
             pooled = tables[0].copy()
             tables[-1] = pd.concat([pooled, tables[-1]], ignore_index=True)
@@ -773,12 +779,16 @@ def agreement_rows(
     return result.reset_index(drop=True)
 
 
-def _pass_table(design, layout, codes, counts, bucket, group, labels, weights, confidence) -> pd.DataFrame:
+def _pass_table(
+    design, layout, codes, counts, bucket, group, labels, weights, confidence, distinct=False
+) -> pd.DataFrame:
     """The rows of one grouping (the pooled one or one ``by`` column); ``weights``: the
-    buckets' Poisson weights (None: no bootstrap)."""
+    buckets' Poisson weights (None: no bootstrap); ``distinct``: the patterns differ in their
+    group or codes already (one bucket, no other grouping)."""
     n_groups = labels.size
     # the point estimates need the patterns per group only, not per bucket: far fewer rows
-    merged = RatingPatterns(np.empty(0), (), np.column_stack([group, codes]), counts).reduced()
+    merged = RatingPatterns(np.empty(0), (), np.column_stack([group, codes]), counts, distinct=distinct)
+    merged = merged.reduced()
     at, patterns, times = merged.rows[:, 0], merged.rows[:, 1:], merged.counts
     params = _parameters(design, patterns, times, at, n_groups)
     sums = _features(design, layout, patterns, times, at, n_groups, at, params)
