@@ -24,7 +24,7 @@ the same intervals.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from itertools import combinations
 
@@ -81,6 +81,8 @@ class RatingPatterns:
     labels: tuple
     rows: np.ndarray
     counts: np.ndarray
+    #: each pattern once already (what :meth:`reduced` returns)
+    distinct: bool = field(default=False, compare=False)
 
     def combine(self, other: RatingPatterns) -> RatingPatterns:
         categories, at_mine, at_theirs = _union(self.categories, other.categories)
@@ -100,8 +102,9 @@ class RatingPatterns:
         ).reduced()
 
     def reduced(self) -> RatingPatterns:
-        """The same state with each distinct pattern once (its counts added)."""
-        if self.rows.shape[0] < 2:
+        """The same state with each distinct pattern once (its counts added), in the patterns'
+        sorted order (the same state whatever the partitions)."""
+        if self.distinct or self.rows.shape[0] < 2:
             return self
         shifted = self.rows + 1  # codes -1.. -> 0..
         radix = shifted.max(axis=0) + 1
@@ -114,7 +117,7 @@ class RatingPatterns:
             _, first, inverse = np.unique(shifted, axis=0, return_index=True, return_inverse=True)
         inverse = inverse.reshape(-1)
         counts = np.bincount(inverse, self.counts, first.size).astype(np.int64)
-        return RatingPatterns(self.categories, self.labels, self.rows[first], counts)
+        return RatingPatterns(self.categories, self.labels, self.rows[first], counts, distinct=True)
 
 
 def _union(a: np.ndarray, b: np.ndarray, sort: bool = True) -> tuple:
@@ -143,8 +146,9 @@ def _sorted_text(values: np.ndarray) -> np.ndarray:
 
 
 def rater_values(series: pd.Series, name, level: str, argument: str = "raters"):
-    """A rater column as float64 (NaN: not rated) or, for text on the nominal level, object
-    (``argument``: the argument that named the column, for the messages)."""
+    """A rater column as float64 (NaN: not rated) or, for text on the nominal level, the column
+    itself (:func:`rating_codes` factorizes it without a copy of Python objects; ``argument``: the
+    argument that named the column, for the messages)."""
     dtype = series.dtype
     numeric = pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
     if numeric and not pd.api.types.is_complex_dtype(dtype):
@@ -161,8 +165,7 @@ def rater_values(series: pd.Series, name, level: str, argument: str = "raters"):
         or pd.api.types.is_bool_dtype(dtype)
         or pd.api.types.is_object_dtype(dtype)
     ):
-        values = series.astype(object).to_numpy(dtype=object)
-        return np.where(pd.isna(values), None, values)
+        return series
     kind = "numbers" if level != "nominal" else "numbers, text or categories"
     raise InvalidInputError(
         f"`{argument}` column {plain(name)!r} has dtype {dtype}; at level={level!r} ratings must be "
@@ -191,16 +194,20 @@ def check_ratings(frame, columns: list, level: str) -> None:
 
 
 def rating_codes(columns: list) -> tuple[np.ndarray, np.ndarray]:
-    """The sorted categories of the rater columns and each rating's code (-1: not rated)."""
-    n = columns[0].size if columns else 0
-    if any(c.dtype == object for c in columns):
-        stacked = np.concatenate([c.astype(object) for c in columns])
-        present = ~pd.isna(stacked)
-        categories = _sorted_text(pd.unique(stacked[present]))
+    """The sorted categories of the rater columns (as :func:`rater_values` gives them) and each
+    rating's code (-1: not rated). Text is factorized column by column (pandas' hash tables, on
+    Arrow strings without Python objects), then the few labels found are sorted."""
+    n = len(columns[0]) if columns else 0
+    if any(not isinstance(c, np.ndarray) or c.dtype == object for c in columns):
+        found = [pd.factorize(c.astype(object) if isinstance(c, np.ndarray) else c) for c in columns]
+        labels = [np.asarray(uniques, dtype=object) for _, uniques in found]
+        categories = _sorted_text(pd.unique(np.concatenate(labels)) if labels else labels)
         index = pd.Index(categories, dtype=object)
-        codes = np.full(stacked.size, -1, dtype=np.int64)
-        codes[present] = index.get_indexer(stacked[present])
-        return categories, codes.reshape(len(columns), n).T
+        codes = np.full((n, len(columns)), -1, dtype=np.int64)
+        for j, ((at, _), own) in enumerate(zip(found, labels)):  # rater columns (a few)
+            where = np.append(index.get_indexer(pd.Index(own, dtype=object)), -1)
+            codes[:, j] = where[at]  # -1 (not rated) reads the appended -1
+        return categories, codes
     stacked = np.column_stack(columns) if columns else np.empty((0, 0))
     present = ~np.isnan(stacked)
     categories = np.sort(pd.unique(stacked[present]))
@@ -292,9 +299,21 @@ class GroupParameters:
     n_v: np.ndarray  # (groups, K)
 
 
-def _features(design: Design, layout: Layout, codes, counts, cell, n_cells, group, params) -> np.ndarray:
+#: The features that divide an item's sum by its number of raters ``m``: summed per ``m`` in
+#: the bootstrap (whole numbers, which the resampled sums add exactly in float32).
+_PER_M = ("pa", "kripp_do", "pa_linear", "pa_quadratic", "gwet_pi")
+
+
+def _features(
+    design: Design, layout: Layout, codes, counts, cell, n_cells, group, params, whole: bool = False
+):
     """The features of every cell (``n_cells`` x ``layout.size``): the per-item features of the
-    patterns (``codes``: patterns x raters) summed with their ``counts`` into their ``cell``."""
+    patterns (``codes``: patterns x raters) summed with their ``counts`` into their ``cell``.
+
+    ``whole``: also return, for the features of :data:`_PER_M`, their numerators summed per cell
+    and number of raters ``m`` (name -> ``n_cells`` x ``r + 1`` (x K)): the agreeing pairs, the
+    disagreement, the gaps of the values (not divided by the range) and their squares, the
+    ratings per category; :func:`_collapsed` turns their (resampled) sums into the features."""
     k, r = design.n_categories, design.n_raters
     out = np.zeros((n_cells, layout.size))
     w = counts.astype("float64")
@@ -309,21 +328,25 @@ def _features(design: Design, layout: Layout, codes, counts, cell, n_cells, grou
     safe = np.maximum(codes, 0)
     values = design.values
     if design.weighted:
-        low = np.where(params.seen, values, np.inf).min(axis=1)
-        high = np.where(params.seen, values, -np.inf).max(axis=1)
-        spread = np.where(high > low, high - low, 1.0)[group]
+        spread = _gwet_range(design, params)[group]
     same = np.zeros(m.size)
     linear = np.zeros(m.size)
     quadratic = np.zeros(m.size)
     distance = np.zeros(m.size)
+    gaps = np.zeros(m.size) if whole and design.weighted else None
+    gaps2 = np.zeros(m.size) if whole and design.weighted else None
     for a, b in combinations(range(r), 2):  # rater pairs (a few), each a vector pass over patterns
         both = rated[:, a] & rated[:, b]
         ca, cb = safe[:, a], safe[:, b]
         same += np.where(both, ca == cb, 0.0)
         if design.weighted:
-            gap = np.abs(values[ca] - values[cb]) / spread
+            raw = np.abs(values[ca] - values[cb])
+            gap = raw / spread
             linear += np.where(both, 1.0 - gap, 0.0)
             quadratic += np.where(both, 1.0 - gap**2, 0.0)
+            if gaps is not None:
+                gaps += np.where(both, raw, 0.0)
+                gaps2 += np.where(both, raw * raw, 0.0)
         if design.level == "ordinal":
             d = _ordinal_rows(ca, cb, params.n_v, group)
         else:
@@ -364,6 +387,66 @@ def _features(design: Design, layout: Layout, codes, counts, cell, n_cells, grou
             gap = np.abs(params.ranks[group, p, ca] - params.ranks[group, p, cb])
             out[:, layout.slices[f"lin_{p}"].start] = np.bincount(cell, both * gap, n_cells)
             out[:, layout.slices[f"quad_{p}"].start] = np.bincount(cell, both * gap**2, n_cells)
+    if not whole:
+        return out
+    by_m = cell * (r + 1) + m.astype(np.int64)  # the cell and the item's number of raters
+    numerators = {"pa": same, "kripp_do": distance}
+    if design.weighted:
+        numerators.update({"pa_linear": gaps, "pa_quadratic": gaps2})
+    parts = {
+        name: np.bincount(by_m, value * w, n_cells * (r + 1)).reshape(n_cells, r + 1)
+        for name, value in numerators.items()
+    }
+    per_category = np.zeros(n_cells * (r + 1) * k)
+    for j in range(r):
+        per_category += np.bincount(by_m * k + safe[:, j], np.where(rated[:, j], w, 0.0), per_category.size)
+    parts["gwet_pi"] = per_category.reshape(n_cells, r + 1, k)
+    return out, parts
+
+
+def _per_m(r: int) -> dict:
+    """What divides an item's numerator for each feature of :data:`_PER_M`, by number of raters
+    ``m = 0..r`` (0 where the item does not count)."""
+    m = np.arange(r + 1, dtype="float64")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pairs = np.where(m >= 2, 2 * (1.0 / (m * (m - 1))), 0.0)
+        return {
+            "pa": pairs,
+            "kripp_do": np.where(m >= 2, 2 * (1.0 / (m - 1)), 0.0),
+            "pa_linear": pairs,
+            "pa_quadratic": pairs,
+            "gwet_pi": np.where(m >= 1, 1.0 / m, 0.0),
+        }
+
+
+def _value_range(values: np.ndarray, seen: np.ndarray) -> np.ndarray:
+    """Per group (row of ``seen``), the range of the values of the categories seen (-inf: none)."""
+    with np.errstate(invalid="ignore"):
+        return np.where(seen, values, -np.inf).max(axis=1) - np.where(seen, values, np.inf).min(axis=1)
+
+
+def _gwet_range(design: Design, params: GroupParameters) -> np.ndarray:
+    """Per group, the range of the categories seen (1 where they do not spread): what divides
+    the gaps of irrCAC's linear weights."""
+    spread = _value_range(design.values, params.seen)
+    return np.where(spread > 0, spread, 1.0)
+
+
+def _collapsed(design: Design, layout: Layout, sums: np.ndarray, parts: dict, params) -> np.ndarray:
+    """The features (``... x groups x layout.size``) from ``sums`` (the same, with the features
+    of :data:`_PER_M` unset) and ``parts`` (their numerators per ``m``, ``... x groups x (r + 1)
+    (x K)``, as :func:`_features` gives them with ``whole``)."""
+    out = sums.copy()
+    coefficient = _per_m(design.n_raters)
+    for name, part in parts.items():
+        if name == "gwet_pi":
+            out[..., layout.slices[name]] = np.einsum("...mk,m->...k", part, coefficient[name])
+            continue
+        value = part @ coefficient[name]
+        if name in ("pa_linear", "pa_quadratic"):  # sum over items of 1 - gap / range
+            spread = _gwet_range(design, params) ** (1 if name == "pa_linear" else 2)
+            value = layout.scalar(sums, "n2") - value / spread
+        out[..., layout.slices[name].start] = value
     return out
 
 
@@ -455,21 +538,20 @@ def _expected_disagreement(design: Design, n_v: np.ndarray, params: GroupParamet
 def _gwet_weight_sums(values: np.ndarray, seen: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per group, the sums of irrCAC's linear and quadratic weight matrices over its ``q``
     categories (weights ``1 - |x_k - x_l| / (max - min)`` and ``1 - (x_k - x_l)**2 / (max -
-    min)**2``): ``q**2`` less the sums of the gaps, in closed form over the sorted values."""
-    linear, quadratic = [], []
-    for used in seen:  # one group at a time (groups are few)
-        x = values[used]  # sorted
-        q = x.size
-        spread = x.max() - x.min() if q else 0.0
-        if q < 2 or spread == 0:
-            linear.append(float(q * q))
-            quadratic.append(float(q * q))
-            continue
-        absolute = 2 * float((x * (2 * np.arange(q) - q + 1)).sum())  # sum_kl |x_k - x_l|
-        squared = 2 * q * float(((x - x.mean()) ** 2).sum())  # sum_kl (x_k - x_l)**2
-        linear.append(q * q - absolute / spread)
-        quadratic.append(q * q - squared / spread**2)
-    return np.array(linear), np.array(quadratic)
+    min)**2``): ``q**2`` less the sums of the gaps, in closed form over the sorted values, every
+    group at once (``seen``: groups x categories)."""
+    x = np.where(seen, values, 0.0)
+    q = seen.sum(axis=1).astype("float64")
+    rank = np.cumsum(seen, axis=1) - 1  # each seen category's place among its group's
+    with np.errstate(invalid="ignore", divide="ignore"):
+        absolute = 2 * (x * (2 * rank - q[:, None] + 1)).sum(axis=1)  # sum_kl |x_k - x_l|
+        mean = x.sum(axis=1) / q
+        squared = 2 * q * (np.where(seen, values - mean[:, None], 0.0) ** 2).sum(axis=1)  # (x_k - x_l)**2
+        spread = _value_range(values, seen)
+        flat = (q < 2) | ~(spread > 0)
+        linear = np.where(flat, q * q, q * q - absolute / spread)
+        quadratic = np.where(flat, q * q, q * q - squared / spread**2)
+    return linear, quadratic
 
 
 def _linear_expected(rows, cols, rank) -> np.ndarray:
@@ -678,7 +760,10 @@ def agreement_rows(
     if weights is None and n_resamples:
         weights = poisson_weights(key, int(bucket.max()) + 1, n_resamples)
     for name, group, labels in passes:
-        tables.append(_pass_table(design, layout, codes, counts, bucket, group, labels, weights, confidence))
+        distinct = not by and bool((bucket == bucket[0]).all())
+        tables.append(
+            _pass_table(design, layout, codes, counts, bucket, group, labels, weights, confidence, distinct)
+        )
         if name is not None:
             pooled = tables[0].copy()
             tables[-1] = pd.concat([pooled, tables[-1]], ignore_index=True)
@@ -694,39 +779,28 @@ def agreement_rows(
     return result.reset_index(drop=True)
 
 
-def _pass_table(design, layout, codes, counts, bucket, group, labels, weights, confidence) -> pd.DataFrame:
+def _pass_table(
+    design, layout, codes, counts, bucket, group, labels, weights, confidence, distinct=False
+) -> pd.DataFrame:
     """The rows of one grouping (the pooled one or one ``by`` column); ``weights``: the
-    buckets' Poisson weights (None: no bootstrap)."""
+    buckets' Poisson weights (None: no bootstrap); ``distinct``: the patterns differ in their
+    group or codes already (one bucket, no other grouping)."""
     n_groups = labels.size
-    params = _parameters(design, codes, counts, group, n_groups)
-    sums = _features(design, layout, codes, counts, group, n_groups, group, params)
+    # the point estimates need the patterns per group only, not per bucket: far fewer rows
+    merged = RatingPatterns(np.empty(0), (), np.column_stack([group, codes]), counts, distinct=distinct)
+    merged = merged.reduced()
+    at, patterns, times = merged.rows[:, 0], merged.rows[:, 1:], merged.counts
+    params = _parameters(design, patterns, times, at, n_groups)
+    sums = _features(design, layout, patterns, times, at, n_groups, at, params)
     point = _statistics(design, layout, sums, params)
     low = {name: np.full(value.shape, np.nan) for name, value in point.items()}
     high = {name: np.full(value.shape, np.nan) for name, value in point.items()}
     if weights is not None:
-        cells, cell = np.unique(group * N_BUCKETS + bucket, return_inverse=True)
-        cell = cell.reshape(-1)
-        if cells.size * layout.size > _MAX_CELLS:
-            raise InvalidInputError(
-                f"The bootstrap over {cells.size} item buckets needs {layout.size} sums per bucket "
-                f"({design.n_categories} distinct ratings, {len(design.pairs)} pairs of raters): too much "
-                f"memory. Round the ratings, pass fewer raters, or pass n_resamples=0 (no intervals)."
-            )
-        features = _features(design, layout, codes, counts, cell, cells.size, group, params)
-        cell_bucket = cells % N_BUCKETS
-        bounds = np.searchsorted(cells, np.arange(n_groups + 1) * N_BUCKETS)
-        resampled = np.stack(
-            [
-                resampled_sums(weights[cell_bucket[lo:hi]], features[lo:hi])
-                for lo, hi in zip(bounds[:-1], bounds[1:])
-            ],
-            axis=1,
-        )
-        replicates = _statistics(design, layout, resampled, params)
+        replicates = _replicates(design, layout, codes, counts, bucket, group, n_groups, params, weights)
         for name, samples in replicates.items():
             low[name], high[name] = percentile_interval(samples, confidence)
     frames = []
-    used = _raters_used(codes, counts, group, n_groups)
+    used = _raters_used(patterns, times, at, n_groups)
     for name in _ALL_RATERS:
         if name in point:
             n_items = layout.scalar(sums, _ITEMS[name])
@@ -737,7 +811,7 @@ def _pass_table(design, layout, codes, counts, bucket, group, labels, weights, c
             )
             frames.append(_rows(labels, name, -1, point[name], low[name], high[name], n_items, n_raters))
     if design.level in ("interval", "ratio"):
-        icc = _intraclass(design.values, codes, counts, group, n_groups, confidence)
+        icc = _intraclass(design.values, patterns, times, at, n_groups, confidence)
         for name in ICC_NAMES:
             value, lo, hi, n = icc[name]
             frames.append(_rows(labels, name, -1, value, lo, hi, n, np.where(n > 0, design.n_raters, 0)))
@@ -752,6 +826,48 @@ def _pass_table(design, layout, codes, counts, bucket, group, labels, weights, c
     table = pd.concat(frames, ignore_index=True)
     order = np.argsort(table["group_position"].to_numpy(), kind="stable")
     return table.iloc[order].drop(columns="group_position").reset_index(drop=True)
+
+
+def _replicates(design, layout, codes, counts, bucket, group, n_groups: int, params, weights) -> dict:
+    """Every statistic in every resample (first axis): the features of the (group, bucket) cells,
+    whole numbers only (the features of :data:`_PER_M` by their numerators per ``m``), summed
+    with the buckets' Poisson ``weights`` in one product per group, then collapsed."""
+    cells, cell = np.unique(group * N_BUCKETS + bucket, return_inverse=True)
+    cell = cell.reshape(-1)
+    if cells.size * layout.size > _MAX_CELLS:
+        raise InvalidInputError(
+            f"The bootstrap over {cells.size} item buckets needs {layout.size} sums per bucket "
+            f"({design.n_categories} distinct ratings, {len(design.pairs)} pairs of raters): too much "
+            f"memory. Round the ratings, pass fewer raters, or pass n_resamples=0 (no intervals)."
+        )
+    features, parts = _features(design, layout, codes, counts, cell, cells.size, group, params, whole=True)
+    fractional = np.zeros(layout.size, dtype=bool)
+    for name in parts:
+        fractional[layout.slices[name]] = True
+    kept = int((~fractional).sum())
+    matrix = np.empty((cells.size, kept + sum(part[0].size for part in parts.values())))
+    matrix[:, :kept] = features[:, ~fractional]
+    start = kept
+    for part in parts.values():
+        matrix[:, start : start + part[0].size] = part.reshape(cells.size, -1)
+        start += part[0].size
+    nonzero = matrix.any(axis=0)  # columns of zeros (an m no item has) stay zero
+    if nonzero.all():
+        nonzero = slice(None)
+    cell_bucket = cells % N_BUCKETS
+    bounds = np.searchsorted(cells, np.arange(n_groups + 1) * N_BUCKETS)
+    resampled = np.zeros((weights.shape[1], n_groups, matrix.shape[1]))
+    for g, (lo, hi) in enumerate(zip(bounds[:-1], bounds[1:])):
+        rows = cell_bucket[lo:hi]
+        resampled[:, g, nonzero] = resampled_sums(weights, matrix[lo:hi, nonzero], rows=rows)
+    whole = np.zeros(resampled.shape[:2] + (layout.size,))
+    whole[..., ~fractional] = resampled[..., :kept]
+    split, start = {}, kept
+    for name, part in parts.items():
+        size = int(np.prod(part.shape[1:]))
+        split[name] = resampled[..., start : start + size].reshape(resampled.shape[:2] + part.shape[1:])
+        start += size
+    return _statistics(design, layout, _collapsed(design, layout, whole, split, params), params)
 
 
 def _raters_used(codes, counts, group, n_groups: int) -> dict:

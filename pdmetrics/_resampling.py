@@ -145,17 +145,53 @@ def poisson_weights(key: int, n_buckets: int, n_resamples: int, buckets=None) ->
     return out
 
 
-def resampled_sums(weights: np.ndarray, per_bucket: np.ndarray) -> np.ndarray:
-    """``weights.T @ per_bucket``: each resample's weighted sums of the buckets' statistics
-    (``per_bucket``: one row per bucket, any trailing shape), float64, in blocks of resamples."""
+def resampled_sums(weights: np.ndarray, per_bucket: np.ndarray, rows=None) -> np.ndarray:
+    """``weights[rows].T @ per_bucket``: each resample's weighted sums of the buckets' statistics
+    (``per_bucket``: one row per bucket, any trailing shape; ``rows``: the row of ``weights`` of
+    each of them, default the first ones in order), float64, in blocks of resamples.
+
+    The columns of non-negative whole numbers (counts) are summed in float32: exact while a
+    sum stays below 2**24 (every partial sum is then a smaller whole number), so the same
+    numbers as float64's at half the memory traffic; a column whose sum reaches 2**24 in some
+    resample is summed again in float64."""
     per_bucket = np.asarray(per_bucket, dtype="float64")
     flat = per_bucket.reshape(per_bucket.shape[0], -1)
-    n_resamples = weights.shape[1]
-    out = np.empty((n_resamples, flat.shape[1]))
-    step = max(1, _BLOCK_CELLS // max(1, weights.shape[0]))
-    for lo in range(0, n_resamples, step):  # blocks of resamples, each one matrix product
-        out[lo : lo + step] = weights[:, lo : lo + step].T.astype("float64") @ flat
+    n, n_resamples = flat.shape[0], weights.shape[1]
+    out = np.zeros((n_resamples, flat.shape[1]))
+    if rows is not None:
+        rows = np.asarray(rows, dtype=np.intp)
+        if rows.size and rows[-1] - rows[0] == rows.size - 1 and (np.diff(rows) == 1).all():
+            weights, rows = weights[rows[0] : rows[-1] + 1], None  # consecutive rows: a view, no copy
+    if n == 0 or n_resamples == 0 or flat.shape[1] == 0:
+        return out.reshape(n_resamples, *per_bucket.shape[1:])
+    single = np.empty(flat.shape, dtype=np.float32)
+    whole = np.ones(flat.shape[1], dtype=bool)
+    for lo in range(0, n, _SLAB_ROWS):  # slabs that stay in cache: the float32 copy and the check
+        slab = flat[lo : lo + _SLAB_ROWS]
+        single[lo : lo + _SLAB_ROWS] = slab
+        whole &= ((slab >= 0) & (slab == np.trunc(slab))).all(axis=0)
+    exact = np.flatnonzero(whole)
+    if exact.size:
+        counts = single if exact.size == flat.shape[1] else single[:, exact]
+        _products(weights, rows, counts, out, exact, 2 * _BLOCK_CELLS)
+        exact = exact[~(out[:, exact] < 2.0**24).all(axis=0)]  # reached 2**24 (or not finite)
+    rest = np.union1d(np.flatnonzero(~whole), exact)
+    if rest.size:
+        _products(weights, rows, flat[:, rest], out, rest, _BLOCK_CELLS)
     return out.reshape(n_resamples, *per_bucket.shape[1:])
+
+
+# rows of the per-bucket statistics converted and checked at once (a slab that stays in cache)
+_SLAB_ROWS = 1024
+
+
+def _products(weights, rows, part: np.ndarray, out: np.ndarray, columns: np.ndarray, cells: int) -> None:
+    """``out[:, columns] = weights[rows].T @ part`` in ``part``'s dtype, in blocks of resamples whose
+    converted weights hold at most ``cells`` numbers (64 MB)."""
+    step = max(1, cells // part.shape[0])
+    for lo in range(0, weights.shape[1], step):  # blocks of resamples, each one matrix product
+        block = weights[:, lo : lo + step] if rows is None else weights[rows, lo : lo + step]
+        out[lo : lo + step, columns] = block.astype(part.dtype).T @ part
 
 
 #: The percentile rule of the paired comparisons: the ``(B + 1) * alpha``-th smallest of ``B``

@@ -114,7 +114,8 @@ def _require_labels(series: pd.Series, argument: str, column) -> None:
 def _codes_of(series: pd.Series, argument: str, column) -> tuple[np.ndarray, np.ndarray]:
     """Each row's code among the column's sorted labels, and the labels."""
     _require_labels(series, argument, column)
-    codes, uniques = pd.factorize(series.to_numpy(dtype=object))
+    codes, uniques = pd.factorize(series)  # pandas' hash table on the column's own type
+    uniques = np.asarray(uniques, dtype=object)
     labels = _sorted_labels(uniques, argument)
     order = pd.Index(labels, dtype=object).get_indexer(pd.Index(uniques, dtype=object))
     return order[codes].astype(np.int64), labels
@@ -128,18 +129,20 @@ def _chunk(columns: dict, level: str, positive, resampled: bool, key: int, part:
     run_col, human_col = columns["run"], columns["human"]
     datum = part[datum_col]
     _require_labels(datum, "datum", datum_col)
-    d, data_ids = pd.factorize(datum.to_numpy(dtype=object) if datum.dtype == object else datum.to_numpy())
+    d, data_ids = pd.factorize(datum)
+    data_ids = data_ids.to_numpy(dtype=object) if datum.dtype == object else data_ids.to_numpy()
     j, judges = _codes_of(part[judge_col], "judge", judge_col)
     if run_col is None:
         r, runs = np.zeros(len(part), dtype=np.int64), np.array([POOLED_LABEL], dtype=object)
     else:
         r, runs = _codes_of(part[run_col], "run", run_col)
     n_data, n_judges, n_runs = len(data_ids), judges.size, runs.size
-    # one verdict per datum, judge and run
-    cell = (d.astype(np.int64) * n_judges + j) * n_runs + r
-    repeated = pd.Index(cell).duplicated()
-    if repeated.any():
-        at = int(np.flatnonzero(repeated)[0])
+    # the (datum, judge) pairs, numbered by a hash table (no sort), and one verdict per run of each
+    pair, pair_keys = pd.factorize(d.astype(np.int64) * n_judges + j)
+    n_pairs = pair_keys.size
+    cell = pair.astype(np.int64) * n_runs + r
+    if np.bincount(cell, minlength=n_pairs * n_runs).max(initial=0) > 1:
+        at = int(np.flatnonzero(pd.Index(cell).duplicated())[0])  # the first row that repeats one
         where = f"datum {plain(data_ids[d[at]])!r}, judge {plain(judges[j[at]])!r}"
         fix = (
             "give each run its own label in `run=`, or keep one verdict per run"
@@ -157,13 +160,16 @@ def _chunk(columns: dict, level: str, positive, resampled: bool, key: int, part:
     categories, codes = rating_codes(values)
     verdict, present = codes[:, 0], codes[:, 0] >= 0
     buckets = key_buckets(data_ids, key) if resampled else np.zeros(n_data, dtype=np.intp)
-    # (a) and (c): the first run with a verdict of each datum and judge
-    order = np.flatnonzero(present)
-    order = order[np.lexsort((r[order], j[order], d[order]))]
-    pair = d[order].astype(np.int64) * n_judges + j[order]
-    first = order[np.concatenate([[True], pair[1:] != pair[:-1]])] if order.size else order
+    # the verdicts of each pair by run: one scatter into a preallocated table
+    by_run = np.full((n_pairs, n_runs), -1, dtype=np.int64)
+    by_run.reshape(-1)[cell[present]] = verdict[present]
+    judged_runs = by_run >= 0
+    # (a) and (c): each pair's verdict of its first run with one (the runs' labels are sorted)
+    first = np.full(n_pairs, -1, dtype=np.int64)  # -1: no verdict in any run
+    if by_run.size:
+        first = by_run[np.arange(n_pairs), judged_runs.argmax(axis=1)]
     wide = np.full((n_data, n_judges), -1, dtype=np.int64)
-    wide[d[first], j[first]] = verdict[first]
+    wide[pair_keys // max(n_judges, 1), pair_keys % max(n_judges, 1)] = first
     lead = []
     if human_col is not None:
         human = np.full(n_data, -1, dtype=np.int64)
@@ -181,16 +187,18 @@ def _chunk(columns: dict, level: str, positive, resampled: bool, key: int, part:
     # (b): the verdicts of each datum and judge by run
     state_runs = None
     if run_col is not None:
-        pairs, at_pair = np.unique(d[present].astype(np.int64) * n_judges + j[present], return_inverse=True)
-        by_run = np.full((pairs.size, n_runs), -1, dtype=np.int64)
-        by_run[at_pair.reshape(-1), r[present]] = verdict[present]
+        kept = judged_runs.any(axis=1)
+        pairs = pair_keys[kept]
         runs_patterns = rating_patterns(
-            categories, by_run, [pairs % max(n_judges, 1)], [judges], buckets[pairs // max(n_judges, 1)]
+            categories, by_run[kept], [pairs % max(n_judges, 1)], [judges], buckets[pairs // max(n_judges, 1)]
         )
         state_runs = LabelledPatterns(runs, 0, runs_patterns)
     # (d): per judge and run, the verdicts' sum, the positive ones and their count
-    numbers = values[0] if values[0].dtype != object else np.zeros(len(part))
-    hits = (values[0] == positive) if positive is not None else np.zeros(len(part), dtype=bool)
+    numeric = isinstance(values[0], np.ndarray)  # else text, as the column
+    numbers = values[0] if numeric else np.zeros(len(part))
+    hits = np.zeros(len(part), dtype=bool)
+    if positive is not None:  # the verdicts equal to it: their categories' codes
+        hits = np.isin(verdict, np.flatnonzero(pd.Index(categories, dtype=object) == positive))
     at = j[present] * n_runs + r[present]
     size = n_judges * n_runs
     rates = pd.DataFrame(
