@@ -16,9 +16,10 @@ import numpy as np
 
 from pdmetrics._renamed import renamed
 from pdmetrics._resampling import check_bootstrap_options, percentile_interval
+from pdmetrics._wrappers import keyword_group
 from pdmetrics.errors import InvalidInputError
 
-__all__ = ["bootstrap_counts", "percentile_interval"]
+__all__ = ["add_intervals", "bootstrap_counts", "bootstrap_options", "percentile_interval"]
 
 #: The interval options of the tables with bootstrap intervals, as their docstrings describe them
 #: (filled in by :func:`pdmetrics._docstrings.fill`).
@@ -28,6 +29,16 @@ confidence : float, default 0.95
 random_state : int or numpy.random.Generator, optional
     Seed of the bootstrap.
 """
+
+
+def _resampling(*, n_resamples: int = 0, confidence: float = 0.95, random_state=None) -> dict:
+    return {"n_resamples": n_resamples, "confidence": confidence, "random_state": random_state}
+
+
+#: A decorator: the builder's ``resampling`` (a dict of them) stands for the bootstrap options
+#: ``n_resamples: int = 0, confidence: float = 0.95, random_state=None`` of its public signature
+#: (:func:`pdmetrics._wrappers.keyword_group`); each table describes them in its own docstring.
+bootstrap_options = keyword_group("resampling", _resampling)
 
 
 @renamed("n_boot")
@@ -105,3 +116,10 @@ def check_resample_size(n_resamples: int, n_groups: int) -> None:
     memory = _memory_bytes()
     if memory is not None and n_resamples * n_groups * 4 * 8 * _RESAMPLE_ARRAYS > memory:
         raise _too_many_resamples(n_resamples, n_groups, f"exceeds this machine's memory ({_bytes(memory)})")
+
+
+def add_intervals(table, replicates, names, confidence: float) -> None:
+    """Add to ``table`` the columns ``<name>_low`` and ``<name>_high`` of each of ``names``: the
+    percentile interval of its replicates ``replicates[name]`` (replicates along the first axis)."""
+    for name in names:
+        table[f"{name}_low"], table[f"{name}_high"] = percentile_interval(replicates[name], confidence)

@@ -31,7 +31,7 @@ from pdmetrics._validation import plain
 from pdmetrics._warnings import warn_undefined
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness._inputs import column_table, label_columns
-from pdmetrics.fairness.gap_significance import LABELLED_ROWS, PROPORTIONS
+from pdmetrics.fairness.gap_significance import PROPORTIONS
 from pdmetrics.fairness.group_rates import (
     RATES,
     class_state_counts,
@@ -42,6 +42,7 @@ from pdmetrics.fairness.group_rates import (
 from pdmetrics.fairness.multiclass import (
     CLASS,
     CLASSES_OPTIONS,
+    LABELLED_ROWS,
     check_class_options,
     class_column,
     class_counts,

@@ -44,7 +44,6 @@ import pandas as pd
 
 from pdmetrics._comparison import check_correction, multiple_tests
 from pdmetrics._division import divide
-from pdmetrics._docstrings import fill
 from pdmetrics._table_spec import table
 from pdmetrics._tables import attach_info
 from pdmetrics._validation import plain, preview
@@ -60,12 +59,11 @@ from pdmetrics.fairness.group_rates import (
     group_counts_from_state,
     group_counts_state,
 )
-from pdmetrics.fairness.multiclass import CLASS, CLASSES_OPTIONS, check_class_options, class_counts
+from pdmetrics.fairness.multiclass import CLASS, check_class_options, class_counts, outcome_columns
 
 __all__ = [
     "GAP_COLUMNS",
     "GAP_TESTS",
-    "LABELLED_ROWS",
     "PROPORTIONS",
     "fisher_exact_tests",
     "gap_tests",
@@ -91,15 +89,6 @@ PROPORTIONS = {
     "precision": ((TP,), (FP, TP)),
     "recall": ((TP,), (FN, TP)),
 }
-
-#: The first parameters of the tables of labelled rows here (:func:`pdmetrics._docstrings.fill`).
-LABELLED_ROWS = """
-frame : DataFrame
-    The labelled rows (pandas; dask and polars frames give the same table).
-y_true, y_pred : str
-    Columns of true and predicted binary labels (one of them ``pos_label``); rows with a
-    missing value are left out with an :class:`~pdmetrics.ExcludedRowsWarning`.
-"""
 
 #: The result columns after the group (and other identifier) columns.
 GAP_COLUMNS = [
@@ -339,16 +328,11 @@ def _checked_options(by, metrics, test, correction, confidence, alpha, power) ->
 
 
 @table
-@fill(labelled_rows=LABELLED_ROWS, classes_options=CLASSES_OPTIONS)
+@outcome_columns(classes=True)
 def gap_tests(
     frame,
     *,
-    y_true,
-    y_pred,
-    by,
-    pos_label=1,
-    classes=None,
-    ordinal: bool = False,
+    outcome,
     privileged=None,
     metrics=("selection_rate", "tpr", "fpr", "precision"),
     test: str = "auto",
@@ -464,6 +448,7 @@ def gap_tests(
     4   F     C  selection_rate  0.333           0.333       1.000
     5   F     C             tpr  1.000           1.000       1.000
     """
+    y_true, y_pred, by, pos_label, classes, ordinal = outcome
     columns = label_columns(frame, y_true, y_pred, by)
     options = _checked_options(columns["by"], metrics, test, correction, confidence, alpha, power)
     chosen = check_class_options(classes, ordinal, pos_label)

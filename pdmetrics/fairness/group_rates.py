@@ -31,11 +31,15 @@ from pdmetrics.fairness._inputs import (
     label_columns,
     plain_keys,
 )
-from pdmetrics.fairness.bootstrap import INTERVAL_OPTIONS, bootstrap_counts, percentile_interval
+from pdmetrics.fairness.bootstrap import (
+    INTERVAL_OPTIONS,
+    add_intervals,
+    bootstrap_counts,
+    bootstrap_options,
+)
 from pdmetrics.fairness.confusion import CELLS, cell_codes, counts_from_cells, rates_from_counts
 from pdmetrics.fairness.multiclass import (
     CLASS,
-    CLASSES_OPTIONS,
     MACRO,
     Classes,
     ClassState,
@@ -44,6 +48,7 @@ from pdmetrics.fairness.multiclass import (
     class_counts,
     class_label_rows,
     level_sums,
+    outcome_columns,
     resolve_classes,
     seen_values,
 )
@@ -76,6 +81,15 @@ _DENOMINATORS = {
     "selection_rate": "rows",
     "accuracy": "rows",
 }
+
+#: The opening of the Examples of :func:`by_group` and :func:`group_disparity`: six labelled rows
+#: in two groups (filled in by :func:`pdmetrics._docstrings.fill`).
+EXAMPLE_ROWS = """
+>>> import pandas as pd
+>>> import pdmetrics
+>>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 0, 1, 1, 0],
+...                    "sex": ["F", "F", "F", "M", "M", "M"]})
+"""
 
 
 @dataclass(frozen=True)
@@ -206,21 +220,16 @@ def fill_undefined(rates: dict, keys: pd.DataFrame | None, zero_division, warn: 
 
 @table
 @renamed("sensitive", "n_boot")
-@fill(interval_options=INTERVAL_OPTIONS, classes_options=CLASSES_OPTIONS)
+@outcome_columns(classes=True)
+@bootstrap_options
+@fill(interval_options=INTERVAL_OPTIONS, example_rows=EXAMPLE_ROWS)
 def by_group(
     frame,
     *,
-    y_true,
-    y_pred,
-    by,
-    pos_label=1,
-    classes=None,
-    ordinal: bool = False,
+    outcome,
     table: str = "rates",
     zero_division="warn",
-    n_resamples: int = 0,
-    confidence: float = 0.95,
-    random_state=None,
+    resampling,
 ) -> pd.DataFrame:
     """Confusion counts and classification rates per group (intersections when ``by`` is a list).
 
@@ -270,10 +279,7 @@ def by_group(
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> import pdmetrics
-    >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 0, 1, 1, 0],
-    ...                    "sex": ["F", "F", "F", "M", "M", "M"]})
+    {example_rows}
     >>> df.fairness.by_group(y_true="y", y_pred="pred", by="sex")[["sex", "N", "tpr"]]
       sex  N  tpr
     0   F  3  0.5
@@ -303,10 +309,13 @@ def by_group(
     0   F  3        2.0      2.333            0.333
     1   M  3        2.0      2.000            0.000
     """
+    y_true, y_pred, by, pos_label, classes, ordinal = outcome
     columns = label_columns(frame, y_true, y_pred, by)
     zero_division = check_zero_division(zero_division)
-    check_bootstrap_options(n_resamples, confidence, random_state)
-    chosen = check_class_table(classes, ordinal, pos_label, table, ("rates", "macro", "levels"), n_resamples)
+    check_bootstrap_options(**resampling)
+    chosen = check_class_table(
+        classes, ordinal, pos_label, table, ("rates", "macro", "levels"), resampling["n_resamples"]
+    )
     if chosen is not None:
         result_columns = ["N", CLASS, *CELLS, *RATES, "mean_true", "mean_pred", "mean_difference"]
         finalize = partial(
@@ -317,8 +326,7 @@ def by_group(
             zero_division=zero_division,
         )
         return column_table(group_classes_state, columns, {"result_columns": result_columns}, finalize)
-    options = {"pos_label": pos_label, "result_columns": by_group_columns(n_resamples)}
-    resampling = {"n_resamples": n_resamples, "confidence": confidence, "random_state": random_state}
+    options = {"pos_label": pos_label, "result_columns": by_group_columns(resampling["n_resamples"])}
     finalize = partial(by_group_from_state, pos_label=pos_label, zero_division=zero_division, **resampling)
     return column_table(group_counts_state, columns, options, finalize)
 
@@ -348,10 +356,7 @@ def by_group_from_state(
             zero_division,
             warn=False,
         )
-        for name in RATES:
-            low, high = percentile_interval(replicates[name], confidence)
-            table[f"{name}_low"] = low
-            table[f"{name}_high"] = high
+        add_intervals(table, replicates, RATES, confidence)
     table.index = pd.RangeIndex(len(table))
     return attach_info(table, pos_label=pos_label, n_resamples=n_resamples, confidence=confidence, **info)
 
@@ -466,16 +471,14 @@ _SUMMARIES = ("difference", "ratio", "difference_to_overall", "ratio_to_overall"
 
 @table
 @renamed("sensitive", "n_boot")
+@outcome_columns(classes=False)
+@bootstrap_options
+@fill(example_rows=EXAMPLE_ROWS)
 def group_disparity(
     frame,
     *,
-    y_true,
-    y_pred,
-    by,
-    pos_label=1,
-    n_resamples: int = 0,
-    confidence: float = 0.95,
-    random_state=None,
+    outcome,
+    resampling,
 ) -> pd.DataFrame:
     """How far apart the groups' rates are: one row per rate (fairlearn's difference/ratio).
 
@@ -499,10 +502,7 @@ def group_disparity(
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> import pdmetrics
-    >>> df = pd.DataFrame({"y": [1, 0, 1, 1, 0, 0], "pred": [1, 0, 0, 1, 1, 0],
-    ...                    "sex": ["F", "F", "F", "M", "M", "M"]})
+    {example_rows}
     >>> out = df.fairness.group_disparity(y_true="y", y_pred="pred", by="sex")
     >>> out[["metric", "difference", "ratio"]].head(2).round(3)
                metric  difference  ratio
@@ -513,11 +513,10 @@ def group_disparity(
        difference  ratio
     0       0.333    0.5
     """
-    columns = label_columns(frame, y_true, y_pred, by)
-    check_bootstrap_options(n_resamples, confidence, random_state)
-    resampling = {"n_resamples": n_resamples, "confidence": confidence, "random_state": random_state}
-    finalize = partial(group_disparity_from_state, pos_label=pos_label, **resampling)
-    return column_table(group_counts_state, columns, {"pos_label": pos_label}, finalize)
+    columns = label_columns(frame, outcome.y_true, outcome.y_pred, outcome.by)
+    check_bootstrap_options(**resampling)
+    finalize = partial(group_disparity_from_state, pos_label=outcome.pos_label, **resampling)
+    return column_table(group_counts_state, columns, {"pos_label": outcome.pos_label}, finalize)
 
 
 def group_disparity_from_state(
@@ -552,9 +551,6 @@ def group_disparity_from_state(
         boot_summary = disparity_from_rates(
             boot_values, np.stack([boot_overall[name] for name in RATES], axis=1)
         )
-        for key in _SUMMARIES:
-            low, high = percentile_interval(boot_summary[key], confidence)
-            table[f"{key}_low"] = low
-            table[f"{key}_high"] = high
+        add_intervals(table, boot_summary, _SUMMARIES, confidence)
     table.index = pd.RangeIndex(len(table))
     return attach_info(table, pos_label=pos_label, n_resamples=n_resamples, confidence=confidence, **info)

@@ -14,13 +14,17 @@ split (``y >= k``), so the binary formulas (:func:`~pdmetrics.fairness.rates_fro
 from __future__ import annotations
 
 import numbers
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
+from pdmetrics._docstrings import fill
 from pdmetrics._groups import as_series, check_one_kind, check_scalar_cells
 from pdmetrics._validation import plain, preview
+from pdmetrics._wrappers import keyword_group
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.fairness._inputs import LabelSummary, aligned_keys, group_keys, plain_keys
 
@@ -28,6 +32,9 @@ __all__ = [
     "CLASS",
     "MACRO",
     "CLASSES_OPTIONS",
+    "LABELLED_ROWS",
+    "Outcome",
+    "outcome_columns",
     "Classes",
     "check_class_table",
     "class_column",
@@ -339,6 +346,74 @@ ordinal : bool, default False
     value): adds one row per cumulative split ``y >= k`` (class ``">= k"``, for each class
     ``k`` but the lowest), with the rates of that binary split.
 """
+
+#: The ``frame``, ``y_true`` and ``y_pred`` entries of the Parameters of the tables of labelled
+#: rows (:func:`outcome_columns` fills a ``{labelled_rows}`` line with them).
+LABELLED_ROWS = """
+frame : DataFrame
+    The labelled rows (pandas; dask and polars frames give the same table).
+y_true, y_pred : str
+    Columns of true and predicted binary labels (one of them ``pos_label``); rows with a
+    missing value are left out with an :class:`~pdmetrics.ExcludedRowsWarning`.
+"""
+
+
+class Outcome(NamedTuple):
+    """The outcome arguments of a fairness table of labelled rows, in one object (what
+    :func:`outcome_columns` gives the builder as ``outcome``)."""
+
+    y_true: object
+    y_pred: object
+    by: object
+    pos_label: object = 1
+    classes: object = None
+    ordinal: bool = False
+
+
+def outcome_columns(*, classes: bool) -> Callable:
+    """Give a fairness table of labelled rows its outcome arguments, written once.
+
+    The decorated builder takes ``outcome`` (an :class:`Outcome`) in the place of
+    ``y_true, y_pred, by, pos_label=1`` and, with ``classes=True``, ``classes=None, ordinal:
+    bool = False``: its public signature lists those keyword arguments there, and a call's are
+    gathered into the ``outcome`` the builder receives. A missing or unknown keyword raises
+    Python's usual ``TypeError`` naming the function. With ``classes=True`` the builder's
+    docstring needs a ``{classes_options}`` line: it becomes :data:`CLASSES_OPTIONS`; a
+    ``{labelled_rows}`` line becomes :data:`LABELLED_ROWS`.
+
+    Examples
+    --------
+    >>> import inspect
+    >>> from pdmetrics.fairness.multiclass import outcome_columns
+    >>> @outcome_columns(classes=False)
+    ... def rates(frame, *, outcome, zero_division="warn"):
+    ...     return outcome.y_true, outcome.classes, zero_division
+    >>> list(inspect.signature(rates).parameters)
+    ['frame', 'y_true', 'y_pred', 'by', 'pos_label', 'zero_division']
+    >>> rates(None, y_true="y", y_pred="pred", by="sex")
+    ('y', None, 'warn')
+    >>> rates(None, y_true="y", y_pred="pred", by="sex", classes="all")
+    Traceback (most recent call last):
+    TypeError: rates() got an unexpected keyword argument 'classes'
+    """
+    gathered = keyword_group("outcome", _outcome if classes else _binary_outcome)
+
+    def decorate(builder: Callable) -> Callable:
+        if classes:
+            builder = fill(classes_options=CLASSES_OPTIONS)(builder)
+        if "{labelled_rows}" in (builder.__doc__ or ""):
+            builder = fill(labelled_rows=LABELLED_ROWS)(builder)
+        return gathered(builder)
+
+    return decorate
+
+
+def _outcome(*, y_true, y_pred, by, pos_label=1, classes=None, ordinal: bool = False) -> Outcome:
+    return Outcome(y_true, y_pred, by, pos_label, classes, ordinal)
+
+
+def _binary_outcome(*, y_true, y_pred, by, pos_label=1) -> Outcome:
+    return Outcome(y_true, y_pred, by, pos_label)
 
 
 def check_class_table(classes, ordinal, pos_label, table, choices: tuple, n_resamples) -> tuple | str | None:

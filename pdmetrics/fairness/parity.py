@@ -41,6 +41,7 @@ from pdmetrics.fairness._inputs import (
 from pdmetrics.fairness.bootstrap import (
     INTERVAL_OPTIONS,
     bootstrap_counts,
+    bootstrap_options,
     check_bootstrap_options,
     percentile_interval,
 )
@@ -55,12 +56,12 @@ from pdmetrics.fairness.groups import (
 )
 from pdmetrics.fairness.multiclass import (
     CLASS,
-    CLASSES_OPTIONS,
     ClassState,
     check_class_table,
     class_column,
     class_counts,
     class_label_rows,
+    outcome_columns,
     resolve_classes,
     seen_values,
     worst_class,
@@ -624,24 +625,19 @@ def fairness_table_from_counts(
 
 @table
 @renamed("sensitive", "on_undefined", "n_boot")
-@fill(interval_options=INTERVAL_OPTIONS, classes_options=CLASSES_OPTIONS)
+@outcome_columns(classes=True)
+@bootstrap_options
+@fill(interval_options=INTERVAL_OPTIONS)
 def classification(
     frame,
     *,
-    y_true,
-    y_pred,
-    by,
-    pos_label=1,
-    classes=None,
-    ordinal: bool = False,
+    outcome,
     privileged=None,
     threshold=0.0,
     invert=False,
     table: str = "metrics",
     zero_division="worst",
-    n_resamples: int = 0,
-    confidence: float = 0.95,
-    random_state=None,
+    resampling,
 ) -> pd.DataFrame:
     """Fairness of binary (or, with ``classes=``, multiclass) predictions per sensitive attribute.
 
@@ -750,9 +746,12 @@ def classification(
     2  male      c                          0.667   0.500
     3  male  macro                          0.000   0.667
     """
+    y_true, y_pred, by, pos_label, classes, ordinal = outcome
     columns = label_columns(frame, y_true, y_pred, by)
-    zero_division = check_options(zero_division, n_resamples, confidence, random_state)
-    chosen = check_class_table(classes, ordinal, pos_label, table, ("metrics", "worst"), n_resamples)
+    zero_division = check_options(zero_division, **resampling)
+    chosen = check_class_table(
+        classes, ordinal, pos_label, table, ("metrics", "worst"), resampling["n_resamples"]
+    )
     if chosen is not None:
         options = {"privileged": privileged, "threshold": threshold, "invert": invert}
         finalize = partial(
@@ -760,7 +759,6 @@ def classification(
         )
         return column_table(classes_state, columns, options, finalize)
     options = {"pos_label": pos_label, "privileged": privileged, "threshold": threshold, "invert": invert}
-    resampling = {"n_resamples": n_resamples, "confidence": confidence, "random_state": random_state}
     finalize = partial(
         classification_from_state, pos_label=pos_label, zero_division=zero_division, **resampling
     )
