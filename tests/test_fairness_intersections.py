@@ -207,3 +207,14 @@ def test_classes_none_keeps_the_binary_table_and_bad_class_options_are_refused()
         df.fairness.intersections(classes="all", pos_label=0, **options)
     with pytest.raises(InvalidInputError, match=r"`classes=` lists 7, which occur in neither"):
         df.fairness.intersections(classes=[0, 7], **options)
+
+
+def test_classes_with_no_group_left_give_an_empty_table():
+    """Every group value missing with `classes=`: an empty table with the class column, not a
+    concat error."""
+    rng = np.random.default_rng(6)
+    frame = pd.DataFrame({"y": rng.integers(0, 3, 30), "p": rng.integers(0, 3, 30), "g": np.nan, "h": "x"})
+    with pytest.warns(UserWarning, match="30 of 30 rows left out"):
+        table = frame.fairness.intersections(y_true="y", y_pred="p", by=["g", "h"], classes="all")
+    assert table.empty
+    assert list(table.columns[:4]) == ["g", "h", "class", "N"]

@@ -168,10 +168,15 @@ def _classes_from_state(
     keys, found, info = class_state_counts(state, classes, ordinal, "intersections")
     per_class = class_counts(state.counts.counts, len(state.keys), found)  # (cells, classes, 4)
     blocks, totals = [], {}
-    for i, label in enumerate(class_column(found, macro=False)):  # a few classes, not rows
-        block, totals[label] = _ranked_cells(keys, per_class[:, i], metric, min_size, small)
+    labels = class_column(found, macro=False)
+    # no class at all (every row left out): one empty block keeps the table's columns
+    for i, label in enumerate(labels or [None]):  # a few classes, not rows
+        cells = per_class[:, i] if labels else np.zeros((len(keys), 4), dtype=np.int64)
+        block, n_all = _ranked_cells(keys, cells, metric, min_size, small)
         block.insert(len(keys.columns), CLASS, pd.array([label] * len(block), dtype=object))
         blocks.append(block)
+        if labels:
+            totals[label] = n_all
     empty = [label for label, n_all in totals.items() if not n_all]
     if empty:
         warn_undefined(

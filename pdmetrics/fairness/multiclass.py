@@ -260,6 +260,8 @@ def cumulative_splits(square: np.ndarray) -> np.ndarray:
     [[2, 1, 1, 6], [6, 1, 1, 2]]
     """
     square = np.asarray(square, dtype=np.int64)
+    if not square.shape[-1]:  # no class (every row left out)
+        return np.zeros((*square.shape[:-2], 0, 4), dtype=np.int64)
     # tail[..., i, j] = sum of square[..., i:, j:]
     tail = square[..., ::-1, ::-1].cumsum(axis=-1).cumsum(axis=-2)[..., ::-1, ::-1]
     k = np.arange(1, square.shape[-1])
