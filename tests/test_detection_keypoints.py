@@ -333,3 +333,21 @@ def test_xyxy_boxes_and_detections_without_boxes():
         box_format="xyxy",
     )
     np.testing.assert_allclose(table["value"], expected["value"], rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("method", ["errors", "match", "keypoint_similarity"])
+def test_sigmas_whose_squares_are_zero_are_refused(method):
+    """A sigma of 1e-300 squares to 0: OKS would be 0/0 (NaN), which broke the error types'
+    best match with an index error; it is refused naming the sigmas."""
+    gt, dt = small_tables()
+    options = {} if method == "keypoint_similarity" else {"iou_type": "keypoints"}
+    with pytest.raises(InvalidInputError, match=r"not so small that their squares are 0.*1e-300"):
+        getattr(dt.detection, method)(ground_truth=gt, sigmas=[0.1, 1e-300], **options)
+    with pytest.raises(InvalidInputError, match="not so small"):
+        paired_oks(
+            dt["keypoints"],
+            gt["keypoints"],
+            boxes=gt[["x", "y", "w", "h"]],
+            areas=[1, 1],
+            sigmas=[1e-300] * 2,
+        )

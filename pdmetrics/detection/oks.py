@@ -100,9 +100,12 @@ def sigma_array(sigmas, k: int) -> np.ndarray:
             raise InvalidInputError(
                 f"`sigmas=` must be numbers, one per keypoint; got {plain(sigmas)!r}."
             ) from None
-        if values.size == 0 or not (np.isfinite(values) & (values > 0)).all():
+        with np.errstate(over="ignore", under="ignore"):
+            usable = np.isfinite(values) & (values > 0) & ((values * 2) ** 2 > 0)
+        if values.size == 0 or not usable.all():
             raise InvalidInputError(
-                f"`sigmas=` must be positive numbers, one per keypoint; got {values.tolist()!r}."
+                f"`sigmas=` must be positive numbers, one per keypoint (not so small that their "
+                f"squares are 0); got {values.tolist()!r}."
             )
     if k and values.size != k:
         given = "COCO's 17 person sigmas (the default)" if sigmas is None else f"{values.size} values"
