@@ -298,6 +298,8 @@ def test_inequality_draws_each_groups_share_of_the_between_and_within_terms(fram
     without_groups = frame.fairness.inequality(y_true="y", y_pred="pred")
     with pytest.raises(InvalidInputError, match="`table=` lacks the column.*by="):
         plots.inequality(without_groups)
+    with pytest.raises(InvalidInputError, match=r"draws each group's share, so it needs `by=`"):
+        frame.fairness.plot.inequality(y_true="y", y_pred="pred")
 
 
 def test_class_gaps_heatmap_is_the_table_centred_on_parity():

@@ -854,4 +854,9 @@ class FairnessPlots:
     def inequality(self, *, index="generalized_entropy", ax=None, **table):
         """``df.fairness.inequality(**table)`` (with ``by=``) drawn by :func:`inequality` (each
         group's share of the between- and within-group terms)."""
+        if table.get("by") is None:
+            raise InvalidInputError(
+                "`df.fairness.plot.inequality` draws each group's share, so it needs `by=` (the "
+                "sensitive column(s)), e.g. `df.fairness.plot.inequality(y_true=..., y_pred=..., by='sex')`."
+            )
         return inequality(self._frame.fairness.inequality(**table), index=index, ax=ax)
