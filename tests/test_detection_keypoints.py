@@ -13,7 +13,7 @@ from keypoint_files import keypoint_files
 
 import pdmetrics  # noqa: F401
 from pdmetrics.detection import evaluate, keypoint_similarity, paired_oks
-from pdmetrics.detection.options import COCO_KEYPOINT_SIGMAS
+from pdmetrics.detection.options import COCO_ATTRS, COCO_KEYPOINT_SIGMAS
 from pdmetrics.errors import ColumnNotFoundError, InvalidInputError
 from pdmetrics.io import read_coco
 
@@ -350,4 +350,20 @@ def test_sigmas_whose_squares_are_zero_are_refused(method):
             boxes=gt[["x", "y", "w", "h"]],
             areas=[1, 1],
             sigmas=[1e-300] * 2,
+        )
+
+
+def test_keypoint_names_named_twice_are_refused_and_rows_not_a_multiple_of_3_said_so():
+    gt, dt = small_tables()
+    with pytest.raises(InvalidInputError, match=r"`keypoint_names=` names 'a' more than once"):
+        keypoint_similarity(dt, ground_truth=gt, sigmas=[0.1, 0.1], keypoint_names=["a", "a"])
+    with pytest.raises(InvalidInputError, match=r"names '1' more than once"):
+        keypoint_similarity(dt, ground_truth=gt, sigmas=[0.1, 0.1], keypoint_names=[1, "1"])
+    twice = gt.copy()
+    twice.attrs = {COCO_ATTRS: {"keypoint_names": {1: ["head", "head"]}}}  # a file's names, alike
+    table = keypoint_similarity(dt, ground_truth=twice, sigmas=[0.1, 0.1])
+    assert table["keypoint"].tolist() == ["0", "1", "0", "1"]
+    with pytest.raises(InvalidInputError, match="holds 5 numbers in row 0, not a positive multiple of 3"):
+        evaluate(
+            dt, ground_truth=gt.assign(keypoints=[[1, 2, 1, 4, 5]] * 2), iou_type="keypoints", sigmas=[0.1]
         )

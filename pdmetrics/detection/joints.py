@@ -19,7 +19,7 @@ import pandas as pd
 from pdmetrics._groups import POOLED_LABEL
 from pdmetrics._table_spec import table
 from pdmetrics._tables import attach_info, result_table
-from pdmetrics._validation import plain
+from pdmetrics._validation import plain, preview
 from pdmetrics.detection.inputs import BoxColumns, box_columns
 from pdmetrics.detection.match_state import (
     RunOptions,
@@ -136,7 +136,14 @@ def _keypoint_names(names, k: int) -> list:
             f"`keypoint_names=` has {len(names)} names but the keypoints hold K={k} per row; pass one "
             f"name per keypoint."
         )
-    return [str(n) for n in names]
+    shown = [str(n) for n in names]
+    twice = sorted({n for n in shown if shown.count(n) > 1})  # K names, not rows
+    if twice:
+        raise InvalidInputError(
+            f"`keypoint_names=` names {preview(twice, 5)} more than once (as text), so their rows "
+            f"could not be told apart; pass K different names."
+        )
+    return shown
 
 
 def _names_of_file(ground_truth, given):
@@ -149,7 +156,9 @@ def _names_of_file(ground_truth, given):
     roles = getattr(ground_truth, "attrs", {}).get(COCO_ATTRS)
     named = roles.get("keypoint_names") if isinstance(roles, Mapping) else None
     distinct = {tuple(v) for v in named.values()} if named else set()
-    return list(distinct.pop()) if len(distinct) == 1 else None
+    names = list(distinct.pop()) if len(distinct) == 1 else None
+    # a file naming two keypoints alike: numbered instead, as a file without names
+    return names if names is not None and len(set(map(str, names))) == len(names) else None
 
 
 @table

@@ -50,9 +50,14 @@ def keypoint_array(values, argument: str, table: str) -> np.ndarray:
     bad = np.flatnonzero((lengths % 3 != 0) | (lengths == 0) | (lengths != lengths[0]))
     if bad.size:
         row = int(bad[0])
+        against = (
+            ", not a positive multiple of 3"
+            if lengths[row] % 3 or not lengths[row]
+            else f" where row 0 holds {lengths[0]}"
+        )
         raise InvalidInputError(
-            f"{where} of the {table} table holds {lengths[row]} numbers in row {row} where row 0 "
-            f"holds {lengths[0]}; every row needs the same 3 * K numbers [x, y, v] per keypoint."
+            f"{where} of the {table} table holds {lengths[row]} numbers in row {row}{against}; every "
+            f"row needs the same 3 * K numbers [x, y, v] per keypoint."
         )
     try:
         array = np.array(cells, dtype="float64").reshape(len(cells), -1, 3)
