@@ -193,6 +193,14 @@ def _ranked_cells(keys: pd.DataFrame, counts: np.ndarray, metric: str, min_size:
     n = counts[:, list(denominator)].sum(axis=1)
     count = counts[:, list(numerator)].sum(axis=1)
     is_small = n < min_size
+    if small == "pool":
+        for name in keys.columns:  # the few group columns
+            if (keys[name].astype(object) == SMALL_LABEL).any():
+                raise InvalidInputError(
+                    f"`by=` column {plain(name)!r} holds the value {SMALL_LABEL!r}, which "
+                    f"`small='pool'` uses to label the pooled small cells; rename that value first, "
+                    f"e.g. `.replace({{{SMALL_LABEL!r}: 'small cells'}})`, or pass `small='flag'`."
+                )
     if small == "pool" and is_small.any():
         pooled = pd.DataFrame({name: pd.array([SMALL_LABEL], dtype=object) for name in keys.columns})
         keep = ~is_small
