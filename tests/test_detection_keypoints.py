@@ -367,3 +367,10 @@ def test_keypoint_names_named_twice_are_refused_and_rows_not_a_multiple_of_3_sai
         evaluate(
             dt, ground_truth=gt.assign(keypoints=[[1, 2, 1, 4, 5]] * 2), iou_type="keypoints", sigmas=[0.1]
         )
+
+
+def test_a_label_named_like_the_pooled_row_is_refused():
+    gt, dt = small_tables()
+    gt, dt = gt.assign(label=["(all)", "b"]), dt.assign(label=["(all)", "b"])
+    with pytest.raises(InvalidInputError, match=r"`label` holds the value '\(all\)'"):
+        keypoint_similarity(dt, ground_truth=gt, sigmas=[0.1, 0.1])

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from pdmetrics._groups import POOLED_LABEL
+from pdmetrics._groups import POOLED_LABEL, check_not_pooled
 from pdmetrics._table_spec import table
 from pdmetrics._tables import attach_info, result_table
 from pdmetrics._validation import plain, preview
@@ -105,6 +105,7 @@ class JointTable:
         check_ground_truth_or_images(state.n_gt, self.columns, state.n_images)
         k = state.labelled.shape[1] if state.labelled.ndim == 2 else 0
         names = _keypoint_names(self.names, k)
+        check_not_pooled(state.labels, "label")
         labels = [*state.labels.tolist(), POOLED_LABEL]
         pairs = np.r_[state.pairs, state.pairs.sum()]
         sums = {
