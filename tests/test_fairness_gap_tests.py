@@ -516,3 +516,10 @@ def test_no_group_left_gives_an_empty_table_or_names_privileged(classes):
     refused = pytest.raises(InvalidInputError, match="privileged='a'.*no group")
     with pytest.warns(UserWarning, match="rows left out"), refused:
         frame.fairness.gap_tests(privileged="a", **options)
+
+
+def test_a_tuple_privileged_for_one_group_column_is_refused_naming_it():
+    """`privileged=("a",)` with one `by=` column was pandas' NotImplementedError."""
+    frame = pd.DataFrame({"y": [1, 0, 1, 0] * 3, "p": [1, 1, 0, 0] * 3, "g": ["a", "b", "c"] * 4})
+    with pytest.raises(InvalidInputError, match=r"`privileged=\('a',\)` is not a group of `by='g'`"):
+        frame.fairness.gap_tests(y_true="y", y_pred="p", by="g", privileged=("a",))

@@ -525,7 +525,7 @@ def _reference_mask(frame: pd.DataFrame, by: list, privileged, sizes: np.ndarray
     for name, value in wanted.items():
         try:
             mask &= np.asarray((frame[name] == value).to_numpy(dtype=bool, na_value=False), dtype=bool)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, NotImplementedError):  # e.g. a tuple for one `by=` column
             mask[:] = False
     if not mask.any():
         shown = privileged if len(by) == 1 or isinstance(privileged, Mapping) else tuple(privileged)
