@@ -374,3 +374,19 @@ def test_a_label_named_like_the_pooled_row_is_refused():
     gt, dt = gt.assign(label=["(all)", "b"]), dt.assign(label=["(all)", "b"])
     with pytest.raises(InvalidInputError, match=r"`label` holds the value '\(all\)'"):
         keypoint_similarity(dt, ground_truth=gt, sigmas=[0.1, 0.1])
+
+
+def test_paired_oks_refuses_negative_or_missing_areas_and_misshapen_boxes():
+    """A negative area gave an OKS of 134169 and a NaN area a NaN, silently; boxes of the wrong
+    shape or text areas were numpy's ValueError."""
+    dt, gt, boxes = [[1, 2, 1, 3, 4, 1]] * 2, [[1, 2, 2, 3, 5, 2]] * 2, [[0, 0, 10, 10]] * 2
+    for areas, shown in (([-1, 1], "-1.0"), ([np.nan, 1], "nan")):
+        with pytest.raises(
+            InvalidInputError, match=rf"`areas` must be numbers of 0 or more; entry 0 is {shown}"
+        ):
+            paired_oks(dt, gt, boxes=boxes, areas=areas, sigmas=[0.1, 0.1])
+    with pytest.raises(InvalidInputError, match=r"`boxes` must have shape \(n, 4\).*\(2, 3\)"):
+        paired_oks(dt, gt, boxes=[[0, 0, 10]] * 2, areas=[1, 1], sigmas=[0.1, 0.1])
+    with pytest.raises(InvalidInputError, match="must be numbers"):
+        paired_oks(dt, gt, boxes=boxes, areas=["a", "b"], sigmas=[0.1, 0.1])
+    assert paired_oks([], [], boxes=[], areas=[]).size == 0

@@ -208,8 +208,20 @@ def paired_oks(detections, ground_truths, *, boxes, areas, sigmas=None) -> np.nd
             f"`detections` has shape {dt.shape[:2]} (poses, keypoints) but `ground_truths` has "
             f"{gt.shape[:2]}; pass row-aligned pairs with the same keypoints."
         )
-    box = np.asarray(boxes, dtype="float64").reshape(-1, 4)
-    area = np.asarray(areas, dtype="float64").reshape(-1)
+    try:
+        box = np.asarray(boxes, dtype="float64")
+        area = np.asarray(areas, dtype="float64").reshape(-1)
+    except (TypeError, ValueError):
+        raise InvalidInputError("`boxes` and `areas` must be numbers.") from None
+    if box.size == 0:
+        box = box.reshape(0, 4)
+    if box.ndim != 2 or box.shape[1] != 4:
+        raise InvalidInputError(
+            f"`boxes` must have shape (n, 4), one [x, y, w, h] per pair; got {box.shape}."
+        )
+    if not (area >= 0).all():  # NaN too
+        bad = int(np.flatnonzero(~(area >= 0))[0])
+        raise InvalidInputError(f"`areas` must be numbers of 0 or more; entry {bad} is {float(area[bad])!r}.")
     if box.shape[0] != gt.shape[0] or area.size != gt.shape[0]:
         raise InvalidInputError(
             f"`boxes` and `areas` need one row per pair ({gt.shape[0]}); got {box.shape[0]} and {area.size}."
