@@ -380,9 +380,9 @@ def test_paired_oks_refuses_negative_or_missing_areas_and_misshapen_boxes():
     """A negative area gave an OKS of 134169 and a NaN area a NaN, silently; boxes of the wrong
     shape or text areas were numpy's ValueError."""
     dt, gt, boxes = [[1, 2, 1, 3, 4, 1]] * 2, [[1, 2, 2, 3, 5, 2]] * 2, [[0, 0, 10, 10]] * 2
-    for areas, shown in (([-1, 1], "-1.0"), ([np.nan, 1], "nan")):
+    for areas, shown in (([-1, 1], "-1.0"), ([np.nan, 1], "nan"), ([np.inf, 1], "inf")):
         with pytest.raises(
-            InvalidInputError, match=rf"`areas` must be numbers of 0 or more; entry 0 is {shown}"
+            InvalidInputError, match=rf"`areas` must be finite numbers of 0 or more; entry 0 is {shown}"
         ):
             paired_oks(dt, gt, boxes=boxes, areas=areas, sigmas=[0.1, 0.1])
     with pytest.raises(InvalidInputError, match=r"`boxes` must have shape \(n, 4\).*\(2, 3\)"):
@@ -390,3 +390,14 @@ def test_paired_oks_refuses_negative_or_missing_areas_and_misshapen_boxes():
     with pytest.raises(InvalidInputError, match="must be numbers"):
         paired_oks(dt, gt, boxes=boxes, areas=["a", "b"], sigmas=[0.1, 0.1])
     assert paired_oks([], [], boxes=[], areas=[]).size == 0
+
+
+def test_an_infinite_area_is_refused():
+    """An infinite ground-truth area with a far keypoint made OKS inf/inf (NaN): match raised an
+    IndexError."""
+    gt, dt = small_tables()
+    gt = gt.assign(area=[np.inf, 100.0])
+    with pytest.raises(
+        InvalidInputError, match=r"`area='area'` must hold finite non-negative numbers; row 0"
+    ):
+        dt.detection.match(ground_truth=gt, area="area", iou_type="keypoints", sigmas=[0.1, 0.1])

@@ -219,9 +219,11 @@ def paired_oks(detections, ground_truths, *, boxes, areas, sigmas=None) -> np.nd
         raise InvalidInputError(
             f"`boxes` must have shape (n, 4), one [x, y, w, h] per pair; got {box.shape}."
         )
-    if not (area >= 0).all():  # NaN too
-        bad = int(np.flatnonzero(~(area >= 0))[0])
-        raise InvalidInputError(f"`areas` must be numbers of 0 or more; entry {bad} is {float(area[bad])!r}.")
+    if not (np.isfinite(area) & (area >= 0)).all():
+        bad = int(np.flatnonzero(~(np.isfinite(area) & (area >= 0)))[0])
+        raise InvalidInputError(
+            f"`areas` must be finite numbers of 0 or more; entry {bad} is {float(area[bad])!r}."
+        )
     if box.shape[0] != gt.shape[0] or area.size != gt.shape[0]:
         raise InvalidInputError(
             f"`boxes` and `areas` need one row per pair ({gt.shape[0]}); got {box.shape[0]} and {area.size}."
