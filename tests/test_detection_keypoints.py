@@ -13,7 +13,7 @@ from keypoint_files import keypoint_files
 
 import pdmetrics  # noqa: F401
 from pdmetrics.detection import evaluate, keypoint_similarity, paired_oks
-from pdmetrics.detection.options import COCO_KEYPOINT_SIGMAS
+from pdmetrics.detection.options import COCO_ATTRS, COCO_KEYPOINT_SIGMAS
 from pdmetrics.errors import ColumnNotFoundError, InvalidInputError
 from pdmetrics.io import read_coco
 
@@ -333,3 +333,71 @@ def test_xyxy_boxes_and_detections_without_boxes():
         box_format="xyxy",
     )
     np.testing.assert_allclose(table["value"], expected["value"], rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("method", ["errors", "match", "keypoint_similarity"])
+def test_sigmas_whose_squares_are_zero_are_refused(method):
+    """A sigma of 1e-300 squares to 0: OKS would be 0/0 (NaN), which broke the error types'
+    best match with an index error; it is refused naming the sigmas."""
+    gt, dt = small_tables()
+    options = {} if method == "keypoint_similarity" else {"iou_type": "keypoints"}
+    with pytest.raises(InvalidInputError, match=r"not so small that their squares are 0.*1e-300"):
+        getattr(dt.detection, method)(ground_truth=gt, sigmas=[0.1, 1e-300], **options)
+    with pytest.raises(InvalidInputError, match="not so small"):
+        paired_oks(
+            dt["keypoints"],
+            gt["keypoints"],
+            boxes=gt[["x", "y", "w", "h"]],
+            areas=[1, 1],
+            sigmas=[1e-300] * 2,
+        )
+
+
+def test_keypoint_names_named_twice_are_refused_and_rows_not_a_multiple_of_3_said_so():
+    gt, dt = small_tables()
+    with pytest.raises(InvalidInputError, match=r"`keypoint_names=` names 'a' more than once"):
+        keypoint_similarity(dt, ground_truth=gt, sigmas=[0.1, 0.1], keypoint_names=["a", "a"])
+    with pytest.raises(InvalidInputError, match=r"names '1' more than once"):
+        keypoint_similarity(dt, ground_truth=gt, sigmas=[0.1, 0.1], keypoint_names=[1, "1"])
+    twice = gt.copy()
+    twice.attrs = {COCO_ATTRS: {"keypoint_names": {1: ["head", "head"]}}}  # a file's names, alike
+    table = keypoint_similarity(dt, ground_truth=twice, sigmas=[0.1, 0.1])
+    assert table["keypoint"].tolist() == ["0", "1", "0", "1"]
+    with pytest.raises(InvalidInputError, match="holds 5 numbers in row 0, not a positive multiple of 3"):
+        evaluate(
+            dt, ground_truth=gt.assign(keypoints=[[1, 2, 1, 4, 5]] * 2), iou_type="keypoints", sigmas=[0.1]
+        )
+
+
+def test_a_label_named_like_the_pooled_row_is_refused():
+    gt, dt = small_tables()
+    gt, dt = gt.assign(label=["(all)", "b"]), dt.assign(label=["(all)", "b"])
+    with pytest.raises(InvalidInputError, match=r"`label` holds the value '\(all\)'"):
+        keypoint_similarity(dt, ground_truth=gt, sigmas=[0.1, 0.1])
+
+
+def test_paired_oks_refuses_negative_or_missing_areas_and_misshapen_boxes():
+    """A negative area gave an OKS of 134169 and a NaN area a NaN, silently; boxes of the wrong
+    shape or text areas were numpy's ValueError."""
+    dt, gt, boxes = [[1, 2, 1, 3, 4, 1]] * 2, [[1, 2, 2, 3, 5, 2]] * 2, [[0, 0, 10, 10]] * 2
+    for areas, shown in (([-1, 1], "-1.0"), ([np.nan, 1], "nan"), ([np.inf, 1], "inf")):
+        with pytest.raises(
+            InvalidInputError, match=rf"`areas` must be finite numbers of 0 or more; entry 0 is {shown}"
+        ):
+            paired_oks(dt, gt, boxes=boxes, areas=areas, sigmas=[0.1, 0.1])
+    with pytest.raises(InvalidInputError, match=r"`boxes` must have shape \(n, 4\).*\(2, 3\)"):
+        paired_oks(dt, gt, boxes=[[0, 0, 10]] * 2, areas=[1, 1], sigmas=[0.1, 0.1])
+    with pytest.raises(InvalidInputError, match="must be numbers"):
+        paired_oks(dt, gt, boxes=boxes, areas=["a", "b"], sigmas=[0.1, 0.1])
+    assert paired_oks([], [], boxes=[], areas=[]).size == 0
+
+
+def test_an_infinite_area_is_refused():
+    """An infinite ground-truth area with a far keypoint made OKS inf/inf (NaN): match raised an
+    IndexError."""
+    gt, dt = small_tables()
+    gt = gt.assign(area=[np.inf, 100.0])
+    with pytest.raises(
+        InvalidInputError, match=r"`area='area'` must hold finite non-negative numbers; row 0"
+    ):
+        dt.detection.match(ground_truth=gt, area="area", iou_type="keypoints", sigmas=[0.1, 0.1])

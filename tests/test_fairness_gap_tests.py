@@ -497,3 +497,29 @@ def test_bad_class_options_are_refused_with_the_classification_messages(options,
         df.fairness.classification(
             **{"y_true": "y", "y_pred": "pred", "by": "g", "privileged": "a", **options}
         )
+
+
+@pytest.mark.parametrize("classes", [None, "all"])
+def test_no_group_left_gives_an_empty_table_or_names_privileged(classes):
+    """Every group value missing: an empty table (reference = largest group), and a clear
+    refusal naming `privileged=` rather than an argmax or index error."""
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame({"y": rng.integers(0, 3, 40), "p": rng.integers(0, 3, 40), "g": np.nan})
+    if classes is None:
+        frame = frame.assign(y=frame["y"] > 0, p=frame["p"] > 0)
+    options = {"y_true": "y", "y_pred": "p", "by": "g", "classes": classes}
+    if classes is None:
+        options["pos_label"] = True
+    with pytest.warns(UserWarning, match="40 of 40 rows left out"):
+        table = frame.fairness.gap_tests(**options)
+    assert table.empty and "metric" in table.columns
+    refused = pytest.raises(InvalidInputError, match="privileged='a'.*no group")
+    with pytest.warns(UserWarning, match="rows left out"), refused:
+        frame.fairness.gap_tests(privileged="a", **options)
+
+
+def test_a_tuple_privileged_for_one_group_column_is_refused_naming_it():
+    """`privileged=("a",)` with one `by=` column was pandas' NotImplementedError."""
+    frame = pd.DataFrame({"y": [1, 0, 1, 0] * 3, "p": [1, 1, 0, 0] * 3, "g": ["a", "b", "c"] * 4})
+    with pytest.raises(InvalidInputError, match=r"`privileged=\('a',\)` is not a group of `by='g'`"):
+        frame.fairness.gap_tests(y_true="y", y_pred="p", by="g", privileged=("a",))

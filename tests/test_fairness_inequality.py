@@ -526,3 +526,13 @@ def test_the_decomposition_adds_up_for_any_counts(cells, alpha):
         total["between_group_generalized_entropy"] >= -1e-12
         and total["within_group_generalized_entropy"] >= -1e-12
     )
+
+
+def test_consistency_of_huge_features_equals_the_same_features_scaled():
+    """Features near 1e300 overflowed the squared distances: the k-d tree found no neighbour
+    and the table was an IndexError. A power of two scales them exactly."""
+    rng = np.random.default_rng(9)
+    frame = pd.DataFrame({"f1": rng.random(40), "f2": rng.random(40), "p": rng.integers(0, 2, 40)})
+    huge = frame.assign(f1=np.ldexp(frame["f1"], 1000), f2=np.ldexp(frame["f2"], 1000))
+    options = {"features": ["f1", "f2"], "y_pred": "p", "n_neighbors": 3}
+    pd.testing.assert_frame_equal(huge.fairness.consistency(**options), frame.fairness.consistency(**options))

@@ -207,3 +207,31 @@ def test_classes_none_keeps_the_binary_table_and_bad_class_options_are_refused()
         df.fairness.intersections(classes="all", pos_label=0, **options)
     with pytest.raises(InvalidInputError, match=r"`classes=` lists 7, which occur in neither"):
         df.fairness.intersections(classes=[0, 7], **options)
+
+
+def test_classes_with_no_group_left_give_an_empty_table():
+    """Every group value missing with `classes=`: an empty table with the class column, not a
+    concat error."""
+    rng = np.random.default_rng(6)
+    frame = pd.DataFrame({"y": rng.integers(0, 3, 30), "p": rng.integers(0, 3, 30), "g": np.nan, "h": "x"})
+    with pytest.warns(UserWarning, match="30 of 30 rows left out"):
+        table = frame.fairness.intersections(y_true="y", y_pred="p", by=["g", "h"], classes="all")
+    assert table.empty
+    assert list(table.columns[:4]) == ["g", "h", "class", "N"]
+
+
+def test_a_group_named_like_the_pooled_small_cells_is_refused_when_pooling():
+    """A group called "(small cells)" would print like the pooled row of `small="pool"`."""
+    rng = np.random.default_rng(8)
+    frame = pd.DataFrame(
+        {
+            "y": rng.integers(0, 2, 80),
+            "p": rng.integers(0, 2, 80),
+            "g": rng.choice(["a", SMALL_LABEL], 80),
+            "h": rng.choice(["x", "y"], 80),
+        }
+    )
+    options = {"y_true": "y", "y_pred": "p", "by": ["g", "h"], "min_size": 5}
+    with pytest.raises(InvalidInputError, match=r"`by=` column 'g' holds the value '\(small cells\)'"):
+        frame.fairness.intersections(small="pool", **options)
+    assert (frame.fairness.intersections(**options)["g"] == SMALL_LABEL).any()  # flag: no pooled row

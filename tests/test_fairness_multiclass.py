@@ -402,3 +402,26 @@ def test_each_class_is_the_binary_table_of_its_binarised_labels(rows):
             )
             ours = rates[rates["class"] == label].set_index("g")[["TP", "FP", "FN", "N"]]
             assert (ours.loc[counts.index].to_numpy() == counts.to_numpy()).all()
+
+
+def test_ordinal_classes_with_no_group_left_give_an_empty_table():
+    """Every group value missing with `ordinal=True`: an empty table, not an index error."""
+    frame = labels(60, 7).assign(g=np.nan)
+    with pytest.warns(ExcludedRowsWarning, match="61 of 61 rows left out"):
+        table = frame.fairness.by_group(y_true="y", y_pred="pred", by="g", classes="all", ordinal=True)
+    assert table.empty and list(table.columns[:3]) == ["g", "class", "N"]
+    assert cumulative_splits(np.zeros((2, 0, 0), dtype=np.int64)).shape == (2, 0, 4)
+
+
+def test_a_class_spelled_like_the_macro_or_a_split_row_is_refused():
+    """A class "macro" printed like the macro average row; ">= b" like the split at b."""
+    frame = pd.DataFrame({"y": ["a", "b", "macro"] * 4, "pred": ["a", "macro", "b"] * 4, "g": ["u", "v"] * 6})
+    with pytest.raises(
+        InvalidInputError, match=r"The class 'macro' is spelled like a row the `class` column adds"
+    ):
+        frame.fairness.classification(y_true="y", y_pred="pred", by="g", privileged="u", classes="all")
+    split = frame.replace({"macro": ">= b"})
+    with pytest.raises(InvalidInputError, match=r"The class '>= b' is spelled like a row"):
+        split.fairness.by_group(y_true="y", y_pred="pred", by="g", classes=["a", "b", ">= b"], ordinal=True)
+    table = split.fairness.by_group(y_true="y", y_pred="pred", by="g", classes="all")  # no split rows
+    assert table["class"].tolist()[:3] == [">= b", "a", "b"]

@@ -522,3 +522,13 @@ def test_skeletons_refuse_bad_edges_and_images():
         figures.skeletons(dt, gt, image=1, sigmas=[0.1] * 3, skeleton=[(1, 4)])
     with pytest.raises(InvalidInputError, match="`image=7` has no row in either table"):
         figures.skeletons(dt, gt, image=7, sigmas=[0.1] * 3)
+
+
+def test_one_image_figures_name_their_own_thresholds():
+    """`oks_threshold=2` was refused as `iou_thresholds=`; a NaN `score_threshold` drew nothing."""
+    gt, dt = _pose_frames()
+    with pytest.raises(InvalidInputError, match=r"`oks_threshold=` must be one number in \[0, 1\]; got 2"):
+        figures.skeletons(dt, gt, image=1, sigmas=[0.1] * 3, oks_threshold=2)
+    with pytest.raises(InvalidInputError, match="`score_threshold=`.*nan"):
+        figures.skeletons(dt, gt, image=1, sigmas=[0.1] * 3, score_threshold=np.nan)
+    plt.close("all")

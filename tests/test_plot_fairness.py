@@ -298,6 +298,8 @@ def test_inequality_draws_each_groups_share_of_the_between_and_within_terms(fram
     without_groups = frame.fairness.inequality(y_true="y", y_pred="pred")
     with pytest.raises(InvalidInputError, match="`table=` lacks the column.*by="):
         plots.inequality(without_groups)
+    with pytest.raises(InvalidInputError, match=r"draws each group's share, so it needs `by=`"):
+        frame.fairness.plot.inequality(y_true="y", y_pred="pred")
 
 
 def test_class_gaps_heatmap_is_the_table_centred_on_parity():
@@ -390,3 +392,20 @@ def test_gap_tests_through_the_accessor_and_a_bad_table(frame):
     table = frame.fairness.gap_tests(y_true="y", y_pred="pred", by="sex")
     with pytest.raises(InvalidInputError, match="metrics"):
         plots.gap_tests(table, metrics="auc")
+
+
+def test_class_gaps_annotates_an_infinite_disparate_impact():
+    """A class the privileged group is never given has an infinite disparate impact: its cell
+    was drawn without text though every cell is annotated."""
+    frame = pd.DataFrame(
+        {
+            "y": ["a", "b", "c"] * 4,
+            "pred": ["a", "b", "a", "a", "c", "c"] * 2,
+            "sex": ["M"] * 3 + ["F"] * 3 + ["M"] * 3 + ["F"] * 3,
+        }
+    )
+    table = frame.fairness.classification(y_true="y", y_pred="pred", by="sex", privileged="M", classes="all")
+    assert np.isinf(table.loc[(table["by"] == "sex") & (table["class"] == "c"), "disparate_impact"]).all()
+    ax = plots.class_gaps(table, metric="disparate_impact")
+    assert sorted(text.get_text() for text in ax.texts).count("inf") == 2  # the sex row and (all)
+    plt.close("all")

@@ -632,10 +632,10 @@ def prepare_boxes(
     else:
         require_columns(ground_truth, "area", area)
         gt_area = _as_float(ground_truth[area])
-        if np.isnan(gt_area).any() or (gt_area < 0).any():
-            row = int(np.flatnonzero(np.isnan(gt_area) | (gt_area < 0))[0])
+        if not (np.isfinite(gt_area) & (gt_area >= 0)).all():  # inf: an OKS of 0/0 with far keypoints
+            row = int(np.flatnonzero(~(np.isfinite(gt_area) & (gt_area >= 0)))[0])
             raise InvalidInputError(
-                f"`area={area!r}` must hold non-negative numbers; row {row} has "
+                f"`area={area!r}` must hold finite non-negative numbers; row {row} has "
                 f"{plain(ground_truth[area].iloc[row])!r}."
             )
     if pd.api.types.is_bool_dtype(detections[score].dtype):

@@ -16,10 +16,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from pdmetrics._groups import POOLED_LABEL
+from pdmetrics._groups import POOLED_LABEL, check_not_pooled
 from pdmetrics._table_spec import table
 from pdmetrics._tables import attach_info, result_table
-from pdmetrics._validation import plain
+from pdmetrics._validation import plain, preview
 from pdmetrics.detection.inputs import BoxColumns, box_columns
 from pdmetrics.detection.match_state import (
     RunOptions,
@@ -105,6 +105,7 @@ class JointTable:
         check_ground_truth_or_images(state.n_gt, self.columns, state.n_images)
         k = state.labelled.shape[1] if state.labelled.ndim == 2 else 0
         names = _keypoint_names(self.names, k)
+        check_not_pooled(state.labels, "label")
         labels = [*state.labels.tolist(), POOLED_LABEL]
         pairs = np.r_[state.pairs, state.pairs.sum()]
         sums = {
@@ -136,7 +137,14 @@ def _keypoint_names(names, k: int) -> list:
             f"`keypoint_names=` has {len(names)} names but the keypoints hold K={k} per row; pass one "
             f"name per keypoint."
         )
-    return [str(n) for n in names]
+    shown = [str(n) for n in names]
+    twice = sorted({n for n in shown if shown.count(n) > 1})  # K names, not rows
+    if twice:
+        raise InvalidInputError(
+            f"`keypoint_names=` names {preview(twice, 5)} more than once (as text), so their rows "
+            f"could not be told apart; pass K different names."
+        )
+    return shown
 
 
 def _names_of_file(ground_truth, given):
@@ -149,7 +157,9 @@ def _names_of_file(ground_truth, given):
     roles = getattr(ground_truth, "attrs", {}).get(COCO_ATTRS)
     named = roles.get("keypoint_names") if isinstance(roles, Mapping) else None
     distinct = {tuple(v) for v in named.values()} if named else set()
-    return list(distinct.pop()) if len(distinct) == 1 else None
+    names = list(distinct.pop()) if len(distinct) == 1 else None
+    # a file naming two keypoints alike: numbered instead, as a file without names
+    return names if names is not None and len(set(map(str, names))) == len(names) else None
 
 
 @table

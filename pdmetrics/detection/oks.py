@@ -50,9 +50,14 @@ def keypoint_array(values, argument: str, table: str) -> np.ndarray:
     bad = np.flatnonzero((lengths % 3 != 0) | (lengths == 0) | (lengths != lengths[0]))
     if bad.size:
         row = int(bad[0])
+        against = (
+            ", not a positive multiple of 3"
+            if lengths[row] % 3 or not lengths[row]
+            else f" where row 0 holds {lengths[0]}"
+        )
         raise InvalidInputError(
-            f"{where} of the {table} table holds {lengths[row]} numbers in row {row} where row 0 "
-            f"holds {lengths[0]}; every row needs the same 3 * K numbers [x, y, v] per keypoint."
+            f"{where} of the {table} table holds {lengths[row]} numbers in row {row}{against}; every "
+            f"row needs the same 3 * K numbers [x, y, v] per keypoint."
         )
     try:
         array = np.array(cells, dtype="float64").reshape(len(cells), -1, 3)
@@ -100,9 +105,12 @@ def sigma_array(sigmas, k: int) -> np.ndarray:
             raise InvalidInputError(
                 f"`sigmas=` must be numbers, one per keypoint; got {plain(sigmas)!r}."
             ) from None
-        if values.size == 0 or not (np.isfinite(values) & (values > 0)).all():
+        with np.errstate(over="ignore", under="ignore"):
+            usable = np.isfinite(values) & (values > 0) & ((values * 2) ** 2 > 0)
+        if values.size == 0 or not usable.all():
             raise InvalidInputError(
-                f"`sigmas=` must be positive numbers, one per keypoint; got {values.tolist()!r}."
+                f"`sigmas=` must be positive numbers, one per keypoint (not so small that their "
+                f"squares are 0); got {values.tolist()!r}."
             )
     if k and values.size != k:
         given = "COCO's 17 person sigmas (the default)" if sigmas is None else f"{values.size} values"
@@ -200,8 +208,22 @@ def paired_oks(detections, ground_truths, *, boxes, areas, sigmas=None) -> np.nd
             f"`detections` has shape {dt.shape[:2]} (poses, keypoints) but `ground_truths` has "
             f"{gt.shape[:2]}; pass row-aligned pairs with the same keypoints."
         )
-    box = np.asarray(boxes, dtype="float64").reshape(-1, 4)
-    area = np.asarray(areas, dtype="float64").reshape(-1)
+    try:
+        box = np.asarray(boxes, dtype="float64")
+        area = np.asarray(areas, dtype="float64").reshape(-1)
+    except (TypeError, ValueError):
+        raise InvalidInputError("`boxes` and `areas` must be numbers.") from None
+    if box.size == 0:
+        box = box.reshape(0, 4)
+    if box.ndim != 2 or box.shape[1] != 4:
+        raise InvalidInputError(
+            f"`boxes` must have shape (n, 4), one [x, y, w, h] per pair; got {box.shape}."
+        )
+    if not (np.isfinite(area) & (area >= 0)).all():
+        bad = int(np.flatnonzero(~(np.isfinite(area) & (area >= 0)))[0])
+        raise InvalidInputError(
+            f"`areas` must be finite numbers of 0 or more; entry {bad} is {float(area[bad])!r}."
+        )
     if box.shape[0] != gt.shape[0] or area.size != gt.shape[0]:
         raise InvalidInputError(
             f"`boxes` and `areas` need one row per pair ({gt.shape[0]}); got {box.shape[0]} and {area.size}."

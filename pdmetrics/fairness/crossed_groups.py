@@ -169,10 +169,15 @@ def _classes_from_state(
     keys, found, info = class_state_counts(state, classes, ordinal, "intersections")
     per_class = class_counts(state.counts.counts, len(state.keys), found)  # (cells, classes, 4)
     blocks, totals = [], {}
-    for i, label in enumerate(class_column(found, macro=False)):  # a few classes, not rows
-        block, totals[label] = _ranked_cells(keys, per_class[:, i], metric, min_size, small)
+    labels = class_column(found, macro=False)
+    # no class at all (every row left out): one empty block keeps the table's columns
+    for i, label in enumerate(labels or [None]):  # a few classes, not rows
+        cells = per_class[:, i] if labels else np.zeros((len(keys), 4), dtype=np.int64)
+        block, n_all = _ranked_cells(keys, cells, metric, min_size, small)
         block.insert(len(keys.columns), CLASS, pd.array([label] * len(block), dtype=object))
         blocks.append(block)
+        if labels:
+            totals[label] = n_all
     empty = [label for label, n_all in totals.items() if not n_all]
     if empty:
         warn_undefined(
@@ -189,6 +194,14 @@ def _ranked_cells(keys: pd.DataFrame, counts: np.ndarray, metric: str, min_size:
     n = counts[:, list(denominator)].sum(axis=1)
     count = counts[:, list(numerator)].sum(axis=1)
     is_small = n < min_size
+    if small == "pool":
+        for name in keys.columns:  # the few group columns
+            if (keys[name].astype(object) == SMALL_LABEL).any():
+                raise InvalidInputError(
+                    f"`by=` column {plain(name)!r} holds the value {SMALL_LABEL!r}, which "
+                    f"`small='pool'` uses to label the pooled small cells; rename that value first, "
+                    f"e.g. `.replace({{{SMALL_LABEL!r}: 'small cells'}})`, or pass `small='flag'`."
+                )
     if small == "pool" and is_small.any():
         pooled = pd.DataFrame({name: pd.array([SMALL_LABEL], dtype=object) for name in keys.columns})
         keep = ~is_small

@@ -488,7 +488,7 @@ def _reference_mask(frame: pd.DataFrame, by: list, privileged, sizes: np.ndarray
         # the group's rows over every block (class) of the counts; the first largest in order
         group = frame[by].groupby(by, sort=False, dropna=False).ngroup().to_numpy()
         totals = np.bincount(group, weights=sizes)
-        return group == int(np.argmax(totals))
+        return group == int(np.argmax(totals)) if totals.size else np.zeros(len(frame), dtype=bool)
     elif isinstance(privileged, Mapping):
         if sorted(map(str, privileged)) != sorted(map(str, by)) or any(name not in privileged for name in by):
             raise InvalidInputError(
@@ -510,7 +510,7 @@ def _reference_mask(frame: pd.DataFrame, by: list, privileged, sizes: np.ndarray
     for name, value in wanted.items():
         try:
             mask &= np.asarray((frame[name] == value).to_numpy(dtype=bool, na_value=False), dtype=bool)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, NotImplementedError):  # e.g. a tuple for one `by=` column
             mask[:] = False
     if not mask.any():
         shown = privileged if len(by) == 1 or isinstance(privileged, Mapping) else tuple(privileged)
@@ -519,6 +519,11 @@ def _reference_mask(frame: pd.DataFrame, by: list, privileged, sizes: np.ndarray
             tuple(plain(v) for v in row) if len(by) > 1 else plain(row[0])
             for row in groups.itertuples(index=False)
         ]
+        if not labels:
+            raise InvalidInputError(
+                f"`privileged={plain(shown)!r}`: `by={plain(by if len(by) > 1 else by[0])!r}` has no group "
+                f"(no usable rows left); check the group column (a failed join or read leaves it empty)."
+            )
         raise InvalidInputError(
             f"`privileged={plain(shown)!r}` is not a group of `by={plain(by if len(by) > 1 else by[0])!r}` "
             f"(its groups: {preview(labels, 10)}); pass one of them, e.g. `privileged={labels[-1]!r}`, "

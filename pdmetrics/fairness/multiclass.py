@@ -226,14 +226,28 @@ def resolve_classes(values: pd.Index, seen: np.ndarray, classes, ordinal: bool) 
                     f"order; {preview(unlisted, 5)} are not listed. Add them where they rank, or map "
                     f"them to a listed class first."
                 )
+    splits = [f">= {plain(label)}" for label in labels[1:]] if ordinal else []
+    _check_row_labels(labels, splits)
     if not ordinal:
         return Classes(np.asarray(index, dtype=np.intp), labels, [], None)
     if all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in labels):
         levels = np.asarray(labels, dtype="float64")
     else:
         levels = np.arange(1, len(labels) + 1, dtype="float64")
-    splits = [f">= {plain(label)}" for label in labels[1:]]
     return Classes(np.asarray(index, dtype=np.intp), labels, splits, levels)
+
+
+def _check_row_labels(labels: list, splits: list) -> None:
+    """Refuse a class spelled like the ``class`` column's own rows: ``"macro"`` or a split."""
+    taken = {MACRO, *splits}
+    clash = [label for label in labels if isinstance(label, str) and label in taken]  # C labels
+    if clash:
+        raise InvalidInputError(
+            f"The class {clash[0]!r} is spelled like a row the `class` column adds ({MACRO!r}: the "
+            f"macro average; '>= k': a cumulative split of ordinal classes), so the two rows could "
+            f"not be told apart; rename that value in y_true and y_pred first, e.g. "
+            f"`.replace({{{clash[0]!r}: {clash[0].replace('>=', 'at least') + ' (class)'!r}}})`."
+        )
 
 
 def one_vs_rest(square: np.ndarray, index: np.ndarray) -> np.ndarray:
@@ -267,6 +281,8 @@ def cumulative_splits(square: np.ndarray) -> np.ndarray:
     [[2, 1, 1, 6], [6, 1, 1, 2]]
     """
     square = np.asarray(square, dtype=np.int64)
+    if not square.shape[-1]:  # no class (every row left out)
+        return np.zeros((*square.shape[:-2], 0, 4), dtype=np.int64)
     # tail[..., i, j] = sum of square[..., i:, j:]
     tail = square[..., ::-1, ::-1].cumsum(axis=-1).cumsum(axis=-2)[..., ::-1, ::-1]
     k = np.arange(1, square.shape[-1])

@@ -136,6 +136,9 @@ def _consistency(names: list, label, k: int, pos_label, frame: pd.DataFrame) -> 
             f"neighbourhood is taken among the rows used)."
         )
     points, predicted = points[usable], positive[usable].astype("float64")
+    largest = float(np.abs(points).max())
+    if largest > 2.0**500:  # squared distances would overflow (no neighbour found): scaled exactly
+        points = np.ldexp(points, -int(np.frexp(largest)[1]))
     _, nearest = cKDTree(points).query(points, k=k)
     nearest = np.asarray(nearest).reshape(n, k)
     gap = np.abs(predicted - predicted[nearest].mean(axis=1))

@@ -105,8 +105,12 @@ def heatmap(
     finite = values[np.isfinite(values)]
     middle = (finite.min() + finite.max()) / 2 if finite.size else 0.0
     for (row, column), value in np.ndenumerate(values):
-        if np.isfinite(value):
-            dark = abs(float(norm(value)) - 0.5) > 0.3 if norm is not None else value > middle
+        if not np.isnan(value):  # an infinite ratio is annotated "inf"
+            if norm is not None:
+                position = float(np.ma.filled(np.ma.asarray(norm(value), dtype=float), np.nan))
+                dark = not np.isfinite(position) or abs(position - 0.5) > 0.3  # inf: the darkest
+            else:
+                dark = value > middle
             color = "white" if dark else "black"
             ax.text(column, row, fmt.format(value), ha="center", va="center", color=color, fontsize="small")
     ax.figure.colorbar(image, ax=ax)

@@ -27,8 +27,9 @@ from pdmetrics.detection.evaluation import average_precision as average_precisio
 from pdmetrics.detection.evaluation import match as match_table
 from pdmetrics.detection.inputs import BoxColumns
 from pdmetrics.detection.label_tables import classification
+from pdmetrics.detection.operating import one_iou_threshold
 from pdmetrics.detection.operating import operating_points as operating_points_table
-from pdmetrics.detection.options import COCO_ATTRS
+from pdmetrics.detection.options import COCO_ATTRS, one_number
 from pdmetrics.detection.semantic import segmentation as segmentation_table
 from pdmetrics.errors import InvalidInputError
 from pdmetrics.plotting.axes import AXES_DOC, axes_for, check_table, choose, heatmap
@@ -688,7 +689,7 @@ def masks(
     for mask, code in zip(data.gt_masks.to_masks(), data.gt_label):
         canvas[mask] = 0.55 * canvas[mask] + 0.45 * np.r_[colors.to_rgb(color(int(code))), 1.0]
     ax.imshow(canvas, interpolation="nearest")
-    shown = np.flatnonzero(data.dt_score >= score_threshold)
+    shown = np.flatnonzero(data.dt_score >= one_number(score_threshold, "score_threshold"))
     for i in shown.tolist():
         mask = data.dt_masks.take([i]).to_masks()[0]
         code = int(data.dt_label[i])
@@ -719,6 +720,9 @@ def _one_image(detections, ground_truth, image, iou_type: str, iou_threshold, ma
     """The checked rows of one image (:class:`~pdmetrics.detection.inputs.BoxData`) and their
     match table at ``iou_threshold`` indexed by detection; ``options``: the columns and options
     of :func:`pdmetrics.detection.match`."""
+    iou_threshold = one_iou_threshold(
+        iou_threshold, "oks_threshold" if iou_type == "keypoints" else "iou_threshold"
+    )
     for table, name in ((detections, "detections"), (ground_truth, "ground_truth")):
         if not isinstance(table, pd.DataFrame):
             raise InvalidInputError(f"`{name}=` must be a DataFrame; got {type(table).__name__}.")
@@ -819,7 +823,7 @@ def skeletons(
     labels = list(data.labels)
     for pose, code in zip(data.gt_keypoints, data.gt_label):
         _pose(ax, pose, pose[:, 2] > 0, edges, color(int(code)), "o", "-", 2.0)
-    for i in np.flatnonzero(data.dt_score >= score_threshold).tolist():
+    for i in np.flatnonzero(data.dt_score >= one_number(score_threshold, "score_threshold")).tolist():
         pose, code = data.dt_keypoints[i], int(data.dt_label[i])
         row = matched.loc[i] if i in matched.index else None
         tp = bool(row is not None and row["tp"])

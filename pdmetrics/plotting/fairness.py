@@ -358,6 +358,11 @@ def classification(
     return ax
 
 
+def _log_of_ratio(values):
+    """``log`` of ratios, a ratio of 0 taken as the smallest float (the darkest blue, no warning)."""
+    return np.log(np.maximum(values, np.finfo("float64").tiny))
+
+
 @fill(axes=AXES_DOC)
 def class_gaps(table: pd.DataFrame, *, metric: str = "statistical_parity_difference", ax=None):
     """One fairness metric per class and sensitive column, as a heatmap centred on parity.
@@ -416,7 +421,7 @@ def class_gaps(table: pd.DataFrame, *, metric: str = "statistical_parity_differe
     if ratio:
         import matplotlib.colors  # noqa: PLC0415  (matplotlib loads on first use)
 
-        norm = matplotlib.colors.FuncNorm((np.log, np.exp), vmin=np.exp(-limit), vmax=np.exp(limit))
+        norm = matplotlib.colors.FuncNorm((_log_of_ratio, np.exp), vmin=np.exp(-limit), vmax=np.exp(limit))
     ax = axes_for(ax, (1.6 + 0.9 * len(columns), 1.4 + 0.6 * len(rows)))
     heatmap(
         ax,
@@ -854,4 +859,9 @@ class FairnessPlots:
     def inequality(self, *, index="generalized_entropy", ax=None, **table):
         """``df.fairness.inequality(**table)`` (with ``by=``) drawn by :func:`inequality` (each
         group's share of the between- and within-group terms)."""
+        if table.get("by") is None:
+            raise InvalidInputError(
+                "`df.fairness.plot.inequality` draws each group's share, so it needs `by=` (the "
+                "sensitive column(s)), e.g. `df.fairness.plot.inequality(y_true=..., y_pred=..., by='sex')`."
+            )
         return inequality(self._frame.fairness.inequality(**table), index=index, ax=ax)
