@@ -22,8 +22,8 @@ class DetectionAccessor(Accessor):
         """Figures: ``df.detection.plot.<name>(...)`` computes a table and draws it (matplotlib).
 
         The methods (``pr_curve``, ``operating_points``, ``average_precision``, ``errors``, ``confusion``,
-        ``classification_confusion``, ``roc_curve``, ``classification_pr_curve``,
-        ``segmentation``) are those of :class:`pdmetrics.plotting.detection.DetectionPlots`;
+        ``classification_confusion``, ``roc_curve``, ``classification_pr_curve``, ``segmentation``,
+        ``masks``, ``skeletons``) are those of :class:`pdmetrics.plotting.detection.DetectionPlots`;
         each returns the matplotlib Axes.
         """,
     )
