@@ -1094,7 +1094,21 @@ def box_to_rle(boxes, height, width, box_format: str = "xywh") -> list[dict]:
 
 
 def _bounds(runs: MaskRuns):
-    """Inclusive pixel bounds (x0, y0, x1, y1) of each mask; x1 < x0 for an empty mask."""
+    """Inclusive pixel bounds (x0, y0, x1, y1) of each mask; x1 < x0 for an empty mask.
+
+    Computed once per :class:`MaskRuns` (kept with it, read-only): a result file's masks get
+    their boxes when read and their bounds are reused when they are evaluated.
+    """
+    cached = runs.__dict__.get("_bounds")
+    if cached is None:
+        cached = _compute_bounds(runs)
+        for array in cached:
+            array.flags.writeable = False
+        object.__setattr__(runs, "_bounds", cached)  # a cache, not a field: equality ignores it
+    return cached
+
+
+def _compute_bounds(runs: MaskRuns):
     n = len(runs)
     n_runs = np.diff(runs.offsets)
     has = n_runs > 0
@@ -1102,16 +1116,21 @@ def _bounds(runs: MaskRuns):
     x1, y1 = np.full(n, -1, dtype="int64"), np.full(n, -1, dtype="int64")
     if not has.any():
         return x0, y0, x1, y1
-    # float division is exact here (indices < 2**31) and much faster than integer division
-    h = np.repeat(runs.height.astype("float64"), n_runs)
-    first_x = np.floor(runs.starts / h)
-    last_x = np.floor((runs.stops - 1) / h)
-    spans = last_x > first_x  # a run over several columns covers every row
-    top = np.where(spans, 0, runs.starts - first_x * h)
-    bottom = np.where(spans, h - 1, (runs.stops - 1) - last_x * h)
     lo, hi = runs.offsets[:-1][has], runs.offsets[1:][has]
-    x0[has], x1[has] = first_x[lo], last_x[hi - 1]
-    y0[has], y1[has] = np.minimum.reduceat(top, lo), np.maximum.reduceat(bottom, lo)
+    height = runs.height[has]
+    x0[has], x1[has] = runs.starts[lo] // height, (runs.stops[hi - 1] - 1) // height
+    # per run, the index of its first column's top (float division is exact here, indices
+    # < 2**31, and much faster than integer division); in place, one temporary a step
+    h = np.repeat(runs.height.astype("float64"), n_runs)
+    base = runs.starts / h
+    np.floor(base, out=base)
+    base *= h
+    top = runs.starts - base
+    bottom = runs.stops - base  # the run's end, rows from its first column's top (exclusive)
+    top[bottom > h] = 0  # a run over several columns covers every row
+    np.minimum(bottom, h, out=bottom)
+    y0[has] = np.minimum.reduceat(top, lo)
+    y1[has] = np.maximum.reduceat(bottom, lo) - 1
     return x0, y0, x1, y1
 
 
@@ -1119,10 +1138,12 @@ def _bounds(runs: MaskRuns):
 # IoU
 
 
-def _pair_intersection(runs: MaskRuns, first: np.ndarray, second: np.ndarray, columns) -> np.ndarray:
-    """Pixels shared by masks ``first[p]`` and ``second[p]`` of ``runs`` (same size), whose
-    bounding boxes share the columns ``columns[0][p]`` to ``columns[1][p]``."""
-    n_runs = np.diff(runs.offsets)
+def _pair_intersection(pieces: list[MaskRuns], first: np.ndarray, second: np.ndarray, columns) -> np.ndarray:
+    """Pixels shared by masks ``first[p]`` and ``second[p]`` of the masks of ``pieces`` one after
+    the other (same size), whose bounding boxes share the columns ``columns[0][p]`` to
+    ``columns[1][p]``."""
+    n_runs = np.concatenate([np.diff(p.offsets) for p in pieces])
+    height = np.concatenate([p.height for p in pieces])
     # walk the runs of the mask with fewer runs; look the other one up. Pairs are visited by
     # looked-up mask, so that consecutive searches land close together
     swap = n_runs[first] > n_runs[second]
@@ -1131,25 +1152,40 @@ def _pair_intersection(runs: MaskRuns, first: np.ndarray, second: np.ndarray, co
     order = np.argsort(look, kind="stable")
     walk, look = walk[order], look[order]
     low, high = columns[0][order], columns[1][order]
-    stride = int((runs.height * runs.width).max()) + 1
-    owner_shift = np.repeat(np.arange(len(runs), dtype="int64") * stride, n_runs)
-    global_stops = runs.stops + owner_shift
-    global_starts = runs.starts + owner_shift
-    cumulative = np.concatenate(([0], np.cumsum(runs.stops - runs.starts)))
+    stride = int(max((p.height * p.width).max(initial=0) for p in pieces)) + 1
+    # every run as global positions (mask * stride + position), with one more start past the
+    # end, and the masks' cumulative areas; in place, piece by piece (these arrays have one
+    # entry per run of every mask)
+    n = int(n_runs.sum())
+    global_stops = np.repeat(np.arange(n_runs.size, dtype="int64") * stride, n_runs)
+    global_starts = np.empty(n + 1, dtype="int64")
+    global_starts[-1] = np.iinfo("int64").max
+    cumulative = np.empty(n + 1, dtype="int64")
+    cumulative[0] = 0
+    at = 0
+    for piece in pieces:
+        part = slice(at, at + piece.starts.size)
+        np.add(piece.starts, global_stops[part], out=global_starts[part])
+        global_stops[part] += piece.stops
+        np.subtract(piece.stops, piece.starts, out=cumulative[1:][part])
+        at = part.stop
+    np.cumsum(cumulative[1:], out=cumulative[1:])
     # only the walked runs that reach into the shared columns
-    h = runs.height[walk]
+    h = height[walk]
     begin = np.searchsorted(global_stops, walk * stride + low * h, side="right")
-    end = np.searchsorted(global_starts, walk * stride + (high + 1) * h, side="left")
+    end = np.searchsorted(global_starts[:-1], walk * stride + (high + 1) * h, side="left")
     counts = np.maximum(end - begin, 0)
     source = np.repeat(begin, counts) + _segment_arange(counts)
     # each walked run's start and stop, moved into the looked-up mask: the pixels of that mask
     # before a position are its runs' total before it plus the part of the run it falls in
-    ends = np.empty(2 * source.size, dtype="int64")
-    ends[0::2], ends[1::2] = global_starts[source], global_stops[source]
-    ends += np.repeat((look - walk) * stride, 2 * counts)
+    ends = np.repeat((look - walk) * stride, 2 * counts)
+    ends[0::2] += global_starts[source]
+    ends[1::2] += global_stops[source]
     i = np.searchsorted(global_stops, ends, side="right")
-    starts_after = np.append(global_starts, np.iinfo("int64").max)
-    covered = cumulative[i] + np.maximum(ends - starts_after[i], 0)
+    covered = global_starts[i]
+    np.subtract(ends, covered, out=covered)
+    np.maximum(covered, 0, out=covered)
+    covered += cumulative[i]
     per_run = covered[1::2] - covered[0::2]
     pair = np.repeat(np.arange(first.size), counts)
     inter = np.empty(first.size, dtype="int64")
@@ -1157,26 +1193,28 @@ def _pair_intersection(runs: MaskRuns, first: np.ndarray, second: np.ndarray, co
     return inter
 
 
-def _iou_of_pairs(runs: MaskRuns, first: np.ndarray, second: np.ndarray, crowd: np.ndarray) -> np.ndarray:
-    """IoU of masks ``(first[p], second[p])`` of ``runs`` (COCO's rule), bbox-prefiltered."""
-    same = (runs.height[first] == runs.height[second]) & (runs.width[first] == runs.width[second])
+def _iou_of_pairs(
+    dt: MaskRuns, gt: MaskRuns, first: np.ndarray, second: np.ndarray, crowd: np.ndarray
+) -> np.ndarray:
+    """IoU of masks ``(dt[first[p]], gt[second[p]])`` (COCO's rule), bbox-prefiltered."""
+    same = (dt.height[first] == gt.height[second]) & (dt.width[first] == gt.width[second])
     if not same.all():
         p = int(np.flatnonzero(~same)[0])
         raise InvalidInputError(
-            f"pair {p}: the detection mask is {int(runs.height[first[p]])} x {int(runs.width[first[p]])} but "
-            f"the ground-truth mask is {int(runs.height[second[p]])} x {int(runs.width[second[p]])} "
+            f"pair {p}: the detection mask is {int(dt.height[first[p]])} x {int(dt.width[first[p]])} but "
+            f"the ground-truth mask is {int(gt.height[second[p]])} x {int(gt.width[second[p]])} "
             f"(height x width); masks compared must come from the same image."
         )
-    x0, y0, x1, y1 = _bounds(runs)
-    left, right = np.maximum(x0[first], x0[second]), np.minimum(x1[first], x1[second])
-    overlap = (left <= right) & (np.maximum(y0[first], y0[second]) <= np.minimum(y1[first], y1[second]))
+    (dx0, dy0, dx1, dy1), (gx0, gy0, gx1, gy1) = _bounds(dt), _bounds(gt)
+    left, right = np.maximum(dx0[first], gx0[second]), np.minimum(dx1[first], gx1[second])
+    overlap = (left <= right) & (np.maximum(dy0[first], gy0[second]) <= np.minimum(dy1[first], gy1[second]))
     iou = np.zeros(first.size, dtype="float64")
     candidates = np.flatnonzero(overlap)
     if candidates.size:
-        area = runs.area()
         f, s = first[candidates], second[candidates]
-        inter = _pair_intersection(runs, f, s, (left[candidates], right[candidates]))
-        union = np.where(crowd[candidates], area[f], area[f] + area[s] - inter)
+        inter = _pair_intersection([dt, gt], f, s + len(dt), (left[candidates], right[candidates]))
+        dt_area = dt.area()[f]
+        union = np.where(crowd[candidates], dt_area, dt_area + gt.area()[s] - inter)
         iou[candidates] = inter / np.where(inter > 0, union, 1)
     return iou
 
@@ -1226,8 +1264,8 @@ def mask_iou(detections, ground_truths, iscrowd=None, height=None, width=None) -
     if not n_dt or not n_gt:
         return np.zeros((n_dt, n_gt))
     first = np.repeat(np.arange(n_dt), n_gt)
-    second = np.tile(np.arange(n_gt), n_dt) + n_dt
-    iou = _iou_of_pairs(_concat([dt, gt]), first, second, np.tile(crowd, n_dt))
+    second = np.tile(np.arange(n_gt), n_dt)
+    iou = _iou_of_pairs(dt, gt, first, second, np.tile(crowd, n_dt))
     return iou.reshape(n_dt, n_gt)
 
 
@@ -1301,7 +1339,7 @@ def paired_mask_iou(
     crowd = _crowd_flags(iscrowd, first.size, "pair")
     if not first.size:
         return np.zeros(0)
-    return _iou_of_pairs(_concat([dt, gt]), first, second + len(dt), crowd)
+    return _iou_of_pairs(dt, gt, first, second, crowd)
 
 
 def _pair_index(index, n: int, argument: str) -> np.ndarray:
