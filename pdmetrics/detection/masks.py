@@ -489,18 +489,32 @@ def _row_index(q: np.ndarray, v_min: np.ndarray, h: np.ndarray) -> np.ndarray:
 def _runs_from_toggles(
     part: np.ndarray, index: np.ndarray, height: np.ndarray, width: np.ndarray
 ) -> MaskRuns:
-    """Runs of each part from its toggle indices (an even number at one index cancel)."""
+    """Runs of each part from its toggle indices (an even number at one index cancel).
+
+    The toggles are sorted by one key a toggle: the part's first toggle index moved to the
+    end of the previous part's range, so that the keys of all parts fit in int32 (sorted
+    faster than int64) unless their ranges add up to more.
+    """
     n_parts = height.size
     total = height * width
-    stride = int(total.max()) + 1 if n_parts else 1
-    key = part * stride
+    per_part = np.bincount(part, minlength=n_parts)
+    low, high = np.full(n_parts, np.iinfo("int64").max), np.full(n_parts, -1)
+    np.minimum.at(low, part, index)
+    np.maximum.at(high, part, index)
+    base = _offsets(np.where(per_part > 0, high - low + 1, 0))
+    shift = base[:-1] - np.where(per_part > 0, low, 0)
+    key = shift[part]
     key += index
+    key = key.astype("int32" if base[-1] <= np.iinfo("int32").max else "int64")
     key.sort()
+    # the keys of part k fill [base[k], base[k + 1]): sorted, each part keeps its toggles' place
+    part = np.repeat(np.arange(n_parts), per_part)
     distinct = np.ones(key.size, dtype=bool)
     distinct[1:] = key[1:] != key[:-1]
     first = np.flatnonzero(distinct)
-    key = key[first[np.diff(np.append(first, key.size)) % 2 == 1]]
-    part, index = np.divmod(key, stride)
+    kept = first[np.diff(np.append(first, key.size)) % 2 == 1]
+    part = part[kept]
+    index = key[kept] - shift[part]
     per_part = np.bincount(part, minlength=n_parts)
     if np.any(per_part % 2):  # an odd number of toggles: the last run reaches the image's end
         open_part = np.flatnonzero(per_part % 2 == 1)
@@ -1096,8 +1110,7 @@ def box_to_rle(boxes, height, width, box_format: str = "xywh") -> list[dict]:
 def _bounds(runs: MaskRuns):
     """Inclusive pixel bounds (x0, y0, x1, y1) of each mask; x1 < x0 for an empty mask.
 
-    Computed once per :class:`MaskRuns` (kept with it, read-only): a result file's masks get
-    their boxes when read and their bounds are reused when they are evaluated.
+    Computed once per :class:`MaskRuns` (kept with it, read-only).
     """
     cached = runs.__dict__.get("_bounds")
     if cached is None:
