@@ -296,18 +296,23 @@ def _malformed(what, row: int, why: str) -> InvalidInputError:
 def _decode_strings(strings: list, what) -> tuple[np.ndarray, np.ndarray]:
     """Counts (flat, padded to an even number per mask: :func:`_pad_even`) and offsets of COCO
     compressed counts strings (``rleFrString``)."""
-    encoded = []
-    for row, s in enumerate(strings):
-        if isinstance(s, str):
-            if not s.isascii():
-                raise _malformed(what, row, "non-ASCII characters")
-            s = s.encode("ascii")
-        encoded.append(s)
+    joined = "".join(strings) if set(map(type, strings)) == {str} else None
+    if joined is not None and joined.isascii():  # the common case, checked at C speed
+        encoded, joined = strings, joined.encode("ascii")
+    else:
+        encoded = []
+        for row, s in enumerate(strings):
+            if isinstance(s, str):
+                if not s.isascii():
+                    raise _malformed(what, row, "non-ASCII characters")
+                s = s.encode("ascii")
+            encoded.append(s)
+        joined = b"".join(encoded)
     lengths = np.fromiter(map(len, encoded), dtype="int64", count=len(encoded))
     char_offsets = _offsets(lengths)
-    c = np.frombuffer(b"".join(encoded), dtype="uint8") - np.uint8(48)  # below '0' wraps past 63
-    bad = np.flatnonzero(c > 63)
-    if bad.size:
+    c = np.frombuffer(joined, dtype="uint8") - np.uint8(48)  # below '0' wraps past 63
+    if c.size and c.max() > 63:
+        bad = np.flatnonzero(c > 63)
         character = chr((int(c[bad[0]]) + 48) % 256)
         raise _malformed(
             what, _row_of(char_offsets, int(bad[0])), f"character {character!r} is not one of '0'..'o'"
@@ -317,20 +322,25 @@ def _decode_strings(strings: list, what) -> tuple[np.ndarray, np.ndarray]:
     open_end = np.flatnonzero(nonempty)[~last[char_offsets[1:][nonempty] - 1]]
     if open_end.size:
         raise _malformed(what, int(open_end[0]), "it ends in the middle of a number")
-    value_end = np.flatnonzero(last) + 1
-    value_start = np.concatenate(([0], value_end[:-1]))
-    n_chars = value_end - value_start
-    too_long = np.flatnonzero(n_chars > 7)
-    if too_long.size:
-        raise _malformed(
-            what, _row_of(char_offsets, int(value_start[too_long[0]])), "a number longer than 7 characters"
-        )
+    value_end = np.flatnonzero(last)  # each number's last character (its end, less one)
+    del last
     # 5 bits a character, least significant first; the last character's bit 4 is the sign, so
     # it holds the top bits sign-extended (most numbers are that one character)
-    values = (c[value_end - 1].astype("int64") ^ 0x10) - 0x10
+    top = c[value_end]
+    top ^= 0x10
+    top -= 0x10
+    values = top.view("int8").astype("int64")
+    del top
+    value_end += 1
+    n_chars = np.diff(value_end, prepend=0)
+    if n_chars.size and n_chars.max() > 7:
+        too_long = np.flatnonzero(n_chars > 7)
+        start = int(value_end[too_long[0]] - n_chars[too_long[0]])
+        raise _malformed(what, _row_of(char_offsets, start), "a number longer than 7 characters")
     longer = np.flatnonzero(n_chars > 1)
     if longer.size:
-        size, start = n_chars[longer], value_start[longer]
+        size = n_chars[longer]
+        start = value_end[longer] - size
         value = values[longer] << (5 * (size - 1))
         for k in range(6):
             lower = np.flatnonzero(size > k + 1)
