@@ -688,7 +688,7 @@ def _mask_boxes(results: list, segmentations: pd.Series, images, heights, widths
                     f"entry {row} (0-based) is a polygon on image {plain(image_ids[row])!r}, which has no "
                     f"'height'/'width' in the annotation file's 'images'; a polygon is drawn on its image."
                 )
-        runs = masks.mask_runs(cells, h, w)
+        runs = masks.shared_mask_runs(cells, h, w)
         return masks.mask_bbox(runs), runs.area().astype("float64")
     except InvalidInputError as error:
         raise InvalidInputError(f"results_json: {error}") from None

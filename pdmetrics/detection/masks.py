@@ -825,6 +825,20 @@ def mask_runs(segmentations, height=None, width=None) -> MaskRuns:
     >>> runs.area().tolist(), runs.starts.tolist(), runs.stops.tolist()
     ([4, 1], [0, 3, 4], [2, 5, 5])
     """
+    return _build_runs(segmentations, height, width, shared=False)
+
+
+def shared_mask_runs(segmentations, height=None, width=None) -> MaskRuns:
+    """:func:`mask_runs` for the library's own use: a batch of compressed RLEs decoded before
+    is given as is (its arrays read-only, its bounds kept), not copied.
+
+    :func:`pdmetrics.io.read_coco` decodes a result file's masks for their boxes and areas;
+    evaluating them then uses the very same runs.
+    """
+    return _build_runs(segmentations, height, width, shared=True)
+
+
+def _build_runs(segmentations, height, width, shared: bool) -> MaskRuns:
     if isinstance(segmentations, MaskRuns):
         return segmentations
     if isinstance(segmentations, (dict, str, bytes)) or (
@@ -875,7 +889,7 @@ def mask_runs(segmentations, height=None, width=None) -> MaskRuns:
         else:
             pieces.append(_rle_runs(chosen, kind == 1, hh, ww, what))
         order.append(rows)
-    runs = _concat(pieces)
+    runs = pieces[0] if shared and len(pieces) == 1 else _concat(pieces)
     order = np.concatenate(order) if order else np.zeros(0, dtype="int64")
     if np.array_equal(order, np.arange(n)):
         return runs
@@ -1120,7 +1134,9 @@ def box_to_rle(boxes, height, width, box_format: str = "xywh") -> list[dict]:
 def _bounds(runs: MaskRuns):
     """Inclusive pixel bounds (x0, y0, x1, y1) of each mask; x1 < x0 for an empty mask.
 
-    Computed once per :class:`MaskRuns` (kept with it, read-only).
+    Computed once per :class:`MaskRuns` (kept with it, read-only): the masks of a result file
+    get their boxes when read and their bounds are reused when they are evaluated
+    (:func:`shared_mask_runs`).
     """
     cached = runs.__dict__.get("_bounds")
     if cached is None:
