@@ -224,11 +224,12 @@ def _pad_even(counts: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.n
 
 
 def _runs_from_counts(
-    counts: np.ndarray, offsets: np.ndarray, height: np.ndarray, width: np.ndarray
+    counts: np.ndarray, offsets: np.ndarray, height: np.ndarray, width: np.ndarray, cumulative: np.ndarray
 ) -> MaskRuns:
-    """Canonical runs from checked, even-padded counts (see :func:`_pad_even`): zero-length runs
-    dropped, touching runs joined."""
-    ends = np.cumsum(counts)
+    """Canonical runs from checked, even-padded counts (see :func:`_pad_even`) and their running
+    sums (what :func:`_check_counts` returns; changed here): zero-length runs dropped, touching
+    runs joined."""
+    ends = cumulative[1:]
     # positions restart at every mask (each mask's counts sum to its h * w)
     ends -= np.repeat(_offsets(height * width)[:-1], np.diff(offsets))
     ones = np.flatnonzero(counts[1::2] > 0)  # (0-run, 1-run) pairs whose 1-run is not empty
@@ -246,15 +247,17 @@ def _runs_from_counts(
 
 
 def _check_counts(counts: np.ndarray, offsets: np.ndarray, height, width, what) -> None:
-    """Raise unless every mask's counts are non-negative and sum to ``h * w``."""
-    negative = counts < 0
-    if negative.any():
-        row = _row_of(offsets, int(np.flatnonzero(negative)[0]))
+    """Raise unless every mask's counts are non-negative and sum to ``h * w``; return the running
+    sums of all counts (a 0 first)."""
+    if counts.size and counts.min() < 0:
+        row = _row_of(offsets, int(np.flatnonzero(counts < 0)[0]))
         raise InvalidInputError(
             f"{what(row)} has a negative run length in its RLE counts; counts are pixel counts >= 0. "
             f"Pass the counts exactly as COCO wrote them."
         )
-    cumulative = np.concatenate(([0], np.cumsum(counts)))
+    cumulative = np.empty(counts.size + 1, dtype="int64")
+    cumulative[0] = 0
+    np.cumsum(counts, out=cumulative[1:])
     total = cumulative[offsets[1:]] - cumulative[offsets[:-1]]
     expected = height * width
     bad = total != expected
@@ -265,6 +268,7 @@ def _check_counts(counts: np.ndarray, offsets: np.ndarray, height, width, what) 
             f"[{int(height[row])}, {int(width[row])}] has {int(expected[row])}. The counts must cover "
             f"the whole image, column by column; check `size` (it is [height, width]) and the counts."
         )
+    return cumulative
 
 
 def _counts_strings(counts: np.ndarray, offsets: np.ndarray) -> list[str]:
@@ -704,8 +708,7 @@ def _rle_runs(rles: list, compressed: bool, height, width, what) -> MaskRuns:
         if last is not None and _same_batch(last, strings, h, w):
             return last[3]
         counts, offsets = _decode_strings(strings, what)
-        _check_counts(counts, offsets, h, w, what)
-        runs = _runs_from_counts(counts, offsets, h, w)
+        runs = _runs_from_counts(counts, offsets, h, w, _check_counts(counts, offsets, h, w, what))
         for array in (runs.height, runs.width, runs.offsets, runs.starts, runs.stops):
             array.flags.writeable = False
         _last_decoded[0] = (strings, h, w, runs)
@@ -725,8 +728,7 @@ def _rle_runs(rles: list, compressed: bool, height, width, what) -> MaskRuns:
                 f"(got {values[fraction[0]]!r})."
             )
         counts, offsets = _pad_even(values.astype("int64"), offsets)
-    _check_counts(counts, offsets, h, w, what)
-    return _runs_from_counts(counts, offsets, h, w)
+    return _runs_from_counts(counts, offsets, h, w, _check_counts(counts, offsets, h, w, what))
 
 
 #: The last batch of compressed RLEs decoded: ``(counts strings, heights, widths, runs)``. Strings
