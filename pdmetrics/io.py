@@ -195,6 +195,25 @@ GROUND_TRUTH_COLUMNS = ["id", "image", "label", "category", "x", "y", "w", "h", 
 DETECTION_COLUMNS = ["id", "image", "label", "category", "x", "y", "w", "h", "score"]
 
 
+class _Shared(tuple):
+    """A tuple that deep-copies as itself (it is immutable and holds only ids and numbers).
+
+    pandas deep-copies ``DataFrame.attrs`` on most operations on a frame; the file's image list
+    and sizes kept there (thousands of values) are then not copied value by value each time.
+    """
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __copy__(self):
+        return self
+
+    def __reduce__(self):
+        return (_Shared, (tuple(self),))
+
+
 def _load(source, what: str):
     if isinstance(source, (dict, list)):
         return source
@@ -451,11 +470,11 @@ def read_coco(annotations_json, results_json=None) -> tuple[pd.DataFrame, pd.Dat
         ground_truth["num_keypoints"] = _keypoint_counts(annotations, what, key)
     coco_attrs = importlib.import_module("pdmetrics.detection.options").COCO_ATTRS  # on first use
     ground_truth.attrs[coco_attrs] = {
-        "images": None if images is None else tuple(images),
+        "images": None if images is None else _Shared(images),
         "iscrowd": "iscrowd",
         "area": "area",
-        "heights": heights,
-        "widths": widths,
+        "heights": _Shared(heights),
+        "widths": _Shared(widths),
         **({"num_keypoints": "num_keypoints"} if poses else {}),
         **_skeletons(content),
     }
@@ -669,7 +688,7 @@ def _mask_boxes(results: list, segmentations: pd.Series, images, heights, widths
                     f"entry {row} (0-based) is a polygon on image {plain(image_ids[row])!r}, which has no "
                     f"'height'/'width' in the annotation file's 'images'; a polygon is drawn on its image."
                 )
-        runs = masks.mask_runs(cells, h, w)
+        runs = masks.shared_mask_runs(cells, h, w)
         return masks.mask_bbox(runs), runs.area().astype("float64")
     except InvalidInputError as error:
         raise InvalidInputError(f"results_json: {error}") from None

@@ -230,6 +230,22 @@ def test_large_batch_of_polygons_equals_pycocotools():
         assert rle["counts"] == cm.merge(cm.frPyObjects(segmentation, h, w))["counts"].decode()
 
 
+def test_polygons_spanning_more_than_int32_in_one_batch():
+    """Polygons whose boxes add up to more than 2**31 pixels (the toggles then sort by int64
+    keys) give the masks each gives alone (int32 keys), equal to pycocotools'."""
+    cm = coco()
+    side = 32000
+    polygons = [[[5.5, 3.2, side - 2.7, 11.0, side - 40.3, side - 1.5, 20.0, side - 9.9]]] * 3 + [
+        [[100.4, 200.6, 900.2, 250.0, 400.0, 700.7]]
+    ]
+    together = mask_runs(polygons, height=side, width=side)
+    alone = [mask_runs([p], height=side, width=side) for p in polygons]
+    assert together.starts.tolist() == [v for a in alone for v in a.starts.tolist()]
+    assert together.stops.tolist() == [v for a in alone for v in a.stops.tolist()]
+    expected = cm.merge(cm.frPyObjects(polygons[0], side, side))["counts"].decode()
+    assert together.to_rle()[0]["counts"] == expected
+
+
 def test_uniform_batches_equal_mixed_batches():
     """All-polygon, all-compressed and all-uncompressed batches (the fast kind check) give the
     masks the same segmentations give one at a time."""

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from pdmetrics._validation import plain
-from pdmetrics.detection.masks import MAX_SIDE, MaskRuns, box_to_rle, mask_runs
+from pdmetrics.detection.masks import MAX_SIDE, MaskRuns, box_to_rle, shared_mask_runs
 from pdmetrics.errors import InvalidInputError
 
 __all__ = ["image_size_arrays", "segmentation_runs"]
@@ -184,7 +184,7 @@ def segmentation_runs(
         h, w = h.copy(), w.copy()
         h[unsized], w[unsized] = own[:, 0], own[:, 1]
     try:
-        return mask_runs(items, h, w)
+        return shared_mask_runs(items, h, w)
     except InvalidInputError as error:
         # the kernels number the masks; here mask N is row N of the table
         message = re.sub(r"^segmentation (\d+)(:?)", r"row \1 (0-based)\2", str(error))

@@ -224,11 +224,12 @@ def _pad_even(counts: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.n
 
 
 def _runs_from_counts(
-    counts: np.ndarray, offsets: np.ndarray, height: np.ndarray, width: np.ndarray
+    counts: np.ndarray, offsets: np.ndarray, height: np.ndarray, width: np.ndarray, cumulative: np.ndarray
 ) -> MaskRuns:
-    """Canonical runs from checked, even-padded counts (see :func:`_pad_even`): zero-length runs
-    dropped, touching runs joined."""
-    ends = np.cumsum(counts)
+    """Canonical runs from checked, even-padded counts (see :func:`_pad_even`) and their running
+    sums (what :func:`_check_counts` returns; changed here): zero-length runs dropped, touching
+    runs joined."""
+    ends = cumulative[1:]
     # positions restart at every mask (each mask's counts sum to its h * w)
     ends -= np.repeat(_offsets(height * width)[:-1], np.diff(offsets))
     ones = np.flatnonzero(counts[1::2] > 0)  # (0-run, 1-run) pairs whose 1-run is not empty
@@ -246,15 +247,17 @@ def _runs_from_counts(
 
 
 def _check_counts(counts: np.ndarray, offsets: np.ndarray, height, width, what) -> None:
-    """Raise unless every mask's counts are non-negative and sum to ``h * w``."""
-    negative = counts < 0
-    if negative.any():
-        row = _row_of(offsets, int(np.flatnonzero(negative)[0]))
+    """Raise unless every mask's counts are non-negative and sum to ``h * w``; return the running
+    sums of all counts (a 0 first)."""
+    if counts.size and counts.min() < 0:
+        row = _row_of(offsets, int(np.flatnonzero(counts < 0)[0]))
         raise InvalidInputError(
             f"{what(row)} has a negative run length in its RLE counts; counts are pixel counts >= 0. "
             f"Pass the counts exactly as COCO wrote them."
         )
-    cumulative = np.concatenate(([0], np.cumsum(counts)))
+    cumulative = np.empty(counts.size + 1, dtype="int64")
+    cumulative[0] = 0
+    np.cumsum(counts, out=cumulative[1:])
     total = cumulative[offsets[1:]] - cumulative[offsets[:-1]]
     expected = height * width
     bad = total != expected
@@ -265,6 +268,7 @@ def _check_counts(counts: np.ndarray, offsets: np.ndarray, height, width, what) 
             f"[{int(height[row])}, {int(width[row])}] has {int(expected[row])}. The counts must cover "
             f"the whole image, column by column; check `size` (it is [height, width]) and the counts."
         )
+    return cumulative
 
 
 def _counts_strings(counts: np.ndarray, offsets: np.ndarray) -> list[str]:
@@ -296,18 +300,23 @@ def _malformed(what, row: int, why: str) -> InvalidInputError:
 def _decode_strings(strings: list, what) -> tuple[np.ndarray, np.ndarray]:
     """Counts (flat, padded to an even number per mask: :func:`_pad_even`) and offsets of COCO
     compressed counts strings (``rleFrString``)."""
-    encoded = []
-    for row, s in enumerate(strings):
-        if isinstance(s, str):
-            if not s.isascii():
-                raise _malformed(what, row, "non-ASCII characters")
-            s = s.encode("ascii")
-        encoded.append(s)
+    joined = "".join(strings) if set(map(type, strings)) == {str} else None
+    if joined is not None and joined.isascii():  # the common case, checked at C speed
+        encoded, joined = strings, joined.encode("ascii")
+    else:
+        encoded = []
+        for row, s in enumerate(strings):
+            if isinstance(s, str):
+                if not s.isascii():
+                    raise _malformed(what, row, "non-ASCII characters")
+                s = s.encode("ascii")
+            encoded.append(s)
+        joined = b"".join(encoded)
     lengths = np.fromiter(map(len, encoded), dtype="int64", count=len(encoded))
     char_offsets = _offsets(lengths)
-    c = np.frombuffer(b"".join(encoded), dtype="uint8") - np.uint8(48)  # below '0' wraps past 63
-    bad = np.flatnonzero(c > 63)
-    if bad.size:
+    c = np.frombuffer(joined, dtype="uint8") - np.uint8(48)  # below '0' wraps past 63
+    if c.size and c.max() > 63:
+        bad = np.flatnonzero(c > 63)
         character = chr((int(c[bad[0]]) + 48) % 256)
         raise _malformed(
             what, _row_of(char_offsets, int(bad[0])), f"character {character!r} is not one of '0'..'o'"
@@ -317,20 +326,25 @@ def _decode_strings(strings: list, what) -> tuple[np.ndarray, np.ndarray]:
     open_end = np.flatnonzero(nonempty)[~last[char_offsets[1:][nonempty] - 1]]
     if open_end.size:
         raise _malformed(what, int(open_end[0]), "it ends in the middle of a number")
-    value_end = np.flatnonzero(last) + 1
-    value_start = np.concatenate(([0], value_end[:-1]))
-    n_chars = value_end - value_start
-    too_long = np.flatnonzero(n_chars > 7)
-    if too_long.size:
-        raise _malformed(
-            what, _row_of(char_offsets, int(value_start[too_long[0]])), "a number longer than 7 characters"
-        )
+    value_end = np.flatnonzero(last)  # each number's last character (its end, less one)
+    del last
     # 5 bits a character, least significant first; the last character's bit 4 is the sign, so
     # it holds the top bits sign-extended (most numbers are that one character)
-    values = (c[value_end - 1].astype("int64") ^ 0x10) - 0x10
+    top = c[value_end]
+    top ^= 0x10
+    top -= 0x10
+    values = top.view("int8").astype("int64")
+    del top
+    value_end += 1
+    n_chars = np.diff(value_end, prepend=0)
+    if n_chars.size and n_chars.max() > 7:
+        too_long = np.flatnonzero(n_chars > 7)
+        start = int(value_end[too_long[0]] - n_chars[too_long[0]])
+        raise _malformed(what, _row_of(char_offsets, start), "a number longer than 7 characters")
     longer = np.flatnonzero(n_chars > 1)
     if longer.size:
-        size, start = n_chars[longer], value_start[longer]
+        size = n_chars[longer]
+        start = value_end[longer] - size
         value = values[longer] << (5 * (size - 1))
         for k in range(6):
             lower = np.flatnonzero(size > k + 1)
@@ -489,18 +503,32 @@ def _row_index(q: np.ndarray, v_min: np.ndarray, h: np.ndarray) -> np.ndarray:
 def _runs_from_toggles(
     part: np.ndarray, index: np.ndarray, height: np.ndarray, width: np.ndarray
 ) -> MaskRuns:
-    """Runs of each part from its toggle indices (an even number at one index cancel)."""
+    """Runs of each part from its toggle indices (an even number at one index cancel).
+
+    The toggles are sorted by one key a toggle: the part's first toggle index moved to the
+    end of the previous part's range, so that the keys of all parts fit in int32 (sorted
+    faster than int64) unless their ranges add up to more.
+    """
     n_parts = height.size
     total = height * width
-    stride = int(total.max()) + 1 if n_parts else 1
-    key = part * stride
+    per_part = np.bincount(part, minlength=n_parts)
+    low, high = np.full(n_parts, np.iinfo("int64").max), np.full(n_parts, -1)
+    np.minimum.at(low, part, index)
+    np.maximum.at(high, part, index)
+    base = _offsets(np.where(per_part > 0, high - low + 1, 0))
+    shift = base[:-1] - np.where(per_part > 0, low, 0)
+    key = shift[part]
     key += index
+    key = key.astype("int32" if base[-1] <= np.iinfo("int32").max else "int64")
     key.sort()
+    # the keys of part k fill [base[k], base[k + 1]): sorted, each part keeps its toggles' place
+    part = np.repeat(np.arange(n_parts), per_part)
     distinct = np.ones(key.size, dtype=bool)
     distinct[1:] = key[1:] != key[:-1]
     first = np.flatnonzero(distinct)
-    key = key[first[np.diff(np.append(first, key.size)) % 2 == 1]]
-    part, index = np.divmod(key, stride)
+    kept = first[np.diff(np.append(first, key.size)) % 2 == 1]
+    part = part[kept]
+    index = key[kept] - shift[part]
     per_part = np.bincount(part, minlength=n_parts)
     if np.any(per_part % 2):  # an odd number of toggles: the last run reaches the image's end
         open_part = np.flatnonzero(per_part % 2 == 1)
@@ -680,8 +708,7 @@ def _rle_runs(rles: list, compressed: bool, height, width, what) -> MaskRuns:
         if last is not None and _same_batch(last, strings, h, w):
             return last[3]
         counts, offsets = _decode_strings(strings, what)
-        _check_counts(counts, offsets, h, w, what)
-        runs = _runs_from_counts(counts, offsets, h, w)
+        runs = _runs_from_counts(counts, offsets, h, w, _check_counts(counts, offsets, h, w, what))
         for array in (runs.height, runs.width, runs.offsets, runs.starts, runs.stops):
             array.flags.writeable = False
         _last_decoded[0] = (strings, h, w, runs)
@@ -701,8 +728,7 @@ def _rle_runs(rles: list, compressed: bool, height, width, what) -> MaskRuns:
                 f"(got {values[fraction[0]]!r})."
             )
         counts, offsets = _pad_even(values.astype("int64"), offsets)
-    _check_counts(counts, offsets, h, w, what)
-    return _runs_from_counts(counts, offsets, h, w)
+    return _runs_from_counts(counts, offsets, h, w, _check_counts(counts, offsets, h, w, what))
 
 
 #: The last batch of compressed RLEs decoded: ``(counts strings, heights, widths, runs)``. Strings
@@ -801,6 +827,20 @@ def mask_runs(segmentations, height=None, width=None) -> MaskRuns:
     >>> runs.area().tolist(), runs.starts.tolist(), runs.stops.tolist()
     ([4, 1], [0, 3, 4], [2, 5, 5])
     """
+    return _build_runs(segmentations, height, width, shared=False)
+
+
+def shared_mask_runs(segmentations, height=None, width=None) -> MaskRuns:
+    """:func:`mask_runs` for the library's own use: a batch of compressed RLEs decoded before
+    is given as is (its arrays read-only, its bounds kept), not copied.
+
+    :func:`pdmetrics.io.read_coco` decodes a result file's masks for their boxes and areas;
+    evaluating them then uses the very same runs.
+    """
+    return _build_runs(segmentations, height, width, shared=True)
+
+
+def _build_runs(segmentations, height, width, shared: bool) -> MaskRuns:
     if isinstance(segmentations, MaskRuns):
         return segmentations
     if isinstance(segmentations, (dict, str, bytes)) or (
@@ -851,7 +891,7 @@ def mask_runs(segmentations, height=None, width=None) -> MaskRuns:
         else:
             pieces.append(_rle_runs(chosen, kind == 1, hh, ww, what))
         order.append(rows)
-    runs = _concat(pieces)
+    runs = pieces[0] if shared and len(pieces) == 1 else _concat(pieces)
     order = np.concatenate(order) if order else np.zeros(0, dtype="int64")
     if np.array_equal(order, np.arange(n)):
         return runs
@@ -1094,7 +1134,22 @@ def box_to_rle(boxes, height, width, box_format: str = "xywh") -> list[dict]:
 
 
 def _bounds(runs: MaskRuns):
-    """Inclusive pixel bounds (x0, y0, x1, y1) of each mask; x1 < x0 for an empty mask."""
+    """Inclusive pixel bounds (x0, y0, x1, y1) of each mask; x1 < x0 for an empty mask.
+
+    Computed once per :class:`MaskRuns` (kept with it, read-only): the masks of a result file
+    get their boxes when read and their bounds are reused when they are evaluated
+    (:func:`shared_mask_runs`).
+    """
+    cached = runs.__dict__.get("_bounds")
+    if cached is None:
+        cached = _compute_bounds(runs)
+        for array in cached:
+            array.flags.writeable = False
+        object.__setattr__(runs, "_bounds", cached)  # a cache, not a field: equality ignores it
+    return cached
+
+
+def _compute_bounds(runs: MaskRuns):
     n = len(runs)
     n_runs = np.diff(runs.offsets)
     has = n_runs > 0
@@ -1102,16 +1157,21 @@ def _bounds(runs: MaskRuns):
     x1, y1 = np.full(n, -1, dtype="int64"), np.full(n, -1, dtype="int64")
     if not has.any():
         return x0, y0, x1, y1
-    # float division is exact here (indices < 2**31) and much faster than integer division
-    h = np.repeat(runs.height.astype("float64"), n_runs)
-    first_x = np.floor(runs.starts / h)
-    last_x = np.floor((runs.stops - 1) / h)
-    spans = last_x > first_x  # a run over several columns covers every row
-    top = np.where(spans, 0, runs.starts - first_x * h)
-    bottom = np.where(spans, h - 1, (runs.stops - 1) - last_x * h)
     lo, hi = runs.offsets[:-1][has], runs.offsets[1:][has]
-    x0[has], x1[has] = first_x[lo], last_x[hi - 1]
-    y0[has], y1[has] = np.minimum.reduceat(top, lo), np.maximum.reduceat(bottom, lo)
+    height = runs.height[has]
+    x0[has], x1[has] = runs.starts[lo] // height, (runs.stops[hi - 1] - 1) // height
+    # per run, the index of its first column's top (float division is exact here, indices
+    # < 2**31, and much faster than integer division); in place, one temporary a step
+    h = np.repeat(runs.height.astype("float64"), n_runs)
+    base = runs.starts / h
+    np.floor(base, out=base)
+    base *= h
+    top = runs.starts - base
+    bottom = runs.stops - base  # the run's end, rows from its first column's top (exclusive)
+    top[bottom > h] = 0  # a run over several columns covers every row
+    np.minimum(bottom, h, out=bottom)
+    y0[has] = np.minimum.reduceat(top, lo)
+    y1[has] = np.maximum.reduceat(bottom, lo) - 1
     return x0, y0, x1, y1
 
 
@@ -1119,10 +1179,12 @@ def _bounds(runs: MaskRuns):
 # IoU
 
 
-def _pair_intersection(runs: MaskRuns, first: np.ndarray, second: np.ndarray, columns) -> np.ndarray:
-    """Pixels shared by masks ``first[p]`` and ``second[p]`` of ``runs`` (same size), whose
-    bounding boxes share the columns ``columns[0][p]`` to ``columns[1][p]``."""
-    n_runs = np.diff(runs.offsets)
+def _pair_intersection(pieces: list[MaskRuns], first: np.ndarray, second: np.ndarray, columns) -> np.ndarray:
+    """Pixels shared by masks ``first[p]`` and ``second[p]`` of the masks of ``pieces`` one after
+    the other (same size), whose bounding boxes share the columns ``columns[0][p]`` to
+    ``columns[1][p]``."""
+    n_runs = np.concatenate([np.diff(p.offsets) for p in pieces])
+    height = np.concatenate([p.height for p in pieces])
     # walk the runs of the mask with fewer runs; look the other one up. Pairs are visited by
     # looked-up mask, so that consecutive searches land close together
     swap = n_runs[first] > n_runs[second]
@@ -1131,25 +1193,40 @@ def _pair_intersection(runs: MaskRuns, first: np.ndarray, second: np.ndarray, co
     order = np.argsort(look, kind="stable")
     walk, look = walk[order], look[order]
     low, high = columns[0][order], columns[1][order]
-    stride = int((runs.height * runs.width).max()) + 1
-    owner_shift = np.repeat(np.arange(len(runs), dtype="int64") * stride, n_runs)
-    global_stops = runs.stops + owner_shift
-    global_starts = runs.starts + owner_shift
-    cumulative = np.concatenate(([0], np.cumsum(runs.stops - runs.starts)))
+    stride = int(max((p.height * p.width).max(initial=0) for p in pieces)) + 1
+    # every run as global positions (mask * stride + position), with one more start past the
+    # end, and the masks' cumulative areas; in place, piece by piece (these arrays have one
+    # entry per run of every mask)
+    n = int(n_runs.sum())
+    global_stops = np.repeat(np.arange(n_runs.size, dtype="int64") * stride, n_runs)
+    global_starts = np.empty(n + 1, dtype="int64")
+    global_starts[-1] = np.iinfo("int64").max
+    cumulative = np.empty(n + 1, dtype="int64")
+    cumulative[0] = 0
+    at = 0
+    for piece in pieces:
+        part = slice(at, at + piece.starts.size)
+        np.add(piece.starts, global_stops[part], out=global_starts[part])
+        global_stops[part] += piece.stops
+        np.subtract(piece.stops, piece.starts, out=cumulative[1:][part])
+        at = part.stop
+    np.cumsum(cumulative[1:], out=cumulative[1:])
     # only the walked runs that reach into the shared columns
-    h = runs.height[walk]
+    h = height[walk]
     begin = np.searchsorted(global_stops, walk * stride + low * h, side="right")
-    end = np.searchsorted(global_starts, walk * stride + (high + 1) * h, side="left")
+    end = np.searchsorted(global_starts[:-1], walk * stride + (high + 1) * h, side="left")
     counts = np.maximum(end - begin, 0)
     source = np.repeat(begin, counts) + _segment_arange(counts)
     # each walked run's start and stop, moved into the looked-up mask: the pixels of that mask
     # before a position are its runs' total before it plus the part of the run it falls in
-    ends = np.empty(2 * source.size, dtype="int64")
-    ends[0::2], ends[1::2] = global_starts[source], global_stops[source]
-    ends += np.repeat((look - walk) * stride, 2 * counts)
+    ends = np.repeat((look - walk) * stride, 2 * counts)
+    ends[0::2] += global_starts[source]
+    ends[1::2] += global_stops[source]
     i = np.searchsorted(global_stops, ends, side="right")
-    starts_after = np.append(global_starts, np.iinfo("int64").max)
-    covered = cumulative[i] + np.maximum(ends - starts_after[i], 0)
+    covered = global_starts[i]
+    np.subtract(ends, covered, out=covered)
+    np.maximum(covered, 0, out=covered)
+    covered += cumulative[i]
     per_run = covered[1::2] - covered[0::2]
     pair = np.repeat(np.arange(first.size), counts)
     inter = np.empty(first.size, dtype="int64")
@@ -1157,26 +1234,28 @@ def _pair_intersection(runs: MaskRuns, first: np.ndarray, second: np.ndarray, co
     return inter
 
 
-def _iou_of_pairs(runs: MaskRuns, first: np.ndarray, second: np.ndarray, crowd: np.ndarray) -> np.ndarray:
-    """IoU of masks ``(first[p], second[p])`` of ``runs`` (COCO's rule), bbox-prefiltered."""
-    same = (runs.height[first] == runs.height[second]) & (runs.width[first] == runs.width[second])
+def _iou_of_pairs(
+    dt: MaskRuns, gt: MaskRuns, first: np.ndarray, second: np.ndarray, crowd: np.ndarray
+) -> np.ndarray:
+    """IoU of masks ``(dt[first[p]], gt[second[p]])`` (COCO's rule), bbox-prefiltered."""
+    same = (dt.height[first] == gt.height[second]) & (dt.width[first] == gt.width[second])
     if not same.all():
         p = int(np.flatnonzero(~same)[0])
         raise InvalidInputError(
-            f"pair {p}: the detection mask is {int(runs.height[first[p]])} x {int(runs.width[first[p]])} but "
-            f"the ground-truth mask is {int(runs.height[second[p]])} x {int(runs.width[second[p]])} "
+            f"pair {p}: the detection mask is {int(dt.height[first[p]])} x {int(dt.width[first[p]])} but "
+            f"the ground-truth mask is {int(gt.height[second[p]])} x {int(gt.width[second[p]])} "
             f"(height x width); masks compared must come from the same image."
         )
-    x0, y0, x1, y1 = _bounds(runs)
-    left, right = np.maximum(x0[first], x0[second]), np.minimum(x1[first], x1[second])
-    overlap = (left <= right) & (np.maximum(y0[first], y0[second]) <= np.minimum(y1[first], y1[second]))
+    (dx0, dy0, dx1, dy1), (gx0, gy0, gx1, gy1) = _bounds(dt), _bounds(gt)
+    left, right = np.maximum(dx0[first], gx0[second]), np.minimum(dx1[first], gx1[second])
+    overlap = (left <= right) & (np.maximum(dy0[first], gy0[second]) <= np.minimum(dy1[first], gy1[second]))
     iou = np.zeros(first.size, dtype="float64")
     candidates = np.flatnonzero(overlap)
     if candidates.size:
-        area = runs.area()
         f, s = first[candidates], second[candidates]
-        inter = _pair_intersection(runs, f, s, (left[candidates], right[candidates]))
-        union = np.where(crowd[candidates], area[f], area[f] + area[s] - inter)
+        inter = _pair_intersection([dt, gt], f, s + len(dt), (left[candidates], right[candidates]))
+        dt_area = dt.area()[f]
+        union = np.where(crowd[candidates], dt_area, dt_area + gt.area()[s] - inter)
         iou[candidates] = inter / np.where(inter > 0, union, 1)
     return iou
 
@@ -1226,8 +1305,8 @@ def mask_iou(detections, ground_truths, iscrowd=None, height=None, width=None) -
     if not n_dt or not n_gt:
         return np.zeros((n_dt, n_gt))
     first = np.repeat(np.arange(n_dt), n_gt)
-    second = np.tile(np.arange(n_gt), n_dt) + n_dt
-    iou = _iou_of_pairs(_concat([dt, gt]), first, second, np.tile(crowd, n_dt))
+    second = np.tile(np.arange(n_gt), n_dt)
+    iou = _iou_of_pairs(dt, gt, first, second, np.tile(crowd, n_dt))
     return iou.reshape(n_dt, n_gt)
 
 
@@ -1301,7 +1380,7 @@ def paired_mask_iou(
     crowd = _crowd_flags(iscrowd, first.size, "pair")
     if not first.size:
         return np.zeros(0)
-    return _iou_of_pairs(_concat([dt, gt]), first, second + len(dt), crowd)
+    return _iou_of_pairs(dt, gt, first, second, crowd)
 
 
 def _pair_index(index, n: int, argument: str) -> np.ndarray:
