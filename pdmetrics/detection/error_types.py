@@ -64,6 +64,7 @@ from pdmetrics.detection.match_state import (
     check_ground_truth_or_images,
     row_arrays,
 )
+from pdmetrics.detection.matching import rank_within_groups
 from pdmetrics.detection.operating import check_by_label, one_iou_threshold
 from pdmetrics.detection.options import one_number
 from pdmetrics.errors import InvalidInputError
@@ -192,17 +193,6 @@ class ErrorState:
         )
 
 
-def _ranks(groups: np.ndarray, score: np.ndarray) -> np.ndarray:
-    """Rank of each row within its group by descending score (ties: input order)."""
-    order = np.lexsort((np.arange(groups.size), -score, groups))
-    sorted_groups = groups[order]
-    start = np.r_[True, sorted_groups[1:] != sorted_groups[:-1]] if order.size else np.zeros(0, bool)
-    first = np.maximum.accumulate(np.where(start, np.arange(order.size), 0)) if order.size else order
-    rank = np.empty(groups.size, dtype="int64")
-    rank[order] = np.arange(order.size) - first
-    return rank
-
-
 def _first_best(det: np.ndarray, values: np.ndarray, gt: np.ndarray, n_dt: int):
     """Per detection, the highest value over its pairs and the first ground truth (in input
     order) holding it: numpy's ``argmax`` over a row. The pairs come grouped by detection,
@@ -238,7 +228,7 @@ def error_state(
     crowd = data.gt_crowd
     real = ~crowd
     # the first max_dets detections of each image, by descending score over all labels
-    image_rank = _ranks(data.dt_image, data.dt_score)
+    _, image_rank = rank_within_groups(data.dt_image, (-data.dt_score,))
     kept = np.flatnonzero(image_rank < max_dets)
     n = kept.size
     label = data.dt_label[kept]
@@ -264,7 +254,7 @@ def error_state(
     loc_iou, loc_gt = _first_best(r_det, np.where(r_same, r_iou, 0.0), r_gt, n)
     cls_iou, cls_gt = _first_best(r_det, np.where(r_same, 0.0, r_iou), r_gt, n)
     any_iou, _ = _first_best(r_det, r_iou, r_gt, n)
-    group_rank = _ranks(image * max(n_lab, 1) + label, score)
+    _, group_rank = rank_within_groups(image * max(n_lab, 1) + label, (-score,))
     # matching candidates (non-crowd, same label), by rank in the group, detection, IoU, input order
     cand = np.flatnonzero(p_real & same)
     c_order = np.lexsort((p_gt[cand], -p_iou[cand], p_det[cand], group_rank[p_det[cand]]))

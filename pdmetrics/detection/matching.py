@@ -37,7 +37,7 @@ import numpy as np
 from pdmetrics.detection.inputs import BoxData
 from pdmetrics.detection.options import MATCHING_RULES, VALOR_EPSILON, check_choice
 
-__all__ = ["MatchResult", "match_boxes"]
+__all__ = ["MatchResult", "match_boxes", "rank_within_groups"]
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ class MatchResult:
         return out
 
 
-def _rank_within_groups(groups: np.ndarray, keys: tuple) -> tuple[np.ndarray, np.ndarray]:
+def rank_within_groups(groups: np.ndarray, keys: tuple) -> tuple[np.ndarray, np.ndarray]:
     """Order rows by ``groups`` then ``keys`` (lexsort, stable); return order and rank."""
     order = np.lexsort((np.arange(groups.size),) + tuple(reversed(keys)) + (groups,))
     sorted_groups = groups[order]
@@ -204,7 +204,7 @@ def match_boxes(
             cross_det, cross_gt, cross_iou = _pairs(data, np.flatnonzero(lone), data.dt_image, data.gt_image)
             other = (data.gt_label[cross_gt] != data.dt_label[cross_det]) & (cross_iou >= VALOR_EPSILON)
             np.maximum.at(bound_iou, cross_det[other], cross_iou[other])
-        _, rank = _rank_within_groups(groups_dt, (-data.dt_score, -bound_iou))
+        _, rank = rank_within_groups(groups_dt, (-data.dt_score, -bound_iou))
         kept = np.flatnonzero(rank < max_det)
         order = np.argsort(rank[pair_det], kind="stable")
         pair_det, pair_gt, pair_iou = pair_det[order], pair_gt[order], pair_iou[order]
