@@ -310,6 +310,8 @@ def test_errors_draw_dap_bars_and_a_pie_of_the_main_errors(boxes):
     wedges = [text.get_text() for text in pie.texts]
     main = overall[(overall["kind"] == "main") & (overall["dap"] > 0)]
     assert wedges == main["error"].tolist()
+    shown = [text.get_text() for text in pie.texts if text.get_visible()]
+    assert shown == main.loc[main["dap"] >= 0.03 * main["dap"].sum(), "error"].tolist()  # slivers unnamed
     assert ax.get_title().startswith(f"TIDE errors (AP {overall['ap'].iloc[0]:.3f}")
     plt.close("all")
     one = table["label"].iloc[0]

@@ -370,7 +370,7 @@ def errors(table: pd.DataFrame, *, label=None, ax=None):
     main = (rows["kind"] == "main").to_numpy() & np.isfinite(values) & (values > 0)
     if main.any():
         pie = ax.inset_axes([0.6, 0.52, 0.38, 0.46])
-        pie.pie(
+        _, texts = pie.pie(
             values[main],
             labels=[names[i] for i in np.flatnonzero(main)],
             colors=[ERROR_COLORS.get(names[i], "C7") for i in np.flatnonzero(main)],
@@ -378,6 +378,8 @@ def errors(table: pd.DataFrame, *, label=None, ax=None):
             startangle=90,
             counterclock=False,
         )
+        for text, share in zip(texts, values[main] / values[main].sum()):
+            text.set_visible(share >= 0.03)  # a sliver's name would overlap its neighbour's; its bar names it
         pie.set_title("main errors", fontsize="small")
     ap = float(rows["ap"].iloc[0]) if len(rows) else float("nan")
     iou = table.attrs.get("pdmetrics", {}).get("foreground_threshold", 0.5)

@@ -788,7 +788,7 @@ def inequality(table: pd.DataFrame, *, index="generalized_entropy", ax=None):
     suffix = f" (alpha={alpha:g})" if index == "generalized_entropy" and alpha is not None else ""
     ax.set_title(f"{index}{suffix}: shares by group")
     ax.set_xlabel("share of the index")
-    ax.legend(fontsize="small", loc="best")
+    ax.legend(fontsize="small", loc="upper right")
     return ax
 
 
