@@ -425,3 +425,11 @@ def test_a_class_spelled_like_the_macro_or_a_split_row_is_refused():
         split.fairness.by_group(y_true="y", y_pred="pred", by="g", classes=["a", "b", ">= b"], ordinal=True)
     table = split.fairness.by_group(y_true="y", y_pred="pred", by="g", classes="all")  # no split rows
     assert table["class"].tolist()[:3] == [">= b", "a", "b"]
+
+
+def test_a_binary_call_on_several_classes_points_to_classes():
+    frame = pd.DataFrame({"g": list("aabbcc"), "y": list("xyzxyz"), "p": list("xyyxzz")})
+    with pytest.raises(InvalidInputError, match=r"never occurs.*`classes='all'`"):
+        frame.fairness.by_group(y_true="y", y_pred="p", by="g")
+    with pytest.raises(InvalidInputError, match=r"more than two values.*`classes='all'`"):
+        frame.fairness.gap_tests(y_true="y", y_pred="p", by="g", pos_label="x")

@@ -153,6 +153,12 @@ def binary_outcome(series: pd.Series, pos_label, argument: str) -> tuple[np.ndar
     return positive, missing
 
 
+#: What the binary-label messages add when a column holds several classes.
+MULTICLASS_HINT = (
+    "for several classes, `classes='all'` (or a list) in classification, by_group, gap_tests and "
+    "intersections gives one row per class, one against the rest."
+)
+
 #: Distinct values a :class:`LabelSummary` keeps: the six an error message shows, and one
 #: more to tell two distinct values from more.
 _KEPT_VALUES = 7
@@ -276,7 +282,7 @@ def check_binary_summary(summary: LabelSummary, pos_label, argument: str) -> Non
         f"`{argument}={summary.name!r}` holds more than two values ({summary.preview()}"
         f", ... e.g. {first!r} and {third!r} besides pos_label={plain(pos_label)!r}); fairness "
         f"metrics need a binary outcome. Binarize it first, e.g. "
-        f"`df.assign(pred=df['score'] >= 0.5)`."
+        f"`df.assign(pred=df['score'] >= 0.5)`; {MULTICLASS_HINT}"
     )
 
 
@@ -289,7 +295,8 @@ def check_pos_label_summaries(summaries: list[LabelSummary], pos_label) -> None:
     seen = ", ".join(f"{s.name!r}: {s.preview()}" for s in summaries)
     raise InvalidInputError(
         f"`pos_label={plain(pos_label)!r}` never occurs in the labels or predictions (values seen: {seen}). "
-        f"Pass the positive class as it is spelled in the data, e.g. `pos_label=1` or `pos_label='H'`."
+        f"Pass the positive class as it is spelled in the data, e.g. `pos_label=1` or `pos_label='H'`"
+        + (f"; {MULTICLASS_HINT}" if any(len(s.values) > 2 for s in summaries) else ".")
     )
 
 
