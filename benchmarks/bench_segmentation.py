@@ -32,6 +32,17 @@ polygons to ``pycocotools.mask`` and decoding its strings was measured no faster
 rasterizing them with numpy). ``--profile`` prints a pyinstrument profile of one pdmetrics run.
 
     python benchmarks/bench_segmentation.py --repeat 5
+
+``--write FOLDER`` only writes the files, to time whole processes (start-up and imports
+included) with a tool of your own, e.g. ``hyperfine``::
+
+    python benchmarks/bench_segmentation.py --write /tmp/segm
+    hyperfine "python -c \"import pdmetrics; from pdmetrics.io import read_coco; \
+    gt, dt = read_coco('/tmp/segm/gt.json', '/tmp/segm/rle.json'); \
+    dt.detection.evaluate(ground_truth=gt, iou_type='segm')\"" \
+        "python -c \"from faster_coco_eval import COCO, COCOeval_faster; g = COCO('/tmp/segm/gt.json'); \
+    e = COCOeval_faster(g, g.loadRes('/tmp/segm/rle.json'), 'segm'); \
+    e.evaluate(); e.accumulate(); e.summarize()\""
 """
 
 from __future__ import annotations
@@ -285,6 +296,7 @@ def main() -> None:
         "--skip", nargs="*", default=[], help="references to skip: pycocotools faster_coco_eval"
     )
     parser.add_argument("--profile", action="store_true", help="print a pyinstrument profile of pdmetrics")
+    parser.add_argument("--write", type=Path, help="write the files to this folder and stop")
     args = parser.parse_args()
 
     image_size, gt, det = simulate(args.images, args.gts, args.classes, args.seed)
@@ -294,6 +306,11 @@ def main() -> None:
         f"({int((n_parts > 1).sum())} in several parts, {int(gt['iscrowd'].sum())} crowd RLE), "
         f"{len(det)} detection masks"
     )
+    if args.write:
+        args.write.mkdir(parents=True, exist_ok=True)
+        paths = write_files(args.write, image_size, gt, det)
+        print("written:", ", ".join(str(p) for p in paths.values()))
+        return
     with tempfile.TemporaryDirectory() as tmp:
         paths = write_files(Path(tmp), image_size, gt, det)
         sizes = ", ".join(f"{k} {p.stat().st_size / 1e6:.1f} MB" for k, p in paths.items())

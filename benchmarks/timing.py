@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import gc
 import statistics
 import time
 
 
 def median_time(function, repeat: int) -> tuple[float, object]:
-    """Call ``function()`` ``repeat`` times; return the median wall time (s) and the last result."""
+    """Call ``function()`` ``repeat`` times; return the median wall time (s) and the last result.
+
+    Garbage left by earlier calls is collected before each one, out of the timing."""
     times, result = [], None
     for _ in range(max(int(repeat), 1)):
+        gc.collect()
         start = time.perf_counter()
         result = function()
         times.append(time.perf_counter() - start)
@@ -20,11 +24,13 @@ def paired_times(first, second, repeat: int) -> tuple[dict, dict, object, object
     """Call ``first()`` then ``second()``, ``repeat`` times in turn (so that both see the same
     load of the machine); return the times of each (``{"wall": [...], "cpu": [...]}``, seconds;
     cpu is this process's user + system time, steadier than wall time on a loaded machine) and
-    their last results."""
+    their last results. Garbage left by earlier calls is collected before each one, out of the
+    timing: neither pays for the other's."""
     times = ({"wall": [], "cpu": []}, {"wall": [], "cpu": []})
     results = [None, None]
     for _ in range(max(int(repeat), 1)):
         for k, function in enumerate((first, second)):
+            gc.collect()
             wall, cpu = time.perf_counter(), time.process_time()
             results[k] = function()
             times[k]["cpu"].append(time.process_time() - cpu)

@@ -8,9 +8,11 @@ ground-truth box and one row per detection.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import json
 import warnings
+from contextlib import contextmanager
 from itertools import chain
 from numbers import Integral, Real
 from os import PathLike
@@ -214,12 +216,29 @@ class _Shared(tuple):
         return (_Shared, (tuple(self),))
 
 
+@contextmanager
+def _collector_paused():
+    """Python's cycle collector off while a JSON file is parsed (as it was before, after).
+
+    Parsing builds hundreds of thousands of dicts and lists, none of them in a cycle; the
+    collector would walk them over and over as they are created (a third of the parsing time
+    on COCO files, more when many other objects are alive).
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def _load(source, what: str):
     if isinstance(source, (dict, list)):
         return source
     if isinstance(source, (str, PathLike)):
         try:
-            with open(source, encoding="utf-8") as handle:
+            with open(source, encoding="utf-8") as handle, _collector_paused():
                 return json.load(handle)
         except FileNotFoundError:
             raise InvalidInputError(f"{what}: no such file {str(source)!r}.") from None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import gc
 import io
 import json
 import warnings
@@ -544,3 +545,20 @@ def test_a_ground_truth_with_id_0_counts_where_pycocotools_drops_it():
     matches = dt.detection.match(ground_truth=gt, iou_thresholds=[0.5])
     assert matches.loc[matches["score"] == 0.9, "ground_truth"].tolist() == [0]  # row 0: id 0
     assert matches.loc[matches["score"] == 0.9, "tp"].tolist() == [True]
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+@pytest.mark.parametrize("content", ['{"images": [], "annotations": [], "categories": []}', "{not json"])
+def test_reading_a_file_leaves_the_garbage_collector_as_it_was(tmp_path, enabled, content):
+    """The collector is paused while a file is parsed, and left as it was after, even when the
+    file is not valid JSON."""
+    path = tmp_path / "gt.json"
+    path.write_text(content)
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        with contextlib.suppress(Exception):
+            read_coco(path)
+        assert gc.isenabled() is enabled
+    finally:
+        gc.enable() if was else gc.disable()

@@ -12,6 +12,7 @@ from conftest import conformance_path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pdmetrics.detection import masks as mask_kernels
 from pdmetrics.detection.mask_inputs import segmentation_runs
 from pdmetrics.detection.masks import (
     MaskRuns,
@@ -316,6 +317,38 @@ def test_box_rasterization_equals_pycocotools(seed, h, w, n, decimals):
 
 # ----------------------------------------------------------------------------------------------
 # area, bbox, IoU
+
+
+@pytest.mark.parametrize("batch", [1, 7, 300, 1 << 17])
+def test_batches_of_any_size_give_pycocotools_masks(monkeypatch, batch):
+    """The kernels that take a batch of masks at a time (decoding strings, drawing polygons,
+    areas, bounds, pair intersections) give pycocotools' masks, areas, boxes and IoU whatever
+    the batch size (one mask a batch, batches cutting through masks of several parts or
+    images, one batch for all)."""
+    cm = coco()
+    rng = np.random.default_rng(batch)
+    sizes = rng.choice([[40, 50], [37, 13], [5, 90]], 90)
+    segmentations = star_segmentations(rng, 90, sizes)
+    expected = [cm.merge(cm.frPyObjects(s, h, w)) for (h, w), s in zip(sizes.tolist(), segmentations)]
+    strings = [{"size": e["size"], "counts": e["counts"].decode()} for e in expected]
+    monkeypatch.setattr(mask_kernels, "BATCH", batch)
+    mask_kernels._last_decoded[0] = None
+    drawn = mask_runs(segmentations, height=sizes[:, 0], width=sizes[:, 1])
+    assert drawn.to_rle() == strings
+    decoded = mask_runs(strings)
+    for field in ("height", "width", "offsets", "starts", "stops"):
+        np.testing.assert_array_equal(getattr(decoded, field), getattr(drawn, field))
+    assert decoded.area().tolist() == [int(cm.area(e)) for e in expected]
+    np.testing.assert_array_equal(mask_bbox(decoded), np.array([cm.toBbox(e) for e in expected]))
+    for size in np.unique(sizes, axis=0):
+        same = np.flatnonzero((sizes == size).all(axis=1))
+        dt, gt = same[::2], same[1::2]
+        crowd = rng.random(gt.size) < 0.3
+        theirs = np.asarray(
+            cm.iou([expected[i] for i in dt], [expected[i] for i in gt], crowd.astype(np.uint8))
+        )
+        ours = mask_iou([strings[i] for i in dt], [strings[i] for i in gt], iscrowd=crowd)
+        np.testing.assert_array_equal(ours, theirs)
 
 
 @SETTINGS

@@ -29,7 +29,13 @@ arrays with numpy, vectorized across runs, masks and pairs:
   Packed bits (``np.bitwise_count`` of ANDed 64-row words) make a faster pair kernel, but
   building the words costs more than it saves (``benchmarks/bench_mask_kernels.py --options``).
 
-The last batch of compressed strings decoded is kept with its runs: strings are immutable, so
+The kernels that pass over every run or character (decoding strings, drawing polygons, areas,
+bounds, pair intersections) take the masks a batch at a time (about :data:`BATCH` items): their
+temporaries then stay a few megabytes and are reused from batch to batch, where one pass over
+all the masks of a file would take hundreds of megabytes of fresh memory from the system (on
+Linux, large numpy arrays ask for huge pages, and the faults then cost more than the work).
+
+The last call's compressed strings decoded are kept with their runs: strings are immutable, so
 the same string objects decode to the same runs, and a result file that
 :func:`pdmetrics.io.read_coco` parsed for its boxes and areas is not parsed again by
 ``evaluate(iou_type="segm")``. Everything is pure numpy: handing polygons to
@@ -66,6 +72,8 @@ __all__ = [
 POLYGON_SCALE = 5
 #: Largest image side accepted.
 MAX_SIDE = 2**15
+#: Items (characters, runs) the batched kernels take at a time (see :func:`_batches`).
+BATCH = 1 << 17
 #: Largest absolute polygon coordinate accepted (the x5 upsampled walk stays in int32, as in C).
 MAX_COORDINATE = 2**26
 
@@ -92,8 +100,12 @@ class MaskRuns:
 
     def area(self) -> np.ndarray:
         """Number of pixels set in each mask (int64)."""
-        cumulative = np.concatenate(([0], np.cumsum(self.stops - self.starts)))
-        return cumulative[self.offsets[1:]] - cumulative[self.offsets[:-1]]
+        area = np.empty(len(self), dtype="int64")
+        for a, b in _batches(self.offsets):
+            lo, hi = self.offsets[a], self.offsets[b]
+            cumulative = np.concatenate(([0], np.cumsum(self.stops[lo:hi] - self.starts[lo:hi])))
+            area[a:b] = np.diff(cumulative[self.offsets[a : b + 1] - lo])
+        return area
 
     def take(self, index) -> MaskRuns:
         """The masks ``index`` (an integer array), in that order (repeats allowed)."""
@@ -142,6 +154,16 @@ def _segment_arange(lengths: np.ndarray) -> np.ndarray:
 
 def _offsets(lengths: np.ndarray) -> np.ndarray:
     return np.concatenate(([0], np.cumsum(lengths, dtype="int64")))
+
+
+def _batches(offsets: np.ndarray) -> list[tuple[int, int]]:
+    """Consecutive segments ``[a, b)`` of the CSR ``offsets`` holding about :data:`BATCH` items each
+    (whole segments; one larger segment alone), for kernels that work a batch at a time: their
+    temporaries stay small enough to be reused from one batch to the next, where one pass over
+    millions of items would take fresh memory from the system (slower than the work itself)."""
+    cuts = np.searchsorted(offsets, np.arange(BATCH, int(offsets[-1]), BATCH), side="right") - 1
+    bounds = np.unique(np.concatenate(([0], cuts, [offsets.size - 1]))).tolist()
+    return list(zip(bounds[:-1], bounds[1:]))
 
 
 def _empty_runs() -> MaskRuns:
@@ -223,18 +245,48 @@ def _pad_even(counts: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.n
     return out, padded
 
 
-def _runs_from_counts(
-    counts: np.ndarray, offsets: np.ndarray, height: np.ndarray, width: np.ndarray, cumulative: np.ndarray
+def _segment_cumsum(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Running sums of int64 ``values`` restarting at every segment ``offsets[k]:offsets[k + 1]``,
+    in place (each segment's first value less the previous segment's total, then one running
+    sum)."""
+    starts = offsets[:-1][np.diff(offsets) > 0]
+    if starts.size > 1:
+        values[starts[1:]] -= np.add.reduceat(values, starts)[:-1]
+    return np.cumsum(values, out=values)
+
+
+def _runs_from_pairs(
+    zeros: np.ndarray, ones: np.ndarray, pair_offsets: np.ndarray, height: np.ndarray, width: np.ndarray, what
 ) -> MaskRuns:
-    """Canonical runs from checked, even-padded counts (see :func:`_pad_even`) and their running
-    sums (what :func:`_check_counts` returns; changed here): zero-length runs dropped, touching
-    runs joined."""
-    ends = cumulative[1:]
-    # positions restart at every mask (each mask's counts sum to its h * w)
-    ends -= np.repeat(_offsets(height * width)[:-1], np.diff(offsets))
-    ones = np.flatnonzero(counts[1::2] > 0)  # (0-run, 1-run) pairs whose 1-run is not empty
-    starts, stops = ends[0::2][ones], ends[1::2][ones]
-    run_offsets = np.searchsorted(ones, offsets // 2)
+    """Canonical runs of masks given as (run of 0s, run of 1s) length pairs (int64, the arrays
+    are changed): every mask's counts checked (none negative, summing to its ``h * w``),
+    zero-length runs dropped, touching runs joined."""
+    negative = (zeros < 0) | (ones < 0)
+    if negative.any():
+        row = _row_of(pair_offsets, int(np.flatnonzero(negative)[0]))
+        raise InvalidInputError(
+            f"{what(row)} has a negative run length in its RLE counts; counts are pixel counts >= 0. "
+            f"Pass the counts exactly as COCO wrote them."
+        )
+    del negative
+    # each pair's end, counted from its mask's first pixel
+    ends = _segment_cumsum(np.add(zeros, ones, out=zeros), pair_offsets)
+    n_pairs = np.diff(pair_offsets)
+    total = np.zeros(n_pairs.size, dtype="int64")
+    total[n_pairs > 0] = ends[pair_offsets[1:][n_pairs > 0] - 1]
+    expected = height * width
+    bad = total != expected
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise InvalidInputError(
+            f"{what(row)}: its RLE counts sum to {int(total[row])} pixels but its size "
+            f"[{int(height[row])}, {int(width[row])}] has {int(expected[row])}. The counts must cover "
+            f"the whole image, column by column; check `size` (it is [height, width]) and the counts."
+        )
+    kept = np.flatnonzero(ones)  # pairs whose run of 1s is not empty
+    stops = ends[kept]
+    starts = stops - ones[kept]
+    run_offsets = np.searchsorted(kept, pair_offsets)
     # join runs that touch (a zero-length run of 0s between two runs of 1s), within a mask
     touching = starts[1:] == stops[:-1]
     boundary = run_offsets[1:-1]
@@ -246,29 +298,12 @@ def _runs_from_counts(
     return MaskRuns(height, width, run_offsets, starts, stops)
 
 
-def _check_counts(counts: np.ndarray, offsets: np.ndarray, height, width, what) -> None:
-    """Raise unless every mask's counts are non-negative and sum to ``h * w``; return the running
-    sums of all counts (a 0 first)."""
-    if counts.size and counts.min() < 0:
-        row = _row_of(offsets, int(np.flatnonzero(counts < 0)[0]))
-        raise InvalidInputError(
-            f"{what(row)} has a negative run length in its RLE counts; counts are pixel counts >= 0. "
-            f"Pass the counts exactly as COCO wrote them."
-        )
-    cumulative = np.empty(counts.size + 1, dtype="int64")
-    cumulative[0] = 0
-    np.cumsum(counts, out=cumulative[1:])
-    total = cumulative[offsets[1:]] - cumulative[offsets[:-1]]
-    expected = height * width
-    bad = total != expected
-    if bad.any():
-        row = int(np.flatnonzero(bad)[0])
-        raise InvalidInputError(
-            f"{what(row)}: its RLE counts sum to {int(total[row])} pixels but its size "
-            f"[{int(height[row])}, {int(width[row])}] has {int(expected[row])}. The counts must cover "
-            f"the whole image, column by column; check `size` (it is [height, width]) and the counts."
-        )
-    return cumulative
+def _pair_columns(counts: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each mask's counts as (run of 0s, run of 1s) pairs: the 0-runs, the 1-runs (int64, new
+    arrays) and the masks' offsets in them; an odd count list ends with an empty run of 1s."""
+    padded, padded_offsets = _pad_even(counts, offsets)
+    pairs = padded.reshape(-1, 2)
+    return pairs[:, 0].copy(), pairs[:, 1].copy(), padded_offsets // 2
 
 
 def _counts_strings(counts: np.ndarray, offsets: np.ndarray) -> list[str]:
@@ -297,9 +332,8 @@ def _malformed(what, row: int, why: str) -> InvalidInputError:
     )
 
 
-def _decode_strings(strings: list, what) -> tuple[np.ndarray, np.ndarray]:
-    """Counts (flat, padded to an even number per mask: :func:`_pad_even`) and offsets of COCO
-    compressed counts strings (``rleFrString``)."""
+def _string_runs(strings: list, height: np.ndarray, width: np.ndarray, what) -> MaskRuns:
+    """Runs of masks given as COCO compressed counts strings (``rleFrString``), checked."""
     joined = "".join(strings) if set(map(type, strings)) == {str} else None
     if joined is not None and joined.isascii():  # the common case, checked at C speed
         encoded, joined = strings, joined.encode("ascii")
@@ -315,6 +349,30 @@ def _decode_strings(strings: list, what) -> tuple[np.ndarray, np.ndarray]:
     lengths = np.fromiter(map(len, encoded), dtype="int64", count=len(encoded))
     char_offsets = _offsets(lengths)
     c = np.frombuffer(joined, dtype="uint8") - np.uint8(48)  # below '0' wraps past 63
+    # a string of L characters holds at most L numbers, so at most (L + 1) // 2 runs of 1s; the
+    # part of these arrays never written is never touched
+    bound = (c.size + len(encoded)) // 2
+    starts, stops = np.empty(bound, dtype="int64"), np.empty(bound, dtype="int64")
+    run_offsets = np.zeros(len(encoded) + 1, dtype="int64")
+    at = 0
+    for a, b in _batches(char_offsets):  # whole strings, about a million characters at a time
+        name = (lambda row, a=a: what(row + a)) if a else what
+        pairs = _decode_chunk(
+            c[char_offsets[a] : char_offsets[b]], char_offsets[a : b + 1] - char_offsets[a], name
+        )
+        part = _runs_from_pairs(*pairs, height[a:b], width[a:b], name)
+        n = part.starts.size
+        starts[at : at + n], stops[at : at + n] = part.starts, part.stops
+        run_offsets[a + 1 : b + 1] = part.offsets[1:] + at
+        at += n
+    return MaskRuns(height, width, run_offsets, starts[:at], stops[:at])
+
+
+def _decode_chunk(c: np.ndarray, char_offsets: np.ndarray, what):
+    """Some compressed counts strings as (run of 0s, run of 1s) pairs: the 0-runs, the 1-runs
+    and each string's offsets in them (:func:`_pair_columns`). ``c`` holds the strings'
+    characters less 48, string ``k`` being ``c[char_offsets[k]:char_offsets[k + 1]]``."""
+    lengths = np.diff(char_offsets)
     if c.size and c.max() > 63:
         bad = np.flatnonzero(c > 63)
         character = chr((int(c[bad[0]]) + 48) % 256)
@@ -353,24 +411,17 @@ def _decode_strings(strings: list, what) -> tuple[np.ndarray, np.ndarray]:
             value[lower] += (c[start[lower] + k] & 0x1F).astype("int64") << (5 * k)
         values[longer] = value
     per_string = np.diff(np.searchsorted(value_end, char_offsets, side="right"))
-    value_offsets = _offsets(per_string)
-    # undo the differences: counts[i] = values[i] + counts[i - 2] for i > 2, i.e. running sums
-    # of the odd-position values and of the even-position values from position 2 on; with every
-    # mask padded to an even length these are running sums down the two columns of (n, 2) pairs
-    values, offsets = _pad_even(values, value_offsets)
-    pairs = values.reshape(-1, 2)
-    first_pair, n_pairs = offsets[:-1] // 2, np.diff(offsets) // 2
-    counts = np.empty_like(pairs)
-    for column, first_counted in ((0, 1), (1, 0)):
-        running = np.concatenate(([0], np.cumsum(pairs[:, column])))
-        before = running[np.minimum(first_pair + first_counted, running.size - 1)]
-        counts[:, column] = running[1:] - np.repeat(before, n_pairs)
-    has = n_pairs > 0
-    counts[first_pair[has], 0] = pairs[first_pair[has], 0]  # each mask's first count stands alone
-    counts = counts.reshape(-1)
-    padded = np.flatnonzero(per_string & 1)
-    counts[offsets[1:][padded] - 1] = 0  # the padding stays an empty run
-    return counts, offsets
+    # undo the differences: a mask's count i > 2 is its value i plus its count i - 2, i.e.
+    # running sums down the two columns of its (run of 0s, run of 1s) pairs, the 0-runs from the
+    # second pair on (the first count stands alone)
+    zeros, ones, pair_offsets = _pair_columns(values, _offsets(per_string))
+    del values
+    first = pair_offsets[:-1]
+    second = np.minimum(first + 1, pair_offsets[1:])
+    _segment_cumsum(zeros, np.append(np.stack((first, second), axis=1).reshape(-1), pair_offsets[-1]))
+    _segment_cumsum(ones, pair_offsets)
+    ones[pair_offsets[1:][per_string & 1 == 1] - 1] = 0  # an odd count list's padding stays empty
+    return zeros, ones, pair_offsets
 
 
 # ----------------------------------------------------------------------------------------------
@@ -567,6 +618,15 @@ def _union(runs: MaskRuns, owner: np.ndarray, n: int) -> MaskRuns:
     )
 
 
+def _part_runs(xy, vertex_offsets, height, width, a: int, b: int) -> MaskRuns:
+    """Runs of polygon parts ``a`` to ``b - 1`` (vertices ``xy`` flat, ``vertex_offsets`` CSR)."""
+    lo, hi = vertex_offsets[a], vertex_offsets[b]
+    part, index = _polygon_toggles(
+        xy[2 * lo : 2 * hi], vertex_offsets[a : b + 1] - lo, height[a:b], width[a:b]
+    )
+    return _runs_from_toggles(part, index, height[a:b], width[a:b])
+
+
 def _polygon_runs(polygons: list, height: np.ndarray, width: np.ndarray, what) -> MaskRuns:
     """Rasterize many polygon segmentations (each a list of flat coordinate lists)."""
     n = len(polygons)
@@ -608,8 +668,16 @@ def _polygon_runs(polygons: list, height: np.ndarray, width: np.ndarray, what) -
         )
     part_h, part_w = np.asarray(height, "int64")[owner], np.asarray(width, "int64")[owner]
     vertex_offsets = _offsets(numbers // 2)
-    part, index = _polygon_toggles(xy, vertex_offsets, part_h, part_w)
-    runs = _runs_from_toggles(part, index, part_h, part_w)
+    # a batch of parts at a time, about BATCH boundaries each (a part crosses each column of its
+    # width about twice, more where it is not convex)
+    x = xy[0::2]
+    width_of_part = np.maximum.reduceat(x, vertex_offsets[:-1]) - np.minimum.reduceat(x, vertex_offsets[:-1])
+    runs = _concat(
+        [
+            _part_runs(xy, vertex_offsets, part_h, part_w, a, b)
+            for a, b in _batches(_offsets(4 * width_of_part.astype("int64") + 4))
+        ]
+    )
     if np.all(parts_per == 1):
         return runs
     # only masks of several parts need their union; the others are their one part
@@ -707,8 +775,7 @@ def _rle_runs(rles: list, compressed: bool, height, width, what) -> MaskRuns:
         last = _last_decoded[0]
         if last is not None and _same_batch(last, strings, h, w):
             return last[3]
-        counts, offsets = _decode_strings(strings, what)
-        runs = _runs_from_counts(counts, offsets, h, w, _check_counts(counts, offsets, h, w, what))
+        runs = _string_runs(strings, h, w, what)
         for array in (runs.height, runs.width, runs.offsets, runs.starts, runs.stops):
             array.flags.writeable = False
         _last_decoded[0] = (strings, h, w, runs)
@@ -727,8 +794,7 @@ def _rle_runs(rles: list, compressed: bool, height, width, what) -> MaskRuns:
                 f"{what(_row_of(offsets, int(fraction[0])))}: uncompressed RLE counts must be whole numbers "
                 f"(got {values[fraction[0]]!r})."
             )
-        counts, offsets = _pad_even(values.astype("int64"), offsets)
-    return _runs_from_counts(counts, offsets, h, w, _check_counts(counts, offsets, h, w, what))
+        return _runs_from_pairs(*_pair_columns(values.astype("int64"), offsets), h, w, what)
 
 
 #: The last batch of compressed RLEs decoded: ``(counts strings, heights, widths, runs)``. Strings
@@ -1150,24 +1216,35 @@ def _bounds(runs: MaskRuns):
 
 
 def _compute_bounds(runs: MaskRuns):
-    n = len(runs)
-    n_runs = np.diff(runs.offsets)
+    parts = [
+        _batch_bounds(runs.height[a:b], runs.offsets[a : b + 1], runs.starts, runs.stops)
+        for a, b in _batches(runs.offsets)
+    ]
+    if not parts:
+        return tuple(np.zeros(0, dtype="int64") for _ in range(4))
+    return tuple(np.concatenate(column) for column in zip(*parts))
+
+
+def _batch_bounds(height: np.ndarray, offsets: np.ndarray, all_starts: np.ndarray, all_stops: np.ndarray):
+    """:func:`_compute_bounds` of the masks whose runs are ``all_starts[offsets[0]:offsets[-1]]``."""
+    n = height.size
+    n_runs = np.diff(offsets)
     has = n_runs > 0
     x0, y0 = np.zeros(n, dtype="int64"), np.zeros(n, dtype="int64")
     x1, y1 = np.full(n, -1, dtype="int64"), np.full(n, -1, dtype="int64")
     if not has.any():
         return x0, y0, x1, y1
-    lo, hi = runs.offsets[:-1][has], runs.offsets[1:][has]
-    height = runs.height[has]
-    x0[has], x1[has] = runs.starts[lo] // height, (runs.stops[hi - 1] - 1) // height
+    starts, stops = all_starts[offsets[0] : offsets[-1]], all_stops[offsets[0] : offsets[-1]]
+    lo, hi = offsets[:-1][has] - offsets[0], offsets[1:][has] - offsets[0]
+    x0[has], x1[has] = starts[lo] // height[has], (stops[hi - 1] - 1) // height[has]
     # per run, the index of its first column's top (float division is exact here, indices
     # < 2**31, and much faster than integer division); in place, one temporary a step
-    h = np.repeat(runs.height.astype("float64"), n_runs)
-    base = runs.starts / h
+    h = np.repeat(height.astype("float64"), n_runs)
+    base = starts / h
     np.floor(base, out=base)
     base *= h
-    top = runs.starts - base
-    bottom = runs.stops - base  # the run's end, rows from its first column's top (exclusive)
+    top = starts - base
+    bottom = stops - base  # the run's end, rows from its first column's top (exclusive)
     top[bottom > h] = 0  # a run over several columns covers every row
     np.minimum(bottom, h, out=bottom)
     y0[has] = np.minimum.reduceat(top, lo)
@@ -1194,27 +1271,50 @@ def _pair_intersection(pieces: list[MaskRuns], first: np.ndarray, second: np.nda
     walk, look = walk[order], look[order]
     low, high = columns[0][order], columns[1][order]
     stride = int(max((p.height * p.width).max(initial=0) for p in pieces)) + 1
-    # every run as global positions (mask * stride + position), with one more start past the
-    # end, and the masks' cumulative areas; in place, piece by piece (these arrays have one
-    # entry per run of every mask)
-    n = int(n_runs.sum())
-    global_stops = np.repeat(np.arange(n_runs.size, dtype="int64") * stride, n_runs)
-    global_starts = np.empty(n + 1, dtype="int64")
-    global_starts[-1] = np.iinfo("int64").max
-    cumulative = np.empty(n + 1, dtype="int64")
-    cumulative[0] = 0
-    at = 0
+    inter = np.empty(first.size, dtype="int64")
+    # a batch of pairs at a time, with the runs of their masks only
+    for a, b in _batches(_offsets(n_runs[walk] + n_runs[look])):
+        masks, local = np.unique(np.concatenate((walk[a:b], look[a:b])), return_inverse=True)
+        inter[order[a:b]] = _batch_intersection(
+            _take_sorted(pieces, masks),
+            local[: b - a],
+            local[b - a :],
+            height[walk[a:b]],
+            low[a:b],
+            high[a:b],
+            stride,
+        )
+    return inter
+
+
+def _take_sorted(pieces: list[MaskRuns], masks: np.ndarray) -> MaskRuns:
+    """The masks ``masks`` (sorted positions in the masks of ``pieces`` one after the other)."""
+    parts, at = [], 0
     for piece in pieces:
-        part = slice(at, at + piece.starts.size)
-        np.add(piece.starts, global_stops[part], out=global_starts[part])
-        global_stops[part] += piece.stops
-        np.subtract(piece.stops, piece.starts, out=cumulative[1:][part])
-        at = part.stop
+        lo, hi = np.searchsorted(masks, [at, at + len(piece)])
+        parts.append(piece.take(masks[lo:hi] - at))
+        at += len(piece)
+    return _concat(parts)
+
+
+def _batch_intersection(runs: MaskRuns, walk, look, height, low, high, stride: int) -> np.ndarray:
+    """:func:`_pair_intersection` of masks ``walk[p]`` and ``look[p]`` of ``runs`` (``walk[p]``
+    the one with fewer runs, ``height`` its height, ``low``/``high`` the shared columns)."""
+    n_runs = np.diff(runs.offsets)
+    # every run as global positions (mask * stride + position), with one more start past the
+    # end, and the masks' cumulative areas
+    global_stops = np.repeat(np.arange(n_runs.size, dtype="int64") * stride, n_runs)
+    global_starts = np.empty(global_stops.size + 1, dtype="int64")
+    global_starts[-1] = np.iinfo("int64").max
+    np.add(runs.starts, global_stops, out=global_starts[:-1])
+    global_stops += runs.stops
+    cumulative = np.empty(global_stops.size + 1, dtype="int64")
+    cumulative[0] = 0
+    np.subtract(runs.stops, runs.starts, out=cumulative[1:])
     np.cumsum(cumulative[1:], out=cumulative[1:])
     # only the walked runs that reach into the shared columns
-    h = height[walk]
-    begin = np.searchsorted(global_stops, walk * stride + low * h, side="right")
-    end = np.searchsorted(global_starts[:-1], walk * stride + (high + 1) * h, side="left")
+    begin = np.searchsorted(global_stops, walk * stride + low * height, side="right")
+    end = np.searchsorted(global_starts[:-1], walk * stride + (high + 1) * height, side="left")
     counts = np.maximum(end - begin, 0)
     source = np.repeat(begin, counts) + _segment_arange(counts)
     # each walked run's start and stop, moved into the looked-up mask: the pixels of that mask
@@ -1228,10 +1328,8 @@ def _pair_intersection(pieces: list[MaskRuns], first: np.ndarray, second: np.nda
     np.maximum(covered, 0, out=covered)
     covered += cumulative[i]
     per_run = covered[1::2] - covered[0::2]
-    pair = np.repeat(np.arange(first.size), counts)
-    inter = np.empty(first.size, dtype="int64")
-    inter[order] = np.bincount(pair, weights=per_run, minlength=first.size).astype("int64")
-    return inter
+    pair = np.repeat(np.arange(walk.size), counts)
+    return np.bincount(pair, weights=per_run, minlength=walk.size).astype("int64")
 
 
 def _iou_of_pairs(
