@@ -571,7 +571,7 @@ def _runs_from_toggles(
     key = shift[part]
     key += index
     key = key.astype("int32" if base[-1] <= np.iinfo("int32").max else "int64")
-    key.sort()
+    key.sort(kind="stable")  # runs along each edge: a merge of sorted runs
     # the keys of part k fill [base[k], base[k + 1]): sorted, each part keeps its toggles' place
     part = np.repeat(np.arange(n_parts), per_part)
     distinct = np.ones(key.size, dtype=bool)
@@ -598,10 +598,11 @@ def _union(runs: MaskRuns, owner: np.ndarray, n: int) -> MaskRuns:
     run_owner = np.repeat(owner, np.diff(runs.offsets))
     stride = 2 * (int((runs.height * runs.width).max()) + 1)
     # events sorted by owner, index, then starts (even keys) before stops (odd keys): touching
-    # runs join
-    key = np.sort(
-        np.concatenate((run_owner * stride + 2 * runs.starts, run_owner * stride + 2 * runs.stops + 1))
-    )
+    # runs join. Each part's events, start and stop of each run in turn, are already in order:
+    # the stable sort merges those sorted runs
+    base = run_owner * stride
+    key = np.stack((base + 2 * runs.starts, base + 2 * runs.stops + 1), axis=1).reshape(-1)
+    key.sort(kind="stable")
     event_owner, rest = np.divmod(key, stride)
     positions, is_stop = np.divmod(rest, 2)
     delta = 1 - 2 * is_stop
@@ -618,13 +619,27 @@ def _union(runs: MaskRuns, owner: np.ndarray, n: int) -> MaskRuns:
     )
 
 
-def _part_runs(xy, vertex_offsets, height, width, a: int, b: int) -> MaskRuns:
-    """Runs of polygon parts ``a`` to ``b - 1`` (vertices ``xy`` flat, ``vertex_offsets`` CSR)."""
-    lo, hi = vertex_offsets[a], vertex_offsets[b]
-    part, index = _polygon_toggles(
-        xy[2 * lo : 2 * hi], vertex_offsets[a : b + 1] - lo, height[a:b], width[a:b]
-    )
-    return _runs_from_toggles(part, index, height[a:b], width[a:b])
+def _mask_batch_runs(xy, vertex_offsets, part_offsets, height, width, a: int, b: int) -> MaskRuns:
+    """Runs of polygon segmentations ``a`` to ``b - 1``: each part drawn, the parts of a
+    segmentation united. Segmentation ``k`` has parts ``part_offsets[k]`` to
+    ``part_offsets[k + 1] - 1``, part ``j`` the vertices ``vertex_offsets[j]`` on of ``xy``
+    (flat x, y)."""
+    parts_per = np.diff(part_offsets[a : b + 1])
+    first, last = part_offsets[a], part_offsets[b]
+    lo, hi = vertex_offsets[first], vertex_offsets[last]
+    part_h, part_w = np.repeat(height[a:b], parts_per), np.repeat(width[a:b], parts_per)
+    toggles = _polygon_toggles(xy[2 * lo : 2 * hi], vertex_offsets[first : last + 1] - lo, part_h, part_w)
+    runs = _runs_from_toggles(*toggles, part_h, part_w)
+    if np.all(parts_per == 1):
+        return runs
+    # only segmentations of several parts need their union; the others are their one part
+    owner = np.repeat(np.arange(b - a), parts_per)
+    several = parts_per[owner] > 1
+    alone, joined = np.flatnonzero(~several), np.flatnonzero(several)
+    owners = np.unique(owner[joined])
+    merged = _union(runs.take(joined), np.searchsorted(owners, owner[joined]), owners.size)
+    combined = _concat([runs.take(alone), merged])
+    return combined.take(np.argsort(np.concatenate((owner[alone], owners)), kind="stable"))
 
 
 def _polygon_runs(polygons: list, height: np.ndarray, width: np.ndarray, what) -> MaskRuns:
@@ -666,27 +681,19 @@ def _polygon_runs(polygons: list, height: np.ndarray, width: np.ndarray, what) -
             f"{what(int(owner[j]))} has a polygon coordinate that is missing, infinite or beyond "
             f"{MAX_COORDINATE} in absolute value ({xy[bad_value[0]]!r}). Fix or drop that polygon."
         )
-    part_h, part_w = np.asarray(height, "int64")[owner], np.asarray(width, "int64")[owner]
     vertex_offsets = _offsets(numbers // 2)
-    # a batch of parts at a time, about BATCH boundaries each (a part crosses each column of its
-    # width about twice, more where it is not convex)
+    # a batch of segmentations at a time, about BATCH boundaries each (a part crosses each
+    # column of its width about twice, more where it is not convex)
     x = xy[0::2]
-    width_of_part = np.maximum.reduceat(x, vertex_offsets[:-1]) - np.minimum.reduceat(x, vertex_offsets[:-1])
-    runs = _concat(
+    part_width = np.maximum.reduceat(x, vertex_offsets[:-1]) - np.minimum.reduceat(x, vertex_offsets[:-1])
+    cost = np.bincount(owner, weights=4 * part_width + 4, minlength=n).astype("int64")
+    height, width = (np.broadcast_to(np.asarray(v, "int64"), (n,)) for v in (height, width))
+    return _concat(
         [
-            _part_runs(xy, vertex_offsets, part_h, part_w, a, b)
-            for a, b in _batches(_offsets(4 * width_of_part.astype("int64") + 4))
+            _mask_batch_runs(xy, vertex_offsets, _offsets(parts_per), height, width, a, b)
+            for a, b in _batches(_offsets(cost))
         ]
     )
-    if np.all(parts_per == 1):
-        return runs
-    # only masks of several parts need their union; the others are their one part
-    several = parts_per[owner] > 1
-    alone, joined = np.flatnonzero(~several), np.flatnonzero(several)
-    owners = np.unique(owner[joined])
-    merged = _union(runs.take(joined), np.searchsorted(owners, owner[joined]), owners.size)
-    combined = _concat([runs.take(alone), merged])
-    return combined.take(np.argsort(np.concatenate((owner[alone], owners)), kind="stable"))
 
 
 # ----------------------------------------------------------------------------------------------
