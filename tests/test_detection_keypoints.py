@@ -401,3 +401,26 @@ def test_an_infinite_area_is_refused():
         InvalidInputError, match=r"`area='area'` must hold finite non-negative numbers; row 0"
     ):
         dt.detection.match(ground_truth=gt, area="area", iou_type="keypoints", sigmas=[0.1, 0.1])
+
+
+def test_keypoint_results_with_masks_but_no_boxes_take_the_masks_box_and_area():
+    """A keypoint result file whose entries carry an RLE ``segmentation`` and no ``bbox``: each
+    detection's box and area are its mask's (pycocotools' ``loadRes`` takes its segmentation
+    branch), and those areas decide which detections the medium and large rows ignore."""
+    cm = pytest.importorskip("pycocotools.mask")
+    dataset, results = keypoint_files(6, 40, 17)
+    rng = np.random.default_rng(6)
+    for result in results:
+        x0, y0 = rng.uniform(0, 320, 2)
+        x1, y1 = x0 + rng.uniform(5, 300), y0 + rng.uniform(5, 300)
+        rle = cm.merge(cm.frPyObjects([[x0, y0, x1, y0, x1, y1, x0, y1]], 640, 640))
+        result["segmentation"] = {"size": rle["size"], "counts": rle["counts"].decode()}
+    gt, dt = read_coco(dataset, results)
+    expected_area = [
+        float(cm.area({"size": r["segmentation"]["size"], "counts": r["segmentation"]["counts"].encode()}))
+        for r in results
+    ]
+    np.testing.assert_array_equal(np.sort(dt["area"].to_numpy()), np.sort(expected_area))
+    table = quiet(dt.detection.evaluate, ground_truth=gt, iou_type="keypoints")
+    expected, _ = pycocotools_keypoints(dataset, results)
+    np.testing.assert_allclose(table["value"].to_numpy(), expected, rtol=0, atol=1e-12)
