@@ -355,7 +355,7 @@ def _string_runs(strings: list, height: np.ndarray, width: np.ndarray, what) -> 
     starts, stops = np.empty(bound, dtype="int64"), np.empty(bound, dtype="int64")
     run_offsets = np.zeros(len(encoded) + 1, dtype="int64")
     at = 0
-    for a, b in _batches(char_offsets):  # whole strings, about a million characters at a time
+    for a, b in _batches(char_offsets):  # whole strings, about BATCH characters at a time
         name = (lambda row, a=a: what(row + a)) if a else what
         pairs = _decode_chunk(
             c[char_offsets[a] : char_offsets[b]], char_offsets[a : b + 1] - char_offsets[a], name
@@ -804,7 +804,7 @@ def _rle_runs(rles: list, compressed: bool, height, width, what) -> MaskRuns:
         return _runs_from_pairs(*_pair_columns(values.astype("int64"), offsets), h, w, what)
 
 
-#: The last batch of compressed RLEs decoded: ``(counts strings, heights, widths, runs)``. Strings
+#: The compressed RLEs of the last call decoded: ``(counts strings, heights, widths, runs)``. Strings
 #: are immutable, so the very same string objects with the same sizes decode to the same runs
 #: (kept read-only): a result file read by :func:`pdmetrics.io.read_coco`, which parses every
 #: mask for its box and area, is not parsed again when the detections are evaluated. One batch
